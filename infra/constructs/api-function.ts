@@ -1,0 +1,114 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** Memory of every API function, in MB. Lambda allocates CPU in proportion; docs and cost estimates cite this. */
+export const FUNCTION_MEMORY_MB = 512;
+/** Timeout of every API function, in seconds (API Gateway's own integration timeout is 30 s). */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+/** How long function logs are kept. */
+export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/** The repository root: handler entries, package.json (for the `#shared/*` imports) and the lock file live here. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The module under functions/ that serves a handler name. */
+export function handlerEntry(handler: string): string {
+  return fileURLToPath(new URL(`../../functions/${handler}.ts`, import.meta.url));
+}
+
+/**
+ * IAM actions per access mode. TransactWriteItems and TransactGetItems are not IAM actions of their
+ * own: DynamoDB authorizes each item of a transaction by its Put/Update/Delete/ConditionCheckItem
+ * (or GetItem) action, so these lists cover transactions too.
+ */
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+] as const;
+export const TABLE_WRITE_ACTIONS = [
+  ...TABLE_READ_ACTIONS,
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/** Read-only (RO) or read-write (RW). */
+export type AccessMode = 'RO' | 'RW';
+
+export interface BindTableProps {
+  table: ITable;
+  /** @default 'RO' */
+  accessMode?: AccessMode;
+}
+
+export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
+  /** Module under functions/ (without extension) that exports `handler`. */
+  handlerName: string;
+}
+
+/**
+ * A NodejsFunction with the house defaults: Node.js 24 on arm64, ESM bundle with source maps,
+ * AWS SDK v3 left to the runtime, an explicit log group with retention, and JSON logs at `info`.
+ * Grant table access with `bindTable`, never with a broader grant.
+ */
+export class ApiFunction extends NodejsFunction {
+  public readonly handlerName: string;
+
+  public constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    const { handlerName, environment, ...rest } = props;
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
+      retention: FUNCTION_LOG_RETENTION,
+      // Logs are operational, not records; they go with the stack (retention bounds them anyway).
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    super(scope, id, {
+      entry: handlerEntry(handlerName),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      logGroup,
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        format: OutputFormat.ESM,
+        target: 'node24',
+        // The Node.js 24 runtime ships AWS SDK v3.
+        externalModules: ['@aws-sdk/*'],
+        // CommonJS dependencies bundled into an ESM file may still call require().
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        mainFields: ['module', 'main'],
+      },
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        LOG_LEVEL: 'info',
+        ...environment,
+      },
+      ...rest,
+    });
+    this.handlerName = handlerName;
+  }
+
+  /** Sets TABLE_NAME and grants the least IAM actions the access mode needs, on the table and its indexes. */
+  public bindTable({ table, accessMode = 'RO' }: BindTableProps): void {
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...(accessMode === 'RW' ? TABLE_WRITE_ACTIONS : TABLE_READ_ACTIONS)],
+        resources: [table.tableArn, `${table.tableArn}/index/*`],
+      }),
+    );
+  }
+}

@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { FALLBACK_HANDLER, matchPath, routes, type Route } from '#shared/routes.ts';
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
+
+const functionsDirectory = fileURLToPath(new URL('../../functions/', import.meta.url));
+const loaded = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports a route's own handler module, once, as Lambda would at cold start. */
+export function loadHandler(name: string): Promise<LambdaHandler> {
+  let handler = loaded.get(name);
+  if (!handler) {
+    handler = import(pathToFileURL(join(functionsDirectory, `${name}.ts`)).href).then((module: { handler?: LambdaHandler }) => {
+      if (typeof module.handler !== 'function') throw new Error(`functions/${name}.ts does not export handler`);
+      return module.handler;
+    });
+    loaded.set(name, handler);
+  }
+  return handler;
+}
+
+export function findMatchingRoute(method: string, path: string): { route?: Route; params: Record<string, string> } {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return { params: {} };
+}
+
+/** HTTP API payload v2: multi-value query parameters and headers are joined with commas, as API Gateway does. */
+function toEvent(request: IncomingMessage, body: Buffer, url: URL, route: Route | undefined, params: Record<string, string>): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const method = request.method ?? 'GET';
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const now = new Date();
+  const isText = body.length === 0 || /json|text|x-www-form-urlencoded/.test(headers['content-type'] ?? 'application/json');
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: headers.cookie?.split(';').map((cookie) => cookie.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters: Object.keys(params).length > 0 ? params : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? '127.0.0.1',
+      domainPrefix: (headers.host ?? '127.0.0.1').split('.')[0] ?? 'local',
+      http: { method, path: url.pathname, protocol: `HTTP/${request.httpVersion}`, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length > 0 ? (isText ? body.toString('utf8') : body.toString('base64')) : undefined,
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** The gateway reads at most this much of a body; API Gateway's own payload limit is larger, the handlers' lower. */
+const MAX_GATEWAY_BODY_BYTES = 1024 * 1024;
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_GATEWAY_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > MAX_GATEWAY_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  response.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+  response.end(body);
+}
+
+function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string): void {
+  if (typeof result === 'string') return send(response, 200, { 'Content-Type': 'application/json' }, result);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  if (result.cookies?.length) response.setHeader('Set-Cookie', result.cookies);
+  send(response, result.statusCode ?? 200, headers, body);
+}
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+}
+
+/**
+ * The local stand-in for API Gateway (HTTP API): routes each request by the route table,
+ * turns it into a payload v2 event, invokes that route's own handler, and turns the result back into HTTP.
+ */
+export function createGateway(): Server {
+  return createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
+      const body = await readBody(request);
+      if (body === undefined) {
+        return send(response, 413, { 'Content-Type': 'application/json' }, JSON.stringify([{ error: { object: 'request', property: 'body', message: 'Request body too large.', code: 'too_large' } }]));
+      }
+      const { route, params } = findMatchingRoute(request.method ?? 'GET', url.pathname);
+      const handlerName = route?.handler ?? FALLBACK_HANDLER;
+      const event = toEvent(request, body, url, route, params);
+      const handler = await loadHandler(handlerName);
+      writeResult(response, await handler(event, lambdaContext(handlerName, event.requestContext.requestId)));
+    } catch (error) {
+      // A handler that throws is what API Gateway answers with 500 "Internal Server Error".
+      console.error(JSON.stringify({ level: 'error', message: 'handler failed', error: (error as Error).message, stack: (error as Error).stack }));
+      if (!response.headersSent) send(response, 500, { 'Content-Type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+    }
+  });
+}
+
+export async function listen(server: Server, options: GatewayOptions): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : options.port);
+    });
+  });
+}

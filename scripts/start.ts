@@ -1,0 +1,74 @@
+/**
+ * `npm start`: the whole API on this machine. DynamoDB Local (data under .local/ survives restarts),
+ * the table from the same definition the CDK stack deploys, demo data on first start, and the local
+ * gateway serving the real handlers from the shared route table.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertJava, startDynamoDbLocal, freePort } from './local/dynamodb-local.ts';
+import { localClient } from './local/dynamodb-local.ts';
+import { ensureTable } from './local/table.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const localDirectory = join(root, '.local');
+const demoFile = join(localDirectory, 'demo.json');
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+const tableName = process.env.TABLE_NAME ?? 'loyalty-local';
+
+function logLine(message: string, fields: Record<string, unknown> = {}): void {
+  console.log(JSON.stringify({ level: 'info', message, time: new Date().toISOString(), ...fields }));
+}
+
+async function main(): Promise<void> {
+  try {
+    assertJava();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  mkdirSync(localDirectory, { recursive: true });
+  const dynamo = await startDynamoDbLocal({ port: Number(process.env.DYNAMODB_PORT ?? (await freePort())), dataDirectory: join(localDirectory, 'dynamodb') });
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TABLE_NAME = tableName;
+  process.env.AWS_REGION ??= 'local';
+  process.env.PUBLIC_BASE_URL ??= `http://${host}:${port}`;
+  logLine('dynamodb local started', { endpoint: dynamo.endpoint, data: join(localDirectory, 'dynamodb') });
+
+  const client = localClient(dynamo.endpoint);
+  const created = await ensureTable(client, tableName);
+  client.destroy();
+  logLine(created ? 'table created' : 'table found', { table: tableName });
+
+  const { seedDemoIfEmpty, printWalkthrough } = await import('./demo/seed.ts');
+  const demo = await seedDemoIfEmpty({ baseUrl: process.env.PUBLIC_BASE_URL, demoFile });
+
+  const { startLocalWorkflows } = await import('./local/workflows.ts');
+  await startLocalWorkflows();
+
+  const { createGateway, listen } = await import('./local/gateway.ts');
+  const server = createGateway();
+  const boundPort = await listen(server, { port, host });
+  logLine('api listening', { url: `http://${host}:${boundPort}` });
+  printWalkthrough(demo ?? JSON.parse(readFileSync(demoFile, 'utf8')));
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logLine('stopping', { signal });
+    server.close();
+    server.closeAllConnections();
+    await dynamo.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (!existsSync(demoFile)) logLine('demo file missing', { demoFile });
+}
+
+main().catch((error: unknown) => {
+  console.error(JSON.stringify({ level: 'error', message: 'npm start failed', error: (error as Error).message, stack: (error as Error).stack }));
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { optionalEnv, requireEnv } from '#shared/env.ts';
+
+/**
+ * One document client per process (module scope, reused across Lambda invocations).
+ * DYNAMODB_ENDPOINT points it at DynamoDB Local; unset in AWS.
+ */
+function createDocumentClient(): DynamoDBDocumentClient {
+  const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
+  const client = new DynamoDBClient(
+    endpoint
+      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {},
+  );
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+let documentClient: DynamoDBDocumentClient | undefined;
+let tableName: string | undefined;
+
+export function db(): DynamoDBDocumentClient {
+  documentClient ??= createDocumentClient();
+  return documentClient;
+}
+
+export function table(): string {
+  tableName ??= requireEnv('TABLE_NAME');
+  return tableName;
+}
+
+/** True when a DynamoDB call failed because its condition (or a transaction's) did not hold. */
+export function isConditionFailure(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'ConditionalCheckFailedException' || name === 'TransactionCanceledException';
+}
+
+/** Reasons of a cancelled transaction, one per item, in request order (`None` where that item was fine). */
+export function cancellationReasons(error: unknown): string[] {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] } | null)?.CancellationReasons;
+  return reasons?.map((reason) => reason.Code ?? 'None') ?? [];
+}

@@ -1,0 +1,215 @@
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { hashPassword, randomSecret } from '#shared/auth/secrets.ts';
+import { unprocessable, unauthorized } from '#shared/errors.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+export const GENDERS = ['female', 'male', 'custom', 'prefer_not_to_answer'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export interface UserItem {
+  user_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  born_at: string | null;
+  gender: Gender | null;
+  custom_gender: string | null;
+  phone: string | null;
+  /** Key-value data per app id: each app sees only its own. */
+  custom_attributes: Record<string, Record<string, string>>;
+  terms_accepted_at: string | null;
+  /** The app whose API key created the user. */
+  created_app_id: number;
+  payment_token_id: number;
+  payment_token_data: string;
+  promoted_card_id: number | null;
+  orders_count: number;
+  merchants_visited_count: number;
+  total_savings_amount: number;
+  global_credit_amount: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const EMAIL_TAKEN = () => unprocessable('user', 'email', 'Email already associated with another app', 'taken');
+
+/** QR code data a POS scans: LevelUp-style framing around 256 random bits, unguessable. */
+export function newPaymentTokenData(): string {
+  return `LU02${randomSecret(16).toUpperCase()}LU`;
+}
+
+export async function createUser(appId: number, input: { email: string; first_name: string; last_name: string; password: string }): Promise<UserItem> {
+  const [userId, paymentTokenId, passwordHash] = await Promise.all([nextId('user'), nextId('payment_token'), hashPassword(input.password)]);
+  const now = isoSeconds();
+  const user: UserItem = {
+    user_id: userId,
+    email: input.email.trim(),
+    first_name: input.first_name,
+    last_name: input.last_name,
+    born_at: null,
+    gender: null,
+    custom_gender: null,
+    phone: null,
+    custom_attributes: {},
+    terms_accepted_at: now,
+    created_app_id: appId,
+    payment_token_id: paymentTokenId,
+    payment_token_data: newPaymentTokenData(),
+    promoted_card_id: null,
+    orders_count: 0,
+    merchants_visited_count: 0,
+    total_savings_amount: 0,
+    global_credit_amount: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table(), Item: { ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, password_hash: passwordHash, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table(), Item: { ...keys.user(userId), entity: 'User', ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: table(), Item: { ...keys.paymentToken(user.payment_token_data), entity: 'PaymentToken', user_id: userId, payment_token_id: paymentTokenId, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error) && cancellationReasons(error)[0] === 'ConditionalCheckFailed') throw EMAIL_TAKEN();
+    throw error;
+  }
+  return user;
+}
+
+export async function getUser(userId: number): Promise<UserItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.user(userId) }));
+  return result.Item as UserItem | undefined;
+}
+
+/** The user a valid token names; a token whose user is gone is as good as no token. */
+export async function getUserOrUnauthorized(userId: number): Promise<UserItem> {
+  const user = await getUser(userId);
+  if (!user) throw unauthorized('The access token is invalid.');
+  return user;
+}
+
+export interface UserChanges {
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  born_at?: string | null;
+  gender?: Gender | null;
+  custom_gender?: string | null;
+  phone?: string | null;
+  password?: string;
+  /** Merged into the token's app's attributes; a null value removes that key. */
+  custom_attributes?: Record<string, string | null>;
+}
+
+export const MAX_CUSTOM_ATTRIBUTES = 50;
+
+/**
+ * Applies changes in one transaction: a new email moves the login item (guarded so two users never
+ * share an email), a new password rewrites its hash, everything else updates the user item.
+ */
+export async function updateUser(user: UserItem, appId: number, changes: UserChanges): Promise<UserItem> {
+  const now = isoSeconds();
+  const updated: UserItem = { ...user, updated_at: now };
+  for (const field of ['first_name', 'last_name', 'born_at', 'phone'] as const) {
+    if (changes[field] !== undefined) (updated as unknown as Record<string, unknown>)[field] = changes[field];
+  }
+  if (changes.gender !== undefined) {
+    updated.gender = changes.gender;
+    if (changes.gender !== 'custom') updated.custom_gender = null;
+  }
+  if (changes.custom_gender !== undefined) {
+    if ((changes.gender ?? updated.gender) !== 'custom') {
+      throw unprocessable('user', 'custom_gender', "Custom gender can only be set when gender is 'custom'", 'invalid');
+    }
+    updated.custom_gender = changes.custom_gender;
+  }
+  if (changes.custom_attributes !== undefined) {
+    const scope = { ...(user.custom_attributes[String(appId)] ?? {}) };
+    for (const [name, value] of Object.entries(changes.custom_attributes)) {
+      if (value === null) delete scope[name];
+      else scope[name] = value;
+    }
+    if (Object.keys(scope).length > MAX_CUSTOM_ATTRIBUTES) {
+      throw unprocessable('user', 'custom_attributes', `Custom attributes are limited to ${MAX_CUSTOM_ATTRIBUTES} keys per app`, 'too_many');
+    }
+    updated.custom_attributes = { ...user.custom_attributes, [String(appId)]: scope };
+  }
+  const emailChanged = changes.email !== undefined && changes.email.trim().toLowerCase() !== user.email.toLowerCase();
+  if (changes.email !== undefined) updated.email = changes.email.trim();
+  const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
+
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    { Put: { TableName: table(), Item: { ...keys.user(user.user_id), entity: 'User', ...updated }, ConditionExpression: 'attribute_exists(pk) AND updated_at = :seen', ExpressionAttributeValues: { ':seen': user.updated_at } } },
+  ];
+  if (emailChanged) {
+    items.push(
+      { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } },
+      {
+        Put: {
+          TableName: table(),
+          Item: { ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, password_hash: passwordHash ?? (await currentPasswordHash(user.email)), created_at: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    );
+  } else if (passwordHash !== undefined) {
+    items.push({
+      Update: { TableName: table(), Key: keys.login(user.email), UpdateExpression: 'SET password_hash = :hash', ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':hash': passwordHash, ':user': user.user_id } },
+    });
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const reasons = cancellationReasons(error);
+    if (emailChanged && reasons[2] === 'ConditionalCheckFailed') throw EMAIL_TAKEN();
+    throw unprocessable('user', 'base', 'The user changed while this update was made; retry it', 'conflict');
+  }
+  return updated;
+}
+
+async function currentPasswordHash(email: string): Promise<string> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.login(email), ConsistentRead: true }));
+  return String(result.Item?.password_hash ?? '');
+}
+
+/**
+ * The contract's user resource. `custom_attributes` holds the requesting app's scope only;
+ * v14 (create) omits app_id, debit_card_only, phone and user_app_id.
+ */
+export function serializeUser(user: UserItem, appId: number, version: 'v14' | 'v15') {
+  const body = {
+    id: user.user_id,
+    born_at: user.born_at,
+    cause_id: null,
+    connected_to_facebook: false,
+    custom_attributes: user.custom_attributes[String(appId)] ?? {},
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    gender: user.gender,
+    global_credit_amount: user.global_credit_amount,
+    merchants_visited_count: user.merchants_visited_count,
+    orders_count: user.orders_count,
+    terms_accepted_at: user.terms_accepted_at,
+    total_savings_amount: user.total_savings_amount,
+  };
+  if (version === 'v14') return { user: body };
+  return {
+    user: {
+      ...body,
+      app_id: appId,
+      custom_gender: user.custom_gender,
+      debit_card_only: false,
+      phone: user.phone,
+      user_app_id: user.user_id,
+    },
+  };
+}

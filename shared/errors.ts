@@ -1,0 +1,62 @@
+/**
+ * Errors that reach a client. Every 4xx body is the contract's error array:
+ * `[{"error": {"object", "property", "message", "code"?}}]`.
+ */
+
+export interface ErrorDetail {
+  object: string;
+  property: string;
+  message: string;
+  code?: string;
+}
+
+export type ErrorBody = { error: ErrorDetail }[];
+
+export class ApiError extends Error {
+  readonly status: number;
+  /** `null` answers with an empty body (the contract's "no body" cases). */
+  readonly details: ErrorDetail[] | null;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, details: ErrorDetail[] | null, headers: Record<string, string> = {}) {
+    super(details?.map((detail) => detail.message).join('\n') ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  body(): ErrorBody | undefined {
+    return this.details?.map((error) => ({ error }));
+  }
+}
+
+export function errorDetail(object: string, property: string, message: string, code?: string): ErrorDetail {
+  return code === undefined ? { object, property, message } : { object, property, message, code };
+}
+
+/** 422 with one error. */
+export function unprocessable(object: string, property: string, message: string, code?: string): ApiError {
+  return new ApiError(422, [errorDetail(object, property, message, code)]);
+}
+
+export function badRequest(object: string, property: string, message: string, code?: string): ApiError {
+  return new ApiError(400, [errorDetail(object, property, message, code)]);
+}
+
+/** 404; without a detail the body is empty, as the contract shows for most not-found cases. */
+export function notFound(detail?: ErrorDetail): ApiError {
+  return new ApiError(404, detail ? [detail] : null);
+}
+
+export function unauthorized(message = 'Not authorized.', object = 'access_token', property = 'base', code = 'not_authorized'): ApiError {
+  return new ApiError(401, [errorDetail(object, property, message, code)]);
+}
+
+export function conflict(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(409, [errorDetail('request', 'base', message, 'in_flight')], { 'Retry-After': String(retryAfterSeconds) });
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(429, [errorDetail('request', 'base', message, 'rate_limited')], { 'Retry-After': String(retryAfterSeconds) });
+}

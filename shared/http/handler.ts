@@ -1,0 +1,236 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
+import { parseAuthorization } from '#shared/auth/header.ts';
+import { resolveCredentials, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
+import { findRoute, type Route } from '#shared/routes.ts';
+import { parseOrThrow } from '#shared/http/validation.ts';
+import { log } from '#shared/log.ts';
+
+/** Largest request body accepted; larger ones get 413 before any parsing. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function ok(body: unknown, headers?: Record<string, string>): ApiResponse {
+  return { status: 200, body, headers };
+}
+
+export function noContent(headers?: Record<string, string>): ApiResponse {
+  return { status: 204, headers };
+}
+
+export interface ApiRequest<TBody, TQuery, TParams> {
+  body: TBody;
+  query: TQuery;
+  params: TParams;
+  /** Resolved credentials, already checked against the route's credential kind and permissions. */
+  credentials: Credentials;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  /** Absolute base URL (scheme, host, stage) for Link and *_url fields: clients follow them as given. */
+  baseUrl: string;
+  rawPath: string;
+  route: Route;
+  event: APIGatewayProxyEventV2;
+}
+
+/** The user principal of a request whose route requires one. */
+export function requireUser(request: { credentials: Credentials }): UserPrincipal {
+  if (!request.credentials.user) throw unauthorized();
+  return request.credentials.user;
+}
+
+export function requireMerchant(request: { credentials: Credentials }): MerchantPrincipal {
+  if (!request.credentials.merchant) throw unauthorized();
+  return request.credentials.merchant;
+}
+
+interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams extends z.ZodType> {
+  body?: TBody;
+  /** Error object name for body validation failures whose path has no wrapper (defaults to `request`). */
+  bodyObject?: string;
+  query?: TQuery;
+  params?: TParams;
+}
+
+type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export function baseUrlOf(event: APIGatewayProxyEventV2): string {
+  const configured = process.env.PUBLIC_BASE_URL;
+  if (configured) return configured.replace(/\/$/, '');
+  const headers = event.headers ?? {};
+  const proto = headers['x-forwarded-proto'] ?? 'https';
+  const host = headers.host ?? event.requestContext.domainName;
+  const stage = event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
+  return `${proto}://${host}${stage}`;
+}
+
+async function authorize(route: Route, header: string | undefined): Promise<Credentials> {
+  if (route.credential === 'none') return {};
+  const presented = parseAuthorization(header);
+  if (!presented) {
+    if (route.credential === 'user-optional' && !header) return {};
+    throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
+  }
+  const credentials = await resolveCredentials(presented);
+  if (!credentials) throw unauthorized('The access token is invalid.');
+  const principal =
+    route.credential === 'merchant' ? credentials.merchant
+    : route.credential === 'any' ? (credentials.user ?? credentials.merchant)
+    : credentials.user;
+  if (!principal) {
+    if (route.credential === 'user-optional' && !credentials.merchant) return credentials;
+    throw unauthorized(route.credential === 'merchant' ? 'A merchant token is required.' : 'A user token is required.');
+  }
+  if (route.credential === 'user-unlimited' && !(principal.kind === 'user' && principal.unlimited)) {
+    throw unauthorized('This operation needs a token granted by username and password.', 'user', 'base');
+  }
+  const missing = (route.permissions ?? []).filter((permission) => !principal.permissions.includes(permission));
+  if (missing.length > 0) {
+    throw new ApiError(
+      401,
+      missing.map((permission) => errorDetail('access_token', 'permissions', `The access token lacks the ${permission} permission.`, 'missing_permission')),
+    );
+  }
+  return credentials;
+}
+
+function lowerCaseHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string | undefined> {
+  const lowered: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) lowered[name.toLowerCase()] = value;
+  return lowered;
+}
+
+function respond(requestId: string, response: ApiResponse): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...response.headers };
+  if (response.body === undefined || response.status === 204) {
+    return { statusCode: response.status, headers, body: '' };
+  }
+  return {
+    statusCode: response.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(response.body),
+  };
+}
+
+function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
+  if (error instanceof ApiError) {
+    return { response: respond(requestId, { status: error.status, body: error.body(), headers: error.headers }), logged: { error: error.message } };
+  }
+  const middyError = error as { statusCode?: number; message?: string; expose?: boolean } | null;
+  if (middyError?.statusCode === 415) {
+    const apiError = new ApiError(415, [errorDetail('request', 'content_type', 'Request bodies must be JSON (Content-Type: application/json).', 'unsupported_media_type')]);
+    return { response: respond(requestId, { status: 415, body: apiError.body() }), logged: { error: apiError.message } };
+  }
+  if (middyError?.statusCode === 422 || middyError?.statusCode === 400) {
+    const apiError = new ApiError(400, [errorDetail('request', 'body', 'The request body is not valid JSON.', 'malformed_json')]);
+    return { response: respond(requestId, { status: 400, body: apiError.body() }), logged: { error: apiError.message } };
+  }
+  const apiError = new ApiError(500, [errorDetail('request', 'base', 'Something went wrong on our side. The request id identifies it.', 'internal_error')]);
+  return {
+    response: respond(requestId, { status: 500, body: apiError.body() }),
+    logged: { error: (error as Error)?.message, stack: (error as Error)?.stack },
+  };
+}
+
+/** Real clients send `{}` or nothing on GET and DELETE; only a non-empty body is parsed as JSON. */
+function emptyBodyGuard(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+  return {
+    before: (request) => {
+      const event = request.event;
+      const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
+      if (size > MAX_BODY_BYTES) {
+        throw new ApiError(413, [errorDetail('request', 'body', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, 'too_large')]);
+      }
+      const text = event.body && event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      if (text === undefined || text.trim() === '') {
+        (event as { body?: unknown }).body = undefined;
+        (request.internal as Record<string, unknown>).skipJsonParse = true;
+      }
+    },
+  };
+}
+
+function jsonBodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+  const parser = httpJsonBodyParser();
+  return {
+    before: (request) => {
+      if ((request.internal as Record<string, unknown>).skipJsonParse) return;
+      return parser.before?.(request as never);
+    },
+  };
+}
+
+/**
+ * Builds the Lambda handler of one route: request id and structured log line, size limit,
+ * JSON body, authorization from the route table, zod validation, then the domain call.
+ * Every failure becomes the contract's error array; anything unexpected a logged 500 with no details.
+ */
+export function apiHandler<
+  TBody extends z.ZodType = z.ZodType<undefined>,
+  TQuery extends z.ZodType = z.ZodType<undefined>,
+  TParams extends z.ZodType = z.ZodType<undefined>,
+>(
+  handlerName: string,
+  spec: HandlerSpec<TBody, TQuery, TParams>,
+  serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>>) => Promise<ApiResponse>,
+) {
+  const route = findRoute(handlerName);
+  const core = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+    const headers = lowerCaseHeaders(event.headers);
+    const credentials = await authorize(route, headers.authorization);
+    const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
+      body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
+      query: (spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'request') : undefined) as Output<TQuery>,
+      params: (spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'request', 404) : undefined) as Output<TParams>,
+      credentials,
+      headers,
+      requestId,
+      baseUrl: baseUrlOf(event),
+      rawPath: event.rawPath,
+      route,
+      event,
+    };
+    return respond(requestId, await serve(request));
+  };
+
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use({
+      before: (request) => {
+        (request.internal as Record<string, unknown>).startedAt = performance.now();
+      },
+      after: (request) => {
+        logRequest(request.event, request.context, route, request.response?.statusCode ?? 0, request.internal as Record<string, unknown>);
+      },
+      onError: (request) => {
+        const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+        const { response, logged } = errorResponse(requestId, request.error);
+        request.response = response;
+        logRequest(request.event, request.context, route, response.statusCode ?? 500, { ...(request.internal as Record<string, unknown>), ...logged });
+      },
+    })
+    .use(emptyBodyGuard())
+    .use(jsonBodyParser())
+    .handler(core);
+}
+
+function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Route, status: number, details: Record<string, unknown>): void {
+  const { startedAt, skipJsonParse: _skip, ...rest } = details;
+  log(status >= 500 ? 'error' : 'info', 'request', {
+    request_id: event.requestContext?.requestId ?? context.awsRequestId,
+    route: `${route.method} ${route.path}`,
+    method: event.requestContext?.http?.method,
+    path: event.rawPath,
+    status,
+    duration_ms: typeof startedAt === 'number' ? Math.round((performance.now() - startedAt) * 100) / 100 : undefined,
+    ...rest,
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The route table: the single source that both the CDK stack (infra/) and the local gateway
+ * (scripts/local/gateway.ts) read, so the deployed API and `npm start` cannot drift.
+ *
+ * Each route is served by `functions/<handler>.ts`, which exports `handler`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Which credential a route takes.
+ * - `none`: no credential (the handler may still read an api_key from the body).
+ * - `user` / `merchant`: a token whose subject is of that kind.
+ * - `user-optional`: a user token if one is sent, anonymous otherwise.
+ * - `user-unlimited`: a user token granted by username and password (not downgraded).
+ * - `any`: a valid token of either kind.
+ */
+export type CredentialKind = 'none' | 'user' | 'merchant' | 'user-optional' | 'user-unlimited' | 'any';
+
+export const PERMISSIONS = [
+  'read_user_basic_info',
+  'manage_user_campaigns',
+  'create_orders',
+  'read_user_orders',
+  'manage_user_addresses',
+  'manage_user_payment_methods',
+  'read_qr_code',
+  'manage_merchant_orders',
+  'give_merchant_funded_credit',
+  'manage_gift_cards',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const USER_PERMISSIONS: readonly Permission[] = [
+  'read_user_basic_info',
+  'manage_user_campaigns',
+  'create_orders',
+  'read_user_orders',
+  'manage_user_addresses',
+  'manage_user_payment_methods',
+  'read_qr_code',
+];
+export const MERCHANT_PERMISSIONS: readonly Permission[] = [
+  'manage_merchant_orders',
+  'give_merchant_funded_credit',
+  'manage_gift_cards',
+];
+
+/** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write. */
+export type TableAccess = 'read' | 'write';
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway HTTP API path syntax: `{name}` is one path segment. */
+  path: string;
+  /** Module under functions/ (without extension) that exports `handler`. */
+  handler: string;
+  credential: CredentialKind;
+  /** Every permission listed must be on the token. */
+  permissions?: readonly Permission[];
+  table: TableAccess;
+  /** The function starts executions of the order-ahead validation state machine. */
+  startsValidation?: boolean;
+}
+
+export const routes: readonly Route[] = [
+  // Access tokens
+  { method: 'POST', path: '/v15/access_tokens', handler: 'access-tokens-create', credential: 'none', table: 'write' },
+  { method: 'POST', path: '/v15/access_tokens/downgrades', handler: 'access-tokens-downgrade', credential: 'any', table: 'write' },
+
+  // Users
+  { method: 'POST', path: '/v14/users', handler: 'users-create', credential: 'none', table: 'write' },
+  { method: 'GET', path: '/v15/users', handler: 'users-show', credential: 'user', permissions: ['read_user_basic_info'], table: 'read' },
+  { method: 'PUT', path: '/v15/users', handler: 'users-update', credential: 'user-unlimited', table: 'write' },
+
+  // User addresses
+  { method: 'GET', path: '/v15/user_addresses', handler: 'user-addresses-list', credential: 'user', permissions: ['manage_user_addresses'], table: 'read' },
+  { method: 'POST', path: '/v15/user_addresses', handler: 'user-addresses-create', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
+  { method: 'PUT', path: '/v15/user_addresses/{id}', handler: 'user-addresses-update', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
+  { method: 'DELETE', path: '/v15/user_addresses/{id}', handler: 'user-addresses-delete', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
+
+  // Credit cards and the QR code
+  { method: 'GET', path: '/v15/credit_cards', handler: 'credit-cards-list', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
+  { method: 'POST', path: '/v15/credit_cards', handler: 'credit-cards-create', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
+  { method: 'DELETE', path: '/v14/credit_cards/{id}', handler: 'credit-cards-delete', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
+  { method: 'GET', path: '/v15/payment_token', handler: 'payment-token-show', credential: 'user', permissions: ['read_qr_code'], table: 'read' },
+
+  // Locations
+  { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read' },
+];
+
+/** Serves API Gateway's `$default` route: anything no route above matches (404, or 405 for a known path). */
+export const FALLBACK_HANDLER = 'route-not-found';
+
+/** Path parameter names of a route path, in order. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+/** Matches a concrete path against a route path; returns its parameters or undefined. */
+export function matchPath(routePath: string, actualPath: string): Record<string, string> | undefined {
+  const routeSegments = routePath.split('/');
+  const actualSegments = actualPath.split('/');
+  if (routeSegments.length !== actualSegments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < routeSegments.length; i++) {
+    const expected = routeSegments[i]!;
+    const actual = actualSegments[i]!;
+    const param = /^\{(.+)\}$/.exec(expected);
+    if (param) {
+      if (actual === '') return undefined;
+      try {
+        params[param[1]!] = decodeURIComponent(actual);
+      } catch {
+        return undefined;
+      }
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+export function routeKey(route: Pick<Route, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
+
+export function findRoute(handler: string): Route {
+  const route = routes.find((candidate) => candidate.handler === handler);
+  if (!route) throw new Error(`No route in shared/routes.ts is served by functions/${handler}.ts`);
+  return route;
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { createApp } from '#shared/domain/apps.ts';
+import { createMerchant } from '#shared/domain/merchants.ts';
+import { createUser } from '#shared/domain/users.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
+
+/**
+ * Test data made through the domain library (the same calls the admin CLI and demo seed use).
+ * Call after startTestApi(), which points the library at the test's table.
+ */
+export async function appFixture(options: { global?: boolean; merchantIds?: number[] } = {}) {
+  return createApp({ name: `App ${randomUUID().slice(0, 8)}`, global: options.global ?? true, merchantIds: options.merchantIds });
+}
+
+export async function userFixture(appId: number, options: { permissions?: readonly Permission[]; unlimited?: boolean; password?: string } = {}) {
+  const password = options.password ?? 'correct horse battery staple';
+  const email = `user-${randomUUID()}@example.com`;
+  const user = await createUser(appId, { email, first_name: 'Test', last_name: 'User', password });
+  const token = await issueToken({
+    subject: 'user',
+    userId: user.user_id,
+    appId,
+    permissions: options.permissions ?? USER_PERMISSIONS,
+    unlimited: options.unlimited ?? true,
+  });
+  return { user, token, email, password };
+}
+
+export async function merchantFixture(appId: number, options: { permissions?: readonly Permission[]; managerConfirmation?: string | null } = {}) {
+  const password = 'merchant password 1';
+  const username = `merchant-${randomUUID()}`;
+  const merchant = await createMerchant({ name: `Merchant ${username.slice(9, 15)}`, username, password, managerConfirmation: options.managerConfirmation ?? null });
+  const token = await issueToken({ subject: 'merchant', merchantId: merchant.merchant_id, appId, permissions: options.permissions ?? MERCHANT_PERMISSIONS });
+  return { merchant, token, username, password };
+}
