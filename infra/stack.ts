@@ -7,6 +7,7 @@ import { routes as routeTable, type Route } from '#shared/routes.ts';
 import { LoyaltyHttpApi } from './constructs/http-api.ts';
 import { RouteFunctions } from './constructs/route-functions.ts';
 import { LoyaltyTable } from './constructs/table.ts';
+import { OrderAheadWorkflow } from './constructs/order-ahead-workflow.ts';
 
 export interface LoyaltyApiStackProps extends StackProps {
   /** @default the route table of shared/routes.ts */
@@ -27,6 +28,7 @@ export class LoyaltyApiStack extends Stack {
   /** Handler name (module under functions/) -> its function, fallback included. */
   public readonly functions: ReadonlyMap<string, NodejsFunction>;
   public readonly api: HttpApi;
+  public readonly orderAheadWorkflow: OrderAheadWorkflow;
   /** Invoke URL of the API's `$default` stage. */
   public readonly apiUrl: string;
 
@@ -44,6 +46,12 @@ export class LoyaltyApiStack extends Stack {
     });
     this.api = httpApi.api;
     this.apiUrl = httpApi.url;
+
+    // Order-ahead validation: the routes marked startsValidation start its executions.
+    this.orderAheadWorkflow = new OrderAheadWorkflow(this, 'OrderAheadWorkflow', {
+      table: this.table,
+      startingFunctions: routes.filter((route) => route.startsValidation).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: httpApi.url, description: 'Invoke URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });

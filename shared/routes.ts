@@ -87,6 +87,31 @@ export const routes: readonly Route[] = [
 
   // Locations
   { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read' },
+
+  // Money: gift cards, in-store orders, refunds, users' orders
+  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions', handler: 'gift-card-value-additions-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write' },
+  { method: 'POST', path: '/v15/proposed_orders', handler: 'proposed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/completed_orders', handler: 'completed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v14/orders/{uuid}/refund', handler: 'orders-refund', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/orders/{uuid}/refund', handler: 'orders-refund-v15', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'GET', path: '/v15/apps/orders', handler: 'apps-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/orders/{uuid}', handler: 'orders-show', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+
+  // Loyalty: campaigns, claims, unlocks, rewards
+  { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}', handler: 'campaigns-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
+  { method: 'POST', path: '/v15/codes/{cohort_code}/claims', handler: 'code-claims-create', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  { method: 'POST', path: '/v15/loyalties/legacy/{campaign_id}/claims', handler: 'legacy-loyalty-claims-create', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  { method: 'POST', path: '/v15/campaign_unlockings', handler: 'campaign-unlockings-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards', handler: 'merchant-rewards-list', credential: 'user-optional', table: 'read' },
+  { method: 'PUT', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-pause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  { method: 'DELETE', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-unpause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+
+  // Order ahead: menus, start/poll (validated by the state machine), upsells, completion
+  { method: 'GET', path: '/v15/order_ahead/locations/{location_id}/menu', handler: 'order-ahead-menus-show', credential: 'none', table: 'read' },
+  { method: 'POST', path: '/v15/order_ahead/orders', handler: 'order-ahead-orders-create', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write', startsValidation: true },
+  // The poll writes last_polled_at (the once-per-second limit).
+  { method: 'GET', path: '/v15/order_ahead/orders/{uuid}', handler: 'order-ahead-orders-show', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write' },
+  { method: 'POST', path: '/v15/upsells', handler: 'upsells-create', credential: 'user', table: 'read' },
 ];
 
 /** Serves API Gateway's `$default` route: anything no route above matches (404, or 405 for a known path). */

@@ -3,7 +3,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -40,6 +40,19 @@ export const TABLE_WRITE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ] as const;
+
+/** esbuild settings of every API function; exported so the benchmark bundles exactly the same way. */
+export const API_FUNCTION_BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  format: OutputFormat.ESM,
+  target: 'node24',
+  // The Node.js 24 runtime ships AWS SDK v3.
+  externalModules: ['@aws-sdk/*'],
+  // CommonJS dependencies bundled into an ESM file may still call require().
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  mainFields: ['module', 'main'],
+} satisfies BundlingOptions;
 
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';
@@ -80,17 +93,7 @@ export class ApiFunction extends NodejsFunction {
       memorySize: FUNCTION_MEMORY_MB,
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       logGroup,
-      bundling: {
-        minify: true,
-        sourceMap: true,
-        format: OutputFormat.ESM,
-        target: 'node24',
-        // The Node.js 24 runtime ships AWS SDK v3.
-        externalModules: ['@aws-sdk/*'],
-        // CommonJS dependencies bundled into an ESM file may still call require().
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        mainFields: ['module', 'main'],
-      },
+      bundling: API_FUNCTION_BUNDLING,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: 'info',

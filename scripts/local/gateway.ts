@@ -4,6 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { FALLBACK_HANDLER, matchPath, routes, type Route } from '#shared/routes.ts';
+import { API_THROTTLING } from '#shared/throttling.ts';
+import { TokenBucket } from './throttle.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
 
@@ -128,9 +130,21 @@ export interface GatewayOptions {
  * The local stand-in for API Gateway (HTTP API): routes each request by the route table,
  * turns it into a payload v2 event, invokes that route's own handler, and turns the result back into HTTP.
  */
-export function createGateway(): Server {
+export function createGateway(options: { throttling?: { rateLimit: number; burstLimit: number } | false } = {}): Server {
+  const throttling = options.throttling ?? API_THROTTLING;
+  const bucket = throttling ? new TokenBucket(throttling.rateLimit, throttling.burstLimit) : undefined;
   return createServer(async (request, response) => {
     try {
+      const admission = bucket?.take();
+      if (admission && !admission.allowed) {
+        request.resume();
+        return send(
+          response,
+          429,
+          { 'Content-Type': 'application/json', 'Retry-After': String(admission.retryAfterSeconds) },
+          JSON.stringify([{ error: { object: 'request', property: 'base', message: 'Too many requests; retry after the Retry-After interval.', code: 'throttled' } }]),
+        );
+      }
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
       const body = await readBody(request);
       if (body === undefined) {

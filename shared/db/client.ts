@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv, requireEnv } from '#shared/env.ts';
+import { dbStatsEnabled, instrumentClient } from '#shared/db/stats.ts';
 
 /**
  * One document client per process (module scope, reused across Lambda invocations).
@@ -13,6 +14,7 @@ function createDocumentClient(): DynamoDBDocumentClient {
       ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {},
   );
+  if (dbStatsEnabled()) instrumentClient(client);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

@@ -27,6 +27,8 @@ export const keys = {
   user: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'USER' }),
   userAddress: (userId: number, addressId: number): Key => ({ pk: `USER#${userId}`, sk: `ADDRESS#${padId(addressId)}` }),
   userAddressPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'ADDRESS#' }),
+  /** How many addresses a user has, kept beside them so the per-user limit holds under concurrent creates. */
+  userAddressCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ADDRESSCOUNT' }),
   creditCard: (userId: number, cardId: number): Key => ({ pk: `USER#${userId}`, sk: `CARD#${padId(cardId)}` }),
   creditCardPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'CARD#' }),
   /** One card (by gateway fingerprint) belongs to one user. */
@@ -43,4 +45,51 @@ export const keys = {
   }),
   /** gsi2 of a location: every location by id (what a global app lists). */
   allLocationsIndex: (locationId: number) => ({ gsi2pk: 'LOCATIONS', gsi2sk: `LOCATION#${padId(locationId)}` }),
+
+  // Demo (locations area): marks a local table as seeded by scripts/demo/seed.ts; holds ids only, no secrets.
+  demoSeed: (): Key => ({ pk: 'DEMO', sk: 'DEMO' }),
+
+  // Money (gift cards, orders, ledger, idempotency) — see docs/data-model.md "Money"
+  /** A balance (gift card value, merchant-funded credit, card charges) of one account, e.g. `giftcard:5:1`. */
+  balance: (account: string): Key => ({ pk: `BALANCE#${account}`, sk: 'BALANCE' }),
+  /** One immutable ledger entry; its id is the movement's natural id, so a movement is written once. */
+  ledgerEntry: (account: string, entryId: string): Key => ({ pk: `LEDGER#${account}`, sk: `ENTRY#${entryId}` }),
+  ledgerEntryPrefix: (account: string) => ({ pk: `LEDGER#${account}`, skPrefix: 'ENTRY#' }),
+  giftCardAddition: (uuid: string): Key => ({ pk: `GCADDITION#${uuid}`, sk: 'GCADDITION' }),
+  /** external_identifier of a gift card addition, scoped to the merchant: at most one addition each. */
+  giftCardExternalIdentifier: (merchantId: number, externalIdentifier: string): Key => ({ pk: `GCEXTID#${merchantId}#${externalIdentifier}`, sk: 'GCEXTID' }),
+  proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),
+  order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
+  /** gsi1 of an order: a user's orders, newest last by created_at (query backwards for newest first). */
+  userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: `USER#${userId}#ORDERS`, gsi1sk: `ORDER#${createdAt}#${uuid}` }),
+  /** Idempotency-Key record; `keyHash` is the SHA-256 of the client's key, `scope` the token subject. */
+  idempotencyKey: (scope: string, keyHash: string): Key => ({ pk: `IDEMPOTENCY#${scope}#${keyHash}`, sk: 'IDEMPOTENCY' }),
+
+  // Order ahead
+  /** A location's order-ahead menu: one item holding categories, items, options, windows and upsells. */
+  orderAheadMenu: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAMENU' }),
+  /** A proposed order-ahead order by its uuid (the uuid is unguessable; ownership is checked on read). */
+  orderAheadOrder: (uuid: string): Key => ({ pk: `OAORDER#${uuid}`, sk: 'OAORDER' }),
+
+  // Loyalty (campaigns, progress, claims, unlocks, rewards) — see docs/data-model.md "Loyalty"
+  campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),
+  /** gsi1 of a campaign: a merchant's campaigns by id. */
+  merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({ gsi1pk: `MERCHANT#${merchantId}#CAMPAIGNS`, gsi1sk: `CAMPAIGN#${padId(campaignId)}` }),
+  /** A cohort code (upper-cased) names one campaign; the item makes codes unique. */
+  cohortCode: (code: string): Key => ({ pk: `COHORT#${code.trim().toUpperCase()}`, sk: 'COHORT' }),
+  /** The legacy loyalty campaign an app migrates cards into (one per app). */
+  appLegacyCampaign: (appId: number): Key => ({ pk: `APP#${appId}`, sk: 'LEGACYCAMPAIGN' }),
+  legacyCard: (campaignId: number, legacyId: string): Key => ({ pk: `LEGACYCARD#${campaignId}#${legacyId}`, sk: 'LEGACYCARD' }),
+  /** Everything a user holds at one merchant's loyalty shares this prefix: one Query reads it all. */
+  userLoyaltyPrefix: (userId: number, merchantId: number) => ({ pk: `USER#${userId}`, skPrefix: `LOYALTY#${padId(merchantId)}#` }),
+  userProgress: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#PROGRESS#${padId(campaignId)}` }),
+  userUnlock: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#UNLOCK#${padId(campaignId)}` }),
+  /** One per user and campaign: the guard that makes a claim once-only, and the user's opt-in. */
+  userCampaignClaimed: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#CLAIMED#${padId(campaignId)}` }),
+  /** A reward the user holds: `claim-<id>` (from a claim) or `earned-<id>` (earned by progress). */
+  userReward: (userId: number, merchantId: number, rewardId: string): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#REWARD#${rewardId}` }),
+  /** gsi1 of a held reward: find it by its public id (pause/unpause carry no merchant id). */
+  rewardIdIndex: (rewardId: string) => ({ gsi1pk: `REWARD#${rewardId}`, gsi1sk: 'REWARD' }),
+  /** What loyalty did in one order's completion, so a refund can undo exactly that. */
+  orderLoyaltyEffects: (orderUuid: string): Key => ({ pk: `LOYALTYORDER#${orderUuid}`, sk: 'EFFECTS' }),
 };

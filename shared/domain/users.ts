@@ -32,6 +32,8 @@ export interface UserItem {
   global_credit_amount: number;
   created_at: string;
   updated_at: string;
+  /** Bumped by every profile update (updateUser); absent until the first. */
+  profile_version?: number;
 }
 
 const EMAIL_TAKEN = () => unprocessable('user', 'email', 'Email already associated with another app', 'taken');
@@ -41,7 +43,10 @@ export function newPaymentTokenData(): string {
   return `LU02${randomSecret(16).toUpperCase()}LU`;
 }
 
-export async function createUser(appId: number, input: { email: string; first_name: string; last_name: string; password: string }): Promise<UserItem> {
+export async function createUser(
+  appId: number,
+  input: { email: string; first_name: string; last_name: string; password: string; born_at?: string | null; gender?: Gender | null; phone?: string | null },
+): Promise<UserItem> {
   const [userId, paymentTokenId, passwordHash] = await Promise.all([nextId('user'), nextId('payment_token'), hashPassword(input.password)]);
   const now = isoSeconds();
   const user: UserItem = {
@@ -49,10 +54,10 @@ export async function createUser(appId: number, input: { email: string; first_na
     email: input.email.trim(),
     first_name: input.first_name,
     last_name: input.last_name,
-    born_at: null,
-    gender: null,
+    born_at: input.born_at ?? null,
+    gender: input.gender ?? null,
     custom_gender: null,
-    phone: null,
+    phone: input.phone ?? null,
     custom_attributes: {},
     terms_accepted_at: now,
     created_app_id: appId,
@@ -125,7 +130,7 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
     if (changes.gender !== 'custom') updated.custom_gender = null;
   }
   if (changes.custom_gender !== undefined) {
-    if ((changes.gender ?? updated.gender) !== 'custom') {
+    if (changes.custom_gender !== null && updated.gender !== 'custom') {
       throw unprocessable('user', 'custom_gender', "Custom gender can only be set when gender is 'custom'", 'invalid');
     }
     updated.custom_gender = changes.custom_gender;
@@ -145,8 +150,25 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   if (changes.email !== undefined) updated.email = changes.email.trim();
   const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
 
+  // Only the profile fields are written: other areas change the same item (cards, order counters,
+  // credit) and a whole-item Put would undo their writes. profile_version guards the read-merge-write
+  // of the fields here (custom attributes, email) against a concurrent profile update.
+  updated.profile_version = (user.profile_version ?? 0) + 1;
+  const profileFields = ['email', 'first_name', 'last_name', 'born_at', 'gender', 'custom_gender', 'phone', 'custom_attributes', 'updated_at', 'profile_version'] as const;
   const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    { Put: { TableName: table(), Item: { ...keys.user(user.user_id), entity: 'User', ...updated }, ConditionExpression: 'attribute_exists(pk) AND updated_at = :seen', ExpressionAttributeValues: { ':seen': user.updated_at } } },
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.user(user.user_id),
+        UpdateExpression: `SET ${profileFields.map((field) => `#${field} = :${field}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
+        ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(profileFields.map((field) => [`:${field}`, updated[field]])),
+          ':seen_version': user.profile_version ?? 0,
+        },
+      },
+    },
   ];
   if (emailChanged) {
     items.push(

@@ -2,12 +2,13 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
+import { ApiError, errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
 import { log } from '#shared/log.ts';
+import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -102,6 +103,13 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
   return credentials;
 }
 
+/** A path that names no possible resource (`/v15/orders/abc` where an id is numeric) is a 404 with an empty body. */
+function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<string, string | undefined>): z.output<T> {
+  const result = schema.safeParse(parameters);
+  if (!result.success) throw notFound();
+  return result.data;
+}
+
 function lowerCaseHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string | undefined> {
   const lowered: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers ?? {})) lowered[name.toLowerCase()] = value;
@@ -190,7 +198,7 @@ export function apiHandler<
     const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
       body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
       query: (spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'request') : undefined) as Output<TQuery>,
-      params: (spec.params ? parseOrThrow(spec.params, event.pathParameters ?? {}, 'request', 404) : undefined) as Output<TParams>,
+      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}) : undefined) as Output<TParams>,
       credentials,
       headers,
       requestId,
@@ -219,7 +227,21 @@ export function apiHandler<
     })
     .use(emptyBodyGuard())
     .use(jsonBodyParser())
-    .handler(core);
+    .handler(dbStatsEnabled() ? withStatsHeaders(core) : core);
+}
+
+/** Benchmark mode: report the request's DynamoDB round trips and consumed capacity in response headers. */
+function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) {
+  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const { result, stats } = await withDbStats(() => core(event, context).catch((error: unknown) => ({ error })));
+    if ('error' in result) throw Object.assign(result.error as object, { dbStats: stats });
+    result.headers = {
+      ...result.headers,
+      'X-DynamoDB-Round-Trips': String(stats.roundTrips),
+      'X-DynamoDB-Capacity-Units': String(stats.capacityUnits),
+    };
+    return result;
+  };
 }
 
 function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Route, status: number, details: Record<string, unknown>): void {

@@ -23,7 +23,7 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[], rootObjec
   });
 }
 
-/** Parses with a schema; a failure becomes a 422 error array (400 for path parameters is not used: they are part of the resource). */
+/** Parses with a schema; a failure becomes an error array (422 unless another status is given). */
 export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, rootObject: string, status = 422): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

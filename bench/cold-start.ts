@@ -1,0 +1,227 @@
+/**
+ * Cold start of every function in shared/routes.ts (+ the fallback): the minified bundle, built
+ * with the SAME esbuild settings the CDK stack uses (API_FUNCTION_BUNDLING), and the time a fresh
+ * Node process takes to import it and serve one request, against a baseline handler doing one
+ * GetItem with the same client. Runs are interleaved (every bundle once per round) so machine
+ * noise falls on all of them alike.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { build, type BuildOptions } from 'esbuild';
+import { API_FUNCTION_BUNDLING, handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
+import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
+import { median, round } from './measure.ts';
+import { SCRATCH_DIRECTORY } from './stack.ts';
+import type { World } from './seed.ts';
+
+export const BASELINE = 'baseline (one GetItem)';
+/** Lambda's NODE_OPTIONS for the API functions (infra/constructs/api-function.ts sets the same). */
+const LAMBDA_NODE_OPTIONS = ['--enable-source-maps'];
+
+export interface ColdStartRow {
+  handler: string;
+  route: string;
+  available: boolean;
+  note?: string;
+  bundleBytes?: number;
+  /** Median over the runs, ms since process start until the first response was returned. */
+  totalMs?: number;
+  /** Median import time of the bundle (module init). */
+  importMs?: number;
+  /** Median time of the first request. */
+  firstRequestMs?: number;
+  /** totalMs / the baseline's totalMs. */
+  ratio?: number;
+  /** (importMs + firstRequestMs) / the baseline's, i.e. without Node's own bootstrap. */
+  initRatio?: number;
+  status?: number | null;
+  runs?: number;
+}
+
+/** esbuild options equivalent to what NodejsFunction runs with API_FUNCTION_BUNDLING. */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  const bundling = API_FUNCTION_BUNDLING;
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: bundling.target,
+    format: bundling.format === 'esm' ? 'esm' : 'cjs',
+    minify: bundling.minify,
+    sourcemap: bundling.sourceMap,
+    external: [...bundling.externalModules],
+    banner: { js: bundling.banner },
+    mainFields: [...bundling.mainFields],
+    absWorkingDir: PROJECT_ROOT,
+    logLevel: 'warning',
+  };
+}
+
+interface Target {
+  handler: string;
+  route: string;
+  entry: string;
+  event: unknown;
+}
+
+function eventFor(route: Route | undefined, world: World): unknown {
+  const method = route?.method ?? 'GET';
+  const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1')) : '/v15/no-such-route';
+  const params = route ? Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, match[1] === 'uuid' ? 'bench0000000000000000000000000000' : '1'])) : undefined;
+  const headers: Record<string, string> = { host: 'cold-start.local', accept: 'application/json', 'x-forwarded-proto': 'https' };
+  const credential = route?.credential ?? 'none';
+  if (credential === 'merchant') headers.authorization = `token ${world.merchantToken}`;
+  else if (credential !== 'none') headers.authorization = `token ${world.users[0]!.token}`;
+  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+  if (hasBody) headers['content-type'] = 'application/json';
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers,
+    pathParameters: params && Object.keys(params).length > 0 ? params : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'cold-start.local',
+      domainPrefix: 'cold-start',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    body: hasBody ? '{}' : undefined,
+    isBase64Encoded: false,
+  };
+}
+
+interface ProbeResult {
+  importMs: number;
+  firstRequestMs: number;
+  totalMs: number;
+  status: number | null;
+}
+
+function probe(bundle: string, eventFile: string, environment: Record<string, string>): Promise<ProbeResult> {
+  const probeScript = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, probeScript, bundle, eventFile], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = stderr.split('\n').find((candidate) => candidate.startsWith('COLD-START-PROBE '));
+      if (!line) return reject(new Error(`probe exited with ${code}: ${stderr.slice(-400)}`));
+      resolve(JSON.parse(line.slice('COLD-START-PROBE '.length)) as ProbeResult);
+    });
+  });
+}
+
+export async function measureColdStarts(options: {
+  world: World;
+  runs: number;
+  environment: Record<string, string>;
+  progress: (message: string) => void;
+}): Promise<ColdStartRow[]> {
+  const bundleDirectory = join(SCRATCH_DIRECTORY, 'bundles');
+  rmSync(bundleDirectory, { recursive: true, force: true });
+  mkdirSync(bundleDirectory, { recursive: true });
+
+  const seen = new Set<string>();
+  const targets: Target[] = [];
+  const rows: ColdStartRow[] = [];
+  const candidates: { handler: string; route?: Route }[] = [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
+  for (const { handler, route } of candidates) {
+    if (seen.has(handler)) continue;
+    seen.add(handler);
+    const routeLabel = route ? `${route.method} ${route.path}` : '$default (404/405)';
+    const entry = handlerEntry(handler);
+    if (!existsSync(entry)) {
+      rows.push({ handler, route: routeLabel, available: false, note: `functions/${handler}.ts does not exist` });
+      continue;
+    }
+    targets.push({ handler, route: routeLabel, entry, event: eventFor(route, options.world) });
+  }
+  targets.unshift({
+    handler: BASELINE,
+    route: '-',
+    entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)),
+    event: eventFor(undefined, options.world),
+  });
+
+  const built: (Target & { bundle: string; eventFile: string; bytes: number })[] = [];
+  for (const [index, target] of targets.entries()) {
+    const directory = join(bundleDirectory, String(index));
+    mkdirSync(directory, { recursive: true });
+    const bundle = join(directory, 'index.mjs');
+    try {
+      await build(esbuildOptions(target.entry, bundle));
+    } catch (error) {
+      rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${(error as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    const eventFile = join(directory, 'event.json');
+    writeFileSync(eventFile, JSON.stringify(target.event));
+    built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size });
+  }
+  options.progress(`bundled ${built.length} functions; ${options.runs} cold starts each, interleaved`);
+
+  const samples = new Map<string, ProbeResult[]>();
+  const failures = new Map<string, string>();
+  for (let run = 0; run < options.runs; run++) {
+    for (const target of built) {
+      if (failures.has(target.handler)) continue;
+      try {
+        const result = await probe(target.bundle, target.eventFile, options.environment);
+        samples.set(target.handler, [...(samples.get(target.handler) ?? []), result]);
+      } catch (error) {
+        failures.set(target.handler, (error as Error).message.split('\n')[0]!.slice(0, 200));
+      }
+    }
+    options.progress(`cold starts: round ${run + 1}/${options.runs}`);
+  }
+
+  const baselineSamples = samples.get(BASELINE) ?? [];
+  const baselineTotal = median(baselineSamples.map((sample) => sample.totalMs));
+  const baselineInit = median(baselineSamples.map((sample) => sample.importMs + sample.firstRequestMs));
+  for (const target of built) {
+    const list = samples.get(target.handler) ?? [];
+    if (list.length === 0) {
+      rows.push({ handler: target.handler, route: target.route, available: false, bundleBytes: target.bytes, note: failures.get(target.handler) ?? 'no runs' });
+      continue;
+    }
+    const totalMs = median(list.map((sample) => sample.totalMs));
+    const importMs = median(list.map((sample) => sample.importMs));
+    const firstRequestMs = median(list.map((sample) => sample.firstRequestMs));
+    rows.push({
+      handler: target.handler,
+      route: target.route,
+      available: true,
+      bundleBytes: target.bytes,
+      totalMs: round(totalMs, 1),
+      importMs: round(importMs, 1),
+      firstRequestMs: round(firstRequestMs, 1),
+      ratio: round(totalMs / baselineTotal, 2),
+      initRatio: round((importMs + firstRequestMs) / baselineInit, 2),
+      status: list[0]!.status,
+      runs: list.length,
+      note: failures.get(target.handler),
+    });
+  }
+  const order = new Map(targets.map((target, index) => [target.handler, index]));
+  return rows.sort((a, b) => (order.get(a.handler) ?? 999) - (order.get(b.handler) ?? 999));
+}

@@ -1,0 +1,67 @@
+/**
+ * The floor: what one bare DynamoDB Local round trip costs from Node, through the same document
+ * client the handlers use (shared/db/client.ts, with the same stats middleware on), at the same
+ * concurrency as the endpoint runs. An endpoint's overhead ratio divides by this.
+ */
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { withDbStats } from '#shared/db/stats.ts';
+import { keys } from '#shared/db/keys.ts';
+import { sha256 } from '#shared/auth/secrets.ts';
+import { closedLoop, type LatencySummary, type RunLimit } from './measure.ts';
+
+export interface FloorResult {
+  operation: 'GetItem' | 'TransactWriteItems';
+  concurrency: number;
+  summary: LatencySummary;
+  capacityUnits: number;
+  errors: number;
+}
+
+/** One bare GetItem (a token item, what every authenticated request reads first). */
+export async function getItemFloor(token: string, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  const key = keys.token(sha256(token));
+  let capacity = 0;
+  const run = await closedLoop(concurrency, limit, async () => {
+    const { stats } = await withDbStats(() => db().send(new GetCommand({ TableName: table(), Key: key })));
+    capacity = stats.capacityUnits;
+  });
+  return { operation: 'GetItem', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+}
+
+/**
+ * One bare TransactWriteItems shaped like the smallest money write: a guarded balance update and a
+ * new ledger-style entry written once. Each worker has its own balance, so workers never conflict.
+ */
+export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  let capacity = 0;
+  const run = await closedLoop(concurrency, limit, async (worker, sequence) => {
+    const account = `bench-floor:${runId}:${concurrency}:${worker}`;
+    const { stats } = await withDbStats(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table(),
+                Key: keys.balance(account),
+                UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
+                ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
+                ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
+              },
+            },
+            {
+              Put: {
+                TableName: table(),
+                Item: { ...keys.ledgerEntry(account, `floor:${sequence}`), entity: 'BenchFloor', amount: 1 },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    capacity = stats.capacityUnits;
+  });
+  return { operation: 'TransactWriteItems', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+}

@@ -1,0 +1,202 @@
+/**
+ * Measuring: percentiles, a closed-loop runner for non-HTTP operations (the DynamoDB floor, the
+ * order-ahead start -> poll flow), and autocannon for HTTP endpoints. Latencies are kept exactly
+ * (milliseconds as floats) and summarised here, so HTTP and floor figures are computed the same way.
+ */
+import autocannon from 'autocannon';
+
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  /** Completed operations per second of wall time. */
+  rps: number;
+  durationSeconds: number;
+}
+
+export function summarize(latencies: number[], durationMs: number): LatencySummary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (quantile: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)]!);
+  const mean = sorted.length === 0 ? Number.NaN : sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  return {
+    count: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    mean: round(mean),
+    rps: round(sorted.length / (durationMs / 1000), 1),
+    durationSeconds: round(durationMs / 1000, 2),
+  };
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export interface RunLimit {
+  /** Stop after this long (ms)... */
+  durationMs?: number;
+  /** ...or after this many operations, whichever comes first. */
+  amount?: number;
+}
+
+/**
+ * `concurrency` workers each run `operation` back to back until the limit; every operation's
+ * latency is recorded. An operation that throws is counted as an error, not as a latency.
+ */
+export async function closedLoop(
+  concurrency: number,
+  limit: RunLimit,
+  operation: (worker: number, sequence: number) => Promise<void>,
+): Promise<{ summary: LatencySummary; errors: number; firstError?: string }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let started = 0;
+  const startedAt = performance.now();
+  const deadline = limit.durationMs === undefined ? Number.POSITIVE_INFINITY : startedAt + limit.durationMs;
+  const maximum = limit.amount ?? Number.POSITIVE_INFINITY;
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < deadline && started < maximum) {
+        const sequence = started++;
+        const before = performance.now();
+        try {
+          await operation(worker, sequence);
+          latencies.push(performance.now() - before);
+        } catch (error) {
+          errors += 1;
+          firstError ??= (error as Error).message;
+        }
+      }
+    }),
+  );
+  return { summary: summarize(latencies, performance.now() - startedAt), errors, firstError };
+}
+
+export interface HttpRequestSpec {
+  method: string;
+  /** Path and query, relative to the base URL. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface HttpLoadResult {
+  summary: LatencySummary;
+  statuses: Record<string, number>;
+  /** Socket errors and timeouts. */
+  errors: number;
+  /** Mean DynamoDB round trips per request, from X-DynamoDB-Round-Trips. */
+  roundTrips: number | null;
+  roundTripsMax: number | null;
+  /** Mean consumed capacity units per request, from X-DynamoDB-Capacity-Units. */
+  capacityUnits: number | null;
+  /** Mean read / write capacity units per request (X-Bench-Read-Units / X-Bench-Write-Units from bench/server.ts). */
+  readUnits: number | null;
+  writeUnits: number | null;
+  /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
+  calls: Record<string, number>;
+  /** One response body with an unexpected status, to show what went wrong. */
+  unexpectedSample?: string;
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return String(value);
+  return undefined;
+}
+
+/**
+ * Runs autocannon against one endpoint: `next()` is asked for every request (so each may differ,
+ * e.g. a fresh proposed order to complete). Latency, status and the DynamoDB stats headers are
+ * read from every response.
+ */
+export async function httpLoad(options: {
+  baseUrl: string;
+  connections: number;
+  limit: RunLimit;
+  next: () => HttpRequestSpec;
+  expectedStatuses: readonly number[];
+  onResponse?: (status: number, body: string) => void;
+}): Promise<HttpLoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const roundTrips: number[] = [];
+  const capacity: number[] = [];
+  const readUnits: number[] = [];
+  const writeUnits: number[] = [];
+  const callTotals: Record<string, number> = {};
+  let callSamples = 0;
+  let unexpectedSample: string | undefined;
+  const build = (request: autocannon.Request): autocannon.Request => {
+    const spec = options.next();
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    return { ...request, method: spec.method as autocannon.Request['method'], path: spec.path, headers, ...(body === undefined ? {} : { body }) };
+  };
+  const startedAt = performance.now();
+  const instance = autocannon({
+    url: options.baseUrl,
+    connections: options.connections,
+    ...(options.limit.amount !== undefined ? { amount: options.limit.amount } : { duration: (options.limit.durationMs ?? 1000) / 1000 }),
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: build,
+        onResponse: (status: number, body: string, _context: unknown, headers?: Record<string, unknown>) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          const trips = headerValue(headers, 'x-dynamodb-round-trips');
+          const units = headerValue(headers, 'x-dynamodb-capacity-units');
+          if (trips !== undefined) roundTrips.push(Number(trips));
+          if (units !== undefined) capacity.push(Number(units));
+          const reads = headerValue(headers, 'x-bench-read-units');
+          const writes = headerValue(headers, 'x-bench-write-units');
+          if (reads !== undefined) readUnits.push(Number(reads));
+          if (writes !== undefined) writeUnits.push(Number(writes));
+          const calls = headerValue(headers, 'x-bench-dynamodb-calls');
+          if (calls !== undefined) {
+            callSamples += 1;
+            for (const pair of calls.split(',').filter(Boolean)) {
+              const [operation, count] = pair.split('=');
+              callTotals[operation!] = (callTotals[operation!] ?? 0) + Number(count);
+            }
+          }
+          if (!options.expectedStatuses.includes(status)) unexpectedSample ??= `${status} ${String(body).slice(0, 300)}`;
+          options.onResponse?.(status, String(body));
+        },
+      } as autocannon.Request,
+    ],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+  });
+  const result = await instance;
+  const elapsed = performance.now() - startedAt;
+  const mean = (values: number[]) => (values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0) / values.length, 3));
+  return {
+    summary: summarize(latencies, elapsed),
+    statuses,
+    errors: result.errors + result.timeouts,
+    roundTrips: mean(roundTrips),
+    roundTripsMax: roundTrips.length === 0 ? null : Math.max(...roundTrips),
+    capacityUnits: mean(capacity),
+    readUnits: mean(readUnits),
+    writeUnits: mean(writeUnits),
+    calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),
+    unexpectedSample,
+  };
+}

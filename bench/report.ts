@@ -1,0 +1,417 @@
+/**
+ * Turns one run's results into the terminal table, docs/benchmarks.md (figures beside their targets)
+ * and docs/cost.md (cost of one million requests per endpoint from the measured round trips and
+ * capacity). bench/notes.md, written by hand, is appended to docs/benchmarks.md as the analysis.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FUNCTION_MEMORY_MB } from '../infra/constructs/api-function.ts';
+import type { BenchResults, EndpointRow } from './run.ts';
+import type { PageCost } from './history.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export const TARGETS = {
+  overheadRatio: 1.5,
+  bundleKiB: 200,
+  coldStartRatio: 1.3,
+  orderAheadP50Ms: 300,
+};
+
+/**
+ * us-east-1 list prices as known on PRICES_AS_OF; check them against the AWS pricing pages before
+ * relying on the totals.
+ */
+export const PRICES_AS_OF = '2025-06 (from memory of the AWS pricing pages; verify before use)';
+export const PRICES = {
+  lambdaPerMillionRequests: 0.2,
+  lambdaArmPerGbSecond: 0.0000133334,
+  httpApiPerMillionRequests: 1.0,
+  dynamoPerMillionWriteUnits: 0.625,
+  dynamoPerMillionReadUnits: 0.125,
+  expressPerMillionRequests: 1.0,
+  expressPerGbSecond: 0.00001667,
+  /** Express bills memory in 64 MB steps and duration in 100 ms steps. */
+  expressMemoryGb: 64 / 1024,
+};
+
+const dash = '-';
+function fmt(value: number | null | undefined, digits = 2): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return dash;
+  return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+}
+
+function markdownTable(headers: string[], rows: string[][]): string {
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`)].join('\n');
+}
+
+function verdict(met: boolean | null): string {
+  return met === null ? dash : met ? 'met' : '**MISSED**';
+}
+
+function callsText(calls: Record<string, number>): string {
+  return Object.entries(calls)
+    .map(([operation, count]) => `${operation} ${fmt(count)}`)
+    .join(', ');
+}
+
+function runAt(row: EndpointRow, concurrency: number) {
+  return row.runs.find((run) => run.concurrency === concurrency);
+}
+
+export function terminalTable(results: BenchResults): string {
+  const headers = ['endpoint', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'round trips', 'CU/req', 'overhead'];
+  const rows: string[][] = [];
+  for (const floor of results.floor.start) {
+    rows.push([`floor ${floor.operation}`, String(floor.concurrency), fmt(floor.summary.p50), fmt(floor.summary.p95), fmt(floor.summary.p99), fmt(floor.summary.rps, 0), '1', fmt(floor.capacityUnits), dash]);
+  }
+  for (const row of results.endpoints) {
+    if (!row.available) {
+      rows.push([row.id, dash, row.note ?? 'not available', '', '', '', '', '', '']);
+      continue;
+    }
+    for (const run of row.runs) {
+      const summary = run.load.summary;
+      rows.push([row.id, String(run.concurrency), fmt(summary.p50), fmt(summary.p95), fmt(summary.p99), fmt(summary.rps, 0), fmt(run.load.roundTrips), fmt(run.load.capacityUnits), fmt(run.overheadRatio)]);
+    }
+  }
+  if (results.orderAhead.available) {
+    for (const run of results.orderAhead.runs) {
+      rows.push(['order ahead start->200', String(run.concurrency), fmt(run.summary.p50), fmt(run.summary.p95), fmt(run.summary.p99), fmt(run.summary.rps, 1), `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`, dash, dash]);
+    }
+  } else {
+    rows.push(['order ahead start->200', dash, results.orderAhead.note ?? 'not available', '', '', '', '', '', '']);
+  }
+  const widths = headers.map((header, index) => Math.max(header.length, ...rows.map((row) => Math.min(60, (row[index] ?? '').length))));
+  const line = (cells: string[]) => cells.map((cell, index) => (cell.length > 60 ? `${cell.slice(0, 57)}...` : cell).padEnd(widths[index]!)).join('  ');
+  const cold = results.coldStarts.filter((row) => row.available);
+  const worstBundle = cold.reduce((max, row) => Math.max(max, row.bundleBytes ?? 0), 0);
+  const worstRatio = cold.filter((row) => row.handler !== cold[0]?.handler).reduce((max, row) => Math.max(max, row.ratio ?? 0), 0);
+  return [
+    line(headers),
+    line(headers.map((_, index) => '-'.repeat(widths[index]!))),
+    ...rows.map(line),
+    '',
+    `cold starts: ${cold.length - 1} functions, largest bundle ${fmt(worstBundle / 1024, 1)} KiB, worst cold-start ratio ${fmt(worstRatio)} (targets ${TARGETS.bundleKiB} KiB, ${TARGETS.coldStartRatio})`,
+    `throttling: ${results.throttling}`,
+  ].join('\n');
+}
+
+function endpointSection(results: BenchResults): string {
+  const headers = ['Endpoint', 'Route', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'n', 'DynamoDB calls / req', 'Round trips (min)', 'Round-trip target', 'CU / req (read + write)', 'Floor ms', 'Overhead ratio (target <= 1.5 at c=1)'];
+  const rows: string[][] = [];
+  for (const row of results.endpoints) {
+    if (!row.available) {
+      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '']);
+      continue;
+    }
+    for (const run of row.runs) {
+      const load = run.load;
+      const roundTripsMet = load.roundTrips === null ? null : load.roundTripsMax! <= row.minimum.roundTrips;
+      const ratioCell = run.concurrency === 1 ? `${fmt(run.overheadRatio)} ${verdict(run.overheadRatio === null ? null : run.overheadRatio <= TARGETS.overheadRatio)}` : fmt(run.overheadRatio);
+      rows.push([
+        row.title,
+        row.route,
+        String(run.concurrency),
+        fmt(load.summary.p50),
+        fmt(load.summary.p95),
+        fmt(load.summary.p99),
+        fmt(load.summary.rps, 0),
+        String(load.summary.count),
+        callsText(load.calls),
+        `${fmt(load.roundTrips)} (${row.minimum.roundTrips})`,
+        run.concurrency === 1 ? verdict(roundTripsMet) : dash,
+        `${fmt(load.capacityUnits)} (${fmt(load.readUnits)} + ${fmt(load.writeUnits)})`,
+        fmt(run.floorMs),
+        ratioCell,
+      ]);
+    }
+  }
+  const notes = results.endpoints.filter((row) => row.available && row.note).map((row) => `- ${row.title}: ${row.note}`);
+  const minimums = results.endpoints.map((row) => `- ${row.title}: ${row.minimum.roundTrips} round trips: ${row.minimum.rationale}.`);
+  return [
+    markdownTable(headers, rows),
+    '',
+    'Minimum round trips per endpoint (the round-trip target):',
+    '',
+    ...minimums,
+    ...(notes.length > 0 ? ['', 'Unexpected responses during the runs:', '', ...notes] : []),
+  ].join('\n');
+}
+
+function floorSection(results: BenchResults): string {
+  const rows = [...results.floor.start.map((floor) => ['before endpoints', floor] as const), ...results.floor.end.map((floor) => ['after endpoints', floor] as const)].map(([when, floor]) => [
+    floor.operation,
+    String(floor.concurrency),
+    when,
+    fmt(floor.summary.p50),
+    fmt(floor.summary.p95),
+    fmt(floor.summary.p99),
+    fmt(floor.summary.rps, 0),
+    String(floor.summary.count),
+    fmt(floor.capacityUnits),
+  ]);
+  return markdownTable(['Operation', 'c', 'When', 'p50 ms', 'p95 ms', 'p99 ms', 'ops/s', 'n', 'CU / op'], rows);
+}
+
+function orderAheadSection(results: BenchResults): string {
+  if (!results.orderAhead.available) return `Not available: ${results.orderAhead.note ?? 'the endpoints do not exist yet'}.`;
+  const rows = results.orderAhead.runs.map((run) => [
+    String(run.concurrency),
+    fmt(run.summary.p50),
+    fmt(run.summary.p95),
+    fmt(run.summary.p99),
+    String(run.summary.count),
+    fmt(run.pollsPerFlow, 1),
+    `${fmt(run.startRoundTrips)} / ${fmt(run.startCapacityUnits)}`,
+    `${fmt(run.pollRoundTrips)} / ${fmt(run.pollCapacityUnits)}`,
+    run.concurrency === 1 ? verdict(run.summary.p50 <= TARGETS.orderAheadP50Ms) : dash,
+    run.errors ? `${run.errors}: ${run.firstError}` : '0',
+  ]);
+  return markdownTable(['c', 'p50 ms', 'p95 ms', 'p99 ms', 'flows', 'polls / flow', 'start: round trips / CU', 'poll (200): round trips / CU', `Target p50 <= ${TARGETS.orderAheadP50Ms} ms`, 'errors'], rows);
+}
+
+function pagingRows(pages: PageCost[]): string[][] {
+  return pages.map((page) => [
+    page.label,
+    String(page.records),
+    String(page.page),
+    page.how === 'first' ? 'first request' : page.how === 'link' ? 'followed Link' : '`page=50` only',
+    String(page.status),
+    String(page.items),
+    fmt(page.roundTrips),
+    fmt(page.capacityUnits),
+    fmt(page.latencyMs),
+    page.nextLink ? page.nextLink.replace(/^https?:\/\/[^/]+/, '') : dash,
+  ]);
+}
+
+function pagingVerdict(pages: PageCost[], records: number): string {
+  const first10 = pages.find((page) => page.records === 10 && page.page === 1);
+  const firstMany = pages.find((page) => page.records === records && page.page === 1);
+  const linked = pages.find((page) => page.records === records && page.how === 'link');
+  if (!first10 || !firstMany || !linked) return 'incomplete (see the rows)';
+  const same = first10.capacityUnits === firstMany.capacityUnits && firstMany.capacityUnits === linked.capacityUnits;
+  return `${verdict(same)}: page 1 at 10 records ${fmt(first10.capacityUnits)} CU, page 1 at ${records} ${fmt(firstMany.capacityUnits)} CU, page 50 by Link ${fmt(linked.capacityUnits)} CU`;
+}
+
+function historySection(results: BenchResults): string {
+  const history = results.history;
+  if ('unavailable' in history) return `Not available: ${history.unavailable}.`;
+  const parts: string[] = [];
+  const headers = ['List', 'Records', 'Page', 'Reached by', 'Status', 'Items', 'Round trips', 'CU', 'Latency ms (median of 5)', 'Next link'];
+  for (const [name, pages] of [
+    ["Users' orders", history.orders],
+    ["An app's locations", history.locations],
+  ] as const) {
+    if ('unavailable' in pages) {
+      parts.push(`${name}: not available (${pages.unavailable}).`);
+      continue;
+    }
+    parts.push(`${name} — cost per page does not grow with history (target): ${pagingVerdict(pages, history.records)}`, '', markdownTable(headers, pagingRows(pages)), '');
+  }
+  if (history.scans.length > 0) {
+    parts.push(
+      'No scans (target): the same read on the small table and after the paging data was added; a Scan would cost more on the bigger table.',
+      '',
+      markdownTable(
+        ['Read', `CU (before)`, `CU (after +${history.records * 2} items)`, 'Round trips before / after', 'Target'],
+        history.scans.map((scan) => [
+          scan.label,
+          fmt(scan.capacityBefore),
+          fmt(scan.capacityAfter),
+          `${fmt(scan.roundTripsBefore)} / ${fmt(scan.roundTripsAfter)}`,
+          verdict(scan.capacityBefore === null ? null : scan.capacityBefore === scan.capacityAfter),
+        ]),
+      ),
+    );
+  } else {
+    parts.push('No-scan check of rewards and campaigns: not available (the endpoints or the campaign do not exist yet).');
+  }
+  return parts.join('\n');
+}
+
+function coldStartSection(results: BenchResults): string {
+  const rows = results.coldStarts.map((row) => {
+    if (!row.available) return [row.handler, row.route, row.bundleBytes ? fmt(row.bundleBytes / 1024, 1) : dash, dash, dash, dash, dash, dash, dash, dash, `not available: ${row.note ?? ''}`];
+    const isBaseline = row.route === '-';
+    const bundleMet = (row.bundleBytes ?? 0) <= TARGETS.bundleKiB * 1024;
+    const ratioMet = (row.ratio ?? 0) <= TARGETS.coldStartRatio;
+    return [
+      row.handler,
+      row.route,
+      fmt((row.bundleBytes ?? 0) / 1024, 1),
+      fmt(row.importMs, 1),
+      fmt(row.firstRequestMs, 1),
+      fmt(row.totalMs, 1),
+      fmt(row.ratio),
+      fmt(row.initRatio),
+      String(row.status ?? dash),
+      isBaseline ? dash : `bundle ${verdict(bundleMet)}, ratio ${verdict(ratioMet)}`,
+      row.note ?? '',
+    ];
+  });
+  return markdownTable(
+    ['Function', 'Route', 'Bundle KiB (minified)', 'Import ms', 'First request ms', 'Process start -> served ms', 'Ratio to baseline (target <= 1.3)', 'Ratio without Node bootstrap', 'Status served', 'Targets', 'Note'],
+    rows,
+  );
+}
+
+function summarySection(results: BenchResults): string {
+  const missed: string[] = [];
+  for (const row of results.endpoints) {
+    const run = runAt(row, 1);
+    if (!row.available || !run) continue;
+    if (run.load.roundTripsMax !== null && run.load.roundTripsMax > row.minimum.roundTrips) {
+      missed.push(`${row.title}: ${fmt(run.load.roundTrips)} round trips (${callsText(run.load.calls)}) where the minimum is ${row.minimum.roundTrips} (${row.minimum.rationale}).`);
+    }
+    if (run.overheadRatio !== null && run.overheadRatio > TARGETS.overheadRatio) missed.push(`${row.title}: overhead ratio ${fmt(run.overheadRatio)} at c=1 (target <= ${TARGETS.overheadRatio}).`);
+  }
+  for (const row of results.coldStarts) {
+    if (!row.available || row.route === '-') continue;
+    if ((row.bundleBytes ?? 0) > TARGETS.bundleKiB * 1024) missed.push(`${row.handler}: bundle ${fmt((row.bundleBytes ?? 0) / 1024, 1)} KiB (target <= ${TARGETS.bundleKiB}).`);
+    if ((row.ratio ?? 0) > TARGETS.coldStartRatio) missed.push(`${row.handler}: cold-start ratio ${fmt(row.ratio)} (target <= ${TARGETS.coldStartRatio}).`);
+  }
+  const orderAheadC1 = results.orderAhead.runs.find((run) => run.concurrency === 1);
+  if (orderAheadC1 && orderAheadC1.summary.p50 > TARGETS.orderAheadP50Ms) missed.push(`Order ahead start -> 200: p50 ${fmt(orderAheadC1.summary.p50)} ms (target <= ${TARGETS.orderAheadP50Ms}).`);
+  const unavailable = [
+    ...results.endpoints.filter((row) => !row.available).map((row) => `${row.title} (${row.note})`),
+    ...(results.orderAhead.available ? [] : [`Order ahead start -> 200 (${results.orderAhead.note})`]),
+  ];
+  return [
+    missed.length === 0 ? 'Every measured figure meets its target.' : `Targets missed in this run (${missed.length}):\n\n${missed.map((line) => `- ${line}`).join('\n')}`,
+    ...(unavailable.length > 0 ? ['', `Not measured in this run (${unavailable.length}):`, '', ...unavailable.map((line) => `- ${line}`)] : []),
+  ].join('\n');
+}
+
+function benchmarksMarkdown(results: BenchResults, resultsPath: string): string {
+  const machine = results.machine;
+  const notesFile = join(ROOT, 'bench', 'notes.md');
+  const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '';
+  return `# Benchmarks
+
+Generated by \`${results.command}\` on ${results.date} (${results.mode} run, ${results.durationSeconds} s). Raw figures: [\`${resultsPath}\`](../${resultsPath}).
+Do not edit by hand: re-run the command. The analysis at the end comes from \`bench/notes.md\`.
+
+Machine: ${machine.cores} x ${machine.cpuModel}, ${machine.memoryGb} GB memory (${machine.freeMemoryGbAtStart} GB free at start), Node ${machine.node}, ${machine.platform}.
+Load average at start ${machine.loadAverageAtStart.join(' / ')}, at end ${machine.loadAverageAtEnd.join(' / ')} (a shared, noisy machine: compare ratios measured in the same run, not absolute figures across runs).
+
+How it was measured:
+- Its own stack on fresh data: DynamoDB Local in memory, a new table from \`shared/db/table-definition.ts\`, the real handlers behind the local gateway in a child process with **stage throttling disabled** (\`createGateway({ throttling: false })\`) and \`DYNAMODB_STATS=1\` (round trips and consumed capacity per request from the \`X-DynamoDB-*\` headers; \`bench/server.ts\` adds which operations ran and the read/write split). Request logs on, as deployed.
+- Load: autocannon, closed loop, ${results.mode === 'quick' ? 'quick mode (short runs; figures are rough)' : 'full mode'}: ${results.plan.durationMs / 1000} s per endpoint and concurrency (${results.plan.consumable[1]} / ${results.plan.consumable[16]} requests for endpoints that use up prepared data), after ${results.plan.warmupRequests} warm-up requests. Latencies are exact (not autocannon's whole-millisecond histogram). n = requests measured.
+- Floor: a bare GetItem (a token item) and a bare two-item TransactWriteItems (guarded balance update + new entry) through the handlers' own document client, at the same concurrency, measured before and after the endpoints; ratios use the mean of the two p50s.
+- Overhead ratio = endpoint p50 / its floor, where the floor prices each DynamoDB call of the request at the p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor, every other call at the GetItem floor) — the issue's "round trips x floor p50", with transactions priced as transactions.
+- Round-trip target: the mean round trips per request equal the documented minimum; "missed" when any request made more.
+
+## Summary
+
+${summarySection(results)}
+
+## Floor (bare DynamoDB Local round trips, same client, same run)
+
+${floorSection(results)}
+
+## Endpoints (local gateway, concurrency 1 and 16)
+
+${endpointSection(results)}
+
+## Order ahead: start -> 200 on poll
+
+Start (\`POST /v15/order_ahead/orders\`), then poll \`order_url\` every ${20} ms until it answers something other than 202 (real clients poll at most once a second; the bench polls fast to see when validation finishes). Latency is start sent -> 200 received.
+
+${orderAheadSection(results)}
+
+## Cost that does not grow with history
+
+${historySection(results)}
+
+## Cold start (minified bundles, same esbuild settings as the CDK stack)
+
+Each function bundled with \`API_FUNCTION_BUNDLING\` from \`infra/constructs/api-function.ts\` (minify, ESM, node24, \`@aws-sdk/*\` external, banner); each run is a fresh \`node --enable-source-maps\` process that imports the bundle and serves one request (the route with a valid token of its kind and an empty body: most answer 4xx after the token read, which still loads and runs all of the handler's code path up to validation). Median of ${results.plan.coldStartRuns} runs, interleaved across functions. The baseline is \`bench/baseline-handler.ts\`: one GetItem through the same \`db()\` client, same bundling. Sizes in KiB (1024 bytes).
+
+${coldStartSection(results)}
+${notes ? `\n## Analysis\n\n${notes}\n` : ''}`;
+}
+
+function costMarkdown(results: BenchResults): string {
+  const memoryGb = FUNCTION_MEMORY_MB / 1024;
+  const rows: string[][] = [];
+  const perMillion = (perRequest: number) => perRequest * 1_000_000;
+  for (const row of results.endpoints) {
+    const run = runAt(row, 1);
+    if (!row.available || !run) {
+      rows.push([row.title, dash, dash, dash, dash, dash, dash, dash, 'not measured']);
+      continue;
+    }
+    const load = run.load;
+    const billedMs = Math.ceil(load.summary.p50);
+    const lambda = PRICES.lambdaPerMillionRequests / 1e6 + memoryGb * (billedMs / 1000) * PRICES.lambdaArmPerGbSecond;
+    const api = PRICES.httpApiPerMillionRequests / 1e6;
+    const dynamo = ((load.readUnits ?? 0) * PRICES.dynamoPerMillionReadUnits + (load.writeUnits ?? 0) * PRICES.dynamoPerMillionWriteUnits) / 1e6;
+    rows.push([
+      row.title,
+      String(billedMs),
+      `${fmt(load.readUnits)} / ${fmt(load.writeUnits)}`,
+      `$${fmt(perMillion(lambda))}`,
+      `$${fmt(perMillion(api))}`,
+      `$${fmt(perMillion(dynamo))}`,
+      dash,
+      `**$${fmt(perMillion(lambda + api + dynamo))}**`,
+      '',
+    ]);
+  }
+  const orderAhead = results.orderAhead.runs.find((run) => run.concurrency === 1);
+  if (results.orderAhead.available && orderAhead) {
+    const start = orderAhead.startCapacityUnits ?? 0;
+    const poll = orderAhead.pollCapacityUnits ?? 0;
+    const billedMs = 50;
+    const lambdaPerCall = PRICES.lambdaPerMillionRequests / 1e6 + memoryGb * (billedMs / 1000) * PRICES.lambdaArmPerGbSecond;
+    const api = PRICES.httpApiPerMillionRequests / 1e6;
+    const expressSeconds = Math.ceil(orderAhead.summary.p50 / 100) / 10;
+    const express = PRICES.expressPerMillionRequests / 1e6 + PRICES.expressMemoryGb * expressSeconds * PRICES.expressPerGbSecond;
+    // One start + one poll that finds it valid (clients polling once a second usually need one or two).
+    const dynamo = ((start + poll) * PRICES.dynamoPerMillionWriteUnits) / 1e6;
+    rows.push([
+      'Order ahead start + 1 poll (flow)',
+      `2 x ${billedMs} (est.)`,
+      `${fmt(start)} + ${fmt(poll)} (all priced as writes)`,
+      `$${fmt(perMillion(2 * lambdaPerCall))}`,
+      `$${fmt(perMillion(2 * api))}`,
+      `$${fmt(perMillion(dynamo))}`,
+      `$${fmt(perMillion(express))}`,
+      `**$${fmt(perMillion(2 * lambdaPerCall + 2 * api + dynamo + express))}**`,
+      `Express duration ${expressSeconds} s (the measured start -> valid p50, rounded up to 100 ms), 64 MB; Lambda calls made by the workflow itself not included`,
+    ]);
+  } else {
+    rows.push(['Order ahead start + poll', dash, dash, dash, dash, dash, dash, dash, 'not measured']);
+  }
+  return `# Cost of one million requests
+
+Generated by \`${results.command}\` on ${results.date} (${results.mode} run) from the measured figures in [\`bench/results/${results.mode}.json\`](../bench/results/${results.mode}.json); see [benchmarks.md](benchmarks.md). Do not edit by hand: re-run the bench.
+
+Prices: AWS us-east-1 list prices, ${PRICES_AS_OF}. **Check them against the AWS pricing pages before relying on the totals**; free tiers are ignored.
+
+| Service | Price used |
+| --- | --- |
+| Lambda (arm64, ${FUNCTION_MEMORY_MB} MB as configured in \`infra/constructs/api-function.ts\`) | $${PRICES.lambdaPerMillionRequests} per million requests + $${PRICES.lambdaArmPerGbSecond} per GB-second, billed per 1 ms |
+| API Gateway HTTP API | $${PRICES.httpApiPerMillionRequests} per million requests (first 300 million a month; each 512 KB counts as one request) |
+| DynamoDB on-demand | $${PRICES.dynamoPerMillionWriteUnits} per million write request units, $${PRICES.dynamoPerMillionReadUnits} per million read request units (storage not included) |
+| Step Functions Express | $${PRICES.expressPerMillionRequests} per million executions + $${PRICES.expressPerGbSecond} per GB-second (64 MB and 100 ms steps) |
+
+How each figure is computed:
+- Lambda duration: the endpoint's measured local p50 at concurrency 1, rounded up to a whole millisecond, stands in for the billed duration. On AWS a DynamoDB round trip inside the region is usually a few milliseconds, and a 512 MB arm64 function gets about a third of a vCPU, so treat it as an estimate (it is a small part of the total either way).
+- DynamoDB: the read and write capacity units the requests consumed, as DynamoDB Local reported them (\`ReturnConsumedCapacity: TOTAL\` on every call). DynamoDB Local's figures follow the item-size rules (reads 4 KB units, half for eventually consistent; writes 1 KB units; transactions double) but may leave out index writes, which AWS bills too: each write to an item that is in a GSI also costs write units on that index.
+- Not included: CloudWatch Logs ingestion of the one log line per request (about $0.50 per GB ingested), data transfer out, storage, the payment gateway.
+
+| Endpoint | Lambda billed ms | Read / write units per request | Lambda | HTTP API | DynamoDB | Express | Total per million | Note |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}
+`;
+}
+
+export function writeReports(results: BenchResults, resultsPath: string): void {
+  writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), benchmarksMarkdown(results, resultsPath));
+  writeFileSync(join(ROOT, 'docs', 'cost.md'), costMarkdown(results));
+}

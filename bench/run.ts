@@ -1,0 +1,292 @@
+/**
+ * `npm run bench` (about 5 minutes) / `npm run bench -- --quick` (under a minute).
+ *
+ * Starts its own stack on fresh data (in-memory DynamoDB Local, a new table, the gateway with
+ * throttling off in a child process), seeds it through the domain library and the API, then measures
+ * side by side in one run: the DynamoDB floor, every benchmarked endpoint at concurrency 1 and 16,
+ * the order-ahead start -> valid flow, paging cost at 10 and 10,000 records, and cold starts.
+ * Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
+ * Never run by `npm test`; figures come from here, not from timed assertions.
+ */
+import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
+import { closedLoop, httpLoad, round, type HttpLoadResult, type LatencySummary } from './measure.ts';
+import type { FloorResult } from './floor.ts';
+import type { ColdStartRow } from './cold-start.ts';
+import type { HistoryResult } from './history.ts';
+import type { MinimumRoundTrips } from './scenarios.ts';
+
+const quick = process.argv.includes('--quick');
+const CONCURRENCIES = [1, 16] as const;
+type Concurrency = (typeof CONCURRENCIES)[number];
+
+/** How long / how much each measurement runs. Full: ~5 minutes in all; quick: under a minute. */
+const PLAN = quick
+  ? { durationMs: 1_200, warmupRequests: 16, floorMs: 1_000, consumable: { 1: 30, 16: 120 }, orderAheadFlows: { 1: 8, 16: 32 }, coldStartRuns: 3, historyRecords: 10_000 }
+  : { durationMs: 7_000, warmupRequests: 50, floorMs: 5_000, consumable: { 1: 200, 16: 800 }, orderAheadFlows: { 1: 30, 16: 160 }, coldStartRuns: 10, historyRecords: 10_000 };
+
+/** How often the bench polls an order-ahead order (the contract asks real clients for at most 1/s; the bench wants the moment it turns valid). */
+const ORDER_AHEAD_POLL_MS = 20;
+
+const startedAt = Date.now();
+function progress(message: string): void {
+  const seconds = Math.round((Date.now() - startedAt) / 1000);
+  process.stderr.write(`[bench ${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${message}\n`);
+}
+
+export interface EndpointRun {
+  concurrency: Concurrency;
+  load: HttpLoadResult;
+  /** Sum over the request's DynamoDB calls of the floor p50 of that kind of call, at this concurrency. */
+  floorMs: number | null;
+  overheadRatio: number | null;
+}
+
+export interface EndpointRow {
+  id: string;
+  title: string;
+  route: string;
+  available: boolean;
+  note?: string;
+  minimum: MinimumRoundTrips;
+  runs: EndpointRun[];
+}
+
+export interface OrderAheadRun {
+  concurrency: Concurrency;
+  summary: LatencySummary;
+  errors: number;
+  firstError?: string;
+  pollsPerFlow: number;
+  startRoundTrips: number | null;
+  startCapacityUnits: number | null;
+  pollRoundTrips: number | null;
+  pollCapacityUnits: number | null;
+}
+
+export interface OrderAheadRow {
+  available: boolean;
+  note?: string;
+  runs: OrderAheadRun[];
+}
+
+export interface BenchResults {
+  command: string;
+  mode: 'quick' | 'full';
+  date: string;
+  durationSeconds: number;
+  machine: { cpuModel: string; cores: number; memoryGb: number; freeMemoryGbAtStart: number; node: string; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  plan: typeof PLAN;
+  throttling: 'disabled (createGateway({ throttling: false }))';
+  seedProblems: Record<string, string>;
+  floor: { start: FloorResult[]; end: FloorResult[] };
+  endpoints: EndpointRow[];
+  orderAhead: OrderAheadRow;
+  history: HistoryResult | { unavailable: string };
+  coldStarts: ColdStartRow[];
+}
+
+function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
+  const processors = cpus();
+  return {
+    cpuModel: processors[0]?.model.trim() ?? 'unknown',
+    cores: processors.length,
+    memoryGb: round(totalmem() / 1024 ** 3, 1),
+    freeMemoryGbAtStart: round(freemem() / 1024 ** 3, 1),
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    loadAverageAtStart: loadavg().map((value) => round(value, 2)),
+  };
+}
+
+const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem']);
+
+function floorP50(floor: BenchResults['floor'], operation: FloorResult['operation'], concurrency: number): number | null {
+  const values = [...floor.start, ...floor.end].filter((result) => result.operation === operation && result.concurrency === concurrency).map((result) => result.summary.p50);
+  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Each DynamoDB call priced at the floor of its kind: transactions at the TransactWriteItems floor, everything else at the GetItem floor. */
+export function floorFor(load: HttpLoadResult, floor: BenchResults['floor'], concurrency: number): number | null {
+  const get = floorP50(floor, 'GetItem', concurrency);
+  const transact = floorP50(floor, 'TransactWriteItems', concurrency);
+  if (get === null || transact === null) return null;
+  const entries = Object.entries(load.calls);
+  if (entries.length === 0) return load.roundTrips === null ? null : load.roundTrips * get;
+  return entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? transact : get), 0);
+}
+
+async function main(): Promise<void> {
+  const runId = randomUUID().slice(0, 8);
+  const machine = machineFacts();
+  progress(`${quick ? 'quick' : 'full'} run on ${machine.cores} x ${machine.cpuModel}, Node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')}`);
+  progress('starting DynamoDB Local (in memory), a fresh table and the gateway (throttling disabled)');
+  const stack = await startBenchStack();
+  const results: Partial<BenchResults> = {
+    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    mode: quick ? 'quick' : 'full',
+    date: new Date().toISOString(),
+    plan: PLAN,
+    throttling: 'disabled (createGateway({ throttling: false }))',
+  };
+  try {
+    // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
+    const { seedWorld } = await import('./seed.ts');
+    const { getItemFloor, transactWriteFloor } = await import('./floor.ts');
+    const { scenarios, routeUnavailable, createApi, ORDER_AHEAD_SHOW, ORDER_AHEAD_START, orderAheadStartBody } = await import('./scenarios.ts');
+    const { measureHistory } = await import('./history.ts');
+    const { measureColdStarts } = await import('./cold-start.ts');
+    const { writeReports, terminalTable } = await import('./report.ts');
+
+    progress('seeding: app, merchant, 10 locations, campaign, menu, 32 users with tokens and cards');
+    const world = await seedWorld(runId);
+    for (const [piece, problem] of Object.entries(world.problems)) progress(`seed: ${piece} not created (${problem})`);
+    results.seedProblems = world.problems;
+    const api = createApi(stack.baseUrl);
+
+    const measureFloor = async (): Promise<FloorResult[]> => {
+      const measured: FloorResult[] = [];
+      for (const concurrency of CONCURRENCIES) {
+        measured.push(await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.floorMs }));
+        measured.push(await transactWriteFloor(runId, concurrency, { durationMs: PLAN.floorMs }));
+      }
+      for (const result of measured) progress(`floor ${result.operation} c=${result.concurrency}: p50 ${result.summary.p50} ms, ${result.summary.rps} ops/s`);
+      return measured;
+    };
+    progress('floor (before the endpoints): bare GetItem and TransactWriteItems');
+    const floorStart = await measureFloor();
+
+    const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, HttpLoadResult> }[] = [];
+    for (const scenario of scenarios) {
+      const route = `${scenario.route.method} ${scenario.route.path}`;
+      const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, runs: [] };
+      const unavailable =
+        [scenario.route, ...(scenario.alsoNeeds ?? [])].map(routeUnavailable).find(Boolean) ??
+        (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
+      if (unavailable) {
+        row.note = `not available: ${unavailable}`;
+        progress(`${scenario.id}: ${row.note}`);
+        endpointLoads.push({ row, loads: new Map() });
+        continue;
+      }
+      const loads = new Map<Concurrency, HttpLoadResult>();
+      try {
+        const perRun = (concurrency: Concurrency) => PLAN.warmupRequests + (scenario.consumable ? PLAN.consumable[concurrency] : 0) + 2 * concurrency + 4;
+        const count = CONCURRENCIES.reduce((sum, concurrency) => sum + perRun(concurrency), 0);
+        progress(`${scenario.id}: preparing${scenario.consumable ? ` ${count} requests' worth of data` : ''}`);
+        const next = await scenario.prepare({ world, api, runId, count });
+        for (const concurrency of CONCURRENCIES) {
+          await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: PLAN.warmupRequests }, next, expectedStatuses: scenario.expectedStatuses });
+          const load = await httpLoad({
+            baseUrl: stack.baseUrl,
+            connections: concurrency,
+            limit: scenario.consumable ? { amount: PLAN.consumable[concurrency] } : { durationMs: PLAN.durationMs },
+            next,
+            expectedStatuses: scenario.expectedStatuses,
+          });
+          loads.set(concurrency, load);
+          const unexpected = Object.entries(load.statuses).filter(([status]) => !scenario.expectedStatuses.includes(Number(status)));
+          progress(
+            `${scenario.id} c=${concurrency}: p50 ${load.summary.p50} ms, p99 ${load.summary.p99} ms, ${load.summary.rps} req/s, ${load.roundTrips ?? '?'} round trips` +
+              (unexpected.length > 0 ? `; UNEXPECTED ${unexpected.map(([status, count]) => `${count}x${status}`).join(' ')}: ${load.unexpectedSample}` : ''),
+          );
+          if (unexpected.length > 0) row.note = `unexpected responses: ${load.unexpectedSample}`;
+        }
+        row.available = true;
+      } catch (error) {
+        row.note = `not available: setup failed: ${(error as Error).message.slice(0, 300)}`;
+        progress(`${scenario.id}: ${row.note}`);
+      }
+      endpointLoads.push({ row, loads });
+    }
+
+    // Order ahead: start, then poll order_url until it stops answering 202.
+    const orderAhead: OrderAheadRow = { available: false, runs: [] };
+    const orderAheadUnavailable =
+      [ORDER_AHEAD_START, ORDER_AHEAD_SHOW].map(routeUnavailable).find(Boolean) ?? (world.menuItemId === undefined ? 'seed did not create the order-ahead menu' : undefined);
+    if (orderAheadUnavailable) {
+      orderAhead.note = `not available: ${orderAheadUnavailable}`;
+      progress(`order ahead: ${orderAhead.note}`);
+    } else {
+      for (const concurrency of CONCURRENCIES) {
+        let polls = 0;
+        let flows = 0;
+        const stats = { startRoundTrips: null as number | null, startCapacityUnits: null as number | null, pollRoundTrips: null as number | null, pollCapacityUnits: null as number | null };
+        const header = (headers: Headers, name: string) => (headers.get(name) === null ? null : Number(headers.get(name)));
+        const run = await closedLoop(concurrency, { amount: PLAN.orderAheadFlows[concurrency] }, async (worker) => {
+          const user = world.users[worker % world.users.length]!;
+          const started = await api.call('POST', '/v15/order_ahead/orders', { token: user.token, body: orderAheadStartBody(world) });
+          const orderUrl = started.body?.order?.order_url;
+          if (started.status !== 200 || typeof orderUrl !== 'string') throw new Error(`start answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+          stats.startRoundTrips = header(started.headers, 'x-dynamodb-round-trips');
+          stats.startCapacityUnits = header(started.headers, 'x-dynamodb-capacity-units');
+          const deadline = performance.now() + 15_000;
+          for (;;) {
+            const polled = await api.call('GET', orderUrl, { token: user.token });
+            polls += 1;
+            if (polled.status === 200) {
+              stats.pollRoundTrips = header(polled.headers, 'x-dynamodb-round-trips');
+              stats.pollCapacityUnits = header(polled.headers, 'x-dynamodb-capacity-units');
+              break;
+            }
+            if (polled.status !== 202) throw new Error(`poll answered ${polled.status} ${JSON.stringify(polled.body).slice(0, 300)}`);
+            if (performance.now() > deadline) throw new Error('still 202 after 15 s');
+            await sleep(ORDER_AHEAD_POLL_MS);
+          }
+          flows += 1;
+        });
+        orderAhead.runs.push({ concurrency, summary: run.summary, errors: run.errors, firstError: run.firstError, pollsPerFlow: round(polls / Math.max(1, flows), 1), ...stats });
+        progress(`order ahead start -> 200 c=${concurrency}: p50 ${run.summary.p50} ms, p99 ${run.summary.p99} ms, ${round(polls / Math.max(1, flows), 1)} polls/flow${run.errors ? `; ${run.errors} errors: ${run.firstError}` : ''}`);
+        if (run.summary.count > 0) orderAhead.available = true;
+        else orderAhead.note = `failed: ${run.firstError}`;
+      }
+    }
+
+    progress('floor (after the endpoints)');
+    const floorEnd = await measureFloor();
+    results.floor = { start: floorStart, end: floorEnd };
+    results.endpoints = endpointLoads.map(({ row, loads }) => ({
+      ...row,
+      runs: [...loads].map(([concurrency, load]) => {
+        const floorMs = floorFor(load, results.floor!, concurrency);
+        return { concurrency, load, floorMs: floorMs === null ? null : round(floorMs, 3), overheadRatio: floorMs ? round(load.summary.p50 / floorMs, 2) : null };
+      }),
+    }));
+    results.orderAhead = orderAhead;
+
+    progress(`history: paging at 10 and ${PLAN.historyRecords} records`);
+    try {
+      results.history = await measureHistory({ api, world, records: PLAN.historyRecords, progress });
+    } catch (error) {
+      results.history = { unavailable: (error as Error).message.slice(0, 300) };
+    }
+
+    progress(`cold starts: bundling every function with the CDK's esbuild settings`);
+    results.coldStarts = await measureColdStarts({ world, runs: PLAN.coldStartRuns, environment: stack.tableEnvironment, progress });
+
+    results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
+    results.machine = { ...machine, loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
+    const complete = results as BenchResults;
+    const resultsDirectory = join(BENCH_DIRECTORY, 'results');
+    mkdirSync(resultsDirectory, { recursive: true });
+    const resultsFile = join(resultsDirectory, `${complete.mode}.json`);
+    writeFileSync(resultsFile, `${JSON.stringify(complete, null, 2)}\n`);
+    writeReports(complete, `bench/results/${complete.mode}.json`);
+    process.stdout.write(`\n${terminalTable(complete)}\n`);
+    progress(`done in ${complete.durationSeconds} s: docs/benchmarks.md, docs/cost.md, bench/results/${complete.mode}.json (server log: ${stack.serverLog})`);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
+    process.exit(1);
+  },
+);

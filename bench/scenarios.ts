@@ -1,0 +1,341 @@
+/**
+ * The benchmarked endpoints, written against the contract (/work/shared/spec/service-api.md and the
+ * client payloads). A scenario whose route is not in shared/routes.ts yet, or whose function file
+ * does not exist, is reported as "not available"; it runs as soon as the endpoint lands.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { routes, type HttpMethod } from '#shared/routes.ts';
+import type { HttpRequestSpec } from './measure.ts';
+import type { BenchUser, World } from './seed.ts';
+
+export interface RouteRef {
+  method: HttpMethod;
+  path: string;
+}
+
+/** The fewest DynamoDB round trips the endpoint can make, and why (the target the bench checks). */
+export interface MinimumRoundTrips {
+  roundTrips: number;
+  /** How many of them are TransactWriteItems (priced at the transaction floor in the overhead ratio). */
+  transactions: number;
+  rationale: string;
+}
+
+export interface ScenarioContext {
+  world: World;
+  api: Api;
+  runId: string;
+  /** How many requests the run will send (consumable scenarios create that many resources). */
+  count: number;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** The route measured. */
+  route: RouteRef;
+  /** Other routes the scenario needs to prepare its requests. */
+  alsoNeeds?: RouteRef[];
+  /** World pieces it needs (seed problems make it unavailable). */
+  needs?: (keyof World)[];
+  minimum: MinimumRoundTrips;
+  expectedStatuses: number[];
+  /** Each request uses up something prepared for it, so runs are bounded by count, not time. */
+  consumable?: boolean;
+  prepare(context: ScenarioContext): Promise<() => HttpRequestSpec>;
+}
+
+const functionsDirectory = fileURLToPath(new URL('../functions/', import.meta.url));
+
+/** Why a route cannot be measured yet, or undefined when it can. */
+export function routeUnavailable(ref: RouteRef): string | undefined {
+  const route = routes.find((candidate) => candidate.method === ref.method && candidate.path === ref.path);
+  if (!route) return `${ref.method} ${ref.path} is not in shared/routes.ts`;
+  if (!existsSync(`${functionsDirectory}${route.handler}.ts`)) return `functions/${route.handler}.ts does not exist`;
+  return undefined;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface Api {
+  baseUrl: string;
+  call(method: string, pathOrUrl: string, options?: { token?: string; body?: unknown }): Promise<ApiResponse>;
+}
+
+export function createApi(baseUrl: string): Api {
+  return {
+    baseUrl,
+    async call(method, pathOrUrl, options = {}) {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (options.token) headers.Authorization = `token ${options.token}`;
+      if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+  };
+}
+
+/** Runs `create` count times, `concurrency` at a time. */
+export async function createMany<T>(count: number, concurrency: number, create: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const index = next++;
+        results.push(await create(index));
+      }
+    }),
+  );
+  return results;
+}
+
+function roundRobin<T>(items: readonly T[]): () => T {
+  let index = 0;
+  return () => items[index++ % items.length]!;
+}
+
+const auth = (token: string) => ({ authorization: `token ${token}` });
+
+/** A small in-store check, as the C# POS client sends it (amounts in cents). */
+const SPEND_AMOUNT = 1_100;
+const TAX_AMOUNT = 100;
+const CHECK_ITEMS = [
+  { item: { charged_price_amount: 1_000, description: '12oz latte', name: 'Latte', quantity: 2, sku: 'LAT-12', category: 'Coffee', standard_price_amount: 1_000 } },
+];
+
+export function proposedOrderBody(world: World, user: BenchUser) {
+  return {
+    proposed_order: {
+      payment_token_data: user.paymentTokenData,
+      cashier: 'Bench',
+      register: '1',
+      identifier_from_merchant: 'bench',
+      location_id: world.locationId,
+      spend_amount: SPEND_AMOUNT,
+      tax_amount: TAX_AMOUNT,
+      exemption_amount: 0,
+      partial_authorization_allowed: false,
+      discount_only: false,
+      items: CHECK_ITEMS,
+    },
+  };
+}
+
+export function completedOrderBody(world: World, user: BenchUser, proposedOrderUuid: string) {
+  return {
+    completed_order: {
+      payment_token_data: user.paymentTokenData,
+      proposed_order_uuid: proposedOrderUuid,
+      cashier: 'Bench',
+      register: '1',
+      identifier_from_merchant: 'bench',
+      location_id: world.locationId,
+      spend_amount: SPEND_AMOUNT,
+      applied_discount_amount: 0,
+      tax_amount: TAX_AMOUNT,
+      exemption_amount: 0,
+      partial_authorization_allowed: false,
+      items: CHECK_ITEMS,
+    },
+  };
+}
+
+/** Proposes an order for `user` through the API; returns its uuid. */
+export async function proposeOrder(api: Api, world: World, user: BenchUser): Promise<string> {
+  const response = await api.call('POST', '/v15/proposed_orders', { token: world.merchantToken, body: proposedOrderBody(world, user) });
+  const uuid = response.body?.proposed_order?.uuid;
+  if (response.status !== 200 || typeof uuid !== 'string') throw new Error(`proposing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  return uuid;
+}
+
+/** Proposes and completes an order for `user` through the API; returns the completed order's uuid. */
+export async function completeOrder(api: Api, world: World, user: BenchUser): Promise<string> {
+  const proposed = await proposeOrder(api, world, user);
+  const response = await api.call('POST', '/v15/completed_orders', { token: world.merchantToken, body: completedOrderBody(world, user, proposed) });
+  const uuid = response.body?.order?.uuid;
+  if (response.status !== 200 || typeof uuid !== 'string') throw new Error(`completing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  return uuid;
+}
+
+const READ_MINIMUM: MinimumRoundTrips = { roundTrips: 2, transactions: 0, rationale: 'token check + one read' };
+
+export const scenarios: Scenario[] = [
+  {
+    id: 'users-show',
+    title: 'Show user (reference read)',
+    route: { method: 'GET', path: '/v15/users' },
+    minimum: READ_MINIMUM,
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: '/v15/users', headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'locations-list',
+    title: 'List locations (page 1)',
+    route: { method: 'GET', path: '/v15/apps/{app_id}/locations' },
+    needs: ['locationId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'no token; the app (its merchants) + one index query' },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/apps/${world.appId}/locations` });
+    },
+  },
+  {
+    id: 'campaign-representation',
+    title: 'Campaign representation (spend_based_loyalty_v1)',
+    route: { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}' },
+    needs: ['campaignId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one read (campaign and the user's progress in one BatchGetItem)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/campaigns/${world.campaignId}/spend_based_loyalty_v1`, headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'rewards-list',
+    title: 'List rewards at a merchant',
+    route: { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards' },
+    needs: ['campaignId'],
+    minimum: READ_MINIMUM,
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/rewards`, headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'gift-card-load',
+    title: 'Gift card load',
+    route: { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' },
+    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + QR code -> user (unavoidable: the QR code is the only user reference) + one transaction' },
+    expectedStatuses: [200],
+    async prepare({ world, runId }) {
+      const nextUser = roundRobin(world.users);
+      let sequence = 0;
+      return () => ({
+        method: 'POST',
+        path: `/v15/merchants/${world.merchantId}/gift_card_value_additions`,
+        headers: auth(world.merchantToken),
+        body: {
+          gift_card_value_addition: {
+            payment_token_data: nextUser().paymentTokenData,
+            value_amount: 1_000,
+            type: 'gift_card',
+            external_identifier: `bench-${runId}-${sequence++}`,
+          },
+        },
+      });
+    },
+  },
+  {
+    id: 'proposed-order',
+    title: 'Proposed order (in-store)',
+    route: { method: 'POST', path: '/v15/proposed_orders' },
+    needs: ['locationId'],
+    minimum: { roundTrips: 3, transactions: 0, rationale: 'token check + QR code -> user and balances (unavoidable: discount_amount is read) + one write of the proposed order' },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'POST', path: '/v15/proposed_orders', headers: auth(world.merchantToken), body: proposedOrderBody(world, nextUser()) });
+    },
+  },
+  {
+    id: 'completed-order',
+    title: 'Completed order (in-store, card charge)',
+    route: { method: 'POST', path: '/v15/completed_orders' },
+    alsoNeeds: [{ method: 'POST', path: '/v15/proposed_orders' }],
+    needs: ['locationId'],
+    consumable: true,
+    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + the proposed order (unavoidable: the check to complete) + one transaction' },
+    expectedStatuses: [200],
+    async prepare({ world, api, count }) {
+      const nextUser = roundRobin(world.users);
+      const proposed = await createMany(count, 8, async () => {
+        const user = nextUser();
+        return { user, uuid: await proposeOrder(api, world, user) };
+      });
+      return () => {
+        const order = proposed.pop();
+        if (!order) throw new Error('ran out of proposed orders');
+        return { method: 'POST', path: '/v15/completed_orders', headers: auth(world.merchantToken), body: completedOrderBody(world, order.user, order.uuid) };
+      };
+    },
+  },
+  {
+    id: 'refund',
+    title: 'Refund an order',
+    route: { method: 'POST', path: '/v14/orders/{uuid}/refund' },
+    alsoNeeds: [
+      { method: 'POST', path: '/v15/proposed_orders' },
+      { method: 'POST', path: '/v15/completed_orders' },
+    ],
+    needs: ['locationId'],
+    consumable: true,
+    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + the order (unavoidable: what to refund) + one transaction' },
+    expectedStatuses: [200],
+    async prepare({ world, api, count }) {
+      const nextUser = roundRobin(world.users);
+      const completed = await createMany(count, 8, () => completeOrder(api, world, nextUser()));
+      return () => {
+        const uuid = completed.pop();
+        if (!uuid) throw new Error('ran out of completed orders');
+        return { method: 'POST', path: `/v14/orders/${uuid}/refund`, headers: auth(world.merchantToken), body: { refund: {} } };
+      };
+    },
+  },
+  {
+    id: 'user-orders-page',
+    title: "User's orders (page 1)",
+    route: { method: 'GET', path: '/v15/apps/orders' },
+    alsoNeeds: [
+      { method: 'POST', path: '/v15/proposed_orders' },
+      { method: 'POST', path: '/v15/completed_orders' },
+    ],
+    needs: ['locationId'],
+    minimum: READ_MINIMUM,
+    expectedStatuses: [200],
+    async prepare({ world, api }) {
+      // A full first page for a few users, so every request returns orders.
+      const readers = world.users.slice(0, 4);
+      await createMany(readers.length * 12, 8, (index) => completeOrder(api, world, readers[index % readers.length]!));
+      const nextUser = roundRobin(readers);
+      return () => ({ method: 'GET', path: '/v15/apps/orders', headers: auth(nextUser().token) });
+    },
+  },
+];
+
+/** The order-ahead flow is measured separately: start, then poll order_url until it is not 202. */
+export const ORDER_AHEAD_START: RouteRef = { method: 'POST', path: '/v15/order_ahead/orders' };
+export const ORDER_AHEAD_SHOW: RouteRef = { method: 'GET', path: '/v15/order_ahead/orders/{uuid}' };
+
+export function orderAheadStartBody(world: World) {
+  return {
+    order: {
+      location_id: world.locationId,
+      conveyance: { fulfillment_type: 'pickup', desired_ready_time: null },
+      items: [{ item: { id: world.menuItemId, quantity: 1, option_ids: [], special_instructions: null } }],
+      special_instructions: null,
+      tip_amount: 0,
+    },
+  };
+}

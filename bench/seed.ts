@@ -1,0 +1,114 @@
+/**
+ * The benchmark's world, created through the domain library on the fresh table: one app, one
+ * merchant with a location, a menu and a loyalty campaign, and a pool of users with tokens and a
+ * card each. Each optional piece is created on its own, so a missing or changed area only makes
+ * the scenarios that need it "not available" instead of stopping the bench.
+ */
+import { createApp } from '#shared/domain/apps.ts';
+import { createMerchant } from '#shared/domain/merchants.ts';
+import { createUser } from '#shared/domain/users.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { MERCHANT_PERMISSIONS, USER_PERMISSIONS } from '#shared/routes.ts';
+
+export interface BenchUser {
+  userId: number;
+  token: string;
+  paymentTokenData: string;
+}
+
+export interface World {
+  appId: number;
+  merchantId: number;
+  merchantToken: string;
+  users: BenchUser[];
+  locationId?: number;
+  campaignId?: number;
+  menuItemId?: number;
+  /** What could not be created, by piece (shown in the report). */
+  problems: Record<string, string>;
+}
+
+/** Enough users that 16 concurrent money writes rarely touch the same user's balances. */
+export const USER_POOL_SIZE = 32;
+
+async function inBatches<T>(count: number, concurrency: number, create: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let nextIndex = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (nextIndex < count) {
+        const index = nextIndex++;
+        results[index] = await create(index);
+      }
+    }),
+  );
+  return results;
+}
+
+const ALL_DAY = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], opens: '00:00', closes: '24:00' }];
+
+export async function createLocationFor(merchantId: number, index = 0): Promise<number> {
+  const { createLocation } = await import('#shared/domain/locations.ts');
+  const location = await createLocation({
+    merchant_id: merchantId,
+    name: `Bench ${index}`,
+    street_address: `${100 + index} Main Street`,
+    locality: 'Boston',
+    region: 'MA',
+    postal_code: '02110',
+    latitude: 42.36 + index / 10_000,
+    longitude: -71.05,
+    time_zone: 'America/New_York',
+    fulfillment_types: ['in_store', 'pickup'],
+    hours: ALL_DAY,
+  });
+  return location.location_id;
+}
+
+async function attempt(problems: Record<string, string>, piece: string, create: () => Promise<void>): Promise<void> {
+  try {
+    await create();
+  } catch (error) {
+    problems[piece] = (error as Error).message.split('\n')[0]!.slice(0, 200);
+  }
+}
+
+export async function seedWorld(runId: string): Promise<World> {
+  const merchant = await createMerchant({ name: 'Bench Coffee', username: `bench-${runId}@example.com`, password: 'bench-password' });
+  const { app } = await createApp({ name: 'Bench App', global: false, merchantIds: [merchant.merchant_id] });
+  const merchantToken = await issueToken({ subject: 'merchant', merchantId: merchant.merchant_id, appId: app.app_id, permissions: MERCHANT_PERMISSIONS });
+  const users = await inBatches(USER_POOL_SIZE, 4, async (index) => {
+    const user = await createUser(app.app_id, { email: `bench-${runId}-${index}@example.com`, first_name: 'Bench', last_name: `User${index}`, password: 'bench-password' });
+    const token = await issueToken({ subject: 'user', userId: user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
+    return { userId: user.user_id, token, paymentTokenData: user.payment_token_data };
+  });
+  const world: World = { appId: app.app_id, merchantId: merchant.merchant_id, merchantToken, users, problems: {} };
+
+  await attempt(world.problems, 'credit cards', async () => {
+    const { addCreditCard } = await import('#shared/domain/credit-cards.ts');
+    const { SANDBOX_NONCES } = await import('#shared/payments/sandbox.ts');
+    await inBatches(users.length, 4, (index) => addCreditCard(users[index]!.userId, `${SANDBOX_NONCES.valid}-bench-${runId}-${index}`));
+  });
+  await attempt(world.problems, 'location', async () => {
+    // Ten locations: a full first page of the app's list (and the "10 records" case of paging).
+    world.locationId = await createLocationFor(merchant.merchant_id);
+    for (let index = 1; index < 10; index++) await createLocationFor(merchant.merchant_id, index);
+  });
+  await attempt(world.problems, 'loyalty campaign', async () => {
+    const { createCampaign } = await import('#shared/domain/loyalty/campaigns.ts');
+    const campaign = await createCampaign({ merchant_id: merchant.merchant_id, kind: 'spend', title: 'Spend $100, get $5', required_spend_amount: 10_000, earn_amount: 500 });
+    world.campaignId = campaign.campaign_id;
+  });
+  if (world.locationId !== undefined) {
+    const locationId = world.locationId;
+    await attempt(world.problems, 'order-ahead menu', async () => {
+      const { putMenu } = await import('#shared/domain/order-ahead/menu.ts');
+      await putMenu(
+        { locationId, merchantId: merchant.merchant_id, timeZone: 'America/New_York' },
+        { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] },
+      );
+      world.menuItemId = 101;
+    });
+  }
+  return world;
+}

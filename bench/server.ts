@@ -1,0 +1,72 @@
+/**
+ * The local API for the benchmark, in its own process so the load generator does not share its
+ * event loop: the real handlers behind the local gateway with stage throttling OFF (the bench would
+ * otherwise measure 429s), local order-ahead workflows, DYNAMODB_STATS=1 set by the parent (the
+ * handlers add X-DynamoDB-Round-Trips / X-DynamoDB-Capacity-Units).
+ *
+ * On top of those headers this process adds, per request, which DynamoDB operations ran and the
+ * read / write capacity split (X-Bench-DynamoDB-Calls, X-Bench-Read-Units, X-Bench-Write-Units):
+ * the overhead ratio prices each call at the floor of its own kind and the cost model prices
+ * read and write units differently. It hooks the handlers' own client (db() is one per process).
+ *
+ * Request logs stay on (at info, as deployed) and go to the log file the parent opened; the port is
+ * sent to the parent over IPC once the gateway listens.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { db } from '#shared/db/client.ts';
+import { startLocalWorkflows } from '../scripts/local/workflows.ts';
+import { createGateway, listen } from '../scripts/local/gateway.ts';
+
+interface CallStats {
+  calls: Map<string, number>;
+  readUnits: number;
+  writeUnits: number;
+}
+
+const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const requestScope = new AsyncLocalStorage<CallStats>();
+
+type Capacity = { CapacityUnits?: number };
+
+db().middlewareStack.add(
+  (next, context) => async (args) => {
+    const stats = requestScope.getStore();
+    if (!stats) return next(args);
+    const operation = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
+    stats.calls.set(operation, (stats.calls.get(operation) ?? 0) + 1);
+    const result = await next(args);
+    const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
+    const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
+    if (READ_OPERATIONS.has(operation)) stats.readUnits += units;
+    else stats.writeUnits += units;
+    return result;
+  },
+  { step: 'initialize', name: 'benchCallStats' },
+);
+
+await startLocalWorkflows();
+const server = createGateway({ throttling: false });
+server.keepAliveTimeout = 60_000;
+
+const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+server.removeAllListeners('request');
+server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0 };
+  const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+  (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
+    writeHead(status, {
+      ...headers,
+      'X-Bench-DynamoDB-Calls': [...stats.calls].map(([operation, count]) => `${operation}=${count}`).join(','),
+      'X-Bench-Read-Units': String(stats.readUnits),
+      'X-Bench-Write-Units': String(stats.writeUnits),
+    });
+  requestScope.run(stats, () => gatewayListener!(request, response));
+});
+
+const port = await listen(server, { port: 0 });
+process.send?.({ port });
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

@@ -1,0 +1,95 @@
+/**
+ * The benchmark's own local stack: in-memory DynamoDB Local, a fresh table from the deployed
+ * definition, and the gateway (throttling off) in a child process with DYNAMODB_STATS=1.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
+import { ensureTable } from '../scripts/local/table.ts';
+
+export const BENCH_DIRECTORY = fileURLToPath(new URL('./', import.meta.url));
+/** Scratch space (git-ignored): server log, bundles for the cold-start measurement. */
+export const SCRATCH_DIRECTORY = join(BENCH_DIRECTORY, 'tmp');
+
+export interface BenchStack {
+  dynamo: DynamoDbLocal;
+  tableName: string;
+  baseUrl: string;
+  serverLog: string;
+  /** Environment of a process that talks to this stack's table (cold-start probes). */
+  tableEnvironment: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+function waitForPort(child: ChildProcess, serverLog: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the bench gateway did not start within 60 s; see ${serverLog}`)), 60_000);
+    child.once('message', (message: { port?: number }) => {
+      clearTimeout(timer);
+      if (typeof message.port === 'number') resolve(message.port);
+      else reject(new Error(`unexpected message from the bench gateway: ${JSON.stringify(message)}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench gateway exited with code ${code}; see ${serverLog}`));
+    });
+  });
+}
+
+export async function startBenchStack(): Promise<BenchStack> {
+  mkdirSync(SCRATCH_DIRECTORY, { recursive: true });
+  const dynamo = await startDynamoDbLocal();
+  const tableName = `bench-${randomUUID().slice(0, 8)}`;
+  const client = localClient(dynamo.endpoint);
+  await ensureTable(client, tableName);
+  client.destroy();
+
+  const tableEnvironment = { DYNAMODB_ENDPOINT: dynamo.endpoint, TABLE_NAME: tableName, AWS_REGION: 'local' };
+  // This process seeds through the domain library and measures the floor with the same client settings.
+  Object.assign(process.env, tableEnvironment, { DYNAMODB_STATS: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
+
+  const serverLog = join(SCRATCH_DIRECTORY, 'server.log');
+  const logFd = openSync(serverLog, 'w');
+  const child = fork(join(BENCH_DIRECTORY, 'server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    // Request logs stay on at `info`, as deployed: writing them is part of a request's cost.
+    env: { ...process.env, ...tableEnvironment, DYNAMODB_STATS: '1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', logFd, logFd, 'ipc'],
+  });
+  closeSync(logFd);
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let port: number;
+  try {
+    port = await waitForPort(child, serverLog);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await dynamo.stop();
+    throw error;
+  }
+
+  return {
+    dynamo,
+    tableName,
+    baseUrl: `http://127.0.0.1:${port}`,
+    serverLog,
+    tableEnvironment,
+    async stop() {
+      process.removeListener('exit', killOnExit);
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        });
+      }
+      await dynamo.stop();
+    },
+  };
+}

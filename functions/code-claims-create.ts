@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { claimByCohortCode } from '#shared/domain/loyalty/claims.ts';
+
+/** POST /v15/codes/{cohort_code}/claims (no body): claims the campaign the code names, once per user. */
+const params = z.object({ cohort_code: z.string().trim().min(1).max(100) });
+
+export const handler = apiHandler('code-claims-create', { params }, async (request) => {
+  const user = requireUser(request);
+  return ok(await claimByCohortCode({ userId: user.userId, appId: user.appId }, request.params.cohort_code));
+});

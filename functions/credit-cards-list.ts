@@ -1,0 +1,7 @@
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { listCreditCards, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+
+export const handler = apiHandler('credit-cards-list', {}, async (request) => {
+  const user = requireUser(request);
+  return ok((await listCreditCards(user.userId)).map(serializeCreditCard));
+});

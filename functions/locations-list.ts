@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
+import { notFound } from '#shared/errors.ts';
+import { getApp } from '#shared/domain/apps.ts';
+import { FULFILLMENT_TYPES, listAppLocations, merchantsOf, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
+
+/**
+ * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
+ * the parameter's name as property; an unknown app is 404 with an empty body.
+ */
+
+/** Query values arrive as strings; an empty one (`page=`) counts as not given. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const decimal = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)
+    .transform(Number);
+
+const positiveInteger = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?\d+$/, message)
+    .transform(Number)
+    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);
+
+const fulfillmentTypesList = z
+  .string()
+  .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
+  .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
+  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
+
+const querySchema = z
+  .object({
+    fulfillment_types: optional(fulfillmentTypesList),
+    page: optional(positiveInteger('must be a whole number of 1 or more')),
+    in_delivery_area: optional(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
+    lat: optional(decimal('must be a number').pipe(z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90'))),
+    lng: optional(decimal('must be a number').pipe(z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180'))),
+    'image[width]': optional(positiveInteger('must be a whole number of 1 or more')),
+    'image[height]': optional(positiveInteger('must be a whole number of 1 or more')),
+    'image[density]': optional(decimal('must be a number').pipe(z.number().positive('must be greater than 0'))),
+    /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
+    after: optional(positiveInteger('must be a location id')),
+  })
+  .superRefine((query, context) => {
+    if ((query.lat === undefined) !== (query.lng === undefined)) {
+      const missing = query.lat === undefined ? 'lat' : 'lng';
+      context.addIssue({ code: 'custom', path: [missing], message: `is required together with ${missing === 'lat' ? 'lng' : 'lat'}` });
+    }
+    if (query.in_delivery_area) {
+      if (query.lat === undefined && query.lng === undefined) {
+        for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
+      }
+      const types = query.fulfillment_types;
+      if (!(types?.length === 1 && types[0] === 'delivery')) {
+        context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
+      }
+    }
+  });
+
+/** A path id that is not a number names no app: 404 with an empty body, like an unknown one. */
+function appIdOf(params: Record<string, string | undefined> | undefined): number | undefined {
+  const raw = params?.app_id ?? '';
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+}
+
+/** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
+const PAGING_PARAMETERS = new Set(['page', 'after']);
+
+export const handler = apiHandler('locations-list', { query: querySchema }, async (request) => {
+  const { query } = request;
+  const appId = appIdOf(request.event.pathParameters);
+  const app = appId === undefined ? undefined : await getApp(appId);
+  if (!app) throw notFound();
+
+  const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
+  const page = query.page ?? 1;
+  const result = await listAppLocations(app, {
+    fulfillmentTypes: query.fulfillment_types ?? ['in_store'],
+    near,
+    inDeliveryArea: query.in_delivery_area === true,
+    page,
+    // Distance order is by page number only: a cursor in id order means nothing there.
+    after: near ? undefined : query.after,
+  });
+  if (result.locations.length === 0) return noContent();
+
+  const width = query['image[width]'];
+  const height = query['image[height]'];
+  const density = query['image[density]'];
+  const image = width !== undefined && height !== undefined && density !== undefined ? { width, height, density } : undefined;
+  const merchants = await merchantsOf(result.locations);
+  const now = new Date();
+  const body = result.locations.map((location) => ({
+    location: serializeLocation(location, merchants.get(location.merchant_id), { baseUrl: request.baseUrl, image, now }),
+  }));
+
+  if (!result.hasMore) return ok(body);
+  const next = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.event.queryStringParameters ?? {})) {
+    if (!PAGING_PARAMETERS.has(name) && value !== undefined) next.set(name, value);
+  }
+  next.set('page', String(page + 1));
+  if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
+  return ok(body, { Link: `<${request.baseUrl}/v15/apps/${app.app_id}/locations?${next}>; rel="next"` });
+});

@@ -1,0 +1,53 @@
+/**
+ * The order-ahead validation state machine's Task function (not an HTTP route, so it exports
+ * `stepHandler`, not `handler`: the gateway can never serve it). Steps, named by each Task state's
+ * Parameters (infra/constructs/order-ahead-workflow.ts):
+ * - `validate`: checks and prices the stored order; read-only, so Retry may run it again freely.
+ * - `record_valid` / `record_invalid`: write the outcome the Choice picked, once (conditional on
+ *   the order still validating).
+ * - `record_failure`: the Catch's step; marks the order externally_invalid so it never stays validating.
+ */
+import { z } from 'zod';
+import { log } from '#shared/log.ts';
+import { finishValidation, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
+import type { PricedOrder } from '#shared/domain/order-ahead/pricing.ts';
+import { validateProposedOrder, type ValidationOutcome } from '#shared/domain/order-ahead/validation.ts';
+
+const errorDetailSchema = z.object({ object: z.string(), property: z.string(), message: z.string(), code: z.string().optional() });
+
+const eventSchema = z.discriminatedUnion('step', [
+  z.object({ step: z.literal('validate'), order_uuid: z.string().min(1) }),
+  z.object({ step: z.literal('record_valid'), order_uuid: z.string().min(1), priced: z.record(z.string(), z.unknown()) }),
+  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().min(1), errors: z.array(errorDetailSchema).min(1) }),
+  z.object({
+    step: z.literal('record_failure'),
+    order_uuid: z.string().min(1),
+    failure: z.object({ Error: z.string().optional(), Cause: z.unknown().optional() }).optional(),
+  }),
+]);
+
+export type ValidationTaskEvent = z.input<typeof eventSchema>;
+
+export async function stepHandler(event: unknown): Promise<ValidationOutcome | { recorded: boolean }> {
+  const parsed = eventSchema.parse(event);
+  switch (parsed.step) {
+    case 'validate':
+      return validateProposedOrder(parsed.order_uuid);
+    case 'record_valid': {
+      // The priced order is what this function's own `validate` step returned a moment ago.
+      const recorded = await finishValidation(parsed.order_uuid, { priced: parsed.priced as unknown as PricedOrder });
+      log('info', 'order ahead order valid', { order_uuid: parsed.order_uuid, recorded });
+      return { recorded };
+    }
+    case 'record_invalid': {
+      const recorded = await finishValidation(parsed.order_uuid, { errors: parsed.errors });
+      log('info', 'order ahead order invalid', { order_uuid: parsed.order_uuid, codes: parsed.errors.map((error) => error.code), recorded });
+      return { recorded };
+    }
+    case 'record_failure': {
+      const recorded = await finishValidation(parsed.order_uuid, { errors: [VALIDATION_FAILED] });
+      log('error', 'order ahead validation failed', { order_uuid: parsed.order_uuid, error: parsed.failure?.Error, cause: parsed.failure?.Cause, recorded });
+      return { recorded };
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { getUserOrder, serializeUserOrderDetail } from '#shared/domain/orders.ts';
+
+const params = z.object({ uuid: z.string().min(1).max(64) });
+
+/** GET /v15/orders/:uuid: one of the user's own orders, with items. */
+export const handler = apiHandler('orders-show', { params }, async (request) => {
+  const user = requireUser(request);
+  return ok(serializeUserOrderDetail(await getUserOrder(user.userId, request.params.uuid)));
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
+import { idempotent } from '#shared/domain/idempotency.ts';
+import { proposeOrder, serializeProposedOrder } from '#shared/domain/orders.ts';
+import { amounts, itemsSchema } from '#shared/domain/order-input.ts';
+
+const body = z.object({
+  proposed_order: z.object({
+    location_id: z.number().int(),
+    payment_token_data: z.string().max(255),
+    spend_amount: amounts.required,
+    tax_amount: amounts.optional,
+    exemption_amount: amounts.optional,
+    partial_authorization_allowed: z.boolean().nullish(),
+    discount_only: z.boolean().nullish(),
+    cashier: z.string().max(255).nullish(),
+    register: z.string().max(255).nullish(),
+    identifier_from_merchant: z.string().max(255).nullish(),
+    receipt_message_html: z.string().nullish(),
+    items: itemsSchema,
+  }),
+});
+
+/** POST /v15/proposed_orders: the POS proposes an order and learns the discount the customer can apply. */
+export const handler = apiHandler('proposed-orders-create', { body, bodyObject: 'proposed_order' }, async (request) => {
+  const merchant = requireMerchant(request);
+  const proposed = request.body.proposed_order;
+  return idempotent(request, async () => {
+    const order = await proposeOrder({
+      merchantId: merchant.merchantId,
+      appId: merchant.appId,
+      locationId: proposed.location_id,
+      paymentTokenData: proposed.payment_token_data,
+      spendAmount: proposed.spend_amount,
+      taxAmount: proposed.tax_amount,
+      exemptionAmount: proposed.exemption_amount,
+      partialAuthorizationAllowed: proposed.partial_authorization_allowed ?? false,
+      discountOnly: proposed.discount_only ?? false,
+      items: proposed.items,
+      cashier: proposed.cashier,
+      register: proposed.register,
+      identifierFromMerchant: proposed.identifier_from_merchant,
+      receiptMessageHtml: proposed.receipt_message_html,
+    });
+    return { status: 200, body: serializeProposedOrder(order) };
+  });
+});

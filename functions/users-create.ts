@@ -1,0 +1,13 @@
+import { apiHandler, ok } from '#shared/http/handler.ts';
+import { appIdForApiKey } from '#shared/domain/apps.ts';
+import { createUser, serializeUser } from '#shared/domain/users.ts';
+import { createUserBody } from '#shared/domain/user-input.ts';
+import { unauthorized } from '#shared/errors.ts';
+
+/** POST /v14/users: sign-up with the app's API key in the body. */
+export const handler = apiHandler('users-create', { body: createUserBody, bodyObject: 'user' }, async (request) => {
+  const appId = await appIdForApiKey(request.body.api_key);
+  if (appId === undefined) throw unauthorized('API key is not valid.', 'user', 'api_key', 'invalid_api_key');
+  const user = await createUser(appId, request.body.user);
+  return ok(serializeUser(user, appId, 'v14'));
+});

@@ -1,0 +1,395 @@
+/**
+ * `npm run admin -- <command> [options]`: the operators' CLI for what the API cannot do itself
+ * (apps, merchants, locations, tokens). It writes through the same domain library as the API.
+ *
+ * Which table:
+ * - `--local`: the `npm start` stack's table (.local/settings.json says where it is; when the stack
+ *   is not running, DynamoDB Local is started on .local/dynamodb for the command).
+ * - `TABLE_NAME=<table>` with the usual AWS credentials and region: a deployed table.
+ * - `DYNAMODB_ENDPOINT=<url> TABLE_NAME=<table>`: any other DynamoDB Local table (the tests do this).
+ *
+ * Each command prints its result as JSON on stdout. Exit codes: 0 ok, 1 failed, 2 usage error.
+ *
+ * Other areas register commands with ONE line in `commands` below, pointing at an AdminCommand
+ * exported from their own module; the option helpers here are exported for them.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '#shared/db/client.ts';
+import { ApiError } from '#shared/errors.ts';
+import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { createApp, getApp } from '#shared/domain/apps.ts';
+import { createMerchant, getMerchant } from '#shared/domain/merchants.ts';
+import { createUser, getUser } from '#shared/domain/users.ts';
+import { FULFILLMENT_TYPES, LocationInputError, createLocation, parseHoursSpec, type FulfillmentType } from '#shared/domain/locations.ts';
+
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface AdminCommand {
+  /** One line for `--help`. */
+  summary: string;
+  /** The options part of the usage line, e.g. `--name <name> [--global]`. */
+  usage: string;
+  options: ParseArgsOptionsConfig;
+  /** Returns what is printed as JSON. Throw UsageError for bad options, anything else for a failure. */
+  run(values: OptionValues): Promise<unknown>;
+}
+
+/** Bad or missing options: exit code 2 with the command's usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A failure worth a plain message (exit code 1), not a stack trace. */
+export class CommandError extends Error {
+  override readonly name = 'CommandError';
+}
+
+export function stringOption(values: OptionValues, name: string): string | undefined;
+export function stringOption(values: OptionValues, name: string, required: true): string;
+export function stringOption(values: OptionValues, name: string, required = false): string | undefined {
+  const value = values[name];
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  if (required) throw new UsageError(`--${name} is required`);
+  return undefined;
+}
+
+export function integerOption(values: OptionValues, name: string): number | undefined;
+export function integerOption(values: OptionValues, name: string, required: true): number;
+export function integerOption(values: OptionValues, name: string, required = false): number | undefined {
+  const value = required ? stringOption(values, name, true) : stringOption(values, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a whole number of 1 or more, not "${value}"`);
+  return Number(value);
+}
+
+export function numberOption(values: OptionValues, name: string): number | undefined;
+export function numberOption(values: OptionValues, name: string, required: true): number;
+export function numberOption(values: OptionValues, name: string, required = false): number | undefined {
+  const value = required ? stringOption(values, name, true) : stringOption(values, name);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw new UsageError(`--${name} must be a number, not "${value}"`);
+  return number;
+}
+
+/** A comma-separated option (`--merchant-ids 1,2`); undefined when not given. */
+export function listOption(values: OptionValues, name: string): string[] | undefined {
+  const value = stringOption(values, name);
+  return value?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+export function integerListOption(values: OptionValues, name: string): number[] | undefined {
+  return listOption(values, name)?.map((entry) => {
+    if (!/^\d+$/.test(entry) || Number(entry) < 1) throw new UsageError(`--${name} must list whole numbers, not "${entry}"`);
+    return Number(entry);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+const createAppCommand: AdminCommand = {
+  summary: 'Create an app and print its API key (shown once).',
+  usage: '--name <name> [--global | --merchant-ids <id,id,...>]',
+  options: { name: { type: 'string' }, global: { type: 'boolean' }, 'merchant-ids': { type: 'string' } },
+  async run(values) {
+    const name = stringOption(values, 'name', true);
+    const global = values.global === true;
+    const merchantIds = integerListOption(values, 'merchant-ids') ?? [];
+    if (global && merchantIds.length > 0) throw new UsageError('--merchant-ids is for an app that is not --global (a global app lists every merchant)');
+    for (const merchantId of merchantIds) {
+      if (!(await getMerchant(merchantId))) throw new CommandError(`Merchant ${merchantId} does not exist`);
+    }
+    const { app, apiKey } = await createApp({ name, global, merchantIds });
+    return { app, api_key: apiKey };
+  },
+};
+
+const createMerchantCommand: AdminCommand = {
+  summary: 'Create a merchant and its login.',
+  usage: '--name <name> --username <login> --password <password> [--manager-confirmation <code>] [--description-html <html>]',
+  options: {
+    name: { type: 'string' },
+    username: { type: 'string' },
+    password: { type: 'string' },
+    'manager-confirmation': { type: 'string' },
+    'description-html': { type: 'string' },
+  },
+  async run(values) {
+    const username = stringOption(values, 'username', true);
+    try {
+      const merchant = await createMerchant({
+        name: stringOption(values, 'name', true),
+        username,
+        password: stringOption(values, 'password', true),
+        managerConfirmation: stringOption(values, 'manager-confirmation') ?? null,
+        descriptionHtml: stringOption(values, 'description-html'),
+      });
+      return { merchant };
+    } catch (error) {
+      if (isConditionFailure(error)) throw new CommandError(`The username ${username} is already taken`);
+      throw error;
+    }
+  },
+};
+
+const createLocationCommand: AdminCommand = {
+  summary: 'Create a location of a merchant.',
+  usage: [
+    '--merchant-id <id> --street-address <text> --locality <city> --region <state> --postal-code <code>',
+    '        --lat <latitude> --lng <longitude> --time-zone <IANA name> [--name <text>] [--extended-address <text>]',
+    `        [--fulfillment-types ${FULFILLMENT_TYPES.join(',')}] [--delivery-radius-m <meters>]`,
+    '        [--hours "mon-fri 07:00-19:00; sat,sun 08:00-17:00"] [--categories <id,id>] [--hidden]',
+  ].join('\n'),
+  options: {
+    'merchant-id': { type: 'string' },
+    name: { type: 'string' },
+    'street-address': { type: 'string' },
+    'extended-address': { type: 'string' },
+    locality: { type: 'string' },
+    region: { type: 'string' },
+    'postal-code': { type: 'string' },
+    lat: { type: 'string' },
+    lng: { type: 'string' },
+    'time-zone': { type: 'string' },
+    'fulfillment-types': { type: 'string' },
+    'delivery-radius-m': { type: 'string' },
+    hours: { type: 'string' },
+    categories: { type: 'string' },
+    hidden: { type: 'boolean' },
+  },
+  async run(values) {
+    const fulfillmentTypes = listOption(values, 'fulfillment-types') ?? ['in_store'];
+    const unknown = fulfillmentTypes.filter((type) => !(FULFILLMENT_TYPES as readonly string[]).includes(type));
+    if (unknown.length > 0) throw new UsageError(`--fulfillment-types takes ${FULFILLMENT_TYPES.join(', ')}; not ${unknown.join(', ')}`);
+    const input = {
+      merchant_id: integerOption(values, 'merchant-id', true),
+      name: stringOption(values, 'name') ?? null,
+      street_address: stringOption(values, 'street-address', true),
+      extended_address: stringOption(values, 'extended-address') ?? '',
+      locality: stringOption(values, 'locality', true),
+      region: stringOption(values, 'region', true),
+      postal_code: stringOption(values, 'postal-code', true),
+      latitude: numberOption(values, 'lat', true),
+      longitude: numberOption(values, 'lng', true),
+      time_zone: stringOption(values, 'time-zone', true),
+      fulfillment_types: fulfillmentTypes as FulfillmentType[],
+      delivery_radius_m: numberOption(values, 'delivery-radius-m') ?? null,
+      categories: integerListOption(values, 'categories') ?? [],
+      shown: values.hidden !== true,
+    };
+    try {
+      return { location: await createLocation({ ...input, hours: parseHoursSpec(stringOption(values, 'hours') ?? '') }) };
+    } catch (error) {
+      if (error instanceof LocationInputError) throw new CommandError(error.message);
+      throw error;
+    }
+  },
+};
+
+const createUserCommand: AdminCommand = {
+  summary: 'Create a user of an app.',
+  usage: '--app-id <id> --email <email> --password <password> [--first-name <name>] [--last-name <name>]',
+  options: { 'app-id': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+  async run(values) {
+    const appId = integerOption(values, 'app-id', true);
+    if (!(await getApp(appId))) throw new CommandError(`App ${appId} does not exist`);
+    const user = await createUser(appId, {
+      email: stringOption(values, 'email', true),
+      password: stringOption(values, 'password', true),
+      first_name: stringOption(values, 'first-name') ?? '',
+      last_name: stringOption(values, 'last-name') ?? '',
+    });
+    return { user: { id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name, payment_token_data: user.payment_token_data } };
+  },
+};
+
+function permissionsOption(values: OptionValues, allowed: readonly Permission[], kind: string): Permission[] {
+  const requested = listOption(values, 'permissions');
+  if (!requested) return [...allowed];
+  const invalid = requested.filter((permission) => !(allowed as readonly string[]).includes(permission));
+  if (invalid.length > 0) throw new UsageError(`--permissions for a ${kind} token take ${allowed.join(', ')}; not ${invalid.join(', ')}`);
+  return requested as Permission[];
+}
+
+const createTokenCommand: AdminCommand = {
+  summary: 'Issue an access token for a user or a merchant and print it (shown once).',
+  usage: '(--user-id <id> [--app-id <id>] | --merchant-id <id> --app-id <id>) [--permissions <name,name>] [--limited]\n        (--limited: a user token that may not change the account itself, like a downgraded one)',
+  options: { 'user-id': { type: 'string' }, 'merchant-id': { type: 'string' }, 'app-id': { type: 'string' }, permissions: { type: 'string' }, limited: { type: 'boolean' } },
+  async run(values) {
+    const userId = integerOption(values, 'user-id');
+    const merchantId = integerOption(values, 'merchant-id');
+    if ((userId === undefined) === (merchantId === undefined)) throw new UsageError('Give exactly one of --user-id and --merchant-id');
+    if (userId !== undefined) {
+      const user = await getUser(userId);
+      if (!user) throw new CommandError(`User ${userId} does not exist`);
+      const appId = integerOption(values, 'app-id') ?? user.created_app_id;
+      if (!(await getApp(appId))) throw new CommandError(`App ${appId} does not exist`);
+      const permissions = permissionsOption(values, USER_PERMISSIONS, 'user');
+      const unlimited = values.limited !== true;
+      const token = await issueToken({ subject: 'user', userId, appId, permissions, unlimited });
+      return { token, subject: 'user', user_id: userId, app_id: appId, permissions, unlimited };
+    }
+    const appId = integerOption(values, 'app-id', true);
+    if (!(await getMerchant(merchantId!))) throw new CommandError(`Merchant ${merchantId} does not exist`);
+    if (!(await getApp(appId))) throw new CommandError(`App ${appId} does not exist`);
+    const permissions = permissionsOption(values, MERCHANT_PERMISSIONS, 'merchant');
+    const token = await issueToken({ subject: 'merchant', merchantId: merchantId!, appId, permissions });
+    return { token, subject: 'merchant', merchant_id: merchantId, app_id: appId, permissions };
+  },
+};
+
+/**
+ * Every command. Other areas: add ONE line for a command exported from your own module, e.g.
+ *   audit: () => import('./admin/audit.ts').then((module) => module.auditCommand),
+ */
+const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
+  'create-app': createAppCommand,
+  'create-merchant': createMerchantCommand,
+  'create-location': createLocationCommand,
+  'create-user': createUserCommand,
+  'create-token': createTokenCommand,
+};
+
+async function loadCommand(name: string): Promise<AdminCommand | undefined> {
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  return typeof entry === 'function' ? entry() : entry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Table selection and the main program
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const localDirectory = join(root, '.local');
+const GLOBAL_OPTIONS: ParseArgsOptionsConfig = { local: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+
+const TABLE_HELP = [
+  'Choose the table:',
+  '  --local                                     the `npm start` stack on this machine (.local/)',
+  '  TABLE_NAME=<table> (+ AWS credentials)      a deployed table',
+  '  DYNAMODB_ENDPOINT=<url> TABLE_NAME=<table>  another DynamoDB Local table',
+].join('\n');
+
+async function commandUsage(name: string): Promise<string> {
+  const command = await loadCommand(name);
+  return command ? `npm run admin -- ${name} ${command.usage}\n\n${command.summary}\n\n${TABLE_HELP}` : '';
+}
+
+async function generalHelp(): Promise<string> {
+  const lines = ['Usage: npm run admin -- <command> [options] [--local]', '', 'Commands:'];
+  for (const name of Object.keys(commands)) {
+    const command = await loadCommand(name);
+    lines.push(`  ${name.padEnd(18)} ${command?.summary ?? ''}`);
+  }
+  lines.push('', 'npm run admin -- <command> --help shows a command\'s options.', '', TABLE_HELP);
+  return lines.join('\n');
+}
+
+async function endpointAnswers(endpoint: string): Promise<boolean> {
+  const { localClient } = await import('./local/dynamodb-local.ts');
+  const client = localClient(endpoint);
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Points the domain library at the chosen table; returns a cleanup (stops a DynamoDB Local it started). */
+async function chooseTable(local: boolean): Promise<() => Promise<void>> {
+  if (local) {
+    const settingsFile = join(localDirectory, 'settings.json');
+    const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as { dynamodb_endpoint?: string; table_name?: string }) : {};
+    const tableName = settings.table_name ?? 'loyalty-local';
+    process.env.TABLE_NAME = tableName;
+    process.env.AWS_REGION ??= 'local';
+    if (settings.dynamodb_endpoint && (await endpointAnswers(settings.dynamodb_endpoint))) {
+      process.env.DYNAMODB_ENDPOINT = settings.dynamodb_endpoint;
+      return async () => undefined;
+    }
+    // The stack is not running: open its data directly (the same files `npm start` uses).
+    const { startDynamoDbLocal, localClient } = await import('./local/dynamodb-local.ts');
+    const { ensureTable } = await import('./local/table.ts');
+    const dynamo = await startDynamoDbLocal({ dataDirectory: join(localDirectory, 'dynamodb') });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    const client = localClient(dynamo.endpoint);
+    await ensureTable(client, tableName);
+    client.destroy();
+    return () => dynamo.stop();
+  }
+  if (!process.env.TABLE_NAME) {
+    const hint = existsSync(localDirectory) ? '\n\nA local stack exists here (.local/): add --local to use it.' : '';
+    throw new UsageError(`No table chosen.\n\n${TABLE_HELP}${hint}`);
+  }
+  return async () => undefined;
+}
+
+/** Runs the CLI on `argv` (without node and the script); returns the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const name = argv.find((argument) => !argument.startsWith('-'));
+  const rest = name === undefined ? [...argv] : argv.filter((_, index) => index !== argv.indexOf(name));
+  let cleanup: () => Promise<void> = async () => undefined;
+  try {
+    if (name === undefined) {
+      const { values } = parseArgs({ args: rest, options: GLOBAL_OPTIONS, strict: false });
+      if (values.help) {
+        console.log(await generalHelp());
+        return 0;
+      }
+      console.error(await generalHelp());
+      return 2;
+    }
+    const command = await loadCommand(name);
+    if (!command) throw new UsageError(`Unknown command "${name}". Commands: ${Object.keys(commands).join(', ')}`);
+    let values: OptionValues;
+    try {
+      values = parseArgs({ args: rest, options: { ...command.options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false }).values as OptionValues;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (values.help) {
+      console.log(await commandUsage(name));
+      return 0;
+    }
+    cleanup = await chooseTable(values.local === true);
+    const result = await command.run(values);
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`Usage error: ${error.message}`);
+      if (name !== undefined && (await loadCommand(name))) console.error(`\n${await commandUsage(name)}`);
+      return 2;
+    }
+    if (error instanceof CommandError || error instanceof ApiError) {
+      console.error(`Failed: ${error.message}`);
+      return 1;
+    }
+    console.error(`Failed: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await main(process.argv.slice(2));
+}

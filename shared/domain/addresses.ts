@@ -1,0 +1,236 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+export const ADDRESS_TYPES = ['billing', 'delivery', 'home', 'other', 'payment', 'shipping', 'work'] as const;
+export type AddressType = (typeof ADDRESS_TYPES)[number];
+
+/** User addresses exist mostly to deliver order ahead orders to, so an address without a type is a delivery address. */
+export const DEFAULT_ADDRESS_TYPE: AddressType = 'delivery';
+/** The list is answered in one response without paging; the bound keeps it small. */
+export const MAX_ADDRESSES_PER_USER = 50;
+export const MAX_ADDRESS_FIELD_LENGTH = 255;
+export const MAX_NICKNAME_LENGTH = 100;
+
+export interface UserAddressItem {
+  address_id: number;
+  user_id: number;
+  address_type: AddressType;
+  street_address: string;
+  extended_address: string;
+  locality: string;
+  region: string;
+  postal_code: string;
+  nickname: string;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const tooLong = (max: number) => ({ error: `is too long (maximum is ${max} characters)` });
+const requiredText = z.string().trim().min(1, { error: "can't be blank" }).max(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH));
+/** Optional text: absent or null is stored as '' so the field is always a string, as the contract types it. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, tooLong(max))
+    .nullable()
+    .transform((value) => value ?? '');
+const coordinate = (limit: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .min(-limit, { error: `must be between -${limit} and ${limit}` })
+    .max(limit, { error: `must be between -${limit} and ${limit}` })
+    .nullable();
+
+const addressFields = {
+  // "Address type is invalid." is the LevelUp docs' message for this error.
+  address_type: z.enum(ADDRESS_TYPES, { error: 'is invalid.' }),
+  street_address: requiredText,
+  extended_address: optionalText(MAX_ADDRESS_FIELD_LENGTH),
+  locality: requiredText,
+  region: requiredText,
+  postal_code: requiredText,
+  nickname: optionalText(MAX_NICKNAME_LENGTH),
+  latitude: coordinate(90),
+  longitude: coordinate(180),
+};
+
+/** A position is meaningful only as a pair: latitude and longitude are sent together or not at all. */
+function coordinatesPaired(address: { latitude?: number | null; longitude?: number | null }): boolean {
+  return (address.latitude === undefined) === (address.longitude === undefined) && (address.latitude === null) === (address.longitude === null);
+}
+const pairedCoordinates = { error: 'and longitude must be sent together', path: ['latitude'] };
+
+export const createAddressBody = z.object({
+  user_address: z
+    .object({
+      ...addressFields,
+      address_type: addressFields.address_type.default(DEFAULT_ADDRESS_TYPE),
+      extended_address: addressFields.extended_address.optional(),
+      nickname: addressFields.nickname.optional(),
+      latitude: addressFields.latitude.optional(),
+      longitude: addressFields.longitude.optional(),
+    })
+    .refine(coordinatesPaired, pairedCoordinates),
+});
+
+export const updateAddressBody = z.object({
+  user_address: z.object(addressFields).partial().refine(coordinatesPaired, pairedCoordinates),
+});
+
+export const addressIdParams = z.object({ id: z.string() });
+
+/** Path `{id}` as an address id: anything but a positive integer is not found, with the same empty 404 as an unknown id. */
+export function addressIdFromPath(raw: string): number {
+  if (!/^[1-9]\d{0,11}$/.test(raw)) throw notFound();
+  return Number(raw);
+}
+
+export type NewAddress = z.output<typeof createAddressBody>['user_address'];
+export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
+
+export async function createAddress(userId: number, input: NewAddress): Promise<UserAddressItem> {
+  const addressId = await nextId('user_address');
+  const now = isoSeconds();
+  const address: UserAddressItem = {
+    address_id: addressId,
+    user_id: userId,
+    address_type: input.address_type,
+    street_address: input.street_address,
+    extended_address: input.extended_address ?? '',
+    locality: input.locality,
+    region: input.region,
+    postal_code: input.postal_code,
+    nickname: input.nickname ?? '',
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.userAddressCount(userId),
+              UpdateExpression: 'ADD address_count :one SET entity = :entity, updated_at = :now',
+              ConditionExpression: 'attribute_not_exists(address_count) OR address_count < :max',
+              ExpressionAttributeValues: { ':one': 1, ':max': MAX_ADDRESSES_PER_USER, ':entity': 'UserAddressCount', ':now': now },
+            },
+          },
+          { Put: { TableName: table(), Item: { ...keys.userAddress(userId, addressId), entity: 'UserAddress', ...address }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error) && cancellationReasons(error)[0] === 'ConditionalCheckFailed') {
+      throw unprocessable('user_address', 'base', `You can save at most ${MAX_ADDRESSES_PER_USER} addresses`, 'too_many');
+    }
+    throw error;
+  }
+  return address;
+}
+
+/** The user's addresses by id (the sort key pads ids so this is numeric order). */
+export async function listAddresses(userId: number): Promise<UserAddressItem[]> {
+  const prefix = keys.userAddressPrefix(userId);
+  const addresses: UserAddressItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    addresses.push(...((page.Items ?? []) as UserAddressItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return addresses;
+}
+
+/** Changes the given fields of one of the user's addresses; another user's id is simply not found. */
+export async function updateAddress(userId: number, addressId: number, changes: AddressChanges): Promise<UserAddressItem> {
+  const names: Record<string, string> = { '#updated_at': 'updated_at' };
+  const values: Record<string, unknown> = { ':updated_at': isoSeconds() };
+  const assignments = ['#updated_at = :updated_at'];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    assignments.push(`#${field} = :${field}`);
+  }
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.userAddress(userId, addressId),
+        UpdateExpression: `SET ${assignments.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as UserAddressItem;
+  } catch (error) {
+    if (isConditionFailure(error)) throw notFound();
+    throw error;
+  }
+}
+
+/** Deletes one of the user's addresses and returns it as it was. */
+export async function deleteAddress(userId: number, addressId: number): Promise<UserAddressItem> {
+  const found = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId), ConsistentRead: true }));
+  if (!found.Item) throw notFound();
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: table(), Key: keys.userAddress(userId, addressId), ConditionExpression: 'attribute_exists(pk)' } },
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.userAddressCount(userId),
+              UpdateExpression: 'ADD address_count :minusOne SET updated_at = :now',
+              ExpressionAttributeValues: { ':minusOne': -1, ':now': isoSeconds() },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    // A concurrent delete of the same address won.
+    if (isConditionFailure(error)) throw notFound();
+    throw error;
+  }
+  return found.Item as UserAddressItem;
+}
+
+export function serializeAddress(address: UserAddressItem) {
+  return {
+    user_address: {
+      id: address.address_id,
+      address_type: address.address_type,
+      extended_address: address.extended_address,
+      latitude: address.latitude,
+      longitude: address.longitude,
+      locality: address.locality,
+      nickname: address.nickname,
+      postal_code: address.postal_code,
+      region: address.region,
+      street_address: address.street_address,
+    },
+  };
+}

@@ -1,0 +1,278 @@
+import { GetCommand, paginateQuery, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
+import { paymentGateway } from '#shared/payments/index.ts';
+import type { VaultedCard } from '#shared/payments/gateway.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/**
+ * A user's credit cards. Only what the gateway hands back is stored (its token, the card's
+ * fingerprint, bin, last 4, expiry and brand): never the nonce, never a card number.
+ *
+ * Invariants, each kept by one DynamoDB transaction per change:
+ * - one card (fingerprint) belongs to at most one user at a time: the fingerprint item
+ *   `keys.cardFingerprint(fp)` is written with the card and removed when the card is deleted;
+ * - a user with an active card has exactly one promoted card, `promoted_card_id` on the user item.
+ *   Every card change bumps `cards_version` on the user item and is conditioned on the value it
+ *   read, so two concurrent changes cannot both decide promotion from the same stale picture.
+ */
+
+export type CreditCardState = 'active' | 'inactive';
+
+export interface CreditCardItem {
+  user_id: number;
+  card_id: number;
+  gateway_token: string;
+  fingerprint: string;
+  bin: string;
+  last_4: string;
+  expiration_month: number;
+  expiration_year: number;
+  type: string;
+  state: CreditCardState;
+  created_at: string;
+  updated_at: string;
+  deactivated_at: string | null;
+}
+
+/** A card as its owner sees it: the item plus whether it is the promoted one. */
+export interface CreditCardView {
+  card: CreditCardItem;
+  promoted: boolean;
+}
+
+interface FingerprintItem {
+  user_id: number;
+  card_id: number;
+}
+
+/** The card fields of the user item. `cards_version` is absent until the user's first card change. */
+interface UserCardsState {
+  promoted_card_id: number | null;
+  cards_version: number | undefined;
+}
+
+/** Attempts before a change that keeps losing races to the same user's other card changes gives up. */
+const MAX_ATTEMPTS = 5;
+
+export const CARD_NOT_FOUND = (): ApiError => notFound(errorDetail('credit_card', 'id', 'Credit card not found.', 'not_found'));
+const CARD_OF_ANOTHER_USER = (): ApiError => unprocessable('credit_card', 'number', "Card already associated with another user's account");
+const INVALID_EXPIRATION = (): ApiError => unprocessable('credit_card', 'expiration_year', 'Expiration year is invalid.');
+const INVALID_NONCE = (field: string): ApiError =>
+  unprocessable('credit_card', field, 'Payment nonce is not valid; encrypt the card details again and send the new nonce.', 'invalid');
+const CARDS_BUSY = (): ApiError => conflict('Your credit cards are being changed by another request; retry this one.', 1);
+
+export function serializeCreditCard(view: CreditCardView) {
+  const { card } = view;
+  return {
+    credit_card: {
+      bin: card.bin,
+      description: `${card.type} ending in ${card.last_4}`,
+      expiration_month: card.expiration_month,
+      expiration_year: card.expiration_year,
+      id: card.card_id,
+      last_4: card.last_4,
+      nickname: `${card.type} *${card.last_4}`,
+      promoted: view.promoted,
+      state: card.state,
+      type: card.type,
+    },
+  };
+}
+
+async function readUserCardsState(userId: number): Promise<UserCardsState | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: true, ProjectionExpression: 'promoted_card_id, cards_version' }),
+  );
+  if (!result.Item) return undefined;
+  return { promoted_card_id: (result.Item.promoted_card_id as number | null | undefined) ?? null, cards_version: result.Item.cards_version as number | undefined };
+}
+
+async function userCardsState(userId: number): Promise<UserCardsState> {
+  const state = await readUserCardsState(userId);
+  // A valid token whose user is gone is as good as no token.
+  if (!state) throw unauthorized('The access token is invalid.');
+  return state;
+}
+
+export async function getCreditCard(userId: number, cardId: number): Promise<CreditCardItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.creditCard(userId, cardId), ConsistentRead: true }));
+  return result.Item as CreditCardItem | undefined;
+}
+
+async function fingerprintOwner(fingerprint: string): Promise<FingerprintItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.cardFingerprint(fingerprint), ConsistentRead: true }));
+  return result.Item as FingerprintItem | undefined;
+}
+
+/** Every card of the user, active and inactive, oldest first. */
+async function allCards(userId: number): Promise<CreditCardItem[]> {
+  const prefix = keys.creditCardPrefix(userId);
+  const cards: CreditCardItem[] = [];
+  const pages = paginateQuery(
+    { client: db() },
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) cards.push(...((page.Items ?? []) as CreditCardItem[]));
+  return cards;
+}
+
+/** The user-item update every card change makes: the promoted card and the next cards_version. */
+function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: number | null, now: string): NonNullable<TransactWriteCommandInput['TransactItems']>[number] {
+  const versionCondition = seen.cards_version === undefined ? 'attribute_not_exists(cards_version)' : 'cards_version = :seen';
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.user(userId),
+      UpdateExpression: 'SET promoted_card_id = :promoted, cards_version = :next, updated_at = :now',
+      ConditionExpression: `attribute_exists(pk) AND ${versionCondition}`,
+      ExpressionAttributeValues: {
+        ':promoted': promotedCardId,
+        ':next': (seen.cards_version ?? 0) + 1,
+        ':now': now,
+        ...(seen.cards_version === undefined ? {} : { ':seen': seen.cards_version }),
+      },
+    },
+  };
+}
+
+/**
+ * Vaults the nonce and adds the card to the user.
+ * - Another user's card (same fingerprint): 422 credit_card/number.
+ * - The user's own active card again: that card is returned unchanged (no duplicate, no new id).
+ * - The user's first active card is promoted.
+ * `nonceField` names the body field the nonce came in, for the error of an unusable nonce.
+ */
+export async function addCreditCard(userId: number, nonce: string, nonceField = 'gateway_payment_nonce'): Promise<CreditCardView> {
+  const vaulted = await paymentGateway().vault(nonce);
+  if (!vaulted.ok) throw vaulted.reason === 'invalid_expiration' ? INVALID_EXPIRATION() : INVALID_NONCE(nonceField);
+  let cardId: number | undefined;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const [owner, seen] = await Promise.all([fingerprintOwner(vaulted.card.fingerprint), userCardsState(userId)]);
+    if (owner && owner.user_id !== userId) throw CARD_OF_ANOTHER_USER();
+    if (owner) {
+      const existing = await getCreditCard(userId, owner.card_id);
+      if (existing?.state === 'active') return { card: existing, promoted: seen.promoted_card_id === existing.card_id };
+      // A fingerprint item left pointing at a card that is not active is taken over below.
+    }
+    cardId ??= await nextId('credit_card');
+    const card = newCardItem(userId, cardId, vaulted.card);
+    const promotedCardId = seen.promoted_card_id ?? cardId;
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: table(),
+                Item: { ...keys.cardFingerprint(card.fingerprint), entity: 'CardFingerprint', user_id: userId, card_id: cardId, created_at: card.created_at },
+                ...(owner
+                  ? { ConditionExpression: 'user_id = :user AND card_id = :stale', ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id } }
+                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+              },
+            },
+            { Put: { TableName: table(), Item: { ...keys.creditCard(userId, cardId), entity: 'CreditCard', ...card }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            userCardsUpdate(userId, seen, promotedCardId, card.created_at),
+          ],
+        }),
+      );
+      return { card, promoted: promotedCardId === cardId };
+    } catch (error) {
+      // Someone changed the fingerprint's owner or this user's cards meanwhile: look again and decide again.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw CARDS_BUSY();
+}
+
+function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): CreditCardItem {
+  const now = isoSeconds();
+  return {
+    user_id: userId,
+    card_id: cardId,
+    gateway_token: vaulted.gatewayToken,
+    fingerprint: vaulted.fingerprint,
+    bin: vaulted.bin,
+    last_4: vaulted.last4,
+    expiration_month: vaulted.expirationMonth,
+    expiration_year: vaulted.expirationYear,
+    type: vaulted.type,
+    state: 'active',
+    created_at: now,
+    updated_at: now,
+    deactivated_at: null,
+  };
+}
+
+/** The user's active cards, oldest first. Deleted (inactive) cards are not listed. */
+export async function listCreditCards(userId: number): Promise<CreditCardView[]> {
+  const [cards, seen] = await Promise.all([allCards(userId), userCardsState(userId)]);
+  return cards.filter((card) => card.state === 'active').map((card) => ({ card, promoted: card.card_id === seen.promoted_card_id }));
+}
+
+/**
+ * Deletes (deactivates) a card of the user. The card stays as an inactive record, its fingerprint
+ * is released so the card can be added again by anyone, and if it was promoted the newest
+ * remaining active card is promoted instead, all in one transaction.
+ * An unknown card, another user's card and an already deleted card are all 404.
+ */
+export async function deleteCreditCard(userId: number, cardId: number): Promise<CreditCardView> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const [card, seen] = await Promise.all([getCreditCard(userId, cardId), userCardsState(userId)]);
+    if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
+    let promotedCardId = seen.promoted_card_id;
+    if (promotedCardId === cardId) {
+      const remaining = (await allCards(userId)).filter((other) => other.state === 'active' && other.card_id !== cardId);
+      promotedCardId = remaining.reduce<number | null>((newest, other) => (newest === null || other.card_id > newest ? other.card_id : newest), null);
+    }
+    const now = isoSeconds();
+    try {
+      await db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: table(),
+                Key: keys.creditCard(userId, cardId),
+                UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
+                ConditionExpression: '#state = :active',
+                ExpressionAttributeNames: { '#state': 'state' },
+                ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
+              },
+            },
+            {
+              Delete: {
+                TableName: table(),
+                Key: keys.cardFingerprint(card.fingerprint),
+                ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
+                ExpressionAttributeValues: { ':card': cardId },
+              },
+            },
+            userCardsUpdate(userId, seen, promotedCardId, now),
+          ],
+        }),
+      );
+      return { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };
+    } catch (error) {
+      // Deleted by a concurrent request (the next look answers 404), or another card change won: look again.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw CARDS_BUSY();
+}
+
+/** What a charge is made against: the user's promoted active card, if they have one. */
+export async function promotedCard(userId: number): Promise<{ cardId: number; gatewayToken: string } | undefined> {
+  const seen = await readUserCardsState(userId);
+  if (seen?.promoted_card_id == null) return undefined;
+  const card = await getCreditCard(userId, seen.promoted_card_id);
+  if (card?.state !== 'active') return undefined;
+  return { cardId: card.card_id, gatewayToken: card.gateway_token };
+}

@@ -1,0 +1,530 @@
+import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { db, table } from '#shared/db/client.ts';
+import { keys, padId } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { isoSeconds } from '#shared/time.ts';
+import type { App } from '#shared/domain/apps.ts';
+import { getMerchant, type MerchantItem } from '#shared/domain/merchants.ts';
+
+/**
+ * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
+ * filters, distance ordering, delivery areas and opening hours. docs/data-model.md lists the keys.
+ */
+
+export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
+export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
+
+/** Locations per page of an app's list. The contract leaves it open; small enough for a phone's first screen. */
+export const LOCATIONS_PAGE_SIZE = 10;
+
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Day = (typeof DAYS)[number];
+
+/**
+ * One opening period, in the location's own time zone. `closes` at or before `opens` runs past
+ * midnight into the next day (`17:00`-`02:00`); `00:00`-`24:00` is open all day.
+ */
+export interface OpeningPeriod {
+  days: Day[];
+  opens: string;
+  closes: string;
+}
+
+export interface PartnerIds {
+  location_id: string;
+  merchant_id: string;
+}
+
+export interface LocationItem {
+  location_id: number;
+  merchant_id: number;
+  /** Internal label (orders show it as location_name); not a field of the listed Location. */
+  name: string | null;
+  street_address: string;
+  extended_address: string;
+  locality: string;
+  region: string;
+  postal_code: string;
+  latitude: number;
+  longitude: number;
+  /** IANA name; opening hours are read in it. */
+  time_zone: string;
+  categories: number[];
+  fulfillment_types: FulfillmentType[];
+  /** Delivery area: a circle of this radius in meters around the location; null when it does not deliver. */
+  delivery_radius_m: number | null;
+  hours: OpeningPeriod[];
+  accepts_tips_in_store: boolean;
+  accepts_tips_on_delivery: boolean;
+  accepts_tips_on_pickup: boolean;
+  facebook_url: string | null;
+  menu_url: string | null;
+  newsletter_url: string | null;
+  opentable_url: string | null;
+  twitter_url: string | null;
+  yelp_url: string | null;
+  pickup_menu_url: string;
+  ready_time_estimate_in_minutes: number;
+  /** Hidden locations (false) are left out of app lists. */
+  shown: boolean;
+  supports_scheduling: boolean;
+  partner_ids: Record<string, PartnerIds>;
+  created_at: string;
+  updated_at: string;
+}
+
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const openingPeriodSchema = z.object({
+  days: z.array(z.enum(DAYS)).min(1),
+  opens: z.string().regex(CLOCK_TIME, 'must be HH:MM'),
+  closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
+});
+
+const optionalUrl = z.string().url().nullable().default(null);
+
+/** What createLocation accepts; every optional field has the default a new location gets. */
+export const locationInputSchema = z
+  .object({
+    merchant_id: z.number().int().positive(),
+    name: z.string().nullable().default(null),
+    street_address: z.string().min(1),
+    extended_address: z.string().default(''),
+    locality: z.string().min(1),
+    region: z.string().min(1),
+    postal_code: z.string().min(1),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    time_zone: z.string().refine(isTimeZone, 'must be an IANA time zone name such as America/New_York'),
+    categories: z.array(z.number().int()).default([]),
+    fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
+    delivery_radius_m: z.number().positive().nullable().default(null),
+    hours: z.array(openingPeriodSchema).default([]),
+    accepts_tips_in_store: z.boolean().default(true),
+    accepts_tips_on_delivery: z.boolean().default(true),
+    accepts_tips_on_pickup: z.boolean().default(true),
+    facebook_url: optionalUrl,
+    menu_url: optionalUrl,
+    newsletter_url: optionalUrl,
+    opentable_url: optionalUrl,
+    twitter_url: optionalUrl,
+    yelp_url: optionalUrl,
+    pickup_menu_url: z.string().default(''),
+    ready_time_estimate_in_minutes: z.number().int().min(0).default(15),
+    shown: z.boolean().default(true),
+    supports_scheduling: z.boolean().default(false),
+    partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })).default({}),
+  })
+  .superRefine((input, context) => {
+    const delivers = input.fulfillment_types.includes('delivery');
+    if (delivers && input.delivery_radius_m === null) {
+      context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
+    }
+    if (!delivers && input.delivery_radius_m !== null) {
+      context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
+    }
+  });
+
+export type LocationInput = z.input<typeof locationInputSchema>;
+
+/** Thrown for an invalid createLocation input; the message names every problem. */
+export class LocationInputError extends Error {
+  override readonly name = 'LocationInputError';
+}
+
+/** Creates a location of an existing merchant. Throws LocationInputError for invalid input. */
+export async function createLocation(input: LocationInput): Promise<LocationItem> {
+  const parsed = locationInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new LocationInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'location'}: ${issue.message}`).join('; '));
+  }
+  if (!(await getMerchant(parsed.data.merchant_id))) throw new LocationInputError(`merchant_id: merchant ${parsed.data.merchant_id} does not exist`);
+  const locationId = await nextId('location');
+  const now = isoSeconds();
+  const location: LocationItem = {
+    location_id: locationId,
+    ...parsed.data,
+    fulfillment_types: [...new Set(parsed.data.fulfillment_types)],
+    created_at: now,
+    updated_at: now,
+  };
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...keys.location(locationId),
+        ...keys.merchantLocationsIndex(location.merchant_id, locationId),
+        ...keys.allLocationsIndex(locationId),
+        entity: 'Location',
+        ...location,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return location;
+}
+
+function withoutKeys(item: Record<string, unknown>): LocationItem {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, entity: _entity, ...location } = item;
+  return location as unknown as LocationItem;
+}
+
+export async function getLocation(locationId: number): Promise<LocationItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.location(locationId) }));
+  return result.Item ? withoutKeys(result.Item) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+
+/** One index partition that holds a set of locations in id order. */
+interface LocationStream {
+  indexName: 'gsi1' | 'gsi2';
+  partitionAttribute: string;
+  sortAttribute: string;
+  partitionValue: string;
+}
+
+/** A global app lists every location (gsi2); any other app its merchants' locations (gsi1, one partition each). */
+function streamsFor(app: App): LocationStream[] {
+  if (app.global) {
+    return [{ indexName: 'gsi2', partitionAttribute: 'gsi2pk', sortAttribute: 'gsi2sk', partitionValue: keys.allLocationsIndex(0).gsi2pk }];
+  }
+  return [...new Set(app.merchant_ids)].map((merchantId) => ({
+    indexName: 'gsi1',
+    partitionAttribute: 'gsi1pk',
+    sortAttribute: 'gsi1sk',
+    partitionValue: keys.merchantLocationsIndex(merchantId, 0).gsi1pk,
+  }));
+}
+
+/**
+ * Reads a stream in id order, after `afterId`, keeping locations that are shown and offer any of
+ * `fulfillmentTypes`, until `wanted` are found (or the stream ends). The filter runs in DynamoDB;
+ * `Limit` bounds each read so a page costs about the same wherever it starts.
+ */
+async function readStream(stream: LocationStream, fulfillmentTypes: readonly FulfillmentType[], afterId: number, wanted: number): Promise<LocationItem[]> {
+  const found: LocationItem[] = [];
+  const typeValues = Object.fromEntries(fulfillmentTypes.map((type, index) => [`:type${index}`, type]));
+  const anyType = fulfillmentTypes.map((_, index) => `contains(#types, :type${index})`).join(' OR ');
+  let startKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: stream.indexName,
+        KeyConditionExpression: '#pk = :pk AND #sk > :after',
+        FilterExpression: `#shown = :true AND (${anyType})`,
+        ExpressionAttributeNames: { '#pk': stream.partitionAttribute, '#sk': stream.sortAttribute, '#shown': 'shown', '#types': 'fulfillment_types' },
+        ExpressionAttributeValues: { ':pk': stream.partitionValue, ':after': `LOCATION#${padId(afterId)}`, ':true': true, ...typeValues },
+        Limit: Number.isFinite(wanted) ? Math.max(wanted * 2, 20) : undefined,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) {
+      found.push(withoutKeys(item));
+      if (found.length >= wanted) return found;
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+/** Up to `wanted` matching locations of the app with id > afterId, in id order (streams merged). */
+async function readInIdOrder(app: App, fulfillmentTypes: readonly FulfillmentType[], afterId: number, wanted: number): Promise<LocationItem[]> {
+  const streams = await Promise.all(streamsFor(app).map((stream) => readStream(stream, fulfillmentTypes, afterId, wanted)));
+  return streams
+    .flat()
+    .sort((a, b) => a.location_id - b.location_id)
+    .slice(0, wanted);
+}
+
+export interface Coordinates {
+  lat: number;
+  lng: number;
+}
+
+const EARTH_RADIUS_M = 6_371_008.8;
+
+/** Great-circle distance in meters (haversine). */
+export function distanceInMeters(from: Coordinates, to: Coordinates): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(to.lat - from.lat);
+  const dLng = radians(to.lng - from.lng);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(radians(from.lat)) * Math.cos(radians(to.lat)) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Whether a location delivers to a point: it offers delivery and the point lies within its delivery radius. */
+export function deliversTo(location: LocationItem, point: Coordinates): boolean {
+  return (
+    location.fulfillment_types.includes('delivery') &&
+    location.delivery_radius_m !== null &&
+    distanceInMeters({ lat: location.latitude, lng: location.longitude }, point) <= location.delivery_radius_m
+  );
+}
+
+export interface AppLocationsQuery {
+  /** A location matches when it offers any of these. */
+  fulfillmentTypes: readonly FulfillmentType[];
+  /** Orders by increasing distance from this point. */
+  near?: Coordinates;
+  /** Only locations that deliver to `near`. */
+  inDeliveryArea?: boolean;
+  /** 1-based page number. */
+  page: number;
+  /** Id order only: the last location id of the previous page; the page starts after it. */
+  after?: number;
+}
+
+export interface AppLocationsPage {
+  locations: LocationItem[];
+  /** More locations follow this page. */
+  hasMore: boolean;
+}
+
+/**
+ * One page of an app's locations.
+ * - Without `near`: id order. With the `after` cursor a page reads only about a page of items,
+ *   however deep it is; with only `page` it reads from the start and skips the earlier pages.
+ * - With `near`: distance order, which needs every matching location of the app read and sorted.
+ * One location beyond the page is read to tell whether another page exists.
+ */
+export async function listAppLocations(app: App, query: AppLocationsQuery, pageSize = LOCATIONS_PAGE_SIZE): Promise<AppLocationsPage> {
+  if (query.near) {
+    const near = query.near;
+    const all = await readInIdOrder(app, query.fulfillmentTypes, 0, Number.POSITIVE_INFINITY);
+    const matching = query.inDeliveryArea ? all.filter((location) => deliversTo(location, near)) : all;
+    const sorted = matching
+      .map((location) => ({ location, distance: distanceInMeters({ lat: location.latitude, lng: location.longitude }, near) }))
+      .sort((a, b) => a.distance - b.distance || a.location.location_id - b.location.location_id)
+      .map(({ location }) => location);
+    const start = (query.page - 1) * pageSize;
+    return { locations: sorted.slice(start, start + pageSize), hasMore: sorted.length > start + pageSize };
+  }
+  if (query.after !== undefined) {
+    const found = await readInIdOrder(app, query.fulfillmentTypes, query.after, pageSize + 1);
+    return { locations: found.slice(0, pageSize), hasMore: found.length > pageSize };
+  }
+  const skipped = (query.page - 1) * pageSize;
+  const found = await readInIdOrder(app, query.fulfillmentTypes, 0, skipped + pageSize + 1);
+  return { locations: found.slice(skipped, skipped + pageSize), hasMore: found.length > skipped + pageSize };
+}
+
+/** Every location of one merchant, in id order (shown or not, any fulfillment type). */
+export async function listMerchantLocations(merchantId: number): Promise<LocationItem[]> {
+  const found: LocationItem[] = [];
+  let startKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.merchantLocationsIndex(merchantId, 0).gsi1pk, ':prefix': 'LOCATION#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    found.push(...(result.Items ?? []).map(withoutKeys));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opening hours
+
+const DAY_LABELS: Record<Day, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+const MINUTES_PER_DAY = 24 * 60;
+
+function minutesOf(clock: string): number {
+  const [hours, minutes] = clock.split(':').map(Number);
+  return hours! * 60 + minutes!;
+}
+
+/** `7am`, `7:30pm`, `12am` (midnight), `12pm` (noon). */
+function displayClock(clock: string): string {
+  const total = minutesOf(clock) % MINUTES_PER_DAY;
+  const hours24 = Math.floor(total / 60);
+  const minutes = total % 60;
+  const hours12 = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  return `${hours12}${minutes === 0 ? '' : `:${String(minutes).padStart(2, '0')}`}${hours24 < 12 ? 'am' : 'pm'}`;
+}
+
+/** `Mon - Fri`, `Mon, Wed, Fri`, `Mon - Wed, Sat`. */
+function displayDays(days: readonly Day[]): string {
+  const indexes = [...new Set(days.map((day) => DAYS.indexOf(day)))].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const index of indexes) {
+    const run = runs.at(-1);
+    if (run && run.at(-1) === index - 1) run.push(index);
+    else runs.push([index]);
+  }
+  return runs
+    .map((run) => (run.length >= 3 ? `${DAY_LABELS[DAYS[run[0]!]!]} - ${DAY_LABELS[DAYS[run.at(-1)!]!]}` : run.map((index) => DAY_LABELS[DAYS[index]!]).join(', ')))
+    .join(', ');
+}
+
+/** The listed `hours` field: one line per period, `Mon - Fri 7am - 7pm`, as the clients display it. Empty when no hours are posted. */
+export function displayHours(hours: readonly OpeningPeriod[]): string {
+  return hours
+    .map((period) => {
+      const allDay = period.opens === '00:00' && period.closes === '24:00';
+      return `${displayDays(period.days)} ${allDay ? 'open 24 hours' : `${displayClock(period.opens)} - ${displayClock(period.closes)}`}`;
+    })
+    .join('\n');
+}
+
+/** Day of week and minute of day at `now` in a time zone. */
+function localClock(now: Date, timeZone: string): { dayIndex: number; minute: number } {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  const dayIndex = DAYS.indexOf(part('weekday').toLowerCase().slice(0, 3) as Day);
+  return { dayIndex, minute: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+}
+
+/** Open intervals of the week in minutes from Monday 00:00 (an overnight period ends on the next day). */
+function weeklyIntervals(hours: readonly OpeningPeriod[]): { start: number; end: number; period: OpeningPeriod }[] {
+  const intervals: { start: number; end: number; period: OpeningPeriod }[] = [];
+  for (const period of hours) {
+    const opens = minutesOf(period.opens);
+    let closes = minutesOf(period.closes);
+    if (closes <= opens) closes += MINUTES_PER_DAY;
+    for (const day of new Set(period.days)) {
+      const dayStart = DAYS.indexOf(day) * MINUTES_PER_DAY;
+      intervals.push({ start: dayStart + opens, end: dayStart + closes, period });
+    }
+  }
+  return intervals;
+}
+
+export type OpenState = 'open' | 'closed' | 'unknown';
+
+/**
+ * Whether the location is open at `now`, read in its own time zone, and a line for people:
+ * `Open until 9pm`, `Opens at 7am`, `Opens Tue 7am`, `Open 24 hours`; `unknown` when no hours are posted.
+ */
+export function openState(location: Pick<LocationItem, 'hours' | 'time_zone'>, now: Date = new Date()): { open_state: OpenState; open_state_display: string } {
+  if (location.hours.length === 0) return { open_state: 'unknown', open_state_display: 'Hours not posted' };
+  const week = 7 * MINUTES_PER_DAY;
+  const { dayIndex, minute } = localClock(now, location.time_zone);
+  const current = dayIndex * MINUTES_PER_DAY + minute;
+  const intervals = weeklyIntervals(location.hours);
+  // An overnight period of Sunday reaches into Monday: look at each interval a week earlier too.
+  const openNow = intervals.find(({ start, end }) => [0, -week].some((shift) => current >= start + shift && current < end + shift));
+  if (openNow) {
+    const { period } = openNow;
+    const roundTheClock = period.opens === '00:00' && period.closes === '24:00' && new Set(period.days).size === 7;
+    return { open_state: 'open', open_state_display: roundTheClock ? 'Open 24 hours' : `Open until ${displayClock(period.closes)}` };
+  }
+  const next = intervals
+    .map(({ start }) => ({ start, wait: (start - current + week) % week }))
+    .sort((a, b) => a.wait - b.wait)[0]!;
+  const opensDay = Math.floor(next.start / MINUTES_PER_DAY) % 7;
+  const opensClock = `${String(Math.floor((next.start % MINUTES_PER_DAY) / 60)).padStart(2, '0')}:${String(next.start % 60).padStart(2, '0')}`;
+  const sameDay = opensDay === dayIndex && next.wait < MINUTES_PER_DAY;
+  return { open_state: 'closed', open_state_display: sameDay ? `Opens at ${displayClock(opensClock)}` : `Opens ${DAY_LABELS[DAYS[opensDay]!]} ${displayClock(opensClock)}` };
+}
+
+/**
+ * Opening hours from the operators' short form: `mon-fri 07:00-19:00; sat,sun 08:00-17:00`
+ * (day ranges wrap: `fri-mon`; `daily` is every day). Throws LocationInputError when unreadable.
+ */
+export function parseHoursSpec(spec: string): OpeningPeriod[] {
+  if (spec.trim() === '') return [];
+  return spec.split(';').map((entry) => {
+    const match = /^\s*([a-z,\-]+)\s+(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})\s*$/i.exec(entry);
+    if (!match || !CLOCK_TIME.test(match[2]!) || !CLOCK_TIME.test(match[3]!)) {
+      throw new LocationInputError(`hours: cannot read "${entry.trim()}"; expected e.g. "mon-fri 07:00-19:00; sat,sun 08:00-17:00"`);
+    }
+    const days = new Set<Day>();
+    for (const group of match[1]!.toLowerCase().split(',')) {
+      if (group === 'daily') DAYS.forEach((day) => days.add(day));
+      else {
+        const [from, to = from] = group.split('-') as [Day, Day?];
+        const first = DAYS.indexOf(from);
+        const last = DAYS.indexOf(to as Day);
+        if (first < 0 || last < 0) throw new LocationInputError(`hours: unknown day in "${group}"; use mon, tue, wed, thu, fri, sat, sun or daily`);
+        for (let index = first; ; index = (index + 1) % 7) {
+          days.add(DAYS[index]!);
+          if (index === last) break;
+        }
+      }
+    }
+    return { days: DAYS.filter((day) => days.has(day)), opens: match[2]!, closes: match[3]! };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response shape
+
+export interface ImageSize {
+  width: number;
+  height: number;
+  density: number;
+}
+
+/** The contract's Location resource: exactly its fields. */
+export function serializeLocation(
+  location: LocationItem,
+  merchant: Pick<MerchantItem, 'name' | 'description_html' | 'tip_preference'> | undefined,
+  options: { baseUrl: string; image?: ImageSize; now?: Date },
+) {
+  const image = options.image;
+  return {
+    accepts_tips_in_store: location.accepts_tips_in_store,
+    accepts_tips_on_delivery: location.accepts_tips_on_delivery,
+    accepts_tips_on_pickup: location.accepts_tips_on_pickup,
+    categories: location.categories,
+    extended_address: location.extended_address,
+    facebook_url: location.facebook_url,
+    fulfillment_types: location.fulfillment_types,
+    hours: displayHours(location.hours),
+    id: location.location_id,
+    image_url: image
+      ? `${options.baseUrl}/v15/locations/${location.location_id}/image?${new URLSearchParams({ width: String(image.width), height: String(image.height), density: String(image.density) })}`
+      : null,
+    latitude: location.latitude,
+    locality: location.locality,
+    longitude: location.longitude,
+    menu_url: location.menu_url,
+    merchant_description_html: merchant?.description_html ?? '',
+    merchant_id: location.merchant_id,
+    merchant_name: merchant?.name ?? '',
+    merchant_tip_preference: merchant?.tip_preference ?? 'no preference',
+    newsletter_url: location.newsletter_url,
+    ...openState(location, options.now),
+    opentable_url: location.opentable_url,
+    partner_ids: location.partner_ids,
+    pickup_menu_url: location.pickup_menu_url,
+    postal_code: location.postal_code,
+    ready_time_estimate_in_minutes: location.ready_time_estimate_in_minutes,
+    region: location.region,
+    shown: location.shown,
+    street_address: location.street_address,
+    supports_scheduling: location.supports_scheduling,
+    time_zone: location.time_zone,
+    twitter_url: location.twitter_url,
+    updated_at: location.updated_at,
+    yelp_url: location.yelp_url,
+  };
+}
+
+export type SerializedLocation = ReturnType<typeof serializeLocation>;
+
+/** The merchants of a page of locations, each read once. */
+export async function merchantsOf(locations: readonly LocationItem[]): Promise<Map<number, MerchantItem>> {
+  const ids = [...new Set(locations.map((location) => location.merchant_id))];
+  const merchants = await Promise.all(ids.map((id) => getMerchant(id)));
+  return new Map(ids.flatMap((id, index) => (merchants[index] ? [[id, merchants[index]] as const] : [])));
+}

@@ -1,0 +1,302 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/**
+ * Campaign kinds. The first six accrue progress from orders; `value` campaigns give credit when their
+ * cohort code is claimed; a `legacy` campaign receives cards migrated from an older loyalty program.
+ */
+export const CAMPAIGN_KINDS = ['spend', 'item', 'visit', 'item_gift_card', 'spend_gift_card', 'custom_progress', 'value', 'legacy'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+export const PROGRESS_KINDS: readonly CampaignKind[] = ['spend', 'item', 'visit', 'item_gift_card', 'spend_gift_card', 'custom_progress'];
+
+export interface ItemRule {
+  /** Which order item field the rule compares (case-insensitive equality). */
+  field: 'sku' | 'category' | 'name';
+  value: string;
+}
+
+export interface Goal {
+  id: number;
+  title: string;
+  description: string;
+  progress_required: number;
+  /** Credit earned once when the user's progress first reaches the goal (0 = recognition only). */
+  earn_amount: number;
+}
+
+/** Local time of day (in the location's time zone) during which a campaign's rewards may be used. */
+export interface UsableHours {
+  start: string;
+  end: string;
+}
+
+export interface CampaignItem {
+  campaign_id: number;
+  merchant_id: number;
+  kind: CampaignKind;
+  title: string;
+  description: string;
+  opens_at: string;
+  closes_at: string | null;
+  requires_opt_in: boolean;
+  /** Locked campaigns apply only to users the merchant unlocked them for. */
+  locked: boolean;
+  currency: string;
+  point_label_singular: string | null;
+  point_label_plural: string | null;
+  cohort_code: string | null;
+  tags: string[];
+  required_spend_amount: number | null;
+  required_item_count: number | null;
+  required_visit_count: number | null;
+  qualifying_order_spend_amount: number | null;
+  earn_amount: number;
+  item_rules: ItemRule[];
+  required_item_singular: string;
+  required_item_plural: string;
+  reward_title: string;
+  reward_article: string;
+  /** Gift card loyalty: progress resets this many days after the period started. */
+  progress_period_days: number | null;
+  /** Custom progress: what counts. */
+  progress_type: 'item' | 'spend' | null;
+  goals: Goal[];
+  /** Value campaigns: credit each claim grants. */
+  value_amount: number;
+  /** How many users may claim in total (null = unlimited). */
+  max_claims: number | null;
+  claims_count: number;
+  transferable: boolean;
+  transfer_required: boolean;
+  usable_hours: UsableHours | null;
+  /** Legacy campaigns: the app whose users migrate cards, and the loyalty campaign their progress moves to. */
+  app_id: number | null;
+  progress_campaign_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
+const cents = z.number().int().nonnegative();
+const positiveCount = z.number().int().positive();
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** What an operator supplies to create a campaign (the admin CLI and the demo seed). */
+export const campaignInputSchema = z
+  .object({
+    merchant_id: z.number().int().positive(),
+    kind: z.enum(CAMPAIGN_KINDS),
+    title: z.string().min(1),
+    description: z.string().default(''),
+    opens_at: isoDateTime.optional(),
+    closes_at: isoDateTime.nullable().default(null),
+    requires_opt_in: z.boolean().default(false),
+    locked: z.boolean().default(false),
+    currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+    point_label_singular: z.string().nullable().default(null),
+    point_label_plural: z.string().nullable().default(null),
+    cohort_code: z.string().regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3-40 letters, digits, - or _').nullable().default(null),
+    tags: z.array(z.string()).default([]),
+    required_spend_amount: positiveCount.nullable().default(null),
+    required_item_count: positiveCount.nullable().default(null),
+    required_visit_count: positiveCount.nullable().default(null),
+    qualifying_order_spend_amount: cents.nullable().default(null),
+    earn_amount: cents.default(0),
+    item_rules: z.array(z.object({ field: z.enum(['sku', 'category', 'name']), value: z.string().min(1) })).default([]),
+    required_item_singular: z.string().default('item'),
+    required_item_plural: z.string().default('items'),
+    reward_title: z.string().optional(),
+    reward_article: z.string().default('a'),
+    progress_period_days: positiveCount.nullable().default(null),
+    progress_type: z.enum(['item', 'spend']).nullable().default(null),
+    goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).default([]),
+    value_amount: cents.default(0),
+    max_claims: positiveCount.nullable().default(null),
+    transferable: z.boolean().default(false),
+    transfer_required: z.boolean().default(false),
+    usable_hours: z.object({ start: timeOfDay, end: timeOfDay }).nullable().default(null),
+    app_id: z.number().int().positive().nullable().default(null),
+    progress_campaign_id: z.number().int().positive().nullable().default(null),
+  })
+  .superRefine((input, context) => {
+    const need = (field: keyof typeof input, message: string) => {
+      if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
+    };
+    const kind = input.kind;
+    if (kind === 'spend' || kind === 'spend_gift_card') need('required_spend_amount', `is required for ${kind} campaigns`);
+    if (kind === 'item' || kind === 'item_gift_card') need('required_item_count', `is required for ${kind} campaigns`);
+    if (kind === 'visit') need('required_visit_count', 'is required for visit campaigns');
+    if (kind === 'item_gift_card' || kind === 'spend_gift_card') need('progress_period_days', `is required for ${kind} campaigns`);
+    if (kind === 'custom_progress') {
+      need('progress_type', 'is required for custom_progress campaigns');
+      if (input.goals.length === 0) context.addIssue({ code: 'custom', path: ['goals'], message: 'needs at least one goal' });
+    }
+    if ((kind === 'item' || kind === 'item_gift_card' || (kind === 'custom_progress' && input.progress_type === 'item')) && input.item_rules.length === 0) {
+      context.addIssue({ code: 'custom', path: ['item_rules'], message: 'needs at least one rule (sku, category or name) for item progress' });
+    }
+    if (kind === 'legacy') need('app_id', 'is required for legacy campaigns');
+    if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
+      context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
+    }
+  });
+export type CampaignInput = z.input<typeof campaignInputSchema>;
+
+export class CampaignInputError extends Error {}
+
+/**
+ * Creates a campaign. Its cohort code (and, for a legacy campaign, its app's legacy pointer) is
+ * written in the same transaction, guarded, so codes stay unique and an app has one legacy campaign.
+ */
+export async function createCampaign(rawInput: CampaignInput): Promise<CampaignItem> {
+  const parsed = campaignInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    throw new CampaignInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'campaign'}: ${issue.message}`).join('; '));
+  }
+  const input = parsed.data;
+  const campaignId = await nextId('campaign');
+  const goalIds = await Promise.all(input.goals.map(() => nextId('campaign_goal')));
+  const now = isoSeconds();
+  const campaign: CampaignItem = {
+    campaign_id: campaignId,
+    merchant_id: input.merchant_id,
+    kind: input.kind,
+    title: input.title,
+    description: input.description,
+    opens_at: input.opens_at ? isoSeconds(new Date(input.opens_at)) : now,
+    closes_at: input.closes_at ? isoSeconds(new Date(input.closes_at)) : null,
+    requires_opt_in: input.requires_opt_in,
+    locked: input.locked,
+    currency: input.currency,
+    point_label_singular: input.point_label_singular,
+    point_label_plural: input.point_label_plural,
+    cohort_code: input.cohort_code ? input.cohort_code.toUpperCase() : null,
+    tags: input.tags,
+    required_spend_amount: input.required_spend_amount,
+    required_item_count: input.required_item_count,
+    required_visit_count: input.required_visit_count,
+    qualifying_order_spend_amount: input.qualifying_order_spend_amount,
+    earn_amount: input.earn_amount,
+    item_rules: input.item_rules,
+    required_item_singular: input.required_item_singular,
+    required_item_plural: input.required_item_plural,
+    reward_title: input.reward_title ?? input.title,
+    reward_article: input.reward_article,
+    progress_period_days: input.progress_period_days,
+    progress_type: input.kind === 'custom_progress' ? input.progress_type : null,
+    goals: input.goals.map((goal, index) => ({ id: goalIds[index]!, ...goal })),
+    value_amount: input.value_amount,
+    max_claims: input.max_claims,
+    claims_count: 0,
+    transferable: input.transferable || input.transfer_required,
+    transfer_required: input.transfer_required,
+    usable_hours: input.usable_hours,
+    app_id: input.app_id,
+    progress_campaign_id: input.progress_campaign_id,
+    created_at: now,
+    updated_at: now,
+  };
+  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+  if (campaign.cohort_code) {
+    items.push({
+      Put: {
+        TableName: table(),
+        Item: { ...keys.cohortCode(campaign.cohort_code), entity: 'CohortCode', code: campaign.cohort_code, campaign_id: campaignId, created_at: now, updated_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  if (campaign.kind === 'legacy' && campaign.app_id !== null) {
+    items.push({
+      Put: {
+        TableName: table(),
+        Item: { ...keys.appLegacyCampaign(campaign.app_id), entity: 'AppLegacyCampaign', app_id: campaign.app_id, campaign_id: campaignId, created_at: now, updated_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const reasons = cancellationReasons(error);
+    if (campaign.cohort_code && reasons[1] === 'ConditionalCheckFailed') throw new CampaignInputError(`cohort_code: ${campaign.cohort_code} is already in use`);
+    throw new CampaignInputError(`app_id: app ${campaign.app_id} already has a legacy campaign`);
+  }
+  return campaign;
+}
+
+export async function getCampaign(campaignId: number): Promise<CampaignItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.campaign(campaignId) }));
+  return result.Item as CampaignItem | undefined;
+}
+
+export async function campaignIdForCohortCode(code: string): Promise<number | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.cohortCode(code) }));
+  return result.Item?.campaign_id as number | undefined;
+}
+
+export async function legacyCampaignIdForApp(appId: number): Promise<number | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.appLegacyCampaign(appId) }));
+  return result.Item?.campaign_id as number | undefined;
+}
+
+/** A merchant's campaigns (gsi1 Query, paged through; merchants have tens, not thousands). */
+export async function listMerchantCampaigns(merchantId: number): Promise<CampaignItem[]> {
+  const campaigns: CampaignItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const { gsi1pk } = keys.merchantCampaignsIndex(merchantId, 0);
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    campaigns.push(...((page.Items ?? []) as CampaignItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return campaigns;
+}
+
+export function isOpen(campaign: CampaignItem, at: Date): boolean {
+  return Date.parse(campaign.opens_at) <= at.getTime() && (campaign.closes_at === null || at.getTime() < Date.parse(campaign.closes_at));
+}
+
+export function isProgressCampaign(campaign: CampaignItem): boolean {
+  return PROGRESS_KINDS.includes(campaign.kind);
+}
+
+/** The amount of progress that earns one reward, for the kinds that earn repeatedly. */
+export function progressRequired(campaign: CampaignItem): number | null {
+  switch (campaign.kind) {
+    case 'spend':
+    case 'spend_gift_card':
+      return campaign.required_spend_amount;
+    case 'item':
+    case 'item_gift_card':
+      return campaign.required_item_count;
+    case 'visit':
+      return campaign.required_visit_count;
+    default:
+      return null;
+  }
+}
+
+export function hasProgressPeriod(campaign: CampaignItem): boolean {
+  return (campaign.kind === 'item_gift_card' || campaign.kind === 'spend_gift_card') && campaign.progress_period_days !== null;
+}

@@ -1,0 +1,236 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
+import { getApp } from '#shared/domain/apps.ts';
+import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
+import { transactWrite } from '#shared/domain/money.ts';
+import type { TransactItem } from '#shared/domain/order-effects.ts';
+import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { campaignVisibleTo, getProgress, getUnlock } from '#shared/domain/loyalty/user-state.ts';
+import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
+const CANNOT_CLAIM = () => unprocessable('claim', 'base', 'Sorry, you cannot claim this promotion at this time.');
+const LEGACY_NOT_FOUND = () => notFound({ object: 'claim', property: 'base', message: 'Loyalty information not found in records' });
+const LEGACY_ALREADY_MIGRATED = () => unprocessable('claim', 'base', 'Value for this card or email has already been migrated');
+
+export interface ClaimView {
+  claim: {
+    id: number;
+    campaign_id: number;
+    code: string;
+    value_amount: number;
+    value_remaining_amount: number;
+    progress_adjustments?: { adjustment_amount: number }[];
+  };
+}
+
+export interface Claimant {
+  userId: number;
+  appId: number;
+}
+
+/**
+ * Claims a campaign by its cohort code. The claimed marker (attribute_not_exists), the campaign's
+ * claim counter (below max_claims), the claim and its credit are one transaction, so concurrent claims
+ * of a once-per-user code yield exactly one claim and a limited campaign is never over-claimed.
+ */
+export async function claimByCohortCode(claimant: Claimant, code: string, at = new Date()): Promise<ClaimView> {
+  const campaignId = await campaignIdForCohortCode(code);
+  const campaign = campaignId === undefined ? undefined : await getCampaign(campaignId);
+  if (!campaign || !(await appServesMerchant(claimant.appId, campaign.merchant_id))) throw NOT_A_VALID_CODE();
+  if (campaign.kind === 'legacy' || !isOpen(campaign, at)) throw CANNOT_CLAIM();
+  if (campaign.max_claims !== null && campaign.claims_count >= campaign.max_claims) throw CANNOT_CLAIM();
+  if (campaign.locked && !campaignVisibleTo(campaign, await getUnlock(claimant.userId, campaign), at)) throw CANNOT_CLAIM();
+
+  const claimId = await nextId('claim');
+  const value = campaign.value_amount;
+  const reward = newRewardItem({ rewardId: `claim-${claimId}`, source: 'claim', userId: claimant.userId, campaign, valueAmount: value, title: campaign.title, claimId, code: campaign.cohort_code });
+  const outcome = await transactWrite(() => [
+    claimedMarkerItem(claimant.userId, campaign, claimId, reward.created_at),
+    claimCounterItem(campaign),
+    putRewardItem(reward),
+    ...claimCreditItems(claimant.userId, campaign, claimId, value),
+  ]);
+  if (!outcome.committed) throw CANNOT_CLAIM();
+  return { claim: { id: claimId, campaign_id: campaign.campaign_id, code: campaign.cohort_code ?? code.toUpperCase(), value_amount: value, value_remaining_amount: value } };
+}
+
+/**
+ * Migrates a legacy loyalty card into the legacy campaign of the request's app (the path's campaign id
+ * does not select it). The card's value becomes a claim with credit; its progress moves to the
+ * campaign the legacy campaign names, as a progress adjustment. A card migrates once, and a user
+ * migrates one card ("this card or email").
+ */
+export async function claimLegacyCard(claimant: Claimant, legacyId: string): Promise<ClaimView> {
+  const campaignId = await legacyCampaignIdForApp(claimant.appId);
+  const campaign = campaignId === undefined ? undefined : await getCampaign(campaignId);
+  if (!campaign) throw LEGACY_NOT_FOUND();
+  const card = await getLegacyCard(campaign.campaign_id, legacyId);
+  if (!card) throw LEGACY_NOT_FOUND();
+  if (card.claimed_by_user_id !== null) throw LEGACY_ALREADY_MIGRATED();
+
+  const target = campaign.progress_campaign_id !== null && card.progress_amount > 0 ? await getCampaign(campaign.progress_campaign_id) : undefined;
+  const adjustments = target ? [{ adjustment_amount: card.progress_amount }] : [];
+  const claimId = await nextId('claim');
+  const now = isoSeconds();
+  const code = campaign.cohort_code ?? 'LEGACY_LOYALTY';
+  const reward = newRewardItem({
+    rewardId: `claim-${claimId}`,
+    source: 'claim',
+    userId: claimant.userId,
+    campaign,
+    valueAmount: card.value_amount,
+    title: campaign.title,
+    claimId,
+    code,
+    progressAdjustments: adjustments,
+    now,
+  });
+  const outcome = await transactWrite(async () => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.legacyCard(campaign.campaign_id, legacyId),
+        UpdateExpression: 'SET claimed_by_user_id = :user, claim_id = :claim, claimed_at = :now, updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND claimed_by_user_id = :nobody',
+        ExpressionAttributeValues: { ':user': claimant.userId, ':claim': claimId, ':now': now, ':nobody': null },
+      },
+    },
+    claimedMarkerItem(claimant.userId, campaign, claimId, now),
+    putRewardItem(reward),
+    ...claimCreditItems(claimant.userId, campaign, claimId, card.value_amount),
+    ...(target ? [await progressAdjustmentItem(claimant.userId, target, card.progress_amount, now)] : []),
+  ]);
+  if (!outcome.committed) {
+    // The card or the user's marker is taken; otherwise the progress item moved under us.
+    if (outcome.reasons[0] === 'ConditionalCheckFailed' || outcome.reasons[1] === 'ConditionalCheckFailed') throw LEGACY_ALREADY_MIGRATED();
+    throw unprocessable('claim', 'base', 'Your progress changed while the card was migrated; please try again.', 'conflict');
+  }
+  return {
+    claim: {
+      id: claimId,
+      campaign_id: campaign.campaign_id,
+      code,
+      value_amount: card.value_amount,
+      value_remaining_amount: card.value_amount,
+      progress_adjustments: adjustments,
+    },
+  };
+}
+
+async function appServesMerchant(appId: number, merchantId: number): Promise<boolean> {
+  const app = await getApp(appId);
+  return app !== undefined && (app.global || app.merchant_ids.includes(merchantId));
+}
+
+function claimedMarkerItem(userId: number, campaign: CampaignItem, claimId: number, now: string): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id), entity: 'CampaignClaimed', user_id: userId, merchant_id: campaign.merchant_id, campaign_id: campaign.campaign_id, claim_id: claimId, created_at: now },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+function claimCounterItem(campaign: CampaignItem): TransactItem {
+  const limited = campaign.max_claims !== null;
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.campaign(campaign.campaign_id),
+      UpdateExpression: 'ADD claims_count :one',
+      ConditionExpression: limited ? 'attribute_exists(pk) AND claims_count < :max' : 'attribute_exists(pk)',
+      ExpressionAttributeValues: limited ? { ':one': 1, ':max': campaign.max_claims } : { ':one': 1 },
+    },
+  };
+}
+
+function claimCreditItems(userId: number, campaign: CampaignItem, claimId: number, amount: number): TransactItem[] {
+  if (amount <= 0 || !countsAsCredit(campaign)) return [];
+  return creditEarnedTransactItems({ userId, merchantId: campaign.merchant_id, amount, entryId: `claim:${claimId}`, reference: { claim_id: claimId, campaign_id: campaign.campaign_id } });
+}
+
+/** Adds migrated progress (guarded by the progress item's version; it earns on the next qualifying order). */
+async function progressAdjustmentItem(userId: number, target: CampaignItem, amount: number, now: string): Promise<TransactItem> {
+  const existing = await getProgress(userId, target);
+  return {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...keys.userProgress(userId, target.merchant_id, target.campaign_id),
+        entity: 'LoyaltyProgress',
+        user_id: userId,
+        merchant_id: target.merchant_id,
+        campaign_id: target.campaign_id,
+        progress: (existing?.progress ?? 0) + amount,
+        period_starts_at: existing?.period_starts_at ?? null,
+        period_resets_at: existing?.period_resets_at ?? null,
+        goals_rewarded: existing?.goals_rewarded ?? [],
+        version: (existing?.version ?? 0) + 1,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      },
+      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
+      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
+    },
+  };
+}
+
+export interface LegacyCardItem {
+  campaign_id: number;
+  legacy_id: string;
+  value_amount: number;
+  progress_amount: number;
+  claimed_by_user_id: number | null;
+  claim_id: number | null;
+  claimed_at: string | null;
+}
+
+export async function getLegacyCard(campaignId: number, legacyId: string): Promise<LegacyCardItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.legacyCard(campaignId, legacyId), ConsistentRead: true }));
+  return result.Item as LegacyCardItem | undefined;
+}
+
+/** Imports legacy cards (operator tool). Existing cards are left as they are; returns what was new. */
+export async function importLegacyCards(campaignId: number, cards: { legacy_id: string; value_amount: number; progress_amount?: number }[]): Promise<{ imported: number; skipped: number }> {
+  const campaign = await getCampaign(campaignId);
+  if (!campaign || campaign.kind !== 'legacy') throw new Error(`campaign ${campaignId} is not a legacy campaign`);
+  let imported = 0;
+  let skipped = 0;
+  for (const card of cards) {
+    const legacyId = String(card.legacy_id).trim();
+    if (legacyId === '' || !Number.isInteger(card.value_amount) || card.value_amount < 0) throw new Error(`invalid legacy card ${JSON.stringify(card)}`);
+    const now = isoSeconds();
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: table(),
+          Item: {
+            ...keys.legacyCard(campaignId, legacyId),
+            entity: 'LegacyCard',
+            campaign_id: campaignId,
+            legacy_id: legacyId,
+            value_amount: card.value_amount,
+            progress_amount: card.progress_amount ?? 0,
+            claimed_by_user_id: null,
+            claim_id: null,
+            claimed_at: null,
+            created_at: now,
+            updated_at: now,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      imported += 1;
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      skipped += 1;
+    }
+  }
+  return { imported, skipped };
+}

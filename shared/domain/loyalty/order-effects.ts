@@ -1,0 +1,248 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { balanceChangeItems } from '#shared/domain/ledger.ts';
+import {
+  MAX_ORDER_EFFECT_ITEMS,
+  registerOrderEffects,
+  type CompletedOrderContext,
+  type OrderEffects,
+  type OrderEffectsResult,
+  type RefundEffectsResult,
+  type RefundedOrderContext,
+  type TransactItem,
+} from '#shared/domain/order-effects.ts';
+import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { accrue } from '#shared/domain/loyalty/progress.ts';
+import { campaignVisibleTo, loadUserLoyalty, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
+import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
+
+/** Rewards one order's applied discount may draw on (keeps the transaction well under its budget). */
+const MAX_REWARDS_CONSUMED = 15;
+
+/** What loyalty did in one completion; the refund undoes exactly this. */
+interface OrderLoyaltyEffects {
+  order_uuid: string;
+  user_id: number;
+  merchant_id: number;
+  accruals: {
+    campaign_id: number;
+    delta: number;
+    /** Repeat rewards earned (requirement multiples); custom goals are in goal_ids. */
+    earned_count: number;
+    /** Custom progress goals this order reached first. */
+    goal_ids: number[];
+    /** Rewards this order earned in the campaign (goal_id for a custom goal's reward). */
+    rewards: { reward_id: string; goal_id: number | null }[];
+    /** Gift card loyalty: the period the progress went into (a later period is not touched by the refund). */
+    period_starts_at: string | null;
+  }[];
+  consumed: { reward_id: string; amount: number }[];
+  reversed: boolean;
+  created_at: string;
+}
+
+function progressPut(userId: number, campaign: CampaignItem, existing: ProgressItem | undefined, next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>, now: string): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: {
+        ...keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id),
+        entity: 'LoyaltyProgress',
+        user_id: userId,
+        merchant_id: campaign.merchant_id,
+        campaign_id: campaign.campaign_id,
+        ...next,
+        version: (existing?.version ?? 0) + 1,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      },
+      // Read-modify-write: a concurrent order's progress cancels this transaction (checkout retries with fresh reads).
+      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
+      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
+    },
+  };
+}
+
+/** Does this campaign accrue for this user at this moment? */
+function accruesFor(campaign: CampaignItem, state: UserLoyaltyState, at: Date): boolean {
+  if (!isProgressCampaign(campaign) || !isOpen(campaign, at)) return false;
+  if (!campaignVisibleTo(campaign, state.unlocks.get(campaign.campaign_id), at)) return false;
+  return !campaign.requires_opt_in || state.claimed.has(campaign.campaign_id);
+}
+
+/** Rewards the applied discount draws on: spendable ones, oldest first. */
+function spendableRewards(state: UserLoyaltyState): RewardItem[] {
+  return state.rewards
+    .filter((reward) => !reward.voided && !reward.paused && countsAsCredit(reward) && reward.value_remaining_amount > 0)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
+}
+
+export const loyaltyOrderEffects: OrderEffects = {
+  async onCompleted(context: CompletedOrderContext): Promise<OrderEffectsResult> {
+    const at = new Date(context.completedAt);
+    const now = context.completedAt;
+    const [campaigns, state] = await Promise.all([listMerchantCampaigns(context.merchantId), loadUserLoyalty(context.userId, context.merchantId, true)]);
+    const items: TransactItem[] = [];
+    const record: OrderLoyaltyEffects = { order_uuid: context.orderUuid, user_id: context.userId, merchant_id: context.merchantId, accruals: [], consumed: [], reversed: false, created_at: now };
+    let creditEarnedAmount = 0;
+    const order = { qualifyingSpendAmount: context.qualifyingSpendAmount, items: context.items };
+
+    for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
+      if (!accruesFor(campaign, state, at)) continue;
+      // Each campaign costs at most two items (progress, reward); stop well inside the budget.
+      if (items.length + 3 > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED) break;
+      const existing = state.progress.get(campaign.campaign_id);
+      const accrual = accrue(campaign, existing, order, at);
+      if (!accrual) continue;
+      items.push(progressPut(context.userId, campaign, existing, accrual.next, now));
+      const rewards: { reward_id: string; goal_id: number | null }[] = [];
+      for (const earned of accrual.earned) {
+        if (earned.amount <= 0) continue;
+        const rewardId = `earned-${await nextId('earned_reward')}`;
+        const reward = newRewardItem({ rewardId, source: 'earned', userId: context.userId, campaign, valueAmount: earned.amount, title: earned.title, orderUuid: context.orderUuid, now });
+        items.push(putRewardItem(reward));
+        rewards.push({ reward_id: rewardId, goal_id: earned.goalId });
+        if (countsAsCredit(reward)) creditEarnedAmount += earned.amount;
+      }
+      record.accruals.push({
+        campaign_id: campaign.campaign_id,
+        delta: accrual.delta,
+        earned_count: accrual.earned.filter((earned) => earned.goalId === null).reduce((sum, earned) => sum + earned.count, 0),
+        goal_ids: accrual.next.goals_rewarded.filter((goalId) => !(existing?.goals_rewarded ?? []).includes(goalId)),
+        rewards,
+        period_starts_at: accrual.next.period_starts_at,
+      });
+    }
+
+    // The applied discount was drawn from the credit balance; the rewards that make it up shrink to match.
+    let toConsume = context.appliedDiscountAmount;
+    for (const reward of spendableRewards(state).slice(0, MAX_REWARDS_CONSUMED)) {
+      if (toConsume <= 0) break;
+      const amount = Math.min(toConsume, reward.value_remaining_amount);
+      toConsume -= amount;
+      items.push({
+        Update: {
+          TableName: table(),
+          Key: keys.userReward(context.userId, context.merchantId, reward.reward_id),
+          UpdateExpression: 'SET value_remaining_amount = :remaining, updated_at = :now',
+          ConditionExpression: 'value_remaining_amount = :seen AND paused = :unpaused',
+          ExpressionAttributeValues: { ':remaining': reward.value_remaining_amount - amount, ':seen': reward.value_remaining_amount, ':unpaused': false, ':now': now },
+        },
+      });
+      record.consumed.push({ reward_id: reward.reward_id, amount });
+    }
+
+    if (items.length === 0) return { transactItems: [], creditEarnedAmount: 0 };
+    items.push({
+      Put: { TableName: table(), Item: { ...keys.orderLoyaltyEffects(context.orderUuid), entity: 'OrderLoyaltyEffects', ...record }, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+    return { transactItems: items, creditEarnedAmount };
+  },
+
+  /**
+   * Undoes one order's loyalty: rewards it earned go back if still wholly unused (a paused one is taken
+   * from the paused-credit account here); rewards kept because they were already (partly) used are
+   * reported as `creditReversedAmount` so checkout does not take their credit back. Progress loses the
+   * order's contribution and regains the requirement of each voided reward, never below zero. Credit
+   * the order applied is restored to the rewards it came from.
+   */
+  async onRefunded(context: RefundedOrderContext): Promise<RefundEffectsResult> {
+    const recordResult = await db().send(new GetCommand({ TableName: table(), Key: keys.orderLoyaltyEffects(context.orderUuid), ConsistentRead: true }));
+    const record = recordResult.Item as OrderLoyaltyEffects | undefined;
+    if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
+    const now = context.refundedAt;
+    const state = await loadUserLoyalty(record.user_id, record.merchant_id, true);
+    const rewardsById = new Map(state.rewards.map((reward) => [reward.reward_id, reward]));
+    const items: TransactItem[] = [];
+    let creditReversedAmount = 0;
+
+    for (const accrual of record.accruals) {
+      const campaign = await getCampaign(accrual.campaign_id);
+      let voidedCount = 0;
+      const keptGoals: number[] = [];
+      for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
+        const reward = rewardsById.get(rewardId);
+        if (!reward || reward.voided) continue;
+        const unused = reward.value_remaining_amount === reward.value_amount;
+        if (!unused) {
+          // Already spent in part: the user keeps it, and checkout must not take its credit back.
+          if (countsAsCredit(reward)) creditReversedAmount += reward.value_amount;
+          if (goalId !== null) keptGoals.push(goalId);
+          continue;
+        }
+        items.push({
+          Update: {
+            TableName: table(),
+            Key: keys.userReward(record.user_id, record.merchant_id, rewardId),
+            UpdateExpression: 'SET voided = :true, value_remaining_amount = :zero, paused = :false, updated_at = :now',
+            ConditionExpression: 'value_remaining_amount = :value AND paused = :paused',
+            ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':value': reward.value_amount, ':paused': reward.paused, ':now': now },
+          },
+        });
+        if (reward.paused && countsAsCredit(reward)) {
+          items.push(
+            ...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), [
+              { kind: 'credit_reversed', amount: -reward.value_amount, entryId: `order:${context.orderUuid}:reward:${rewardId}:reversed`, reference: { order_uuid: context.orderUuid, reward_id: rewardId } },
+            ], { now }),
+          );
+          creditReversedAmount += reward.value_amount;
+        }
+        if (goalId === null) voidedCount = accrual.earned_count;
+      }
+      const progress = state.progress.get(accrual.campaign_id);
+      if (!campaign || !progress) continue;
+      // Gift card loyalty: once the order's period has ended, its progress is gone anyway.
+      if (accrual.period_starts_at !== null && progress.period_starts_at !== accrual.period_starts_at) continue;
+      const required = progressRequired(campaign) ?? 0;
+      const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
+      items.push(
+        progressPut(record.user_id, campaign, progress, {
+          progress: restored,
+          period_starts_at: progress.period_starts_at,
+          period_resets_at: progress.period_resets_at,
+          // Goals this order reached are open again, unless their reward was kept.
+          goals_rewarded: progress.goals_rewarded.filter((goalId) => !accrual.goal_ids.includes(goalId) || keptGoals.includes(goalId)),
+        }, now),
+      );
+    }
+
+    // Credit the order applied comes back (checkout restores the balance); give it back to its rewards.
+    for (const consumed of record.consumed) {
+      const reward = rewardsById.get(consumed.reward_id);
+      if (!reward) continue;
+      if (reward.paused) {
+        // A paused reward's value sits outside the credit balance; the restored credit is spendable, so it becomes its own reward.
+        const campaign = await getCampaign(reward.campaign_id);
+        if (!campaign) continue;
+        const rewardId = `earned-${await nextId('earned_reward')}`;
+        items.push(putRewardItem(newRewardItem({ rewardId, source: reward.source, userId: record.user_id, campaign, valueAmount: consumed.amount, title: reward.title, orderUuid: context.orderUuid, now })));
+        continue;
+      }
+      items.push({
+        Update: {
+          TableName: table(),
+          Key: keys.userReward(record.user_id, record.merchant_id, consumed.reward_id),
+          UpdateExpression: 'SET value_remaining_amount = value_remaining_amount + :amount, updated_at = :now',
+          ConditionExpression: 'paused = :unpaused AND voided = :unvoided',
+          ExpressionAttributeValues: { ':amount': consumed.amount, ':unpaused': false, ':unvoided': false, ':now': now },
+        },
+      });
+    }
+
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: keys.orderLoyaltyEffects(context.orderUuid),
+        UpdateExpression: 'SET reversed = :true, reversed_at = :now',
+        ConditionExpression: 'reversed = :false',
+        ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+      },
+    });
+    return { transactItems: items, creditReversedAmount: Math.min(creditReversedAmount, context.creditEarnedAmount) };
+  },
+};
+
+registerOrderEffects(loyaltyOrderEffects);

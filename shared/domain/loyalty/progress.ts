@@ -1,0 +1,105 @@
+import type { OrderItemInput } from '#shared/domain/order-effects.ts';
+import { hasProgressPeriod, progressRequired, type CampaignItem, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
+import { currentProgress, type ProgressItem } from '#shared/domain/loyalty/user-state.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** What an order brings to progress. */
+export interface OrderForProgress {
+  /** Spend minus exemptions (never negative). */
+  qualifyingSpendAmount: number;
+  items: OrderItemInput[];
+}
+
+function matchesRule(item: OrderItemInput, rule: ItemRule): boolean {
+  const value = item[rule.field];
+  return typeof value === 'string' && value.trim().toLowerCase() === rule.value.trim().toLowerCase();
+}
+
+/** Qualifying units in an order: items (and modifiers) a rule matches, times their quantities. */
+export function qualifyingItemCount(items: readonly OrderItemInput[], rules: readonly ItemRule[], multiplier = 1): number {
+  let count = 0;
+  for (const item of items) {
+    const quantity = (item.quantity ?? 1) * multiplier;
+    if (rules.some((rule) => matchesRule(item, rule))) count += quantity;
+    if (item.children?.length) count += qualifyingItemCount(item.children, rules, quantity);
+  }
+  return count;
+}
+
+/** Progress one order adds to a campaign (0 when it does not qualify). */
+export function progressDelta(campaign: CampaignItem, order: OrderForProgress): number {
+  const meetsMinimum = campaign.qualifying_order_spend_amount === null || order.qualifyingSpendAmount >= campaign.qualifying_order_spend_amount;
+  switch (campaign.kind) {
+    case 'spend':
+    case 'spend_gift_card':
+      return order.qualifyingSpendAmount;
+    case 'item':
+    case 'item_gift_card':
+      return qualifyingItemCount(order.items, campaign.item_rules);
+    case 'visit':
+      return order.qualifyingSpendAmount > 0 && meetsMinimum ? 1 : 0;
+    case 'custom_progress':
+      if (!meetsMinimum) return 0;
+      return campaign.progress_type === 'spend' ? order.qualifyingSpendAmount : qualifyingItemCount(order.items, campaign.item_rules);
+    default:
+      return 0;
+  }
+}
+
+/** Credit earned by one accrual: a repeat reward (count times earn_amount) or one custom goal's reward. */
+export interface EarnedReward {
+  amount: number;
+  count: number;
+  goalId: number | null;
+  title: string;
+}
+
+export interface Accrual {
+  campaignId: number;
+  delta: number;
+  next: { progress: number; period_starts_at: string | null; period_resets_at: string | null; goals_rewarded: number[] };
+  earned: EarnedReward[];
+}
+
+/**
+ * Applies one order's progress to a campaign. Reaching the requirement earns a reward and keeps the
+ * remainder (several rewards when one order covers the requirement several times); gift card loyalty
+ * starts a new period when the previous one has ended. Custom progress never resets: each goal earns
+ * its own reward once.
+ */
+export function accrue(campaign: CampaignItem, existing: ProgressItem | undefined, order: OrderForProgress, at: Date): Accrual | undefined {
+  const delta = progressDelta(campaign, order);
+  if (delta <= 0) return undefined;
+  const current = currentProgress(existing, at);
+  let periodStartsAt = current.startsAt;
+  let periodResetsAt = current.resetsAt;
+  if (hasProgressPeriod(campaign) && periodStartsAt === null) {
+    periodStartsAt = isoSeconds(at);
+    periodResetsAt = isoSeconds(new Date(at.getTime() + campaign.progress_period_days! * 86_400_000));
+  }
+  const total = current.amount + delta;
+  const earned: EarnedReward[] = [];
+  const goalsRewarded = [...(existing?.goals_rewarded ?? [])];
+  let progress = total;
+
+  if (campaign.kind === 'custom_progress') {
+    for (const goal of campaign.goals) {
+      if (total >= goal.progress_required && !goalsRewarded.includes(goal.id)) {
+        goalsRewarded.push(goal.id);
+        if (goal.earn_amount > 0) earned.push({ amount: goal.earn_amount, count: 1, goalId: goal.id, title: goal.title });
+      }
+    }
+  } else {
+    const required = progressRequired(campaign)!;
+    const count = Math.floor(total / required);
+    progress = total - count * required;
+    if (count > 0 && campaign.earn_amount > 0) earned.push({ amount: count * campaign.earn_amount, count, goalId: null, title: campaign.reward_title });
+    else if (count > 0) earned.push({ amount: 0, count, goalId: null, title: campaign.reward_title });
+  }
+  return {
+    campaignId: campaign.campaign_id,
+    delta,
+    next: { progress, period_starts_at: periodStartsAt, period_resets_at: periodResetsAt, goals_rewarded: goalsRewarded },
+    earned,
+  };
+}

@@ -1,0 +1,224 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
+import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
+import { transactWrite } from '#shared/domain/money.ts';
+import { getMerchant } from '#shared/domain/merchants.ts';
+import { distanceInMeters, listMerchantLocations } from '#shared/domain/locations.ts';
+import { isOpen, isProgressCampaign, listMerchantCampaigns, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
+import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { countsAsCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** Where a paused reward's value waits: out of the credit balance that discounts draw on. */
+export function pausedCreditAccountKey(userId: number, merchantId: number): string {
+  return `pausedcredit:${userId}:${merchantId}`;
+}
+
+export interface RewardsQuery {
+  lat?: number;
+  lng?: number;
+  transferSupported: boolean;
+}
+
+export interface RewardView {
+  reward: {
+    id: string;
+    title: string;
+    description: string;
+    earned: boolean;
+    created_at: string;
+    expires_at: string | null;
+    pausable: boolean;
+    paused: boolean;
+    source_campaign_id: number | null;
+    tags: string[];
+    transfer_required: boolean;
+    transferable: boolean;
+    usable: boolean;
+    usable_now: boolean;
+    usable_as_credit: boolean;
+    value_amount: number;
+    value_remaining_amount: number | null;
+  };
+}
+
+/**
+ * The rewards a user has at a merchant (or, with no user, what a new user would see). Held rewards
+ * (`claim-<id>`, `earned-<id>`) come first, oldest first; then `campaign-<id>` offers: open campaigns
+ * visible to the user that can still give them something (a loyalty reward to work toward, or a
+ * promotion not yet claimed). Reads are Queries by key only: the user's loyalty prefix, the
+ * merchant's campaigns index, the merchant's locations index.
+ */
+export async function listRewards(merchantId: number, userId: number | undefined, query: RewardsQuery, at = new Date()): Promise<RewardView[]> {
+  const merchant = await getMerchant(merchantId);
+  if (!merchant) throw notFound();
+  const [campaigns, state, timeZone] = await Promise.all([
+    listMerchantCampaigns(merchantId),
+    userId === undefined ? Promise.resolve<UserLoyaltyState>({ progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] }) : loadUserLoyalty(userId, merchantId),
+    rewardTimeZone(merchantId, query),
+  ]);
+  const views: RewardView[] = [];
+  const held = state.rewards.filter((reward) => !reward.voided && reward.value_amount > 0).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
+  for (const reward of held) views.push(heldRewardView(reward, timeZone, at));
+  for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
+    const offer = campaignOfferView(campaign, state, at);
+    if (offer) views.push(offer);
+  }
+  return views.filter((view) => query.transferSupported || !view.reward.transfer_required);
+}
+
+function heldRewardView(reward: RewardItem, timeZone: string, at: Date): RewardView {
+  const usable = reward.value_remaining_amount > 0 && !reward.transfer_required;
+  return {
+    reward: {
+      id: reward.reward_id,
+      title: reward.title,
+      description: reward.description,
+      earned: reward.source === 'earned',
+      created_at: reward.created_at,
+      expires_at: reward.expires_at,
+      pausable: isPausable(reward) || reward.paused,
+      paused: reward.paused,
+      source_campaign_id: reward.campaign_id,
+      tags: reward.tags,
+      transfer_required: reward.transfer_required,
+      transferable: reward.transferable,
+      usable,
+      usable_now: usable && !reward.paused && withinUsableHours(reward.usable_hours, timeZone, at),
+      usable_as_credit: true,
+      value_amount: reward.value_amount,
+      value_remaining_amount: reward.value_remaining_amount,
+    },
+  };
+}
+
+function campaignOfferView(campaign: CampaignItem, state: UserLoyaltyState, at: Date): RewardView | undefined {
+  if (!isOpen(campaign, at) || !campaignVisibleTo(campaign, state.unlocks.get(campaign.campaign_id), at)) return undefined;
+  let value: number;
+  let title: string;
+  if (campaign.kind === 'value') {
+    const exhausted = campaign.max_claims !== null && campaign.claims_count >= campaign.max_claims;
+    if (campaign.value_amount <= 0 || exhausted || state.claimed.has(campaign.campaign_id)) return undefined;
+    value = campaign.value_amount;
+    title = campaign.title;
+  } else if (isProgressCampaign(campaign) && campaign.kind !== 'custom_progress' && campaign.earn_amount > 0) {
+    value = campaign.earn_amount;
+    title = campaign.reward_title;
+  } else {
+    return undefined;
+  }
+  return {
+    reward: {
+      id: `campaign-${campaign.campaign_id}`,
+      title,
+      description: campaign.description,
+      earned: false,
+      created_at: campaign.created_at,
+      expires_at: campaign.closes_at,
+      pausable: false,
+      paused: false,
+      source_campaign_id: campaign.campaign_id,
+      tags: campaign.tags,
+      transfer_required: campaign.transfer_required,
+      transferable: campaign.transferable,
+      usable: false,
+      usable_now: false,
+      usable_as_credit: true,
+      value_amount: value,
+      value_remaining_amount: null,
+    },
+  };
+}
+
+/** The time zone of the location nearest lat/lng (else the merchant's first location; else UTC). */
+async function rewardTimeZone(merchantId: number, query: RewardsQuery): Promise<string> {
+  const locations = await listMerchantLocations(merchantId);
+  if (locations.length === 0) return 'UTC';
+  if (query.lat === undefined || query.lng === undefined) return locations[0]!.time_zone;
+  const point = { lat: query.lat, lng: query.lng };
+  const distance = (location: (typeof locations)[number]) => distanceInMeters(point, { lat: location.latitude, lng: location.longitude });
+  let nearest = locations[0]!;
+  for (const location of locations) {
+    if (distance(location) < distance(nearest)) nearest = location;
+  }
+  return nearest.time_zone;
+}
+
+function localClock(timeZone: string, at: Date): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '00';
+  return `${part('hour')}:${part('minute')}`;
+}
+
+/** Inside [start, end) local time; a window whose end is before its start runs past midnight. */
+export function withinUsableHours(hours: UsableHours | null, timeZone: string, at: Date): boolean {
+  if (!hours) return true;
+  const now = localClock(timeZone, at);
+  return hours.start <= hours.end ? now >= hours.start && now < hours.end : now >= hours.start || now < hours.end;
+}
+
+function isPausable(reward: RewardItem): boolean {
+  return !reward.voided && reward.value_remaining_amount > 0 && countsAsCredit(reward);
+}
+
+/**
+ * Pauses (or unpauses) a reward the user holds. Pausing moves the reward's remaining value from the
+ * user's merchant-funded credit account to a paused-credit account, with a ledger entry on each, in
+ * the same transaction as the reward's flag, so discounts (which draw on the credit account) never
+ * apply a paused reward. Repeating the current state changes nothing.
+ */
+export async function setRewardPaused(userId: number, rewardId: string, paused: boolean): Promise<RewardView> {
+  if (!REWARD_ID_PATTERN.test(rewardId)) throw notFound();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const reward = await findUserReward(userId, rewardId);
+    if (!reward) throw notFound();
+    if (reward.paused === paused) return heldRewardView(reward, 'UTC', new Date());
+    if (paused && !isPausable(reward)) throw unprocessable('reward', 'base', 'This reward cannot be paused: it has no value left to use', 'not_pausable');
+    const now = isoSeconds();
+    const pauseCount = (reward as RewardItem & { pause_count?: number }).pause_count ?? 0;
+    const amount = reward.value_remaining_amount;
+    const entry = `reward:${rewardId}:${paused ? 'pause' : 'unpause'}:${pauseCount + (paused ? 1 : 0)}`;
+    const kind = paused ? 'credit_paused' : 'credit_unpaused';
+    const outcome = await transactWrite(() => [
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.userReward(userId, reward.merchant_id, rewardId),
+          UpdateExpression: paused ? 'SET paused = :paused, updated_at = :now ADD pause_count :one' : 'SET paused = :paused, updated_at = :now',
+          ConditionExpression: 'paused = :was AND value_remaining_amount = :remaining',
+          ExpressionAttributeValues: { ':paused': paused, ':was': !paused, ':remaining': amount, ':now': now, ...(paused ? { ':one': 1 } : {}) },
+        },
+      },
+      ...balanceChangeItems(creditAccountKey(userId, reward.merchant_id), [{ kind, amount: paused ? -amount : amount, entryId: entry, reference: { reward_id: rewardId } }], { now }),
+      ...balanceChangeItems(pausedCreditAccountKey(userId, reward.merchant_id), [{ kind, amount: paused ? amount : -amount, entryId: entry, reference: { reward_id: rewardId } }], { now }),
+    ]);
+    if (outcome.committed) {
+      return heldRewardView({ ...reward, paused, updated_at: now }, 'UTC', new Date());
+    }
+    // A failed balance guard means the credit was already spent elsewhere (the reward is being used).
+    if (outcome.reasons.slice(1).includes('ConditionalCheckFailed') && outcome.reasons[0] !== 'ConditionalCheckFailed') {
+      throw unprocessable('reward', 'base', 'This reward is being used right now; try again in a moment', 'in_use');
+    }
+  }
+  throw unprocessable('reward', 'base', 'This reward changed while it was being paused; try again', 'conflict');
+}
+
+async function findUserReward(userId: number, rewardId: string): Promise<RewardItem | undefined> {
+  const { gsi1pk, gsi1sk } = keys.rewardIdIndex(rewardId);
+  const result = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
+    }),
+  );
+  const indexed = result.Items?.[0] as RewardItem | undefined;
+  // Someone else's reward is "not found": a user sees only their own data.
+  if (!indexed || indexed.user_id !== userId) return undefined;
+  // The index is eventually consistent; the reward's own item is the truth the write is guarded on.
+  const current = await db().send(new GetCommand({ TableName: table(), Key: keys.userReward(userId, indexed.merchant_id, rewardId), ConsistentRead: true }));
+  return current.Item as RewardItem | undefined;
+}

@@ -1,0 +1,146 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
+
+/** A user's progress toward one campaign. `version` guards every write (read-modify-write). */
+export interface ProgressItem {
+  user_id: number;
+  merchant_id: number;
+  campaign_id: number;
+  progress: number;
+  /** Gift card loyalty: the current progress period (null before the first qualifying order). */
+  period_starts_at: string | null;
+  period_resets_at: string | null;
+  /** Custom progress: goals whose reward was already earned. */
+  goals_rewarded: number[];
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UnlockItem {
+  user_id: number;
+  merchant_id: number;
+  campaign_id: number;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Marks that the user claimed (and so opted in to) a campaign; its key makes claims once-only. */
+export interface ClaimedItem {
+  user_id: number;
+  merchant_id: number;
+  campaign_id: number;
+  claim_id: number;
+  created_at: string;
+}
+
+/**
+ * Something of value the user holds at a merchant. `claim-<id>` rewards come from claims,
+ * `earned-<id>` rewards from progress. Its unpaused, non-transfer-only remaining value is part of the
+ * user's merchant-funded credit balance (the money area's account), and is consumed as that credit is applied.
+ */
+export interface RewardItem {
+  reward_id: string;
+  source: 'claim' | 'earned';
+  user_id: number;
+  merchant_id: number;
+  campaign_id: number;
+  claim_id: number | null;
+  code: string | null;
+  order_uuid: string | null;
+  title: string;
+  description: string;
+  tags: string[];
+  value_amount: number;
+  value_remaining_amount: number;
+  paused: boolean;
+  transferable: boolean;
+  transfer_required: boolean;
+  usable_hours: UsableHours | null;
+  /** Progress adjustments a legacy claim carried over (shown on the claim only). */
+  progress_adjustments: { adjustment_amount: number }[];
+  /** A refund took an unused earned reward back. */
+  voided: boolean;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserLoyaltyState {
+  progress: Map<number, ProgressItem>;
+  unlocks: Map<number, UnlockItem>;
+  claimed: Map<number, ClaimedItem>;
+  rewards: RewardItem[];
+}
+
+/** Everything a user holds in one merchant's loyalty: one Query on the user's partition. */
+export async function loadUserLoyalty(userId: number, merchantId: number, consistent = false): Promise<UserLoyaltyState> {
+  const state: UserLoyaltyState = { progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] };
+  const { pk, skPrefix } = keys.userLoyaltyPrefix(userId, merchantId);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ConsistentRead: consistent,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      switch (item.entity) {
+        case 'LoyaltyProgress':
+          state.progress.set(item.campaign_id as number, item as ProgressItem);
+          break;
+        case 'CampaignUnlock':
+          state.unlocks.set(item.campaign_id as number, item as UnlockItem);
+          break;
+        case 'CampaignClaimed':
+          state.claimed.set(item.campaign_id as number, item as ClaimedItem);
+          break;
+        case 'Reward':
+          state.rewards.push(item as RewardItem);
+          break;
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return state;
+}
+
+export function isUnlockedFor(unlock: UnlockItem | undefined, at: Date): boolean {
+  return unlock !== undefined && (unlock.expires_at === null || at.getTime() < Date.parse(unlock.expires_at));
+}
+
+/** A locked campaign exists for a user only while the merchant's unlocking lasts. */
+export function campaignVisibleTo(campaign: CampaignItem, unlock: UnlockItem | undefined, at: Date): boolean {
+  return !campaign.locked || isUnlockedFor(unlock, at);
+}
+
+export async function getUnlock(userId: number, campaign: CampaignItem): Promise<UnlockItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userUnlock(userId, campaign.merchant_id, campaign.campaign_id) }));
+  return result.Item as UnlockItem | undefined;
+}
+
+export async function getProgress(userId: number, campaign: CampaignItem): Promise<ProgressItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id) }));
+  return result.Item as ProgressItem | undefined;
+}
+
+export async function getClaimed(userId: number, campaign: CampaignItem): Promise<ClaimedItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id) }));
+  return result.Item as ClaimedItem | undefined;
+}
+
+/** Progress as of `at`: a gift card loyalty period that has ended counts as reset (the next order starts a new one). */
+export function currentProgress(progress: ProgressItem | undefined, at: Date): { amount: number; startsAt: string | null; resetsAt: string | null } {
+  if (!progress) return { amount: 0, startsAt: null, resetsAt: null };
+  if (progress.period_resets_at !== null && Date.parse(progress.period_resets_at) <= at.getTime()) {
+    return { amount: 0, startsAt: null, resetsAt: null };
+  }
+  return { amount: progress.progress, startsAt: progress.period_starts_at, resetsAt: progress.period_resets_at };
+}

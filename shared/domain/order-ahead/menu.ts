@@ -1,0 +1,354 @@
+/**
+ * Order-ahead menus: one per location, written whole by the merchant (admin CLI `create-menu`) and
+ * read whole by apps (the menu endpoint) and by validation. Ids of items and options come from the
+ * merchant's own system: options are 64-bit POS ids, kept as JSON numbers (exact up to 2^53, which
+ * is also what JavaScript clients can hold), never narrowed to 32 bits.
+ */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { getLocation } from '#shared/domain/locations.ts';
+import { WEEKDAYS, withinWindows, type TimeWindow } from './clock.ts';
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const money = z.number().int().min(0).max(100_000_00);
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)');
+
+export const timeWindowSchema = z.object({ start: clock, end: clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() });
+
+const optionSchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  price_amount: money.default(0),
+  /** false while the option is sold out. */
+  available: z.boolean().default(true),
+});
+
+const optionGroupSchema = z
+  .object({
+    id,
+    name: z.string().min(1).max(200),
+    minimum_choices: z.number().int().min(0).default(0),
+    /** null: no maximum. */
+    maximum_choices: z.number().int().min(1).nullable().default(null),
+    /** How many selections of the group cost nothing (the most expensive ones). */
+    free_choices: z.number().int().min(0).default(0),
+    default_option_ids: z.array(id).default([]),
+    options: z.array(optionSchema).min(1),
+  })
+  .refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
+    message: 'maximum_choices must be at least minimum_choices',
+    path: ['maximum_choices'],
+  })
+  .refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
+    message: 'default_option_ids must name options of the group',
+    path: ['default_option_ids'],
+  });
+
+const itemSchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).default(''),
+  price_amount: money,
+  image_url: z.string().url().nullable().default(null),
+  nutrition: z.record(z.string(), z.string()).default({}),
+  sku: z.string().max(100).nullable().default(null),
+  upc: z.string().max(100).nullable().default(null),
+  /** false while the item is sold out. */
+  available: z.boolean().default(true),
+  /** Local-time windows the item can be ordered for; none means whenever the location is open. */
+  availability_windows: z.array(timeWindowSchema).default([]),
+  option_groups: z.array(optionGroupSchema).default([]),
+});
+
+const categorySchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).nullable().default(null),
+  /** Applies to every item of the category, in addition to the item's own windows. */
+  availability_windows: z.array(timeWindowSchema).default([]),
+  items: z.array(itemSchema).min(1),
+});
+
+/** Who an upsell is shown to. `min_orders`: users with at least that many orders. */
+export const segmentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('everyone') }),
+  z.object({ kind: z.literal('new_customers') }),
+  z.object({ kind: z.literal('min_orders'), min_orders: z.number().int().min(1) }),
+]);
+export type CustomerSegment = z.output<typeof segmentSchema>;
+
+export const upsellSchema = z.object({
+  /** Assigned when absent. */
+  id: id.optional(),
+  prompt: z.string().min(1).max(200),
+  show_prices: z.boolean().default(true),
+  /** Menu items suggested. */
+  item_ids: z.array(id).min(1).max(10),
+  /** Shown when the cart holds any of these items; empty: for any cart. */
+  trigger_item_ids: z.array(id).default([]),
+  segment: segmentSchema.default({ kind: 'everyone' }),
+  /** Local-time windows it is shown in; empty: always. */
+  time_windows: z.array(timeWindowSchema).default([]),
+});
+export type UpsellInput = z.input<typeof upsellSchema>;
+
+export const orderAheadSettingsSchema = z.object({
+  /** Sales tax in basis points (825 = 8.25%), applied to the subtotal and fees. */
+  tax_rate_basis_points: z.number().int().min(0).max(5000).default(0),
+  delivery_fee_amount: money.default(0),
+  /** The merchant's own service fee. */
+  service_fee_amount: money.default(0),
+  /** The fulfillment provider's fee; service_fee_amount shown to users is both combined. */
+  provider_service_fee_amount: money.default(0),
+  allows_special_instructions: z.boolean().default(true),
+  special_instructions_character_limit: z.number().int().min(0).max(1000).default(140),
+  pickup_instructions: z.string().max(500).nullable().default(null),
+  delivery_instructions: z.string().max(500).nullable().default(null),
+  /** Added to the location's ready_time_estimate_in_minutes for delivery orders. */
+  delivery_minutes: z.number().int().min(0).max(24 * 60).default(30),
+  /** How far ahead ready times are offered (slots every 15 minutes). */
+  scheduling_horizon_minutes: z.number().int().min(0).max(7 * 24 * 60).default(4 * 60),
+});
+export type OrderAheadSettings = z.output<typeof orderAheadSettingsSchema>;
+
+export const menuInputSchema = z
+  .object({
+    settings: orderAheadSettingsSchema.default(orderAheadSettingsSchema.parse({})),
+    categories: z.array(categorySchema).min(1),
+    upsells: z.array(upsellSchema).default([]),
+  })
+  .superRefine((menu, context) => {
+    const itemIds = new Set<number>();
+    menu.categories.forEach((category, categoryIndex) =>
+      category.items.forEach((item, itemIndex) => {
+        if (itemIds.has(item.id)) context.addIssue({ code: 'custom', message: `item id ${item.id} is used twice`, path: ['categories', categoryIndex, 'items', itemIndex, 'id'] });
+        itemIds.add(item.id);
+        // option_ids name options without their group, so an option id is unique within its item.
+        const optionIds = item.option_groups.flatMap((group) => group.options.map((option) => option.id));
+        const repeated = optionIds.filter((optionId, index) => optionIds.indexOf(optionId) !== index);
+        if (repeated.length > 0) context.addIssue({ code: 'custom', message: `option ids ${[...new Set(repeated)].join(', ')} are used twice in item ${item.id}`, path: ['categories', categoryIndex, 'items', itemIndex] });
+      }),
+    );
+    menu.upsells.forEach((upsell, index) => {
+      for (const itemId of [...upsell.item_ids, ...upsell.trigger_item_ids]) {
+        if (!itemIds.has(itemId)) context.addIssue({ code: 'custom', message: `upsell names unknown item ${itemId}`, path: ['upsells', index] });
+      }
+    });
+  });
+export type MenuInput = z.input<typeof menuInputSchema>;
+
+export type MenuOption = z.output<typeof optionSchema>;
+export type MenuOptionGroup = z.output<typeof optionGroupSchema>;
+export type MenuItem = z.output<typeof itemSchema>;
+export type MenuCategory = z.output<typeof categorySchema>;
+export type Upsell = z.output<typeof upsellSchema> & { id: number };
+
+export interface MenuRecord {
+  menu_id: number;
+  location_id: number;
+  merchant_id: number;
+  /** IANA zone of the location, copied so availability needs no second read. */
+  time_zone: string;
+  settings: OrderAheadSettings;
+  categories: MenuCategory[];
+  upsells: Upsell[];
+  /** Bumped by each write; guards concurrent upsell additions. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MenuOwner {
+  locationId: number;
+  merchantId: number;
+  timeZone: string;
+}
+
+async function withUpsellIds(upsells: z.output<typeof upsellSchema>[]): Promise<Upsell[]> {
+  return Promise.all(upsells.map(async (upsell) => ({ ...upsell, id: upsell.id ?? (await nextId('upsell')) })));
+}
+
+/** Replaces the location's menu (a merchant publishes the whole menu at once). */
+export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRecord> {
+  const parsed = menuInputSchema.parse(input);
+  const existing = await getMenu(owner.locationId);
+  const now = isoSeconds();
+  const menu: MenuRecord = {
+    menu_id: existing?.menu_id ?? (await nextId('menu')),
+    location_id: owner.locationId,
+    merchant_id: owner.merchantId,
+    time_zone: owner.timeZone,
+    settings: parsed.settings,
+    categories: parsed.categories,
+    upsells: await withUpsellIds(parsed.upsells),
+    version: (existing?.version ?? 0) + 1,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...keys.orderAheadMenu(owner.locationId), entity: 'OrderAheadMenu', ...menu },
+      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
+      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
+    }),
+  );
+  return menu;
+}
+
+export async function getMenu(locationId: number): Promise<MenuRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadMenu(locationId) }));
+  return result.Item as MenuRecord | undefined;
+}
+
+/** Adds one upsell to a location's menu (admin `create-upsell`); its items must be on the menu. */
+export async function addUpsell(locationId: number, input: unknown): Promise<Upsell> {
+  const parsed = upsellSchema.parse(input);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const menu = await getMenu(locationId);
+    if (!menu) throw new Error(`Location ${locationId} has no order-ahead menu; create one first`);
+    const known = new Set(menuItems(menu).map((entry) => entry.item.id));
+    const unknown = [...parsed.item_ids, ...parsed.trigger_item_ids].filter((itemId) => !known.has(itemId));
+    if (unknown.length > 0) throw new Error(`Unknown menu items: ${unknown.join(', ')}`);
+    const [upsell] = await withUpsellIds([parsed]);
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: keys.orderAheadMenu(locationId),
+          UpdateExpression: 'SET upsells = list_append(upsells, :upsell), version = version + :one, updated_at = :now',
+          ConditionExpression: 'version = :seen',
+          ExpressionAttributeValues: { ':upsell': [upsell], ':one': 1, ':now': isoSeconds(), ':seen': menu.version },
+        }),
+      );
+      return upsell!;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw new Error('The menu kept changing; try again');
+}
+
+export interface MenuEntry {
+  category: MenuCategory;
+  item: MenuItem;
+}
+
+export function menuItems(menu: MenuRecord): MenuEntry[] {
+  return menu.categories.flatMap((category) => category.items.map((item) => ({ category, item })));
+}
+
+export function findMenuItem(menu: MenuRecord, itemId: number): MenuEntry | undefined {
+  return menuItems(menu).find((entry) => entry.item.id === itemId);
+}
+
+/** Whether an item can be ordered for an instant: in stock and inside its own and its category's windows. */
+export function itemAvailableAt(menu: MenuRecord, entry: MenuEntry, instant: Date): boolean {
+  return (
+    entry.item.available &&
+    withinWindows(entry.category.availability_windows, instant, menu.time_zone) &&
+    withinWindows(entry.item.availability_windows, instant, menu.time_zone)
+  );
+}
+
+export function optionGroupOf(item: MenuItem, optionId: number): { group: MenuOptionGroup; option: MenuOption } | undefined {
+  for (const group of item.option_groups) {
+    const option = group.options.find((candidate) => candidate.id === optionId);
+    if (option) return { group, option };
+  }
+  return undefined;
+}
+
+/**
+ * Charged prices of a group's selections: the `free_choices` most expensive selections cost nothing.
+ * Returns, per option id, how many of its selections were free.
+ */
+export function freeQuantities(group: MenuOptionGroup, selections: { option: MenuOption; quantity: number }[]): Map<number, number> {
+  const units = selections.flatMap((selection) => Array.from({ length: selection.quantity }, () => selection.option));
+  units.sort((a, b) => b.price_amount - a.price_amount || a.id - b.id);
+  const free = new Map<number, number>();
+  for (const option of units.slice(0, group.free_choices)) free.set(option.id, (free.get(option.id) ?? 0) + 1);
+  return free;
+}
+
+function priceWithDefaults(item: MenuItem): number {
+  let total = item.price_amount;
+  for (const group of item.option_groups) {
+    const selections = group.default_option_ids
+      .map((optionId) => group.options.find((option) => option.id === optionId))
+      .filter((option): option is MenuOption => option !== undefined)
+      .map((option) => ({ option, quantity: 1 }));
+    const free = freeQuantities(group, selections);
+    for (const { option } of selections) total += free.get(option.id) ? 0 : option.price_amount;
+  }
+  return total;
+}
+
+function serializeWindows(windows: readonly TimeWindow[]) {
+  return windows.map((window) => ({ start: window.start, end: window.end, days: window.days ?? [...WEEKDAYS] }));
+}
+
+/**
+ * The menu as apps read it (shape of the LevelUp iOS SDK's order-ahead menu), plus `available_now`
+ * and `availability_windows` (local times in `time_zone`) so an app can grey out what cannot be ordered.
+ */
+export function serializeMenu(menu: MenuRecord, now: Date = new Date()) {
+  return {
+    menu: {
+      id: menu.menu_id,
+      location_id: menu.location_id,
+      time_zone: menu.time_zone,
+      updated_at: menu.updated_at,
+      categories: menu.categories.map((category, categoryIndex) => ({
+        category: {
+          id: category.id,
+          name: category.name,
+          description: category.description,
+          display_order: categoryIndex + 1,
+          availability_windows: serializeWindows(category.availability_windows),
+          items: category.items.map((item, itemIndex) => ({
+            item: {
+              id: item.id,
+              name: item.name,
+              description: item.description,
+              display_order: itemIndex + 1,
+              price_amount: item.price_amount,
+              image_url: item.image_url,
+              nutrition: item.nutrition,
+              sku: item.sku,
+              upc: item.upc,
+              available_now: itemAvailableAt(menu, { category, item }, now),
+              availability_windows: serializeWindows(item.availability_windows),
+              option_groups: item.option_groups.map((group, groupIndex) => ({
+                option_group: {
+                  id: group.id,
+                  name: group.name,
+                  display_order: groupIndex + 1,
+                  minimum_choices: group.minimum_choices,
+                  maximum_choices: group.maximum_choices,
+                  free_choices: group.free_choices,
+                  default_option_ids: group.default_option_ids,
+                  options: group.options.map((option, optionIndex) => ({
+                    option: { id: option.id, name: option.name, display_order: optionIndex + 1, price_amount: option.price_amount, available: option.available },
+                  })),
+                },
+              })),
+              price_with_defaults_amount: priceWithDefaults(item),
+            },
+          })),
+        },
+      })),
+    },
+  };
+}
+
+/** Publishes a menu for an existing location (the admin CLI's create-menu and the demo seed). */
+export async function createMenuForLocation(locationId: number, input: unknown): Promise<MenuRecord> {
+  const location = await getLocation(locationId);
+  if (!location) throw new Error(`Location ${locationId} does not exist`);
+  return putMenu({ locationId, merchantId: location.merchant_id, timeZone: location.time_zone }, input);
+}

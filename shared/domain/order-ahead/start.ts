@@ -1,0 +1,30 @@
+/**
+ * Starting an order-ahead order: store it as `externally_validating`, then start its validation
+ * (the state machine). If the start itself fails, the order is marked invalid at once so that no
+ * order waits for a validation that will never run, and the client gets a 503 to retry.
+ */
+import { ApiError, errorDetail } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
+import { startValidation } from '#shared/workflows/validation.ts';
+import type { Cart } from './cart.ts';
+import { createProposedOrder, finishValidation, VALIDATION_FAILED, type OrderAheadRecord } from './orders.ts';
+
+export async function startOrderAhead(input: { userId: number; appId: number; cart: Cart }): Promise<OrderAheadRecord> {
+  const order = await createProposedOrder(input);
+  try {
+    await startValidation({ order_uuid: order.uuid });
+  } catch (error) {
+    log('error', 'order ahead validation did not start', { order_uuid: order.uuid, error: (error as Error).message });
+    await finishValidation(order.uuid, { errors: [VALIDATION_FAILED] });
+    throw new ApiError(503, [errorDetail('order', 'base', 'Orders cannot be checked right now. Please try again in a moment.', 'validation_unavailable')], { 'Retry-After': '5' });
+  }
+  return order;
+}
+
+export function orderUrl(baseUrl: string, uuid: string): string {
+  return `${baseUrl}/v15/order_ahead/orders/${uuid}`;
+}
+
+export function orderCompletionUrl(baseUrl: string, uuid: string): string {
+  return `${orderUrl(baseUrl, uuid)}/complete`;
+}

@@ -1,0 +1,44 @@
+/** Request-body schemas shared by the order endpoints (proposed and completed orders). */
+import { z } from 'zod';
+import type { OrderItemInput } from '#shared/domain/order-effects.ts';
+
+const cents = z.number().int().min(0).max(100_000_000);
+
+type ItemEnvelope = { item: OrderItemInput };
+
+export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
+  z.object({
+    item: z.object({
+      charged_price_amount: z.number().int().min(0),
+      description: z.string().max(1000).nullish().transform((value) => value ?? ''),
+      name: z.string().max(255),
+      quantity: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      sku: z.string().max(255).nullish(),
+      category: z.string().max(255).nullish(),
+      standard_price_amount: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      upc: z.string().max(255).nullish(),
+      children: z.array(orderItemSchema).max(100).nullish().transform((children) => children?.map((child) => child.item)),
+    }),
+  }),
+) as unknown as z.ZodType<ItemEnvelope>;
+
+export const itemsSchema = z
+  .array(orderItemSchema)
+  .max(200)
+  .nullish()
+  .transform((items) => (items ?? []).map((envelope) => envelope.item));
+
+export const feeSchema = z.object({
+  fee: z.object({
+    name: z.string().max(255).nullish(),
+    type: z.enum(['delivery', 'custom', 'catering']),
+    charged_price_amount: z.number().int().min(0),
+    tax_amount: z.number().int().min(0).nullish(),
+    collector: z.literal('merchant'),
+  }),
+});
+
+export const amounts = {
+  required: cents,
+  optional: cents.nullish().transform((value) => value ?? 0),
+};

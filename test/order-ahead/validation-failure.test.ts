@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import type { TestApi } from '../support/api.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+
+let api: TestApi;
+let validateCalls = 0;
+
+beforeAll(async () => {
+  // The Validate Task points at a handler that always throws; Retry, Catch and the failure step are the real definition's.
+  api = await startOrderAheadTestApi({
+    taskHandlers: {
+      Validate: async () => {
+        validateCalls += 1;
+        throw new Error('injected: the validation function crashed');
+      },
+    },
+    retryIntervalMs: 10,
+  });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('a validation function that throws', () => {
+  it('is retried, then caught: the order ends externally_invalid, never stuck validating', async () => {
+    const fixture = await orderAheadLocationFixture();
+    const customer = await orderAheadUserFixture(fixture.app.app_id);
+    const started = await api.call('POST', '/v15/order_ahead/orders', {
+      token: customer.token,
+      body: {
+        order: {
+          location_id: fixture.location.location_id,
+          conveyance: { fulfillment_type: 'pickup' },
+          items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }],
+        },
+      },
+    });
+    expect(started.status).toBe(200);
+    const { last } = await pollUntilSettled(api, started.body.order.order_url, customer.token);
+    expect(last.status).toBe(422);
+    expect(last.body).toEqual([{ error: expect.objectContaining({ object: 'order', property: 'base', code: 'validation_failed' }) }]);
+    // The first attempt and the definition's MaxAttempts retries.
+    expect(validateCalls).toBe(4);
+  });
+});

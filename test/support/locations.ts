@@ -1,0 +1,27 @@
+import { createLocation, type LocationInput, type LocationItem } from '#shared/domain/locations.ts';
+
+/**
+ * A location made through the domain library (as the admin CLI and the demo seed make them).
+ * Defaults: in Boston, in-store only, open every day 07:00-21:00 New York time.
+ */
+export async function locationFixture(merchantId: number, overrides: Partial<LocationInput> = {}): Promise<LocationItem> {
+  return createLocation({
+    merchant_id: merchantId,
+    name: 'Test location',
+    street_address: '1 Test Street',
+    locality: 'Boston',
+    region: 'MA',
+    postal_code: '02110',
+    latitude: 42.3601,
+    longitude: -71.0589,
+    time_zone: 'America/New_York',
+    hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '07:00', closes: '21:00' }],
+    ...overrides,
+  });
+}
+
+/** The URL of a response's `Link: <url>; rel="next"` header, if it has one. */
+export function nextLink(headers: Headers): string | undefined {
+  const link = headers.get('link');
+  return link ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined;
+}

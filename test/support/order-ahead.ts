@@ -1,0 +1,84 @@
+/**
+ * Order-ahead test support: the test API with the local state machine, and a location that offers
+ * pickup and delivery (open around the clock, so tests do not depend on the time of day) with the
+ * sample menu, a user with a delivery address inside its delivery area.
+ */
+import { randomUUID } from 'node:crypto';
+import { createAddress, createAddressBody } from '#shared/domain/addresses.ts';
+import { createLocation, type LocationInput } from '#shared/domain/locations.ts';
+import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
+import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
+import { startLocalWorkflows, stopLocalWorkflows, type LocalWorkflowOptions } from '../../scripts/local/workflows.ts';
+import { startTestApi, type ApiResult, type TestApi } from './api.ts';
+import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
+
+export async function startOrderAheadTestApi(options: LocalWorkflowOptions = {}): Promise<TestApi> {
+  const api = await startTestApi();
+  await startLocalWorkflows({ warm: false, ...options });
+  return {
+    ...api,
+    close: async () => {
+      await stopLocalWorkflows();
+      await api.close();
+    },
+  };
+}
+
+/** Boston; the delivery area is a 3 km circle around it. */
+export const STORE = { latitude: 42.3601, longitude: -71.0589 };
+export const NEARBY = { latitude: 42.3656, longitude: -71.0546 };
+export const FAR_AWAY = { latitude: 42.2808, longitude: -71.8023 };
+
+export async function orderAheadLocationFixture(options: { location?: Partial<LocationInput>; menu?: MenuInput } = {}) {
+  const { app } = await appFixture({ global: true });
+  const merchant = await merchantFixture(app.app_id);
+  const location = await createLocation({
+    merchant_id: merchant.merchant.merchant_id,
+    name: 'Order ahead test kitchen',
+    street_address: '123 Main St.',
+    locality: 'Boston',
+    region: 'MA',
+    postal_code: '02114',
+    latitude: STORE.latitude,
+    longitude: STORE.longitude,
+    time_zone: 'America/New_York',
+    fulfillment_types: ['in_store', 'pickup', 'delivery'],
+    delivery_radius_m: 3000,
+    hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '00:00', closes: '24:00' }],
+    supports_scheduling: true,
+    ready_time_estimate_in_minutes: 15,
+    ...options.location,
+  });
+  const menu = await createMenuForLocation(location.location_id, options.menu ?? sampleMenu());
+  return { app, merchant, location, menu };
+}
+
+export async function orderAheadUserFixture(appId: number, position: { latitude: number; longitude: number } = NEARBY) {
+  const user = await userFixture(appId);
+  const address = await createAddress(
+    user.user.user_id,
+    createAddressBody.parse({
+      user_address: { street_address: `${randomUUID().slice(0, 4)} Hanover St.`, locality: 'Boston', region: 'MA', postal_code: '02113', ...position },
+    }).user_address,
+  );
+  return { ...user, address };
+}
+
+const POLL_INTERVAL_MS = 1_050;
+
+/**
+ * Polls an order_url as a well-behaved client: at most once a second (and after Retry-After on a
+ * 429), until the answer is not 202 or the deadline passes. Returns every status seen and the last answer.
+ */
+export async function pollUntilSettled(api: TestApi, orderUrl: string, token: string, deadlineMs = 45_000): Promise<{ statuses: number[]; last: ApiResult }> {
+  const deadline = Date.now() + deadlineMs;
+  const statuses: number[] = [];
+  for (;;) {
+    const response = await api.call('GET', orderUrl, { token });
+    statuses.push(response.status);
+    if (response.status !== 202 && response.status !== 429) return { statuses, last: response };
+    if (Date.now() > deadline) throw new Error(`order still not settled after ${deadlineMs} ms: ${statuses.join(', ')}`);
+    const retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(POLL_INTERVAL_MS, retryAfter)));
+  }
+}
