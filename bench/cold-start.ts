@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { API_FUNCTION_BUNDLING, handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
 import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
@@ -33,6 +33,8 @@ export interface ColdStartRow {
   importMs?: number;
   /** Median time of the first request. */
   firstRequestMs?: number;
+  /** The three biggest contributors to the bundle, KiB by package. */
+  largestInputs?: string;
   /** totalMs / the baseline's totalMs. */
   ratio?: number;
   /** (importMs + firstRequestMs) / the baseline's, i.e. without Node's own bootstrap. */
@@ -41,12 +43,16 @@ export interface ColdStartRow {
   runs?: number;
 }
 
-/** esbuild options equivalent to what NodejsFunction runs with API_FUNCTION_BUNDLING. */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+/**
+ * esbuild options equivalent to what NodejsFunction runs with API_FUNCTION_BUNDLING. All entries go
+ * through one esbuild call (faster); without code splitting each output is still its own full bundle.
+ */
+export function esbuildOptions(entries: Record<string, string>, outdir: string): BuildOptions {
   const bundling = API_FUNCTION_BUNDLING;
   return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: entries,
+    outdir,
+    outExtension: { '.js': bundling.format === 'esm' ? '.mjs' : '.js' },
     bundle: true,
     platform: 'node',
     target: bundling.target,
@@ -57,8 +63,25 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     banner: { js: bundling.banner },
     mainFields: [...bundling.mainFields],
     absWorkingDir: PROJECT_ROOT,
-    logLevel: 'warning',
+    // Only read by the bench (what makes a bundle big); it does not change the output.
+    metafile: true,
+    logLevel: 'silent',
   };
+}
+
+/** The biggest contributors to a bundle, by package (or `project` for this repository's own code). */
+function largestInputs(inputs: Record<string, { bytesInOutput: number }>): string {
+  const byPackage = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    const name = match ? match[1]! : 'project';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)}`)
+    .join(', ');
 }
 
 interface Target {
@@ -163,20 +186,20 @@ export async function measureColdStarts(options: {
     event: eventFor(undefined, options.world),
   });
 
-  const built: (Target & { bundle: string; eventFile: string; bytes: number })[] = [];
-  for (const [index, target] of targets.entries()) {
-    const directory = join(bundleDirectory, String(index));
-    mkdirSync(directory, { recursive: true });
-    const bundle = join(directory, 'index.mjs');
-    try {
-      await build(esbuildOptions(target.entry, bundle));
-    } catch (error) {
-      rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${(error as Error).message.split('\n')[0]}` });
-      continue;
-    }
-    const eventFile = join(directory, 'event.json');
+  const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
+  const names = targets.map((_, index) => `function-${index}`);
+  let metafile: Metafile | undefined;
+  try {
+    metafile = (await build(esbuildOptions(Object.fromEntries(targets.map((target, index) => [names[index]!, target.entry])), bundleDirectory))).metafile;
+  } catch (error) {
+    for (const target of targets) rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${(error as Error).message.split('\n')[0]}` });
+  }
+  for (const [index, target] of (metafile ? targets : []).entries()) {
+    const bundle = join(bundleDirectory, `${names[index]}.mjs`);
+    const eventFile = join(bundleDirectory, `${names[index]}.event.json`);
     writeFileSync(eventFile, JSON.stringify(target.event));
-    built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size });
+    const output = Object.entries(metafile!.outputs).find(([path]) => path.endsWith(`${names[index]}.mjs`))?.[1];
+    built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
   }
   options.progress(`bundled ${built.length} functions; ${options.runs} cold starts each, interleaved`);
 
@@ -201,7 +224,7 @@ export async function measureColdStarts(options: {
   for (const target of built) {
     const list = samples.get(target.handler) ?? [];
     if (list.length === 0) {
-      rows.push({ handler: target.handler, route: target.route, available: false, bundleBytes: target.bytes, note: failures.get(target.handler) ?? 'no runs' });
+      rows.push({ handler: target.handler, route: target.route, available: false, bundleBytes: target.bytes, largestInputs: target.largest, note: failures.get(target.handler) ?? 'no runs' });
       continue;
     }
     const totalMs = median(list.map((sample) => sample.totalMs));
@@ -212,6 +235,7 @@ export async function measureColdStarts(options: {
       route: target.route,
       available: true,
       bundleBytes: target.bytes,
+      largestInputs: target.largest,
       totalMs: round(totalMs, 1),
       importMs: round(importMs, 1),
       firstRequestMs: round(firstRequestMs, 1),

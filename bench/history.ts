@@ -15,7 +15,7 @@ import { newUuid } from '#shared/domain/money.ts';
 import { createMerchant } from '#shared/domain/merchants.ts';
 import { createApp } from '#shared/domain/apps.ts';
 import { median, round } from './measure.ts';
-import { completeOrder, createMany, routeUnavailable, type Api } from './scenarios.ts';
+import { completeOrder, completeOrders, createMany, routeUnavailable, type Api } from './scenarios.ts';
 import { createLocationFor, type World } from './seed.ts';
 
 export interface PageCost {
@@ -125,7 +125,7 @@ async function measurePaging(api: Api, firstUrl: string, token: string | undefin
 async function seedOrderHistory(api: Api, world: World, records: number, progress: (message: string) => void): Promise<PageCost[]> {
   const fewUser = world.users[world.users.length - 2]!;
   const manyUser = world.users[world.users.length - 1]!;
-  await createMany(10, 4, () => completeOrder(api, world, fewUser));
+  await completeOrders(api, world, [fewUser], 10);
   const template = await completeOrder(api, world, manyUser);
   const raw = (await db().send(new GetCommand({ TableName: table(), Key: keys.order(template) }))).Item;
   if (!raw) throw new Error(`the completed order ${template} is not at keys.order(uuid); the bench cannot copy its format`);

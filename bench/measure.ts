@@ -180,7 +180,8 @@ export async function httpLoad(options: {
         },
       } as autocannon.Request,
     ],
-  });
+    // Without a callback autocannon returns its tracker (an EventEmitter) that is also thenable.
+  }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
   });

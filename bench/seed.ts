@@ -24,6 +24,8 @@ export interface World {
   locationId?: number;
   campaignId?: number;
   menuItemId?: number;
+  /** Uuids of completed orders nobody refunded yet (the refund scenario uses them up). */
+  completedOrders: string[];
   /** What could not be created, by piece (shown in the report). */
   problems: Record<string, string>;
 }
@@ -82,7 +84,7 @@ export async function seedWorld(runId: string): Promise<World> {
     const token = await issueToken({ subject: 'user', userId: user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
     return { userId: user.user_id, token, paymentTokenData: user.payment_token_data };
   });
-  const world: World = { appId: app.app_id, merchantId: merchant.merchant_id, merchantToken, users, problems: {} };
+  const world: World = { appId: app.app_id, merchantId: merchant.merchant_id, merchantToken, users, completedOrders: [], problems: {} };
 
   await attempt(world.problems, 'credit cards', async () => {
     const { addCreditCard } = await import('#shared/domain/credit-cards.ts');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
-import { FULFILLMENT_TYPES, listAppLocations, merchantsOf, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
+import { FULFILLMENT_TYPES, listAppLocations, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
 
 /**
  * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
@@ -93,11 +93,8 @@ export const handler = apiHandler('locations-list', { query: querySchema }, asyn
   const height = query['image[height]'];
   const density = query['image[density]'];
   const image = width !== undefined && height !== undefined && density !== undefined ? { width, height, density } : undefined;
-  const merchants = await merchantsOf(result.locations);
   const now = new Date();
-  const body = result.locations.map((location) => ({
-    location: serializeLocation(location, merchants.get(location.merchant_id), { baseUrl: request.baseUrl, image, now }),
-  }));
+  const body = result.locations.map((location) => ({ location: serializeLocation(location, { baseUrl: request.baseUrl, image, now }) }));
 
   if (!result.hasMore) return ok(body);
   const next = new URLSearchParams();

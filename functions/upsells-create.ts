@@ -2,7 +2,7 @@ import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts'
 import { ApiError, errorDetail } from '#shared/errors.ts';
 import { cartBodySchema } from '#shared/domain/order-ahead/cart.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
-import { eligibleUpsell, ordersCountOf, serializeUpsellSuggestion } from '#shared/domain/order-ahead/upsells.ts';
+import { eligibleUpsell, ordersCountForSegments, serializeUpsellSuggestion } from '#shared/domain/order-ahead/upsells.ts';
 
 /** POST /v15/upsells: the cart as for a start; 200 with the first eligible upsell, 204 when none is. */
 export const handler = apiHandler('upsells-create', { body: cartBodySchema, bodyObject: 'order' }, async (request) => {
@@ -15,7 +15,7 @@ export const handler = apiHandler('upsells-create', { body: cartBodySchema, body
   if (!menu) return noContent();
   const candidate = eligibleUpsell(menu, {
     cartItemIds: (order.items ?? []).map((line) => line.item.id),
-    ordersCount: await ordersCountOf(user.userId),
+    ordersCount: await ordersCountForSegments(menu, user.userId),
     exclude: order.upsell_ids ?? [],
   });
   return candidate ? ok(serializeUpsellSuggestion(candidate)) : noContent();

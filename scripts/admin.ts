@@ -254,6 +254,11 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'create-location': createLocationCommand,
   'create-user': createUserCommand,
   'create-token': createTokenCommand,
+  'create-campaign': () => import('./admin/loyalty.ts').then((module) => module.createCampaignCommand),
+  'import-legacy-cards': () => import('./admin/loyalty.ts').then((module) => module.importLegacyCardsCommand),
+  audit: () => import('./admin/money.ts').then((module) => module.auditCommand),
+  'create-menu': () => import('./admin/order-ahead.ts').then((module) => module.createMenuCommand),
+  'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {
@@ -275,16 +280,19 @@ const TABLE_HELP = [
   '  DYNAMODB_ENDPOINT=<url> TABLE_NAME=<table>  another DynamoDB Local table',
 ].join('\n');
 
-async function commandUsage(name: string): Promise<string> {
+async function commandUsage(name: string, full = true): Promise<string> {
   const command = await loadCommand(name);
-  return command ? `npm run admin -- ${name} ${command.usage}\n\n${command.summary}\n\n${TABLE_HELP}` : '';
+  if (!command) return '';
+  const usage = `npm run admin -- ${name} ${command.usage}`;
+  return full ? `${usage}\n\n${command.summary}\n\n${TABLE_HELP}` : usage;
 }
 
 async function generalHelp(): Promise<string> {
   const lines = ['Usage: npm run admin -- <command> [options] [--local]', '', 'Commands:'];
+  const width = Math.max(...Object.keys(commands).map((name) => name.length)) + 2;
   for (const name of Object.keys(commands)) {
     const command = await loadCommand(name);
-    lines.push(`  ${name.padEnd(18)} ${command?.summary ?? ''}`);
+    lines.push(`  ${name.padEnd(width)} ${command?.summary ?? ''}`);
   }
   lines.push('', 'npm run admin -- <command> --help shows a command\'s options.', '', TABLE_HELP);
   return lines.join('\n');
@@ -332,6 +340,23 @@ async function chooseTable(local: boolean): Promise<() => Promise<void>> {
   return async () => undefined;
 }
 
+/** `--lng -71.06` as `--lng=-71.06`: parseArgs would take a negative number for an option name. */
+function joinNegativeNumbers(args: readonly string[], options: ParseArgsOptionsConfig): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const argument = args[index]!;
+    const next = args[index + 1];
+    const option = argument.startsWith('--') ? options[argument.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${argument}=${next}`);
+      index++;
+    } else {
+      joined.push(argument);
+    }
+  }
+  return joined;
+}
+
 /** Runs the CLI on `argv` (without node and the script); returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const name = argv.find((argument) => !argument.startsWith('-'));
@@ -351,7 +376,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (!command) throw new UsageError(`Unknown command "${name}". Commands: ${Object.keys(commands).join(', ')}`);
     let values: OptionValues;
     try {
-      values = parseArgs({ args: rest, options: { ...command.options, ...GLOBAL_OPTIONS }, strict: true, allowPositionals: false }).values as OptionValues;
+      const options = { ...command.options, ...GLOBAL_OPTIONS };
+      values = parseArgs({ args: joinNegativeNumbers(rest, options), options, strict: true, allowPositionals: false }).values as OptionValues;
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -366,7 +392,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`Usage error: ${error.message}`);
-      if (name !== undefined && (await loadCommand(name))) console.error(`\n${await commandUsage(name)}`);
+      if (name !== undefined && (await loadCommand(name))) console.error(`\n${await commandUsage(name, false)}`);
       return 2;
     }
     if (error instanceof CommandError || error instanceof ApiError) {
@@ -391,5 +417,8 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  process.exitCode = await main(process.argv.slice(2));
+  // No top-level await: command modules import this file's helpers, and would wait forever on a module still evaluating.
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -112,6 +112,7 @@ export const routes: readonly Route[] = [
   // The poll writes last_polled_at (the once-per-second limit).
   { method: 'GET', path: '/v15/order_ahead/orders/{uuid}', handler: 'order-ahead-orders-show', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write' },
   { method: 'POST', path: '/v15/upsells', handler: 'upsells-create', credential: 'user', table: 'read' },
+  { method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-orders-complete', credential: 'user', permissions: ['create_orders'], table: 'write' },
 ];
 
 /** Serves API Gateway's `$default` route: anything no route above matches (404, or 405 for a known path). */

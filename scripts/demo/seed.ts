@@ -56,11 +56,14 @@ export type AreaSeeder = (context: DemoContext) => Promise<Record<string, unknow
 /**
  * Area seeders, run in this order after the foundation. Each area adds ONE line for its own module
  * (`scripts/demo/<area>.ts`, exporting `seed<Area>(context: DemoContext)`), for example:
- *   { area: 'money', seed: async (context) => (await import('./money.ts')).seedMoney(context) },
+ *   { area: '<area>', seed: async (context) => (await import('./<area>.ts')).seed<Area>(context) },
  * The keys it returns are merged into .local/demo.json (they must not reuse a foundation key).
  * The import path is static so the type checker and bundlers see it.
  */
 const AREA_SEEDERS: readonly { area: string; seed: AreaSeeder }[] = [
+  { area: 'loyalty', seed: async (context) => (await import('./loyalty.ts')).seedLoyalty(context) },
+  { area: 'money', seed: async (context) => (await import('./money.ts')).seedMoney(context) },
+  { area: 'order-ahead', seed: async (context) => (await import('./order-ahead.ts')).seedOrderAhead(context) },
 ];
 
 function progress(step: string, fields: Record<string, unknown> = {}): void {
@@ -185,7 +188,7 @@ export function printWalkthrough(demo: Demo): void {
     '',
     `  export BASE=${demo.base_url}`,
     '',
-    `  # App ${demo.app.id}'s in-store locations, ${DEMO_LOCATIONS.length} in five cities; follow the Link header, 204 ends the list`,
+    `  # App ${demo.app.id}'s locations (${DEMO_LOCATIONS.length} in five cities; in-store ones unless fulfillment_types says otherwise); follow Link, 204 ends the list`,
     `  curl -i "${locations}"`,
     '  # Nearest to Harvard Square first, in store or pickup',
     `  curl -i "${locations}?fulfillment_types=in_store,pickup&lat=${harvardSquare.lat}&lng=${harvardSquare.lng}"`,

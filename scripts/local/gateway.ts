@@ -25,13 +25,17 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
   return handler;
 }
 
+/** Like API Gateway, a literal path segment wins over a `{param}` one wherever both would match. */
 export function findMatchingRoute(method: string, path: string): { route?: Route; params: Record<string, string> } {
+  let best: { route: Route; params: Record<string, string>; literals: number } | undefined;
   for (const route of routes) {
     if (route.method !== method) continue;
     const params = matchPath(route.path, path);
-    if (params) return { route, params };
+    if (!params) continue;
+    const literals = route.path.split('/').length - Object.keys(params).length;
+    if (!best || literals > best.literals) best = { route, params, literals };
   }
-  return { params: {} };
+  return best ? { route: best.route, params: best.params } : { params: {} };
 }
 
 /** HTTP API payload v2: multi-value query parameters and headers are joined with commas, as API Gateway does. */

@@ -33,7 +33,7 @@ function localFunctionArn(logicalId: string): string {
 }
 
 /** Resolves the CloudFormation intrinsics CDK puts in a DefinitionString (Fn::Join, Fn::GetAtt, Ref). */
-function resolveTokens(value: unknown, resources: Record<string, { Type: string }>): string {
+export function resolveTokens(value: unknown, resources: Record<string, { Type: string }>): string {
   if (typeof value === 'string') return value;
   const intrinsic = value as Record<string, any>;
   if ('Fn::Join' in intrinsic) {

@@ -60,7 +60,7 @@ export const keys = {
   giftCardExternalIdentifier: (merchantId: number, externalIdentifier: string): Key => ({ pk: `GCEXTID#${merchantId}#${externalIdentifier}`, sk: 'GCEXTID' }),
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
-  /** gsi1 of an order: a user's orders, newest last by created_at (query backwards for newest first). */
+  /** gsi1 of an order: a user's orders by creation time (ISO 8601 with milliseconds); query backwards for newest first. */
   userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: `USER#${userId}#ORDERS`, gsi1sk: `ORDER#${createdAt}#${uuid}` }),
   /** Idempotency-Key record; `keyHash` is the SHA-256 of the client's key, `scope` the token subject. */
   idempotencyKey: (scope: string, keyHash: string): Key => ({ pk: `IDEMPOTENCY#${scope}#${keyHash}`, sk: 'IDEMPOTENCY' }),

@@ -417,7 +417,8 @@ async function commitSettlement(
     add('order', {
       Put: {
         TableName: table(),
-        Item: { ...keys.order(uuid), ...keys.userOrdersIndex(input.userId, now, uuid), entity: 'Order', ...order, updated_at: now },
+        // Millisecond time in the index key keeps newest-first exact for orders within one second.
+        Item: { ...keys.order(uuid), ...keys.userOrdersIndex(input.userId, new Date().toISOString(), uuid), entity: 'Order', ...order, updated_at: now },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });

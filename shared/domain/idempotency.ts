@@ -122,10 +122,11 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
       return { kind: 'run', claim: { leaseToken } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      // The winner's record comes back with the failure; fall back to a consistent read if not.
+      // The winner's record comes back with the failure, but in the low-level (marshalled) form the
+      // document client does not convert; use it only if it is plain, else read it consistently.
+      const returned = (error as { Item?: Record<string, unknown> }).Item;
       const existing =
-        ((error as { Item?: Record<string, unknown> }).Item as Record<string, unknown> | undefined) ??
-        (await db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
+        returned && typeof returned.pk === 'string' ? returned : (await db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
       if (!existing) continue; // deleted (released) meanwhile: try to claim again
       if (existing.request_hash !== hash) throw MISMATCH();
       if (existing.status === 'COMPLETED') return { kind: 'replay', response: JSON.parse(String(existing.response_json)) as StoredResponse };

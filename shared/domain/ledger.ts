@@ -91,8 +91,8 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
     values[':debit'] = debit;
   }
   if (options.expectedVersion !== undefined) {
-    conditions.push(options.expectedVersion === 0 ? 'attribute_not_exists(version)' : 'version = :expected');
-    if (options.expectedVersion !== 0) values[':expected'] = options.expectedVersion;
+    conditions.push(options.expectedVersion === 0 ? '(attribute_not_exists(version) OR version = :expected)' : 'version = :expected');
+    values[':expected'] = options.expectedVersion;
   }
   const items: TransactItem[] = [
     {

@@ -5,7 +5,7 @@ import { keys, padId } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
-import { getMerchant, type MerchantItem } from '#shared/domain/merchants.ts';
+import { getMerchant } from '#shared/domain/merchants.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
@@ -39,6 +39,13 @@ export interface PartnerIds {
 export interface LocationItem {
   location_id: number;
   merchant_id: number;
+  /**
+   * Copied from the merchant when the location is made, so a page of locations is one index query.
+   * Whatever changes these on a merchant must rewrite its locations too (listMerchantLocations).
+   */
+  merchant_name: string;
+  merchant_description_html: string;
+  merchant_tip_preference: string;
   /** Internal label (orders show it as location_name); not a field of the listed Location. */
   name: string | null;
   street_address: string;
@@ -148,12 +155,16 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
   if (!parsed.success) {
     throw new LocationInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'location'}: ${issue.message}`).join('; '));
   }
-  if (!(await getMerchant(parsed.data.merchant_id))) throw new LocationInputError(`merchant_id: merchant ${parsed.data.merchant_id} does not exist`);
+  const merchant = await getMerchant(parsed.data.merchant_id);
+  if (!merchant) throw new LocationInputError(`merchant_id: merchant ${parsed.data.merchant_id} does not exist`);
   const locationId = await nextId('location');
   const now = isoSeconds();
   const location: LocationItem = {
     location_id: locationId,
     ...parsed.data,
+    merchant_name: merchant.name,
+    merchant_description_html: merchant.description_html,
+    merchant_tip_preference: merchant.tip_preference,
     fulfillment_types: [...new Set(parsed.data.fulfillment_types)],
     created_at: now,
     updated_at: now,
@@ -218,6 +229,8 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
   const typeValues = Object.fromEntries(fulfillmentTypes.map((type, index) => [`:type${index}`, type]));
   const anyType = fulfillmentTypes.map((_, index) => `contains(#types, :type${index})`).join(' OR ');
   let startKey: QueryCommandInput['ExclusiveStartKey'];
+  // First read exactly what is missing (all match in the common case); widen when the filter drops many.
+  let limit = Math.min(wanted, 1000);
   do {
     const result = await db().send(
       new QueryCommand({
@@ -227,7 +240,7 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
         FilterExpression: `#shown = :true AND (${anyType})`,
         ExpressionAttributeNames: { '#pk': stream.partitionAttribute, '#sk': stream.sortAttribute, '#shown': 'shown', '#types': 'fulfillment_types' },
         ExpressionAttributeValues: { ':pk': stream.partitionValue, ':after': `LOCATION#${padId(afterId)}`, ':true': true, ...typeValues },
-        Limit: Number.isFinite(wanted) ? Math.max(wanted * 2, 20) : undefined,
+        Limit: Number.isFinite(limit) ? limit : undefined,
         ExclusiveStartKey: startKey,
       }),
     );
@@ -236,6 +249,7 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
       if (found.length >= wanted) return found;
     }
     startKey = result.LastEvaluatedKey;
+    limit = Number.isFinite(wanted) ? Math.min(Math.max((wanted - found.length) * 4, 20), 200) : wanted;
   } while (startKey);
   return found;
 }
@@ -475,11 +489,7 @@ export interface ImageSize {
 }
 
 /** The contract's Location resource: exactly its fields. */
-export function serializeLocation(
-  location: LocationItem,
-  merchant: Pick<MerchantItem, 'name' | 'description_html' | 'tip_preference'> | undefined,
-  options: { baseUrl: string; image?: ImageSize; now?: Date },
-) {
+export function serializeLocation(location: LocationItem, options: { baseUrl: string; image?: ImageSize; now?: Date }) {
   const image = options.image;
   return {
     accepts_tips_in_store: location.accepts_tips_in_store,
@@ -498,10 +508,10 @@ export function serializeLocation(
     locality: location.locality,
     longitude: location.longitude,
     menu_url: location.menu_url,
-    merchant_description_html: merchant?.description_html ?? '',
+    merchant_description_html: location.merchant_description_html ?? '',
     merchant_id: location.merchant_id,
-    merchant_name: merchant?.name ?? '',
-    merchant_tip_preference: merchant?.tip_preference ?? 'no preference',
+    merchant_name: location.merchant_name ?? '',
+    merchant_tip_preference: location.merchant_tip_preference ?? 'no preference',
     newsletter_url: location.newsletter_url,
     ...openState(location, options.now),
     opentable_url: location.opentable_url,
@@ -521,10 +531,3 @@ export function serializeLocation(
 }
 
 export type SerializedLocation = ReturnType<typeof serializeLocation>;
-
-/** The merchants of a page of locations, each read once. */
-export async function merchantsOf(locations: readonly LocationItem[]): Promise<Map<number, MerchantItem>> {
-  const ids = [...new Set(locations.map((location) => location.merchant_id))];
-  const merchants = await Promise.all(ids.map((id) => getMerchant(id)));
-  return new Map(ids.flatMap((id, index) => (merchants[index] ? [[id, merchants[index]] as const] : [])));
-}

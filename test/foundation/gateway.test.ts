@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { createGateway, listen } from '../../scripts/local/gateway.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -22,5 +23,31 @@ describe('local gateway', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(response.body[0].error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('local stage throttling', () => {
+  it('answers 429 with Retry-After beyond the burst, as the deployed stage does', async () => {
+    const server = createGateway({ throttling: { rateLimit: 1, burstLimit: 2 } });
+    const port = await listen(server, { port: 0 });
+    try {
+      const statuses = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`http://127.0.0.1:${port}/v15/nothing`);
+        statuses.push(response.status);
+        if (response.status === 429) {
+          retryAfter = response.headers.get('retry-after');
+          expect(await response.json()).toEqual([{ error: expect.objectContaining({ code: 'throttled' }) }]);
+        } else {
+          await response.text();
+        }
+      }
+      expect(statuses).toEqual([404, 404, 429]);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -95,10 +95,12 @@ describe('GET /v15/apps/:app_id/locations paging', () => {
   });
 
   it('answers 204 with no body and no Link past the last page', async () => {
-    const response = await api.call('GET', locationsPath(globalAppId, '?page=4'));
-    expect(response.status).toBe(204);
-    expect(response.text).toBe('');
-    expect(response.headers.get('link')).toBeNull();
+    for (const query of ['?page=4', '?page=999999999999', `?page=4&lat=${ORIGIN.lat}&lng=${ORIGIN.lng}`]) {
+      const response = await api.call('GET', locationsPath(globalAppId, query));
+      expect(response.status).toBe(204);
+      expect(response.text).toBe('');
+      expect(response.headers.get('link')).toBeNull();
+    }
   });
 
   it('gives an absolute Link that carries every query parameter forward with the next page', async () => {

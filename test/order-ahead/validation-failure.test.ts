@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
 import type { TestApi } from '../support/api.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
@@ -41,6 +42,6 @@ describe('a validation function that throws', () => {
     expect(last.status).toBe(422);
     expect(last.body).toEqual([{ error: expect.objectContaining({ object: 'order', property: 'base', code: 'validation_failed' }) }]);
     // The first attempt and the definition's MaxAttempts retries.
-    expect(validateCalls).toBe(4);
+    expect(validateCalls).toBe(1 + TASK_RETRY.maxAttempts!);
   });
 });

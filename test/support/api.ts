@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
@@ -59,8 +59,8 @@ export async function startTestApi(): Promise<TestApi> {
       if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) body = JSON.stringify(options.body);
       if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-      const response = await fetch(pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`, { method, headers, body });
-      const text = await response.text();
+      const response = await send(method, pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`, headers, body);
+      const text = response.text;
       let parsed: unknown;
       if (text !== '') {
         try {
@@ -71,6 +71,34 @@ export async function startTestApi(): Promise<TestApi> {
       }
       return { status: response.status, headers: response.headers, text, body: parsed as any };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+}
+
+/**
+ * node:http rather than fetch: fetch refuses a body on GET, and real clients (C#, Ruby) send `{}`
+ * with Content-Type application/json on GET and DELETE.
+ */
+function send(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
+    const req = httpRequest(url, { method, headers: outgoing }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

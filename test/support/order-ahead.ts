@@ -12,9 +12,13 @@ import { startLocalWorkflows, stopLocalWorkflows, type LocalWorkflowOptions } fr
 import { startTestApi, type ApiResult, type TestApi } from './api.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
 
+/**
+ * The test API with the local state machine. The definition is synthesized up front: synthesis is
+ * synchronous CPU work in this process, and doing it mid-test would stall the gateway's sockets.
+ */
 export async function startOrderAheadTestApi(options: LocalWorkflowOptions = {}): Promise<TestApi> {
   const api = await startTestApi();
-  await startLocalWorkflows({ warm: false, ...options });
+  await startLocalWorkflows({ warm: true, ...options });
   return {
     ...api,
     close: async () => {

@@ -348,6 +348,7 @@ export function serializeMenu(menu: MenuRecord, now: Date = new Date()) {
 
 /** Publishes a menu for an existing location (the admin CLI's create-menu and the demo seed). */
 export async function createMenuForLocation(locationId: number, input: unknown): Promise<MenuRecord> {
+  menuInputSchema.parse(input);
   const location = await getLocation(locationId);
   if (!location) throw new Error(`Location ${locationId} does not exist`);
   return putMenu({ locationId, merchantId: location.merchant_id, timeZone: location.time_zone }, input);

@@ -2,9 +2,12 @@
  * Upsell eligibility. A merchant defines upsells on a location's menu: the items to suggest, the cart
  * items that trigger it (none: any cart), a customer segment and local-time windows. The first eligible
  * upsell in menu order wins; items already in the cart or not orderable now are not suggested, and an
- * upsell left with nothing to suggest is not eligible.
+ * upsell left with nothing to suggest is not eligible. Segments count the user's completed orders at
+ * the menu's merchant (`new_customers`: none yet; `min_orders`: at least N).
  */
-import { getUser } from '#shared/domain/users.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { withinWindows } from './clock.ts';
 import { findMenuItem, itemAvailableAt, type CustomerSegment, type MenuRecord, type Upsell } from './menu.ts';
 
@@ -46,13 +49,41 @@ export function eligibleUpsell(
   return undefined;
 }
 
+/** The most orders any segment asks about (a merchant's "regulars" threshold is small). */
+const MAX_SEGMENT_ORDERS = 1000;
+
 /**
- * How many orders the user has placed, for segments. Read from the user's `orders_count`, which the
- * money path's order completion keeps.
+ * How many completed orders the user has at the merchant, counted up to `atLeast` (segments only
+ * ask "at least N"): a COUNT query of the user's orders (gsi1) filtered on the merchant, stopping
+ * as soon as the answer is known.
  */
-export async function ordersCountOf(userId: number): Promise<number> {
-  const user = await getUser(userId);
-  return Number(user?.orders_count ?? 0);
+export async function ordersAtMerchant(userId: number, merchantId: number, atLeast: number): Promise<number> {
+  const wanted = Math.min(atLeast, MAX_SEGMENT_ORDERS);
+  if (wanted <= 0) return 0;
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        FilterExpression: 'merchant_id = :merchant',
+        ExpressionAttributeValues: { ':pk': keys.userOrdersIndex(userId, '', '').gsi1pk, ':merchant': merchantId },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += result.Count ?? 0;
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && count < wanted);
+  return count;
+}
+
+/** The orders count the menu's segments need to be decided (at most the largest threshold they name). */
+export async function ordersCountForSegments(menu: MenuRecord, userId: number): Promise<number> {
+  const thresholds = menu.upsells.map((upsell) => (upsell.segment.kind === 'min_orders' ? upsell.segment.min_orders : upsell.segment.kind === 'new_customers' ? 1 : 0));
+  return ordersAtMerchant(userId, menu.merchant_id, Math.max(0, ...thresholds));
 }
 
 /** `{"upsell": {...}}` of POST /v15/upsells: item details are looked up by clients in the menu. */

@@ -16,7 +16,7 @@ import type { Cart, CartLine } from './cart.ts';
 import { findMenuItem, freeQuantities, getMenu, itemAvailableAt, optionGroupOf, type MenuOption, type MenuRecord } from './menu.ts';
 import { getProposedOrder } from './orders.ts';
 import { lineTotal, priceCharges, type PricedLine, type PricedOrder, type SelectedOption } from './pricing.ts';
-import { eligibleUpsell, ordersCountOf, pollUpsell } from './upsells.ts';
+import { eligibleUpsell, ordersCountForSegments, pollUpsell } from './upsells.ts';
 
 export type ValidationOutcome = { valid: true; priced: PricedOrder } | { valid: false; errors: ErrorDetail[] };
 
@@ -140,7 +140,7 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
     cart.fulfillment_type === 'delivery' ? deliveryAddressProblem(userId, cart.delivery_address_id!, location) : undefined,
     getBalance(creditAccountKey(userId, location.merchant_id)),
     getBalance(giftCardAccountKey(userId, location.merchant_id)),
-    ordersCountOf(userId),
+    ordersCountForSegments(menu, userId),
   ]);
   if (addressProblem) errors.push(addressProblem);
 

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { apiHandler, requireUser } from '#shared/http/handler.ts';
+import { idempotent } from '#shared/domain/idempotency.ts';
+import { completeOrderAhead, serializeCompletion } from '#shared/domain/order-ahead/complete.ts';
+
+const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
+
+/**
+ * POST /v15/order_ahead/orders/:uuid/complete (the poll's order_completion_url): charges the validated
+ * order once, through the in-store money path. No body. Idempotency-Key is honoured.
+ */
+export const handler = apiHandler('order-ahead-orders-complete', { params }, async (request) => {
+  const user = requireUser(request);
+  return idempotent(request, async (idempotency) => {
+    const order = await completeOrderAhead({
+      uuid: request.params.uuid,
+      userId: user.userId,
+      respond: (settled) => idempotency.completionItem({ status: 200, body: serializeCompletion(settled, request.baseUrl) }),
+    });
+    return { status: 200, body: serializeCompletion(order, request.baseUrl) };
+  });
+});

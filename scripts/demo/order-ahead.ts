@@ -1,0 +1,54 @@
+/**
+ * Order-ahead demo data: a kitchen of the demo merchant that takes pickup and delivery around the
+ * clock (so the demo works at any hour), the sample menu (option ids above 2^32, a free-choice group,
+ * a breakfast-only category, an upsell triggered by the burrito) and a delivery address of the first
+ * demo user inside its delivery area.
+ */
+import { createAddress, createAddressBody } from '#shared/domain/addresses.ts';
+import { createLocation } from '#shared/domain/locations.ts';
+import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
+import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import type { DemoContext } from './seed.ts';
+
+export async function seedOrderAhead(context: DemoContext): Promise<Record<string, unknown>> {
+  const location = await createLocation({
+    merchant_id: context.merchant.id,
+    name: 'Order Ahead Kitchen',
+    street_address: '1 Broadway',
+    locality: 'Cambridge',
+    region: 'MA',
+    postal_code: '02142',
+    latitude: 42.3629,
+    longitude: -71.0837,
+    time_zone: 'America/New_York',
+    fulfillment_types: ['pickup', 'delivery'],
+    delivery_radius_m: 4000,
+    hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '00:00', closes: '24:00' }],
+    supports_scheduling: true,
+    ready_time_estimate_in_minutes: 15,
+  });
+  // It is one of the demo merchant's locations like the others: demo.json lists it with them.
+  context.merchant.location_ids.push(location.location_id);
+  const menu = await createMenuForLocation(location.location_id, sampleMenu());
+  context.progress('order ahead menu', { location_id: location.location_id, menu_id: menu.menu_id });
+
+  const user = context.users[0]!;
+  const address = await createAddress(
+    user.id,
+    createAddressBody.parse({
+      user_address: { address_type: 'delivery', street_address: '77 Massachusetts Ave', locality: 'Cambridge', region: 'MA', postal_code: '02139', nickname: 'Work', latitude: 42.3592, longitude: -71.0935 },
+    }).user_address,
+  );
+  context.progress('order ahead delivery address', { user_id: user.id, address_id: address.address_id });
+
+  return {
+    menu: {
+      location_id: location.location_id,
+      menu_url: `${context.base_url}/v15/order_ahead/locations/${location.location_id}/menu`,
+      item_ids: menuItems(menu).map((entry) => entry.item.id),
+      item_with_option: { id: SAMPLE_IDS.tots, option_id: SAMPLE_IDS.large },
+      upsell_trigger_item_id: SAMPLE_IDS.burrito,
+    },
+    delivery_address_id: address.address_id,
+  };
+}

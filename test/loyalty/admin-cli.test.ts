@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+/** Runs `npx tsx scripts/admin.ts <args>` against this file's test table, as an operator would. */
+function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const { DYNAMODB_ENDPOINT: _endpoint, TABLE_NAME: _table, ...inherited } = process.env;
+    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+      cwd: root,
+      env: { ...inherited, AWS_REGION: 'local', LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run admin: loyalty commands', () => {
+  it('creates campaigns of each kind the API then shows, and imports legacy cards a user can claim', async () => {
+    const { app } = await appFixture();
+    const { merchant } = await merchantFixture(app.app_id);
+    const merchantId = String(merchant.merchant_id);
+
+    const item = await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'item', '--title', 'Coffee club', '--required', '5', '--earn-amount', '300', '--item-rules', 'sku:COFFEE-12,category:Coffee', '--json', '{"required_item_singular":"coffee","required_item_plural":"coffees"}']);
+    expect(item.code, item.stderr).toBe(0);
+    const itemCampaign = JSON.parse(item.stdout).campaign;
+    expect(itemCampaign).toMatchObject({ kind: 'item', required_item_count: 5, earn_amount: 300, item_rules: [{ field: 'sku', value: 'COFFEE-12' }, { field: 'category', value: 'Coffee' }] });
+
+    const spend = JSON.parse((await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'spend', '--title', 'Spend', '--required', '5000', '--earn-amount', '500'])).stdout).campaign;
+    const legacy = await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'legacy', '--title', 'Punch cards', '--app-id', String(app.app_id), '--progress-campaign-id', String(spend.campaign_id), '--cohort-code', `PUNCH${Date.now()}`]);
+    expect(legacy.code, legacy.stderr).toBe(0);
+    const legacyCampaign = JSON.parse(legacy.stdout).campaign;
+
+    const directory = mkdtempSync(join(tmpdir(), 'legacy-'));
+    const file = join(directory, 'cards.csv');
+    writeFileSync(file, 'legacy_id,value_amount,progress_amount\nPUNCH-1,250,700\nPUNCH-2,100\n');
+    const imported = await admin(['import-legacy-cards', '--campaign-id', String(legacyCampaign.campaign_id), '--file', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ campaign_id: legacyCampaign.campaign_id, imported: 2, skipped: 0 });
+
+    const { token } = await userFixture(app.app_id);
+    expect((await api.call('GET', `/v15/campaigns/${itemCampaign.campaign_id}/item_based_loyalty_v1`, { token })).body.campaign).toMatchObject({ required_item_count: 5, required_item_singular: 'coffee' });
+    const claim = await api.call('POST', `/v15/loyalties/legacy/0/claims`, { token, body: { legacy_loyalty: { legacy_id: 'PUNCH-1' } } });
+    expect(claim.status).toBe(200);
+    expect(claim.body.claim).toMatchObject({ value_amount: 250, progress_adjustments: [{ adjustment_amount: 700 }] });
+  });
+
+  it('exits 2 with the usage for a missing requirement or an unknown kind, 1 for an invalid campaign', async () => {
+    const { app } = await appFixture();
+    const { merchant } = await merchantFixture(app.app_id);
+    expect((await admin(['create-campaign', '--merchant-id', String(merchant.merchant_id), '--kind', 'bogus', '--title', 'x'])).code).toBe(2);
+    const invalid = await admin(['create-campaign', '--merchant-id', String(merchant.merchant_id), '--kind', 'visit', '--title', 'No requirement']);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('required_visit_count');
+  });
+});

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { seedLoyalty } from '../../scripts/demo/loyalty.ts';
+import type { DemoContext } from '../../scripts/demo/seed.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+describe('seedLoyalty (demo data)', () => {
+  it('returns working ids: each campaign in its representation, the cohort code, the legacy card, the locked campaign', async () => {
+    const { app } = await appFixture();
+    const { merchant } = await merchantFixture(app.app_id);
+    const context = { app: { id: app.app_id }, merchant: { id: merchant.merchant_id }, progress: () => undefined } as unknown as DemoContext;
+    const demo = (await seedLoyalty(context)) as {
+      campaigns: Record<string, number>;
+      item_campaign_sku: string;
+      cohort_code: string;
+      legacy: { campaign_id: number; legacy_id: string };
+      locked_campaign_id: number;
+    };
+    const { token } = await userFixture(app.app_id);
+    const representation: Record<string, string> = {
+      spend: 'spend_based_loyalty_v1',
+      item: 'item_based_loyalty_v1',
+      visit: 'visit_based_loyalty_v1',
+      item_gift_card: 'item_based_gift_card_loyalty_v1',
+      spend_gift_card: 'spend_based_gift_card_loyalty_v1',
+      custom_progress: 'custom_progress_based_v1',
+    };
+    expect(Object.keys(demo.campaigns).sort()).toEqual(Object.keys(representation).sort());
+    for (const [kind, id] of Object.entries(demo.campaigns)) {
+      expect((await api.call('GET', `/v15/campaigns/${id}/${representation[kind]}`, { token })).status, kind).toBe(200);
+    }
+    expect(demo.item_campaign_sku).toBe('COFFEE-12');
+    expect((await api.call('POST', `/v15/codes/${demo.cohort_code}/claims`, { token })).status).toBe(200);
+    const legacy = await api.call('POST', `/v15/loyalties/legacy/${demo.legacy.campaign_id}/claims`, { token, body: { legacy_loyalty: { legacy_id: demo.legacy.legacy_id } } });
+    expect(legacy.status).toBe(200);
+    expect((await api.call('GET', `/v15/campaigns/${demo.locked_campaign_id}/basic_v1`, { token })).status).toBe(404);
+  });
+});

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { loadGiftCard, orderWorld, placeOrder } from '../support/money.ts';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { giftCardAccountKey } from '#shared/domain/ledger.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+function audit(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'scripts/admin.ts', 'audit'], {
+      cwd: root,
+      env: { ...process.env, DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName, AWS_REGION: 'local', LOG_LEVEL: 'silent' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run admin -- audit', () => {
+  it('finds every balance equal to its ledger, then reports a tampered balance and exits 1', async () => {
+    const world = await orderWorld({ credit: 200 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 });
+    const completed = await placeOrder(api, world, { spend_amount: 1500, applied_discount_amount: 200, tip_amount: 100 });
+    await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token });
+
+    const clean = await audit();
+    expect(clean.code, clean.stderr).toBe(0);
+    const report = JSON.parse(clean.stdout);
+    expect(report).toMatchObject({ mismatches: [] });
+    expect(report.entries).toBeGreaterThanOrEqual(8);
+
+    const account = giftCardAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id);
+    await db().send(new UpdateCommand({ TableName: table(), Key: keys.balance(account), UpdateExpression: 'ADD balance :extra', ExpressionAttributeValues: { ':extra': 1 } }));
+    const tampered = await audit();
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toContain(account);
+    expect(tampered.stderr).toContain('do not match the ledger');
+  });
+});

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { merchantFixture } from '../support/fixtures.ts';
+import { complete, completeBody, orderWorld, placeOrder, propose } from '../support/money.ts';
+import { claimIdempotencyKey } from '#shared/domain/idempotency.ts';
+import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const key = () => ({ 'Idempotency-Key': randomUUID() });
+
+describe('Idempotency-Key on money-moving POSTs', () => {
+  it('replays a completed order with Idempotent-Replayed and charges once', async () => {
+    const world = await orderWorld();
+    const proposed = await propose(api, world);
+    const headers = key();
+    const first = await complete(api, world, proposed.body.proposed_order.uuid, {}, { headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await complete(api, world, proposed.body.proposed_order.uuid, {}, { headers });
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await getBalance(cardAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance).toBe(1000);
+  });
+
+  it('treats key order in the body as the same request', async () => {
+    const world = await orderWorld();
+    const proposed = await propose(api, world);
+    const headers = { ...key(), 'Content-Type': 'application/json' };
+    const body = completeBody(world, proposed.body.proposed_order.uuid).completed_order;
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const first = await api.call('POST', '/v15/completed_orders', { token: world.merchant.token, headers, body: { completed_order: body } });
+    const second = await api.call('POST', '/v15/completed_orders', { token: world.merchant.token, headers, body: { completed_order: reordered } });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('answers 422 to the same key with a different request', async () => {
+    const world = await orderWorld();
+    const headers = key();
+    const first = await propose(api, world, { spend_amount: 1000 }, headers);
+    expect(first.status).toBe(200);
+    const changed = await propose(api, world, { spend_amount: 1200 }, headers);
+    expect(changed.status).toBe(422);
+    expect(changed.body).toEqual([{ error: { object: 'request', property: 'idempotency_key', message: 'This Idempotency-Key was already used with a different request.', code: 'mismatch' } }]);
+  });
+
+  it('answers 409 with Retry-After while the first request is in flight, and proceeds once its lease expired', async () => {
+    const world = await orderWorld();
+    const proposed = await propose(api, world);
+    const uuid = proposed.body.proposed_order.uuid;
+    const headerValue = randomUUID();
+    const request = { method: 'POST', path: '/v15/completed_orders', body: completeBody(world, uuid), scope: `merchant:${world.merchant.merchant.merchant_id}`, key: headerValue };
+    // A request that has claimed the key and not finished (the state a crashed or slow request leaves).
+    expect((await claimIdempotencyKey(request)).kind).toBe('run');
+    const blocked = await complete(api, world, uuid, {}, { headers: { 'Idempotency-Key': headerValue } });
+    expect(blocked.status).toBe(409);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(blocked.body[0].error).toMatchObject({ object: 'request', property: 'base', code: 'in_flight' });
+
+    const crashedKey = randomUUID();
+    expect((await claimIdempotencyKey({ ...request, key: crashedKey }, -1)).kind).toBe('run');
+    const recovered = await complete(api, world, uuid, {}, { headers: { 'Idempotency-Key': crashedKey } });
+    expect(recovered.status).toBe(200);
+  });
+
+  it('runs concurrent requests with one key once', async () => {
+    const world = await orderWorld();
+    const headers = key();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => propose(api, world, {}, headers)));
+    const executed = responses.filter((response) => response.status === 200 && response.headers.get('idempotent-replayed') === null);
+    expect(executed).toHaveLength(1);
+    for (const response of responses) {
+      expect([200, 409]).toContain(response.status);
+      if (response.status === 200) expect(response.body).toEqual(executed[0]!.body);
+    }
+  });
+
+  it('stores a 4xx outcome and replays it', async () => {
+    const world = await orderWorld({ card: 'declines' });
+    const proposed = await propose(api, world);
+    const headers = key();
+    const declined = await complete(api, world, proposed.body.proposed_order.uuid, {}, { headers });
+    expect(declined.status).toBe(422);
+    const replay = await complete(api, world, proposed.body.proposed_order.uuid, {}, { headers });
+    expect(replay.status).toBe(422);
+    expect(replay.text).toBe(declined.text);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('replays a refund instead of refusing a second one', async () => {
+    const world = await orderWorld();
+    const completed = await placeOrder(api, world);
+    const headers = key();
+    const first = await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token, headers });
+    expect(first.status).toBe(200);
+    const replay = await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe(first.text);
+    const withoutKey = await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token });
+    expect(withoutKey.status).toBe(422);
+  });
+
+  it('scopes keys to the token subject and rejects keys longer than 255 characters', async () => {
+    const world = await orderWorld();
+    const other = await merchantFixture(world.app.app_id);
+    const headers = key();
+    const mine = await propose(api, world, {}, headers);
+    const theirs = await api.call('POST', '/v15/proposed_orders', { token: other.token, headers, body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000 } } });
+    expect(mine.status).toBe(200);
+    expect(theirs.status).toBe(422); // their own request ran (not a mismatch): the location is not theirs
+    expect(theirs.body[0].error.property).toBe('location_id');
+    const tooLong = await propose(api, world, {}, { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body[0].error).toMatchObject({ object: 'request', property: 'idempotency_key' });
+  });
+
+  it('leaves a ledger that matches every balance', async () => {
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+});

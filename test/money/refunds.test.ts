@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { merchantFixture } from '../support/fixtures.ts';
+import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const balances = async (world: OrderWorld) => {
+  const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
+  const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
+  return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
+};
+
+const refund = (world: OrderWorld, uuid: string, options: { body?: unknown; token?: string; version?: 'v14' | 'v15'; headers?: Record<string, string> } = {}) =>
+  api.call('POST', `/${options.version ?? 'v14'}/orders/${uuid}/refund`, { token: options.token ?? world.merchant.token, body: options.body, headers: options.headers });
+
+describe('POST /v14/orders/:uuid/refund', () => {
+  it('refunds once: restores gift card value and discount, refunds the card, answers the merchant-facing order', async () => {
+    const world = await orderWorld({ credit: 300 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 });
+    const completed = await placeOrder(api, world, { spend_amount: 2000, applied_discount_amount: 300, tip_amount: 100 });
+    expect(completed.status).toBe(200);
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
+
+    const response = await refund(world, completed.body.order.uuid);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      order: {
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        merchant_funded_credit_amount: 300,
+        earn_amount: 0,
+        uuid: completed.body.order.uuid,
+        loyalty_id: world.user.user.user_id,
+        spend_amount: 2000,
+        refunded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        tip_amount: 100,
+        total_amount: 2100,
+        location_id: world.location.location_id,
+        user_display_name: 'Test U.',
+      },
+    });
+    expect(await balances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
+
+    const second = await refund(world, completed.body.order.uuid);
+    expect(second.status).toBe(422);
+    expect(second.body).toEqual([{ error: { object: 'order', property: 'base', message: 'The refund was unsuccessful; contact support' } }]);
+  });
+
+  it('answers 404 with an empty body for an unknown order', async () => {
+    const world = await orderWorld();
+    const response = await refund(world, '0123456789abcdef0123456789abcdef');
+    expect(response.status).toBe(404);
+    expect(response.text).toBe('');
+  });
+
+  it("answers 401 to another merchant's token and changes nothing", async () => {
+    const world = await orderWorld();
+    const completed = await placeOrder(api, world);
+    const other = await merchantFixture(world.app.app_id);
+    const response = await refund(world, completed.body.order.uuid, { token: other.token });
+    expect(response.status).toBe(401);
+    expect(await balances(world)).toMatchObject({ card: 1000 });
+  });
+
+  it('requires the manager confirmation when the merchant has one', async () => {
+    const world = await orderWorld({ managerConfirmation: '87168' });
+    const completed = await placeOrder(api, world);
+    for (const body of [undefined, { refund: { manager_confirmation: null } }, { refund: { manager_confirmation: '11111' } }]) {
+      const response = await refund(world, completed.body.order.uuid, { body });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual([{ error: { object: 'refund', property: 'manager_confirmation', message: 'Manager confirmation was incorrect.' } }]);
+    }
+    const accepted = await refund(world, completed.body.order.uuid, { body: { refund: { manager_confirmation: '87168' } } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.order.refunded_at).not.toBeNull();
+  });
+
+  it('accepts the v15 path and a null manager confirmation when the merchant has none', async () => {
+    const world = await orderWorld();
+    const completed = await placeOrder(api, world);
+    const response = await refund(world, completed.body.order.uuid, { version: 'v15', body: { refund: { manager_confirmation: null } } });
+    expect(response.status).toBe(200);
+  });
+
+  it('refunds once under 10 concurrent refunds', async () => {
+    const world = await orderWorld({ credit: 100 });
+    const completed = await placeOrder(api, world, { spend_amount: 1000, applied_discount_amount: 100 });
+    const responses = await Promise.all(Array.from({ length: 10 }, () => refund(world, completed.body.order.uuid)));
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+    for (const response of responses.filter((candidate) => candidate.status !== 200)) {
+      expect(response.status).toBe(422);
+      expect(response.body[0].error).toMatchObject({ object: 'order', property: 'base', message: 'The refund was unsuccessful; contact support' });
+    }
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 100, card: 0 });
+  });
+
+  it('leaves a ledger that matches every balance, none negative', async () => {
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { settleOrder } from '#shared/domain/checkout.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { getProposedOrder } from '#shared/domain/orders.ts';
+import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
+import { epochSeconds } from '#shared/time.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const balance = async (world: OrderWorld, kind: 'card' | 'credit') =>
+  (await getBalance((kind === 'card' ? cardAccountKey : creditAccountKey)(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
+
+describe('settlement saga', () => {
+  it('voids the charge and frees the source when the transaction loses after charging; the next try is a new charge', async () => {
+    const world = await orderWorld();
+    const proposed = await propose(api, world);
+    const uuid = proposed.body.proposed_order.uuid;
+    const failingGuard = { ConditionCheck: { TableName: table(), Key: { pk: 'MISSING', sk: 'MISSING' }, ConditionExpression: 'attribute_exists(pk)' } };
+    await expect(
+      settleOrder({
+        source: 'in_store',
+        settlement: { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', uuid },
+        merchantId: world.merchant.merchant.merchant_id,
+        locationId: world.location.location_id,
+        userId: world.user.user.user_id,
+        appId: world.app.app_id,
+        spendAmount: 1000,
+        taxAmount: 0,
+        tipAmount: 0,
+        appliedDiscountAmount: 0,
+        exemptionAmount: 0,
+        partialAuthorizationAllowed: false,
+        discountOnly: false,
+        items: [],
+        guard: [failingGuard],
+      }),
+    ).rejects.toMatchObject({ status: 422, details: [expect.objectContaining({ code: 'not_completable' })] });
+    const source = (await getProposedOrder(uuid)) as unknown as Record<string, unknown>;
+    expect(source).toMatchObject({ state: 'proposed', settlement_attempt: 1 });
+    expect(source.settlement_lease_token).toBeUndefined();
+    expect(await balance(world, 'card')).toBe(0);
+
+    const completed = await complete(api, world, uuid);
+    expect(completed.status).toBe(200);
+    expect(await balance(world, 'card')).toBe(1000);
+  });
+
+  it('lets a retry proceed once a crashed completion\'s lease expired', async () => {
+    const world = await orderWorld();
+    const proposed = await propose(api, world);
+    const uuid = proposed.body.proposed_order.uuid;
+    // What a completion that crashed after claiming leaves behind, with its lease still running...
+    await db().send(new UpdateCommand({ TableName: table(), Key: keys.proposedOrder(uuid), UpdateExpression: 'SET settlement_lease_token = :t, settlement_lease_until = :until, settlement_attempt = :zero', ExpressionAttributeValues: { ':t': 'crashed', ':until': epochSeconds() + 30, ':zero': 0 } }));
+    const blocked = await complete(api, world, uuid);
+    expect(blocked.status).toBe(409);
+    expect(blocked.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'in_progress' });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // ...and once it has run out.
+    await db().send(new UpdateCommand({ TableName: table(), Key: keys.proposedOrder(uuid), UpdateExpression: 'SET settlement_lease_until = :past', ExpressionAttributeValues: { ':past': epochSeconds() - 1 } }));
+    const recovered = await complete(api, world, uuid);
+    expect(recovered.status).toBe(200);
+    expect(await balance(world, 'card')).toBe(1000);
+  });
+});
+
+describe('credit earned through loyalty', () => {
+  it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
+    const world = await orderWorld();
+    await createCampaign({ merchant_id: world.merchant.merchant.merchant_id, kind: 'spend', title: 'Spend $10, get $5', required_spend_amount: 1000, earn_amount: 500 });
+    const earned = await placeOrder(api, world, { spend_amount: 1000 });
+    expect(earned.status).toBe(200);
+    expect(await balance(world, 'credit')).toBe(500);
+    const detail = await api.call('GET', `/v15/orders/${earned.body.order.uuid}`, { token: world.user.token });
+    expect(detail.body.order.credit_earned_amount).toBe(500);
+
+    const refunded = await api.call('POST', `/v14/orders/${earned.body.order.uuid}/refund`, { token: world.merchant.token });
+    expect(refunded.status).toBe(200);
+    expect(refunded.body.order.earn_amount).toBe(500);
+    expect(await balance(world, 'credit')).toBe(0);
+  });
+
+  it('still refunds when the earned credit was already spent, never taking the balance below zero', async () => {
+    const world = await orderWorld();
+    await createCampaign({ merchant_id: world.merchant.merchant.merchant_id, kind: 'spend', title: 'Spend $10, get $5', required_spend_amount: 1000, earn_amount: 500 });
+    const earned = await placeOrder(api, world, { spend_amount: 1000 });
+    expect(await balance(world, 'credit')).toBe(500);
+    const spending = await placeOrder(api, world, { spend_amount: 400, applied_discount_amount: 300 });
+    expect(spending.status).toBe(200);
+    expect(await balance(world, 'credit')).toBe(200);
+
+    const refunded = await api.call('POST', `/v14/orders/${earned.body.order.uuid}/refund`, { token: world.merchant.token });
+    expect(refunded.status).toBe(200);
+    expect(await balance(world, 'credit')).toBeGreaterThanOrEqual(0);
+    expect(await balance(world, 'card')).toBe(100);
+  });
+
+  it('leaves a ledger that matches every balance, none negative', async () => {
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+});

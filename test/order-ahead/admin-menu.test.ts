@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocation } from '#shared/domain/locations.ts';
+import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let api: TestApi;
+let directory: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  directory = mkdtempSync(join(tmpdir(), 'order-ahead-admin-'));
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName, AWS_REGION: 'local', LOG_LEVEL: 'silent' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run admin -- create-menu / create-upsell', () => {
+  it('publishes a menu from a JSON file, readable through the menu endpoint, and adds an upsell', async () => {
+    const { app } = await appFixture();
+    const { merchant } = await merchantFixture(app.app_id);
+    const location = await createLocation({
+      merchant_id: merchant.merchant_id, street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02110',
+      latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['pickup'],
+    });
+    const file = join(directory, 'menu.json');
+    writeFileSync(file, JSON.stringify({ ...sampleMenu(), upsells: [] }));
+
+    const created = await admin(['create-menu', '--location-id', String(location.location_id), '--file', file]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`"id": ${SAMPLE_IDS.large}`);
+
+    const menu = await api.call('GET', `/v15/order_ahead/locations/${location.location_id}/menu`);
+    expect(menu.status).toBe(200);
+    expect(menu.body.menu.categories.map((entry: any) => entry.category.name)).toEqual(['Appetizers', 'Lunch', 'Drinks and sweets', 'Breakfast']);
+    expect(menu.text).toContain(`"id":${SAMPLE_IDS.large}`);
+
+    const upsell = await admin([
+      'create-upsell', '--location-id', String(location.location_id), '--prompt', 'Thirsty?', '--item-ids', String(SAMPLE_IDS.water),
+      '--segment', 'new_customers',
+    ]);
+    expect(upsell.code, upsell.stderr).toBe(0);
+    const { upsell: created_upsell } = JSON.parse(upsell.stdout);
+    const customer = await userFixture(app.app_id);
+    const suggestion = await api.call('POST', '/v15/upsells', {
+      token: customer.token,
+      body: { order: { location_id: location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1 } }] } },
+    });
+    expect(suggestion.status).toBe(200);
+    expect(suggestion.body).toEqual({ upsell: { id: created_upsell.id, prompt: 'Thirsty?', show_prices: true, items: [{ item: { id: SAMPLE_IDS.water } }] } });
+  });
+
+  it('refuses an invalid menu with every problem and exit code 1', async () => {
+    const file = join(directory, 'bad-menu.json');
+    writeFileSync(file, JSON.stringify({ categories: [{ id: 1, name: 'Empty', items: [{ id: 1, name: 'No price' }] }] }));
+    const result = await admin(['create-menu', '--location-id', '1', '--file', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('price_amount');
+  });
+});
