@@ -6,6 +6,7 @@
  * side by side in one run: the DynamoDB floor, every benchmarked endpoint at concurrency 1 and 16,
  * the order-ahead start -> valid flow, paging cost at 10 and 10,000 records, and cold starts.
  * Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
+ * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
  * Never run by `npm test`; figures come from here, not from timed assertions.
  */
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
@@ -321,7 +322,17 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+/** `--report-only`: re-render docs/benchmarks.md and docs/cost.md from the saved results (e.g. after editing bench/notes.md). */
+async function reportOnly(): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { writeReports, terminalTable } = await import('./report.ts');
+  const mode = quick ? 'quick' : 'full';
+  const saved = JSON.parse(readFileSync(join(BENCH_DIRECTORY, 'results', `${mode}.json`), 'utf8')) as BenchResults;
+  writeReports(saved, `bench/results/${mode}.json`);
+  process.stdout.write(`${terminalTable(saved)}\n`);
+}
+
+(process.argv.includes('--report-only') ? reportOnly() : main()).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { logIn } from '#shared/domain/access-tokens.ts';
+import { issuedAccessToken } from '#shared/schemas/identity.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
 const body = z.object({
   access_token: z.object({
@@ -13,7 +15,7 @@ const body = z.object({
 });
 
 /** POST /v15/access_tokens: username-and-password login of a user or a merchant. */
-export const handler = apiHandler('access-tokens-create', { body, bodyObject: 'access_token' }, async (request) => {
+export const handler = apiHandler('access-tokens-create', { responses: { 200: issuedAccessToken, 401: apiErrors }, summary: 'Log in with username and password (issues an access token)', body, bodyObject: 'access_token' }, async (request) => {
   const { api_key, username, password } = request.body.access_token;
   const issued = await logIn({ apiKey: api_key, username, password });
   return ok({ access_token: { token: issued.token, user_id: issued.user_id, merchant_id: issued.merchant_id } });

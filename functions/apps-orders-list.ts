@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
 import { listAppOrders, userOrderListColumns } from '#shared/domain/orders.ts';
+import { userOrderList } from '#shared/schemas/money.ts';
 
 const query = z.object({
   page: z
@@ -30,7 +31,7 @@ const query = z.object({
 });
 
 /** GET /v15/apps/orders: the user's orders through the requesting app, newest first, paged by Link. */
-export const handler = apiHandler('apps-orders-list', { query }, async (request) => {
+export const handler = apiHandler('apps-orders-list', { responses: { 200: userOrderList, 204: null }, summary: "List the user's orders placed through the requesting app", query }, async (request) => {
   const user = requireUser(request);
   const page = request.query.page ?? 1;
   const result = await listAppOrders(user.appId, user.userId, { cursor: request.query.cursor, page });

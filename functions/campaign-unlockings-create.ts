@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, noContent, requireMerchant } from '#shared/http/handler.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 
@@ -15,7 +15,7 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('campaign-unlockings-create', { body, bodyObject: 'campaign_unlocking' }, async (request) => {
+export const handler = apiHandler('campaign-unlockings-create', { responses: { 204: null }, summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
   const merchant = requireMerchant(request);
   await unlockCampaign(merchant.merchantId, request.body.campaign_unlocking);
   return noContent();

@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { completeProposedOrder, serializeCompletedOrder } from '#shared/domain/orders.ts';
 import { amounts, feeSchema, itemsSchema } from '#shared/domain/order-input.ts';
+import { completedOrderResponse } from '#shared/schemas/money.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
 const body = z.object({
   completed_order: z.object({
@@ -27,7 +29,7 @@ const body = z.object({
 });
 
 /** POST /v15/completed_orders: completes a proposed order, charging the customer the QR code names. */
-export const handler = apiHandler('completed-orders-create', { body, bodyObject: 'completed_order' }, async (request) => {
+export const handler = apiHandler('completed-orders-create', { responses: { 200: completedOrderResponse, 409: apiErrors }, summary: 'Complete a proposed order (in-store)', body, bodyObject: 'completed_order' }, async (request) => {
   const merchant = requireMerchant(request);
   const completed = request.body.completed_order;
   return idempotent(request, async (idempotency) => {

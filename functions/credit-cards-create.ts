@@ -1,7 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { addCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { creditCardResponse } from '#shared/schemas/identity.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** Longer than any gateway nonce; anything longer is not a nonce. */
 const MAX_NONCE_LENGTH = 4096;
@@ -29,7 +31,7 @@ function submittedNonce(card: z.output<typeof body>['credit_card']): { field: st
   return undefined;
 }
 
-export const handler = apiHandler('credit-cards-create', { body, bodyObject: 'credit_card' }, async (request) => {
+export const handler = apiHandler('credit-cards-create', { responses: { 200: creditCardResponse, 409: apiErrors }, summary: 'Create a credit card', body, bodyObject: 'credit_card' }, async (request) => {
   const user = requireUser(request);
   const submitted = submittedNonce(request.body.credit_card);
   if (!submitted) throw unprocessable('credit_card', 'gateway_payment_nonce', "Gateway payment nonce can't be blank", 'missing');

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
+import { giftCardValueAdditionResponse } from '#shared/schemas/money.ts';
 
 const params = z.object({ merchant_id: z.string().regex(/^\d+$/).transform(Number) });
 
@@ -19,7 +20,7 @@ const body = z.object({
 });
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions: load value onto the QR code holder's gift card. */
-export const handler = apiHandler('gift-card-value-additions-create', { params, body, bodyObject: 'gift_card_value_addition' }, async (request) => {
+export const handler = apiHandler('gift-card-value-additions-create', { responses: { 200: giftCardValueAdditionResponse }, summary: 'Add gift card value', params, body, bodyObject: 'gift_card_value_addition' }, async (request) => {
   const merchant = requireMerchant(request);
   if (merchant.merchantId !== request.params.merchant_id) {
     throw unauthorized('Not authorized to add gift card value for this merchant.', 'gift_card_value_addition', 'merchant_token');

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { FULFILLMENT_TYPES, listAppLocations, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
+import { locationList } from '#shared/schemas/locations.ts';
 
 /**
  * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
@@ -71,7 +72,7 @@ function appIdOf(params: Record<string, string | undefined> | undefined): number
 /** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
 const PAGING_PARAMETERS = new Set(['page', 'after']);
 
-export const handler = apiHandler('locations-list', { query: querySchema }, async (request) => {
+export const handler = apiHandler('locations-list', { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: querySchema }, async (request) => {
   const { query } = request;
   const appId = appIdOf(request.event.pathParameters);
   const app = appId === undefined ? undefined : await getApp(appId);

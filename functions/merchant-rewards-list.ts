@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { listRewards } from '#shared/domain/loyalty/rewards.ts';
+import { rewardList } from '#shared/schemas/loyalty.ts';
 
 /**
  * GET /v15/merchants/{merchant_id}/rewards: with a user token that user's rewards at the merchant,
@@ -26,7 +27,7 @@ const query = z
 
 const params = z.object({ merchant_id: z.string() });
 
-export const handler = apiHandler('merchant-rewards-list', { query, params }, async (request) => {
+export const handler = apiHandler('merchant-rewards-list', { responses: { 200: rewardList }, summary: "List a user's rewards at a merchant", query, params }, async (request) => {
   // A merchant id that is not a number names no merchant: 404 with an empty body, like an unknown one.
   if (!/^\d{1,15}$/.test(request.params.merchant_id)) throw notFound();
   const rewards = await listRewards(Number(request.params.merchant_id), request.credentials.user?.userId, {

@@ -1,7 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { completeOrderAhead, serializeCompletion } from '#shared/domain/order-ahead/complete.ts';
+import { orderAheadCompletionResponse } from '#shared/schemas/order-ahead.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
 const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
 
@@ -9,7 +11,7 @@ const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
  * POST /v15/order_ahead/orders/:uuid/complete (the poll's order_completion_url): charges the validated
  * order once, through the in-store money path. No body. Idempotency-Key is honoured.
  */
-export const handler = apiHandler('order-ahead-orders-complete', { params }, async (request) => {
+export const handler = apiHandler('order-ahead-orders-complete', { responses: { 200: orderAheadCompletionResponse, 409: apiErrors, 422: apiErrors }, summary: 'Complete (pay for) a validated order ahead order', params }, async (request) => {
   const user = requireUser(request);
   return idempotent(request, async (idempotency) => {
     const order = await completeOrderAhead({

@@ -7,7 +7,7 @@
  *   the order still validating).
  * - `record_failure`: the Catch's step; marks the order externally_invalid so it never stays validating.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { log } from '#shared/log.ts';
 import { finishValidation, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
 import type { PricedOrder } from '#shared/domain/order-ahead/pricing.ts';

@@ -1,11 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserOrder, serializeUserOrderDetail } from '#shared/domain/orders.ts';
+import { userOrderDetailResponse } from '#shared/schemas/money.ts';
 
 const params = z.object({ uuid: z.string().min(1).max(64) });
 
 /** GET /v15/orders/:uuid: one of the user's own orders, with items. */
-export const handler = apiHandler('orders-show', { params }, async (request) => {
+export const handler = apiHandler('orders-show', { responses: { 200: userOrderDetailResponse }, summary: 'Get user-oriented order details', params }, async (request) => {
   const user = requireUser(request);
   return ok(serializeUserOrderDetail(await getUserOrder(user.userId, request.params.uuid)));
 });

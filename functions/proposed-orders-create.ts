@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { proposeOrder, serializeProposedOrder } from '#shared/domain/orders.ts';
 import { amounts, itemsSchema } from '#shared/domain/order-input.ts';
+import { proposedOrderResponse } from '#shared/schemas/money.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
 const body = z.object({
   proposed_order: z.object({
@@ -22,7 +24,7 @@ const body = z.object({
 });
 
 /** POST /v15/proposed_orders: the POS proposes an order and learns the discount the customer can apply. */
-export const handler = apiHandler('proposed-orders-create', { body, bodyObject: 'proposed_order' }, async (request) => {
+export const handler = apiHandler('proposed-orders-create', { responses: { 200: proposedOrderResponse, 409: apiErrors }, summary: 'Propose an order (in-store)', body, bodyObject: 'proposed_order' }, async (request) => {
   const merchant = requireMerchant(request);
   const proposed = request.body.proposed_order;
   return idempotent(request, async () => {

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { setRewardPaused } from '#shared/domain/loyalty/rewards.ts';
+import { rewardResponse } from '#shared/schemas/loyalty.ts';
 
 /**
  * PUT /v15/rewards/{reward_id}/pause: pauses a reward the user holds so it is not applied automatically
@@ -10,7 +11,7 @@ import { setRewardPaused } from '#shared/domain/loyalty/rewards.ts';
 /** Any id: one that is not a reward id is simply not found (404, empty body). */
 const params = z.object({ reward_id: z.string() });
 
-export const handler = apiHandler('rewards-pause', { params }, async (request) => {
+export const handler = apiHandler('rewards-pause', { responses: { 200: rewardResponse }, summary: 'Pause a reward', params }, async (request) => {
   const user = requireUser(request);
   return ok(await setRewardPaused(user.userId, request.params.reward_id, true));
 });

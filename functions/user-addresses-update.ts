@@ -1,10 +1,11 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { addressIdFromPath, addressIdParams, serializeAddress, updateAddress, updateAddressBody } from '#shared/domain/addresses.ts';
+import { userAddressResponse } from '#shared/schemas/identity.ts';
 
 /** PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). */
 export const handler = apiHandler(
   'user-addresses-update',
-  { body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
+  { responses: { 200: userAddressResponse }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
   async (request) => {
     const principal = requireUser(request);
     const address = await updateAddress(principal.userId, addressIdFromPath(request.params.id), request.body.user_address);

@@ -46,8 +46,8 @@ export const MERCHANT_PERMISSIONS: readonly Permission[] = [
   'manage_gift_cards',
 ];
 
-/** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write. */
-export type TableAccess = 'read' | 'write';
+/** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write, `none` neither (nor TABLE_NAME). */
+export type TableAccess = 'read' | 'write' | 'none';
 
 export interface Route {
   method: HttpMethod;
@@ -61,6 +61,8 @@ export interface Route {
   table: TableAccess;
   /** The function starts executions of the order-ahead validation state machine. */
   startsValidation?: boolean;
+  /** Files under node_modules the function reads at run time: copied beside its bundle (locally read in place). */
+  bundledFiles?: readonly string[];
 }
 
 export const routes: readonly Route[] = [
@@ -113,6 +115,11 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/order_ahead/orders/{uuid}', handler: 'order-ahead-orders-show', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write' },
   { method: 'POST', path: '/v15/upsells', handler: 'upsells-create', credential: 'user', table: 'read' },
   { method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-orders-complete', credential: 'user', permissions: ['create_orders'], table: 'write' },
+
+  // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
+  { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none' },
+  { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },
+  { method: 'GET', path: '/docs/assets/{file}', handler: 'docs-assets-show', credential: 'none', table: 'none', bundledFiles: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'] },
 ];
 
 /** Serves API Gateway's `$default` route: anything no route above matches (404, or 405 for a known path). */

@@ -1,7 +1,8 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { FALLBACK_HANDLER, type Route } from '#shared/routes.ts';
-import { ApiFunction } from './api-function.ts';
+import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { API_FUNCTION_BUNDLING, ApiFunction } from './api-function.ts';
 
 export interface RouteFunctionsProps {
   routes: readonly Route[];
@@ -17,9 +18,18 @@ export function constructIdFor(handler: string): string {
     .join('');
 }
 
+/** Copies a route's `bundledFiles` (paths under node_modules) next to its bundled index.mjs. */
+function copiedBesideBundle(files: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${inputDir}/node_modules/${file}" "${outputDir}/"`),
+  };
+}
+
 /**
  * One function per handler of the route table, plus the fallback that serves `$default`.
- * Table access follows each route's `table` field; the fallback gets none.
+ * Table access follows each route's `table` field (`none`: no TABLE_NAME, no grant); the fallback gets none.
  */
 export class RouteFunctions extends Construct {
   /** Handler name (module under functions/) -> its function. */
@@ -34,8 +44,11 @@ export class RouteFunctions extends Construct {
       if (functions.has(route.handler)) {
         throw new Error(`functions/${route.handler}.ts serves more than one route; give each route its own handler`);
       }
-      const fn = new ApiFunction(this, constructIdFor(route.handler), { handlerName: route.handler });
-      fn.bindTable({ table, accessMode: route.table === 'write' ? 'RW' : 'RO' });
+      const fn = new ApiFunction(this, constructIdFor(route.handler), {
+        handlerName: route.handler,
+        ...(route.bundledFiles ? { bundling: { ...API_FUNCTION_BUNDLING, commandHooks: copiedBesideBundle(route.bundledFiles) } } : {}),
+      });
+      if (route.table !== 'none') fn.bindTable({ table, accessMode: route.table === 'write' ? 'RW' : 'RO' });
       functions.set(route.handler, fn);
     }
 

@@ -64,8 +64,8 @@ export async function seedMoney(context: DemoContext): Promise<Record<string, un
   context.progress('money: demo order completed', { order_uuid: order.uuid });
 
   return {
+    merchant: { manager_confirmation: DEMO_MANAGER_CONFIRMATION },
     money: {
-      merchant_manager_confirmation: DEMO_MANAGER_CONFIRMATION,
       gift_card_holder_user_id: holder.id,
       value_at_merchant_amount: addition.gift_card_value_addition.new_value_at_merchant_amount - order.gift_card_total_amount,
       credit_at_merchant_amount: 500,

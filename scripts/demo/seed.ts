@@ -37,7 +37,8 @@ export interface DemoUser {
 export interface FoundationDemo {
   base_url: string;
   app: { id: number; api_key: string };
-  merchant: { id: number; token: string; location_ids: number[]; username: string; password: string };
+  /** manager_confirmation is added by the money seeder: refunds at this merchant must send it. */
+  merchant: { id: number; token: string; location_ids: number[]; username: string; password: string; manager_confirmation?: string };
   other_merchant: { id: number; token: string; location_ids: number[] };
   users: DemoUser[];
   card_nonces: { valid: string; invalid_expiration: string; declines: string; limited_funds: string; limited_funds_amount: number };
@@ -156,11 +157,7 @@ export async function seedDemoIfEmpty(options: { baseUrl: string; demoFile: stri
   const demo: Demo = { ...foundation };
   const context: DemoContext = { ...foundation, progress };
   for (const { area, seed } of AREA_SEEDERS) {
-    const added = await seed(context);
-    const clashes = Object.keys(added).filter((key) => key in demo);
-    if (clashes.length > 0) throw new Error(`The ${area} demo seeder returned keys that are already in demo.json: ${clashes.join(', ')}`);
-    Object.assign(demo, added);
-    progress('area seeded', { area, keys: Object.keys(added) });
+    mergeDemoKeys(demo, await seed(context), area);
   }
 
   await db().send(
@@ -172,6 +169,22 @@ export async function seedDemoIfEmpty(options: { baseUrl: string; demoFile: stri
   writeFileSync(options.demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   progress('demo seeded', { demo_file: options.demoFile });
   return demo;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Merges an area's keys into demo.json. An area may add fields to a foundation object (money adds
+ * `merchant.manager_confirmation`) but never overwrite a value another seeder wrote.
+ */
+function mergeDemoKeys(target: Record<string, unknown>, added: Record<string, unknown>, area: string, path = ''): void {
+  for (const [key, value] of Object.entries(added)) {
+    const existing = target[key];
+    if (existing === undefined) target[key] = value;
+    else if (isPlainObject(existing) && isPlainObject(value)) mergeDemoKeys(existing, value, area, `${path}${key}.`);
+    else throw new Error(`The ${area} demo seeder returned ${path}${key}, which is already in demo.json`);
+  }
+  if (path === '') progress('area seeded', { area, keys: Object.keys(added) });
 }
 
 const FOUNDATION_KEYS = new Set(['base_url', 'app', 'merchant', 'other_merchant', 'users', 'card_nonces']);

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { optionalEnv, requireEnv } from '#shared/env.ts';
 import { dbStatsEnabled, instrumentClient } from '#shared/db/stats.ts';
+import { faultInjectionConfigured, injectFaults } from '#shared/db/faults.ts';
 
 /**
  * One document client per process (module scope, reused across Lambda invocations).
@@ -15,6 +16,8 @@ function createDocumentClient(): DynamoDBDocumentClient {
       : {},
   );
   if (dbStatsEnabled()) instrumentClient(client);
+  // Reliability tests only (test/faults, docs/reliability.md): DYNAMODB_FAULTS is never set in AWS.
+  if (faultInjectionConfigured()) injectFaults(client);
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

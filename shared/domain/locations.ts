@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { db, table } from '#shared/db/client.ts';
 import { keys, padId } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';

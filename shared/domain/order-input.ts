@@ -1,5 +1,5 @@
 /** Request-body schemas shared by the order endpoints (proposed and completed orders). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OrderItemInput } from '#shared/domain/order-effects.ts';
 
 const cents = z.number().int().min(0).max(100_000_000);

@@ -1,5 +1,5 @@
 /** The refund endpoint's body, served at /v14 and /v15 (functions/orders-refund*.ts). */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Credentials } from '#shared/auth/tokens.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { refundOrder, serializeMerchantOrder } from '#shared/domain/checkout.ts';

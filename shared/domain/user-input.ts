@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GENDERS, MAX_CUSTOM_ATTRIBUTES } from '#shared/domain/users.ts';
 
 /**

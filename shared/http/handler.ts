@@ -17,6 +17,8 @@ export interface ApiResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as-is instead of JSON (HTML, scripts); the headers must carry its Content-Type. */
+  rawBody?: string;
 }
 
 export function ok(body: unknown, headers?: Record<string, string>): ApiResponse {
@@ -59,6 +61,20 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
   bodyObject?: string;
   query?: TQuery;
   params?: TParams;
+  /**
+   * What the operation answers, by status: the zod schema of the JSON body, or null for an empty body.
+   * The OpenAPI document (shared/openapi/document.ts) adds the error statuses the pipeline itself answers.
+   */
+  responses?: Record<number, z.ZodType | null>;
+  /** One line for the API docs; the route's method and path are shown anyway. */
+  summary?: string;
+  description?: string;
+}
+
+/** A handler's spec as the OpenAPI generator reads it (attached to the handler as `apiSpec`). */
+export interface ApiSpec extends HandlerSpec<z.ZodType, z.ZodType, z.ZodType> {
+  handlerName: string;
+  route: Route;
 }
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -118,6 +134,7 @@ function lowerCaseHeaders(headers: Record<string, string | undefined> | undefine
 
 function respond(requestId: string, response: ApiResponse): APIGatewayProxyStructuredResultV2 {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...response.headers };
+  if (response.rawBody !== undefined) return { statusCode: response.status, headers, body: response.rawBody };
   if (response.body === undefined || response.status === 204) {
     return { statusCode: response.status, headers, body: '' };
   }
@@ -210,7 +227,7 @@ export function apiHandler<
     return respond(requestId, await serve(request));
   };
 
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  const middyHandler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use({
       before: (request) => {
         (request.internal as Record<string, unknown>).startedAt = performance.now();
@@ -228,6 +245,8 @@ export function apiHandler<
     .use(emptyBodyGuard())
     .use(jsonBodyParser())
     .handler(dbStatsEnabled() ? withStatsHeaders(core) : core);
+  const apiSpec: ApiSpec = { ...spec, handlerName, route };
+  return Object.assign(middyHandler, { apiSpec });
 }
 
 /** Benchmark mode: report the request's DynamoDB round trips and consumed capacity in response headers. */

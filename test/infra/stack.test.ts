@@ -100,8 +100,12 @@ describe('functions', () => {
     expect(logGroup.Properties!.RetentionInDays).toBe(30);
   });
 
-  it.each(routes)('$handler gets TABLE_NAME', (route) => {
+  it.each(routes.filter((route) => route.table !== 'none'))('$handler gets TABLE_NAME', (route) => {
     expect(resources[functionId(route.handler)]!.Properties!.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId() });
+  });
+
+  it.each(routes.filter((route) => route.table === 'none'))('$handler (table none) gets no TABLE_NAME', (route) => {
+    expect(resources[functionId(route.handler)]!.Properties!.Environment.Variables.TABLE_NAME).toBeUndefined();
   });
 
   it('the fallback gets no TABLE_NAME', () => {
@@ -222,6 +226,10 @@ describe('IAM', () => {
         { 'Fn::Join': ['', [{ 'Fn::GetAtt': [table, 'Arn'] }, '/index/*']] },
       ]);
     }
+  });
+
+  it.each(routes.filter((route) => route.table === 'none'))('$handler (table none) has no DynamoDB access', (route) => {
+    expect(actionsOf(route.handler).filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
   });
 
   it(`${FALLBACK_HANDLER} has no DynamoDB access`, () => {

@@ -4,7 +4,7 @@
  * (422) before anything is stored. Whether the cart can actually be ordered (menu, hours, address,
  * delivery area) is the state machine's validation, reported on poll.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorDetail, type ErrorDetail } from '#shared/errors.ts';
 
 export const ORDER_AHEAD_FULFILLMENT_TYPES = ['pickup', 'delivery'] as const;

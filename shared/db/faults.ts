@@ -1,0 +1,145 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/**
+ * Fault injection for DynamoDB calls, to prove money converges when DynamoDB misbehaves
+ * (test/faults/**, docs/reliability.md). Off unless DYNAMODB_FAULTS is set when the client is created:
+ *
+ *   DYNAMODB_FAULTS="rate=0.1,seed=42,kinds=throttle,500,timeout,after_commit"
+ *
+ * - `rate`: probability that one call fails (0..1).
+ * - `seed`: seeds the generator that picks which calls fail and how (default 1).
+ * - `kinds` (default all):
+ *     throttle      ProvisionedThroughputExceededException or ThrottlingException; not sent.
+ *     500           InternalServerError; not sent.
+ *     timeout       TimeoutError after a short wait; not sent (the connection never got through).
+ *     after_commit  SENT and applied by DynamoDB, then a TimeoutError anyway: the caller cannot tell
+ *                   whether its write happened, the case exactly-once code must survive.
+ *
+ * The middleware sits in the `initialize` step, above the SDK's retry middleware, so each injected fault
+ * reaches the application as if the SDK had used up its retries (with the SDK's own 3 attempts, a real
+ * throttle or 500 only reaches the application when it repeats; here every one does).
+ */
+export type FaultKind = 'throttle' | '500' | 'timeout' | 'after_commit';
+
+export const FAULT_KINDS: readonly FaultKind[] = ['throttle', '500', 'timeout', 'after_commit'];
+
+export interface FaultConfig {
+  rate: number;
+  seed: number;
+  kinds: FaultKind[];
+}
+
+export interface FaultCounts {
+  calls: number;
+  injected: Record<FaultKind, number>;
+}
+
+/** Parses DYNAMODB_FAULTS; `kinds` takes every comma-separated word after it that has no `=`. */
+export function parseFaultSpec(spec: string): FaultConfig {
+  const config: FaultConfig = { rate: 0, seed: 1, kinds: [...FAULT_KINDS] };
+  let listing = false;
+  const kinds: FaultKind[] = [];
+  for (const part of spec.split(',').map((word) => word.trim()).filter(Boolean)) {
+    const [name, value] = part.includes('=') ? part.split('=', 2).map((word) => word.trim()) : [undefined, part];
+    if (name === undefined) {
+      if (!listing) throw new Error(`DYNAMODB_FAULTS: "${part}" is not name=value`);
+      kinds.push(parseKind(value!));
+      continue;
+    }
+    listing = false;
+    if (name === 'rate') config.rate = Number(value);
+    else if (name === 'seed') config.seed = Number(value);
+    else if (name === 'kinds') {
+      listing = true;
+      kinds.push(parseKind(value!));
+    } else throw new Error(`DYNAMODB_FAULTS: unknown setting "${name}"`);
+  }
+  if (!(config.rate >= 0 && config.rate <= 1)) throw new Error('DYNAMODB_FAULTS: rate must be between 0 and 1');
+  if (!Number.isInteger(config.seed)) throw new Error('DYNAMODB_FAULTS: seed must be an integer');
+  if (kinds.length > 0) config.kinds = kinds;
+  return config;
+}
+
+function parseKind(word: string): FaultKind {
+  if ((FAULT_KINDS as readonly string[]).includes(word)) return word as FaultKind;
+  throw new Error(`DYNAMODB_FAULTS: unknown kind "${word}" (known: ${FAULT_KINDS.join(', ')})`);
+}
+
+export const faultInjectionConfigured = (): boolean => Boolean(process.env.DYNAMODB_FAULTS);
+
+/** mulberry32: small, seedable, good enough to pick faults. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let active = true;
+const counts: FaultCounts = { calls: 0, injected: { throttle: 0, '500': 0, timeout: 0, after_commit: 0 } };
+
+/**
+ * The switch a test flips to set data up (and audit it) without faults. Process-wide: the handlers
+ * the local gateway serves run in the same process and share the one client.
+ */
+export function setFaultsActive(enabled: boolean): void {
+  active = enabled;
+}
+
+/** Calls seen and faults injected since the client was created (while active). */
+export function faultCounts(): FaultCounts {
+  return { calls: counts.calls, injected: { ...counts.injected } };
+}
+
+/** An error shaped like the SDK's service exceptions, so code that reads `name` or `$fault` sees the real thing. */
+function serviceError(name: string, message: string, status: number, fault: 'client' | 'server'): Error {
+  return Object.assign(new Error(message), {
+    name,
+    $fault: fault,
+    $metadata: { httpStatusCode: status, attempts: 1, totalRetryDelay: 0 },
+    $injected: true,
+  });
+}
+
+function faultError(kind: FaultKind, operation: string, random: () => number): Error {
+  switch (kind) {
+    case 'throttle':
+      return random() < 0.5
+        ? serviceError('ProvisionedThroughputExceededException', `Injected fault: ${operation} exceeded provisioned throughput.`, 400, 'client')
+        : serviceError('ThrottlingException', `Injected fault: ${operation} was throttled.`, 400, 'client');
+    case '500':
+      return serviceError('InternalServerError', `Injected fault: ${operation} failed inside DynamoDB.`, 500, 'server');
+    case 'timeout':
+      return serviceError('TimeoutError', `Injected fault: ${operation} timed out before it reached DynamoDB.`, 0, 'client');
+    case 'after_commit':
+      return serviceError('TimeoutError', `Injected fault: ${operation} succeeded in DynamoDB but its answer was lost.`, 0, 'client');
+  }
+}
+
+/** Adds the fault middleware to a client (shared/db/client.ts does, when DYNAMODB_FAULTS is set). */
+export function injectFaults(client: DynamoDBClient, config: FaultConfig = parseFaultSpec(process.env.DYNAMODB_FAULTS ?? '')): void {
+  const random = seededRandom(config.seed);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!active || config.rate === 0 || config.kinds.length === 0) return next(args);
+      counts.calls += 1;
+      if (random() >= config.rate) return next(args);
+      const kind = config.kinds[Math.floor(random() * config.kinds.length)]!;
+      counts.injected[kind] += 1;
+      const error = faultError(kind, String(context.commandName ?? 'call').replace(/Command$/, ''), random);
+      if (kind === 'after_commit') {
+        // Whatever DynamoDB answered (success, or a failed condition) is lost on the way back.
+        await next(args).catch(() => undefined);
+        throw error;
+      }
+      if (kind === 'timeout') await sleep(5 + Math.floor(random() * 20));
+      throw error;
+    },
+    { step: 'initialize', name: 'injectDynamoDbFaults', priority: 'high' },
+  );
+}

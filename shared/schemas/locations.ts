@@ -1,0 +1,46 @@
+import * as z from 'zod';
+import { FULFILLMENT_TYPES } from '#shared/domain/locations.ts';
+import { integerId, timestamp } from './common.ts';
+import { named } from './registry.ts';
+
+export const location = named(
+  'Location',
+  z.object({
+    accepts_tips_in_store: z.boolean(),
+    accepts_tips_on_delivery: z.boolean(),
+    accepts_tips_on_pickup: z.boolean(),
+    categories: z.array(z.number().int()),
+    extended_address: z.string(),
+    facebook_url: z.string().nullable(),
+    fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)),
+    hours: z.string().describe('Opening hours for people, one line per period (e.g. `Mon-Fri 7am - 7pm`)'),
+    id: integerId,
+    image_url: z.string().nullable().describe('Set when image[width], image[height] and image[density] are all given'),
+    latitude: z.number(),
+    locality: z.string(),
+    longitude: z.number(),
+    menu_url: z.string().nullable(),
+    merchant_description_html: z.string(),
+    merchant_id: integerId,
+    merchant_name: z.string(),
+    merchant_tip_preference: z.string(),
+    newsletter_url: z.string().nullable(),
+    open_state: z.enum(['open', 'closed', 'unknown']),
+    open_state_display: z.string(),
+    opentable_url: z.string().nullable(),
+    partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })),
+    pickup_menu_url: z.string(),
+    postal_code: z.string(),
+    ready_time_estimate_in_minutes: z.number().int(),
+    region: z.string(),
+    shown: z.boolean(),
+    street_address: z.string(),
+    supports_scheduling: z.boolean(),
+    time_zone: z.string().describe('IANA time zone name'),
+    twitter_url: z.string().nullable(),
+    updated_at: timestamp,
+    yelp_url: z.string().nullable(),
+  }),
+);
+
+export const locationList = z.array(z.object({ location }));

@@ -1,0 +1,155 @@
+import * as z from 'zod';
+import { cents, integerId, timestamp } from './common.ts';
+import { named } from './registry.ts';
+
+const nullableTimestamp = timestamp.nullable();
+
+const basicV1 = named('CampaignBasicV1', z.object({ description: z.string(), title: z.string() }));
+
+const customProgressBasedV1 = named(
+  'CampaignCustomProgressBasedV1',
+  z.object({
+    closes_at: nullableTimestamp,
+    currency: z.string(),
+    current_progress: z.number().int(),
+    description: z.string(),
+    id: integerId,
+    image: z.null(),
+    opens_at: timestamp,
+    opted_in: z.boolean().nullable(),
+    point_label_singular: z.string().nullable(),
+    point_label_plural: z.string().nullable(),
+    progress_type: z.enum(['item', 'spend']).nullable(),
+    qualifying_order_spend_amount: cents.nullable(),
+    required_item_plural: z.string(),
+    required_item_singular: z.string(),
+    requires_opt_in: z.boolean(),
+    title: z.string(),
+    goals: z.array(
+      z.object({
+        goal: z.object({
+          accomplished: z.boolean(),
+          description: z.string(),
+          id: integerId,
+          image: z.null(),
+          progress_required: z.number().int(),
+          title: z.string(),
+        }),
+      }),
+    ),
+  }),
+);
+
+const itemBasedLoyaltyV1 = named(
+  'CampaignItemBasedLoyaltyV1',
+  z.object({
+    progress_item_count: z.number().int(),
+    required_item_count: z.number().int().nullable(),
+    required_item_plural: z.string(),
+    required_item_singular: z.string(),
+    reward_article: z.string(),
+    reward_title: z.string(),
+  }),
+);
+
+const spendBasedLoyaltyV1 = named(
+  'CampaignSpendBasedLoyaltyV1',
+  z.object({ earn_amount: cents, progress_amount: cents, required_spend_amount: cents.nullable() }),
+);
+
+const visitBasedLoyaltyV1 = named(
+  'CampaignVisitBasedLoyaltyV1',
+  z.object({
+    progress_visit_count: z.number().int(),
+    required_visit_count: z.number().int().nullable(),
+    earn_amount: cents,
+    qualifying_order_spend_amount: cents,
+  }),
+);
+
+const itemBasedGiftCardLoyaltyV1 = named(
+  'CampaignItemBasedGiftCardLoyaltyV1',
+  z.object({
+    description: z.string().nullable(),
+    title: z.string().nullable(),
+    progress_item_count: z.number().int(),
+    progress_period_starts_at: nullableTimestamp,
+    progress_period_resets_at: nullableTimestamp,
+    required_item_plural: z.string(),
+    required_item_singular: z.string(),
+    required_item_count: z.number().int().nullable(),
+    reward_article: z.string().nullable(),
+    reward_title: z.string(),
+  }),
+);
+
+const spendBasedGiftCardLoyaltyV1 = named(
+  'CampaignSpendBasedGiftCardLoyaltyV1',
+  z.object({
+    currency: z.string(),
+    description: z.string().nullable(),
+    title: z.string().nullable(),
+    progress_amount: cents,
+    progress_period_starts_at: nullableTimestamp,
+    progress_period_resets_at: nullableTimestamp,
+    earn_amount: cents,
+    required_spend_amount: cents.nullable(),
+    reward_article: z.string().nullable(),
+    reward_title: z.string(),
+  }),
+);
+
+export const campaignResponse = named(
+  'CampaignRepresentation',
+  z.object({
+    campaign: z.union([
+      basicV1,
+      customProgressBasedV1,
+      itemBasedLoyaltyV1,
+      spendBasedLoyaltyV1,
+      visitBasedLoyaltyV1,
+      itemBasedGiftCardLoyaltyV1,
+      spendBasedGiftCardLoyaltyV1,
+    ]),
+  }),
+  'The campaign in the requested representation_type (one shape per type).',
+);
+
+export const claimResponse = named(
+  'Claim',
+  z.object({
+    claim: z.object({
+      id: integerId,
+      campaign_id: integerId,
+      code: z.string().describe('Cohort code'),
+      value_amount: cents.describe('Original value of the claim'),
+      value_remaining_amount: cents,
+      progress_adjustments: z.array(z.object({ adjustment_amount: z.number().int() })).optional().describe('Only on a legacy claim'),
+    }),
+  }),
+);
+
+export const reward = named(
+  'Reward',
+  z.object({
+    id: z.string().describe('Reward id: `claim-<n>`, `earned-<n>` or `campaign-<n>`'),
+    title: z.string(),
+    description: z.string(),
+    earned: z.boolean(),
+    created_at: timestamp,
+    expires_at: nullableTimestamp,
+    pausable: z.boolean(),
+    paused: z.boolean().describe('Paused rewards are not redeemed automatically'),
+    source_campaign_id: integerId.nullable(),
+    tags: z.array(z.string()),
+    transfer_required: z.boolean(),
+    transferable: z.boolean(),
+    usable: z.boolean(),
+    usable_now: z.boolean(),
+    usable_as_credit: z.boolean(),
+    value_amount: cents,
+    value_remaining_amount: cents.nullable(),
+  }),
+);
+export const rewardResponse = named('RewardResponse', z.object({ reward }));
+export const rewardList = z.array(z.object({ reward }));

@@ -1,0 +1,222 @@
+/**
+ * Money under DynamoDB faults: with 10% of DynamoDB calls failing (throttles, 500s, timeouts, and
+ * answers lost after the write was applied), POS clients that retry with the same keys converge on
+ * exactly-once money. The faults are injected by shared/db/faults.ts into the one client the local
+ * gateway's handlers and this file share; data is set up and checked with the faults switched off.
+ */
+process.env.DYNAMODB_FAULTS = 'rate=0.1,seed=42,kinds=throttle,500,timeout,after_commit';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { faultCounts, setFaultsActive } from '#shared/db/faults.ts';
+import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { paymentGateway } from '#shared/payments/index.ts';
+import type { ChargeRequest, RefundRequest } from '#shared/payments/gateway.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { locationFixture } from '../support/money.ts';
+import { callWithRetries, inParallel, newRetryLog, statusCounts, MAX_ATTEMPTS } from './retrying-client.ts';
+
+const USERS = 4;
+const LOADS_PER_USER = 3;
+const LOAD_AMOUNT = 2000;
+const ORDERS_PER_USER = 4;
+const CONCURRENCY = 4;
+
+type Item = Record<string, any>;
+
+/** What the sandbox gateway was asked to do (the gateway is not a DynamoDB fake: it is the real sandbox, observed). */
+const gatewayCalls = { charges: [] as ChargeRequest[], chargeIds: [] as string[], refunds: [] as RefundRequest[] };
+
+let api: TestApi;
+let merchant: Awaited<ReturnType<typeof merchantFixture>>;
+let locationId: number;
+let users: Awaited<ReturnType<typeof userFixture>>[];
+const log = newRetryLog();
+
+async function scanAll(): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: ScanCommandOutput = await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+beforeAll(async () => {
+  setFaultsActive(false);
+  api = await startTestApi();
+  const { app } = await appFixture({ global: true });
+  merchant = await merchantFixture(app.app_id);
+  locationId = (await locationFixture(merchant.merchant.merchant_id)).location_id;
+  users = [];
+  for (let index = 0; index < USERS; index++) {
+    const user = await userFixture(app.app_id);
+    await addCreditCard(user.user.user_id, `fake-valid-nonce-faults-${user.user.user_id}`);
+    users.push(user);
+  }
+  const gateway = paymentGateway();
+  const charge = gateway.charge.bind(gateway);
+  const refund = gateway.refund.bind(gateway);
+  gateway.charge = async (request) => {
+    const result = await charge(request);
+    gatewayCalls.charges.push(request);
+    if (result.ok) gatewayCalls.chargeIds.push(result.chargeId);
+    return result;
+  };
+  gateway.refund = async (request) => {
+    gatewayCalls.refunds.push(request);
+    return refund(request);
+  };
+});
+
+afterAll(async () => {
+  setFaultsActive(false);
+  await api?.close();
+});
+
+describe('money under 10% DynamoDB faults, with clients that retry with the same keys', () => {
+  const loads = () => users.flatMap((user, userIndex) => Array.from({ length: LOADS_PER_USER }, (_, index) => ({ user, externalIdentifier: `faults-load-${userIndex}-${index}` })));
+  const loadResponses = new Map<string, any[]>();
+  const completed: { uuid: string; proposedUuid: string; userId: number; key: string }[] = [];
+  const refunded = new Set<string>();
+
+  it('runs loads, completions and refunds to a final answer while DynamoDB fails', async () => {
+    setFaultsActive(true);
+    try {
+      // Gift card loads, each sent by two POS terminals at once (same external_identifier).
+      await inParallel(
+        loads().flatMap((load) => [load, load]),
+        CONCURRENCY,
+        async ({ user, externalIdentifier }, index) => {
+          const response = await callWithRetries(api, log, `load ${externalIdentifier} #${index % 2}`, 'POST', `/v15/merchants/${merchant.merchant.merchant_id}/gift_card_value_additions`, {
+            token: merchant.token,
+            body: { gift_card_value_addition: { payment_token_data: user.user.payment_token_data, value_amount: LOAD_AMOUNT, external_identifier: externalIdentifier } },
+          });
+          expect(response.status, `${externalIdentifier}: ${response.text}`).toBe(200);
+          loadResponses.set(externalIdentifier, [...(loadResponses.get(externalIdentifier) ?? []), response.body]);
+        },
+      );
+
+      // Proposed then completed orders: 3000 + 500 tip, paid by gift card value first, then the card.
+      const orders = users.flatMap((user, userIndex) => Array.from({ length: ORDERS_PER_USER }, (_, index) => ({ user, label: `faults-order-${userIndex}-${index}` })));
+      await inParallel(orders, CONCURRENCY, async ({ user, label }) => {
+        const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
+          token: merchant.token,
+          headers: { 'Idempotency-Key': `${label}-propose` },
+          body: { proposed_order: { location_id: locationId, payment_token_data: user.user.payment_token_data, spend_amount: 3000, tax_amount: 0 } },
+        });
+        expect(proposed.status, `${label} propose: ${proposed.text}`).toBe(200);
+        const proposedUuid = proposed.body.proposed_order.uuid as string;
+        const key = `${label}-complete`;
+        const response = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {
+          token: merchant.token,
+          headers: { 'Idempotency-Key': key },
+          body: {
+            completed_order: { proposed_order_uuid: proposedUuid, location_id: locationId, payment_token_data: user.user.payment_token_data, spend_amount: 3000, tax_amount: 0, tip_amount: 500, applied_discount_amount: 0 },
+          },
+        });
+        expect(response.status, `${label} complete: ${response.text}`).toBe(200);
+        completed.push({ uuid: response.body.order.uuid, proposedUuid, userId: user.user.user_id, key });
+      });
+
+      // Refund every other order.
+      const toRefund = completed.filter((_, index) => index % 2 === 0);
+      await inParallel(toRefund, CONCURRENCY, async (order) => {
+        const response = await callWithRetries(api, log, `refund ${order.uuid}`, 'POST', `/v15/orders/${order.uuid}/refund`, {
+          token: merchant.token,
+          headers: { 'Idempotency-Key': `refund-${order.uuid}` },
+          body: { refund: {} },
+        });
+        expect(response.status, `refund ${order.uuid}: ${response.text}`).toBe(200);
+        expect(response.body.order.refunded_at).toEqual(expect.any(String));
+        refunded.add(order.uuid);
+      });
+    } finally {
+      setFaultsActive(false);
+    }
+
+    const counts = faultCounts();
+    console.log(JSON.stringify({ faults: counts, statuses: statusCounts(log), maxAttempts: Math.max(...[...log.attempts.values()].map((s) => s.length)) }));
+    // The faults really happened, of every kind, and reached the clients.
+    for (const kind of ['throttle', '500', 'timeout', 'after_commit'] as const) expect(counts.injected[kind], kind).toBeGreaterThan(0);
+    expect(Object.keys(statusCounts(log)).some((status) => Number(status) >= 500)).toBe(true);
+    expect(Math.max(...[...log.attempts.values()].map((statuses) => statuses.length))).toBeLessThan(MAX_ATTEMPTS);
+  });
+
+  it('loaded each external_identifier exactly once, and every retry got the first answer', async () => {
+    const items = await scanAll();
+    const additions = items.filter((item) => item.entity === 'GiftCardAddition');
+    expect(additions).toHaveLength(USERS * LOADS_PER_USER);
+    for (const [externalIdentifier, responses] of loadResponses) {
+      expect(additions.filter((addition) => addition.external_identifier === externalIdentifier)).toHaveLength(1);
+      expect(new Set(responses.map((body) => JSON.stringify(body))).size, externalIdentifier).toBe(1);
+    }
+    const loadEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'gift_card_load');
+    expect(loadEntries).toHaveLength(USERS * LOADS_PER_USER);
+  });
+
+  it('completed each order once and charged it once; every other charge was voided', async () => {
+    const items = await scanAll();
+    const orders = items.filter((item) => item.entity === 'Order');
+    expect(orders).toHaveLength(USERS * ORDERS_PER_USER);
+    expect(new Set(orders.map((order) => order.source_uuid)).size).toBe(USERS * ORDERS_PER_USER);
+    const proposed = items.filter((item) => item.entity === 'ProposedOrder' && completed.some((order) => order.proposedUuid === item.uuid));
+    expect(proposed.every((item) => item.state === 'completed')).toBe(true);
+
+    const chargeEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'card_charge');
+    const voided = new Set(gatewayCalls.refunds.filter((refund) => refund.idempotencyKey.endsWith(':void')).map((refund) => refund.chargeId));
+    for (const order of orders) {
+      const entries = chargeEntries.filter((entry) => entry.reference.order_uuid === order.uuid);
+      if (order.charged_amount === 0) {
+        expect(entries).toHaveLength(0);
+        continue;
+      }
+      expect(entries).toHaveLength(1);
+      expect(entries[0]!.reference.charge_id).toBe(order.charge_id);
+      expect(entries[0]!.amount).toBe(order.charged_amount);
+      expect(gatewayCalls.chargeIds).toContain(order.charge_id);
+      expect(voided.has(order.charge_id), `order ${order.uuid} kept a voided charge`).toBe(false);
+    }
+    // Net of voids, the gateway holds exactly the orders' charges.
+    const kept = new Set(gatewayCalls.chargeIds.filter((chargeId) => !voided.has(chargeId)));
+    expect([...kept].sort()).toEqual(orders.filter((order) => order.charge_id).map((order) => order.charge_id).sort());
+  });
+
+  it('refunded each refunded order once, through one gateway refund', async () => {
+    const items = await scanAll();
+    const orders = items.filter((item) => item.entity === 'Order');
+    expect(orders.filter((order) => order.state === 'refunded').map((order) => order.uuid).sort()).toEqual([...refunded].sort());
+    const refundEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'card_refund');
+    for (const uuid of refunded) {
+      const order = orders.find((candidate) => candidate.uuid === uuid)!;
+      expect(refundEntries.filter((entry) => entry.reference.order_uuid === uuid)).toHaveLength(order.charged_amount > 0 ? 1 : 0);
+      const gatewayRefundKeys = new Set(gatewayCalls.refunds.filter((refund) => refund.chargeId === order.charge_id && !refund.idempotencyKey.endsWith(':void')).map((refund) => refund.idempotencyKey));
+      expect(gatewayRefundKeys.size).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('left balances equal to the distinct movements, no key stuck in progress, and the audit clean', async () => {
+    const items = await scanAll();
+    const orders = items.filter((item) => item.entity === 'Order');
+    for (const user of users) {
+      const userId = user.user.user_id;
+      const merchantId = merchant.merchant.merchant_id;
+      const kept = orders.filter((order) => order.user_id === userId && order.state === 'completed');
+      const giftCard = await getBalance(giftCardAccountKey(userId, merchantId));
+      expect(giftCard.balance).toBe(LOADS_PER_USER * LOAD_AMOUNT - kept.reduce((sum, order) => sum + order.gift_card_total_amount, 0));
+      const card = await getBalance(cardAccountKey(userId, merchantId));
+      expect(card.balance).toBe(kept.reduce((sum, order) => sum + order.charged_amount, 0));
+      // Every order's 3500 was paid in full: gift card value plus card.
+      for (const order of orders.filter((candidate) => candidate.user_id === userId)) expect(order.gift_card_total_amount + order.charged_amount).toBe(3500);
+    }
+    expect(items.filter((item) => item.entity === 'IdempotencyKey' && item.status !== 'COMPLETED')).toEqual([]);
+    const audit = await auditLedger();
+    expect(audit.mismatches).toEqual([]);
+    expect(audit.entries).toBeGreaterThan(0);
+  });
+});

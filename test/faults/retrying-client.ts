@@ -1,0 +1,54 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiCall, ApiResult, TestApi } from '../support/api.ts';
+
+/**
+ * What a well-behaved POS does with a money-moving request: send it again, unchanged (same body, same
+ * Idempotency-Key / external_identifier), while the answer is "try again" — any 5xx, 409 (in flight) or
+ * 429 — up to a bounded number of attempts. The backoff is short and bounded: convergence must not
+ * depend on waiting out a 30 s lease.
+ */
+export const MAX_ATTEMPTS = 15;
+
+export interface RetryLog {
+  /** Every attempt's status, per request label. */
+  attempts: Map<string, number[]>;
+}
+
+export function newRetryLog(): RetryLog {
+  return { attempts: new Map() };
+}
+
+const retryable = (status: number) => status >= 500 || status === 409 || status === 429;
+
+export async function callWithRetries<T = any>(api: TestApi, log: RetryLog, label: string, method: string, path: string, options: ApiCall): Promise<ApiResult<T>> {
+  const statuses: number[] = [];
+  log.attempts.set(label, statuses);
+  for (let attempt = 1; ; attempt++) {
+    const result = await api.call<T>(method, path, options);
+    statuses.push(result.status);
+    if (!retryable(result.status) || attempt >= MAX_ATTEMPTS) return result;
+    const retryAfterMs = Number(result.headers.get('retry-after') ?? 0) * 1000;
+    await sleep(Math.min(500, Math.max(retryAfterMs > 0 ? 200 : 0, 25 * attempt)) + Math.random() * 25);
+  }
+}
+
+/** Runs `work` over `inputs` with at most `concurrency` in flight. */
+export async function inParallel<I, O>(inputs: readonly I[], concurrency: number, work: (input: I, index: number) => Promise<O>): Promise<O[]> {
+  const results: O[] = new Array(inputs.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, inputs.length) }, async () => {
+    while (next < inputs.length) {
+      const index = next++;
+      results[index] = await work(inputs[index]!, index);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+/** Status histogram of every attempt in the log ("200": 40, "500": 7, ...). */
+export function statusCounts(log: RetryLog): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const statuses of log.attempts.values()) for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}

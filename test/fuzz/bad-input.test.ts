@@ -1,0 +1,435 @@
+/**
+ * Bad input, property-based: every route of shared/routes.ts (new routes are picked up automatically)
+ * gets random and malformed bodies, query strings, path parameters, headers, content types and
+ * credentials. Every answer must be below 500 and, when 4xx, in the contract's error format; and a
+ * request that is not accepted (not 2xx) must change nothing in the table (full Scan before and after,
+ * ignoring only documented bookkeeping). Oversized bodies get 413.
+ *
+ * Reproduce a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run test/fuzz.
+ * FUZZ_RUNS sets the runs per route (default keeps the file well under two minutes on two cores).
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { auditLedger } from '#shared/domain/ledger.ts';
+import { REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
+import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import { routeKey, routes, type Route } from '#shared/routes.ts';
+import type { ApiResult, TestApi } from '../support/api.ts';
+import { appFixture } from '../support/fixtures.ts';
+import { contractErrorProblem, politeCall, snapshotTable, tableChanges, tenantWorld, type Snapshot, type TableChange, type TenantWorld } from '../support/fuzz.ts';
+import { startOrderAheadTestApi } from '../support/order-ahead.ts';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 24);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const fcOptions = (numRuns = RUNS) => ({ numRuns, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true });
+
+let api: TestApi;
+let world: TenantWorld;
+let apiKey: string;
+let baseline: Snapshot;
+/** Order-ahead orders an accepted start created: their validation (the state machine) goes on in the background. */
+const acceptedOrderAhead = new Set<string>();
+
+beforeAll(async () => {
+  api = await startOrderAheadTestApi();
+  world = await tenantWorld(api);
+  apiKey = (await appFixture()).apiKey;
+  baseline = await snapshotTable();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Generators
+
+/** Values that break naive parsers: type confusion, extremes, odd text. */
+const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(null, true, false, 0, -1, 1.5, -0.0001, 1e308, -1e308, 2 ** 53 + 2, 99999999999, '', ' ', '0', '-1', 'null', 'NaN', 'Infinity', '1e309'),
+  fc.constantFrom('<script>alert(1)</script>', "'; DROP TABLE x; --", '\u0000', '\u202e', '🙂'.repeat(50), 'a'.repeat(5000), '2024-02-30T25:61:00Z', '__proto__'),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constant({ __proto__: { polluted: true } }),
+  fc.constant(JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}')),
+);
+
+type Json = null | boolean | number | string | Json[] | { [name: string]: Json };
+
+/** Paths (lists of keys) of every node of a JSON value. */
+function nodePaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  const paths = [path];
+  if (Array.isArray(value)) value.forEach((entry, index) => paths.push(...nodePaths(entry, [...path, index])));
+  else if (value && typeof value === 'object') for (const [name, entry] of Object.entries(value)) paths.push(...nodePaths(entry, [...path, name]));
+  return paths;
+}
+
+function getAt(value: unknown, path: (string | number)[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], value);
+}
+
+function setAt(value: unknown, path: (string | number)[], replacement: unknown, remove = false): unknown {
+  if (path.length === 0) return replacement;
+  const [head, ...rest] = path;
+  const copy: Record<string | number, unknown> = Array.isArray(value) ? [...value] : { ...(value as object) };
+  if (rest.length === 0 && remove) {
+    if (Array.isArray(copy)) copy.splice(head as number, 1);
+    else delete copy[head!];
+  } else copy[head!] = setAt(copy[head!], rest, replacement, remove);
+  return copy;
+}
+
+/**
+ * A node nested inside itself `depth` times through one of its arrays (e.g. an order item whose
+ * children contain the item again): deep structures are where recursion and storage limits hide.
+ */
+function deepen(value: unknown, path: (string | number)[], depth: number): unknown {
+  const node = getAt(value, path);
+  if (!node || typeof node !== 'object') return value;
+  const arrayPath = nodePaths(node).find((candidate) => candidate.length > 0 && Array.isArray(getAt(node, candidate)));
+  if (!arrayPath) return setAt(value, path, Array.from({ length: 1 }).reduce<unknown>((inner) => [inner], node));
+  let nested: unknown = node;
+  for (let level = 0; level < depth; level++) nested = setAt(node, arrayPath, [nested]);
+  return setAt(value, path, nested);
+}
+
+type Mutation = { op: 'replace' | 'remove' | 'add' | 'deepen' | 'wrap'; at: number; value: unknown; name: string; depth: number };
+
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  op: fc.constantFrom('replace', 'replace', 'replace', 'remove', 'add', 'deepen', 'wrap'),
+  at: fc.nat(),
+  value: weirdValue,
+  name: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'id', 'user_id', 'merchant_id', 'amount')),
+  depth: fc.integer({ min: 2, max: 60 }),
+});
+
+function mutate(sample: Json, mutations: Mutation[]): unknown {
+  let value: unknown = sample;
+  for (const change of mutations) {
+    const paths = nodePaths(value);
+    const path = paths[change.at % paths.length]!;
+    const node = getAt(value, path);
+    switch (change.op) {
+      case 'replace':
+        value = setAt(value, path, change.value);
+        break;
+      case 'remove':
+        value = path.length === 0 ? undefined : setAt(value, path, undefined, true);
+        break;
+      case 'add':
+        value = node && typeof node === 'object' && !Array.isArray(node) ? setAt(value, path, { ...node, [change.name]: change.value }) : setAt(value, path, change.value);
+        break;
+      case 'deepen':
+        value = deepen(value, path, change.depth);
+        break;
+      case 'wrap':
+        value = setAt(value, path, [node]);
+        break;
+    }
+  }
+  return value;
+}
+
+/** A well-formed body for each route that takes one, so mutations start from something that reaches the domain. */
+function sampleBody(route: Route): Json | undefined {
+  const a = world.userA;
+  const qr = a.user.payment_token_data;
+  const location = world.location1.location_id;
+  const cart = { order: { location_id: location, conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null }, items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1, option_ids: [SAMPLE_IDS.cheese], special_instructions: null } }], upsell_ids: [], tip_amount: 0 } };
+  const item = { item: { charged_price_amount: 500, description: 'A thing', name: 'Thing', quantity: 1, sku: 'SKU-1', category: 'Food', standard_price_amount: 500, upc: null, children: [] } };
+  const samples: Record<string, Json> = {
+    'POST /v15/access_tokens': { access_token: { api_key: apiKey, username: a.email, password: 'not the password', device_identifier: 'fuzz' } },
+    'POST /v15/access_tokens/downgrades': { access_token: { permission_keynames: ['read_user_basic_info'] } },
+    'POST /v14/users': { api_key: apiKey, user: { email: 'fuzz@example.com', first_name: 'Fuzz', last_name: 'Tester', password: 'fuzz password', born_at: '1990-01-01', gender: 'female', phone: '617-555-0100' } },
+    'PUT /v15/users': { user: { first_name: 'Fuzzed', custom_attributes: { color: 'blue' }, email: a.email, born_at: null } },
+    'POST /v15/user_addresses': { user_address: { address_type: 'delivery', street_address: '1 Main St', extended_address: null, locality: 'Boston', region: 'MA', postal_code: '02110', nickname: 'Home', latitude: 42.36, longitude: -71.05 } },
+    'PUT /v15/user_addresses/{id}': { user_address: { street_address: '2 Main St', latitude: 42.36, longitude: -71.05 } },
+    'POST /v15/credit_cards': { credit_card: { gateway_payment_nonce: 'fake-invalid-expiration-nonce', braintree_payment_nonce: null, postal_code: '02110' } },
+    'POST /v15/merchants/{merchant_id}/gift_card_value_additions': { gift_card_value_addition: { payment_token_data: qr, value_amount: 1000, location_id: location, order_uuid: null, tender_types: ['cash'], external_identifier: 'fuzz' } },
+    'POST /v15/proposed_orders': { proposed_order: { location_id: location, payment_token_data: qr, spend_amount: 1000, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Fuzz', register: '1', identifier_from_merchant: 'F1', receipt_message_html: '<b>hi</b>', items: [item] } },
+    'POST /v15/completed_orders': { completed_order: { proposed_order_uuid: world.openProposalUuid, location_id: location, payment_token_data: qr, spend_amount: 700, tax_amount: 0, tip_amount: 0, applied_discount_amount: 0, exemption_amount: 0, items: [item], fees: [{ fee: { name: 'Bag', type: 'custom', charged_price_amount: 5, collector: 'merchant' } }] } },
+    'POST /v14/orders/{uuid}/refund': { refund: { manager_confirmation: null } },
+    'POST /v15/orders/{uuid}/refund': { refund: { manager_confirmation: '1234' } },
+    'POST /v15/loyalties/legacy/{campaign_id}/claims': { legacy_loyalty: { legacy_id: 'PUNCH-1' } },
+    'POST /v15/campaign_unlockings': { campaign_unlocking: { target_campaign_id: world.lockedCampaign.campaign_id, email: world.userB.email, expires_at: '12/31/2099' } },
+    'POST /v15/order_ahead/orders': cart,
+    'POST /v15/upsells': cart,
+  };
+  return samples[routeKey(route)];
+}
+
+/** Values for path parameters: every real id of the world (right or wrong tenant), and junk. */
+function pathValue(): fc.Arbitrary<string> {
+  const real = [
+    world.app.app_id,
+    world.merchant1.merchant.merchant_id,
+    world.merchant2.merchant.merchant_id,
+    world.location1.location_id,
+    world.location2.location_id,
+    world.userA.address.address_id,
+    world.userB.address.address_id,
+    world.cards.A,
+    world.cards.B,
+    world.lockedCampaign.campaign_id,
+    world.rewardCampaign.campaign_id,
+    world.merchant2Campaign.campaign_id,
+    world.orderUuid,
+    world.orderAheadUuid,
+    world.openProposalUuid,
+    world.rewardId,
+    world.rewardCampaign.cohort_code!,
+    ...REPRESENTATION_TYPES,
+  ].map(String);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...real) },
+    { weight: 1, arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '9'.repeat(40), ' 1', '01', '0x10', 'null', 'undefined', 'claim-0', 'earned-1', 'claim-99999999999999999999', 'a'.repeat(2000), '00000000000000000000000000000000') },
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.stringMatching(/^[0-9a-f]{32}$/) },
+    { weight: 1, arbitrary: fc.integer().map(String) },
+  );
+}
+
+/** A concrete path: percent-encoded values, or (sometimes) raw text with broken escapes. */
+function pathArbitrary(route: Route): fc.Arbitrary<string> {
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  if (names.length === 0) return fc.constant(route.path);
+  const segment = fc.oneof(
+    { weight: 8, arbitrary: pathValue().map((value) => encodeURIComponent(value)) },
+    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%E0%A4%A', '%00', '', '..', '.', ';', '%2F') },
+  );
+  return fc.tuple(...names.map(() => segment)).map((values) => {
+    let index = 0;
+    return route.path.replace(/\{[^}]+\}/g, () => values[index++]!);
+  });
+}
+
+const QUERY_NAMES = ['page', 'cursor', 'after', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id'];
+
+const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant('') },
+  {
+    weight: 5,
+    arbitrary: fc
+      .array(
+        fc.tuple(
+          fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 10 })),
+          fc.oneof(
+            fc.constantFrom('', '1', '0', '-1', '2.5', '1e400', 'NaN', 'true', 'false', 'delivery', 'pickup,in_store', 'delivery,,x', '91', '-181', 'T1JERVIj', 'ORDER#', '9'.repeat(30)),
+            fc.string({ unit: 'grapheme', maxLength: 30 }),
+            fc.integer().map(String),
+            fc.double().map(String),
+            fc.base64String({ maxLength: 40 }),
+          ),
+        ),
+        { maxLength: 6 },
+      )
+      .map((pairs) => (pairs.length === 0 ? '' : `?${new URLSearchParams(pairs)}`)),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('?page=%zz', '?lat=1&lat=2&lng=3', '?&&&=', '?page[]=1', '?a=%00', `?cursor=${'A'.repeat(3000)}`) },
+);
+
+type TokenChoice = 'right' | 'none' | 'wrong-kind' | 'garbage' | 'quoted' | 'both';
+
+interface FuzzRequest {
+  path: string;
+  query: string;
+  token: TokenChoice;
+  garbage: string;
+  headers: Record<string, string>;
+  body: { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
+  contentType: string | undefined;
+}
+
+const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
+
+const headersArbitrary: fc.Arbitrary<Record<string, string>> = fc.record(
+  {
+    'Idempotency-Key': fc.oneof(printable(40), fc.constantFrom('', ' ', 'k'.repeat(256), 'fuzz-key')),
+    Accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/xml', ''),
+    'X-Forwarded-Proto': fc.constantFrom('https', 'http', 'gopher', ''),
+    'X-Fuzz': printable(200),
+    'Content-Encoding': fc.constantFrom('gzip', 'identity', 'br'),
+  },
+  { requiredKeys: [] },
+);
+
+function bodyArbitrary(route: Route): fc.Arbitrary<FuzzRequest['body']> {
+  const sample = sampleBody(route);
+  const wrapper = sample && typeof sample === 'object' && !Array.isArray(sample) ? Object.keys(sample) : [];
+  const options: { weight: number; arbitrary: fc.Arbitrary<FuzzRequest['body']> }[] = [
+    { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => ({ kind: 'json' as const, value })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          fc.string({ unit: 'grapheme', maxLength: 60 }),
+          fc.constantFrom('{', '{"a":', '[1,2', 'NaN', "{'single': 'quotes'}", '{"a":1,}', '\u0000', '{"a":1}{"b":2}', '\uFEFF{}', '{"a":"\\ud800"}', `${'['.repeat(5000)}${']'.repeat(5000)}`),
+        )
+        .map((text) => ({ kind: 'raw' as const, text })),
+    },
+  ];
+  if (sample !== undefined) {
+    const text = JSON.stringify(sample);
+    options.push(
+      { weight: 1, arbitrary: fc.constant({ kind: 'json' as const, value: sample }) },
+      { weight: 8, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((changes) => ({ kind: 'json' as const, value: mutate(sample, changes) })) },
+      { weight: 1, arbitrary: fc.nat({ max: text.length - 1 }).map((cut) => ({ kind: 'raw' as const, text: text.slice(0, cut) })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .dictionary(fc.oneof(fc.constantFrom(...nodePaths(sample).map((path) => String(path.at(-1) ?? 'x'))), fc.string({ maxLength: 8 })), weirdValue, { maxKeys: 6 })
+          .map((fields) => ({ kind: 'json' as const, value: Object.fromEntries(wrapper.map((name) => [name, fields])) })),
+      },
+    );
+  }
+  return fc.oneof(...options);
+}
+
+function requestArbitrary(route: Route): fc.Arbitrary<FuzzRequest> {
+  return fc.record({
+    path: pathArbitrary(route),
+    query: queryArbitrary,
+    token: fc.oneof(
+      { weight: 8, arbitrary: fc.constant<TokenChoice>('right') },
+      { weight: 1, arbitrary: fc.constantFrom<TokenChoice>('none', 'wrong-kind', 'garbage', 'quoted', 'both') },
+    ),
+    garbage: fc.oneof(printable(80), fc.constantFrom('token', 'token ', 'token user=""', 'Bearer x', `token ${'f'.repeat(64)}`, 'token user="a", merchant="b"', `token ${'x'.repeat(9000)}`)),
+    headers: headersArbitrary,
+    body: bodyArbitrary(route),
+    contentType: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/json; charset=utf-16', 'application/vnd.api+json', 'application/jsonx', '') },
+    ),
+  });
+}
+
+function authorizationFor(route: Route, request: FuzzRequest): string | undefined {
+  const user = world.userA.token;
+  const merchant = world.merchant1.token;
+  const right = route.credential === 'merchant' ? merchant : route.credential === 'none' ? undefined : route.credential === 'any' ? (request.garbage.length % 2 === 0 ? user : merchant) : user;
+  switch (request.token) {
+    case 'right':
+      return right === undefined ? undefined : `token ${right}`;
+    case 'none':
+      return undefined;
+    case 'wrong-kind':
+      return `token ${route.credential === 'merchant' ? user : merchant}`;
+    case 'garbage':
+      return request.garbage;
+    case 'quoted':
+      return route.credential === 'merchant' ? `token merchant="${merchant}"` : `token user="${user}"`;
+    case 'both':
+      return `token user="${user}", merchant="${merchant}"`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The property
+
+function describeRequest(route: Route, request: FuzzRequest): string {
+  const body = request.body.kind === 'none' ? '(none)' : request.body.kind === 'raw' ? request.body.text : JSON.stringify(request.body.value);
+  return `${route.method} ${request.path}${request.query} token=${request.token} headers=${JSON.stringify(request.headers)} content-type=${request.contentType} body=${body.slice(0, 600)}`;
+}
+
+/** Changes a request may make without being accepted: documented bookkeeping only. */
+function isBookkeeping(change: TableChange, request: FuzzRequest): boolean {
+  const item = (change.after ?? change.before)!;
+  // The poll's once-per-second limit (docs/order-ahead.md), written even when the poll answers 422.
+  if (item.entity === 'OrderAheadOrder' && change.kind === 'changed' && change.attributes.every((name) => name === 'last_polled_at')) return true;
+  // Validation of an order whose start was accepted earlier goes on in the background.
+  if (item.entity === 'OrderAheadOrder' && acceptedOrderAhead.has(String(item.uuid))) return true;
+  // 4xx answers are stored for the Idempotency-Key that was sent, so a retry gets the same answer (docs/money.md).
+  const key = request.headers['Idempotency-Key'];
+  if (item.entity === 'IdempotencyKey' && key !== undefined) {
+    return String(item.pk).endsWith(`#${createHash('sha256').update(key).digest('hex')}`);
+  }
+  return false;
+}
+
+async function send(route: Route, request: FuzzRequest): Promise<ApiResult> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.contentType !== undefined) headers['Content-Type'] = request.contentType;
+  const authorization = authorizationFor(route, request);
+  const body = request.body;
+  return politeCall(api, route.method, `${request.path}${request.query}`, {
+    headers,
+    ...(authorization === undefined ? {} : { authorization }),
+    ...(body.kind === 'json' ? (body.value === undefined ? {} : { rawBody: JSON.stringify(body.value) }) : body.kind === 'raw' ? { rawBody: body.text } : {}),
+  });
+}
+
+const tally = new Map<string, Map<number, number>>();
+
+describe('every route answers bad input below 500, in the error format, changing nothing', () => {
+  it.each(routes.map((route) => [routeKey(route), route] as const))('%s', async (key, route) => {
+    const statuses = new Map<number, number>();
+    tally.set(key, statuses);
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary(route), async (request) => {
+        const before = baseline;
+        const response = await send(route, request);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const context = `${describeRequest(route, request)}\n-> ${response.status} ${response.text.slice(0, 500)}`;
+        expect(response.status, context).toBeLessThan(500);
+        expect(contractErrorProblem(response), context).toBeUndefined();
+        const after = await snapshotTable();
+        baseline = after;
+        if (response.status >= 200 && response.status < 300) {
+          // Accepted: a legitimate change. An accepted order-ahead start keeps changing in the background.
+          if (route.startsValidation && typeof response.body?.order?.uuid === 'string') acceptedOrderAhead.add(response.body.order.uuid);
+          return;
+        }
+        const changes = tableChanges(before, after).filter((change) => !isBookkeeping(change, request));
+        expect(changes.map((change) => ({ key: change.key, kind: change.kind, attributes: change.attributes })), context).toEqual([]);
+      }),
+      fcOptions(),
+    );
+    // The fuzz reached validation and the domain, not just the credential check.
+    expect([...statuses.keys()].some((status) => status !== 401), `${key}: ${JSON.stringify([...statuses])}`).toBe(true);
+  });
+});
+
+describe('oversized bodies', () => {
+  it.each(routes.map((route) => [routeKey(route), route] as const))('%s answers 413 over the limit and does not at the limit', async (_, route) => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 * MAX_BODY_BYTES }), fc.boolean(), fc.constantFrom('a', 'é', '🙂'), async (excess, withToken, filler) => {
+        const wrap = (size: number) => {
+          const unit = Buffer.byteLength(filler);
+          const padding = filler.repeat(Math.max(0, Math.floor((size - 9) / unit)));
+          return JSON.stringify({ x: padding }).padEnd(size, ' ');
+        };
+        const token = route.credential === 'merchant' ? world.merchant1.token : world.userA.token;
+        const over = wrap(MAX_BODY_BYTES + excess);
+        const tooBig = await politeCall(api, route.method, route.path.replace(/\{[^}]+\}/g, '999999999'), { rawBody: over, ...(withToken ? { token } : {}) });
+        expect(Buffer.byteLength(over)).toBeGreaterThan(MAX_BODY_BYTES);
+        expect(tooBig.status, tooBig.text).toBe(413);
+        expect(contractErrorProblem(tooBig)).toBeUndefined();
+        const atLimit = wrap(MAX_BODY_BYTES);
+        expect(Buffer.byteLength(atLimit)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+        const fits = await politeCall(api, route.method, route.path.replace(/\{[^}]+\}/g, '999999999'), { rawBody: atLimit, ...(withToken ? { token } : {}) });
+        expect(fits.status, fits.text).not.toBe(413);
+        expect(fits.status, fits.text).toBeLessThan(500);
+        expect(contractErrorProblem(fits)).toBeUndefined();
+      }),
+      fcOptions(2),
+    );
+  });
+
+  it('a body over the gateway limit (1 MB) is refused before any handler, in the error format', async () => {
+    const response = await politeCall(api, 'POST', '/v15/user_addresses', { token: world.userA.token, rawBody: `"${'a'.repeat(1024 * 1024 + 10)}"` });
+    expect(response.status).toBe(413);
+    expect(contractErrorProblem(response)).toBeUndefined();
+  });
+});
+
+describe('after the fuzz', () => {
+  it('the ledger still balances and no unaccepted request left a trace', async () => {
+    const report = await auditLedger();
+    expect(report.entries).toBeGreaterThan(0);
+    expect(report.mismatches).toEqual([]);
+  });
+});
