@@ -16,11 +16,16 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  *     after_commit  SENT and applied by DynamoDB, then a TimeoutError anyway: the caller cannot tell
  *                   whether its write happened, the case exactly-once code must survive.
  *
- * The middleware sits in the `initialize` step, above the SDK's retry middleware, so each injected fault
- * reaches the application as if the SDK had used up its retries (with the SDK's own 3 attempts, a real
- * throttle or 500 only reaches the application when it repeats; here every one does).
+ * - `layer`: where the faults happen relative to the SDK's own retries (default `call`):
+ *     call     above the retry middleware: every fault reaches the application, as if the SDK had used
+ *              up its attempts. The harshest setting: what application code must survive.
+ *     attempt  below it: each HTTP attempt may fail and the SDK's retry strategy (AWS_MAX_ATTEMPTS,
+ *              default 3) retries throttles, 500s and timeouts as in production. An `after_commit`
+ *              attempt is then re-sent by the SDK after DynamoDB applied it, so a conditional write
+ *              can come back as a failed condition caused by its own first attempt.
  */
 export type FaultKind = 'throttle' | '500' | 'timeout' | 'after_commit';
+export type FaultLayer = 'call' | 'attempt';
 
 export const FAULT_KINDS: readonly FaultKind[] = ['throttle', '500', 'timeout', 'after_commit'];
 
@@ -28,6 +33,7 @@ export interface FaultConfig {
   rate: number;
   seed: number;
   kinds: FaultKind[];
+  layer: FaultLayer;
 }
 
 export interface FaultCounts {
@@ -37,7 +43,7 @@ export interface FaultCounts {
 
 /** Parses DYNAMODB_FAULTS; `kinds` takes every comma-separated word after it that has no `=`. */
 export function parseFaultSpec(spec: string): FaultConfig {
-  const config: FaultConfig = { rate: 0, seed: 1, kinds: [...FAULT_KINDS] };
+  const config: FaultConfig = { rate: 0, seed: 1, kinds: [...FAULT_KINDS], layer: 'call' };
   let listing = false;
   const kinds: FaultKind[] = [];
   for (const part of spec.split(',').map((word) => word.trim()).filter(Boolean)) {
@@ -50,7 +56,10 @@ export function parseFaultSpec(spec: string): FaultConfig {
     listing = false;
     if (name === 'rate') config.rate = Number(value);
     else if (name === 'seed') config.seed = Number(value);
-    else if (name === 'kinds') {
+    else if (name === 'layer') {
+      if (value !== 'call' && value !== 'attempt') throw new Error('DYNAMODB_FAULTS: layer must be call or attempt');
+      config.layer = value;
+    } else if (name === 'kinds') {
       listing = true;
       kinds.push(parseKind(value!));
     } else throw new Error(`DYNAMODB_FAULTS: unknown setting "${name}"`);
@@ -81,6 +90,8 @@ function seededRandom(seed: number): () => number {
 }
 
 let active = true;
+let current: FaultConfig | undefined;
+let random: () => number = Math.random;
 const counts: FaultCounts = { calls: 0, injected: { throttle: 0, '500': 0, timeout: 0, after_commit: 0 } };
 
 /**
@@ -89,6 +100,14 @@ const counts: FaultCounts = { calls: 0, injected: { throttle: 0, '500': 0, timeo
  */
 export function setFaultsActive(enabled: boolean): void {
   active = enabled;
+}
+
+/** Changes the settings of the installed middleware (rate, kinds, layer); the generator is reseeded. */
+export function configureFaults(changes: Partial<FaultConfig>): FaultConfig {
+  if (!current) throw new Error('fault injection is not installed: set DYNAMODB_FAULTS before the DynamoDB client is created');
+  current = { ...current, ...changes };
+  random = seededRandom(current.seed);
+  return { ...current };
 }
 
 /** Calls seen and faults injected since the client was created (while active). */
@@ -121,12 +140,18 @@ function faultError(kind: FaultKind, operation: string, random: () => number): E
   }
 }
 
+type Middleware = Parameters<DynamoDBClient['middlewareStack']['add']>[0];
+
 /** Adds the fault middleware to a client (shared/db/client.ts does, when DYNAMODB_FAULTS is set). */
 export function injectFaults(client: DynamoDBClient, config: FaultConfig = parseFaultSpec(process.env.DYNAMODB_FAULTS ?? '')): void {
-  const random = seededRandom(config.seed);
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!active || config.rate === 0 || config.kinds.length === 0) return next(args);
+  current = { ...config };
+  random = seededRandom(config.seed);
+  const middleware =
+    (layer: FaultLayer): Middleware =>
+    (next, context) =>
+    async (args) => {
+      const config = current!;
+      if (!active || config.layer !== layer || config.rate === 0 || config.kinds.length === 0) return next(args);
       counts.calls += 1;
       if (random() >= config.rate) return next(args);
       const kind = config.kinds[Math.floor(random() * config.kinds.length)]!;
@@ -139,7 +164,7 @@ export function injectFaults(client: DynamoDBClient, config: FaultConfig = parse
       }
       if (kind === 'timeout') await sleep(5 + Math.floor(random() * 20));
       throw error;
-    },
-    { step: 'initialize', name: 'injectDynamoDbFaults', priority: 'high' },
-  );
+    };
+  client.middlewareStack.add(middleware('call'), { step: 'initialize', name: 'injectDynamoDbFaultsPerCall', priority: 'high' });
+  client.middlewareStack.addRelativeTo(middleware('attempt'), { relation: 'after', toMiddleware: 'retryMiddleware', name: 'injectDynamoDbFaultsPerAttempt' });
 }

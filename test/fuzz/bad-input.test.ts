@@ -331,7 +331,7 @@ function authorizationFor(route: Route, request: FuzzRequest): string | undefine
 // The property
 
 function describeRequest(route: Route, request: FuzzRequest): string {
-  const body = request.body.kind === 'none' ? '(none)' : request.body.kind === 'raw' ? request.body.text : JSON.stringify(request.body.value);
+  const body = request.body.kind === 'none' ? '(none)' : request.body.kind === 'raw' ? request.body.text : String(JSON.stringify(request.body.value));
   return `${route.method} ${request.path}${request.query} token=${request.token} headers=${JSON.stringify(request.headers)} content-type=${request.contentType} body=${body.slice(0, 600)}`;
 }
 
@@ -399,8 +399,8 @@ describe('oversized bodies', () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 2 * MAX_BODY_BYTES }), fc.boolean(), fc.constantFrom('a', 'é', '🙂'), async (excess, withToken, filler) => {
         const wrap = (size: number) => {
           const unit = Buffer.byteLength(filler);
-          const padding = filler.repeat(Math.max(0, Math.floor((size - 9) / unit)));
-          return JSON.stringify({ x: padding }).padEnd(size, ' ');
+          const json = JSON.stringify({ x: filler.repeat(Math.max(0, Math.floor((size - 9) / unit))) });
+          return json + ' '.repeat(Math.max(0, size - Buffer.byteLength(json)));
         };
         const token = route.credential === 'merchant' ? world.merchant1.token : world.userA.token;
         const over = wrap(MAX_BODY_BYTES + excess);

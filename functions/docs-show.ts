@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { apiHandler } from '#shared/http/handler.ts';
+
+/**
+ * Swagger UI (swagger-ui-dist, served by docs-assets-show from node_modules; no CDN) rendering
+ * /openapi.json. URLs are relative, so the page works under any host and stage prefix.
+ */
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Loyalty API reference</title>
+    <link rel="stylesheet" href="docs/assets/swagger-ui.css">
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="docs/assets/swagger-ui-bundle.js"></script>
+    <script>
+      window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagger-ui', deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 });
+    </script>
+  </body>
+</html>
+`;
+
+/** GET /docs: the human-readable API reference. */
+export const handler = apiHandler(
+  'docs-show',
+  { responses: { 200: z.string().meta({ contentMediaType: 'text/html' }) }, summary: 'The API reference page (Swagger UI)' },
+  async () => ({ status: 200, rawBody: PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' } }),
+);

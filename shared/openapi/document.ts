@@ -1,0 +1,350 @@
+/**
+ * Builds the OpenAPI 3.1 document from the route table (shared/routes.ts) and each handler's `apiSpec`
+ * (the zod schemas its apiHandler validates requests with, plus the response schemas it declares), so the
+ * description cannot drift from what the handlers accept and answer. JSON Schemas come from zod's own
+ * `z.toJSONSchema` (draft 2020-12, the dialect of OpenAPI 3.1).
+ *
+ * Importing every handler module is why this runs at build time (scripts/openapi.ts writes
+ * docs/openapi.json) rather than inside the openapi-show function; see docs/openapi.md.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { ApiSpec } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
+import { namedSchemas } from '#shared/schemas/registry.ts';
+// Every resource schema module, so each named schema is registered even if no handler imported it yet.
+import '#shared/schemas/identity.ts';
+import '#shared/schemas/locations.ts';
+import '#shared/schemas/loyalty.ts';
+import '#shared/schemas/money.ts';
+import '#shared/schemas/order-ahead.ts';
+
+type JsonSchema = Record<string, unknown>;
+type JsonObject = Record<string, any>;
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const OPENAPI_VERSION = '3.1.0';
+
+/** Error statuses the pipeline itself answers, as shared response components. */
+const STANDARD_ERRORS: Record<number, { name: string; description: string; bodyOptional?: boolean }> = {
+  400: { name: 'BadRequest', description: 'The request body is not valid JSON (code `malformed_json`).' },
+  401: { name: 'Unauthorized', description: 'No, a malformed, an invalid or the wrong kind of token, or a permission the token lacks (code `missing_permission`).' },
+  404: {
+    name: 'NotFound',
+    description: 'Not found, or not visible to this token. The body is empty, or an error array where the contract names one.',
+    bodyOptional: true,
+  },
+  409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
+  413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
+  415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
+  422: { name: 'UnprocessableEntity', description: 'Validation failed: each error names the object (the request wrapper key) and property.' },
+  429: { name: 'TooManyRequests', description: 'Throttled; retry after the Retry-After interval (code `throttled`).' },
+  500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },
+};
+
+/** What a request that no route serves gets (functions/route-not-found.ts, API Gateway's `$default`). */
+const ROUTE_NOT_FOUND = 'RouteNotFound';
+
+const SECURITY_SCHEMES = {
+  userToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      'A user access token: `Authorization: token <USER_TOKEN>` or `token user="<USER_TOKEN>"`. Both kinds in one header: ' +
+      '`token merchant="<MERCHANT_TOKEN>", user="<USER_TOKEN>"`. The scopes listed on an operation are the permissions the token must hold.',
+  },
+  merchantToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      'A merchant access token: `Authorization: token <MERCHANT_TOKEN>` or `token merchant="<MERCHANT_TOKEN>"`. The scopes listed on an ' +
+      'operation are the permissions the token must hold.',
+  },
+};
+
+const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
+  none: 'No credential.',
+  user: 'A user token.',
+  merchant: 'A merchant token.',
+  'user-optional': "Optional user token: with one, that user's view; without, an anonymous one.",
+  'user-unlimited': 'A user token granted by username and password (an unlimited token; a downgraded one is refused with 401).',
+  any: 'A user or a merchant token.',
+};
+
+function security(route: Route): JsonObject[] {
+  const scopes = [...(route.permissions ?? [])];
+  switch (route.credential) {
+    case 'none':
+      return [];
+    case 'user':
+    case 'user-unlimited':
+      return [{ userToken: scopes }];
+    case 'merchant':
+      return [{ merchantToken: scopes }];
+    case 'user-optional':
+      return [{}, { userToken: scopes }];
+    case 'any':
+      return [{ userToken: scopes }, { merchantToken: scopes }];
+  }
+}
+
+/** `users-show` -> `UsersShow`. */
+function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== '')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** The handler's spec, read from the module the route is served by. */
+export async function loadApiSpec(route: Route): Promise<ApiSpec> {
+  const module = (await import(pathToFileURL(join(PROJECT_ROOT, 'functions', `${route.handler}.ts`)).href)) as { handler?: { apiSpec?: ApiSpec } };
+  const spec = module.handler?.apiSpec;
+  if (!spec) throw new Error(`functions/${route.handler}.ts is not built with apiHandler (no apiSpec to document)`);
+  return spec;
+}
+
+/** Error statuses an operation can answer besides those it declares, from what the pipeline does for its route. */
+function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
+  const statuses = [400, 413, 415, 429, 500];
+  if (route.credential !== 'none') statuses.push(401);
+  if (pathParameterNames(route.path).length > 0) statuses.push(404);
+  if (spec.body || spec.query) statuses.push(422);
+  return statuses;
+}
+
+/**
+ * Converts zod schemas with one registry (so shared and recursive schemas become components) and
+ * returns each registered schema's JSON Schema; zod's `__shared` definitions are hoisted into named
+ * components with `prefix`.
+ */
+function convert(entries: { id: string; schema: z.ZodType; description?: string }[], io: 'input' | 'output', prefix: string) {
+  const registry = z.registry<{ id: string; description?: string }>();
+  for (const entry of entries) registry.add(entry.schema, { id: entry.id, ...(entry.description ? { description: entry.description } : {}) });
+  const converted = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  const schemas: Record<string, JsonSchema> = {};
+  const hoisted = new Map<string, string>();
+  const shared = (converted.schemas.__shared?.$defs ?? {}) as Record<string, JsonSchema>;
+  for (const name of Object.keys(shared)) hoisted.set(`#/components/schemas/__shared#/$defs/${name}`, `#/components/schemas/${prefix}${pascal(name)}`);
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === 'object') {
+      const out: JsonObject = {};
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === '$schema' || key === '$id') continue;
+        out[key] = key === '$ref' && typeof inner === 'string' ? (hoisted.get(inner) ?? inner) : rewrite(inner);
+      }
+      return out;
+    }
+    return value;
+  };
+  for (const [id, schema] of Object.entries(converted.schemas)) if (id !== '__shared') schemas[id] = rewrite(schema) as JsonSchema;
+  for (const [name, schema] of Object.entries(shared)) schemas[`${prefix}${pascal(name)}`] = rewrite(schema) as JsonSchema;
+  return schemas;
+}
+
+/** `contentMediaType` on a string schema (or each branch of a union of them) makes a non-JSON response. */
+function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSchema }[] | undefined {
+  if (typeof schema.contentMediaType === 'string') return [{ mediaType: schema.contentMediaType, schema }];
+  const branches = schema.anyOf as JsonSchema[] | undefined;
+  if (branches?.every((branch) => typeof branch.contentMediaType === 'string')) {
+    return branches.map((branch) => ({ mediaType: branch.contentMediaType as string, schema: branch }));
+  }
+  return undefined;
+}
+
+function describeStatus(status: number): string {
+  if (status === 200) return 'OK';
+  if (status === 202) return 'Accepted: still being processed; poll again. Empty body.';
+  if (status === 204) return 'No Content: nothing (more) to show. Empty body, no Link header.';
+  return STANDARD_ERRORS[status]?.description ?? `HTTP ${status}`;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: JsonObject;
+  paths: Record<string, Record<string, JsonObject>>;
+  components: JsonObject;
+  [key: string]: unknown;
+}
+
+/** The whole document. Deterministic: same route table and schemas, same JSON. */
+export async function buildDocument(): Promise<OpenApiDocument> {
+  const specs = new Map<Route, ApiSpec>();
+  for (const route of routes) specs.set(route, await loadApiSpec(route));
+
+  // Responses (output mode): every named resource, plus each operation's own response schema under a temporary id.
+  const outputEntries: { id: string; schema: z.ZodType; description?: string }[] = [...namedSchemas];
+  const responseIds = new Map<z.ZodType, string>();
+  for (const named of namedSchemas) responseIds.set(named.schema, named.id);
+  const inputEntries: { id: string; schema: z.ZodType }[] = [];
+  const requestIds = new Map<z.ZodType, string>();
+  for (const [route, spec] of specs) {
+    for (const [status, schema] of Object.entries(spec.responses ?? {})) {
+      if (schema && !responseIds.has(schema)) {
+        const id = `${pascal(route.handler)}${status}Response`;
+        responseIds.set(schema, id);
+        outputEntries.push({ id, schema });
+      }
+    }
+    for (const [part, schema] of [['Body', spec.body], ['Query', spec.query]] as const) {
+      if (schema && !requestIds.has(schema)) {
+        const id = `${pascal(route.handler)}${part}`;
+        requestIds.set(schema, id);
+        inputEntries.push({ id, schema });
+      }
+    }
+  }
+  const outputSchemas = convert(outputEntries, 'output', 'Shared');
+  const inputSchemas = convert(inputEntries, 'input', 'SharedInput');
+  const namedIds = new Set(namedSchemas.map((entry) => entry.id));
+  const components: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(outputSchemas)) if (namedIds.has(id) || id.startsWith('Shared')) components[id] = schema;
+  for (const [id, schema] of Object.entries(inputSchemas)) if (id.startsWith('SharedInput')) components[id] = schema;
+
+  /** Named resources are referenced; an operation's own schemas are written inline. */
+  const responseSchema = (schema: z.ZodType): JsonSchema => {
+    const id = responseIds.get(schema)!;
+    return namedIds.has(id) ? { $ref: `#/components/schemas/${id}` } : outputSchemas[id]!;
+  };
+
+  const paths: OpenApiDocument['paths'] = {};
+  for (const [route, spec] of specs) {
+    const responses: Record<string, JsonObject> = {};
+    const declared = Object.entries(spec.responses ?? {}).map(([status, schema]) => [Number(status), schema] as const);
+    if (!declared.some(([status]) => status < 300)) throw new Error(`functions/${route.handler}.ts declares no success response`);
+    for (const [status, schema] of declared) {
+      if (schema === apiErrors && STANDARD_ERRORS[status]) {
+        responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
+      } else if (schema === null) {
+        responses[status] = { description: describeStatus(status) };
+      } else {
+        const json = responseSchema(schema);
+        const media = mediaTypesOf(json);
+        responses[status] = {
+          description: describeStatus(status),
+          content: media ? Object.fromEntries(media.map((entry) => [entry.mediaType, { schema: entry.schema }])) : { 'application/json': { schema: json } },
+        };
+      }
+    }
+    for (const status of pipelineErrorStatuses(route, spec)) {
+      responses[status] ??= { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
+    }
+
+    const parameters: JsonObject[] = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    if (spec.query) {
+      const query = inputSchemas[requestIds.get(spec.query)!]!;
+      const required = new Set((query.required as string[] | undefined) ?? []);
+      for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, JsonSchema>)) {
+        parameters.push({ name, in: 'query', required: required.has(name), schema });
+      }
+    }
+
+    const permissions = route.permissions ?? [];
+    const description = [
+      spec.description,
+      `Credential: ${CREDENTIAL_TEXT[route.credential]}`,
+      permissions.length > 0 ? `Permissions: ${permissions.map((permission) => `\`${permission}\``).join(', ')}.` : undefined,
+    ]
+      .filter((line) => line !== undefined)
+      .join('\n\n');
+
+    const operation: JsonObject = {
+      operationId: route.handler,
+      summary: spec.summary ?? `${route.method} ${route.path}`,
+      description,
+      tags: [tagOf(route)],
+      security: security(route),
+      ...(permissions.length > 0 ? { 'x-permissions': permissions } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: !spec.body.safeParse(undefined).success,
+              content: { 'application/json': { schema: inputSchemas[requestIds.get(spec.body)!]! } },
+            },
+          }
+        : {}),
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
+    };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+
+  const errorResponses: Record<string, JsonObject> = {};
+  for (const { name, description, bodyOptional } of Object.values(STANDARD_ERRORS)) {
+    errorResponses[name] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+      ...(bodyOptional ? { 'x-body-optional': true } : {}),
+    };
+  }
+  errorResponses[ROUTE_NOT_FOUND] = {
+    description: 'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+  };
+
+  const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Loyalty, Rewards, Orders and Payments Service API',
+      version: packageJson.version,
+      description: INFO_DESCRIPTION,
+    },
+    tags: TAGS.map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
+      responses: errorResponses,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+    'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
+  };
+}
+
+const INFO_DESCRIPTION = [
+  'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
+  'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601.',
+  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`; some 404s have an empty body. A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
+  'Paged lists answer 200 with a `Link: <url>; rel="next"` header while more pages exist and 204 (no body, no Link) past the end. Money operations honour an `Idempotency-Key` header.',
+  'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
+].join('\n\n');
+
+const TAGS: [string, string][] = [
+  ['Access tokens', 'Log in and downgrade tokens'],
+  ['Users', 'Users, their addresses, payment methods and QR code'],
+  ['Locations', "An app's merchant locations"],
+  ['Money', 'Gift cards, in-store orders, refunds and users’ orders'],
+  ['Loyalty', 'Campaigns, claims, unlocks and rewards'],
+  ['Order ahead', 'Menus, order ahead orders and upsells'],
+  ['API description', 'This document and its docs page'],
+];
+
+function tagOf(route: Route): string {
+  const path = route.path;
+  if (path.startsWith('/v15/access_tokens')) return 'Access tokens';
+  if (/^\/v1[45]\/(users|user_addresses|credit_cards|payment_token)/.test(path)) return 'Users';
+  if (path.endsWith('/locations')) return 'Locations';
+  if (/gift_card|proposed_orders|completed_orders|\/orders/.test(path) && !path.includes('order_ahead')) return 'Money';
+  if (/campaign|codes|loyalties|rewards/.test(path)) return 'Loyalty';
+  if (/order_ahead|upsells/.test(path)) return 'Order ahead';
+  return 'API description';
+}
+
+/** The committed file's text: two-space JSON with a final newline. */
+export function serializeDocument(document: OpenApiDocument): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
