@@ -73,7 +73,9 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
   if (effective.length === 0 && options.expectedVersion === undefined) return [];
   const now = options.now ?? isoSeconds();
   const delta = effective.reduce((sum, movement) => sum + movement.amount, 0);
-  const debit = effective.filter((movement) => movement.amount < 0).reduce((sum, movement) => sum - movement.amount, 0);
+  // The movements land together, so only the net change can take the balance below zero
+  // (a refund restores a discount and reverses earned credit in one step).
+  const debit = Math.max(0, -delta);
   const [kind, userId, merchantId] = account.split(':');
   const conditions: string[] = [];
   const values: Record<string, unknown> = {
