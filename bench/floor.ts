@@ -3,6 +3,7 @@
  * client the handlers use (shared/db/client.ts, with the same stats middleware on), at the same
  * concurrency as the endpoint runs. An endpoint's overhead ratio divides by this.
  */
+import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
@@ -35,8 +36,10 @@ export async function getItemFloor(token: string, concurrency: number, limit: Ru
  */
 export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit): Promise<FloorResult> {
   let capacity = 0;
+  // Fresh items for every measurement: a repeated entry id would fail its condition, not measure a write.
+  const measurement = randomUUID().slice(0, 8);
   const run = await closedLoop(concurrency, limit, async (worker, sequence) => {
-    const account = `bench-floor:${runId}:${concurrency}:${worker}`;
+    const account = `bench-floor:${runId}:${measurement}:${worker}`;
     const { stats } = await withDbStats(() =>
       db().send(
         new TransactWriteCommand({
@@ -63,5 +66,6 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
     );
     capacity = stats.capacityUnits;
   });
+  if (run.errors > 0) throw new Error(`the TransactWriteItems floor failed ${run.errors} times: ${run.firstError}`);
   return { operation: 'TransactWriteItems', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
 }

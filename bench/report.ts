@@ -100,11 +100,11 @@ export function terminalTable(results: BenchResults): string {
 }
 
 function endpointSection(results: BenchResults): string {
-  const headers = ['Endpoint', 'Route', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'n', 'DynamoDB calls / req', 'Round trips (min)', 'Round-trip target', 'CU / req (read + write)', 'Floor ms', 'Overhead ratio (target <= 1.5 at c=1)'];
+  const headers = ['Endpoint', 'Route', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'n', 'DynamoDB calls / req', 'Round trips (min)', 'Round-trip target', 'CU / req (read + write)', 'Adjacent floor p50 GetItem / Transact ms', 'Floor ms', 'Overhead ratio (target <= 1.5 at c=1)'];
   const rows: string[][] = [];
   for (const row of results.endpoints) {
     if (!row.available) {
-      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '']);
+      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '', '']);
       continue;
     }
     for (const run of row.runs) {
@@ -124,6 +124,7 @@ function endpointSection(results: BenchResults): string {
         `${fmt(load.roundTrips)} (${row.minimum.roundTrips})`,
         run.concurrency === 1 ? verdict(roundTripsMet) : dash,
         `${fmt(load.capacityUnits)} (${fmt(load.readUnits)} + ${fmt(load.writeUnits)})`,
+        `${fmt(run.adjacentFloor.getItemP50)} / ${fmt(run.adjacentFloor.transactWriteP50)}`,
         fmt(run.floorMs),
         ratioCell,
       ]);
@@ -308,7 +309,7 @@ Load average at start ${machine.loadAverageAtStart.join(' / ')}, at end ${machin
 How it was measured:
 - Its own stack on fresh data: DynamoDB Local in memory, a new table from \`shared/db/table-definition.ts\`, the real handlers behind the local gateway in a child process with **stage throttling disabled** (\`createGateway({ throttling: false })\`) and \`DYNAMODB_STATS=1\` (round trips and consumed capacity per request from the \`X-DynamoDB-*\` headers; \`bench/server.ts\` adds which operations ran and the read/write split). Request logs on, as deployed.
 - Load: autocannon, closed loop, ${results.mode === 'quick' ? 'quick mode (short runs; figures are rough)' : 'full mode'}: ${results.plan.durationMs / 1000} s per endpoint and concurrency (${results.plan.consumable[1]} / ${results.plan.consumable[16]} requests for endpoints that use up prepared data), after ${results.plan.warmupRequests} warm-up requests. Latencies are exact (not autocannon's whole-millisecond histogram). n = requests measured.
-- Floor: a bare GetItem (a token item) and a bare two-item TransactWriteItems (guarded balance update + new entry) through the handlers' own document client, at the same concurrency, measured before and after the endpoints; ratios use the mean of the two p50s.
+- Floor: a bare GetItem (a token item) and a bare two-item TransactWriteItems (guarded balance update + new entry) through the handlers' own document client, at the same concurrency. Measured for ${results.plan.floorMs / 1000} s before and after all endpoints (the table below), and again for ${results.plan.adjacentFloorMs / 1000} s right before each endpoint run: each overhead ratio uses that adjacent floor, because the machine's load drifts over the minutes of a run.
 - Overhead ratio = endpoint p50 / its floor, where the floor prices each DynamoDB call of the request at the p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor, every other call at the GetItem floor) — the issue's "round trips x floor p50", with transactions priced as transactions.
 - Round-trip target: the mean round trips per request equal the documented minimum; "missed" when any request made more.
 

@@ -27,8 +27,8 @@ type Concurrency = (typeof CONCURRENCIES)[number];
 
 /** How long / how much each measurement runs. Full: ~5 minutes in all; quick: under a minute. */
 const PLAN = quick
-  ? { durationMs: 600, warmupRequests: 8, floorMs: 500, jvmWarmupMs: 1_500, consumable: { 1: 15, 16: 48 }, orderAheadFlows: { 1: 5, 16: 16 }, coldStartRuns: 1, historyRecords: 1_000 }
-  : { durationMs: 5_000, warmupRequests: 40, floorMs: 3_000, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
+  ? { durationMs: 600, warmupRequests: 8, floorMs: 500, adjacentFloorMs: 250, jvmWarmupMs: 1_500, consumable: { 1: 15, 16: 48 }, orderAheadFlows: { 1: 5, 16: 16 }, coldStartRuns: 1, historyRecords: 1_000 }
+  : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
 
 /**
  * How often the bench looks at an order-ahead order's state in the table while it validates. The API
@@ -47,6 +47,8 @@ function progress(message: string): void {
 export interface EndpointRun {
   concurrency: Concurrency;
   load: HttpLoadResult;
+  /** Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses). */
+  adjacentFloor: { getItemP50: number; transactWriteP50: number };
   /** Sum over the request's DynamoDB calls of the floor p50 of that kind of call, at this concurrency. */
   floorMs: number | null;
   overheadRatio: number | null;
@@ -117,19 +119,11 @@ function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
 
 const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem']);
 
-function floorP50(floor: BenchResults['floor'], operation: FloorResult['operation'], concurrency: number): number | null {
-  const values = [...floor.start, ...floor.end].filter((result) => result.operation === operation && result.concurrency === concurrency).map((result) => result.summary.p50);
-  return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
 /** Each DynamoDB call priced at the floor of its kind: transactions at the TransactWriteItems floor, everything else at the GetItem floor. */
-export function floorFor(load: HttpLoadResult, floor: BenchResults['floor'], concurrency: number): number | null {
-  const get = floorP50(floor, 'GetItem', concurrency);
-  const transact = floorP50(floor, 'TransactWriteItems', concurrency);
-  if (get === null || transact === null) return null;
+export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor']): number | null {
   const entries = Object.entries(load.calls);
-  if (entries.length === 0) return load.roundTrips === null ? null : load.roundTrips * get;
-  return entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? transact : get), 0);
+  if (entries.length === 0) return load.roundTrips === null ? null : load.roundTrips * floor.getItemP50;
+  return entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0);
 }
 
 async function main(): Promise<void> {
@@ -182,7 +176,7 @@ async function main(): Promise<void> {
     progress('floor (before the endpoints): bare GetItem and TransactWriteItems');
     const floorStart = await measureFloor();
 
-    const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, HttpLoadResult> }[] = [];
+    const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, { load: HttpLoadResult; adjacentFloor: EndpointRun['adjacentFloor'] }> }[] = [];
     for (const scenario of scenarios) {
       const route = `${scenario.route.method} ${scenario.route.path}`;
       const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, runs: [] };
@@ -195,7 +189,7 @@ async function main(): Promise<void> {
         endpointLoads.push({ row, loads: new Map() });
         continue;
       }
-      const loads = new Map<Concurrency, HttpLoadResult>();
+      const loads = new Map<Concurrency, { load: HttpLoadResult; adjacentFloor: EndpointRun['adjacentFloor'] }>();
       try {
         const warmupFor = (concurrency: Concurrency) => Math.max(PLAN.warmupRequests, 2 * concurrency);
         const perRun = (concurrency: Concurrency) => warmupFor(concurrency) + (scenario.consumable ? PLAN.consumable[concurrency] : 0) + concurrency + 2;
@@ -205,6 +199,11 @@ async function main(): Promise<void> {
         for (const concurrency of CONCURRENCIES) {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
           await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next, expectedStatuses: scenario.expectedStatuses, onResponse });
+          // The floor again, right next to this run: the machine's load drifts over minutes.
+          const adjacentFloor = {
+            getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
+            transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
+          };
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
             connections: concurrency,
@@ -213,7 +212,7 @@ async function main(): Promise<void> {
             expectedStatuses: scenario.expectedStatuses,
             onResponse,
           });
-          loads.set(concurrency, load);
+          loads.set(concurrency, { load, adjacentFloor });
           const unexpected = Object.entries(load.statuses).filter(([status]) => !scenario.expectedStatuses.includes(Number(status)));
           progress(
             `${scenario.id} c=${concurrency}: p50 ${load.summary.p50} ms, p99 ${load.summary.p99} ms, ${load.summary.rps} req/s, ${load.roundTrips ?? '?'} round trips` +
@@ -290,9 +289,9 @@ async function main(): Promise<void> {
     results.floor = { start: floorStart, end: floorEnd };
     results.endpoints = endpointLoads.map(({ row, loads }) => ({
       ...row,
-      runs: [...loads].map(([concurrency, load]) => {
-        const floorMs = floorFor(load, results.floor!, concurrency);
-        return { concurrency, load, floorMs: floorMs === null ? null : round(floorMs, 3), overheadRatio: floorMs ? round(load.summary.p50 / floorMs, 2) : null };
+      runs: [...loads].map(([concurrency, { load, adjacentFloor }]) => {
+        const floorMs = floorFor(load, adjacentFloor);
+        return { concurrency, load, adjacentFloor, floorMs: floorMs === null ? null : round(floorMs, 3), overheadRatio: floorMs ? round(load.summary.p50 / floorMs, 2) : null };
       }),
     }));
     results.orderAhead = orderAhead;

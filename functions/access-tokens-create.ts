@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { logIn } from '#shared/domain/access-tokens.ts';
-import { issuedAccessToken } from '#shared/schemas/identity.ts';
+import { issuedAccessToken } from '#shared/schemas/users.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 const body = z.object({

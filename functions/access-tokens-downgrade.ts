@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { downgrade } from '#shared/domain/access-tokens.ts';
 import { unauthorized } from '#shared/errors.ts';
-import { issuedAccessToken } from '#shared/schemas/identity.ts';
+import { issuedAccessToken } from '#shared/schemas/users.ts';
 
 const body = z.object({
   access_token: z.object({

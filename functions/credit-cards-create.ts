@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { addCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
-import { creditCardResponse } from '#shared/schemas/identity.ts';
+import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** Longer than any gateway nonce; anything longer is not a nonce. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { CARD_NOT_FOUND, deleteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
-import { creditCardResponse } from '#shared/schemas/identity.ts';
+import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 // A malformed id is just another card the user does not have: the same 404 body, not an empty one.

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { findRoute } from '#shared/routes.ts';

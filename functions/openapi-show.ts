@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 // Generated at build time by scripts/openapi.ts (a test fails when it is stale): bundling the JSON keeps
 // every other handler, which the generator imports, out of this function (docs/openapi.md).

@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserOrUnauthorized } from '#shared/domain/users.ts';
-import { paymentTokenResponse } from '#shared/schemas/identity.ts';
+import { paymentTokenResponse } from '#shared/schemas/users.ts';
 
 /** GET /v15/payment_token: the QR code data a POS scans to identify the user. */
 export const handler = apiHandler('payment-token-show', { responses: { 200: paymentTokenResponse }, summary: "Get the user's QR code data (payment token)" }, async (request) => {

@@ -1,7 +1,7 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { listAddresses, serializeAddress } from '#shared/domain/addresses.ts';
 import * as z from 'zod';
-import { userAddressResponse } from '#shared/schemas/identity.ts';
+import { userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** GET /v15/user_addresses: the token's user's addresses by id. */
 export const handler = apiHandler('user-addresses-list', { responses: { 200: z.array(userAddressResponse) }, summary: "List the user's addresses" }, async (request) => {

@@ -4,7 +4,7 @@ import { createUser, serializeUser } from '#shared/domain/users.ts';
 import { createUserBody } from '#shared/domain/user-input.ts';
 import { unauthorized } from '#shared/errors.ts';
 import * as z from 'zod';
-import { userV14 } from '#shared/schemas/identity.ts';
+import { userV14 } from '#shared/schemas/users.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** POST /v14/users: sign-up with the app's API key in the body. */

@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserOrUnauthorized, serializeUser } from '#shared/domain/users.ts';
-import { userResponse } from '#shared/schemas/identity.ts';
+import { userResponse } from '#shared/schemas/users.ts';
 
 /** GET /v15/users: the token's user, with the custom attributes of the token's app. */
 export const handler = apiHandler('users-show', { responses: { 200: userResponse }, summary: "Get the token's user" }, async (request) => {

@@ -140,20 +140,21 @@ function faultError(kind: FaultKind, operation: string, random: () => number): E
   }
 }
 
-type Middleware = Parameters<DynamoDBClient['middlewareStack']['add']>[0];
+/** One shape fits both steps: the handler only passes `args` through or throws. */
+type Next = (args: never) => Promise<unknown>;
 
 /** Adds the fault middleware to a client (shared/db/client.ts does, when DYNAMODB_FAULTS is set). */
 export function injectFaults(client: DynamoDBClient, config: FaultConfig = parseFaultSpec(process.env.DYNAMODB_FAULTS ?? '')): void {
   current = { ...config };
   random = seededRandom(config.seed);
   const middleware =
-    (layer: FaultLayer): Middleware =>
-    (next, context) =>
-    async (args) => {
+    (layer: FaultLayer) =>
+    <N extends Next>(next: N, context: { commandName?: string }) =>
+    async (args: Parameters<N>[0]): Promise<Awaited<ReturnType<N>>> => {
       const config = current!;
-      if (!active || config.layer !== layer || config.rate === 0 || config.kinds.length === 0) return next(args);
+      if (!active || config.layer !== layer || config.rate === 0 || config.kinds.length === 0) return (await next(args)) as Awaited<ReturnType<N>>;
       counts.calls += 1;
-      if (random() >= config.rate) return next(args);
+      if (random() >= config.rate) return (await next(args)) as Awaited<ReturnType<N>>;
       const kind = config.kinds[Math.floor(random() * config.kinds.length)]!;
       counts.injected[kind] += 1;
       const error = faultError(kind, String(context.commandName ?? 'call').replace(/Command$/, ''), random);

@@ -10,14 +10,16 @@
  *     claim's attempt number — a retry after a crash (lease expired, same attempt) is the same charge.
  *  4. Commit ONE TransactWriteItems: the source's state transition guarded by our lease, the order, every
  *     balance change with its ledger entry, loyalty's effects, and the Idempotency-Key COMPLETED record.
- *  5. If that transaction is cancelled by a condition, refund (void) the charge through the gateway and
- *     release the claim with the attempt number raised, so the next try is a new charge.
+ *  5. If that transaction is cancelled by a condition, release the claim with the attempt number raised,
+ *     then refund (void) the charge through the gateway, so the next try is a new charge and no try can
+ *     commit a voided one. A commit whose answer was lost is recognised by its order uuid and answered.
  * Crash between 3 and 4: nothing is committed, the lease expires, a retry repeats the same charge
  * (same key) and commits it. Gateway void failing in 5: logged as `charge_void_failed` for reconciliation.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, unprocessable } from '#shared/errors.ts';
 import { cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey, balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
@@ -169,7 +171,8 @@ async function claimSource(source: SettlementSource): Promise<Claim> {
   const leaseToken = newUuid();
   const now = epochSeconds();
   try {
-    const result = await db().send(
+    // Re-sent when its answer is lost; the lease token tells our own earlier success (below) from a rival.
+    const result = await retryTransient(() => db().send(
       new UpdateCommand({
         TableName: table(),
         Key: source.key,
@@ -179,32 +182,40 @@ async function claimSource(source: SettlementSource): Promise<Claim> {
         ExpressionAttributeValues: { ':token': leaseToken, ':until': now + SETTLEMENT_LEASE_SECONDS, ':zero': 0, ':from': source.fromState, ':now': now },
         ReturnValues: 'ALL_NEW',
       }),
-    );
+    ));
     return { leaseToken, attempt: Number(result.Attributes?.settlement_attempt ?? 0) };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const current = (await db().send(new GetCommand({ TableName: table(), Key: source.key, ConsistentRead: true }))).Item;
+    const current = (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: source.key, ConsistentRead: true })))).Item;
     if (!current) throw NOT_COMPLETABLE();
+    if (current.settlement_lease_token === leaseToken && current[stateAttribute] === source.fromState) return { leaseToken, attempt: Number(current.settlement_attempt ?? 0) };
     if (current[stateAttribute] === source.toState) throw ALREADY_COMPLETED();
     if (current[stateAttribute] === source.fromState) throw IN_PROGRESS(Math.max(1, Math.min(5, Number(current.settlement_lease_until ?? now) - now)));
     throw NOT_COMPLETABLE();
   }
 }
 
-/** Gives the source back after a failed try; `charged` raises the attempt so the next try is a new charge. */
-async function releaseSource(source: SettlementSource, claim: Claim, charged: boolean): Promise<void> {
+/**
+ * Gives the source back after a failed try; `charged` raises the attempt so the next try is a new charge.
+ * True when this claim released it; false when the lease had passed to another settlement (which then
+ * holds the same attempt, hence the same charge). `settlement_released_lease` lets a re-sent release whose
+ * first answer was lost recognise that it already happened.
+ */
+async function releaseSource(source: SettlementSource, claim: Claim, charged: boolean): Promise<boolean> {
   try {
-    await db().send(
+    await retryTransient(() => db().send(
       new UpdateCommand({
         TableName: table(),
         Key: source.key,
-        UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt',
-        ConditionExpression: 'settlement_lease_token = :token',
+        UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
+        ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
         ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
       }),
-    );
+    ));
+    return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+    return false;
   }
 }
 
@@ -262,6 +273,24 @@ export async function merchantLocation(merchantId: number, locationId: number): 
  * business outcome (422 declined/insufficient/..., 409 another settlement in flight).
  */
 export async function settleOrder(input: SettleOrderInput): Promise<OrderRecord> {
+  for (let round = 1; ; round++) {
+    try {
+      return await settleOrderOnce(input);
+    } catch (error) {
+      // A balance moved between the split and the commit (e.g. two orders of one customer at once): the
+      // charge was voided and the claim released with a new attempt, so settle again from fresh balances.
+      // Answering 422 instead would store it under the Idempotency-Key, and no retry could succeed.
+      const balanceChanged = error instanceof ApiError && error.details?.[0]?.code === 'balance_changed';
+      if (!balanceChanged || round >= BALANCE_CHANGED_ROUNDS) throw error;
+      await sleep(Math.round(Math.random() * 20 * round));
+    }
+  }
+}
+
+/** How many times a settlement starts over when balances move under it. */
+const BALANCE_CHANGED_ROUNDS = 4;
+
+async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
   const [location, merchant, user] = await Promise.all([merchantLocation(input.merchantId, input.locationId), getMerchant(input.merchantId), getUser(input.userId)]);
   if (!location || !merchant) throw unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
   if (input.appliedDiscountAmount > input.spendAmount) {
@@ -272,6 +301,7 @@ export async function settleOrder(input: SettleOrderInput): Promise<OrderRecord>
   }
 
   const claim = await claimSource(input.settlement);
+  const completedOrderUuid = input.completedOrderUuid ?? newUuid();
   let chargeId: string | null = null;
   let chargedAmount = 0;
   let chargeKey = '';
@@ -299,21 +329,29 @@ export async function settleOrder(input: SettleOrderInput): Promise<OrderRecord>
       }
     }
 
-    const order = await commitSettlement(input, claim, { location, merchantName: merchant.name, userDisplayName: displayName(user), split, chargeId });
+    const order = await commitSettlement(input, claim, completedOrderUuid, { location, merchantName: merchant.name, userDisplayName: displayName(user), split, chargeId });
     return order;
   } catch (error) {
+    // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
+    const settled = chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(input.settlement)) : undefined;
+    if (settled?.uuid === completedOrderUuid) return settled;
     // The same charge may belong to a settlement that took over after our lease expired: keep it then.
-    if (chargeId && !(await chargeIsSettled(input.settlement, chargeId))) await voidCharge(chargeId, chargedAmount, chargeKey, input.settlement.uuid);
-    await releaseSource(input.settlement, claim, chargeId !== null);
+    const chargeKept = chargeId !== null && settled?.charge_id === chargeId;
+    const released = await releaseSource(input.settlement, claim, chargeId !== null);
+    // Void only once the attempt is raised: a lease holder on the old attempt would re-use this charge.
+    if (chargeId && !chargeKept) {
+      if (released) await voidCharge(chargeId, chargedAmount, chargeKey, input.settlement.uuid);
+      else log('warn', 'charge_left_to_lease_holder', { charge_id: chargeId, source_uuid: input.settlement.uuid });
+    }
     throw error;
   }
 }
 
-async function chargeIsSettled(source: SettlementSource, chargeId: string): Promise<boolean> {
+/** The order a source was completed with, if it was. */
+async function settledOrder(source: SettlementSource): Promise<OrderRecord | undefined> {
   const current = (await db().send(new GetCommand({ TableName: table(), Key: source.key, ConsistentRead: true }))).Item;
   const completedUuid = current?.completed_order_uuid;
-  if (typeof completedUuid !== 'string') return false;
-  return (await getOrder(completedUuid))?.charge_id === chargeId;
+  return typeof completedUuid === 'string' ? getOrder(completedUuid) : undefined;
 }
 
 async function voidCharge(chargeId: string, amount: number, chargeKey: string, sourceUuid: string): Promise<void> {
@@ -328,10 +366,10 @@ async function voidCharge(chargeId: string, amount: number, chargeKey: string, s
 async function commitSettlement(
   input: SettleOrderInput,
   claim: Claim,
+  uuid: string,
   facts: { location: LocationItem; merchantName: string; userDisplayName: string; split: Split; chargeId: string | null },
 ): Promise<OrderRecord> {
   const { split } = facts;
-  const uuid = input.completedOrderUuid ?? newUuid();
   const stateAttribute = input.settlement.stateAttribute ?? 'state';
   let order: OrderRecord | undefined;
   let labels: string[] = [];
@@ -446,6 +484,8 @@ async function commitSettlement(
   const failed = new Set(labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
   if (failed.has('source')) {
     const current = (await db().send(new GetCommand({ TableName: table(), Key: input.settlement.key, ConsistentRead: true }))).Item;
+    // Our own transaction, re-sent after its answer was lost, finds the source completed by itself.
+    if (current?.completed_order_uuid === uuid && order) return order;
     throw current?.[stateAttribute] === input.settlement.toState ? ALREADY_COMPLETED() : NOT_COMPLETABLE();
   }
   if (failed.has('idempotency')) throw IN_PROGRESS(1);
@@ -505,6 +545,12 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
 
   let refunded: OrderRecord | undefined;
   let labels: string[] = [];
+  // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
+  const refundToken = newUuid();
+  const committedByUs = async () => {
+    const current = (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.order(order.uuid), ConsistentRead: true })))).Item;
+    return current?.refund_token === refundToken ? (current as OrderRecord) : undefined;
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     const outcome = await transactWrite(async () => {
       const now = isoSeconds();
@@ -538,10 +584,10 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
         Update: {
           TableName: table(),
           Key: keys.order(order.uuid),
-          UpdateExpression: 'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, updated_at = :now',
+          UpdateExpression: 'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, refund_token = :token, updated_at = :now',
           ConditionExpression: '#state = :completed',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed },
+          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed, ':token': refundToken },
         },
       });
       add('gift_card', ...balanceChangeItems(giftCardAccountKey(order.user_id, order.merchant_id), [
@@ -558,6 +604,9 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       const respond = refunded && input.respond?.(refunded);
       if (respond) add('idempotency', respond);
       return items;
+    }).catch(async (error: unknown) => {
+      if (isTransientDbError(error) && (await committedByUs())) return { committed: true } as const;
+      throw error;
     });
     if (outcome.committed) {
       if (!refunded) throw new Error('refund committed without an order');
@@ -565,7 +614,11 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
     }
     const reasons = outcome.reasons;
     const failed = new Set(labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
-    if (failed.has('order')) throw REFUND_FAILED();
+    if (failed.has('order')) {
+      // Our own transaction, re-sent after its answer was lost, finds the order refunded by itself.
+      if (refunded && (await committedByUs())) return refunded;
+      throw REFUND_FAILED();
+    }
     if (failed.has('idempotency')) throw new ApiError(409, [errorDetail('order', 'base', 'This refund is being processed by another request; retry shortly.', 'in_progress')], { 'Retry-After': '1' });
     // A balance or loyalty item moved under us: read again and retry.
     await sleep(Math.round(Math.random() * 20 * (attempt + 1)));

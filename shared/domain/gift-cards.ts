@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
@@ -60,6 +61,11 @@ async function storedResponse(merchantId: number, externalIdentifier: string): P
 }
 
 const RETRIES = 10;
+
+async function additionExists(uuid: string): Promise<boolean> {
+  const result = await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.giftCardAddition(uuid), ConsistentRead: true })));
+  return result.Item !== undefined;
+}
 
 export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<GiftCardAdditionResponse> {
   const externalIdentifier = input.externalIdentifier || undefined;
@@ -124,8 +130,14 @@ export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<Gi
         now,
       }),
     );
-    const outcome = await transactWrite(() => items, 1);
+    const outcome = await transactWrite(() => items, 1).catch(async (error: unknown) => {
+      // The answer may be lost after the addition committed: our uuid's addition then exists.
+      if (isTransientDbError(error) && (await additionExists(uuid))) return { committed: true } as const;
+      throw error;
+    });
     if (outcome.committed) return response;
+    // This addition's own uuid already exists: our transaction, re-sent after its answer was lost, committed.
+    if (outcome.reasons[externalIdentifier ? 1 : 0] === 'ConditionalCheckFailed') return response;
     if (externalIdentifier && outcome.reasons[0] === 'ConditionalCheckFailed') {
       // Another request with this external_identifier won; its response is ours. The record was
       // committed with the winner's transaction, so a consistent read sees it (retry covers the gap

@@ -20,6 +20,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import type { TransactItem } from '#shared/domain/order-effects.ts';
@@ -95,11 +96,13 @@ const MISMATCH = () => unprocessable('request', 'idempotency_key', 'This Idempot
 export async function claimIdempotencyKey(request: IdempotentRequest & { key: string }, leaseSeconds = IN_PROGRESS_LEASE_SECONDS): Promise<Presented> {
   const hash = requestHash(request);
   const Key = recordKey(request.scope, request.key);
+  // One token for every try: a write whose answer was lost is re-sent, and finding this token on the
+  // record means the earlier try took the key (else the key would stay locked until the lease expires).
+  const leaseToken = randomUUID();
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = epochSeconds();
-    const leaseToken = randomUUID();
     try {
-      await db().send(
+      await retryTransient(() => db().send(
         new PutCommand({
           TableName: table(),
           Item: {
@@ -118,7 +121,7 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
           ExpressionAttributeValues: { ':now': now, ':inprogress': 'INPROGRESS' },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
-      );
+      ));
       return { kind: 'run', claim: { leaseToken } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -126,10 +129,11 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
       // document client does not convert; use it only if it is plain, else read it consistently.
       const returned = (error as { Item?: Record<string, unknown> }).Item;
       const existing =
-        returned && typeof returned.pk === 'string' ? returned : (await db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true }))).Item;
+        returned && typeof returned.pk === 'string' ? returned : (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true })))).Item;
       if (!existing) continue; // deleted (released) meanwhile: try to claim again
       if (existing.request_hash !== hash) throw MISMATCH();
       if (existing.status === 'COMPLETED') return { kind: 'replay', response: JSON.parse(String(existing.response_json)) as StoredResponse };
+      if (existing.lease_token === leaseToken) return { kind: 'run', claim: { leaseToken } };
       const leaseLeft = Number(existing.lease_expires_at ?? now) - now;
       if (leaseLeft < 0) continue; // expired between our write and read: claim again
       return { kind: 'in_flight', retryAfter: Math.max(1, Math.min(leaseLeft, 5)) };
@@ -161,7 +165,7 @@ function completedRecord(request: IdempotentRequest & { key: string }, leaseToke
 
 async function storeCompleted(request: IdempotentRequest & { key: string }, leaseToken: string, response: StoredResponse): Promise<void> {
   try {
-    await db().send(new PutCommand(completedRecord(request, leaseToken, response)));
+    await retryTransient(() => db().send(new PutCommand(completedRecord(request, leaseToken, response))));
   } catch (error) {
     // Already COMPLETED inside the money transaction (or our lease was taken over): nothing to do.
     if (!isConditionFailure(error)) throw error;
@@ -170,14 +174,16 @@ async function storeCompleted(request: IdempotentRequest & { key: string }, leas
 
 async function release(request: IdempotentRequest & { key: string }, leaseToken: string): Promise<void> {
   try {
-    await db().send(
-      new DeleteCommand({
-        TableName: table(),
-        Key: recordKey(request.scope, request.key),
-        ConditionExpression: '#status = :inprogress AND lease_token = :lease',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':inprogress': 'INPROGRESS', ':lease': leaseToken },
-      }),
+    await retryTransient(() =>
+      db().send(
+        new DeleteCommand({
+          TableName: table(),
+          Key: recordKey(request.scope, request.key),
+          ConditionExpression: '#status = :inprogress AND lease_token = :lease',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':inprogress': 'INPROGRESS', ':lease': leaseToken },
+        }),
+      ),
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;

@@ -22,10 +22,23 @@ export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
   }),
 ) as unknown as z.ZodType<ItemEnvelope>;
 
+/**
+ * Deepest `children` nesting accepted. Orders are stored as DynamoDB maps and lists, which nest at most
+ * 32 levels (each level of children takes two); POS modifiers nest one or two levels in practice.
+ */
+export const MAX_ITEM_NESTING = 10;
+
+function nesting(items: readonly OrderItemInput[] | undefined): number {
+  return Math.max(0, ...(items ?? []).map((item) => 1 + nesting(item.children)));
+}
+
 export const itemsSchema = z
   .array(orderItemSchema)
   .max(200)
   .nullish()
+  .refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
+    error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
+  })
   .transform((items) => (items ?? []).map((envelope) => envelope.item));
 
 export const feeSchema = z.object({

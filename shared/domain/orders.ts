@@ -3,7 +3,8 @@
  * completes it through checkout.ts; users list and read their orders.
  */
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
@@ -120,9 +121,14 @@ export async function proposeOrder(input: ProposedOrderInput): Promise<ProposedO
     created_at: now,
     updated_at: now,
   };
-  await db().send(
-    new PutCommand({ TableName: table(), Item: { ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+  try {
+    await retryTransient(() =>
+      db().send(new PutCommand({ TableName: table(), Item: { ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
+  } catch (error) {
+    // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+    if (!isConditionFailure(error)) throw error;
+  }
   return proposed;
 }
 

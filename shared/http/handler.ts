@@ -83,8 +83,11 @@ export function baseUrlOf(event: APIGatewayProxyEventV2): string {
   const configured = process.env.PUBLIC_BASE_URL;
   if (configured) return configured.replace(/\/$/, '');
   const headers = event.headers ?? {};
-  const proto = headers['x-forwarded-proto'] ?? 'https';
-  const host = headers.host ?? event.requestContext.domainName;
+  // Clients can send X-Forwarded-Proto and Host themselves: a link must never point at `gopher://`
+  // or `://`, so only http or https is taken, and the host API Gateway resolved wins over the header.
+  const forwarded = headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
+  const proto = forwarded === 'http' || forwarded === 'https' ? forwarded : 'https';
+  const host = event.requestContext.domainName || headers.host;
   const stage = event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
   return `${proto}://${host}${stage}`;
 }

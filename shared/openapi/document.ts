@@ -10,14 +10,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiSpec } from '#shared/http/handler.ts';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { namedSchemas } from '#shared/schemas/registry.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
-import '#shared/schemas/identity.ts';
+import '#shared/schemas/addresses.ts';
+import '#shared/schemas/credit-cards.ts';
+import '#shared/schemas/users.ts';
 import '#shared/schemas/locations.ts';
 import '#shared/schemas/loyalty.ts';
 import '#shared/schemas/money.ts';

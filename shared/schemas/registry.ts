@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A schema shown under its own name in the OpenAPI document (`#/components/schemas/<id>`). */
 export interface NamedSchema {

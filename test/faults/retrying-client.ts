@@ -7,7 +7,7 @@ import type { ApiCall, ApiResult, TestApi } from '../support/api.ts';
  * 429 — up to a bounded number of attempts. The backoff is short and bounded: convergence must not
  * depend on waiting out a 30 s lease.
  */
-export const MAX_ATTEMPTS = 15;
+export const MAX_ATTEMPTS = 40;
 
 export interface RetryLog {
   /** Every attempt's status, per request label. */
@@ -46,9 +46,12 @@ export async function inParallel<I, O>(inputs: readonly I[], concurrency: number
   return results;
 }
 
-/** Status histogram of every attempt in the log ("200": 40, "500": 7, ...). */
-export function statusCounts(log: RetryLog): Record<string, number> {
+/** Status histogram of every attempt in the log ("200": 40, "500": 7, ...), of the labels containing `filter`. */
+export function statusCounts(log: RetryLog, filter = ''): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const statuses of log.attempts.values()) for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  for (const [label, statuses] of log.attempts) {
+    if (!label.includes(filter)) continue;
+    for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  }
   return counts;
 }

@@ -3,6 +3,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
+import { validateResponse } from '../openapi/response-validator.ts';
 
 export interface ApiCall {
   token?: string;
@@ -59,7 +60,10 @@ export async function startTestApi(): Promise<TestApi> {
       if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) body = JSON.stringify(options.body);
       if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-      const response = await send(method, pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`, headers, body);
+      const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
+      const response = await send(method, url, headers, body);
+      // Every response of the suite must be what the OpenAPI document says (status and body schema).
+      await validateResponse(method, url, response);
       const text = response.text;
       let parsed: unknown;
       if (text !== '') {

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { ADDRESS_TYPES } from '#shared/domain/addresses.ts';
 import { GENDERS } from '#shared/domain/users.ts';
 import { cents, integerId } from './common.ts';
 import { named } from './registry.ts';
@@ -53,37 +52,3 @@ export const issuedAccessToken = named(
 export const paymentTokenResponse = z.object({
   payment_token: z.object({ data: z.string().describe('QR code data a POS scans'), id: integerId }),
 });
-
-export const userAddress = named(
-  'UserAddress',
-  z.object({
-    id: integerId,
-    address_type: z.enum(ADDRESS_TYPES),
-    extended_address: z.string(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    locality: z.string().describe('City'),
-    nickname: z.string(),
-    postal_code: z.string(),
-    region: z.string().describe('State'),
-    street_address: z.string(),
-  }),
-);
-export const userAddressResponse = named('UserAddressResponse', z.object({ user_address: userAddress }));
-
-export const creditCard = named(
-  'CreditCard',
-  z.object({
-    bin: z.string().describe('First six digits'),
-    description: z.string(),
-    expiration_month: z.number().int(),
-    expiration_year: z.number().int(),
-    id: integerId,
-    last_4: z.string(),
-    nickname: z.string(),
-    promoted: z.boolean().describe("Whether it is the user's promoted payment instrument"),
-    state: z.enum(['active', 'inactive']).describe('`active` may be charged, `inactive` may not'),
-    type: z.string().describe('Card brand'),
-  }),
-);
-export const creditCardResponse = named('CreditCardResponse', z.object({ credit_card: creditCard }));

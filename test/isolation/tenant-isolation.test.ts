@@ -1,0 +1,445 @@
+/**
+ * Tenant isolation with real resources: user B's token on user A's resources is 404, merchant 2's token
+ * on merchant 1's resources is 401 (as the contract and docs/*.md say for each route), lists show only
+ * the caller's own items, and no such attempt changes anything (full table snapshot before and after).
+ * Token kind and permission checks on every route are test/foundation/auth-matrix.test.ts's; here each
+ * case also tries the owner-side token of the other kind on the real resource.
+ *
+ * The matrix is a table: every route of shared/routes.ts is either in it or listed in NO_TENANT_RESOURCE
+ * with the reason, so a new route fails this file until it is classified.
+ *
+ * Secrets: after everything, a Scan of the table finds no plaintext token, password, API key or card
+ * nonce this file made (the QR code's payment_token_data is stored by design: it is the POS's lookup key),
+ * and no response, response header or structured log line carried a password or a token other than
+ * the one a token-issuing response hands out.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The structured request log is part of what must not leak: log at info in this file (the suite runs
+// silent). Hoisted above the imports, so shared/log.ts reads it when it loads.
+vi.hoisted(() => {
+  process.env.LOG_LEVEL = 'info';
+});
+
+import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import { routeKey, routes } from '#shared/routes.ts';
+import type { ApiCall, ApiResult, TestApi } from '../support/api.ts';
+import { appFixture } from '../support/fixtures.ts';
+import { contractErrorProblem, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
+import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+
+/** The test API with every response recorded (world building included). */
+let rawApi: TestApi;
+let api: TestApi;
+let world: TenantWorld;
+const logLines: string[] = [];
+const responses: { what: string; result: ApiResult; issuedToken?: string }[] = [];
+
+/** Every call of this file goes through here, so every response is checked for leaks at the end. */
+async function call(method: string, path: string, options: ApiCall = {}): Promise<ApiResult> {
+  const result = await rawApi.call(method, path, options);
+  responses.push({ what: `${method} ${path}`, result });
+  return result;
+}
+
+beforeAll(async () => {
+  for (const stream of ['log', 'info', 'warn', 'error'] as const) {
+    vi.spyOn(console, stream).mockImplementation((...args: unknown[]) => {
+      logLines.push(args.map(String).join(' '));
+    });
+  }
+  rawApi = await startOrderAheadTestApi();
+  api = { ...rawApi, call };
+  world = await tenantWorld(api);
+});
+afterAll(async () => {
+  await rawApi?.close();
+  vi.restoreAllMocks();
+});
+
+type Expected = { status: 404; body: 'empty' | unknown[] } | { status: 401 | 422; body: unknown[] };
+
+interface Attempt {
+  token: string;
+  path: string;
+  body?: unknown;
+}
+
+interface IsolationCase {
+  /** `METHOD path` of shared/routes.ts. */
+  route: string;
+  name: string;
+  /** The other tenant's attempt on the owner's resource. */
+  attempt: (w: TenantWorld) => Attempt;
+  expected: Expected;
+  /** The owner-side token of the other kind (a merchant the user buys from, the merchant's customer). */
+  otherKind: (w: TenantWorld) => string;
+  /** The resource is real and the owner reaches it (a read, so it changes nothing). */
+  ownerSees: (w: TenantWorld) => Promise<void>;
+}
+
+const EMPTY_404: Expected = { status: 404, body: 'empty' };
+const notAuthorizedFor = (object: string, property: string, message: string, code?: string) => [{ error: { object, property, message, ...(code ? { code } : {}) } }];
+
+async function expectListed(path: string, token: string, id: string | number) {
+  const response = await call('GET', path, { token });
+  expect(response.status, response.text).toBe(200);
+  expect(response.text).toContain(String(id));
+}
+
+const userPath = (w: TenantWorld) => w.merchant1.token;
+const merchantPath = (w: TenantWorld) => w.userA.token;
+
+/** The matrix: one row per (route, resource) a tenant could reach for. */
+const CASES: IsolationCase[] = [
+  {
+    route: 'PUT /v15/user_addresses/{id}',
+    name: "B updates A's address",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/user_addresses/${w.userA.address.address_id}`, body: { user_address: { street_address: '666 Elsewhere' } } }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed('/v15/user_addresses', w.userA.token, w.userA.address.street_address),
+  },
+  {
+    route: 'DELETE /v15/user_addresses/{id}',
+    name: "B deletes A's address",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/user_addresses/${w.userA.address.address_id}` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed('/v15/user_addresses', w.userA.token, `"id":${w.userA.address.address_id}`),
+  },
+  {
+    route: 'DELETE /v14/credit_cards/{id}',
+    name: "B deletes A's card",
+    attempt: (w) => ({ token: w.userB.token, path: `/v14/credit_cards/${w.cards.A}` }),
+    expected: { status: 404, body: notAuthorizedFor('credit_card', 'id', 'Credit card not found.', 'not_found') },
+    otherKind: userPath,
+    ownerSees: (w) => expectListed('/v15/credit_cards', w.userA.token, `"id":${w.cards.A}`),
+  },
+  {
+    route: 'GET /v15/orders/{uuid}',
+    name: "B reads A's order",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/orders/${w.orderUuid}` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v15/orders/${w.orderUuid}`, w.userA.token, w.orderUuid),
+  },
+  {
+    route: 'GET /v15/order_ahead/orders/{uuid}',
+    name: "B polls A's order-ahead order",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/order_ahead/orders/${w.orderAheadUuid}` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: async (w) => {
+      const { last } = await pollUntilSettled(api, `/v15/order_ahead/orders/${w.orderAheadUuid}`, w.userA.token);
+      expect(last.status, last.text).toBe(200);
+    },
+  },
+  {
+    route: 'POST /v15/order_ahead/orders/{uuid}/complete',
+    name: "B completes A's order-ahead order",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/order_ahead/orders/${w.orderAheadUuid}/complete` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: async (w) => {
+      const { last } = await pollUntilSettled(api, `/v15/order_ahead/orders/${w.orderAheadUuid}`, w.userA.token);
+      expect(last.body.order.state).toBe('externally_valid');
+    },
+  },
+  {
+    route: 'PUT /v15/rewards/{reward_id}/pause',
+    name: "B pauses A's reward",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/rewards/${w.rewardId}/pause` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`, w.userA.token, w.rewardId),
+  },
+  {
+    route: 'DELETE /v15/rewards/{reward_id}/pause',
+    name: "B unpauses A's reward",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/rewards/${w.rewardId}/pause` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`, w.userA.token, w.rewardId),
+  },
+  ...(['v14', 'v15'] as const).map(
+    (version): IsolationCase => ({
+      route: `POST /${version}/orders/{uuid}/refund`,
+      name: `merchant 2 refunds merchant 1's order (${version})`,
+      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders/${w.orderUuid}/refund`, body: { refund: { manager_confirmation: null } } }),
+      expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized') },
+      otherKind: merchantPath,
+      ownerSees: async (w) => {
+        const order = await call('GET', `/v15/orders/${w.orderUuid}`, { token: w.userA.token });
+        expect(order.body.order.refunded_at).toBeNull();
+      },
+    }),
+  ),
+  {
+    route: 'POST /v15/merchants/{merchant_id}/gift_card_value_additions',
+    name: "merchant 2 loads a gift card at merchant 1's id",
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/gift_card_value_additions`,
+      body: { gift_card_value_addition: { payment_token_data: w.userA.user.payment_token_data, value_amount: 1000 } },
+    }),
+    expected: { status: 401, body: notAuthorizedFor('gift_card_value_addition', 'merchant_token', 'Not authorized to add gift card value for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/campaign_unlockings',
+    name: "merchant 2 unlocks merchant 1's locked campaign",
+    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/campaign_unlockings', body: { campaign_unlocking: { target_campaign_id: w.lockedCampaign.campaign_id, email: w.userB.email } } }),
+    expected: { status: 401, body: notAuthorizedFor('campaign_unlocking', 'target_campaign_id', 'Merchant token not associated with the campaign', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/completed_orders',
+    name: "merchant 2 completes merchant 1's proposed order",
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: '/v15/completed_orders',
+      body: {
+        completed_order: {
+          proposed_order_uuid: w.openProposalUuid,
+          location_id: w.location1.location_id,
+          payment_token_data: w.userA.user.payment_token_data,
+          spend_amount: 700,
+          tax_amount: 0,
+          applied_discount_amount: 0,
+        },
+      },
+    }),
+    expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/proposed_orders',
+    // docs/money.md: another merchant's location is "not the merchant's" (422 order/location_id), as the contract's completion error.
+    name: "merchant 2 proposes an order at merchant 1's location",
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: '/v15/proposed_orders',
+      body: { proposed_order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500, items: [] } },
+    }),
+    expected: { status: 422, body: notAuthorizedFor('order', 'location_id', "Location can't be blank", 'not_found') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+];
+
+/** Lists (and the caller's own record): the other tenant's items never show. */
+interface ListCase {
+  route: string;
+  name: string;
+  run: (w: TenantWorld) => Promise<void>;
+}
+
+async function listText(path: string, token: string): Promise<string> {
+  const response = await call('GET', path, { token });
+  expect([200, 204], response.text).toContain(response.status);
+  return response.text;
+}
+
+const LIST_CASES: ListCase[] = [
+  {
+    route: 'GET /v15/user_addresses',
+    name: "B's addresses do not include A's",
+    run: async (w) => {
+      expect(await listText('/v15/user_addresses', w.userB.token)).not.toContain(`"id":${w.userA.address.address_id},`);
+      expect(await listText('/v15/user_addresses', w.userA.token)).toContain(`"id":${w.userA.address.address_id},`);
+    },
+  },
+  {
+    route: 'GET /v15/credit_cards',
+    name: "B's cards do not include A's",
+    run: async (w) => {
+      expect(await listText('/v15/credit_cards', w.userB.token)).not.toContain(`"id":${w.cards.A},`);
+      expect(await listText('/v15/credit_cards', w.userA.token)).toContain(`"id":${w.cards.A},`);
+    },
+  },
+  {
+    route: 'GET /v15/apps/orders',
+    name: "B's orders do not include A's",
+    run: async (w) => {
+      expect(await listText('/v15/apps/orders', w.userB.token)).not.toContain(w.orderUuid);
+      expect(await listText('/v15/apps/orders', w.userA.token)).toContain(w.orderUuid);
+    },
+  },
+  {
+    route: 'GET /v15/merchants/{merchant_id}/rewards',
+    name: "B's rewards at merchant 1 do not include A's, nor do an anonymous caller's",
+    run: async (w) => {
+      const path = `/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`;
+      expect(await listText(path, w.userB.token)).not.toContain(w.rewardId);
+      const anonymous = await call('GET', path);
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.text).not.toContain(w.rewardId);
+      expect(await listText(path, w.userA.token)).toContain(w.rewardId);
+    },
+  },
+  {
+    route: 'GET /v15/users',
+    name: 'B reads only B',
+    run: async (w) => {
+      const text = await listText('/v15/users', w.userB.token);
+      expect(text).toContain(w.userB.email);
+      expect(text).not.toContain(w.userA.email);
+    },
+  },
+  {
+    route: 'GET /v15/payment_token',
+    name: "B's QR code is B's",
+    run: async (w) => {
+      const text = await listText('/v15/payment_token', w.userB.token);
+      expect(text).toContain(w.userB.user.payment_token_data);
+      expect(text).not.toContain(w.userA.user.payment_token_data);
+    },
+  },
+  {
+    route: 'POST /v15/order_ahead/orders',
+    name: "B cannot have an order delivered to A's address",
+    run: async (w) => {
+      const started = await call('POST', '/v15/order_ahead/orders', {
+        token: w.userB.token,
+        body: {
+          order: {
+            location_id: w.location1.location_id,
+            conveyance: { fulfillment_type: 'delivery', delivery_address_id: w.userA.address.address_id },
+            items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1 } }],
+          },
+        },
+      });
+      expect(started.status, started.text).toBe(200);
+      const { last } = await pollUntilSettled(api, started.body.order.order_url, w.userB.token);
+      expect(last.status).toBe(422);
+      expect(last.body).toContainEqual({ error: expect.objectContaining({ property: 'conveyance.delivery_address_id', code: 'not_found' }) });
+      expect(last.text).not.toContain(w.userA.address.street_address);
+    },
+  },
+];
+
+/** Routes with no resource of one tenant that another could name. */
+const NO_TENANT_RESOURCE: Record<string, string> = {
+  'POST /v15/access_tokens': 'login by username and password; wrong credentials are the identity tests',
+  'POST /v15/access_tokens/downgrades': "acts on the presented token only; a downgrade never widens (test/identity)",
+  'POST /v14/users': 'sign-up; the app is the API key in the body',
+  'PUT /v15/users': "changes the token's own user; no id in the request",
+  'POST /v15/user_addresses': "creates for the token's own user",
+  'POST /v15/credit_cards': "adds to the token's own user; a card already another user's is 422 (test/cards)",
+  'GET /v15/apps/{app_id}/locations': 'public (no credential)',
+  'GET /v15/campaigns/{id}/{representation_type}': "campaigns are the merchant's public offer; progress shown is the caller's own (test/loyalty)",
+  'POST /v15/codes/{cohort_code}/claims': "a cohort code is a public promotion; the claim is the caller's own",
+  'POST /v15/loyalties/legacy/{campaign_id}/claims': "the token's app's legacy campaign; the claim is the caller's own",
+  'GET /v15/order_ahead/locations/{location_id}/menu': 'public (no credential)',
+  'POST /v15/upsells': "reads the public menu and the caller's own order count",
+  'GET /openapi.json': 'public API description',
+  'GET /docs': 'public API description',
+  'GET /docs/assets/{file}': 'public API description',
+};
+
+/** Changes a refused attempt may make: none but an id counter (shared/db/ids.ts). */
+function unexpectedChanges(changes: TableChange[]): TableChange[] {
+  return changes.filter((change) => (change.after ?? change.before)!.entity !== 'Counter');
+}
+
+function expectAnswer(response: ApiResult, expected: Expected) {
+  expect(response.status, response.text).toBe(expected.status);
+  if (expected.body === 'empty') expect(response.text).toBe('');
+  else expect(response.body).toEqual(expected.body);
+  expect(contractErrorProblem(response)).toBeUndefined();
+}
+
+describe('the isolation matrix', () => {
+  it('classifies every route of shared/routes.ts (a new route must be added here)', () => {
+    const classified = new Set([...CASES.map((entry) => entry.route), ...LIST_CASES.map((entry) => entry.route), ...Object.keys(NO_TENANT_RESOURCE)]);
+    const missing = routes.map(routeKey).filter((key) => !classified.has(key));
+    expect(missing).toEqual([]);
+    const unknown = [...classified].filter((key) => !routes.some((route) => routeKey(route) === key));
+    expect(unknown).toEqual([]);
+  });
+
+  it.each(CASES.map((entry) => [`${entry.route}: ${entry.name}`, entry] as const))('%s', async (_, entry) => {
+    const route = routes.find((candidate) => routeKey(candidate) === entry.route)!;
+    await entry.ownerSees(world);
+    const attempt = entry.attempt(world);
+    const before = await snapshotTable();
+    expectAnswer(await call(route.method, attempt.path, { token: attempt.token, body: attempt.body }), entry.expected);
+    // The owner's own token of the other kind (a merchant the user buys from; the merchant's customer) is no key either.
+    const otherKind = await call(route.method, attempt.path, { token: entry.otherKind(world), body: attempt.body });
+    expect(otherKind.status, otherKind.text).toBe(401);
+    expect(contractErrorProblem(otherKind)).toBeUndefined();
+    expect(unexpectedChanges(tableChanges(before, await snapshotTable())).map((change) => change.key)).toEqual([]);
+    await entry.ownerSees(world);
+  });
+
+  it.each(LIST_CASES.map((entry) => [`${entry.route}: ${entry.name}`, entry] as const))('%s', async (_, entry) => {
+    await entry.run(world);
+  });
+
+  it('gift card value for another merchant id is refused whoever is named', async () => {
+    // Merchant 1 naming merchant 2 in the path: the token, not the path, says who the merchant is.
+    const response = await call('POST', `/v15/merchants/${world.merchant2.merchant.merchant_id}/gift_card_value_additions`, {
+      token: world.merchant1.token,
+      body: { gift_card_value_addition: { payment_token_data: world.userB.user.payment_token_data, value_amount: 1000 } },
+    });
+    expect(response.status).toBe(401);
+    expect(contractErrorProblem(response)).toBeUndefined();
+  });
+});
+
+describe('secrets', () => {
+  it('logins and downgrades issue tokens that are then stored only hashed', async () => {
+    const { apiKey } = await appFixture();
+    world.secrets.push(apiKey);
+    for (const [username, password] of [
+      [world.userA.email, world.userA.password],
+      [world.merchant1.username, world.merchant1.password],
+    ] as const) {
+      const login = await rawApi.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username, password } } });
+      expect(login.status, login.text).toBe(200);
+      const token: string = login.body.access_token.token;
+      world.secrets.push(token);
+      responses.push({ what: 'login', result: login, issuedToken: token });
+      const downgraded = await rawApi.call('POST', '/v15/access_tokens/downgrades', {
+        token,
+        body: { access_token: { permission_keynames: [username === world.userA.email ? 'read_user_basic_info' : 'manage_gift_cards'] } },
+      });
+      expect(downgraded.status, downgraded.text).toBe(200);
+      world.secrets.push(downgraded.body.access_token.token);
+      responses.push({ what: 'downgrade', result: downgraded, issuedToken: downgraded.body.access_token.token });
+    }
+    const failedLogin = await call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username: world.userB.email, password: `${world.userB.password} (wrong)` } } });
+    world.secrets.push(`${world.userB.password} (wrong)`);
+    expect(failedLogin.status).toBe(401);
+  });
+
+  it('a Scan of the table finds no plaintext token, password, API key or card nonce', async () => {
+    const dump = JSON.stringify([...(await snapshotTable()).values()]);
+    expect(world.secrets.length).toBeGreaterThan(10);
+    for (const secret of world.secrets) expect(dump.includes(secret), `table holds ${secret.slice(0, 6)}...`).toBe(false);
+    // The sandbox's well-known card numbers are never stored either (only bin and last 4).
+    expect(dump).not.toMatch(/4111111111111111|4000000000000002/);
+    // By design the QR code data is stored: the POS looks the user up by it.
+    expect(dump).toContain(world.userA.user.payment_token_data);
+  });
+
+  it('no response and no log line carries a password or a token', async () => {
+    expect(responses.length).toBeGreaterThan(20);
+    for (const { what, result, issuedToken } of responses) {
+      const text = `${result.text}\n${JSON.stringify([...result.headers])}`;
+      for (const secret of world.secrets) {
+        if (secret === issuedToken) continue;
+        expect(text.includes(secret), `${what} answered with ${secret.slice(0, 6)}...`).toBe(false);
+      }
+    }
+    const requestLines = logLines.filter((line) => line.includes('"message":"request"'));
+    expect(requestLines.length).toBeGreaterThan(20);
+    for (const line of logLines) {
+      for (const secret of world.secrets) expect(line.includes(secret), `log line holds ${secret.slice(0, 6)}...: ${line.slice(0, 200)}`).toBe(false);
+    }
+  });
+});

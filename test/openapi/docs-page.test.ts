@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#shared/routes.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+
+/** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Without the background-networking flags Chromium keeps dialing out, and this machine has no network. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let api: TestApi;
+let userDataDir: string;
+let browser: BrowserContext;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  userDataDir = mkdtempSync(join(tmpdir(), 'docs-page-chromium-'));
+  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await api?.close();
+});
+
+describe('the docs page in a browser', () => {
+  it('renders every operation of the route table, loading nothing from outside this API', async () => {
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    const response = await page.goto(`${api.baseUrl}/docs`);
+    expect(response?.status()).toBe(200);
+    // Swagger UI renders one .opblock per operation once it has fetched and parsed /openapi.json.
+    await page.locator('.opblock').nth(routes.length - 1).waitFor();
+
+    const shown = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => ({
+        method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+        path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+        summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
+      })),
+    );
+    expect(shown.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    for (const operation of shown) expect(operation.summary, `${operation.method} ${operation.path}`).not.toBe('');
+
+    expect(await page.title()).toBe('Loyalty API reference');
+    expect(await page.locator('.info .title').textContent()).toContain('Loyalty, Rewards, Orders and Payments Service API');
+    expect(pageErrors).toEqual([]);
+    for (const url of requested) expect(url.startsWith(`${api.baseUrl}/`) || url.startsWith('data:'), url).toBe(true);
+    expect(requested).toContain(`${api.baseUrl}/openapi.json`);
+  });
+});

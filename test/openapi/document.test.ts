@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocument, serializeDocument, type OpenApiDocument } from '#shared/openapi/document.ts';
+import { routes } from '#shared/routes.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { compileDocumentSchema, documentAjv, validateResponse } from './response-validator.ts';
+
+let document: OpenApiDocument;
+let api: TestApi;
+
+beforeAll(async () => {
+  document = await buildDocument();
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe('the OpenAPI document', () => {
+  it('is the committed docs/openapi.json (run `npm run openapi` after changing a route or a schema)', () => {
+    const committed = readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
+    expect(committed).toBe(serializeDocument(document));
+  });
+
+  it('is OpenAPI 3.1 with one operation per route, each with an operationId, summary and a success response', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    for (const { operation } of operations) {
+      expect(operation.operationId).toMatch(/^[a-z0-9-]+$/);
+      expect(operation.summary).toBeTruthy();
+      expect(Object.keys(operation.responses).some((status) => Number(status) < 300)).toBe(true);
+    }
+    expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
+  });
+
+  it('lists the credential and permissions of each route as security requirements', () => {
+    for (const route of routes) {
+      const operation = document.paths[route.path]![route.method.toLowerCase()]!;
+      const schemes = (operation.security as Record<string, string[]>[]).flatMap((requirement) => Object.entries(requirement));
+      if (route.credential === 'none') expect(operation.security).toEqual([]);
+      else expect(schemes.length).toBeGreaterThan(0);
+      for (const [, scopes] of schemes) expect(scopes).toEqual([...(route.permissions ?? [])]);
+      if (route.credential !== 'none') expect(operation.responses['401']).toBeDefined();
+    }
+  });
+
+  it('has JSON Schemas (draft 2020-12) that compile, and only references that resolve', () => {
+    const ajv = documentAjv(document);
+    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, object>)) {
+      expect(() => compileDocumentSchema(ajv, schema), name).not.toThrow();
+    }
+    for (const methods of Object.values(document.paths)) {
+      for (const operation of Object.values(methods)) {
+        for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { schema: object }> }>)) {
+          for (const media of Object.values(response.content ?? {})) expect(() => compileDocumentSchema(ajv, media.schema)).not.toThrow();
+        }
+        for (const parameter of (operation.parameters ?? []) as { schema: object }[]) expect(() => compileDocumentSchema(ajv, parameter.schema)).not.toThrow();
+        const body = operation.requestBody?.content?.['application/json']?.schema as object | undefined;
+        if (body) expect(() => compileDocumentSchema(ajv, body)).not.toThrow();
+      }
+    }
+    const refs = JSON.stringify(document).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) {
+      const pointer = ref.slice('"$ref":"#/'.length, -1).split('/');
+      let target: unknown = document;
+      for (const segment of pointer) target = (target as Record<string, unknown> | undefined)?.[segment];
+      expect(target, ref).toBeDefined();
+    }
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the document with this deployment as its server', async () => {
+    const response = await api.call('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ ...JSON.parse(serializeDocument(document)), servers: [{ url: api.baseUrl }] });
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves an HTML page that loads the renderer from this API, not a CDN', async () => {
+    const response = await api.call('GET', '/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const sources = [...response.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(sources.sort()).toEqual(['docs/assets/swagger-ui-bundle.js', 'docs/assets/swagger-ui.css']);
+  });
+
+  it.each([
+    ['swagger-ui-bundle.js', /^text\/javascript/],
+    ['swagger-ui.css', /^text\/css/],
+  ])('serves %s from node_modules', async (file, contentType) => {
+    const response = await api.call('GET', `/docs/assets/${file}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(contentType);
+    expect(response.text).toBe(readFileSync(new URL(`../../node_modules/swagger-ui-dist/${file}`, import.meta.url), 'utf8'));
+  });
+
+  it.each(['index.html', '..%2Fpackage.json', 'swagger-ui-bundle.js.map'])('does not serve %s', async (file) => {
+    const response = await api.call('GET', `/docs/assets/${file}`);
+    expect(response.status).toBe(404);
+    expect(response.text).toBe('');
+  });
+});
+
+describe('the response check every test call runs', () => {
+  const json = new Headers({ 'Content-Type': 'application/json; charset=utf-8' });
+  const address = { id: 1, address_type: 'home', extended_address: '', latitude: null, longitude: null, locality: 'Boston', nickname: '', postal_code: '02110', region: 'MA', street_address: '1 Main St' };
+  const url = (path: string) => `${api.baseUrl}${path}`;
+
+  it('accepts a documented status with a matching body', async () => {
+    await validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: address }]) });
+  });
+
+  it('rejects a status the operation does not document', async () => {
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 201, headers: json, text: '[]' })).rejects.toThrow(/status 201 is not documented/);
+  });
+
+  it('rejects a body of the wrong shape, and a field the schema does not have', async () => {
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, id: '1' } }]) })).rejects.toThrow(
+      /does not match.*\n.*\/0\/user_address\/id must be integer/,
+    );
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, secret: 1 } }]) })).rejects.toThrow(
+      /must NOT have additional properties/,
+    );
+  });
+
+  it('rejects an error that is not the error array, and an empty body where one is documented', async () => {
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: json, text: '{"message":"no"}' })).rejects.toThrow(/does not match/);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers(), text: '' })).rejects.toThrow(/body is empty/);
+  });
+
+  it('accepts an empty 404 and checks requests no route serves against the fallback', async () => {
+    await validateResponse('PUT', url('/v15/user_addresses/1'), { status: 404, headers: new Headers(), text: '' });
+    const notFound = JSON.stringify([{ error: { object: 'request', property: 'path', message: 'No route matches GET /nope.', code: 'not_found' } }]);
+    await validateResponse('GET', url('/nope'), { status: 404, headers: json, text: notFound });
+    await expect(validateResponse('GET', url('/nope'), { status: 200, headers: json, text: '{}' })).rejects.toThrow(/no route serves/);
+  });
+});
