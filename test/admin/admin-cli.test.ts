@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { runAdmin, type CliResult } from '../support/admin.ts';
 import { appIdForApiKey } from '#shared/domain/apps.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let api: TestApi;
 beforeAll(async () => {
@@ -14,25 +12,8 @@ afterAll(async () => {
   await api.close();
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npx tsx scripts/admin.ts <args>` as an operator would, against this file's test table unless `env` says otherwise. */
-function admin(args: string[], env: Record<string, string | undefined> = { DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName }): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const { DYNAMODB_ENDPOINT: _endpoint, TABLE_NAME: _table, ...inherited } = process.env;
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...inherited, AWS_REGION: 'local', LOG_LEVEL: 'silent', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Against this file's test table unless `env` names another (or none). */
+const admin = (args: string[], env?: Record<string, string | undefined>) => runAdmin(args, env ?? api);
 
 function json(result: CliResult): any {
   expect(result.code, result.stderr).toBe(0);

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { runAdmin } from '../support/admin.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let api: TestApi;
 beforeAll(async () => {
@@ -17,22 +15,7 @@ afterAll(async () => {
   await api.close();
 });
 
-/** Runs `npx tsx scripts/admin.ts <args>` against this file's test table, as an operator would. */
-function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const { DYNAMODB_ENDPOINT: _endpoint, TABLE_NAME: _table, ...inherited } = process.env;
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
-      cwd: root,
-      env: { ...inherited, AWS_REGION: 'local', LOG_LEVEL: 'silent', DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (args: string[]) => runAdmin(args, api);
 
 describe('npm run admin: loyalty commands', () => {
   it('creates campaigns of each kind the API then shows, and imports legacy cards a user can claim', async () => {

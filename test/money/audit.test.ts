@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { runAdmin } from '../support/admin.ts';
 import { loadGiftCard, orderWorld, placeOrder } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { giftCardAccountKey } from '#shared/domain/ledger.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let api: TestApi;
 beforeAll(async () => {
@@ -18,20 +16,7 @@ afterAll(async () => {
   await api.close();
 });
 
-function audit(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', 'audit'], {
-      cwd: root,
-      env: { ...process.env, DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName, AWS_REGION: 'local', LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const audit = () => runAdmin(['audit'], api);
 
 describe('npm run admin -- audit', () => {
   it('finds every balance equal to its ledger, then reports a tampered balance and exits 1', async () => {

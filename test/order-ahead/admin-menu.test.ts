@@ -1,15 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocation } from '#shared/domain/locations.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { runAdmin } from '../support/admin.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let api: TestApi;
 let directory: string;
 
@@ -21,20 +19,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'scripts/admin.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, DYNAMODB_ENDPOINT: api.endpoint, TABLE_NAME: api.tableName, AWS_REGION: 'local', LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (args: string[]) => runAdmin(args, api);
 
 describe('npm run admin -- create-menu / create-upsell', () => {
   it('publishes a menu from a JSON file, readable through the menu endpoint, and adds an upsell', async () => {
