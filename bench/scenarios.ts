@@ -224,7 +224,7 @@ export const scenarios: Scenario[] = [
     title: 'Campaign representation (spend_based_loyalty_v1)',
     route: { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}' },
     needs: ['campaignId'],
-    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one read (campaign and the user's progress in one BatchGetItem)" },
+    minimum: { roundTrips: 3, transactions: 0, rationale: "token check + the campaign + one BatchGetItem of the app and the user's progress (unavoidable: the progress key holds the campaign's merchant, known only from the campaign; docs/data-model.md \"Per-request reads (loyalty)\")" },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
@@ -236,7 +236,7 @@ export const scenarios: Scenario[] = [
     title: 'List rewards at a merchant',
     route: { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards' },
     needs: ['campaignId'],
-    minimum: READ_MINIMUM,
+    minimum: { roundTrips: 3, transactions: 0, rationale: "token check + two parallel Queries: the merchant's catalog (merchant + campaigns) and the user's loyalty at the merchant (unavoidable: one is shared by all users, the other is one user's; docs/data-model.md \"Per-request reads (loyalty)\"); 1 without a token" },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
@@ -247,7 +247,12 @@ export const scenarios: Scenario[] = [
     id: 'gift-card-load',
     title: 'Gift card load',
     route: { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' },
-    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + QR code -> user (unavoidable: the QR code is the only user reference) + one transaction' },
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "token check + QR code -> user (the QR code is the only user reference) + the user's gift card balance (its key needs the user; its version makes the response's old/new value exact) + one transaction (docs/data-model.md, Access patterns per request)",
+    },
     expectedStatuses: [200],
     async prepare({ world, runId }) {
       const nextUser = roundRobin(world.users);
@@ -272,7 +277,12 @@ export const scenarios: Scenario[] = [
     title: 'Proposed order (in-store)',
     route: { method: 'POST', path: '/v15/proposed_orders' },
     needs: ['locationId'],
-    minimum: { roundTrips: 3, transactions: 0, rationale: 'token check + QR code -> user and balances (unavoidable: discount_amount is read) + one write of the proposed order' },
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale:
+        "token check + one BatchGetItem (location, QR code -> user) + one BatchGetItem (the user's credit for discount_amount, the user's promoted card; keys need the user) + one write of the proposed order",
+    },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
@@ -286,7 +296,12 @@ export const scenarios: Scenario[] = [
     alsoNeeds: [{ method: 'POST', path: '/v15/proposed_orders' }],
     needs: ['locationId'],
     consumable: true,
-    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + the proposed order (unavoidable: the check to complete) + one transaction' },
+    minimum: {
+      roundTrips: 7,
+      transactions: 1,
+      rationale:
+        "token check + one BatchGetItem (proposed order, QR code, location, merchant) + the settlement lease (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries (the merchant's campaigns, the user's loyalty there) + one transaction; an order that earns a reward adds the reward-id counter",
+    },
     expectedStatuses: [200],
     onResponse(world, status, body) {
       if (status !== 200) return;
@@ -316,7 +331,11 @@ export const scenarios: Scenario[] = [
     ],
     needs: ['locationId'],
     consumable: true,
-    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + the order (unavoidable: what to refund) + one transaction' },
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale: "token check + one BatchGetItem (order, merchant, loyalty's record of the order) + the user's loyalty at the merchant (Query: rewards and progress to undo) + one transaction",
+    },
     expectedStatuses: [200],
     async prepare({ world, api, count }) {
       // Orders the completed-order scenario completed, topped up through the API.

@@ -75,6 +75,8 @@ export const keys = {
   campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),
   /** gsi1 of a campaign: a merchant's campaigns by id. */
   merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({ gsi1pk: `MERCHANT#${merchantId}#CAMPAIGNS`, gsi1sk: `CAMPAIGN#${padId(campaignId)}` }),
+  /** gsi1 of a merchant: listed in its own campaigns partition, so one Query answers "exists?" and "which campaigns?" (rewards list). */
+  merchantCatalogEntry: (merchantId: number) => ({ gsi1pk: `MERCHANT#${merchantId}#CAMPAIGNS`, gsi1sk: 'MERCHANT' }),
   /** A cohort code (upper-cased) names one campaign; the item makes codes unique. */
   cohortCode: (code: string): Key => ({ pk: `COHORT#${code.trim().toUpperCase()}`, sk: 'COHORT' }),
   /** The legacy loyalty campaign an app migrates cards into (one per app). */

@@ -23,13 +23,12 @@ import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, unprocessable } from '#shared/errors.ts';
 import { cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey, balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
-import { newUuid, transactWrite } from '#shared/domain/money.ts';
+import { newUuid, readItems, transactWrite } from '#shared/domain/money.ts';
 import { MAX_ORDER_EFFECT_ITEMS, orderEffects, type OrderItemInput, type TransactItem } from '#shared/domain/order-effects.ts';
 import '#shared/domain/order-effects-registry.ts';
-import { promotedCard } from '#shared/domain/credit-cards.ts';
-import { getLocation, type LocationItem } from '#shared/domain/locations.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
-import { getUser } from '#shared/domain/users.ts';
+import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
+import type { LocationItem } from '#shared/domain/locations.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
@@ -77,6 +76,11 @@ export interface SettleOrderInput {
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
   respond?: (order: OrderRecord) => TransactItem | undefined;
+  /**
+   * What the caller already read and checked (in-store completion batches them with the proposed order):
+   * the location (the merchant's own), the merchant, and the promoted card when the order was proposed.
+   */
+  prefetched?: { location: LocationItem; merchant: MerchantItem; promotedCardId: number | null };
 }
 
 /** A completed order as stored (`keys.order(uuid)`, gsi1 = the user's orders by created_at). */
@@ -261,12 +265,6 @@ function locationColumns(location: LocationItem) {
   };
 }
 
-/** The location an order is placed at, if it exists and belongs to the merchant. */
-export async function merchantLocation(merchantId: number, locationId: number): Promise<LocationItem | undefined> {
-  const location = await getLocation(locationId);
-  return location && location.merchant_id === merchantId ? location : undefined;
-}
-
 /**
  * Settles one order: charges, moves value and records the completed order exactly once per source.
  * Used by in-store completion (orders.ts) and order-ahead completion. Throws ApiError for every
@@ -291,7 +289,12 @@ export async function settleOrder(input: SettleOrderInput): Promise<OrderRecord>
 const BALANCE_CHANGED_ROUNDS = 4;
 
 async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
-  const [location, merchant, user] = await Promise.all([merchantLocation(input.merchantId, input.locationId), getMerchant(input.merchantId), getUser(input.userId)]);
+  const [location, merchant] = input.prefetched
+    ? [input.prefetched.location, input.prefetched.merchant]
+    : await readItems([keys.location(input.locationId), keys.merchant(input.merchantId)]).then(
+        ([locationItem, merchantItem]) =>
+          [locationItem?.merchant_id === input.merchantId ? (locationItem as unknown as LocationItem) : undefined, merchantItem as unknown as MerchantItem | undefined] as const,
+      );
   if (!location || !merchant) throw unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
   if (input.appliedDiscountAmount > input.spendAmount) {
     throw unprocessable('order', 'applied_discount_amount', 'Applied discount cannot be more than the spend amount.', 'exceeds_spend');
@@ -308,14 +311,24 @@ async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
   try {
     const giftAccount = giftCardAccountKey(input.userId, input.merchantId);
     const creditAccount = creditAccountKey(input.userId, input.merchantId);
-    const [giftCard, credit] = await Promise.all([getBalance(giftAccount), getBalance(creditAccount)]);
+    // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
+    // one consistent BatchGetItem after the claim.
+    const hintedCardId = input.prefetched?.promotedCardId ?? null;
+    const [giftCardItem, creditItem, user, hintedCard] = await readItems([
+      keys.balance(giftAccount),
+      keys.balance(creditAccount),
+      keys.user(input.userId),
+      ...(hintedCardId === null ? [] : [keys.creditCard(input.userId, hintedCardId)]),
+    ]);
+    const giftCard = { balance: Number(giftCardItem?.balance ?? 0) };
+    const credit = { balance: Number(creditItem?.balance ?? 0) };
     if (input.appliedDiscountAmount > credit.balance) {
       throw unprocessable('order', 'applied_discount_amount', `Applied discount is more than the merchant-funded credit available (${credit.balance}).`, 'exceeds_available');
     }
     let split = splitPayment({ spend: input.spendAmount, tip: input.tipAmount, appliedDiscount: input.appliedDiscountAmount, giftCardValue: giftCard.balance, discountOnly: input.discountOnly });
 
     if (split.charged > 0) {
-      const card = await promotedCard(input.userId);
+      const card = await promotedCardOf(input.userId, user, hintedCard);
       if (!card) {
         if (!input.partialAuthorizationAllowed) throw NO_PAYMENT_METHOD();
         split = withCardApproval(split, 0); // rule 4: loyalty only
@@ -329,7 +342,7 @@ async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
       }
     }
 
-    const order = await commitSettlement(input, claim, completedOrderUuid, { location, merchantName: merchant.name, userDisplayName: displayName(user), split, chargeId });
+    const order = await commitSettlement(input, claim, completedOrderUuid, { location, merchantName: merchant.name, userDisplayName: displayName(user as { first_name?: string; last_name?: string } | undefined), split, chargeId });
     return order;
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
@@ -345,6 +358,19 @@ async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
     }
     throw error;
   }
+}
+
+/**
+ * The user's promoted active card (what a charge is made against), from the user item read with the
+ * balances; the card item comes from the same batch unless the user promoted another card since the
+ * order was proposed (then it is read here).
+ */
+async function promotedCardOf(userId: number, user: Record<string, unknown> | undefined, hinted: Record<string, unknown> | undefined): Promise<{ gatewayToken: string } | undefined> {
+  const promotedId = user?.promoted_card_id;
+  if (typeof promotedId !== 'number') return undefined;
+  const card = hinted?.card_id === promotedId ? (hinted as unknown as CreditCardItem) : await getCreditCard(userId, promotedId);
+  if (card?.state !== 'active') return undefined;
+  return { gatewayToken: card.gateway_token };
 }
 
 /** The order a source was completed with, if it was. */
@@ -527,10 +553,14 @@ const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuc
  * (what is left of it: credit already spent stays spent) and undoes loyalty.
  */
 export async function refundOrder(input: { merchantId: number; orderUuid: string; managerConfirmation?: string | null; respond?: (order: OrderRecord) => TransactItem | undefined }): Promise<OrderRecord> {
-  const order = await getOrder(input.orderUuid);
+  // The order, the merchant (its manager confirmation) and what the order effects need: one BatchGetItem.
+  const effectKeys = orderEffects().refundReadKeys?.(input.orderUuid) ?? [];
+  const [orderItem, merchantItem, ...effectItems] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), ...effectKeys]);
+  const order = orderItem as OrderRecord | undefined;
   if (!order) throw new ApiError(404, null);
   if (order.merchant_id !== input.merchantId) throw new ApiError(401, [errorDetail('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized')]);
-  const merchant = await getMerchant(order.merchant_id);
+  const merchant = merchantItem as MerchantItem | undefined;
+  const prefetchedByKey = new Map(effectKeys.map((key, index) => [`${key.pk}\u0000${key.sk}`, effectItems[index]]));
   if (merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
     throw unprocessable('refund', 'manager_confirmation', 'Manager confirmation was incorrect.');
   }
@@ -551,13 +581,20 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
     const current = (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.order(order.uuid), ConsistentRead: true })))).Item;
     return current?.refund_token === refundToken ? (current as OrderRecord) : undefined;
   };
+  let builds = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
     const outcome = await transactWrite(async () => {
       const now = isoSeconds();
       const creditAccount = creditAccountKey(order.user_id, order.merchant_id);
+      // The first try reuses the batch read above and does not read the credit balance: it reverses all
+      // reversible earned credit, and the transaction's `balance >= :debit` guard refuses it if part of
+      // that credit was spent. Every later try (a condition or a conflict cancelled the one before) reads
+      // afresh and reverses only what the balance holds.
+      const first = builds++ === 0;
       const [credit, effects] = await Promise.all([
-        getBalance(creditAccount),
+        first ? undefined : getBalance(creditAccount),
         orderEffects().onRefunded({
+          prefetched: first ? (key) => (prefetchedByKey.has(`${key.pk}\u0000${key.sk}`) ? { item: prefetchedByKey.get(`${key.pk}\u0000${key.sk}`) } : undefined) : undefined,
           orderUuid: order.uuid,
           merchantId: order.merchant_id,
           userId: order.user_id,
@@ -569,7 +606,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       ]);
       // Earned credit already spent elsewhere cannot come back; the refund goes ahead and reverses the rest.
       const reversible = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
-      const creditReversed = Math.min(reversible, credit.balance + order.applied_discount_amount);
+      const creditReversed = credit ? Math.min(reversible, credit.balance + order.applied_discount_amount) : reversible;
       refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed };
       const reference = { order_uuid: order.uuid };
       const items: TransactItem[] = [];

@@ -69,14 +69,22 @@ async function additionExists(uuid: string): Promise<boolean> {
 
 export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<GiftCardAdditionResponse> {
   const externalIdentifier = input.externalIdentifier || undefined;
-  // A repeat answers the first response before anything else is looked at (contract idempotency rule 2).
-  if (externalIdentifier) {
-    const previous = await storedResponse(input.merchantId, externalIdentifier);
+  // A repeat answers the first response before anything else (contract idempotency rule 2). The happy
+  // path does not read the record up front: the transaction's `attribute_not_exists` on it finds a repeat
+  // (then the stored response is read, below). Only a request about to be refused looks first, so a
+  // repeat with an invalid value_amount or QR code still gets the first response.
+  const refuse = async (error: Error): Promise<GiftCardAdditionResponse> => {
+    const previous = externalIdentifier ? await storedResponse(input.merchantId, externalIdentifier) : undefined;
     if (previous) return previous;
+    throw error;
+  };
+  try {
+    validateAmount(input.valueAmount);
+  } catch (error) {
+    return refuse(error as Error);
   }
-  validateAmount(input.valueAmount);
   const userId = await userIdForPaymentToken(input.paymentTokenData);
-  if (userId === undefined) throw unprocessable('gift_card_value_addition', 'base', 'You cannot add value to this QR code.');
+  if (userId === undefined) return refuse(unprocessable('gift_card_value_addition', 'base', 'You cannot add value to this QR code.'));
 
   const account = giftCardAccountKey(userId, input.merchantId);
   const uuid = newUuid();

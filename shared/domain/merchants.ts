@@ -41,7 +41,7 @@ export async function createMerchant(input: {
     new TransactWriteCommand({
       TransactItems: [
         { Put: { TableName: table(), Item: { ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, password_hash: passwordHash, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: table(), Item: { ...keys.merchant(merchantId), entity: 'Merchant', ...merchant }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: table(), Item: { ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }, ConditionExpression: 'attribute_not_exists(pk)' } },
       ],
     }),
   );

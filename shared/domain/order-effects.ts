@@ -27,6 +27,7 @@
  *   credit yourself.
  */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Key } from '#shared/db/keys.ts';
 
 /** One item of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -77,6 +78,12 @@ export interface RefundedOrderContext {
   /** Credit earned on the order (what checkout will try to reverse). */
   creditEarnedAmount: number;
   refundedAt: string;
+  /**
+   * Items checkout read for this implementation together with the order (see `refundReadKeys`), in the
+   * same BatchGetItem: `{ item }` (item undefined when it does not exist), or undefined when that key
+   * was not read (e.g. on a retry, which must read afresh).
+   */
+  prefetched?: (key: Key) => { item: Record<string, unknown> | undefined } | undefined;
 }
 
 export interface OrderEffectsResult {
@@ -99,6 +106,8 @@ export interface RefundEffectsResult {
 export interface OrderEffects {
   onCompleted(context: CompletedOrderContext): Promise<OrderEffectsResult>;
   onRefunded(context: RefundedOrderContext): Promise<RefundEffectsResult>;
+  /** Keys onRefunded will need that depend only on the order uuid: checkout reads them with the order. */
+  refundReadKeys?(orderUuid: string): Key[];
 }
 
 export const noOrderEffects: OrderEffects = {

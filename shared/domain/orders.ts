@@ -8,10 +8,11 @@ import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
-import { availableDiscount, getOrder, merchantLocation, settleOrder, type OrderRecord } from '#shared/domain/checkout.ts';
-import { userIdForPaymentToken } from '#shared/domain/gift-cards.ts';
-import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { newUuid } from '#shared/domain/money.ts';
+import { availableDiscount, getOrder, settleOrder, type OrderRecord } from '#shared/domain/checkout.ts';
+import { creditAccountKey } from '#shared/domain/ledger.ts';
+import type { LocationItem } from '#shared/domain/locations.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import { newUuid, readItems } from '#shared/domain/money.ts';
 import type { OrderItemInput, TransactItem } from '#shared/domain/order-effects.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -60,6 +61,11 @@ export interface ProposedOrderItem {
   cashier: string | null;
   register: string | null;
   identifier_from_merchant: string | null;
+  /**
+   * The user's promoted card when the order was proposed: completion reads that card in the same batch
+   * as the user item and the balances, and reads the card again only if the user promoted another since.
+   */
+  promoted_card_id?: number | null;
   completed_order_uuid?: string;
   created_at: string;
   updated_at: string;
@@ -96,10 +102,15 @@ export function validateIdentifierFromMerchant(identifier: string | null | undef
 export async function proposeOrder(input: ProposedOrderInput): Promise<ProposedOrderItem> {
   validateIdentifierFromMerchant(input.identifierFromMerchant);
   validateReceiptMessageHtml(input.receiptMessageHtml);
-  if (!(await merchantLocation(input.merchantId, input.locationId))) throw LOCATION_NOT_FOUND();
-  const userId = await userIdForPaymentToken(input.paymentTokenData);
+  // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
+  // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
+  const [location, paymentToken] = await readItems([keys.location(input.locationId), keys.paymentToken(input.paymentTokenData)]);
+  if (location?.merchant_id !== input.merchantId) throw LOCATION_NOT_FOUND();
+  const userId = typeof paymentToken?.user_id === 'number' && input.paymentTokenData ? paymentToken.user_id : undefined;
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
-  const credit = await getBalance(creditAccountKey(userId, input.merchantId));
+  const [creditItem, user] = await readItems([keys.balance(creditAccountKey(userId, input.merchantId)), keys.user(userId)]);
+  const credit = { balance: Number(creditItem?.balance ?? 0) };
+  const promotedCardId = typeof user?.promoted_card_id === 'number' ? user.promoted_card_id : null;
   const now = isoSeconds();
   const proposed: ProposedOrderItem = {
     uuid: newUuid(),
@@ -118,6 +129,7 @@ export async function proposeOrder(input: ProposedOrderInput): Promise<ProposedO
     cashier: input.cashier ?? null,
     register: input.register ?? null,
     identifier_from_merchant: input.identifierFromMerchant ?? null,
+    promoted_card_id: promotedCardId,
     created_at: now,
     updated_at: now,
   };
@@ -176,12 +188,20 @@ export interface CompleteOrderInput {
 export async function completeProposedOrder(input: CompleteOrderInput): Promise<OrderRecord> {
   validateIdentifierFromMerchant(input.identifierFromMerchant);
   validateReceiptMessageHtml(input.receiptMessageHtml);
-  const proposed = await getProposedOrder(input.proposedOrderUuid);
+  // Everything the checks need, keyed by the request alone: one BatchGetItem (the proposed order consistently).
+  const [proposedItem, paymentToken, locationItem, merchant] = await readItems([
+    keys.proposedOrder(input.proposedOrderUuid),
+    keys.paymentToken(input.paymentTokenData),
+    keys.location(input.locationId),
+    keys.merchant(input.merchantId),
+  ]);
+  const proposed = proposedItem as ProposedOrderItem | undefined;
   if (!proposed) throw unprocessable('order', 'proposed_order_uuid', 'Proposed order not found.', 'not_found');
   if (proposed.merchant_id !== input.merchantId) throw MERCHANT_NOT_AUTHORIZED();
-  const userId = await userIdForPaymentToken(input.paymentTokenData);
+  const userId = typeof paymentToken?.user_id === 'number' && input.paymentTokenData ? paymentToken.user_id : undefined;
   if (userId === undefined || userId !== proposed.user_id) throw USER_NOT_AUTHORIZED();
-  if (!(await merchantLocation(input.merchantId, input.locationId))) throw LOCATION_NOT_FOUND();
+  const location = locationItem as unknown as LocationItem | undefined;
+  if (!location || location.merchant_id !== input.merchantId || !merchant) throw LOCATION_NOT_FOUND();
   if (proposed.state === COMPLETED) throw unprocessable('order', 'base', 'This order has already been completed.', 'already_completed');
 
   return settleOrder({
@@ -205,6 +225,7 @@ export async function completeProposedOrder(input: CompleteOrderInput): Promise<
     register: input.register,
     receiptMessageHtml: input.receiptMessageHtml,
     respond: input.respond,
+    prefetched: { location, merchant: merchant as unknown as MerchantItem, promotedCardId: proposed.promoted_card_id ?? null },
   });
 }
 
@@ -308,6 +329,25 @@ function visibleTo(app: App, order: OrderRecord): boolean {
   return app.global || app.merchant_ids.includes(order.merchant_id);
 }
 
+/**
+ * Apps are never changed after creation (apps.ts has no update), so a Lambda keeps the ones it has read:
+ * a warm function answers the user's orders with the token check and the index query alone.
+ * Keyed by table too, as tests run several tables in one process.
+ */
+const knownApps = new Map<string, App>();
+
+async function appOf(appId: number): Promise<App | undefined> {
+  const cacheKey = `${table()}#${appId}`;
+  const known = knownApps.get(cacheKey);
+  if (known) return known;
+  const app = await getApp(appId);
+  if (app) {
+    if (knownApps.size >= 1000) knownApps.clear();
+    knownApps.set(cacheKey, app);
+  }
+  return app;
+}
+
 export interface OrdersPage {
   orders: OrderRecord[];
   /** gsi1sk of the last order shown: the next page starts below it. */
@@ -319,7 +359,7 @@ export interface OrdersPage {
  * Link) resumes after that order; without it, `page` (1-based) skips whole pages from the newest.
  */
 export async function listAppOrders(appId: number, userId: number, position: { cursor?: string; page?: number }, pageSize = ORDERS_PAGE_SIZE): Promise<OrdersPage> {
-  const app = await getApp(appId);
+  const app = await appOf(appId);
   if (!app) return { orders: [], nextCursor: undefined };
   const skip = position.cursor ? 0 : (Math.max(1, position.page ?? 1) - 1) * pageSize;
   const wanted = skip + pageSize + 1;

@@ -156,9 +156,10 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
     const statuses = statusCounts(log, `faults-${layer}-`);
     const mostAttempts = Math.max(...[...log.attempts].filter(([label]) => label.includes(`-${layer}-`)).map(([, attempts]) => attempts.length));
     console.log(JSON.stringify({ layer, calls: after.calls - before.calls, injected, statuses, mostAttempts }));
-    // The faults really happened, of every kind; the retrying clients saw some of them as 5xx.
+    // The faults really happened, of every kind. Above the SDK's retries every fault reaches the
+    // application, so the retrying clients must have seen 5xx; inside them the SDK may absorb all.
     for (const kind of ['throttle', '500', 'timeout', 'after_commit']) expect(injected[kind], kind).toBeGreaterThan(0);
-    expect(Object.keys(statuses).some((status) => Number(status) >= 500)).toBe(true);
+    if (layer === 'call') expect(Object.keys(statuses).some((status) => Number(status) >= 500)).toBe(true);
     expect(mostAttempts).toBeLessThan(MAX_ATTEMPTS);
   });
 

@@ -254,7 +254,21 @@ export async function legacyCampaignIdForApp(appId: number): Promise<number | un
 
 /** A merchant's campaigns (gsi1 Query, paged through; merchants have tens, not thousands). */
 export async function listMerchantCampaigns(merchantId: number): Promise<CampaignItem[]> {
+  return (await queryMerchantCatalog(merchantId, 'CAMPAIGN#')).campaigns;
+}
+
+/**
+ * The merchant's catalog partition in one Query: its campaigns and, for merchants created since the
+ * merchant item carries `keys.merchantCatalogEntry`, the merchant itself (`merchantListed`), so the
+ * rewards list learns "does it exist?" without a separate GetItem.
+ */
+export async function loadMerchantCatalog(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
+  return queryMerchantCatalog(merchantId);
+}
+
+async function queryMerchantCatalog(merchantId: number, skPrefix?: string): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
   const campaigns: CampaignItem[] = [];
+  let merchantListed = false;
   let startKey: Record<string, unknown> | undefined;
   const { gsi1pk } = keys.merchantCampaignsIndex(merchantId, 0);
   do {
@@ -262,15 +276,18 @@ export async function listMerchantCampaigns(merchantId: number): Promise<Campaig
       new QueryCommand({
         TableName: table(),
         IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1pk },
+        KeyConditionExpression: skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+        ExpressionAttributeValues: skPrefix ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
         ExclusiveStartKey: startKey,
       }),
     );
-    campaigns.push(...((page.Items ?? []) as CampaignItem[]));
+    for (const item of page.Items ?? []) {
+      if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);
+      else if (item.entity === 'Merchant') merchantListed = true;
+    }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return campaigns;
+  return { merchantListed, campaigns };
 }
 
 export function isOpen(campaign: CampaignItem, at: Date): boolean {

@@ -38,13 +38,18 @@ interface OrderLoyaltyEffects {
     rewards: { reward_id: string; goal_id: number | null }[];
     /** Gift card loyalty: the period the progress went into (a later period is not touched by the refund). */
     period_starts_at: string | null;
+    /**
+     * The campaign's progress per reward at completion (`progressRequired`), so the refund need not read
+     * the campaign. Records written before it was kept lack it; the refund reads the campaign then.
+     */
+    progress_required?: number | null;
   }[];
   consumed: { reward_id: string; amount: number }[];
   reversed: boolean;
   created_at: string;
 }
 
-function progressPut(userId: number, campaign: CampaignItem, existing: ProgressItem | undefined, next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>, now: string): TransactItem {
+function progressPut(userId: number, campaign: Pick<CampaignItem, 'campaign_id' | 'merchant_id'>, existing: ProgressItem | undefined, next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>, now: string): TransactItem {
   return {
     Put: {
       TableName: table(),
@@ -114,6 +119,7 @@ export const loyaltyOrderEffects: OrderEffects = {
         goal_ids: accrual.next.goals_rewarded.filter((goalId) => !(existing?.goals_rewarded ?? []).includes(goalId)),
         rewards,
         period_starts_at: accrual.next.period_starts_at,
+        progress_required: progressRequired(campaign),
       });
     }
 
@@ -150,8 +156,11 @@ export const loyaltyOrderEffects: OrderEffects = {
    * the order applied is restored to the rewards it came from.
    */
   async onRefunded(context: RefundedOrderContext): Promise<RefundEffectsResult> {
-    const recordResult = await db().send(new GetCommand({ TableName: table(), Key: keys.orderLoyaltyEffects(context.orderUuid), ConsistentRead: true }));
-    const record = recordResult.Item as OrderLoyaltyEffects | undefined;
+    // Checkout reads the record with the order (refundReadKeys) on its first try; a retry reads it again.
+    const prefetched = context.prefetched?.(keys.orderLoyaltyEffects(context.orderUuid));
+    const record = (prefetched
+      ? prefetched.item
+      : (await db().send(new GetCommand({ TableName: table(), Key: keys.orderLoyaltyEffects(context.orderUuid), ConsistentRead: true }))).Item) as OrderLoyaltyEffects | undefined;
     if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
     const now = context.refundedAt;
     const state = await loadUserLoyalty(record.user_id, record.merchant_id, true);
@@ -160,7 +169,8 @@ export const loyaltyOrderEffects: OrderEffects = {
     let creditReversedAmount = 0;
 
     for (const accrual of record.accruals) {
-      const campaign = await getCampaign(accrual.campaign_id);
+      const campaign =
+        accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : await getCampaign(accrual.campaign_id);
       let voidedCount = 0;
       const keptGoals: number[] = [];
       for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
@@ -196,7 +206,7 @@ export const loyaltyOrderEffects: OrderEffects = {
       if (!campaign || !progress) continue;
       // Gift card loyalty: once the order's period has ended, its progress is gone anyway.
       if (accrual.period_starts_at !== null && progress.period_starts_at !== accrual.period_starts_at) continue;
-      const required = progressRequired(campaign) ?? 0;
+      const required = (accrual.progress_required !== undefined ? accrual.progress_required : progressRequired(campaign as CampaignItem)) ?? 0;
       const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
       items.push(
         progressPut(record.user_id, campaign, progress, {
@@ -243,6 +253,8 @@ export const loyaltyOrderEffects: OrderEffects = {
     });
     return { transactItems: items, creditReversedAmount: Math.min(creditReversedAmount, context.creditEarnedAmount) };
   },
+
+  refundReadKeys: (orderUuid: string) => [keys.orderLoyaltyEffects(orderUuid)],
 };
 
 registerOrderEffects(loyaltyOrderEffects);

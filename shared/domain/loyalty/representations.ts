@@ -1,6 +1,5 @@
-import { getApp } from '#shared/domain/apps.ts';
 import { getCampaign, type CampaignItem, type CampaignKind } from '#shared/domain/loyalty/campaigns.ts';
-import { campaignVisibleTo, currentProgress, getClaimed, getProgress, getUnlock, type ClaimedItem, type ProgressItem } from '#shared/domain/loyalty/user-state.ts';
+import { campaignVisibleTo, currentProgress, loadCampaignViewerState, type ClaimedItem, type ProgressItem } from '#shared/domain/loyalty/user-state.ts';
 
 export const REPRESENTATION_TYPES = [
   'basic_v1',
@@ -46,12 +45,11 @@ export async function campaignRepresentation(
 ): Promise<Record<string, unknown> | undefined> {
   const campaign = await getCampaign(campaignId);
   if (!campaign || !APPLICABLE[campaign.kind].includes(type)) return undefined;
-  const [app, unlock, progress, claimed] = await Promise.all([
-    getApp(viewer.appId),
-    campaign.locked ? getUnlock(viewer.userId, campaign) : Promise.resolve(undefined),
-    type === 'basic_v1' ? Promise.resolve(undefined) : getProgress(viewer.userId, campaign),
-    type === 'custom_progress_based_v1' && campaign.requires_opt_in ? getClaimed(viewer.userId, campaign) : Promise.resolve(undefined),
-  ]);
+  const { app, unlock, progress, claimed } = await loadCampaignViewerState(viewer, campaign, {
+    unlock: campaign.locked,
+    progress: type !== 'basic_v1',
+    claimed: type === 'custom_progress_based_v1' && campaign.requires_opt_in,
+  });
   if (!app || !(app.global || app.merchant_ids.includes(campaign.merchant_id))) return undefined;
   if (!campaignVisibleTo(campaign, unlock, at)) return undefined;
   return { campaign: serializeRepresentation(campaign, type, progress, claimed, at) };

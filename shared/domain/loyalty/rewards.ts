@@ -6,7 +6,7 @@ import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
 import { transactWrite } from '#shared/domain/money.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { distanceInMeters, listMerchantLocations } from '#shared/domain/locations.ts';
-import { isOpen, isProgressCampaign, listMerchantCampaigns, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
+import { isOpen, isProgressCampaign, loadMerchantCatalog, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -48,29 +48,35 @@ export interface RewardView {
  * The rewards a user has at a merchant (or, with no user, what a new user would see). Held rewards
  * (`claim-<id>`, `earned-<id>`) come first, oldest first; then `campaign-<id>` offers: open campaigns
  * visible to the user that can still give them something (a loyalty reward to work toward, or a
- * promotion not yet claimed). Reads are Queries by key only: the user's loyalty prefix, the
- * merchant's campaigns index, the merchant's locations index.
+ * promotion not yet claimed). Reads are Queries by key only, in parallel: the merchant's catalog
+ * (the merchant and its campaigns, one gsi1 partition) and the user's loyalty prefix. The merchant's
+ * locations are read only when a time zone matters: a held reward that could be usable now has usable_hours.
  */
 export async function listRewards(merchantId: number, userId: number | undefined, query: RewardsQuery, at = new Date()): Promise<RewardView[]> {
-  const merchant = await getMerchant(merchantId);
-  if (!merchant) throw notFound();
-  const [campaigns, state, timeZone] = await Promise.all([
-    listMerchantCampaigns(merchantId),
+  const [catalog, state] = await Promise.all([
+    loadMerchantCatalog(merchantId),
     userId === undefined ? Promise.resolve<UserLoyaltyState>({ progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] }) : loadUserLoyalty(userId, merchantId),
-    rewardTimeZone(merchantId, query),
   ]);
+  // A merchant created before its item carried the catalog entry is not listed there: ask its own key.
+  if (!catalog.merchantListed && !(await getMerchant(merchantId))) throw notFound();
   const views: RewardView[] = [];
   const held = state.rewards.filter((reward) => !reward.voided && reward.value_amount > 0).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
+  const timeZone = held.some((reward) => reward.usable_hours !== null && isUsable(reward) && !reward.paused) ? await rewardTimeZone(merchantId, query) : 'UTC';
   for (const reward of held) views.push(heldRewardView(reward, timeZone, at));
-  for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
+  for (const campaign of catalog.campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
     const offer = campaignOfferView(campaign, state, at);
     if (offer) views.push(offer);
   }
   return views.filter((view) => query.transferSupported || !view.reward.transfer_required);
 }
 
+function isUsable(reward: RewardItem): boolean {
+  return reward.value_remaining_amount > 0 && !reward.transfer_required;
+}
+
+/** `timeZone` matters only for a usable, unpaused reward with usable_hours (otherwise any value will do). */
 function heldRewardView(reward: RewardItem, timeZone: string, at: Date): RewardView {
-  const usable = reward.value_remaining_amount > 0 && !reward.transfer_required;
+  const usable = isUsable(reward);
   return {
     reward: {
       id: reward.reward_id,

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
+import type { App } from '#shared/domain/apps.ts';
 
 /** A user's progress toward one campaign. `version` guards every write (read-modify-write). */
 export interface ProgressItem {
@@ -131,9 +132,48 @@ export async function getProgress(userId: number, campaign: CampaignItem): Promi
   return result.Item as ProgressItem | undefined;
 }
 
-export async function getClaimed(userId: number, campaign: CampaignItem): Promise<ClaimedItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id) }));
-  return result.Item as ClaimedItem | undefined;
+export interface CampaignViewerState {
+  app: App | undefined;
+  unlock: UnlockItem | undefined;
+  progress: ProgressItem | undefined;
+  claimed: ClaimedItem | undefined;
+}
+
+/**
+ * What showing one campaign to a user needs besides the campaign, in one BatchGetItem: the token's app
+ * and the user's unlock / progress / claimed marker for it (only those asked for). Their keys carry the
+ * campaign's merchant, so this read follows the campaign's (docs/data-model.md, "Per-request reads").
+ */
+export async function loadCampaignViewerState(
+  viewer: { userId: number; appId: number },
+  campaign: CampaignItem,
+  wanted: { unlock: boolean; progress: boolean; claimed: boolean },
+): Promise<CampaignViewerState> {
+  const { userId } = viewer;
+  const { merchant_id: merchantId, campaign_id: campaignId } = campaign;
+  const requested = {
+    app: keys.app(viewer.appId),
+    unlock: wanted.unlock ? keys.userUnlock(userId, merchantId, campaignId) : undefined,
+    progress: wanted.progress ? keys.userProgress(userId, merchantId, campaignId) : undefined,
+    claimed: wanted.claimed ? keys.userCampaignClaimed(userId, merchantId, campaignId) : undefined,
+  };
+  const found = new Map<string, Record<string, unknown>>();
+  let pending: Record<string, unknown>[] = Object.values(requested).flatMap((key) => (key ? [{ ...key }] : []));
+  // BatchGetItem may return some keys unprocessed under throttling: ask again for just those.
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 25));
+    const result = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending } } }));
+    for (const item of result.Responses?.[table()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
+    pending = result.UnprocessedKeys?.[table()]?.Keys ?? [];
+    if (attempt >= 5 && pending.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');
+  }
+  const item = (key: { pk: string; sk: string } | undefined) => (key ? found.get(`${key.pk}|${key.sk}`) : undefined);
+  return {
+    app: item(requested.app) as App | undefined,
+    unlock: item(requested.unlock) as UnlockItem | undefined,
+    progress: item(requested.progress) as ProgressItem | undefined,
+    claimed: item(requested.claimed) as ClaimedItem | undefined,
+  };
 }
 
 /** Progress as of `at`: a gift card loyalty period that has ended counts as reset (the next order starts a new one). */
