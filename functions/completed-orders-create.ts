@@ -2,28 +2,17 @@ import * as z from 'zod';
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { completeProposedOrder, serializeCompletedOrder } from '#shared/domain/orders.ts';
-import { amounts, feeSchema, itemsSchema } from '#shared/domain/order-input.ts';
+import { amounts, feeSchema, posOrderFields } from '#shared/domain/order-input.ts';
 import { completedOrderResponse } from '#shared/schemas/money.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 const body = z.object({
   completed_order: z.object({
+    ...posOrderFields,
     proposed_order_uuid: z.string().min(1).max(64),
-    location_id: z.number().int(),
-    payment_token_data: z.string().max(255),
-    spend_amount: amounts.required,
-    tax_amount: amounts.optional,
     tip_amount: amounts.optional,
     // Clients with discounts disabled send null.
     applied_discount_amount: amounts.optional,
-    exemption_amount: amounts.optional,
-    partial_authorization_allowed: z.boolean().nullish(),
-    discount_only: z.boolean().nullish(),
-    cashier: z.string().max(255).nullish(),
-    register: z.string().max(255).nullish(),
-    identifier_from_merchant: z.string().max(255).nullish(),
-    receipt_message_html: z.string().nullish(),
-    items: itemsSchema,
     fees: z.array(feeSchema).max(50).nullish(),
   }),
 });

@@ -2,26 +2,11 @@ import * as z from 'zod';
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/domain/idempotency.ts';
 import { proposeOrder, serializeProposedOrder } from '#shared/domain/orders.ts';
-import { amounts, itemsSchema } from '#shared/domain/order-input.ts';
+import { posOrderFields } from '#shared/domain/order-input.ts';
 import { proposedOrderResponse } from '#shared/schemas/money.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
-const body = z.object({
-  proposed_order: z.object({
-    location_id: z.number().int(),
-    payment_token_data: z.string().max(255),
-    spend_amount: amounts.required,
-    tax_amount: amounts.optional,
-    exemption_amount: amounts.optional,
-    partial_authorization_allowed: z.boolean().nullish(),
-    discount_only: z.boolean().nullish(),
-    cashier: z.string().max(255).nullish(),
-    register: z.string().max(255).nullish(),
-    identifier_from_merchant: z.string().max(255).nullish(),
-    receipt_message_html: z.string().nullish(),
-    items: itemsSchema,
-  }),
-});
+const body = z.object({ proposed_order: z.object(posOrderFields) });
 
 /** POST /v15/proposed_orders: the POS proposes an order and learns the discount the customer can apply. */
 export const handler = apiHandler('proposed-orders-create', { responses: { 200: proposedOrderResponse, 409: apiErrors }, summary: 'Propose an order (in-store)', body, bodyObject: 'proposed_order' }, async (request) => {

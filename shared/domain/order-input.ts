@@ -55,3 +55,22 @@ export const amounts = {
   required: cents,
   optional: cents.nullish().transform((value) => value ?? 0),
 };
+
+/**
+ * The fields a POS sends both when it proposes an order and when it completes it: the completed
+ * order may differ from the proposed one only in adjusted amounts and the applied discount.
+ */
+export const posOrderFields = {
+  location_id: z.number().int(),
+  payment_token_data: z.string().max(255),
+  spend_amount: amounts.required,
+  tax_amount: amounts.optional,
+  exemption_amount: amounts.optional,
+  partial_authorization_allowed: z.boolean().nullish(),
+  discount_only: z.boolean().nullish(),
+  cashier: z.string().max(255).nullish(),
+  register: z.string().max(255).nullish(),
+  identifier_from_merchant: z.string().max(255).nullish(),
+  receipt_message_html: z.string().nullish(),
+  items: itemsSchema,
+};
