@@ -33,6 +33,23 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
+/** Transaction items, each labelled with what it guards, so a cancellation names the guards that failed. */
+class LabelledItems {
+  readonly items: TransactItem[] = [];
+  private readonly labels: string[] = [];
+
+  readonly add = (label: string, ...added: TransactItem[]): void => {
+    for (const item of added) {
+      this.items.push(item);
+      this.labels.push(label);
+    }
+  };
+
+  failedLabels(reasons: string[]): Set<string> {
+    return new Set(this.labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
+  }
+}
+
 /** How long a settlement holds its source; a crashed settlement frees it after this. */
 export const SETTLEMENT_LEASE_SECONDS = 30;
 
@@ -398,7 +415,7 @@ async function commitSettlement(
   const { split } = facts;
   const stateAttribute = input.settlement.stateAttribute ?? 'state';
   let order: OrderRecord | undefined;
-  let labels: string[] = [];
+  let batch = new LabelledItems();
 
   const outcome = await transactWrite(async () => {
     const now = isoSeconds();
@@ -460,14 +477,8 @@ async function commitSettlement(
       refund_id: null,
     };
     const reference = { order_uuid: uuid };
-    const items: TransactItem[] = [];
-    labels = [];
-    const add = (label: string, ...added: TransactItem[]) => {
-      for (const item of added) {
-        items.push(item);
-        labels.push(label);
-      }
-    };
+    batch = new LabelledItems();
+    const add = batch.add;
     add('source', {
       Update: {
         TableName: table(),
@@ -499,7 +510,7 @@ async function commitSettlement(
     add('effects', ...effects.transactItems);
     const respond = input.respond?.(order);
     if (respond) add('idempotency', respond);
-    return items;
+    return batch.items;
   });
 
   if (outcome.committed) {
@@ -507,7 +518,7 @@ async function commitSettlement(
     return order;
   }
   const reasons = outcome.reasons;
-  const failed = new Set(labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
+  const failed = batch.failedLabels(reasons);
   if (failed.has('source')) {
     const current = (await db().send(new GetCommand({ TableName: table(), Key: input.settlement.key, ConsistentRead: true }))).Item;
     // Our own transaction, re-sent after its answer was lost, finds the source completed by itself.
@@ -574,7 +585,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
   }
 
   let refunded: OrderRecord | undefined;
-  let labels: string[] = [];
+  let batch = new LabelledItems();
   // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
   const refundToken = newUuid();
   const committedByUs = async () => {
@@ -609,14 +620,8 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       const creditReversed = credit ? Math.min(reversible, credit.balance + order.applied_discount_amount) : reversible;
       refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed };
       const reference = { order_uuid: order.uuid };
-      const items: TransactItem[] = [];
-      labels = [];
-      const add = (label: string, ...added: TransactItem[]) => {
-        for (const item of added) {
-          items.push(item);
-          labels.push(label);
-        }
-      };
+      batch = new LabelledItems();
+      const add = batch.add;
       add('order', {
         Update: {
           TableName: table(),
@@ -640,7 +645,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       add('effects', ...effects.transactItems);
       const respond = refunded && input.respond?.(refunded);
       if (respond) add('idempotency', respond);
-      return items;
+      return batch.items;
     }).catch(async (error: unknown) => {
       if (isTransientDbError(error) && (await committedByUs())) return { committed: true } as const;
       throw error;
@@ -650,7 +655,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       return refunded;
     }
     const reasons = outcome.reasons;
-    const failed = new Set(labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
+    const failed = batch.failedLabels(reasons);
     if (failed.has('order')) {
       // Our own transaction, re-sent after its answer was lost, finds the order refunded by itself.
       if (refunded && (await committedByUs())) return refunded;

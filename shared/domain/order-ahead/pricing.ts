@@ -40,7 +40,7 @@ export interface PricedLine {
   line_total_amount: number;
 }
 
-export interface PricedOrder {
+export interface PricedOrder extends Charges {
   merchant_id: number;
   merchant_name: string;
   location_id: number;
@@ -58,18 +58,6 @@ export interface PricedOrder {
   available_at: string[];
   soonest_available_at: string;
   items: PricedLine[];
-  subtotal: number;
-  delivery_fee_amount: number;
-  service_fee_amount: number;
-  provider_service_fee_amount: number;
-  tax_amount: number;
-  tip_amount: number;
-  /** Parts of discount_amount: merchant-funded credit first, then gift card value. */
-  credit_discount_amount: number;
-  gift_card_discount_amount: number;
-  discount_amount: number;
-  spend_amount: number;
-  total_amount: number;
   displayed_upsell_ids: number[];
   upsell: PollUpsell | null;
   validated_at: string;
@@ -91,6 +79,7 @@ export interface Charges {
   provider_service_fee_amount: number;
   tax_amount: number;
   tip_amount: number;
+  /** Parts of discount_amount: merchant-funded credit first, then gift card value. */
   credit_discount_amount: number;
   gift_card_discount_amount: number;
   discount_amount: number;
