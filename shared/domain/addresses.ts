@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/pages.ts';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -143,21 +144,11 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
 /** The user's addresses by id (the sort key pads ids so this is numeric order). */
 export async function listAddresses(userId: number): Promise<UserAddressItem[]> {
   const prefix = keys.userAddressPrefix(userId);
-  const addresses: UserAddressItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    addresses.push(...((page.Items ?? []) as UserAddressItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return addresses;
+  return (await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+  })) as UserAddressItem[];
 }
 
 /** Changes the given fields of one of the user's addresses; another user's id is simply not found. */

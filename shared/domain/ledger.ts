@@ -14,7 +14,8 @@
  * written with attribute_not_exists, so the same movement can never be recorded twice; a debit carries
  * `balance >= :debit`, so no balance goes negative; `version` counts the entries (the audit compares).
  */
-import { ScanCommand, GetCommand, TransactWriteCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { scanAll } from '#shared/db/pages.ts';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/domain/order-effects.ts';
@@ -176,29 +177,22 @@ export async function auditLedger(): Promise<AuditReport> {
   const balances = new Map<string, { balance: number; version: number }>();
   const sums = new Map<string, { sum: number; count: number }>();
   let entries = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page: ScanCommandOutput = await db().send(
-      new ScanCommand({
-        TableName: table(),
-        FilterExpression: 'entity IN (:balance, :entry)',
-        ExpressionAttributeValues: { ':balance': 'Balance', ':entry': 'LedgerEntry' },
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const account = String(item.account);
-      if (item.entity === 'Balance') {
-        balances.set(account, { balance: Number(item.balance ?? 0), version: Number(item.version ?? 0) });
-      } else {
-        entries += 1;
-        const current = sums.get(account) ?? { sum: 0, count: 0 };
-        sums.set(account, { sum: current.sum + Number(item.amount), count: current.count + 1 });
-      }
+  const items = await scanAll({
+    TableName: table(),
+    FilterExpression: 'entity IN (:balance, :entry)',
+    ExpressionAttributeValues: { ':balance': 'Balance', ':entry': 'LedgerEntry' },
+    ConsistentRead: true,
+  });
+  for (const item of items) {
+    const account = String(item.account);
+    if (item.entity === 'Balance') {
+      balances.set(account, { balance: Number(item.balance ?? 0), version: Number(item.version ?? 0) });
+    } else {
+      entries += 1;
+      const current = sums.get(account) ?? { sum: 0, count: 0 };
+      sums.set(account, { sum: current.sum + Number(item.amount), count: current.count + 1 });
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
 
   const mismatches: AuditMismatch[] = [];
   for (const account of new Set([...balances.keys(), ...sums.keys()])) {

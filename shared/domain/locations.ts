@@ -1,3 +1,4 @@
+import { queryAll } from '#shared/db/pages.ts';
 import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, table } from '#shared/db/client.ts';
@@ -337,22 +338,13 @@ export async function listAppLocations(app: App, query: AppLocationsQuery, pageS
 
 /** Every location of one merchant, in id order (shown or not, any fulfillment type). */
 export async function listMerchantLocations(merchantId: number): Promise<LocationItem[]> {
-  const found: LocationItem[] = [];
-  let startKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const result = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.merchantLocationsIndex(merchantId, 0).gsi1pk, ':prefix': 'LOCATION#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    found.push(...(result.Items ?? []).map(withoutKeys));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const items = await queryAll({
+    TableName: table(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.merchantLocationsIndex(merchantId, 0).gsi1pk, ':prefix': 'LOCATION#' },
+  });
+  return items.map(withoutKeys);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/pages.ts';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -269,24 +270,17 @@ export async function loadMerchantCatalog(merchantId: number): Promise<{ merchan
 async function queryMerchantCatalog(merchantId: number, skPrefix?: string): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
   const campaigns: CampaignItem[] = [];
   let merchantListed = false;
-  let startKey: Record<string, unknown> | undefined;
   const { gsi1pk } = keys.merchantCampaignsIndex(merchantId, 0);
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);
-      else if (item.entity === 'Merchant') merchantListed = true;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll({
+    TableName: table(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+    ExpressionAttributeValues: skPrefix ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
+  });
+  for (const item of items) {
+    if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);
+    else if (item.entity === 'Merchant') merchantListed = true;
+  }
   return { merchantListed, campaigns };
 }
 

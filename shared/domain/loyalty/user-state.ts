@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/pages.ts';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
@@ -81,35 +82,28 @@ export interface UserLoyaltyState {
 export async function loadUserLoyalty(userId: number, merchantId: number, consistent = false): Promise<UserLoyaltyState> {
   const state: UserLoyaltyState = { progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] };
   const { pk, skPrefix } = keys.userLoyaltyPrefix(userId, merchantId);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ConsistentRead: consistent,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      switch (item.entity) {
-        case 'LoyaltyProgress':
-          state.progress.set(item.campaign_id as number, item as ProgressItem);
-          break;
-        case 'CampaignUnlock':
-          state.unlocks.set(item.campaign_id as number, item as UnlockItem);
-          break;
-        case 'CampaignClaimed':
-          state.claimed.set(item.campaign_id as number, item as ClaimedItem);
-          break;
-        case 'Reward':
-          state.rewards.push(item as RewardItem);
-          break;
-      }
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+    ConsistentRead: consistent,
+  });
+  for (const item of items) {
+    switch (item.entity) {
+      case 'LoyaltyProgress':
+        state.progress.set(item.campaign_id as number, item as ProgressItem);
+        break;
+      case 'CampaignUnlock':
+        state.unlocks.set(item.campaign_id as number, item as UnlockItem);
+        break;
+      case 'CampaignClaimed':
+        state.claimed.set(item.campaign_id as number, item as ClaimedItem);
+        break;
+      case 'Reward':
+        state.rewards.push(item as RewardItem);
+        break;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return state;
 }
 
