@@ -8,12 +8,12 @@ import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
-import { availableDiscount, getOrder, settleOrder, type OrderRecord } from '#shared/domain/checkout.ts';
+import { availableDiscount, getOrder, settleOrder, type OrderRecord, type SettleOrderInput } from '#shared/domain/checkout.ts';
 import { creditAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { newUuid, readItems } from '#shared/domain/money.ts';
-import type { OrderItemInput, TransactItem } from '#shared/domain/order-effects.ts';
+import type { OrderItemInput } from '#shared/domain/order-effects.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export const PROPOSED = 'proposed';
@@ -163,25 +163,20 @@ export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem 
   return result.Item as ProposedOrderItem | undefined;
 }
 
-export interface CompleteOrderInput {
-  merchantId: number;
+/**
+ * What the POS sends to complete a proposed order: the settlement's money fields, with the user named
+ * by the QR code data and the proposed order by its uuid (both resolved here, not by the caller).
+ */
+export interface CompleteOrderInput
+  extends Pick<
+    SettleOrderInput,
+    | 'merchantId' | 'locationId' | 'spendAmount' | 'taxAmount' | 'tipAmount' | 'appliedDiscountAmount' | 'exemptionAmount'
+    | 'partialAuthorizationAllowed' | 'discountOnly' | 'items' | 'cashier' | 'register' | 'identifierFromMerchant'
+    | 'receiptMessageHtml' | 'respond'
+  > {
   proposedOrderUuid: string;
   paymentTokenData: string;
-  locationId: number;
-  spendAmount: number;
-  taxAmount: number;
-  tipAmount: number;
-  appliedDiscountAmount: number;
-  exemptionAmount: number;
-  partialAuthorizationAllowed: boolean;
-  discountOnly: boolean;
-  items: OrderItemInput[];
   fees: unknown[];
-  cashier?: string | null;
-  register?: string | null;
-  identifierFromMerchant?: string | null;
-  receiptMessageHtml?: string | null;
-  respond?: (order: OrderRecord) => TransactItem | undefined;
 }
 
 /** POST /v15/completed_orders: settles a proposed order (at most once) and returns the completed order. */
