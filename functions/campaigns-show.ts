@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
+import { pathId } from '#shared/http/params.ts';
 import { campaignRepresentation, REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
 import { campaignResponse } from '#shared/schemas/loyalty.ts';
 
@@ -9,17 +10,11 @@ import { campaignResponse } from '#shared/schemas/loyalty.ts';
  * own progress. Unknown ids or types, and campaigns that cannot be displayed to this user, are 404 with
  * an empty body (docs/loyalty.md lists which representation applies to which campaign kind).
  */
-const params = z.object({ id: z.string(), representation_type: z.string() });
-const campaignId = z.string().regex(/^\d{1,15}$/).transform(Number);
-const representationType = z.enum(REPRESENTATION_TYPES);
+const params = z.object({ id: pathId, representation_type: z.enum(REPRESENTATION_TYPES) });
 
 export const handler = apiHandler('campaigns-show', { responses: { 200: campaignResponse }, summary: 'Get campaign details in a representation', params }, async (request) => {
   const user = requireUser(request);
-  // Checked here rather than by the params schema: the contract's 404 for these has no body.
-  const id = campaignId.safeParse(request.params.id);
-  const type = representationType.safeParse(request.params.representation_type);
-  if (!id.success || !type.success) throw notFound();
-  const body = await campaignRepresentation(id.data, type.data, { userId: user.userId, appId: user.appId });
+  const body = await campaignRepresentation(request.params.id, request.params.representation_type, { userId: user.userId, appId: user.appId });
   if (!body) throw notFound();
   return ok(body);
 });

@@ -4,21 +4,12 @@ import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { FULFILLMENT_TYPES, listAppLocations, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
 import { locationList } from '#shared/schemas/locations.ts';
+import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/http/params.ts';
 
 /**
  * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
  * the parameter's name as property; an unknown app is 404 with an empty body.
  */
-
-/** Query values arrive as strings; an empty one (`page=`) counts as not given. */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
-const decimal = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)
-    .transform(Number);
 
 const positiveInteger = (message: string) =>
   z
@@ -36,22 +27,19 @@ const fulfillmentTypesList = z
 
 const querySchema = z
   .object({
-    fulfillment_types: optional(fulfillmentTypesList),
-    page: optional(positiveInteger('must be a whole number of 1 or more')),
-    in_delivery_area: optional(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
-    lat: optional(decimal('must be a number').pipe(z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90'))),
-    lng: optional(decimal('must be a number').pipe(z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180'))),
-    'image[width]': optional(positiveInteger('must be a whole number of 1 or more')),
-    'image[height]': optional(positiveInteger('must be a whole number of 1 or more')),
-    'image[density]': optional(decimal('must be a number').pipe(z.number().positive('must be greater than 0'))),
+    fulfillment_types: optionalQuery(fulfillmentTypesList),
+    page: optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    in_delivery_area: optionalQuery(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
+    lat: optionalQuery(latitudeQuery),
+    lng: optionalQuery(longitudeQuery),
+    'image[width]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    'image[height]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    'image[density]': optionalQuery(decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0'))),
     /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
-    after: optional(positiveInteger('must be a location id')),
+    after: optionalQuery(positiveInteger('must be a location id')),
   })
   .superRefine((query, context) => {
-    if ((query.lat === undefined) !== (query.lng === undefined)) {
-      const missing = query.lat === undefined ? 'lat' : 'lng';
-      context.addIssue({ code: 'custom', path: [missing], message: `is required together with ${missing === 'lat' ? 'lng' : 'lat'}` });
-    }
+    requireLatLngTogether(query, context);
     if (query.in_delivery_area) {
       if (query.lat === undefined && query.lng === undefined) {
         for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
@@ -63,19 +51,14 @@ const querySchema = z
     }
   });
 
-/** A path id that is not a number names no app: 404 with an empty body, like an unknown one. */
-function appIdOf(params: Record<string, string | undefined> | undefined): number | undefined {
-  const raw = params?.app_id ?? '';
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-}
+const params = z.object({ app_id: pathId });
 
 /** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
 const PAGING_PARAMETERS = new Set(['page', 'after']);
 
-export const handler = apiHandler('locations-list', { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: querySchema }, async (request) => {
+export const handler = apiHandler('locations-list', { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: querySchema, params }, async (request) => {
   const { query } = request;
-  const appId = appIdOf(request.event.pathParameters);
-  const app = appId === undefined ? undefined : await getApp(appId);
+  const app = await getApp(request.params.app_id);
   if (!app) throw notFound();
 
   const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;

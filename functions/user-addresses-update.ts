@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { addressIdFromPath, addressIdParams, serializeAddress, updateAddress, updateAddressBody } from '#shared/domain/addresses.ts';
+import { addressIdParams, serializeAddress, updateAddress, updateAddressBody } from '#shared/domain/addresses.ts';
 import { userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). */
@@ -8,7 +8,7 @@ export const handler = apiHandler(
   { responses: { 200: userAddressResponse }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
   async (request) => {
     const principal = requireUser(request);
-    const address = await updateAddress(principal.userId, addressIdFromPath(request.params.id), request.body.user_address);
+    const address = await updateAddress(principal.userId, request.params.id, request.body.user_address);
     return ok(serializeAddress(address));
   },
 );

@@ -1,3 +1,4 @@
+import { pathId } from '#shared/http/params.ts';
 import { queryAll } from '#shared/db/pages.ts';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
@@ -86,13 +87,7 @@ export const updateAddressBody = z.object({
   user_address: z.object(addressFields).partial().refine(coordinatesPaired, pairedCoordinates),
 });
 
-export const addressIdParams = z.object({ id: z.string() });
-
-/** Path `{id}` as an address id: anything but a positive integer is not found, with the same empty 404 as an unknown id. */
-export function addressIdFromPath(raw: string): number {
-  if (!/^[1-9]\d{0,11}$/.test(raw)) throw notFound();
-  return Number(raw);
-}
+export const addressIdParams = z.object({ id: pathId });
 
 export type NewAddress = z.output<typeof createAddressBody>['user_address'];
 export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];

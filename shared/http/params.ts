@@ -1,0 +1,30 @@
+import * as z from 'zod';
+
+/**
+ * Path and query parameter schemas shared by handlers. Path parameters that fail their schema answer
+ * 404 with an empty body (shared/http/handler.ts): a path that cannot name a resource is not found.
+ */
+
+/** A numeric id in a path (`/v15/campaigns/{id}`). */
+export const pathId = z.string().regex(/^[1-9]\d{0,14}$/).transform(Number);
+
+/** Query values arrive as strings; an empty one (`page=`) counts as not given. */
+export const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+export const decimalQuery = (message = 'must be a number') =>
+  z
+    .string()
+    .trim()
+    .regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)
+    .transform(Number);
+
+export const latitudeQuery = decimalQuery().pipe(z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90'));
+export const longitudeQuery = decimalQuery().pipe(z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180'));
+
+/** lat and lng come together or not at all. */
+export function requireLatLngTogether(query: { lat?: number; lng?: number }, context: z.core.$RefinementCtx): void {
+  if ((query.lat === undefined) !== (query.lng === undefined)) {
+    const missing = query.lat === undefined ? 'lat' : 'lng';
+    context.addIssue({ code: 'custom', path: [missing], message: `is required together with ${missing === 'lat' ? 'lng' : 'lat'}` });
+  }
+}
