@@ -4,10 +4,11 @@
  * concurrency as the endpoint runs. An endpoint's overhead ratio divides by this.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { sha256 } from '#shared/auth/secrets.ts';
 import { closedLoop, type LatencySummary, type RunLimit } from './measure.ts';
 
@@ -40,30 +41,25 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
   const measurement = randomUUID().slice(0, 8);
   const run = await closedLoop(concurrency, limit, async (worker, sequence) => {
     const account = `bench-floor:${runId}:${measurement}:${worker}`;
-    const { stats } = await withDbStats(() =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table(),
-                Key: keys.balance(account),
-                UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
-                ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
-                ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
-              },
+    const { result, stats } = await withDbStats(() =>
+      // One attempt: the floor measures a transaction that commits first time, never a retried one.
+      transactWrite(
+        () => [
+          {
+            Update: {
+              TableName: table(),
+              Key: keys.balance(account),
+              UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
+              ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
+              ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
             },
-            {
-              Put: {
-                TableName: table(),
-                Item: { ...keys.ledgerEntry(account, `floor:${sequence}`), entity: 'BenchFloor', amount: 1 },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
+          },
+          putNew({ ...keys.ledgerEntry(account, `floor:${sequence}`), entity: 'BenchFloor', amount: 1 }),
+        ],
+        1,
       ),
     );
+    if (!result.committed) throw new Error(`the floor transaction was cancelled: ${result.reasons.join(',')}`);
     capacity = stats.capacityUnits;
   });
   if (run.errors > 0) throw new Error(`the TransactWriteItems floor failed ${run.errors} times: ${run.firstError}`);

@@ -11,7 +11,7 @@
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { newUuid } from '#shared/domain/money.ts';
+import { newUuid } from '#shared/db/ids.ts';
 import { createMerchant } from '#shared/domain/merchants.ts';
 import { createApp } from '#shared/domain/apps.ts';
 import { median, round } from './measure.ts';

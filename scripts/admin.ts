@@ -18,12 +18,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { isConditionFailure } from '#shared/db/client.ts';
 import { ApiError } from '#shared/errors.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { createApp, getApp } from '#shared/domain/apps.ts';
-import { createMerchant, getMerchant } from '#shared/domain/merchants.ts';
+import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants.ts';
 import { createUser, getUser } from '#shared/domain/users.ts';
 import { FULFILLMENT_TYPES, LocationInputError, createLocation, parseHoursSpec, type FulfillmentType } from '#shared/domain/locations.ts';
 
@@ -132,7 +131,7 @@ const createMerchantCommand: AdminCommand = {
       });
       return { merchant };
     } catch (error) {
-      if (isConditionFailure(error)) throw new CommandError(`The username ${username} is already taken`);
+      if (error instanceof UsernameTakenError) throw new CommandError(error.message);
       throw error;
     }
   },

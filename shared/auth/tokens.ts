@@ -1,6 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import { randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import type { PresentedTokens } from '#shared/auth/header.ts';
 import type { Permission } from '#shared/routes.ts';
@@ -54,7 +56,8 @@ export async function issueToken(grant: TokenGrant): Promise<string> {
     created_at: new Date().toISOString(),
     ...(grant.subject === 'user' ? { user_id: grant.userId, unlimited: grant.unlimited } : { merchant_id: grant.merchantId }),
   };
-  await db().send(new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+  // 256 random bits: a taken key means something is badly wrong, never a collision to retry.
+  if (!(await createItem(item))) throw new Error('a new token digest is already stored');
   return token;
 }
 
@@ -78,14 +81,11 @@ async function loadTokens(tokens: string[]): Promise<Map<string, Principal>> {
     if (principal) found.set(tokens[0]!, principal);
     return found;
   }
-  const result = await db().send(
-    new BatchGetCommand({ RequestItems: { [table()]: { Keys: [...new Set(hashes)].map((hash) => keys.token(hash)) } } }),
-  );
-  for (const item of result.Responses?.[table()] ?? []) {
-    const principal = toPrincipal(item as TokenItem);
-    const index = hashes.indexOf(String(item.pk).slice('TOKEN#'.length));
-    if (principal && index >= 0) found.set(tokens[index]!, principal);
-  }
+  const items = await readItems(hashes.map((hash) => keys.token(hash)), { consistent: false });
+  items.forEach((item, index) => {
+    const principal = item && toPrincipal(item as unknown as TokenItem);
+    if (principal) found.set(tokens[index]!, principal);
+  });
   return found;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -18,4 +19,9 @@ export async function nextId(entity: string): Promise<number> {
     }),
   );
   return Number(result.Attributes?.value);
+}
+
+/** LevelUp-style 32 hex character uuid (clients treat it as an opaque string); needs no round trip. */
+export function newUuid(): string {
+  return randomUUID().replace(/-/g, '');
 }

@@ -1,10 +1,11 @@
 import { pathId } from '#shared/http/params.ts';
-import { queryAll } from '#shared/db/pages.ts';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/reads.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -110,28 +111,23 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
     created_at: now,
     updated_at: now,
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.userAddressCount(userId),
-              UpdateExpression: 'ADD address_count :one SET entity = :entity, updated_at = :now',
-              ConditionExpression: 'attribute_not_exists(address_count) OR address_count < :max',
-              ExpressionAttributeValues: { ':one': 1, ':max': MAX_ADDRESSES_PER_USER, ':entity': 'UserAddressCount', ':now': now },
-            },
-          },
-          { Put: { TableName: table(), Item: { ...keys.userAddress(userId, addressId), entity: 'UserAddress', ...address }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error) && cancellationReasons(error)[0] === 'ConditionalCheckFailed') {
+  const outcome = await transactWrite(() => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.userAddressCount(userId),
+        UpdateExpression: 'ADD address_count :one SET entity = :entity, updated_at = :now',
+        ConditionExpression: 'attribute_not_exists(address_count) OR address_count < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ADDRESSES_PER_USER, ':entity': 'UserAddressCount', ':now': now },
+      },
+    },
+    putNew({ ...keys.userAddress(userId, addressId), entity: 'UserAddress', ...address }),
+  ]);
+  if (!outcome.committed) {
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') {
       throw unprocessable('user_address', 'base', `You can save at most ${MAX_ADDRESSES_PER_USER} addresses`, 'too_many');
     }
-    throw error;
+    throw new Error(`address creation cancelled: ${outcome.reasons.join(',')}`);
   }
   return address;
 }
@@ -180,27 +176,19 @@ export async function updateAddress(userId: number, addressId: number, changes: 
 export async function deleteAddress(userId: number, addressId: number): Promise<UserAddressItem> {
   const found = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId), ConsistentRead: true }));
   if (!found.Item) throw notFound();
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: table(), Key: keys.userAddress(userId, addressId), ConditionExpression: 'attribute_exists(pk)' } },
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.userAddressCount(userId),
-              UpdateExpression: 'ADD address_count :minusOne SET updated_at = :now',
-              ExpressionAttributeValues: { ':minusOne': -1, ':now': isoSeconds() },
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    // A concurrent delete of the same address won.
-    if (isConditionFailure(error)) throw notFound();
-    throw error;
-  }
+  const outcome = await transactWrite(() => [
+    { Delete: { TableName: table(), Key: keys.userAddress(userId, addressId), ConditionExpression: 'attribute_exists(pk)' } },
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.userAddressCount(userId),
+        UpdateExpression: 'ADD address_count :minusOne SET updated_at = :now',
+        ExpressionAttributeValues: { ':minusOne': -1, ':now': isoSeconds() },
+      },
+    },
+  ]);
+  // A concurrent delete of the same address won.
+  if (!outcome.committed) throw notFound();
   return found.Item as UserAddressItem;
 }
 

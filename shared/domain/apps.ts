@@ -1,7 +1,8 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -19,14 +20,11 @@ export async function createApp(input: { name: string; global: boolean; merchant
   const apiKey = input.apiKey ?? randomSecret(20);
   const now = isoSeconds();
   const app: App = { app_id: appId, name: input.name, global: input.global, merchant_ids: input.merchantIds ?? [] };
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table(), Item: { ...keys.app(appId), entity: 'App', ...app, created_at: now, updated_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: table(), Item: { ...keys.apiKey(sha256(apiKey)), entity: 'ApiKey', app_id: appId, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ],
-    }),
-  );
+  const outcome = await transactWrite(() => [
+    putNew({ ...keys.app(appId), entity: 'App', ...app, created_at: now, updated_at: now }),
+    putNew({ ...keys.apiKey(sha256(apiKey)), entity: 'ApiKey', app_id: appId, created_at: now }),
+  ]);
+  if (!outcome.committed) throw new Error(`app creation cancelled: ${outcome.reasons.join(',')}`);
   return { app, apiKey };
 }
 

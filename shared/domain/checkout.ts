@@ -16,15 +16,16 @@
  * Crash between 3 and 4: nothing is committed, the lease expires, a retry repeats the same charge
  * (same key) and commits it. Gateway void failing in 5: logged as `charge_void_failed` for reconciliation.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, unprocessable } from '#shared/errors.ts';
 import { cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey, balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
-import { newUuid, readItems, transactWrite } from '#shared/domain/money.ts';
-import { MAX_ORDER_EFFECT_ITEMS, orderEffects, type OrderItemInput, type TransactItem } from '#shared/domain/order-effects.ts';
+import { MAX_ORDER_EFFECT_ITEMS, orderEffects, type OrderItemInput } from '#shared/domain/order-effects.ts';
 import '#shared/domain/order-effects-registry.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
@@ -32,23 +33,6 @@ import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
-
-/** Transaction items, each labelled with what it guards, so a cancellation names the guards that failed. */
-class LabelledItems {
-  readonly items: TransactItem[] = [];
-  private readonly labels: string[] = [];
-
-  readonly add = (label: string, ...added: TransactItem[]): void => {
-    for (const item of added) {
-      this.items.push(item);
-      this.labels.push(label);
-    }
-  };
-
-  failedLabels(reasons: string[]): Set<string> {
-    return new Set(this.labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
-  }
-}
 
 /** How long a settlement holds its source; a crashed settlement frees it after this. */
 export const SETTLEMENT_LEASE_SECONDS = 30;
@@ -297,7 +281,7 @@ export async function settleOrder(input: SettleOrderInput): Promise<OrderRecord>
       // Answering 422 instead would store it under the Idempotency-Key, and no retry could succeed.
       const balanceChanged = error instanceof ApiError && error.details?.[0]?.code === 'balance_changed';
       if (!balanceChanged || round >= BALANCE_CHANGED_ROUNDS) throw error;
-      await sleep(Math.round(Math.random() * 20 * round));
+      await backoff(round, CONTENTION_BACKOFF);
     }
   }
 }
@@ -308,7 +292,7 @@ const BALANCE_CHANGED_ROUNDS = 4;
 async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
   const [location, merchant] = input.prefetched
     ? [input.prefetched.location, input.prefetched.merchant]
-    : await readItems([keys.location(input.locationId), keys.merchant(input.merchantId)]).then(
+    : await readItems([keys.location(input.locationId), keys.merchant(input.merchantId)], { consistent: true }).then(
         ([locationItem, merchantItem]) =>
           [locationItem?.merchant_id === input.merchantId ? (locationItem as unknown as LocationItem) : undefined, merchantItem as unknown as MerchantItem | undefined] as const,
       );
@@ -336,7 +320,7 @@ async function settleOrderOnce(input: SettleOrderInput): Promise<OrderRecord> {
       keys.balance(creditAccount),
       keys.user(input.userId),
       ...(hintedCardId === null ? [] : [keys.creditCard(input.userId, hintedCardId)]),
-    ]);
+    ], { consistent: true });
     const giftCard = { balance: Number(giftCardItem?.balance ?? 0) };
     const credit = { balance: Number(creditItem?.balance ?? 0) };
     if (input.appliedDiscountAmount > credit.balance) {
@@ -489,14 +473,8 @@ async function commitSettlement(
         ExpressionAttributeValues: { ':to': input.settlement.toState, ':from': input.settlement.fromState, ':token': claim.leaseToken, ':uuid': uuid, ':now': now },
       },
     });
-    add('order', {
-      Put: {
-        TableName: table(),
-        // Millisecond time in the index key keeps newest-first exact for orders within one second.
-        Item: { ...keys.order(uuid), ...keys.userOrdersIndex(input.userId, new Date().toISOString(), uuid), entity: 'Order', ...order, updated_at: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    // Millisecond time in the index key keeps newest-first exact for orders within one second.
+    add('order', putNew({ ...keys.order(uuid), ...keys.userOrdersIndex(input.userId, new Date().toISOString(), uuid), entity: 'Order', ...order, updated_at: now }));
     const giftMovements: Movement[] = [{ kind: 'gift_card_redeemed', amount: -order.gift_card_total_amount, entryId: `order:${uuid}:gift_card_redeemed`, reference }];
     add('gift_card', ...balanceChangeItems(giftCardAccountKey(input.userId, input.merchantId), giftMovements, { now }));
     const creditMovements: Movement[] = [
@@ -566,7 +544,7 @@ const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuc
 export async function refundOrder(input: { merchantId: number; orderUuid: string; managerConfirmation?: string | null; respond?: (order: OrderRecord) => TransactItem | undefined }): Promise<OrderRecord> {
   // The order, the merchant (its manager confirmation) and what the order effects need: one BatchGetItem.
   const effectKeys = orderEffects().refundReadKeys?.(input.orderUuid) ?? [];
-  const [orderItem, merchantItem, ...effectItems] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), ...effectKeys]);
+  const [orderItem, merchantItem, ...effectItems] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), ...effectKeys], { consistent: true });
   const order = orderItem as OrderRecord | undefined;
   if (!order) throw new ApiError(404, null);
   if (order.merchant_id !== input.merchantId) throw new ApiError(401, [errorDetail('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized')]);
@@ -663,7 +641,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
     }
     if (failed.has('idempotency')) throw new ApiError(409, [errorDetail('order', 'base', 'This refund is being processed by another request; retry shortly.', 'in_progress')], { 'Retry-After': '1' });
     // A balance or loyalty item moved under us: read again and retry.
-    await sleep(Math.round(Math.random() * 20 * (attempt + 1)));
+    await backoff(attempt + 1, CONTENTION_BACKOFF);
   }
   throw new Error(`refund of ${order.uuid} did not commit after repeated contention`);
 }

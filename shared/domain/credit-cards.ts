@@ -1,7 +1,9 @@
-import { GetCommand, paginateQuery, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { queryAll } from '#shared/db/reads.ts';
+import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import type { VaultedCard } from '#shared/payments/gateway.ts';
@@ -110,22 +112,16 @@ async function fingerprintOwner(fingerprint: string): Promise<FingerprintItem | 
 /** Every card of the user, active and inactive, oldest first. */
 async function allCards(userId: number): Promise<CreditCardItem[]> {
   const prefix = keys.creditCardPrefix(userId);
-  const cards: CreditCardItem[] = [];
-  const pages = paginateQuery(
-    { client: db() },
-    {
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) cards.push(...((page.Items ?? []) as CreditCardItem[]));
-  return cards;
+  return (await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+    ConsistentRead: true,
+  })) as CreditCardItem[];
 }
 
 /** The user-item update every card change makes: the promoted card and the next cards_version. */
-function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: number | null, now: string): NonNullable<TransactWriteCommandInput['TransactItems']>[number] {
+function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: number | null, now: string): TransactItem {
   const versionCondition = seen.cards_version === undefined ? 'attribute_not_exists(cards_version)' : 'cards_version = :seen';
   return {
     Update: {
@@ -164,30 +160,17 @@ export async function addCreditCard(userId: number, nonce: string, nonceField = 
     }
     cardId ??= await nextId('credit_card');
     const card = newCardItem(userId, cardId, vaulted.card);
-    const promotedCardId = seen.promoted_card_id ?? cardId;
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: table(),
-                Item: { ...keys.cardFingerprint(card.fingerprint), entity: 'CardFingerprint', user_id: userId, card_id: cardId, created_at: card.created_at },
-                ...(owner
-                  ? { ConditionExpression: 'user_id = :user AND card_id = :stale', ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id } }
-                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
-              },
-            },
-            { Put: { TableName: table(), Item: { ...keys.creditCard(userId, cardId), entity: 'CreditCard', ...card }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            userCardsUpdate(userId, seen, promotedCardId, card.created_at),
-          ],
-        }),
-      );
-      return { card, promoted: promotedCardId === cardId };
-    } catch (error) {
-      // Someone changed the fingerprint's owner or this user's cards meanwhile: look again and decide again.
-      if (!isConditionFailure(error)) throw error;
-    }
+    const promotedCardId = seen.promoted_card_id ?? card.card_id;
+    const fingerprint = { ...keys.cardFingerprint(card.fingerprint), entity: 'CardFingerprint', user_id: userId, card_id: card.card_id, created_at: card.created_at };
+    const outcome = await transactWrite(() => [
+      owner
+        ? { Put: { TableName: table(), Item: fingerprint, ConditionExpression: 'user_id = :user AND card_id = :stale', ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id } } }
+        : putNew(fingerprint),
+      putNew({ ...keys.creditCard(userId, card.card_id), entity: 'CreditCard', ...card }),
+      userCardsUpdate(userId, seen, promotedCardId, card.created_at),
+    ]);
+    if (outcome.committed) return { card, promoted: promotedCardId === card.card_id };
+    // Someone changed the fingerprint's owner or this user's cards meanwhile: look again and decide again.
   }
   throw CARDS_BUSY();
 }
@@ -233,37 +216,29 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
       promotedCardId = remaining.reduce<number | null>((newest, other) => (newest === null || other.card_id > newest ? other.card_id : newest), null);
     }
     const now = isoSeconds();
-    try {
-      await db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: table(),
-                Key: keys.creditCard(userId, cardId),
-                UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
-                ConditionExpression: '#state = :active',
-                ExpressionAttributeNames: { '#state': 'state' },
-                ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
-              },
-            },
-            {
-              Delete: {
-                TableName: table(),
-                Key: keys.cardFingerprint(card.fingerprint),
-                ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
-                ExpressionAttributeValues: { ':card': cardId },
-              },
-            },
-            userCardsUpdate(userId, seen, promotedCardId, now),
-          ],
-        }),
-      );
-      return { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };
-    } catch (error) {
-      // Deleted by a concurrent request (the next look answers 404), or another card change won: look again.
-      if (!isConditionFailure(error)) throw error;
-    }
+    const outcome = await transactWrite(() => [
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.creditCard(userId, cardId),
+          UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
+          ConditionExpression: '#state = :active',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
+        },
+      },
+      {
+        Delete: {
+          TableName: table(),
+          Key: keys.cardFingerprint(card.fingerprint),
+          ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
+          ExpressionAttributeValues: { ':card': cardId },
+        },
+      },
+      userCardsUpdate(userId, seen, promotedCardId, now),
+    ]);
+    if (outcome.committed) return { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };
+    // Deleted by a concurrent request (the next look answers 404), or another card change won: look again.
   }
   throw CARDS_BUSY();
 }

@@ -4,15 +4,14 @@
  * its idempotency record, the addition, the ledger entry and the new balance are one transaction, so a
  * repeat (even concurrent, even with another value_amount) finds the first one's stored response.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
+import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { newUuid, transactWrite } from '#shared/domain/money.ts';
-import type { TransactItem } from '#shared/domain/order-effects.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export const MIN_GIFT_CARD_LOAD = 1000;
@@ -99,65 +98,52 @@ export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<Gi
         uuid,
       },
     };
-    const items: TransactItem[] = [];
+    const batch = new LabelledItems();
     if (externalIdentifier) {
-      items.push({
-        Put: {
-          TableName: table(),
-          Item: { ...keys.giftCardExternalIdentifier(input.merchantId, externalIdentifier), entity: 'GiftCardExternalIdentifier', addition_uuid: uuid, response_json: JSON.stringify(response), created_at: now },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      });
+      batch.add('external_identifier', putNew({ ...keys.giftCardExternalIdentifier(input.merchantId, externalIdentifier), entity: 'GiftCardExternalIdentifier', addition_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
     }
-    items.push({
-      Put: {
-        TableName: table(),
-        Item: {
-          ...keys.giftCardAddition(uuid),
-          entity: 'GiftCardAddition',
-          uuid,
-          merchant_id: input.merchantId,
-          user_id: userId,
-          value_amount: input.valueAmount,
-          external_identifier: externalIdentifier ?? null,
-          location_id: input.locationId ?? null,
-          order_uuid: input.orderUuid ?? null,
-          tender_types: input.tenderTypes ?? [],
-          type: input.type ?? null,
-          identifier_from_merchant: input.identifierFromMerchant ?? null,
-          created_at: now,
-          updated_at: now,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    batch.add('addition', putNew({
+      ...keys.giftCardAddition(uuid),
+      entity: 'GiftCardAddition',
+      uuid,
+      merchant_id: input.merchantId,
+      user_id: userId,
+      value_amount: input.valueAmount,
+      external_identifier: externalIdentifier ?? null,
+      location_id: input.locationId ?? null,
+      order_uuid: input.orderUuid ?? null,
+      tender_types: input.tenderTypes ?? [],
+      type: input.type ?? null,
+      identifier_from_merchant: input.identifierFromMerchant ?? null,
+      created_at: now,
+      updated_at: now,
+    }));
     // The version guard makes old/new balance in the response exact even with concurrent loads.
-    items.push(
-      ...balanceChangeItems(account, [{ kind: 'gift_card_load', amount: input.valueAmount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }], {
-        expectedVersion: current.version,
-        now,
-      }),
-    );
-    const outcome = await transactWrite(() => items, 1).catch(async (error: unknown) => {
+    batch.add('balance', ...balanceChangeItems(account, [{ kind: 'gift_card_load', amount: input.valueAmount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }], {
+      expectedVersion: current.version,
+      now,
+    }));
+    const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {
       // The answer may be lost after the addition committed: our uuid's addition then exists.
       if (isTransientDbError(error) && (await additionExists(uuid))) return { committed: true } as const;
       throw error;
     });
     if (outcome.committed) return response;
+    const failed = batch.failedLabels(outcome.reasons);
     // This addition's own uuid already exists: our transaction, re-sent after its answer was lost, committed.
-    if (outcome.reasons[externalIdentifier ? 1 : 0] === 'ConditionalCheckFailed') return response;
-    if (externalIdentifier && outcome.reasons[0] === 'ConditionalCheckFailed') {
+    if (failed.has('addition')) return response;
+    if (externalIdentifier && failed.has('external_identifier')) {
       // Another request with this external_identifier won; its response is ours. The record was
       // committed with the winner's transaction, so a consistent read sees it (retry covers the gap
       // between a cancelled transaction and a still-committing winner).
-      for (let read = 0; read < 10; read++) {
+      for (let read = 1; read <= 10; read++) {
         const winner = await storedResponse(input.merchantId, externalIdentifier);
         if (winner) return winner;
-        await sleep(20 * (read + 1));
+        await backoff(read, CONTENTION_BACKOFF);
       }
     }
     // Lost a race on the balance version (or a transaction conflict): re-read and try again.
-    await sleep(Math.round(Math.random() * 15 * attempt));
+    await backoff(attempt, CONTENTION_BACKOFF);
   }
   throw new Error('gift card addition did not commit after repeated contention');
 }

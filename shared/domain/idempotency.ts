@@ -20,10 +20,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
-import type { TransactItem } from '#shared/domain/order-effects.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

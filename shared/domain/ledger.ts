@@ -14,11 +14,11 @@
  * written with attribute_not_exists, so the same movement can never be recorded twice; a debit carries
  * `balance >= :debit`, so no balance goes negative; `version` counts the entries (the audit compares).
  */
-import { scanAll } from '#shared/db/pages.ts';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { TransactItem } from '#shared/domain/order-effects.ts';
+import { scanAll } from '#shared/db/reads.ts';
+import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export type LedgerKind =
@@ -110,22 +110,18 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
     },
   ];
   for (const movement of effective) {
-    items.push({
-      Put: {
-        TableName: table(),
-        Item: {
-          ...keys.ledgerEntry(account, movement.entryId),
-          entity: 'LedgerEntry',
-          account,
-          entry_id: movement.entryId,
-          kind: movement.kind,
-          amount: movement.amount,
-          reference: movement.reference ?? {},
-          created_at: now,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    items.push(
+      putNew({
+        ...keys.ledgerEntry(account, movement.entryId),
+        entity: 'LedgerEntry',
+        account,
+        entry_id: movement.entryId,
+        kind: movement.kind,
+        amount: movement.amount,
+        reference: movement.reference ?? {},
+        created_at: now,
+      }),
+    );
   }
   return items;
 }
@@ -143,13 +139,8 @@ export function creditEarnedTransactItems(input: { userId: number; merchantId: n
 
 /** Adds merchant-funded credit on its own transaction (idempotent by entryId: a repeat changes nothing). */
 export async function addCredit(input: { userId: number; merchantId: number; amount: number; entryId: string; reference?: Movement['reference'] }): Promise<{ added: boolean }> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: creditEarnedTransactItems(input) }));
-    return { added: true };
-  } catch (error) {
-    if ((error as { name?: string }).name === 'TransactionCanceledException') return { added: false };
-    throw error;
-  }
+  const outcome = await transactWrite(() => creditEarnedTransactItems(input));
+  return { added: outcome.committed };
 }
 
 export async function getBalance(account: string): Promise<BalanceItem> {

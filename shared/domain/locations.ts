@@ -1,9 +1,10 @@
-import { queryAll } from '#shared/db/pages.ts';
-import { GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/reads.ts';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, table } from '#shared/db/client.ts';
 import { keys, padId } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
@@ -170,19 +171,14 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
     created_at: now,
     updated_at: now,
   };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: {
-        ...keys.location(locationId),
-        ...keys.merchantLocationsIndex(location.merchant_id, locationId),
-        ...keys.allLocationsIndex(locationId),
-        entity: 'Location',
-        ...location,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  const created = await createItem({
+    ...keys.location(locationId),
+    ...keys.merchantLocationsIndex(location.merchant_id, locationId),
+    ...keys.allLocationsIndex(locationId),
+    entity: 'Location',
+    ...location,
+  });
+  if (!created) throw new Error(`location ${locationId} already exists`);
   return location;
 }
 

@@ -1,7 +1,8 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -16,6 +17,14 @@ export interface MerchantItem {
   tip_preference: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Thrown by createMerchant when another merchant or a user already logs in with that username. */
+export class UsernameTakenError extends Error {
+  override readonly name = 'UsernameTakenError';
+  constructor(readonly username: string) {
+    super(`The username ${username} is already taken`);
+  }
 }
 
 export async function createMerchant(input: {
@@ -37,14 +46,14 @@ export async function createMerchant(input: {
     created_at: now,
     updated_at: now,
   };
-  await db().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: table(), Item: { ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, password_hash: passwordHash, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: table(), Item: { ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ],
-    }),
-  );
+  const outcome = await transactWrite(() => [
+    putNew({ ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, password_hash: passwordHash, created_at: now }),
+    putNew({ ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }),
+  ]);
+  if (!outcome.committed) {
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') throw new UsernameTakenError(merchant.username);
+    throw new Error(`merchant creation cancelled: ${outcome.reasons.join(',')}`);
+  }
   return merchant;
 }
 

@@ -26,11 +26,8 @@
  *   only the non-money items (e.g. progress) and `creditReversedAmount: 0` unless you reversed
  *   credit yourself.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Key } from '#shared/db/keys.ts';
-
-/** One item of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from '#shared/db/transactions.ts';
 
 /** How many items the effects may add to one completion or refund transaction. */
 export const MAX_ORDER_EFFECT_ITEMS = 60;

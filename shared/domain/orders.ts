@@ -2,9 +2,11 @@
  * In-store orders: a POS proposes an order (learning the discount the customer can apply), then
  * completes it through checkout.ts; users list and read their orders.
  */
-import { GetCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { retryTransient } from '#shared/db/transient.ts';
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
@@ -12,7 +14,6 @@ import { availableDiscount, getOrder, settleOrder, type OrderRecord, type Settle
 import { creditAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
-import { newUuid, readItems } from '#shared/domain/money.ts';
 import type { OrderItemInput } from '#shared/domain/order-effects.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -104,11 +105,11 @@ export async function proposeOrder(input: ProposedOrderInput): Promise<ProposedO
   validateReceiptMessageHtml(input.receiptMessageHtml);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
   // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
-  const [location, paymentToken] = await readItems([keys.location(input.locationId), keys.paymentToken(input.paymentTokenData)]);
+  const [location, paymentToken] = await readItems([keys.location(input.locationId), keys.paymentToken(input.paymentTokenData)], { consistent: true });
   if (location?.merchant_id !== input.merchantId) throw LOCATION_NOT_FOUND();
   const userId = typeof paymentToken?.user_id === 'number' && input.paymentTokenData ? paymentToken.user_id : undefined;
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
-  const [creditItem, user] = await readItems([keys.balance(creditAccountKey(userId, input.merchantId)), keys.user(userId)]);
+  const [creditItem, user] = await readItems([keys.balance(creditAccountKey(userId, input.merchantId)), keys.user(userId)], { consistent: true });
   const credit = { balance: Number(creditItem?.balance ?? 0) };
   const promotedCardId = typeof user?.promoted_card_id === 'number' ? user.promoted_card_id : null;
   const now = isoSeconds();
@@ -133,14 +134,8 @@ export async function proposeOrder(input: ProposedOrderInput): Promise<ProposedO
     created_at: now,
     updated_at: now,
   };
-  try {
-    await retryTransient(() =>
-      db().send(new PutCommand({ TableName: table(), Item: { ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, ConditionExpression: 'attribute_not_exists(pk)' })),
-    );
-  } catch (error) {
-    // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
-    if (!isConditionFailure(error)) throw error;
-  }
+  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  await createItem({ ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, { resend: true });
   return proposed;
 }
 
@@ -189,7 +184,7 @@ export async function completeProposedOrder(input: CompleteOrderInput): Promise<
     keys.paymentToken(input.paymentTokenData),
     keys.location(input.locationId),
     keys.merchant(input.merchantId),
-  ]);
+  ], { consistent: true });
   const proposed = proposedItem as ProposedOrderItem | undefined;
   if (!proposed) throw unprocessable('order', 'proposed_order_uuid', 'Proposed order not found.', 'not_found');
   if (proposed.merchant_id !== input.merchantId) throw MERCHANT_NOT_AUTHORIZED();

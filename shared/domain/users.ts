@@ -1,7 +1,8 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword, randomSecret } from '#shared/auth/secrets.ts';
 import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -71,19 +72,14 @@ export async function createUser(
     created_at: now,
     updated_at: now,
   };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: table(), Item: { ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, password_hash: passwordHash, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: table(), Item: { ...keys.user(userId), entity: 'User', ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: table(), Item: { ...keys.paymentToken(user.payment_token_data), entity: 'PaymentToken', user_id: userId, payment_token_id: paymentTokenId, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error) && cancellationReasons(error)[0] === 'ConditionalCheckFailed') throw EMAIL_TAKEN();
-    throw error;
+  const batch = new LabelledItems();
+  batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, password_hash: passwordHash, created_at: now }));
+  batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user }));
+  batch.add('payment_token', putNew({ ...keys.paymentToken(user.payment_token_data), entity: 'PaymentToken', user_id: userId, payment_token_id: paymentTokenId, created_at: now }));
+  const outcome = await transactWrite(() => batch.items);
+  if (!outcome.committed) {
+    if (batch.failedLabels(outcome.reasons).has('login')) throw EMAIL_TAKEN();
+    throw new Error(`user creation cancelled: ${outcome.reasons.join(',')}`);
   }
   return user;
 }
@@ -155,43 +151,31 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   // of the fields here (custom attributes, email) against a concurrent profile update.
   updated.profile_version = (user.profile_version ?? 0) + 1;
   const profileFields = ['email', 'first_name', 'last_name', 'born_at', 'gender', 'custom_gender', 'phone', 'custom_attributes', 'updated_at', 'profile_version'] as const;
-  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.user(user.user_id),
-        UpdateExpression: `SET ${profileFields.map((field) => `#${field} = :${field}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
-        ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(profileFields.map((field) => [`:${field}`, updated[field]])),
-          ':seen_version': user.profile_version ?? 0,
-        },
+  const batch = new LabelledItems();
+  batch.add('user', {
+    Update: {
+      TableName: table(),
+      Key: keys.user(user.user_id),
+      UpdateExpression: `SET ${profileFields.map((field) => `#${field} = :${field}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
+      ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(profileFields.map((field) => [`:${field}`, updated[field]])),
+        ':seen_version': user.profile_version ?? 0,
       },
     },
-  ];
+  });
   if (emailChanged) {
-    items.push(
-      { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } },
-      {
-        Put: {
-          TableName: table(),
-          Item: { ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, password_hash: passwordHash ?? (await currentPasswordHash(user.email)), created_at: now },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    );
+    batch.add('old_login', { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } });
+    batch.add('new_login', putNew({ ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, password_hash: passwordHash ?? (await currentPasswordHash(user.email)), created_at: now }));
   } else if (passwordHash !== undefined) {
-    items.push({
+    batch.add('login', {
       Update: { TableName: table(), Key: keys.login(user.email), UpdateExpression: 'SET password_hash = :hash', ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':hash': passwordHash, ':user': user.user_id } },
     });
   }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const reasons = cancellationReasons(error);
-    if (emailChanged && reasons[2] === 'ConditionalCheckFailed') throw EMAIL_TAKEN();
+  const outcome = await transactWrite(() => batch.items);
+  if (!outcome.committed) {
+    if (batch.failedLabels(outcome.reasons).has('new_login')) throw EMAIL_TAKEN();
     throw unprocessable('user', 'base', 'The user changed while this update was made; retry it', 'conflict');
   }
   return updated;

@@ -13,7 +13,7 @@ afterAll(async () => {
   await api.close();
 });
 
-const payload = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/reference/client-payloads/${name}`, import.meta.url), 'utf8'));
+const payload = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/client-payloads/${name}`, import.meta.url), 'utf8'));
 const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
   const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);

@@ -1,9 +1,10 @@
-import { queryAll } from '#shared/db/pages.ts';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#shared/db/reads.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /**
@@ -200,40 +201,20 @@ export async function createCampaign(rawInput: CampaignInput): Promise<CampaignI
     created_at: now,
     updated_at: now,
   };
-  const items: NonNullable<TransactWriteCommandInput['TransactItems']> = [
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  ];
+  const batch = new LabelledItems();
+  batch.add('campaign', putNew({ ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign }));
   if (campaign.cohort_code) {
-    items.push({
-      Put: {
-        TableName: table(),
-        Item: { ...keys.cohortCode(campaign.cohort_code), entity: 'CohortCode', code: campaign.cohort_code, campaign_id: campaignId, created_at: now, updated_at: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    batch.add('cohort_code', putNew({ ...keys.cohortCode(campaign.cohort_code), entity: 'CohortCode', code: campaign.cohort_code, campaign_id: campaignId, created_at: now, updated_at: now }));
   }
   if (campaign.kind === 'legacy' && campaign.app_id !== null) {
-    items.push({
-      Put: {
-        TableName: table(),
-        Item: { ...keys.appLegacyCampaign(campaign.app_id), entity: 'AppLegacyCampaign', app_id: campaign.app_id, campaign_id: campaignId, created_at: now, updated_at: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    });
+    batch.add('legacy', putNew({ ...keys.appLegacyCampaign(campaign.app_id), entity: 'AppLegacyCampaign', app_id: campaign.app_id, campaign_id: campaignId, created_at: now, updated_at: now }));
   }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const reasons = cancellationReasons(error);
-    if (campaign.cohort_code && reasons[1] === 'ConditionalCheckFailed') throw new CampaignInputError(`cohort_code: ${campaign.cohort_code} is already in use`);
-    throw new CampaignInputError(`app_id: app ${campaign.app_id} already has a legacy campaign`);
+  const outcome = await transactWrite(() => batch.items);
+  if (!outcome.committed) {
+    const failed = batch.failedLabels(outcome.reasons);
+    if (failed.has('cohort_code')) throw new CampaignInputError(`cohort_code: ${campaign.cohort_code} is already in use`);
+    if (failed.has('legacy')) throw new CampaignInputError(`app_id: app ${campaign.app_id} already has a legacy campaign`);
+    throw new Error(`campaign creation cancelled: ${outcome.reasons.join(',')}`);
   }
   return campaign;
 }

@@ -1,14 +1,13 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
-import { transactWrite } from '#shared/domain/money.ts';
-import type { TransactItem } from '#shared/domain/order-effects.ts';
 import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
-import { campaignVisibleTo, getProgress, getUnlock } from '#shared/domain/loyalty/user-state.ts';
+import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -128,13 +127,15 @@ async function appServesMerchant(appId: number, merchantId: number): Promise<boo
 }
 
 function claimedMarkerItem(userId: number, campaign: CampaignItem, claimId: number, now: string): TransactItem {
-  return {
-    Put: {
-      TableName: table(),
-      Item: { ...keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id), entity: 'CampaignClaimed', user_id: userId, merchant_id: campaign.merchant_id, campaign_id: campaign.campaign_id, claim_id: claimId, created_at: now },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew({
+    ...keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id),
+    entity: 'CampaignClaimed',
+    user_id: userId,
+    merchant_id: campaign.merchant_id,
+    campaign_id: campaign.campaign_id,
+    claim_id: claimId,
+    created_at: now,
+  });
 }
 
 function claimCounterItem(campaign: CampaignItem): TransactItem {
@@ -158,27 +159,12 @@ function claimCreditItems(userId: number, campaign: CampaignItem, claimId: numbe
 /** Adds migrated progress (guarded by the progress item's version; it earns on the next qualifying order). */
 async function progressAdjustmentItem(userId: number, target: CampaignItem, amount: number, now: string): Promise<TransactItem> {
   const existing = await getProgress(userId, target);
-  return {
-    Put: {
-      TableName: table(),
-      Item: {
-        ...keys.userProgress(userId, target.merchant_id, target.campaign_id),
-        entity: 'LoyaltyProgress',
-        user_id: userId,
-        merchant_id: target.merchant_id,
-        campaign_id: target.campaign_id,
-        progress: (existing?.progress ?? 0) + amount,
-        period_starts_at: existing?.period_starts_at ?? null,
-        period_resets_at: existing?.period_resets_at ?? null,
-        goals_rewarded: existing?.goals_rewarded ?? [],
-        version: (existing?.version ?? 0) + 1,
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      },
-      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
-      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
-    },
-  };
+  return putProgressItem(userId, target, existing, {
+    progress: (existing?.progress ?? 0) + amount,
+    period_starts_at: existing?.period_starts_at ?? null,
+    period_resets_at: existing?.period_resets_at ?? null,
+    goals_rewarded: existing?.goals_rewarded ?? [],
+  }, now);
 }
 
 export interface LegacyCardItem {
@@ -206,31 +192,21 @@ export async function importLegacyCards(campaignId: number, cards: { legacy_id: 
     const legacyId = String(card.legacy_id).trim();
     if (legacyId === '' || !Number.isInteger(card.value_amount) || card.value_amount < 0) throw new Error(`invalid legacy card ${JSON.stringify(card)}`);
     const now = isoSeconds();
-    try {
-      await db().send(
-        new PutCommand({
-          TableName: table(),
-          Item: {
-            ...keys.legacyCard(campaignId, legacyId),
-            entity: 'LegacyCard',
-            campaign_id: campaignId,
-            legacy_id: legacyId,
-            value_amount: card.value_amount,
-            progress_amount: card.progress_amount ?? 0,
-            claimed_by_user_id: null,
-            claim_id: null,
-            claimed_at: null,
-            created_at: now,
-            updated_at: now,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      imported += 1;
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-      skipped += 1;
-    }
+    const created = await createItem({
+      ...keys.legacyCard(campaignId, legacyId),
+      entity: 'LegacyCard',
+      campaign_id: campaignId,
+      legacy_id: legacyId,
+      value_amount: card.value_amount,
+      progress_amount: card.progress_amount ?? 0,
+      claimed_by_user_id: null,
+      claim_id: null,
+      claimed_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (created) imported += 1;
+    else skipped += 1;
   }
   return { imported, skipped };
 }

@@ -11,11 +11,11 @@ import {
   type OrderEffectsResult,
   type RefundEffectsResult,
   type RefundedOrderContext,
-  type TransactItem,
 } from '#shared/domain/order-effects.ts';
+import { putNew, type TransactItem } from '#shared/db/transactions.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue } from '#shared/domain/loyalty/progress.ts';
-import { campaignVisibleTo, loadUserLoyalty, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 
@@ -49,28 +49,6 @@ interface OrderLoyaltyEffects {
   created_at: string;
 }
 
-function progressPut(userId: number, campaign: Pick<CampaignItem, 'campaign_id' | 'merchant_id'>, existing: ProgressItem | undefined, next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>, now: string): TransactItem {
-  return {
-    Put: {
-      TableName: table(),
-      Item: {
-        ...keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id),
-        entity: 'LoyaltyProgress',
-        user_id: userId,
-        merchant_id: campaign.merchant_id,
-        campaign_id: campaign.campaign_id,
-        ...next,
-        version: (existing?.version ?? 0) + 1,
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      },
-      // Read-modify-write: a concurrent order's progress cancels this transaction (checkout retries with fresh reads).
-      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
-      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
-    },
-  };
-}
-
 /** Does this campaign accrue for this user at this moment? */
 function accruesFor(campaign: CampaignItem, state: UserLoyaltyState, at: Date): boolean {
   if (!isProgressCampaign(campaign) || !isOpen(campaign, at)) return false;
@@ -102,7 +80,7 @@ export const loyaltyOrderEffects: OrderEffects = {
       const existing = state.progress.get(campaign.campaign_id);
       const accrual = accrue(campaign, existing, order, at);
       if (!accrual) continue;
-      items.push(progressPut(context.userId, campaign, existing, accrual.next, now));
+      items.push(putProgressItem(context.userId, campaign, existing, accrual.next, now));
       const rewards: { reward_id: string; goal_id: number | null }[] = [];
       for (const earned of accrual.earned) {
         if (earned.amount <= 0) continue;
@@ -142,9 +120,7 @@ export const loyaltyOrderEffects: OrderEffects = {
     }
 
     if (items.length === 0) return { transactItems: [], creditEarnedAmount: 0 };
-    items.push({
-      Put: { TableName: table(), Item: { ...keys.orderLoyaltyEffects(context.orderUuid), entity: 'OrderLoyaltyEffects', ...record }, ConditionExpression: 'attribute_not_exists(pk)' },
-    });
+    items.push(putNew({ ...keys.orderLoyaltyEffects(context.orderUuid), entity: 'OrderLoyaltyEffects', ...record }));
     return { transactItems: items, creditEarnedAmount };
   },
 
@@ -209,7 +185,7 @@ export const loyaltyOrderEffects: OrderEffects = {
       const required = (accrual.progress_required !== undefined ? accrual.progress_required : progressRequired(campaign as CampaignItem)) ?? 0;
       const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
       items.push(
-        progressPut(record.user_id, campaign, progress, {
+        putProgressItem(record.user_id, campaign, progress, {
           progress: restored,
           period_starts_at: progress.period_starts_at,
           period_resets_at: progress.period_resets_at,

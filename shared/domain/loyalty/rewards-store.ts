@@ -1,6 +1,5 @@
 import { keys } from '#shared/db/keys.ts';
-import { table } from '#shared/db/client.ts';
-import type { TransactItem } from '#shared/domain/order-effects.ts';
+import { putNew, type TransactItem } from '#shared/db/transactions.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import type { RewardItem } from '#shared/domain/loyalty/user-state.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -49,13 +48,7 @@ export function newRewardItem(input: {
 }
 
 export function putRewardItem(reward: RewardItem): TransactItem {
-  return {
-    Put: {
-      TableName: table(),
-      Item: { ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id), ...keys.rewardIdIndex(reward.reward_id), entity: 'Reward', ...reward },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putNew({ ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id), ...keys.rewardIdIndex(reward.reward_id), entity: 'Reward', ...reward });
 }
 
 /** A transfer-only reward cannot be spent by its holder, so its value never enters the credit balance. */

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
-import { transactWrite } from '#shared/domain/money.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { distanceInMeters, listMerchantLocations } from '#shared/domain/locations.ts';
 import { isOpen, isProgressCampaign, loadMerchantCatalog, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';

@@ -1,7 +1,8 @@
-import { queryAll } from '#shared/db/pages.ts';
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import { queryAll, readItems } from '#shared/db/reads.ts';
+import { putNew, type TransactItem } from '#shared/db/transactions.ts';
 import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import type { App } from '#shared/domain/apps.ts';
 
@@ -145,28 +146,18 @@ export async function loadCampaignViewerState(
 ): Promise<CampaignViewerState> {
   const { userId } = viewer;
   const { merchant_id: merchantId, campaign_id: campaignId } = campaign;
-  const requested = {
-    app: keys.app(viewer.appId),
-    unlock: wanted.unlock ? keys.userUnlock(userId, merchantId, campaignId) : undefined,
-    progress: wanted.progress ? keys.userProgress(userId, merchantId, campaignId) : undefined,
-    claimed: wanted.claimed ? keys.userCampaignClaimed(userId, merchantId, campaignId) : undefined,
-  };
-  const found = new Map<string, Record<string, unknown>>();
-  let pending: Record<string, unknown>[] = Object.values(requested).flatMap((key) => (key ? [{ ...key }] : []));
-  // BatchGetItem may return some keys unprocessed under throttling: ask again for just those.
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 2 ** attempt * 25));
-    const result = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending } } }));
-    for (const item of result.Responses?.[table()] ?? []) found.set(`${item.pk}|${item.sk}`, item);
-    pending = result.UnprocessedKeys?.[table()]?.Keys ?? [];
-    if (attempt >= 5 && pending.length > 0) throw new Error('BatchGetItem left keys unprocessed after retries');
-  }
-  const item = (key: { pk: string; sk: string } | undefined) => (key ? found.get(`${key.pk}|${key.sk}`) : undefined);
+  const appKey = keys.app(viewer.appId);
+  const unlockKey = wanted.unlock ? keys.userUnlock(userId, merchantId, campaignId) : undefined;
+  const progressKey = wanted.progress ? keys.userProgress(userId, merchantId, campaignId) : undefined;
+  const claimedKey = wanted.claimed ? keys.userCampaignClaimed(userId, merchantId, campaignId) : undefined;
+  const requested = [appKey, unlockKey, progressKey, claimedKey].filter((key): key is Key => key !== undefined);
+  const items = await readItems(requested, { consistent: false });
+  const item = (key: Key | undefined) => (key ? items[requested.indexOf(key)] : undefined);
   return {
-    app: item(requested.app) as App | undefined,
-    unlock: item(requested.unlock) as UnlockItem | undefined,
-    progress: item(requested.progress) as ProgressItem | undefined,
-    claimed: item(requested.claimed) as ClaimedItem | undefined,
+    app: item(appKey) as App | undefined,
+    unlock: item(unlockKey) as UnlockItem | undefined,
+    progress: item(progressKey) as ProgressItem | undefined,
+    claimed: item(claimedKey) as ClaimedItem | undefined,
   };
 }
 
@@ -177,4 +168,30 @@ export function currentProgress(progress: ProgressItem | undefined, at: Date): {
     return { amount: 0, startsAt: null, resetsAt: null };
   }
   return { amount: progress.progress, startsAt: progress.period_starts_at, resetsAt: progress.period_resets_at };
+}
+
+/**
+ * The guarded write of a user's progress in a campaign (read-modify-write): a concurrent change of the
+ * same progress cancels the transaction it is in, and the caller retries with fresh reads.
+ */
+export function putProgressItem(
+  userId: number,
+  campaign: Pick<CampaignItem, 'campaign_id' | 'merchant_id'>,
+  existing: ProgressItem | undefined,
+  next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>,
+  now: string,
+): TransactItem {
+  const item = {
+    ...keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id),
+    entity: 'LoyaltyProgress',
+    user_id: userId,
+    merchant_id: campaign.merchant_id,
+    campaign_id: campaign.campaign_id,
+    ...next,
+    version: (existing?.version ?? 0) + 1,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  if (!existing) return putNew(item);
+  return { Put: { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } };
 }

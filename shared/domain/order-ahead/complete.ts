@@ -13,7 +13,8 @@ import { keys } from '#shared/db/keys.ts';
 import { errorDetail, ApiError, notFound } from '#shared/errors.ts';
 import { settleOrder, type OrderRecord } from '#shared/domain/checkout.ts';
 import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import type { OrderItemInput, TransactItem } from '#shared/domain/order-effects.ts';
+import type { OrderItemInput } from '#shared/domain/order-effects.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import { getProposedOrder } from './orders.ts';
 import type { PricedLine, PricedOrder } from './pricing.ts';
 

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { getLocation } from '#shared/domain/locations.ts';
 import { WEEKDAYS, withinWindows, type TimeWindow } from './clock.ts';
@@ -189,14 +190,9 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...keys.orderAheadMenu(owner.locationId), entity: 'OrderAheadMenu', ...menu },
-      ConditionExpression: existing ? 'version = :seen' : 'attribute_not_exists(pk)',
-      ExpressionAttributeValues: existing ? { ':seen': existing.version } : undefined,
-    }),
-  );
+  const item = { ...keys.orderAheadMenu(owner.locationId), entity: 'OrderAheadMenu', ...menu };
+  const write = existing ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } : putNew(item).Put!;
+  await db().send(new PutCommand(write));
   return menu;
 }
 

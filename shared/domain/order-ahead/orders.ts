@@ -4,11 +4,12 @@
  * validation state machine, and from `externally_valid` to `completed` by the completion's money
  * transaction. Every transition is a conditional write on the current state.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, tooManyRequests, type ErrorDetail } from '#shared/errors.ts';
-import { newUuid } from '#shared/domain/money.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import type { Cart } from './cart.ts';
 import type { PricedOrder } from './pricing.ts';
@@ -61,13 +62,8 @@ export async function createProposedOrder(input: { userId: number; appId: number
     updated_at: isoSeconds(now),
     ttl: epochSeconds(now) + PROPOSED_ORDER_RETENTION_SECONDS,
   };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ...keys.orderAheadOrder(order.uuid), entity: 'OrderAheadOrder', ...order },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  const created = await createItem({ ...keys.orderAheadOrder(order.uuid), entity: 'OrderAheadOrder', ...order });
+  if (!created) throw new Error(`order ahead order ${order.uuid} already exists`);
   return order;
 }
 

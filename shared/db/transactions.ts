@@ -1,0 +1,87 @@
+/**
+ * Writes that must hold together: TransactWriteItems, and the guarded create every new item uses.
+ * Every module writes its transactions through `transactWrite`, so the conflict retry, the item limit
+ * and the reading of a cancellation live here once (and anything every money transaction must carry
+ * is added in one place).
+ */
+import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
+
+/** One item of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's transaction limit. */
+export const MAX_TRANSACT_ITEMS = 100;
+
+export type TransactOutcome = { committed: true } | { committed: false; reasons: string[] };
+
+function isConflict(error: unknown, reasons: string[]): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
+  return reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+}
+
+/**
+ * Commits one transaction. A cancellation only caused by a concurrent transaction (TransactionConflict)
+ * is retried after `CONTENTION_BACKOFF`, re-building the items each time (callers re-read what they
+ * guard); a failed condition is returned as `{committed: false, reasons}` (one code per item, request
+ * order). Any other error is thrown.
+ */
+export async function transactWrite(buildItems: () => Promise<TransactItem[]> | TransactItem[], attempts = 8): Promise<TransactOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const items = await buildItems();
+    if (items.length > MAX_TRANSACT_ITEMS) throw new Error(`transaction of ${items.length} items exceeds DynamoDB's ${MAX_TRANSACT_ITEMS}`);
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return { committed: true };
+    } catch (error) {
+      const name = (error as { name?: string } | null)?.name;
+      const reasons = cancellationReasons(error);
+      if (isConflict(error, reasons) && attempt < attempts) {
+        await backoff(attempt, CONTENTION_BACKOFF);
+        continue;
+      }
+      if (name === 'TransactionCanceledException') return { committed: false, reasons };
+      throw error;
+    }
+  }
+}
+
+/** Transaction items, each labelled with what it guards, so a cancellation names the guards that failed. */
+export class LabelledItems {
+  readonly items: TransactItem[] = [];
+  private readonly labels: string[] = [];
+
+  readonly add = (label: string, ...added: TransactItem[]): void => {
+    for (const item of added) {
+      this.items.push(item);
+      this.labels.push(label);
+    }
+  };
+
+  failedLabels(reasons: string[]): Set<string> {
+    return new Set(this.labels.filter((_, index) => reasons[index] === 'ConditionalCheckFailed'));
+  }
+}
+
+/** A Put that only creates: it fails when an item with the same key exists (every new item is written so). */
+export function putNew(item: Record<string, unknown>): TransactItem {
+  return { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/**
+ * `putNew` on its own (one PutItem): true when this call created the item, false when its key was taken.
+ * With `resend`, transient errors are retried: a re-sent write whose first answer was lost then finds its
+ * own item and answers false, so only a caller whose key is fresh (a new uuid) may read false as "mine".
+ */
+export async function createItem(item: Record<string, unknown>, options: { resend?: boolean } = {}): Promise<boolean> {
+  const send = () => db().send(new PutCommand(putNew(item).Put!));
+  try {
+    await (options.resend ? retryTransient(send) : send());
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
