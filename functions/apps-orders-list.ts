@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { keys } from '#shared/db/keys.ts';
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
 import { listAppOrders, userOrderListColumns } from '#shared/domain/orders.ts';
 import { userOrderList } from '#shared/schemas/money.ts';
@@ -22,7 +23,7 @@ const query = z.object({
     .transform((value, context) => {
       if (value === undefined || value === '') return undefined;
       const decoded = Buffer.from(value, 'base64url').toString('utf8');
-      if (!decoded.startsWith('ORDER#')) {
+      if (!keys.isUserOrdersSortKey(decoded)) {
         context.addIssue({ code: 'custom', message: 'is not a valid position' });
         return z.NEVER;
       }

@@ -1,6 +1,8 @@
 /**
- * Key builders for every entity of the single table. Entity prefixes keep kinds apart
- * (`USER#`, `TOKEN#`, ...); numeric parts of sort keys are zero-padded so they sort as numbers.
+ * Key builders for every entity of the single table, and the ONLY place key prefixes are written.
+ * Entity prefixes keep kinds apart (`USER#`, `TOKEN#`, ...); numeric parts of sort keys are zero-padded
+ * so they sort as numbers. An item's builder names the whole key; a partition builder (`userOrders`,
+ * `merchantLocations`, ...) names what a Query reads: the partition and the prefix of its sort keys.
  * docs/data-model.md lists each access pattern that uses them.
  */
 
@@ -13,6 +15,16 @@ export interface Key {
 export function padId(id: number): string {
   return String(id).padStart(12, '0');
 }
+
+/** Sort key prefixes shared by an item's builder and the partition builder that queries it. */
+const LOCATION_SORT = 'LOCATION#';
+const ORDER_SORT = 'ORDER#';
+const CAMPAIGN_SORT = 'CAMPAIGN#';
+
+const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
+const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
+const merchantCampaignsPartition = (merchantId: number) => `MERCHANT#${merchantId}#CAMPAIGNS`;
+const userOrdersPartition = (userId: number) => `USER#${userId}#ORDERS`;
 
 export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
@@ -39,15 +51,20 @@ export const keys = {
   merchant: (merchantId: number): Key => ({ pk: `MERCHANT#${merchantId}`, sk: 'MERCHANT' }),
   location: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'LOCATION' }),
   /** gsi1 of a location: a merchant's locations by id. */
-  merchantLocationsIndex: (merchantId: number, locationId: number) => ({
-    gsi1pk: `MERCHANT#${merchantId}#LOCATIONS`,
-    gsi1sk: `LOCATION#${padId(locationId)}`,
-  }),
+  merchantLocationsIndex: (merchantId: number, locationId: number) => ({ gsi1pk: merchantLocationsPartition(merchantId), gsi1sk: locationSortKey(locationId) }),
   /** gsi2 of a location: every location by id (what a global app lists). */
-  allLocationsIndex: (locationId: number) => ({ gsi2pk: 'LOCATIONS', gsi2sk: `LOCATION#${padId(locationId)}` }),
+  allLocationsIndex: (locationId: number) => ({ gsi2pk: 'LOCATIONS', gsi2sk: locationSortKey(locationId) }),
+  /** The gsi1 partition of one merchant's locations. */
+  merchantLocations: (merchantId: number) => ({ gsi1pk: merchantLocationsPartition(merchantId), skPrefix: LOCATION_SORT }),
+  /** The gsi2 partition of every location. */
+  allLocations: () => ({ gsi2pk: 'LOCATIONS', skPrefix: LOCATION_SORT }),
+  /** The index sort key of a location (both location indexes): a page resumes after it. */
+  locationSortKey,
 
   // Demo (locations area): marks a local table as seeded by scripts/demo/seed.ts; holds ids only, no secrets.
   demoSeed: (): Key => ({ pk: 'DEMO', sk: 'DEMO' }),
+  /** The item bench/baseline-handler.ts reads: the floor of a handler that does one GetItem. */
+  benchBaseline: (): Key => ({ pk: 'BENCH#BASELINE', sk: 'BENCH#BASELINE' }),
 
   // Money (gift cards, orders, ledger, idempotency) — see docs/data-model.md "Money"
   /** A balance (gift card value, merchant-funded credit, card charges) of one account, e.g. `giftcard:5:1`. */
@@ -61,7 +78,11 @@ export const keys = {
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
   /** gsi1 of an order: a user's orders by creation time (ISO 8601 with milliseconds); query backwards for newest first. */
-  userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: `USER#${userId}#ORDERS`, gsi1sk: `ORDER#${createdAt}#${uuid}` }),
+  userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: userOrdersPartition(userId), gsi1sk: `${ORDER_SORT}${createdAt}#${uuid}` }),
+  /** The gsi1 partition of a user's orders. */
+  userOrders: (userId: number) => ({ gsi1pk: userOrdersPartition(userId), skPrefix: ORDER_SORT }),
+  /** Whether a value (a paging cursor) can be the index sort key of an order. */
+  isUserOrdersSortKey: (value: string): boolean => value.startsWith(ORDER_SORT),
   /** Idempotency-Key record; `keyHash` is the SHA-256 of the client's key, `scope` the token subject. */
   idempotencyKey: (scope: string, keyHash: string): Key => ({ pk: `IDEMPOTENCY#${scope}#${keyHash}`, sk: 'IDEMPOTENCY' }),
 
@@ -74,9 +95,11 @@ export const keys = {
   // Loyalty (campaigns, progress, claims, unlocks, rewards) — see docs/data-model.md "Loyalty"
   campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),
   /** gsi1 of a campaign: a merchant's campaigns by id. */
-  merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({ gsi1pk: `MERCHANT#${merchantId}#CAMPAIGNS`, gsi1sk: `CAMPAIGN#${padId(campaignId)}` }),
+  merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), gsi1sk: `${CAMPAIGN_SORT}${padId(campaignId)}` }),
   /** gsi1 of a merchant: listed in its own campaigns partition, so one Query answers "exists?" and "which campaigns?" (rewards list). */
-  merchantCatalogEntry: (merchantId: number) => ({ gsi1pk: `MERCHANT#${merchantId}#CAMPAIGNS`, gsi1sk: 'MERCHANT' }),
+  merchantCatalogEntry: (merchantId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), gsi1sk: 'MERCHANT' }),
+  /** The gsi1 partition of a merchant's catalog: its campaigns (sort keys under `skPrefix`) and the merchant. */
+  merchantCampaigns: (merchantId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), skPrefix: CAMPAIGN_SORT }),
   /** A cohort code (upper-cased) names one campaign; the item makes codes unique. */
   cohortCode: (code: string): Key => ({ pk: `COHORT#${code.trim().toUpperCase()}`, sk: 'COHORT' }),
   /** The legacy loyalty campaign an app migrates cards into (one per app). */

@@ -2,7 +2,7 @@ import { queryAll } from '#shared/db/reads.ts';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, table } from '#shared/db/client.ts';
-import { keys, padId } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -206,13 +206,13 @@ interface LocationStream {
 /** A global app lists every location (gsi2); any other app its merchants' locations (gsi1, one partition each). */
 function streamsFor(app: App): LocationStream[] {
   if (app.global) {
-    return [{ indexName: 'gsi2', partitionAttribute: 'gsi2pk', sortAttribute: 'gsi2sk', partitionValue: keys.allLocationsIndex(0).gsi2pk }];
+    return [{ indexName: 'gsi2', partitionAttribute: 'gsi2pk', sortAttribute: 'gsi2sk', partitionValue: keys.allLocations().gsi2pk }];
   }
   return [...new Set(app.merchant_ids)].map((merchantId) => ({
     indexName: 'gsi1',
     partitionAttribute: 'gsi1pk',
     sortAttribute: 'gsi1sk',
-    partitionValue: keys.merchantLocationsIndex(merchantId, 0).gsi1pk,
+    partitionValue: keys.merchantLocations(merchantId).gsi1pk,
   }));
 }
 
@@ -236,7 +236,7 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
         KeyConditionExpression: '#pk = :pk AND #sk > :after',
         FilterExpression: `#shown = :true AND (${anyType})`,
         ExpressionAttributeNames: { '#pk': stream.partitionAttribute, '#sk': stream.sortAttribute, '#shown': 'shown', '#types': 'fulfillment_types' },
-        ExpressionAttributeValues: { ':pk': stream.partitionValue, ':after': `LOCATION#${padId(afterId)}`, ':true': true, ...typeValues },
+        ExpressionAttributeValues: { ':pk': stream.partitionValue, ':after': keys.locationSortKey(afterId), ':true': true, ...typeValues },
         Limit: Number.isFinite(limit) ? limit : undefined,
         ExclusiveStartKey: startKey,
       }),
@@ -334,11 +334,12 @@ export async function listAppLocations(app: App, query: AppLocationsQuery, pageS
 
 /** Every location of one merchant, in id order (shown or not, any fulfillment type). */
 export async function listMerchantLocations(merchantId: number): Promise<LocationItem[]> {
+  const partition = keys.merchantLocations(merchantId);
   const items = await queryAll({
     TableName: table(),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.merchantLocationsIndex(merchantId, 0).gsi1pk, ':prefix': 'LOCATION#' },
+    ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
   });
   return items.map(withoutKeys);
 }

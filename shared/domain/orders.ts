@@ -354,7 +354,7 @@ export async function listAppOrders(appId: number, userId: number, position: { c
   const skip = position.cursor ? 0 : (Math.max(1, position.page ?? 1) - 1) * pageSize;
   const wanted = skip + pageSize + 1;
   const visible: { order: OrderRecord; sortKey: string }[] = [];
-  const partition = keys.userOrdersIndex(userId, '', '').gsi1pk;
+  const partition = keys.userOrders(userId);
   let startKey: Record<string, unknown> | undefined;
   do {
     const page: QueryCommandOutput = await db().send(
@@ -362,7 +362,7 @@ export async function listAppOrders(appId: number, userId: number, position: { c
         TableName: table(),
         IndexName: 'gsi1',
         KeyConditionExpression: position.cursor ? 'gsi1pk = :pk AND gsi1sk < :cursor' : 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-        ExpressionAttributeValues: position.cursor ? { ':pk': partition, ':cursor': position.cursor } : { ':pk': partition, ':prefix': 'ORDER#' },
+        ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi1pk, ':cursor': position.cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
         ScanIndexForward: false,
         Limit: Math.min(100, wanted - visible.length + 10),
         ExclusiveStartKey: startKey,

@@ -236,7 +236,7 @@ export async function legacyCampaignIdForApp(appId: number): Promise<number | un
 
 /** A merchant's campaigns (gsi1 Query, paged through; merchants have tens, not thousands). */
 export async function listMerchantCampaigns(merchantId: number): Promise<CampaignItem[]> {
-  return (await queryMerchantCatalog(merchantId, 'CAMPAIGN#')).campaigns;
+  return (await queryMerchantCatalog(merchantId, true)).campaigns;
 }
 
 /**
@@ -248,15 +248,15 @@ export async function loadMerchantCatalog(merchantId: number): Promise<{ merchan
   return queryMerchantCatalog(merchantId);
 }
 
-async function queryMerchantCatalog(merchantId: number, skPrefix?: string): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
+async function queryMerchantCatalog(merchantId: number, campaignsOnly = false): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
   const campaigns: CampaignItem[] = [];
   let merchantListed = false;
-  const { gsi1pk } = keys.merchantCampaignsIndex(merchantId, 0);
+  const { gsi1pk, skPrefix } = keys.merchantCampaigns(merchantId);
   const items = await queryAll({
     TableName: table(),
     IndexName: 'gsi1',
-    KeyConditionExpression: skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
-    ExpressionAttributeValues: skPrefix ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
+    KeyConditionExpression: campaignsOnly ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+    ExpressionAttributeValues: campaignsOnly ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
   });
   for (const item of items) {
     if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);

@@ -69,7 +69,7 @@ export async function ordersAtMerchant(userId: number, merchantId: number, atLea
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
         FilterExpression: 'merchant_id = :merchant',
-        ExpressionAttributeValues: { ':pk': keys.userOrdersIndex(userId, '', '').gsi1pk, ':merchant': merchantId },
+        ExpressionAttributeValues: { ':pk': keys.userOrders(userId).gsi1pk, ':merchant': merchantId },
         Select: 'COUNT',
         ExclusiveStartKey: startKey,
       }),
