@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { ApiError } from '#shared/errors.ts';
+import { unprocessableAll } from '#shared/errors.ts';
 import { cartBodySchema, cartProblems, toCart } from '#shared/domain/order-ahead/cart.ts';
 import { orderUrl, startOrderAhead } from '#shared/domain/order-ahead/start.ts';
 import { orderAheadStartResponse } from '#shared/schemas/order-ahead.ts';
@@ -8,7 +8,7 @@ import { orderAheadStartResponse } from '#shared/schemas/order-ahead.ts';
 export const handler = apiHandler('order-ahead-orders-create', { responses: { 200: orderAheadStartResponse }, summary: 'Start an order ahead order', body: cartBodySchema, bodyObject: 'order' }, async (request) => {
   const user = requireUser(request);
   const problems = cartProblems(request.body, { requireItems: true });
-  if (problems.length > 0) throw new ApiError(422, problems);
+  if (problems.length > 0) throw unprocessableAll(problems);
   const order = await startOrderAhead({ userId: user.userId, appId: user.appId, cart: toCart(request.body) });
   return ok({ order: { order_url: orderUrl(request.baseUrl, order.uuid), state: order.state, uuid: order.uuid } });
 });

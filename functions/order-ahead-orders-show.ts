@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { ApiError } from '#shared/errors.ts';
+import { unprocessableAll } from '#shared/errors.ts';
 import { pollOrder, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
 import { serializePolledOrder } from '#shared/domain/order-ahead/serialize.ts';
 import { orderAheadOrderResponse } from '#shared/schemas/order-ahead.ts';
@@ -19,7 +19,7 @@ export const handler = apiHandler('order-ahead-orders-show', { responses: { 200:
     case 'externally_validating':
       return { status: 202 };
     case 'externally_invalid':
-      throw new ApiError(422, order.errors ?? [VALIDATION_FAILED]);
+      throw unprocessableAll(order.errors ?? [VALIDATION_FAILED]);
     case 'externally_valid':
     case 'completed':
       return ok(serializePolledOrder({ ...order, priced: order.priced! }, request.baseUrl));

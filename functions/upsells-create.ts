@@ -1,5 +1,5 @@
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
-import { ApiError, errorDetail } from '#shared/errors.ts';
+import { unprocessable } from '#shared/errors.ts';
 import { cartBodySchema } from '#shared/domain/order-ahead/cart.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { eligibleUpsell, ordersCountForSegments, serializeUpsellSuggestion } from '#shared/domain/order-ahead/upsells.ts';
@@ -10,7 +10,7 @@ export const handler = apiHandler('upsells-create', { responses: { 200: upsellSu
   const user = requireUser(request);
   const order = request.body.order;
   if (order.location_id === undefined || order.location_id === null) {
-    throw new ApiError(422, [errorDetail('order', 'location_id', "Location can't be blank", 'missing')]);
+    throw unprocessable('order', 'location_id', "Location can't be blank", 'missing');
   }
   const menu = await getMenu(order.location_id);
   if (!menu) return noContent();

@@ -40,6 +40,11 @@ export function unprocessable(object: string, property: string, message: string,
   return new ApiError(422, [errorDetail(object, property, message, code)]);
 }
 
+/** 422 with every problem found at once (a cart's, a validation's). */
+export function unprocessableAll(details: ErrorDetail[]): ApiError {
+  return new ApiError(422, details);
+}
+
 export function badRequest(object: string, property: string, message: string, code?: string): ApiError {
   return new ApiError(400, [errorDetail(object, property, message, code)]);
 }
@@ -53,8 +58,14 @@ export function unauthorized(message = 'Not authorized.', object = 'access_token
   return new ApiError(401, [errorDetail(object, property, message, code)]);
 }
 
-export function conflict(message: string, retryAfterSeconds: number): ApiError {
-  return new ApiError(409, [errorDetail('request', 'base', message, 'in_flight')], { 'Retry-After': String(retryAfterSeconds) });
+/** 409 with Retry-After: a race the client wins by trying again shortly (never stored under an Idempotency-Key). */
+export function conflict(message: string, retryAfterSeconds: number, object = 'request', code = 'in_flight'): ApiError {
+  return new ApiError(409, [errorDetail(object, 'base', message, code)], { 'Retry-After': String(retryAfterSeconds) });
+}
+
+/** 503 with Retry-After: a part this request needs is down for a moment. */
+export function serviceUnavailable(object: string, message: string, code: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(503, [errorDetail(object, 'base', message, code)], { 'Retry-After': String(retryAfterSeconds) });
 }
 
 export function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {

@@ -4,7 +4,7 @@ import { keys } from '#shared/db/keys.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, verifyPassword } from '#shared/auth/secrets.ts';
 import { issueToken, type Principal } from '#shared/auth/tokens.ts';
 import { appIdForApiKey } from '#shared/domain/apps.ts';
-import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
+import { unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
 import { MERCHANT_PERMISSIONS, PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 
 interface LoginItem {
@@ -51,7 +51,7 @@ export async function logIn(input: { apiKey: string; username: string; password:
 }
 
 function permissionError(message: string, code: string): ApiError {
-  return new ApiError(422, [errorDetail('access_token', 'permission_keynames', message, code)]);
+  return unprocessable('access_token', 'permission_keynames', message, code);
 }
 
 /**

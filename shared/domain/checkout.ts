@@ -23,7 +23,7 @@ import { newUuid } from '#shared/db/ids.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
-import { ApiError, errorDetail, unprocessable } from '#shared/errors.ts';
+import { ApiError, conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey, balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
 import { MAX_ORDER_EFFECT_ITEMS, orderEffects, type OrderItemInput } from '#shared/domain/order-effects.ts';
 import '#shared/domain/order-effects-registry.ts';
@@ -151,8 +151,7 @@ const NO_PAYMENT_METHOD = () =>
 const ALREADY_COMPLETED = () => unprocessable('order', 'base', 'This order has already been completed.', 'already_completed');
 const NOT_COMPLETABLE = () => unprocessable('order', 'base', 'This order cannot be completed.', 'not_completable');
 const BALANCE_CHANGED = () => unprocessable('order', 'base', "The customer's balance changed while completing this order; retry it.", 'balance_changed');
-const IN_PROGRESS = (retryAfter: number) =>
-  new ApiError(409, [errorDetail('order', 'base', 'This order is being completed by another request; retry shortly.', 'in_progress')], { 'Retry-After': String(retryAfter) });
+const IN_PROGRESS = (retryAfter: number) => conflict('This order is being completed by another request; retry shortly.', retryAfter, 'order', 'in_progress');
 
 /** "First L." as merchants see a customer. */
 export function displayName(user: { first_name?: string; last_name?: string } | undefined): string {
@@ -546,8 +545,8 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
   const effectKeys = orderEffects().refundReadKeys?.(input.orderUuid) ?? [];
   const [orderItem, merchantItem, ...effectItems] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), ...effectKeys], { consistent: true });
   const order = orderItem as OrderRecord | undefined;
-  if (!order) throw new ApiError(404, null);
-  if (order.merchant_id !== input.merchantId) throw new ApiError(401, [errorDetail('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized')]);
+  if (!order) throw notFound();
+  if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = merchantItem as MerchantItem | undefined;
   const prefetchedByKey = new Map(effectKeys.map((key, index) => [`${key.pk}\u0000${key.sk}`, effectItems[index]]));
   if (merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
@@ -639,7 +638,7 @@ export async function refundOrder(input: { merchantId: number; orderUuid: string
       if (refunded && (await committedByUs())) return refunded;
       throw REFUND_FAILED();
     }
-    if (failed.has('idempotency')) throw new ApiError(409, [errorDetail('order', 'base', 'This refund is being processed by another request; retry shortly.', 'in_progress')], { 'Retry-After': '1' });
+    if (failed.has('idempotency')) throw conflict('This refund is being processed by another request; retry shortly.', 1, 'order', 'in_progress');
     // A balance or loyalty item moved under us: read again and retry.
     await backoff(attempt + 1, CONTENTION_BACKOFF);
   }

@@ -8,7 +8,7 @@ import { newUuid } from '#shared/db/ids.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { createItem } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ApiError, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
+import { notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
 import { availableDiscount, getOrder, settleOrder, type OrderRecord, type SettleOrderInput } from '#shared/domain/checkout.ts';
 import { creditAccountKey } from '#shared/domain/ledger.ts';
@@ -25,8 +25,8 @@ export const MAX_RECEIPT_MESSAGE_HTML = 1000;
 export const ORDERS_PAGE_SIZE = 10;
 
 const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
-const USER_NOT_AUTHORIZED = () => new ApiError(401, [errorDetail('order', 'user_token', 'Not authorized to create orders for this user.', 'not_authorized')]);
-const MERCHANT_NOT_AUTHORIZED = () => new ApiError(401, [errorDetail('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized')]);
+const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
+const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
 
 export interface ProposedOrderInput {
   merchantId: number;

@@ -10,7 +10,7 @@
  * is what is still available (gift card value is applied by settleOrder from the current balance).
  */
 import { keys } from '#shared/db/keys.ts';
-import { errorDetail, ApiError, notFound } from '#shared/errors.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
 import { settleOrder, type OrderRecord } from '#shared/domain/checkout.ts';
 import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { OrderItemInput } from '#shared/domain/order-effects.ts';
@@ -18,8 +18,7 @@ import type { TransactItem } from '#shared/db/transactions.ts';
 import { getProposedOrder } from './orders.ts';
 import type { PricedLine, PricedOrder } from './pricing.ts';
 
-const NOT_READY = () =>
-  new ApiError(422, [errorDetail('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable')]);
+const NOT_READY = () => unprocessable('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable');
 
 function orderItem(line: PricedLine): OrderItemInput {
   return {

@@ -3,7 +3,7 @@
  * (the state machine). If the start itself fails, the order is marked invalid at once so that no
  * order waits for a validation that will never run, and the client gets a 503 to retry.
  */
-import { ApiError, errorDetail } from '#shared/errors.ts';
+import { serviceUnavailable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { startValidation } from '#shared/workflows/validation.ts';
 import type { Cart } from './cart.ts';
@@ -16,7 +16,7 @@ export async function startOrderAhead(input: { userId: number; appId: number; ca
   } catch (error) {
     log('error', 'order ahead validation did not start', { order_uuid: order.uuid, error: (error as Error).message });
     await finishValidation(order.uuid, { errors: [VALIDATION_FAILED] });
-    throw new ApiError(503, [errorDetail('order', 'base', 'Orders cannot be checked right now. Please try again in a moment.', 'validation_unavailable')], { 'Retry-After': '5' });
+    throw serviceUnavailable('order', 'Orders cannot be checked right now. Please try again in a moment.', 'validation_unavailable', 5);
   }
   return order;
 }
