@@ -1,3 +1,9 @@
+/**
+ * Time as this API writes it, and wall-clock questions asked in a location's own time zone (opening
+ * hours, menu and upsell windows, reward usable hours). Intl answers for IANA zones and daylight saving,
+ * so no extra library is needed. The one list of weekdays lives here.
+ */
+
 /** ISO 8601 without fractional seconds, as clients parse it (`2015-01-22T16:29:22Z`). */
 export function isoSeconds(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -5,4 +11,72 @@ export function isoSeconds(date: Date = new Date()): string {
 
 export function epochSeconds(date: Date = new Date()): number {
   return Math.floor(date.getTime() / 1000);
+}
+
+/** Days of the week as the API spells them, in Date#getDay order (Sunday first). */
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export const MINUTES_PER_DAY = 24 * 60;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Local weekday and minutes since local midnight of an instant in a time zone. */
+export function localTime(instant: Date, timeZone: string): { weekday: Weekday; minutes: number } {
+  const parts = formatterFor(timeZone).formatToParts(instant);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  const weekday = part('weekday').slice(0, 3).toLowerCase() as Weekday;
+  return { weekday, minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+}
+
+/** Minutes since midnight of a `HH:MM` clock time (`24:00` is the end of the day, 1440). */
+export function parseClock(value: string): number {
+  const match = /^(\d{2}):(\d{2})$/.exec(value);
+  if (!match) throw new Error(`Not a HH:MM time: ${value}`);
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
+/** A daily window of local time `HH:MM`-`HH:MM` (end exclusive; an end before the start crosses midnight). */
+export interface TimeWindow {
+  start: string;
+  end: string;
+  /** Days the window opens on (the day it starts); absent means every day. */
+  days?: Weekday[];
+}
+
+function previousDay(day: Weekday): Weekday {
+  return WEEKDAYS[(WEEKDAYS.indexOf(day) + 6) % 7]!;
+}
+
+/** Whether an instant falls in one of the windows (no windows: always). */
+export function withinWindows(windows: readonly TimeWindow[] | undefined, instant: Date, timeZone: string): boolean {
+  if (!windows || windows.length === 0) return true;
+  const { weekday, minutes } = localTime(instant, timeZone);
+  return windows.some((window) => {
+    const start = parseClock(window.start);
+    const end = parseClock(window.end);
+    const opensOn = (day: Weekday) => !window.days || window.days.includes(day);
+    if (start === end) return opensOn(weekday);
+    if (start < end) return opensOn(weekday) && minutes >= start && minutes < end;
+    // Crosses midnight: the evening part opens today, the early-morning part opened yesterday.
+    return (opensOn(weekday) && minutes >= start) || (opensOn(previousDay(weekday)) && minutes < end);
+  });
 }

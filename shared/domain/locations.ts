@@ -5,7 +5,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { isoSeconds } from '#shared/time.ts';
+import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 
@@ -20,15 +20,15 @@ export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 /** Locations per page of an app's list. The contract leaves it open; small enough for a phone's first screen. */
 export const LOCATIONS_PAGE_SIZE = 10;
 
-export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Day = (typeof DAYS)[number];
+/** The week as people read opening hours: Monday first (`Mon - Fri`, `Sat, Sun`). */
+const WEEK_FROM_MONDAY: readonly Weekday[] = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
 
 /**
  * One opening period, in the location's own time zone. `closes` at or before `opens` runs past
  * midnight into the next day (`17:00`-`02:00`); `00:00`-`24:00` is open all day.
  */
 export interface OpeningPeriod {
-  days: Day[];
+  days: Weekday[];
   opens: string;
   closes: string;
 }
@@ -85,17 +85,8 @@ export interface LocationItem {
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const openingPeriodSchema = z.object({
-  days: z.array(z.enum(DAYS)).min(1),
+  days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).min(1),
   opens: z.string().regex(CLOCK_TIME, 'must be HH:MM'),
   closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
 });
@@ -114,7 +105,7 @@ export const locationInputSchema = z
     postal_code: z.string().min(1),
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
-    time_zone: z.string().refine(isTimeZone, 'must be an IANA time zone name such as America/New_York'),
+    time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),
     categories: z.array(z.number().int()).default([]),
     fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
     delivery_radius_m: z.number().positive().nullable().default(null),
@@ -347,17 +338,11 @@ export async function listMerchantLocations(merchantId: number): Promise<Locatio
 // ---------------------------------------------------------------------------------------------
 // Opening hours
 
-const DAY_LABELS: Record<Day, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
-const MINUTES_PER_DAY = 24 * 60;
-
-function minutesOf(clock: string): number {
-  const [hours, minutes] = clock.split(':').map(Number);
-  return hours! * 60 + minutes!;
-}
+const DAY_LABELS: Record<Weekday, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
 
 /** `7am`, `7:30pm`, `12am` (midnight), `12pm` (noon). */
 function displayClock(clock: string): string {
-  const total = minutesOf(clock) % MINUTES_PER_DAY;
+  const total = parseClock(clock) % MINUTES_PER_DAY;
   const hours24 = Math.floor(total / 60);
   const minutes = total % 60;
   const hours12 = hours24 % 12 === 0 ? 12 : hours24 % 12;
@@ -365,8 +350,8 @@ function displayClock(clock: string): string {
 }
 
 /** `Mon - Fri`, `Mon, Wed, Fri`, `Mon - Wed, Sat`. */
-function displayDays(days: readonly Day[]): string {
-  const indexes = [...new Set(days.map((day) => DAYS.indexOf(day)))].sort((a, b) => a - b);
+function displayDays(days: readonly Weekday[]): string {
+  const indexes = [...new Set(days.map((day) => WEEK_FROM_MONDAY.indexOf(day)))].sort((a, b) => a - b);
   const runs: number[][] = [];
   for (const index of indexes) {
     const run = runs.at(-1);
@@ -374,7 +359,7 @@ function displayDays(days: readonly Day[]): string {
     else runs.push([index]);
   }
   return runs
-    .map((run) => (run.length >= 3 ? `${DAY_LABELS[DAYS[run[0]!]!]} - ${DAY_LABELS[DAYS[run.at(-1)!]!]}` : run.map((index) => DAY_LABELS[DAYS[index]!]).join(', ')))
+    .map((run) => (run.length >= 3 ? `${DAY_LABELS[WEEK_FROM_MONDAY[run[0]!]!]} - ${DAY_LABELS[WEEK_FROM_MONDAY[run.at(-1)!]!]}` : run.map((index) => DAY_LABELS[WEEK_FROM_MONDAY[index]!]).join(', ')))
     .join(', ');
 }
 
@@ -388,23 +373,15 @@ export function displayHours(hours: readonly OpeningPeriod[]): string {
     .join('\n');
 }
 
-/** Day of week and minute of day at `now` in a time zone. */
-function localClock(now: Date, timeZone: string): { dayIndex: number; minute: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  const dayIndex = DAYS.indexOf(part('weekday').toLowerCase().slice(0, 3) as Day);
-  return { dayIndex, minute: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
-}
-
 /** Open intervals of the week in minutes from Monday 00:00 (an overnight period ends on the next day). */
 function weeklyIntervals(hours: readonly OpeningPeriod[]): { start: number; end: number; period: OpeningPeriod }[] {
   const intervals: { start: number; end: number; period: OpeningPeriod }[] = [];
   for (const period of hours) {
-    const opens = minutesOf(period.opens);
-    let closes = minutesOf(period.closes);
+    const opens = parseClock(period.opens);
+    let closes = parseClock(period.closes);
     if (closes <= opens) closes += MINUTES_PER_DAY;
     for (const day of new Set(period.days)) {
-      const dayStart = DAYS.indexOf(day) * MINUTES_PER_DAY;
+      const dayStart = WEEK_FROM_MONDAY.indexOf(day) * MINUTES_PER_DAY;
       intervals.push({ start: dayStart + opens, end: dayStart + closes, period });
     }
   }
@@ -420,8 +397,9 @@ export type OpenState = 'open' | 'closed' | 'unknown';
 export function openState(location: Pick<LocationItem, 'hours' | 'time_zone'>, now: Date = new Date()): { open_state: OpenState; open_state_display: string } {
   if (location.hours.length === 0) return { open_state: 'unknown', open_state_display: 'Hours not posted' };
   const week = 7 * MINUTES_PER_DAY;
-  const { dayIndex, minute } = localClock(now, location.time_zone);
-  const current = dayIndex * MINUTES_PER_DAY + minute;
+  const local = localTime(now, location.time_zone);
+  const dayIndex = WEEK_FROM_MONDAY.indexOf(local.weekday);
+  const current = dayIndex * MINUTES_PER_DAY + local.minutes;
   const intervals = weeklyIntervals(location.hours);
   // An overnight period of Sunday reaches into Monday: look at each interval a week earlier too.
   const openNow = intervals.find(({ start, end }) => [0, -week].some((shift) => current >= start + shift && current < end + shift));
@@ -436,7 +414,7 @@ export function openState(location: Pick<LocationItem, 'hours' | 'time_zone'>, n
   const opensDay = Math.floor(next.start / MINUTES_PER_DAY) % 7;
   const opensClock = `${String(Math.floor((next.start % MINUTES_PER_DAY) / 60)).padStart(2, '0')}:${String(next.start % 60).padStart(2, '0')}`;
   const sameDay = opensDay === dayIndex && next.wait < MINUTES_PER_DAY;
-  return { open_state: 'closed', open_state_display: sameDay ? `Opens at ${displayClock(opensClock)}` : `Opens ${DAY_LABELS[DAYS[opensDay]!]} ${displayClock(opensClock)}` };
+  return { open_state: 'closed', open_state_display: sameDay ? `Opens at ${displayClock(opensClock)}` : `Opens ${DAY_LABELS[WEEK_FROM_MONDAY[opensDay]!]} ${displayClock(opensClock)}` };
 }
 
 /**
@@ -450,21 +428,21 @@ export function parseHoursSpec(spec: string): OpeningPeriod[] {
     if (!match || !CLOCK_TIME.test(match[2]!) || !CLOCK_TIME.test(match[3]!)) {
       throw new LocationInputError(`hours: cannot read "${entry.trim()}"; expected e.g. "mon-fri 07:00-19:00; sat,sun 08:00-17:00"`);
     }
-    const days = new Set<Day>();
+    const days = new Set<Weekday>();
     for (const group of match[1]!.toLowerCase().split(',')) {
-      if (group === 'daily') DAYS.forEach((day) => days.add(day));
+      if (group === 'daily') WEEK_FROM_MONDAY.forEach((day) => days.add(day));
       else {
-        const [from, to = from] = group.split('-') as [Day, Day?];
-        const first = DAYS.indexOf(from);
-        const last = DAYS.indexOf(to as Day);
+        const [from, to = from] = group.split('-') as [Weekday, Weekday?];
+        const first = WEEK_FROM_MONDAY.indexOf(from);
+        const last = WEEK_FROM_MONDAY.indexOf(to as Weekday);
         if (first < 0 || last < 0) throw new LocationInputError(`hours: unknown day in "${group}"; use mon, tue, wed, thu, fri, sat, sun or daily`);
         for (let index = first; ; index = (index + 1) % 7) {
-          days.add(DAYS[index]!);
+          days.add(WEEK_FROM_MONDAY[index]!);
           if (index === last) break;
         }
       }
     }
-    return { days: DAYS.filter((day) => days.has(day)), opens: match[2]!, closes: match[3]! };
+    return { days: WEEK_FROM_MONDAY.filter((day) => days.has(day)), opens: match[2]!, closes: match[3]! };
   });
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WEEKDAYS } from '#shared/domain/order-ahead/clock.ts';
+import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
 

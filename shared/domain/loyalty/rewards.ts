@@ -9,7 +9,7 @@ import { distanceInMeters, listMerchantLocations } from '#shared/domain/location
 import { isOpen, isProgressCampaign, loadMerchantCatalog, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
-import { isoSeconds } from '#shared/time.ts';
+import { isoSeconds, localTime, parseClock } from '#shared/time.ts';
 
 /** Where a paused reward's value waits: out of the credit balance that discounts draw on. */
 export function pausedCreditAccountKey(userId: number, merchantId: number): string {
@@ -152,17 +152,12 @@ async function rewardTimeZone(merchantId: number, query: RewardsQuery): Promise<
   return nearest.time_zone;
 }
 
-function localClock(timeZone: string, at: Date): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '00';
-  return `${part('hour')}:${part('minute')}`;
-}
-
-/** Inside [start, end) local time; a window whose end is before its start runs past midnight. */
+/** Inside [start, end) local time; a window whose end is before its start runs past midnight (equal ends: never). */
 export function withinUsableHours(hours: UsableHours | null, timeZone: string, at: Date): boolean {
   if (!hours) return true;
-  const now = localClock(timeZone, at);
-  return hours.start <= hours.end ? now >= hours.start && now < hours.end : now >= hours.start || now < hours.end;
+  const now = localTime(at, timeZone).minutes;
+  const [start, end] = [parseClock(hours.start), parseClock(hours.end)];
+  return start <= end ? now >= start && now < end : now >= start || now < end;
 }
 
 function isPausable(reward: RewardItem): boolean {

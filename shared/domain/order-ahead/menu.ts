@@ -10,9 +10,8 @@ import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew } from '#shared/db/transactions.ts';
-import { isoSeconds } from '#shared/time.ts';
+import { isoSeconds, WEEKDAYS, withinWindows, type TimeWindow } from '#shared/time.ts';
 import { getLocation } from '#shared/domain/locations.ts';
-import { WEEKDAYS, withinWindows, type TimeWindow } from './clock.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const money = z.number().int().min(0).max(100_000_00);

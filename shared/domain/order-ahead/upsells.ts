@@ -8,7 +8,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { withinWindows } from './clock.ts';
+import { withinWindows } from '#shared/time.ts';
 import { findMenuItem, itemAvailableAt, type CustomerSegment, type MenuRecord, type Upsell } from './menu.ts';
 
 export interface UpsellCandidate {
