@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
-import { pathId } from '#shared/http/params.ts';
+import { pathId } from '#shared/schemas/params.ts';
 import { campaignRepresentation, REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
 import { campaignResponse } from '#shared/schemas/loyalty.ts';
 

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
+import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
-import { FULFILLMENT_TYPES, listAppLocations, serializeLocation, type FulfillmentType } from '#shared/domain/locations.ts';
-import { locationList } from '#shared/schemas/locations.ts';
-import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/http/params.ts';
+import { listAppLocations, serializeLocation } from '#shared/domain/locations.ts';
+import { FULFILLMENT_TYPES, locationList, type FulfillmentType } from '#shared/schemas/locations.ts';
+import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 
 /**
  * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
@@ -28,7 +29,7 @@ const fulfillmentTypesList = z
 const querySchema = z
   .object({
     fulfillment_types: optionalQuery(fulfillmentTypesList),
-    page: optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    page: pageQuery,
     in_delivery_area: optionalQuery(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
@@ -54,7 +55,7 @@ const querySchema = z
 const params = z.object({ app_id: pathId });
 
 /** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
-const PAGING_PARAMETERS = new Set(['page', 'after']);
+const PAGING_PARAMETERS = ['page', 'after'];
 
 export const handler = apiHandler('locations-list', { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: querySchema, params }, async (request) => {
   const { query } = request;
@@ -81,11 +82,8 @@ export const handler = apiHandler('locations-list', { responses: { 200: location
   const body = result.locations.map((location) => ({ location: serializeLocation(location, { baseUrl: request.baseUrl, image, now }) }));
 
   if (!result.hasMore) return ok(body);
-  const next = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.event.queryStringParameters ?? {})) {
-    if (!PAGING_PARAMETERS.has(name) && value !== undefined) next.set(name, value);
-  }
+  const next = carriedQuery(request.event.queryStringParameters, PAGING_PARAMETERS);
   next.set('page', String(page + 1));
   if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
-  return ok(body, { Link: `<${request.baseUrl}/v15/apps/${app.app_id}/locations?${next}>; rel="next"` });
+  return ok(body, nextPageLink(request.baseUrl, `/v15/apps/${app.app_id}/locations`, next));
 });

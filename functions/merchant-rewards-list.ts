@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/http/params.ts';
+import { latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listRewards } from '#shared/domain/loyalty/rewards.ts';
 import { rewardList } from '#shared/schemas/loyalty.ts';
 

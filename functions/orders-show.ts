@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrder, serializeUserOrderDetail } from '#shared/domain/orders.ts';
+import { getUserOrder } from '#shared/domain/orders/user-orders.ts';
+import { serializeUserOrderDetail } from '#shared/domain/orders/views.ts';
 import { userOrderDetailResponse } from '#shared/schemas/money.ts';
 
 const params = z.object({ uuid: z.string().min(1).max(64) });

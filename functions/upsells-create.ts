@@ -1,9 +1,8 @@
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
 import { unprocessable } from '#shared/errors.ts';
-import { cartBodySchema } from '#shared/domain/order-ahead/cart.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { eligibleUpsell, ordersCountForSegments, serializeUpsellSuggestion } from '#shared/domain/order-ahead/upsells.ts';
-import { upsellSuggestionResponse } from '#shared/schemas/order-ahead.ts';
+import { cartBodySchema, upsellSuggestionResponse } from '#shared/schemas/order-ahead.ts';
 
 /** POST /v15/upsells: the cart as for a start; 200 with the first eligible upsell, 204 when none is. */
 export const handler = apiHandler('upsells-create', { responses: { 200: upsellSuggestionResponse, 204: null }, summary: 'Show items to upsell', body: cartBodySchema, bodyObject: 'order' }, async (request) => {

@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { createAddress, createAddressBody, serializeAddress } from '#shared/domain/addresses.ts';
-import { userAddressResponse } from '#shared/schemas/addresses.ts';
+import { createAddress, serializeAddress } from '#shared/domain/addresses.ts';
+import { createAddressBody, userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** POST /v15/user_addresses */
 export const handler = apiHandler('user-addresses-create', { responses: { 200: userAddressResponse }, summary: 'Create a user address', body: createAddressBody, bodyObject: 'user_address' }, async (request) => {

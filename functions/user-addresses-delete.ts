@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { addressIdParams, deleteAddress, serializeAddress } from '#shared/domain/addresses.ts';
-import { userAddressResponse } from '#shared/schemas/addresses.ts';
+import { deleteAddress, serializeAddress } from '#shared/domain/addresses.ts';
+import { addressIdParams, userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** DELETE /v15/user_addresses/{id}: answers 200 with the deleted address, like credit card deletion. */
 export const handler = apiHandler('user-addresses-delete', { responses: { 200: userAddressResponse }, summary: 'Delete a user address', params: addressIdParams }, async (request) => {

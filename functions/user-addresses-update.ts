@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { addressIdParams, serializeAddress, updateAddress, updateAddressBody } from '#shared/domain/addresses.ts';
-import { userAddressResponse } from '#shared/schemas/addresses.ts';
+import { serializeAddress, updateAddress } from '#shared/domain/addresses.ts';
+import { addressIdParams, updateAddressBody, userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). */
 export const handler = apiHandler(

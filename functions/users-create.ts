@@ -1,10 +1,9 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { appIdForApiKey } from '#shared/domain/apps.ts';
 import { createUser, serializeUser } from '#shared/domain/users.ts';
-import { createUserBody } from '#shared/domain/user-input.ts';
+import { createUserBody, userV14 } from '#shared/schemas/users.ts';
 import { unauthorized } from '#shared/errors.ts';
 import * as z from 'zod';
-import { userV14 } from '#shared/schemas/users.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** POST /v14/users: sign-up with the app's API key in the body. */

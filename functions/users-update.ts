@@ -1,7 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserOrUnauthorized, serializeUser, updateUser } from '#shared/domain/users.ts';
-import { updateUserBody } from '#shared/domain/user-input.ts';
-import { userResponse } from '#shared/schemas/users.ts';
+import { updateUserBody, userResponse } from '#shared/schemas/users.ts';
 
 /** PUT /v15/users: changes the token's user; only an unlimited (username-and-password) token may. */
 export const handler = apiHandler('users-update', { responses: { 200: userResponse }, summary: 'Update a user', body: updateUserBody, bodyObject: 'user' }, async (request) => {

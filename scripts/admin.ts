@@ -24,7 +24,8 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { createApp, getApp } from '#shared/domain/apps.ts';
 import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants.ts';
 import { createUser, getUser } from '#shared/domain/users.ts';
-import { FULFILLMENT_TYPES, LocationInputError, createLocation, parseHoursSpec, type FulfillmentType } from '#shared/domain/locations.ts';
+import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/locations.ts';
+import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
 

@@ -1,4 +1,4 @@
-import type { FulfillmentType } from '#shared/domain/locations.ts';
+import type { FulfillmentType } from '#shared/schemas/locations.ts';
 
 /**
  * The demo's fixed data: an app, two merchants, their locations in five metro areas (real-ish

@@ -8,7 +8,8 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
 import { addCredit } from '#shared/domain/ledger.ts';
-import { completeProposedOrder, proposeOrder } from '#shared/domain/orders.ts';
+import { completeProposedOrder, proposeOrder } from '#shared/domain/orders/proposals.ts';
+import { completedOrderBody, giftCardValueAdditionBody, proposedOrderBody } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { DemoContext } from './seed.ts';
 
@@ -28,39 +29,28 @@ export async function seedMoney(context: DemoContext): Promise<Record<string, un
   context.progress('money: manager confirmation set', { merchant_id: merchantId });
 
   const holder = context.users.find((user) => user.has_card) ?? context.users[0]!;
-  const addition = await addGiftCardValue({ merchantId, paymentTokenData: holder.payment_token_data, valueAmount: 2500, externalIdentifier: 'demo-gift-card-load-1', tenderTypes: ['cash'] });
+  // Requests as a POS sends them, parsed by the endpoints' own schemas.
+  const addition = await addGiftCardValue(
+    merchantId,
+    giftCardValueAdditionBody.parse({ gift_card_value_addition: { payment_token_data: holder.payment_token_data, value_amount: 2500, external_identifier: 'demo-gift-card-load-1', tender_types: ['cash'] } })
+      .gift_card_value_addition,
+  );
   await addCredit({ userId: holder.id, merchantId, amount: 500, entryId: 'demo:welcome-credit', reference: { reason: 'demo' } });
   context.progress('money: gift card value and credit loaded', { user_id: holder.id, value_at_merchant_amount: addition.gift_card_value_addition.new_value_at_merchant_amount });
 
   const locationId = context.merchant.location_ids[0]!;
-  const proposed = await proposeOrder({
+  const check = {
+    location_id: locationId,
+    payment_token_data: holder.payment_token_data,
+    spend_amount: 1250,
+    tax_amount: 80,
+    items: [{ item: { name: 'Latte', description: '16oz oat latte', quantity: 1, charged_price_amount: 550, standard_price_amount: 550, sku: 'LATTE-16', category: 'Coffee' } }],
+  };
+  const proposed = await proposeOrder({ merchantId, appId: context.app.id }, proposedOrderBody.parse({ proposed_order: check }).proposed_order);
+  const order = await completeProposedOrder(
     merchantId,
-    appId: context.app.id,
-    locationId,
-    paymentTokenData: holder.payment_token_data,
-    spendAmount: 1250,
-    taxAmount: 80,
-    exemptionAmount: 0,
-    partialAuthorizationAllowed: false,
-    discountOnly: false,
-    items: [{ name: 'Latte', description: '16oz oat latte', quantity: 1, charged_price_amount: 550, standard_price_amount: 550, sku: 'LATTE-16', category: 'Coffee' }],
-  });
-  const order = await completeProposedOrder({
-    merchantId,
-    proposedOrderUuid: proposed.uuid,
-    paymentTokenData: holder.payment_token_data,
-    locationId,
-    spendAmount: 1250,
-    taxAmount: 80,
-    tipAmount: 200,
-    appliedDiscountAmount: 0,
-    exemptionAmount: 0,
-    partialAuthorizationAllowed: false,
-    discountOnly: false,
-    items: proposed.items,
-    fees: [],
-    identifierFromMerchant: 'DEMO-1',
-  });
+    completedOrderBody.parse({ completed_order: { ...check, proposed_order_uuid: proposed.uuid, tip_amount: 200, identifier_from_merchant: 'DEMO-1' } }).completed_order,
+  );
   context.progress('money: demo order completed', { order_uuid: order.uuid });
 
   return {

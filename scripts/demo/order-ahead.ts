@@ -4,7 +4,8 @@
  * a breakfast-only category, an upsell triggered by the burrito) and a delivery address of the first
  * demo user inside its delivery area.
  */
-import { createAddress, createAddressBody } from '#shared/domain/addresses.ts';
+import { createAddress } from '#shared/domain/addresses.ts';
+import { createAddressBody } from '#shared/schemas/addresses.ts';
 import { createLocation } from '#shared/domain/locations.ts';
 import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';

@@ -13,21 +13,10 @@ import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from 
 import { unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
+import type { GiftCardValueAdditionRequest } from '#shared/schemas/money.ts';
 
 export const MIN_GIFT_CARD_LOAD = 1000;
 export const MAX_GIFT_CARD_LOAD = 50_000;
-
-export interface GiftCardAdditionInput {
-  merchantId: number;
-  paymentTokenData: string;
-  valueAmount: number;
-  externalIdentifier?: string | null;
-  locationId?: number | null;
-  orderUuid?: string | null;
-  tenderTypes?: string[] | null;
-  type?: string | null;
-  identifierFromMerchant?: string | null;
-}
 
 export interface GiftCardAdditionResponse {
   gift_card_value_addition: {
@@ -66,60 +55,61 @@ async function additionExists(uuid: string): Promise<boolean> {
   return result.Item !== undefined;
 }
 
-export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<GiftCardAdditionResponse> {
-  const externalIdentifier = input.externalIdentifier || undefined;
+/** Loads value onto the gift card of the user the QR code names, at the merchant; answers old and new value. */
+export async function addGiftCardValue(merchantId: number, addition: GiftCardValueAdditionRequest): Promise<GiftCardAdditionResponse> {
+  const externalIdentifier = addition.external_identifier || undefined;
   // A repeat answers the first response before anything else (contract idempotency rule 2). The happy
   // path does not read the record up front: the transaction's `attribute_not_exists` on it finds a repeat
   // (then the stored response is read, below). Only a request about to be refused looks first, so a
   // repeat with an invalid value_amount or QR code still gets the first response.
   const refuse = async (error: Error): Promise<GiftCardAdditionResponse> => {
-    const previous = externalIdentifier ? await storedResponse(input.merchantId, externalIdentifier) : undefined;
+    const previous = externalIdentifier ? await storedResponse(merchantId, externalIdentifier) : undefined;
     if (previous) return previous;
     throw error;
   };
   try {
-    validateAmount(input.valueAmount);
+    validateAmount(addition.value_amount);
   } catch (error) {
     return refuse(error as Error);
   }
-  const userId = await userIdForPaymentToken(input.paymentTokenData);
+  const userId = await userIdForPaymentToken(addition.payment_token_data);
   if (userId === undefined) return refuse(unprocessable('gift_card_value_addition', 'base', 'You cannot add value to this QR code.'));
 
-  const account = giftCardAccountKey(userId, input.merchantId);
+  const account = giftCardAccountKey(userId, merchantId);
   const uuid = newUuid();
   for (let attempt = 1; attempt <= RETRIES; attempt++) {
     const now = isoSeconds();
     const current = await getBalance(account);
     const response: GiftCardAdditionResponse = {
       gift_card_value_addition: {
-        added_value_amount: input.valueAmount,
-        new_value_at_merchant_amount: current.balance + input.valueAmount,
+        added_value_amount: addition.value_amount,
+        new_value_at_merchant_amount: current.balance + addition.value_amount,
         old_value_at_merchant_amount: current.balance,
         uuid,
       },
     };
     const batch = new LabelledItems();
     if (externalIdentifier) {
-      batch.add('external_identifier', putNew({ ...keys.giftCardExternalIdentifier(input.merchantId, externalIdentifier), entity: 'GiftCardExternalIdentifier', addition_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
+      batch.add('external_identifier', putNew({ ...keys.giftCardExternalIdentifier(merchantId, externalIdentifier), entity: 'GiftCardExternalIdentifier', addition_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
     }
     batch.add('addition', putNew({
       ...keys.giftCardAddition(uuid),
       entity: 'GiftCardAddition',
       uuid,
-      merchant_id: input.merchantId,
+      merchant_id: merchantId,
       user_id: userId,
-      value_amount: input.valueAmount,
+      value_amount: addition.value_amount,
       external_identifier: externalIdentifier ?? null,
-      location_id: input.locationId ?? null,
-      order_uuid: input.orderUuid ?? null,
-      tender_types: input.tenderTypes ?? [],
-      type: input.type ?? null,
-      identifier_from_merchant: input.identifierFromMerchant ?? null,
+      location_id: addition.location_id ?? null,
+      order_uuid: addition.order_uuid ?? null,
+      tender_types: addition.tender_types ?? [],
+      type: addition.type ?? null,
+      identifier_from_merchant: addition.identifier_from_merchant ?? null,
       created_at: now,
       updated_at: now,
     }));
     // The version guard makes old/new balance in the response exact even with concurrent loads.
-    batch.add('balance', ...balanceChangeItems(account, [{ kind: 'gift_card_load', amount: input.valueAmount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }], {
+    batch.add('balance', ...balanceChangeItems(account, [{ kind: 'gift_card_load', amount: addition.value_amount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }], {
       expectedVersion: current.version,
       now,
     }));
@@ -137,7 +127,7 @@ export async function addGiftCardValue(input: GiftCardAdditionInput): Promise<Gi
       // committed with the winner's transaction, so a consistent read sees it (retry covers the gap
       // between a cancelled transaction and a still-committing winner).
       for (let read = 1; read <= 10; read++) {
-        const winner = await storedResponse(input.merchantId, externalIdentifier);
+        const winner = await storedResponse(merchantId, externalIdentifier);
         if (winner) return winner;
         await backoff(read, CONTENTION_BACKOFF);
       }

@@ -1,6 +1,7 @@
 /**
  * `Idempotency-Key` for money-moving POSTs (proposed and completed orders, refunds, order-ahead
- * completion). Modelled on Powertools idempotency, with one improvement where money moves: the
+ * completion): the records and their rules. shared/http/idempotency.ts reads the key and the request
+ * from a handler's request. Modelled on Powertools idempotency, with one improvement where money moves: the
  * COMPLETED record can be written inside the same TransactWriteItems as the money change
  * (`context.completionItem()`), so no crash can leave money moved without its stored response.
  *
@@ -26,7 +27,6 @@ import { keys } from '#shared/db/keys.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Keys are kept (and replayed) at least this long. */
 export const RETENTION_SECONDS = 7 * 24 * 60 * 60;
@@ -229,36 +229,4 @@ export async function withIdempotency(request: IdempotentRequest, work: (context
   if (shouldStore(response.status)) await storeCompleted(keyed, leaseToken, response);
   else await release(keyed, leaseToken);
   return response;
-}
-
-/** The scope of a request's keys: its token's subject. */
-export function idempotencyScope(credentials: { user?: { userId: number }; merchant?: { merchantId: number } }): string {
-  if (credentials.merchant) return `merchant:${credentials.merchant.merchantId}`;
-  if (credentials.user) return `user:${credentials.user.userId}`;
-  return 'anonymous';
-}
-
-/**
- * Convenience for handlers built with apiHandler: reads the header, scope, method, path and parsed
- * body from the request. Use: `return idempotent(request, (idempotency) => ...)`.
- */
-export function idempotent<R extends StoredResponse>(
-  request: {
-    headers: Record<string, string | undefined>;
-    credentials: { user?: { userId: number }; merchant?: { merchantId: number } };
-    rawPath: string;
-    event: { body?: unknown; requestContext?: { http?: { method?: string } } };
-  },
-  work: (context: IdempotencyContext) => Promise<R>,
-): Promise<StoredResponse> {
-  return withIdempotency(
-    {
-      method: request.event.requestContext?.http?.method ?? 'POST',
-      path: request.rawPath,
-      body: request.event.body ?? null,
-      scope: idempotencyScope(request.credentials),
-      key: request.headers[IDEMPOTENCY_HEADER],
-    },
-    work,
-  );
 }

@@ -5,6 +5,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem } from '#shared/db/transactions.ts';
+import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
@@ -13,9 +14,6 @@ import { getMerchant } from '#shared/domain/merchants.ts';
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
  * filters, distance ordering, delivery areas and opening hours. docs/data-model.md lists the keys.
  */
-
-export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
-export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 
 /** Locations per page of an app's list. The contract leaves it open; small enough for a phone's first screen. */
 export const LOCATIONS_PAGE_SIZE = 10;

@@ -6,9 +6,7 @@ import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts
 import { hashPassword, randomSecret } from '#shared/auth/secrets.ts';
 import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
-
-export const GENDERS = ['female', 'male', 'custom', 'prefer_not_to_answer'] as const;
-export type Gender = (typeof GENDERS)[number];
+import { MAX_CUSTOM_ATTRIBUTES, type Gender, type NewUser } from '#shared/schemas/users.ts';
 
 export interface UserItem {
   user_id: number;
@@ -44,10 +42,7 @@ export function newPaymentTokenData(): string {
   return `LU02${randomSecret(16).toUpperCase()}LU`;
 }
 
-export async function createUser(
-  appId: number,
-  input: { email: string; first_name: string; last_name: string; password: string; born_at?: string | null; gender?: Gender | null; phone?: string | null },
-): Promise<UserItem> {
+export async function createUser(appId: number, input: NewUser): Promise<UserItem> {
   const [userId, paymentTokenId, passwordHash] = await Promise.all([nextId('user'), nextId('payment_token'), hashPassword(input.password)]);
   const now = isoSeconds();
   const user: UserItem = {
@@ -108,8 +103,6 @@ export interface UserChanges {
   /** Merged into the token's app's attributes; a null value removes that key. */
   custom_attributes?: Record<string, string | null>;
 }
-
-export const MAX_CUSTOM_ATTRIBUTES = 50;
 
 /**
  * Applies changes in one transaction: a new email moves the login item (guarded so two users never

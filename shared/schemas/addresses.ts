@@ -1,7 +1,79 @@
 import * as z from 'zod';
-import { ADDRESS_TYPES } from '#shared/domain/addresses.ts';
 import { integerId } from './common.ts';
+import { pathId } from './params.ts';
 import { named } from './registry.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export const ADDRESS_TYPES = ['billing', 'delivery', 'home', 'other', 'payment', 'shipping', 'work'] as const;
+export type AddressType = (typeof ADDRESS_TYPES)[number];
+
+/** User addresses exist mostly to deliver order ahead orders to, so an address without a type is a delivery address. */
+export const DEFAULT_ADDRESS_TYPE: AddressType = 'delivery';
+export const MAX_ADDRESS_FIELD_LENGTH = 255;
+export const MAX_NICKNAME_LENGTH = 100;
+
+const tooLong = (max: number) => ({ error: `is too long (maximum is ${max} characters)` });
+const requiredText = z.string().trim().min(1, { error: "can't be blank" }).max(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH));
+/** Optional text: absent or null is stored as '' so the field is always a string, as the contract types it. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, tooLong(max))
+    .nullable()
+    .transform((value) => value ?? '');
+const coordinate = (limit: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .min(-limit, { error: `must be between -${limit} and ${limit}` })
+    .max(limit, { error: `must be between -${limit} and ${limit}` })
+    .nullable();
+
+const addressFields = {
+  // "Address type is invalid." is the LevelUp docs' message for this error.
+  address_type: z.enum(ADDRESS_TYPES, { error: 'is invalid.' }),
+  street_address: requiredText,
+  extended_address: optionalText(MAX_ADDRESS_FIELD_LENGTH),
+  locality: requiredText,
+  region: requiredText,
+  postal_code: requiredText,
+  nickname: optionalText(MAX_NICKNAME_LENGTH),
+  latitude: coordinate(90),
+  longitude: coordinate(180),
+};
+
+/** A position is meaningful only as a pair: latitude and longitude are sent together or not at all. */
+function coordinatesPaired(address: { latitude?: number | null; longitude?: number | null }): boolean {
+  return (address.latitude === undefined) === (address.longitude === undefined) && (address.latitude === null) === (address.longitude === null);
+}
+const pairedCoordinates = { error: 'and longitude must be sent together', path: ['latitude'] };
+
+export const createAddressBody = z.object({
+  user_address: z
+    .object({
+      ...addressFields,
+      address_type: addressFields.address_type.default(DEFAULT_ADDRESS_TYPE),
+      extended_address: addressFields.extended_address.optional(),
+      nickname: addressFields.nickname.optional(),
+      latitude: addressFields.latitude.optional(),
+      longitude: addressFields.longitude.optional(),
+    })
+    .refine(coordinatesPaired, pairedCoordinates),
+});
+
+export const updateAddressBody = z.object({
+  user_address: z.object(addressFields).partial().refine(coordinatesPaired, pairedCoordinates),
+});
+
+export const addressIdParams = z.object({ id: pathId });
+
+export type NewAddress = z.output<typeof createAddressBody>['user_address'];
+export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
+
+// ---------------------------------------------------------------------------------------------
+// Responses
 
 export const userAddress = named(
   'UserAddress',

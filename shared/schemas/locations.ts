@@ -1,7 +1,10 @@
 import * as z from 'zod';
-import { FULFILLMENT_TYPES } from '#shared/domain/locations.ts';
 import { integerId, timestamp } from './common.ts';
 import { named } from './registry.ts';
+
+/** How a location hands orders over. */
+export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
+export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 
 export const location = named(
   'Location',

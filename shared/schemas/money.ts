@@ -2,6 +2,149 @@ import * as z from 'zod';
 import { cents, integerId, timestamp, uuid } from './common.ts';
 import { named } from './registry.ts';
 
+// ---------------------------------------------------------------------------------------------
+// Requests (the domain takes their parsed output: z.output of these schemas)
+
+/** An amount a POS sends: integer cents, bounded so no sum of them leaves the safe integers. */
+const amountInCents = z.number().int().min(0).max(100_000_000);
+
+/** One line of an order as a POS sends it (and as the order keeps it); modifiers nest as children. */
+export interface OrderItem {
+  name: string;
+  description: string;
+  quantity?: number;
+  charged_price_amount: number;
+  standard_price_amount?: number;
+  sku?: string | null;
+  upc?: string | null;
+  category?: string | null;
+  children?: OrderItem[];
+}
+
+type ItemEnvelope = { item: OrderItem };
+
+export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
+  z.object({
+    item: z.object({
+      charged_price_amount: z.number().int().min(0),
+      description: z.string().max(1000).nullish().transform((value) => value ?? ''),
+      name: z.string().max(255),
+      quantity: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      sku: z.string().max(255).nullish(),
+      category: z.string().max(255).nullish(),
+      standard_price_amount: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      upc: z.string().max(255).nullish(),
+      children: z.array(orderItemSchema).max(100).nullish().transform((children) => children?.map((child) => child.item)),
+    }),
+  }),
+) as unknown as z.ZodType<ItemEnvelope>;
+
+/**
+ * Deepest `children` nesting accepted. Orders are stored as DynamoDB maps and lists, which nest at most
+ * 32 levels (each level of children takes two); POS modifiers nest one or two levels in practice.
+ */
+export const MAX_ITEM_NESTING = 10;
+
+function nesting(items: readonly OrderItem[] | undefined): number {
+  return Math.max(0, ...(items ?? []).map((item) => 1 + nesting(item.children)));
+}
+
+export const itemsSchema = z
+  .array(orderItemSchema)
+  .max(200)
+  .nullish()
+  .refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
+    error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
+  })
+  .transform((items) => (items ?? []).map((envelope) => envelope.item));
+
+export const feeSchema = z.object({
+  fee: z.object({
+    name: z.string().max(255).nullish(),
+    type: z.enum(['delivery', 'custom', 'catering']),
+    charged_price_amount: z.number().int().min(0),
+    tax_amount: z.number().int().min(0).nullish(),
+    collector: z.literal('merchant'),
+  }),
+});
+
+export type OrderFee = z.output<typeof feeSchema>['fee'];
+
+export const amounts = {
+  required: amountInCents,
+  optional: amountInCents.nullish().transform((value) => value ?? 0),
+};
+
+/** A flag clients send as true, false, null or not at all: only true is true. */
+const flag = z.boolean().nullish().transform((value) => value ?? false);
+
+/**
+ * The fields a POS sends both when it proposes an order and when it completes it: the completed
+ * order may differ from the proposed one only in adjusted amounts and the applied discount.
+ */
+export const posOrderFields = {
+  location_id: z.number().int(),
+  payment_token_data: z.string().max(255),
+  spend_amount: amounts.required,
+  tax_amount: amounts.optional,
+  exemption_amount: amounts.optional,
+  partial_authorization_allowed: flag,
+  discount_only: flag,
+  cashier: z.string().max(255).nullish(),
+  register: z.string().max(255).nullish(),
+  identifier_from_merchant: z.string().max(255).nullish(),
+  receipt_message_html: z.string().nullish(),
+  items: itemsSchema,
+};
+
+/** POST /v15/proposed_orders */
+export const proposedOrderBody = z.object({ proposed_order: z.object(posOrderFields) });
+export type ProposedOrderRequest = z.output<typeof proposedOrderBody>['proposed_order'];
+
+/** POST /v15/completed_orders */
+export const completedOrderBody = z.object({
+  completed_order: z.object({
+    ...posOrderFields,
+    proposed_order_uuid: z.string().min(1).max(64),
+    tip_amount: amounts.optional,
+    // Clients with discounts disabled send null.
+    applied_discount_amount: amounts.optional,
+    fees: z
+      .array(feeSchema)
+      .max(50)
+      .nullish()
+      .transform((fees) => (fees ?? []).map((entry) => entry.fee)),
+  }),
+});
+export type CompletedOrderRequest = z.output<typeof completedOrderBody>['completed_order'];
+
+/** POST /v14|v15/orders/:uuid/refund */
+export const refundParams = z.object({ uuid: z.string().min(1).max(64) });
+/** Body optional: `{"refund": {"manager_confirmation": "..."}}` (only merchants with a code need it). */
+export const refundBody = z
+  .object({ refund: z.object({ manager_confirmation: z.string().max(255).nullish() }).nullish() })
+  .optional()
+  .transform((body) => body ?? {});
+
+/** POST /v15/merchants/:merchant_id/gift_card_value_additions */
+export const giftCardValueAdditionParams = z.object({ merchant_id: z.string().regex(/^\d+$/).transform(Number) });
+export const giftCardValueAdditionBody = z.object({
+  gift_card_value_addition: z.object({
+    payment_token_data: z.string().max(255),
+    value_amount: z.number().int(),
+    location_id: z.number().int().nullish(),
+    order_uuid: z.string().max(255).nullish(),
+    tender_types: z.array(z.string().max(64)).max(20).nullish(),
+    type: z.string().max(64).nullish(),
+    identifier_from_merchant: z.string().max(255).nullish(),
+    external_identifier: z.string().max(255).nullish(),
+  }),
+});
+export type GiftCardValueAdditionRequest = z.output<typeof giftCardValueAdditionBody>['gift_card_value_addition'];
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
 export const giftCardValueAdditionResponse = named(
   'GiftCardValueAddition',
   z.object({

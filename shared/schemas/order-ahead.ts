@@ -3,6 +3,54 @@ import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
 
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Bounds that keep one order's validation and storage small (an item is at most 400 KB). */
+export const MAX_CART_LINES = 100;
+export const MAX_OPTIONS_PER_LINE = 50;
+export const MAX_LINE_QUANTITY = 99;
+export const MAX_UPSELL_IDS = 50;
+/** Longest instructions stored; the location's own (smaller) limit is checked by validation. */
+export const MAX_STORED_INSTRUCTIONS = 1000;
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const text = z.string().max(MAX_STORED_INSTRUCTIONS).nullable().optional();
+
+const cartLineSchema = z.object({
+  item: z.object({
+    id,
+    quantity: z.number().int().optional(),
+    upsell_id: id.nullable().optional(),
+    special_instructions: text,
+    option_ids: z.array(id).max(MAX_OPTIONS_PER_LINE).nullable().optional(),
+  }),
+});
+
+/** `{"order": {...}}` of POST /v15/order_ahead/orders and POST /v15/upsells. Clients send absent values as null. */
+export const cartBodySchema = z.object({
+  order: z.object({
+    location_id: id.nullable().optional(),
+    conveyance: z
+      .object({
+        fulfillment_type: z.string().nullable().optional(),
+        desired_ready_time: z.string().max(40).nullable().optional(),
+        delivery_address_id: id.nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+    items: z.array(cartLineSchema).max(MAX_CART_LINES).nullable().optional(),
+    upsell_ids: z.array(id).max(MAX_UPSELL_IDS).nullable().optional(),
+    special_instructions: text,
+    tip_amount: z.number().int().min(0).max(100_000_00).nullable().optional(),
+    tip_percent: z.number().min(0).max(100).nullable().optional(),
+  }),
+});
+export type CartBody = z.output<typeof cartBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
 const ORDER_AHEAD_STATES = ['externally_validating', 'externally_valid', 'externally_invalid', 'completed'] as const;
 
 export const orderAheadStartResponse = named(

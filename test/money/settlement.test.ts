@@ -4,9 +4,9 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { settleOrder } from '#shared/domain/checkout.ts';
+import { settleOrder } from '#shared/domain/orders/settlement.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { getProposedOrder } from '#shared/domain/orders.ts';
+import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { epochSeconds } from '#shared/time.ts';
 
@@ -29,20 +29,14 @@ describe('settlement saga', () => {
     const failingGuard = { ConditionCheck: { TableName: table(), Key: { pk: 'MISSING', sk: 'MISSING' }, ConditionExpression: 'attribute_exists(pk)' } };
     await expect(
       settleOrder({
-        source: 'in_store',
-        settlement: { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', uuid },
-        merchantId: world.merchant.merchant.merchant_id,
-        locationId: world.location.location_id,
+        kind: 'in_store',
+        source: { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', state: 'proposed', uuid },
+        merchant: world.merchant.merchant,
+        location: world.location,
         userId: world.user.user.user_id,
         appId: world.app.app_id,
-        spendAmount: 1000,
-        taxAmount: 0,
-        tipAmount: 0,
-        appliedDiscountAmount: 0,
-        exemptionAmount: 0,
-        partialAuthorizationAllowed: false,
-        discountOnly: false,
-        items: [],
+        promotedCardId: null,
+        terms: { spend_amount: 1000, tax_amount: 0, tip_amount: 0, applied_discount_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, discount_only: false, items: [], fees: [] },
         guard: [failingGuard],
       }),
     ).rejects.toMatchObject({ status: 422, details: [expect.objectContaining({ code: 'not_completable' })] });

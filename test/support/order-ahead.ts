@@ -4,7 +4,8 @@
  * sample menu, a user with a delivery address inside its delivery area.
  */
 import { randomUUID } from 'node:crypto';
-import { createAddress, createAddressBody } from '#shared/domain/addresses.ts';
+import { createAddress } from '#shared/domain/addresses.ts';
+import { createAddressBody } from '#shared/schemas/addresses.ts';
 import { createLocation, type LocationInput } from '#shared/domain/locations.ts';
 import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';

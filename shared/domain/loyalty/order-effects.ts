@@ -1,23 +1,60 @@
+/**
+ * Loyalty's part in the money transactions of order completion and refund (orders/settlement.ts and
+ * orders/refunds.ts call it directly).
+ *
+ * Completion and refund each commit ONE DynamoDB TransactWriteItems: the order, the balances, the
+ * ledger entries and the source's state transition. Loyalty progress and earned credit must be in that
+ * same transaction, or a crash could leave an order without its progress (or progress without an
+ * order). So loyalty does not write on its own here: it reads what it needs (campaigns, progress) and
+ * returns transact items, and the order's transaction carries them. Rules kept here:
+ * - Each returned item is guarded by a condition (a version on the progress item, the reward's value), so
+ *   a concurrent change cancels the whole transaction instead of being overwritten. The settlement retries
+ *   a cancelled transaction, calling `completionEffects` again with fresh reads.
+ * - At most MAX_ORDER_EFFECT_ITEMS items: the whole transaction may hold 100 and money uses about 15;
+ *   the settlement rejects more (a 500, a programming error).
+ * - Credit earned on an order is merchant-funded credit at the order's merchant, reported as
+ *   `creditEarnedAmount`: the settlement credits `creditAccountKey(userId, merchantId)` with a
+ *   `credit_earned` ledger entry and records it on the order. Loyalty never writes that balance inside an
+ *   order (the applied discount already debits it, and DynamoDB rejects two writes to one item per
+ *   transaction). Outside orders (e.g. a claim), `creditEarnedTransactItems()` from ledger.ts.
+ * - `refundEffects` reverses what `completionEffects` did (progress, unused rewards); the earned credit
+ *   itself is reversed by the refund from the order's `credit_earned_amount`, less what loyalty reports
+ *   as `creditReversedAmount`.
+ */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { balanceChangeItems } from '#shared/domain/ledger.ts';
-import {
-  MAX_ORDER_EFFECT_ITEMS,
-  registerOrderEffects,
-  type CompletedOrderContext,
-  type OrderEffects,
-  type OrderEffectsResult,
-  type RefundEffectsResult,
-  type RefundedOrderContext,
-} from '#shared/domain/order-effects.ts';
+import type { StoredItem } from '#shared/db/reads.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import { balanceChangeItems } from '#shared/domain/ledger.ts';
+import { qualifyingSpend, type OrderRecord } from '#shared/domain/orders/record.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue } from '#shared/domain/loyalty/progress.ts';
 import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
+
+/** How many items loyalty may add to one completion or refund transaction. */
+export const MAX_ORDER_EFFECT_ITEMS = 60;
+
+/** What the order as recorded tells loyalty at completion. */
+export type CompletedOrder = Pick<OrderRecord, 'uuid' | 'merchant_id' | 'user_id' | 'spend_amount' | 'exemption_amount' | 'applied_discount_amount' | 'items' | 'transacted_at'>;
+/** ...and at refund. */
+export type RefundedOrder = Pick<OrderRecord, 'uuid' | 'credit_earned_amount'>;
+
+export interface CompletionEffects {
+  /** Guarded writes committed in the same transaction as the order. */
+  transactItems: TransactItem[];
+  /** Merchant-funded credit earned at the order's merchant (the settlement credits it). */
+  creditEarnedAmount: number;
+}
+
+export interface RefundEffects {
+  transactItems: TransactItem[];
+  /** Earned credit loyalty keeps or took back itself, which the refund must not reverse again. */
+  creditReversedAmount: number;
+}
 
 /** Rewards one order's applied discount may draw on (keeps the transaction well under its budget). */
 const MAX_REWARDS_CONSUMED = 15;
@@ -63,174 +100,173 @@ function spendableRewards(state: UserLoyaltyState): RewardItem[] {
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
 }
 
-export const loyaltyOrderEffects: OrderEffects = {
-  async onCompleted(context: CompletedOrderContext): Promise<OrderEffectsResult> {
-    const at = new Date(context.completedAt);
-    const now = context.completedAt;
-    const [campaigns, state] = await Promise.all([listMerchantCampaigns(context.merchantId), loadUserLoyalty(context.userId, context.merchantId, true)]);
-    const items: TransactItem[] = [];
-    const record: OrderLoyaltyEffects = { order_uuid: context.orderUuid, user_id: context.userId, merchant_id: context.merchantId, accruals: [], consumed: [], reversed: false, created_at: now };
-    let creditEarnedAmount = 0;
-    const order = { qualifyingSpendAmount: context.qualifyingSpendAmount, items: context.items };
+/** Where loyalty records what it did in one order: the refund reads it with the order. */
+export function loyaltyRecordKey(orderUuid: string): Key {
+  return keys.orderLoyaltyEffects(orderUuid);
+}
 
-    for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
-      if (!accruesFor(campaign, state, at)) continue;
-      // Each campaign costs at most two items (progress, reward); stop well inside the budget.
-      if (items.length + 3 > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED) break;
-      const existing = state.progress.get(campaign.campaign_id);
-      const accrual = accrue(campaign, existing, order, at);
-      if (!accrual) continue;
-      items.push(putProgressItem(context.userId, campaign, existing, accrual.next, now));
-      const rewards: { reward_id: string; goal_id: number | null }[] = [];
-      for (const earned of accrual.earned) {
-        if (earned.amount <= 0) continue;
-        const rewardId = `earned-${await nextId('earned_reward')}`;
-        const reward = newRewardItem({ rewardId, source: 'earned', userId: context.userId, campaign, valueAmount: earned.amount, title: earned.title, orderUuid: context.orderUuid, now });
-        items.push(putRewardItem(reward));
-        rewards.push({ reward_id: rewardId, goal_id: earned.goalId });
-        if (countsAsCredit(reward)) creditEarnedAmount += earned.amount;
-      }
-      record.accruals.push({
-        campaign_id: campaign.campaign_id,
-        delta: accrual.delta,
-        earned_count: accrual.earned.filter((earned) => earned.goalId === null).reduce((sum, earned) => sum + earned.count, 0),
-        goal_ids: accrual.next.goals_rewarded.filter((goalId) => !(existing?.goals_rewarded ?? []).includes(goalId)),
-        rewards,
-        period_starts_at: accrual.next.period_starts_at,
-        progress_required: progressRequired(campaign),
-      });
+/** Progress, rewards earned and rewards consumed by one order's completion, as guarded writes. */
+export async function completionEffects(order: CompletedOrder): Promise<CompletionEffects> {
+  const at = new Date(order.transacted_at);
+  const now = order.transacted_at;
+  const [campaigns, state] = await Promise.all([listMerchantCampaigns(order.merchant_id), loadUserLoyalty(order.user_id, order.merchant_id, true)]);
+  const items: TransactItem[] = [];
+  const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], reversed: false, created_at: now };
+  let creditEarnedAmount = 0;
+  const progressOf = { qualifyingSpendAmount: qualifyingSpend(order), items: order.items };
+
+  for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
+    if (!accruesFor(campaign, state, at)) continue;
+    // Each campaign costs at most two items (progress, reward); stop well inside the budget.
+    if (items.length + 3 > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED) break;
+    const existing = state.progress.get(campaign.campaign_id);
+    const accrual = accrue(campaign, existing, progressOf, at);
+    if (!accrual) continue;
+    items.push(putProgressItem(order.user_id, campaign, existing, accrual.next, now));
+    const rewards: { reward_id: string; goal_id: number | null }[] = [];
+    for (const earned of accrual.earned) {
+      if (earned.amount <= 0) continue;
+      const rewardId = `earned-${await nextId('earned_reward')}`;
+      const reward = newRewardItem({ rewardId, source: 'earned', userId: order.user_id, campaign, valueAmount: earned.amount, title: earned.title, orderUuid: order.uuid, now });
+      items.push(putRewardItem(reward));
+      rewards.push({ reward_id: rewardId, goal_id: earned.goalId });
+      if (countsAsCredit(reward)) creditEarnedAmount += earned.amount;
     }
+    record.accruals.push({
+      campaign_id: campaign.campaign_id,
+      delta: accrual.delta,
+      earned_count: accrual.earned.filter((earned) => earned.goalId === null).reduce((sum, earned) => sum + earned.count, 0),
+      goal_ids: accrual.next.goals_rewarded.filter((goalId) => !(existing?.goals_rewarded ?? []).includes(goalId)),
+      rewards,
+      period_starts_at: accrual.next.period_starts_at,
+      progress_required: progressRequired(campaign),
+    });
+  }
 
-    // The applied discount was drawn from the credit balance; the rewards that make it up shrink to match.
-    let toConsume = context.appliedDiscountAmount;
-    for (const reward of spendableRewards(state).slice(0, MAX_REWARDS_CONSUMED)) {
-      if (toConsume <= 0) break;
-      const amount = Math.min(toConsume, reward.value_remaining_amount);
-      toConsume -= amount;
-      items.push({
-        Update: {
-          TableName: table(),
-          Key: keys.userReward(context.userId, context.merchantId, reward.reward_id),
-          UpdateExpression: 'SET value_remaining_amount = :remaining, updated_at = :now',
-          ConditionExpression: 'value_remaining_amount = :seen AND paused = :unpaused',
-          ExpressionAttributeValues: { ':remaining': reward.value_remaining_amount - amount, ':seen': reward.value_remaining_amount, ':unpaused': false, ':now': now },
-        },
-      });
-      record.consumed.push({ reward_id: reward.reward_id, amount });
-    }
+  // The applied discount was drawn from the credit balance; the rewards that make it up shrink to match.
+  let toConsume = order.applied_discount_amount;
+  for (const reward of spendableRewards(state).slice(0, MAX_REWARDS_CONSUMED)) {
+    if (toConsume <= 0) break;
+    const amount = Math.min(toConsume, reward.value_remaining_amount);
+    toConsume -= amount;
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: keys.userReward(order.user_id, order.merchant_id, reward.reward_id),
+        UpdateExpression: 'SET value_remaining_amount = :remaining, updated_at = :now',
+        ConditionExpression: 'value_remaining_amount = :seen AND paused = :unpaused',
+        ExpressionAttributeValues: { ':remaining': reward.value_remaining_amount - amount, ':seen': reward.value_remaining_amount, ':unpaused': false, ':now': now },
+      },
+    });
+    record.consumed.push({ reward_id: reward.reward_id, amount });
+  }
 
-    if (items.length === 0) return { transactItems: [], creditEarnedAmount: 0 };
-    items.push(putNew({ ...keys.orderLoyaltyEffects(context.orderUuid), entity: 'OrderLoyaltyEffects', ...record }));
-    return { transactItems: items, creditEarnedAmount };
-  },
+  if (items.length === 0) return { transactItems: [], creditEarnedAmount: 0 };
+  items.push(putNew({ ...loyaltyRecordKey(order.uuid), entity: 'OrderLoyaltyEffects', ...record }));
+  return { transactItems: items, creditEarnedAmount };
+}
 
-  /**
-   * Undoes one order's loyalty: rewards it earned go back if still wholly unused (a paused one is taken
-   * from the paused-credit account here); rewards kept because they were already (partly) used are
-   * reported as `creditReversedAmount` so checkout does not take their credit back. Progress loses the
-   * order's contribution and regains the requirement of each voided reward, never below zero. Credit
-   * the order applied is restored to the rewards it came from.
-   */
-  async onRefunded(context: RefundedOrderContext): Promise<RefundEffectsResult> {
-    // Checkout reads the record with the order (refundReadKeys) on its first try; a retry reads it again.
-    const prefetched = context.prefetched?.(keys.orderLoyaltyEffects(context.orderUuid));
-    const record = (prefetched
-      ? prefetched.item
-      : (await db().send(new GetCommand({ TableName: table(), Key: keys.orderLoyaltyEffects(context.orderUuid), ConsistentRead: true }))).Item) as OrderLoyaltyEffects | undefined;
-    if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
-    const now = context.refundedAt;
-    const state = await loadUserLoyalty(record.user_id, record.merchant_id, true);
-    const rewardsById = new Map(state.rewards.map((reward) => [reward.reward_id, reward]));
-    const items: TransactItem[] = [];
-    let creditReversedAmount = 0;
+/**
+ * Undoes one order's loyalty: rewards it earned go back if still wholly unused (a paused one is taken
+ * from the paused-credit account here); rewards kept because they were already (partly) used are
+ * reported as `creditReversedAmount` so the refund does not take their credit back. Progress loses the
+ * order's contribution and regains the requirement of each voided reward, never below zero. Credit
+ * the order applied is restored to the rewards it came from. `read` carries loyalty's record of the
+ * order when the refund read it with the order (its first try); without it, the record is read here.
+ */
+export async function refundEffects(order: RefundedOrder, refundedAt: string, read?: { record: StoredItem | undefined }): Promise<RefundEffects> {
+  const record = (read
+    ? read.record
+    : (await db().send(new GetCommand({ TableName: table(), Key: loyaltyRecordKey(order.uuid), ConsistentRead: true }))).Item) as OrderLoyaltyEffects | undefined;
+  if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
+  const now = refundedAt;
+  const state = await loadUserLoyalty(record.user_id, record.merchant_id, true);
+  const rewardsById = new Map(state.rewards.map((reward) => [reward.reward_id, reward]));
+  const items: TransactItem[] = [];
+  let creditReversedAmount = 0;
 
-    for (const accrual of record.accruals) {
-      const campaign =
-        accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : await getCampaign(accrual.campaign_id);
-      let voidedCount = 0;
-      const keptGoals: number[] = [];
-      for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
-        const reward = rewardsById.get(rewardId);
-        if (!reward || reward.voided) continue;
-        const unused = reward.value_remaining_amount === reward.value_amount;
-        if (!unused) {
-          // Already spent in part: the user keeps it, and checkout must not take its credit back.
-          if (countsAsCredit(reward)) creditReversedAmount += reward.value_amount;
-          if (goalId !== null) keptGoals.push(goalId);
-          continue;
-        }
-        items.push({
-          Update: {
-            TableName: table(),
-            Key: keys.userReward(record.user_id, record.merchant_id, rewardId),
-            UpdateExpression: 'SET voided = :true, value_remaining_amount = :zero, paused = :false, updated_at = :now',
-            ConditionExpression: 'value_remaining_amount = :value AND paused = :paused',
-            ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':value': reward.value_amount, ':paused': reward.paused, ':now': now },
-          },
-        });
-        if (reward.paused && countsAsCredit(reward)) {
-          items.push(
-            ...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), [
-              { kind: 'credit_reversed', amount: -reward.value_amount, entryId: `order:${context.orderUuid}:reward:${rewardId}:reversed`, reference: { order_uuid: context.orderUuid, reward_id: rewardId } },
-            ], { now }),
-          );
-          creditReversedAmount += reward.value_amount;
-        }
-        if (goalId === null) voidedCount = accrual.earned_count;
-      }
-      const progress = state.progress.get(accrual.campaign_id);
-      if (!campaign || !progress) continue;
-      // Gift card loyalty: once the order's period has ended, its progress is gone anyway.
-      if (accrual.period_starts_at !== null && progress.period_starts_at !== accrual.period_starts_at) continue;
-      const required = (accrual.progress_required !== undefined ? accrual.progress_required : progressRequired(campaign as CampaignItem)) ?? 0;
-      const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
-      items.push(
-        putProgressItem(record.user_id, campaign, progress, {
-          progress: restored,
-          period_starts_at: progress.period_starts_at,
-          period_resets_at: progress.period_resets_at,
-          // Goals this order reached are open again, unless their reward was kept.
-          goals_rewarded: progress.goals_rewarded.filter((goalId) => !accrual.goal_ids.includes(goalId) || keptGoals.includes(goalId)),
-        }, now),
-      );
-    }
-
-    // Credit the order applied comes back (checkout restores the balance); give it back to its rewards.
-    for (const consumed of record.consumed) {
-      const reward = rewardsById.get(consumed.reward_id);
-      if (!reward) continue;
-      if (reward.paused) {
-        // A paused reward's value sits outside the credit balance; the restored credit is spendable, so it becomes its own reward.
-        const campaign = await getCampaign(reward.campaign_id);
-        if (!campaign) continue;
-        const rewardId = `earned-${await nextId('earned_reward')}`;
-        items.push(putRewardItem(newRewardItem({ rewardId, source: reward.source, userId: record.user_id, campaign, valueAmount: consumed.amount, title: reward.title, orderUuid: context.orderUuid, now })));
+  for (const accrual of record.accruals) {
+    const campaign =
+      accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : await getCampaign(accrual.campaign_id);
+    let voidedCount = 0;
+    const keptGoals: number[] = [];
+    for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
+      const reward = rewardsById.get(rewardId);
+      if (!reward || reward.voided) continue;
+      const unused = reward.value_remaining_amount === reward.value_amount;
+      if (!unused) {
+        // Already spent in part: the user keeps it, and the refund must not take its credit back.
+        if (countsAsCredit(reward)) creditReversedAmount += reward.value_amount;
+        if (goalId !== null) keptGoals.push(goalId);
         continue;
       }
       items.push({
         Update: {
           TableName: table(),
-          Key: keys.userReward(record.user_id, record.merchant_id, consumed.reward_id),
-          UpdateExpression: 'SET value_remaining_amount = value_remaining_amount + :amount, updated_at = :now',
-          ConditionExpression: 'paused = :unpaused AND voided = :unvoided',
-          ExpressionAttributeValues: { ':amount': consumed.amount, ':unpaused': false, ':unvoided': false, ':now': now },
+          Key: keys.userReward(record.user_id, record.merchant_id, rewardId),
+          UpdateExpression: 'SET voided = :true, value_remaining_amount = :zero, paused = :false, updated_at = :now',
+          ConditionExpression: 'value_remaining_amount = :value AND paused = :paused',
+          ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':value': reward.value_amount, ':paused': reward.paused, ':now': now },
         },
       });
+      if (reward.paused && countsAsCredit(reward)) {
+        items.push(
+          ...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), [
+            { kind: 'credit_reversed', amount: -reward.value_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } },
+          ], { now }),
+        );
+        creditReversedAmount += reward.value_amount;
+      }
+      if (goalId === null) voidedCount = accrual.earned_count;
     }
+    const progress = state.progress.get(accrual.campaign_id);
+    if (!campaign || !progress) continue;
+    // Gift card loyalty: once the order's period has ended, its progress is gone anyway.
+    if (accrual.period_starts_at !== null && progress.period_starts_at !== accrual.period_starts_at) continue;
+    const required = (accrual.progress_required !== undefined ? accrual.progress_required : progressRequired(campaign as CampaignItem)) ?? 0;
+    const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
+    items.push(
+      putProgressItem(record.user_id, campaign, progress, {
+        progress: restored,
+        period_starts_at: progress.period_starts_at,
+        period_resets_at: progress.period_resets_at,
+        // Goals this order reached are open again, unless their reward was kept.
+        goals_rewarded: progress.goals_rewarded.filter((goalId) => !accrual.goal_ids.includes(goalId) || keptGoals.includes(goalId)),
+      }, now),
+    );
+  }
 
+  // Credit the order applied comes back (the refund restores the balance); give it back to its rewards.
+  for (const consumed of record.consumed) {
+    const reward = rewardsById.get(consumed.reward_id);
+    if (!reward) continue;
+    if (reward.paused) {
+      // A paused reward's value sits outside the credit balance; the restored credit is spendable, so it becomes its own reward.
+      const campaign = await getCampaign(reward.campaign_id);
+      if (!campaign) continue;
+      const rewardId = `earned-${await nextId('earned_reward')}`;
+      items.push(putRewardItem(newRewardItem({ rewardId, source: reward.source, userId: record.user_id, campaign, valueAmount: consumed.amount, title: reward.title, orderUuid: order.uuid, now })));
+      continue;
+    }
     items.push({
       Update: {
         TableName: table(),
-        Key: keys.orderLoyaltyEffects(context.orderUuid),
-        UpdateExpression: 'SET reversed = :true, reversed_at = :now',
-        ConditionExpression: 'reversed = :false',
-        ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+        Key: keys.userReward(record.user_id, record.merchant_id, consumed.reward_id),
+        UpdateExpression: 'SET value_remaining_amount = value_remaining_amount + :amount, updated_at = :now',
+        ConditionExpression: 'paused = :unpaused AND voided = :unvoided',
+        ExpressionAttributeValues: { ':amount': consumed.amount, ':unpaused': false, ':unvoided': false, ':now': now },
       },
     });
-    return { transactItems: items, creditReversedAmount: Math.min(creditReversedAmount, context.creditEarnedAmount) };
-  },
+  }
 
-  refundReadKeys: (orderUuid: string) => [keys.orderLoyaltyEffects(orderUuid)],
-};
-
-registerOrderEffects(loyaltyOrderEffects);
+  items.push({
+    Update: {
+      TableName: table(),
+      Key: loyaltyRecordKey(order.uuid),
+      UpdateExpression: 'SET reversed = :true, reversed_at = :now',
+      ConditionExpression: 'reversed = :false',
+      ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
+    },
+  });
+  return { transactItems: items, creditReversedAmount: Math.min(creditReversedAmount, order.credit_earned_amount) };
+}

@@ -1,4 +1,4 @@
-import type { OrderItemInput } from '#shared/domain/order-effects.ts';
+import type { OrderItem } from '#shared/schemas/money.ts';
 import { hasProgressPeriod, progressRequired, type CampaignItem, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { currentProgress, type ProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -7,16 +7,16 @@ import { isoSeconds } from '#shared/time.ts';
 export interface OrderForProgress {
   /** Spend minus exemptions (never negative). */
   qualifyingSpendAmount: number;
-  items: OrderItemInput[];
+  items: OrderItem[];
 }
 
-function matchesRule(item: OrderItemInput, rule: ItemRule): boolean {
+function matchesRule(item: OrderItem, rule: ItemRule): boolean {
   const value = item[rule.field];
   return typeof value === 'string' && value.trim().toLowerCase() === rule.value.trim().toLowerCase();
 }
 
 /** Qualifying units in an order: items (and modifiers) a rule matches, times their quantities. */
-export function qualifyingItemCount(items: readonly OrderItemInput[], rules: readonly ItemRule[], multiplier = 1): number {
+export function qualifyingItemCount(items: readonly OrderItem[], rules: readonly ItemRule[], multiplier = 1): number {
   let count = 0;
   for (const item of items) {
     const quantity = (item.quantity ?? 1) * multiplier;

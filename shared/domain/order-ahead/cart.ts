@@ -1,56 +1,14 @@
 /**
- * The cart a client sends to start an order (and to ask for upsells): parsed loosely for types, then
- * checked for the rules that make a cart malformed, so a start answers every such problem at once
- * (422) before anything is stored. Whether the cart can actually be ordered (menu, hours, address,
+ * The cart a client sends to start an order (and to ask for upsells): parsed loosely for types
+ * (cartBodySchema, shared/schemas/order-ahead.ts), then checked here for the rules that make a cart
+ * malformed, so a start answers every such problem at once (422) before anything is stored. Whether the cart can actually be ordered (menu, hours, address,
  * delivery area) is the state machine's validation, reported on poll.
  */
-import * as z from 'zod';
 import { errorDetail, type ErrorDetail } from '#shared/errors.ts';
+import { MAX_LINE_QUANTITY, type CartBody } from '#shared/schemas/order-ahead.ts';
 
 export const ORDER_AHEAD_FULFILLMENT_TYPES = ['pickup', 'delivery'] as const;
 export type OrderAheadFulfillmentType = (typeof ORDER_AHEAD_FULFILLMENT_TYPES)[number];
-
-/** Bounds that keep one order's validation and storage small (an item is at most 400 KB). */
-export const MAX_CART_LINES = 100;
-export const MAX_OPTIONS_PER_LINE = 50;
-export const MAX_LINE_QUANTITY = 99;
-export const MAX_UPSELL_IDS = 50;
-/** Longest instructions stored; the location's own (smaller) limit is checked by validation. */
-export const MAX_STORED_INSTRUCTIONS = 1000;
-
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const text = z.string().max(MAX_STORED_INSTRUCTIONS).nullable().optional();
-
-const cartLineSchema = z.object({
-  item: z.object({
-    id,
-    quantity: z.number().int().optional(),
-    upsell_id: id.nullable().optional(),
-    special_instructions: text,
-    option_ids: z.array(id).max(MAX_OPTIONS_PER_LINE).nullable().optional(),
-  }),
-});
-
-/** `{"order": {...}}` of POST /v15/order_ahead/orders and POST /v15/upsells. Clients send absent values as null. */
-export const cartBodySchema = z.object({
-  order: z.object({
-    location_id: id.nullable().optional(),
-    conveyance: z
-      .object({
-        fulfillment_type: z.string().nullable().optional(),
-        desired_ready_time: z.string().max(40).nullable().optional(),
-        delivery_address_id: id.nullable().optional(),
-      })
-      .nullable()
-      .optional(),
-    items: z.array(cartLineSchema).max(MAX_CART_LINES).nullable().optional(),
-    upsell_ids: z.array(id).max(MAX_UPSELL_IDS).nullable().optional(),
-    special_instructions: text,
-    tip_amount: z.number().int().min(0).max(100_000_00).nullable().optional(),
-    tip_percent: z.number().min(0).max(100).nullable().optional(),
-  }),
-});
-export type CartBody = z.output<typeof cartBodySchema>;
 
 export interface CartLine {
   id: number;

@@ -1,0 +1,171 @@
+/**
+ * In-store orders: a POS proposes an order (learning the discount the customer can apply), then
+ * completes it, which settles it (settlement.ts) at most once. Both take the parsed request body as is
+ * (shared/schemas/money.ts); each field is mapped to the stored proposal or order in one place.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { createItem, type TransactItem } from '#shared/db/transactions.ts';
+import { unauthorized, unprocessable } from '#shared/errors.ts';
+import { creditAccountKey } from '#shared/domain/ledger.ts';
+import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#shared/schemas/money.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { availableDiscount } from './payment-split.ts';
+import type { OrderRecord } from './record.ts';
+import { LOCATION_NOT_FOUND, orderParties, settleOrder } from './settlement.ts';
+
+export const PROPOSED = 'proposed';
+export const COMPLETED = 'completed';
+export const MAX_IDENTIFIER_FROM_MERCHANT = 10;
+export const MAX_RECEIPT_MESSAGE_HTML = 1000;
+
+const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
+const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
+
+export interface ProposedOrderItem {
+  uuid: string;
+  state: string;
+  merchant_id: number;
+  app_id: number;
+  location_id: number;
+  user_id: number;
+  spend_amount: number;
+  tax_amount: number;
+  exemption_amount: number;
+  discount_amount: number;
+  partial_authorization_allowed: boolean;
+  discount_only: boolean;
+  items: OrderItem[];
+  cashier: string | null;
+  register: string | null;
+  identifier_from_merchant: string | null;
+  /**
+   * The user's promoted card when the order was proposed: completion reads that card in the same batch
+   * as the user item and the balances, and reads the card again only if the user promoted another since.
+   */
+  promoted_card_id?: number | null;
+  completed_order_uuid?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const ALLOWED_TAGS = new Set(['a', 'br', 'p', 'strong']);
+
+/** receipt_message_html: at most 1000 characters, only a, br, p and strong tags (a with an http(s)/mailto href only). */
+export function validateReceiptMessageHtml(html: string | null | undefined, object = 'order'): void {
+  if (html === null || html === undefined) return;
+  if (html.length > MAX_RECEIPT_MESSAGE_HTML) {
+    throw unprocessable(object, 'receipt_message_html', `Receipt message is too long (maximum is ${MAX_RECEIPT_MESSAGE_HTML} characters)`, 'too_long');
+  }
+  const invalid = () => unprocessable(object, 'receipt_message_html', 'Receipt message may only use the a, br, p and strong tags', 'invalid');
+  if (/<!|<\?/.test(html)) throw invalid();
+  for (const match of html.matchAll(/<\/?\s*([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>/g)) {
+    const tag = match[1]!.toLowerCase();
+    const attributes = match[2]!.trim().replace(/\/$/, '').trim();
+    if (!ALLOWED_TAGS.has(tag)) throw invalid();
+    if (attributes === '') continue;
+    if (tag !== 'a' || !/^href\s*=\s*("(https?:|mailto:)[^"]*"|'(https?:|mailto:)[^']*')$/i.test(attributes)) throw invalid();
+  }
+  // A '<' that does not open one of the tags above (e.g. `<script` without '>') is not allowed either.
+  if ((html.match(/</g) ?? []).length !== [...html.matchAll(/<\/?\s*[a-zA-Z][a-zA-Z0-9-]*[^>]*>/g)].length) throw invalid();
+}
+
+export function validateIdentifierFromMerchant(identifier: string | null | undefined, object = 'order'): void {
+  if (identifier && identifier.length > MAX_IDENTIFIER_FROM_MERCHANT) {
+    throw unprocessable(object, 'identifier_from_merchant', `Identifier from merchant is too long (maximum is ${MAX_IDENTIFIER_FROM_MERCHANT} characters)`, 'too_long');
+  }
+}
+
+/** The user a scanned QR code (payment token item) names, if any. */
+function userNamedBy(paymentToken: StoredItem | undefined, paymentTokenData: string): number | undefined {
+  return typeof paymentToken?.user_id === 'number' && paymentTokenData ? paymentToken.user_id : undefined;
+}
+
+/** POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply. */
+export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest): Promise<ProposedOrderItem> {
+  validateIdentifierFromMerchant(request.identifier_from_merchant);
+  validateReceiptMessageHtml(request.receipt_message_html);
+  // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
+  // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
+  const [location, paymentToken] = await readItems([keys.location(request.location_id), keys.paymentToken(request.payment_token_data)], { consistent: true });
+  if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
+  const userId = userNamedBy(paymentToken, request.payment_token_data);
+  if (userId === undefined) throw USER_NOT_AUTHORIZED();
+  const [creditItem, user] = await readItems([keys.balance(creditAccountKey(userId, merchant.merchantId)), keys.user(userId)], { consistent: true });
+  const now = isoSeconds();
+  const proposed: ProposedOrderItem = {
+    uuid: newUuid(),
+    state: PROPOSED,
+    merchant_id: merchant.merchantId,
+    app_id: merchant.appId,
+    location_id: request.location_id,
+    user_id: userId,
+    spend_amount: request.spend_amount,
+    tax_amount: request.tax_amount,
+    exemption_amount: request.exemption_amount,
+    discount_amount: availableDiscount(Number(creditItem?.balance ?? 0), request.spend_amount, request.exemption_amount),
+    partial_authorization_allowed: request.partial_authorization_allowed,
+    discount_only: request.discount_only,
+    items: request.items,
+    cashier: request.cashier ?? null,
+    register: request.register ?? null,
+    identifier_from_merchant: request.identifier_from_merchant ?? null,
+    promoted_card_id: typeof user?.promoted_card_id === 'number' ? user.promoted_card_id : null,
+    created_at: now,
+    updated_at: now,
+  };
+  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  await createItem({ ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, { resend: true });
+  return proposed;
+}
+
+export function serializeProposedOrder(proposed: ProposedOrderItem) {
+  return {
+    proposed_order: {
+      uuid: proposed.uuid,
+      discount_amount: proposed.discount_amount,
+      spend_amount: proposed.spend_amount,
+      tax_amount: proposed.tax_amount,
+      exemption_amount: proposed.exemption_amount,
+      location_id: proposed.location_id,
+      created_at: proposed.created_at,
+    },
+  };
+}
+
+export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.proposedOrder(uuid), ConsistentRead: true }));
+  return result.Item as ProposedOrderItem | undefined;
+}
+
+/**
+ * POST /v15/completed_orders: settles a proposed order (at most once) and returns the completed order.
+ * Everything the checks need is keyed by the request alone: one consistent BatchGetItem, whose facts
+ * (the location, the merchant, the card promoted at proposal) the settlement is given, not re-read.
+ */
+export async function completeProposedOrder(merchantId: number, request: CompletedOrderRequest, respond?: (order: OrderRecord) => TransactItem | undefined): Promise<OrderRecord> {
+  validateIdentifierFromMerchant(request.identifier_from_merchant);
+  validateReceiptMessageHtml(request.receipt_message_html);
+  const [proposedItem, paymentToken, locationItem, merchantItem] = await readItems(
+    [keys.proposedOrder(request.proposed_order_uuid), keys.paymentToken(request.payment_token_data), keys.location(request.location_id), keys.merchant(merchantId)],
+    { consistent: true },
+  );
+  const proposed = proposedItem as ProposedOrderItem | undefined;
+  if (!proposed) throw unprocessable('order', 'proposed_order_uuid', 'Proposed order not found.', 'not_found');
+  if (proposed.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
+  const userId = userNamedBy(paymentToken, request.payment_token_data);
+  if (userId === undefined || userId !== proposed.user_id) throw USER_NOT_AUTHORIZED();
+  return settleOrder({
+    kind: 'in_store',
+    source: { key: keys.proposedOrder(proposed.uuid), fromState: PROPOSED, toState: COMPLETED, state: proposed.state, uuid: proposed.uuid },
+    ...orderParties(merchantId, locationItem, merchantItem),
+    userId,
+    appId: proposed.app_id,
+    promotedCardId: proposed.promoted_card_id ?? null,
+    terms: request,
+    respond,
+  });
+}

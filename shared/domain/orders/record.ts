@@ -1,0 +1,164 @@
+/**
+ * A completed order as stored (`keys.order(uuid)`; gsi1 = the user's orders by creation time): the one
+ * record every order path writes and every view (views.ts) reads. `newOrderRecord` is the one place an
+ * order's terms — the request's own fields, or the priced order-ahead order's — become stored fields.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { LocationItem } from '#shared/domain/locations.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import type { CompletedOrderRequest, OrderFee, OrderItem } from '#shared/schemas/money.ts';
+import type { Split } from './payment-split.ts';
+
+export type OrderSource = 'in_store' | 'order_ahead';
+
+/**
+ * What the customer is charged for, named as the POS sends it (POST /v15/completed_orders). Order-ahead
+ * completion states the same terms from its priced order.
+ */
+export type OrderTerms = Pick<
+  CompletedOrderRequest,
+  | 'spend_amount' | 'tax_amount' | 'tip_amount' | 'applied_discount_amount' | 'exemption_amount' | 'partial_authorization_allowed'
+  | 'discount_only' | 'items' | 'fees' | 'identifier_from_merchant' | 'cashier' | 'register' | 'receipt_message_html'
+>;
+
+export interface OrderRecord {
+  uuid: string;
+  source: OrderSource;
+  source_uuid: string;
+  state: 'completed' | 'refunded';
+  merchant_id: number;
+  merchant_name: string;
+  location_id: number;
+  location_name: string | null;
+  location_street_address: string;
+  location_extended_address: string | null;
+  location_locality: string;
+  location_region: string;
+  location_postal_code: string;
+  location_latitude: number | null;
+  location_longitude: number | null;
+  user_id: number;
+  app_id: number;
+  user_display_name: string;
+  requested_spend_amount: number;
+  requested_tip_amount: number;
+  /** Approved spend excluding tip (discount + gift card + card). */
+  spend_amount: number;
+  /** Approved tip (gift card + card). */
+  tip_amount: number;
+  tax_amount: number;
+  exemption_amount: number;
+  applied_discount_amount: number;
+  gift_card_total_amount: number;
+  gift_card_tip_amount: number;
+  /** Charged to the card (balance_amount). */
+  charged_amount: number;
+  charge_id: string | null;
+  credit_earned_amount: number;
+  credit_reversed_amount: number;
+  items: OrderItem[];
+  fees: OrderFee[];
+  identifier_from_merchant: string | null;
+  cashier: string | null;
+  register: string | null;
+  receipt_message_html: string | null;
+  discount_only: boolean;
+  partial_authorization_allowed: boolean;
+  created_at: string;
+  transacted_at: string;
+  refunded_at: string | null;
+  refund_id: string | null;
+}
+
+/** The part of an order's spend that earns loyalty progress: spend minus exemption, never negative. */
+export function qualifyingSpend(order: Pick<OrderRecord, 'spend_amount' | 'exemption_amount'>): number {
+  return Math.max(0, order.spend_amount - order.exemption_amount);
+}
+
+/** "First L." as merchants see a customer. */
+export function displayName(user: { first_name?: unknown; last_name?: unknown } | undefined): string {
+  const first = typeof user?.first_name === 'string' ? user.first_name.trim() : '';
+  const initial = typeof user?.last_name === 'string' ? user.last_name.trim().charAt(0) : '';
+  return initial ? `${first} ${initial.toUpperCase()}.` : first;
+}
+
+/**
+ * The order a settlement records: its terms as approved by the split and the charge, with the
+ * merchant's and location's columns copied in (a user's order list is one index query).
+ * `credit_earned_amount` starts at 0: loyalty's effects, which see this record, set it.
+ */
+export function newOrderRecord(input: {
+  uuid: string;
+  source: OrderSource;
+  sourceUuid: string;
+  merchant: MerchantItem;
+  location: LocationItem;
+  userId: number;
+  appId: number;
+  userDisplayName: string;
+  terms: OrderTerms;
+  split: Split;
+  chargeId: string | null;
+  now: string;
+}): OrderRecord {
+  const { terms, split, location } = input;
+  return {
+    uuid: input.uuid,
+    source: input.source,
+    source_uuid: input.sourceUuid,
+    state: 'completed',
+    merchant_id: input.merchant.merchant_id,
+    merchant_name: input.merchant.name,
+    location_id: location.location_id,
+    location_name: location.name ?? null,
+    location_street_address: location.street_address ?? '',
+    location_extended_address: location.extended_address ? location.extended_address : null,
+    location_locality: location.locality ?? '',
+    location_region: location.region ?? '',
+    location_postal_code: location.postal_code ?? '',
+    location_latitude: location.latitude ?? null,
+    location_longitude: location.longitude ?? null,
+    user_id: input.userId,
+    app_id: input.appId,
+    user_display_name: input.userDisplayName,
+    requested_spend_amount: terms.spend_amount,
+    requested_tip_amount: terms.tip_amount,
+    spend_amount: split.approvedSpend,
+    tip_amount: split.approvedTip,
+    tax_amount: terms.tax_amount,
+    exemption_amount: terms.exemption_amount,
+    applied_discount_amount: split.appliedDiscount,
+    gift_card_total_amount: split.giftCardSpend + split.giftCardTip,
+    gift_card_tip_amount: split.giftCardTip,
+    charged_amount: split.charged,
+    charge_id: input.chargeId,
+    credit_earned_amount: 0,
+    credit_reversed_amount: 0,
+    items: terms.items,
+    fees: terms.fees,
+    identifier_from_merchant: terms.identifier_from_merchant ?? null,
+    cashier: terms.cashier ?? null,
+    register: terms.register ?? null,
+    receipt_message_html: terms.receipt_message_html ?? null,
+    discount_only: terms.discount_only,
+    partial_authorization_allowed: terms.partial_authorization_allowed,
+    created_at: input.now,
+    transacted_at: input.now,
+    refunded_at: null,
+    refund_id: null,
+  };
+}
+
+/** The Put of a new order, in the user's orders index. */
+export function putOrderItem(order: OrderRecord): TransactItem {
+  // Millisecond time in the index key keeps newest-first exact for orders within one second.
+  return putNew({ ...keys.order(order.uuid), ...keys.userOrdersIndex(order.user_id, new Date().toISOString(), order.uuid), entity: 'Order', ...order, updated_at: order.created_at });
+}
+
+export async function getOrder(uuid: string): Promise<OrderRecord | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.order(uuid), ConsistentRead: true }));
+  return result.Item as OrderRecord | undefined;
+}

@@ -1,0 +1,123 @@
+/**
+ * Refunding a completed order, once: the card charge goes back through the gateway (idempotency key
+ * derived from the order, so concurrent refunds are one gateway refund), then one transaction marks the
+ * order refunded (guarded by its state), restores gift card value and applied credit, reverses earned
+ * credit (what is left of it: credit already spent stays spent) and undoes loyalty.
+ */
+import { table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
+import { balanceChangeItems, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import { paymentGateway } from '#shared/payments/index.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { getOrder, type OrderRecord } from './record.ts';
+
+const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
+const REFUND_IN_PROGRESS = () => conflict('This refund is being processed by another request; retry shortly.', 1, 'order', 'in_progress');
+
+/** Tries before a refund that keeps losing races on balances or loyalty items gives up (a 500). */
+const REFUND_ROUNDS = 5;
+
+export async function refundOrder(input: {
+  merchantId: number;
+  orderUuid: string;
+  managerConfirmation?: string | null;
+  respond?: (order: OrderRecord) => TransactItem | undefined;
+}): Promise<OrderRecord> {
+  // The order, the merchant (its manager confirmation) and loyalty's record of the order: one BatchGetItem.
+  const [orderItem, merchantItem, loyaltyRecord] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), loyaltyRecordKey(input.orderUuid)], { consistent: true });
+  const order = orderItem as OrderRecord | undefined;
+  if (!order) throw notFound();
+  if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
+  const merchant = merchantItem as MerchantItem | undefined;
+  if (merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
+    throw unprocessable('refund', 'manager_confirmation', 'Manager confirmation was incorrect.');
+  }
+  if (order.state !== 'completed') throw REFUND_FAILED();
+
+  let refundId: string | null = null;
+  if (order.charge_id && order.charged_amount > 0) {
+    const result = await paymentGateway().refund({ chargeId: order.charge_id, amount: order.charged_amount, idempotencyKey: `order:${order.uuid}:refund` });
+    if (!result.ok) throw REFUND_FAILED();
+    refundId = result.refundId;
+  }
+
+  let refunded: OrderRecord | undefined;
+  let batch = new LabelledItems();
+  // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
+  const refundToken = newUuid();
+  const committedByUs = async () => {
+    const current = await retryTransient(() => getOrder(order.uuid));
+    return (current as (OrderRecord & { refund_token?: string }) | undefined)?.refund_token === refundToken ? current : undefined;
+  };
+  let builds = 0;
+  for (let attempt = 1; attempt <= REFUND_ROUNDS; attempt++) {
+    const outcome = await transactWrite(async () => {
+      const now = isoSeconds();
+      const creditAccount = creditAccountKey(order.user_id, order.merchant_id);
+      // The first try reuses the batch read above and does not read the credit balance: it reverses all
+      // reversible earned credit, and the transaction's `balance >= :debit` guard refuses it if part of
+      // that credit was spent. Every later try (a condition or a conflict cancelled the one before) reads
+      // afresh and reverses only what the balance holds.
+      const first = builds++ === 0;
+      const [credit, effects] = await Promise.all([
+        first ? undefined : getBalance(creditAccount),
+        refundEffects(order, now, first ? { record: loyaltyRecord } : undefined),
+      ]);
+      // Earned credit already spent elsewhere cannot come back; the refund goes ahead and reverses the rest.
+      const reversible = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
+      const creditReversed = credit ? Math.min(reversible, credit.balance + order.applied_discount_amount) : reversible;
+      refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed };
+      const reference = { order_uuid: order.uuid };
+      batch = new LabelledItems();
+      const add = batch.add;
+      add('order', {
+        Update: {
+          TableName: table(),
+          Key: keys.order(order.uuid),
+          UpdateExpression: 'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, refund_token = :token, updated_at = :now',
+          ConditionExpression: '#state = :completed',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed, ':token': refundToken },
+        },
+      });
+      add('gift_card', ...balanceChangeItems(giftCardAccountKey(order.user_id, order.merchant_id), [
+        { kind: 'gift_card_restored', amount: order.gift_card_total_amount, entryId: `order:${order.uuid}:gift_card_restored`, reference },
+      ], { now }));
+      add('credit', ...balanceChangeItems(creditAccount, [
+        { kind: 'credit_restored', amount: order.applied_discount_amount, entryId: `order:${order.uuid}:credit_restored`, reference },
+        { kind: 'credit_reversed', amount: -creditReversed, entryId: `order:${order.uuid}:credit_reversed`, reference },
+      ], { now }));
+      add('card', ...balanceChangeItems(cardAccountKey(order.user_id, order.merchant_id), [
+        { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
+      ], { now }));
+      add('effects', ...effects.transactItems);
+      const respond = refunded && input.respond?.(refunded);
+      if (respond) add('idempotency', respond);
+      return batch.items;
+    }).catch(async (error: unknown) => {
+      if (isTransientDbError(error) && (await committedByUs())) return { committed: true } as const;
+      throw error;
+    });
+    if (outcome.committed) {
+      if (!refunded) throw new Error('refund committed without an order');
+      return refunded;
+    }
+    const failed = batch.failedLabels(outcome.reasons);
+    if (failed.has('order')) {
+      // Our own transaction, re-sent after its answer was lost, finds the order refunded by itself.
+      if (refunded && (await committedByUs())) return refunded;
+      throw REFUND_FAILED();
+    }
+    if (failed.has('idempotency')) throw REFUND_IN_PROGRESS();
+    // A balance or loyalty item moved under us: read again and retry.
+    await backoff(attempt, CONTENTION_BACKOFF);
+  }
+  throw new Error(`refund of ${order.uuid} did not commit after repeated contention`);
+}

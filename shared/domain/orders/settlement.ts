@@ -1,0 +1,261 @@
+/**
+ * The settlement saga: the money path of every completed order (in-store and order-ahead).
+ *
+ *  1. Claim the source (lease.ts): only the lease holder may charge.
+ *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
+ *     batch; work out the split (payment-split.ts).
+ *  3. Charge the card through the gateway with an idempotency key derived from the source uuid and the
+ *     claim's attempt number — a retry after a crash (lease expired, same attempt) is the same charge.
+ *  4. Commit ONE TransactWriteItems: the source's state transition guarded by our lease, the order, every
+ *     balance change with its ledger entry, loyalty's effects, and the Idempotency-Key COMPLETED record.
+ *  5. If that transaction is cancelled by a condition, release the claim with the attempt number raised,
+ *     then refund (void) the charge through the gateway, so the next try is a new charge and no try can
+ *     commit a voided one. A commit whose answer was lost is recognised by its order uuid and answered.
+ * Crash between 3 and 4: nothing is committed, the lease expires, a retry repeats the same charge
+ * (same key) and commits it. Gateway void failing in 5: logged as `charge_void_failed` for reconciliation.
+ *
+ * The caller reads and checks the order's parties (`orderParties`) and hands the settlement every fact it
+ * needs; the saga reads nothing it was given.
+ */
+import { keys } from '#shared/db/keys.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { ApiError, unprocessable } from '#shared/errors.ts';
+import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
+import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import type { LocationItem } from '#shared/domain/locations.ts';
+import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import { paymentGateway } from '#shared/payments/index.ts';
+import { log } from '#shared/log.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
+import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
+import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
+
+export interface Settlement {
+  kind: OrderSource;
+  source: SettlementSource;
+  /** uuid of the completed order (default: a new one, as in-store completion requires). */
+  orderUuid?: string;
+  /** The merchant and its own location, as `orderParties` checked them. */
+  merchant: MerchantItem;
+  location: LocationItem;
+  userId: number;
+  appId: number;
+  /** The card the user had promoted when the order was proposed: read with the balances (null: none known). */
+  promotedCardId: number | null;
+  terms: OrderTerms;
+  /** Extra guarded writes of the source committed with the money. */
+  guard?: TransactItem[];
+  /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
+  respond?: (order: OrderRecord) => TransactItem | undefined;
+}
+
+export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
+const DECLINED = () => unprocessable('order', 'base', 'Sorry. We cannot charge the credit card at this time.');
+const INSUFFICIENT_FUNDS = () =>
+  unprocessable('order', 'base', 'The card has insufficient funds for this order; allow partial authorization or collect another tender.', 'insufficient_funds');
+const NO_PAYMENT_METHOD = () =>
+  unprocessable('order', 'base', 'This customer has no payment method; allow partial authorization to apply loyalty only.', 'no_payment_method');
+const BALANCE_CHANGED = () => unprocessable('order', 'base', "The customer's balance changed while completing this order; retry it.", 'balance_changed');
+
+/** The merchant and its location as read for an order: both must exist and the location must be the merchant's. */
+export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined): { merchant: MerchantItem; location: LocationItem } {
+  if (!locationItem || !merchantItem || locationItem.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
+  return { merchant: merchantItem as unknown as MerchantItem, location: locationItem as unknown as LocationItem };
+}
+
+/** How many times a settlement starts over when balances move under it. */
+const BALANCE_CHANGED_ROUNDS = 4;
+
+/**
+ * Settles one order: charges, moves value and records the completed order exactly once per source.
+ * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
+ */
+export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
+  const refused = stateRefusal(settlement.source, settlement.source.state);
+  if (refused) throw refused;
+  const { terms } = settlement;
+  if (terms.applied_discount_amount > terms.spend_amount) {
+    throw unprocessable('order', 'applied_discount_amount', 'Applied discount cannot be more than the spend amount.', 'exceeds_spend');
+  }
+  if (terms.discount_only && !terms.partial_authorization_allowed) {
+    throw unprocessable('order', 'discount_only', 'A discount-only order needs partial_authorization_allowed: the rest is collected by another tender.', 'requires_partial_authorization');
+  }
+  for (let round = 1; ; round++) {
+    try {
+      return await settleOnce(settlement);
+    } catch (error) {
+      // A balance moved between the split and the commit (e.g. two orders of one customer at once): the
+      // charge was voided and the claim released with a new attempt, so settle again from fresh balances.
+      // Answering 422 instead would store it under the Idempotency-Key, and no retry could succeed.
+      const balanceChanged = error instanceof ApiError && error.details?.[0]?.code === 'balance_changed';
+      if (!balanceChanged || round >= BALANCE_CHANGED_ROUNDS) throw error;
+      await backoff(round, CONTENTION_BACKOFF);
+    }
+  }
+}
+
+interface Charge {
+  chargeId: string | null;
+  amount: number;
+  /** Prefix of the gateway idempotency keys of this claim's charge and its void. */
+  key: string;
+}
+
+async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
+  const { source, terms, userId } = settlement;
+  const merchantId = settlement.merchant.merchant_id;
+  const claim = await claimSource(source);
+  const orderUuid = settlement.orderUuid ?? newUuid();
+  const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
+  try {
+    // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
+    // one consistent BatchGetItem after the claim.
+    const hintedCardId = settlement.promotedCardId;
+    const [giftCardItem, creditItem, user, hintedCard] = await readItems(
+      [
+        keys.balance(giftCardAccountKey(userId, merchantId)),
+        keys.balance(creditAccountKey(userId, merchantId)),
+        keys.user(userId),
+        ...(hintedCardId === null ? [] : [keys.creditCard(userId, hintedCardId)]),
+      ],
+      { consistent: true },
+    );
+    const creditBalance = Number(creditItem?.balance ?? 0);
+    if (terms.applied_discount_amount > creditBalance) {
+      throw unprocessable('order', 'applied_discount_amount', `Applied discount is more than the merchant-funded credit available (${creditBalance}).`, 'exceeds_available');
+    }
+    let split = splitPayment({
+      spend: terms.spend_amount,
+      tip: terms.tip_amount,
+      appliedDiscount: terms.applied_discount_amount,
+      giftCardValue: Number(giftCardItem?.balance ?? 0),
+      discountOnly: terms.discount_only,
+    });
+
+    if (split.charged > 0) {
+      const card = await promotedCardOf(userId, user, hintedCard);
+      if (!card) {
+        if (!terms.partial_authorization_allowed) throw NO_PAYMENT_METHOD();
+        split = withCardApproval(split, 0); // rule 4: loyalty only
+      } else {
+        const result = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: split.charged, allowPartial: terms.partial_authorization_allowed, idempotencyKey: `${charge.key}:charge` });
+        if (!result.ok) throw result.reason === 'insufficient_funds' ? INSUFFICIENT_FUNDS() : DECLINED();
+        charge.chargeId = result.chargeId;
+        charge.amount = result.amount;
+        split = withCardApproval(split, result.amount);
+      }
+    }
+    return await commitSettlement(settlement, claim, orderUuid, { userDisplayName: displayName(user), split, chargeId: charge.chargeId });
+  } catch (error) {
+    // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
+    const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
+    if (settled?.uuid === orderUuid) return settled;
+    // The same charge may belong to a settlement that took over after our lease expired: keep it then.
+    const chargeKept = charge.chargeId !== null && settled?.charge_id === charge.chargeId;
+    const released = await releaseSource(source, claim, charge.chargeId !== null);
+    // Void only once the attempt is raised: a lease holder on the old attempt would re-use this charge.
+    if (charge.chargeId && !chargeKept) {
+      if (released) await voidCharge(charge, source.uuid);
+      else log('warn', 'charge_left_to_lease_holder', { charge_id: charge.chargeId, source_uuid: source.uuid });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The user's promoted active card (what a charge is made against), from the user item read with the
+ * balances; the card item comes from the same batch unless the user promoted another card since the
+ * order was proposed (then it is read here).
+ */
+async function promotedCardOf(userId: number, user: StoredItem | undefined, hinted: StoredItem | undefined): Promise<{ gatewayToken: string } | undefined> {
+  const promotedId = user?.promoted_card_id;
+  if (typeof promotedId !== 'number') return undefined;
+  const card = hinted?.card_id === promotedId ? (hinted as unknown as CreditCardItem) : await getCreditCard(userId, promotedId);
+  if (card?.state !== 'active') return undefined;
+  return { gatewayToken: card.gateway_token };
+}
+
+/** The order a source was completed with, if it was. */
+async function settledOrder(source: SettlementSource): Promise<OrderRecord | undefined> {
+  const completedUuid = (await readSource(source))?.completed_order_uuid;
+  return typeof completedUuid === 'string' ? getOrder(completedUuid) : undefined;
+}
+
+async function voidCharge(charge: Charge, sourceUuid: string): Promise<void> {
+  try {
+    const result = await paymentGateway().refund({ chargeId: charge.chargeId!, amount: charge.amount, idempotencyKey: `${charge.key}:void` });
+    if (!result.ok) log('error', 'charge_void_failed', { charge_id: charge.chargeId, source_uuid: sourceUuid });
+  } catch (error) {
+    log('error', 'charge_void_failed', { charge_id: charge.chargeId, source_uuid: sourceUuid, error: (error as Error).message });
+  }
+}
+
+async function commitSettlement(settlement: Settlement, claim: Claim, uuid: string, facts: { userDisplayName: string; split: Split; chargeId: string | null }): Promise<OrderRecord> {
+  const { source, userId } = settlement;
+  const merchantId = settlement.merchant.merchant_id;
+  let order: OrderRecord | undefined;
+  let batch = new LabelledItems();
+
+  const outcome = await transactWrite(async () => {
+    const now = isoSeconds();
+    order = newOrderRecord({
+      uuid,
+      source: settlement.kind,
+      sourceUuid: source.uuid,
+      merchant: settlement.merchant,
+      location: settlement.location,
+      userId,
+      appId: settlement.appId,
+      userDisplayName: facts.userDisplayName,
+      terms: settlement.terms,
+      split: facts.split,
+      chargeId: facts.chargeId,
+      now,
+    });
+    const effects = await completionEffects(order);
+    if (effects.transactItems.length > MAX_ORDER_EFFECT_ITEMS) throw new Error(`order effects returned ${effects.transactItems.length} items, more than ${MAX_ORDER_EFFECT_ITEMS}`);
+    order.credit_earned_amount = effects.creditEarnedAmount;
+
+    const reference = { order_uuid: uuid };
+    batch = new LabelledItems();
+    const add = batch.add;
+    add('source', completeSourceItem(source, claim, uuid, now));
+    add('order', putOrderItem(order));
+    add('gift_card', ...balanceChangeItems(giftCardAccountKey(userId, merchantId), [
+      { kind: 'gift_card_redeemed', amount: -order.gift_card_total_amount, entryId: `order:${uuid}:gift_card_redeemed`, reference },
+    ], { now }));
+    add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
+      { kind: 'credit_applied', amount: -order.applied_discount_amount, entryId: `order:${uuid}:credit_applied`, reference },
+      { kind: 'credit_earned', amount: order.credit_earned_amount, entryId: `order:${uuid}:credit_earned`, reference },
+    ], { now }));
+    add('card', ...balanceChangeItems(cardAccountKey(userId, merchantId), [
+      { kind: 'card_charge', amount: order.charged_amount, entryId: `order:${uuid}:card_charge`, reference: { ...reference, charge_id: facts.chargeId } },
+    ], { now }));
+    add('guard', ...(settlement.guard ?? []));
+    add('effects', ...effects.transactItems);
+    const respond = settlement.respond?.(order);
+    if (respond) add('idempotency', respond);
+    return batch.items;
+  });
+
+  if (outcome.committed) {
+    if (!order) throw new Error('settlement committed without an order');
+    return order;
+  }
+  const failed = batch.failedLabels(outcome.reasons);
+  if (failed.has('source')) {
+    const current = await readSource(source);
+    // Our own transaction, re-sent after its answer was lost, finds the source completed by itself.
+    if (current?.completed_order_uuid === uuid && order) return order;
+    throw stateRefusal(source, stateOf(source, current)) ?? NOT_COMPLETABLE();
+  }
+  if (failed.has('idempotency')) throw IN_PROGRESS(1);
+  if (failed.has('gift_card') || failed.has('credit') || failed.has('effects')) throw BALANCE_CHANGED();
+  if (failed.has('guard')) throw NOT_COMPLETABLE();
+  throw new Error(`settlement transaction cancelled: ${outcome.reasons.join(',')}`);
+}

@@ -1,0 +1,83 @@
+/** The user's orders: one of them (GET /v15/orders/:uuid) and a page of those an app may show (GET /v15/apps/orders). */
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { notFound } from '#shared/errors.ts';
+import { getApp, type App } from '#shared/domain/apps.ts';
+import { getOrder, type OrderRecord } from './record.ts';
+
+/** Orders per page of GET /v15/apps/orders. */
+export const ORDERS_PAGE_SIZE = 10;
+
+/** GET /v15/orders/:uuid: the user's own order; anyone else's is not found. */
+export async function getUserOrder(userId: number, uuid: string): Promise<OrderRecord> {
+  const order = await getOrder(uuid);
+  if (!order || order.user_id !== userId) throw notFound();
+  return order;
+}
+
+function visibleTo(app: App, order: OrderRecord): boolean {
+  return app.global || app.merchant_ids.includes(order.merchant_id);
+}
+
+/**
+ * Apps are never changed after creation (apps.ts has no update), so a Lambda keeps the ones it has read:
+ * a warm function answers the user's orders with the token check and the index query alone.
+ * Keyed by table too, as tests run several tables in one process.
+ */
+const knownApps = new Map<string, App>();
+
+async function appOf(appId: number): Promise<App | undefined> {
+  const cacheKey = `${table()}#${appId}`;
+  const known = knownApps.get(cacheKey);
+  if (known) return known;
+  const app = await getApp(appId);
+  if (app) {
+    if (knownApps.size >= 1000) knownApps.clear();
+    knownApps.set(cacheKey, app);
+  }
+  return app;
+}
+
+export interface OrdersPage {
+  orders: OrderRecord[];
+  /** gsi1sk of the last order shown: the next page starts below it. */
+  nextCursor: string | undefined;
+}
+
+/**
+ * One page of the user's orders visible to the app, newest first. `cursor` (from a previous page's
+ * Link) resumes after that order; without it, `page` (1-based) skips whole pages from the newest.
+ */
+export async function listAppOrders(appId: number, userId: number, position: { cursor?: string; page: number }, pageSize = ORDERS_PAGE_SIZE): Promise<OrdersPage> {
+  const app = await appOf(appId);
+  if (!app) return { orders: [], nextCursor: undefined };
+  const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
+  const wanted = skip + pageSize + 1;
+  const visible: { order: OrderRecord; sortKey: string }[] = [];
+  const partition = keys.userOrders(userId);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page: QueryCommandOutput = await db().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: position.cursor ? 'gsi1pk = :pk AND gsi1sk < :cursor' : 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+        ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi1pk, ':cursor': position.cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+        ScanIndexForward: false,
+        Limit: Math.min(100, wanted - visible.length + 10),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (item.entity !== 'Order') continue;
+      const order = item as unknown as OrderRecord;
+      if (visibleTo(app, order)) visible.push({ order, sortKey: String(item.gsi1sk) });
+      if (visible.length >= wanted) break;
+    }
+    startKey = visible.length >= wanted ? undefined : page.LastEvaluatedKey;
+  } while (startKey);
+  const shown = visible.slice(skip, skip + pageSize);
+  const hasMore = visible.length > skip + pageSize;
+  return { orders: shown.map((entry) => entry.order), nextCursor: hasMore ? shown.at(-1)?.sortKey : undefined };
+}

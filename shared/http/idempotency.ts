@@ -1,0 +1,48 @@
+/**
+ * The Idempotency-Key adapter of the handlers: takes the header, the token's subject (the key's scope),
+ * the method, the path and the body from the request; shared/domain/idempotency.ts stores and replays.
+ */
+import type { TransactItem } from '#shared/db/transactions.ts';
+import { withIdempotency, type IdempotencyContext, type StoredResponse } from '#shared/domain/idempotency.ts';
+import type { ApiRequest } from '#shared/http/handler.ts';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+type KeyedRequest = Pick<ApiRequest<unknown, unknown, unknown>, 'headers' | 'credentials' | 'rawPath' | 'event'>;
+
+/** The scope of a request's keys: its token's subject. */
+export function idempotencyScope(credentials: KeyedRequest['credentials']): string {
+  if (credentials.merchant) return `merchant:${credentials.merchant.merchantId}`;
+  if (credentials.user) return `user:${credentials.user.userId}`;
+  return 'anonymous';
+}
+
+/** Runs `work` at most once per Idempotency-Key of the request: `return idempotent(request, (idempotency) => ...)`. */
+export function idempotent(request: KeyedRequest, work: (context: IdempotencyContext) => Promise<StoredResponse>): Promise<StoredResponse> {
+  return withIdempotency(
+    {
+      method: request.event.requestContext?.http?.method ?? 'POST',
+      path: request.rawPath,
+      // The JSON the client sent, as parsed before validation: the same request hashes the same.
+      body: (request.event as { body?: unknown }).body ?? null,
+      scope: idempotencyScope(request.credentials),
+      key: request.headers[IDEMPOTENCY_HEADER],
+    },
+    work,
+  );
+}
+
+/**
+ * A money POST answered 200 with `view(result)`: `work` gets `respond`, the Put of the stored response,
+ * to commit inside its money transaction, so no crash can separate the money from its answer.
+ */
+export function idempotentCommit<T>(
+  request: KeyedRequest,
+  view: (result: T) => unknown,
+  work: (respond: (result: T) => TransactItem | undefined) => Promise<T>,
+): Promise<StoredResponse> {
+  return idempotent(request, async (idempotency) => {
+    const result = await work((committed) => idempotency.completionItem({ status: 200, body: view(committed) }));
+    return { status: 200, body: view(result) };
+  });
+}

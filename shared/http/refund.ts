@@ -1,0 +1,19 @@
+/** The refund endpoint, served at /v14 and /v15 (functions/orders-refund.ts, functions/orders-refund-v15.ts). */
+import { unauthorized } from '#shared/errors.ts';
+import { refundOrder } from '#shared/domain/orders/refunds.ts';
+import { serializeMerchantOrder } from '#shared/domain/orders/views.ts';
+import type { ApiRequest } from '#shared/http/handler.ts';
+import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
+import { merchantOrderResponse, refundBody, refundParams } from '#shared/schemas/money.ts';
+import type * as z from 'zod';
+
+export const refundSpec = { responses: { 200: merchantOrderResponse, 409: apiErrors }, params: refundParams, body: refundBody, bodyObject: 'refund' };
+
+export async function serveRefund(request: ApiRequest<z.output<typeof refundBody>, undefined, z.output<typeof refundParams>>) {
+  const merchant = request.credentials.merchant;
+  if (!merchant) throw unauthorized();
+  return idempotentCommit(request, serializeMerchantOrder, (respond) =>
+    refundOrder({ merchantId: merchant.merchantId, orderUuid: request.params.uuid, managerConfirmation: request.body.refund?.manager_confirmation, respond }),
+  );
+}
