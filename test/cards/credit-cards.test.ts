@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { cardFixture, uniqueNonce } from '../support/cards.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { getUser } from '#shared/domain/users.ts';
 import { getCreditCard, promotedCard } from '#shared/domain/credit-cards.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 beforeAll(async () => {
-  api = await startTestApi();
   appId = (await appFixture()).app.app_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 async function newUser() {

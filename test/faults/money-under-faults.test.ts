@@ -16,9 +16,9 @@ import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#sh
 import { addCreditCard } from '#shared/domain/credit-cards.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import type { ChargeRequest, RefundRequest } from '#shared/payments/gateway.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { startTestApi, useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
-import { locationFixture } from '../support/money.ts';
+import { locationFixture } from '../support/locations.ts';
 import { callWithRetries, inParallel, newRetryLog, statusCounts, MAX_ATTEMPTS } from './retrying-client.ts';
 
 const USERS = 4;
@@ -32,7 +32,11 @@ type Item = Record<string, any>;
 /** What the sandbox gateway was asked to do (the gateway is not a DynamoDB fake: it is the real sandbox, observed). */
 const gatewayCalls = { charges: [] as ChargeRequest[], chargeIds: [] as string[], refunds: [] as RefundRequest[] };
 
-let api: TestApi;
+// Faults stay off until a test turns them on: the setup below must not meet them.
+const api = useTestApi(async () => {
+  setFaultsActive(false);
+  return startTestApi();
+});
 let merchant: Awaited<ReturnType<typeof merchantFixture>>;
 let locationId: number;
 let users: Awaited<ReturnType<typeof userFixture>>[];
@@ -50,8 +54,6 @@ async function scanAll(): Promise<Item[]> {
 }
 
 beforeAll(async () => {
-  setFaultsActive(false);
-  api = await startTestApi();
   const { app } = await appFixture({ global: true });
   merchant = await merchantFixture(app.app_id);
   locationId = (await locationFixture(merchant.merchant.merchant_id)).location_id;
@@ -76,9 +78,8 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
+afterAll(() => {
   setFaultsActive(false);
-  await api?.close();
 });
 
 const LAYERS: readonly FaultLayer[] = ['call', 'attempt'];

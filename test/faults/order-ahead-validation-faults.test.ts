@@ -12,10 +12,9 @@ import { setFaultsActive } from '#shared/db/faults.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
-let api: TestApi;
 /** Validate attempts per order uuid, and how many of an order's first attempts DynamoDB fails. */
 const attempts = new Map<string, number>();
 const failingAttempts = new Map<string, number>();
@@ -27,9 +26,9 @@ let nextOrderFailures = 0;
 
 const uuidOf = (input: unknown): string => String((input as { order_uuid?: unknown }).order_uuid);
 
-beforeAll(async () => {
+const api = useTestApi(async () => {
   setFaultsActive(false);
-  api = await startOrderAheadTestApi({
+  return startOrderAheadTestApi({
     taskHandlers: {
       Validate: async (input) => {
         const uuid = uuidOf(input);
@@ -47,9 +46,8 @@ beforeAll(async () => {
     retryIntervalMs: 10,
   });
 });
-afterAll(async () => {
+afterAll(() => {
   setFaultsActive(false);
-  await api?.close();
 });
 
 /** Polls as a client: once a second, and a 5xx (a poll that met the faults) is just polled again. */

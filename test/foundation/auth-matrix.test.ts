@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { routes, type Route } from '#shared/routes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let userToken: string;
 let merchantToken: string;
 let powerlessUserToken: string;
 let powerlessMerchantToken: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   const user = await userFixture(app.app_id);
   const merchant = await merchantFixture(app.app_id);
@@ -19,9 +18,6 @@ beforeAll(async () => {
   merchantToken = merchant.token;
   powerlessUserToken = await issueToken({ subject: 'user', userId: user.user.user_id, appId: app.app_id, permissions: [], unlimited: false });
   powerlessMerchantToken = await issueToken({ subject: 'merchant', merchantId: merchant.merchant.merchant_id, appId: app.app_id, permissions: [] });
-});
-afterAll(async () => {
-  await api.close();
 });
 
 /** A concrete path for a route: every parameter gets a plausible value; authorization is checked before anything else. */

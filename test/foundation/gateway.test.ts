@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { createGateway, listen } from '../../scripts/local/gateway.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 describe('local gateway', () => {
   it('answers an unknown route with 404 in the error format and a request id', async () => {

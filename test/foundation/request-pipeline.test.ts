@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let userToken: string;
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   userToken = (await userFixture(app.app_id)).token;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 describe('request pipeline', () => {

@@ -10,13 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
 import { auditLedger } from '#shared/domain/ledger.ts';
 import { REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { routeKey, routes, type Route } from '#shared/routes.ts';
-import type { ApiResult, TestApi } from '../support/api.ts';
+import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, politeCall, snapshotTable, tableChanges, tenantWorld, type Snapshot, type TableChange, type TenantWorld } from '../support/fuzz.ts';
 import { startOrderAheadTestApi } from '../support/order-ahead.ts';
@@ -25,7 +25,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 24);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const fcOptions = (numRuns = RUNS) => ({ numRuns, ...(SEED === undefined ? {} : { seed: SEED }), endOnFailure: true });
 
-let api: TestApi;
+const api = useTestApi(startOrderAheadTestApi);
 let world: TenantWorld;
 let apiKey: string;
 let baseline: Snapshot;
@@ -33,13 +33,9 @@ let baseline: Snapshot;
 const acceptedOrderAhead = new Set<string>();
 
 beforeAll(async () => {
-  api = await startOrderAheadTestApi();
   world = await tenantWorld(api);
   apiKey = (await appFixture()).apiKey;
   baseline = await snapshotTable();
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let apiKey: string;
 let appId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const fixture = await appFixture();
   apiKey = fixture.apiKey;
   appId = fixture.app.app_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 async function signUp(email: string, password = 'first password') {

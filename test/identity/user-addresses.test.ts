@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { callWithBody } from '../support/identity.ts';
 import { MAX_ADDRESSES_PER_USER } from '#shared/domain/addresses.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
   appId = (await appFixture()).app.app_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const ADDRESS_KEYS = ['address_type', 'extended_address', 'id', 'latitude', 'locality', 'longitude', 'nickname', 'postal_code', 'region', 'street_address'];

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { callWithBody } from '../support/identity.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let apiKey: string;
 let appId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const fixture = await appFixture();
   apiKey = fixture.apiKey;
   appId = fixture.app.app_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const V14_USER_KEYS = [

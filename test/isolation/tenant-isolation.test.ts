@@ -23,13 +23,13 @@ vi.hoisted(() => {
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { routeKey, routes } from '#shared/routes.ts';
-import type { ApiCall, ApiResult, TestApi } from '../support/api.ts';
+import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 /** The test API with every response recorded (world building included). */
-let rawApi: TestApi;
+const rawApi = useTestApi(startOrderAheadTestApi);
 let api: TestApi;
 let world: TenantWorld;
 const logLines: string[] = [];
@@ -48,12 +48,10 @@ beforeAll(async () => {
       logLines.push(args.map(String).join(' '));
     });
   }
-  rawApi = await startOrderAheadTestApi();
   api = { ...rawApi, call };
   world = await tenantWorld(api);
 });
-afterAll(async () => {
-  await rawApi?.close();
+afterAll(() => {
   vi.restoreAllMocks();
 });
 

@@ -2,24 +2,22 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { nextLink } from '../support/locations.ts';
 import { printWalkthrough, seedDemoIfEmpty, type Demo } from '../../scripts/demo/seed.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let directory: string;
 let demoFile: string;
 let demo: Demo | undefined;
 
 beforeAll(async () => {
-  api = await startTestApi();
   directory = mkdtempSync(join(tmpdir(), 'demo-seed-'));
   demoFile = join(directory, 'demo.json');
   demo = await seedDemoIfEmpty({ baseUrl: api.baseUrl, demoFile });
 });
 
 afterAll(async () => {
-  await api.close();
   rmSync(directory, { recursive: true, force: true });
 });
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type ApiResult, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture, nextLink } from '../support/locations.ts';
 import { distanceInMeters, LOCATIONS_PAGE_SIZE, type LocationItem } from '#shared/domain/locations.ts';
@@ -16,7 +16,7 @@ const CONTRACT_FIELDS = [
 const ORIGIN = { lat: 42.0, lng: -71.0 };
 const IN_STORE_COUNT = 23;
 
-let api: TestApi;
+const api = useTestApi();
 let globalAppId: number;
 let partnerAppId: number;
 let inStore: LocationItem[];
@@ -27,7 +27,6 @@ let pickupAndDelivery: LocationItem;
 let otherMerchantLocation: LocationItem;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture({ global: true });
   globalAppId = app.app_id;
   const { merchant: coffee } = await merchantFixture(app.app_id);
@@ -58,9 +57,6 @@ beforeAll(async () => {
   otherMerchantLocation = await locationFixture(tacos.merchant_id, { fulfillment_types: ['in_store'] });
 });
 
-afterAll(async () => {
-  await api.close();
-});
 
 function ids(response: ApiResult): number[] {
   return (response.body as { location: { id: number } }[]).map((entry) => entry.location.id);

@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { REPRESENTATION_TYPES, type RepresentationType } from '#shared/domain/loyalty/representations.ts';
 import type { CampaignItem, CampaignKind } from '#shared/domain/loyalty/campaigns.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 let merchantId: number;
 let userToken: string;
 const campaigns = {} as Record<Exclude<CampaignKind, 'legacy'>, CampaignItem>;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   appId = app.app_id;
   merchantId = (await merchantFixture(appId)).merchant.merchant_id;
@@ -21,9 +20,6 @@ beforeAll(async () => {
   for (const kind of ['spend', 'item', 'visit', 'item_gift_card', 'spend_gift_card', 'custom_progress', 'value'] as const) {
     campaigns[kind] = await campaignFixture(merchantId, kind);
   }
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const show = (id: number | string, type: string, token = userToken) => api.call('GET', `/v15/campaigns/${id}/${type}`, { token });

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture, legacyFixture, uniqueCode } from '../support/loyalty.ts';
 import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 let merchantId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   appId = app.app_id;
   merchantId = (await merchantFixture(appId)).merchant.merchant_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const claim = (code: string, token: string) => api.call('POST', `/v15/codes/${encodeURIComponent(code)}/claims`, { token });

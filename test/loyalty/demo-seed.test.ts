@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { seedLoyalty } from '../../scripts/demo/loyalty.ts';
 import type { DemoContext } from '../../scripts/demo/seed.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 describe('seedLoyalty (demo data)', () => {
   it('returns working ids: each campaign in its representation, the cohort code, the legacy card, the locked campaign', async () => {

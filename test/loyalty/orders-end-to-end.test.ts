@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let world: OrderWorld;
 let merchantId: number;
 let spend: CampaignItem;
@@ -13,15 +13,11 @@ let item: CampaignItem;
 let visit: CampaignItem;
 
 beforeAll(async () => {
-  api = await startTestApi();
   world = await orderWorld();
   merchantId = world.merchant.merchant.merchant_id;
   spend = await campaignFixture(merchantId, 'spend');
   item = await campaignFixture(merchantId, 'item');
   visit = await campaignFixture(merchantId, 'visit');
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const coffees = (quantity: number) => [{ item: { name: 'Latte', description: 'Hot latte', sku: 'COFFEE-12', category: 'Drinks', quantity, charged_price_amount: 400 * quantity } }];

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
@@ -8,14 +8,8 @@ import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import type { ProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 
-let api: TestApi;
+const api = useTestApi();
 
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
 
 async function pay(world: OrderWorld, spendAmount: number, items: unknown[] = [], extra: Record<string, unknown> = {}) {
   const proposed = await propose(api, world, { spend_amount: spendAmount, items, ...extra });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { locationFixture } from '../support/locations.ts';
@@ -7,7 +7,7 @@ import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let world: OrderWorld;
 let merchantId: number;
 let spend: CampaignItem;
@@ -21,16 +21,12 @@ const REWARD_FIELDS = [
 ];
 
 beforeAll(async () => {
-  api = await startTestApi();
   world = await orderWorld();
   merchantId = world.merchant.merchant.merchant_id;
   spend = await campaignFixture(merchantId, 'spend', { tags: ['loyalty'] });
   welcome = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('WELCOME'), tags: ['merchant_funded'] });
   giftForFriend = await campaignFixture(merchantId, 'value', { title: 'Give a friend $3', value_amount: 300, transfer_required: true, cohort_code: uniqueCode('FRIEND') });
   lockedPromo = await campaignFixture(merchantId, 'value', { locked: true, value_amount: 700, cohort_code: uniqueCode('VIP') });
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const list = (query = '', token?: string) => api.call('GET', `/v15/merchants/${merchantId}/rewards${query}`, { token });

@@ -4,18 +4,17 @@
 process.env.DYNAMODB_STATS = '1';
 
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
-const { startTestApi } = await import('../support/api.ts');
+const { useTestApi } = await import('../support/api.ts');
 const { appFixture, merchantFixture, userFixture } = await import('../support/fixtures.ts');
 const { campaignFixture, uniqueCode } = await import('../support/loyalty.ts');
 const { unlockCampaign } = await import('#shared/domain/loyalty/unlocks.ts');
 const { db, table } = await import('#shared/db/client.ts');
 const { keys } = await import('#shared/db/keys.ts');
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 let merchantId: number;
 let userId: number;
@@ -23,15 +22,11 @@ let token: string;
 let spend: CampaignItem;
 
 beforeAll(async () => {
-  api = await startTestApi();
   appId = (await appFixture()).app.app_id;
   merchantId = (await merchantFixture(appId)).merchant.merchant_id;
   ({ token, user: { user_id: userId } } = await userFixture(appId));
   spend = await campaignFixture(merchantId, 'spend');
   await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('WELCOME') });
-});
-afterAll(async () => {
-  await api.close();
 });
 
 async function roundTrips(path: string, requestToken?: string, method: 'GET' | 'POST' = 'GET'): Promise<{ status: number; roundTrips: number; body: any }> {

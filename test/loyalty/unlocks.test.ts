@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 let merchantToken: string;
 let locked: CampaignItem;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   appId = app.app_id;
   const merchant = await merchantFixture(appId);
   merchantToken = merchant.token;
   locked = await campaignFixture(merchant.merchant.merchant_id, 'visit', { locked: true });
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const unlock = (body: Record<string, unknown>, token = merchantToken) => api.call('POST', '/v15/campaign_unlockings', { token, body: { campaign_unlocking: body } });

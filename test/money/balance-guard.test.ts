@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
 import { addCredit, auditLedger, balanceChangeItems, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const apply = (account: string, movements: Parameters<typeof balanceChangeItems>[1]) =>
   db().send(new TransactWriteCommand({ TransactItems: balanceChangeItems(account, movements) }));

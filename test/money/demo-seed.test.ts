@@ -1,19 +1,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { seedDemoIfEmpty } from '../../scripts/demo/seed.ts';
 import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 describe('money demo data', () => {
   it('gives the demo merchant a manager confirmation code and a user gift card value, credit and an order', async () => {

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, moneyWorld } from '../support/money.ts';
 import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const error = (object: string, property: string, message: string) => [{ error: expect.objectContaining({ object, property, message }) }];
 

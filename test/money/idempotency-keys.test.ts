@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { complete, completeBody, orderWorld, placeOrder, propose } from '../support/money.ts';
 import { claimIdempotencyKey } from '#shared/domain/idempotency.ts';
 import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const key = () => ({ 'Idempotency-Key': randomUUID() });
 

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
-import { complete, loadGiftCard, locationFixture, orderWorld, placeOrder, propose } from '../support/money.ts';
+import { locationFixture } from '../support/locations.ts';
+import { complete, loadGiftCard, orderWorld, placeOrder, propose } from '../support/money.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { readFileSync } from 'node:fs';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const payload = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/client-payloads/${name}`, import.meta.url), 'utf8'));
 const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {

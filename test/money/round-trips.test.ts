@@ -1,6 +1,6 @@
 import './round-trips.env.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 
@@ -9,20 +9,18 @@ import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '..
  * timing): each must equal the minimum documented in docs/data-model.md ("Access patterns per request")
  * and bench/scenarios.ts. A change that adds a read shows up here.
  */
-let api: TestApi;
+const api = useTestApi();
 let world: OrderWorld;
 
 const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
 
 beforeAll(async () => {
-  api = await startTestApi();
   world = await orderWorld({ card: 'valid' });
   // A loyalty campaign at the merchant, so completion and refund carry loyalty's reads and writes.
   await campaignFixture(world.merchant.merchant.merchant_id, 'spend');
 });
 
 afterAll(async () => {
-  await api?.close();
   // The worker process may run other test files next: they measure nothing.
   delete process.env.DYNAMODB_STATS;
 });

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -10,13 +10,7 @@ import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { epochSeconds } from '#shared/time.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 const balance = async (world: OrderWorld, kind: 'card' | 'credit') =>
   (await getBalance((kind === 'card' ? cardAccountKey : creditAccountKey)(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
-import { locationFixture, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { locationFixture } from '../support/locations.ts';
+import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let world: OrderWorld;
 let otherMerchantWorld: OrderWorld;
 const placed: string[] = [];
 
 beforeAll(async () => {
-  api = await startTestApi();
   world = await orderWorld({ credit: 50 });
   // Orders of the same user at a second merchant (with its own location).
   const other = await merchantFixture(world.app.app_id);
@@ -33,9 +33,6 @@ beforeAll(async () => {
     const response = await placeOrder(api, index % 2 === 0 ? otherMerchantWorld : world, { spend_amount: 500 + index });
     placed.push(response.body.order.uuid);
   }
-});
-afterAll(async () => {
-  await api.close();
 });
 
 describe('GET /v15/apps/orders', () => {

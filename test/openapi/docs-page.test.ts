@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 
 /** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -19,12 +19,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-let api: TestApi;
+const api = useTestApi();
 let userDataDir: string;
 let browser: BrowserContext;
 
 beforeAll(async () => {
-  api = await startTestApi();
   userDataDir = mkdtempSync(join(tmpdir(), 'docs-page-chromium-'));
   browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
@@ -32,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-  await api?.close();
 });
 
 describe('the docs page in a browser', () => {

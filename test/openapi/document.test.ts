@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, serializeDocument, type OpenApiDocument } from '#shared/openapi/document.ts';
 import { routes } from '#shared/routes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { compileDocumentSchema, documentAjv, validateResponse } from './response-validator.ts';
 
 let document: OpenApiDocument;
-let api: TestApi;
+const api = useTestApi();
 
 beforeAll(async () => {
   document = await buildDocument();
-  api = await startTestApi();
 });
-afterAll(() => api.close());
 
 describe('the OpenAPI document', () => {
   it('is the committed docs/openapi.json (run `npm run openapi` after changing a route or a schema)', () => {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addCredit } from '#shared/domain/ledger.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { cardFixture } from '../support/cards.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
-let api: TestApi;
+const api = useTestApi(startOrderAheadTestApi);
 let fixture: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
 
 beforeAll(async () => {
-  api = await startOrderAheadTestApi();
   fixture = await orderAheadLocationFixture();
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 async function customerWithCard() {

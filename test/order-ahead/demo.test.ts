@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DemoContext } from '../../scripts/demo/seed.ts';
 import { seedOrderAhead } from '../../scripts/demo/order-ahead.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startOrderAheadTestApi();
-});
-afterAll(async () => {
-  await api?.close();
-});
+const api = useTestApi(startOrderAheadTestApi);
 
 describe('order-ahead demo data', () => {
   it('seeds a pickup and delivery menu and a delivery address inside its area that validates', async () => {

@@ -1,31 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { FAR_AWAY, orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 
-let api: TestApi;
-let fixture: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
-let customer: Awaited<ReturnType<typeof orderAheadUserFixture>>;
-
 /** Holds the Validate step until released, so a test can see the order while it is validating. */
 let gate: Promise<void> = Promise.resolve();
 
-beforeAll(async () => {
-  api = await startOrderAheadTestApi({
+const api = useTestApi(() =>
+  startOrderAheadTestApi({
     taskHandlers: {
       Validate: async (input) => {
         await gate;
         return stepHandler(input);
       },
     },
-  });
+  }),
+);
+let fixture: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
+let customer: Awaited<ReturnType<typeof orderAheadUserFixture>>;
+
+beforeAll(async () => {
   fixture = await orderAheadLocationFixture();
   customer = await orderAheadUserFixture(fixture.app.app_id);
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 function pickupCart(overrides: Record<string, unknown> = {}) {

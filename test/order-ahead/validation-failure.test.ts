@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
-let api: TestApi;
 let validateCalls = 0;
 
-beforeAll(async () => {
-  // The Validate Task points at a handler that always throws; Retry, Catch and the failure step are the real definition's.
-  api = await startOrderAheadTestApi({
+// The Validate Task points at a handler that always throws; Retry, Catch and the failure step are the real definition's.
+const api = useTestApi(() =>
+  startOrderAheadTestApi({
     taskHandlers: {
       Validate: async () => {
         validateCalls += 1;
@@ -17,11 +16,8 @@ beforeAll(async () => {
       },
     },
     retryIntervalMs: 10,
-  });
-});
-afterAll(async () => {
-  await api?.close();
-});
+  }),
+);
 
 describe('a validation function that throws', () => {
   it('is retried, then caught: the order ends externally_invalid, never stuck validating', async () => {

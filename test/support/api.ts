@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type Server } from 'node:http';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
 import { validateResponse } from '../openapi/response-validator.ts';
@@ -80,6 +80,38 @@ export async function startTestApi(): Promise<TestApi> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * The test API of one test file: `const api = useTestApi();` at the top of the file starts it before the
+ * file's own hooks and tests (hooks run in the order they are declared) and closes it after them. The
+ * returned object forwards to the running API, so it can be used in any hook or test.
+ */
+export function useTestApi(start: () => Promise<TestApi> = startTestApi): TestApi {
+  let started: TestApi | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const running = (): TestApi => {
+    if (!started) throw new Error('the test API starts in beforeAll: use it inside hooks and tests');
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get tableName() {
+      return running().tableName;
+    },
+    get endpoint() {
+      return running().endpoint;
+    },
+    call: (method, pathOrUrl, options) => running().call(method, pathOrUrl, options),
+    close: () => running().close(),
   };
 }
 

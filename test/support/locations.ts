@@ -1,19 +1,20 @@
 import { createLocation, type LocationInput, type LocationItem } from '#shared/domain/locations.ts';
 
 /**
- * A location made through the domain library (as the admin CLI and the demo seed make them).
- * Defaults: in Boston, in-store only, open every day 07:00-21:00 New York time.
+ * THE location fixture: a location made through the domain library (as the admin CLI and the demo seed
+ * make them). Defaults: "Downtown", 1 Main St, Boston, in-store only, open every day 07:00-21:00 New
+ * York time; tests override what they are about.
  */
 export async function locationFixture(merchantId: number, overrides: Partial<LocationInput> = {}): Promise<LocationItem> {
   return createLocation({
     merchant_id: merchantId,
-    name: 'Test location',
-    street_address: '1 Test Street',
+    name: 'Downtown',
+    street_address: '1 Main St',
     locality: 'Boston',
     region: 'MA',
     postal_code: '02110',
-    latitude: 42.3601,
-    longitude: -71.0589,
+    latitude: 42.35,
+    longitude: -71.05,
     time_zone: 'America/New_York',
     hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '07:00', closes: '21:00' }],
     ...overrides,

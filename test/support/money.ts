@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createLocation } from '#shared/domain/locations.ts';
 import { addCreditCard } from '#shared/domain/credit-cards.ts';
 import { addCredit } from '#shared/domain/ledger.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
+import { locationFixture } from './locations.ts';
 import type { TestApi } from './api.ts';
 import type { Permission } from '#shared/routes.ts';
 
@@ -18,22 +18,7 @@ export function loadGiftCard(api: TestApi, merchantToken: string, merchantId: nu
   return api.call('POST', `/v15/merchants/${merchantId}/gift_card_value_additions`, { token: merchantToken, body: { gift_card_value_addition: addition }, headers });
 }
 
-
 export type CardKind = 'valid' | 'declines' | 'limited-funds' | 'none';
-
-export async function locationFixture(merchantId: number) {
-  return createLocation({
-    merchant_id: merchantId,
-    name: 'Downtown',
-    street_address: '1 Main St',
-    locality: 'Boston',
-    region: 'MA',
-    postal_code: '02110',
-    latitude: 42.35,
-    longitude: -71.05,
-    time_zone: 'America/New_York',
-  });
-}
 
 /** A merchant with a location, and a user of the same app with a card of the given behaviour. */
 export async function orderWorld(options: { card?: CardKind; managerConfirmation?: string | null; credit?: number; giftCard?: number } = {}) {

@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { createAddress } from '#shared/domain/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
-import { createLocation, type LocationInput } from '#shared/domain/locations.ts';
+import type { LocationInput } from '#shared/domain/locations.ts';
 import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
 import { startLocalWorkflows, stopLocalWorkflows, type LocalWorkflowOptions } from '../../scripts/local/workflows.ts';
 import { startTestApi, type ApiResult, type TestApi } from './api.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
+import { locationFixture } from './locations.ts';
 
 /**
  * The test API with the local state machine. The definition is synthesized up front: synthesis is
@@ -37,16 +38,12 @@ export const FAR_AWAY = { latitude: 42.2808, longitude: -71.8023 };
 export async function orderAheadLocationFixture(options: { location?: Partial<LocationInput>; menu?: MenuInput } = {}) {
   const { app } = await appFixture({ global: true });
   const merchant = await merchantFixture(app.app_id);
-  const location = await createLocation({
-    merchant_id: merchant.merchant.merchant_id,
+  const location = await locationFixture(merchant.merchant.merchant_id, {
     name: 'Order ahead test kitchen',
     street_address: '123 Main St.',
-    locality: 'Boston',
-    region: 'MA',
     postal_code: '02114',
     latitude: STORE.latitude,
     longitude: STORE.longitude,
-    time_zone: 'America/New_York',
     fulfillment_types: ['in_store', 'pickup', 'delivery'],
     delivery_radius_m: 3000,
     hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '00:00', closes: '24:00' }],

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { runAdmin, type CliResult } from '../support/admin.ts';
 import { appIdForApiKey } from '#shared/domain/apps.ts';
 
-
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 /** Against this file's test table unless `env` names another (or none). */
 const admin = (args: string[], env?: Record<string, string | undefined>) => runAdmin(args, env ?? api);

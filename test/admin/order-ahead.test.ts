@@ -1,22 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocation } from '#shared/domain/locations.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { runAdmin } from '../support/admin.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { locationFixture } from '../support/locations.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let directory: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
   directory = mkdtempSync(join(tmpdir(), 'order-ahead-admin-'));
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const admin = (args: string[]) => runAdmin(args, api);
@@ -25,10 +21,7 @@ describe('npm run admin -- create-menu / create-upsell', () => {
   it('publishes a menu from a JSON file, readable through the menu endpoint, and adds an upsell', async () => {
     const { app } = await appFixture();
     const { merchant } = await merchantFixture(app.app_id);
-    const location = await createLocation({
-      merchant_id: merchant.merchant_id, street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02110',
-      latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['pickup'],
-    });
+    const location = await locationFixture(merchant.merchant_id, { fulfillment_types: ['pickup'] });
     const file = join(directory, 'menu.json');
     writeFileSync(file, JSON.stringify({ ...sampleMenu(), upsells: [] }));
 
