@@ -158,7 +158,7 @@ function floorSection(results: BenchResults): string {
 }
 
 function orderAheadSection(results: BenchResults): string {
-  if (!results.orderAhead.available) return `Not available: ${results.orderAhead.note ?? 'the endpoints do not exist yet'}.`;
+  if (!results.orderAhead.available) return `Not available: ${results.orderAhead.note ?? 'not measured'}.`;
   const rows = results.orderAhead.runs.map((run) => [
     String(run.concurrency),
     fmt(run.summary.p50),
@@ -229,7 +229,7 @@ function historySection(results: BenchResults): string {
       ),
     );
   } else {
-    parts.push('No-scan check of rewards and campaigns: not available (the endpoints or the campaign do not exist yet).');
+    parts.push('No-scan check of rewards and campaigns: not available (the seed did not create the campaign).');
   }
   return parts.join('\n');
 }

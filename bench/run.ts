@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
     const { seedWorld } = await import('./seed.ts');
     const { getItemFloor, transactWriteFloor } = await import('./floor.ts');
-    const { scenarios, routeUnavailable, createApi, ORDER_AHEAD_SHOW, ORDER_AHEAD_START, orderAheadStartBody } = await import('./scenarios.ts');
+    const { scenarios, createApi, orderAheadStartBody } = await import('./scenarios.ts');
     const { measureHistory } = await import('./history.ts');
     const { measureColdStarts } = await import('./cold-start.ts');
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -180,9 +180,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       const route = `${scenario.route.method} ${scenario.route.path}`;
       const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, runs: [] };
-      const unavailable =
-        [scenario.route, ...(scenario.alsoNeeds ?? [])].map(routeUnavailable).find(Boolean) ??
-        (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
+      const unavailable = (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
       if (unavailable) {
         row.note = `not available: ${unavailable}`;
         progress(`${scenario.id}: ${row.note}`);
@@ -230,10 +228,8 @@ async function main(): Promise<void> {
 
     // Order ahead: start, then poll order_url until it stops answering 202.
     const orderAhead: OrderAheadRow = { available: false, runs: [] };
-    const orderAheadUnavailable =
-      [ORDER_AHEAD_START, ORDER_AHEAD_SHOW].map(routeUnavailable).find(Boolean) ?? (world.menuItemId === undefined ? 'seed did not create the order-ahead menu' : undefined);
-    if (orderAheadUnavailable) {
-      orderAhead.note = `not available: ${orderAheadUnavailable}`;
+    if (world.menuItemId === undefined) {
+      orderAhead.note = 'not available: seed did not create the order-ahead menu';
       progress(`order ahead: ${orderAhead.note}`);
     } else {
       for (const concurrency of CONCURRENCIES) {

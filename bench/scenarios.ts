@@ -1,10 +1,8 @@
 /**
- * The benchmarked endpoints, written against the contract (/work/shared/spec/service-api.md and the
- * client payloads). A scenario whose route is not in shared/routes.ts yet, or whose function file
- * does not exist, is reported as "not available"; it runs as soon as the endpoint lands.
+ * The benchmarked endpoints, each sent as the contract and the real clients' payloads have it. A
+ * scenario whose seed data is missing is reported as "not available" (see seed.ts); every route it
+ * names must be in shared/routes.ts (checked when this module loads).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { routes, type HttpMethod } from '#shared/routes.ts';
 import type { HttpRequestSpec } from './measure.ts';
 import type { BenchUser, World } from './seed.ts';
@@ -36,8 +34,6 @@ export interface Scenario {
   title: string;
   /** The route measured. */
   route: RouteRef;
-  /** Other routes the scenario needs to prepare its requests. */
-  alsoNeeds?: RouteRef[];
   /** World pieces it needs (seed problems make it unavailable). */
   needs?: (keyof World)[];
   minimum: MinimumRoundTrips;
@@ -49,14 +45,10 @@ export interface Scenario {
   onResponse?(world: World, status: number, body: string): void;
 }
 
-const functionsDirectory = fileURLToPath(new URL('../functions/', import.meta.url));
-
-/** Why a route cannot be measured yet, or undefined when it can. */
-export function routeUnavailable(ref: RouteRef): string | undefined {
-  const route = routes.find((candidate) => candidate.method === ref.method && candidate.path === ref.path);
-  if (!route) return `${ref.method} ${ref.path} is not in shared/routes.ts`;
-  if (!existsSync(`${functionsDirectory}${route.handler}.ts`)) return `functions/${route.handler}.ts does not exist`;
-  return undefined;
+/** A route this bench measures: it must be a row of shared/routes.ts. */
+function routeRef(ref: RouteRef): RouteRef {
+  if (!routes.some((route) => route.method === ref.method && route.path === ref.path)) throw new Error(`bench: ${ref.method} ${ref.path} is not in shared/routes.ts`);
+  return ref;
 }
 
 export interface ApiResponse {
@@ -200,7 +192,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'users-show',
     title: 'Show user (reference read)',
-    route: { method: 'GET', path: '/v15/users' },
+    route: routeRef({ method: 'GET', path: '/v15/users' }),
     minimum: READ_MINIMUM,
     expectedStatuses: [200],
     async prepare({ world }) {
@@ -211,7 +203,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'locations-list',
     title: 'List locations (page 1)',
-    route: { method: 'GET', path: '/v15/apps/{app_id}/locations' },
+    route: routeRef({ method: 'GET', path: '/v15/apps/{app_id}/locations' }),
     needs: ['locationId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: 'no token; the app (its merchants) + one index query' },
     expectedStatuses: [200],
@@ -222,7 +214,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'campaign-representation',
     title: 'Campaign representation (spend_based_loyalty_v1)',
-    route: { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}' },
+    route: routeRef({ method: 'GET', path: '/v15/campaigns/{id}/{representation_type}' }),
     needs: ['campaignId'],
     minimum: { roundTrips: 3, transactions: 0, rationale: "token check + the campaign + one BatchGetItem of the app and the user's progress (unavoidable: the progress key holds the campaign's merchant, known only from the campaign; docs/data-model.md \"Per-request reads (loyalty)\")" },
     expectedStatuses: [200],
@@ -234,7 +226,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'rewards-list',
     title: 'List rewards at a merchant',
-    route: { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards' },
+    route: routeRef({ method: 'GET', path: '/v15/merchants/{merchant_id}/rewards' }),
     needs: ['campaignId'],
     minimum: { roundTrips: 3, transactions: 0, rationale: "token check + two parallel Queries: the merchant's catalog (merchant + campaigns) and the user's loyalty at the merchant (unavoidable: one is shared by all users, the other is one user's; docs/data-model.md \"Per-request reads (loyalty)\"); 1 without a token" },
     expectedStatuses: [200],
@@ -246,7 +238,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'gift-card-load',
     title: 'Gift card load',
-    route: { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' },
+    route: routeRef({ method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' }),
     minimum: {
       roundTrips: 4,
       transactions: 1,
@@ -275,7 +267,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'proposed-order',
     title: 'Proposed order (in-store)',
-    route: { method: 'POST', path: '/v15/proposed_orders' },
+    route: routeRef({ method: 'POST', path: '/v15/proposed_orders' }),
     needs: ['locationId'],
     minimum: {
       roundTrips: 4,
@@ -292,8 +284,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'completed-order',
     title: 'Completed order (in-store, card charge)',
-    route: { method: 'POST', path: '/v15/completed_orders' },
-    alsoNeeds: [{ method: 'POST', path: '/v15/proposed_orders' }],
+    route: routeRef({ method: 'POST', path: '/v15/completed_orders' }),
     needs: ['locationId'],
     consumable: true,
     minimum: {
@@ -324,11 +315,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'refund',
     title: 'Refund an order',
-    route: { method: 'POST', path: '/v14/orders/{uuid}/refund' },
-    alsoNeeds: [
-      { method: 'POST', path: '/v15/proposed_orders' },
-      { method: 'POST', path: '/v15/completed_orders' },
-    ],
+    route: routeRef({ method: 'POST', path: '/v14/orders/{uuid}/refund' }),
     needs: ['locationId'],
     consumable: true,
     minimum: {
@@ -351,11 +338,7 @@ export const scenarios: Scenario[] = [
   {
     id: 'user-orders-page',
     title: "User's orders (page 1)",
-    route: { method: 'GET', path: '/v15/apps/orders' },
-    alsoNeeds: [
-      { method: 'POST', path: '/v15/proposed_orders' },
-      { method: 'POST', path: '/v15/completed_orders' },
-    ],
+    route: routeRef({ method: 'GET', path: '/v15/apps/orders' }),
     needs: ['locationId'],
     minimum: READ_MINIMUM,
     expectedStatuses: [200],
@@ -370,8 +353,8 @@ export const scenarios: Scenario[] = [
 ];
 
 /** The order-ahead flow is measured separately: start, then poll order_url until it is not 202. */
-export const ORDER_AHEAD_START: RouteRef = { method: 'POST', path: '/v15/order_ahead/orders' };
-export const ORDER_AHEAD_SHOW: RouteRef = { method: 'GET', path: '/v15/order_ahead/orders/{uuid}' };
+export const ORDER_AHEAD_START: RouteRef = routeRef({ method: 'POST', path: '/v15/order_ahead/orders' });
+export const ORDER_AHEAD_SHOW: RouteRef = routeRef({ method: 'GET', path: '/v15/order_ahead/orders/{uuid}' });
 
 export function orderAheadStartBody(world: World) {
   return {

@@ -15,13 +15,8 @@ export interface LoyaltyApiStackProps extends StackProps {
 }
 
 /**
- * The whole API: the table, one function per route (plus the `$default` fallback) and the HTTP API.
- *
- * Extension point for order-ahead validation: routes with `startsValidation: true` will start an
- * Express state machine. Add it as its own construct here, taking `table` and the starting
- * functions from `functions` (filter `routes` on `startsValidation`), grant them
- * `states:StartExecution` (or StartSyncExecution) on that state machine and set its ARN in their
- * environment.
+ * The whole API: the table, one function per route (plus the `$default` fallback), the HTTP API, and
+ * the order-ahead validation workflow that the routes marked `startsValidation` start.
  */
 export class LoyaltyApiStack extends Stack {
   public readonly table: Table;
