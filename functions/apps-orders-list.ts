@@ -1,15 +1,14 @@
 import * as z from 'zod';
-import { keys } from '#shared/db/keys.ts';
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
 import { cursorQuery, encodeCursor, nextPageLink, pageQuery } from '#shared/http/paging.ts';
-import { listAppOrders } from '#shared/domain/orders/user-orders.ts';
+import { isOrdersCursor, listAppOrders } from '#shared/domain/orders/user-orders.ts';
 import { userOrderListColumns } from '#shared/domain/orders/views.ts';
 import { userOrderList } from '#shared/schemas/money.ts';
 
 const query = z.object({
   page: pageQuery,
   // Opaque position from a previous page's Link (the last order's index key).
-  cursor: cursorQuery(keys.isUserOrdersSortKey),
+  cursor: cursorQuery(isOrdersCursor),
 });
 
 /** GET /v15/apps/orders: the user's orders through the requesting app, newest first, paged by Link. */

@@ -28,9 +28,9 @@ import { nextId } from '#shared/db/ids.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
 import { balanceChangeItems } from '#shared/domain/ledger.ts';
-import { qualifyingSpend, type OrderRecord } from '#shared/domain/orders/record.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
-import { accrue } from '#shared/domain/loyalty/progress.ts';
+import { accrue, qualifyingSpend } from '#shared/domain/loyalty/progress.ts';
+import type { OrderItem } from '#shared/schemas/money.ts';
 import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
@@ -38,10 +38,27 @@ import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 /** How many items loyalty may add to one completion or refund transaction. */
 export const MAX_ORDER_EFFECT_ITEMS = 60;
 
-/** What the order as recorded tells loyalty at completion. */
-export type CompletedOrder = Pick<OrderRecord, 'uuid' | 'merchant_id' | 'user_id' | 'spend_amount' | 'exemption_amount' | 'applied_discount_amount' | 'items' | 'transacted_at'>;
-/** ...and at refund. */
-export type RefundedOrder = Pick<OrderRecord, 'uuid' | 'credit_earned_amount'>;
+/**
+ * What loyalty reads of the order being recorded: fields of the stored order (orders/record.ts), by
+ * their stored names, so the settlement hands over the record itself.
+ */
+export interface CompletedOrder {
+  uuid: string;
+  merchant_id: number;
+  user_id: number;
+  /** Approved spend, excluding tip. */
+  spend_amount: number;
+  exemption_amount: number;
+  applied_discount_amount: number;
+  items: OrderItem[];
+  transacted_at: string;
+}
+
+/** ...and of the order being refunded. */
+export interface RefundedOrder {
+  uuid: string;
+  credit_earned_amount: number;
+}
 
 export interface CompletionEffects {
   /** Guarded writes committed in the same transaction as the order. */

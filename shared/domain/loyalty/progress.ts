@@ -3,6 +3,11 @@ import { hasProgressPeriod, progressRequired, type CampaignItem, type ItemRule }
 import { currentProgress, type ProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { isoSeconds } from '#shared/time.ts';
 
+/** The part of an order's spend that earns progress: spend minus exemption, never negative. */
+export function qualifyingSpend(order: { spend_amount: number; exemption_amount: number }): number {
+  return Math.max(0, order.spend_amount - order.exemption_amount);
+}
+
 /** What an order brings to progress. */
 export interface OrderForProgress {
   /** Spend minus exemptions (never negative). */

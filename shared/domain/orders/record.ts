@@ -73,11 +73,6 @@ export interface OrderRecord {
   refund_id: string | null;
 }
 
-/** The part of an order's spend that earns loyalty progress: spend minus exemption, never negative. */
-export function qualifyingSpend(order: Pick<OrderRecord, 'spend_amount' | 'exemption_amount'>): number {
-  return Math.max(0, order.spend_amount - order.exemption_amount);
-}
-
 /** "First L." as merchants see a customer. */
 export function displayName(user: { first_name?: unknown; last_name?: unknown } | undefined): string {
   const first = typeof user?.first_name === 'string' ? user.first_name.trim() : '';

@@ -9,6 +9,11 @@ import { getOrder, type OrderRecord } from './record.ts';
 /** Orders per page of GET /v15/apps/orders. */
 export const ORDERS_PAGE_SIZE = 10;
 
+/** Whether a decoded paging cursor is an order's position in the user's orders (the only cursor this list hands out). */
+export function isOrdersCursor(position: string): boolean {
+  return keys.isUserOrdersSortKey(position);
+}
+
 /** GET /v15/orders/:uuid: the user's own order; anyone else's is not found. */
 export async function getUserOrder(userId: number, uuid: string): Promise<OrderRecord> {
   const order = await getOrder(uuid);

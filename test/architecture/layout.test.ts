@@ -1,0 +1,147 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layout rules of docs/architecture.md, checked by reading the sources (no DynamoDB, no network):
+ * what each folder may import, and the few rules that keep one way of doing a thing. A rule broken
+ * here names the file and the line; fix the code, or change the rule here AND in docs/architecture.md.
+ */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Source {
+  path: string;
+  lines: string[];
+}
+
+function sources(folder: string): Source[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort()
+    .map((path) => ({ path, lines: readFileSync(join(ROOT, path), 'utf8').split('\n') }));
+}
+
+const shared = sources('shared');
+const functions = sources('functions');
+const everything = [...shared, ...functions, ...sources('scripts'), ...sources('bench'), ...sources('infra')];
+
+/** `file:line: text` of every line of `files` that matches. */
+function offending(files: Source[], pattern: RegExp): string[] {
+  return files.flatMap((file) => file.lines.flatMap((line, index) => (pattern.test(line) ? [`${file.path}:${index + 1}: ${line.trim()}`] : [])));
+}
+
+const under = (prefix: string) => (file: Source) => file.path.startsWith(prefix);
+const not = (predicate: (file: Source) => boolean) => (file: Source) => !predicate(file);
+
+/** The repository file an import names (`#shared/...` or a relative path), or undefined for a package. */
+function imported(file: Source, specifier: string): string | undefined {
+  if (specifier.startsWith('#shared/')) return `shared/${specifier.slice('#shared/'.length)}`;
+  if (specifier.startsWith('.')) return relative(ROOT, resolve(ROOT, dirname(file.path), specifier));
+  return undefined;
+}
+
+function imports(file: Source): { target: string; line: number }[] {
+  return file.lines.flatMap((line, index) => {
+    const specifier = /^\s*(?:import|export)\b.*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)/.exec(line);
+    const target = specifier && imported(file, specifier[1] ?? specifier[2] ?? specifier[3]!);
+    return target ? [{ target, line: index + 1 }] : [];
+  });
+}
+
+/** The part of the house a file belongs to, as docs/architecture.md names them. */
+function part(path: string): string {
+  if (path.startsWith('functions/')) return 'functions';
+  const match = /^shared\/([^/]+)\//.exec(path);
+  if (match) return `shared/${match[1]}`;
+  return path.replace(/\.ts$/, '');
+}
+
+/** What each part of shared/ (and functions/) may import; its own part is always allowed. */
+const LEAVES = ['shared/errors', 'shared/time', 'shared/log', 'shared/env', 'shared/routes', 'shared/throttling'];
+const MAY_IMPORT: Record<string, string[]> = {
+  'shared/errors': [],
+  'shared/time': [],
+  'shared/log': [],
+  'shared/env': [],
+  'shared/routes': [],
+  'shared/throttling': [],
+  'shared/db': ['shared/env', 'shared/log'],
+  'shared/schemas': ['shared/time'],
+  'shared/payments': ['shared/env', 'shared/log'],
+  'shared/workflows': ['shared/env', 'shared/log'],
+  'shared/auth': [...LEAVES, 'shared/db'],
+  'shared/domain': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/payments', 'shared/workflows'],
+  'shared/http': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/domain'],
+  'shared/openapi': [...LEAVES, 'shared/schemas', 'shared/http', 'functions'],
+  functions: [...LEAVES, 'shared/schemas', 'shared/domain', 'shared/http', 'docs/openapi.json'],
+};
+
+describe('what each folder may import (docs/architecture.md)', () => {
+  it('keeps every import of shared/ and functions/ inside its part\'s allowed list', () => {
+    const broken = [...shared, ...functions].flatMap((file) => {
+      const from = part(file.path);
+      const allowed = MAY_IMPORT[from];
+      if (!allowed) return [`${file.path}: ${from} is not a part docs/architecture.md names`];
+      return imports(file)
+        .filter(({ target }) => part(target) !== from && !allowed.includes(part(target)))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`);
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps the money path above the areas it calls: orders/ and order-ahead/ are imported by no other domain module', () => {
+    const areas = shared.filter((file) => file.path.startsWith('shared/domain/') && !/^shared\/domain\/(orders|order-ahead)\//.test(file.path));
+    const upward = areas.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => /^shared\/domain\/(orders|order-ahead)\//.test(target))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    const ordersToOrderAhead = shared.filter(under('shared/domain/orders/')).flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => target.startsWith('shared/domain/order-ahead/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    expect([...upward, ...ordersToOrderAhead]).toEqual([]);
+  });
+});
+
+describe('one way to do each thing', () => {
+  it('builds raw transactions and batch reads only in shared/db (transactWrite, readItems)', () => {
+    expect(offending(everything.filter(not(under('shared/db/'))), /\b(TransactWriteCommand|BatchGetCommand)\b/)).toEqual([]);
+  });
+
+  it('writes conditional creates with putNew / createItem, never an inline attribute_not_exists(pk) condition', () => {
+    expect(offending(everything.filter(not(under('shared/db/'))), /ConditionExpression: 'attribute_not_exists\(pk\)'/)).toEqual([]);
+  });
+
+  it('writes key prefixes only in shared/db/keys.ts, and calls no key builder with placeholder arguments', () => {
+    const elsewhere = everything.filter((file) => file.path !== 'shared/db/keys.ts');
+    expect(offending(elsewhere, /['"`][A-Z][A-Z0-9]+#/)).toEqual([]);
+    expect(offending(everything, /\bkeys\.\w+\([^)]*(''|"")/)).toEqual([]);
+  });
+
+  it('raises errors through the helpers of shared/errors.ts: no new ApiError( in the domain or the handlers', () => {
+    expect(offending([...shared.filter(under('shared/domain/')), ...functions], /new ApiError\(/)).toEqual([]);
+  });
+
+  it('waits between retries only through the backoff of shared/db/transient.ts', () => {
+    const retryLoops = /\bsleep\(|setTimeout\(resolve/;
+    expect(offending([...shared.filter(not(under('shared/db/'))), ...functions], retryLoops)).toEqual([]);
+  });
+
+  it('has no side-effect imports in shared/ (collaborators are called, not registered)', () => {
+    expect(offending(shared, /^\s*import\s+'[^']+';/).filter((line) => !line.startsWith('shared/openapi/'))).toEqual([]);
+  });
+});
+
+describe('size', () => {
+  const MONEY = [/^shared\/domain\/orders\//, /^shared\/domain\/(ledger|gift-cards|idempotency)\.ts$/, /^shared\/domain\/loyalty\/order-effects\.ts$/, /^shared\/db\/(transactions|reads|transient)\.ts$/];
+
+  it('keeps every money module under 400 lines', () => {
+    const money = shared.filter((file) => MONEY.some((pattern) => pattern.test(file.path)));
+    expect(money.length).toBeGreaterThanOrEqual(12);
+    expect(money.filter((file) => file.lines.length > 400).map((file) => `${file.path}: ${file.lines.length} lines`)).toEqual([]);
+  });
+});
