@@ -127,8 +127,9 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
 }
 
 /**
- * Credit earned outside an order (e.g. a merchant unlocking a campaign): balance + ledger entry.
- * Inside order completion do not use this; return `creditEarnedAmount` from OrderEffects instead.
+ * Credit earned outside an order (e.g. a merchant unlocking a campaign): balance + ledger entry. Inside an
+ * order's completion do not use this: loyalty's `completionEffects` returns `creditEarnedAmount` and the
+ * settlement writes it.
  */
 export function creditEarnedTransactItems(input: { userId: number; merchantId: number; amount: number; entryId: string; reference?: Movement['reference'] }): TransactItem[] {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw new Error('credit earned must be a positive integer amount of cents');
