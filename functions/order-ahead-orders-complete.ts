@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { completeOrderAhead, serializeCompletion } from '#shared/domain/order-ahead/complete.ts';
+import type { OrderRecord } from '#shared/domain/orders/record.ts';
 import { orderAheadCompletionResponse } from '#shared/schemas/order-ahead.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
@@ -16,10 +17,7 @@ export const handler = apiHandler(
   { responses: { 200: orderAheadCompletionResponse, 409: apiErrors, 422: apiErrors }, summary: 'Complete (pay for) a validated order ahead order', params },
   async (request) => {
     const user = requireUser(request);
-    return idempotentCommit(
-      request,
-      (order: Parameters<typeof serializeCompletion>[0]) => serializeCompletion(order, request.baseUrl),
-      (respond) => completeOrderAhead({ uuid: request.params.uuid, userId: user.userId, respond }),
-    );
+    const view = (order: OrderRecord) => serializeCompletion(order, request.baseUrl);
+    return idempotentCommit(request, view, (respond) => completeOrderAhead({ uuid: request.params.uuid, userId: user.userId, respond }));
   },
 );
