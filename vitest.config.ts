@@ -9,6 +9,6 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only queue on DynamoDB Local's Java process.
     maxWorkers: 2,
-    env: { LOG_LEVEL: 'silent' },
+    env: { LOG_LEVEL: 'silent', POWERTOOLS_METRICS_DISABLED: 'true' },
   },
 });

@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { log } from '#shared/log.ts';
+import { publishMetrics, recordOrderAheadValidation } from '#shared/metrics.ts';
 import { finishValidation, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
 import type { PricedOrder } from '#shared/domain/order-ahead/pricing.ts';
 import { validateProposedOrder, type ValidationOutcome } from '#shared/domain/order-ahead/validation.ts';
@@ -29,6 +30,14 @@ const eventSchema = z.discriminatedUnion('step', [
 export type ValidationTaskEvent = z.input<typeof eventSchema>;
 
 export async function stepHandler(event: unknown): Promise<ValidationOutcome | { recorded: boolean }> {
+  try {
+    return await runStep(event);
+  } finally {
+    publishMetrics();
+  }
+}
+
+async function runStep(event: unknown): Promise<ValidationOutcome | { recorded: boolean }> {
   const parsed = eventSchema.parse(event);
   switch (parsed.step) {
     case 'validate':
@@ -37,16 +46,19 @@ export async function stepHandler(event: unknown): Promise<ValidationOutcome | {
       // The priced order is what this function's own `validate` step returned a moment ago.
       const recorded = await finishValidation(parsed.order_uuid, { priced: parsed.priced as unknown as PricedOrder });
       log('info', 'order ahead order valid', { order_uuid: parsed.order_uuid, recorded });
+      if (recorded) recordOrderAheadValidation('valid');
       return { recorded };
     }
     case 'record_invalid': {
       const recorded = await finishValidation(parsed.order_uuid, { errors: parsed.errors });
       log('info', 'order ahead order invalid', { order_uuid: parsed.order_uuid, codes: parsed.errors.map((error) => error.code), recorded });
+      if (recorded) recordOrderAheadValidation('invalid');
       return { recorded };
     }
     case 'record_failure': {
       const recorded = await finishValidation(parsed.order_uuid, { errors: [VALIDATION_FAILED] });
       log('error', 'order ahead validation failed', { order_uuid: parsed.order_uuid, error: parsed.failure?.Error, cause: parsed.failure?.Cause, recorded });
+      if (recorded) recordOrderAheadValidation('failed');
       return { recorded };
     }
   }

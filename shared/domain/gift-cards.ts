@@ -14,6 +14,7 @@ import { unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueAdditionRequest } from '#shared/schemas/money.ts';
+import { recordGiftCardLoad } from '#shared/metrics.ts';
 
 export const MIN_GIFT_CARD_LOAD = 1000;
 export const MAX_GIFT_CARD_LOAD = 50_000;
@@ -118,10 +119,12 @@ export async function addGiftCardValue(merchantId: number, addition: GiftCardVal
       if (isTransientDbError(error) && (await additionExists(uuid))) return { committed: true } as const;
       throw error;
     });
-    if (outcome.committed) return response;
-    const failed = batch.failedLabels(outcome.reasons);
-    // This addition's own uuid already exists: our transaction, re-sent after its answer was lost, committed.
-    if (failed.has('addition')) return response;
+    const failed = outcome.committed ? undefined : batch.failedLabels(outcome.reasons);
+    // Committed, or this addition's own uuid already exists: our transaction, re-sent after its answer was lost, committed.
+    if (!failed || failed.has('addition')) {
+      recordGiftCardLoad(addition.value_amount);
+      return response;
+    }
     if (externalIdentifier && failed.has('external_identifier')) {
       // Another request with this external_identifier won; its response is ours. The record was
       // committed with the winner's transaction, so a consistent read sees it (retry covers the gap

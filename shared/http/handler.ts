@@ -8,6 +8,7 @@ import { resolveCredentials, type Credentials, type MerchantPrincipal, type User
 import { findRoute, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
 import { log } from '#shared/log.ts';
+import { publishMetrics } from '#shared/metrics.ts';
 import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
@@ -237,12 +238,14 @@ export function apiHandler<
       },
       after: (request) => {
         logRequest(request.event, request.context, route, request.response?.statusCode ?? 0, request.internal as Record<string, unknown>);
+        publishMetrics();
       },
       onError: (request) => {
         const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
         const { response, logged } = errorResponse(requestId, request.error);
         request.response = response;
         logRequest(request.event, request.context, route, response.statusCode ?? 500, { ...(request.internal as Record<string, unknown>), ...logged });
+        publishMetrics();
       },
     })
     .use(emptyBodyGuard())
@@ -266,6 +269,10 @@ function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context
   };
 }
 
+function traceRoot(): string | undefined {
+  return /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
+}
+
 function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Route, status: number, details: Record<string, unknown>): void {
   const { startedAt, skipJsonParse: _skip, ...rest } = details;
   log(status >= 500 ? 'error' : 'info', 'request', {
@@ -275,6 +282,8 @@ function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Rout
     path: event.rawPath,
     status,
     duration_ms: typeof startedAt === 'number' ? Math.round((performance.now() - startedAt) * 100) / 100 : undefined,
+    // Lambda sets the active-tracing header per invocation: the log line leads to its X-Ray trace.
+    trace_id: traceRoot(),
     ...rest,
   });
 }

@@ -16,6 +16,7 @@ import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-ef
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { recordOrderRefunded } from '#shared/metrics.ts';
 import { getOrder, type OrderRecord } from './record.ts';
 
 const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
@@ -107,12 +108,16 @@ export async function refundOrder(input: {
     });
     if (outcome.committed) {
       if (!refunded) throw new Error('refund committed without an order');
+      recordOrderRefunded(refunded.spend_amount + refunded.tip_amount);
       return refunded;
     }
     const failed = batch.failedLabels(outcome.reasons);
     if (failed.has('order')) {
       // Our own transaction, re-sent after its answer was lost, finds the order refunded by itself.
-      if (refunded && (await committedByUs())) return refunded;
+      if (refunded && (await committedByUs())) {
+        recordOrderRefunded(refunded.spend_amount + refunded.tip_amount);
+        return refunded;
+      }
       throw REFUND_FAILED();
     }
     if (failed.has('idempotency')) throw REFUND_IN_PROGRESS();

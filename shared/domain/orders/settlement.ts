@@ -30,6 +30,7 @@ import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalt
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
+import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
@@ -87,7 +88,9 @@ export async function settleOrder(settlement: Settlement): Promise<OrderRecord> 
   }
   for (let round = 1; ; round++) {
     try {
-      return await settleOnce(settlement);
+      const order = await settleOnce(settlement);
+      recordOrderCompleted(order.spend_amount + order.tip_amount);
+      return order;
     } catch (error) {
       // A balance moved between the split and the commit (e.g. two orders of one customer at once): the
       // charge was voided and the claim released with a new attempt, so settle again from fresh balances.
@@ -144,6 +147,7 @@ async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
         split = withCardApproval(split, 0); // rule 4: loyalty only
       } else {
         const result = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: split.charged, allowPartial: terms.partial_authorization_allowed, idempotencyKey: `${charge.key}:charge` });
+        if (!result.ok) recordChargeDeclined();
         if (!result.ok) throw result.reason === 'insufficient_funds' ? INSUFFICIENT_FUNDS() : DECLINED();
         charge.chargeId = result.chargeId;
         charge.amount = result.amount;
@@ -189,8 +193,10 @@ async function settledOrder(source: SettlementSource): Promise<OrderRecord | und
 async function voidCharge(charge: Charge, sourceUuid: string): Promise<void> {
   try {
     const result = await paymentGateway().refund({ chargeId: charge.chargeId!, amount: charge.amount, idempotencyKey: `${charge.key}:void` });
+    recordChargeVoid(result.ok);
     if (!result.ok) log('error', 'charge_void_failed', { charge_id: charge.chargeId, source_uuid: sourceUuid });
   } catch (error) {
+    recordChargeVoid(false);
     log('error', 'charge_void_failed', { charge_id: charge.chargeId, source_uuid: sourceUuid, error: (error as Error).message });
   }
 }
