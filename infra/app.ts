@@ -1,12 +1,13 @@
 import { App } from 'aws-cdk-lib';
-import { LoyaltyApiStack } from './stack.ts';
+import { createLoyaltyApi } from './app-stacks.ts';
 
 const app = new App();
 
-// Environment-agnostic (no account/region): `cdk synth` needs no AWS credentials and no context
-// lookups; `cdk deploy` takes the account and region of the credentials it runs with.
-new LoyaltyApiStack(app, 'LoyaltyApi', {
-  description: 'Loyalty, gift card, order and payments API',
+// The account and region of the credentials `cdk` runs with (no context lookups): `cdk synth` needs no
+// credentials, and without a configured region the CLI (and so this app) uses us-east-1.
+createLoyaltyApi(app, {
+  account: process.env.CDK_DEFAULT_ACCOUNT,
+  region: process.env.CDK_DEFAULT_REGION ?? 'us-east-1',
 });
 
 app.synth();

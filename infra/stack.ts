@@ -7,11 +7,20 @@ import { routes as routeTable, type Route } from '#shared/routes.ts';
 import { LoyaltyHttpApi } from './constructs/http-api.ts';
 import { RouteFunctions } from './constructs/route-functions.ts';
 import { LoyaltyTable } from './constructs/table.ts';
-import { OrderAheadWorkflow } from './constructs/order-ahead-workflow.ts';
+import { OrderAheadWorkflow, VALIDATION_TASK_HANDLER } from './constructs/order-ahead-workflow.ts';
+import { Monitoring } from './constructs/monitoring.ts';
+import { EdgeDistribution } from './constructs/edge-distribution.ts';
+import type { ClientLimitsReference } from './constructs/client-limits.ts';
 
 export interface LoyaltyApiStackProps extends StackProps {
   /** @default the route table of shared/routes.ts */
   routes?: readonly Route[];
+  /**
+   * The per-client limits' web ACL (infra/edge-stack.ts): with it, a CloudFront distribution carrying
+   * it becomes the API's public URL. Without it (tools that synthesize parts of the stack), clients
+   * call the stage directly and only the stage's shared throttle applies.
+   */
+  clientLimits?: ClientLimitsReference;
 }
 
 /**
@@ -24,7 +33,9 @@ export class LoyaltyApiStack extends Stack {
   public readonly functions: ReadonlyMap<string, NodejsFunction>;
   public readonly api: HttpApi;
   public readonly orderAheadWorkflow: OrderAheadWorkflow;
-  /** Invoke URL of the API's `$default` stage. */
+  public readonly monitoring: Monitoring;
+  public readonly edge?: EdgeDistribution;
+  /** The URL clients call: the CloudFront distribution's with client limits, else the `$default` stage's. */
   public readonly apiUrl: string;
 
   public constructor(scope: Construct, id: string, props: LoyaltyApiStackProps = {}) {
@@ -40,7 +51,6 @@ export class LoyaltyApiStack extends Stack {
       fallback: routeFunctions.fallback,
     });
     this.api = httpApi.api;
-    this.apiUrl = httpApi.url;
 
     // Order-ahead validation: the routes marked startsValidation start its executions.
     this.orderAheadWorkflow = new OrderAheadWorkflow(this, 'OrderAheadWorkflow', {
@@ -48,7 +58,25 @@ export class LoyaltyApiStack extends Stack {
       startingFunctions: routes.filter((route) => route.startsValidation).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: httpApi.url, description: 'Invoke URL of the API' });
+    if (props.clientLimits) {
+      this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
+      // Links and *_url fields must send clients back through the limits, never to the stage itself.
+      for (const fn of [...routeFunctions.functions.values(), this.orderAheadWorkflow.validationFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
+      new CfnOutput(this, 'OriginUrl', { value: httpApi.url, description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)' });
+    }
+    this.apiUrl = this.edge?.url ?? httpApi.url;
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api,
+      table: this.table,
+      stateMachine: this.orderAheadWorkflow.stateMachine,
+      functions: new Map([...routeFunctions.functions, [VALIDATION_TASK_HANDLER, this.orderAheadWorkflow.validationFunction]]),
+      webAcl: props.clientLimits,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Invoke URL of the API' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe on-call to this SNS topic: every alarm notifies it' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
   }
 }

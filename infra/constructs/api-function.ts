@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { GLOBAL_INDEXES } from '#shared/db/table-definition.ts';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 
 /** Memory of every API function, in MB. Lambda allocates CPU in proportion; docs and cost estimates cite this. */
 export const FUNCTION_MEMORY_MB = 512;
@@ -68,10 +70,16 @@ export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   handlerName: string;
 }
 
+/** The table and each of its indexes by name: no `index/*` wildcard in any grant. */
+export function tableResourceArns(table: ITable): string[] {
+  return [table.tableArn, ...GLOBAL_INDEXES.map((index) => `${table.tableArn}/index/${index.name}`)];
+}
+
 /**
  * A NodejsFunction with the house defaults: Node.js 24 on arm64, ESM bundle with source maps,
- * AWS SDK v3 left to the runtime, an explicit log group with retention, and JSON logs at `info`.
- * Grant table access with `bindTable`, never with a broader grant.
+ * AWS SDK v3 left to the runtime, an explicit log group with retention, JSON logs at `info`, X-Ray
+ * active tracing and the Powertools metrics namespace (shared/metrics.ts). Its role may write only to
+ * its own log group (no AWS managed policy). Grant table access with `bindTable`, never with a broader grant.
  */
 export class ApiFunction extends NodejsFunction {
   public readonly handlerName: string;
@@ -83,6 +91,13 @@ export class ApiFunction extends NodejsFunction {
       // Logs are operational, not records; they go with the stack (retention bounds them anyway).
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to this function's own group.
+    const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    });
     super(scope, id, {
       entry: handlerEntry(handlerName),
       handler: 'handler',
@@ -93,15 +108,23 @@ export class ApiFunction extends NodejsFunction {
       memorySize: FUNCTION_MEMORY_MB,
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       logGroup,
+      role,
+      tracing: Tracing.ACTIVE,
       bundling: API_FUNCTION_BUNDLING,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: 'info',
+        POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         ...environment,
       },
       ...rest,
     });
     this.handlerName = handlerName;
+    Validations.of(this).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked synchronously only (API Gateway, Step Functions RequestResponse): failures reach the caller; a DLQ serves asynchronous invocations.',
+    });
   }
 
   /** Sets TABLE_NAME and grants the least IAM actions the access mode needs, on the table and its indexes. */
@@ -110,7 +133,7 @@ export class ApiFunction extends NodejsFunction {
     this.addToRolePolicy(
       new PolicyStatement({
         actions: [...(accessMode === 'RW' ? TABLE_WRITE_ACTIONS : TABLE_READ_ACTIONS)],
-        resources: [table.tableArn, `${table.tableArn}/index/*`],
+        resources: tableResourceArns(table),
       }),
     );
   }

@@ -1,10 +1,34 @@
-import { HttpApi as CdkHttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi as CdkHttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
+import { FUNCTION_LOG_RETENTION } from './api-function.ts';
 import { constructIdFor } from './route-functions.ts';
+
+/**
+ * One JSON line per request in the stage's access log (docs/operations.md reads them): what API
+ * Gateway itself saw, including requests that never reached a function (throttled, 5xx of the
+ * integration). No header values: tokens never reach this log.
+ */
+export const ACCESS_LOG_FIELDS = {
+  request_id: '$context.requestId',
+  time: '$context.requestTime',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  route_key: '$context.routeKey',
+  status: '$context.status',
+  response_length: '$context.responseLength',
+  latency_ms: '$context.responseLatency',
+  integration_latency_ms: '$context.integrationLatency',
+  integration_error: '$context.integrationErrorMessage',
+  source_ip: '$context.identity.sourceIp',
+  user_agent: '$context.identity.userAgent',
+} as const;
 
 export interface LoyaltyHttpApiProps {
   routes: readonly Route[];
@@ -17,11 +41,12 @@ export interface LoyaltyHttpApiProps {
 /**
  * The HTTP API (API Gateway v2): one route per entry of the route table, method and path exactly
  * as there, each a Lambda proxy integration with payload format 2.0, and `$default` to the fallback.
- * The `$default` stage auto-deploys and is throttled with API_THROTTLING.
+ * The `$default` stage auto-deploys, is throttled with API_THROTTLING and writes JSON access logs.
  */
 export class LoyaltyHttpApi extends Construct {
   public readonly api: CdkHttpApi;
   public readonly stage: HttpStage;
+  public readonly accessLogGroup: LogGroup;
   /** Invoke URL of the `$default` stage, ending in `/`. */
   public readonly url: string;
 
@@ -36,11 +61,20 @@ export class LoyaltyHttpApi extends Construct {
       // The default stage is created below instead, because HttpApiProps cannot throttle it.
       createDefaultStage: false,
     });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Every function authorizes from the route table (shared/routes.ts): token kinds and permissions API Gateway authorizers cannot express.',
+    });
 
+    this.accessLogGroup = new LogGroup(this, 'AccessLogs', { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       autoDeploy: true,
       throttle: { rateLimit: API_THROTTLING.rateLimit, burstLimit: API_THROTTLING.burstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
     });
     this.url = this.stage.url;
 

@@ -1,0 +1,75 @@
+import { Duration, Fn, Validations } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
+  CachePolicy,
+  CacheQueryStringBehavior,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Construct } from 'constructs';
+
+export interface EdgeDistributionProps {
+  api: IHttpApi;
+  /** ARN of the CloudFront-scoped web ACL with the per-client limits (infra/constructs/client-limits.ts). */
+  webAclArn: string;
+}
+
+/**
+ * The API's public entry point: a CloudFront distribution in front of the HTTP API's `$default`
+ * stage, carrying the per-client limits' web ACL (AWS WAF attaches to CloudFront, not to HTTP APIs).
+ * Nothing is cached: every request reaches the API with its method, path, query, body and headers
+ * (Host aside, which must name the API for API Gateway to route it).
+ */
+export class EdgeDistribution extends Construct {
+  public readonly distribution: Distribution;
+  /** `https://<id>.cloudfront.net`: what clients call, and the base of every Link and *_url. */
+  public readonly url: string;
+
+  public constructor(scope: Construct, id: string, { api, webAclArn }: EdgeDistributionProps) {
+    super(scope, id);
+
+    // CloudFront forwards Authorization on GET only when it is part of the cache key; with a default
+    // TTL of 0 nothing is stored unless the API itself sends Cache-Control, and then keyed per token.
+    const apiCachePolicy = new CachePolicy(this, 'ApiCachePolicy', {
+      comment: 'Loyalty API: no caching; Authorization and the query string reach the origin',
+      defaultTtl: Duration.seconds(0),
+      minTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(1),
+      headerBehavior: CacheHeaderBehavior.allowList('Authorization'),
+      queryStringBehavior: CacheQueryStringBehavior.all(),
+      cookieBehavior: CacheCookieBehavior.none(),
+    });
+
+    // apiEndpoint is `https://<api-id>.execute-api.<region>.amazonaws.com`.
+    const originDomain = Fn.select(2, Fn.split('/', api.apiEndpoint));
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Loyalty API (per-client limits by AWS WAF)',
+      defaultBehavior: {
+        origin: new HttpOrigin(originDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, originSslProtocols: [OriginSslPolicy.TLS_V1_2] }),
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        cachePolicy: apiCachePolicy,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+      webAclId: webAclArn,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_ALL,
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+
+    Validations.of(this.distribution).acknowledge(
+      { id: 'AwsSolutions-CFR1', reason: 'Customers and points of sale may be anywhere: no geo restriction.' },
+      { id: 'AwsSolutions-CFR3', reason: 'Every request is logged by the API stage access log, and every blocked one by the web ACL log.' },
+      { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate allows TLSv1; an operator with a custom domain sets its certificate and TLSv1.2_2021 (docs/operations.md).' },
+    );
+  }
+}
