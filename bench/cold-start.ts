@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { API_FUNCTION_BUNDLING, handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
+import { handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
+import { apiFunctionEsbuildOptions } from '../infra/esbuild-options.ts';
 import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
@@ -43,30 +44,10 @@ export interface ColdStartRow {
   runs?: number;
 }
 
-/**
- * esbuild options equivalent to what NodejsFunction runs with API_FUNCTION_BUNDLING. All entries go
- * through one esbuild call (faster); without code splitting each output is still its own full bundle.
- */
+/** The functions' own esbuild options (infra/esbuild-options.ts), plus the metafile the bench reads. */
 export function esbuildOptions(entries: Record<string, string>, outdir: string): BuildOptions {
-  const bundling = API_FUNCTION_BUNDLING;
-  return {
-    entryPoints: entries,
-    outdir,
-    outExtension: { '.js': bundling.format === 'esm' ? '.mjs' : '.js' },
-    bundle: true,
-    platform: 'node',
-    target: bundling.target,
-    format: bundling.format === 'esm' ? 'esm' : 'cjs',
-    minify: bundling.minify,
-    sourcemap: bundling.sourceMap,
-    external: [...bundling.externalModules],
-    banner: { js: bundling.banner },
-    mainFields: [...bundling.mainFields],
-    absWorkingDir: PROJECT_ROOT,
-    // Only read by the bench (what makes a bundle big); it does not change the output.
-    metafile: true,
-    logLevel: 'silent',
-  };
+  // Only read by the bench (what makes a bundle big); it does not change the output.
+  return { ...apiFunctionEsbuildOptions(entries, outdir), metafile: true };
 }
 
 /** The biggest contributors to a bundle, by package (or `project` for this repository's own code). */

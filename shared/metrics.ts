@@ -3,8 +3,10 @@
  * lines written by Powertools for AWS Lambda's Metrics utility: CloudWatch turns each line in a
  * function's log into metric points, so recording a metric costs no API call and no latency.
  *
- * Call sites stay one line each (`recordOrderCompleted(cents)`); the request pipeline
- * (shared/http/handler.ts) and the workflow task flush once per invocation with `publishMetrics()`.
+ * Call sites stay one line each (`recordOrderCompleted(cents)`); the metrics of an invocation go out
+ * as one EMF line when it ends: the request pipeline (shared/http/handler.ts) runs the invocation-end
+ * hook registered below, the workflow task calls `publishMetrics()`. Only functions whose code path
+ * records a metric import this module, so the others do not bundle Powertools (docs/operations.md).
  * The names are exported so the alarms and the dashboard (infra/constructs/monitoring.ts) read the
  * same ones. Dimensions stay few on purpose: CloudWatch bills each name x dimension combination as
  * one custom metric (docs/cost.md), so only `service` and, where listed, one small enum are used.
@@ -13,6 +15,7 @@
  * (vitest.config.ts) silences them.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { onInvocationEnd } from '#shared/invocation-end.ts';
 
 export const METRICS_NAMESPACE = 'LoyaltyApi';
 export const METRICS_SERVICE = 'loyalty-api';
@@ -89,3 +92,5 @@ export function recordLoginLockout(account: AccountKind): void {
 export function publishMetrics(): void {
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
+
+onInvocationEnd(publishMetrics);

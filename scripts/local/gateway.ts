@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { FALLBACK_HANDLER, matchPath, routes, type Route } from '#shared/routes.ts';
-import { API_THROTTLING } from '#shared/throttling.ts';
-import { TokenBucket } from './throttle.ts';
+import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling.ts';
+import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
 
@@ -130,16 +130,32 @@ export interface GatewayOptions {
   host?: string;
 }
 
+export interface GatewayLimits {
+  /** The stage's shared bucket (API Gateway's stage throttling); `false` turns every limit off (bench, soak). */
+  throttling?: { rateLimit: number; burstLimit: number } | false;
+  /** The per-client limits (AWS WAF in front of the deployed API); `false` turns them off. */
+  clientLimits?: ClientLimitSettings | false;
+}
+
 /**
- * The local stand-in for API Gateway (HTTP API): routes each request by the route table,
- * turns it into a payload v2 event, invokes that route's own handler, and turns the result back into HTTP.
+ * The local stand-in for CloudFront + WAF + API Gateway (HTTP API): applies the per-client limits,
+ * then the stage's shared throttle, routes each request by the route table, turns it into a payload
+ * v2 event, invokes that route's own handler, and turns the result back into HTTP.
  */
-export function createGateway(options: { throttling?: { rateLimit: number; burstLimit: number } | false } = {}): Server {
+export function createGateway(options: GatewayLimits = {}): Server {
   const throttling = options.throttling ?? API_THROTTLING;
   const bucket = throttling ? new TokenBucket(throttling.rateLimit, throttling.burstLimit) : undefined;
+  const clientLimits = throttling === false ? false : (options.clientLimits ?? CLIENT_LIMITS);
+  const limiter = clientLimits ? new ClientLimiter(clientLimits) : undefined;
+  // A caller is refused by its own buckets before it can take a token from the stage's shared one.
+  const admit = (request: IncomingMessage): Admission | undefined => {
+    const client = { credential: credentialKey(request.headers.authorization), address: request.socket.remoteAddress ?? 'unknown' };
+    const own = limiter?.admit(client);
+    return own && !own.allowed ? own : bucket?.take();
+  };
   return createServer(async (request, response) => {
     try {
-      const admission = bucket?.take();
+      const admission = admit(request);
       if (admission && !admission.allowed) {
         request.resume();
         return send(

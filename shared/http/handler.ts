@@ -8,7 +8,7 @@ import { resolveCredentials, type Credentials, type MerchantPrincipal, type User
 import { findRoute, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
 import { log } from '#shared/log.ts';
-import { publishMetrics } from '#shared/metrics.ts';
+import { endInvocation } from '#shared/invocation-end.ts';
 import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
@@ -238,14 +238,14 @@ export function apiHandler<
       },
       after: (request) => {
         logRequest(request.event, request.context, route, request.response?.statusCode ?? 0, request.internal as Record<string, unknown>);
-        publishMetrics();
+        endInvocation();
       },
       onError: (request) => {
         const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
         const { response, logged } = errorResponse(requestId, request.error);
         request.response = response;
         logRequest(request.event, request.context, route, response.statusCode ?? 500, { ...(request.internal as Record<string, unknown>), ...logged });
-        publishMetrics();
+        endInvocation();
       },
     })
     .use(emptyBodyGuard())

@@ -1,0 +1,180 @@
+/**
+ * The deployed artifact, tested (issue 18): every function is bundled exactly as the CDK stack
+ * bundles it (infra/esbuild-options.ts mirrors API_FUNCTION_BUNDLING; `bundledFiles` copied beside
+ * the bundle as the command hooks do), each into its own directory outside the repository with only
+ * the runtime's AWS SDK resolvable, and serves one request with a valid token of its kind. A file
+ * read at run time, a dynamic import or a dependency the bundle misses fails here, not in a deploy.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
+import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
+import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
+import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+
+interface Job {
+  name: string;
+  bundle: string;
+  exportName: string;
+  event: unknown;
+}
+
+type Outcome = { name: string; result?: { statusCode?: number; headers?: Record<string, string>; body?: string; recorded?: boolean }; error?: string };
+
+/** Runner processes working through the bundles side by side (the machine has 2 cores). */
+const RUNNERS = 2;
+/** Answers that show a request went through parsing, authorization and validation to the domain. */
+const SERVED = [200, 204, 404, 405, 409, 422];
+/** Routes whose request here is complete enough to succeed. */
+const EXPECTED_STATUS: Record<string, number> = {
+  'users-show': 200,
+  'credit-cards-list': 200,
+  'user-addresses-list': 200,
+  'payment-token-show': 200,
+  'openapi-show': 200,
+  'docs-show': 200,
+  'docs-assets-show': 200,
+  [FALLBACK_HANDLER]: 404,
+};
+
+let api: TestApi;
+let directory: string;
+const outcomes = new Map<string, Outcome>();
+
+function pathValue(name: string): string {
+  if (name === 'uuid') return randomUUID().replaceAll('-', '');
+  if (name === 'file') return 'swagger-ui.css';
+  if (name === 'representation_type') return 'spend_based_loyalty_v1';
+  return '1';
+}
+
+function eventFor(route: Route | undefined, tokens: { user: string; merchant: string }) {
+  const method = route?.method ?? 'GET';
+  const params = Object.fromEntries([...(route?.path ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, pathValue(match[1]!)]));
+  const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => params[name]!) : '/v15/no-such-route';
+  const headers: Record<string, string> = { host: 'bundles.test', accept: 'application/json', 'x-forwarded-proto': 'https' };
+  const credential = route?.credential ?? 'none';
+  if (credential === 'merchant') headers.authorization = `token ${tokens.merchant}`;
+  else if (credential !== 'none') headers.authorization = `token ${tokens.user}`;
+  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+  if (hasBody) headers['content-type'] = 'application/json';
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString: '',
+    headers,
+    pathParameters: Object.keys(params).length > 0 ? params : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'bundles.test',
+      domainPrefix: 'bundles',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bundle-smoke-test' },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    body: hasBody ? '{}' : undefined,
+    isBase64Encoded: false,
+  };
+}
+
+function runBundles(jobs: Job[], jobsFile: string): Promise<Outcome[]> {
+  writeFileSync(jobsFile, JSON.stringify(jobs));
+  const runner = fileURLToPath(new URL('./bundle-runner.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', runner, jobsFile], {
+      // Outside the repository: nothing but the bundle's own directory and the SDK link resolves.
+      cwd: directory,
+      env: {
+        PATH: process.env.PATH ?? '',
+        TABLE_NAME: api.tableName,
+        DYNAMODB_ENDPOINT: api.endpoint,
+        AWS_REGION: 'local',
+        STATE_MACHINE_ARN: 'arn:aws:states:local:000000000000:stateMachine:bundle-smoke-test',
+        LOG_LEVEL: 'silent',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      const results = stdout.split('\n').filter((line) => line.startsWith('BUNDLE-RESULT ')).map((line) => JSON.parse(line.slice('BUNDLE-RESULT '.length)) as Outcome);
+      if (results.length !== jobs.length) return reject(new Error(`runner reported ${results.length} of ${jobs.length} bundles: ${stderr.slice(-1000)}`));
+      resolve(results);
+    });
+  });
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const { app } = await appFixture();
+  const user = await userFixture(app.app_id);
+  const merchant = await merchantFixture(app.app_id);
+  const tokens = { user: user.token, merchant: merchant.token };
+
+  directory = mkdtempSync(join(tmpdir(), 'loyalty-bundles-'));
+  // The Node.js 24 runtime provides the AWS SDK v3 (the one external of API_FUNCTION_BUNDLING); nothing else.
+  mkdirSync(join(directory, 'node_modules'));
+  symlinkSync(join(PROJECT_ROOT, 'node_modules', '@aws-sdk'), join(directory, 'node_modules', '@aws-sdk'));
+
+  const targets = [
+    ...routes.map((route) => ({ name: route.handler, route, exportName: 'handler' })),
+    { name: FALLBACK_HANDLER, route: undefined, exportName: 'handler' },
+    { name: VALIDATION_TASK_HANDLER, route: undefined, exportName: VALIDATION_TASK_EXPORT },
+  ];
+  // One esbuild call for every function, each into its own directory as its asset.
+  await build(apiFunctionEsbuildOptions(Object.fromEntries(targets.map((target) => [`${target.name}/index`, handlerEntry(target.name)])), directory));
+  for (const { route } of targets) {
+    for (const file of route?.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, 'node_modules', file), join(directory, route!.handler, basename(file)));
+  }
+
+  const jobs: Job[] = targets.map((target) => ({
+    name: target.name,
+    bundle: join(directory, target.name, 'index.mjs'),
+    exportName: target.exportName,
+    // The workflow task gets the Catch's step for an order that does not exist: it records nothing.
+    event: target.name === VALIDATION_TASK_HANDLER ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } } : eventFor(target.route, tokens),
+  }));
+  const shares = Array.from({ length: RUNNERS }, (_, runner) => jobs.filter((_, index) => index % RUNNERS === runner));
+  const results = await Promise.all(shares.map((share, runner) => runBundles(share, join(directory, `jobs-${runner}.json`))));
+  for (const outcome of results.flat()) outcomes.set(outcome.name, outcome);
+}, 120_000);
+
+afterAll(async () => {
+  if (directory) rmSync(directory, { recursive: true, force: true });
+  await api?.close();
+});
+
+describe('deployed bundles', () => {
+  it.each([...routes.map((route) => route.handler), FALLBACK_HANDLER])('%s serves a request from its own bundle', (name) => {
+    const outcome = outcomes.get(name)!;
+    expect(outcome.error).toBeUndefined();
+    const status = outcome.result?.statusCode;
+    expect(SERVED, `status ${status}: ${outcome.result?.body?.slice(0, 300)}`).toContain(status);
+    if (EXPECTED_STATUS[name] !== undefined) expect(status).toBe(EXPECTED_STATUS[name]);
+    expect(outcome.result?.headers?.['X-Request-Id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it(`${VALIDATION_TASK_HANDLER} runs its ${VALIDATION_TASK_EXPORT} from its own bundle`, () => {
+    const outcome = outcomes.get(VALIDATION_TASK_HANDLER)!;
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.result).toEqual({ recorded: false });
+  });
+});
