@@ -19,6 +19,30 @@ import { SCRATCH_DIRECTORY } from './stack.ts';
 import type { World } from './seed.ts';
 
 export const BASELINE = 'baseline (one GetItem)';
+
+/**
+ * Reference rows: the baseline plus one Powertools utility each, so every run shows what a utility
+ * adds to a cold start and a bundle (docs/operations.md, "Tracing and metrics", uses these figures).
+ * No targets apply to them.
+ */
+const POWERTOOLS_REFERENCES = [
+  { handler: 'baseline + Powertools Metrics', file: './powertools/metrics-handler.ts' },
+  { handler: 'baseline + Powertools Tracer', file: './powertools/tracer-handler.ts' },
+  { handler: 'baseline + Powertools Logger', file: './powertools/logger-handler.ts' },
+];
+
+/**
+ * What Lambda sets in a sandbox, so utilities behave as deployed (Tracer is active only in Lambda
+ * and sends its segments over UDP to the daemon address: loopback here, nothing listening).
+ */
+const LAMBDA_ENVIRONMENT = {
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+  AWS_LAMBDA_FUNCTION_NAME: 'cold-start-probe',
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+  AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+  AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
+  _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+};
 /** Lambda's NODE_OPTIONS for the API functions (infra/constructs/api-function.ts sets the same). */
 const LAMBDA_NODE_OPTIONS = ['--enable-source-maps'];
 
@@ -119,7 +143,7 @@ function probe(bundle: string, eventFile: string, environment: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, probeScript, bundle, eventFile], {
       cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment, LOG_LEVEL: 'info' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...LAMBDA_ENVIRONMENT, ...environment, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -160,12 +184,10 @@ export async function measureColdStarts(options: {
     }
     targets.push({ handler, route: routeLabel, entry, event: eventFor(route, options.world) });
   }
-  targets.unshift({
-    handler: BASELINE,
-    route: '-',
-    entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)),
-    event: eventFor(undefined, options.world),
-  });
+  targets.unshift(
+    { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined, options.world) },
+    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined, options.world) })),
+  );
 
   const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
   const names = targets.map((_, index) => `function-${index}`);

@@ -7,6 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTION_MEMORY_MB } from '../infra/constructs/api-function.ts';
+import { ACCESS_LOG_FIELDS } from '../infra/constructs/http-api.ts';
+import { routes } from '#shared/routes.ts';
+import { BUSINESS_METRICS, METRIC_DIMENSIONS } from '#shared/metrics.ts';
 import type { BenchResults, EndpointRow } from './run.ts';
 import type { PageCost } from './history.ts';
 
@@ -34,6 +37,21 @@ export const PRICES = {
   expressPerGbSecond: 0.00001667,
   /** Express bills memory in 64 MB steps and duration in 100 ms steps. */
   expressMemoryGb: 64 / 1024,
+};
+
+/** Prices of what issue 18 (observability) and the per-client limits (issue 12) add; us-east-1 list prices, same caveat. */
+export const OBSERVABILITY_PRICES = {
+  alarmPerMetricMonth: 0.1,
+  dashboardMonth: 3,
+  customMetricMonth: 0.3,
+  logsIngestedPerGb: 0.5,
+  xrayPerMillionTracesRecorded: 5,
+  kmsKeyMonth: 1,
+  cloudFrontPerMillionHttpsRequests: 1,
+  cloudFrontPerGbOut: 0.085,
+  wafWebAclMonth: 5,
+  wafRuleMonth: 1,
+  wafPerMillionRequests: 0.6,
 };
 
 const dash = '-';
@@ -87,14 +105,14 @@ export function terminalTable(results: BenchResults): string {
   const widths = headers.map((header, index) => Math.max(header.length, ...rows.map((row) => Math.min(60, (row[index] ?? '').length))));
   const line = (cells: string[]) => cells.map((cell, index) => (cell.length > 60 ? `${cell.slice(0, 57)}...` : cell).padEnd(widths[index]!)).join('  ');
   const cold = results.coldStarts.filter((row) => row.available);
-  const worstBundle = cold.reduce((max, row) => Math.max(max, row.bundleBytes ?? 0), 0);
-  const worstRatio = cold.filter((row) => row.handler !== cold[0]?.handler).reduce((max, row) => Math.max(max, row.ratio ?? 0), 0);
+  const worstBundle = cold.filter((row) => row.route !== '-').reduce((max, row) => Math.max(max, row.bundleBytes ?? 0), 0);
+  const worstRatio = cold.filter((row) => row.route !== '-').reduce((max, row) => Math.max(max, row.ratio ?? 0), 0);
   return [
     line(headers),
     line(headers.map((_, index) => '-'.repeat(widths[index]!))),
     ...rows.map(line),
     '',
-    `cold starts: ${cold.length - 1} functions, largest bundle ${fmt(worstBundle / 1024, 1)} KiB, worst cold-start ratio ${fmt(worstRatio)} (targets ${TARGETS.bundleKiB} KiB, ${TARGETS.coldStartRatio})`,
+    `cold starts: ${cold.filter((row) => row.route !== '-').length} functions, largest bundle ${fmt(worstBundle / 1024, 1)} KiB, worst cold-start ratio ${fmt(worstRatio)} (targets ${TARGETS.bundleKiB} KiB, ${TARGETS.coldStartRatio})`,
     `throttling: ${results.throttling}`,
   ].join('\n');
 }
@@ -412,11 +430,68 @@ Prices: AWS us-east-1 list prices, ${PRICES_AS_OF}. **Check them against the AWS
 How each figure is computed:
 - Lambda duration: the endpoint's measured local p50 at concurrency 1, rounded up to a whole millisecond, stands in for the billed duration. On AWS a DynamoDB round trip inside the region is usually a few milliseconds, and a 512 MB arm64 function gets about a third of a vCPU, so treat it as an estimate (it is a small part of the total either way).
 - DynamoDB: the read and write capacity units the requests consumed, as DynamoDB Local reported them (\`ReturnConsumedCapacity: TOTAL\` on every call). DynamoDB Local's figures follow the item-size rules (reads 4 KB units, half for eventually consistent; writes 1 KB units; transactions double) but may leave out index writes, which AWS bills too: each write to an item that is in a GSI also costs write units on that index.
-- Not included: CloudWatch Logs ingestion of the one log line per request (about $0.50 per GB ingested), data transfer out, storage, the payment gateway.
+- Not included: CloudWatch Logs ingestion of the one log line per request (about $0.50 per GB ingested), data transfer out, storage, the payment gateway; CloudFront, WAF, access logs and tracing are priced in the last section.
 
 | Endpoint | Lambda billed ms | Read / write units per request | Lambda | HTTP API | DynamoDB | Express | Total per million | Note |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}
+
+${observabilityCostSection()}`;
+}
+
+/** What one access log line weighs: the stage's JSON format filled with typical values. */
+function accessLogLineBytes(): number {
+  const typical: Record<string, string> = {
+    '$context.requestId': 'ZbXyR2J5oAMEbXw=',
+    '$context.requestTime': '22/Nov/2026:02:00:33 +0000',
+    '$context.httpMethod': 'POST',
+    '$context.path': '/v15/merchants/123/gift_card_value_additions',
+    '$context.routeKey': 'POST /v15/merchants/{merchant_id}/gift_card_value_additions',
+    '$context.identity.userAgent': 'LevelUpSdk/1.0 (iOS 18.1)',
+    '$context.identity.sourceIp': '203.0.113.17',
+  };
+  const line = JSON.stringify(Object.fromEntries(Object.entries(ACCESS_LOG_FIELDS).map(([name, variable]) => [name, typical[variable] ?? '200'])));
+  return line.length + 1;
+}
+
+function observabilityCostSection(): string {
+  const prices = OBSERVABILITY_PRICES;
+  const functions = routes.length + 2; // the route functions, the $default fallback and the workflow task
+  // Alarm metrics as infra/constructs/monitoring.ts builds them: a math alarm is billed per metric in it.
+  const alarmMetrics = functions /* errors, one per function */ + 2 /* 5xx rate */ + 1 /* p99 */ + 1 /* Lambda throttles */ + 9 /* table throttles */ + 9 /* table system errors */ + 2 /* workflow failed, timed out */ + 2 /* validation failed, charge_void_failed */;
+  const customMetrics = Object.values(BUSINESS_METRICS).reduce((sum, name) => sum + ((METRIC_DIMENSIONS as Record<string, { values: readonly string[] }>)[name]?.values.length ?? 1), 0);
+  const fixed = [
+    ['CloudWatch alarms', `${alarmMetrics} alarm metrics (${functions} function-error alarms and 9 others; math alarms count each metric)`, alarmMetrics * prices.alarmPerMetricMonth],
+    ['CloudWatch dashboard', '1 dashboard (the first 3 of an account are free)', prices.dashboardMonth],
+    ['Custom metrics (EMF)', `${customMetrics} metrics (names x dimension values of shared/metrics.ts), billed once they receive data`, customMetrics * prices.customMetricMonth],
+    ['KMS key of the alarm topic', '1 customer managed key', prices.kmsKeyMonth],
+    ['AWS WAF', '1 web ACL + 3 rate-based rules', prices.wafWebAclMonth + 3 * prices.wafRuleMonth],
+  ] as const;
+  const fixedTotal = fixed.reduce((sum, [, , cost]) => sum + cost, 0);
+  const accessLogBytes = accessLogLineBytes();
+  const perMillion = [
+    ['CloudFront', `$${prices.cloudFrontPerMillionHttpsRequests} per million HTTPS requests + $${prices.cloudFrontPerGbOut}/GB out (~1 KB per answer)`, prices.cloudFrontPerMillionHttpsRequests + prices.cloudFrontPerGbOut],
+    ['AWS WAF requests', `$${prices.wafPerMillionRequests} per million requests inspected`, prices.wafPerMillionRequests],
+    ['Stage access log', `one ~${accessLogBytes}-byte JSON line per request, $${prices.logsIngestedPerGb}/GB ingested`, (accessLogBytes * 1e6 * prices.logsIngestedPerGb) / 1e9],
+    ['X-Ray traces', `$${prices.xrayPerMillionTracesRecorded} per million traces; the default sampling keeps the first request each second and 5% of the rest: 100% at 1 req/s, ~15% at 10 req/s, ~6% at 100 req/s`, 0.06 * prices.xrayPerMillionTracesRecorded],
+    ['EMF metric lines', 'one ~450-byte line per money-moving request only (loads, orders, refunds, validations)', (450 * 1e6 * prices.logsIngestedPerGb) / 1e9],
+  ] as const;
+  const perMillionTotal = perMillion.reduce((sum, [, , cost]) => sum + cost, 0);
+  return `## Observability and per-client limits
+
+What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-client limits (CloudFront + AWS WAF, docs/security.md) add, from list prices (${PRICES_AS_OF}; check before use). Active tracing on the functions and the state machine costs nothing itself beyond the traces recorded; state machine logs are ERROR only (a few lines a day).
+
+Each month, whatever the traffic:
+
+${markdownTable(['Item', 'What', 'Per month'], fixed.map(([item, what, cost]) => [item, what, `$${fmt(cost)}`]))}
+
+**About $${fmt(fixedTotal)} a month** (the function-error alarms are ${Math.round(((functions * prices.alarmPerMetricMonth) / fixedTotal) * 100)}% of it: one alarm per function names the failing one at once, docs/operations.md).
+
+Per million requests, on top of the endpoint figures above:
+
+${markdownTable(['Item', 'How', 'Per million requests'], perMillion.map(([item, how, cost]) => [item, how, `$${fmt(cost)}`]))}
+
+**About $${fmt(perMillionTotal)} per million requests** at 100 req/s sustained (X-Ray at ~6% sampled; at 1 req/s every request is traced: $${fmt(prices.xrayPerMillionTracesRecorded)} per million, inside X-Ray's free 100,000 traces a month at that rate). CloudFront and WAF are most of it: for the cheap reads above (about $1.40 per million) they more than double the cost per request; that is the price of per-client limits, since API Gateway HTTP APIs have no per-client throttling of their own (docs/security.md). Function log lines (one per request, ~300 bytes) were already there and are not counted again.
 `;
 }
 

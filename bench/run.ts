@@ -7,6 +7,8 @@
  * the order-ahead start -> valid flow, paging cost at 10 and 10,000 records, and cold starts.
  * Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
  * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
+ * `-- --cold-start` (with or without `--quick`) measures only the cold starts (bundles, the baseline and
+ * the Powertools reference rows), prints them and saves bench/results/cold-start.json; docs untouched.
  * Never run by `npm test`; figures come from here, not from timed assertions.
  */
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
@@ -317,6 +319,29 @@ async function main(): Promise<void> {
   }
 }
 
+/** `--cold-start`: the cold-start part alone (about 2 minutes full, 20 s quick), for changes to what bundles carry. */
+async function coldStartOnly(): Promise<void> {
+  progress('starting DynamoDB Local (in memory) and a fresh table for the cold-start probes');
+  const stack = await startBenchStack();
+  try {
+    const { seedWorld } = await import('./seed.ts');
+    const { measureColdStarts } = await import('./cold-start.ts');
+    const world = await seedWorld(randomUUID().slice(0, 8));
+    const coldStarts = await measureColdStarts({ world, runs: PLAN.coldStartRuns, environment: stack.tableEnvironment, progress });
+    const resultsDirectory = join(BENCH_DIRECTORY, 'results');
+    mkdirSync(resultsDirectory, { recursive: true });
+    const machine = { ...machineFacts(), loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
+    writeFileSync(join(resultsDirectory, 'cold-start.json'), `${JSON.stringify({ command: `npm run bench -- --cold-start${quick ? ' --quick' : ''}`, date: new Date().toISOString(), runs: PLAN.coldStartRuns, machine, coldStarts }, null, 2)}\n`);
+    const rows = coldStarts.map((row) =>
+      [row.handler.padEnd(40), (row.bundleBytes === undefined ? '-' : (row.bundleBytes / 1024).toFixed(1)).padStart(7), String(row.importMs ?? '-').padStart(7), String(row.firstRequestMs ?? '-').padStart(7), String(row.totalMs ?? '-').padStart(7), String(row.ratio ?? '-').padStart(5), row.note ?? ''].join('  '),
+    );
+    process.stdout.write(`\n${['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5)].join('  ')}\n${rows.join('\n')}\n`);
+    progress('done: bench/results/cold-start.json');
+  } finally {
+    await stack.stop();
+  }
+}
+
 /** `--report-only`: re-render docs/benchmarks.md and docs/cost.md from the saved results (e.g. after editing bench/notes.md). */
 async function reportOnly(): Promise<void> {
   const { readFileSync } = await import('node:fs');
@@ -327,7 +352,7 @@ async function reportOnly(): Promise<void> {
   process.stdout.write(`${terminalTable(saved)}\n`);
 }
 
-(process.argv.includes('--report-only') ? reportOnly() : main()).then(
+(process.argv.includes('--report-only') ? reportOnly() : process.argv.includes('--cold-start') ? coldStartOnly() : main()).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);

@@ -87,14 +87,15 @@ export class Monitoring extends Construct {
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Loyalty API alarms', masterKey: key, enforceSSL: true });
     const action = new SnsAction(this.topic);
 
-    const alarm = (alarmId: string, metric: IMetric, options: { threshold: number; description: string; periods?: number }) => {
+    /** `runbook`: the heading of docs/operations.md that says what the alarm means and what to do first. */
+    const alarm = (alarmId: string, metric: IMetric, options: { threshold: number; description: string; periods?: number; runbook?: string }) => {
       const created = new Alarm(this, alarmId, {
         metric,
         threshold: options.threshold,
         evaluationPeriods: options.periods ?? 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${options.description} Runbook: docs/operations.md#${alarmId.toLowerCase()}`,
+        alarmDescription: `${options.description} Runbook: docs/operations.md#${(options.runbook ?? alarmId).toLowerCase()}`,
       });
       created.addAlarmAction(action);
       created.addOkAction(action);
@@ -123,6 +124,7 @@ export class Monitoring extends Construct {
       alarm(`LambdaErrors${constructIdFor(handler)}`, fn.metricErrors({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
         threshold: 1,
         description: `Function ${handler} failed (unhandled error, timeout or crash; the pipeline answers handled errors itself).`,
+        runbook: 'LambdaErrors',
       });
     }
     // Throttles come from the account's concurrency, which every function shares: one alarm on Lambda's aggregate.
