@@ -164,6 +164,8 @@ export async function measureColdStarts(options: {
   runs: number;
   environment: Record<string, string>;
   progress: (message: string) => void;
+  /** Only the baseline and the Powertools reference rows (what each utility adds, with more runs). */
+  referencesOnly?: boolean;
 }): Promise<ColdStartRow[]> {
   const bundleDirectory = join(SCRATCH_DIRECTORY, 'bundles');
   rmSync(bundleDirectory, { recursive: true, force: true });
@@ -172,7 +174,7 @@ export async function measureColdStarts(options: {
   const seen = new Set<string>();
   const targets: Target[] = [];
   const rows: ColdStartRow[] = [];
-  const candidates: { handler: string; route?: Route }[] = [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
+  const candidates: { handler: string; route?: Route }[] = options.referencesOnly ? [] : [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
   for (const { handler, route } of candidates) {
     if (seen.has(handler)) continue;
     seen.add(handler);

@@ -9,6 +9,8 @@
  * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
  * `-- --cold-start` (with or without `--quick`) measures only the cold starts (bundles, the baseline and
  * the Powertools reference rows), prints them and saves bench/results/cold-start.json; docs untouched.
+ * `-- --cold-start --powertools`: only the baseline and the Powertools rows, 30 runs each (what each
+ * utility adds, with enough runs to see it through a shared machine's noise).
  * Never run by `npm test`; figures come from here, not from timed assertions.
  */
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
@@ -327,16 +329,20 @@ async function coldStartOnly(): Promise<void> {
     const { seedWorld } = await import('./seed.ts');
     const { measureColdStarts } = await import('./cold-start.ts');
     const world = await seedWorld(randomUUID().slice(0, 8));
-    const coldStarts = await measureColdStarts({ world, runs: PLAN.coldStartRuns, environment: stack.tableEnvironment, progress });
+    const referencesOnly = process.argv.includes('--powertools');
+    const runs = referencesOnly ? 30 : PLAN.coldStartRuns;
+    const coldStarts = await measureColdStarts({ world, runs, environment: stack.tableEnvironment, progress, referencesOnly });
     const resultsDirectory = join(BENCH_DIRECTORY, 'results');
     mkdirSync(resultsDirectory, { recursive: true });
     const machine = { ...machineFacts(), loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
-    writeFileSync(join(resultsDirectory, 'cold-start.json'), `${JSON.stringify({ command: `npm run bench -- --cold-start${quick ? ' --quick' : ''}`, date: new Date().toISOString(), runs: PLAN.coldStartRuns, machine, coldStarts }, null, 2)}\n`);
+    const file = referencesOnly ? 'powertools.json' : 'cold-start.json';
+    const command = `npm run bench -- --cold-start${referencesOnly ? ' --powertools' : ''}${quick ? ' --quick' : ''}`;
+    writeFileSync(join(resultsDirectory, file), `${JSON.stringify({ command, date: new Date().toISOString(), runs, machine, coldStarts }, null, 2)}\n`);
     const rows = coldStarts.map((row) =>
       [row.handler.padEnd(40), (row.bundleBytes === undefined ? '-' : (row.bundleBytes / 1024).toFixed(1)).padStart(7), String(row.importMs ?? '-').padStart(7), String(row.firstRequestMs ?? '-').padStart(7), String(row.totalMs ?? '-').padStart(7), String(row.ratio ?? '-').padStart(5), row.note ?? ''].join('  '),
     );
     process.stdout.write(`\n${['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5)].join('  ')}\n${rows.join('\n')}\n`);
-    progress('done: bench/results/cold-start.json');
+    progress(`done: bench/results/${file}`);
   } finally {
     await stack.stop();
   }
