@@ -479,7 +479,7 @@ function observabilityCostSection(): string {
   const perMillionTotal = perMillion.reduce((sum, [, , cost]) => sum + cost, 0);
   return `## Observability and per-client limits
 
-What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-client limits (CloudFront + AWS WAF, docs/security.md) add, from list prices (${PRICES_AS_OF}; check before use). Active tracing on the functions and the state machine costs nothing itself beyond the traces recorded; state machine logs are ERROR only (a few lines a day).
+What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-client limits (CloudFront + AWS WAF, docs/security.md) add, at list prices (same source and caveat as above). Active tracing on the functions and the state machine costs nothing itself beyond the traces recorded; state machine logs are ERROR only (a few lines a day).
 
 Each month, whatever the traffic:
 
@@ -491,7 +491,7 @@ Per million requests, on top of the endpoint figures above:
 
 ${markdownTable(['Item', 'How', 'Per million requests'], perMillion.map(([item, how, cost]) => [item, how, `$${fmt(cost)}`]))}
 
-**About $${fmt(perMillionTotal)} per million requests** at 100 req/s sustained (X-Ray at ~6% sampled; at 1 req/s every request is traced: $${fmt(prices.xrayPerMillionTracesRecorded)} per million, inside X-Ray's free 100,000 traces a month at that rate). CloudFront and WAF are most of it: for the cheap reads above (about $1.40 per million) they more than double the cost per request; that is the price of per-client limits, since API Gateway HTTP APIs have no per-client throttling of their own (docs/security.md). Function log lines (one per request, ~300 bytes) were already there and are not counted again.
+**About $${fmt(perMillionTotal)} per million requests** at 100 req/s sustained (X-Ray at ~6% sampled; at low rates nearly every request is traced: up to $${fmt(prices.xrayPerMillionTracesRecorded)} per million, after X-Ray's free 100,000 traces a month; EMF lines counted as if every request moved money, an upper bound). CloudFront and WAF are most of it: for the cheap reads above (about $1.40 per million) they more than double the cost per request; that is the price of per-client limits, since API Gateway HTTP APIs have no per-client throttling of their own (docs/security.md). Function log lines (one per request, ~300 bytes) were already there and are not counted again.
 `;
 }
 

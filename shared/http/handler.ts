@@ -269,8 +269,11 @@ function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context
   };
 }
 
+/** The invocation's X-Ray trace id: the runtime's invoke store when it has one (concurrent invocations), else the env variable Lambda sets. */
 function traceRoot(): string | undefined {
-  return /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
+  const runtime = (globalThis as { awslambda?: { InvokeStore?: { getXRayTraceId?: () => string | undefined } } }).awslambda;
+  const header = runtime?.InvokeStore?.getXRayTraceId?.() ?? process.env._X_AMZN_TRACE_ID ?? '';
+  return /Root=([^;]+)/.exec(header)?.[1] ?? (header.includes('=') || header === '' ? undefined : header);
 }
 
 function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Route, status: number, details: Record<string, unknown>): void {
@@ -282,7 +285,7 @@ function logRequest(event: APIGatewayProxyEventV2, context: Context, route: Rout
     path: event.rawPath,
     status,
     duration_ms: typeof startedAt === 'number' ? Math.round((performance.now() - startedAt) * 100) / 100 : undefined,
-    // Lambda sets the active-tracing header per invocation: the log line leads to its X-Ray trace.
+    // Active tracing gives every invocation a trace: the log line leads to it in X-Ray.
     trace_id: traceRoot(),
     ...rest,
   });
