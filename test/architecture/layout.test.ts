@@ -59,7 +59,7 @@ function part(path: string): string {
 }
 
 /** What each part of shared/ (and functions/) may import; its own part is always allowed. */
-const LEAVES = ['shared/errors', 'shared/time', 'shared/log', 'shared/env', 'shared/routes', 'shared/throttling'];
+const LEAVES = ['shared/errors', 'shared/time', 'shared/log', 'shared/env', 'shared/routes', 'shared/throttling', 'shared/invocation-end', 'shared/metrics'];
 const MAY_IMPORT: Record<string, string[]> = {
   'shared/errors': [],
   'shared/time': [],
@@ -67,6 +67,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   'shared/env': [],
   'shared/routes': [],
   'shared/throttling': [],
+  'shared/invocation-end': [],
+  'shared/metrics': ['shared/invocation-end'],
   'shared/db': ['shared/env', 'shared/log'],
   'shared/schemas': ['shared/time'],
   'shared/payments': ['shared/env', 'shared/log'],

@@ -17,7 +17,7 @@ import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.
 import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
 interface Job {
@@ -45,7 +45,7 @@ const EXPECTED_STATUS: Record<string, number> = {
   [FALLBACK_HANDLER]: 404,
 };
 
-let api: TestApi;
+const api = useTestApi();
 let directory: string;
 const outcomes = new Map<string, Outcome>();
 
@@ -123,7 +123,6 @@ function runBundles(jobs: Job[], jobsFile: string): Promise<Outcome[]> {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
   const { app } = await appFixture();
   const user = await userFixture(app.app_id);
   const merchant = await merchantFixture(app.app_id);
@@ -159,7 +158,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (directory) rmSync(directory, { recursive: true, force: true });
-  await api?.close();
 });
 
 describe('deployed bundles', () => {

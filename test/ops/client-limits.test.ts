@@ -6,8 +6,8 @@
  */
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { API_THROTTLING, CLIENT_LIMITS } from '#shared/throttling.ts';
 
@@ -20,13 +20,7 @@ const HARD_DEADLINE_MS = 30_000;
 const AUTHENTICATED_REQUESTS = 10;
 const AUTHENTICATED_PAUSE_MS = 50;
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestApi();
 
 function get(agent: Agent, url: string): Promise<{ status: number; retryAfter?: string }> {
   return new Promise((resolve, reject) => {

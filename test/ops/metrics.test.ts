@@ -3,14 +3,14 @@
  * EMF lines the alarms and the dashboard read (infra/constructs/monitoring.ts), once per movement:
  * a replay, a refusal or a second refund adds nothing.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   // vitest.config.ts silences EMF for the rest of the suite; this file reads it. Set before any import.
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 });
 
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { loadGiftCard, moneyWorld, orderWorld, placeOrder } from '../support/money.ts';
 import { businessMetric } from '../../infra/constructs/monitoring.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, publishMetrics, recordChargeVoid, recordLoginLockout, recordOrderAheadValidation } from '#shared/metrics.ts';
@@ -20,16 +20,10 @@ interface EmfLine {
   [field: string]: unknown;
 }
 
-let api: TestApi;
+const api = useTestApi();
 let lines: EmfLine[] = [];
 let restore: () => void;
 
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
 beforeEach(() => {
   lines = [];
   const write = process.stdout.write.bind(process.stdout);
