@@ -14,6 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { createMerchant } from '#shared/domain/merchants.ts';
 import { createApp } from '#shared/domain/apps.ts';
+import { isoSeconds } from '#shared/time.ts';
 import { median, round } from './measure.ts';
 import { completeOrder, completeOrders, createMany, type Api } from './scenarios.ts';
 import { createLocationFor, type World } from './seed.ts';
@@ -134,7 +135,7 @@ async function seedOrderHistory(api: Api, world: World, records: number, progres
   const copies = Array.from({ length: records - 1 }, (_, index) => {
     const uuid = newUuid();
     // Older than the template, one minute apart, so the real order stays newest.
-    const at = new Date(startMs - (index + 1) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const at = isoSeconds(new Date(startMs - (index + 1) * 60_000));
     return replaceEverywhere(raw, [
       [template, uuid],
       [createdAt, at],

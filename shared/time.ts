@@ -4,9 +4,17 @@
  * so no extra library is needed. The one list of weekdays lives here.
  */
 
-/** ISO 8601 without fractional seconds, as clients parse it (`2015-01-22T16:29:22Z`). */
+/**
+ * The one format every datetime the API writes and returns: ISO 8601 to the second with a numeric
+ * UTC offset, `YYYY-MM-DDThh:mm:ss+00:00`, as the contract specifies (`±hh:mm`, never `Z`).
+ * Always UTC (`+00:00`): the instant is unambiguous and sorts as text; clients that show local time
+ * convert with the location's `time_zone` (docs/architecture.md, "Timestamps"). Inputs are parsed
+ * with Date.parse, so they keep accepting `Z`, an offset, and fractional seconds.
+ */
+export const API_DATETIME_PATTERN = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/;
+
 export function isoSeconds(date: Date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
 export function epochSeconds(date: Date = new Date()): number {

@@ -1,13 +1,15 @@
 import * as z from 'zod';
+import { API_DATETIME_PATTERN } from '#shared/time.ts';
 
 /** Integer ids (DynamoDB atomic counters), always within the safe-integer range. */
 export const integerId = z.number().int();
 /** Amounts are integers in cents. */
 export const cents = z.number().int().describe('Amount in cents');
 /**
- * ISO 8601 date and time with offset (this service writes UTC, `Z`). Documented as JSON Schema's
- * `date-time` format rather than zod's long pattern: these schemas describe answers, they parse nothing.
+ * ISO 8601 date and time to the second with a numeric offset (`2015-01-22T16:29:22+00:00`, what
+ * shared/time.ts writes). The pattern makes the OpenAPI document, and so the suite's validation of
+ * every response, hold each timestamp to the contract's `YYYY-MM-DDThh:mm:ss±hh:mm`.
  */
-export const timestamp = z.string().meta({ format: 'date-time' });
+export const timestamp = z.string().regex(API_DATETIME_PATTERN).meta({ format: 'date-time' });
 export const uuid = z.string().min(1);
 export const url = z.string().url();

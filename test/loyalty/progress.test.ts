@@ -117,7 +117,7 @@ describe('progress arithmetic', () => {
   it('resets gift card progress when the period has ended and starts a new one', () => {
     const previous = { progress: 900, period_starts_at: '2024-01-01T00:00:00Z', period_resets_at: '2024-01-08T00:00:00Z', goals_rewarded: [], version: 3 } as unknown as ProgressItem;
     const accrual = accrue(campaign, previous, { qualifyingSpendAmount: 300, items: [] }, new Date('2024-01-09T12:00:00Z'))!;
-    expect(accrual.next).toEqual({ progress: 300, period_starts_at: '2024-01-09T12:00:00Z', period_resets_at: '2024-01-16T12:00:00Z', goals_rewarded: [] });
+    expect(accrual.next).toEqual({ progress: 300, period_starts_at: '2024-01-09T12:00:00+00:00', period_resets_at: '2024-01-16T12:00:00+00:00', goals_rewarded: [] });
     expect(accrual.earned).toEqual([]);
   });
 

@@ -27,13 +27,13 @@ describe('POST /v14/orders/:uuid/refund', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       order: {
-        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
         merchant_funded_credit_amount: 300,
         earn_amount: 0,
         uuid: completed.body.order.uuid,
         loyalty_id: world.user.user.user_id,
         spend_amount: 2000,
-        refunded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        refunded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
         tip_amount: 100,
         total_amount: 2100,
         location_id: world.location.location_id,

@@ -66,7 +66,7 @@ describe('GET /v15/apps/orders', () => {
       bundle_descriptor: world.merchant.merchant.name,
       contribution_amount: 0,
       contribution_target_name: null,
-      created_at: expect.stringMatching(/Z$/),
+      created_at: expect.stringMatching(/\+00:00$/),
       credit_applied_amount: 50,
       credit_earned_amount: 0,
       identifier_from_merchant: 'T-1',

@@ -131,7 +131,7 @@ describe('start', () => {
       expect(order[field], field).not.toBeNull();
     }
     expect(order.available_at[0]).toBe(order.soonest_available_at);
-    expect(order.soonest_available_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(order.soonest_available_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     expect(order.items).toEqual([
       {
         item: {

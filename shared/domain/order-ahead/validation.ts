@@ -196,7 +196,8 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
       longitude: location.longitude,
       fulfillment_type: cart.fulfillment_type,
       delivery_address_id: cart.delivery_address_id,
-      desired_ready_time: cart.desired_ready_time,
+      // The slot the client chose, written in the API's one datetime format whatever form it came in.
+      desired_ready_time: cart.desired_ready_time === null ? null : isoSeconds(readyAt!),
       allows_special_instructions: settings.allows_special_instructions,
       special_instructions_character_limit: settings.special_instructions_character_limit,
       special_instructions: cart.special_instructions,
