@@ -67,6 +67,13 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
    * The OpenAPI document (shared/openapi/document.ts) adds the error statuses the pipeline itself answers.
    */
   responses?: Record<number, z.ZodType | null>;
+  /**
+   * The 404 of a route whose not-found answer carries an error array (the contract names one, e.g.
+   * credit card deletion): a path parameter that fails its schema gets the same error, and the OpenAPI
+   * document shows that body. Without it every 404 of the route has an empty body, as the contract
+   * shows for most not-found cases.
+   */
+  notFound?: () => ApiError;
   /** One line for the API docs; the route's method and path are shown anyway. */
   summary?: string;
   description?: string;
@@ -123,10 +130,13 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
   return credentials;
 }
 
-/** A path that names no possible resource (`/v15/orders/abc` where an id is numeric) is a 404 with an empty body. */
-function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<string, string | undefined>): z.output<T> {
+/**
+ * A path that names no possible resource (`/v15/orders/abc` where an id is numeric) is the route's
+ * 404: its own error when it declares one, otherwise an empty body.
+ */
+function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
   const result = schema.safeParse(parameters);
-  if (!result.success) throw notFound();
+  if (!result.success) throw routeNotFound?.() ?? notFound();
   return result.data;
 }
 
@@ -219,7 +229,7 @@ export function apiHandler<
     const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
       body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
       query: (spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'request') : undefined) as Output<TQuery>,
-      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}) : undefined) as Output<TParams>,
+      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
       credentials,
       headers,
       requestId,

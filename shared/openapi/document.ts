@@ -33,14 +33,17 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OPENAPI_VERSION = '3.1.0';
 
 /** Error statuses the pipeline itself answers, as shared response components. */
-const STANDARD_ERRORS: Record<number, { name: string; description: string; bodyOptional?: boolean }> = {
+interface ErrorResponseComponent {
+  name: string;
+  description: string;
+  /** Answered without a body (no `content` in the document). */
+  emptyBody?: boolean;
+}
+
+const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   400: { name: 'BadRequest', description: 'The request body is not valid JSON (code `malformed_json`).' },
   401: { name: 'Unauthorized', description: 'No, a malformed, an invalid or the wrong kind of token, or a permission the token lacks (code `missing_permission`).' },
-  404: {
-    name: 'NotFound',
-    description: 'Not found, or not visible to this token. The body is empty, or an error array where the contract names one.',
-    bodyOptional: true,
-  },
+  404: { name: 'NotFound', description: 'Not found, or not visible to this token. Empty body.', emptyBody: true },
   409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
   413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
   415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
@@ -48,6 +51,9 @@ const STANDARD_ERRORS: Record<number, { name: string; description: string; bodyO
   429: { name: 'TooManyRequests', description: 'Throttled; retry after the Retry-After interval (code `throttled`).' },
   500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },
 };
+
+/** The 404 of the routes whose not-found answer is an error array (their spec's `notFound`). */
+const NOT_FOUND_WITH_ERRORS: ErrorResponseComponent = { name: 'NotFoundWithErrors', description: 'Not found, or not visible to this token: an error array naming what was not found.' };
 
 /** What a request that no route serves gets (functions/route-not-found.ts, API Gateway's `$default`). */
 const ROUTE_NOT_FOUND = 'RouteNotFound';
@@ -118,7 +124,7 @@ export async function loadApiSpec(route: Route): Promise<ApiSpec> {
 function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
   const statuses = [400, 413, 415, 429, 500];
   if (route.credential !== 'none') statuses.push(401);
-  if (pathParameterNames(route.path).length > 0) statuses.push(404);
+  if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
   if (spec.body || spec.query) statuses.push(422);
   return statuses;
 }
@@ -229,6 +235,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     const declared = Object.entries(spec.responses ?? {}).map(([status, schema]) => [Number(status), schema] as const);
     if (!declared.some(([status]) => status < 300)) throw new Error(`functions/${route.handler}.ts declares no success response`);
     for (const [status, schema] of declared) {
+      if (status === 404) throw new Error(`functions/${route.handler}.ts declares a 404: set its spec's notFound instead (or nothing, for an empty 404)`);
       if (schema === apiErrors && STANDARD_ERRORS[status]) {
         responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
       } else if (schema === null) {
@@ -243,7 +250,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       }
     }
     for (const status of pipelineErrorStatuses(route, spec)) {
-      responses[status] ??= { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
+      const component = status === 404 && spec.notFound ? NOT_FOUND_WITH_ERRORS : STANDARD_ERRORS[status]!;
+      responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
 
     const parameters: JsonObject[] = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
@@ -286,12 +294,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   }
 
   const errorResponses: Record<string, JsonObject> = {};
-  for (const { name, description, bodyOptional } of Object.values(STANDARD_ERRORS)) {
-    errorResponses[name] = {
-      description,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
-      ...(bodyOptional ? { 'x-body-optional': true } : {}),
-    };
+  for (const { name, description, emptyBody } of [...Object.values(STANDARD_ERRORS), NOT_FOUND_WITH_ERRORS]) {
+    errorResponses[name] = emptyBody ? { description } : { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } } };
   }
   errorResponses[ROUTE_NOT_FOUND] = {
     description: 'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',
@@ -319,8 +323,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
 
 const INFO_DESCRIPTION = [
   'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
-  'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601.',
-  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`; some 404s have an empty body. A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
+  'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601 to the second with a numeric UTC offset (`2015-01-22T16:29:22+00:00`); requests may send `Z` or any offset.',
+  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
   'Paged lists answer 200 with a `Link: <url>; rel="next"` header while more pages exist and 204 (no body, no Link) past the end. Money operations honour an `Idempotency-Key` header.',
   'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
 ].join('\n\n');

@@ -66,6 +66,28 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe("the document's 404s", () => {
+  const notFoundOf = (method: string, path: string) => document.paths[path]![method]!.responses['404'];
+
+  it("show the contract's empty-body 404s without a body", () => {
+    const empty = { $ref: '#/components/responses/NotFound' };
+    expect(notFoundOf('get', '/v15/campaigns/{id}/{representation_type}')).toEqual(empty);
+    expect(notFoundOf('put', '/v15/user_addresses/{id}')).toEqual(empty);
+    expect(notFoundOf('get', '/v15/orders/{uuid}')).toEqual(empty);
+    expect(notFoundOf('post', '/v14/orders/{uuid}/refund')).toEqual(empty);
+    expect(notFoundOf('post', '/v15/orders/{uuid}/refund')).toEqual(empty);
+    expect(document.components.responses.NotFound).toEqual({ description: expect.any(String) });
+  });
+
+  it('keep the error array on the routes whose 404 names what was not found', () => {
+    const withErrors = { $ref: '#/components/responses/NotFoundWithErrors' };
+    expect(notFoundOf('delete', '/v14/credit_cards/{id}')).toEqual(withErrors);
+    expect(notFoundOf('post', '/v15/codes/{cohort_code}/claims')).toEqual(withErrors);
+    expect(notFoundOf('post', '/v15/loyalties/legacy/{campaign_id}/claims')).toEqual(withErrors);
+    expect(document.components.responses.NotFoundWithErrors.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Errors' });
+  });
+});
+
 describe('GET /openapi.json', () => {
   it('serves the document with this deployment as its server', async () => {
     const response = await api.call('GET', '/openapi.json');
@@ -128,8 +150,15 @@ describe('the response check every test call runs', () => {
     await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers(), text: '' })).rejects.toThrow(/body is empty/);
   });
 
-  it('accepts an empty 404 and checks requests no route serves against the fallback', async () => {
+  it("holds a 404's body to the route's documented shape: empty, or the error array", async () => {
+    const cardNotFound = JSON.stringify([{ error: { object: 'credit_card', property: 'id', message: 'Credit card not found.', code: 'not_found' } }]);
     await validateResponse('PUT', url('/v15/user_addresses/1'), { status: 404, headers: new Headers(), text: '' });
+    await validateResponse('DELETE', url('/v14/credit_cards/1'), { status: 404, headers: json, text: cardNotFound });
+    await expect(validateResponse('GET', url('/v15/orders/abc'), { status: 404, headers: json, text: cardNotFound })).rejects.toThrow(/has no body, but the body is not empty/);
+    await expect(validateResponse('DELETE', url('/v14/credit_cards/1'), { status: 404, headers: new Headers(), text: '' })).rejects.toThrow(/body is empty but a body is documented/);
+  });
+
+  it('checks requests no route serves against the fallback', async () => {
     const notFound = JSON.stringify([{ error: { object: 'request', property: 'path', message: 'No route matches GET /nope.', code: 'not_found' } }]);
     await validateResponse('GET', url('/nope'), { status: 404, headers: json, text: notFound });
     await expect(validateResponse('GET', url('/nope'), { status: 200, headers: json, text: '{}' })).rejects.toThrow(/no route serves/);

@@ -98,15 +98,13 @@ export async function validateResponse(method: string, url: string, response: Ch
     documented = resolveResponse(document, document['x-fallback-response'] as JsonObject);
   }
 
+  // The body's shape, empty or not, must be the one documented for this operation and status.
   const content = documented!.content as Record<string, { schema: JsonObject }> | undefined;
   if (!content) {
-    if (response.text !== '') fail(where, 'the body must be empty', response);
+    if (response.text !== '') fail(where, 'the document says this status has no body, but the body is not empty', response);
     return;
   }
-  if (response.text === '') {
-    if (documented!['x-body-optional'] === true) return;
-    fail(where, 'the body is empty but a body is documented', response);
-  }
+  if (response.text === '') fail(where, 'the body is empty but a body is documented', response);
   const mediaType = mediaTypeOf(response.headers);
   const entry = content[mediaType];
   if (!entry) fail(where, `Content-Type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`, response);

@@ -11,9 +11,9 @@ import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#sha
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
 
-const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
+export const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
 const CANNOT_CLAIM = () => unprocessable('claim', 'base', 'Sorry, you cannot claim this promotion at this time.');
-const LEGACY_NOT_FOUND = () => notFound({ object: 'claim', property: 'base', message: 'Loyalty information not found in records' });
+export const LEGACY_NOT_FOUND = () => notFound({ object: 'claim', property: 'base', message: 'Loyalty information not found in records' });
 const LEGACY_ALREADY_MIGRATED = () => unprocessable('claim', 'base', 'Value for this card or email has already been migrated');
 
 export interface ClaimView {
