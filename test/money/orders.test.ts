@@ -4,11 +4,10 @@ import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { complete, loadGiftCard, orderWorld, placeOrder, propose } from '../support/money.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { readFileSync } from 'node:fs';
+import { clientPayload as payload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
 
-const payload = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/client-payloads/${name}`, import.meta.url), 'utf8'));
 const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
   const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
