@@ -6,12 +6,13 @@ import { queryAll } from '#shared/db/reads.ts';
 import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
-import type { VaultedCard } from '#shared/payments/gateway.ts';
+import type { CardSource, EncryptedField, VaultFailure, VaultedCard } from '#shared/payments/gateway.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /**
  * A user's credit cards. Only what the gateway hands back is stored (its token, the card's
- * fingerprint, bin, last 4, expiry and brand): never the nonce, never a card number.
+ * fingerprint, bin, last 4, expiry and brand): never the nonce, the encrypted fields, a card number,
+ * the CVV or the postal code.
  *
  * Invariants, each kept by one DynamoDB transaction per change:
  * - one card (fingerprint) belongs to at most one user at a time: the fingerprint item
@@ -64,6 +65,34 @@ const CARD_OF_ANOTHER_USER = (): ApiError => unprocessable('credit_card', 'numbe
 const INVALID_EXPIRATION = (): ApiError => unprocessable('credit_card', 'expiration_year', 'Expiration year is invalid.');
 const INVALID_NONCE = (field: string): ApiError =>
   unprocessable('credit_card', field, 'Payment nonce is not valid; encrypt the card details again and send the new nonce.', 'invalid');
+/** The request field each encrypted card field arrives in (the LevelUp SDKs' names). */
+export const ENCRYPTED_FIELD_NAMES: Record<EncryptedField, string> = {
+  number: 'encrypted_number',
+  cvv: 'encrypted_cvv',
+  expirationMonth: 'encrypted_expiration_month',
+  expirationYear: 'encrypted_expiration_year',
+};
+
+/** The contract's error for each way the gateway refuses a card; `nonceField` names the body field a nonce came in. */
+function vaultError(failure: VaultFailure, nonceField: string): ApiError {
+  switch (failure.reason) {
+    case 'invalid_nonce':
+      return INVALID_NONCE(nonceField);
+    case 'invalid_expiration':
+      return failure.field === 'expiration_year' ? INVALID_EXPIRATION() : unprocessable('credit_card', 'expiration_month', 'Expiration month is invalid.');
+    case 'undecryptable':
+      return unprocessable(
+        'credit_card',
+        ENCRYPTED_FIELD_NAMES[failure.field],
+        "Encrypted card data could not be decrypted; encrypt the card details again with the payment gateway's client library.",
+        'invalid',
+      );
+    case 'invalid_number':
+      return unprocessable('credit_card', 'number', 'Card number is invalid.', 'invalid');
+    case 'invalid_cvv':
+      return unprocessable('credit_card', 'cvv', 'CVV is invalid.', 'invalid');
+  }
+}
 const CARDS_BUSY = (): ApiError => conflict('Your credit cards are being changed by another request; retry this one.', 1);
 
 export function serializeCreditCard(view: CreditCardView) {
@@ -140,15 +169,17 @@ function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: n
 }
 
 /**
- * Vaults the nonce and adds the card to the user.
+ * Has the gateway vault the card (a nonce, or client-side encrypted fields; a bare string is a nonce,
+ * as the demo seed and tests pass it) and adds it to the user.
+ * - A card the gateway refuses: the contract's 422 for the reason (credit_card/expiration_year, ...).
  * - Another user's card (same fingerprint): 422 credit_card/number.
  * - The user's own active card again: that card is returned unchanged (no duplicate, no new id).
  * - The user's first active card is promoted.
- * `nonceField` names the body field the nonce came in, for the error of an unusable nonce.
+ * `nonceField` names the body field a nonce came in, for the error of an unusable nonce.
  */
-export async function addCreditCard(userId: number, nonce: string, nonceField = 'gateway_payment_nonce'): Promise<CreditCardView> {
-  const vaulted = await paymentGateway().vault(nonce);
-  if (!vaulted.ok) throw vaulted.reason === 'invalid_expiration' ? INVALID_EXPIRATION() : INVALID_NONCE(nonceField);
+export async function addCreditCard(userId: number, source: CardSource | string, nonceField = 'gateway_payment_nonce'): Promise<CreditCardView> {
+  const vaulted = await paymentGateway().vault(typeof source === 'string' ? { kind: 'nonce', nonce: source } : source);
+  if (!vaulted.ok) throw vaultError(vaulted, nonceField);
   let cardId: number | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [owner, seen] = await Promise.all([fingerprintOwner(vaulted.card.fingerprint), userCardsState(userId)]);

@@ -1,8 +1,26 @@
 /**
- * The payment gateway port. Card data never reaches this service: a client-side library turns it into
- * a nonce, the gateway turns the nonce into a stored payment method, and only the gateway's token and
- * the card's display facts (bin, last 4, expiry, brand) are kept here.
+ * The payment gateway port. Card data never reaches this service in the clear: the gateway's client-side
+ * library turns it into a nonce, or (the gateway's older scheme, still sent by the LevelUp SDKs) encrypts
+ * each card field with the gateway's public key. Either way only the gateway can read it; it turns it into
+ * a stored payment method, and only the gateway's token and the card's display facts (bin, last 4, expiry,
+ * brand) are kept here.
  */
+
+/** Card fields as the client-side encryption library produced them: ciphertexts only the gateway decrypts. */
+export interface EncryptedCard {
+  number: string;
+  cvv: string;
+  expirationMonth: string;
+  expirationYear: string;
+  /** Sent in the clear by clients, for the gateway's address verification. */
+  postalCode?: string;
+}
+
+/** What a client sends to add a card. */
+export type CardSource = { kind: 'nonce'; nonce: string } | { kind: 'encrypted'; card: EncryptedCard };
+
+/** Which encrypted field a failure is about (for the error's property). */
+export type EncryptedField = keyof Omit<EncryptedCard, 'postalCode'>;
 
 export interface VaultedCard {
   /** The gateway's reusable token for the card; what charges are made against. */
@@ -17,7 +35,17 @@ export interface VaultedCard {
   type: string;
 }
 
-export type VaultResult = { ok: true; card: VaultedCard } | { ok: false; reason: 'invalid_expiration' | 'invalid_nonce' };
+export type VaultFailure =
+  /** The nonce is not one the gateway issued (or it expired). */
+  | { ok: false; reason: 'invalid_nonce' }
+  /** An encrypted field the gateway cannot decrypt (encrypted with another key, truncated, not a ciphertext). */
+  | { ok: false; reason: 'undecryptable'; field: EncryptedField }
+  | { ok: false; reason: 'invalid_number' }
+  | { ok: false; reason: 'invalid_cvv' }
+  /** The card is expired, or its month or year is not one. */
+  | { ok: false; reason: 'invalid_expiration'; field: 'expiration_month' | 'expiration_year' };
+
+export type VaultResult = { ok: true; card: VaultedCard } | VaultFailure;
 
 export interface ChargeRequest {
   gatewayToken: string;
@@ -41,7 +69,7 @@ export interface RefundRequest {
 export type RefundResult = { ok: true; refundId: string } | { ok: false; reason: 'refund_failed' };
 
 export interface PaymentGateway {
-  vault(nonce: string): Promise<VaultResult>;
+  vault(source: CardSource): Promise<VaultResult>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<RefundResult>;
 }

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { unprocessable } from '#shared/errors.ts';
+import type { CardSource } from '#shared/payments/gateway.ts';
 import { integerId } from './common.ts';
 import { named } from './registry.ts';
 
@@ -18,3 +20,67 @@ export const creditCard = named(
   }),
 );
 export const creditCardResponse = named('CreditCardResponse', z.object({ credit_card: creditCard }));
+
+// Request: POST /v15/credit_cards
+
+/** Longer than any gateway nonce or client-side ciphertext; anything longer is neither. */
+const MAX_CARD_FIELD_LENGTH = 4096;
+const cardField = (description: string) => z.string().max(MAX_CARD_FIELD_LENGTH).optional().describe(description);
+
+/**
+ * The contract names the nonce `gateway_payment_nonce`; clients built for the Braintree-backed API send
+ * it branded, `braintree_payment_nonce`. Either is taken (the first non-blank one, in this order).
+ */
+const NONCE_FIELDS = ['gateway_payment_nonce', 'braintree_payment_nonce'] as const;
+const ENCRYPTED_FIELDS = ['encrypted_number', 'encrypted_cvv', 'encrypted_expiration_month', 'encrypted_expiration_year'] as const;
+
+/**
+ * Two shapes: the contract's nonce, or the client-side encrypted fields the C#, iOS, Android and Ruby
+ * SDKs send (`encrypted_number`, `encrypted_cvv`, `encrypted_expiration_month`,
+ * `encrypted_expiration_year`, `postal_code`). Unknown fields are ignored.
+ */
+export const createCreditCardBody = z.object({
+  credit_card: z.looseObject({
+    gateway_payment_nonce: cardField("The payment gateway's nonce for the card (the contract's shape)."),
+    braintree_payment_nonce: cardField('The same nonce under its branded name.'),
+    encrypted_number: cardField("The card number, encrypted by the gateway's client-side encryption library (the SDKs' shape; all four encrypted fields together)."),
+    encrypted_cvv: cardField('The CVV, encrypted client-side.'),
+    encrypted_expiration_month: cardField('The expiration month, encrypted client-side.'),
+    encrypted_expiration_year: cardField('The expiration year, encrypted client-side.'),
+    postal_code: z.string().max(32).nullish().describe("The card's billing postal code, in the clear; passed to the gateway, never stored."),
+  }),
+});
+
+type CardBody = z.output<typeof createCreditCardBody>['credit_card'];
+const present = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
+const humanize = (field: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replaceAll('_', ' ')}`;
+
+/**
+ * What the body hands over: a nonce when one is sent (with the field it came in), else the four
+ * encrypted fields (each required once any is sent: 422 on the first missing one), else 422 on the
+ * contract's nonce field.
+ */
+export function cardSourceOf(card: CardBody): { source: CardSource; nonceField?: string } {
+  for (const field of NONCE_FIELDS) {
+    const nonce = present(card[field]);
+    if (nonce) return { source: { kind: 'nonce', nonce }, nonceField: field };
+  }
+  if (ENCRYPTED_FIELDS.some((field) => present(card[field]))) {
+    const missing = ENCRYPTED_FIELDS.find((field) => !present(card[field]));
+    if (missing) throw unprocessable('credit_card', missing, `${humanize(missing)} can't be blank`, 'missing');
+    const postalCode = card.postal_code?.trim();
+    return {
+      source: {
+        kind: 'encrypted',
+        card: {
+          number: present(card.encrypted_number)!,
+          cvv: present(card.encrypted_cvv)!,
+          expirationMonth: present(card.encrypted_expiration_month)!,
+          expirationYear: present(card.encrypted_expiration_year)!,
+          ...(postalCode ? { postalCode } : {}),
+        },
+      },
+    };
+  }
+  throw unprocessable('credit_card', 'gateway_payment_nonce', "Gateway payment nonce can't be blank", 'missing');
+}

@@ -56,7 +56,7 @@ describe('POST /v15/credit_cards', () => {
     expect(second.body.credit_card.id).not.toBe(first.body.credit_card.id);
   });
 
-  it('accepts the branded braintree_payment_nonce field and ignores legacy fields', async () => {
+  it('accepts the branded braintree_payment_nonce field, with the postal code clients send beside it', async () => {
     const { token } = await newUser();
     const response = await api.call('POST', '/v15/credit_cards', {
       token,
@@ -103,11 +103,15 @@ describe('POST /v15/credit_cards', () => {
 
   it('answers a missing nonce with 422 and changes nothing', async () => {
     const { token } = await newUser();
-    for (const body of [{ credit_card: {} }, { credit_card: { gateway_payment_nonce: '  ' } }, { credit_card: { encrypted_number: '$bt4|x' } }]) {
+    for (const body of [{ credit_card: {} }, { credit_card: { gateway_payment_nonce: '  ', postal_code: '02114' } }, { credit_card: { encrypted_number: ' ' } }]) {
       const response = await api.call('POST', '/v15/credit_cards', { token, body });
       expect(response.status).toBe(422);
       expect(response.body).toEqual([{ error: { object: 'credit_card', property: 'gateway_payment_nonce', message: "Gateway payment nonce can't be blank", code: 'missing' } }]);
     }
+    // Encrypted fields come as a set: once one is sent, the first missing one is named.
+    const partial = await api.call('POST', '/v15/credit_cards', { token, body: { credit_card: { encrypted_number: '$bt4|x', encrypted_cvv: '$bt4|y' } } });
+    expect(partial.status).toBe(422);
+    expect(partial.body).toEqual([{ error: { object: 'credit_card', property: 'encrypted_expiration_month', message: "Encrypted expiration month can't be blank", code: 'missing' } }]);
     const wrongType = await api.call('POST', '/v15/credit_cards', { token, body: { credit_card: { gateway_payment_nonce: 42 } } });
     expect(wrongType.status).toBe(422);
     expect(wrongType.body[0].error).toMatchObject({ object: 'credit_card', property: 'gateway_payment_nonce' });

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITED_FUNDS_AMOUNT, SANDBOX_NONCES, SandboxGateway, sandboxCard } from '#shared/payments/sandbox.ts';
-import type { VaultedCard } from '#shared/payments/gateway.ts';
+import {
+  LIMITED_FUNDS_AMOUNT,
+  SANDBOX_CARD_NUMBERS,
+  SANDBOX_NONCES,
+  SandboxGateway,
+  sandboxCard,
+  sandboxEncrypt,
+  sandboxEncryptedCard,
+} from '#shared/payments/sandbox.ts';
+import type { EncryptedCard, VaultedCard } from '#shared/payments/gateway.ts';
 
 const gateway = new SandboxGateway();
 
 async function vaulted(nonce: string): Promise<VaultedCard> {
-  const result = await gateway.vault(nonce);
+  const result = await gateway.vault({ kind: 'nonce', nonce });
   if (!result.ok) throw new Error(`expected ${nonce} to vault, got ${result.reason}`);
   return result.card;
 }
@@ -36,9 +44,64 @@ describe('sandbox gateway: vaulting', () => {
   });
 
   it('fails the invalid-expiration nonce and unknown nonces', async () => {
-    expect(await gateway.vault(SANDBOX_NONCES.invalidExpiration)).toEqual({ ok: false, reason: 'invalid_expiration' });
-    expect(await gateway.vault('tokencc_bf_abc123')).toEqual({ ok: false, reason: 'invalid_nonce' });
+    expect(await gateway.vault({ kind: 'nonce', nonce: SANDBOX_NONCES.invalidExpiration })).toEqual({ ok: false, reason: 'invalid_expiration', field: 'expiration_year' });
+    expect(await gateway.vault({ kind: 'nonce', nonce: 'tokencc_bf_abc123' })).toEqual({ ok: false, reason: 'invalid_nonce' });
     expect(sandboxCard('')).toEqual({ ok: false, reason: 'invalid_nonce' });
+  });
+});
+
+describe('sandbox gateway: client-side encrypted cards', () => {
+  const NOW = new Date('2026-06-15T12:00:00Z');
+  const encrypted = (number: string, overrides: Partial<Record<keyof EncryptedCard, string>> = {}): EncryptedCard => ({
+    number: sandboxEncrypt(number),
+    cvv: sandboxEncrypt(number.startsWith('37') ? '1234' : '123'),
+    expirationMonth: sandboxEncrypt('11'),
+    expirationYear: sandboxEncrypt('2030'),
+    postalCode: '02114',
+    ...overrides,
+  });
+  const vaultedEncrypted = (card: EncryptedCard): VaultedCard => {
+    const result = sandboxEncryptedCard(card, NOW);
+    if (!result.ok) throw new Error(`expected the card to vault, got ${result.reason}`);
+    return result.card;
+  };
+
+  it('vaults each test card number with its brand, the expiry it was sent, and its behaviour in the token', () => {
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa))).toMatchObject({ bin: '411111', last4: '1111', type: 'Visa', expirationMonth: 11, expirationYear: 2030, gatewayToken: expect.stringMatching(/^sbx_valid_/) });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.mastercard))).toMatchObject({ bin: '555555', last4: '4444', type: 'MasterCard' });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.americanExpress))).toMatchObject({ bin: '378282', last4: '0005', type: 'AmericanExpress' });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.discover))).toMatchObject({ bin: '601111', last4: '1117', type: 'Discover' });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.declines)).gatewayToken).toMatch(/^sbx_declines_/);
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.limitedFunds)).gatewayToken).toMatch(/^sbx_limited_funds_/);
+  });
+
+  it('is the same card as the nonce that stands for the same test card, suffix for suffix', async () => {
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa)).fingerprint).toBe((await vaulted(SANDBOX_NONCES.valid)).fingerprint);
+    expect(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-7`)).fingerprint).toBe((await vaulted(`${SANDBOX_NONCES.valid}-7`)).fingerprint);
+    expect(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-8`)).fingerprint).not.toBe(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-7`)).fingerprint);
+  });
+
+  it('refuses a field it cannot decrypt, naming it', () => {
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { number: '$bt4|javascript_1_3_9$FyreT+o2W/9VHHjS43ZJJe2SmdvTBcve58...' }), NOW)).toEqual({ ok: false, reason: 'undecryptable', field: 'number' });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { cvv: '123' }), NOW)).toEqual({ ok: false, reason: 'undecryptable', field: 'cvv' });
+  });
+
+  it('refuses a number that is not a test card number (it never handles a real one)', () => {
+    for (const number of ['4242424242424241', '41111111111111112', 'abc', '']) {
+      expect(sandboxEncryptedCard(encrypted(number), NOW)).toEqual({ ok: false, reason: 'invalid_number' });
+    }
+  });
+
+  it('refuses an expired card, a month or year that is not one, and a CVV of the wrong length', () => {
+    const invalidYear = { ok: false, reason: 'invalid_expiration', field: 'expiration_year' };
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2025') }), NOW)).toEqual(invalidYear);
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2026'), expirationMonth: sandboxEncrypt('5') }), NOW)).toEqual(invalidYear);
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2047') }), NOW)).toEqual(invalidYear);
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('soon') }), NOW)).toEqual(invalidYear);
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationMonth: sandboxEncrypt('13') }), NOW)).toEqual({ ok: false, reason: 'invalid_expiration', field: 'expiration_month' });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('26'), expirationMonth: sandboxEncrypt('06') }))).toMatchObject({ expirationMonth: 6, expirationYear: 2026 });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { cvv: sandboxEncrypt('1234') }), NOW)).toEqual({ ok: false, reason: 'invalid_cvv' });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.americanExpress, { cvv: sandboxEncrypt('123') }), NOW)).toEqual({ ok: false, reason: 'invalid_cvv' });
   });
 });
 
