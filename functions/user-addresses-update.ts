@@ -1,11 +1,15 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { serializeAddress, updateAddress } from '#shared/domain/addresses.ts';
 import { addressIdParams, updateAddressBody, userAddressResponse } from '#shared/schemas/addresses.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 
-/** PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). */
+/**
+ * PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). A change that
+ * moves the address re-geocodes it; one that keeps losing races to other changes of it is 409.
+ */
 export const handler = apiHandler(
   'user-addresses-update',
-  { responses: { 200: userAddressResponse }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
+  { responses: { 200: userAddressResponse, 409: apiErrors }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
   async (request) => {
     const principal = requireUser(request);
     const address = await updateAddress(principal.userId, request.params.id, request.body.user_address);

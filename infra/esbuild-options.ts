@@ -8,7 +8,7 @@ import type { BuildOptions } from 'esbuild';
 import { API_FUNCTION_BUNDLING, PROJECT_ROOT } from './constructs/api-function.ts';
 
 /** Every NodejsFunction bundling option API_FUNCTION_BUNDLING sets, and how it maps to esbuild. */
-const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'externalModules', 'banner', 'mainFields']);
+const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'externalModules', 'banner', 'mainFields', 'define']);
 
 /**
  * esbuild options equivalent to NodejsFunction with API_FUNCTION_BUNDLING. `entries` maps each output
@@ -33,6 +33,7 @@ export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdi
     external: [...bundling.externalModules],
     banner: { js: bundling.banner },
     mainFields: [...bundling.mainFields],
+    define: { ...bundling.define },
     absWorkingDir: PROJECT_ROOT,
     logLevel: 'silent',
   };

@@ -11,6 +11,7 @@ import { OrderAheadWorkflow, VALIDATION_TASK_HANDLER } from './constructs/order-
 import { Monitoring } from './constructs/monitoring.ts';
 import { EdgeDistribution } from './constructs/edge-distribution.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
+import { AddressGeocoder } from './constructs/geocoder.ts';
 
 export interface LoyaltyApiStackProps extends StackProps {
   /** @default the route table of shared/routes.ts */
@@ -56,6 +57,11 @@ export class LoyaltyApiStack extends Stack {
     this.orderAheadWorkflow = new OrderAheadWorkflow(this, 'OrderAheadWorkflow', {
       table: this.table,
       startingFunctions: routes.filter((route) => route.startsValidation).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
+    // Geocoding: the routes marked geocodes call Amazon Location Service (Geocode only, on the Places provider).
+    new AddressGeocoder(this, 'AddressGeocoder', {
+      functions: routes.filter((route) => route.geocodes).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
     if (props.clientLimits) {

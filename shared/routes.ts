@@ -61,6 +61,8 @@ export interface Route {
   table: TableAccess;
   /** The function starts executions of the order-ahead validation state machine. */
   startsValidation?: boolean;
+  /** The function geocodes addresses: it gets the geocoder's configuration and IAM grant (infra/constructs/geocoder.ts). */
+  geocodes?: boolean;
   /** Files under node_modules the function reads at run time: copied beside its bundle (locally read in place). */
   bundledFiles?: readonly string[];
 }
@@ -77,8 +79,9 @@ export const routes: readonly Route[] = [
 
   // User addresses
   { method: 'GET', path: '/v15/user_addresses', handler: 'user-addresses-list', credential: 'user', permissions: ['manage_user_addresses'], table: 'read' },
-  { method: 'POST', path: '/v15/user_addresses', handler: 'user-addresses-create', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
-  { method: 'PUT', path: '/v15/user_addresses/{id}', handler: 'user-addresses-update', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
+  // Addresses sent without coordinates are geocoded.
+  { method: 'POST', path: '/v15/user_addresses', handler: 'user-addresses-create', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
+  { method: 'PUT', path: '/v15/user_addresses/{id}', handler: 'user-addresses-update', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
   { method: 'DELETE', path: '/v15/user_addresses/{id}', handler: 'user-addresses-delete', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
 
   // Credit cards and the QR code

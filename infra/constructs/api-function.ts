@@ -54,6 +54,9 @@ export const API_FUNCTION_BUNDLING = {
   // CommonJS dependencies bundled into an ESM file may still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   mainFields: ['module', 'main'],
+  // Deployed functions geocode with Amazon Location Service: fixing GEOCODER at bundle time lets esbuild
+  // drop the other adapters, so the sandbox's postal-code data never reaches a bundle (docs/geocoding.md).
+  define: { 'process.env.GEOCODER': JSON.stringify('amazon-location') },
 } satisfies BundlingOptions;
 
 /** Read-only (RO) or read-write (RW). */

@@ -4,7 +4,9 @@ import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
-import { notFound, unprocessable } from '#shared/errors.ts';
+import { conflict, notFound, unprocessable } from '#shared/errors.ts';
+import { geocoder, type PostalAddress, type Position } from '#shared/geocoding/index.ts';
+import { log } from '#shared/log.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { AddressChanges, AddressType, NewAddress } from '#shared/schemas/addresses.ts';
 
@@ -27,8 +29,36 @@ export interface UserAddressItem {
   updated_at: string;
 }
 
+/** The fields a geocoder places an address by; changing one of them moves the address. */
+const PLACING_FIELDS = ['street_address', 'locality', 'region', 'postal_code'] as const;
+
+/** Attempts of an update that re-geocodes before it gives up on an address changed under it (409). */
+const MAX_GEOCODED_UPDATE_ATTEMPTS = 3;
+
+/**
+ * The position of an address a client sent without one, or null when it cannot be geocoded. A
+ * geocoder failure (the service down or slow) is logged and leaves the address without a position,
+ * as an address that cannot be placed: saving the address matters more than its coordinates.
+ */
+async function geocodedPosition(address: PostalAddress): Promise<Position | null> {
+  try {
+    return (await (await geocoder())?.geocode(address)) ?? null;
+  } catch (error) {
+    log('warn', 'geocoding failed; the address is saved without coordinates', { error: (error as Error)?.message });
+    return null;
+  }
+}
+
+/** Coordinates a client sent are kept as sent; without them (absent or null) the address is geocoded. */
+function sentPosition(input: { latitude?: number | null; longitude?: number | null }): Position | undefined {
+  return typeof input.latitude === 'number' && typeof input.longitude === 'number' ? { latitude: input.latitude, longitude: input.longitude } : undefined;
+}
+
 export async function createAddress(userId: number, input: NewAddress): Promise<UserAddressItem> {
-  const addressId = await nextId('user_address');
+  const [addressId, position] = await Promise.all([
+    nextId('user_address'),
+    sentPosition(input) ?? geocodedPosition({ ...input, extended_address: input.extended_address ?? '' }),
+  ]);
   const now = isoSeconds();
   const address: UserAddressItem = {
     address_id: addressId,
@@ -40,8 +70,8 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
     region: input.region,
     postal_code: input.postal_code,
     nickname: input.nickname ?? '',
-    latitude: input.latitude ?? null,
-    longitude: input.longitude ?? null,
+    latitude: position?.latitude ?? null,
+    longitude: position?.longitude ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -76,16 +106,53 @@ export async function listAddresses(userId: number): Promise<UserAddressItem[]> 
   })) as UserAddressItem[];
 }
 
-/** Changes the given fields of one of the user's addresses; another user's id is simply not found. */
+/**
+ * Changes the given fields of one of the user's addresses; another user's id is simply not found.
+ * Coordinates sent are kept as sent. A change that moves the address (street, city, region or postal
+ * code) without coordinates, or coordinates sent as null, re-geocodes it: the address is read, the
+ * merged address geocoded, and the write is conditioned on the placing fields it read, so a
+ * concurrent change cannot leave coordinates that belong to another version of the address (it is
+ * read and geocoded again; after 3 lost races, 409 with Retry-After).
+ */
 export async function updateAddress(userId: number, addressId: number, changes: AddressChanges): Promise<UserAddressItem> {
+  const sent = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  const regeocode = sentPosition(changes) === undefined && (changes.latitude === null || PLACING_FIELDS.some((field) => field in sent));
+  if (!regeocode) {
+    const updated = await writeAddressChanges(userId, addressId, sent);
+    if (!updated) throw notFound();
+    return updated;
+  }
+  for (let attempt = 1; attempt <= MAX_GEOCODED_UPDATE_ATTEMPTS; attempt++) {
+    const found = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId), ConsistentRead: true }));
+    const current = found.Item as UserAddressItem | undefined;
+    if (!current) throw notFound();
+    const position = await geocodedPosition({ ...current, ...sent });
+    const seen = Object.fromEntries(PLACING_FIELDS.map((field) => [field, current[field]]));
+    const updated = await writeAddressChanges(userId, addressId, { ...sent, latitude: position?.latitude ?? null, longitude: position?.longitude ?? null }, seen);
+    if (updated) return updated;
+    // Gone meanwhile (the next read answers 404), or moved by a concurrent change: read and geocode again.
+  }
+  throw conflict('This address is being changed by another request; retry this one.', 1, 'user_address');
+}
+
+/**
+ * One UpdateItem of the fields given, if the address exists and (with `seen`) those fields still
+ * hold the values read; undefined when that condition fails.
+ */
+async function writeAddressChanges(userId: number, addressId: number, fields: Record<string, unknown>, seen?: Record<string, unknown>): Promise<UserAddressItem | undefined> {
   const names: Record<string, string> = { '#updated_at': 'updated_at' };
   const values: Record<string, unknown> = { ':updated_at': isoSeconds() };
   const assignments = ['#updated_at = :updated_at'];
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
+  for (const [field, value] of Object.entries(fields)) {
     names[`#${field}`] = field;
     values[`:${field}`] = value;
     assignments.push(`#${field} = :${field}`);
+  }
+  const conditions = ['attribute_exists(pk)'];
+  for (const [field, value] of Object.entries(seen ?? {})) {
+    names[`#${field}`] = field;
+    values[`:seen_${field}`] = value;
+    conditions.push(`#${field} = :seen_${field}`);
   }
   try {
     const result = await db().send(
@@ -93,7 +160,7 @@ export async function updateAddress(userId: number, addressId: number, changes: 
         TableName: table(),
         Key: keys.userAddress(userId, addressId),
         UpdateExpression: `SET ${assignments.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
+        ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -101,7 +168,7 @@ export async function updateAddress(userId: number, addressId: number, changes: 
     );
     return result.Attributes as UserAddressItem;
   } catch (error) {
-    if (isConditionFailure(error)) throw notFound();
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
