@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { addCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
-import { cardSourceOf, createCreditCardBody, creditCardResponse } from '#shared/schemas/credit-cards.ts';
+import { addCreditCard, cardSourceOf, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { createCreditCardBody, creditCardResponse } from '#shared/schemas/credit-cards.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** POST /v15/credit_cards: a gateway nonce (the contract) or client-side encrypted card fields (the SDKs); docs/payments.md. */

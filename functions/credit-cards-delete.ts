@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { pathId } from '#shared/http/params.ts';
+import { pathId } from '#shared/schemas/params.ts';
 import { CARD_NOT_FOUND, deleteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
 import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';

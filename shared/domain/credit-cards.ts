@@ -8,6 +8,7 @@ import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiE
 import { paymentGateway } from '#shared/payments/index.ts';
 import type { CardSource, EncryptedField, VaultFailure, VaultedCard } from '#shared/payments/gateway.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { ENCRYPTED_FIELDS, NONCE_FIELDS, type CreditCardBody } from '#shared/schemas/credit-cards.ts';
 
 /**
  * A user's credit cards. Only what the gateway hands back is stored (its token, the card's
@@ -281,4 +282,37 @@ export async function promotedCard(userId: number): Promise<{ cardId: number; ga
   const card = await getCreditCard(userId, seen.promoted_card_id);
   if (card?.state !== 'active') return undefined;
   return { cardId: card.card_id, gatewayToken: card.gateway_token };
+}
+
+const present = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
+const humanize = (field: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replaceAll('_', ' ')}`;
+
+/**
+ * What the body hands over: a nonce when one is sent (with the field it came in), else the four
+ * encrypted fields (each required once any is sent: 422 on the first missing one), else 422 on the
+ * contract's nonce field.
+ */
+export function cardSourceOf(card: CreditCardBody): { source: CardSource; nonceField?: string } {
+  for (const field of NONCE_FIELDS) {
+    const nonce = present(card[field]);
+    if (nonce) return { source: { kind: 'nonce', nonce }, nonceField: field };
+  }
+  if (ENCRYPTED_FIELDS.some((field) => present(card[field]))) {
+    const missing = ENCRYPTED_FIELDS.find((field) => !present(card[field]));
+    if (missing) throw unprocessable('credit_card', missing, `${humanize(missing)} can't be blank`, 'missing');
+    const postalCode = card.postal_code?.trim();
+    return {
+      source: {
+        kind: 'encrypted',
+        card: {
+          number: present(card.encrypted_number)!,
+          cvv: present(card.encrypted_cvv)!,
+          expirationMonth: present(card.encrypted_expiration_month)!,
+          expirationYear: present(card.encrypted_expiration_year)!,
+          ...(postalCode ? { postalCode } : {}),
+        },
+      },
+    };
+  }
+  throw unprocessable('credit_card', 'gateway_payment_nonce', "Gateway payment nonce can't be blank", 'missing');
 }

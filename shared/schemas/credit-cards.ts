@@ -1,6 +1,4 @@
 import * as z from 'zod';
-import { unprocessable } from '#shared/errors.ts';
-import type { CardSource } from '#shared/payments/gateway.ts';
 import { integerId } from './common.ts';
 import { named } from './registry.ts';
 
@@ -31,8 +29,8 @@ const cardField = (description: string) => z.string().max(MAX_CARD_FIELD_LENGTH)
  * The contract names the nonce `gateway_payment_nonce`; clients built for the Braintree-backed API send
  * it branded, `braintree_payment_nonce`. Either is taken (the first non-blank one, in this order).
  */
-const NONCE_FIELDS = ['gateway_payment_nonce', 'braintree_payment_nonce'] as const;
-const ENCRYPTED_FIELDS = ['encrypted_number', 'encrypted_cvv', 'encrypted_expiration_month', 'encrypted_expiration_year'] as const;
+export const NONCE_FIELDS = ['gateway_payment_nonce', 'braintree_payment_nonce'] as const;
+export const ENCRYPTED_FIELDS = ['encrypted_number', 'encrypted_cvv', 'encrypted_expiration_month', 'encrypted_expiration_year'] as const;
 
 /**
  * Two shapes: the contract's nonce, or the client-side encrypted fields the C#, iOS, Android and Ruby
@@ -51,36 +49,4 @@ export const createCreditCardBody = z.object({
   }),
 });
 
-type CardBody = z.output<typeof createCreditCardBody>['credit_card'];
-const present = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
-const humanize = (field: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replaceAll('_', ' ')}`;
-
-/**
- * What the body hands over: a nonce when one is sent (with the field it came in), else the four
- * encrypted fields (each required once any is sent: 422 on the first missing one), else 422 on the
- * contract's nonce field.
- */
-export function cardSourceOf(card: CardBody): { source: CardSource; nonceField?: string } {
-  for (const field of NONCE_FIELDS) {
-    const nonce = present(card[field]);
-    if (nonce) return { source: { kind: 'nonce', nonce }, nonceField: field };
-  }
-  if (ENCRYPTED_FIELDS.some((field) => present(card[field]))) {
-    const missing = ENCRYPTED_FIELDS.find((field) => !present(card[field]));
-    if (missing) throw unprocessable('credit_card', missing, `${humanize(missing)} can't be blank`, 'missing');
-    const postalCode = card.postal_code?.trim();
-    return {
-      source: {
-        kind: 'encrypted',
-        card: {
-          number: present(card.encrypted_number)!,
-          cvv: present(card.encrypted_cvv)!,
-          expirationMonth: present(card.encrypted_expiration_month)!,
-          expirationYear: present(card.encrypted_expiration_year)!,
-          ...(postalCode ? { postalCode } : {}),
-        },
-      },
-    };
-  }
-  throw unprocessable('credit_card', 'gateway_payment_nonce', "Gateway payment nonce can't be blank", 'missing');
-}
+export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'];

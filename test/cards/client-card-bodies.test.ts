@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { getCreditCard } from '#shared/domain/credit-cards.ts';
@@ -13,14 +13,10 @@ import { LIMITED_FUNDS_AMOUNT, SANDBOX_CARD_NUMBERS, sandboxEncrypt } from '#sha
  * values (docs/payments.md) where the client's encryption library puts its ciphertexts.
  */
 
-let api: TestApi;
+const api = useTestApi();
 let appId: number;
 beforeAll(async () => {
-  api = await startTestApi();
   appId = (await appFixture()).app.app_id;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 interface SandboxCard {

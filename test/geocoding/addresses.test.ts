@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { distanceInMeters } from '#shared/domain/locations.ts';
 import { sandboxPosition } from '#shared/geocoding/sandbox.ts';
-import type { TestApi } from '../support/api.ts';
+import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { orderAheadLocationFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
@@ -13,17 +13,13 @@ import { orderAheadLocationFixture, pollUntilSettled, startOrderAheadTestApi } f
  * geocoder is the offline postal-code sandbox, docs/geocoding.md).
  */
 
-let api: TestApi;
+const api = useTestApi(startOrderAheadTestApi);
 let fixture: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
 let user: Awaited<ReturnType<typeof userFixture>>;
 
 beforeAll(async () => {
-  api = await startOrderAheadTestApi();
   fixture = await orderAheadLocationFixture();
   user = await userFixture(fixture.app.app_id);
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const docsCreate = clientPayload('docs_v15_user_addresses__create.json');
