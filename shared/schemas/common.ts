@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { API_DATETIME_PATTERN } from '#shared/time.ts';
+import { named } from './registry.ts';
 
 /** Integer ids (DynamoDB atomic counters), always within the safe-integer range. */
 export const integerId = z.number().int();
@@ -8,8 +9,13 @@ export const cents = z.number().int().describe('Amount in cents');
 /**
  * ISO 8601 date and time to the second with a numeric offset (`2015-01-22T16:29:22+00:00`, what
  * shared/time.ts writes). The pattern makes the OpenAPI document, and so the suite's validation of
- * every response, hold each timestamp to the contract's `YYYY-MM-DDThh:mm:ss±hh:mm`.
+ * every response, hold each timestamp to the contract's `YYYY-MM-DDThh:mm:ss±hh:mm`. Named, so the
+ * document states the pattern once and references it (the document is bundled into openapi-show).
  */
-export const timestamp = z.string().regex(API_DATETIME_PATTERN).meta({ format: 'date-time' });
+export const timestamp = named(
+  'Timestamp',
+  z.string().regex(API_DATETIME_PATTERN).meta({ format: 'date-time' }),
+  'ISO 8601 date and time to the second with a numeric UTC offset: `2015-01-22T16:29:22+00:00`. Requests may send `Z`, any offset or fractional seconds.',
+);
 export const uuid = z.string().min(1);
 export const url = z.string().url();

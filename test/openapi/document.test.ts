@@ -66,6 +66,16 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe("the document's timestamps", () => {
+  it('hold every answered datetime to YYYY-MM-DDThh:mm:ss±hh:mm, never Z', () => {
+    const validate = compileDocumentSchema(documentAjv(document), { $ref: '#/components/schemas/Timestamp' });
+    expect(validate('2015-01-22T16:29:22+00:00')).toBe(true);
+    expect(validate('2015-01-22T11:29:22-05:00')).toBe(true);
+    for (const wrong of ['2015-01-22T16:29:22Z', '2015-01-22T16:29:22.000+00:00', '2015-01-22 16:29:22+00:00', '2015-01-22']) expect(validate(wrong), wrong).toBe(false);
+    expect(JSON.stringify(document.paths)).not.toContain('"format":"date-time"');
+  });
+});
+
 describe("the document's 404s", () => {
   const notFoundOf = (method: string, path: string) => document.paths[path]![method]!.responses['404'];
 
