@@ -1,0 +1,61 @@
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { optionalEnv, requireEnv } from '#shared/env.ts';
+
+/**
+ * The mailer port: what the API sends by email (password-reset links, permissions-request notices).
+ * One implementation, Amazon SES v2's SendEmail: in AWS the function's role may call `ses:SendEmail`
+ * on the stack's email identity only (infra/constructs/mail.ts); locally and in tests SES_ENDPOINT
+ * points the same client at the SES v2 emulator (`aws-ses-v2-local`), whose mailbox the tests read.
+ *
+ * MAIL_FROM: the sender, an address of the verified identity. Never log a message body: it may carry
+ * a single-use secret (a reset link).
+ */
+export interface Email {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(email: Email): Promise<void>;
+}
+
+function sesClient(): SESv2Client {
+  const endpoint = optionalEnv('SES_ENDPOINT');
+  return new SESv2Client(
+    endpoint
+      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {},
+  );
+}
+
+let client: SESv2Client | undefined;
+
+export const sesMailer: Mailer = {
+  async send(email) {
+    client ??= sesClient();
+    await client.send(
+      new SendEmailCommand({
+        FromEmailAddress: requireEnv('MAIL_FROM'),
+        Destination: { ToAddresses: [email.to] },
+        Content: {
+          Simple: {
+            Subject: { Data: email.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: email.text, Charset: 'UTF-8' }, Html: { Data: email.html, Charset: 'UTF-8' } },
+          },
+        },
+      }),
+    );
+  },
+};
+
+/** The mailer handlers use (one process-wide client, reused across invocations). */
+export function mailer(): Mailer {
+  return sesMailer;
+}
+
+/** Text safe inside HTML (names and app names end up in email bodies). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+}
