@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { matchPath, routes } from '#shared/routes.ts';
 import { log } from '#shared/log.ts';
+import { securityHeaders } from '#shared/http/headers.ts';
 
 /**
  * API Gateway's `$default` route: no route of the table matched the method and path.
@@ -18,11 +19,11 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
   log('info', 'request', { request_id: requestId, route: '$default', method, path: event.rawPath, status });
   return {
     statusCode: status,
-    headers: {
+    headers: securityHeaders(status, {
       'Content-Type': 'application/json; charset=utf-8',
       'X-Request-Id': requestId,
       ...(status === 405 ? { Allow: [...new Set(allowed)].join(', ') } : {}),
-    },
+    }),
     body: JSON.stringify([{ error }]),
   };
 }

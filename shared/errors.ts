@@ -71,3 +71,22 @@ export function serviceUnavailable(object: string, message: string, code: string
 export function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError(429, [errorDetail('request', 'base', message, 'rate_limited')], { 'Retry-After': String(retryAfterSeconds) });
 }
+
+// Identity: login protection, app credentials, rate limits (docs/security.md)
+
+/** RFC 7235: every 401 names the scheme it wants; LevelUp answered `Token realm="LevelUp"` too. */
+export const WWW_AUTHENTICATE = 'Token realm="LevelUp"';
+
+/** 429 for a limit that resets at a known time; `code` says which limit. */
+export function rateLimited(object: string, message: string, code: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(429, [errorDetail(object, 'base', message, code)], { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+}
+
+/** The LevelUp docs' login errors, word for word (422 on both /v14 and /v15). */
+export function invalidApiKey(object = 'access_token'): ApiError {
+  return unprocessable(object, 'api_key', 'Api key is invalid.', 'invalid_api_key');
+}
+
+export function invalidLogin(): ApiError {
+  return unprocessable('access_token', 'base', 'The email address or password you provided is incorrect.', 'invalid_credentials');
+}

@@ -13,9 +13,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `user` / `merchant`: a token whose subject is of that kind.
  * - `user-optional`: a user token if one is sent, anonymous otherwise.
  * - `user-unlimited`: a user token granted by username and password (not downgraded).
- * - `any`: a valid token of either kind.
+ * - `app`: an app token (api_key + client_secret grant; the app acting as itself).
+ * - `app-optional`: a valid app token if one is sent; anything else in the header is ignored (iOS sends whatever
+ *   token it holds) and the handler reads an api_key from the body.
+ * - `any`: a valid token of any kind (user, merchant or app).
  */
-export type CredentialKind = 'none' | 'user' | 'merchant' | 'user-optional' | 'user-unlimited' | 'any';
+export type CredentialKind = 'none' | 'user' | 'merchant' | 'user-optional' | 'user-unlimited' | 'app' | 'app-optional' | 'any';
 
 export const PERMISSIONS = [
   'read_user_basic_info',
@@ -65,17 +68,37 @@ export interface Route {
   geocodes?: boolean;
   /** Files under node_modules the function reads at run time: copied beside its bundle (locally read in place). */
   bundledFiles?: readonly string[];
+  /** The function sends email through the mailer (shared/mail/): SES `ses:SendEmail` on the stack's identity, nothing else. */
+  sendsEmail?: boolean;
 }
 
 export const routes: readonly Route[] = [
   // Access tokens
   { method: 'POST', path: '/v15/access_tokens', handler: 'access-tokens-create', credential: 'none', table: 'write' },
+  { method: 'POST', path: '/v14/access_tokens', handler: 'access-tokens-create-v14', credential: 'none', table: 'write' },
+  { method: 'DELETE', path: '/v15/access_tokens', handler: 'access-tokens-delete', credential: 'any', table: 'write' },
   { method: 'POST', path: '/v15/access_tokens/downgrades', handler: 'access-tokens-downgrade', credential: 'any', table: 'write' },
 
   // Users
   { method: 'POST', path: '/v14/users', handler: 'users-create', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v15/users', handler: 'users-show', credential: 'user', permissions: ['read_user_basic_info'], table: 'read' },
   { method: 'PUT', path: '/v15/users', handler: 'users-update', credential: 'user-unlimited', table: 'write' },
+  { method: 'GET', path: '/v14/users/{id}', handler: 'users-show-v14', credential: 'user', permissions: ['read_user_basic_info'], table: 'read' },
+  { method: 'PUT', path: '/v14/users/{id}', handler: 'users-update-v14', credential: 'user-unlimited', table: 'write' },
+  // A user and a token with the requested permissions in one call (iOS and docs; Android's older path)
+  { method: 'POST', path: '/v15/apps/users', handler: 'apps-users-create', credential: 'app-optional', table: 'write' },
+  { method: 'POST', path: '/v15/users', handler: 'users-create-with-permissions', credential: 'none', table: 'write' },
+  { method: 'GET', path: '/v15/registration', handler: 'registration-show', credential: 'none', table: 'read' },
+  // Password reset by email: the request, the page the emailed link opens, and the page's submission
+  { method: 'POST', path: '/v14/passwords', handler: 'passwords-create', credential: 'none', table: 'write', sendsEmail: true },
+  { method: 'GET', path: '/password_reset', handler: 'password-reset-page', credential: 'none', table: 'none' },
+  { method: 'POST', path: '/v15/password_resets', handler: 'password-resets-create', credential: 'none', table: 'write' },
+
+  // Permissions requests: an app asks a user (by email); the user accepts or rejects
+  { method: 'POST', path: '/v15/apps/permissions_requests', handler: 'permissions-requests-create', credential: 'app', table: 'write', sendsEmail: true },
+  { method: 'GET', path: '/v15/apps/permissions_requests/{id}', handler: 'permissions-requests-show', credential: 'app', table: 'read' },
+  { method: 'GET', path: '/v15/permissions_requests', handler: 'permissions-requests-pending-show', credential: 'user-unlimited', table: 'read' },
+  { method: 'PUT', path: '/v15/permissions_requests/{id}', handler: 'permissions-requests-answer', credential: 'user-unlimited', table: 'write' },
 
   // User addresses
   { method: 'GET', path: '/v15/user_addresses', handler: 'user-addresses-list', credential: 'user', permissions: ['manage_user_addresses'], table: 'read' },

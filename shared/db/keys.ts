@@ -33,6 +33,22 @@ export const keys = {
   apiKey: (apiKeyHash: string): Key => ({ pk: `APIKEY#${apiKeyHash}`, sk: 'APIKEY' }),
 
   token: (tokenHash: string): Key => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  /** The digest a token item's key holds (the inverse of `token`). */
+  tokenHashOf: (item: { pk?: unknown }): string => String(item.pk ?? '').slice('TOKEN#'.length),
+  /** gsi1 of a token: an account's tokens (revoked together on a password change). */
+  accountTokensIndex: (subject: string, accountId: number, createdAt: string, tokenHash: string) => ({
+    gsi1pk: `TOKENS#${subject}#${accountId}`,
+    gsi1sk: `TOKEN#${createdAt}#${tokenHash}`,
+  }),
+  accountTokensPartition: (subject: string, accountId: number): string => `TOKENS#${subject}#${accountId}`,
+  /** A fixed-window counter (failed logins per account or per client, card vaulting per user); `scope` names the limit and its subject. */
+  rateWindow: (scope: string): Key => ({ pk: `RATE#${scope}`, sk: 'RATE' }),
+  /** A password-reset link's secret (SHA-256): single use, expires (ttl). */
+  passwordReset: (secretHash: string): Key => ({ pk: `PWRESET#${secretHash}`, sk: 'PWRESET' }),
+  /** A permissions request by id (asked by an app of a user). */
+  permissionsRequest: (requestId: number): Key => ({ pk: `PERMREQ#${requestId}`, sk: 'PERMREQ' }),
+  /** The one pending permissions request of a user (points at it by id). */
+  userPendingPermissionsRequest: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PERMREQ#PENDING' }),
   /** Username (user email or merchant login), lower-cased: holds the password hash and the subject. */
   login: (username: string): Key => ({ pk: `LOGIN#${username.trim().toLowerCase()}`, sk: 'LOGIN' }),
 

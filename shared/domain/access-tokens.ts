@@ -1,17 +1,20 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { UNKNOWN_USER_PASSWORD_HASH, verifyPassword } from '#shared/auth/secrets.ts';
-import { issueToken, type Principal } from '#shared/auth/tokens.ts';
-import { appIdForApiKey } from '#shared/domain/apps.ts';
-import { unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
+import { MAX_TOKEN_ANCESTORS, issueTokenWithExpiry, revokeTokens, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
+import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/apps.ts';
+import { clearWindowItem, release, releaseItem, reserve, type Reservation, type WindowLimit } from '#shared/domain/rate-limits.ts';
+import { invalidApiKey, invalidLogin, rateLimited, unauthorized, unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
 import { MERCHANT_PERMISSIONS, PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 
 interface LoginItem {
   subject: 'user' | 'merchant';
   user_id?: number;
   merchant_id?: number;
-  password_hash: string;
+  /** Absent for a user created without a password (POST /v15/apps/users): no login until one is set. */
+  password_hash?: string;
 }
 
 export interface IssuedAccessToken {
@@ -21,54 +24,158 @@ export interface IssuedAccessToken {
   merchant_id: number | null;
 }
 
-const INVALID_API_KEY = () => unauthorized('API key is not valid.', 'access_token', 'api_key', 'invalid_api_key');
-const INVALID_LOGIN = () => unauthorized('Invalid username or password', 'access_token', 'base', 'invalid_credentials');
+/** Per account (username): 10 failed logins in 15 minutes lock its logins until the window ends, even with the right password. */
+export const ACCOUNT_LOGIN_FAILURES: WindowLimit = { name: 'login-account', limit: 10, windowSeconds: 15 * 60 };
+/**
+ * Per client (source address): 50 failed logins in 15 minutes, over any accounts, stop its logins until the
+ * window ends, so one client cannot walk a password list across many accounts 9 at a time.
+ */
+export const CLIENT_LOGIN_FAILURES: WindowLimit = { name: 'login-client', limit: 50, windowSeconds: 15 * 60 };
+
+/**
+ * A login refused because of a lockout. Operations count these (a metric once the metrics helper
+ * lands; until then the structured `login_locked` event, which a log metric filter can count).
+ */
+function recordLoginLockout(fields: { scope: 'account' | 'client'; client: string; retry_after_s: number }): void {
+  log('warn', 'login_locked', fields);
+}
+
+function lockout(scope: 'account' | 'client', client: string, retryAfter: number) {
+  recordLoginLockout({ scope, client, retry_after_s: retryAfter });
+  return scope === 'account'
+    ? rateLimited('access_token', 'Too many failed logins for this account; try again after the Retry-After interval or reset the password.', 'login_locked', retryAfter)
+    : rateLimited('access_token', 'Too many failed logins from this client; try again after the Retry-After interval.', 'too_many_failed_logins', retryAfter);
+}
+
+/** Gives back the hits of an attempt that does not count as a failed login. */
+async function releaseAll(held: [WindowLimit, string, Reservation][]): Promise<void> {
+  await Promise.all(held.filter(([, , reservation]) => reservation.allowed).map(([limit, subject]) => release(limit, subject)));
+}
+
+/**
+ * Every attempt is counted before the password is checked (one conditional update per window, in
+ * parallel with the reads), so a burst of concurrent guesses cannot all pass a check made before any was
+ * counted. A refused window gives the other one its hit back.
+ */
+async function admit(client: string, username?: string): Promise<[WindowLimit, string, Reservation][]> {
+  const subjects: [WindowLimit, string][] = [[CLIENT_LOGIN_FAILURES, client], ...(username === undefined ? [] : [[ACCOUNT_LOGIN_FAILURES, username] as [WindowLimit, string]])];
+  const held = await Promise.all(subjects.map(async ([limit, subject]) => [limit, subject, await reserve(limit, subject)] as [WindowLimit, string, Reservation]));
+  const refused = held.find(([, , reservation]) => !reservation.allowed);
+  if (refused) {
+    await releaseAll(held);
+    const retryAfter = (refused[2] as { retryAfterSeconds: number }).retryAfterSeconds;
+    throw lockout(refused[0] === ACCOUNT_LOGIN_FAILURES ? 'account' : 'client', client, retryAfter);
+  }
+  return held;
+}
 
 /**
  * Username-and-password grant. A user login yields an unlimited token with every user permission;
- * a merchant login a merchant token. The password is verified even when the username is unknown,
- * so response time does not reveal which usernames exist.
+ * a merchant login a merchant token. The attempt is counted against the account and the client while
+ * the API key and the login are read (one round trip); a locked account or client is refused before any
+ * password check (429). The password is verified even when the username is unknown (unknown usernames
+ * lock like real ones), so neither timing nor answers reveal which usernames exist. A success gives its
+ * hits back: it forgives the account's earlier failures and does not count against the client.
  */
-export async function logIn(input: { apiKey: string; username: string; password: string }): Promise<IssuedAccessToken> {
-  const [appId, login] = await Promise.all([
-    appIdForApiKey(input.apiKey),
-    db().send(new GetCommand({ TableName: table(), Key: keys.login(input.username), ConsistentRead: true })),
-  ]);
-  const item = login.Item as LoginItem | undefined;
-  const passwordMatches = await verifyPassword(input.password, item?.password_hash ?? UNKNOWN_USER_PASSWORD_HASH);
-  if (appId === undefined) throw INVALID_API_KEY();
-  if (!item || !passwordMatches) throw INVALID_LOGIN();
+export async function logIn(input: { apiKey: string; username: string; password: string; client: string }): Promise<IssuedAccessToken> {
+  const username = input.username.trim().toLowerCase();
+  const apiKeyKey = keys.apiKey(sha256(input.apiKey));
+  const loginKey = keys.login(username);
+  const [[apiKeyItem, loginItem], held] = await Promise.all([readItems([apiKeyKey, loginKey], { consistent: true }), admit(input.client, username)]);
+  const apiKey = apiKeyItem as ApiKeyRecord | undefined;
+  const login = loginItem as LoginItem | undefined;
+  const passwordMatches = await verifyPassword(input.password, login?.password_hash ?? UNKNOWN_USER_PASSWORD_HASH);
+  if (!apiKey) {
+    // Not a password guess: the answer says nothing about the password.
+    await releaseAll(held);
+    throw invalidApiKey();
+  }
+  if (!login || !login.password_hash || !passwordMatches) throw invalidLogin();
 
-  if (item.subject === 'user' && item.user_id !== undefined) {
-    const token = await issueToken({ subject: 'user', userId: item.user_id, appId, permissions: USER_PERMISSIONS, unlimited: true });
-    return { token, app_id: appId, user_id: item.user_id, merchant_id: null };
+  // Issued only if the password is still the one just verified (a concurrent change or reset wins), in the
+  // same transaction that forgives the account's failures and gives the client its hit back.
+  const guard = [
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: loginKey,
+        ConditionExpression: 'password_hash = :verified',
+        ExpressionAttributeValues: { ':verified': login.password_hash },
+      },
+    },
+    clearWindowItem(ACCOUNT_LOGIN_FAILURES, username),
+    releaseItem(CLIENT_LOGIN_FAILURES, input.client),
+  ];
+  const appId = apiKey.app_id;
+  let issued: IssuedAccessToken | undefined;
+  if (login.subject === 'user' && login.user_id !== undefined) {
+    const token = await issueTokenWithExpiry({ subject: 'user', userId: login.user_id, appId, permissions: USER_PERMISSIONS, unlimited: true }, guard);
+    issued = token && { token: token.token, app_id: appId, user_id: login.user_id, merchant_id: null };
+  } else if (login.subject === 'merchant' && login.merchant_id !== undefined) {
+    const token = await issueTokenWithExpiry({ subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS }, guard);
+    issued = token && { token: token.token, app_id: appId, user_id: null, merchant_id: login.merchant_id };
   }
-  if (item.subject === 'merchant' && item.merchant_id !== undefined) {
-    const token = await issueToken({ subject: 'merchant', merchantId: item.merchant_id, appId, permissions: MERCHANT_PERMISSIONS });
-    return { token, app_id: appId, user_id: null, merchant_id: item.merchant_id };
-  }
-  throw INVALID_LOGIN();
+  // Not issued: the password changed since it was verified (or the login is not a user's or a merchant's).
+  if (!issued) throw invalidLogin();
+  return issued;
 }
 
-function permissionError(message: string, code: string): ApiError {
+/**
+ * App grant (api_key + client_secret, the Ruby gem's create_for_app): a token for the app itself,
+ * with no user or merchant. Attempts count against the client like logins; a success gives its hit back.
+ */
+export async function authenticateApp(input: { apiKey: string; clientSecret: string; client: string }): Promise<IssuedAccessToken> {
+  const apiKeyKey = keys.apiKey(sha256(input.apiKey));
+  const [[apiKeyItem]] = await Promise.all([readItems([apiKeyKey], { consistent: true }), admit(input.client)]);
+  const record = apiKeyItem as ApiKeyRecord | undefined;
+  if (!record) throw invalidApiKey();
+  if (!clientSecretMatches(record, input.clientSecret)) throw unprocessable('access_token', 'client_secret', 'Client secret is invalid.', 'invalid_client_secret');
+  const { token } = (await issueTokenWithExpiry({ subject: 'app', appId: record.app_id }, [releaseItem(CLIENT_LOGIN_FAILURES, input.client)]))!;
+  return { token, app_id: record.app_id, user_id: null, merchant_id: null };
+}
+
+function permissionError(message: string, code: string) {
   return unprocessable('access_token', 'permission_keynames', message, code);
 }
 
 /**
  * A new token of the same subject and app limited to the requested permissions, all of which the
  * presented token must hold. A downgraded user token is never unlimited: it cannot change the account.
+ * It expires with its parent and dies when its parent (or any token in its chain) is revoked.
  */
-export async function downgrade(principal: Principal, requested: readonly string[]): Promise<IssuedAccessToken> {
+export async function downgrade(principal: UserPrincipal | MerchantPrincipal, requested: readonly string[]): Promise<IssuedAccessToken> {
   const unknown = requested.filter((name) => !(PERMISSIONS as readonly string[]).includes(name));
   if (unknown.length > 0) throw permissionError(`Unknown permissions: ${unknown.join(', ')}`, 'unknown_permission');
   const permissions = [...new Set(requested as Permission[])];
   const notHeld = permissions.filter((permission) => !principal.permissions.includes(permission));
   if (notHeld.length > 0) throw permissionError(`The access token does not have these permissions: ${notHeld.join(', ')}`, 'not_held');
+  const ancestors = [...principal.ancestors, principal.tokenHash];
+  if (ancestors.length > MAX_TOKEN_ANCESTORS) {
+    throw unprocessable('access_token', 'base', `A token may be downgraded at most ${MAX_TOKEN_ANCESTORS} times in a chain; downgrade an earlier one.`, 'too_deep');
+  }
+  const lifetime = { expiresAt: principal.expiresAt, ancestors };
 
   if (principal.kind === 'user') {
-    const token = await issueToken({ subject: 'user', userId: principal.userId, appId: principal.appId, permissions, unlimited: false });
+    const { token } = (await issueTokenWithExpiry({ subject: 'user', userId: principal.userId, appId: principal.appId, permissions, unlimited: false, ...lifetime }))!;
     return { token, app_id: principal.appId, user_id: principal.userId, merchant_id: null };
   }
-  const token = await issueToken({ subject: 'merchant', merchantId: principal.merchantId, appId: principal.appId, permissions });
+  const { token } = (await issueTokenWithExpiry({ subject: 'merchant', merchantId: principal.merchantId, appId: principal.appId, permissions, ...lifetime }))!;
   return { token, app_id: principal.appId, user_id: null, merchant_id: principal.merchantId };
+}
+
+/** Logout: revokes every token the request was sent with (tokens made from them die with them). */
+export async function revokePresented(credentials: Credentials): Promise<void> {
+  const hashes = [credentials.user, credentials.merchant, credentials.app].flatMap((principal) => (principal ? [principal.tokenHash] : []));
+  if (hashes.length === 0) throw unauthorized();
+  await revokeTokens(hashes);
+}
+
+/** Dispatches on the body's shape: a top-level client_secret is the app grant, anything else a login. */
+export async function createAccessToken(
+  body: { client_secret?: string; api_key?: string; access_token?: { api_key?: string; client_id?: string; username: string; password: string } },
+  client: string,
+): Promise<IssuedAccessToken> {
+  if (body.client_secret !== undefined) return authenticateApp({ apiKey: body.api_key ?? '', clientSecret: body.client_secret, client });
+  const login = body.access_token!;
+  return logIn({ apiKey: login.api_key ?? login.client_id ?? '', username: login.username, password: login.password, client });
 }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -12,20 +13,38 @@ export interface App {
   /** A global app lists every merchant's locations and sees a user's orders at any merchant. */
   global: boolean;
   merchant_ids: number[];
+  /** Where an accepted permissions request is POSTed (https in AWS); null: the app polls. */
+  permissions_request_callback_url?: string | null;
 }
 
-/** Creates an app; its API key is returned once and stored only as a digest. */
-export async function createApp(input: { name: string; global: boolean; merchantIds?: number[]; apiKey?: string }): Promise<{ app: App; apiKey: string }> {
+/**
+ * Creates an app; its API key and client secret are returned once and stored only as digests (both
+ * are 160+ random bits, so a plain SHA-256 is enough: there is nothing to brute-force).
+ */
+export async function createApp(input: {
+  name: string;
+  global: boolean;
+  merchantIds?: number[];
+  apiKey?: string;
+  callbackUrl?: string | null;
+}): Promise<{ app: App; apiKey: string; clientSecret: string }> {
   const appId = await nextId('app');
   const apiKey = input.apiKey ?? randomSecret(20);
+  const clientSecret = randomSecret(32);
   const now = isoSeconds();
-  const app: App = { app_id: appId, name: input.name, global: input.global, merchant_ids: input.merchantIds ?? [] };
+  const app: App = {
+    app_id: appId,
+    name: input.name,
+    global: input.global,
+    merchant_ids: input.merchantIds ?? [],
+    permissions_request_callback_url: input.callbackUrl ?? null,
+  };
   const outcome = await transactWrite(() => [
     putNew({ ...keys.app(appId), entity: 'App', ...app, created_at: now, updated_at: now }),
-    putNew({ ...keys.apiKey(sha256(apiKey)), entity: 'ApiKey', app_id: appId, created_at: now }),
+    putNew({ ...keys.apiKey(sha256(apiKey)), entity: 'ApiKey', app_id: appId, client_secret_hash: sha256(clientSecret), created_at: now }),
   ]);
   if (!outcome.committed) throw new Error(`app creation cancelled: ${outcome.reasons.join(',')}`);
-  return { app, apiKey };
+  return { app, apiKey, clientSecret };
 }
 
 export async function getApp(appId: number): Promise<App | undefined> {
@@ -37,4 +56,17 @@ export async function getApp(appId: number): Promise<App | undefined> {
 export async function appIdForApiKey(apiKey: string): Promise<number | undefined> {
   const result = await db().send(new GetCommand({ TableName: table(), Key: keys.apiKey(sha256(apiKey)) }));
   return result.Item?.app_id as number | undefined;
+}
+
+/** The API key's stored record (app id and client secret digest) from a read the caller already made, or undefined. */
+export interface ApiKeyRecord {
+  app_id: number;
+  client_secret_hash?: string;
+}
+
+/** True when the client secret is the one issued with this API key (constant-time comparison of digests). */
+export function clientSecretMatches(record: ApiKeyRecord | undefined, clientSecret: string): boolean {
+  const expected = Buffer.from(record?.client_secret_hash ?? sha256('no app has this secret'), 'hex');
+  const actual = Buffer.from(sha256(clientSecret), 'hex');
+  return record?.client_secret_hash !== undefined && timingSafeEqual(expected, actual);
 }

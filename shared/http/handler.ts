@@ -3,8 +3,9 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { ApiError, errorDetail, notFound, unauthorized } from '#shared/errors.ts';
+import { securityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
-import { resolveCredentials, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
+import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
 import { log } from '#shared/log.ts';
@@ -43,6 +44,8 @@ export interface ApiRequest<TBody, TQuery, TParams> {
   rawPath: string;
   route: Route;
   event: APIGatewayProxyEventV2;
+  /** The caller's address as API Gateway saw it (per-client limits key on it). */
+  sourceIp: string;
 }
 
 /** The user principal of a request whose route requires one. */
@@ -54,6 +57,11 @@ export function requireUser(request: { credentials: Credentials }): UserPrincipa
 export function requireMerchant(request: { credentials: Credentials }): MerchantPrincipal {
   if (!request.credentials.merchant) throw unauthorized();
   return request.credentials.merchant;
+}
+
+export function requireApp(request: { credentials: Credentials }): AppPrincipal {
+  if (!request.credentials.app) throw unauthorized();
+  return request.credentials.app;
 }
 
 interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams extends z.ZodType> {
@@ -103,6 +111,12 @@ export function baseUrlOf(event: APIGatewayProxyEventV2): string {
 async function authorize(route: Route, header: string | undefined): Promise<Credentials> {
   if (route.credential === 'none') return {};
   const presented = parseAuthorization(header);
+  if (route.credential === 'app-optional') {
+    // The body's api_key is the credential unless a valid app token is sent. iOS sends whatever token it
+    // holds on every request, so a user token (or a stale one) here is ignored, not refused.
+    const credentials = presented ? await resolveCredentials(presented) : undefined;
+    return credentials?.app ? { app: credentials.app } : {};
+  }
   if (!presented) {
     if (route.credential === 'user-optional' && !header) return {};
     throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
@@ -111,11 +125,16 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
   if (!credentials) throw unauthorized('The access token is invalid.');
   const principal =
     route.credential === 'merchant' ? credentials.merchant
-    : route.credential === 'any' ? (credentials.user ?? credentials.merchant)
+    : route.credential === 'app' ? credentials.app
+    : route.credential === 'any' ? (credentials.user ?? credentials.merchant ?? credentials.app)
     : credentials.user;
   if (!principal) {
-    if (route.credential === 'user-optional' && !credentials.merchant) return credentials;
-    throw unauthorized(route.credential === 'merchant' ? 'A merchant token is required.' : 'A user token is required.');
+    if (route.credential === 'user-optional' && !credentials.merchant && !credentials.app) return credentials;
+    throw unauthorized(
+      route.credential === 'merchant' ? 'A merchant token is required.'
+      : route.credential === 'app' ? 'An app token is required.'
+      : 'A user token is required.',
+    );
   }
   if (route.credential === 'user-unlimited' && !(principal.kind === 'user' && principal.unlimited)) {
     throw unauthorized('This operation needs a token granted by username and password.', 'user', 'base');
@@ -147,7 +166,7 @@ function lowerCaseHeaders(headers: Record<string, string | undefined> | undefine
 }
 
 function respond(requestId: string, response: ApiResponse): APIGatewayProxyStructuredResultV2 {
-  const headers: Record<string, string> = { 'X-Request-Id': requestId, ...response.headers };
+  const headers: Record<string, string> = securityHeaders(response.status, { 'X-Request-Id': requestId, ...response.headers });
   if (response.rawBody !== undefined) return { statusCode: response.status, headers, body: response.rawBody };
   if (response.body === undefined || response.status === 204) {
     return { statusCode: response.status, headers, body: '' };
@@ -237,6 +256,7 @@ export function apiHandler<
       rawPath: event.rawPath,
       route,
       event,
+      sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
     };
     return respond(requestId, await serve(request));
   };

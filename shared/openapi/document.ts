@@ -24,6 +24,7 @@ import '#shared/schemas/locations.ts';
 import '#shared/schemas/loyalty.ts';
 import '#shared/schemas/money.ts';
 import '#shared/schemas/order-ahead.ts';
+import '#shared/schemas/permissions-requests.ts';
 
 type JsonSchema = Record<string, unknown>;
 type JsonObject = Record<string, any>;
@@ -38,17 +39,28 @@ interface ErrorResponseComponent {
   description: string;
   /** Answered without a body (no `content` in the document). */
   emptyBody?: boolean;
+  /** Response headers the answer always carries, with what they say. */
+  headers?: Record<string, string>;
 }
 
 const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   400: { name: 'BadRequest', description: 'The request body is not valid JSON (code `malformed_json`).' },
-  401: { name: 'Unauthorized', description: 'No, a malformed, an invalid or the wrong kind of token, or a permission the token lacks (code `missing_permission`).' },
+  401: {
+    name: 'Unauthorized',
+    description: 'No, a malformed, an invalid, expired or revoked, or the wrong kind of token, or a permission the token lacks (code `missing_permission`).',
+    headers: { 'WWW-Authenticate': 'Always `Token realm="LevelUp"` (RFC 7235).' },
+  },
   404: { name: 'NotFound', description: 'Not found, or not visible to this token. Empty body.', emptyBody: true },
   409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
   413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
   415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
   422: { name: 'UnprocessableEntity', description: 'Validation failed: each error names the object (the request wrapper key) and property.' },
-  429: { name: 'TooManyRequests', description: 'Throttled; retry after the Retry-After interval (code `throttled`).' },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`; docs/security.md); retry after the Retry-After interval.',
+    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+  },
   500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },
 };
 
@@ -67,6 +79,12 @@ const SECURITY_SCHEMES = {
       'A user access token: `Authorization: token <USER_TOKEN>` or `token user="<USER_TOKEN>"`. Both kinds in one header: ' +
       '`token merchant="<MERCHANT_TOKEN>", user="<USER_TOKEN>"`. The scopes listed on an operation are the permissions the token must hold.',
   },
+  appToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'An app access token (from POST /v15/access_tokens with api_key and client_secret): `Authorization: token <APP_TOKEN>`.',
+  },
   merchantToken: {
     type: 'apiKey',
     in: 'header',
@@ -83,7 +101,9 @@ const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
   merchant: 'A merchant token.',
   'user-optional': "Optional user token: with one, that user's view; without, an anonymous one.",
   'user-unlimited': 'A user token granted by username and password (an unlimited token; a downgraded one is refused with 401).',
-  any: 'A user or a merchant token.',
+  app: 'An app token (POST /v15/access_tokens with api_key and client_secret).',
+  'app-optional': 'Optional app token; without a valid one (any other header is ignored), the api_key in the body names the app.',
+  any: 'A user, merchant or app token.',
 };
 
 function security(route: Route): JsonObject[] {
@@ -98,8 +118,12 @@ function security(route: Route): JsonObject[] {
       return [{ merchantToken: scopes }];
     case 'user-optional':
       return [{}, { userToken: scopes }];
+    case 'app':
+      return [{ appToken: [] }];
+    case 'app-optional':
+      return [{}, { appToken: [] }];
     case 'any':
-      return [{ userToken: scopes }, { merchantToken: scopes }];
+      return [{ userToken: scopes }, { merchantToken: scopes }, { appToken: scopes }];
   }
 }
 
@@ -294,8 +318,11 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   }
 
   const errorResponses: Record<string, JsonObject> = {};
-  for (const { name, description, emptyBody } of [...Object.values(STANDARD_ERRORS), NOT_FOUND_WITH_ERRORS]) {
-    errorResponses[name] = emptyBody ? { description } : { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } } };
+  for (const { name, description, emptyBody, headers } of [...Object.values(STANDARD_ERRORS), NOT_FOUND_WITH_ERRORS]) {
+    const documentedHeaders = headers && { headers: Object.fromEntries(Object.entries(headers).map(([header, text]) => [header, { description: text, schema: { type: 'string' } }])) };
+    errorResponses[name] = emptyBody
+      ? { description, ...documentedHeaders }
+      : { description, ...documentedHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } } };
   }
   errorResponses[ROUTE_NOT_FOUND] = {
     description: 'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',

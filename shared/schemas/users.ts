@@ -11,8 +11,11 @@ export type Gender = (typeof GENDERS)[number];
 /** Custom attributes one app may keep on a user. */
 export const MAX_CUSTOM_ATTRIBUTES = 50;
 
-/** The published LevelUp create-user example uses the 6-character password `s3cr3t`; clients replaying it must succeed. */
-export const MIN_PASSWORD_LENGTH = 6;
+/**
+ * NIST SP 800-63B's minimum for a user-chosen secret. (The published LevelUp create-user example's
+ * 6-character `s3cr3t` is refused: security wins over replaying that example; docs/identity.md.)
+ */
+export const MIN_PASSWORD_LENGTH = 8;
 /** scrypt work grows with input length; a bound keeps one request from buying unbounded CPU. */
 export const MAX_PASSWORD_LENGTH = 128;
 export const MAX_NAME_LENGTH = 255;

@@ -1,0 +1,156 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { rateLimited } from '#shared/errors.ts';
+import { epochSeconds } from '#shared/time.ts';
+
+/**
+ * Fixed-window counters in the table, for limits that must hold across every Lambda instance:
+ * failed logins per account and per client, registration lookups, card vaulting, reset emails
+ * (docs/security.md). A window opens at its first hit and lasts `windowSeconds`; once it holds `limit`
+ * hits, the subject is refused until the window ends. The item carries a TTL, so idle windows vanish.
+ *
+ * An attempt is counted *before* the work it limits (`reserve`), in one conditional UpdateItem: a burst
+ * of concurrent attempts cannot all pass a check made before any of them was counted. Work that turns
+ * out not to count (a successful login) gives its hit back (`release`) or forgives the window (`clearWindow`).
+ */
+export interface WindowLimit {
+  /** Names the limit in the key (`login-account`, `login-client`, `card-vault`, ...). */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface WindowState {
+  count: number;
+  /** Epoch seconds the window ends. */
+  endsAt: number;
+}
+
+export type Reservation = { allowed: true; state: WindowState } | { allowed: false; retryAfterSeconds: number };
+
+export function windowKey(limit: WindowLimit, subject: string) {
+  return keys.rateWindow(`${limit.name}#${subject}`);
+}
+
+/**
+ * Counts one hit unless the open window already holds `limit` (then refuses, counting nothing).
+ * One UpdateItem in the usual case; a window that has ended is replaced by a new one.
+ */
+export async function reserve(limit: WindowLimit, subject: string, refuseAtLimit = true): Promise<Reservation> {
+  const key = windowKey(limit, subject);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const now = epochSeconds();
+    const endsAt = now + limit.windowSeconds;
+    try {
+      const result = await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: key,
+          UpdateExpression: 'SET ends_at = if_not_exists(ends_at, :ends), #ttl = if_not_exists(#ttl, :ttl), entity = :entity, limit_name = :name ADD #count :one',
+          ConditionExpression: refuseAtLimit ? 'attribute_not_exists(ends_at) OR (ends_at > :now AND #count < :limit)' : 'attribute_not_exists(ends_at) OR ends_at > :now',
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':now': now,
+            ':ends': endsAt,
+            ':ttl': endsAt + 60,
+            ':entity': 'RateWindow',
+            ':name': limit.name,
+            ...(refuseAtLimit ? { ':limit': limit.limit } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { allowed: true, state: { count: Number(result.Attributes?.count), endsAt: Number(result.Attributes?.ends_at) } };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    // Refused: either the window is full, or it has ended and must be replaced.
+    const current = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
+    const currentEnd = Number(current?.ends_at ?? 0);
+    if (current && currentEnd > now) {
+      if (Number(current.count) >= limit.limit && refuseAtLimit) return { allowed: false, retryAfterSeconds: currentEnd - now };
+      continue;
+    }
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: table(),
+          Item: { ...key, entity: 'RateWindow', limit_name: limit.name, count: 1, ends_at: endsAt, ttl: endsAt + 60 },
+          ConditionExpression: 'attribute_not_exists(pk) OR ends_at <= :now',
+          ExpressionAttributeValues: { ':now': now },
+        }),
+      );
+      return { allowed: true, state: { count: 1, endsAt } };
+    } catch (error) {
+      // Another request opened the new window first: count into it.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  throw new Error(`Rate window ${limit.name} kept changing under concurrent hits`);
+}
+
+/** Counts one hit whatever the count (for limits whose excess is handled quietly, like reset emails). */
+export async function recordHit(limit: WindowLimit, subject: string): Promise<WindowState> {
+  const reservation = await reserve(limit, subject, false);
+  if (!reservation.allowed) throw new Error('unreachable: recordHit never refuses');
+  return reservation.state;
+}
+
+/** Gives back a reserved hit that turned out not to count (a successful login, an attempt refused elsewhere). */
+export async function release(limit: WindowLimit, subject: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: windowKey(limit, subject),
+        UpdateExpression: 'ADD #count :minus',
+        ConditionExpression: 'ends_at > :now AND #count > :zero',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0, ':now': epochSeconds() },
+      }),
+    );
+  } catch (error) {
+    // The window ended (or was cleared) meanwhile: nothing to give back.
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * `release` and `clearWindow` as transaction items, for work that writes its result in a transaction anyway
+ * (a login issuing its token). The release is unconditional: a window that ended meanwhile is at worst
+ * left one hit lower, and a new window starts from its own count.
+ */
+export function releaseItem(limit: WindowLimit, subject: string) {
+  return {
+    Update: {
+      TableName: table(),
+      Key: windowKey(limit, subject),
+      UpdateExpression: 'ADD #count :minus',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':minus': -1 },
+    },
+  };
+}
+
+export function clearWindowItem(limit: WindowLimit, subject: string) {
+  return { Delete: { TableName: table(), Key: windowKey(limit, subject) } };
+}
+
+/** Closes a window (a successful login forgives the failures before it; a password reset lifts a lockout). */
+export async function clearWindow(limit: WindowLimit, subject: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: table(), Key: windowKey(limit, subject) }));
+}
+
+/**
+ * Counts an attempt, or refuses it with 429 and `Retry-After` once the window holds `limit` attempts.
+ * For limits on attempts themselves (card vaulting, lookups), where every try counts.
+ */
+export async function consumeOrRefuse(limit: WindowLimit, subject: string, refusal: { object: string; message: string }): Promise<void> {
+  const reservation = await reserve(limit, subject);
+  if (!reservation.allowed) throw rateLimited(refusal.object, refusal.message, 'rate_limited', reservation.retryAfterSeconds);
+}
+
+/** Card vaulting per user: a stolen token must not become a card-testing rig (every attempt counts, success or not). */
+export const CARD_VAULT_ATTEMPTS: WindowLimit = { name: 'card-vault', limit: 10, windowSeconds: 3600 };

@@ -1,0 +1,104 @@
+import * as z from 'zod';
+import { bornAtField, customAttributesField, emailField, genderField, nameField, passwordField, phoneField } from '#shared/schemas/users.ts';
+
+/**
+ * Request bodies of the identity operations added for LevelUp's SDKs (sdk-operations section I):
+ * app and user access tokens, logout, permissions requests, registration lookup, password resets.
+ * User fields (email, names, password rules) come from shared/domain/user-input.ts.
+ */
+
+const BLANK = "can't be blank";
+
+const loginFields = z.object({
+  api_key: z.string().trim().min(1, { error: BLANK }).max(256).optional(),
+  /** The PowerShell module's name for api_key (Android calls it a deprecated alias). */
+  client_id: z.string().trim().min(1, { error: BLANK }).max(256).optional(),
+  username: z.string().trim().min(1, { error: BLANK }).max(254),
+  password: z.string().min(1, { error: BLANK }).max(1024),
+  // Sent by the mobile SDKs; device binding is not part of this service.
+  device_identifier: z.string().max(256).optional(),
+});
+
+/**
+ * `POST /v15/access_tokens` and `/v14/access_tokens`: one path, two grants told apart by the body's shape.
+ * - App grant (the Ruby gem's create_for_app), not wrapped: `{"api_key", "client_secret"}`.
+ * - Login (users and merchants): `{"access_token": {"api_key" (or "client_id"), "username", "password", "device_identifier"?}}`.
+ * A body with a top-level `client_secret` is the app grant; any other is a login.
+ */
+export const accessTokenRequest = z
+  .object({
+    access_token: loginFields.optional().describe('Login (user or merchant): api_key (or its alias client_id), username, password'),
+    api_key: z.string().trim().max(256).optional().describe('App grant: the app\'s API key (with client_secret, not wrapped)'),
+    client_secret: z.string().max(256).optional().describe('App grant: the client secret issued with the API key'),
+  })
+  .superRefine((body, context) => {
+    if (body.client_secret !== undefined) {
+      if (!body.api_key) context.addIssue({ code: 'custom', path: ['api_key'], message: BLANK });
+      if (body.client_secret === '') context.addIssue({ code: 'custom', path: ['client_secret'], message: BLANK });
+      return;
+    }
+    if (body.access_token === undefined) {
+      context.addIssue({ code: 'custom', path: ['access_token', 'username'], message: BLANK });
+      return;
+    }
+    if (!body.access_token.api_key && !body.access_token.client_id) context.addIssue({ code: 'custom', path: ['access_token', 'api_key'], message: BLANK });
+  });
+
+export type AccessTokenRequest = z.output<typeof accessTokenRequest>;
+
+/** Keynames an app may ask for (validated by the domain against the permission list, so the error is the docs' own). */
+export const permissionKeynames = z.array(z.string().max(64)).max(20);
+
+/** `POST /v14/passwords`, not wrapped (C#, iOS, Android): checked by the handler so the error is the docs' own. */
+export const passwordResetRequest = z.object({
+  email: z.unknown().optional().meta({ type: 'string', description: "The account's email address" }),
+});
+
+/** `POST /v15/password_resets`: what the reset page submits. */
+export const passwordResetCompletion = z.object({
+  password_reset: z.object({
+    token: z.string().min(1, { error: BLANK }).max(128).describe('The secret from the emailed link (the part after #token=)'),
+    password: passwordField.describe('The new password'),
+  }),
+});
+
+/**
+ * `POST /v15/apps/users` (iOS, Ruby, docs) and Android's `POST /v15/users`: not wrapped at the top.
+ * `api_key` may be null (the Ruby gem sends it so when it authenticates with an app token instead).
+ * Android's `terms_accepted` and other unknown keys are ignored.
+ */
+export const appUserRequest = z.object({
+  api_key: z.string().trim().max(256).nullish(),
+  user: z.object({
+    email: emailField,
+    first_name: nameField,
+    last_name: nameField,
+    password: passwordField.optional(),
+    phone: phoneField.nullish(),
+    born_at: bornAtField.nullish(),
+    gender: genderField.nullish(),
+    custom_attributes: customAttributesField.optional(),
+  }),
+  permission_keynames: permissionKeynames.optional().describe('User permissions the returned token gets (exactly these)'),
+});
+
+/** `GET /v15/registration?api_key=&email=`. */
+export const registrationQuery = z.object({
+  api_key: z.string().trim().min(1, { error: BLANK }).max(256),
+  email: z.string().trim().min(1, { error: BLANK }).max(254),
+});
+
+/** `POST /v15/apps/permissions_requests` (the Ruby gem's apps.permissions_requests.create). */
+export const permissionsRequestCreation = z.object({
+  permissions_request: z.object({
+    email: emailField.describe("The user's email"),
+    permission_keynames: permissionKeynames.optional().describe('User permissions the app asks for'),
+  }),
+});
+
+/** `PUT /v15/permissions_requests/:id`: the user's answer. */
+export const permissionsRequestAnswer = z.object({
+  permissions_request: z.object({
+    state: z.enum(['accepted', 'rejected'], { error: 'must be accepted or rejected' }),
+  }),
+});
