@@ -2,11 +2,11 @@ import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserOrUnauthorized, serializeUser, updateUser } from '#shared/domain/users.ts';
 import { updateUserBody, userResponse } from '#shared/schemas/users.ts';
 
-/** PUT /v15/users: changes the token's user; only an unlimited (username-and-password) token may. */
+/** PUT /v15/users: changes the token's user; only an unlimited (username-and-password) token may. A new password revokes the account's other tokens. */
 export const handler = apiHandler('users-update', { responses: { 200: userResponse }, summary: 'Update a user', body: updateUserBody, bodyObject: 'user' }, async (request) => {
   const principal = requireUser(request);
   const { new_password, password, ...changes } = request.body.user;
   const user = await getUserOrUnauthorized(principal.userId);
-  const updated = await updateUser(user, principal.appId, { ...changes, password: password ?? new_password });
+  const updated = await updateUser(user, principal.appId, { ...changes, password: password ?? new_password }, principal.tokenHash);
   return ok(serializeUser(updated, principal.appId, 'v15'));
 });

@@ -2,8 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword, randomSecret } from '#shared/auth/secrets.ts';
+import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { MAX_CUSTOM_ATTRIBUTES, type Gender, type NewUser } from '#shared/schemas/users.ts';
@@ -42,8 +43,20 @@ export function newPaymentTokenData(): string {
   return `LU02${randomSecret(16).toUpperCase()}LU`;
 }
 
-export async function createUser(appId: number, input: NewUser): Promise<UserItem> {
-  const [userId, paymentTokenId, passwordHash] = await Promise.all([nextId('user'), nextId('payment_token'), hashPassword(input.password)]);
+/**
+ * What a new account is made of: the sign-up fields, where the password may be absent (POST /v15/apps/users:
+ * the account cannot log in until a password is set through the reset flow) and custom attributes stored
+ * under the creating app's scope.
+ */
+export type UserInput = Omit<NewUser, 'password'> & { password?: string; custom_attributes?: Record<string, string> };
+
+/** `alsoWrite`: items written in the same transaction, given the new user's id (a token issued with the account, POST /v15/apps/users). */
+export async function createUser(appId: number, input: UserInput, alsoWrite: (userId: number) => TransactItem[] = () => []): Promise<UserItem> {
+  const [userId, paymentTokenId, passwordHash] = await Promise.all([
+    nextId('user'),
+    nextId('payment_token'),
+    input.password === undefined ? Promise.resolve(undefined) : hashPassword(input.password),
+  ]);
   const now = isoSeconds();
   const user: UserItem = {
     user_id: userId,
@@ -54,7 +67,7 @@ export async function createUser(appId: number, input: NewUser): Promise<UserIte
     gender: input.gender ?? null,
     custom_gender: null,
     phone: input.phone ?? null,
-    custom_attributes: {},
+    custom_attributes: input.custom_attributes && Object.keys(input.custom_attributes).length > 0 ? { [String(appId)]: { ...input.custom_attributes } } : {},
     terms_accepted_at: now,
     created_app_id: appId,
     payment_token_id: paymentTokenId,
@@ -68,9 +81,10 @@ export async function createUser(appId: number, input: NewUser): Promise<UserIte
     updated_at: now,
   };
   const batch = new LabelledItems();
-  batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, password_hash: passwordHash, created_at: now }));
+  batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
   batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user }));
   batch.add('payment_token', putNew({ ...keys.paymentToken(user.payment_token_data), entity: 'PaymentToken', user_id: userId, payment_token_id: paymentTokenId, created_at: now }));
+  batch.add('also', ...alsoWrite(userId));
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {
     if (batch.failedLabels(outcome.reasons).has('login')) throw EMAIL_TAKEN();
@@ -107,8 +121,10 @@ export interface UserChanges {
 /**
  * Applies changes in one transaction: a new email moves the login item (guarded so two users never
  * share an email), a new password rewrites its hash, everything else updates the user item.
+ * A new password then revokes every other token of the account: only `sessionTokenHash` (the
+ * token the change was made with) survives, so a stolen token dies with the victim's password change.
  */
-export async function updateUser(user: UserItem, appId: number, changes: UserChanges): Promise<UserItem> {
+export async function updateUser(user: UserItem, appId: number, changes: UserChanges, sessionTokenHash?: string): Promise<UserItem> {
   const now = isoSeconds();
   const updated: UserItem = { ...user, updated_at: now };
   for (const field of ['first_name', 'last_name', 'born_at', 'phone'] as const) {
@@ -160,10 +176,16 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   });
   if (emailChanged) {
     batch.add('old_login', { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } });
-    batch.add('new_login', putNew({ ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, password_hash: passwordHash ?? (await currentPasswordHash(user.email)), created_at: now }));
+    batch.add('new_login', putNew({ ...(await currentLogin(user.email)), ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, ...passwordFields(passwordHash), created_at: now }));
   } else if (passwordHash !== undefined) {
     batch.add('login', {
-      Update: { TableName: table(), Key: keys.login(user.email), UpdateExpression: 'SET password_hash = :hash', ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':hash': passwordHash, ':user': user.user_id } },
+      Update: {
+        TableName: table(),
+        Key: keys.login(user.email),
+        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :changed',
+        ConditionExpression: 'user_id = :user',
+        ExpressionAttributeValues: { ':hash': passwordHash, ':changed': new Date().toISOString(), ':user': user.user_id },
+      },
     });
   }
   const outcome = await transactWrite(() => batch.items);
@@ -171,12 +193,20 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
     if (batch.failedLabels(outcome.reasons).has('new_login')) throw EMAIL_TAKEN();
     throw unprocessable('user', 'base', 'The user changed while this update was made; retry it', 'conflict');
   }
+  if (passwordHash !== undefined) await revokeAccountTokens({ subject: 'user', id: user.user_id }, sessionTokenHash ? [sessionTokenHash] : []);
   return updated;
 }
 
-async function currentPasswordHash(email: string): Promise<string> {
+/** A new password's login fields: the hash and when it changed (a reset link issued before then is dead). */
+export function passwordFields(passwordHash: string | undefined): Record<string, string> {
+  return passwordHash === undefined ? {} : { password_hash: passwordHash, password_changed_at: new Date().toISOString() };
+}
+
+/** The login item as stored (password hash and its change time move with an email change). */
+async function currentLogin(email: string): Promise<Record<string, unknown>> {
   const result = await db().send(new GetCommand({ TableName: table(), Key: keys.login(email), ConsistentRead: true }));
-  return String(result.Item?.password_hash ?? '');
+  const { pk: _pk, sk: _sk, ...rest } = result.Item ?? {};
+  return rest;
 }
 
 /**

@@ -1,0 +1,12 @@
+import * as z from 'zod';
+import { apiHandler, ok, requireApp } from '#shared/http/handler.ts';
+import { showPermissionsRequest } from '#shared/domain/permissions-requests.ts';
+import { pathId } from '#shared/schemas/params.ts';
+import { permissionsRequestForApp } from '#shared/schemas/permissions-requests.ts';
+
+/** GET /v15/apps/permissions_requests/:id (app token): poll a request; only the app that asked sees it. */
+export const handler = apiHandler(
+  'permissions-requests-show',
+  { params: z.object({ id: pathId }), responses: { 200: permissionsRequestForApp, 404: null }, summary: 'Poll a permissions request (the token comes with the first poll after acceptance)' },
+  async (request) => ok(await showPermissionsRequest(requireApp(request).appId, request.params.id)),
+);

@@ -1,0 +1,24 @@
+import * as z from 'zod';
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { getUserOrUnauthorized, serializeUser, updateUser } from '#shared/domain/users.ts';
+import { updateUserBody } from '#shared/schemas/users.ts';
+import { notFound } from '#shared/errors.ts';
+import { pathId } from '#shared/schemas/params.ts';
+import { userResponse } from '#shared/schemas/users.ts';
+
+/**
+ * PUT /v14/users/:id (the C# SDK's form of PUT /v15/users): the same rules, on the token's own user only
+ * (any other id is 404 with no body); `new_password` is what the SDK sends for the password.
+ */
+export const handler = apiHandler(
+  'users-update-v14',
+  { params: z.object({ id: pathId }), body: updateUserBody, bodyObject: 'user', responses: { 200: userResponse, 404: null }, summary: "(v14) Update a user by id (only the token's own user)" },
+  async (request) => {
+    const principal = requireUser(request);
+    if (request.params.id !== principal.userId) throw notFound();
+    const { new_password, password, ...changes } = request.body.user;
+    const user = await getUserOrUnauthorized(principal.userId);
+    const updated = await updateUser(user, principal.appId, { ...changes, password: password ?? new_password }, principal.tokenHash);
+    return ok(serializeUser(updated, principal.appId, 'v15'));
+  },
+);

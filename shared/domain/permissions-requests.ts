@@ -1,0 +1,249 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { newTokenItem, revokeTokens } from '#shared/auth/tokens.ts';
+import { sha256 } from '#shared/auth/secrets.ts';
+import { getApp } from '#shared/domain/apps.ts';
+import { userPermissions } from '#shared/domain/app-users.ts';
+import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
+import { notFound, unprocessable } from '#shared/errors.ts';
+import { optionalEnv } from '#shared/env.ts';
+import { log } from '#shared/log.ts';
+import type { Permission } from '#shared/routes.ts';
+import { epochSeconds, isoSeconds } from '#shared/time.ts';
+
+/**
+ * Permissions requests (docs/identity.md "Permissions requests"): an app (app token) asks a user, by
+ * email, for some user permissions; the user sees the one pending request and accepts or rejects it;
+ * on acceptance the app gets a user token with exactly those permissions, delivered once: POSTed to
+ * the app's callback URL when it has one (https only in AWS), or else handed out by the app's next
+ * poll. Tokens are stored hashed, so a token is never kept to be shown again: a later poll shows null.
+ */
+export const PERMISSIONS_REQUEST_STATES = ['pending', 'accepted', 'rejected'] as const;
+export type PermissionsRequestState = (typeof PERMISSIONS_REQUEST_STATES)[number];
+
+/** A request nobody answers in a week counts as rejected, and no longer blocks a new one. */
+export const PENDING_LIFETIME_SECONDS = 7 * 24 * 3600;
+/** How long the callback POST may take before the token is left for polling instead. */
+export const CALLBACK_TIMEOUT_MS = 5000;
+
+/** What each user permission lets the app do, as the user-side request shows it (the LevelUp permissions list). */
+export const PERMISSION_DESCRIPTIONS: Record<string, string> = {
+  read_user_basic_info: "Read your name, email, birthday and gender",
+  manage_user_campaigns: 'View your credit and claim campaigns',
+  create_orders: 'Create orders on your behalf',
+  read_user_orders: 'Read your orders',
+  manage_user_addresses: 'Read your addresses and add new ones',
+  manage_user_payment_methods: 'Manage your payment methods',
+  read_qr_code: 'Read your payment QR code',
+};
+
+interface RequestItem {
+  request_id: number;
+  app_id: number;
+  user_id: number;
+  email: string;
+  permission_keynames: Permission[];
+  state: PermissionsRequestState;
+  created_at: string;
+  expires_at: number;
+  token_delivered?: boolean;
+}
+
+const error = (property: string, message: string, code: string) => unprocessable('permissions_request', property, message, code);
+
+function effectiveState(item: RequestItem, now = epochSeconds()): PermissionsRequestState {
+  return item.state === 'pending' && item.expires_at <= now ? 'rejected' : item.state;
+}
+
+async function getRequest(requestId: number): Promise<RequestItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.permissionsRequest(requestId), ConsistentRead: true }));
+  return result.Item as RequestItem | undefined;
+}
+
+/** The app-side representation (I7); `token` only when this very call delivered it. */
+function appView(item: RequestItem, token: string | null = null) {
+  return {
+    permissions_request: {
+      app_id: item.app_id,
+      email: item.email,
+      id: item.request_id,
+      permission_keynames: item.permission_keynames,
+      state: effectiveState(item),
+      token,
+    },
+  };
+}
+
+/** POST /v15/apps/permissions_requests. */
+export async function createPermissionsRequest(appId: number, input: { email: string; keynames: readonly string[] | undefined }) {
+  const permissions = userPermissions(input.keynames);
+  if (!permissions) throw error('permission_keynames', 'Permissions missing or keynames invalid', 'invalid_permissions');
+  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(input.email) }))).Item;
+  if (!login || login.subject !== 'user') throw error('email', 'Email does not match any User', 'not_found');
+  const userId = Number(login.user_id);
+  const requestId = await nextId('permissions_request');
+  const now = epochSeconds();
+  const item: RequestItem = {
+    request_id: requestId,
+    app_id: appId,
+    user_id: userId,
+    email: input.email.trim(),
+    permission_keynames: permissions,
+    state: 'pending',
+    created_at: isoSeconds(),
+    expires_at: now + PENDING_LIFETIME_SECONDS,
+  };
+  const outcome = await transactWrite(() => [
+    putNew({ ...keys.permissionsRequest(requestId), entity: 'PermissionsRequest', ...item }),
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...keys.userPendingPermissionsRequest(userId), entity: 'PendingPermissionsRequest', request_id: requestId, expires_at: item.expires_at, ttl: item.expires_at },
+        // One pending request per user; an unanswered one stops blocking when it expires.
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
+        ExpressionAttributeValues: { ':now': now },
+      },
+    },
+  ]);
+  if (!outcome.committed) throw error('email', 'This user already has a pending permissions request; it must be answered first.', 'pending_exists');
+  await notifyUser(item);
+  return { permissions_request: { app_id: appId, id: requestId, permission_keynames: permissions, state: 'pending' as const } };
+}
+
+/** The user learns of the request by email (the request stands even if the email cannot be sent: their app shows it too). */
+async function notifyUser(item: RequestItem): Promise<void> {
+  const app = await getApp(item.app_id);
+  const appName = app?.name ?? `App ${item.app_id}`;
+  const lines = item.permission_keynames.map((name) => PERMISSION_DESCRIPTIONS[name] ?? name);
+  try {
+    await mailer().send({
+      to: item.email,
+      subject: `${appName} asks for access to your account`,
+      text: [`${appName} would like these permissions on your account:`, ...lines.map((line) => `- ${line}`), '', 'Open your app to accept or reject the request.'].join('\n'),
+      html: [`<p>${escapeHtml(appName)} would like these permissions on your account:</p>`, `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`, '<p>Open your app to accept or reject the request.</p>'].join('\n'),
+    });
+  } catch (caught) {
+    log('warn', 'permissions_request_email_failed', { request_id: item.request_id, error: (caught as Error).message });
+  }
+}
+
+/**
+ * Issues the accepted request's token if it was never delivered: one transaction marks it delivered
+ * and writes the token, so concurrent polls (or a poll racing the callback) issue it once.
+ */
+async function deliverToken(item: RequestItem): Promise<{ token: string; hash: string } | undefined> {
+  const issued = newTokenItem({ subject: 'user', userId: item.user_id, appId: item.app_id, permissions: item.permission_keynames, unlimited: false });
+  const outcome = await transactWrite(() => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.permissionsRequest(item.request_id),
+        UpdateExpression: 'SET token_delivered = :yes',
+        ConditionExpression: '#state = :accepted AND attribute_not_exists(token_delivered)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':yes': true, ':accepted': 'accepted' },
+      },
+    },
+    putNew(issued.item),
+  ]);
+  return outcome.committed ? { token: issued.token, hash: sha256(issued.token) } : undefined;
+}
+
+/** GET /v15/apps/permissions_requests/:id: only the app that asked sees it (404 with no body otherwise). */
+export async function showPermissionsRequest(appId: number, requestId: number) {
+  const item = await getRequest(requestId);
+  if (!item || item.app_id !== appId) throw notFound();
+  const delivered = item.state === 'accepted' && !item.token_delivered ? await deliverToken(item) : undefined;
+  return appView(item, delivered?.token ?? null);
+}
+
+/** The user-side representation (the docs' GET /v15/permissions_requests). */
+async function userView(item: RequestItem) {
+  const app = await getApp(item.app_id);
+  return {
+    permissions_request: {
+      accept_text: 'Accept',
+      app_id: item.app_id,
+      created_at: item.created_at,
+      description: `${app?.name ?? `App ${item.app_id}`} has requested to be added to your account and would like the following permissions`,
+      id: item.request_id,
+      reject_text: 'Reject',
+      state: effectiveState(item),
+      permissions: item.permission_keynames.map((keyname) => ({ permission: { keyname, description: PERMISSION_DESCRIPTIONS[keyname] ?? keyname } })),
+    },
+  };
+}
+
+/** GET /v15/permissions_requests: the user's one pending request (404 with no body when there is none). */
+export async function pendingPermissionsRequest(userId: number) {
+  const pointer = (await db().send(new GetCommand({ TableName: table(), Key: keys.userPendingPermissionsRequest(userId), ConsistentRead: true }))).Item;
+  if (!pointer || Number(pointer.expires_at) <= epochSeconds()) throw notFound();
+  const item = await getRequest(Number(pointer.request_id));
+  if (!item || item.user_id !== userId || effectiveState(item) !== 'pending') throw notFound();
+  return userView(item);
+}
+
+/** Whether the token may be POSTed to this URL: https only, except on the local stack (ALLOW_HTTP_CALLBACKS). */
+export function callbackAllowed(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && optionalEnv('ALLOW_HTTP_CALLBACKS') === 'true');
+  } catch {
+    return false;
+  }
+}
+
+/** POSTs the accepted request's token to the app's callback; any failure leaves the token for the app's next poll. */
+async function postToCallback(item: RequestItem, url: string): Promise<void> {
+  const delivered = await deliverToken(item);
+  if (!delivered) return;
+  let status = 0;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ permissions_request: { id: item.request_id, state: 'accepted', token: delivered.token } }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
+    });
+    status = response.status;
+    await response.body?.cancel();
+  } catch (caught) {
+    log('warn', 'permissions_request_callback_failed', { request_id: item.request_id, error: (caught as Error).message });
+  }
+  if (status >= 200 && status < 300) return;
+  // Not delivered after all: that token dies, and the next poll issues another.
+  await revokeTokens([delivered.hash]);
+  await db().send(new UpdateCommand({ TableName: table(), Key: keys.permissionsRequest(item.request_id), UpdateExpression: 'REMOVE token_delivered' }));
+  log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status });
+}
+
+/** PUT /v15/permissions_requests/:id: the user accepts or rejects their pending request (404 when it is not theirs). */
+export async function answerPermissionsRequest(userId: number, requestId: number, state: 'accepted' | 'rejected') {
+  const item = await getRequest(requestId);
+  if (!item || item.user_id !== userId) throw notFound();
+  if (effectiveState(item) !== 'pending') throw error('state', `This permissions request is already ${effectiveState(item)}.`, 'already_answered');
+  const outcome = await transactWrite(() => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.permissionsRequest(requestId),
+        UpdateExpression: 'SET #state = :state, answered_at = :now',
+        ConditionExpression: '#state = :pending AND expires_at > :epoch',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':state': state, ':now': isoSeconds(), ':pending': 'pending', ':epoch': epochSeconds() },
+      },
+    },
+    { Delete: { TableName: table(), Key: keys.userPendingPermissionsRequest(userId), ConditionExpression: 'request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
+  ]);
+  if (!outcome.committed) throw error('state', 'This permissions request was answered meanwhile.', 'already_answered');
+  const answered: RequestItem = { ...item, state };
+  if (state === 'accepted') {
+    const callback = (await getApp(item.app_id))?.permissions_request_callback_url;
+    if (callback && callbackAllowed(callback)) await postToCallback(answered, callback);
+  }
+  return userView(answered);
+}
