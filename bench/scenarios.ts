@@ -5,7 +5,7 @@
  */
 import { routes, type HttpMethod } from '#shared/routes.ts';
 import type { HttpRequestSpec } from './measure.ts';
-import type { BenchUser, World } from './seed.ts';
+import { BENCH_PASSWORD, type BenchUser, type World } from './seed.ts';
 
 export interface RouteRef {
   method: HttpMethod;
@@ -189,6 +189,41 @@ export async function completeOrders(api: Api, world: World, users: readonly Ben
 const READ_MINIMUM: MinimumRoundTrips = { roundTrips: 2, transactions: 0, rationale: 'token check + one read' };
 
 export const scenarios: Scenario[] = [
+  {
+    id: 'login',
+    title: 'Log in (username and password)',
+    route: { method: 'POST', path: '/v15/access_tokens' },
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        'in parallel, a consistent BatchGetItem (API key, login) and one conditional UpdateItem per failed-login window (the attempt is counted before the password check, so concurrent guesses cannot outrun the lock); then one transaction (the token, guarded by the verified password hash, with the windows given back); scrypt dominates the time by design (docs/identity.md)',
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: '/v15/access_tokens',
+        body: { access_token: { api_key: world.apiKey, username: nextUser().email, password: BENCH_PASSWORD } },
+      });
+    },
+  },
+  {
+    id: 'logout',
+    title: 'Log out (revoke the presented token)',
+    route: { method: 'DELETE', path: '/v15/access_tokens' },
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + one BatchWriteItem deleting it' },
+    expectedStatuses: [204],
+    consumable: true,
+    async prepare({ world, count }) {
+      const { issueToken } = await import('#shared/auth/tokens.ts');
+      const { USER_PERMISSIONS } = await import('#shared/routes.ts');
+      const tokens = await createMany(count, 8, (index) => issueToken({ subject: 'user', userId: world.users[index % world.users.length]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true }));
+      let next = 0;
+      return () => ({ method: 'DELETE', path: '/v15/access_tokens', headers: auth(tokens[next++]!) });
+    },
+  },
   {
     id: 'users-show',
     title: 'Show user (reference read)',

@@ -14,10 +14,15 @@ export interface BenchUser {
   userId: number;
   token: string;
   paymentTokenData: string;
+  /** Logs in with BENCH_PASSWORD. */
+  email: string;
 }
+
+export const BENCH_PASSWORD = 'bench-password';
 
 export interface World {
   appId: number;
+  apiKey: string;
   merchantId: number;
   merchantToken: string;
   users: BenchUser[];
@@ -77,14 +82,14 @@ async function attempt(problems: Record<string, string>, piece: string, create: 
 
 export async function seedWorld(runId: string): Promise<World> {
   const merchant = await createMerchant({ name: 'Bench Coffee', username: `bench-${runId}@example.com`, password: 'bench-password' });
-  const { app } = await createApp({ name: 'Bench App', global: false, merchantIds: [merchant.merchant_id] });
+  const { app, apiKey } = await createApp({ name: 'Bench App', global: false, merchantIds: [merchant.merchant_id] });
   const merchantToken = await issueToken({ subject: 'merchant', merchantId: merchant.merchant_id, appId: app.app_id, permissions: MERCHANT_PERMISSIONS });
   const users = await inBatches(USER_POOL_SIZE, 4, async (index) => {
-    const user = await createUser(app.app_id, { email: `bench-${runId}-${index}@example.com`, first_name: 'Bench', last_name: `User${index}`, password: 'bench-password' });
+    const user = await createUser(app.app_id, { email: `bench-${runId}-${index}@example.com`, first_name: 'Bench', last_name: `User${index}`, password: BENCH_PASSWORD });
     const token = await issueToken({ subject: 'user', userId: user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
-    return { userId: user.user_id, token, paymentTokenData: user.payment_token_data };
+    return { userId: user.user_id, token, paymentTokenData: user.payment_token_data, email: user.email };
   });
-  const world: World = { appId: app.app_id, merchantId: merchant.merchant_id, merchantToken, users, completedOrders: [], problems: {} };
+  const world: World = { appId: app.app_id, apiKey, merchantId: merchant.merchant_id, merchantToken, users, completedOrders: [], problems: {} };
 
   await attempt(world.problems, 'credit cards', async () => {
     const { addCreditCard } = await import('#shared/domain/credit-cards.ts');

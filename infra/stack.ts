@@ -12,6 +12,10 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { EdgeDistribution } from './constructs/edge-distribution.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
+import { Mail, addressOf } from './constructs/mail.ts';
+
+/** Sender of the API's email unless the `mailFrom` context (or prop) says otherwise; deployers set their own. */
+export const DEFAULT_MAIL_FROM = 'Loyalty API <no-reply@loyalty.example.com>';
 
 export interface LoyaltyApiStackProps extends StackProps {
   /** @default the route table of shared/routes.ts */
@@ -22,6 +26,10 @@ export interface LoyaltyApiStackProps extends StackProps {
    * call the stage directly and only the stage's shared throttle applies.
    */
   clientLimits?: ClientLimitsReference;
+  /** @default the `mailFrom` context, else DEFAULT_MAIL_FROM */
+  mailFrom?: string;
+  /** SES identity (domain or address). @default the `mailIdentity` context, else the domain of mailFrom */
+  mailIdentity?: string;
 }
 
 /**
@@ -34,6 +42,7 @@ export class LoyaltyApiStack extends Stack {
   public readonly functions: ReadonlyMap<string, NodejsFunction>;
   public readonly api: HttpApi;
   public readonly orderAheadWorkflow: OrderAheadWorkflow;
+  public readonly mail: Mail;
   public readonly monitoring: Monitoring;
   public readonly edge?: EdgeDistribution;
   /** The URL clients call: the CloudFront distribution's with client limits, else the `$default` stage's. */
@@ -62,6 +71,15 @@ export class LoyaltyApiStack extends Stack {
     // Geocoding: the routes marked geocodes call Amazon Location Service (Geocode only, on the Places provider).
     new AddressGeocoder(this, 'AddressGeocoder', {
       functions: routes.filter((route) => route.geocodes).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
+    // Email (password resets, permissions-request notices): SES, send-only, for the routes that send.
+    const mailFrom: string = props.mailFrom ?? this.node.tryGetContext('mailFrom') ?? DEFAULT_MAIL_FROM;
+    const mailIdentity: string = props.mailIdentity ?? this.node.tryGetContext('mailIdentity') ?? addressOf(mailFrom).split('@')[1]!;
+    this.mail = new Mail(this, 'Mail', {
+      from: mailFrom,
+      identity: mailIdentity,
+      senders: routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
     if (props.clientLimits) {

@@ -94,21 +94,35 @@ export function integerListOption(values: OptionValues, name: string): number[] 
 // Commands
 
 const createAppCommand: AdminCommand = {
-  summary: 'Create an app and print its API key (shown once).',
-  usage: '--name <name> [--global | --merchant-ids <id,id,...>]',
-  options: { name: { type: 'string' }, global: { type: 'boolean' }, 'merchant-ids': { type: 'string' } },
+  summary: 'Create an app and print its API key and client secret (shown once; stored only hashed).',
+  usage: '--name <name> [--global | --merchant-ids <id,id,...>] [--callback-url <https URL for accepted permissions requests>]',
+  options: { name: { type: 'string' }, global: { type: 'boolean' }, 'merchant-ids': { type: 'string' }, 'callback-url': { type: 'string' } },
   async run(values) {
     const name = stringOption(values, 'name', true);
     const global = values.global === true;
     const merchantIds = integerListOption(values, 'merchant-ids') ?? [];
     if (global && merchantIds.length > 0) throw new UsageError('--merchant-ids is for an app that is not --global (a global app lists every merchant)');
+    const callbackUrl = stringOption(values, 'callback-url');
+    if (callbackUrl !== undefined && !callbackUrlAllowed(callbackUrl, values.local === true)) {
+      throw new UsageError('--callback-url must be an https URL (plain http only with --local, for a callback on this machine)');
+    }
     for (const merchantId of merchantIds) {
       if (!(await getMerchant(merchantId))) throw new CommandError(`Merchant ${merchantId} does not exist`);
     }
-    const { app, apiKey } = await createApp({ name, global, merchantIds });
-    return { app, api_key: apiKey };
+    const { app, apiKey, clientSecret } = await createApp({ name, global, merchantIds, callbackUrl });
+    return { app, api_key: apiKey, client_secret: clientSecret };
   },
 };
+
+/** Accepted permissions requests POST a user token to this URL: https only, but for the local stack. */
+function callbackUrlAllowed(url: string, local: boolean): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || (local && protocol === 'http:');
+  } catch {
+    return false;
+  }
+}
 
 const createMerchantCommand: AdminCommand = {
   summary: 'Create a merchant and its login.',

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole API on this machine. DynamoDB Local (data under .local/ survives restarts),
- * the table from the same definition the CDK stack deploys, demo data on first start, and the local
+ * the SES v2 emulator for email, the table from the same definition the CDK stack deploys, demo data on first start, and the local
  * gateway serving the real handlers from the shared route table.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -36,6 +36,15 @@ async function main(): Promise<void> {
   process.env.PUBLIC_BASE_URL ??= `http://${host}:${port}`;
   logLine('dynamodb local started', { endpoint: dynamo.endpoint, data: join(localDirectory, 'dynamodb') });
 
+  // Email: the same SES v2 client as in AWS, pointed at the emulator; its page lists what was sent.
+  const { startSesLocal, LOCAL_MAIL_FROM } = await import('./local/ses.ts');
+  const ses = await startSesLocal({ port: Number(process.env.SES_PORT ?? (await freePort())), host });
+  process.env.SES_ENDPOINT = ses.endpoint;
+  process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
+  // Permissions-request callbacks may be plain http on this machine only (https only in AWS).
+  process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
+  logLine('ses emulator started', { endpoint: ses.endpoint, mailbox: `${ses.endpoint}/` });
+
   const client = localClient(dynamo.endpoint);
   const created = await ensureTable(client, tableName);
   client.destroy();
@@ -60,7 +69,7 @@ async function main(): Promise<void> {
     logLine('stopping', { signal });
     server.close();
     server.closeAllConnections();
-    await dynamo.stop();
+    await Promise.all([dynamo.stop(), ses.stop()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

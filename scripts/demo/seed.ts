@@ -36,7 +36,8 @@ export interface DemoUser {
 /** The foundation part of .local/demo.json; every area seeder gets it. */
 export interface FoundationDemo {
   base_url: string;
-  app: { id: number; api_key: string };
+  /** client_secret: with api_key, an app token (POST /v15/access_tokens), e.g. for permissions requests. */
+  app: { id: number; api_key: string; client_secret: string };
   /** manager_confirmation is added by the money seeder: refunds at this merchant must send it. */
   merchant: { id: number; token: string; location_ids: number[]; username: string; password: string; manager_confirmation?: string };
   other_merchant: { id: number; token: string; location_ids: number[] };
@@ -82,7 +83,7 @@ function writeLocalSettings(demoFile: string, baseUrl: string): void {
 }
 
 async function seedFoundation(baseUrl: string): Promise<FoundationDemo> {
-  const { app, apiKey } = await createApp({ name: DEMO_APP.name, global: true });
+  const { app, apiKey, clientSecret } = await createApp({ name: DEMO_APP.name, global: true });
   progress('app created', { app_id: app.app_id, global: true });
 
   const merchant = await createMerchant(DEMO_MERCHANT);
@@ -121,7 +122,7 @@ async function seedFoundation(baseUrl: string): Promise<FoundationDemo> {
 
   return {
     base_url: baseUrl,
-    app: { id: app.app_id, api_key: apiKey },
+    app: { id: app.app_id, api_key: apiKey, client_secret: clientSecret },
     merchant: { id: merchant.merchant_id, token: merchantToken!, location_ids: locationIds.merchant, username: DEMO_MERCHANT.username, password: DEMO_MERCHANT.password },
     other_merchant: { id: otherMerchant.merchant_id, token: otherMerchantToken!, location_ids: locationIds.other_merchant },
     users,
@@ -217,6 +218,13 @@ export function printWalkthrough(demo: Demo): void {
     '  # Log in as the merchant',
     `  curl -X POST -H "Content-Type: application/json" \\`,
     `       -d '{"access_token": {"api_key": "${demo.app.api_key}", "username": "${demo.merchant.username}", "password": "${demo.merchant.password}"}}' "$BASE/v15/access_tokens"`,
+    '',
+    '  # An app token (api_key + client_secret), then ask the user with a card for a permission; they answer with PUT /v15/permissions_requests/:id',
+    `  curl -X POST -H "Content-Type: application/json" -d '{"api_key": "${demo.app.api_key}", "client_secret": "${demo.app.client_secret}"}' "$BASE/v15/access_tokens"`,
+    `  curl -X POST -H "Authorization: token <app token>" -H "Content-Type: application/json" \\`,
+    `       -d '{"permissions_request": {"email": "${withCard.email}", "permission_keynames": ["read_user_basic_info"]}}' "$BASE/v15/apps/permissions_requests"`,
+    '  # Forgot a password: the email lands in the SES emulator (its page: see "ses emulator started" above)',
+    `  curl -X POST -H "Content-Type: application/json" -d '{"email": "${withCard.email}"}' "$BASE/v14/passwords"`,
     '',
     '  # Operators: npm run admin -- --help   (add --local to work on this table)',
   ];
