@@ -34,6 +34,10 @@ describe('npm run admin', () => {
     expect(created.app).toMatchObject({ name: 'CLI App', global: false, merchant_ids: [merchant.merchant_id] });
     expect(created.api_key).toEqual(expect.any(String));
     expect(await appIdForApiKey(created.api_key)).toBe(created.app.app_id);
+    // The client secret (shown once) gets an app token.
+    const appGrant = await api.call('POST', '/v15/access_tokens', { body: { api_key: created.api_key, client_secret: created.client_secret } });
+    expect(appGrant.status, appGrant.text).toBe(200);
+    expect(appGrant.body.access_token.app_id).toBe(created.app.app_id);
 
     const listed = await api.call('GET', `/v15/apps/${created.app.app_id}/locations?fulfillment_types=delivery`);
     expect(listed.status).toBe(200);
@@ -61,6 +65,7 @@ describe('npm run admin', () => {
   it.each([
     [['create-app'], /--name is required/],
     [['create-app', '--name', 'X', '--global', '--merchant-ids', '1'], /not --global/],
+    [['create-app', '--name', 'X', '--callback-url', 'http://example.com/hook'], /must be an https URL/],
     [['create-token', '--user-id', '1', '--merchant-id', '1'], /exactly one of/],
     [['create-token', '--merchant-id', 'one', '--app-id', '1'], /whole number/],
     [['create-location', '--merchant-id', '1', '--fulfillment-types', 'drive_thru'], /fulfillment-types/],

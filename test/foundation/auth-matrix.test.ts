@@ -9,6 +9,7 @@ let userToken: string;
 let merchantToken: string;
 let powerlessUserToken: string;
 let powerlessMerchantToken: string;
+let appToken: string;
 
 beforeAll(async () => {
   const { app } = await appFixture();
@@ -18,6 +19,7 @@ beforeAll(async () => {
   merchantToken = merchant.token;
   powerlessUserToken = await issueToken({ subject: 'user', userId: user.user.user_id, appId: app.app_id, permissions: [], unlimited: false });
   powerlessMerchantToken = await issueToken({ subject: 'merchant', merchantId: merchant.merchant.merchant_id, appId: app.app_id, permissions: [] });
+  appToken = await issueToken({ subject: 'app', appId: app.app_id });
 });
 
 /** A concrete path for a route: every parameter gets a plausible value; authorization is checked before anything else. */
@@ -25,7 +27,8 @@ function pathOf(route: Route): string {
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? '00000000-0000-4000-8000-000000000000' : '1'));
 }
 
-const guarded = routes.filter((route) => route.credential !== 'none');
+/** `app-optional` takes a valid app token and ignores any other header (its body's api_key is the credential): test/identity. */
+const guarded = routes.filter((route) => route.credential !== 'none' && route.credential !== 'app-optional');
 
 function expectUnauthorized(response: { status: number; body: unknown }) {
   expect(response.status).toBe(401);
@@ -51,9 +54,20 @@ describe('every guarded route', () => {
     expectUnauthorized(await api.call(route.method, pathOf(route), { body: bodyFor(route), authorization: 'Bearer something' }));
   });
 
-  it.each(cases((route) => route.credential !== 'any'))('%s rejects a token of the other kind', async (_, route) => {
-    const wrongKind = route.credential === 'merchant' ? userToken : merchantToken;
-    expectUnauthorized(await api.call(route.method, pathOf(route), { body: bodyFor(route), token: wrongKind }));
+  /** Every token kind a route does not take: user, merchant and app tokens are not interchangeable. */
+  const wrongKinds = (route: Route): string[] => {
+    const accepts = route.credential === 'merchant' ? 'merchant' : route.credential === 'app' ? 'app' : 'user';
+    return (['user', 'merchant', 'app'] as const).filter((kind) => kind !== accepts).map((kind) => ({ user: userToken, merchant: merchantToken, app: appToken })[kind]);
+  };
+
+  it.each(cases((route) => route.credential !== 'any'))('%s rejects a token of another kind', async (_, route) => {
+    for (const wrongKind of wrongKinds(route)) expectUnauthorized(await api.call(route.method, pathOf(route), { body: bodyFor(route), token: wrongKind }));
+  });
+
+  it.each(cases(() => true))('%s answers 401 with WWW-Authenticate (RFC 7235) and the error array', async (_, route) => {
+    const response = await api.call(route.method, pathOf(route), { body: bodyFor(route), token: 'f'.repeat(64) });
+    expectUnauthorized(response);
+    expect(response.headers.get('www-authenticate')).toBe('Token realm="LevelUp"');
   });
 
   it.each(cases((route) => (route.permissions?.length ?? 0) > 0 || route.credential === 'user-unlimited'))('%s rejects a token lacking the permission', async (_, route) => {
@@ -64,6 +78,6 @@ describe('every guarded route', () => {
 
 describe('routes without credentials', () => {
   it('covers every route in the table', () => {
-    expect(guarded.length + routes.filter((route) => route.credential === 'none').length).toBe(routes.length);
+    expect(guarded.length + routes.filter((route) => route.credential === 'none' || route.credential === 'app-optional').length).toBe(routes.length);
   });
 });

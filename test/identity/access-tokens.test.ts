@@ -32,7 +32,7 @@ describe('POST /v15/access_tokens', () => {
     const user = await signUp('login-user@example.com');
     const response = await logIn('Login-User@Example.com', 'first password');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: { token: expect.stringMatching(/^[0-9a-f]{64}$/), user_id: user.id, merchant_id: null } });
+    expect(response.body).toEqual({ access_token: { token: expect.stringMatching(/^[0-9a-f]{64}$/), app_id: appId, user_id: user.id, merchant_id: null } });
 
     const token = response.body.access_token.token;
     const me = await api.call('GET', '/v15/users', { token });
@@ -47,28 +47,28 @@ describe('POST /v15/access_tokens', () => {
     const { merchant, username, password } = await merchantFixture(appId);
     const response = await logIn(username, password);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: { token: expect.any(String), user_id: null, merchant_id: merchant.merchant_id } });
+    expect(response.body).toEqual({ access_token: { token: expect.any(String), app_id: appId, user_id: null, merchant_id: merchant.merchant_id } });
     // A merchant token is not a user token.
     const me = await api.call('GET', '/v15/users', { token: response.body.access_token.token });
     expect(me.status).toBe(401);
   });
 
-  it('rejects a wrong password and an unknown username alike', async () => {
+  it('rejects a wrong password and an unknown username alike, with the docs\' 422 word for word', async () => {
     await signUp('wrong-password@example.com');
-    const expected = [{ error: { object: 'access_token', property: 'base', message: 'Invalid username or password', code: 'invalid_credentials' } }];
+    const expected = [{ error: { object: 'access_token', property: 'base', message: 'The email address or password you provided is incorrect.', code: 'invalid_credentials' } }];
     const wrongPassword = await logIn('wrong-password@example.com', 'not the password');
-    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.status).toBe(422);
     expect(wrongPassword.body).toEqual(expected);
     const unknownUser = await logIn('nobody@example.com', 'first password');
-    expect(unknownUser.status).toBe(401);
+    expect(unknownUser.status).toBe(422);
     expect(unknownUser.body).toEqual(expected);
   });
 
-  it('rejects an unknown api_key with 401', async () => {
+  it('rejects an unknown api_key with the docs\' 422', async () => {
     await signUp('api-key@example.com');
     const response = await logIn('api-key@example.com', 'first password', 'not-an-api-key');
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual([{ error: { object: 'access_token', property: 'api_key', message: 'API key is not valid.', code: 'invalid_api_key' } }]);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual([{ error: { object: 'access_token', property: 'api_key', message: 'Api key is invalid.', code: 'invalid_api_key' } }]);
   });
 
   it('answers 422 when fields are missing', async () => {
@@ -84,7 +84,7 @@ describe('POST /v15/access_tokens', () => {
     const token = login.body.access_token.token;
     const update = await api.call('PUT', '/v15/users', { token, body: { user: { password: 'new password' } } });
     expect(update.status).toBe(200);
-    expect((await logIn('change-password@example.com', 'old password')).status).toBe(401);
+    expect((await logIn('change-password@example.com', 'old password')).status).toBe(422);
     expect((await logIn('change-password@example.com', 'new password')).status).toBe(200);
   });
 
@@ -94,7 +94,7 @@ describe('POST /v15/access_tokens', () => {
     const update = await api.call('PUT', '/v15/users', { token, body: { user: { email: 'new-email@example.com' } } });
     expect(update.status).toBe(200);
     expect(update.body.user.email).toBe('new-email@example.com');
-    expect((await logIn('old-email@example.com', 'some password')).status).toBe(401);
+    expect((await logIn('old-email@example.com', 'some password')).status).toBe(422);
     expect((await logIn('new-email@example.com', 'some password')).status).toBe(200);
   });
 });

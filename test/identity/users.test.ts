@@ -26,10 +26,12 @@ function errorsOf(body: { error: { object: string; property: string } }[]) {
 
 describe('POST /v14/users', () => {
   it('creates a user and answers in the v14 shape (no app_id, debit_card_only, phone, user_app_id)', async () => {
-    // The LevelUp docs' own example request.
-    const response = await api.call('POST', '/v14/users', {
-      body: { user: { email: 'ryanp@thelevelup.com', first_name: 'Ryan', last_name: 'Punxsutawney', password: 's3cr3t' }, api_key: apiKey },
-    });
+    // The LevelUp docs' own example request, but for its 6-character `s3cr3t`: passwords need 8 characters (NIST SP 800-63B).
+    const docsExample = { user: { email: 'ryanp@thelevelup.com', first_name: 'Ryan', last_name: 'Punxsutawney', password: 's3cr3t' }, api_key: apiKey };
+    const tooShort = await api.call('POST', '/v14/users', { body: docsExample });
+    expect(tooShort.status).toBe(422);
+    expect(tooShort.body).toEqual([{ error: { object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)', code: 'invalid' } }]);
+    const response = await api.call('POST', '/v14/users', { body: { ...docsExample, user: { ...docsExample.user, password: 's3cr3t-passphrase' } } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body.user).sort()).toEqual(V14_USER_KEYS);
     expect(response.body.user).toMatchObject({
@@ -85,7 +87,7 @@ describe('POST /v14/users', () => {
     expect(response.status).toBe(422);
     expect(response.body).toEqual([
       { error: { object: 'user', property: 'email', message: 'Email is not a valid email address', code: 'invalid' } },
-      { error: { object: 'user', property: 'password', message: 'Password is too short (minimum is 6 characters)', code: 'invalid' } },
+      { error: { object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)', code: 'invalid' } },
     ]);
   });
 

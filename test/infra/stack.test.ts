@@ -2,7 +2,8 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LoyaltyApiStack } from '../../infra/stack.ts';
+import { DEFAULT_MAIL_FROM, LoyaltyApiStack } from '../../infra/stack.ts';
+import { addressOf } from '../../infra/constructs/mail.ts';
 import {
   FUNCTION_MEMORY_MB,
   FUNCTION_TIMEOUT_SECONDS,
@@ -235,5 +236,48 @@ describe('IAM', () => {
 
   it(`${FALLBACK_HANDLER} has no DynamoDB access`, () => {
     expect(actionsOf(FALLBACK_HANDLER).filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+  });
+});
+
+describe('mail (SES)', () => {
+  /** A function's IAM statements that name an SES action. */
+  function sesStatements(handler: string): any[] {
+    const roleRef = resources[functionId(handler)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] };
+    return ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => asArray(policy.Properties!.Roles).some((role: any) => role.Ref === roleRef['Fn::GetAtt'][0]))
+      .flatMap(([, policy]) => policy.Properties!.PolicyDocument.Statement as any[])
+      .filter((statement) => asArray<string>(statement.Action).some((action) => action.startsWith('ses:')));
+  }
+
+  it("creates the sender's domain as the SES identity", () => {
+    template.resourceCountIs('AWS::SES::EmailIdentity', 1);
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: addressOf(DEFAULT_MAIL_FROM).split('@')[1] });
+  });
+
+  it.each(routes.filter((route) => route.sendsEmail))('$handler may ses:SendEmail on that identity only, and knows MAIL_FROM', (route) => {
+    const identityId = ofType('AWS::SES::EmailIdentity')[0]![0];
+    const statements = sesStatements(route.handler);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Effect).toBe('Allow');
+    expect(asArray(statements[0].Action)).toEqual(['ses:SendEmail']);
+    const resource = JSON.stringify(statements[0].Resource);
+    expect(resource).toContain(':ses:');
+    expect(resource).toContain(':identity/');
+    expect(resource).toContain(`"Ref":"${identityId}"`);
+    expect(resources[functionId(route.handler)]!.Properties!.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+  });
+
+  it.each([...routes.filter((route) => !route.sendsEmail).map((route) => route.handler), FALLBACK_HANDLER])('%s may not send email', (handler) => {
+    expect(sesStatements(handler)).toEqual([]);
+    expect(resources[functionId(handler)]!.Properties!.Environment.Variables.MAIL_FROM).toBeUndefined();
+  });
+
+  it.each(handlers)('%s POSTs permissions-request callbacks to https only (no ALLOW_HTTP_CALLBACKS in AWS)', (handler) => {
+    expect(resources[functionId(handler)]!.Properties!.Environment.Variables.ALLOW_HTTP_CALLBACKS).toBeUndefined();
+  });
+
+  it('refuses a sender outside the identity', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new LoyaltyApiStack(app, 'Mismatch', { mailFrom: 'no-reply@elsewhere.example', mailIdentity: 'loyalty.example.com' })).toThrow(/not an address of the mail identity/);
   });
 });

@@ -160,6 +160,43 @@ const CASES: IsolationCase[] = [
     otherKind: userPath,
     ownerSees: (w) => expectListed(`/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`, w.userA.token, w.rewardId),
   },
+  {
+    route: 'GET /v15/apps/permissions_requests/{id}',
+    name: "app 2 polls app 1's permissions request",
+    attempt: (w) => ({ token: w.otherAppToken, path: `/v15/apps/permissions_requests/${w.permissionsRequestId}` }),
+    expected: EMPTY_404,
+    // The user the request was addressed to holds a user token, not the asking app's.
+    otherKind: (w) => w.userA.token,
+    ownerSees: async (w) => {
+      const response = await call('GET', `/v15/apps/permissions_requests/${w.permissionsRequestId}`, { token: w.appToken });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.permissions_request).toMatchObject({ id: w.permissionsRequestId, state: 'pending', token: null });
+    },
+  },
+  {
+    route: 'PUT /v15/permissions_requests/{id}',
+    name: "B answers the permissions request sent to A",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/permissions_requests/${w.permissionsRequestId}`, body: { permissions_request: { state: 'accepted' } } }),
+    expected: EMPTY_404,
+    otherKind: (w) => w.appToken,
+    ownerSees: (w) => expectListed('/v15/permissions_requests', w.userA.token, `"id":${w.permissionsRequestId},`),
+  },
+  {
+    route: 'GET /v14/users/{id}',
+    name: 'B reads A by id',
+    attempt: (w) => ({ token: w.userB.token, path: `/v14/users/${w.userA.user.user_id}` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v14/users/${w.userA.user.user_id}`, w.userA.token, w.userA.email),
+  },
+  {
+    route: 'PUT /v14/users/{id}',
+    name: 'B updates A by id',
+    attempt: (w) => ({ token: w.userB.token, path: `/v14/users/${w.userA.user.user_id}`, body: { user: { first_name: 'Mallory', new_password: 'taken over password' } } }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v14/users/${w.userA.user.user_id}`, w.userA.token, w.userA.email),
+  },
   ...(['v14', 'v15'] as const).map(
     (version): IsolationCase => ({
       route: `POST /${version}/orders/{uuid}/refund`,
@@ -289,6 +326,15 @@ const LIST_CASES: ListCase[] = [
     },
   },
   {
+    route: 'GET /v15/permissions_requests',
+    name: "B's pending permissions request is not the one sent to A",
+    run: async (w) => {
+      const pending = await call('GET', '/v15/permissions_requests', { token: w.userB.token });
+      expect(pending.text).not.toContain(`"id":${w.permissionsRequestId},`);
+      expect(await listText('/v15/permissions_requests', w.userA.token)).toContain(`"id":${w.permissionsRequestId},`);
+    },
+  },
+  {
     route: 'GET /v15/payment_token',
     name: "B's QR code is B's",
     run: async (w) => {
@@ -323,7 +369,16 @@ const LIST_CASES: ListCase[] = [
 /** Routes with no resource of one tenant that another could name. */
 const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v15/access_tokens': 'login by username and password; wrong credentials are the identity tests',
+  'POST /v14/access_tokens': 'login by username and password (v14 form); wrong credentials are the identity tests',
+  'DELETE /v15/access_tokens': 'revokes the presented token only (test/identity/token-lifecycle)',
   'POST /v15/access_tokens/downgrades': "acts on the presented token only; a downgrade never widens (test/identity)",
+  'POST /v15/apps/users': "sign-up through an app; the token it returns is the new user's own",
+  'POST /v15/users': "sign-up through an app (Android form); the token it returns is the new user's own",
+  'GET /v15/registration': 'public lookup by email (rate-limited per client); says only which app an email registered through',
+  'POST /v14/passwords': 'sends the reset link to the email itself; the answer is 204 whoever asks',
+  'GET /password_reset': 'a static page; the secret stays in the URL fragment',
+  'POST /v15/password_resets': 'the emailed single-use secret is the credential (test/identity/password-reset)',
+  'POST /v15/apps/permissions_requests': "the request belongs to the asking app; the user answers it (their pending request is the list case)",
   'POST /v14/users': 'sign-up; the app is the API key in the body',
   'PUT /v15/users': "changes the token's own user; no id in the request",
   'POST /v15/user_addresses': "creates for the token's own user",
@@ -390,9 +445,13 @@ describe('the isolation matrix', () => {
 });
 
 describe('secrets', () => {
-  it('logins and downgrades issue tokens that are then stored only hashed', async () => {
-    const { apiKey } = await appFixture();
-    world.secrets.push(apiKey);
+  it('app grants, logins and downgrades issue tokens that are then stored only hashed', async () => {
+    const { apiKey, clientSecret } = await appFixture();
+    world.secrets.push(apiKey, clientSecret);
+    const appGrant = await rawApi.call('POST', '/v15/access_tokens', { body: { api_key: apiKey, client_secret: clientSecret } });
+    expect(appGrant.status, appGrant.text).toBe(200);
+    world.secrets.push(appGrant.body.access_token.token);
+    responses.push({ what: 'app grant', result: appGrant, issuedToken: appGrant.body.access_token.token });
     for (const [username, password] of [
       [world.userA.email, world.userA.password],
       [world.merchant1.username, world.merchant1.password],
@@ -412,7 +471,7 @@ describe('secrets', () => {
     }
     const failedLogin = await call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username: world.userB.email, password: `${world.userB.password} (wrong)` } } });
     world.secrets.push(`${world.userB.password} (wrong)`);
-    expect(failedLogin.status).toBe(401);
+    expect(failedLogin.status).toBe(422);
   });
 
   it('a Scan of the table finds no plaintext token, password, API key or card nonce', async () => {

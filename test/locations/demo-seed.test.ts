@@ -28,7 +28,7 @@ describe('demo seed', () => {
     expect(written).toEqual(demo);
     expect(written).toMatchObject({
       base_url: api.baseUrl,
-      app: { id: 1, api_key: expect.any(String) },
+      app: { id: 1, api_key: expect.any(String), client_secret: expect.any(String) },
       merchant: { id: expect.any(Number), token: expect.any(String), username: expect.any(String), password: expect.any(String) },
       other_merchant: { id: expect.any(Number), token: expect.any(String) },
       card_nonces: {
@@ -41,6 +41,16 @@ describe('demo seed', () => {
     });
     expect(written.merchant.location_ids.length + written.other_merchant.location_ids.length).toBeGreaterThanOrEqual(25);
     expect(written.users.map((user: { has_card: boolean }) => user.has_card)).toEqual([true, false]);
+  });
+
+  it("demo.json's app secret and merchant login work as the SDKs use them (app token; v14 merchant login)", async () => {
+    const written = JSON.parse(readFileSync(demoFile, 'utf8'));
+    const appGrant = await api.call('POST', '/v15/access_tokens', { body: { api_key: written.app.api_key, client_secret: written.app.client_secret } });
+    expect(appGrant.status, appGrant.text).toBe(200);
+    expect(appGrant.body.access_token).toMatchObject({ app_id: written.app.id, user_id: null, merchant_id: null });
+    const merchantLogin = await api.call('POST', '/v14/access_tokens', { body: { access_token: { api_key: written.app.api_key, username: written.merchant.username, password: written.merchant.password } } });
+    expect(merchantLogin.status, merchantLogin.text).toBe(200);
+    expect(merchantLogin.body.access_token.merchant_id).toBe(written.merchant.id);
     expect(JSON.parse(readFileSync(join(directory, 'settings.json'), 'utf8'))).toMatchObject({ dynamodb_endpoint: api.endpoint, table_name: api.tableName });
   });
 

@@ -3,6 +3,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
+import { LOCAL_MAIL_FROM } from '../../scripts/local/ses.ts';
 import { validateResponse } from '../openapi/response-validator.ts';
 
 export interface ApiCall {
@@ -13,6 +14,8 @@ export interface ApiCall {
   /** Sent as-is instead of JSON.stringify(body). */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** The loopback address to send from (127.0.0.2, ...): the API's per-client limits key on it. */
+  localAddress?: string;
 }
 
 export interface ApiResult<T = any> {
@@ -41,6 +44,9 @@ export async function startTestApi(): Promise<TestApi> {
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'local';
+  process.env.SES_ENDPOINT = inject('sesEndpoint');
+  process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
+  process.env.ALLOW_HTTP_CALLBACKS = 'true';
   const client = localClient(endpoint);
   await ensureTable(client, tableName);
   client.destroy();
@@ -61,7 +67,7 @@ export async function startTestApi(): Promise<TestApi> {
       else if (options.body !== undefined) body = JSON.stringify(options.body);
       if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
       const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
-      const response = await send(method, url, headers, body);
+      const response = await send(method, url, headers, body, options.localAddress);
       // Every response of the suite must be what the OpenAPI document says (status and body schema).
       await validateResponse(method, url, response);
       const text = response.text;
@@ -119,10 +125,10 @@ export function useTestApi(start: () => Promise<TestApi> = startTestApi): TestAp
  * node:http rather than fetch: fetch refuses a body on GET, and real clients (C#, Ruby) send `{}`
  * with Content-Type application/json on GET and DELETE.
  */
-function send(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+function send(method: string, url: string, headers: Record<string, string>, body: string | undefined, localAddress?: string): Promise<{ status: number; headers: Headers; text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
-    const req = httpRequest(url, { method, headers: outgoing }, (res) => {
+    const req = httpRequest(url, { method, headers: outgoing, ...(localAddress ? { localAddress } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

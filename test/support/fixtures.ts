@@ -9,8 +9,8 @@ import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared
  * Test data made through the domain library (the same calls the admin CLI and demo seed use).
  * Call after startTestApi(), which points the library at the test's table.
  */
-export async function appFixture(options: { global?: boolean; merchantIds?: number[] } = {}) {
-  return createApp({ name: `App ${randomUUID().slice(0, 8)}`, global: options.global ?? true, merchantIds: options.merchantIds });
+export async function appFixture(options: { global?: boolean; merchantIds?: number[]; callbackUrl?: string } = {}) {
+  return createApp({ name: `App ${randomUUID().slice(0, 8)}`, global: options.global ?? true, merchantIds: options.merchantIds, callbackUrl: options.callbackUrl });
 }
 
 export async function userFixture(appId: number, options: { permissions?: readonly Permission[]; unlimited?: boolean; password?: string } = {}) {

@@ -11,7 +11,8 @@ import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import type { ApiCall, ApiResult, TestApi } from './api.ts';
-import { merchantFixture } from './fixtures.ts';
+import { appFixture, merchantFixture } from './fixtures.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
 import { locationFixture } from './locations.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled } from './order-ahead.ts';
 import { uniqueCode } from './loyalty.ts';
@@ -122,7 +123,7 @@ export async function politeCall(api: TestApi, method: string, path: string, opt
  * a delivery address and a card; merchant 1 has an order-ahead location with the sample menu, merchant 2
  * a location; A has a completed in-store order at merchant 1, gift card value there, a claimed reward,
  * a valid (priced) order-ahead order; merchant 1 has a locked campaign (to unlock), merchant 2 a value
- * campaign. Needs the order-ahead test API (local state machine). `secrets` lists every token, password,
+ * campaign; app 1 has an app token and a pending permissions request to A, app 2 an app token. Needs the order-ahead test API (local state machine). `secrets` lists every token, password,
  * API key and card nonce made, for the no-plaintext checks.
  */
 export async function tenantWorld(api: TestApi) {
@@ -210,6 +211,17 @@ export async function tenantWorld(api: TestApi) {
   if (last.status !== 200) throw new Error(`order ahead order not valid: ${last.status} ${last.text}`);
   const orderAheadUuid: string = started.body.order.uuid;
 
+  // Apps acting as themselves: app 1 (the world's app) asks user A for permissions; app 2 is a stranger.
+  const appToken = await issueToken({ subject: 'app', appId: app.app_id });
+  const otherApp = await appFixture();
+  const otherAppToken = await issueToken({ subject: 'app', appId: otherApp.app.app_id });
+  secrets.push(appToken, otherAppToken, otherApp.apiKey, otherApp.clientSecret);
+  const asked = must(
+    await api.call('POST', '/v15/apps/permissions_requests', { token: appToken, body: { permissions_request: { email: userA.email, permission_keynames: ['read_user_basic_info'] } } }),
+    'permissions request',
+  );
+  const permissionsRequestId: number = asked.body.permissions_request.id;
+
   return {
     app,
     merchant1,
@@ -226,6 +238,9 @@ export async function tenantWorld(api: TestApi) {
     lockedCampaign,
     merchant2Campaign,
     orderAheadUuid,
+    appToken,
+    otherAppToken,
+    permissionsRequestId,
     secrets,
   };
 }
