@@ -4,9 +4,10 @@ import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
 import { MAX_TOKEN_ANCESTORS, issueTokenWithExpiry, revokeTokens, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/apps.ts';
-import { clearWindowItem, release, releaseItem, reserve, type Reservation, type WindowLimit } from '#shared/domain/rate-limits.ts';
+import { ACCOUNT_LOGIN_FAILURES, CLIENT_LOGIN_FAILURES, clearWindowItem, release, releaseItem, reserve, type Reservation, type WindowLimit } from '#shared/domain/rate-limits.ts';
 import { invalidApiKey, invalidLogin, rateLimited, unauthorized, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
+import { recordLoginLockout } from '#shared/metrics.ts';
 import { MERCHANT_PERMISSIONS, PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 
 interface LoginItem {
@@ -24,24 +25,16 @@ export interface IssuedAccessToken {
   merchant_id: number | null;
 }
 
-/** Per account (username): 10 failed logins in 15 minutes lock its logins until the window ends, even with the right password. */
-export const ACCOUNT_LOGIN_FAILURES: WindowLimit = { name: 'login-account', limit: 10, windowSeconds: 15 * 60 };
 /**
- * Per client (source address): 50 failed logins in 15 minutes, over any accounts, stop its logins until the
- * window ends, so one client cannot walk a password list across many accounts 9 at a time.
+ * A refused login (locked account or capped client): a structured `login_locked` log line for the
+ * investigation; the lockouts themselves are counted as a metric where they start (`logIn`).
  */
-export const CLIENT_LOGIN_FAILURES: WindowLimit = { name: 'login-client', limit: 50, windowSeconds: 15 * 60 };
-
-/**
- * A login refused because of a lockout. Operations count these (a metric once the metrics helper
- * lands; until then the structured `login_locked` event, which a log metric filter can count).
- */
-function recordLoginLockout(fields: { scope: 'account' | 'client'; client: string; retry_after_s: number }): void {
+function logRefusal(fields: { scope: 'account' | 'client'; client: string; retry_after_s: number }): void {
   log('warn', 'login_locked', fields);
 }
 
 function lockout(scope: 'account' | 'client', client: string, retryAfter: number) {
-  recordLoginLockout({ scope, client, retry_after_s: retryAfter });
+  logRefusal({ scope, client, retry_after_s: retryAfter });
   return scope === 'account'
     ? rateLimited('access_token', 'Too many failed logins for this account; try again after the Retry-After interval or reset the password.', 'login_locked', retryAfter)
     : rateLimited('access_token', 'Too many failed logins from this client; try again after the Retry-After interval.', 'too_many_failed_logins', retryAfter);
@@ -90,7 +83,12 @@ export async function logIn(input: { apiKey: string; username: string; password:
     await releaseAll(held);
     throw invalidApiKey();
   }
-  if (!login || !login.password_hash || !passwordMatches) throw invalidLogin();
+  if (!login || !login.password_hash || !passwordMatches) {
+    // This failure fills the account's window: its logins are locked from now until the window ends.
+    const account = held.find(([limit]) => limit === ACCOUNT_LOGIN_FAILURES)?.[2];
+    if (account?.allowed && account.state.count >= ACCOUNT_LOGIN_FAILURES.limit) recordLoginLockout(login?.subject === 'merchant' ? 'merchant' : 'user');
+    throw invalidLogin();
+  }
 
   // Issued only if the password is still the one just verified (a concurrent change or reset wins), in the
   // same transaction that forgives the account's failures and gives the client its hit back.

@@ -152,5 +152,13 @@ export async function consumeOrRefuse(limit: WindowLimit, subject: string, refus
   if (!reservation.allowed) throw rateLimited(refusal.object, refusal.message, 'rate_limited', reservation.retryAfterSeconds);
 }
 
+/** Per account (username): 10 failed logins in 15 minutes lock its logins until the window ends, even with the right password. */
+export const ACCOUNT_LOGIN_FAILURES: WindowLimit = { name: 'login-account', limit: 10, windowSeconds: 15 * 60 };
+/**
+ * Per client (source address): 50 failed logins in 15 minutes, over any accounts, stop its logins until the
+ * window ends, so one client cannot walk a password list across many accounts 9 at a time.
+ */
+export const CLIENT_LOGIN_FAILURES: WindowLimit = { name: 'login-client', limit: 50, windowSeconds: 15 * 60 };
+
 /** Card vaulting per user: a stolen token must not become a card-testing rig (every attempt counts, success or not). */
 export const CARD_VAULT_ATTEMPTS: WindowLimit = { name: 'card-vault', limit: 10, windowSeconds: 3600 };

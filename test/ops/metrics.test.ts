@@ -11,6 +11,8 @@ vi.hoisted(() => {
 });
 
 import { useTestApi } from '../support/api.ts';
+import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { ACCOUNT_LOGIN_FAILURES } from '#shared/domain/rate-limits.ts';
 import { loadGiftCard, moneyWorld, orderWorld, placeOrder } from '../support/money.ts';
 import { businessMetric } from '../../infra/constructs/monitoring.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, publishMetrics, recordChargeVoid, recordLoginLockout, recordOrderAheadValidation } from '#shared/metrics.ts';
@@ -64,6 +66,18 @@ describe('business metrics', () => {
     expect((await refund()).status).toBe(422);
     expect(total(BUSINESS_METRICS.ordersRefunded)).toBe(1);
     expect(total(BUSINESS_METRICS.ordersRefundedCents)).toBe(1500);
+  });
+
+  it('a login lockout counts once, when the tenth failure locks the account (by account kind)', async () => {
+    const { app, apiKey } = await appFixture();
+    const merchant = await merchantFixture(app.app_id);
+    const attempt = (password: string) =>
+      api.call('POST', '/v15/access_tokens', { localAddress: '127.0.0.31', body: { access_token: { api_key: apiKey, username: merchant.username, password } } });
+    for (let index = 0; index < ACCOUNT_LOGIN_FAILURES.limit - 1; index++) await attempt(`wrong ${index}`);
+    expect(total(BUSINESS_METRICS.loginLockouts)).toBe(0);
+    await attempt('the tenth wrong one');
+    await attempt(merchant.password);
+    expect(total(BUSINESS_METRICS.loginLockouts, { account: 'merchant' })).toBe(1);
   });
 
   it('a declined card counts as a declined charge and completes nothing', async () => {
