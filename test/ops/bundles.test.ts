@@ -16,8 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
-import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
+import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
 interface Job {
@@ -39,6 +40,8 @@ const EXPECTED_STATUS: Record<string, number> = {
   'credit-cards-list': 200,
   'user-addresses-list': 200,
   'payment-token-show': 200,
+  'access-tokens-delete': 204,
+  'password-reset-page': 200,
   'openapi-show': 200,
   'docs-show': 200,
   'docs-assets-show': 200,
@@ -56,13 +59,16 @@ function pathValue(name: string): string {
   return '1';
 }
 
-function eventFor(route: Route | undefined, tokens: { user: string; merchant: string }) {
+/** `logout` is a token of its own: logging out revokes the token it is sent with. */
+function eventFor(route: Route | undefined, tokens: { user: string; merchant: string; app: string; logout: string }) {
   const method = route?.method ?? 'GET';
   const params = Object.fromEntries([...(route?.path ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, pathValue(match[1]!)]));
   const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => params[name]!) : '/v15/no-such-route';
   const headers: Record<string, string> = { host: 'bundles.test', accept: 'application/json', 'x-forwarded-proto': 'https' };
   const credential = route?.credential ?? 'none';
-  if (credential === 'merchant') headers.authorization = `token ${tokens.merchant}`;
+  if (route?.handler === 'access-tokens-delete') headers.authorization = `token ${tokens.logout}`;
+  else if (credential === 'merchant') headers.authorization = `token ${tokens.merchant}`;
+  else if (credential === 'app') headers.authorization = `token ${tokens.app}`;
   else if (credential !== 'none') headers.authorization = `token ${tokens.user}`;
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   if (hasBody) headers['content-type'] = 'application/json';
@@ -126,7 +132,11 @@ beforeAll(async () => {
   const { app } = await appFixture();
   const user = await userFixture(app.app_id);
   const merchant = await merchantFixture(app.app_id);
-  const tokens = { user: user.token, merchant: merchant.token };
+  const [appToken, logout] = await Promise.all([
+    issueToken({ subject: 'app', appId: app.app_id }),
+    issueToken({ subject: 'user', userId: user.user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true }),
+  ]);
+  const tokens = { user: user.token, merchant: merchant.token, app: appToken, logout };
 
   directory = mkdtempSync(join(tmpdir(), 'loyalty-bundles-'));
   // The Node.js 24 runtime provides the AWS SDK v3 (the one external of API_FUNCTION_BUNDLING); nothing else.
