@@ -21,7 +21,7 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ApiError } from '#shared/errors.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { createApp, getApp } from '#shared/domain/apps.ts';
+import { createApp, getApp, rotateClientSecret } from '#shared/domain/apps.ts';
 import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants.ts';
 import { createUser, getUser } from '#shared/domain/users.ts';
 import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/locations.ts';
@@ -111,6 +111,17 @@ const createAppCommand: AdminCommand = {
     }
     const { app, apiKey, clientSecret } = await createApp({ name, global, merchantIds, callbackUrl });
     return { app, api_key: apiKey, client_secret: clientSecret };
+  },
+};
+
+const rotateAppSecretCommand: AdminCommand = {
+  summary: "Give an app a new client secret (shown once); the old one and the app's tokens stop working.",
+  usage: '--api-key <the app\'s API key>',
+  options: { 'api-key': { type: 'string' } },
+  async run(values) {
+    const rotated = await rotateClientSecret(stringOption(values, 'api-key', true));
+    if (!rotated) throw new CommandError('No app has that API key');
+    return { app_id: rotated.appId, client_secret: rotated.clientSecret };
   },
 };
 
@@ -264,6 +275,7 @@ const createTokenCommand: AdminCommand = {
  */
 const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'create-app': createAppCommand,
+  'rotate-app-secret': rotateAppSecretCommand,
   'create-merchant': createMerchantCommand,
   'create-location': createLocationCommand,
   'create-user': createUserCommand,

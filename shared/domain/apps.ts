@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { randomSecret, sha256 } from '#shared/auth/secrets.ts';
+import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export interface App {
@@ -69,4 +70,32 @@ export function clientSecretMatches(record: ApiKeyRecord | undefined, clientSecr
   const expected = Buffer.from(record?.client_secret_hash ?? sha256('no app has this secret'), 'hex');
   const actual = Buffer.from(sha256(clientSecret), 'hex');
   return record?.client_secret_hash !== undefined && timingSafeEqual(expected, actual);
+}
+
+/**
+ * A new client secret for the app of an API key (shown once; apps created before client secrets existed
+ * get their first one this way). The old secret stops working at once, and so does every app token made
+ * with it. Undefined when no app has that API key.
+ */
+export async function rotateClientSecret(apiKey: string): Promise<{ appId: number; clientSecret: string } | undefined> {
+  const clientSecret = randomSecret(32);
+  let appId: number;
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.apiKey(sha256(apiKey)),
+        UpdateExpression: 'SET client_secret_hash = :hash, updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':hash': sha256(clientSecret), ':now': isoSeconds() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    appId = Number(result.Attributes?.app_id);
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+  await revokeAccountTokens({ subject: 'app', id: appId });
+  return { appId, clientSecret };
 }

@@ -44,6 +44,18 @@ describe('npm run admin', () => {
     expect(listed.body).toEqual([{ location: expect.objectContaining({ id: location.location_id, merchant_name: 'CLI Coffee', hours: 'Mon - Fri 7am - 7pm' }) }]);
   });
 
+  it("rotates an app's client secret: the new one works, the old one and the app's tokens stop", async () => {
+    const created = json(await admin(['create-app', '--name', 'Rotating App', '--global']));
+    const grant = (secret: string) => api.call('POST', '/v15/access_tokens', { body: { api_key: created.api_key, client_secret: secret } });
+    const oldToken = (await grant(created.client_secret)).body.access_token.token;
+    const rotated = json(await admin(['rotate-app-secret', '--api-key', created.api_key]));
+    expect(rotated).toEqual({ app_id: created.app.app_id, client_secret: expect.any(String) });
+    expect((await grant(created.client_secret)).status).toBe(422);
+    expect((await grant(rotated.client_secret)).status).toBe(200);
+    expect((await api.call('DELETE', '/v15/access_tokens', { token: oldToken })).status).toBe(401);
+    expect((await admin(['rotate-app-secret', '--api-key', 'no-such-key'])).code).toBe(1);
+  });
+
   it('issues user and merchant tokens that the API accepts', async () => {
     const { app } = json(await admin(['create-app', '--name', 'Token App', '--global']));
     const { user } = json(await admin(['create-user', '--app-id', String(app.app_id), '--email', `cli-${Date.now()}@example.com`, '--password', 'cli user password']));
