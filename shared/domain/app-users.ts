@@ -65,6 +65,9 @@ export async function createUserWithToken(appId: number, input: UserInput, keyna
   }
 }
 
+/** The iOS stub's answer for an unknown email (GET /v15/registration). */
+export const REGISTRATION_NOT_FOUND = () => notFound({ object: 'registration', property: 'email', message: 'Email not found.', code: 'not_found' });
+
 /** Registration lookups per client per 15 minutes: the answer says whether an email is registered, so a client may not sweep a list. */
 export const REGISTRATION_LOOKUPS_PER_CLIENT: WindowLimit = { name: 'registration-client', limit: 60, windowSeconds: 15 * 60 };
 
@@ -76,7 +79,7 @@ export async function lookUpRegistration(input: { apiKey: string; email: string;
   await consumeOrRefuse(REGISTRATION_LOOKUPS_PER_CLIENT, input.client, { object: 'registration', message: 'Too many registration lookups from this client; retry after the Retry-After interval.' });
   if ((await appIdForApiKey(input.apiKey)) === undefined) throw invalidApiKey('registration');
   const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(input.email) }))).Item;
-  if (!login || login.subject !== 'user') throw notFound({ object: 'registration', property: 'email', message: 'Email not found.', code: 'not_found' });
+  if (!login || login.subject !== 'user') throw REGISTRATION_NOT_FOUND();
   const user = (await db().send(new GetCommand({ TableName: table(), Key: keys.user(Number(login.user_id)) }))).Item;
   const app = user ? await getApp(Number(user.created_app_id)) : undefined;
   const appName = app?.name ?? 'this service';

@@ -259,7 +259,15 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     const declared = Object.entries(spec.responses ?? {}).map(([status, schema]) => [Number(status), schema] as const);
     if (!declared.some(([status]) => status < 300)) throw new Error(`functions/${route.handler}.ts declares no success response`);
     for (const [status, schema] of declared) {
-      if (status === 404) throw new Error(`functions/${route.handler}.ts declares a 404: set its spec's notFound instead (or nothing, for an empty 404)`);
+      // A route with path parameters gets its 404 from the pipeline; one without (a user's single pending
+      // record, say) declares its empty 404 as `404: null`.
+      if (status === 404 && (schema !== null || pathParameterNames(route.path).length > 0)) {
+        throw new Error(`functions/${route.handler}.ts declares a 404: set its spec's notFound instead (or nothing, for an empty 404)`);
+      }
+      if (status === 404) {
+        responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[404]!.name}` };
+        continue;
+      }
       if (schema === apiErrors && STANDARD_ERRORS[status]) {
         responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
       } else if (schema === null) {
