@@ -1,23 +1,24 @@
 import * as z from 'zod';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { completeOrderAhead, serializeCompletion } from '#shared/domain/order-ahead/complete.ts';
-import type { OrderRecord } from '#shared/domain/orders/record.ts';
-import { orderAheadCompletionResponse } from '#shared/schemas/order-ahead.ts';
+import { serializeCompletionStatus, submitCompletion } from '#shared/domain/order-ahead/completion.ts';
+import { orderAheadStatusResponse } from '#shared/schemas/order-ahead.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
 
 /**
- * POST /v15/order_ahead/orders/:uuid/complete (the poll's order_completion_url): charges the validated
- * order once, through the in-store money path. No body. Idempotency-Key is honoured.
+ * POST /v15/order_ahead/orders/:uuid/complete (the poll's order_completion_url), no body: hands the validated
+ * order to the completion workflow (charge once, forward to the merchant's ordering provider) and answers 202
+ * at once with where to poll. A repeated or concurrent POST answers the order's current status: it never
+ * charges twice. 404 another user's order; 422 an order that is not valid, or was rejected; 503 when the
+ * workflow cannot be started (nothing was charged).
  */
 export const handler = apiHandler(
   'order-ahead-orders-complete',
-  { responses: { 200: orderAheadCompletionResponse, 409: apiErrors, 422: apiErrors }, summary: 'Complete (pay for) a validated order ahead order', params },
+  { responses: { 202: orderAheadStatusResponse, 422: apiErrors, 503: apiErrors }, summary: 'Complete (pay for and submit) a validated order ahead order', params },
   async (request) => {
     const user = requireUser(request);
-    const view = (order: OrderRecord) => serializeCompletion(order, request.baseUrl);
-    return idempotentCommit(request, view, (respond) => completeOrderAhead({ uuid: request.params.uuid, userId: user.userId, respond }));
+    const order = await submitCompletion(request.params.uuid, user.userId);
+    return { status: 202, body: serializeCompletionStatus(order, request.baseUrl) };
   },
 );

@@ -8,6 +8,7 @@ import { LoyaltyHttpApi } from './constructs/http-api.ts';
 import { RouteFunctions } from './constructs/route-functions.ts';
 import { LoyaltyTable } from './constructs/table.ts';
 import { OrderAheadWorkflow, VALIDATION_TASK_HANDLER } from './constructs/order-ahead-workflow.ts';
+import { COMPLETION_TASK_HANDLER, OrderAheadCompletionWorkflow } from './constructs/order-ahead-completion-workflow.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { EdgeDistribution } from './constructs/edge-distribution.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
@@ -34,7 +35,8 @@ export interface LoyaltyApiStackProps extends StackProps {
 
 /**
  * The whole API: the table, one function per route (plus the `$default` fallback), the HTTP API, and
- * the order-ahead validation workflow that the routes marked `startsValidation` start.
+ * the two order-ahead workflows: validation (started by the routes marked `startsValidation`) and
+ * completion (started by the routes marked `startsCompletion`).
  */
 export class LoyaltyApiStack extends Stack {
   public readonly table: Table;
@@ -42,6 +44,7 @@ export class LoyaltyApiStack extends Stack {
   public readonly functions: ReadonlyMap<string, NodejsFunction>;
   public readonly api: HttpApi;
   public readonly orderAheadWorkflow: OrderAheadWorkflow;
+  public readonly orderAheadCompletionWorkflow: OrderAheadCompletionWorkflow;
   public readonly mail: Mail;
   public readonly monitoring: Monitoring;
   public readonly edge?: EdgeDistribution;
@@ -66,6 +69,11 @@ export class LoyaltyApiStack extends Stack {
     this.orderAheadWorkflow = new OrderAheadWorkflow(this, 'OrderAheadWorkflow', {
       table: this.table,
       startingFunctions: routes.filter((route) => route.startsValidation).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+    // Order-ahead completion: the routes marked startsCompletion start its executions.
+    this.orderAheadCompletionWorkflow = new OrderAheadCompletionWorkflow(this, 'OrderAheadCompletionWorkflow', {
+      table: this.table,
+      startingFunctions: routes.filter((route) => route.startsCompletion).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
     // Geocoding: the routes marked geocodes call Amazon Location Service (Geocode only, on the Places provider).
@@ -94,7 +102,12 @@ export class LoyaltyApiStack extends Stack {
       api: this.api,
       table: this.table,
       stateMachine: this.orderAheadWorkflow.stateMachine,
-      functions: new Map([...routeFunctions.functions, [VALIDATION_TASK_HANDLER, this.orderAheadWorkflow.validationFunction]]),
+      completionStateMachine: this.orderAheadCompletionWorkflow.stateMachine,
+      functions: new Map([
+        ...routeFunctions.functions,
+        [VALIDATION_TASK_HANDLER, this.orderAheadWorkflow.validationFunction],
+        [COMPLETION_TASK_HANDLER, this.orderAheadCompletionWorkflow.completionFunction],
+      ]),
       webAcl: props.clientLimits,
     });
 

@@ -66,6 +66,8 @@ export interface Route {
   startsValidation?: boolean;
   /** The function geocodes addresses: it gets the geocoder's configuration and IAM grant (infra/constructs/geocoder.ts). */
   geocodes?: boolean;
+  /** The function starts executions of the order-ahead completion state machine. */
+  startsCompletion?: boolean;
   /** Files under node_modules the function reads at run time: copied beside its bundle (locally read in place). */
   bundledFiles?: readonly string[];
   /** The function sends email through the mailer (shared/mail/): SES `ses:SendEmail` on the stack's identity, nothing else. */
@@ -106,6 +108,7 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/user_addresses', handler: 'user-addresses-create', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
   { method: 'PUT', path: '/v15/user_addresses/{id}', handler: 'user-addresses-update', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
   { method: 'DELETE', path: '/v15/user_addresses/{id}', handler: 'user-addresses-delete', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
+  { method: 'GET', path: '/v15/user_addresses/{id}/delivery_location', handler: 'user-addresses-delivery-location-show', credential: 'user', permissions: ['manage_user_addresses'], table: 'read' },
 
   // Credit cards and the QR code
   { method: 'GET', path: '/v15/credit_cards', handler: 'credit-cards-list', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
@@ -134,13 +137,18 @@ export const routes: readonly Route[] = [
   { method: 'PUT', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-pause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'DELETE', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-unpause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
 
-  // Order ahead: menus, start/poll (validated by the state machine), upsells, completion
+  // Order ahead: menus, suggested carts, start/poll (validated by a state machine), upsells, completion
+  // (a second state machine: charge, forward to the ordering provider) and its poll
   { method: 'GET', path: '/v15/order_ahead/locations/{location_id}/menu', handler: 'order-ahead-menus-show', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v15/order_ahead/menus/{menu_id}', handler: 'order-ahead-menus-show-by-id', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v15/order_ahead/orders/suggested', handler: 'order-ahead-suggested-orders-list', credential: 'user', permissions: ['read_user_orders', 'read_user_basic_info'], table: 'read' },
   { method: 'POST', path: '/v15/order_ahead/orders', handler: 'order-ahead-orders-create', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write', startsValidation: true },
-  // The poll writes last_polled_at (the once-per-second limit).
+  // The poll records a validation that outlived its deadline as failed.
   { method: 'GET', path: '/v15/order_ahead/orders/{uuid}', handler: 'order-ahead-orders-show', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write' },
   { method: 'POST', path: '/v15/upsells', handler: 'upsells-create', credential: 'user', table: 'read' },
-  { method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-orders-complete', credential: 'user', permissions: ['create_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-orders-complete', credential: 'user', permissions: ['create_orders'], table: 'write', startsCompletion: true },
+  // The poll rejects (and reverses) a completion that outlived its deadline: the workflow died.
+  { method: 'GET', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-completions-show', credential: 'user', permissions: ['create_orders'], table: 'write' },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none' },

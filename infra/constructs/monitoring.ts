@@ -56,7 +56,9 @@ export interface MonitoringProps {
   api: IHttpApi;
   table: ITable;
   stateMachine: IStateMachine;
-  /** Handler name -> function: every API function and the workflow's task. */
+  /** The order-ahead completion workflow (charges, forwards to the ordering provider, reverses rejected orders). */
+  completionStateMachine?: IStateMachine;
+  /** Handler name -> function: every API function and the workflows' tasks. */
   functions: ReadonlyMap<string, IFunction>;
   /** Draws the edge's WAF blocks by rule when the API sits behind the per-client limits (us-east-1 metrics). */
   webAcl?: { metricName: string; ruleMetricNames: readonly string[] };
@@ -148,6 +150,20 @@ export class Monitoring extends Construct {
       threshold: 1,
       description: 'Order-ahead validation executions timed out: orders may stay externally_validating.',
     });
+    if (props.completionStateMachine) {
+      const completion = props.completionStateMachine;
+      // Every failure ends in the Reject step; a failed or timed-out execution means even that could not run:
+      // an order may be charged and neither completed nor reversed until the poll's backstop rejects it.
+      alarm('CompletionWorkflowFailed', completion.metricFailed({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
+        threshold: 1,
+        description: 'Order-ahead completion executions failed: the Reject step could not run after its retries.',
+      });
+      alarm('CompletionWorkflowTimedOut', completion.metricTimedOut({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
+        threshold: 1,
+        description: 'Order-ahead completion executions timed out: orders may stay submitting, charging or submitted until polled.',
+        runbook: 'CompletionWorkflowFailed',
+      });
+    }
     alarm('OrderAheadValidationFailed', businessMetric(BUSINESS_METRICS.orderAheadValidations, { outcome: 'failed' }), {
       threshold: 1,
       description: 'Order-ahead validation failed after its retries; the order was marked externally_invalid with a generic error.',
@@ -163,6 +179,7 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(...this.apiWidgets(api));
     this.dashboard.addWidgets(...moneyWidgets());
     this.dashboard.addWidgets(...this.workflowWidgets(stateMachine));
+    if (props.completionStateMachine) this.dashboard.addWidgets(workflowRunsWidget('Order-ahead completion workflow', props.completionStateMachine));
     this.dashboard.addWidgets(...tableWidgets(table));
     this.dashboard.addWidgets(...functionWidgets(functions));
     if (props.webAcl) this.dashboard.addWidgets(edgeWidget(props.webAcl));
@@ -194,17 +211,7 @@ export class Monitoring extends Construct {
     const validations = METRIC_DIMENSIONS[BUSINESS_METRICS.orderAheadValidations];
     const lockouts = METRIC_DIMENSIONS[BUSINESS_METRICS.loginLockouts];
     return [
-      new GraphWidget({
-        title: 'Order-ahead validation workflow',
-        left: [
-          stateMachine.metricStarted({ period, statistic: Stats.SUM, label: 'started' }),
-          stateMachine.metricSucceeded({ period, statistic: Stats.SUM, label: 'succeeded' }),
-          stateMachine.metricFailed({ period, statistic: Stats.SUM, label: 'failed' }),
-          stateMachine.metricTimedOut({ period, statistic: Stats.SUM, label: 'timed out' }),
-        ],
-        right: [stateMachine.metricTime({ period, statistic: Stats.p(99), label: 'duration p99 (ms)' })],
-        width: 8,
-      }),
+      workflowRunsWidget('Order-ahead validation workflow', stateMachine),
       new GraphWidget({
         title: 'Order-ahead validations by outcome',
         left: validations.values.map((outcome) => businessMetric(BUSINESS_METRICS.orderAheadValidations, { [validations.name]: outcome }).with({ label: outcome })),
@@ -268,6 +275,22 @@ function tableWidgets(table: ITable): IWidget[] {
       width: 6,
     }),
   ];
+}
+
+/** A state machine's executions by outcome, and their p99 duration. */
+function workflowRunsWidget(title: string, stateMachine: IStateMachine): GraphWidget {
+  const period = Duration.minutes(5);
+  return new GraphWidget({
+    title,
+    left: [
+      stateMachine.metricStarted({ period, statistic: Stats.SUM, label: 'started' }),
+      stateMachine.metricSucceeded({ period, statistic: Stats.SUM, label: 'succeeded' }),
+      stateMachine.metricFailed({ period, statistic: Stats.SUM, label: 'failed' }),
+      stateMachine.metricTimedOut({ period, statistic: Stats.SUM, label: 'timed out' }),
+    ],
+    right: [stateMachine.metricTime({ period, statistic: Stats.p(99), label: 'duration p99 (ms)' })],
+    width: 8,
+  });
 }
 
 function functionWidgets(functions: ReadonlyMap<string, IFunction>): IWidget[] {

@@ -48,6 +48,24 @@ export const TASK_RETRY: RetryProps = {
   jitterStrategy: JitterType.FULL,
 };
 
+/**
+ * One Task of an order-ahead workflow: the step's Lambda invoked with `{...payload, order_uuid}`, its
+ * answer (payload only) stored at `resultPath`, the given Retry, and the Task's timeout = the function's.
+ */
+export function lambdaStep(scope: Construct, name: string, fn: LambdaFunction, payload: Record<string, unknown>, resultPath: string, retry: RetryProps): LambdaInvoke {
+  const task = new LambdaInvoke(scope, name, {
+    lambdaFunction: fn,
+    payload: TaskInput.fromObject({ ...payload, order_uuid: JsonPath.stringAt('$.order_uuid') }),
+    payloadResponseOnly: true,
+    // The construct's own service-exception retry would wait up to ~2 minutes; the step's Retry replaces it.
+    retryOnServiceExceptions: false,
+    taskTimeout: Timeout.duration(Duration.seconds(FUNCTION_TIMEOUT_SECONDS)),
+    resultPath,
+  });
+  task.addRetry(retry);
+  return task;
+}
+
 export interface OrderAheadWorkflowProps {
   table: ITable;
   /** Functions that start executions (routes with `startsValidation`): get states:StartExecution and STATE_MACHINE_ARN. */
@@ -77,19 +95,7 @@ export class OrderAheadWorkflow extends Construct {
     this.validationFunction = new ApiFunction(this, 'ValidateFunction', { handlerName: VALIDATION_TASK_HANDLER, handler: VALIDATION_TASK_EXPORT });
     this.validationFunction.bindTable({ table, accessMode: 'RW' });
 
-    const step = (name: string, payload: Record<string, unknown>, resultPath: string) => {
-      const task = new LambdaInvoke(this, name, {
-        lambdaFunction: this.validationFunction,
-        payload: TaskInput.fromObject({ ...payload, order_uuid: JsonPath.stringAt('$.order_uuid') }),
-        payloadResponseOnly: true,
-        // The construct's own service-exception retry would wait up to ~2 minutes; TASK_RETRY replaces it.
-        retryOnServiceExceptions: false,
-        taskTimeout: Timeout.duration(Duration.seconds(FUNCTION_TIMEOUT_SECONDS)),
-        resultPath,
-      });
-      task.addRetry(TASK_RETRY);
-      return task;
-    };
+    const step = (name: string, payload: Record<string, unknown>, resultPath: string) => lambdaStep(this, name, this.validationFunction, payload, resultPath, TASK_RETRY);
 
     const recordFailure = step(WORKFLOW_STATES.recordFailure, { step: 'record_failure', failure: JsonPath.objectAt('$.failure') }, '$.recorded');
     const catchToFailure = { errors: ['States.ALL'], resultPath: '$.failure' };

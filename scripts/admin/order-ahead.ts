@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { ZodError } from 'zod';
-import { addUpsell, createMenuForLocation, serializeMenu } from '#shared/domain/order-ahead/menu.ts';
+import { addUpsell, createMenuForLocation } from '#shared/domain/order-ahead/menu.ts';
+import { serializeMenu } from '#shared/domain/order-ahead/menu-view.ts';
 import { CommandError, UsageError, integerListOption, integerOption, stringOption, type AdminCommand, type OptionValues } from '../admin.ts';
 
 function readJsonFile(values: OptionValues): unknown {
@@ -43,7 +44,8 @@ export const createMenuCommand: AdminCommand = {
     const locationId = integerOption(values, 'location-id', true);
     const input = readJsonFile(values);
     const menu = await plainErrors(() => createMenuForLocation(locationId, input));
-    return { ...serializeMenu(menu), upsells: menu.upsells };
+    // URLs as the local API serves them unless PUBLIC_BASE_URL names the deployed one.
+    return { ...serializeMenu(menu, process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000'), upsells: menu.upsells };
   },
 };
 

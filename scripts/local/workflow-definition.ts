@@ -1,15 +1,25 @@
 /**
- * The order-ahead validation state machine's definition as the CDK construct synthesizes it, for the
- * local runner: the construct is synthesized in-process (bundling skipped), `DefinitionString` is
- * taken from the template, its CloudFormation tokens are resolved, and each Task state's Resource is
- * traced back to the function (module under functions/ and export) it invokes. Nothing here restates
- * the definition, so the local machine cannot drift from the deployed one.
+ * The order-ahead state machines' definitions as the CDK constructs synthesize them, for the local
+ * runner: the construct is synthesized in-process (bundling skipped), `DefinitionString` is taken from
+ * the template, its CloudFormation tokens are resolved, and each Task state's Resource is traced back to
+ * the function (module under functions/ and export) it invokes. Nothing here restates a definition, so
+ * the local machines cannot drift from the deployed ones.
  */
 import { App, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { WorkflowKind } from '#shared/workflows/executions.ts';
 import { ApiFunction } from '../../infra/constructs/api-function.ts';
+import { OrderAheadCompletionWorkflow } from '../../infra/constructs/order-ahead-completion-workflow.ts';
 import { OrderAheadWorkflow } from '../../infra/constructs/order-ahead-workflow.ts';
 import { LoyaltyTable } from '../../infra/constructs/table.ts';
+
+/** The construct of each workflow, as the stack builds it (no starting functions: the local runner starts executions). */
+const CONSTRUCTS: Record<WorkflowKind, (scope: Construct, table: ITable) => void> = {
+  validation: (scope, table) => new OrderAheadWorkflow(scope, 'OrderAheadWorkflow', { table, startingFunctions: [] }),
+  completion: (scope, table) => new OrderAheadCompletionWorkflow(scope, 'OrderAheadCompletionWorkflow', { table, startingFunctions: [] }),
+};
 
 export interface LocalTaskTarget {
   /** Module under functions/ (without extension). */
@@ -62,12 +72,12 @@ function taskStates(states: Record<string, any>): [string, any][] {
   ]);
 }
 
-export function synthesizeWorkflow(): SynthesizedWorkflow {
+export function synthesizeWorkflow(kind: WorkflowKind = 'validation'): SynthesizedWorkflow {
   // Skip bundling: only the template is needed, and esbuild would slow every start.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new Stack(app, 'OrderAheadWorkflowLocal');
   const table = new LoyaltyTable(stack, 'Data').table;
-  new OrderAheadWorkflow(stack, 'OrderAheadWorkflow', { table, startingFunctions: [] });
+  CONSTRUCTS[kind](stack, table);
   const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, { Type: string; Properties: any }> };
 
   const machines = Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::StepFunctions::StateMachine');

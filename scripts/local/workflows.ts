@@ -1,16 +1,17 @@
 /**
- * Local Step Functions: the order-ahead validation state machine runs here from the same ASL
- * definition the CDK stack deploys (scripts/local/workflow-definition.ts synthesizes the construct),
+ * Local Step Functions: the order-ahead state machines (validation, completion) run here from the same
+ * ASL definitions the CDK stack deploys (scripts/local/workflow-definition.ts synthesizes the constructs),
  * in aws-local-stepfunctions. Each Task state runs the function its Resource names, in this process
  * (`taskResourceLocalHandlers`), as the local gateway runs the route handlers.
  *
- * startLocalWorkflows() registers the runner with the start route's workflow port
- * (shared/workflows/validation.ts); executions then start asynchronously, as StartExecution does.
+ * startLocalWorkflows() registers the runner with the workflow port (shared/workflows/executions.ts);
+ * executions then start asynchronously, as StartExecution does, and like a Standard state machine the
+ * runner starts at most one execution per name (a completion asked for twice runs once).
  */
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { registerLocalValidationRunner, type ValidationInput } from '#shared/workflows/validation.ts';
+import { registerLocalWorkflowRunner, type WorkflowInput, type WorkflowKind } from '#shared/workflows/executions.ts';
 import type { SynthesizedWorkflow } from './workflow-definition.ts';
 
 type TaskHandler = (input: unknown) => Promise<unknown>;
@@ -18,27 +19,38 @@ type StateMachineModule = typeof import('aws-local-stepfunctions');
 
 export interface LocalWorkflowOptions {
   /**
-   * Replaces what a Task state runs (by state name), e.g. a throwing handler to exercise Retry and
-   * Catch. The rest of the definition (Retry, Catch, Choice) runs unchanged.
+   * Replaces what a Task state runs (by state name, in either machine), e.g. a throwing handler to
+   * exercise Retry and Catch. The rest of the definition (Retry, Catch, Choice, Wait) runs unchanged.
    */
   taskHandlers?: Record<string, TaskHandler>;
   /** Overrides every Retry pause (milliseconds), so a test of retries need not wait out the backoff. */
   retryIntervalMs?: number;
-  /** Synthesize the definition now instead of at the first execution (default true). */
+  /** Overrides every Wait state (milliseconds), e.g. the completion's wait between questions to the provider. */
+  waitMs?: number;
+  /** Synthesize the definitions now instead of at the first execution (default true). */
   warm?: boolean;
 }
 
+const KINDS: readonly WorkflowKind[] = ['validation', 'completion'];
 const functionsDirectory = fileURLToPath(new URL('../../functions/', import.meta.url));
 
-let machine: Promise<{ stateMachine: InstanceType<StateMachineModule['StateMachine']>; workflow: SynthesizedWorkflow }> | undefined;
+type LoadedMachine = { stateMachine: InstanceType<StateMachineModule['StateMachine']>; workflow: SynthesizedWorkflow };
+const machines = new Map<WorkflowKind, Promise<LoadedMachine>>();
 const running = new Set<{ abort: () => void; settled: Promise<unknown> }>();
+/** Names of the executions started in this process (a Standard state machine's one-execution-per-name rule). */
+const startedNames = new Set<string>();
+const STARTED_NAMES_LIMIT = 100_000;
 
-function loadMachine() {
-  machine ??= (async () => {
-    const [{ synthesizeWorkflow }, { StateMachine }] = await Promise.all([import('./workflow-definition.ts'), import('aws-local-stepfunctions')]);
-    const workflow = synthesizeWorkflow();
-    return { stateMachine: new StateMachine(workflow.definition as never), workflow };
-  })();
+function loadMachine(kind: WorkflowKind): Promise<LoadedMachine> {
+  let machine = machines.get(kind);
+  if (!machine) {
+    machine = (async () => {
+      const [{ synthesizeWorkflow }, { StateMachine }] = await Promise.all([import('./workflow-definition.ts'), import('aws-local-stepfunctions')]);
+      const workflow = synthesizeWorkflow(kind);
+      return { stateMachine: new StateMachine(workflow.definition as never), workflow };
+    })();
+    machines.set(kind, machine);
+  }
   return machine;
 }
 
@@ -63,41 +75,53 @@ function logLine(level: 'info' | 'error', message: string, fields: Record<string
   else console.log(line);
 }
 
-async function execute(input: ValidationInput, options: LocalWorkflowOptions): Promise<void> {
-  const { stateMachine, workflow } = await loadMachine();
+function statesOfType(definition: Record<string, any>, type: string): string[] {
+  return Object.entries(definition.States as Record<string, { Type: string }>).filter(([, state]) => state.Type === type).map(([name]) => name);
+}
+
+async function execute(kind: WorkflowKind, input: WorkflowInput, options: LocalWorkflowOptions): Promise<void> {
+  const { stateMachine, workflow } = await loadMachine(kind);
   const taskResourceLocalHandlers: Record<string, TaskHandler> = {};
   for (const [stateName, target] of Object.entries(workflow.tasks)) {
     taskResourceLocalHandlers[stateName] = options.taskHandlers?.[stateName] ?? localTask(target.handlerName, target.exportName);
   }
-  const retryIntervalOverrides =
-    options.retryIntervalMs === undefined ? undefined : Object.fromEntries(Object.keys(workflow.tasks).map((stateName) => [stateName, options.retryIntervalMs!]));
+  const everyState = (names: readonly string[], ms: number | undefined) => (ms === undefined ? undefined : Object.fromEntries(names.map((name) => [name, ms])));
   const execution = stateMachine.run(input as never, {
-    overrides: { taskResourceLocalHandlers: taskResourceLocalHandlers as never, retryIntervalOverrides },
+    overrides: {
+      taskResourceLocalHandlers: taskResourceLocalHandlers as never,
+      retryIntervalOverrides: everyState(Object.keys(workflow.tasks), options.retryIntervalMs),
+      waitTimeOverrides: everyState(statesOfType(workflow.definition, 'Wait'), options.waitMs),
+    },
     noThrowOnAbort: true,
   });
   const entry = { abort: execution.abort, settled: execution.result };
   running.add(entry);
   try {
     await execution.result;
-    logLine('info', 'local workflow execution succeeded', { order_uuid: input.order_uuid });
+    logLine('info', 'local workflow execution succeeded', { workflow: kind, order_uuid: input.order_uuid });
   } finally {
     running.delete(entry);
   }
 }
 
 export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): Promise<void> {
-  registerLocalValidationRunner((input) => {
-    execute(input, options).catch((error: unknown) => {
+  registerLocalWorkflowRunner((kind, input, executionName) => {
+    if (kind === 'completion') {
+      if (startedNames.has(executionName)) return;
+      if (startedNames.size >= STARTED_NAMES_LIMIT) startedNames.clear();
+      startedNames.add(executionName);
+    }
+    execute(kind, input, options).catch((error: unknown) => {
       // An execution that fails (e.g. the state machine timeout) leaves the order to the poll's deadline, as in AWS.
-      logLine('error', 'local workflow execution failed', { order_uuid: input.order_uuid, error: (error as Error).message });
+      logLine('error', 'local workflow execution failed', { workflow: kind, order_uuid: input.order_uuid, error: (error as Error).message });
     });
   });
-  if (options.warm ?? true) await loadMachine();
+  if (options.warm ?? true) await Promise.all(KINDS.map(loadMachine));
 }
 
 /** Aborts running executions and unregisters the runner (tests call it before closing). */
 export async function stopLocalWorkflows(): Promise<void> {
-  registerLocalValidationRunner(undefined);
+  registerLocalWorkflowRunner(undefined);
   for (const entry of running) entry.abort();
   running.clear();
 }

@@ -105,8 +105,14 @@ export const keys = {
   // Order ahead
   /** A location's order-ahead menu: one item holding categories, items, options, windows and upsells. */
   orderAheadMenu: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAMENU' }),
+  /** gsi1 of a menu: the menu by its own id (menu_url, GET /v15/order_ahead/menus/:menu_id). */
+  menuIdIndex: (menuId: number) => ({ gsi1pk: `OAMENU#${menuId}`, gsi1sk: 'OAMENU' }),
   /** A proposed order-ahead order by its uuid (the uuid is unguessable; ownership is checked on read). */
   orderAheadOrder: (uuid: string): Key => ({ pk: `OAORDER#${uuid}`, sk: 'OAORDER' }),
+  /** The carts a user recently had completed (suggested orders, "past"): one bounded item. */
+  userRecentCarts: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'OACARTS' }),
+  /** The carts most often completed at a location (suggested orders, "popular"): one bounded item. */
+  locationPopularCarts: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAPOPULAR' }),
 
   // Loyalty (campaigns, progress, claims, unlocks, rewards) — see docs/data-model.md "Loyalty"
   campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),

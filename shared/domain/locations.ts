@@ -53,6 +53,8 @@ export interface LocationItem {
   locality: string;
   region: string;
   postal_code: string;
+  /** The location's phone number as people dial it (order-ahead apps show it on a completed order); null when unknown. */
+  phone?: string | null;
   latitude: number;
   longitude: number;
   /** IANA name; opening hours are read in it. */
@@ -101,6 +103,7 @@ export const locationInputSchema = z
     locality: z.string().min(1),
     region: z.string().min(1),
     postal_code: z.string().min(1),
+    phone: z.string().max(40).nullable().default(null),
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
     time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),

@@ -47,3 +47,21 @@ export const location = named(
 );
 
 export const locationList = z.array(z.object({ location }));
+
+/**
+ * The location that delivers to a user's address (GET /v15/user_addresses/:id/delivery_location): the
+ * Location with what the iOS SDK's location factory reads besides (`name`, `phone`, `visible` as a
+ * synonym of `shown`) and the menus to order from there.
+ */
+export const deliveryLocationResponse = named(
+  'DeliveryLocation',
+  z.object({
+    location: location.extend({
+      name: z.string().nullable(),
+      phone: z.string().nullable(),
+      visible: z.boolean().describe('Same as shown (older clients read this name)'),
+      delivery_menu_url: z.string().describe('Absolute URL of the order ahead menu to order delivery from'),
+      pickup_menu_url: z.string().nullable().describe('The same menu when the location also offers pickup, else null'),
+    }),
+  }),
+);

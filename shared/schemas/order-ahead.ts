@@ -4,6 +4,42 @@ import { cents, integerId, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
+// States
+
+/**
+ * States of an order-ahead order, as stored and as answered: the contract's three validation states,
+ * then the completion states LevelUp documents (`submitting`, `charging`, `completed`, `rejected`) and
+ * `submitted` (charged and forwarded, waiting for the provider's answer; a name the iOS SDK knows).
+ */
+export const ORDER_AHEAD_STATES = ['externally_validating', 'externally_valid', 'externally_invalid', 'submitting', 'charging', 'submitted', 'completed', 'rejected'] as const;
+export type OrderAheadState = (typeof ORDER_AHEAD_STATES)[number];
+
+/**
+ * The iOS SDK's names for the validation states (its state parser knows `validating`, `valid`, `invalid`,
+ * `submitting`, `submitted`, `charging`, `completed`, `rejected`, `canceled`). Accepted where a client
+ * sends a state; responses always carry the contract's names.
+ */
+const IOS_STATE_NAMES: Record<string, OrderAheadState> = {
+  validating: 'externally_validating',
+  valid: 'externally_valid',
+  invalid: 'externally_invalid',
+  canceled: 'rejected',
+};
+
+/** A state name as a client may send it (the contract's or the iOS SDK's), read as the contract's name. */
+export const orderAheadStateInput = z
+  .string()
+  .max(40)
+  .transform((name, context) => {
+    const known = (ORDER_AHEAD_STATES as readonly string[]).includes(name) ? (name as OrderAheadState) : IOS_STATE_NAMES[name];
+    if (known === undefined) {
+      context.addIssue({ code: 'custom', message: `unknown order state ${name}` });
+      return z.NEVER;
+    }
+    return known;
+  });
+
+// ---------------------------------------------------------------------------------------------
 // Requests
 
 /** Bounds that keep one order's validation and storage small (an item is at most 400 KB). */
@@ -44,6 +80,8 @@ export const cartBodySchema = z.object({
     special_instructions: text,
     tip_amount: z.number().int().min(0).max(100_000_00).nullable().optional(),
     tip_percent: z.number().min(0).max(100).nullable().optional(),
+    /** Some clients echo the status they were given; read in either vocabulary and otherwise ignored (the server decides states). */
+    state: orderAheadStateInput.nullable().optional(),
   }),
 });
 export type CartBody = z.output<typeof cartBodySchema>;
@@ -51,9 +89,8 @@ export type CartBody = z.output<typeof cartBodySchema>;
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-const ORDER_AHEAD_STATES = ['externally_validating', 'externally_valid', 'externally_invalid', 'completed'] as const;
-
-export const orderAheadStartResponse = named(
+/** What the start and the completion answer (and the completion's 202 polls): where to poll, the state, the uuid. */
+export const orderAheadStatusResponse = named(
   'OrderAheadStatus',
   z.object({
     order: z.object({
@@ -72,6 +109,30 @@ const upsellItemDetail = z.object({
   price_amount: z.string().describe('Price in cents, as a string (documented so)'),
 });
 
+const polledItem = z.object({
+  item: z.object({
+    id: integerId,
+    name: z.string(),
+    option_ids: z.array(integerId),
+    price_amount: cents,
+    quantity: z.number().int(),
+    selected_options: z.array(
+      z.object({
+        option: z.object({ id: integerId, free_quantity: z.number().int(), name: z.string(), price_amount: cents, quantity: z.number().int() }),
+      }),
+    ),
+    selected_options_description: z.string(),
+    special_instructions: z.string().nullable(),
+    upsell_id: integerId.nullable(),
+  }),
+});
+
+const conveyance = z.object({
+  fulfillment_type: z.enum(['pickup', 'delivery']),
+  desired_ready_time: timestamp.nullable(),
+  delivery_address_id: integerId.nullable(),
+});
+
 export const orderAheadOrderResponse = named(
   'OrderAheadOrder',
   z.object({
@@ -80,34 +141,12 @@ export const orderAheadOrderResponse = named(
       special_instructions_character_limit: z.number().int(),
       available_at: z.array(timestamp),
       soonest_available_at: timestamp,
-      conveyance: z.object({
-        fulfillment_type: z.enum(['pickup', 'delivery']),
-        desired_ready_time: timestamp.nullable(),
-        delivery_address_id: integerId.nullable(),
-      }),
+      conveyance,
       delivery_fee_amount: cents,
       displayed_upsell_ids: z.array(integerId),
       discount_amount: cents,
       instructions: z.string().nullable(),
-      items: z.array(
-        z.object({
-          item: z.object({
-            id: integerId,
-            name: z.string(),
-            option_ids: z.array(integerId),
-            price_amount: cents,
-            quantity: z.number().int(),
-            selected_options: z.array(
-              z.object({
-                option: z.object({ id: integerId, free_quantity: z.number().int(), name: z.string(), price_amount: cents, quantity: z.number().int() }),
-              }),
-            ),
-            selected_options_description: z.string(),
-            special_instructions: z.string().nullable(),
-            upsell_id: integerId.nullable(),
-          }),
-        }),
-      ),
+      items: z.array(polledItem),
       latitude: z.number(),
       longitude: z.number(),
       location_id: integerId,
@@ -133,21 +172,59 @@ export const orderAheadOrderResponse = named(
   'A validated order ahead order (the poll answer once validation succeeded).',
 );
 
-export const orderAheadCompletionResponse = named(
-  'OrderAheadCompletion',
+export const completedOrderAheadResponse = named(
+  'CompletedOrderAheadOrder',
   z.object({
     order: z.object({
-      order_url: url.describe("The completed order's user-oriented details"),
-      state: z.literal('completed'),
-      uuid,
-      gift_card_total_amount: cents,
-      gift_card_tip_amount: cents,
+      conveyance,
+      delivery_fee_amount: cents,
+      delivery_instructions: z.string().nullable(),
+      delivery_uuid: z.string().nullable(),
+      discount_amount: cents.describe('Merchant-funded credit and gift card value applied'),
+      instructions: z.string().describe('Pickup or delivery instructions (empty when none)'),
+      items: z.array(polledItem),
+      latitude: z.number(),
+      longitude: z.number(),
+      location_id: integerId,
+      location_subtitle: z.string(),
+      location_title: z.string(),
+      merchant_name: z.string(),
+      order_number: z.string().describe("The ordering provider's order number (a string, as the iOS SDK reads it)"),
+      order_url: url,
+      phone: z.string().describe("The location's phone number (empty when unknown)"),
+      ready_at: timestamp.describe('When the provider will have it ready'),
+      service_fee_amount: cents,
+      special_instructions: z.string().nullable(),
       spend_amount: cents,
+      state: z.literal('completed'),
+      subtotal: cents,
+      tax_amount: cents,
       tip_amount: cents,
-      total_amount: cents,
+      total_amount: cents.describe('Charged to the card (the balance, as for an in-store order)'),
+      uuid,
     }),
   }),
+  'An order ahead order the provider accepted (the completion poll answer once it succeeded).',
 );
+
+const suggestedOrder = z.object({
+  order: z.object({
+    banner: z.enum(['past', 'popular']),
+    conveyance,
+    created_at: timestamp.describe('When this cart was last completed'),
+    description: z.string().describe('Item names'),
+    items: z.array(z.object({ item: z.object({ id: integerId, quantity: z.number().int(), special_instructions: z.string().nullable(), option_ids: z.array(integerId) }) })),
+    location_id: integerId,
+    menu_url: url,
+    merchant_name: z.string(),
+    special_instructions: z.string().nullable(),
+    total_amount: cents,
+    uuid,
+    walking_time_minutes: z.number().int().optional().describe('With lat and lng only'),
+  }),
+});
+
+export const suggestedOrdersResponse = named('SuggestedOrders', z.array(suggestedOrder).max(25), 'Carts ready to start again: past carts of the user, then popular carts of the location.');
 
 export const upsellSuggestionResponse = named(
   'UpsellSuggestion',
@@ -171,12 +248,16 @@ export const menuResponse = named(
       location_id: integerId,
       time_zone: z.string(),
       updated_at: timestamp,
+      allows_special_instructions: z.boolean(),
+      special_instructions_character_limit: z.number().int(),
+      category_groups: z.array(z.object({ category_group: z.object({ id: integerId, name: z.string(), description: z.string().nullable(), display_order: z.number().int() }) })),
       categories: z.array(
         z.object({
           category: z.object({
             id: integerId,
             name: z.string(),
             description: z.string().nullable(),
+            category_group_id: integerId.nullable(),
             display_order: z.number().int(),
             availability_windows: availabilityWindows,
             items: z.array(
@@ -187,10 +268,17 @@ export const menuResponse = named(
                   description: z.string(),
                   display_order: z.number().int(),
                   price_amount: cents,
-                  image_url: z.string().nullable(),
+                  image_url: z.string().nullable().describe('Base URL of the item picture: add density, width and height'),
                   nutrition: z.record(z.string(), z.string()),
                   sku: z.string().nullable(),
                   upc: z.string().nullable(),
+                  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+                  allows_special_instructions: z.boolean(),
+                  special_instructions_character_limit: z.number().int(),
+                  tax_rate: z.number().describe('Decimal (0.0825 = 8.25%)'),
+                  timescopes: z.array(
+                    z.object({ day_of_week_starts_at: z.string(), day_of_week_ends_at: z.string(), time_of_day_starts_at: z.string(), time_of_day_ends_at: z.string() }),
+                  ),
                   available_now: z.boolean(),
                   availability_windows: availabilityWindows,
                   option_groups: z.array(

@@ -9,6 +9,7 @@ import { createAddressBody } from '#shared/schemas/addresses.ts';
 import type { LocationInput } from '#shared/domain/locations.ts';
 import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
+import type { OrderingProviderName } from '#shared/ordering/index.ts';
 import { startLocalWorkflows, stopLocalWorkflows, type LocalWorkflowOptions } from '../../scripts/local/workflows.ts';
 import { startTestApi, type ApiResult, type TestApi } from './api.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
@@ -20,7 +21,8 @@ import { locationFixture } from './locations.ts';
  */
 export async function startOrderAheadTestApi(options: LocalWorkflowOptions = {}): Promise<TestApi> {
   const api = await startTestApi();
-  await startLocalWorkflows({ warm: true, ...options });
+  // The completion's wait between questions to the provider (3 s deployed) is short in tests.
+  await startLocalWorkflows({ warm: true, waitMs: 100, ...options });
   return {
     ...api,
     close: async () => {
@@ -35,9 +37,15 @@ export const STORE = { latitude: 42.3601, longitude: -71.0589 };
 export const NEARBY = { latitude: 42.3656, longitude: -71.0546 };
 export const FAR_AWAY = { latitude: 42.2808, longitude: -71.8023 };
 
-export async function orderAheadLocationFixture(options: { location?: Partial<LocationInput>; menu?: MenuInput } = {}) {
-  const { app } = await appFixture({ global: true });
-  const merchant = await merchantFixture(app.app_id);
+/**
+ * An order-ahead location (with its app and merchant unless given) and the sample menu; `provider` picks
+ * the sandbox ordering provider its orders are forwarded to (docs/order-ahead.md).
+ */
+export async function orderAheadLocationFixture(
+  options: { location?: Partial<LocationInput>; menu?: MenuInput; provider?: OrderingProviderName; within?: { app: { app_id: number }; merchant: Awaited<ReturnType<typeof merchantFixture>> } } = {},
+) {
+  const { app } = options.within ?? (await appFixture({ global: true }));
+  const merchant = options.within?.merchant ?? (await merchantFixture(app.app_id));
   const location = await locationFixture(merchant.merchant.merchant_id, {
     name: 'Order ahead test kitchen',
     street_address: '123 Main St.',
@@ -51,7 +59,8 @@ export async function orderAheadLocationFixture(options: { location?: Partial<Lo
     ready_time_estimate_in_minutes: 15,
     ...options.location,
   });
-  const menu = await createMenuForLocation(location.location_id, options.menu ?? sampleMenu());
+  const menuInput = options.menu ?? sampleMenu();
+  const menu = await createMenuForLocation(location.location_id, options.provider ? { ...menuInput, settings: { ...menuInput.settings, ordering_provider: options.provider } } : menuInput);
   return { app, merchant, location, menu };
 }
 
@@ -82,5 +91,24 @@ export async function pollUntilSettled(api: TestApi, orderUrl: string, token: st
     if (Date.now() > deadline) throw new Error(`order still not settled after ${deadlineMs} ms: ${statuses.join(', ')}`);
     const retryAfter = Number(response.headers.get('retry-after') ?? 0) * 1000;
     await new Promise((resolve) => setTimeout(resolve, Math.max(POLL_INTERVAL_MS, retryAfter)));
+  }
+}
+
+/** How the iOS SDK polls an order_url: the same GET every 0.5 s while it answers 202. */
+export const IOS_POLL_INTERVAL_MS = 500;
+
+/**
+ * Polls like the iOS SDK (every 0.5 s while 202) until another answer or the deadline. Returns every
+ * answer seen, so a test can check each one (statuses, Retry-After) and the last.
+ */
+export async function pollLikeIos(api: TestApi, orderUrl: string, token: string, deadlineMs = 30_000): Promise<{ answers: ApiResult[]; last: ApiResult }> {
+  const deadline = Date.now() + deadlineMs;
+  const answers: ApiResult[] = [];
+  for (;;) {
+    const response = await api.call('GET', orderUrl, { token });
+    answers.push(response);
+    if (response.status !== 202) return { answers, last: response };
+    if (Date.now() > deadline) throw new Error(`still 202 after ${deadlineMs} ms (${answers.length} polls)`);
+    await new Promise((resolve) => setTimeout(resolve, IOS_POLL_INTERVAL_MS));
   }
 }

@@ -1,26 +1,23 @@
 /**
- * Completing an order-ahead order (POST order_completion_url): charges through the SAME money path as
- * in-store completion (orders/settlement.ts), with the order-ahead order itself as the settlement
- * source: `externally_valid` -> `completed`, guarded by the settlement's lease and committed in the
- * money transaction, so an order is completed (and charged) at most once however many requests race.
- * The completed order keeps the proposed order's uuid, so the user's order list shows the same uuid.
+ * Charging an order-ahead order (the completion workflow's `charge` step, fulfilment.ts): the SAME money
+ * path as in-store completion (orders/settlement.ts), with the order-ahead order itself as the settlement
+ * source: `charging` -> `submitted`, guarded by the settlement's lease and committed in the money
+ * transaction, so an order is charged at most once however often the step runs. The settled order keeps
+ * the order-ahead order's uuid, so the user's order list shows the same uuid.
  *
- * The completion takes no cart: it settles exactly what was validated and priced. A changed cart
- * needs a new start. Balances may have changed since validation: the merchant-funded credit applied
- * is what is still available (gift card value is applied by the settlement from the current balance).
+ * It settles exactly what was validated and priced; a changed cart needs a new start. Balances may have
+ * changed since validation: the merchant-funded credit applied is what is still available (gift card
+ * value is applied by the settlement from the current balance).
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import type { TransactItem } from '#shared/db/transactions.ts';
-import { notFound, unprocessable } from '#shared/errors.ts';
 import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import type { LocationItem } from '#shared/domain/locations.ts';
 import type { OrderRecord, OrderTerms } from '#shared/domain/orders/record.ts';
 import { orderParties, settleOrder } from '#shared/domain/orders/settlement.ts';
 import type { OrderFee, OrderItem } from '#shared/schemas/money.ts';
-import { getProposedOrder } from './orders.ts';
+import type { OrderAheadRecord } from './orders.ts';
 import type { PricedLine, PricedOrder } from './pricing.ts';
-
-const NOT_READY = () => unprocessable('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable');
 
 function orderItem(line: PricedLine): OrderItem {
   return {
@@ -64,40 +61,31 @@ function termsOf(priced: PricedOrder, creditBalance: number): OrderTerms {
   };
 }
 
-export async function completeOrderAhead(input: { uuid: string; userId: number; respond?: (order: OrderRecord) => TransactItem | undefined }): Promise<OrderRecord> {
-  const order = await getProposedOrder(input.uuid);
-  if (!order || order.user_id !== input.userId) throw notFound();
-  if (order.state !== 'externally_valid' && order.state !== 'completed') throw NOT_READY();
+/** The settlement's source: the order-ahead order, from `charging` (taken by the workflow) to `submitted` (charged). */
+export function settlementSource(order: Pick<OrderAheadRecord, 'uuid' | 'state'>) {
+  return { key: keys.orderAheadOrder(order.uuid), fromState: 'charging', toState: 'submitted', state: order.state, uuid: order.uuid };
+}
+
+/**
+ * Settles an order in `charging` (throws the settlement's ApiError for a decline or a refused source).
+ * Returns the settled order and the location it was settled at (the completed order shows its phone).
+ */
+export async function chargeOrderAhead(order: OrderAheadRecord): Promise<{ settled: OrderRecord; location: LocationItem }> {
   const priced = order.priced!;
   const [credit, [locationItem, merchantItem]] = await Promise.all([
     getBalance(creditAccountKey(order.user_id, priced.merchant_id)),
     readItems([keys.location(priced.location_id), keys.merchant(priced.merchant_id)], { consistent: true }),
   ]);
-  return settleOrder({
+  const parties = orderParties(priced.merchant_id, locationItem, merchantItem);
+  const settled = await settleOrder({
     kind: 'order_ahead',
-    source: { key: keys.orderAheadOrder(order.uuid), fromState: 'externally_valid', toState: 'completed', state: order.state, uuid: order.uuid },
+    source: settlementSource(order),
     orderUuid: order.uuid,
-    ...orderParties(priced.merchant_id, locationItem, merchantItem),
+    ...parties,
     userId: order.user_id,
     appId: order.app_id,
     promotedCardId: null,
     terms: termsOf(priced, credit.balance),
-    respond: input.respond,
   });
-}
-
-/** The completion's answer: the status object clients parse (order_url, state, uuid), plus the amounts settled. */
-export function serializeCompletion(order: OrderRecord, baseUrl: string) {
-  return {
-    order: {
-      order_url: `${baseUrl}/v15/orders/${order.uuid}`,
-      state: 'completed',
-      uuid: order.uuid,
-      gift_card_total_amount: order.gift_card_total_amount,
-      gift_card_tip_amount: order.gift_card_tip_amount,
-      spend_amount: order.spend_amount,
-      tip_amount: order.tip_amount,
-      total_amount: order.spend_amount + order.tip_amount,
-    },
-  };
+  return { settled, location: parties.location };
 }

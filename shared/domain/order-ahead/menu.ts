@@ -4,14 +4,15 @@
  * merchant's own system: options are 64-bit POS ids, kept as JSON numbers (exact up to 2^53, which
  * is also what JavaScript clients can hold), never narrowed to 32 bits.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew } from '#shared/db/transactions.ts';
-import { isoSeconds, WEEKDAYS, withinWindows, type TimeWindow } from '#shared/time.ts';
+import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
 import { getLocation } from '#shared/domain/locations.ts';
+import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const money = z.number().int().min(0).max(100_000_00);
@@ -48,12 +49,23 @@ const optionGroupSchema = z
     path: ['default_option_ids'],
   });
 
+/** Free-form facts a merchant attaches to an item (LevelUp's `metadata`): a few short scalar values. */
+const metadataSchema = z
+  .record(z.string().min(1).max(50), z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
+  .refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')
+  .default({});
+
 const itemSchema = z.object({
   id,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).default(''),
   price_amount: money,
+  /** The item's picture (its source): when set, the menu links the item's image endpoint. */
   image_url: z.string().url().nullable().default(null),
+  metadata: metadataSchema,
+  /** Overrides the menu's setting for this item's own instructions; null: the menu's. */
+  allows_special_instructions: z.boolean().nullable().default(null),
+  special_instructions_character_limit: z.number().int().min(0).max(1000).nullable().default(null),
   nutrition: z.record(z.string(), z.string()).default({}),
   sku: z.string().max(100).nullable().default(null),
   upc: z.string().max(100).nullable().default(null),
@@ -64,10 +76,19 @@ const itemSchema = z.object({
   option_groups: z.array(optionGroupSchema).default([]),
 });
 
+/** Groups of categories apps may show together (LevelUp's `category_groups`, e.g. "Meats"). */
+const categoryGroupSchema = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).nullable().default(null),
+});
+
 const categorySchema = z.object({
   id,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).nullable().default(null),
+  /** The group it is shown in (one of category_groups), or null. */
+  category_group_id: id.nullable().default(null),
   /** Applies to every item of the category, in addition to the item's own windows. */
   availability_windows: z.array(timeWindowSchema).default([]),
   items: z.array(itemSchema).min(1),
@@ -112,16 +133,25 @@ export const orderAheadSettingsSchema = z.object({
   delivery_minutes: z.number().int().min(0).max(24 * 60).default(30),
   /** How far ahead ready times are offered (slots every 15 minutes). */
   scheduling_horizon_minutes: z.number().int().min(0).max(7 * 24 * 60).default(4 * 60),
+  /** Where paid orders are forwarded (docs/order-ahead.md, "Sandbox ordering provider"). */
+  ordering_provider: z.enum(ORDERING_PROVIDER_NAMES).default(DEFAULT_ORDERING_PROVIDER),
 });
 export type OrderAheadSettings = z.output<typeof orderAheadSettingsSchema>;
 
 export const menuInputSchema = z
   .object({
     settings: orderAheadSettingsSchema.default(orderAheadSettingsSchema.parse({})),
+    category_groups: z.array(categoryGroupSchema).max(50).default([]),
     categories: z.array(categorySchema).min(1),
     upsells: z.array(upsellSchema).default([]),
   })
   .superRefine((menu, context) => {
+    const groupIds = new Set(menu.category_groups.map((group) => group.id));
+    menu.categories.forEach((category, categoryIndex) => {
+      if (category.category_group_id !== null && !groupIds.has(category.category_group_id)) {
+        context.addIssue({ code: 'custom', message: `category group ${category.category_group_id} is not in category_groups`, path: ['categories', categoryIndex, 'category_group_id'] });
+      }
+    });
     const itemIds = new Set<number>();
     menu.categories.forEach((category, categoryIndex) =>
       category.items.forEach((item, itemIndex) => {
@@ -145,6 +175,7 @@ export type MenuOption = z.output<typeof optionSchema>;
 export type MenuOptionGroup = z.output<typeof optionGroupSchema>;
 export type MenuItem = z.output<typeof itemSchema>;
 export type MenuCategory = z.output<typeof categorySchema>;
+export type MenuCategoryGroup = z.output<typeof categoryGroupSchema>;
 export type Upsell = z.output<typeof upsellSchema> & { id: number };
 
 export interface MenuRecord {
@@ -154,6 +185,8 @@ export interface MenuRecord {
   /** IANA zone of the location, copied so availability needs no second read. */
   time_zone: string;
   settings: OrderAheadSettings;
+  /** Absent on menus published before groups existed. */
+  category_groups?: MenuCategoryGroup[];
   categories: MenuCategory[];
   upsells: Upsell[];
   /** Bumped by each write; guards concurrent upsell additions. */
@@ -183,13 +216,14 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
     merchant_id: owner.merchantId,
     time_zone: owner.timeZone,
     settings: parsed.settings,
+    category_groups: parsed.category_groups,
     categories: parsed.categories,
     upsells: await withUpsellIds(parsed.upsells),
     version: (existing?.version ?? 0) + 1,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  const item = { ...keys.orderAheadMenu(owner.locationId), entity: 'OrderAheadMenu', ...menu };
+  const item = { ...keys.orderAheadMenu(owner.locationId), ...keys.menuIdIndex(menu.menu_id), entity: 'OrderAheadMenu', ...menu };
   const write = existing ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } : putNew(item).Put!;
   await db().send(new PutCommand(write));
   return menu;
@@ -198,6 +232,15 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
 export async function getMenu(locationId: number): Promise<MenuRecord | undefined> {
   const result = await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadMenu(locationId) }));
   return result.Item as MenuRecord | undefined;
+}
+
+/** A menu by its own id (menu_url): one Query of its gsi1 entry (menus are written rarely, so the index copy is cheap). */
+export async function getMenuById(menuId: number): Promise<MenuRecord | undefined> {
+  const index = keys.menuIdIndex(menuId);
+  const result = await db().send(
+    new QueryCommand({ TableName: table(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk }, Limit: 1 }),
+  );
+  return result.Items?.[0] as MenuRecord | undefined;
 }
 
 /** Adds one upsell to a location's menu (admin `create-upsell`); its items must be on the menu. */
@@ -268,77 +311,6 @@ export function freeQuantities(group: MenuOptionGroup, selections: { option: Men
   const free = new Map<number, number>();
   for (const option of units.slice(0, group.free_choices)) free.set(option.id, (free.get(option.id) ?? 0) + 1);
   return free;
-}
-
-function priceWithDefaults(item: MenuItem): number {
-  let total = item.price_amount;
-  for (const group of item.option_groups) {
-    const selections = group.default_option_ids
-      .map((optionId) => group.options.find((option) => option.id === optionId))
-      .filter((option): option is MenuOption => option !== undefined)
-      .map((option) => ({ option, quantity: 1 }));
-    const free = freeQuantities(group, selections);
-    for (const { option } of selections) total += free.get(option.id) ? 0 : option.price_amount;
-  }
-  return total;
-}
-
-function serializeWindows(windows: readonly TimeWindow[]) {
-  return windows.map((window) => ({ start: window.start, end: window.end, days: window.days ?? [...WEEKDAYS] }));
-}
-
-/**
- * The menu as apps read it (shape of the LevelUp iOS SDK's order-ahead menu), plus `available_now`
- * and `availability_windows` (local times in `time_zone`) so an app can grey out what cannot be ordered.
- */
-export function serializeMenu(menu: MenuRecord, now: Date = new Date()) {
-  return {
-    menu: {
-      id: menu.menu_id,
-      location_id: menu.location_id,
-      time_zone: menu.time_zone,
-      updated_at: menu.updated_at,
-      categories: menu.categories.map((category, categoryIndex) => ({
-        category: {
-          id: category.id,
-          name: category.name,
-          description: category.description,
-          display_order: categoryIndex + 1,
-          availability_windows: serializeWindows(category.availability_windows),
-          items: category.items.map((item, itemIndex) => ({
-            item: {
-              id: item.id,
-              name: item.name,
-              description: item.description,
-              display_order: itemIndex + 1,
-              price_amount: item.price_amount,
-              image_url: item.image_url,
-              nutrition: item.nutrition,
-              sku: item.sku,
-              upc: item.upc,
-              available_now: itemAvailableAt(menu, { category, item }, now),
-              availability_windows: serializeWindows(item.availability_windows),
-              option_groups: item.option_groups.map((group, groupIndex) => ({
-                option_group: {
-                  id: group.id,
-                  name: group.name,
-                  display_order: groupIndex + 1,
-                  minimum_choices: group.minimum_choices,
-                  maximum_choices: group.maximum_choices,
-                  free_choices: group.free_choices,
-                  default_option_ids: group.default_option_ids,
-                  options: group.options.map((option, optionIndex) => ({
-                    option: { id: option.id, name: option.name, display_order: optionIndex + 1, price_amount: option.price_amount, available: option.available },
-                  })),
-                },
-              })),
-              price_with_defaults_amount: priceWithDefaults(item),
-            },
-          })),
-        },
-      })),
-    },
-  };
 }
 
 /** Publishes a menu for an existing location (the admin CLI's create-menu and the demo seed). */

@@ -1,20 +1,43 @@
 /**
- * Proposed order-ahead orders: stored at start as `externally_validating`, moved exactly once to
+ * Order-ahead orders: stored at start as `externally_validating`, moved exactly once to
  * `externally_valid` (with the priced order) or `externally_invalid` (with an error array) by the
- * validation state machine, and from `externally_valid` to `completed` by the completion's money
- * transaction. Every transition is a conditional write on the current state.
+ * validation state machine; then, once order_completion_url is POSTed, through the completion
+ * workflow's states (completion.ts, fulfilment.ts): `submitting` -> `charging` -> `submitted` ->
+ * `completed`, or `rejected`. Every transition is a conditional write on the current state.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { errorDetail, notFound, tooManyRequests, type ErrorDetail } from '#shared/errors.ts';
+import { errorDetail, notFound, type ErrorDetail } from '#shared/errors.ts';
+import type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import type { Cart } from './cart.ts';
 import type { PricedOrder } from './pricing.ts';
 
-export type OrderAheadState = 'externally_validating' | 'externally_valid' | 'externally_invalid' | 'completed';
+export type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
+
+/** What the provider answered when it took the order, with what the user paid: the completed order's own fields. */
+export interface CompletionFacts {
+  order_number: string;
+  ready_at: string;
+  phone: string;
+  /** Merchant-funded credit and gift card value applied, and what the card paid (balance), as settled. */
+  discount_amount: number;
+  total_amount: number;
+  spend_amount: number;
+  tip_amount: number;
+  completed_at: string;
+}
+
+/** Why an order was rejected after it was submitted, and what became of its charge. */
+export interface RejectionFacts {
+  errors: ErrorDetail[];
+  /** Whether a charge was taken and given back (voided through the gateway, the ledger reversed). */
+  charge_reversed: boolean;
+  rejected_at: string;
+}
 
 export interface OrderAheadRecord {
   uuid: string;
@@ -28,10 +51,16 @@ export interface OrderAheadRecord {
   errors: ErrorDetail[] | null;
   /** Epoch seconds after which a still-validating order is treated as failed (see pollOrder). */
   validation_deadline: number;
-  /** Epoch milliseconds of the last accepted poll (the once-per-second limit). */
-  last_polled_at?: number;
+  /** Set by the POST of order_completion_url (completion.ts). */
+  submitted_at?: string;
+  /** Epoch seconds after which a submission still in progress is given up by the poll (the workflow is dead). */
+  completion_deadline?: number;
+  /** The settled order's uuid (the same uuid), set by the money transaction. */
   completed_order_uuid?: string;
-  completed_at?: string;
+  /** Set when the provider's cut-off passes while it is pending: epoch milliseconds (fulfilment.ts). */
+  provider_deadline_ms?: number;
+  completion?: CompletionFacts;
+  rejection?: RejectionFacts;
   created_at: string;
   updated_at: string;
   ttl: number;
@@ -40,10 +69,20 @@ export interface OrderAheadRecord {
 /** The state machine's own timeout; an order still validating after it (plus slack) has failed. */
 export const VALIDATION_TIMEOUT_SECONDS = 60;
 const VALIDATION_DEADLINE_SECONDS = VALIDATION_TIMEOUT_SECONDS + 30;
+/**
+ * Completion (docs/order-ahead.md, "Completion workflow"): the provider has PROVIDER_CUTOFF_SECONDS from
+ * the POST to take the order (LevelUp's documented hard cut-off), asked every PROVIDER_POLL_SECONDS; the
+ * state machine's own timeout leaves room for charging and for a rejection's retries around it. A
+ * submission still in progress after the deadline (the workflow died) is given up by the poll.
+ */
+export const PROVIDER_CUTOFF_SECONDS = 90;
+export const PROVIDER_POLL_SECONDS = 3;
+export const COMPLETION_TIMEOUT_SECONDS = 600;
+export const COMPLETION_DEADLINE_SECONDS = COMPLETION_TIMEOUT_SECONDS + 60;
 /** Proposed orders are short-lived; DynamoDB TTL removes them after this (a completed order lives on in the user's orders). */
 const PROPOSED_ORDER_RETENTION_SECONDS = 30 * 24 * 3600;
-/** The contract's poll limit. */
-export const MIN_POLL_INTERVAL_MS = 1000;
+/** The contract asks clients to poll at most once a second; a client polling sooner is told to wait this long. */
+export const POLL_RETRY_AFTER_SECONDS = 1;
 
 export const VALIDATION_FAILED: ErrorDetail = errorDetail('order', 'base', 'We could not check this order with the restaurant. Please try again.', 'validation_failed');
 
@@ -67,7 +106,7 @@ export async function createProposedOrder(input: { userId: number; appId: number
   return order;
 }
 
-function stripKeys(item: Record<string, unknown>): OrderAheadRecord {
+export function stripKeys(item: Record<string, unknown>): OrderAheadRecord {
   const { pk: _pk, sk: _sk, entity: _entity, ...order } = item;
   return order as unknown as OrderAheadRecord;
 }
@@ -108,54 +147,82 @@ export async function finishValidation(uuid: string, outcome: { priced: PricedOr
 }
 
 /**
- * A poll: one conditional UpdateItem that both enforces the once-per-second limit (on the order's
- * `last_polled_at`) and reads the order (ALL_NEW), so an accepted poll costs one round trip. A refused
- * poll gets the old item back from the same call (ReturnValuesOnConditionCheckFailure) to tell
- * "not yours / not there" (404) from "too soon" (429) without another read.
+ * Orders this container has just seen validating (table#uuid#user -> epoch ms): a repeat poll within the
+ * contract's second answers 202 at once, with no read. The iOS SDK polls every 0.5 s, so this halves the
+ * reads it costs wherever its polls reach the same warm function. Bounded; a miss only costs one read.
  */
-export async function pollOrder(uuid: string, userId: number, now: Date = new Date()): Promise<OrderAheadRecord> {
-  const nowMs = now.getTime();
-  let order: OrderAheadRecord;
+const seenValidating = new Map<string, number>();
+const SEEN_VALIDATING_LIMIT = 10_000;
+
+export type PollOutcome = { kind: 'early' } | { kind: 'order'; order: OrderAheadRecord };
+
+/**
+ * A poll of order_url: never refused for coming early (the iOS SDK treats anything but 200/202/422 as a
+ * failure). One consistent GetItem; an early repeat of a poll that found the order validating answers
+ * from memory (above). Once valid or invalid the answer is final, so every later poll repeats it.
+ */
+export async function pollOrder(uuid: string, userId: number, now: Date = new Date()): Promise<PollOutcome> {
+  const memoKey = `${table()}#${uuid}#${userId}`;
+  const seenAt = seenValidating.get(memoKey);
+  if (seenAt !== undefined && now.getTime() - seenAt < POLL_RETRY_AFTER_SECONDS * 1000) return { kind: 'early' };
+  let order = await getProposedOrder(uuid);
+  if (!order || order.user_id !== userId) throw notFound();
+  if (order.state === 'externally_validating' && epochSeconds(now) > order.validation_deadline) {
+    // The state machine has its own timeout and a Catch; this covers what they cannot (an execution
+    // that never started, or a validation function that cannot even record its failure).
+    await finishValidation(uuid, { errors: [VALIDATION_FAILED] });
+    order = (await getProposedOrder(uuid)) ?? order;
+  }
+  if (order.state === 'externally_validating') {
+    if (seenValidating.size >= SEEN_VALIDATING_LIMIT) seenValidating.clear();
+    seenValidating.set(memoKey, now.getTime());
+  } else seenValidating.delete(memoKey);
+  return { kind: 'order', order };
+}
+
+/** Reads the caller's own order (404 for anyone else's or none). */
+export async function getUsersOrder(uuid: string, userId: number): Promise<OrderAheadRecord> {
+  const order = await getProposedOrder(uuid);
+  if (!order || order.user_id !== userId) throw notFound();
+  return order;
+}
+
+/**
+ * Moves an order from one state to the next, once: the update holds only while the order is in one of
+ * `from` (plus `condition`). Returns the order as updated, or undefined when it was no longer in `from`.
+ */
+export async function transitionOrder(
+  uuid: string,
+  from: readonly OrderAheadState[],
+  to: OrderAheadState,
+  fields: Record<string, unknown> = {},
+  condition?: { expression: string; values: Record<string, unknown> },
+): Promise<OrderAheadRecord | undefined> {
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':to': to, ':now': isoSeconds(), ...condition?.values };
+  const sets = ['#state = :to', 'updated_at = :now'];
+  Object.entries(fields).forEach(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  from.forEach((state, index) => (values[`:from${index}`] = state));
+  const inFrom = `#state IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
   try {
     const result = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.orderAheadOrder(uuid),
-        UpdateExpression: 'SET last_polled_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND user_id = :user AND (attribute_not_exists(last_polled_at) OR last_polled_at <= :cutoff)',
-        ExpressionAttributeValues: { ':now': nowMs, ':user': userId, ':cutoff': nowMs - MIN_POLL_INTERVAL_MS },
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: `attribute_exists(pk) AND ${inFrom}${condition ? ` AND (${condition.expression})` : ''}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    order = stripKeys(result.Attributes!);
+    return stripKeys(result.Attributes!);
   } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    const old = (error as { Item?: Record<string, unknown> }).Item;
-    const existing = old ? unmarshallIfNeeded(old) : undefined;
-    if (!existing || Number(existing.user_id) !== userId) throw notFound();
-    const waitMs = Number(existing.last_polled_at) + MIN_POLL_INTERVAL_MS - nowMs;
-    throw tooManyRequests('Poll this order at most once per second.', Math.max(1, Math.ceil(waitMs / 1000)));
+    if (isConditionFailure(error)) return undefined;
+    throw error;
   }
-  if (order.state === 'externally_validating' && epochSeconds(now) > order.validation_deadline) {
-    // The state machine has its own timeout and a Catch; this covers what they cannot (an execution
-    // that never started, or a validation function that cannot even record its failure).
-    await finishValidation(uuid, { errors: [VALIDATION_FAILED] });
-    return (await getProposedOrder(uuid)) ?? order;
-  }
-  return order;
-}
-
-/** The document client leaves a failed condition's item in DynamoDB's attribute-value form. */
-function unmarshallIfNeeded(item: Record<string, unknown>): Record<string, unknown> {
-  const flattened: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) {
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      const typed = value as Record<string, unknown>;
-      if ('N' in typed) flattened[name] = Number(typed.N);
-      else if ('S' in typed) flattened[name] = typed.S;
-      else flattened[name] = value;
-    } else flattened[name] = value;
-  }
-  return flattened;
 }

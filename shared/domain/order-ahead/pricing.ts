@@ -10,6 +10,7 @@
  *   pre-tax amount (subtotal + fees): it never pays tax or tip.
  * - total = subtotal + fees + tax + tip - discount; spend = total - tax - tip.
  */
+import type { OrderingProviderName } from '#shared/ordering/index.ts';
 import type { PollUpsell } from './upsells.ts';
 
 export interface SelectedOption {
@@ -44,6 +45,10 @@ export interface PricedOrder extends Charges {
   merchant_id: number;
   merchant_name: string;
   location_id: number;
+  /** The location's phone (the completed order shows it), its menu (suggested orders link it) and where its orders go. */
+  location_phone?: string | null;
+  menu_id?: number;
+  ordering_provider?: OrderingProviderName;
   location_title: string;
   location_subtitle: string;
   latitude: number;

@@ -7,7 +7,7 @@ function selectedOptionsDescription(line: PricedLine): string {
   return line.selected_options.map((option) => (option.quantity > 1 ? `${option.name} x${option.quantity}` : option.name)).join(', ');
 }
 
-function serializeLine(line: PricedLine) {
+export function serializeLine(line: PricedLine) {
   return {
     item: {
       id: line.id,

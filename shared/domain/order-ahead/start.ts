@@ -5,7 +5,7 @@
  */
 import { serviceUnavailable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
-import { startValidation } from '#shared/workflows/validation.ts';
+import { startValidation } from '#shared/workflows/executions.ts';
 import type { Cart } from './cart.ts';
 import { createProposedOrder, finishValidation, VALIDATION_FAILED, type OrderAheadRecord } from './orders.ts';
 

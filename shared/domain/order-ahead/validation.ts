@@ -91,9 +91,12 @@ function checkLine(menu: MenuRecord, line: CartLine, index: number, at: Date, er
     }
   }
   if (line.special_instructions !== null) {
-    if (!menu.settings.allows_special_instructions) errors.push(errorDetail('order', 'items', `${label}: special instructions are not accepted`, 'special_instructions_not_allowed'));
-    else if (line.special_instructions.length > menu.settings.special_instructions_character_limit) {
-      errors.push(errorDetail('order', 'items', `${label}: special instructions are limited to ${menu.settings.special_instructions_character_limit} characters`, 'too_long'));
+    // The item's own rule where the menu gives one, else the menu's.
+    const allowed = item.allows_special_instructions ?? menu.settings.allows_special_instructions;
+    const limit = item.special_instructions_character_limit ?? menu.settings.special_instructions_character_limit;
+    if (!allowed) errors.push(errorDetail('order', 'items', `${label}: special instructions are not accepted`, 'special_instructions_not_allowed'));
+    else if (line.special_instructions.length > limit) {
+      errors.push(errorDetail('order', 'items', `${label}: special instructions are limited to ${limit} characters`, 'too_long'));
     }
   }
   const priced = {
@@ -190,6 +193,9 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
       merchant_id: location.merchant_id,
       merchant_name: merchant?.name ?? '',
       location_id: location.location_id,
+      location_phone: location.phone ?? null,
+      menu_id: menu.menu_id,
+      ordering_provider: settings.ordering_provider,
       location_title: [location.street_address, location.extended_address].filter((part) => part !== '').join(', '),
       location_subtitle: `${location.locality}, ${location.region} ${location.postal_code}`,
       latitude: location.latitude,

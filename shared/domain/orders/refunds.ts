@@ -30,6 +30,8 @@ export async function refundOrder(input: {
   orderUuid: string;
   managerConfirmation?: string | null;
   respond?: (order: OrderRecord) => TransactItem | undefined;
+  /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
+  platformReversal?: boolean;
 }): Promise<OrderRecord> {
   // The order, the merchant (its manager confirmation) and loyalty's record of the order: one BatchGetItem.
   const [orderItem, merchantItem, loyaltyRecord] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), loyaltyRecordKey(input.orderUuid)], { consistent: true });
@@ -37,7 +39,7 @@ export async function refundOrder(input: {
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = merchantItem as MerchantItem | undefined;
-  if (merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
+  if (!input.platformReversal && merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
     throw unprocessable('refund', 'manager_confirmation', 'Manager confirmation was incorrect.');
   }
   if (order.state !== 'completed') throw REFUND_FAILED();
@@ -125,4 +127,24 @@ export async function refundOrder(input: {
     await backoff(attempt, CONTENTION_BACKOFF);
   }
   throw new Error(`refund of ${order.uuid} did not commit after repeated contention`);
+}
+
+/**
+ * Gives back an order-ahead order that was charged but then rejected (its ordering provider refused it or
+ * never answered): the refund above — the card charge voided through the gateway, gift card value and
+ * applied credit restored, earned credit and loyalty reversed, in one transaction — on the platform's own
+ * authority. Once: an order already refunded is answered as it is, so a retried workflow step changes nothing.
+ */
+export async function reverseRejectedOrder(orderUuid: string): Promise<OrderRecord> {
+  const order = await getOrder(orderUuid);
+  if (!order) throw new Error(`order ${orderUuid} to reverse does not exist`);
+  if (order.state === 'refunded') return order;
+  try {
+    return await refundOrder({ merchantId: order.merchant_id, orderUuid, platformReversal: true });
+  } catch (error) {
+    // A concurrent reversal (a retried step, the poll's backstop) got there first.
+    const current = await getOrder(orderUuid);
+    if (current?.state === 'refunded') return current;
+    throw error;
+  }
 }

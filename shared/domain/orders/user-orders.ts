@@ -32,7 +32,7 @@ function visibleTo(app: App, order: OrderRecord): boolean {
  */
 const knownApps = new Map<string, App>();
 
-async function appOf(appId: number): Promise<App | undefined> {
+export async function appOf(appId: number): Promise<App | undefined> {
   const cacheKey = `${table()}#${appId}`;
   const known = knownApps.get(cacheKey);
   if (known) return known;

@@ -1,0 +1,51 @@
+/**
+ * Which location delivers to a user's saved address (GET /v15/user_addresses/:id/delivery_location): of
+ * the app's locations that offer delivery and whose delivery area holds the address (locations.ts
+ * `deliversTo`), the nearest one with an order-ahead menu. The app then loads `delivery_menu_url`.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { notFound } from '#shared/errors.ts';
+import type { UserAddressItem } from '#shared/domain/addresses.ts';
+import { listAppLocations, serializeLocation, type LocationItem } from '#shared/domain/locations.ts';
+import { appOf } from '#shared/domain/orders/user-orders.ts';
+import type { MenuRecord } from './menu.ts';
+import { menuUrl } from './menu-view.ts';
+
+/** Nearest first, so the first with a menu wins; locations without a menu cannot take orders. */
+const CANDIDATES = 25;
+
+export interface DeliveryLocation {
+  location: LocationItem;
+  menu: MenuRecord;
+}
+
+/** 404 (empty) when the address is not the caller's, has no coordinates, or no location delivers there. */
+export async function deliveryLocationFor(user: { userId: number; appId: number }, addressId: number): Promise<DeliveryLocation> {
+  const [app, addressRead] = await Promise.all([appOf(user.appId), db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(user.userId, addressId) }))]);
+  const address = addressRead.Item as UserAddressItem | undefined;
+  if (!app || !address || typeof address.latitude !== 'number' || typeof address.longitude !== 'number') throw notFound();
+  const near = { lat: address.latitude, lng: address.longitude };
+  const { locations } = await listAppLocations(app, { fulfillmentTypes: ['delivery'], near, inDeliveryArea: true, page: 1 }, CANDIDATES);
+  if (locations.length === 0) throw notFound();
+  const menus = await readItems(locations.map((location) => keys.orderAheadMenu(location.location_id)), { consistent: false });
+  const index = menus.findIndex((menu) => menu !== undefined);
+  if (index < 0) throw notFound();
+  return { location: locations[index]!, menu: menus[index] as unknown as MenuRecord };
+}
+
+export function serializeDeliveryLocation({ location, menu }: DeliveryLocation, baseUrl: string) {
+  const menuLink = menuUrl(baseUrl, menu.menu_id);
+  return {
+    location: {
+      ...serializeLocation(location, { baseUrl }),
+      name: location.name,
+      phone: location.phone ?? null,
+      visible: location.shown,
+      delivery_menu_url: menuLink,
+      pickup_menu_url: location.fulfillment_types.includes('pickup') ? menuLink : null,
+    },
+  };
+}

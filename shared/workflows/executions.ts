@@ -1,0 +1,63 @@
+/**
+ * The port through which routes start the order-ahead state machines:
+ * - `validation` (Express): started by POST /v15/order_ahead/orders, env STATE_MACHINE_ARN;
+ * - `completion` (Standard): started by POST order_completion_url, env COMPLETION_STATE_MACHINE_ARN.
+ * In AWS: StartExecution (asynchronous: the call returns once the execution is accepted). A Standard
+ * state machine runs at most one execution per name, so starting `complete-<uuid>` again is harmless:
+ * a repeat of a running execution answers as the first, a finished one ExecutionAlreadyExists.
+ * Locally: the local runner (scripts/local/workflows.ts) registers itself in this process (the local
+ * gateway runs handlers in-process) and runs the same definitions in aws-local-stepfunctions, without
+ * waiting for them, with the same one-execution-per-name rule.
+ */
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { requireEnv } from '#shared/env.ts';
+
+export type WorkflowKind = 'validation' | 'completion';
+
+export interface WorkflowInput {
+  order_uuid: string;
+}
+
+/** Environment variable naming each state machine's ARN in the functions that start it. */
+export const STATE_MACHINE_ARN_ENV: Record<WorkflowKind, string> = {
+  validation: 'STATE_MACHINE_ARN',
+  completion: 'COMPLETION_STATE_MACHINE_ARN',
+};
+
+export type LocalWorkflowRunner = (kind: WorkflowKind, input: WorkflowInput, executionName: string) => void;
+
+/** On globalThis so every module instance in the process (test runners may load two) sees it. */
+const LOCAL_RUNNER = Symbol.for('loyalty-api.order-ahead.local-workflow-runner');
+type RunnerHolder = { [LOCAL_RUNNER]?: LocalWorkflowRunner };
+
+export function registerLocalWorkflowRunner(runner: LocalWorkflowRunner | undefined): void {
+  (globalThis as RunnerHolder)[LOCAL_RUNNER] = runner;
+}
+
+let client: SFNClient | undefined;
+
+async function startExecution(kind: WorkflowKind, input: WorkflowInput, executionName: string): Promise<void> {
+  const local = (globalThis as RunnerHolder)[LOCAL_RUNNER];
+  if (local) {
+    local(kind, input, executionName);
+    return;
+  }
+  client ??= new SFNClient({});
+  try {
+    await client.send(new StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
+  } catch (error) {
+    // The execution of that name exists (and is or was running): the order is in hand.
+    if ((error as { name?: string }).name === 'ExecutionAlreadyExists') return;
+    throw error;
+  }
+}
+
+/** Starts an order's validation (execution names identify the order in the console and logs). */
+export function startValidation(input: WorkflowInput): Promise<void> {
+  return startExecution('validation', input, `order-${input.order_uuid}`);
+}
+
+/** Starts an order's completion; one execution per order, however often it is asked for. */
+export function startCompletion(input: WorkflowInput): Promise<void> {
+  return startExecution('completion', input, `complete-${input.order_uuid}`);
+}
