@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
-import { FAR_AWAY, orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { FAR_AWAY, orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 
 /** Holds the Validate step until released, so a test can see the order while it is validating. */
@@ -150,16 +151,53 @@ describe('start', () => {
     expect(order.latitude).toBe(fixture.location.latitude);
   });
 
-  it('limits polling to once a second per order (429 with Retry-After)', async () => {
+  it('a 0.5 s poller (the iOS SDK) sees only 202 with Retry-After while validating, then 200, never 429; the final answer repeats', async () => {
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
     const started = await start(pickupCart());
     const orderUrl = started.body.order.order_url;
-    const [first, second] = await Promise.all([api.call('GET', orderUrl, { token: customer.token }), api.call('GET', orderUrl, { token: customer.token })]);
-    const statuses = [first.status, second.status].sort();
-    expect(statuses[1]).toBe(429);
-    const limited = first.status === 429 ? first : second;
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited.body[0].error.code).toBe('rate_limited');
-    await pollUntilSettled(api, orderUrl, customer.token);
+    // Two polls at once and a quick repeat: early polls are answered, not refused.
+    const early = await Promise.all([api.call('GET', orderUrl, { token: customer.token }), api.call('GET', orderUrl, { token: customer.token })]);
+    setTimeout(release, 1_600);
+    const { answers, last } = await pollLikeIos(api, orderUrl, customer.token);
+    for (const answer of [...early, ...answers.slice(0, -1)]) {
+      expect(answer.status).toBe(202);
+      expect(answer.text).toBe('');
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    expect(answers.length).toBeGreaterThan(2);
+    expect(last.status, last.text).toBe(200);
+    // Once valid, every poll (however soon) repeats the final answer.
+    const repeats = await Promise.all([api.call('GET', orderUrl, { token: customer.token }), api.call('GET', orderUrl, { token: customer.token })]);
+    for (const repeat of repeats) expect(repeat.text).toBe(last.text);
+  });
+
+  it('an invalid order answers 422 to every poll, however soon', async () => {
+    const started = await start(pickupCart({ items: [{ item: { id: 999_999, quantity: 1 } }] }));
+    const { last } = await pollLikeIos(api, started.body.order.order_url, customer.token);
+    expect(last.status).toBe(422);
+    const repeats = await Promise.all([api.call('GET', started.body.order.order_url, { token: customer.token }), api.call('GET', started.body.order.order_url, { token: customer.token })]);
+    for (const repeat of repeats) expect(repeat.text).toBe(last.text);
+  });
+
+  it("accepts the iOS SDK's start body verbatim, state names included, and answers with the contract's", async () => {
+    const ios = clientPayload('ios_v15_order_ahead_orders__create.json');
+    const body = structuredClone(ios.request_body);
+    body.order.location_id = fixture.location.location_id;
+    body.order.items[0].item.id = SAMPLE_IDS.tots;
+    body.order.items[0].item.option_ids = [SAMPLE_IDS.small];
+    for (const state of ['validating', 'valid', 'externally_valid']) {
+      const started = await start({ order: { ...body.order, state } });
+      expect(started.status, started.text).toBe(200);
+      expect(started.body.order.state).toBe('externally_validating');
+      expectShapeOf(started.body, ios.response_body);
+    }
+    const unknown = await start({ order: { ...body.order, state: 'teleported' } });
+    expect(unknown.status).toBe(422);
+    const { last } = await pollLikeIos(api, (await start(body)).body.order.order_url, customer.token);
+    expect(last.status, last.text).toBe(200);
+    expect(last.body.order.state).toBe('externally_valid');
+    expectShapeOf(last.body, clientPayload('ios_v15_order_ahead_orders_uuid__show.json').responses[1].response_body);
   });
 
   it("hides another user's order (404)", async () => {

@@ -20,6 +20,8 @@ export const SAMPLE_IDS = {
   guacamole: 9_007_199_254_740_000 + 22,
   salsa: 9_007_199_254_740_000 + 23,
   upsell: 301,
+  foodGroup: 401,
+  drinksGroup: 402,
 } as const;
 
 export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmount?: number; deliveryFeeAmount?: number } = {}): MenuInput {
@@ -37,11 +39,16 @@ export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmo
       delivery_minutes: 30,
       scheduling_horizon_minutes: 240,
     },
+    category_groups: [
+      { id: ids.foodGroup, name: 'Food', description: 'Made to order.' },
+      { id: ids.drinksGroup, name: 'Drinks and sweets', description: null },
+    ],
     categories: [
       {
         id: 1,
         name: 'Appetizers',
         description: 'Small dishes to share.',
+        category_group_id: ids.foodGroup,
         items: [
           {
             id: ids.tots,
@@ -49,6 +56,9 @@ export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmo
             description: 'Try our tots!',
             price_amount: 299,
             sku: '5586F636',
+            image_url: 'https://images.example.com/menu/tater-tots.jpg',
+            nutrition: { calories: '390' },
+            metadata: { spicy: false, station: 'fryer' },
             option_groups: [
               {
                 id: ids.sizeGroup,
@@ -69,6 +79,7 @@ export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmo
         id: 2,
         name: 'Lunch',
         description: null,
+        category_group_id: ids.foodGroup,
         items: [
           {
             id: ids.burrito,
@@ -97,6 +108,7 @@ export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmo
         id: 3,
         name: 'Drinks and sweets',
         description: null,
+        category_group_id: ids.drinksGroup,
         items: [
           { id: ids.water, name: 'Water', description: 'Still water.', price_amount: 149 },
           { id: ids.cookie, name: 'Cookie', description: 'Chocolate chip, baked daily.', price_amount: 199 },
@@ -106,6 +118,7 @@ export function sampleMenu(options: { taxRateBasisPoints?: number; serviceFeeAmo
         id: 4,
         name: 'Breakfast',
         description: 'Served until 10:30.',
+        category_group_id: ids.foodGroup,
         availability_windows: [{ start: '06:00', end: '10:30' }],
         items: [{ id: ids.breakfastSandwich, name: 'Breakfast Sandwich', description: 'Egg and cheese.', price_amount: 549 }],
       },
