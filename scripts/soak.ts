@@ -261,8 +261,17 @@ function workload(demo: Demo, customers: Customer[]) {
       if (polled.status === 202) continue;
       if (polled.status !== 200) return;
       const completionUrl = polled.body.order.order_completion_url as string;
-      const completed = await measured('order ahead complete', [200], 'POST', completionUrl, { token: customer.token, headers: { 'Idempotency-Key': `soak-oa-${randomUUID()}` } });
-      if (completed.status === 200) refundable.push(completed.body.order.uuid);
+      const submitted = await measured('order ahead complete', [202], 'POST', completionUrl, { token: customer.token });
+      if (submitted.status !== 202) return;
+      // The completion workflow charges and forwards; its order_url answers 202 until it has an outcome.
+      for (let completionPoll = 0; completionPoll < 60; completionPoll++) {
+        await sleep(1_050);
+        const completed = await measured('order ahead completion poll', [200, 202], 'GET', submitted.body.order.order_url as string, { token: customer.token });
+        if (completed.status === 202) continue;
+        if (completed.status === 200) refundable.push(completed.body.order.uuid);
+        return;
+      }
+      failures.push(`order ahead completion ${submitted.body.order.order_url} still in progress after 60 polls`);
       return;
     }
     failures.push(`order ahead ${orderUrl} still validating after 30 polls`);

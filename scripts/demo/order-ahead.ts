@@ -8,6 +8,7 @@ import { createAddress } from '#shared/domain/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
 import { createLocation } from '#shared/domain/locations.ts';
 import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
+import { menuUrl } from '#shared/domain/order-ahead/menu-view.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import type { DemoContext } from './seed.ts';
 
@@ -19,6 +20,7 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
     locality: 'Cambridge',
     region: 'MA',
     postal_code: '02142',
+    phone: '(617) 555-0199',
     latitude: 42.3629,
     longitude: -71.0837,
     time_zone: 'America/New_York',
@@ -44,8 +46,12 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
 
   return {
     menu: {
+      id: menu.menu_id,
       location_id: location.location_id,
-      menu_url: `${context.base_url}/v15/order_ahead/locations/${location.location_id}/menu`,
+      // What apps follow (suggested orders' and delivery locations' menu_url); the location's menu path serves the same menu.
+      menu_url: menuUrl(context.base_url, menu.menu_id),
+      location_menu_url: `${context.base_url}/v15/order_ahead/locations/${location.location_id}/menu`,
+      ordering_provider: 'sandbox-accepts',
       item_ids: menuItems(menu).map((entry) => entry.item.id),
       item_with_option: { id: SAMPLE_IDS.tots, option_id: SAMPLE_IDS.large },
       upsell_trigger_item_id: SAMPLE_IDS.burrito,

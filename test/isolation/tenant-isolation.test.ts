@@ -145,6 +145,29 @@ const CASES: IsolationCase[] = [
     },
   },
   {
+    route: 'GET /v15/order_ahead/orders/{uuid}/complete',
+    name: "B polls A's completed order-ahead order",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/order_ahead/orders/${w.completedOrderAheadUuid}/complete` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: async (w) => {
+      const response = await call('GET', `/v15/order_ahead/orders/${w.completedOrderAheadUuid}/complete`, { token: w.userA.token });
+      expect(response.status, response.text).toBe(200);
+    },
+  },
+  {
+    route: 'GET /v15/user_addresses/{id}/delivery_location',
+    name: "B asks which location delivers to A's address",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/user_addresses/${w.userA.address.address_id}/delivery_location` }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: async (w) => {
+      const response = await call('GET', `/v15/user_addresses/${w.userA.address.address_id}/delivery_location`, { token: w.userA.token });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.location.id).toBe(w.location1.location_id);
+    },
+  },
+  {
     route: 'PUT /v15/rewards/{reward_id}/pause',
     name: "B pauses A's reward",
     attempt: (w) => ({ token: w.userB.token, path: `/v15/rewards/${w.rewardId}/pause` }),
@@ -344,6 +367,20 @@ const LIST_CASES: ListCase[] = [
     },
   },
   {
+    route: 'GET /v15/order_ahead/orders/suggested',
+    name: "B's suggested orders do not include A's past carts, and show B nothing of A's",
+    run: async (w) => {
+      const own = await listText('/v15/order_ahead/orders/suggested', w.userA.token);
+      expect(own).toContain(w.completedOrderAheadUuid);
+      const other = await listText('/v15/order_ahead/orders/suggested', w.userB.token);
+      expect(other).not.toContain(w.completedOrderAheadUuid);
+      // At the location, A's cart may be popular for B: anonymous (no uuid, address or instructions of A's).
+      const popular = await listText(`/v15/order_ahead/orders/suggested?location_id=${w.location1.location_id}`, w.userB.token);
+      expect(popular).not.toContain(w.completedOrderAheadUuid);
+      expect(popular).not.toContain(`"delivery_address_id":${w.userA.address.address_id}`);
+    },
+  },
+  {
     route: 'POST /v15/order_ahead/orders',
     name: "B cannot have an order delivered to A's address",
     run: async (w) => {
@@ -388,6 +425,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v15/codes/{cohort_code}/claims': "a cohort code is a public promotion; the claim is the caller's own",
   'POST /v15/loyalties/legacy/{campaign_id}/claims': "the token's app's legacy campaign; the claim is the caller's own",
   'GET /v15/order_ahead/locations/{location_id}/menu': 'public (no credential)',
+  'GET /v15/order_ahead/menus/{menu_id}': 'public (no credential)',
   'POST /v15/upsells': "reads the public menu and the caller's own order count",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',

@@ -23,7 +23,11 @@ describe('order-ahead demo data', () => {
     expect(seeded.menu.item_with_option.option_id).toBeGreaterThan(2 ** 32);
     expect(seeded.menu.item_ids).toContain(seeded.menu.upsell_trigger_item_id);
     expect(context.merchant.location_ids).toEqual([seeded.menu.location_id]);
-    expect((await api.call('GET', seeded.menu.menu_url)).status).toBe(200);
+    const menu = await api.call('GET', seeded.menu.menu_url);
+    expect(menu.status).toBe(200);
+    expect(menu.body.menu.id).toBe(seeded.menu.id);
+    expect(seeded.menu.menu_url).toBe(`${api.baseUrl}/v15/order_ahead/menus/${seeded.menu.id}`);
+    expect((await api.call('GET', seeded.menu.location_menu_url)).text).toBe(menu.text);
 
     const started = await api.call('POST', '/v15/order_ahead/orders', {
       token: customer.token,

@@ -122,7 +122,7 @@ export async function politeCall(api: TestApi, method: string, path: string, opt
  * Two users (A, B) of one app and two merchants (1, 2), each with real resources: A and B each have
  * a delivery address and a card; merchant 1 has an order-ahead location with the sample menu, merchant 2
  * a location; A has a completed in-store order at merchant 1, gift card value there, a claimed reward,
- * a valid (priced) order-ahead order; merchant 1 has a locked campaign (to unlock), merchant 2 a value
+ * a valid (priced) order-ahead order and a completed one; merchant 1 has a locked campaign (to unlock), merchant 2 a value
  * campaign; app 1 has an app token and a pending permissions request to A, app 2 an app token. Needs the order-ahead test API (local state machine). `secrets` lists every token, password,
  * API key and card nonce made, for the no-plaintext checks.
  */
@@ -211,6 +211,21 @@ export async function tenantWorld(api: TestApi) {
   if (last.status !== 200) throw new Error(`order ahead order not valid: ${last.status} ${last.text}`);
   const orderAheadUuid: string = started.body.order.uuid;
 
+  // A's completed order-ahead order (charged, accepted by the sandbox provider): a completion to poll, a past cart.
+  const second = must(
+    await api.call('POST', '/v15/order_ahead/orders', {
+      token: userA.token,
+      body: { order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+    }),
+    'start order ahead to complete',
+  );
+  const secondValid = await pollUntilSettled(api, second.body.order.order_url, userA.token);
+  if (secondValid.last.status !== 200) throw new Error(`order ahead order not valid: ${secondValid.last.status} ${secondValid.last.text}`);
+  const submitted = must(await api.call('POST', secondValid.last.body.order.order_completion_url, { token: userA.token }), 'complete order ahead');
+  const completion = await pollUntilSettled(api, submitted.body.order.order_url, userA.token);
+  if (completion.last.status !== 200) throw new Error(`order ahead order not completed: ${completion.last.status} ${completion.last.text}`);
+  const completedOrderAheadUuid: string = second.body.order.uuid;
+
   // Apps acting as themselves: app 1 (the world's app) asks user A for permissions; app 2 is a stranger.
   const appToken = await issueToken({ subject: 'app', appId: app.app_id });
   const otherApp = await appFixture();
@@ -241,6 +256,8 @@ export async function tenantWorld(api: TestApi) {
     appToken,
     otherAppToken,
     permissionsRequestId,
+    completedOrderAheadUuid,
+    menuId: one.menu.menu_id,
     secrets,
   };
 }
