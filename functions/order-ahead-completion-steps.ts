@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { log } from '#shared/log.ts';
+import { publishMetrics } from '#shared/metrics.ts';
 import { chargeStep, checkStep, forwardStep, rejectionErrors, rejectOrder } from '#shared/domain/order-ahead/fulfilment.ts';
 
 const eventSchema = z.discriminatedUnion('step', [
@@ -21,6 +22,15 @@ const eventSchema = z.discriminatedUnion('step', [
 export type CompletionTaskEvent = z.input<typeof eventSchema>;
 
 export async function stepHandler(event: unknown): Promise<unknown> {
+  try {
+    return await runStep(event);
+  } finally {
+    // No request pipeline here to flush the metrics the settlement, the refund and the outcomes record.
+    publishMetrics();
+  }
+}
+
+async function runStep(event: unknown): Promise<unknown> {
   const parsed = eventSchema.parse(event);
   switch (parsed.step) {
     case 'charge':

@@ -93,7 +93,7 @@ export class LoyaltyApiStack extends Stack {
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
-      for (const fn of [...routeFunctions.functions.values(), this.orderAheadWorkflow.validationFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
+      for (const fn of [...routeFunctions.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
       new CfnOutput(this, 'OriginUrl', { value: httpApi.url, description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)' });
     }
     this.apiUrl = this.edge?.url ?? httpApi.url;

@@ -33,15 +33,19 @@ export const BUSINESS_METRICS = {
   /** A card charge that should have been given back was not: a human must reconcile it (alarmed). */
   chargeVoidFailed: 'ChargeVoidFailed',
   orderAheadValidations: 'OrderAheadValidations',
+  /** Submitted order-ahead orders by outcome (the completion workflow's completed / rejected). */
+  orderAheadCompletions: 'OrderAheadCompletions',
   loginLockouts: 'LoginLockouts',
 } as const;
 
 export type ValidationOutcomeLabel = 'valid' | 'invalid' | 'failed';
+export type CompletionOutcomeLabel = 'completed' | 'rejected';
 export type AccountKind = 'user' | 'merchant';
 
 /** Dimension values per metric that has a second dimension (the dashboard draws one line each). */
 export const METRIC_DIMENSIONS = {
   [BUSINESS_METRICS.orderAheadValidations]: { name: 'outcome', values: ['valid', 'invalid', 'failed'] satisfies ValidationOutcomeLabel[] },
+  [BUSINESS_METRICS.orderAheadCompletions]: { name: 'outcome', values: ['completed', 'rejected'] satisfies CompletionOutcomeLabel[] },
   [BUSINESS_METRICS.loginLockouts]: { name: 'account', values: ['user', 'merchant'] satisfies AccountKind[] },
 } as const;
 
@@ -81,6 +85,10 @@ export function recordChargeVoid(succeeded: boolean): void {
 
 export function recordOrderAheadValidation(outcome: ValidationOutcomeLabel): void {
   countWith(BUSINESS_METRICS.orderAheadValidations, 'outcome', outcome);
+}
+
+export function recordOrderAheadCompletion(outcome: CompletionOutcomeLabel): void {
+  countWith(BUSINESS_METRICS.orderAheadCompletions, 'outcome', outcome);
 }
 
 /** For the login protection: an account's logins were locked after too many failures. */

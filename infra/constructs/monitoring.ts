@@ -179,7 +179,17 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(...this.apiWidgets(api));
     this.dashboard.addWidgets(...moneyWidgets());
     this.dashboard.addWidgets(...this.workflowWidgets(stateMachine));
-    if (props.completionStateMachine) this.dashboard.addWidgets(workflowRunsWidget('Order-ahead completion workflow', props.completionStateMachine));
+    if (props.completionStateMachine) {
+      const completions = METRIC_DIMENSIONS[BUSINESS_METRICS.orderAheadCompletions];
+      this.dashboard.addWidgets(
+        workflowRunsWidget('Order-ahead completion workflow', props.completionStateMachine),
+        new GraphWidget({
+          title: 'Order-ahead completions by outcome',
+          left: completions.values.map((outcome) => businessMetric(BUSINESS_METRICS.orderAheadCompletions, { [completions.name]: outcome }).with({ label: outcome })),
+          width: 8,
+        }),
+      );
+    }
     this.dashboard.addWidgets(...tableWidgets(table));
     this.dashboard.addWidgets(...functionWidgets(functions));
     if (props.webAcl) this.dashboard.addWidgets(edgeWidget(props.webAcl));

@@ -45,7 +45,9 @@ function ofType(all: Record<string, Resource>, type: string): [string, Resource]
 
 /** Our own functions: every ApiFunction (CDK's custom resource providers are CfnResources, not functions we configure). */
 function ourFunctions(stack: LoyaltyApiStack): [string, Resource][] {
-  const ids = new Set([...stack.functions.values(), stack.orderAheadWorkflow.validationFunction].map((fn) => stack.getLogicalId(fn.node.defaultChild as CfnFunction)));
+  const ids = new Set(
+    [...stack.functions.values(), stack.orderAheadWorkflow.validationFunction, stack.orderAheadCompletionWorkflow.completionFunction].map((fn) => stack.getLogicalId(fn.node.defaultChild as CfnFunction)),
+  );
   return ofType(Template.fromStack(stack).toJSON().Resources, 'AWS::Lambda::Function').filter(([id]) => ids.has(id));
 }
 
@@ -97,7 +99,8 @@ describe('tracing', () => {
     ['api', () => api],
   ])('every function of the %s stack traces actively and has its own role with no managed policy', (_, stackOf) => {
     const functions = ourFunctions(stackOf());
-    expect(functions.length).toBe(stackOf().functions.size + 1);
+    // The route functions and the two workflows' Task functions.
+    expect(functions.length).toBe(stackOf().functions.size + 2);
     const all = Template.fromStack(stackOf()).toJSON().Resources as Record<string, Resource>;
     for (const [id, fn] of functions) {
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
@@ -106,12 +109,17 @@ describe('tracing', () => {
     }
   });
 
-  it('the state machine traces and logs errors without execution data', () => {
-    const [, machine] = ofType(resources, 'AWS::StepFunctions::StateMachine')[0]!;
-    expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
-    expect(machine.Properties.LoggingConfiguration).toMatchObject({ Level: 'ERROR', IncludeExecutionData: false });
-    const destination = machine.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
-    expect(resources[destination]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: FUNCTION_LOG_RETENTION } });
+  it('both state machines trace and log without execution data (validation: errors; completion, which moves money: every event)', () => {
+    const machineOf = (construct: { node: { defaultChild?: unknown } }) => resources[api.getLogicalId(construct.node.defaultChild as CfnFunction)]!;
+    for (const [machine, level] of [
+      [machineOf(api.orderAheadWorkflow.stateMachine), 'ERROR'],
+      [machineOf(api.orderAheadCompletionWorkflow.stateMachine), 'ALL'],
+    ] as const) {
+      expect(machine.Properties.TracingConfiguration).toEqual({ Enabled: true });
+      expect(machine.Properties.LoggingConfiguration).toMatchObject({ Level: level, IncludeExecutionData: false });
+      const destination = machine.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      expect(resources[destination]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: FUNCTION_LOG_RETENTION } });
+    }
   });
 });
 
@@ -143,12 +151,13 @@ describe('alarms and dashboard', () => {
       );
     expect(onMetric('AWS/ApiGateway', '5xx')).toHaveLength(1);
     expect(onMetric('AWS/ApiGateway', 'Latency')).toEqual([expect.objectContaining({ ExtendedStatistic: 'p99' })]);
-    expect(onMetric('AWS/Lambda', 'Errors')).toHaveLength(api.functions.size + 1);
+    expect(onMetric('AWS/Lambda', 'Errors')).toHaveLength(api.functions.size + 2);
     expect(onMetric('AWS/Lambda', 'Throttles')).toHaveLength(1);
     expect(onMetric('AWS/DynamoDB', 'ThrottledRequests')).toHaveLength(1);
     expect(onMetric('AWS/DynamoDB', 'SystemErrors')).toHaveLength(1);
-    expect(onMetric('AWS/States', 'ExecutionsFailed')).toHaveLength(1);
-    expect(onMetric('AWS/States', 'ExecutionsTimedOut')).toHaveLength(1);
+    // One of each per state machine (validation, completion).
+    expect(onMetric('AWS/States', 'ExecutionsFailed')).toHaveLength(2);
+    expect(onMetric('AWS/States', 'ExecutionsTimedOut')).toHaveLength(2);
     expect(onMetric(METRICS_NAMESPACE, BUSINESS_METRICS.chargeVoidFailed)).toEqual([expect.objectContaining({ Threshold: 1, Statistic: 'Sum' })]);
   });
 

@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
+import { COMPLETION_TASK_EXPORT, COMPLETION_TASK_HANDLER } from '../../infra/constructs/order-ahead-completion-workflow.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
@@ -147,6 +148,7 @@ beforeAll(async () => {
     ...routes.map((route) => ({ name: route.handler, route, exportName: 'handler' })),
     { name: FALLBACK_HANDLER, route: undefined, exportName: 'handler' },
     { name: VALIDATION_TASK_HANDLER, route: undefined, exportName: VALIDATION_TASK_EXPORT },
+    { name: COMPLETION_TASK_HANDLER, route: undefined, exportName: COMPLETION_TASK_EXPORT },
   ];
   // One esbuild call for every function, each into its own directory as its asset.
   await build(apiFunctionEsbuildOptions(Object.fromEntries(targets.map((target) => [`${target.name}/index`, handlerEntry(target.name)])), directory));
@@ -159,7 +161,11 @@ beforeAll(async () => {
     bundle: join(directory, target.name, 'index.mjs'),
     exportName: target.exportName,
     // The workflow task gets the Catch's step for an order that does not exist: it records nothing.
-    event: target.name === VALIDATION_TASK_HANDLER ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } } : eventFor(target.route, tokens),
+    event:
+      target.name === VALIDATION_TASK_HANDLER ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } }
+      // The completion task asked to check an order that does not exist reads the table and fails the Task.
+      : target.name === COMPLETION_TASK_HANDLER ? { step: 'check', order_uuid: randomUUID() }
+      : eventFor(target.route, tokens),
   }));
   const shares = Array.from({ length: RUNNERS }, (_, runner) => jobs.filter((_, index) => index % RUNNERS === runner));
   const results = await Promise.all(shares.map((share, runner) => runBundles(share, join(directory, `jobs-${runner}.json`))));
@@ -178,6 +184,10 @@ describe('deployed bundles', () => {
     expect(SERVED, `status ${status}: ${outcome.result?.body?.slice(0, 300)}`).toContain(status);
     if (EXPECTED_STATUS[name] !== undefined) expect(status).toBe(EXPECTED_STATUS[name]);
     expect(outcome.result?.headers?.['X-Request-Id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it(`${COMPLETION_TASK_HANDLER} runs its ${COMPLETION_TASK_EXPORT} from its own bundle`, () => {
+    expect(outcomes.get(COMPLETION_TASK_HANDLER)!.error).toMatch(/is not a submitted order/);
   });
 
   it(`${VALIDATION_TASK_HANDLER} runs its ${VALIDATION_TASK_EXPORT} from its own bundle`, () => {

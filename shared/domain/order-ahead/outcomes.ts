@@ -2,12 +2,14 @@
  * Where the completion workflow's outcomes leave the order-ahead area: called once per order, when the
  * provider accepted it (`completed`) and when it was rejected (`rejected`), after the order's state says
  * so. The events issue emits `order_ahead.completed` / `order_ahead.rejected` from here; until then each
- * outcome is one structured log line (no user data beyond ids).
+ * outcome is one structured log line (no user data beyond ids) and a business metric by outcome.
  */
 import { log } from '#shared/log.ts';
+import { recordOrderAheadCompletion } from '#shared/metrics.ts';
 import type { OrderAheadRecord } from './orders.ts';
 
 export function orderAheadCompleted(order: OrderAheadRecord): void {
+  recordOrderAheadCompletion('completed');
   log('info', 'order_ahead.completed', {
     order_uuid: order.uuid,
     merchant_id: order.priced?.merchant_id,
@@ -17,6 +19,7 @@ export function orderAheadCompleted(order: OrderAheadRecord): void {
 }
 
 export function orderAheadRejected(order: OrderAheadRecord): void {
+  recordOrderAheadCompletion('rejected');
   log('info', 'order_ahead.rejected', {
     order_uuid: order.uuid,
     merchant_id: order.priced?.merchant_id,
