@@ -345,7 +345,7 @@ ${endpointSection(results)}
 
 ## Order ahead: start -> 200 on poll
 
-Start (\`POST /v15/order_ahead/orders\`), then one poll of \`order_url\` as soon as the order is no longer validating: the API allows one poll a second per order (429 otherwise), so the bench watches the order's state in the table (a consistent read every 10 ms at c=1, 40 ms at c=16) and polls the API once, the moment a perfectly timed client would. Latency is start sent -> 200 received, so it includes the start request, the Step Functions validation (run locally by \`scripts/local/workflows.ts\`) and the poll.
+Start (\`POST /v15/order_ahead/orders\`), then one poll of \`order_url\` as soon as the order is no longer validating: the bench watches the order's state in the table (a consistent read every 10 ms at c=1, 40 ms at c=16) and polls the API once, the moment a perfectly timed client would (a real client polls every 0.5-1 s and gets 202 until then, never 429). Latency is start sent -> 200 received, so it includes the start request, the Step Functions validation (run locally by \`scripts/local/workflows.ts\`) and the poll.
 
 ${orderAheadSection(results)}
 
@@ -456,9 +456,9 @@ function accessLogLineBytes(): number {
 
 function observabilityCostSection(): string {
   const prices = OBSERVABILITY_PRICES;
-  const functions = routes.length + 2; // the route functions, the $default fallback and the workflow task
+  const functions = routes.length + 3; // the route functions, the $default fallback and the two workflows' tasks
   // Alarm metrics as infra/constructs/monitoring.ts builds them: a math alarm is billed per metric in it.
-  const alarmMetrics = functions /* errors, one per function */ + 2 /* 5xx rate */ + 1 /* p99 */ + 1 /* Lambda throttles */ + 9 /* table throttles */ + 9 /* table system errors */ + 2 /* workflow failed, timed out */ + 2 /* validation failed, charge_void_failed */;
+  const alarmMetrics = functions /* errors, one per function */ + 2 /* 5xx rate */ + 1 /* p99 */ + 1 /* Lambda throttles */ + 9 /* table throttles */ + 9 /* table system errors */ + 4 /* two workflows: failed, timed out */ + 2 /* validation failed, charge_void_failed */;
   const customMetrics = Object.values(BUSINESS_METRICS).reduce((sum, name) => sum + ((METRIC_DIMENSIONS as Record<string, { values: readonly string[] }>)[name]?.values.length ?? 1), 0);
   const fixed = [
     ['CloudWatch alarms', `${alarmMetrics} alarm metrics (${functions} function-error alarms and 9 others; math alarms count each metric)`, alarmMetrics * prices.alarmPerMetricMonth],
@@ -479,7 +479,7 @@ function observabilityCostSection(): string {
   const perMillionTotal = perMillion.reduce((sum, [, , cost]) => sum + cost, 0);
   return `## Observability and per-client limits
 
-What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-client limits (CloudFront + AWS WAF, docs/security.md) add, at list prices (same source and caveat as above). Active tracing on the functions and the state machine costs nothing itself beyond the traces recorded; state machine logs are ERROR only (a few lines a day).
+What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-client limits (CloudFront + AWS WAF, docs/security.md) add, at list prices (same source and caveat as above). Active tracing on the functions and the state machine costs nothing itself beyond the traces recorded; the validation state machine logs ERROR only (a few lines a day); the completion state machine, which moves money, logs every event without execution data (about 15 small lines per submitted order).
 
 Each month, whatever the traffic:
 

@@ -35,10 +35,9 @@ const PLAN = quick
   : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
 
 /**
- * How often the bench looks at an order-ahead order's state in the table while it validates. The API
- * allows one poll a second per order (429 otherwise), so the bench watches the item directly and
- * polls the API once, as soon as the order is no longer validating: the flow a client sees when its
- * poll comes right on time, without breaking the poll limit.
+ * How often the bench looks at an order-ahead order's state in the table while it validates. The bench
+ * watches the item directly and polls the API once, as soon as the order is no longer validating: the
+ * flow a client sees when its poll comes right on time (a poll any earlier only adds a 202).
  */
 const ORDER_AHEAD_WATCH_MS = { 1: 10, 16: 40 } as const;
 

@@ -385,7 +385,126 @@ export const scenarios: Scenario[] = [
       return () => ({ method: 'GET', path: '/v15/apps/orders', headers: auth(nextUser().token) });
     },
   },
+  {
+    id: 'order-ahead-menu',
+    title: 'Order-ahead menu by id (menu_url)',
+    route: routeRef({ method: 'GET', path: '/v15/order_ahead/menus/{menu_id}' }),
+    needs: ['menuId'],
+    minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the menu's own index entry (gsi1 `OAMENU#<id>`)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/order_ahead/menus/${world.menuId}` });
+    },
+  },
+  {
+    id: 'order-ahead-suggested',
+    title: 'Suggested order-ahead orders (past and popular carts)',
+    route: routeRef({ method: 'GET', path: '/v15/order_ahead/orders/suggested' }),
+    needs: ['menuItemId'],
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: "token check + one BatchGetItem (the user's recent carts, the location's popular carts) + one BatchGetItem (the carts' locations and menus, to drop what no longer fits); the app is kept in memory",
+    },
+    expectedStatuses: [200],
+    async prepare({ world, api, quick }) {
+      // Each reader has completed an order ahead (a past cart at the location, and a popular one).
+      const readers = world.users.slice(0, quick ? 2 : 4);
+      for (const user of readers) await completeOrderAhead(api, world, user);
+      const nextUser = roundRobin(readers);
+      return () => ({ method: 'GET', path: `/v15/order_ahead/orders/suggested?location_id=${world.locationId}`, headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'delivery-location',
+    title: 'Delivery location of a saved address',
+    route: routeRef({ method: 'GET', path: '/v15/user_addresses/{id}/delivery_location' }),
+    needs: ['deliveryAddresses'],
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale: "token check + the address (its coordinates) + the app's locations that deliver (an index Query per stream) + one BatchGetItem of their menus; the app is kept in memory",
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const next = roundRobin(world.deliveryAddresses!);
+      return () => {
+        const { user, addressId } = next();
+        return { method: 'GET', path: `/v15/user_addresses/${addressId}/delivery_location`, headers: auth(user.token) };
+      };
+    },
+  },
+  {
+    id: 'order-ahead-complete',
+    title: 'Order-ahead completion (POST order_completion_url)',
+    route: routeRef({ method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete' }),
+    needs: ['menuItemId'],
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: 'token check + the order + its conditional transition to submitting; the charge and the provider run in the completion workflow, after the 202',
+    },
+    expectedStatuses: [202],
+    async prepare({ world, api, count }) {
+      const nextUser = roundRobin(world.users);
+      const valid = await createMany(count, 8, async () => {
+        const user = nextUser();
+        return { user, completionUrl: await validOrderAhead(api, world, user) };
+      });
+      return () => {
+        const order = valid.pop();
+        if (!order) throw new Error('ran out of valid order-ahead orders');
+        return { method: 'POST', path: order.completionUrl, headers: auth(order.user.token) };
+      };
+    },
+  },
+  {
+    id: 'order-ahead-completion-poll',
+    title: 'Completed order-ahead order (poll of the completion order_url)',
+    route: routeRef({ method: 'GET', path: '/v15/order_ahead/orders/{uuid}/complete' }),
+    needs: ['menuItemId'],
+    minimum: READ_MINIMUM,
+    expectedStatuses: [200],
+    async prepare({ world, api, quick }) {
+      const readers = world.users.slice(0, quick ? 2 : 4);
+      const completed = [];
+      for (const user of readers) completed.push({ user, orderUrl: await completeOrderAhead(api, world, user) });
+      const next = roundRobin(completed);
+      return () => {
+        const { user, orderUrl } = next();
+        return { method: 'GET', path: orderUrl, headers: auth(user.token) };
+      };
+    },
+  },
 ];
+
+/** Polls an order_url as the iOS SDK does (every 0.5 s while 202) until it answers `status`. */
+async function pollFor(api: Api, orderUrl: string, token: string, status: number): Promise<ApiResponse> {
+  for (let poll = 0; poll < 120; poll++) {
+    const response = await api.call('GET', orderUrl, { token });
+    if (response.status === status) return response;
+    if (response.status !== 202) throw new Error(`polling ${orderUrl} answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${orderUrl} still 202 after 60 s`);
+}
+
+/** Starts an order ahead for `user` and polls it until valid; returns its order_completion_url. */
+export async function validOrderAhead(api: Api, world: World, user: BenchUser): Promise<string> {
+  const started = await api.call('POST', '/v15/order_ahead/orders', { token: user.token, body: orderAheadStartBody(world) });
+  if (started.status !== 200) throw new Error(`order ahead start answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+  const valid = await pollFor(api, started.body.order.order_url, user.token, 200);
+  return valid.body.order.order_completion_url as string;
+}
+
+/** Starts, validates and completes an order ahead for `user`; returns the completed order's order_url. */
+async function completeOrderAhead(api: Api, world: World, user: BenchUser): Promise<string> {
+  const submitted = await api.call('POST', await validOrderAhead(api, world, user), { token: user.token });
+  if (submitted.status !== 202) throw new Error(`order ahead completion answered ${submitted.status} ${JSON.stringify(submitted.body).slice(0, 300)}`);
+  await pollFor(api, submitted.body.order.order_url, user.token, 200);
+  return submitted.body.order.order_url as string;
+}
 
 /** The order-ahead flow is measured separately: start, then poll order_url until it is not 202. */
 export const ORDER_AHEAD_START: RouteRef = routeRef({ method: 'POST', path: '/v15/order_ahead/orders' });

@@ -29,6 +29,10 @@ export interface World {
   locationId?: number;
   campaignId?: number;
   menuItemId?: number;
+  /** The order-ahead menu of `locationId` (menu_url's id). */
+  menuId?: number;
+  /** Users with a saved address inside the delivery area of a location that delivers (and has a menu). */
+  deliveryAddresses?: { user: BenchUser; addressId: number }[];
   /** Uuids of completed orders nobody refunded yet (the refund scenario uses them up). */
   completedOrders: string[];
   /** What could not be created, by piece (shown in the report). */
@@ -110,11 +114,28 @@ export async function seedWorld(runId: string): Promise<World> {
     const locationId = world.locationId;
     await attempt(world.problems, 'order-ahead menu', async () => {
       const { putMenu } = await import('#shared/domain/order-ahead/menu.ts');
-      await putMenu(
+      const menu = await putMenu(
         { locationId, merchantId: merchant.merchant_id, timeZone: 'America/New_York' },
         { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] },
       );
       world.menuItemId = 101;
+      world.menuId = menu.menu_id;
+    });
+    await attempt(world.problems, 'delivery addresses', async () => {
+      // A kitchen that delivers (with a menu) and an address inside its area for a few users.
+      const { createLocation } = await import('#shared/domain/locations.ts');
+      const { createMenuForLocation } = await import('#shared/domain/order-ahead/menu.ts');
+      const { createAddress } = await import('#shared/domain/addresses.ts');
+      const kitchen = await createLocation({
+        merchant_id: merchant.merchant_id, name: 'Bench kitchen', street_address: '1 Delivery Way', locality: 'Boston', region: 'MA', postal_code: '02110',
+        latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['pickup', 'delivery'], delivery_radius_m: 3000, hours: ALL_DAY,
+      });
+      await createMenuForLocation(kitchen.location_id, { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] });
+      world.deliveryAddresses = await inBatches(8, 4, async (index) => {
+        const user = users[index]!;
+        const address = await createAddress(user.userId, { address_type: 'delivery', street_address: `${index + 1} Hanover St`, locality: 'Boston', region: 'MA', postal_code: '02113', latitude: 42.3656, longitude: -71.0546 });
+        return { user, addressId: address.address_id };
+      });
     });
   }
   return world;
