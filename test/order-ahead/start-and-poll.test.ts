@@ -194,6 +194,7 @@ describe('start', () => {
     }
     const unknown = await start({ order: { ...body.order, state: 'teleported' } });
     expect(unknown.status).toBe(422);
+    expect(unknown.body[0].error).toMatchObject({ object: 'order', property: 'state', code: 'invalid' });
     const { last } = await pollLikeIos(api, (await start(body)).body.order.order_url, customer.token);
     expect(last.status, last.text).toBe(200);
     expect(last.body.order.state).toBe('externally_valid');
