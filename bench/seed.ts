@@ -128,7 +128,7 @@ export async function seedWorld(runId: string): Promise<World> {
       const { createAddress } = await import('#shared/domain/addresses.ts');
       const kitchen = await createLocation({
         merchant_id: merchant.merchant_id, name: 'Bench kitchen', street_address: '1 Delivery Way', locality: 'Boston', region: 'MA', postal_code: '02110',
-        latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['pickup', 'delivery'], delivery_radius_m: 3000, hours: ALL_DAY,
+        latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['in_store', 'pickup', 'delivery'], delivery_radius_m: 3000, hours: ALL_DAY,
       });
       await createMenuForLocation(kitchen.location_id, { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] });
       world.deliveryAddresses = await inBatches(8, 4, async (index) => {
