@@ -6,11 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, cardAccountKey, creditAccountKey, addCredit, getBalance } from '#shared/domain/ledger.ts';
-import { getProposedOrder } from '#shared/domain/order-ahead/orders.ts';
+import { chargeOrderAhead } from '#shared/domain/order-ahead/complete.ts';
+import { getProposedOrder, transitionOrder } from '#shared/domain/order-ahead/orders.ts';
+import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
 import { SANDBOX_PROVIDERS, SANDBOX_REJECTION_REASON } from '#shared/ordering/sandbox.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
+import { stepHandler as completionSteps } from '../../functions/order-ahead-completion-steps.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { cardFixture, uniqueNonce } from '../support/cards.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
@@ -29,7 +32,20 @@ afterAll(() => {
   if (configured.slow === undefined) delete process.env.ORDERING_SANDBOX_SLOW_SECONDS;
 });
 
-const api = useTestApi(startOrderAheadTestApi);
+/** Orders whose Forward step fails (the provider unreachable): every try throws, as a Lambda error would. */
+const unreachable = new Set<string>();
+const api = useTestApi(() =>
+  startOrderAheadTestApi({
+    retryIntervalMs: 10,
+    taskHandlers: {
+      Forward: async (input) => {
+        const uuid = (input as { order_uuid: string }).order_uuid;
+        if (unreachable.has(uuid)) throw new Error('ordering provider unreachable');
+        return completionSteps(input);
+      },
+    },
+  }),
+);
 type Place = Awaited<ReturnType<typeof orderAheadLocationFixture>>;
 const places = {} as Record<'accepts' | 'rejects' | 'slow' | 'silent', Place>;
 
@@ -184,6 +200,35 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     // The applied credit came back too.
     expect((await getBalance(creditAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(credit);
     expect((await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(0);
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+
+  it("the provider cannot be reached: after the step's retries, the Catch rejects the order and the charge is given back", async () => {
+    const user = await customer();
+    const order = await validOrder(user.token, places.accepts);
+    unreachable.add(order.uuid);
+    const completed = await api.call('POST', order.order_completion_url, { token: user.token });
+    const { last } = await pollLikeIos(api, completed.body.order.order_url, user.token);
+    expect(last.status, last.text).toBe(422);
+    expect(last.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'completion_failed' });
+    expect(await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).toMatchObject({ balance: 0, version: 2 });
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+
+  it('a completion its workflow abandoned after charging is rejected by the first poll past its deadline, the charge given back', async () => {
+    const user = await customer();
+    const order = await validOrder(user.token, places.accepts);
+    // As if the POST had happened and its execution died right after the charge committed.
+    await transitionOrder(order.uuid, ['externally_valid'], 'charging', { submitted_at: isoSeconds(), completion_deadline: epochSeconds() - 1 });
+    await chargeOrderAhead((await getProposedOrder(order.uuid))!);
+    expect(await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).toMatchObject({ balance: 593, version: 1 });
+
+    const poll = await api.call('GET', order.order_completion_url, { token: user.token });
+    expect(poll.status, poll.text).toBe(422);
+    expect(poll.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'completion_failed' });
+    expect(await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).toMatchObject({ balance: 0, version: 2 });
+    expect(await getProposedOrder(order.uuid)).toMatchObject({ state: 'rejected', rejection: { charge_reversed: true } });
+    expect((await api.call('GET', order.order_completion_url, { token: user.token })).text).toBe(poll.text);
     expect((await auditLedger()).mismatches).toEqual([]);
   });
 

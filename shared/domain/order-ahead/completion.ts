@@ -79,7 +79,12 @@ export async function pollCompletion(uuid: string, userId: number, now: Date = n
     // The workflow has its own timeout and a Reject step with retries; this covers an execution that never
     // ran or died (the client must never see 202 forever). Same step, so a charge is reversed first.
     log('error', 'order ahead completion abandoned by its workflow', { order_uuid: uuid, state: order.state });
-    order = await rejectOrder(uuid, [COMPLETION_FAILED]);
+    try {
+      order = await rejectOrder(uuid, [COMPLETION_FAILED]);
+    } catch (error) {
+      // A settlement still holds the order (or a write failed): still in progress; the next poll tries again.
+      log('warn', 'order ahead completion not yet rejectable', { order_uuid: uuid, error: (error as Error).message });
+    }
   }
   if (IN_PROGRESS_STATES.has(order.state)) return { kind: 'in_progress', order };
   if (order.state === 'completed') return { kind: 'completed', order };
