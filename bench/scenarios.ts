@@ -390,7 +390,7 @@ export const scenarios: Scenario[] = [
     title: 'Order-ahead menu by id (menu_url)',
     route: routeRef({ method: 'GET', path: '/v15/order_ahead/menus/{menu_id}' }),
     needs: ['menuId'],
-    minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the menu's own index entry (gsi1 `OAMENU#<id>`)" },
+    minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the menu's own entry in gsi1 (the menu by its id)" },
     expectedStatuses: [200],
     async prepare({ world }) {
       return () => ({ method: 'GET', path: `/v15/order_ahead/menus/${world.menuId}` });
