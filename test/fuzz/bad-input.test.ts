@@ -405,7 +405,8 @@ function isBookkeeping(change: TableChange, request: FuzzRequest): boolean {
   // Validation of an order whose start was accepted earlier goes on in the background.
   if (item.entity === 'OrderAheadOrder' && acceptedOrderAhead.has(String(item.uuid))) return true;
   // 4xx answers are stored for the Idempotency-Key that was sent, so a retry gets the same answer (docs/money.md).
-  const key = request.headers['Idempotency-Key'];
+  // As the server receives it: HTTP drops a header value's leading and trailing spaces and tabs.
+  const key = request.headers['Idempotency-Key']?.replace(/^[ \t]+|[ \t]+$/g, '');
   if (item.entity === 'IdempotencyKey' && key !== undefined) {
     return String(item.pk).endsWith(`#${createHash('sha256').update(key).digest('hex')}`);
   }
