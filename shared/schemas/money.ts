@@ -23,16 +23,25 @@ export interface OrderItem {
 
 type ItemEnvelope = { item: OrderItem };
 
+/**
+ * Most units one order line may carry (docs/money.md, "Order math"): a POS sells at most a few hundred of
+ * one thing on one check; the bound keeps every unit count, and the loyalty progress made of it, small.
+ */
+export const MAX_ITEM_QUANTITY = 1000;
+/** Most units one order may carry, each line's quantity times its parents' quantities, summed. */
+export const MAX_ORDER_UNITS = 10_000;
+
 export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
   z.object({
     item: z.object({
-      charged_price_amount: z.number().int().min(0),
+      charged_price_amount: amountInCents,
       description: z.string().max(1000).nullish().transform((value) => value ?? ''),
       name: z.string().max(255),
-      quantity: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      // Required by the contract except for child items; omitted means one.
+      quantity: z.number().int().min(1).max(MAX_ITEM_QUANTITY).nullish().transform((value) => value ?? undefined),
       sku: z.string().max(255).nullish(),
       category: z.string().max(255).nullish(),
-      standard_price_amount: z.number().int().min(0).nullish().transform((value) => value ?? undefined),
+      standard_price_amount: amountInCents.nullish().transform((value) => value ?? undefined),
       upc: z.string().max(255).nullish(),
       children: z.array(orderItemSchema).max(100).nullish().transform((children) => children?.map((child) => child.item)),
     }),
@@ -49,6 +58,22 @@ function nesting(items: readonly OrderItem[] | undefined): number {
   return Math.max(0, ...(items ?? []).map((item) => 1 + nesting(item.children)));
 }
 
+/**
+ * Units in an order: each line's quantity times its parents' quantities (a modifier's quantity is per unit
+ * of its parent), summed. Stops counting once past `limit`, so nested quantities never leave the safe integers.
+ */
+export function orderUnits(items: readonly OrderItem[] | undefined, limit = MAX_ORDER_UNITS, multiplier = 1): number {
+  let units = 0;
+  for (const item of items ?? []) {
+    const lineUnits = (item.quantity ?? 1) * multiplier;
+    units += lineUnits;
+    if (units > limit) return units;
+    units += orderUnits(item.children, limit - units, lineUnits);
+    if (units > limit) return units;
+  }
+  return units;
+}
+
 export const itemsSchema = z
   .array(orderItemSchema)
   .max(200)
@@ -56,14 +81,17 @@ export const itemsSchema = z
   .refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
     error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
   })
+  .refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
+    error: `hold at most ${MAX_ORDER_UNITS} units (quantities times their parents' quantities)`,
+  })
   .transform((items) => (items ?? []).map((envelope) => envelope.item));
 
 export const feeSchema = z.object({
   fee: z.object({
     name: z.string().max(255).nullish(),
     type: z.enum(['delivery', 'custom', 'catering']),
-    charged_price_amount: z.number().int().min(0),
-    tax_amount: z.number().int().min(0).nullish(),
+    charged_price_amount: amountInCents,
+    tax_amount: amountInCents.nullish(),
     collector: z.literal('merchant'),
   }),
 });

@@ -73,6 +73,12 @@ export interface RefundEffects {
   creditReversedAmount: number;
 }
 
+/**
+ * Most merchant-funded credit one order can earn, whatever its campaigns (docs/money.md, "Order math"):
+ * the ceiling of one gift card load. Rewards past it are earned with their value cut to what is left.
+ */
+export const MAX_ORDER_CREDIT_EARNED = 50_000;
+
 /** Rewards one order's applied discount may draw on (keeps the transaction well under its budget). */
 const MAX_REWARDS_CONSUMED = 15;
 
@@ -130,6 +136,8 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
   const items: TransactItem[] = [];
   const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], reversed: false, created_at: now };
   let creditEarnedAmount = 0;
+  // Value of every reward this order earned (credit or not), held to MAX_ORDER_CREDIT_EARNED.
+  let valueEarned = 0;
   const progressOf = { qualifyingSpendAmount: qualifyingSpend(order), items: order.items };
 
   for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
@@ -142,12 +150,14 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
     items.push(putProgressItem(order.user_id, campaign, existing, accrual.next, now));
     const rewards: { reward_id: string; goal_id: number | null }[] = [];
     for (const earned of accrual.earned) {
-      if (earned.amount <= 0) continue;
+      const valueAmount = Math.min(earned.amount, MAX_ORDER_CREDIT_EARNED - valueEarned);
+      if (valueAmount <= 0) continue;
+      valueEarned += valueAmount;
       const rewardId = `earned-${await nextId('earned_reward')}`;
-      const reward = newRewardItem({ rewardId, source: 'earned', userId: order.user_id, campaign, valueAmount: earned.amount, title: earned.title, orderUuid: order.uuid, now });
+      const reward = newRewardItem({ rewardId, source: 'earned', userId: order.user_id, campaign, valueAmount, title: earned.title, orderUuid: order.uuid, now });
       items.push(putRewardItem(reward));
       rewards.push({ reward_id: rewardId, goal_id: earned.goalId });
-      if (countsAsCredit(reward)) creditEarnedAmount += earned.amount;
+      if (countsAsCredit(reward)) creditEarnedAmount += valueAmount;
     }
     record.accruals.push({
       campaign_id: campaign.campaign_id,

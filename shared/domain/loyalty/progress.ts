@@ -20,15 +20,28 @@ function matchesRule(item: OrderItem, rule: ItemRule): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === rule.value.trim().toLowerCase();
 }
 
-/** Qualifying units in an order: items (and modifiers) a rule matches, times their quantities. */
+/**
+ * Qualifying units in an order: items (and modifiers) a rule matches, times their quantities. A line
+ * counts at most one unit per cent it was charged: a line given away (or priced at a cent for a
+ * thousand) cannot buy progress (docs/money.md, "Order math").
+ */
 export function qualifyingItemCount(items: readonly OrderItem[], rules: readonly ItemRule[], multiplier = 1): number {
   let count = 0;
   for (const item of items) {
     const quantity = (item.quantity ?? 1) * multiplier;
-    if (rules.some((rule) => matchesRule(item, rule))) count += quantity;
+    if (rules.some((rule) => matchesRule(item, rule))) count += Math.min(quantity, item.charged_price_amount);
     if (item.children?.length) count += qualifyingItemCount(item.children, rules, quantity);
   }
   return count;
+}
+
+/**
+ * Item progress an order reconciles to: none from a check with no qualifying spend, and never more units
+ * than the check's qualifying spend in cents (each counted unit stands for at least a cent paid).
+ */
+function itemProgress(order: OrderForProgress, rules: readonly ItemRule[]): number {
+  if (order.qualifyingSpendAmount <= 0) return 0;
+  return Math.min(qualifyingItemCount(order.items, rules), order.qualifyingSpendAmount);
 }
 
 /** Progress one order adds to a campaign (0 when it does not qualify). */
@@ -40,12 +53,12 @@ export function progressDelta(campaign: CampaignItem, order: OrderForProgress): 
       return order.qualifyingSpendAmount;
     case 'item':
     case 'item_gift_card':
-      return qualifyingItemCount(order.items, campaign.item_rules);
+      return itemProgress(order, campaign.item_rules);
     case 'visit':
       return order.qualifyingSpendAmount > 0 && meetsMinimum ? 1 : 0;
     case 'custom_progress':
       if (!meetsMinimum) return 0;
-      return campaign.progress_type === 'spend' ? order.qualifyingSpendAmount : qualifyingItemCount(order.items, campaign.item_rules);
+      return campaign.progress_type === 'spend' ? order.qualifyingSpendAmount : itemProgress(order, campaign.item_rules);
     default:
       return 0;
   }
