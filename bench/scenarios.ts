@@ -271,6 +271,47 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'merchant-loyalty',
+    title: "User's loyalty record at a merchant",
+    route: routeRef({ method: 'GET', path: '/v15/merchants/{merchant_id}/loyalty' }),
+    needs: ['campaignId'],
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale:
+        "token check + three parallel reads: the merchant's catalog (Query: the spend goal), the user's loyalty at the merchant (Query: progress and totals), and one BatchGetItem of the credit and paused-credit balances (docs/data-model.md \"Per-request reads (loyalty)\")",
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/loyalty`, headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'location-rewards',
+    title: 'Rewards usable at a location',
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/rewards' }),
+    needs: ['locationId', 'campaignId'],
+    minimum: { roundTrips: 4, transactions: 0, rationale: "token check + the location (it names the merchant and the time zone) + the rewards list's two parallel Queries; 2 without a token" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/rewards`, headers: auth(nextUser().token) });
+    },
+  },
+  {
+    id: 'location-reward-summary',
+    title: "Totals of a user's rewards at a location",
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/reward_summary' }),
+    needs: ['locationId', 'campaignId'],
+    minimum: { roundTrips: 4, transactions: 0, rationale: 'the same reads as the rewards at the location (the summary is computed from that list)' },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/reward_summary`, headers: auth(nextUser().token) });
+    },
+  },
+  {
     id: 'gift-card-load',
     title: 'Gift card load',
     route: routeRef({ method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' }),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
+import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listRewards } from '#shared/domain/loyalty/rewards.ts';
 import { rewardList } from '#shared/schemas/loyalty.ts';
 
@@ -13,7 +13,7 @@ const query = z
   .object({
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
-    transfer_supported: optionalQuery(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1')),
+    transfer_supported: optionalQuery(booleanQuery),
   })
   .superRefine(requireLatLngTogether);
 

@@ -136,6 +136,13 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards', handler: 'merchant-rewards-list', credential: 'user-optional', table: 'read' },
   { method: 'PUT', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-pause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'DELETE', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-unpause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  // App surface (SDK reference A1-A4): the merchant loyalty record, rewards by location, their summary, pause by PUT
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/loyalty', handler: 'merchant-loyalty-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
+  { method: 'GET', path: '/v14/merchants/{merchant_id}/loyalty', handler: 'merchant-loyalty-show-v14', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
+  { method: 'GET', path: '/v15/locations/{location_id}/rewards', handler: 'location-rewards-list', credential: 'user-optional', table: 'read' },
+  { method: 'GET', path: '/v15/locations/{location_id}/reward_summary', handler: 'location-reward-summary-show', credential: 'user-optional', table: 'read' },
+  { method: 'PUT', path: '/v15/merchants/{merchant_id}/rewards/{claim_id}', handler: 'merchant-rewards-update', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  { method: 'PUT', path: '/v15/locations/{location_id}/rewards/{claim_id}', handler: 'location-rewards-update', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
 
   // Order ahead: menus, suggested carts, start/poll (validated by a state machine), upsells, completion
   // (a second state machine: charge, forward to the ordering provider) and its poll

@@ -90,7 +90,8 @@ export async function startDynamoDbLocal(options: { port?: number; dataDirectory
   process.once('exit', killOnExit);
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilServing(endpoint, child, 30_000);
+    // Generous: on a loaded two-core machine the JVM alone can take most of a minute to start.
+    await waitUntilServing(endpoint, child, 120_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${stderr}`);

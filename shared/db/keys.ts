@@ -135,6 +135,8 @@ export const keys = {
   userCampaignClaimed: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#CLAIMED#${padId(campaignId)}` }),
   /** A reward the user holds: `claim-<id>` (from a claim) or `earned-<id>` (earned by progress). */
   userReward: (userId: number, merchantId: number, rewardId: string): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#REWARD#${rewardId}` }),
+  /** A user's running totals at one merchant (orders, volume, savings): written by each completion and refund. */
+  userLoyaltyStats: (userId: number, merchantId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#STATS` }),
   /** gsi1 of a held reward: find it by its public id (pause/unpause carry no merchant id). */
   rewardIdIndex: (rewardId: string) => ({ gsi1pk: `REWARD#${rewardId}`, gsi1sk: 'REWARD' }),
   /** What loyalty did in one order's completion, so a refund can undo exactly that. */

@@ -153,3 +153,37 @@ export const reward = named(
 );
 export const rewardResponse = named('RewardResponse', z.object({ reward }));
 export const rewardList = z.array(z.object({ reward }));
+
+/** GET /v15|v14/merchants/:merchant_id/loyalty (the SDKs' loyalty record; money in cents). */
+export const merchantLoyaltyResponse = named(
+  'MerchantLoyalty',
+  z.object({
+    loyalty: z.object({
+      merchant_earn_amount: cents.describe("Credit earned each time the merchant's spend goal is reached"),
+      merchant_id: integerId,
+      merchant_loyalty_enabled: z.boolean(),
+      merchant_spend_amount: cents.describe('The spend goal'),
+      orders_count: z.number().int(),
+      potential_credit_amount: cents.describe("The user's merchant-funded credit at the merchant, paused rewards included"),
+      progress_percentage: z.number().describe('Progress toward the spend goal, 0-100, one decimal'),
+      savings_amount: cents.describe('Credit applied to the user’s orders at the merchant, net of refunds'),
+      spend_remaining_amount: cents,
+      total_volume_amount: cents.describe('Spend plus tips of the user’s orders at the merchant, net of refunds'),
+      user_id: integerId,
+    }),
+  }),
+);
+
+export const rewardSummaryResponse = named(
+  'RewardSummary',
+  z.object({
+    reward_summary: z.object({
+      credit_amount: cents,
+      reward_count: z.number().int(),
+      usable_as_credit_reward_count: z.number().int(),
+    }),
+  }),
+);
+
+/** PUT /v15/merchants/:merchant_id/rewards/:claim_id (and the location path): pause or unpause. */
+export const rewardPauseBody = z.object({ reward: z.object({ paused: z.boolean() }) });

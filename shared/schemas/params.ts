@@ -28,3 +28,6 @@ export function requireLatLngTogether(query: { lat?: number; lng?: number }, con
     context.addIssue({ code: 'custom', path: [missing], message: `is required together with ${missing === 'lat' ? 'lng' : 'lat'}` });
   }
 }
+
+/** A true/false query flag (`transfer_supported=true`); `1`/`0` too. */
+export const booleanQuery = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1');

@@ -162,6 +162,8 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v15/orders/{uuid}/refund': { refund: { manager_confirmation: '1234' } },
     'POST /v15/loyalties/legacy/{campaign_id}/claims': { legacy_loyalty: { legacy_id: 'PUNCH-1' } },
     'POST /v15/campaign_unlockings': { campaign_unlocking: { target_campaign_id: world.lockedCampaign.campaign_id, email: world.userB.email, expires_at: '12/31/2099' } },
+    'PUT /v15/merchants/{merchant_id}/rewards/{claim_id}': { reward: { paused: true } },
+    'PUT /v15/locations/{location_id}/rewards/{claim_id}': { reward: { paused: false } },
     'POST /v15/order_ahead/orders': cart,
     'POST /v15/upsells': cart,
   };
@@ -218,7 +220,7 @@ function pathArbitrary(route: Route): fc.Arbitrary<string> {
   });
 }
 
-const QUERY_NAMES = ['page', 'cursor', 'after', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
+const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
 
 const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },

@@ -183,6 +183,19 @@ const CASES: IsolationCase[] = [
     otherKind: userPath,
     ownerSees: (w) => expectListed(`/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`, w.userA.token, w.rewardId),
   },
+  ...([
+    ['PUT /v15/merchants/{merchant_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards/${w.rewardId}`],
+    ['PUT /v15/locations/{location_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/locations/${w.location1.location_id}/rewards/${w.rewardId}`],
+  ] as const).map(
+    ([route, path]): IsolationCase => ({
+      route,
+      name: `B pauses A's reward (${route.split('/')[2]} path)`,
+      attempt: (w) => ({ token: w.userB.token, path: path(w), body: { reward: { paused: true } } }),
+      expected: EMPTY_404,
+      otherKind: userPath,
+      ownerSees: (w) => expectListed(`/v15/locations/${w.location1.location_id}/rewards`, w.userA.token, w.rewardId),
+    }),
+  ),
   {
     route: 'GET /v15/apps/permissions_requests/{id}',
     name: "app 2 polls app 1's permissions request",
@@ -337,6 +350,39 @@ const LIST_CASES: ListCase[] = [
       expect(anonymous.status).toBe(200);
       expect(anonymous.text).not.toContain(w.rewardId);
       expect(await listText(path, w.userA.token)).toContain(w.rewardId);
+    },
+  },
+  ...(['v14', 'v15'] as const).map(
+    (version): ListCase => ({
+      route: `GET /${version}/merchants/{merchant_id}/loyalty`,
+      name: `B's loyalty record at merchant 1 is B's, without A's order (${version})`,
+      run: async (w) => {
+        const path = `/${version}/merchants/${w.merchant1.merchant.merchant_id}/loyalty`;
+        const own = await call('GET', path, { token: w.userA.token });
+        expect(own.body.loyalty).toMatchObject({ user_id: w.userA.user.user_id, orders_count: expect.any(Number) });
+        expect(own.body.loyalty.orders_count).toBeGreaterThan(0);
+        const other = await call('GET', path, { token: w.userB.token });
+        expect(other.body.loyalty).toMatchObject({ user_id: w.userB.user.user_id, orders_count: 0, total_volume_amount: 0, potential_credit_amount: 0 });
+      },
+    }),
+  ),
+  {
+    route: 'GET /v15/locations/{location_id}/rewards',
+    name: "B's rewards at merchant 1's location do not include A's, nor do an anonymous caller's",
+    run: async (w) => {
+      const path = `/v15/locations/${w.location1.location_id}/rewards`;
+      expect(await listText(path, w.userB.token)).not.toContain(w.rewardId);
+      expect((await call('GET', path)).text).not.toContain(w.rewardId);
+      expect(await listText(path, w.userA.token)).toContain(w.rewardId);
+    },
+  },
+  {
+    route: 'GET /v15/locations/{location_id}/reward_summary',
+    name: "B's reward summary at merchant 1's location counts none of A's rewards",
+    run: async (w) => {
+      const path = `/v15/locations/${w.location1.location_id}/reward_summary`;
+      expect((await call('GET', path, { token: w.userA.token })).body.reward_summary.reward_count).toBeGreaterThan(0);
+      expect((await call('GET', path, { token: w.userB.token })).body.reward_summary).toEqual({ credit_amount: 0, reward_count: 0, usable_as_credit_reward_count: 0 });
     },
   },
   {

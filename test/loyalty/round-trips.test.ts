@@ -92,3 +92,37 @@ describe('GET /v15/merchants/:merchant_id/rewards round trips', () => {
     expect(result.status).toBe(404);
   });
 });
+
+describe('app surface (A1-A4) round trips', () => {
+  let locationId: number;
+  beforeAll(async () => {
+    const { locationFixture } = await import('../support/locations.ts');
+    locationId = (await locationFixture(merchantId)).location_id;
+  });
+
+  it('merchant loyalty is the token check plus three parallel reads (catalog Query, user loyalty Query, both balances in one BatchGetItem): 4', async () => {
+    const result = await roundTrips(`/v15/merchants/${merchantId}/loyalty`, token);
+    expect(result.status).toBe(200);
+    expect(result.body.loyalty.merchant_loyalty_enabled).toBe(true);
+    expect(result.roundTrips).toBe(4);
+  });
+
+  it('rewards by location and their summary add the location (it names the merchant) to the rewards list: 4, and 2 without a token', async () => {
+    for (const path of [`/v15/locations/${locationId}/rewards`, `/v15/locations/${locationId}/reward_summary`]) {
+      const withToken = await roundTrips(path, token);
+      expect(withToken.status).toBe(200);
+      expect(withToken.roundTrips).toBe(4);
+      const anonymous = await roundTrips(path);
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.roundTrips).toBe(2);
+    }
+  });
+
+  it('pausing on the merchant path reads the reward by its key and writes one transaction: 3', async () => {
+    const held = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('PAUSE') });
+    const claim = await api.call('POST', `/v15/codes/${held.cohort_code}/claims`, { token });
+    const response = await api.call('PUT', `/v15/merchants/${merchantId}/rewards/claim-${claim.body.claim.id}`, { token, body: { reward: { paused: true } } });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('x-dynamodb-round-trips'))).toBe(3);
+  });
+});

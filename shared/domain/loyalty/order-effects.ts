@@ -48,6 +48,8 @@ export interface CompletedOrder {
   user_id: number;
   /** Approved spend, excluding tip. */
   spend_amount: number;
+  /** Approved tip. */
+  tip_amount: number;
   exemption_amount: number;
   applied_discount_amount: number;
   items: OrderItem[];
@@ -105,8 +107,34 @@ interface OrderLoyaltyEffects {
     progress_required?: number | null;
   }[];
   consumed: { reward_id: string; amount: number }[];
+  /**
+   * What the order added to the user's totals at the merchant (`keys.userLoyaltyStats`), taken back by the
+   * refund. Records written before the totals existed lack it (and their orders were never counted).
+   */
+  stats?: { total_volume_amount: number; savings_amount: number };
   reversed: boolean;
   created_at: string;
+}
+
+/** Adds (or with -1, takes back) one order's part of the user's totals at the merchant. */
+function statsUpdate(userId: number, merchantId: number, stats: NonNullable<OrderLoyaltyEffects['stats']>, sign: 1 | -1, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.userLoyaltyStats(userId, merchantId),
+      UpdateExpression:
+        'ADD orders_count :orders, total_volume_amount :volume, savings_amount :savings SET entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+      ExpressionAttributeValues: {
+        ':orders': sign,
+        ':volume': sign * stats.total_volume_amount,
+        ':savings': sign * stats.savings_amount,
+        ':entity': 'LoyaltyStats',
+        ':user': userId,
+        ':merchant': merchantId,
+        ':now': now,
+      },
+    },
+  };
 }
 
 /** Does this campaign accrue for this user at this moment? */
@@ -134,7 +162,8 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
   const now = order.transacted_at;
   const [campaigns, state] = await Promise.all([listMerchantCampaigns(order.merchant_id), loadUserLoyalty(order.user_id, order.merchant_id, true)]);
   const items: TransactItem[] = [];
-  const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], reversed: false, created_at: now };
+  const stats = { total_volume_amount: order.spend_amount + order.tip_amount, savings_amount: order.applied_discount_amount };
+  const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], stats, reversed: false, created_at: now };
   let creditEarnedAmount = 0;
   // Value of every reward this order earned (credit or not), held to MAX_ORDER_CREDIT_EARNED.
   let valueEarned = 0;
@@ -188,7 +217,8 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
     record.consumed.push({ reward_id: reward.reward_id, amount });
   }
 
-  if (items.length === 0) return { transactItems: [], creditEarnedAmount: 0 };
+  // Every order counts in the user's totals at the merchant (merchant loyalty, merchant-loyalty.ts).
+  items.push(statsUpdate(order.user_id, order.merchant_id, stats, 1, now));
   items.push(putNew({ ...loyaltyRecordKey(order.uuid), entity: 'OrderLoyaltyEffects', ...record }));
   return { transactItems: items, creditEarnedAmount };
 }
@@ -207,7 +237,9 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
     : (await db().send(new GetCommand({ TableName: table(), Key: loyaltyRecordKey(order.uuid), ConsistentRead: true }))).Item) as OrderLoyaltyEffects | undefined;
   if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
   const now = refundedAt;
-  const state = await loadUserLoyalty(record.user_id, record.merchant_id, true);
+  // An order that only counted in the totals needs no read of the user's loyalty to be undone.
+  const touchedLoyalty = record.accruals.length > 0 || record.consumed.length > 0;
+  const state: UserLoyaltyState = touchedLoyalty ? await loadUserLoyalty(record.user_id, record.merchant_id, true) : { progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] };
   const rewardsById = new Map(state.rewards.map((reward) => [reward.reward_id, reward]));
   const items: TransactItem[] = [];
   let creditReversedAmount = 0;
@@ -286,6 +318,7 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
     });
   }
 
+  if (record.stats) items.push(statsUpdate(record.user_id, record.merchant_id, record.stats, -1, now));
   items.push({
     Update: {
       TableName: table(),

@@ -41,6 +41,7 @@ export function newRewardItem(input: {
     usable_hours: input.campaign.usable_hours,
     progress_adjustments: input.progressAdjustments ?? [],
     voided: false,
+    gift_card: isGiftCardCampaign(input.campaign),
     expires_at: null,
     created_at: now,
     updated_at: now,
@@ -49,6 +50,23 @@ export function newRewardItem(input: {
 
 export function putRewardItem(reward: RewardItem): TransactItem {
   return putNew({ ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id), ...keys.rewardIdIndex(reward.reward_id), entity: 'Reward', ...reward });
+}
+
+/** Rewards of gift card loyalty, or of a campaign its merchant tagged `gift_card`, are gift cards. */
+export function isGiftCardCampaign(campaign: Pick<CampaignItem, 'kind' | 'tags'>): boolean {
+  return campaign.kind === 'item_gift_card' || campaign.kind === 'spend_gift_card' || campaign.tags.includes(GIFT_CARD_TAG);
+}
+
+export const GIFT_CARD_TAG = 'gift_card';
+/** A campaign tagged `preload` holds pre-loaded credit: it is spent like any credit but can never be paused. */
+export const PRELOAD_TAG = 'preload';
+
+export function isGiftCardReward(reward: Pick<RewardItem, 'gift_card' | 'tags'>): boolean {
+  return reward.gift_card ?? reward.tags.includes(GIFT_CARD_TAG);
+}
+
+export function isPreloadedCredit(reward: Pick<RewardItem, 'tags'>): boolean {
+  return reward.tags.includes(PRELOAD_TAG);
 }
 
 /** A transfer-only reward cannot be spent by its holder, so its value never enters the credit balance. */

@@ -5,10 +5,10 @@ import { transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
-import { distanceInMeters, listMerchantLocations } from '#shared/domain/locations.ts';
+import { distanceInMeters, getLocation, listMerchantLocations } from '#shared/domain/locations.ts';
 import { isOpen, isProgressCampaign, loadMerchantCatalog, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
-import { countsAsCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
+import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds, localTime, parseClock } from '#shared/time.ts';
 
 /** Where a paused reward's value waits: out of the credit balance that discounts draw on. */
@@ -20,6 +20,8 @@ export interface RewardsQuery {
   lat?: number;
   lng?: number;
   transferSupported: boolean;
+  /** The time zone usable_now is judged in (a location's); without it, the merchant location nearest lat/lng. */
+  timeZone?: string;
 }
 
 export interface RewardView {
@@ -61,13 +63,50 @@ export async function listRewards(merchantId: number, userId: number | undefined
   if (!catalog.merchantListed && !(await getMerchant(merchantId))) throw notFound();
   const views: RewardView[] = [];
   const held = state.rewards.filter((reward) => !reward.voided && reward.value_amount > 0).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
-  const timeZone = held.some((reward) => reward.usable_hours !== null && isUsable(reward) && !reward.paused) ? await rewardTimeZone(merchantId, query) : 'UTC';
+  const timeZone = held.some((reward) => reward.usable_hours !== null && isUsable(reward) && !reward.paused) ? (query.timeZone ?? (await rewardTimeZone(merchantId, query))) : 'UTC';
   for (const reward of held) views.push(heldRewardView(reward, timeZone, at));
   for (const campaign of catalog.campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
     const offer = campaignOfferView(campaign, state, at);
     if (offer) views.push(offer);
   }
   return views.filter((view) => query.transferSupported || !view.reward.transfer_required);
+}
+
+/** The location's merchant, and its time zone for usable_now. Unknown location: 404 (empty body). */
+async function merchantOfLocation(locationId: number): Promise<{ merchantId: number; timeZone: string }> {
+  const location = await getLocation(locationId);
+  if (!location) throw notFound();
+  return { merchantId: location.merchant_id, timeZone: location.time_zone };
+}
+
+/** GET /v15/locations/:location_id/rewards: the rewards of the location's merchant, usable_now in the location's time zone. */
+export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>): Promise<RewardView[]> {
+  const { merchantId, timeZone } = await merchantOfLocation(locationId);
+  return listRewards(merchantId, userId, { ...query, timeZone });
+}
+
+export interface RewardSummaryView {
+  reward_summary: { credit_amount: number; reward_count: number; usable_as_credit_reward_count: number };
+}
+
+/**
+ * GET /v15/locations/:location_id/reward_summary, from the same list: `reward_count` counts the rewards the user
+ * holds with value left (paused and transfer-only ones included); `usable_as_credit_reward_count` those whose
+ * value is in the credit balance a discount draws on (neither paused nor transfer-only); `credit_amount` their
+ * remaining value. Offers the user does not hold yet are not rewards held, so without a token all three are 0.
+ */
+export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean): Promise<RewardSummaryView> {
+  const held = (await listLocationRewards(locationId, userId, { transferSupported })).filter(
+    ({ reward }) => !reward.id.startsWith('campaign-') && (reward.value_remaining_amount ?? 0) > 0,
+  );
+  const credit = held.filter(({ reward }) => !reward.paused && !reward.transfer_required);
+  return {
+    reward_summary: {
+      credit_amount: credit.reduce((sum, { reward }) => sum + (reward.value_remaining_amount ?? 0), 0),
+      reward_count: held.length,
+      usable_as_credit_reward_count: credit.length,
+    },
+  };
 }
 
 function isUsable(reward: RewardItem): boolean {
@@ -161,49 +200,99 @@ export function withinUsableHours(hours: UsableHours | null, timeZone: string, a
 }
 
 function isPausable(reward: RewardItem): boolean {
-  return !reward.voided && reward.value_remaining_amount > 0 && countsAsCredit(reward);
+  return !reward.voided && reward.value_remaining_amount > 0 && countsAsCredit(reward) && !isPreloadedCredit(reward);
 }
+
+/** Rewards one pause may move together (a gift card pauses all the user's gift cards): 3 items each, under the 100-item transaction. */
+export const MAX_REWARDS_PAUSED_TOGETHER = 30;
+
+const NOT_PAUSABLE = () => unprocessable('reward', 'base', 'This reward cannot be paused: it has no value left to use', 'not_pausable');
+const PRELOAD_NOT_PAUSABLE = () => unprocessable('reward', 'base', 'Pre-loaded credit cannot be paused', 'not_pausable');
 
 /**
  * Pauses (or unpauses) a reward the user holds. Pausing moves the reward's remaining value from the
  * user's merchant-funded credit account to a paused-credit account, with a ledger entry on each, in
  * the same transaction as the reward's flag, so discounts (which draw on the credit account) never
- * apply a paused reward. Repeating the current state changes nothing.
+ * apply a paused reward. Repeating the current state changes nothing. A gift card moves with all the
+ * user's other gift cards at the merchant (one transaction); pre-loaded credit is never paused.
+ * `merchantId` (the merchant or location paths) scopes the reward: one held elsewhere is not found.
  */
-export async function setRewardPaused(userId: number, rewardId: string, paused: boolean): Promise<RewardView> {
+export async function setRewardPaused(userId: number, rewardId: string, paused: boolean, merchantId?: number): Promise<RewardView> {
   if (!REWARD_ID_PATTERN.test(rewardId)) throw notFound();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const reward = await findUserReward(userId, rewardId);
+    const reward = merchantId === undefined ? await findUserReward(userId, rewardId) : await getUserReward(userId, merchantId, rewardId);
     if (!reward) throw notFound();
+    if (paused && isPreloadedCredit(reward)) throw PRELOAD_NOT_PAUSABLE();
     if (reward.paused === paused) return heldRewardView(reward, 'UTC', new Date());
-    if (paused && !isPausable(reward)) throw unprocessable('reward', 'base', 'This reward cannot be paused: it has no value left to use', 'not_pausable');
+    if (paused && !isPausable(reward)) throw NOT_PAUSABLE();
+    const group = isGiftCardReward(reward) ? await giftCardsToMove(reward, paused) : [reward];
     const now = isoSeconds();
-    const pauseCount = (reward as RewardItem & { pause_count?: number }).pause_count ?? 0;
-    const amount = reward.value_remaining_amount;
-    const entry = `reward:${rewardId}:${paused ? 'pause' : 'unpause'}:${pauseCount + (paused ? 1 : 0)}`;
-    const kind = paused ? 'credit_paused' : 'credit_unpaused';
-    const outcome = await transactWrite(() => [
-      {
-        Update: {
-          TableName: table(),
-          Key: keys.userReward(userId, reward.merchant_id, rewardId),
-          UpdateExpression: paused ? 'SET paused = :paused, updated_at = :now ADD pause_count :one' : 'SET paused = :paused, updated_at = :now',
-          ConditionExpression: 'paused = :was AND value_remaining_amount = :remaining',
-          ExpressionAttributeValues: { ':paused': paused, ':was': !paused, ':remaining': amount, ':now': now, ...(paused ? { ':one': 1 } : {}) },
-        },
-      },
-      ...balanceChangeItems(creditAccountKey(userId, reward.merchant_id), [{ kind, amount: paused ? -amount : amount, entryId: entry, reference: { reward_id: rewardId } }], { now }),
-      ...balanceChangeItems(pausedCreditAccountKey(userId, reward.merchant_id), [{ kind, amount: paused ? amount : -amount, entryId: entry, reference: { reward_id: rewardId } }], { now }),
-    ]);
+    const outcome = await transactWrite(() => pauseItems(userId, reward.merchant_id, group, paused, now));
     if (outcome.committed) {
       return heldRewardView({ ...reward, paused, updated_at: now }, 'UTC', new Date());
     }
     // A failed balance guard means the credit was already spent elsewhere (the reward is being used).
-    if (outcome.reasons.slice(1).includes('ConditionalCheckFailed') && outcome.reasons[0] !== 'ConditionalCheckFailed') {
+    const rewardsFailed = outcome.reasons.slice(0, group.length).includes('ConditionalCheckFailed');
+    if (outcome.reasons.slice(group.length).includes('ConditionalCheckFailed') && !rewardsFailed) {
       throw unprocessable('reward', 'base', 'This reward is being used right now; try again in a moment', 'in_use');
     }
   }
   throw unprocessable('reward', 'base', 'This reward changed while it was being paused; try again', 'conflict');
+}
+
+/** The location path of the pause: the location names the merchant (unknown location: 404). */
+export async function setLocationRewardPaused(userId: number, locationId: number, rewardId: string, paused: boolean): Promise<RewardView> {
+  if (!REWARD_ID_PATTERN.test(rewardId)) throw notFound();
+  const { merchantId } = await merchantOfLocation(locationId);
+  return setRewardPaused(userId, rewardId, paused, merchantId);
+}
+
+/** The user's gift cards at the reward's merchant that are not yet in the asked state (the reward first). */
+async function giftCardsToMove(reward: RewardItem, paused: boolean): Promise<RewardItem[]> {
+  const state = await loadUserLoyalty(reward.user_id, reward.merchant_id, true);
+  const others = state.rewards.filter(
+    (other) => other.reward_id !== reward.reward_id && isGiftCardReward(other) && other.paused !== paused && (!paused || isPausable(other)),
+  );
+  const group = [reward, ...others.sort((a, b) => a.created_at.localeCompare(b.created_at))];
+  if (group.length > MAX_REWARDS_PAUSED_TOGETHER) {
+    throw unprocessable('reward', 'base', `At most ${MAX_REWARDS_PAUSED_TOGETHER} gift cards can be paused or unpaused together`, 'too_many');
+  }
+  return group;
+}
+
+/** Each reward's flag (guarded by its state and value) and its value moved between the two accounts. */
+function pauseItems(userId: number, merchantId: number, group: RewardItem[], paused: boolean, now: string) {
+  const kind = paused ? 'credit_paused' : 'credit_unpaused';
+  const movements = group.map((reward) => {
+    const pauseCount = reward.pause_count ?? 0;
+    return { reward, entryId: `reward:${reward.reward_id}:${paused ? 'pause' : 'unpause'}:${pauseCount + (paused ? 1 : 0)}`, amount: reward.value_remaining_amount };
+  });
+  return [
+    ...group.map((reward) => ({
+      Update: {
+        TableName: table(),
+        Key: keys.userReward(userId, merchantId, reward.reward_id),
+        UpdateExpression: paused ? 'SET paused = :paused, updated_at = :now ADD pause_count :one' : 'SET paused = :paused, updated_at = :now',
+        ConditionExpression: 'paused = :was AND value_remaining_amount = :remaining',
+        ExpressionAttributeValues: { ':paused': paused, ':was': !paused, ':remaining': reward.value_remaining_amount, ':now': now, ...(paused ? { ':one': 1 } : {}) },
+      },
+    })),
+    ...balanceChangeItems(
+      creditAccountKey(userId, merchantId),
+      movements.map(({ reward, entryId, amount }) => ({ kind, amount: paused ? -amount : amount, entryId, reference: { reward_id: reward.reward_id } })),
+      { now },
+    ),
+    ...balanceChangeItems(
+      pausedCreditAccountKey(userId, merchantId),
+      movements.map(({ reward, entryId, amount }) => ({ kind, amount: paused ? amount : -amount, entryId, reference: { reward_id: reward.reward_id } })),
+      { now },
+    ),
+  ];
+}
+
+async function getUserReward(userId: number, merchantId: number, rewardId: string): Promise<RewardItem | undefined> {
+  const current = await db().send(new GetCommand({ TableName: table(), Key: keys.userReward(userId, merchantId, rewardId), ConsistentRead: true }));
+  return current.Item as RewardItem | undefined;
 }
 
 async function findUserReward(userId: number, rewardId: string): Promise<RewardItem | undefined> {
@@ -220,6 +309,5 @@ async function findUserReward(userId: number, rewardId: string): Promise<RewardI
   // Someone else's reward is "not found": a user sees only their own data.
   if (!indexed || indexed.user_id !== userId) return undefined;
   // The index is eventually consistent; the reward's own item is the truth the write is guarded on.
-  const current = await db().send(new GetCommand({ TableName: table(), Key: keys.userReward(userId, indexed.merchant_id, rewardId), ConsistentRead: true }));
-  return current.Item as RewardItem | undefined;
+  return getUserReward(userId, indexed.merchant_id, rewardId);
 }

@@ -67,9 +67,28 @@ export interface RewardItem {
   progress_adjustments: { adjustment_amount: number }[];
   /** A refund took an unused earned reward back. */
   voided: boolean;
+  /**
+   * A gift card (from gift card loyalty, or a campaign tagged `gift_card`): pausing one pauses all the user's
+   * gift cards at the merchant. Absent on rewards stored before it existed (their tags decide).
+   */
+  gift_card?: boolean;
+  /** Times paused: each pause's ledger entry id is unique. */
+  pause_count?: number;
   expires_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A user's running totals at one merchant, kept by the completion and refund transactions (order-effects.ts)
+ * beside the ledger entries they write: orders, volume (spend + tip) and savings (credit applied).
+ */
+export interface LoyaltyStatsItem {
+  user_id: number;
+  merchant_id: number;
+  orders_count: number;
+  total_volume_amount: number;
+  savings_amount: number;
 }
 
 export interface UserLoyaltyState {
@@ -77,6 +96,8 @@ export interface UserLoyaltyState {
   unlocks: Map<number, UnlockItem>;
   claimed: Map<number, ClaimedItem>;
   rewards: RewardItem[];
+  /** Absent until the user's first order at the merchant. */
+  stats?: LoyaltyStatsItem;
 }
 
 /** Everything a user holds in one merchant's loyalty: one Query on the user's partition. */
@@ -102,6 +123,9 @@ export async function loadUserLoyalty(userId: number, merchantId: number, consis
         break;
       case 'Reward':
         state.rewards.push(item as RewardItem);
+        break;
+      case 'LoyaltyStats':
+        state.stats = item as LoyaltyStatsItem;
         break;
     }
   }

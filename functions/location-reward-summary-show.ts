@@ -1,0 +1,13 @@
+import * as z from 'zod';
+import { apiHandler, ok } from '#shared/http/handler.ts';
+import { booleanQuery, optionalQuery, pathId } from '#shared/schemas/params.ts';
+import { locationRewardSummary } from '#shared/domain/loyalty/rewards.ts';
+import { rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
+
+/** GET /v15/locations/{location_id}/reward_summary: totals of the user's rewards at the location (zeros without a token). */
+const query = z.object({ transfer_supported: optionalQuery(booleanQuery) });
+const params = z.object({ location_id: pathId });
+
+export const handler = apiHandler('location-reward-summary-show', { responses: { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params }, async (request) =>
+  ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false)),
+);

@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { apiHandler, ok } from '#shared/http/handler.ts';
+import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
+import { listLocationRewards } from '#shared/domain/loyalty/rewards.ts';
+import { rewardList } from '#shared/schemas/loyalty.ts';
+
+/**
+ * GET /v15/locations/{location_id}/rewards ("rewards by location", iOS): the merchant rewards list of the
+ * location's merchant, usable_now judged in the location's time zone. Without a token, what a new user gets.
+ */
+const query = z
+  .object({ lat: optionalQuery(latitudeQuery), lng: optionalQuery(longitudeQuery), transfer_supported: optionalQuery(booleanQuery) })
+  .superRefine(requireLatLngTogether);
+const params = z.object({ location_id: pathId });
+
+export const handler = apiHandler('location-rewards-list', { responses: { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params }, async (request) =>
+  ok(await listLocationRewards(request.params.location_id, request.credentials.user?.userId, { lat: request.query.lat, lng: request.query.lng, transferSupported: request.query.transfer_supported ?? false })),
+);
