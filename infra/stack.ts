@@ -1,9 +1,9 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type NestedStack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
-import { routes as routeTable, type Route } from '#shared/routes.ts';
+import { FALLBACK_HANDLER, routes as routeTable, type Route } from '#shared/routes.ts';
 import { LoyaltyHttpApi } from './constructs/http-api.ts';
 import { RouteFunctions } from './constructs/route-functions.ts';
 import { LoyaltyTable } from './constructs/table.ts';
@@ -21,6 +21,8 @@ export const DEFAULT_MAIL_FROM = 'Loyalty API <no-reply@loyalty.example.com>';
 export interface LoyaltyApiStackProps extends StackProps {
   /** @default the route table of shared/routes.ts */
   routes?: readonly Route[];
+  /** How many nested stacks share the routes. @default ROUTE_STACK_COUNT */
+  routeStackCount?: number;
   /**
    * The per-client limits' web ACL (infra/edge-stack.ts): with it, a CloudFront distribution carrying
    * it becomes the API's public URL. Without it (tools that synthesize parts of the stack), clients
@@ -42,6 +44,8 @@ export class LoyaltyApiStack extends Stack {
   public readonly table: Table;
   /** Handler name (module under functions/) -> its function, fallback included. */
   public readonly functions: ReadonlyMap<string, NodejsFunction>;
+  /** The nested stacks holding the routes (infra/constructs/route-functions.ts). */
+  public readonly routeStacks: readonly NestedStack[];
   public readonly api: HttpApi;
   public readonly orderAheadWorkflow: OrderAheadWorkflow;
   public readonly orderAheadCompletionWorkflow: OrderAheadCompletionWorkflow;
@@ -56,14 +60,12 @@ export class LoyaltyApiStack extends Stack {
     const routes = props.routes ?? routeTable;
 
     this.table = new LoyaltyTable(this, 'Data').table;
-    const routeFunctions = new RouteFunctions(this, 'Functions', { routes, table: this.table });
-    this.functions = routeFunctions.functions;
-    const httpApi = new LoyaltyHttpApi(this, 'Api', {
-      routes,
-      functions: routeFunctions.functions,
-      fallback: routeFunctions.fallback,
-    });
+    const httpApi = new LoyaltyHttpApi(this, 'Api');
     this.api = httpApi.api;
+    // Each route's function, role, log group, integration, route and permission, in nested stacks.
+    const routeFunctions = new RouteFunctions(this, 'Functions', { routes, table: this.table, api: this.api, stackCount: props.routeStackCount });
+    this.routeStacks = [...routeFunctions.stacks.values()];
+    this.functions = new Map([...routeFunctions.functions, [FALLBACK_HANDLER, httpApi.fallback]]);
 
     // Order-ahead validation: the routes marked startsValidation start its executions.
     this.orderAheadWorkflow = new OrderAheadWorkflow(this, 'OrderAheadWorkflow', {
@@ -93,7 +95,7 @@ export class LoyaltyApiStack extends Stack {
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
-      for (const fn of [...routeFunctions.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
+      for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
       new CfnOutput(this, 'OriginUrl', { value: httpApi.url, description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)' });
     }
     this.apiUrl = this.edge?.url ?? httpApi.url;
@@ -104,7 +106,7 @@ export class LoyaltyApiStack extends Stack {
       stateMachine: this.orderAheadWorkflow.stateMachine,
       completionStateMachine: this.orderAheadCompletionWorkflow.stateMachine,
       functions: new Map([
-        ...routeFunctions.functions,
+        ...this.functions,
         [VALIDATION_TASK_HANDLER, this.orderAheadWorkflow.validationFunction],
         [COMPLETION_TASK_HANDLER, this.orderAheadCompletionWorkflow.completionFunction],
       ]),

@@ -1,13 +1,12 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi as CdkHttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi as CdkHttpApi, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '#shared/routes.ts';
+import { FALLBACK_HANDLER } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
-import { FUNCTION_LOG_RETENTION } from './api-function.ts';
+import { ApiFunction, FUNCTION_LOG_RETENTION } from './api-function.ts';
 import { constructIdFor } from './route-functions.ts';
 
 /**
@@ -15,6 +14,12 @@ import { constructIdFor } from './route-functions.ts';
  * Gateway itself saw, including requests that never reached a function (throttled, 5xx of the
  * integration). No header values: tokens never reach this log.
  */
+/** cdk-nag's AwsSolutions-APIG4 (a route without an API Gateway authorizer), acknowledged on every route. */
+export const UNAUTHORIZED_ROUTE_ACKNOWLEDGEMENT = {
+  id: 'AwsSolutions-APIG4',
+  reason: 'Every function authorizes from the route table (shared/routes.ts): token kinds and permissions API Gateway authorizers cannot express.',
+};
+
 export const ACCESS_LOG_FIELDS = {
   request_id: '$context.requestId',
   time: '$context.requestTime',
@@ -30,41 +35,34 @@ export const ACCESS_LOG_FIELDS = {
   user_agent: '$context.identity.userAgent',
 } as const;
 
-export interface LoyaltyHttpApiProps {
-  routes: readonly Route[];
-  /** Handler name -> function; must hold every route's handler. */
-  functions: ReadonlyMap<string, IFunction>;
-  /** Serves `$default`: every request no route matches. */
-  fallback: IFunction;
-}
-
 /**
- * The HTTP API (API Gateway v2): one route per entry of the route table, method and path exactly
- * as there, each a Lambda proxy integration with payload format 2.0, and `$default` to the fallback.
+ * The HTTP API (API Gateway v2) with its `$default` route to the fallback function (FALLBACK_HANDLER:
+ * every request no route matches), a Lambda proxy integration with payload format 2.0. The routes of
+ * the route table join it from their nested stacks (infra/constructs/route-functions.ts).
  * The `$default` stage auto-deploys, is throttled with API_THROTTLING and writes JSON access logs.
  */
 export class LoyaltyHttpApi extends Construct {
   public readonly api: CdkHttpApi;
+  /** Serves `$default`; it has no table access. */
+  public readonly fallback: ApiFunction;
   public readonly stage: HttpStage;
   public readonly accessLogGroup: LogGroup;
   /** Invoke URL of the `$default` stage, ending in `/`. */
   public readonly url: string;
 
-  public constructor(scope: Construct, id: string, { routes, functions, fallback }: LoyaltyHttpApiProps) {
+  public constructor(scope: Construct, id: string) {
     super(scope, id);
+    this.fallback = new ApiFunction(this, constructIdFor(FALLBACK_HANDLER), { handlerName: FALLBACK_HANDLER });
 
     this.api = new CdkHttpApi(this, 'HttpApi', {
       description: 'Loyalty, gift card, order and payments API',
-      defaultIntegration: new HttpLambdaIntegration('DefaultIntegration', fallback, {
+      defaultIntegration: new HttpLambdaIntegration('DefaultIntegration', this.fallback, {
         payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
       }),
       // The default stage is created below instead, because HttpApiProps cannot throttle it.
       createDefaultStage: false,
     });
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason: 'Every function authorizes from the route table (shared/routes.ts): token kinds and permissions API Gateway authorizers cannot express.',
-    });
+    Validations.of(this.api).acknowledge(UNAUTHORIZED_ROUTE_ACKNOWLEDGEMENT);
 
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = new HttpStage(this, 'DefaultStage', {
@@ -77,17 +75,5 @@ export class LoyaltyHttpApi extends Construct {
       },
     });
     this.url = this.stage.url;
-
-    for (const route of routes) {
-      const fn = functions.get(route.handler);
-      if (!fn) throw new Error(`No function for handler ${route.handler} (${route.method} ${route.path})`);
-      this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${constructIdFor(route.handler)}Integration`, fn, {
-          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
-      });
-    }
   }
 }

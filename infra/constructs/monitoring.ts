@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -90,8 +90,8 @@ export class Monitoring extends Construct {
     const action = new SnsAction(this.topic);
 
     /** `runbook`: the heading of docs/operations.md that says what the alarm means and what to do first. */
-    const alarm = (alarmId: string, metric: IMetric, options: { threshold: number; description: string; periods?: number; runbook?: string }) => {
-      const created = new Alarm(this, alarmId, {
+    const alarm = (alarmId: string, metric: IMetric, options: { threshold: number; description: string; periods?: number; runbook?: string; scope?: Construct }) => {
+      const created = new Alarm(options.scope ?? this, alarmId, {
         metric,
         threshold: options.threshold,
         evaluationPeriods: options.periods ?? 1,
@@ -123,7 +123,10 @@ export class Monitoring extends Construct {
       description: `API p99 latency at or above ${ALARM_THRESHOLDS.apiLatencyP99Ms} ms for ${ALARM_THRESHOLDS.apiLatencyPeriods * 5} minutes.`,
     });
     for (const [handler, fn] of functions) {
+      // A function's alarm lives beside it: in its route's nested stack, so the parent's size does not grow with routes.
+      const beside = Stack.of(fn) === Stack.of(this) ? undefined : fn.node.scope;
       alarm(`LambdaErrors${constructIdFor(handler)}`, fn.metricErrors({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
+        scope: beside,
         threshold: 1,
         description: `Function ${handler} failed (unhandled error, timeout or crash; the pipeline answers handled errors itself).`,
         runbook: 'LambdaErrors',

@@ -1,6 +1,4 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
@@ -8,25 +6,29 @@ import { GEOCODE_ACTION } from '../../infra/constructs/geocoder.ts';
 import { handlerEntry } from '../../infra/constructs/api-function.ts';
 import { esbuildOptions } from '../../bench/cold-start.ts';
 import { FALLBACK_HANDLER, routes } from '#shared/routes.ts';
+import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type SynthesizedTemplates } from '../support/templates.ts';
 
 /** The bench's bundle target, which every function's minified bundle must meet (docs/benchmarks.md). */
 const MAX_BUNDLE_BYTES = 200 * 1024;
 const geocoding = routes.filter((route) => route.geocodes).map((route) => route.handler);
 
 let stack: LoyaltyApiStack;
+let synthesized: SynthesizedTemplates;
 let resources: Record<string, { Type: string; Properties?: Record<string, any> }>;
 
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new LoyaltyApiStack(app, 'LoyaltyApi');
-  resources = Template.fromStack(stack).toJSON().Resources;
-});
+  // The parent and its nested route stacks as one (test/support/templates.ts).
+  synthesized = synthesizedTemplates(stack);
+  resources = synthesized.resources;
+}, SYNTH_TIMEOUT_MS);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /** The statements of every policy attached to a handler's role. */
 function statementsOf(handler: string): any[] {
-  const fn = resources[stack.getLogicalId(stack.functions.get(handler)!.node.defaultChild as CfnFunction)]!;
+  const fn = resources[synthesized.logicalIdOf(stack.functions.get(handler)!)]!;
   const roleId = fn.Properties!.Role['Fn::GetAtt'][0];
   return Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && asArray(resource.Properties!.Roles).some((role: any) => role.Ref === roleId))
@@ -50,7 +52,7 @@ describe('the geocoder in the stack', () => {
   });
 
   it.each(geocoding)('configures %s for Amazon Location Service', (handler) => {
-    const fn = resources[stack.getLogicalId(stack.functions.get(handler)!.node.defaultChild as CfnFunction)]!;
+    const fn = resources[synthesized.logicalIdOf(stack.functions.get(handler)!)]!;
     expect(fn.Properties!.Environment.Variables).toMatchObject({ GEOCODER: 'amazon-location', GEOCODER_COUNTRIES: 'USA' });
   });
 

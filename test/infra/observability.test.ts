@@ -6,6 +6,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type SynthesizedTemplates } from '../support/templates.ts';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLoyaltyApi } from '../../infra/app-stacks.ts';
@@ -25,6 +26,7 @@ let edge: LoyaltyApiEdgeStack;
 let api: LoyaltyApiStack;
 let template: Template;
 let resources: Record<string, Resource>;
+const merged = new Map<LoyaltyApiStack, SynthesizedTemplates>();
 let edgeResources: Record<string, Resource>;
 
 beforeAll(() => {
@@ -34,10 +36,12 @@ beforeAll(() => {
   ({ edge, api } = createLoyaltyApi(app, { region: API_REGION }));
   // Synthesis adds what CDK itself contributes (the cross-region reference's reader and writer).
   app.synth();
-  template = Template.fromStack(api);
-  resources = template.toJSON().Resources;
+  // Each API stack's parent and nested route stacks as one (test/support/templates.ts).
+  for (const stack of [bare, api]) merged.set(stack, synthesizedTemplates(stack));
+  template = merged.get(api)!.merged;
+  resources = merged.get(api)!.resources as Record<string, Resource>;
   edgeResources = Template.fromStack(edge).toJSON().Resources;
-});
+}, SYNTH_TIMEOUT_MS);
 
 function ofType(all: Record<string, Resource>, type: string): [string, Resource][] {
   return Object.entries(all).filter(([, resource]) => resource.Type === type);
@@ -45,10 +49,9 @@ function ofType(all: Record<string, Resource>, type: string): [string, Resource]
 
 /** Our own functions: every ApiFunction (CDK's custom resource providers are CfnResources, not functions we configure). */
 function ourFunctions(stack: LoyaltyApiStack): [string, Resource][] {
-  const ids = new Set(
-    [...stack.functions.values(), stack.orderAheadWorkflow.validationFunction, stack.orderAheadCompletionWorkflow.completionFunction].map((fn) => stack.getLogicalId(fn.node.defaultChild as CfnFunction)),
-  );
-  return ofType(Template.fromStack(stack).toJSON().Resources, 'AWS::Lambda::Function').filter(([id]) => ids.has(id));
+  const { logicalIdOf, resources: all } = merged.get(stack)!;
+  const ids = new Set([...stack.functions.values(), stack.orderAheadWorkflow.validationFunction, stack.orderAheadCompletionWorkflow.completionFunction].map(logicalIdOf));
+  return ofType(all as Record<string, Resource>, 'AWS::Lambda::Function').filter(([id]) => ids.has(id));
 }
 
 describe('cdk-nag', () => {
@@ -101,7 +104,7 @@ describe('tracing', () => {
     const functions = ourFunctions(stackOf());
     // The route functions and the two workflows' Task functions.
     expect(functions.length).toBe(stackOf().functions.size + 2);
-    const all = Template.fromStack(stackOf()).toJSON().Resources as Record<string, Resource>;
+    const all = merged.get(stackOf())!.resources as Record<string, Resource>;
     for (const [id, fn] of functions) {
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
       const role = all[fn.Properties.Role['Fn::GetAtt'][0]]!;

@@ -1,6 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAIL_FROM, LoyaltyApiStack } from '../../infra/stack.ts';
 import { addressOf } from '../../infra/constructs/mail.ts';
@@ -13,10 +12,10 @@ import {
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { FALLBACK_HANDLER, routeKey, routes } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
-
-type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type Resource, type SynthesizedTemplates } from '../support/templates.ts';
 
 let stack: LoyaltyApiStack;
+let synthesized: SynthesizedTemplates;
 let template: Template;
 let resources: Record<string, Resource>;
 
@@ -24,9 +23,11 @@ beforeAll(() => {
   // Skip bundling: the template is what is under test, and esbuild would make this slow.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new LoyaltyApiStack(app, 'LoyaltyApi');
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources as Record<string, Resource>;
-});
+  // The parent and its nested route stacks as one (test/support/templates.ts).
+  synthesized = synthesizedTemplates(stack);
+  template = synthesized.merged;
+  resources = synthesized.resources;
+}, SYNTH_TIMEOUT_MS);
 
 function ofType(type: string): [string, Resource][] {
   return Object.entries(resources).filter(([, resource]) => resource.Type === type);
@@ -36,7 +37,7 @@ function ofType(type: string): [string, Resource][] {
 function functionId(handler: string): string {
   const fn = stack.functions.get(handler);
   if (!fn) throw new Error(`stack.functions has no ${handler}`);
-  return stack.getLogicalId(fn.node.defaultChild as CfnFunction);
+  return synthesized.logicalIdOf(fn);
 }
 
 function tableId(): string {

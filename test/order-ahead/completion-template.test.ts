@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { TABLE_WRITE_ACTIONS } from '../../infra/constructs/api-function.ts';
@@ -7,17 +7,19 @@ import { COMPLETION_STATES, COMPLETION_TASK_EXPORT, COMPLETION_TASK_HANDLER, COM
 import { resolveTokens, synthesizeWorkflow } from '../../scripts/local/workflow-definition.ts';
 import { COMPLETION_TIMEOUT_SECONDS, PROVIDER_CUTOFF_SECONDS, PROVIDER_POLL_SECONDS } from '#shared/domain/order-ahead/orders.ts';
 import { routes } from '#shared/routes.ts';
+import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type SynthesizedTemplates } from '../support/templates.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
 const orderAheadRoutes = routes.filter((route) => /order_ahead|upsells/.test(route.path));
 
 let stack: LoyaltyApiStack;
+let synthesized: SynthesizedTemplates;
 let resources: Record<string, Resource>;
 let machineId: string;
 let definition: Record<string, any>;
 
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+const logicalIdOf = (construct: IConstruct) => synthesized.logicalIdOf(construct);
 const stepsFunctionId = () => logicalIdOf(stack.orderAheadCompletionWorkflow.completionFunction);
 const roleOf = (logicalId: string): string => resources[logicalId]!.Properties.Role?.['Fn::GetAtt']?.[0] ?? resources[logicalId]!.Properties.RoleArn['Fn::GetAtt'][0];
 const actionsOf = (statement: any): string[] => [statement.Action].flat();
@@ -30,10 +32,12 @@ function statementsOfRole(roleId: string): any[] {
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new LoyaltyApiStack(app, 'LoyaltyApi', { routes: orderAheadRoutes });
-  resources = JSON.parse(JSON.stringify(app.synth().getStackByName(stack.stackName).template)).Resources;
+  // The parent and its nested route stacks as one (test/support/templates.ts).
+  synthesized = synthesizedTemplates(stack);
+  resources = synthesized.resources as Record<string, Resource>;
   machineId = logicalIdOf(stack.orderAheadCompletionWorkflow.stateMachine);
   definition = JSON.parse(resolveTokens(resources[machineId]!.Properties.DefinitionString, resources));
-});
+}, SYNTH_TIMEOUT_MS);
 
 describe('order-ahead completion state machine', () => {
   it('is a Standard workflow with its own timeout, full logging (no execution data) and X-Ray tracing', () => {

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { TABLE_WRITE_ACTIONS } from '../../infra/constructs/api-function.ts';
@@ -8,6 +8,7 @@ import { TASK_RETRY, VALIDATION_TASK_EXPORT, WORKFLOW_STATES } from '../../infra
 import { resolveTokens, synthesizeWorkflow } from '../../scripts/local/workflow-definition.ts';
 import { VALIDATION_TIMEOUT_SECONDS } from '#shared/domain/order-ahead/orders.ts';
 import { routes } from '#shared/routes.ts';
+import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type SynthesizedTemplates } from '../support/templates.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -16,6 +17,7 @@ const orderAheadRoutes = routes.filter((route) => /order_ahead|upsells/.test(rou
 const starters = orderAheadRoutes.filter((route) => route.startsValidation).map((route) => route.handler);
 
 let stack: LoyaltyApiStack;
+let synthesized: SynthesizedTemplates;
 let template: Template;
 let resources: Record<string, Resource>;
 let machineId: string;
@@ -24,16 +26,18 @@ let definition: Record<string, any>;
 beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   stack = new LoyaltyApiStack(app, 'LoyaltyApi', { routes: orderAheadRoutes });
-  template = Template.fromStack(stack);
-  resources = template.toJSON().Resources;
+  // The parent and its nested route stacks as one (test/support/templates.ts).
+  synthesized = synthesizedTemplates(stack);
+  template = synthesized.merged;
+  resources = synthesized.resources as Record<string, Resource>;
   const machines = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::StepFunctions::StateMachine');
   // Validation, and completion (test/order-ahead/completion-template.test.ts).
   expect(machines).toHaveLength(2);
   machineId = logicalIdOf(stack.orderAheadWorkflow.stateMachine);
   definition = JSON.parse(resolveTokens(resources[machineId]!.Properties.DefinitionString, resources));
-});
+}, SYNTH_TIMEOUT_MS);
 
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+const logicalIdOf = (construct: IConstruct) => synthesized.logicalIdOf(construct);
 const validationFunctionId = () => logicalIdOf(stack.orderAheadWorkflow.validationFunction);
 
 function statementsOfRole(roleId: string): any[] {
