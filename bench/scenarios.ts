@@ -236,6 +236,31 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'payment-token-rotation',
+    title: 'Rotate the QR code (payment token)',
+    route: routeRef({ method: 'POST', path: '/v15/payment_token/rotations' }),
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "token check; in parallel the user item (the code to replace) and the id counter (the new code's id); then one transaction: the user item guarded by the code it replaces, the new QR item, the old one's deletion (so the old code dies in the same write)",
+    },
+    expectedStatuses: [200],
+    consumable: true,
+    async prepare({ world, count, runId }) {
+      // Users of its own: a rotation kills the QR codes the money scenarios scan.
+      const { createUser } = await import('#shared/domain/users.ts');
+      const { issueToken } = await import('#shared/auth/tokens.ts');
+      const { USER_PERMISSIONS } = await import('#shared/routes.ts');
+      const tokens = await createMany(count, 8, async (index) => {
+        const user = await createUser(world.appId, { email: `bench-${runId}-rotate-${index}@example.com`, first_name: 'Bench', last_name: 'Rotator' });
+        return issueToken({ subject: 'user', userId: user.user_id, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
+      });
+      let next = 0;
+      return () => ({ method: 'POST', path: '/v15/payment_token/rotations', headers: auth(tokens[next++]!) });
+    },
+  },
+  {
     id: 'locations-list',
     title: 'List locations (page 1)',
     route: routeRef({ method: 'GET', path: '/v15/apps/{app_id}/locations' }),

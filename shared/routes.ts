@@ -114,7 +114,9 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/credit_cards', handler: 'credit-cards-list', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
   { method: 'POST', path: '/v15/credit_cards', handler: 'credit-cards-create', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
   { method: 'DELETE', path: '/v14/credit_cards/{id}', handler: 'credit-cards-delete', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
-  { method: 'GET', path: '/v15/payment_token', handler: 'payment-token-show', credential: 'user', permissions: ['read_qr_code'], table: 'read' },
+  // The read replaces a token near its expiry; a rotation replaces it on request (docs/identity.md, "Payment token").
+  { method: 'GET', path: '/v15/payment_token', handler: 'payment-token-show', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
+  { method: 'POST', path: '/v15/payment_token/rotations', handler: 'payment-token-rotations-create', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
 
   // Locations
   { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read' },

@@ -12,6 +12,7 @@ import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { userIdForPaymentToken } from '#shared/domain/payment-tokens.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueAdditionRequest } from '#shared/schemas/money.ts';
 import { recordGiftCardLoad } from '#shared/metrics.ts';
@@ -26,13 +27,6 @@ export interface GiftCardAdditionResponse {
     old_value_at_merchant_amount: number;
     uuid: string;
   };
-}
-
-/** The user a QR code (payment token data) names, if any. */
-export async function userIdForPaymentToken(paymentTokenData: string): Promise<number | undefined> {
-  if (!paymentTokenData) return undefined;
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.paymentToken(paymentTokenData) }));
-  return typeof result.Item?.user_id === 'number' ? result.Item.user_id : undefined;
 }
 
 function validateAmount(valueAmount: number): void {

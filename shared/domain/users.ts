@@ -3,7 +3,8 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { hashPassword, randomSecret } from '#shared/auth/secrets.ts';
+import { hashPassword } from '#shared/auth/secrets.ts';
+import { issuePaymentToken } from '#shared/domain/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -25,6 +26,8 @@ export interface UserItem {
   created_app_id: number;
   payment_token_id: number;
   payment_token_data: string;
+  /** Epoch seconds the payment token stops working (shared/domain/payment-tokens.ts); absent on users made before tokens expired. */
+  payment_token_expires_at?: number;
   promoted_card_id: number | null;
   orders_count: number;
   merchants_visited_count: number;
@@ -37,11 +40,6 @@ export interface UserItem {
 }
 
 const EMAIL_TAKEN = () => unprocessable('user', 'email', 'Email already associated with another app', 'taken');
-
-/** QR code data a POS scans: LevelUp-style framing around 256 random bits, unguessable. */
-export function newPaymentTokenData(): string {
-  return `LU02${randomSecret(16).toUpperCase()}LU`;
-}
 
 /**
  * What a new account is made of: the sign-up fields, where the password may be absent (POST /v15/apps/users:
@@ -58,6 +56,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     input.password === undefined ? Promise.resolve(undefined) : hashPassword(input.password),
   ]);
   const now = isoSeconds();
+  const paymentToken = issuePaymentToken(userId, paymentTokenId, now);
   const user: UserItem = {
     user_id: userId,
     email: input.email.trim(),
@@ -71,7 +70,8 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     terms_accepted_at: now,
     created_app_id: appId,
     payment_token_id: paymentTokenId,
-    payment_token_data: newPaymentTokenData(),
+    payment_token_data: paymentToken.token.data,
+    payment_token_expires_at: paymentToken.token.expiresAt,
     promoted_card_id: null,
     orders_count: 0,
     merchants_visited_count: 0,
@@ -83,7 +83,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
   const batch = new LabelledItems();
   batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
   batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user }));
-  batch.add('payment_token', putNew({ ...keys.paymentToken(user.payment_token_data), entity: 'PaymentToken', user_id: userId, payment_token_id: paymentTokenId, created_at: now }));
+  batch.add('payment_token', paymentToken.qrItem);
   batch.add('also', ...alsoWrite(userId));
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {

@@ -350,9 +350,12 @@ interface FuzzTokens {
 
 /**
  * Logout (DELETE /v15/access_tokens) revokes whatever it is sent with: it gets fresh tokens of the world's
- * tenants for each request, so it never revokes the tokens every other route's fuzz uses.
+ * tenants for each request, so it never revokes the tokens every other route's fuzz uses. A payment token
+ * rotation acts as user B, whose QR code no other route's sample uses.
  */
 async function tokensFor(route: Route): Promise<FuzzTokens> {
+  // A rotation kills the caller's QR code: user B's, so the money routes' samples keep A's.
+  if (routeKey(route) === 'POST /v15/payment_token/rotations') return { user: world.userB.token, merchant: world.merchant1.token, app: world.appToken };
   if (routeKey(route) !== 'DELETE /v15/access_tokens') return { user: world.userA.token, merchant: world.merchant1.token, app: world.appToken };
   const appId = world.app.app_id;
   const [user, merchant, app] = await Promise.all([

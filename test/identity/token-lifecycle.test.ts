@@ -215,6 +215,7 @@ describe('limits and headers', () => {
       ['app token', await api.call('POST', '/v15/access_tokens', { body: { api_key: app.apiKey, client_secret: app.clientSecret } })],
       ['downgrade', await api.call('POST', '/v15/access_tokens/downgrades', { token: user.token, body: { access_token: { permission_keynames: ['read_qr_code'] } } })],
       ['QR code', await api.call('GET', '/v15/payment_token', { token: user.token })],
+      ['QR code rotated', await api.call('POST', '/v15/payment_token/rotations', { token: user.token })],
       ['card created', card],
       ['cards', await api.call('GET', '/v15/credit_cards', { token: user.token })],
       ['card deleted', await api.call('DELETE', `/v14/credit_cards/${card.body.credit_card.id}`, { token: user.token })],

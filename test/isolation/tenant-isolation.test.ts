@@ -465,6 +465,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v14/users': 'sign-up; the app is the API key in the body',
   'PUT /v15/users': "changes the token's own user; no id in the request",
   'POST /v15/user_addresses': "creates for the token's own user",
+  'POST /v15/payment_token/rotations': "replaces the token's own user's QR code; no id in the request (test/identity/payment-token: another user's code is untouched)",
   'POST /v15/credit_cards': "adds to the token's own user; a card already another user's is 422 (test/cards)",
   'GET /v15/apps/{app_id}/locations': 'public (no credential)',
   'GET /v15/campaigns/{id}/{representation_type}': "campaigns are the merchant's public offer; progress shown is the caller's own (test/loyalty)",

@@ -11,6 +11,7 @@ import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { unauthorized, unprocessable } from '#shared/errors.ts';
 import { creditAccountKey } from '#shared/domain/ledger.ts';
+import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
 import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
@@ -79,9 +80,9 @@ export function validateIdentifierFromMerchant(identifier: string | null | undef
   }
 }
 
-/** The user a scanned QR code (payment token item) names, if any. */
+/** The user a scanned QR code (payment token item) names, if any and still valid (not expired, not rotated away). */
 function userNamedBy(paymentToken: StoredItem | undefined, paymentTokenData: string): number | undefined {
-  return typeof paymentToken?.user_id === 'number' && paymentTokenData ? paymentToken.user_id : undefined;
+  return paymentTokenData ? userNamedByPaymentToken(paymentToken) : undefined;
 }
 
 /** POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply. */
