@@ -1,6 +1,6 @@
 /**
  * The user's payment token: the QR code data a POS scans to charge the user (docs/identity.md, "Payment token").
- * It is a bearer credential, so it has a lifetime and can be replaced on request: the QR item `QR#<data>` (what a
+ * It is a bearer credential, so it has a lifetime and can be replaced on request: the QR item (keys.paymentToken: what a
  * POS looks up) and the user item (what the app shows) change in one transaction, so the old code stops working
  * the moment the new one exists. Within its lifetime the same code serves any number of purchases.
  */
@@ -49,7 +49,7 @@ export function currentPaymentToken(user: UserItem): CurrentPaymentToken {
 
 /**
  * The user a scanned QR code's item names, or undefined when there is none or it has expired (its TTL may not
- * have removed it yet). Every reader of a `QR#` item asks this, so an expired or rotated code charges no one.
+ * have removed it yet). Every reader of a QR item asks this, so an expired or rotated code charges no one.
  */
 export function userNamedByPaymentToken(item: StoredItem | undefined, now = epochSeconds()): number | undefined {
   if (typeof item?.user_id !== 'number') return undefined;
