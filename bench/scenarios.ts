@@ -389,10 +389,10 @@ export const scenarios: Scenario[] = [
     needs: ['locationId'],
     consumable: true,
     minimum: {
-      roundTrips: 7,
+      roundTrips: 8,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (proposed order, QR code, location, merchant) + the settlement lease (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries (the merchant's campaigns, the user's loyalty there) + one transaction; an order that earns a reward adds the reward-id counter",
+        "token check + one BatchGetItem (proposed order, QR code, location, merchant) + the customer's settlement lease (one order of a customer settles at a time, so the card is charged once per order; released inside the transaction) + the settlement lease (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries (the merchant's campaigns, the user's loyalty there) + one transaction; an order that earns a reward adds the reward-id counter",
     },
     expectedStatuses: [200],
     onResponse(world, status, body) {

@@ -1,4 +1,6 @@
-import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
+import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
+import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
 import { giftCardValueAdditionBody, giftCardValueAdditionParams, giftCardValueAdditionResponse } from '#shared/schemas/money.ts';
@@ -6,12 +8,13 @@ import { giftCardValueAdditionBody, giftCardValueAdditionParams, giftCardValueAd
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions: load value onto the QR code holder's gift card. */
 export const handler = apiHandler(
   'gift-card-value-additions-create',
-  { responses: { 200: giftCardValueAdditionResponse }, summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
+  { responses: { 200: giftCardValueAdditionResponse, 409: apiErrors }, summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
   async (request) => {
     const merchant = requireMerchant(request);
     if (merchant.merchantId !== request.params.merchant_id) {
       throw unauthorized('Not authorized to add gift card value for this merchant.', 'gift_card_value_addition', 'merchant_token');
     }
-    return ok(await addGiftCardValue(merchant.merchantId, request.body.gift_card_value_addition));
+    const addition = request.body.gift_card_value_addition;
+    return idempotentCommit(request, (response) => response, (respond) => addGiftCardValue(merchant.merchantId, addition, respond));
   },
 );

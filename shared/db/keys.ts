@@ -92,6 +92,8 @@ export const keys = {
   /** external_identifier of a gift card addition, scoped to the merchant: at most one addition each. */
   giftCardExternalIdentifier: (merchantId: number, externalIdentifier: string): Key => ({ pk: `GCEXTID#${merchantId}#${externalIdentifier}`, sk: 'GCEXTID' }),
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),
+  /** The lease one settlement holds on a customer at a merchant: their orders there settle one at a time. */
+  customerSettlement: (userId: number, merchantId: number): Key => ({ pk: `SETTLING#${userId}#${merchantId}`, sk: 'SETTLING' }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
   /** gsi1 of an order: a user's orders by creation time (ISO 8601 with milliseconds); query backwards for newest first. */
   userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: userOrdersPartition(userId), gsi1sk: `${ORDER_SORT}${createdAt}#${uuid}` }),

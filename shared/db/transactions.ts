@@ -14,12 +14,20 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** DynamoDB's transaction limit. */
 export const MAX_TRANSACT_ITEMS = 100;
 
+/** The cancellation reason of a transaction that lost to a concurrent one. */
+export const TRANSACTION_CONFLICT = 'TransactionConflict';
+
+/** True when a cancelled transaction lost only a race (no condition of its own failed): trying again may commit. */
+export function lostRace(outcome: TransactOutcome): boolean {
+  return !outcome.committed && outcome.reasons.includes(TRANSACTION_CONFLICT) && !outcome.reasons.includes('ConditionalCheckFailed');
+}
+
 export type TransactOutcome = { committed: true } | { committed: false; reasons: string[] };
 
 function isConflict(error: unknown, reasons: string[]): boolean {
   const name = (error as { name?: string } | null)?.name;
   if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
-  return reasons.includes('TransactionConflict') && !reasons.includes('ConditionalCheckFailed');
+  return reasons.includes(TRANSACTION_CONFLICT) && !reasons.includes('ConditionalCheckFailed');
 }
 
 /**
@@ -38,9 +46,13 @@ export async function transactWrite(buildItems: () => Promise<TransactItem[]> | 
     } catch (error) {
       const name = (error as { name?: string } | null)?.name;
       const reasons = cancellationReasons(error);
-      if (isConflict(error, reasons) && attempt < attempts) {
-        await backoff(attempt, CONTENTION_BACKOFF);
-        continue;
+      if (isConflict(error, reasons)) {
+        if (attempt < attempts) {
+          await backoff(attempt, CONTENTION_BACKOFF);
+          continue;
+        }
+        // Still losing to concurrent writers: a lost race, never an error (callers answer 409 or try again).
+        return { committed: false, reasons: reasons.length > 0 ? reasons : [TRANSACTION_CONFLICT] };
       }
       if (name === 'TransactionCanceledException') return { committed: false, reasons };
       throw error;

@@ -8,9 +8,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
-import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
-import { unprocessable } from '#shared/errors.ts';
+import { conflict, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { userIdForPaymentToken } from '#shared/domain/payment-tokens.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -43,15 +43,28 @@ async function storedResponse(merchantId: number, externalIdentifier: string): P
   return typeof stored === 'string' ? (JSON.parse(stored) as GiftCardAdditionResponse) : undefined;
 }
 
+/** Rounds a load tries against concurrent loads to the same card before answering 409 (the client retries). */
 const RETRIES = 10;
+
+/** Lost every round to concurrent loads of the same card: nothing loaded; a retry can succeed. */
+export const CARD_BUSY = () => conflict('This gift card is being loaded by other requests; retry shortly.', 1, 'gift_card_value_addition', 'in_progress');
+/** The request's Idempotency-Key was taken over (its lease expired) while it loaded: nothing loaded. */
+const KEY_TAKEN_OVER = () => conflict('A request with this Idempotency-Key is still in progress; retry later.', 1);
 
 async function additionExists(uuid: string): Promise<boolean> {
   const result = await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.giftCardAddition(uuid), ConsistentRead: true })));
   return result.Item !== undefined;
 }
 
-/** Loads value onto the gift card of the user the QR code names, at the merchant; answers old and new value. */
-export async function addGiftCardValue(merchantId: number, addition: GiftCardValueAdditionRequest): Promise<GiftCardAdditionResponse> {
+/**
+ * Loads value onto the gift card of the user the QR code names, at the merchant; answers old and new value.
+ * `respond` builds the Idempotency-Key's COMPLETED record (shared/http/idempotency.ts), committed with the load.
+ */
+export async function addGiftCardValue(
+  merchantId: number,
+  addition: GiftCardValueAdditionRequest,
+  respond?: (response: GiftCardAdditionResponse) => TransactItem | undefined,
+): Promise<GiftCardAdditionResponse> {
   const externalIdentifier = addition.external_identifier || undefined;
   // A repeat answers the first response before anything else (contract idempotency rule 2). The happy
   // path does not read the record up front: the transaction's `attribute_not_exists` on it finds a repeat
@@ -108,6 +121,8 @@ export async function addGiftCardValue(merchantId: number, addition: GiftCardVal
       expectedVersion: current.version,
       now,
     }));
+    const completion = respond?.(response);
+    if (completion) batch.add('idempotency', completion);
     const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {
       // The answer may be lost after the addition committed: our uuid's addition then exists.
       if (isTransientDbError(error) && (await additionExists(uuid))) return { committed: true } as const;
@@ -119,6 +134,7 @@ export async function addGiftCardValue(merchantId: number, addition: GiftCardVal
       recordGiftCardLoad(addition.value_amount);
       return response;
     }
+    if (failed.has('idempotency')) throw KEY_TAKEN_OVER();
     if (externalIdentifier && failed.has('external_identifier')) {
       // Another request with this external_identifier won; its response is ours. The record was
       // committed with the winner's transaction, so a consistent read sees it (retry covers the gap
@@ -132,5 +148,6 @@ export async function addGiftCardValue(merchantId: number, addition: GiftCardVal
     // Lost a race on the balance version (or a transaction conflict): re-read and try again.
     await backoff(attempt, CONTENTION_BACKOFF);
   }
-  throw new Error('gift card addition did not commit after repeated contention');
+  // Concurrent loads of this card kept winning: a 409 with Retry-After (never stored under an Idempotency-Key).
+  throw CARD_BUSY();
 }

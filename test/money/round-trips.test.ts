@@ -44,9 +44,9 @@ describe('round trips per request', () => {
 
     const completed = await complete(api, world, proposed.body.proposed_order.uuid, { spend_amount: 2000 });
     expect(completed.status).toBe(200);
-    // token + (proposed order, QR code, location, merchant) + settlement lease + (balances, user, card)
-    // + the merchant's campaigns + the user's loyalty + one transaction
-    expect(roundTrips(completed)).toBe(7);
+    // token + (proposed order, QR code, location, merchant) + the customer's settlement lease + settlement
+    // lease + (balances, user, card) + the merchant's campaigns + the user's loyalty + one transaction
+    expect(roundTrips(completed)).toBe(8);
 
     const refund = await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token, body: { refund: {} } });
     expect(refund.status).toBe(200);

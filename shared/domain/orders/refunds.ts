@@ -22,7 +22,7 @@ import { getOrder, type OrderRecord } from './record.ts';
 const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
 const REFUND_IN_PROGRESS = () => conflict('This refund is being processed by another request; retry shortly.', 1, 'order', 'in_progress');
 
-/** Tries before a refund that keeps losing races on balances or loyalty items gives up (a 500). */
+/** Tries before a refund that keeps losing races on balances or loyalty items answers 409. */
 const REFUND_ROUNDS = 5;
 
 export async function refundOrder(input: {
@@ -126,7 +126,8 @@ export async function refundOrder(input: {
     // A balance or loyalty item moved under us: read again and retry.
     await backoff(attempt, CONTENTION_BACKOFF);
   }
-  throw new Error(`refund of ${order.uuid} did not commit after repeated contention`);
+  // Balances or loyalty items of this customer kept moving: nothing was committed; a retry can win (409, not stored).
+  throw REFUND_IN_PROGRESS();
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The settlement saga: the money path of every completed order (in-store and order-ahead).
  *
+ *  0. Hold the customer (customer-lease.ts): one settlement per customer and merchant at a time, so two
+ *     orders of one customer never both charge against the same balances (and one of them void).
  *  1. Claim the source (lease.ts): only the lease holder may charge.
  *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
  *     batch; work out the split (payment-split.ts).
@@ -20,9 +22,9 @@
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
-import { ApiError, unprocessable } from '#shared/errors.ts';
+import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
@@ -32,6 +34,7 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold } from './customer-lease.ts';
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
@@ -61,7 +64,11 @@ const INSUFFICIENT_FUNDS = () =>
   unprocessable('order', 'base', 'The card has insufficient funds for this order; allow partial authorization or collect another tender.', 'insufficient_funds');
 const NO_PAYMENT_METHOD = () =>
   unprocessable('order', 'base', 'This customer has no payment method; allow partial authorization to apply loyalty only.', 'no_payment_method');
-const BALANCE_CHANGED = () => unprocessable('order', 'base', "The customer's balance changed while completing this order; retry it.", 'balance_changed');
+/**
+ * The customer's balances or loyalty kept moving under this settlement (nothing was charged or moved): a
+ * race a retry can win, so 409 with Retry-After, never a 422 the Idempotency-Key would store for every retry.
+ */
+const BALANCE_CHANGED = () => conflict("The customer's balance changed while completing this order; retry it.", 1, 'order', 'balance_changed');
 
 /** The merchant and its location as read for an order: both must exist and the location must be the merchant's. */
 export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined): { merchant: MerchantItem; location: LocationItem } {
@@ -110,6 +117,17 @@ interface Charge {
 }
 
 async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
+  const hold = await holdCustomer(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid);
+  try {
+    // Committed: the money transaction deleted the hold with the rest.
+    return await settleHeld(settlement, hold);
+  } catch (error) {
+    await releaseCustomer(hold);
+    throw error;
+  }
+}
+
+async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<OrderRecord> {
   const { source, terms, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   const claim = await claimSource(source);
@@ -154,7 +172,7 @@ async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, orderUuid, { userDisplayName: displayName(user), split, chargeId: charge.chargeId });
+    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), split, chargeId: charge.chargeId });
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -201,7 +219,7 @@ async function voidCharge(charge: Charge, sourceUuid: string): Promise<void> {
   }
 }
 
-async function commitSettlement(settlement: Settlement, claim: Claim, uuid: string, facts: { userDisplayName: string; split: Split; chargeId: string | null }): Promise<OrderRecord> {
+async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; split: Split; chargeId: string | null }): Promise<OrderRecord> {
   const { source, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   let order: OrderRecord | undefined;
@@ -231,6 +249,7 @@ async function commitSettlement(settlement: Settlement, claim: Claim, uuid: stri
     batch = new LabelledItems();
     const add = batch.add;
     add('source', completeSourceItem(source, claim, uuid, now));
+    add('customer', releaseCustomerItem(hold));
     add('order', putOrderItem(order));
     add('gift_card', ...balanceChangeItems(giftCardAccountKey(userId, merchantId), [
       { kind: 'gift_card_redeemed', amount: -order.gift_card_total_amount, entryId: `order:${uuid}:gift_card_redeemed`, reference },
@@ -261,7 +280,8 @@ async function commitSettlement(settlement: Settlement, claim: Claim, uuid: stri
     throw stateRefusal(source, stateOf(source, current)) ?? NOT_COMPLETABLE();
   }
   if (failed.has('idempotency')) throw IN_PROGRESS(1);
-  if (failed.has('gift_card') || failed.has('credit') || failed.has('effects')) throw BALANCE_CHANGED();
+  // A balance, loyalty item or the customer's hold moved, or concurrent writers kept winning: start over.
+  if (failed.has('gift_card') || failed.has('credit') || failed.has('effects') || failed.has('customer') || lostRace(outcome)) throw BALANCE_CHANGED();
   if (failed.has('guard')) throw NOT_COMPLETABLE();
   throw new Error(`settlement transaction cancelled: ${outcome.reasons.join(',')}`);
 }
