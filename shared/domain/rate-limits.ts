@@ -162,3 +162,11 @@ export const CLIENT_LOGIN_FAILURES: WindowLimit = { name: 'login-client', limit:
 
 /** Card vaulting per user: a stolen token must not become a card-testing rig (every attempt counts, success or not). */
 export const CARD_VAULT_ATTEMPTS: WindowLimit = { name: 'card-vault', limit: 10, windowSeconds: 3600 };
+
+/**
+ * Manager confirmation codes (refunds): 5 wrong codes for one order, or 20 over a merchant's orders, within
+ * 15 minutes lock that order's (or every) refund at the merchant until the window ends, even with the right code.
+ * Each attempt is counted before the comparison; the right code gives its hit back.
+ */
+export const MANAGER_CODE_ORDER_FAILURES: WindowLimit = { name: 'manager-code-order', limit: 5, windowSeconds: 15 * 60 };
+export const MANAGER_CODE_MERCHANT_FAILURES: WindowLimit = { name: 'manager-code-merchant', limit: 20, windowSeconds: 15 * 60 };

@@ -58,7 +58,7 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   429: {
     name: 'TooManyRequests',
     description:
-      'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`; docs/security.md); retry after the Retry-After interval.',
+      'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`, `manager_confirmation_locked`; docs/security.md); retry after the Retry-After interval.',
     headers: { 'Retry-After': 'Seconds to wait before retrying.' },
   },
   500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },

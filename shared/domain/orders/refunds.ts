@@ -14,6 +14,7 @@ import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.
 import { balanceChangeItems, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
+import { confirmManager } from '#shared/domain/manager-confirmation.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recordOrderRefunded } from '#shared/metrics.ts';
@@ -39,8 +40,8 @@ export async function refundOrder(input: {
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = merchantItem as MerchantItem | undefined;
-  if (!input.platformReversal && merchant?.manager_confirmation && merchant.manager_confirmation !== (input.managerConfirmation ?? '')) {
-    throw unprocessable('refund', 'manager_confirmation', 'Manager confirmation was incorrect.');
+  if (!input.platformReversal) {
+    await confirmManager({ expected: merchant?.manager_confirmation, given: input.managerConfirmation, merchantId: input.merchantId, scope: order.uuid, object: 'refund' });
   }
   if (order.state !== 'completed') throw REFUND_FAILED();
 

@@ -1,0 +1,56 @@
+/**
+ * Manager confirmation: a merchant's code that staff must type to refund (docs/money.md, "Refunds").
+ * A short code is guessable online, so (docs/security.md) every attempt is counted before it is compared,
+ * per order and per merchant (rate-limits.ts), and a full window answers 429 with Retry-After, even for the
+ * right code, until it ends; the comparison is constant-time over equal-length digests.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { rateLimited, unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
+import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, release, reserve, type Reservation, type WindowLimit } from './rate-limits.ts';
+
+/** Equal-length SHA-256 digests compared with timingSafeEqual: neither the code's length nor its prefix leaks through timing. */
+export function codesMatch(expected: string, given: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(given));
+}
+
+export interface ManagerConfirmationCheck {
+  /** The merchant's code; null or empty: the merchant asks for none, and nothing is checked or counted. */
+  expected: string | null | undefined;
+  /** What the request sent (absent or null: nothing, which is wrong when a code is required). */
+  given: string | null | undefined;
+  merchantId: number;
+  /** What the code unlocks (the order's uuid): the per-order window's subject. */
+  scope: string;
+  /** Error object of the request (`refund`, or a detached refund's `detached_refund`). */
+  object: string;
+}
+
+/**
+ * Passes when the merchant needs no code or the right one was sent; otherwise 422 `<object>` /
+ * `manager_confirmation` "Manager confirmation was incorrect." (the contract's answer), and once the order's or
+ * the merchant's window holds its limit, 429 `manager_confirmation_locked` with Retry-After.
+ */
+export async function confirmManager(check: ManagerConfirmationCheck): Promise<void> {
+  if (!check.expected) return;
+  const windows: [WindowLimit, string][] = [
+    [MANAGER_CODE_ORDER_FAILURES, `${check.merchantId}#${check.scope}`],
+    [MANAGER_CODE_MERCHANT_FAILURES, String(check.merchantId)],
+  ];
+  const reservations = await Promise.all(windows.map(([limit, subject]) => reserve(limit, subject)));
+  const giveBack = () => Promise.all(windows.map(([limit, subject], index) => (reservations[index]!.allowed ? release(limit, subject) : undefined)));
+  const refused = reservations.filter((reservation): reservation is Extract<Reservation, { allowed: false }> => !reservation.allowed);
+  if (refused.length > 0) {
+    // The window that refused holds no hit of this attempt; the other one must not keep one either.
+    await giveBack();
+    const retryAfter = Math.max(...refused.map((reservation) => reservation.retryAfterSeconds));
+    log('warn', 'manager_confirmation_locked', { merchant_id: check.merchantId, scope: check.scope, retry_after: retryAfter });
+    throw rateLimited(check.object, 'Too many incorrect manager confirmations; refunds here are locked for a while. Try again later.', 'manager_confirmation_locked', retryAfter);
+  }
+  if (codesMatch(check.expected, check.given ?? '')) {
+    await giveBack();
+    return;
+  }
+  throw unprocessable(check.object, 'manager_confirmation', 'Manager confirmation was incorrect.');
+}
