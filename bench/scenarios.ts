@@ -337,6 +337,39 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'location-campaigns',
+    title: 'Campaign metadata at a location (A18)',
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/campaigns' }),
+    needs: ['locationId', 'campaignId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: "no token; the location (its merchant) + one Query of the merchant's catalog partition" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/campaigns` });
+    },
+  },
+  {
+    id: 'merchant-campaigns',
+    title: 'Campaign metadata of a merchant (A19)',
+    route: routeRef({ method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns' }),
+    needs: ['campaignId'],
+    minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the merchant's catalog partition (its merchant row says it exists)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/campaigns` });
+    },
+  },
+  {
+    id: 'users-orders',
+    title: "The user's orders, Ruby form (A31)",
+    route: routeRef({ method: 'GET', path: '/v15/users/orders' }),
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the user's orders index (the app is kept in the function's memory)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: '/v15/users/orders', headers: auth(nextUser().token) });
+    },
+  },
+  {
     id: 'gift-card-load',
     title: 'Gift card load',
     route: routeRef({ method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions' }),

@@ -1,89 +1,10 @@
-import * as z from 'zod';
-import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
-import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
-import { notFound } from '#shared/errors.ts';
-import { getApp } from '#shared/domain/apps.ts';
-import { listAppLocations, serializeLocation } from '#shared/domain/locations.ts';
-import { FULFILLMENT_TYPES, locationList, type FulfillmentType } from '#shared/schemas/locations.ts';
-import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { appLocationsParams, appLocationsQuery, serveAppLocations } from '#shared/http/app-locations.ts';
+import { locationList } from '#shared/schemas/locations.ts';
 
-/**
- * GET /v15/apps/:app_id/locations — no credential. Query errors are 422 with object `request` and
- * the parameter's name as property; an unknown app is 404 with an empty body.
- */
-
-const positiveInteger = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\+?\d+$/, message)
-    .transform(Number)
-    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);
-
-const fulfillmentTypesList = z
-  .string()
-  .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
-  .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
-  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
-
-const querySchema = z
-  .object({
-    fulfillment_types: optionalQuery(fulfillmentTypesList),
-    page: pageQuery,
-    in_delivery_area: optionalQuery(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
-    lat: optionalQuery(latitudeQuery),
-    lng: optionalQuery(longitudeQuery),
-    'image[width]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
-    'image[height]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
-    'image[density]': optionalQuery(decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0'))),
-    /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
-    after: optionalQuery(positiveInteger('must be a location id')),
-  })
-  .superRefine((query, context) => {
-    requireLatLngTogether(query, context);
-    if (query.in_delivery_area) {
-      if (query.lat === undefined && query.lng === undefined) {
-        for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
-      }
-      const types = query.fulfillment_types;
-      if (!(types?.length === 1 && types[0] === 'delivery')) {
-        context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
-      }
-    }
-  });
-
-const params = z.object({ app_id: pathId });
-
-/** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
-const PAGING_PARAMETERS = ['page', 'after'];
-
-export const handler = apiHandler('locations-list', { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: querySchema, params }, async (request) => {
-  const { query } = request;
-  const app = await getApp(request.params.app_id);
-  if (!app) throw notFound();
-
-  const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
-  const page = query.page ?? 1;
-  const result = await listAppLocations(app, {
-    fulfillmentTypes: query.fulfillment_types ?? ['in_store'],
-    near,
-    inDeliveryArea: query.in_delivery_area === true,
-    page,
-    // Distance order is by page number only: a cursor in id order means nothing there.
-    after: near ? undefined : query.after,
-  });
-  if (result.locations.length === 0) return noContent();
-
-  const width = query['image[width]'];
-  const height = query['image[height]'];
-  const density = query['image[density]'];
-  const image = width !== undefined && height !== undefined && density !== undefined ? { width, height, density } : undefined;
-  const now = new Date();
-  const body = result.locations.map((location) => ({ location: serializeLocation(location, { baseUrl: request.baseUrl, image, now }) }));
-
-  if (!result.hasMore) return ok(body);
-  const next = carriedQuery(request.event.queryStringParameters, PAGING_PARAMETERS);
-  next.set('page', String(page + 1));
-  if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
-  return ok(body, nextPageLink(request.baseUrl, `/v15/apps/${app.app_id}/locations`, next));
-});
+/** GET /v15/apps/:app_id/locations (shared/http/app-locations.ts). */
+export const handler = apiHandler(
+  'locations-list',
+  { responses: { 200: locationList, 204: null }, summary: "List an app's locations", query: appLocationsQuery, params: appLocationsParams },
+  (request) => serveAppLocations(request, 'v15'),
+);

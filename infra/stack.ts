@@ -89,6 +89,7 @@ export class LoyaltyApiStack extends Stack {
     this.mail = new Mail(this, 'Mail', {
       from: mailFrom,
       identity: mailIdentity,
+      support: this.node.tryGetContext('supportEmail'),
       senders: routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 

@@ -285,6 +285,8 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   audit: () => import('./admin/money.ts').then((module) => module.auditCommand),
   'create-menu': () => import('./admin/order-ahead.ts').then((module) => module.createMenuCommand),
   'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),
+  'set-interstitial': () => import('./admin/app-surface.ts').then((module) => module.setInterstitialCommand),
+  'list-tickets': () => import('./admin/app-surface.ts').then((module) => module.listTicketsCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

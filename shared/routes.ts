@@ -159,6 +159,27 @@ export const routes: readonly Route[] = [
   // The poll rejects (and reverses) a completion that outlived its deadline: the workflow died.
   { method: 'GET', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-completions-show', credential: 'user', permissions: ['create_orders'], table: 'write' },
 
+  // App surface beyond the contract (docs/app-surface.md): categories, the screen after an order and its
+  // feedback, support tickets
+  { method: 'GET', path: '/v14/categories', handler: 'categories-list', credential: 'none', table: 'none' },
+  // Either create_orders or read_qr_code (the handler checks: the table lists permissions that are all required)
+  { method: 'GET', path: '/v15/orders/{uuid}/interstitial', handler: 'orders-interstitial-show', credential: 'user', table: 'read' },
+  { method: 'GET', path: '/v14/orders/{uuid}/interstitial', handler: 'orders-interstitial-show-v14', credential: 'user', table: 'read' },
+  { method: 'POST', path: '/v15/orders/{uuid}/feedback', handler: 'orders-feedback-create', credential: 'user', table: 'write' },
+  { method: 'POST', path: '/v14/tickets', handler: 'tickets-create', credential: 'user', table: 'write', sendsEmail: true },
+  // Campaigns without a user: metadata by location and merchant, v14 campaign, cohort code lookup
+  // (counted per client address: table write), campaign merchants
+  { method: 'GET', path: '/v15/locations/{location_id}/campaigns', handler: 'locations-campaigns-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns', handler: 'merchants-campaigns-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/campaigns/{id}', handler: 'campaigns-show-v14', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/codes/{code}/campaign', handler: 'codes-campaign-show', credential: 'none', table: 'write' },
+  { method: 'GET', path: '/v14/campaigns/{id}/merchants', handler: 'campaigns-merchants-list', credential: 'none', table: 'read' },
+  // v14 lists: location summaries by change, an app's locations, the user's orders (Android v14, Ruby)
+  { method: 'GET', path: '/v14/locations', handler: 'locations-summaries-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/apps/{app_id}/locations', handler: 'locations-list-v14', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/apps/{app_id}/orders', handler: 'apps-orders-list-v14', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/users/orders', handler: 'users-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none' },
   { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },

@@ -3,6 +3,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { CLIENT_LIMITS } from '#shared/throttling.ts';
+import { SERVER_HEADER } from '#shared/http/headers.ts';
 import { FUNCTION_LOG_RETENTION } from './api-function.ts';
 
 /** Where a CloudFront-scoped web ACL must live, whatever region the API is in. */
@@ -54,7 +55,7 @@ function rateRule(
         customResponse: {
           responseCode: 429,
           customResponseBodyKey: 'throttled',
-          responseHeaders: [{ name: 'Retry-After', value: String(CLIENT_LIMITS.windowSeconds) }],
+          responseHeaders: [{ name: 'Retry-After', value: String(CLIENT_LIMITS.windowSeconds) }, ...Object.entries(SERVER_HEADER).map(([name, value]) => ({ name, value }))],
         },
       },
     },

@@ -12,10 +12,12 @@ import {
   OriginRequestPolicy,
   OriginSslPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Construct } from 'constructs';
+import { SERVER_HEADER } from '#shared/http/headers.ts';
 
 export interface EdgeDistributionProps {
   api: IHttpApi;
@@ -49,6 +51,13 @@ export class EdgeDistribution extends Construct {
       cookieBehavior: CacheCookieBehavior.none(),
     });
 
+    // iOS and Android honour 401, 404 and 501 only with `Server: LevelUp`: set on every answer, over
+    // whatever a layer in between put there (the functions send it too).
+    const responseHeadersPolicy = new ResponseHeadersPolicy(this, 'ApiResponseHeaders', {
+      comment: 'Loyalty API: Server: LevelUp on every answer (the LevelUp mobile SDKs read it)',
+      customHeadersBehavior: { customHeaders: Object.entries(SERVER_HEADER).map(([header, value]) => ({ header, value, override: true })) },
+    });
+
     // apiEndpoint is `https://<api-id>.execute-api.<region>.amazonaws.com`.
     const originDomain = Fn.select(2, Fn.split('/', api.apiEndpoint));
     this.distribution = new Distribution(this, 'Distribution', {
@@ -59,6 +68,7 @@ export class EdgeDistribution extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         cachePolicy: apiCachePolicy,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy,
       },
       webAclId: webAclArn,
       httpVersion: HttpVersion.HTTP2_AND_3,

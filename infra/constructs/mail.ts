@@ -9,6 +9,8 @@ export interface MailProps {
   identity: string;
   /** The functions of the routes marked `sendsEmail` in shared/routes.ts. */
   senders: readonly ApiFunction[];
+  /** Where support tickets (POST /v14/tickets) are mailed: SUPPORT_EMAIL. @default support@ the identity's domain */
+  support?: string;
 }
 
 /** The address inside `Name <address>` (or the string itself). */
@@ -33,8 +35,10 @@ export class Mail extends Construct {
     this.identity = new EmailIdentity(this, 'Identity', {
       identity: props.identity.includes('@') ? Identity.email(props.identity) : Identity.domain(props.identity),
     });
+    const support = props.support ?? (props.identity.includes('@') ? props.identity : `support@${props.identity}`);
     for (const fn of props.senders) {
       fn.addEnvironment('MAIL_FROM', props.from);
+      fn.addEnvironment('SUPPORT_EMAIL', support);
       this.identity.grant(fn, 'ses:SendEmail');
     }
   }

@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { FALLBACK_HANDLER, matchPath, routes, type Route } from '#shared/routes.ts';
 import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling.ts';
 import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
+import { SERVER_HEADER } from '#shared/http/headers.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
 
@@ -112,7 +113,8 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 function send(response: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  response.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+  // The edge (CloudFront's response headers policy) puts Server: LevelUp on every answer, its own 429s included.
+  response.writeHead(status, { ...headers, ...SERVER_HEADER, 'Content-Length': String(Buffer.byteLength(body)) });
   response.end(body);
 }
 

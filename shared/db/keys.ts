@@ -20,6 +20,8 @@ export function padId(id: number): string {
 const LOCATION_SORT = 'LOCATION#';
 const ORDER_SORT = 'ORDER#';
 const CAMPAIGN_SORT = 'CAMPAIGN#';
+const TICKET_SORT = 'TICKET#';
+const TICKETS_PARTITION = 'TICKETS';
 
 const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
 const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
@@ -143,4 +145,16 @@ export const keys = {
   rewardIdIndex: (rewardId: string) => ({ gsi1pk: `REWARD#${rewardId}`, gsi1sk: 'REWARD' }),
   /** What loyalty did in one order's completion, so a refund can undo exactly that. */
   orderLoyaltyEffects: (orderUuid: string): Key => ({ pk: `LOYALTYORDER#${orderUuid}`, sk: 'EFFECTS' }),
+
+  // App surface (interstitials, feedback, support tickets, images) — see docs/data-model.md "App surface"
+  /** The screen a merchant shows after an order (A6): one per merchant. */
+  merchantInterstitial: (merchantId: number): Key => ({ pk: `MERCHANT#${merchantId}`, sk: 'INTERSTITIAL' }),
+  /** A user's answer to a feedback interstitial (A7): one per order, the latest answer kept. */
+  orderFeedback: (orderUuid: string): Key => ({ pk: `FEEDBACK#${orderUuid}`, sk: 'FEEDBACK' }),
+  ticket: (ticketId: number): Key => ({ pk: `TICKET#${ticketId}`, sk: 'TICKET' }),
+  /** gsi1 of a ticket: every ticket by creation time (what the operators' CLI lists, newest first). */
+  ticketsIndex: (createdAt: string, ticketId: number) => ({ gsi1pk: TICKETS_PARTITION, gsi1sk: `${TICKET_SORT}${createdAt}#${padId(ticketId)}` }),
+  tickets: () => ({ gsi1pk: TICKETS_PARTITION, skPrefix: TICKET_SORT }),
+  /** The stored image of one subject (`location#5`, `campaign-image#3`, `campaign-icon#3`, `menu-item#2#41`): its variants. */
+  image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
 };

@@ -9,6 +9,7 @@ import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locatio
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
+import { isKnownCategory } from '#shared/domain/app-surface/categories.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
@@ -107,7 +108,7 @@ export const locationInputSchema = z
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
     time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),
-    categories: z.array(z.number().int()).default([]),
+    categories: z.array(z.number().int().refine(isKnownCategory, 'is not a category of GET /v14/categories')).max(20).default([]),
     fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
     delivery_radius_m: z.number().positive().nullable().default(null),
     hours: z.array(openingPeriodSchema).default([]),

@@ -6,7 +6,7 @@ import { ApiError, errorDetail, notFound, unauthorized } from '#shared/errors.ts
 import { securityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
-import { findRoute, type Route } from '#shared/routes.ts';
+import { findRoute, type Permission, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
@@ -57,6 +57,15 @@ export function requireUser(request: { credentials: Credentials }): UserPrincipa
 export function requireMerchant(request: { credentials: Credentials }): MerchantPrincipal {
   if (!request.credentials.merchant) throw unauthorized();
   return request.credentials.merchant;
+}
+
+/**
+ * For operations the SDKs allow with any one of several permissions (Android: `create_orders` or
+ * `read_qr_code` for interstitials and feedback); the route table lists permissions that are all required.
+ */
+export function requireAnyPermission(principal: { permissions: readonly string[] }, permissions: readonly Permission[]): void {
+  if (permissions.some((permission) => principal.permissions.includes(permission))) return;
+  throw new ApiError(401, [errorDetail('access_token', 'permissions', `The access token lacks the ${permissions.join(' or the ')} permission.`, 'missing_permission')]);
 }
 
 export function requireApp(request: { credentials: Credentials }): AppPrincipal {

@@ -166,6 +166,8 @@ function sampleBody(route: Route): Json | undefined {
     'PUT /v15/locations/{location_id}/rewards/{claim_id}': { reward: { paused: false } },
     'POST /v15/order_ahead/orders': cart,
     'POST /v15/upsells': cart,
+    'POST /v15/orders/{uuid}/feedback': { feedback: { question_text: 'How was it?', rating: '5', comment: 'Fine' } },
+    'POST /v14/tickets': { ticket: { body: 'Help: my reward is missing' } },
   };
   return samples[routeKey(route)];
 }
@@ -220,7 +222,7 @@ function pathArbitrary(route: Route): fc.Arbitrary<string> {
   });
 }
 
-const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
+const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'since', 'last_id', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
 
 const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },

@@ -22,6 +22,7 @@ vi.hoisted(() => {
 });
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
+import { setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { routeKey, routes } from '#shared/routes.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
@@ -235,6 +236,27 @@ const CASES: IsolationCase[] = [
   },
   ...(['v14', 'v15'] as const).map(
     (version): IsolationCase => ({
+      route: `GET /${version}/orders/{uuid}/interstitial`,
+      name: `B reads the interstitial of A's order (${version})`,
+      attempt: (w) => ({ token: w.userB.token, path: `/${version}/orders/${w.orderUuid}/interstitial` }),
+      expected: { status: 404, body: notAuthorizedFor('interstitial', 'id', 'Interstitial not found.', 'not_found') },
+      otherKind: userPath,
+      ownerSees: async (w) => {
+        await setInterstitial({ merchantId: w.merchant1.merchant.merchant_id, type: 'no_action', title: 'Thanks!' });
+        expect((await call('GET', `/${version}/orders/${w.orderUuid}/interstitial`, { token: w.userA.token })).status).toBe(200);
+      },
+    }),
+  ),
+  {
+    route: 'POST /v15/orders/{uuid}/feedback',
+    name: "B answers the feedback of A's order",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/orders/${w.orderUuid}/feedback`, body: { feedback: { question_text: 'How was it?', rating: 1, comment: 'awful' } } }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v15/orders/${w.orderUuid}`, w.userA.token, w.orderUuid),
+  },
+  ...(['v14', 'v15'] as const).map(
+    (version): IsolationCase => ({
       route: `POST /${version}/orders/{uuid}/refund`,
       name: `merchant 2 refunds merchant 1's order (${version})`,
       attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders/${w.orderUuid}/refund`, body: { refund: { manager_confirmation: null } } }),
@@ -338,6 +360,24 @@ const LIST_CASES: ListCase[] = [
     run: async (w) => {
       expect(await listText('/v15/apps/orders', w.userB.token)).not.toContain(w.orderUuid);
       expect(await listText('/v15/apps/orders', w.userA.token)).toContain(w.orderUuid);
+    },
+  },
+  {
+    route: 'GET /v15/users/orders',
+    name: "B's orders (Ruby form) do not include A's",
+    run: async (w) => {
+      expect(await listText('/v15/users/orders', w.userB.token)).not.toContain(w.orderUuid);
+      expect(await listText('/v15/users/orders', w.userA.token)).toContain(w.orderUuid);
+    },
+  },
+  {
+    route: 'GET /v14/apps/{app_id}/orders',
+    name: "B's orders (v14, by app id) do not include A's; another app's id is 404",
+    run: async (w) => {
+      expect(await listText(`/v14/apps/${w.app.app_id}/orders`, w.userB.token)).not.toContain(w.orderUuid);
+      expect(await listText(`/v14/apps/${w.app.app_id}/orders`, w.userA.token)).toContain(w.orderUuid);
+      const { app: other } = await appFixture();
+      expect((await call('GET', `/v14/apps/${other.app_id}/orders`, { token: w.userA.token })).status).toBe(404);
     },
   },
   {
@@ -474,6 +514,15 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v15/order_ahead/locations/{location_id}/menu': 'public (no credential)',
   'GET /v15/order_ahead/menus/{menu_id}': 'public (no credential)',
   'POST /v15/upsells': "reads the public menu and the caller's own order count",
+  'GET /v14/categories': 'public (no credential): the fixed category list',
+  'GET /v15/locations/{location_id}/campaigns': "public (no credential): a location's public campaigns",
+  'GET /v15/merchants/{merchant_id}/campaigns': "public (no credential): a merchant's public campaigns",
+  'GET /v14/campaigns/{id}': 'public (no credential): a public campaign (locked ones are 404: test/app-surface)',
+  'GET /v14/codes/{code}/campaign': 'public (no credential) promotion lookup, counted per client address',
+  'GET /v14/campaigns/{id}/merchants': 'public (no credential)',
+  'GET /v14/locations': 'public (no credential): location summaries',
+  'GET /v14/apps/{app_id}/locations': 'public (no credential)',
+  'POST /v14/tickets': "creates a ticket of the token's own user; nothing reads tickets back through the API",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

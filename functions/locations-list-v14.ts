@@ -1,0 +1,14 @@
+import { apiHandler } from '#shared/http/handler.ts';
+import { appLocationsParams, appLocationsQuery, serveAppLocations } from '#shared/http/app-locations.ts';
+import { locationListV14 } from '#shared/schemas/app-surface.ts';
+
+/**
+ * GET /v14/apps/:app_id/locations (A29): the v14 form iOS, Android and the Ruby gem call; the same list
+ * as v15 (shared/http/app-locations.ts), its next-page Link on the v14 path. PowerShell's `deduplicate`
+ * is accepted and needs nothing: a location is listed once.
+ */
+export const handler = apiHandler(
+  'locations-list-v14',
+  { responses: { 200: locationListV14, 204: null }, summary: "List an app's locations (v14)", query: appLocationsQuery, params: appLocationsParams },
+  (request) => serveAppLocations(request, 'v14'),
+);

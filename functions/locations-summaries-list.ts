@@ -1,0 +1,39 @@
+import * as z from 'zod';
+import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
+import { nextPageLink } from '#shared/http/paging.ts';
+import { optionalQuery } from '#shared/schemas/params.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { locationSummaries, serializeSummary } from '#shared/domain/app-surface/location-summaries.ts';
+import { locationSummaryList } from '#shared/schemas/app-surface.ts';
+
+const query = z
+  .object({
+    since: optionalQuery(
+      z
+        .string()
+        .max(40)
+        // A `+00:00` offset sent unescaped arrives as a space.
+        .transform((value) => value.replace(' ', '+'))
+        .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date and time')
+        .transform((value) => isoSeconds(new Date(value))),
+    ),
+    last_id: optionalQuery(z.string().regex(/^\d{1,15}$/, 'must be a location id').transform(Number)),
+  })
+  .superRefine((value, context) => {
+    if (value.last_id !== undefined && value.since === undefined) context.addIssue({ code: 'custom', path: ['since'], message: 'is required with last_id' });
+  });
+
+/**
+ * GET /v14/locations (A28) — no credential: every location as a summary, in the order they changed.
+ * Each page's Link resumes after its last row (`since` = its updated_at, `last_id` = its id); apps keep
+ * the last Link and come back for what changed. Nothing after the position: 204.
+ */
+export const handler = apiHandler('locations-summaries-list', { responses: { 200: locationSummaryList, 204: null }, summary: 'List every location as a summary, by change', query }, async (request) => {
+  const { since, last_id: lastId } = request.query;
+  const page = await locationSummaries(since !== undefined ? { since, lastId: lastId ?? 0 } : undefined);
+  if (!page.next) return noContent();
+  return ok(
+    page.locations.map(serializeSummary),
+    nextPageLink(request.baseUrl, '/v14/locations', new URLSearchParams({ since: page.next.since, last_id: String(page.next.lastId) })),
+  );
+});

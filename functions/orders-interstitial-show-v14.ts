@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import { apiHandler } from '#shared/http/handler.ts';
+import { interstitialNotFound, serveInterstitial } from '#shared/http/app-surface.ts';
+import { interstitialResponse } from '#shared/schemas/app-surface.ts';
+
+const params = z.object({ uuid: z.string().min(1).max(64) });
+
+/**
+ * GET /v14/orders/:uuid/interstitial — the screen the merchant shows after this order of the user's (claim,
+ * feedback, share, url or no_action). No interstitial, or not the user's order: 404 with the documented error.
+ */
+export const handler = apiHandler(
+  'orders-interstitial-show-v14',
+  { responses: { 200: interstitialResponse }, summary: 'Get the interstitial shown after an order', params, notFound: interstitialNotFound },
+  serveInterstitial,
+);

@@ -1,0 +1,79 @@
+/**
+ * App-surface commands of `npm run admin` (registered in scripts/admin.ts):
+ * - set-interstitial: the screen a merchant's orders show afterwards (GET /v15/orders/:uuid/interstitial);
+ * - list-tickets: the support tickets users sent (POST /v14/tickets), newest first.
+ */
+import { readFileSync } from 'node:fs';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { getMerchant } from '#shared/domain/merchants.ts';
+import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
+import { listTickets } from '#shared/domain/app-surface/tickets.ts';
+import { INTERSTITIAL_TYPES, type InterstitialType, type ShareAction } from '#shared/schemas/app-surface.ts';
+
+function shareOption(raw: string | undefined): Partial<ShareAction> | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(raw.trim().startsWith('{') ? raw : readFileSync(raw, 'utf8')) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Partial<ShareAction>;
+  } catch (error) {
+    throw new UsageError(`--share takes a JSON object or a file holding one (${(error as Error).message})`);
+  }
+}
+
+export const setInterstitialCommand: AdminCommand = {
+  summary: "Set the screen a merchant's orders show afterwards (claim, feedback, share, url or no_action).",
+  usage: [
+    `--merchant-id <id> --type ${INTERSTITIAL_TYPES.join('|')} --title <text> [--description-html <html>] [--callout-text <text>]`,
+    '        [--campaign-id <id>] (claim: the campaign whose cohort code is offered; any type: the campaign image is shown)',
+    '        [--question-text <text>] (feedback)   [--url <https URL> --button-text <text>] (url)',
+    '        [--share \'{"message_for_email_subject": ..., "share_url_twitter": ...}\' | --share <file.json>] (share)',
+  ].join('\n'),
+  options: {
+    'merchant-id': { type: 'string' },
+    type: { type: 'string' },
+    title: { type: 'string' },
+    'description-html': { type: 'string' },
+    'callout-text': { type: 'string' },
+    'campaign-id': { type: 'string' },
+    'question-text': { type: 'string' },
+    url: { type: 'string' },
+    'button-text': { type: 'string' },
+    share: { type: 'string' },
+  },
+  async run(values) {
+    const merchantId = integerOption(values, 'merchant-id', true);
+    const type = stringOption(values, 'type', true);
+    if (!(INTERSTITIAL_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${INTERSTITIAL_TYPES.join(', ')}`);
+    if (!(await getMerchant(merchantId))) throw new CommandError(`merchant ${merchantId} does not exist`);
+    try {
+      const interstitial = await setInterstitial({
+        merchantId,
+        type: type as InterstitialType,
+        title: stringOption(values, 'title', true),
+        descriptionHtml: stringOption(values, 'description-html'),
+        calloutText: stringOption(values, 'callout-text'),
+        campaignId: integerOption(values, 'campaign-id'),
+        questionText: stringOption(values, 'question-text'),
+        url: stringOption(values, 'url'),
+        buttonText: stringOption(values, 'button-text'),
+        share: shareOption(stringOption(values, 'share')),
+      });
+      return { interstitial };
+    } catch (error) {
+      if (error instanceof InterstitialInputError) throw new CommandError(error.message);
+      throw error;
+    }
+  },
+};
+
+export const listTicketsCommand: AdminCommand = {
+  summary: 'List the support tickets users sent from their apps, newest first.',
+  usage: '[--limit <n>] (default 50, at most 1000)',
+  options: { limit: { type: 'string' } },
+  async run(values) {
+    const limit = integerOption(values, 'limit') ?? 50;
+    if (limit > 1000) throw new UsageError('--limit is at most 1000');
+    return { tickets: await listTickets(limit) };
+  },
+};

@@ -1,0 +1,108 @@
+import * as z from 'zod';
+import { noContent, ok, type ApiRequest, type ApiResponse } from '#shared/http/handler.ts';
+import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
+import { notFound } from '#shared/errors.ts';
+import { getApp } from '#shared/domain/apps.ts';
+import { listAppLocations, serializeLocation, type LocationItem } from '#shared/domain/locations.ts';
+import { categoryName } from '#shared/domain/app-surface/categories.ts';
+import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
+import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
+
+/**
+ * An app's locations, shared by GET /v15/apps/:app_id/locations and its v14 form (A29): no credential.
+ * Query errors are 422 with object `request` and the parameter's name as property; an unknown app is 404
+ * with an empty body.
+ */
+
+const positiveInteger = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?\d+$/, message)
+    .transform(Number)
+    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);
+
+const fulfillmentTypesList = z
+  .string()
+  .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
+  .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
+  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
+
+export const appLocationsQuery = z
+  .object({
+    fulfillment_types: optionalQuery(fulfillmentTypesList),
+    page: pageQuery,
+    in_delivery_area: optionalQuery(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
+    lat: optionalQuery(latitudeQuery),
+    lng: optionalQuery(longitudeQuery),
+    'image[width]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    'image[height]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
+    'image[density]': optionalQuery(decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0'))),
+    /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
+    after: optionalQuery(positiveInteger('must be a location id')),
+  })
+  .superRefine((query, context) => {
+    requireLatLngTogether(query, context);
+    if (query.in_delivery_area) {
+      if (query.lat === undefined && query.lng === undefined) {
+        for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
+      }
+      const types = query.fulfillment_types;
+      if (!(types?.length === 1 && types[0] === 'delivery')) {
+        context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
+      }
+    }
+  });
+
+export const appLocationsParams = z.object({ app_id: pathId });
+
+/** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
+const PAGING_PARAMETERS = ['page', 'after'];
+
+/** What iOS's location factory reads beyond the contract's Location in the v14 list (A29 fixture). */
+function v14LocationFields(location: LocationItem) {
+  return {
+    name: location.name ?? location.merchant_name ?? '',
+    phone: location.phone ?? null,
+    visible: location.shown,
+    category_names: location.categories.map(categoryName),
+  };
+}
+
+/**
+ * One page of an app's locations as GET /v15/apps/:app_id/locations (and its v14 form, A29) answer it;
+ * `version` names the path of the next page's Link (iOS rebuilds it with only the version replaced).
+ */
+export async function serveAppLocations(request: ApiRequest<undefined, z.output<typeof appLocationsQuery>, z.output<typeof appLocationsParams>>, version: 'v14' | 'v15'): Promise<ApiResponse> {
+  const { query } = request;
+  const app = await getApp(request.params.app_id);
+  if (!app) throw notFound();
+
+  const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
+  const page = query.page ?? 1;
+  const result = await listAppLocations(app, {
+    fulfillmentTypes: query.fulfillment_types ?? ['in_store'],
+    near,
+    inDeliveryArea: query.in_delivery_area === true,
+    page,
+    // Distance order is by page number only: a cursor in id order means nothing there.
+    after: near ? undefined : query.after,
+  });
+  if (result.locations.length === 0) return noContent();
+
+  const width = query['image[width]'];
+  const height = query['image[height]'];
+  const density = query['image[density]'];
+  const image = width !== undefined && height !== undefined && density !== undefined ? { width, height, density } : undefined;
+  const now = new Date();
+  const body = result.locations.map((location) => {
+    const serialized = serializeLocation(location, { baseUrl: request.baseUrl, image, now });
+    return { location: version === 'v14' ? { ...serialized, ...v14LocationFields(location) } : serialized };
+  });
+
+  if (!result.hasMore) return ok(body);
+  const next = carriedQuery(request.event.queryStringParameters, PAGING_PARAMETERS);
+  next.set('page', String(page + 1));
+  if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
+  return ok(body, nextPageLink(request.baseUrl, `/${version}/apps/${app.app_id}/locations`, next));
+}
