@@ -200,7 +200,8 @@ describe('per-client limits (edge)', () => {
       ScopeDownStatement: { SizeConstraintStatement: { FieldToMatch: { SingleHeader: { Name: 'authorization' } } } },
     });
     for (const rule of Object.values<any>(rules)) {
-      expect(rule.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(window) }] });
+      // Server: LevelUp too: the mobile SDKs read an answer without it as a generic server error (docs/app-surface.md).
+      expect(rule.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(window) }, { Name: 'Server', Value: 'LevelUp' }] });
     }
     const body = JSON.parse(acl.Properties.CustomResponseBodies.throttled.Content);
     expect(body).toEqual([{ error: expect.objectContaining({ object: 'request', code: 'throttled' }) }]);
@@ -221,6 +222,9 @@ describe('per-client limits (edge)', () => {
     const cachePolicy = resources[config.DefaultCacheBehavior.CachePolicyId.Ref]!.Properties.CachePolicyConfig;
     expect(cachePolicy).toMatchObject({ DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: { HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } } });
     expect(JSON.stringify(config.Origins[0].DomainName)).toContain('ApiEndpoint');
+    // Every answer leaves the edge with Server: LevelUp, over whatever the origin sent (docs/app-surface.md).
+    const headersPolicy = resources[config.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref]!.Properties.ResponseHeadersPolicyConfig;
+    expect(headersPolicy.CustomHeadersConfig.Items).toEqual([{ Header: 'Server', Value: 'LevelUp', Override: true }]);
     for (const [id, fn] of ourFunctions(api)) {
       expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
     }
