@@ -12,7 +12,8 @@
  *
  * Guards: a ledger entry's sort key is the movement's natural id (e.g. `order:<uuid>:card_charge`) and is
  * written with attribute_not_exists, so the same movement can never be recorded twice; a debit carries
- * `balance >= :debit`, so no balance goes negative; `version` counts the entries (the audit compares).
+ * `balance >= :debit`, so no balance goes negative, except the credit a refund claws back (`mayGoNegative`);
+ * `version` counts the entries (the audit compares).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
@@ -48,6 +49,14 @@ export function cardAccountKey(userId: number, merchantId: number): string {
   return `card:${userId}:${merchantId}`;
 }
 
+/**
+ * Only merchant-funded credit may go below zero: a refund takes back the credit its order earned even
+ * when the user already spent it (docs/money.md, "Refunds"), and later earnings repay that debt first.
+ */
+export function mayGoNegative(account: string): boolean {
+  return account.startsWith('credit:');
+}
+
 export interface Movement {
   kind: LedgerKind;
   /** Signed cents: positive adds to the balance, negative takes from it. Zero movements are skipped. */
@@ -69,7 +78,7 @@ export interface BalanceItem {
  * `expectedVersion` makes the update optimistic (used when the caller shows the old balance, as gift card
  * additions do); without it the update is a blind ADD guarded only against going negative.
  */
-export function balanceChangeItems(account: string, movements: Movement[], options: { expectedVersion?: number; now?: string } = {}): TransactItem[] {
+export function balanceChangeItems(account: string, movements: Movement[], options: { expectedVersion?: number; now?: string; allowNegative?: boolean } = {}): TransactItem[] {
   const effective = movements.filter((movement) => movement.amount !== 0);
   if (effective.length === 0 && options.expectedVersion === undefined) return [];
   const now = options.now ?? isoSeconds();
@@ -89,7 +98,7 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
     ':merchant': Number(merchantId),
     ':now': now,
   };
-  if (debit > 0) {
+  if (debit > 0 && !options.allowNegative) {
     conditions.push('balance >= :debit');
     values[':debit'] = debit;
   }
@@ -193,7 +202,7 @@ export async function auditLedger(): Promise<AuditReport> {
     const facts = { account, balance, ledgerSum: sum, version, entryCount: count };
     if (balance !== sum) mismatches.push({ ...facts, problem: 'sum' });
     else if (version !== count) mismatches.push({ ...facts, problem: 'version' });
-    else if (balance < 0) mismatches.push({ ...facts, problem: 'negative' });
+    else if (balance < 0 && !mayGoNegative(account)) mismatches.push({ ...facts, problem: 'negative' });
   }
   return { accounts: balances.size, entries, mismatches };
 }

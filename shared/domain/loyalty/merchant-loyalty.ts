@@ -65,7 +65,8 @@ export async function merchantLoyalty(userId: number, merchantId: number, at = n
       merchant_loyalty_enabled: campaign !== undefined && required > 0,
       merchant_spend_amount: required,
       orders_count: Math.max(0, state.stats?.orders_count ?? 0),
-      potential_credit_amount: Number(credit?.balance ?? 0) + Number(paused?.balance ?? 0),
+      // A refund's claw-back can leave the credit balance negative (a debt later earnings repay): never shown below 0.
+      potential_credit_amount: Math.max(0, Number(credit?.balance ?? 0) + Number(paused?.balance ?? 0)),
       // One decimal, as the docs' `42.0`.
       progress_percentage: required > 0 ? Math.round((progress / required) * 1000) / 10 : 0,
       savings_amount: Math.max(0, state.stats?.savings_amount ?? 0),

@@ -17,9 +17,9 @@
  *   `credit_earned` ledger entry and records it on the order. Loyalty never writes that balance inside an
  *   order (the applied discount already debits it, and DynamoDB rejects two writes to one item per
  *   transaction). Outside orders (e.g. a claim), `creditEarnedTransactItems()` from ledger.ts.
- * - `refundEffects` reverses what `completionEffects` did (progress, unused rewards); the earned credit
- *   itself is reversed by the refund from the order's `credit_earned_amount`, less what loyalty reports
- *   as `creditReversedAmount`.
+ * - `refundEffects` reverses what `completionEffects` did (progress, the rewards it earned, used or not);
+ *   the earned credit itself is reversed by the refund from the order's `credit_earned_amount`, less what
+ *   loyalty reports as `creditReversedAmount` (taken back from paused rewards).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
@@ -71,7 +71,7 @@ export interface CompletionEffects {
 
 export interface RefundEffects {
   transactItems: TransactItem[];
-  /** Earned credit loyalty keeps or took back itself, which the refund must not reverse again. */
+  /** Earned credit loyalty took back itself (from paused rewards), which the refund must not reverse again. */
   creditReversedAmount: number;
 }
 
@@ -224,9 +224,9 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
 }
 
 /**
- * Undoes one order's loyalty: rewards it earned go back if still wholly unused (a paused one is taken
- * from the paused-credit account here); rewards kept because they were already (partly) used are
- * reported as `creditReversedAmount` so the refund does not take their credit back. Progress loses the
+ * Undoes one order's loyalty: every reward it earned is voided, used or not (a paused one's unspent value
+ * is taken from the paused-credit account here and reported as `creditReversedAmount`, so the refund takes
+ * only the rest from the credit balance, which may go negative). Progress loses the
  * order's contribution and regains the requirement of each voided reward, never below zero. Credit
  * the order applied is restored to the rewards it came from. `read` carries loyalty's record of the
  * order when the refund read it with the order (its first try); without it, the record is read here.
@@ -248,33 +248,28 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
     const campaign =
       accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : await getCampaign(accrual.campaign_id);
     let voidedCount = 0;
-    const keptGoals: number[] = [];
     for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
       const reward = rewardsById.get(rewardId);
       if (!reward || reward.voided) continue;
-      const unused = reward.value_remaining_amount === reward.value_amount;
-      if (!unused) {
-        // Already spent in part: the user keeps it, and the refund must not take its credit back.
-        if (countsAsCredit(reward)) creditReversedAmount += reward.value_amount;
-        if (goalId !== null) keptGoals.push(goalId);
-        continue;
-      }
+      // Every reward the order earned goes, used or not: the refund claws its whole value back from the
+      // credit balance, which may go negative for what was already spent (docs/money.md, "Refunds").
       items.push({
         Update: {
           TableName: table(),
           Key: keys.userReward(record.user_id, record.merchant_id, rewardId),
           UpdateExpression: 'SET voided = :true, value_remaining_amount = :zero, paused = :false, updated_at = :now',
-          ConditionExpression: 'value_remaining_amount = :value AND paused = :paused',
-          ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':value': reward.value_amount, ':paused': reward.paused, ':now': now },
+          ConditionExpression: 'value_remaining_amount = :remaining AND paused = :paused',
+          ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':remaining': reward.value_remaining_amount, ':paused': reward.paused, ':now': now },
         },
       });
-      if (reward.paused && countsAsCredit(reward)) {
+      if (reward.paused && countsAsCredit(reward) && reward.value_remaining_amount > 0) {
+        // A paused reward's unspent value sits in the paused-credit account: taken back from there.
         items.push(
           ...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), [
-            { kind: 'credit_reversed', amount: -reward.value_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } },
+            { kind: 'credit_reversed', amount: -reward.value_remaining_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } },
           ], { now }),
         );
-        creditReversedAmount += reward.value_amount;
+        creditReversedAmount += reward.value_remaining_amount;
       }
       if (goalId === null) voidedCount = accrual.earned_count;
     }
@@ -289,8 +284,8 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
         progress: restored,
         period_starts_at: progress.period_starts_at,
         period_resets_at: progress.period_resets_at,
-        // Goals this order reached are open again, unless their reward was kept.
-        goals_rewarded: progress.goals_rewarded.filter((goalId) => !accrual.goal_ids.includes(goalId) || keptGoals.includes(goalId)),
+        // Goals this order reached are open again (their rewards went with the refund).
+        goals_rewarded: progress.goals_rewarded.filter((goalId) => !accrual.goal_ids.includes(goalId)),
       }, now),
     );
   }
@@ -298,7 +293,9 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
   // Credit the order applied comes back (the refund restores the balance); give it back to its rewards.
   for (const consumed of record.consumed) {
     const reward = rewardsById.get(consumed.reward_id);
-    if (!reward) continue;
+    // A reward since voided (its own order was refunded and clawed it back): the credit restored here
+    // repays that claw-back, so there is no reward to give it back to.
+    if (!reward || reward.voided) continue;
     if (reward.paused) {
       // A paused reward's value sits outside the credit balance; the restored credit is spendable, so it becomes its own reward.
       const campaign = await getCampaign(reward.campaign_id);

@@ -52,7 +52,8 @@ function termsOf(priced: PricedOrder, creditBalance: number): OrderTerms {
     spend_amount: priced.subtotal + priced.delivery_fee_amount + priced.service_fee_amount + priced.tax_amount,
     tax_amount: priced.tax_amount,
     tip_amount: priced.tip_amount,
-    applied_discount_amount: Math.min(priced.credit_discount_amount, creditBalance),
+    // A refund's claw-back can leave the credit balance negative: then no discount applies.
+    applied_discount_amount: Math.max(0, Math.min(priced.credit_discount_amount, creditBalance)),
     exemption_amount: 0,
     partial_authorization_allowed: false,
     discount_only: false,

@@ -1,8 +1,8 @@
 /**
  * Refunding a completed order, once: the card charge goes back through the gateway (idempotency key
  * derived from the order, so concurrent refunds are one gateway refund), then one transaction marks the
- * order refunded (guarded by its state), restores gift card value and applied credit, reverses earned
- * credit (what is left of it: credit already spent stays spent) and undoes loyalty.
+ * order refunded (guarded by its state), restores gift card value and applied credit, claws back all the
+ * credit the order earned (the credit balance may go negative when it was spent) and undoes loyalty.
  */
 import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -11,7 +11,7 @@ import { readItems } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
-import { balanceChangeItems, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { confirmManager } from '#shared/domain/manager-confirmation.ts';
@@ -65,18 +65,12 @@ export async function refundOrder(input: {
     const outcome = await transactWrite(async () => {
       const now = isoSeconds();
       const creditAccount = creditAccountKey(order.user_id, order.merchant_id);
-      // The first try reuses the batch read above and does not read the credit balance: it reverses all
-      // reversible earned credit, and the transaction's `balance >= :debit` guard refuses it if part of
-      // that credit was spent. Every later try (a condition or a conflict cancelled the one before) reads
-      // afresh and reverses only what the balance holds.
+      // The first try reuses loyalty's record from the batch read above; a later one reads it afresh.
       const first = builds++ === 0;
-      const [credit, effects] = await Promise.all([
-        first ? undefined : getBalance(creditAccount),
-        refundEffects(order, now, first ? { record: loyaltyRecord } : undefined),
-      ]);
-      // Earned credit already spent elsewhere cannot come back; the refund goes ahead and reverses the rest.
-      const reversible = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
-      const creditReversed = credit ? Math.min(reversible, credit.balance + order.applied_discount_amount) : reversible;
+      const effects = await refundEffects(order, now, first ? { record: loyaltyRecord } : undefined);
+      // Claw-back: all the credit the order earned comes back, even if the user already spent it (the
+      // balance then goes negative and later earnings repay it first); loyalty took back paused rewards itself.
+      const creditReversed = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
       refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed };
       const reference = { order_uuid: order.uuid };
       batch = new LabelledItems();
@@ -97,7 +91,7 @@ export async function refundOrder(input: {
       add('credit', ...balanceChangeItems(creditAccount, [
         { kind: 'credit_restored', amount: order.applied_discount_amount, entryId: `order:${order.uuid}:credit_restored`, reference },
         { kind: 'credit_reversed', amount: -creditReversed, entryId: `order:${order.uuid}:credit_reversed`, reference },
-      ], { now }));
+      ], { now, allowNegative: true }));
       add('card', ...balanceChangeItems(cardAccountKey(order.user_id, order.merchant_id), [
         { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
       ], { now }));

@@ -146,7 +146,8 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
       ],
       { consistent: true },
     );
-    const creditBalance = Number(creditItem?.balance ?? 0);
+    // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
+    const creditBalance = Math.max(0, Number(creditItem?.balance ?? 0));
     if (terms.applied_discount_amount > creditBalance) {
       throw unprocessable('order', 'applied_discount_amount', `Applied discount is more than the merchant-funded credit available (${creditBalance}).`, 'exceeds_available');
     }
