@@ -97,6 +97,8 @@ export class LoyaltyApiStack extends Stack {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
       for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
+      // HTTP functions key per-client caps on the viewer address only when a request carries this (shared/http/client-address.ts).
+      for (const fn of this.functions.values()) fn.addEnvironment('EDGE_ORIGIN_SECRET', this.edge.originSecret);
       new CfnOutput(this, 'OriginUrl', { value: httpApi.url, description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)' });
     }
     this.apiUrl = this.edge?.url ?? httpApi.url;

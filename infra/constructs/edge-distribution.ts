@@ -7,6 +7,10 @@ import {
   CachePolicy,
   CacheQueryStringBehavior,
   Distribution,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  Function as CloudFrontFunction,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -16,8 +20,21 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { SERVER_HEADER } from '#shared/http/headers.ts';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/client-address.ts';
+
+/**
+ * The viewer-request CloudFront Function (cloudfront-js-2.0): the viewer's address, as CloudFront saw
+ * the connection, in VIEWER_ADDRESS_HEADER, replacing any value the client sent. The origin request
+ * policy forwards it with the other viewer headers.
+ */
+export const VIEWER_ADDRESS_FUNCTION_CODE = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  return request;
+}`;
 
 export interface EdgeDistributionProps {
   api: IHttpApi;
@@ -35,6 +52,11 @@ export class EdgeDistribution extends Construct {
   public readonly distribution: Distribution;
   /** `https://<id>.cloudfront.net`: what clients call, and the base of every Link and *_url. */
   public readonly url: string;
+  /**
+   * The secret the distribution sends in EDGE_SECRET_HEADER (a CloudFormation dynamic reference to a
+   * generated Secrets Manager value): the functions' EDGE_ORIGIN_SECRET, proof a request came this way.
+   */
+  public readonly originSecret: string;
 
   public constructor(scope: Construct, id: string, { api, webAclArn }: EdgeDistributionProps) {
     super(scope, id);
@@ -58,12 +80,34 @@ export class EdgeDistribution extends Construct {
       customHeadersBehavior: { customHeaders: Object.entries(SERVER_HEADER).map(([header, value]) => ({ header, value, override: true })) },
     });
 
+    // Proof of passage for the API (shared/http/client-address.ts): CloudFront adds it to every origin
+    // request, replacing a viewer header of the same name, so only requests through here carry it.
+    const secret = new Secret(this, 'OriginSecret', {
+      description: 'Loyalty API: the header CloudFront adds to origin requests, so functions trust its viewer address',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Not a credential: it only proves passage through CloudFront; rotate by redeploying (docs/security.md), as both ends must change together.',
+    });
+    this.originSecret = secret.secretValue.unsafeUnwrap();
+    const viewerAddress = new CloudFrontFunction(this, 'ViewerAddress', {
+      comment: 'Loyalty API: the viewer address for per-client caps',
+      code: FunctionCode.fromInline(VIEWER_ADDRESS_FUNCTION_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+
     // apiEndpoint is `https://<api-id>.execute-api.<region>.amazonaws.com`.
     const originDomain = Fn.select(2, Fn.split('/', api.apiEndpoint));
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Loyalty API (per-client limits by AWS WAF)',
       defaultBehavior: {
-        origin: new HttpOrigin(originDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, originSslProtocols: [OriginSslPolicy.TLS_V1_2] }),
+        origin: new HttpOrigin(originDomain, {
+          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+          customHeaders: { [EDGE_SECRET_HEADER]: this.originSecret },
+        }),
+        functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
         allowedMethods: AllowedMethods.ALLOW_ALL,
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         cachePolicy: apiCachePolicy,

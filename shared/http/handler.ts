@@ -8,6 +8,7 @@ import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
 import { parseOrThrow } from '#shared/http/validation.ts';
+import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
 import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
@@ -44,7 +45,10 @@ export interface ApiRequest<TBody, TQuery, TParams> {
   rawPath: string;
   route: Route;
   event: APIGatewayProxyEventV2;
-  /** The caller's address as API Gateway saw it (per-client limits key on it). */
+  /**
+   * The caller's address, which per-client limits key on: the viewer's when the request provably came
+   * through our CloudFront distribution, else API Gateway's sourceIp (shared/http/client-address.ts).
+   */
   sourceIp: string;
 }
 
@@ -265,7 +269,7 @@ export function apiHandler<
       rawPath: event.rawPath,
       route,
       event,
-      sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+      sourceIp: clientAddress(event, headers, process.env.EDGE_ORIGIN_SECRET),
     };
     return respond(requestId, await serve(request));
   };

@@ -15,6 +15,8 @@ import type { LoyaltyApiEdgeStack } from '../../infra/edge-stack.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/constructs/http-api.ts';
 import { CLIENT_LIMIT_RULES, EDGE_REGION, WAF_LOG_GROUP_NAME } from '../../infra/constructs/client-limits.ts';
 import { FUNCTION_LOG_RETENTION } from '../../infra/constructs/api-function.ts';
+import { VIEWER_ADDRESS_FUNCTION_CODE } from '../../infra/constructs/edge-distribution.ts';
+import { EDGE_SECRET_HEADER } from '#shared/http/client-address.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE } from '#shared/metrics.ts';
 import { CLIENT_LIMITS } from '#shared/throttling.ts';
 
@@ -229,6 +231,34 @@ describe('per-client limits (edge)', () => {
       expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
     }
     template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] } });
+  });
+});
+
+describe('per-client caps behind CloudFront (viewer address)', () => {
+  it('the distribution adds the generated origin secret to every origin request and runs the viewer-address function on viewer requests', () => {
+    const [, distribution] = ofType(resources, 'AWS::CloudFront::Distribution')[0]!;
+    const config = distribution.Properties.DistributionConfig;
+    const [secretId] = ofType(resources, 'AWS::SecretsManager::Secret')[0]!;
+    expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 48 });
+    const header = (config.Origins[0].OriginCustomHeaders as any[]).find((entry) => entry.HeaderName === EDGE_SECRET_HEADER);
+    expect(JSON.stringify(header.HeaderValue)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(header.HeaderValue)).toContain(`"Ref":"${secretId}"`);
+    const [association] = config.DefaultCacheBehavior.FunctionAssociations as any[];
+    expect(association.EventType).toBe('viewer-request');
+    const functionId = association.FunctionARN['Fn::GetAtt'][0];
+    expect(resources[functionId]!.Properties).toMatchObject({ FunctionCode: VIEWER_ADDRESS_FUNCTION_CODE, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
+    // Every HTTP function compares against the same secret; the workflows' Task functions serve no HTTP and get none.
+    const { logicalIdOf } = merged.get(api)!;
+    for (const fn of api.functions.values()) expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.EDGE_ORIGIN_SECRET).toEqual(header.HeaderValue);
+    for (const fn of [api.orderAheadWorkflow.validationFunction, api.orderAheadCompletionWorkflow.completionFunction]) {
+      expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.EDGE_ORIGIN_SECRET).toBeUndefined();
+    }
+  });
+
+  it('the stack without the distribution configures no secret: functions key on sourceIp', () => {
+    const { resources: bareResources } = merged.get(bare)!;
+    for (const [id, fn] of ourFunctions(bare)) expect(fn.Properties.Environment.Variables.EDGE_ORIGIN_SECRET, id).toBeUndefined();
+    expect(ofType(bareResources as Record<string, Resource>, 'AWS::SecretsManager::Secret')).toEqual([]);
   });
 });
 
