@@ -82,7 +82,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
   };
   const batch = new LabelledItems();
   batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
-  batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user }));
+  batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
   batch.add('payment_token', paymentToken.qrItem);
   batch.add('also', ...alsoWrite(userId));
   const outcome = await transactWrite(() => batch.items);
@@ -169,7 +169,7 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
       ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
       ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
       ExpressionAttributeValues: {
-        ...Object.fromEntries(profileFields.map((field) => [`:${field}`, updated[field]])),
+        ...Object.fromEntries(profileFields.map((field) => [`:${field}`, field === 'custom_attributes' ? storableCustomAttributes(updated.custom_attributes) : updated[field]])),
         ':seen_version': user.profile_version ?? 0,
       },
     },
@@ -195,6 +195,15 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   }
   if (passwordHash !== undefined) await revokeAccountTokens({ subject: 'user', id: user.user_id }, sessionTokenHash ? [sessionTokenHash] : []);
   return updated;
+}
+
+/**
+ * Custom attributes as the DynamoDB marshaller must see them: each app's keys in a Map. A plain object with a
+ * key named `constructor` (a string there) is not recognised as a map by the marshaller and failed the write
+ * with a 500; a Map is marshalled by its entries, whatever their names. Read back, it is a plain object again.
+ */
+function storableCustomAttributes(attributes: UserItem['custom_attributes']): Record<string, Map<string, string>> {
+  return Object.fromEntries(Object.entries(attributes).map(([appId, scope]) => [appId, new Map(Object.entries(scope))]));
 }
 
 /** A new password's login fields: the hash and when it changed (a reset link issued before then is dead). */

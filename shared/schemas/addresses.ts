@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { integerId } from './common.ts';
+import { integerId, roundedDecimal } from './common.ts';
 import { pathId } from './params.ts';
 import { named } from './registry.ts';
 
@@ -24,11 +24,13 @@ const optionalText = (max: number) =>
     .max(max, tooLong(max))
     .nullable()
     .transform((value) => value ?? '');
+/** Degrees to 7 decimal places (about 1 cm), the most a street address needs (and what DynamoDB can always store). */
 const coordinate = (limit: number) =>
   z
     .number({ error: 'must be a number' })
     .min(-limit, { error: `must be between -${limit} and ${limit}` })
     .max(limit, { error: `must be between -${limit} and ${limit}` })
+    .pipe(roundedDecimal(7))
     .nullable();
 
 const addressFields = {

@@ -17,5 +17,16 @@ export const timestamp = named(
   z.string().regex(API_DATETIME_PATTERN).meta({ format: 'date-time' }),
   'ISO 8601 date and time to the second with a numeric UTC offset: `2015-01-22T16:29:22+00:00`. Requests may send `Z`, any offset or fractional seconds.',
 );
+/**
+ * A decimal input kept to `places` decimal places. DynamoDB stores numbers between 1e-130 and 1e126 in
+ * magnitude only: a denormal such as 5e-324 (valid JSON, within any range check) failed the write with a 500.
+ * Rounded, it is 0, and every stored value is one DynamoDB can hold and one the client meant.
+ */
+export function roundedDecimal(places: number) {
+  const scale = 10 ** places;
+  // `+ 0` turns -0 into 0.
+  return z.number({ error: 'must be a number' }).transform((value) => Math.round(value * scale) / scale + 0);
+}
+
 export const uuid = z.string().min(1);
 export const url = z.string().url();

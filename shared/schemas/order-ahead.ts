@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { WEEKDAYS } from '#shared/time.ts';
-import { cents, integerId, timestamp, url, uuid } from './common.ts';
+import { cents, integerId, roundedDecimal, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +79,8 @@ export const cartBodySchema = z.object({
     upsell_ids: z.array(id).max(MAX_UPSELL_IDS).nullable().optional(),
     special_instructions: text,
     tip_amount: z.number().int().min(0).max(100_000_00).nullable().optional(),
-    tip_percent: z.number().min(0).max(100).nullable().optional(),
+    // Kept to 4 decimal places: a denormal percentage (5e-324) is 0, not a number DynamoDB refuses to store.
+    tip_percent: z.number().min(0).max(100).pipe(roundedDecimal(4)).nullable().optional(),
     /** Some clients echo the status they were given; read in either vocabulary and otherwise ignored (the server decides states). */
     state: orderAheadStateInput.nullable().optional(),
   }),
