@@ -36,17 +36,21 @@ export const BUSINESS_METRICS = {
   /** Submitted order-ahead orders by outcome (the completion workflow's completed / rejected). */
   orderAheadCompletions: 'OrderAheadCompletions',
   loginLockouts: 'LoginLockouts',
+  /** Webhook delivery attempts by outcome; `failed` (given up after 7 days) is alarmed. */
+  webhookDeliveries: 'WebhookDeliveries',
 } as const;
 
 export type ValidationOutcomeLabel = 'valid' | 'invalid' | 'failed';
 export type CompletionOutcomeLabel = 'completed' | 'rejected';
 export type AccountKind = 'user' | 'merchant';
+export type WebhookOutcomeLabel = 'delivered' | 'retried' | 'failed';
 
 /** Dimension values per metric that has a second dimension (the dashboard draws one line each). */
 export const METRIC_DIMENSIONS = {
   [BUSINESS_METRICS.orderAheadValidations]: { name: 'outcome', values: ['valid', 'invalid', 'failed'] satisfies ValidationOutcomeLabel[] },
   [BUSINESS_METRICS.orderAheadCompletions]: { name: 'outcome', values: ['completed', 'rejected'] satisfies CompletionOutcomeLabel[] },
   [BUSINESS_METRICS.loginLockouts]: { name: 'account', values: ['user', 'merchant'] satisfies AccountKind[] },
+  [BUSINESS_METRICS.webhookDeliveries]: { name: 'outcome', values: ['delivered', 'retried', 'failed'] satisfies WebhookOutcomeLabel[] },
 } as const;
 
 const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
@@ -94,6 +98,10 @@ export function recordOrderAheadCompletion(outcome: CompletionOutcomeLabel): voi
 /** For the login protection: an account's logins were locked after too many failures. */
 export function recordLoginLockout(account: AccountKind): void {
   countWith(BUSINESS_METRICS.loginLockouts, 'account', account);
+}
+
+export function recordWebhookDelivery(outcome: WebhookOutcomeLabel): void {
+  countWith(BUSINESS_METRICS.webhookDeliveries, 'outcome', outcome);
 }
 
 /** Writes the metrics recorded during this invocation (one EMF line); nothing when there are none. */

@@ -17,8 +17,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `app-optional`: a valid app token if one is sent; anything else in the header is ignored (iOS sends whatever
  *   token it holds) and the handler reads an api_key from the body.
  * - `any`: a valid token of any kind (user, merchant or app).
+ * - `merchant-or-app`: a merchant token or an app token (the tenants that receive events, docs/events.md).
  */
-export type CredentialKind = 'none' | 'user' | 'merchant' | 'user-optional' | 'user-unlimited' | 'app' | 'app-optional' | 'any';
+export type CredentialKind = 'none' | 'user' | 'merchant' | 'user-optional' | 'user-unlimited' | 'app' | 'app-optional' | 'any' | 'merchant-or-app';
 
 export const PERMISSIONS = [
   'read_user_basic_info',
@@ -72,6 +73,8 @@ export interface Route {
   bundledFiles?: readonly string[];
   /** The function sends email through the mailer (shared/mail/): SES `ses:SendEmail` on the stack's identity, nothing else. */
   sendsEmail?: boolean;
+  /** The function queues webhook deliveries (replays): `sqs:SendMessage` on the delivery queue and its URL (infra/constructs/webhook-delivery.ts). */
+  queuesDeliveries?: boolean;
 }
 
 export const routes: readonly Route[] = [
@@ -179,6 +182,13 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v14/apps/{app_id}/locations', handler: 'locations-list-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/apps/{app_id}/orders', handler: 'apps-orders-list-v14', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
   { method: 'GET', path: '/v15/users/orders', handler: 'users-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+  // Events and signed webhooks (docs/events.md): a merchant's or an app's endpoints, its events, replays
+  { method: 'POST', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-create', credential: 'merchant-or-app', table: 'write' },
+  { method: 'GET', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-list', credential: 'merchant-or-app', table: 'read' },
+  { method: 'DELETE', path: '/v15/webhook_endpoints/{id}', handler: 'webhook-endpoints-delete', credential: 'merchant-or-app', table: 'write' },
+  { method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets', handler: 'webhook-endpoint-secrets-create', credential: 'merchant-or-app', table: 'write' },
+  { method: 'POST', path: '/v15/webhook_endpoints/{id}/replays', handler: 'webhook-endpoint-replays-create', credential: 'merchant-or-app', table: 'read', queuesDeliveries: true },
+  { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read' },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none' },

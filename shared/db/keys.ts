@@ -22,6 +22,11 @@ const ORDER_SORT = 'ORDER#';
 const CAMPAIGN_SORT = 'CAMPAIGN#';
 const TICKET_SORT = 'TICKET#';
 const TICKETS_PARTITION = 'TICKETS';
+const WEBHOOK_SORT = 'WEBHOOK#';
+const EVENT_PREFIX = 'EVENT#';
+const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
+/** Every event id starts so (docs/events.md): ids sort by the time they were made. */
+export const EVENT_ID_PREFIX = 'evt_';
 
 const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
 const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
@@ -157,4 +162,25 @@ export const keys = {
   tickets: () => ({ gsi1pk: TICKETS_PARTITION, skPrefix: TICKET_SORT }),
   /** The stored image of one subject (`location#5`, `campaign-image#3`, `campaign-icon#3`, `menu-item#2#41`): its variants. */
   image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
+  // Events and webhooks — see docs/events.md
+  /** A resource's event counter: the last sequence number, raised by one (conditionally) by each event of it. */
+  eventSequence: (resourceType: string, resourceId: string): Key => ({ pk: `${EVENT_SEQUENCE_PREFIX}${resourceType}#${resourceId}`, sk: 'EVENTSEQ' }),
+  /** Whether a key is an event counter (a transaction cancelled only by one lost a race to another event of the resource). */
+  isEventSequenceKey: (key: { pk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_SEQUENCE_PREFIX),
+  /** One event of the outbox, written in the transaction of its change. */
+  event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
+  /** Whether a stream record's key is an event's (what the delivery path reads from the table's stream). */
+  isEventKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_PREFIX) && key.sk === 'EVENT',
+  /** gsi1 of an event: an audience's events by id (ids sort by time). */
+  audienceEventsIndex: (audience: string, eventId: string) => ({ gsi1pk: `EVENTS#${audience}`, gsi1sk: eventId }),
+  /** The gsi1 partition of an audience's events. */
+  audienceEvents: (audience: string) => ({ gsi1pk: `EVENTS#${audience}`, skPrefix: EVENT_ID_PREFIX }),
+  webhookEndpoint: (endpointId: string): Key => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
+  /** gsi1 of a webhook endpoint: an audience's endpoints. */
+  audienceWebhookEndpointsIndex: (audience: string, endpointId: string) => ({ gsi1pk: `WEBHOOKS#${audience}`, gsi1sk: `${WEBHOOK_SORT}${endpointId}` }),
+  audienceWebhookEndpoints: (audience: string) => ({ gsi1pk: `WEBHOOKS#${audience}`, skPrefix: WEBHOOK_SORT }),
+  /** How many endpoints an audience has, so the limit holds under concurrent creates. */
+  webhookEndpointCount: (audience: string): Key => ({ pk: `WEBHOOKS#${audience}`, sk: 'COUNT' }),
+  /** One event's delivery to one endpoint: attempts, first attempt, outcome. */
+  webhookDelivery: (endpointId: string, eventId: string): Key => ({ pk: `DELIVERY#${endpointId}`, sk: `${EVENT_PREFIX}${eventId}` }),
 };

@@ -9,6 +9,12 @@ export const SORT_KEY = 'sk';
 /** Epoch seconds; DynamoDB TTL deletes the item some time after it (reads check it too). */
 export const TTL_ATTRIBUTE = 'ttl';
 
+/**
+ * The table's stream carries every new image to the event delivery path (docs/events.md): an event item is
+ * only ever inserted, and its new image is all the delivery needs.
+ */
+export const EVENT_STREAM_VIEW = 'NEW_IMAGE';
+
 export interface IndexDefinition {
   name: string;
   partitionKey: string;
@@ -25,6 +31,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    StreamSpecification: { StreamEnabled: true, StreamViewType: EVENT_STREAM_VIEW },
     AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: PARTITION_KEY, KeyType: 'HASH' },

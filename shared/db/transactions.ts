@@ -6,6 +6,7 @@
  */
 import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
+import { isEventSequenceItem } from '#shared/db/outbox.ts';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
 
 /** One item of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
@@ -24,10 +25,21 @@ export function lostRace(outcome: TransactOutcome): boolean {
 
 export type TransactOutcome = { committed: true } | { committed: false; reasons: string[] };
 
-function isConflict(error: unknown, reasons: string[]): boolean {
+function isConflict(error: unknown, reasons: string[], items: TransactItem[]): boolean {
   const name = (error as { name?: string } | null)?.name;
   if (name === 'TransactionConflictException' || name === 'TransactionInProgressException') return true;
+  if (lostEventSequenceRace(reasons, items)) return true;
   return reasons.includes(TRANSACTION_CONFLICT) && !reasons.includes('ConditionalCheckFailed');
+}
+
+/**
+ * Only event counters' guards failed (shared/db/outbox.ts): another change of the same resource committed
+ * its event first. Nothing the caller guards was refused, so rebuilding (which re-reads the counter) is
+ * the answer, as for a conflict.
+ */
+function lostEventSequenceRace(reasons: string[], items: TransactItem[]): boolean {
+  const failed = reasons.flatMap((reason, index) => (reason === 'ConditionalCheckFailed' ? [index] : []));
+  return failed.length > 0 && failed.every((index) => isEventSequenceItem(items[index]));
 }
 
 /**
@@ -46,13 +58,15 @@ export async function transactWrite(buildItems: () => Promise<TransactItem[]> | 
     } catch (error) {
       const name = (error as { name?: string } | null)?.name;
       const reasons = cancellationReasons(error);
-      if (isConflict(error, reasons)) {
+      if (isConflict(error, reasons, items)) {
         if (attempt < attempts) {
           await backoff(attempt, CONTENTION_BACKOFF);
           continue;
         }
         // Still losing to concurrent writers: a lost race, never an error (callers answer 409 or try again).
-        return { committed: false, reasons: reasons.length > 0 ? reasons : [TRANSACTION_CONFLICT] };
+        // An event counter's guard that failed (another event of the resource won) is a lost race too.
+        const raced = lostEventSequenceRace(reasons, items) ? reasons.map((reason) => (reason === 'ConditionalCheckFailed' ? TRANSACTION_CONFLICT : reason)) : reasons;
+        return { committed: false, reasons: raced.length > 0 ? raced : [TRANSACTION_CONFLICT] };
       }
       if (name === 'TransactionCanceledException') return { committed: false, reasons };
       throw error;

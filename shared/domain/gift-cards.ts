@@ -11,8 +11,10 @@ import { keys } from '#shared/db/keys.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
-import { balanceChangeItems, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { userIdForPaymentToken } from '#shared/domain/payment-tokens.ts';
+import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueAdditionRequest } from '#shared/schemas/money.ts';
 import { recordGiftCardLoad } from '#shared/metrics.ts';
@@ -87,7 +89,9 @@ export async function addGiftCardValue(
   const uuid = newUuid();
   for (let attempt = 1; attempt <= RETRIES; attempt++) {
     const now = isoSeconds();
-    const current = await getBalance(account);
+    // The balance and the gift card's event counter: one consistent BatchGetItem.
+    const [balanceItem, eventCounter] = await readItems([keys.balance(account), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
+    const current = { balance: Number(balanceItem?.balance ?? 0), version: Number(balanceItem?.version ?? 0) };
     const response: GiftCardAdditionResponse = {
       gift_card_value_addition: {
         added_value_amount: addition.value_amount,
@@ -121,6 +125,7 @@ export async function addGiftCardValue(
       expectedVersion: current.version,
       now,
     }));
+    batch.add('event', ...(await recordEvent('gift_card.value_added', giftCardResource(merchantId, userId), merchantAudience(merchantId), { ...response.gift_card_value_addition, loyalty_id: userId }, { counter: eventCounter ?? null })));
     const completion = respond?.(response);
     if (completion) batch.add('idempotency', completion);
     const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {

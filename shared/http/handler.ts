@@ -140,12 +140,14 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
     route.credential === 'merchant' ? credentials.merchant
     : route.credential === 'app' ? credentials.app
     : route.credential === 'any' ? (credentials.user ?? credentials.merchant ?? credentials.app)
+    : route.credential === 'merchant-or-app' ? (credentials.merchant ?? credentials.app)
     : credentials.user;
   if (!principal) {
     if (route.credential === 'user-optional' && !credentials.merchant && !credentials.app) return credentials;
     throw unauthorized(
       route.credential === 'merchant' ? 'A merchant token is required.'
       : route.credential === 'app' ? 'An app token is required.'
+      : route.credential === 'merchant-or-app' ? 'A merchant token or an app token is required.'
       : 'A user token is required.',
     );
   }

@@ -104,6 +104,7 @@ const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
   app: 'An app token (POST /v15/access_tokens with api_key and client_secret).',
   'app-optional': 'Optional app token; without a valid one (any other header is ignored), the api_key in the body names the app.',
   any: 'A user, merchant or app token.',
+  'merchant-or-app': 'A merchant token (the merchant\'s events) or an app token (the app\'s users\' events).',
 };
 
 function security(route: Route): JsonObject[] {
@@ -124,6 +125,8 @@ function security(route: Route): JsonObject[] {
       return [{}, { appToken: [] }];
     case 'any':
       return [{ userToken: scopes }, { merchantToken: scopes }, { appToken: scopes }];
+    case 'merchant-or-app':
+      return [{ merchantToken: scopes }, { appToken: [] }];
   }
 }
 

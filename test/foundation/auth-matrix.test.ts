@@ -59,8 +59,8 @@ describe('every guarded route', () => {
 
   /** Every token kind a route does not take: user, merchant and app tokens are not interchangeable. */
   const wrongKinds = (route: Route): string[] => {
-    const accepts = route.credential === 'merchant' ? 'merchant' : route.credential === 'app' ? 'app' : 'user';
-    return (['user', 'merchant', 'app'] as const).filter((kind) => kind !== accepts).map((kind) => ({ user: userToken, merchant: merchantToken, app: appToken })[kind]);
+    const accepts: readonly string[] = route.credential === 'merchant' ? ['merchant'] : route.credential === 'app' ? ['app'] : route.credential === 'merchant-or-app' ? ['merchant', 'app'] : ['user'];
+    return (['user', 'merchant', 'app'] as const).filter((kind) => !accepts.includes(kind)).map((kind) => ({ user: userToken, merchant: merchantToken, app: appToken })[kind]);
   };
 
   it.each(cases((route) => route.credential !== 'any'))('%s rejects a token of another kind', async (_, route) => {

@@ -375,6 +375,7 @@ function authorizationFor(route: Route, request: FuzzRequest, tokens: FuzzTokens
     : route.credential === 'none' ? undefined
     : route.credential === 'app' || route.credential === 'app-optional' ? app
     : route.credential === 'any' ? [user, merchant, app][request.garbage.length % 3]!
+    : route.credential === 'merchant-or-app' ? [merchant, app][request.garbage.length % 2]!
     : user;
   switch (request.token) {
     case 'right':
@@ -382,7 +383,7 @@ function authorizationFor(route: Route, request: FuzzRequest, tokens: FuzzTokens
     case 'none':
       return undefined;
     case 'wrong-kind':
-      return `token ${route.credential === 'merchant' ? user : merchant}`;
+      return `token ${route.credential === 'merchant' || route.credential === 'merchant-or-app' ? user : merchant}`;
     case 'garbage':
       return request.garbage;
     case 'quoted':
@@ -485,7 +486,7 @@ describe('oversized bodies', () => {
           return json + ' '.repeat(Math.max(0, size - Buffer.byteLength(json)));
         };
         const tokens = await tokensFor(route);
-        const token = route.credential === 'merchant' ? tokens.merchant : route.credential === 'app' ? tokens.app : tokens.user;
+        const token = route.credential === 'merchant' || route.credential === 'merchant-or-app' ? tokens.merchant : route.credential === 'app' ? tokens.app : tokens.user;
         const over = wrap(MAX_BODY_BYTES + excess);
         const tooBig = await politeCall(api, route.method, route.path.replace(/\{[^}]+\}/g, '999999999'), { rawBody: over, ...(withToken ? { token } : {}) });
         expect(Buffer.byteLength(over)).toBeGreaterThan(MAX_BODY_BYTES);

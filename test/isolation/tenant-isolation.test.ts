@@ -92,6 +92,38 @@ const merchantPath = (w: TenantWorld) => w.userA.token;
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
   {
+    route: 'DELETE /v15/webhook_endpoints/{id}',
+    name: "merchant 2 deletes merchant 1's webhook endpoint",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/webhook_endpoints/${w.merchantWebhookId}` }),
+    expected: EMPTY_404,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed('/v15/webhook_endpoints', w.merchant1.token, w.merchantWebhookId),
+  },
+  {
+    route: 'DELETE /v15/webhook_endpoints/{id}',
+    name: "app 2 deletes app 1's webhook endpoint",
+    attempt: (w) => ({ token: w.otherAppToken, path: `/v15/webhook_endpoints/${w.appWebhookId}` }),
+    expected: EMPTY_404,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed('/v15/webhook_endpoints', w.appToken, w.appWebhookId),
+  },
+  {
+    route: 'POST /v15/webhook_endpoints/{id}/secrets',
+    name: "merchant 2 rolls the secret of merchant 1's webhook endpoint",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/webhook_endpoints/${w.merchantWebhookId}/secrets` }),
+    expected: EMPTY_404,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed('/v15/webhook_endpoints', w.merchant1.token, w.merchantWebhookId),
+  },
+  {
+    route: 'POST /v15/webhook_endpoints/{id}/replays',
+    name: "merchant 2 replays merchant 1's events to merchant 1's endpoint",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/webhook_endpoints/${w.merchantWebhookId}/replays`, body: { replay: { after: w.merchantEventId } } }),
+    expected: EMPTY_404,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed('/v15/events', w.merchant1.token, w.merchantEventId),
+  },
+  {
     route: 'PUT /v15/user_addresses/{id}',
     name: "B updates A's address",
     attempt: (w) => ({ token: w.userB.token, path: `/v15/user_addresses/${w.userA.address.address_id}`, body: { user_address: { street_address: '666 Elsewhere' } } }),
@@ -339,6 +371,28 @@ async function listText(path: string, token: string): Promise<string> {
 
 const LIST_CASES: ListCase[] = [
   {
+    route: 'GET /v15/webhook_endpoints',
+    name: "merchant 2's and app 2's endpoints do not include merchant 1's or app 1's",
+    run: async (w) => {
+      for (const token of [w.merchant2.token, w.otherAppToken]) {
+        const response = await call('GET', '/v15/webhook_endpoints', { token });
+        expect(response.status, response.text).toBe(204);
+      }
+      expect(await listText('/v15/webhook_endpoints', w.merchant1.token)).toContain(w.merchantWebhookId);
+      expect(await listText('/v15/webhook_endpoints', w.merchant1.token)).not.toContain(w.appWebhookId);
+    },
+  },
+  {
+    route: 'GET /v15/events',
+    name: "merchant 2's and app 2's events do not include merchant 1's",
+    run: async (w) => {
+      expect(await listText('/v15/events', w.merchant1.token)).toContain(w.orderUuid);
+      expect(await listText('/v15/events', w.merchant2.token)).not.toContain(w.orderUuid);
+      expect(await listText('/v15/events', w.otherAppToken)).not.toContain(w.merchantEventId);
+      expect(await listText(`/v15/events?after=${w.merchantEventId}`, w.merchant2.token)).not.toContain(w.orderUuid);
+    },
+  },
+  {
     route: 'GET /v15/user_addresses',
     name: "B's addresses do not include A's",
     run: async (w) => {
@@ -491,6 +545,7 @@ const LIST_CASES: ListCase[] = [
 
 /** Routes with no resource of one tenant that another could name. */
 const NO_TENANT_RESOURCE: Record<string, string> = {
+  'POST /v15/webhook_endpoints': "creates an endpoint of the token's own merchant or app; who receives which events is test/events",
   'POST /v15/access_tokens': 'login by username and password; wrong credentials are the identity tests',
   'POST /v14/access_tokens': 'login by username and password (v14 form); wrong credentials are the identity tests',
   'DELETE /v15/access_tokens': 'revokes the presented token only (test/identity/token-lifecycle)',

@@ -68,7 +68,7 @@ function eventFor(route: Route | undefined, tokens: { user: string; merchant: st
   const headers: Record<string, string> = { host: 'bundles.test', accept: 'application/json', 'x-forwarded-proto': 'https' };
   const credential = route?.credential ?? 'none';
   if (route?.handler === 'access-tokens-delete') headers.authorization = `token ${tokens.logout}`;
-  else if (credential === 'merchant') headers.authorization = `token ${tokens.merchant}`;
+  else if (credential === 'merchant' || credential === 'merchant-or-app') headers.authorization = `token ${tokens.merchant}`;
   else if (credential === 'app') headers.authorization = `token ${tokens.app}`;
   else if (credential !== 'none') headers.authorization = `token ${tokens.user}`;
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';

@@ -237,7 +237,16 @@ export async function tenantWorld(api: TestApi) {
   );
   const permissionsRequestId: number = asked.body.permissions_request.id;
 
+  // Where merchant 1 and app 1 take their events (test/events delivers them; here they are resources to reach for).
+  const webhookBody = (url: string, events: string[]) => ({ webhook_endpoint: { url, events } });
+  const merchantWebhook = must(await api.call('POST', '/v15/webhook_endpoints', { token: merchant1.token, body: webhookBody('https://hooks.example.com/merchant-1', ['order.completed', 'order.refunded']) }), 'merchant webhook endpoint');
+  const appWebhook = must(await api.call('POST', '/v15/webhook_endpoints', { token: appToken, body: webhookBody('https://hooks.example.com/app-1', ['reward.earned']) }), 'app webhook endpoint');
+  const merchantEvents = must(await api.call('GET', '/v15/events', { token: merchant1.token }), 'merchant events');
+
   return {
+    merchantWebhookId: merchantWebhook.body.webhook_endpoint.id as string,
+    appWebhookId: appWebhook.body.webhook_endpoint.id as string,
+    merchantEventId: merchantEvents.body[0].event.id as string,
     app,
     merchant1,
     merchant2,

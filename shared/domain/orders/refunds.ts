@@ -15,10 +15,12 @@ import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKe
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { confirmManager } from '#shared/domain/manager-confirmation.ts';
+import { eventCounterKey, merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recordOrderRefunded } from '#shared/metrics.ts';
 import { getOrder, type OrderRecord } from './record.ts';
+import { serializeMerchantOrder } from './views.ts';
 
 const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
 const REFUND_IN_PROGRESS = () => conflict('This refund is being processed by another request; retry shortly.', 1, 'order', 'in_progress');
@@ -34,8 +36,12 @@ export async function refundOrder(input: {
   /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
   platformReversal?: boolean;
 }): Promise<OrderRecord> {
-  // The order, the merchant (its manager confirmation) and loyalty's record of the order: one BatchGetItem.
-  const [orderItem, merchantItem, loyaltyRecord] = await readItems([keys.order(input.orderUuid), keys.merchant(input.merchantId), loyaltyRecordKey(input.orderUuid)], { consistent: true });
+  // The order, the merchant (its manager confirmation), loyalty's record of the order and the order's event
+  // counter: one BatchGetItem.
+  const [orderItem, merchantItem, loyaltyRecord, eventCounter] = await readItems(
+    [keys.order(input.orderUuid), keys.merchant(input.merchantId), loyaltyRecordKey(input.orderUuid), eventCounterKey(orderResource(input.orderUuid))],
+    { consistent: true },
+  );
   const order = orderItem as OrderRecord | undefined;
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
@@ -96,6 +102,7 @@ export async function refundOrder(input: {
         { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
       ], { now }));
       add('effects', ...effects.transactItems);
+      add('event', ...(await recordEvent('order.refunded', orderResource(order.uuid), merchantAudience(order.merchant_id), serializeMerchantOrder(refunded).order, { counter: first ? (eventCounter ?? null) : undefined })));
       const respond = refunded && input.respond?.(refunded);
       if (respond) add('idempotency', respond);
       return batch.items;

@@ -29,6 +29,7 @@ import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
+import { merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
@@ -38,6 +39,7 @@ import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold }
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
+import { serializeMerchantOrder } from './views.ts';
 
 export interface Settlement {
   kind: OrderSource;
@@ -264,6 +266,7 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
     ], { now }));
     add('guard', ...(settlement.guard ?? []));
     add('effects', ...effects.transactItems);
+    add('event', ...(await recordEvent('order.completed', orderResource(uuid), merchantAudience(merchantId), serializeMerchantOrder(order).order, { newResource: true })));
     const respond = settlement.respond?.(order);
     if (respond) add('idempotency', respond);
     return batch.items;

@@ -1,0 +1,24 @@
+import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
+import { nextPageLink } from '#shared/http/paging.ts';
+import { audienceOf } from '#shared/domain/events/catalogue.ts';
+import { eventBody, listEvents } from '#shared/domain/events/events.ts';
+import { eventList, eventsQuery } from '#shared/schemas/events.ts';
+
+/** GET /v15/events: the caller's events of the last 30 days, oldest first, paged by Link; 204 past the last. */
+export const handler = apiHandler(
+  'events-list',
+  {
+    query: eventsQuery,
+    responses: { 200: eventList, 204: null },
+    summary: "List the caller's events",
+    description: '`after` (an event id) resumes after that event; `types` (comma-separated) keeps only those types. 50 per page, the next page in `Link`.',
+  },
+  async (request) => {
+    const page = await listEvents(audienceOf(request.credentials), { after: request.query.after, types: request.query.types });
+    if (page.events.length === 0 && !page.next) return noContent();
+    const query = new URLSearchParams();
+    if (request.query.types) query.set('types', request.query.types.join(','));
+    if (page.next) query.set('after', page.next);
+    return ok(page.events.map(eventBody), page.next ? nextPageLink(request.baseUrl, '/v15/events', query) : {});
+  },
+);

@@ -1,0 +1,119 @@
+/**
+ * The event outbox: an event is items of the SAME TransactWriteItems as the change it reports, so an event
+ * exists if and only if its change committed (docs/events.md). Two items per event:
+ *
+ * - the resource's counter (`keys.eventSequence`): its `seq` raised by exactly one, guarded by the value
+ *   read (`attribute_not_exists` for a resource's first event), so two changes of one resource can never
+ *   both commit with the same sequence number. A transaction cancelled only by that guard lost a race to
+ *   another event of the resource: `transactWrite` rebuilds and retries it like a transaction conflict.
+ * - the event (`keys.event`), whose id sorts by time and never goes back within a resource (the counter
+ *   keeps the last id's instant), indexed by its audience for `GET /v15/events`, kept 30 days (TTL).
+ *   The body is stored as the exact JSON text every delivery sends, so a retry or a replay is byte-identical.
+ *
+ * One event per resource per transaction (DynamoDB refuses two writes of one counter in a transaction).
+ */
+import { randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { EVENT_ID_PREFIX, keys } from '#shared/db/keys.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
+
+/** How long events are kept and listed (GET /v15/events, replays). */
+export const EVENT_RETENTION_DAYS = 30;
+
+export interface OutboxEvent {
+  type: string;
+  resource: { type: string; id: string };
+  /** Who receives it: `merchant:<id>` or `app:<id>` (docs/events.md, "Who receives what"). */
+  audience: string;
+  /** The resource as the API shows it to that audience. */
+  data: Record<string, unknown>;
+}
+
+/** The stored event (what the stream carries and the list reads). */
+export interface EventRecord {
+  event_id: string;
+  type: string;
+  audience: string;
+  resource_type: string;
+  resource_id: string;
+  sequence: number;
+  created_at: string;
+  /** `{"event": {...}}` exactly as delivered. */
+  body_json: string;
+}
+
+/** Event ids: `evt_`, the instant in milliseconds (base 36, fixed width, so ids sort by time), 16 random hex digits. */
+export function eventId(epochMs: number): string {
+  return `${EVENT_ID_PREFIX}${epochMs.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+}
+
+/** ISO 8601 to the second, UTC, `+00:00` (the API's one datetime spelling; shared/time.ts is not importable here). */
+function isoSecondsOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+export interface EventItemOptions {
+  /** The change creates the resource: no counter can exist yet, so none is read. */
+  newResource?: boolean;
+  /**
+   * The counter as the caller read it (consistently) with its own reads, saving a round trip; `null` when
+   * that read found none. Only for a transaction's first build: a retry must read afresh (omit it).
+   */
+  counter?: Record<string, unknown> | null;
+  now?: number;
+}
+
+/**
+ * The items that record `event` with its change: add them to the change's transaction (inside the
+ * `transactWrite` builder, so a retry reads the counter afresh).
+ */
+export async function eventItems(event: OutboxEvent, options: EventItemOptions = {}): Promise<TransactItem[]> {
+  const counterKey = keys.eventSequence(event.resource.type, event.resource.id);
+  const counter = options.newResource
+    ? undefined
+    : options.counter !== undefined
+      ? (options.counter ?? undefined)
+      : (await db().send(new GetCommand({ TableName: table(), Key: counterKey, ConsistentRead: true }))).Item;
+  const previous = Number(counter?.seq ?? 0);
+  const sequence = previous + 1;
+  // A resource's ids never go back in time, whatever the clocks of the functions writing them.
+  const epochMs = Math.max(options.now ?? Date.now(), Number(counter?.last_event_ms ?? 0) + 1);
+  const id = eventId(epochMs);
+  const createdAt = isoSecondsOf(epochMs);
+  const body = { event: { id, type: event.type, created_at: createdAt, resource: { type: event.resource.type, id: event.resource.id }, sequence, data: event.data } };
+  const record: EventRecord = {
+    event_id: id,
+    type: event.type,
+    audience: event.audience,
+    resource_type: event.resource.type,
+    resource_id: event.resource.id,
+    sequence,
+    created_at: createdAt,
+    body_json: JSON.stringify(body),
+  };
+  const expires = Math.floor(epochMs / 1000) + (EVENT_RETENTION_DAYS + 1) * 24 * 3600;
+  return [
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...counterKey, entity: 'EventSequence', seq: sequence, last_event_ms: epochMs },
+        ConditionExpression: previous === 0 ? 'attribute_not_exists(pk)' : 'seq = :previous',
+        ...(previous === 0 ? {} : { ExpressionAttributeValues: { ':previous': previous } }),
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...keys.event(id), ...keys.audienceEventsIndex(event.audience, id), entity: 'Event', ...record, ttl: expires },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ];
+}
+
+/** Whether a transaction item is an event counter's guarded write. */
+export function isEventSequenceItem(item: TransactItem | undefined): boolean {
+  const key = item?.Put?.Item ?? item?.Update?.Key;
+  return key !== undefined && keys.isEventSequenceKey(key);
+}

@@ -1,0 +1,190 @@
+/**
+ * Webhook endpoints: where an audience (a merchant, or an app) wants its events POSTed, with the secret
+ * that signs them. At most MAX_ENDPOINTS per audience (a counter item beside them keeps the bound under
+ * concurrent creates). The secret is shown once, when made (create, roll); rolling keeps the old one valid
+ * for SECRET_OVERLAP_SECONDS, and deliveries are signed with both meanwhile (signature.ts).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { conflict, notFound, unprocessable } from '#shared/errors.ts';
+import { optionalEnv } from '#shared/env.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { audienceKey, EVENT_AUDIENCE, type Audience, type EventType } from './catalogue.ts';
+import { isLocalLoopbackUrl, isPublicHostname } from './addresses.ts';
+
+export const MAX_ENDPOINTS = 10;
+export const MAX_URL_LENGTH = 2048;
+/** How long a rolled secret keeps signing deliveries beside the new one. */
+export const SECRET_OVERLAP_SECONDS = 24 * 3600;
+
+export interface EndpointSecret {
+  secret: string;
+  /** Epoch seconds after which this secret no longer signs (null: current). */
+  expires_at: number | null;
+}
+
+export interface WebhookEndpointItem {
+  endpoint_id: string;
+  audience: string;
+  url: string;
+  events: EventType[];
+  secrets: EndpointSecret[];
+  created_at: string;
+  failed_deliveries?: number;
+  last_failure?: { event_id: string; failed_at: string; attempts: number; last_status: number | null } | null;
+}
+
+const URL_PROBLEM = (message: string) => unprocessable('webhook_endpoint', 'url', message, 'invalid_url');
+
+/** Whether plain-http loopback URLs are allowed: only on the local stack, as for permissions-request callbacks. */
+export const allowsLoopbackUrls = (): boolean => optionalEnv('ALLOW_HTTP_CALLBACKS') === 'true';
+
+/**
+ * The URL rules: https to a public host; on the local stack also http://127.0.0.1 and http://localhost.
+ * Nothing else: no other scheme, no credentials in the URL, no IP literal or name of a private,
+ * loopback or link-local range (deliveries check the resolved address again, against DNS rebinding).
+ */
+export function checkEndpointUrl(raw: string): string {
+  if (raw.length > MAX_URL_LENGTH) throw URL_PROBLEM(`must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw URL_PROBLEM('must be an absolute URL');
+  }
+  if (url.username || url.password) throw URL_PROBLEM('must not carry credentials');
+  if (url.hash) throw URL_PROBLEM('must not have a fragment');
+  if (allowsLoopbackUrls() && isLocalLoopbackUrl(url)) return url.toString();
+  if (url.protocol !== 'https:') throw URL_PROBLEM('must use https');
+  if (!isPublicHostname(url.hostname)) throw URL_PROBLEM('must name a public host (no private, loopback or link-local address)');
+  return url.toString();
+}
+
+function checkEventTypes(audience: Audience, events: readonly EventType[]): EventType[] {
+  const unique = [...new Set(events)];
+  const foreign = unique.filter((type) => EVENT_AUDIENCE[type] !== audience.kind);
+  if (foreign.length > 0) throw unprocessable('webhook_endpoint', 'events', `are not sent to a ${audience.kind}: ${foreign.join(', ')}`, 'not_for_audience');
+  return unique;
+}
+
+const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
+export async function createEndpoint(audience: Audience, input: { url: string; events: readonly EventType[] }): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
+  const url = checkEndpointUrl(input.url);
+  const events = checkEventTypes(audience, input.events);
+  const owner = audienceKey(audience);
+  const secret = newSecret();
+  const endpoint: WebhookEndpointItem = {
+    endpoint_id: `we_${randomUUID().replaceAll('-', '')}`,
+    audience: owner,
+    url,
+    events,
+    secrets: [{ secret, expires_at: null }],
+    created_at: isoSeconds(),
+    failed_deliveries: 0,
+    last_failure: null,
+  };
+  const outcome = await transactWrite(() => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.webhookEndpointCount(owner),
+        UpdateExpression: 'ADD endpoint_count :one',
+        ConditionExpression: 'attribute_not_exists(endpoint_count) OR endpoint_count < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ENDPOINTS },
+      },
+    },
+    putNew({ ...keys.webhookEndpoint(endpoint.endpoint_id), ...keys.audienceWebhookEndpointsIndex(owner, endpoint.endpoint_id), entity: 'WebhookEndpoint', ...endpoint }),
+  ]);
+  if (!outcome.committed) {
+    if (outcome.reasons[0] === 'ConditionalCheckFailed') throw unprocessable('webhook_endpoint', 'base', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, 'too_many');
+    throw conflict('Another change of these endpoints is in progress; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
+  }
+  return { endpoint, secret };
+}
+
+/** The audience's endpoints, oldest first (at most MAX_ENDPOINTS). */
+export async function listEndpoints(audience: Audience): Promise<WebhookEndpointItem[]> {
+  const partition = keys.audienceWebhookEndpoints(audienceKey(audience));
+  const result = await db().send(new QueryCommand({
+    TableName: table(),
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+    Limit: MAX_ENDPOINTS * 2,
+  }));
+  return ((result.Items ?? []) as WebhookEndpointItem[]).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.endpoint_id.localeCompare(b.endpoint_id));
+}
+
+export async function getEndpoint(endpointId: string): Promise<WebhookEndpointItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.webhookEndpoint(endpointId), ConsistentRead: true }));
+  return result.Item as WebhookEndpointItem | undefined;
+}
+
+/** The audience's own endpoint; anyone else's is not found (404, never 401: ids of others are not confirmed). */
+export async function getOwnEndpoint(audience: Audience, endpointId: string): Promise<WebhookEndpointItem> {
+  const endpoint = await getEndpoint(endpointId);
+  if (!endpoint || endpoint.audience !== audienceKey(audience)) throw notFound();
+  return endpoint;
+}
+
+export async function deleteEndpoint(audience: Audience, endpointId: string): Promise<void> {
+  const owner = audienceKey(audience);
+  await getOwnEndpoint(audience, endpointId);
+  const outcome = await transactWrite(() => [
+    { Delete: { TableName: table(), Key: keys.webhookEndpoint(endpointId), ConditionExpression: 'attribute_exists(pk) AND audience = :owner', ExpressionAttributeValues: { ':owner': owner } } },
+    { Update: { TableName: table(), Key: keys.webhookEndpointCount(owner), UpdateExpression: 'ADD endpoint_count :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+  ]);
+  // Deleted meanwhile by another request: the outcome the caller asked for.
+  if (!outcome.committed && outcome.reasons[0] !== 'ConditionalCheckFailed') throw conflict('Another change of this endpoint is in progress; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
+}
+
+/**
+ * A new secret; the current one keeps signing for SECRET_OVERLAP_SECONDS. Secrets already expired are
+ * dropped, so an endpoint holds at most the new one and those still in their overlap.
+ */
+export async function rollSecret(audience: Audience, endpointId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
+  const endpoint = await getOwnEndpoint(audience, endpointId);
+  const secret = newSecret();
+  const kept = endpoint.secrets
+    .map((held) => ({ secret: held.secret, expires_at: held.expires_at ?? nowSeconds + SECRET_OVERLAP_SECONDS }))
+    .filter((held) => held.expires_at > nowSeconds)
+    .slice(-2);
+  const secrets = [{ secret, expires_at: null }, ...kept];
+  const outcome = await transactWrite(() => [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.webhookEndpoint(endpointId),
+        UpdateExpression: 'SET secrets = :secrets',
+        ConditionExpression: 'attribute_exists(pk) AND secrets = :before',
+        ExpressionAttributeValues: { ':secrets': secrets, ':before': endpoint.secrets },
+      },
+    },
+  ]);
+  if (!outcome.committed) throw conflict('The secret was rolled by another request at the same time; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
+  return { endpoint: { ...endpoint, secrets }, secret };
+}
+
+/** The secrets that sign a delivery now: the current one and any still in its overlap. */
+export function signingSecrets(endpoint: WebhookEndpointItem, nowSeconds: number): string[] {
+  return endpoint.secrets.filter((held) => held.expires_at === null || held.expires_at > nowSeconds).map((held) => held.secret);
+}
+
+/** The endpoint as the API shows it (never a secret; the create and roll answers add the new one). */
+export function serializeEndpoint(endpoint: WebhookEndpointItem, secret?: string) {
+  return {
+    webhook_endpoint: {
+      id: endpoint.endpoint_id,
+      url: endpoint.url,
+      events: endpoint.events,
+      ...(secret ? { secret } : {}),
+      created_at: endpoint.created_at,
+      failed_deliveries: endpoint.failed_deliveries ?? 0,
+      last_failure: endpoint.last_failure ?? null,
+    },
+  };
+}

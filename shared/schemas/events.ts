@@ -1,0 +1,96 @@
+/** Events and webhook endpoints (docs/events.md): the catalogue's types, requests and responses. */
+import * as z from 'zod';
+import { integerId, timestamp } from './common.ts';
+import { named } from './registry.ts';
+
+/** Every event type (docs/events.md, "Catalogue"); the domain's catalogue says who receives each. */
+export const EVENT_TYPES = [
+  'order.completed',
+  'order.refunded',
+  'gift_card.value_added',
+  'gift_card.value_removed',
+  'order_ahead.validated',
+  'order_ahead.invalidated',
+  'order_ahead.completed',
+  'reward.earned',
+  'claim.created',
+  'campaign.unlocked',
+  'credit_card.created',
+  'credit_card.deactivated',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `evt_`, 9 base-36 digits of the instant in ms, 16 hex digits (ids sort by time). */
+export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{9}[0-9a-f]{16}$/;
+const eventId = z.string().regex(EVENT_ID_PATTERN, 'is not an event id');
+
+/** POST /v15/webhook_endpoints */
+export const webhookEndpointBody = z.object({
+  webhook_endpoint: z.object({
+    url: z.string().min(1).max(2048),
+    events: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length * 2),
+  }),
+});
+
+export const webhookEndpointParams = z.object({ id: z.string().regex(/^we_[0-9a-f]{32}$/) });
+
+/** POST /v15/webhook_endpoints/:id/replays */
+export const replayBody = z.object({ replay: z.object({ after: eventId }) });
+
+/** GET /v15/events?after=<event id>&types=a,b */
+export const eventsQuery = z.object({
+  after: z.preprocess((value) => (value === '' ? undefined : value), eventId.optional()),
+  types: z
+    .string()
+    .max(1000)
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const types = [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))];
+      const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown.length > 0) {
+        context.addIssue({ code: 'custom', message: `are not event types: ${unknown.join(', ')}` });
+        return z.NEVER;
+      }
+      return types as EventType[];
+    }),
+});
+
+const failure = z.object({ event_id: z.string(), failed_at: timestamp, attempts: integerId, last_status: integerId.nullable() });
+
+export const webhookEndpointResponse = named(
+  'WebhookEndpoint',
+  z.object({
+    webhook_endpoint: z.object({
+      id: z.string(),
+      url: z.string(),
+      events: z.array(z.enum(EVENT_TYPES)),
+      secret: z.string().optional().describe('Only in the answers that make it (create, roll): store it then.'),
+      created_at: timestamp,
+      failed_deliveries: integerId.describe('Deliveries given up after 7 days of retries'),
+      last_failure: failure.nullable(),
+    }),
+  }),
+);
+
+export const webhookEndpointList = z.array(webhookEndpointResponse);
+
+export const eventResponse = named(
+  'Event',
+  z.object({
+    event: z.object({
+      id: z.string().regex(EVENT_ID_PATTERN),
+      type: z.enum(EVENT_TYPES),
+      created_at: timestamp,
+      resource: z.object({ type: z.string(), id: z.string() }),
+      sequence: integerId.describe('1 for the resource\'s first event, then one more for each'),
+      data: z.record(z.string(), z.unknown()).describe('The resource as the API shows it to the receiver (docs/events.md)'),
+    }),
+  }),
+);
+
+export const eventList = z.array(eventResponse);
+
+export const replayResponse = z.object({
+  replay: z.object({ id: z.string(), webhook_endpoint_id: z.string(), after: z.string(), queued: integerId.describe('Deliveries queued') }),
+});

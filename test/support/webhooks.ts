@@ -1,0 +1,95 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { localClient } from '../../scripts/local/dynamodb-local.ts';
+import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
+import { startLocalEventStream, type LocalEventStream } from '../../scripts/local/event-stream.ts';
+import type { TestApi } from './api.ts';
+
+/**
+ * The event delivery path of the local stack for one test file's table: DynamoDB Local's stream read by the
+ * same function AWS invokes, the local FIFO delivery queue and its consumer (scripts/local/). Start it in
+ * beforeAll after the API; stop it in afterAll.
+ */
+export async function startEventPipeline(api: TestApi): Promise<{ queue: LocalQueue; stream: LocalEventStream; stop(): Promise<void> }> {
+  const client = localClient(api.endpoint);
+  const queue = await startLocalDeliveryQueue();
+  const stream = await startLocalEventStream({ endpoint: api.endpoint, client, tableName: api.tableName, pollMs: 50 });
+  return {
+    queue,
+    stream,
+    async stop() {
+      await stream.stop();
+      await queue.stop();
+      client.destroy();
+    },
+  };
+}
+
+export interface ReceivedDelivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Epoch ms when it arrived. */
+  at: number;
+  /** The status this receiver answered. */
+  status: number;
+}
+
+/**
+ * A real webhook receiver on loopback: records every POST and answers what `answer` says (200 by default).
+ * `close()` and `listen()` take it down and bring it back on the same port.
+ */
+export async function startReceiver() {
+  const received: ReceivedDelivery[] = [];
+  let answer: (delivery: Omit<ReceivedDelivery, 'status'>, index: number) => number = () => 200;
+  const handle = (server: Server) =>
+    server.on('request', (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const status = answer(delivery, received.length);
+        received.push({ ...delivery, status });
+        response.writeHead(status).end();
+      });
+    });
+  let server = handle(createServer());
+  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const url = `http://127.0.0.1:${port}/hooks`;
+  return {
+    url,
+    received,
+    /** Events (parsed bodies) received with a 2xx answer, in arrival order. */
+    delivered: () => received.filter((delivery) => delivery.status < 300).map((delivery) => JSON.parse(delivery.body).event as { id: string; type: string; sequence: number; resource: { type: string; id: string }; data: Record<string, unknown> }),
+    answerWith(next: typeof answer) {
+      answer = next;
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    async listen() {
+      server = handle(createServer());
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Waits until `done()` holds (polling), failing with `what` after `timeoutMs`. */
+export async function waitUntil(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function createEndpoint(api: TestApi, token: string, url: string, events: string[]) {
+  const response = await api.call('POST', '/v15/webhook_endpoints', { token, body: { webhook_endpoint: { url, events } } });
+  if (response.status !== 200) throw new Error(`endpoint not created: ${response.status} ${response.text}`);
+  return response.body.webhook_endpoint as { id: string; secret: string; url: string; events: string[] };
+}
+
+export const MERCHANT_EVENTS = ['order.completed', 'order.refunded', 'gift_card.value_added', 'gift_card.value_removed', 'campaign.unlocked'];
