@@ -48,6 +48,11 @@ export interface CompletedOrder {
   user_id: number;
   /** Approved spend, excluding tip. */
   spend_amount: number;
+  /**
+   * The check's whole spend as the POS stated it (excluding tip), whatever tender paid for it: what
+   * progress accrues on (contract rules 4 and 5; docs/money.md, "Loyalty on the whole check").
+   */
+  requested_spend_amount: number;
   /** Approved tip. */
   tip_amount: number;
   exemption_amount: number;
@@ -167,7 +172,9 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
   let creditEarnedAmount = 0;
   // Value of every reward this order earned (credit or not), held to MAX_ORDER_CREDIT_EARNED.
   let valueEarned = 0;
-  const progressOf = { qualifyingSpendAmount: qualifyingSpend(order), items: order.items };
+  // Progress accrues on the whole check (spend less exemption), also when part of it is paid by another tender
+  // (loyalty only, discount only, partial authorization); the refund takes back exactly these accruals.
+  const progressOf = { qualifyingSpendAmount: qualifyingSpend({ spend_amount: order.requested_spend_amount, exemption_amount: order.exemption_amount }), items: order.items };
 
   for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
     if (!accruesFor(campaign, state, at)) continue;
