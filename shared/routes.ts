@@ -133,6 +133,19 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/apps/orders', handler: 'apps-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
   { method: 'GET', path: '/v15/orders/{uuid}', handler: 'orders-show', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
 
+  // Point of sale views (docs/pos.md): merchant-facing orders, a location's orders, managed locations, location details,
+  // contribution targets
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/orders/{uuid}', handler: 'merchant-orders-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
+  { method: 'GET', path: '/v14/merchants/{merchant_id}/orders/{uuid}', handler: 'merchant-orders-show-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
+  { method: 'GET', path: '/v14/locations/{location_id}/orders', handler: 'location-orders-list', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/managed_locations', handler: 'managed-locations-list', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/locations', handler: 'merchant-locations-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/merchants/{merchant_id}/locations', handler: 'merchant-locations-list-v14', credential: 'merchant', table: 'read' },
+  { method: 'GET', path: '/v15/locations/{location_id}', handler: 'locations-show', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/locations/{location_id}', handler: 'locations-show-v14', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/contributions/targets', handler: 'contribution-targets-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v14/contributions/targets/{id}', handler: 'contribution-targets-show', credential: 'none', table: 'read' },
+
   // Loyalty: campaigns, claims, unlocks, rewards
   { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}', handler: 'campaigns-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
   { method: 'POST', path: '/v15/codes/{cohort_code}/claims', handler: 'code-claims-create', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },

@@ -66,6 +66,7 @@ const AREA_SEEDERS: readonly { area: string; seed: AreaSeeder }[] = [
   { area: 'loyalty', seed: async (context) => (await import('./loyalty.ts')).seedLoyalty(context) },
   { area: 'money', seed: async (context) => (await import('./money.ts')).seedMoney(context) },
   { area: 'order-ahead', seed: async (context) => (await import('./order-ahead.ts')).seedOrderAhead(context) },
+  { area: 'contributions', seed: async (context) => (await import('./contributions.ts')).seedContributions(context) },
 ];
 
 function progress(step: string, fields: Record<string, unknown> = {}): void {

@@ -32,6 +32,7 @@ const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locatio
 const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
 const merchantCampaignsPartition = (merchantId: number) => `MERCHANT#${merchantId}#CAMPAIGNS`;
 const userOrdersPartition = (userId: number) => `USER#${userId}#ORDERS`;
+const locationOrdersPartition = (locationId: number) => `LOCATION#${locationId}#ORDERS`;
 
 export const keys = {
   counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
@@ -106,7 +107,11 @@ export const keys = {
   userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: userOrdersPartition(userId), gsi1sk: `${ORDER_SORT}${createdAt}#${uuid}` }),
   /** The gsi1 partition of a user's orders. */
   userOrders: (userId: number) => ({ gsi1pk: userOrdersPartition(userId), skPrefix: ORDER_SORT }),
-  /** Whether a value (a paging cursor) can be the index sort key of an order. */
+  /** gsi2 of an order: its location's orders by creation time (same sort key as the user's index); what a POS pages through. */
+  locationOrdersIndex: (locationId: number, createdAt: string, uuid: string) => ({ gsi2pk: locationOrdersPartition(locationId), gsi2sk: `${ORDER_SORT}${createdAt}#${uuid}` }),
+  /** The gsi2 partition of a location's orders. */
+  locationOrders: (locationId: number) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: ORDER_SORT }),
+  /** Whether a value (a paging cursor) can be the index sort key of an order (either order index). */
   isUserOrdersSortKey: (value: string): boolean => value.startsWith(ORDER_SORT),
   /** Idempotency-Key record; `keyHash` is the SHA-256 of the client's key, `scope` the token subject. */
   idempotencyKey: (scope: string, keyHash: string): Key => ({ pk: `IDEMPOTENCY#${scope}#${keyHash}`, sk: 'IDEMPOTENCY' }),
@@ -122,6 +127,16 @@ export const keys = {
   userRecentCarts: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'OACARTS' }),
   /** The carts most often completed at a location (suggested orders, "popular"): one bounded item. */
   locationPopularCarts: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAPOPULAR' }),
+
+  // Point of sale (docs/pos.md)
+  /** A charity a user may give to (GET /v14/contributions/targets/:id). */
+  contributionTarget: (targetId: number): Key => ({ pk: `CONTRIBUTIONTARGET#${targetId}`, sk: 'CONTRIBUTIONTARGET' }),
+  /** A remote check a POS published (its uuid is the QR code's secret; ttl ends an unpaid one). */
+  check: (uuid: string): Key => ({ pk: `CHECK#${uuid}`, sk: 'CHECK' }),
+  /** gsi2 of a contribution target: every target by id (GET /v14/contributions/targets). */
+  contributionTargetsIndex: (targetId: number) => ({ gsi2pk: 'CONTRIBUTIONTARGETS', gsi2sk: `TARGET#${padId(targetId)}` }),
+  /** The gsi2 partition of every contribution target. */
+  contributionTargets: () => ({ gsi2pk: 'CONTRIBUTIONTARGETS', skPrefix: 'TARGET#' }),
 
   // Loyalty (campaigns, progress, claims, unlocks, rewards) — see docs/data-model.md "Loyalty"
   campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),

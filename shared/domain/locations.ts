@@ -80,6 +80,8 @@ export interface LocationItem {
   shown: boolean;
   supports_scheduling: boolean;
   partner_ids: Record<string, PartnerIds>;
+  /** The merchant's own id of the location in its POS (GET /v15/managed_locations); null when not set. */
+  pos_location_identifier?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -126,6 +128,7 @@ export const locationInputSchema = z
     shown: z.boolean().default(true),
     supports_scheduling: z.boolean().default(false),
     partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })).default({}),
+    pos_location_identifier: z.string().min(1).max(64).nullable().default(null),
   })
   .superRefine((input, context) => {
     const delivers = input.fulfillment_types.includes('delivery');

@@ -5,28 +5,14 @@ import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { listAppLocations, serializeLocation, type LocationItem } from '#shared/domain/locations.ts';
 import { categoryName } from '#shared/domain/app-surface/categories.ts';
-import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
-import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
+import { fulfillmentTypesList } from '#shared/schemas/locations.ts';
+import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, positiveInteger, requireLatLngTogether } from '#shared/schemas/params.ts';
 
 /**
  * An app's locations, shared by GET /v15/apps/:app_id/locations and its v14 form (A29): no credential.
  * Query errors are 422 with object `request` and the parameter's name as property; an unknown app is 404
  * with an empty body.
  */
-
-const positiveInteger = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\+?\d+$/, message)
-    .transform(Number)
-    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);
-
-const fulfillmentTypesList = z
-  .string()
-  .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
-  .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
-  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
 
 export const appLocationsQuery = z
   .object({

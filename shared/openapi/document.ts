@@ -374,6 +374,7 @@ const TAGS: [string, string][] = [
   ['Money', 'Gift cards, in-store orders, refunds and users’ orders'],
   ['Loyalty', 'Campaigns, claims, unlocks and rewards'],
   ['Order ahead', 'Menus, order ahead orders and upsells'],
+  ['Point of sale', 'What POS integrations read and publish beyond orders: managed locations, location details, contribution targets, remote checks'],
   ['API description', 'This document and its docs page'],
 ];
 
@@ -381,6 +382,7 @@ function tagOf(route: Route): string {
   const path = route.path;
   if (path.startsWith('/v15/access_tokens')) return 'Access tokens';
   if (/^\/v1[45]\/(users|user_addresses|credit_cards|payment_token)/.test(path)) return 'Users';
+  if (/^\/v1[45]\/(managed_locations|locations\/\{location_id\}$|contributions|checks)/.test(path)) return 'Point of sale';
   if (path.endsWith('/locations')) return 'Locations';
   if (/gift_card|proposed_orders|completed_orders|\/orders/.test(path) && !path.includes('order_ahead')) return 'Money';
   if (/campaign|codes|loyalties|rewards/.test(path)) return 'Loyalty';

@@ -6,6 +6,13 @@ import { named } from './registry.ts';
 export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
 export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 
+/** `fulfillment_types` in a query string: comma-separated, any case; empty is not given. */
+export const fulfillmentTypesList = z
+  .string()
+  .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
+  .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
+  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
+
 export const location = named(
   'Location',
   z.object({

@@ -31,3 +31,12 @@ export function requireLatLngTogether(query: { lat?: number; lng?: number }, con
 
 /** A true/false query flag (`transfer_supported=true`); `1`/`0` too. */
 export const booleanQuery = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
+
+/** A whole number of 1 or more in a query string (`after`, `image[width]`). */
+export const positiveInteger = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\+?\d+$/, message)
+    .transform(Number)
+    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);

@@ -354,6 +354,32 @@ const CASES: IsolationCase[] = [
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
+  ...(['v15', 'v14'] as const).map(
+    (version): IsolationCase => ({
+      route: `GET /${version}/merchants/{merchant_id}/orders/{uuid}`,
+      name: `merchant 2 reads merchant 1's order at merchant 1's path (${version})`,
+      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}` }),
+      expected: { status: 401, body: notAuthorizedFor('merchant', 'merchant_token', 'Not authorized for this merchant.', 'not_authorized') },
+      otherKind: merchantPath,
+      ownerSees: (w) => expectListed(`/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}`, w.merchant1.token, w.orderUuid),
+    }),
+  ),
+  {
+    route: 'GET /v14/locations/{location_id}/orders',
+    name: "merchant 2 lists the orders at merchant 1's location",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v14/locations/${w.location1.location_id}/orders` }),
+    expected: { status: 401, body: notAuthorizedFor('location', 'merchant_token', "Not authorized to view this location's orders.", 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed(`/v14/locations/${w.location1.location_id}/orders`, w.merchant1.token, w.orderUuid),
+  },
+  {
+    route: 'GET /v14/merchants/{merchant_id}/locations',
+    name: "merchant 2 lists merchant 1's locations, hidden ones included (v14)",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v14/merchants/${w.merchant1.merchant.merchant_id}/locations` }),
+    expected: { status: 401, body: notAuthorizedFor('merchant', 'merchant_token', 'Not authorized for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed(`/v14/merchants/${w.merchant1.merchant.merchant_id}/locations`, w.merchant1.token, `"id":${w.location1.location_id},`),
+  },
 ];
 
 /** Lists (and the caller's own record): the other tenant's items never show. */
@@ -541,6 +567,14 @@ const LIST_CASES: ListCase[] = [
       expect(last.text).not.toContain(w.userA.address.street_address);
     },
   },
+  {
+    route: 'GET /v15/managed_locations',
+    name: "merchant 2's managed locations do not include merchant 1's",
+    run: async (w) => {
+      expect(await listText('/v15/managed_locations', w.merchant2.token)).not.toContain(`"id":${w.location1.location_id},`);
+      expect(await listText('/v15/managed_locations', w.merchant1.token)).toContain(`"id":${w.location1.location_id},`);
+    },
+  },
 ];
 
 /** Routes with no resource of one tenant that another could name. */
@@ -578,6 +612,11 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v14/locations': 'public (no credential): location summaries',
   'GET /v14/apps/{app_id}/locations': 'public (no credential)',
   'POST /v14/tickets': "creates a ticket of the token's own user; nothing reads tickets back through the API",
+  'GET /v15/merchants/{merchant_id}/locations': 'public (no credential): shown locations only, as an app lists them',
+  'GET /v15/locations/{location_id}': 'public (no credential): a shown location; hidden ones are 404 to everyone (test/pos)',
+  'GET /v14/locations/{location_id}': 'public (no credential): a shown location; hidden ones are 404 to everyone (test/pos)',
+  'GET /v14/contributions/targets': 'public (no credential): the operators\' list of charities',
+  'GET /v14/contributions/targets/{id}': 'public (no credential): one charity',
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

@@ -1,5 +1,5 @@
 /**
- * A completed order as stored (`keys.order(uuid)`; gsi1 = the user's orders by creation time): the one
+ * A completed order as stored (`keys.order(uuid)`; gsi1 = the user's orders, gsi2 = its location's, by creation time): the one
  * record every order path writes and every view (views.ts) reads. `newOrderRecord` is the one place an
  * order's terms — the request's own fields, or the priced order-ahead order's — become stored fields.
  */
@@ -147,10 +147,18 @@ export function newOrderRecord(input: {
   };
 }
 
-/** The Put of a new order, in the user's orders index. */
+/** The Put of a new order, in the user's orders index (gsi1) and its location's (gsi2). */
 export function putOrderItem(order: OrderRecord): TransactItem {
-  // Millisecond time in the index key keeps newest-first exact for orders within one second.
-  return putNew({ ...keys.order(order.uuid), ...keys.userOrdersIndex(order.user_id, new Date().toISOString(), order.uuid), entity: 'Order', ...order, updated_at: order.created_at });
+  // Millisecond time in the index keys keeps newest-first exact for orders within one second.
+  const indexedAt = new Date().toISOString();
+  return putNew({
+    ...keys.order(order.uuid),
+    ...keys.userOrdersIndex(order.user_id, indexedAt, order.uuid),
+    ...keys.locationOrdersIndex(order.location_id, indexedAt, order.uuid),
+    entity: 'Order',
+    ...order,
+    updated_at: order.created_at,
+  });
 }
 
 export async function getOrder(uuid: string): Promise<OrderRecord | undefined> {

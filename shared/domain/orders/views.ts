@@ -71,7 +71,7 @@ export function userOrderListColumns(order: OrderRecord) {
   };
 }
 
-function detailItem(item: OrderItem): { item: Record<string, unknown> } {
+export function detailItem(item: OrderItem): { item: Record<string, unknown> } {
   return {
     item: {
       category: item.category ?? null,
@@ -88,7 +88,7 @@ function detailItem(item: OrderItem): { item: Record<string, unknown> } {
 }
 
 /** A stable integer id for the detail's `id` (the uuid's first 48 bits: a safe integer). */
-function orderNumber(uuid: string): number {
+export function orderNumber(uuid: string): number {
   return Number.parseInt(uuid.replace(/[^0-9a-f]/gi, '').slice(0, 12) || '0', 16);
 }
 

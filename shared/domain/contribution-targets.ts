@@ -1,0 +1,85 @@
+/**
+ * Contribution targets (charities) a user may give to: LevelUp's C# SDK v2 lists them
+ * (GET /v14/contributions/targets) and shows one (GET /v14/contributions/targets/:id), without a token.
+ * Operators create them (the demo seeds a few); users' orders name the target of a contribution they carry
+ * (`contribution_target_name`). docs/pos.md says what is and is not modelled.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { db, table } from '#shared/db/client.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { createItem } from '#shared/db/transactions.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** Targets a list answers at most: operators curate a short list; the list is not paged (CS2 reads one array). */
+export const MAX_CONTRIBUTION_TARGETS = 100;
+
+const optionalUrl = z.string().url().max(500).nullable().default(null);
+
+/** What createContributionTarget accepts; optional fields have the default a new target gets. */
+export const contributionTargetInputSchema = z.object({
+  name: z.string().trim().min(1).max(255),
+  description_html: z.string().max(5000).default(''),
+  employer_required: z.boolean().default(false),
+  facebook_url: optionalUrl,
+  featured: z.boolean().default(false),
+  home_address_required: z.boolean().default(false),
+  minimum_age_required: z.number().int().min(0).max(120).nullable().default(null),
+  partner_specific_terms: z.string().max(5000).nullable().default(null),
+  twitter_username: z.string().max(64).nullable().default(null),
+  website: optionalUrl,
+});
+
+export type ContributionTargetInput = z.input<typeof contributionTargetInputSchema>;
+export type ContributionTargetItem = z.output<typeof contributionTargetInputSchema> & { target_id: number; created_at: string; updated_at: string };
+
+export async function createContributionTarget(input: ContributionTargetInput): Promise<ContributionTargetItem> {
+  const parsed = contributionTargetInputSchema.parse(input);
+  const targetId = await nextId('contribution_target');
+  const now = isoSeconds();
+  const target: ContributionTargetItem = { target_id: targetId, ...parsed, created_at: now, updated_at: now };
+  if (!(await createItem({ ...keys.contributionTarget(targetId), ...keys.contributionTargetsIndex(targetId), entity: 'ContributionTarget', ...target }))) {
+    throw new Error(`contribution target ${targetId} already exists`);
+  }
+  return target;
+}
+
+export async function getContributionTarget(targetId: number): Promise<ContributionTargetItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.contributionTarget(targetId) }));
+  return result.Item as ContributionTargetItem | undefined;
+}
+
+/** Every target in id order, at most MAX_CONTRIBUTION_TARGETS (one Query). */
+export async function listContributionTargets(): Promise<ContributionTargetItem[]> {
+  const partition = keys.contributionTargets();
+  const result = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix },
+      Limit: MAX_CONTRIBUTION_TARGETS,
+    }),
+  );
+  return (result.Items ?? []) as ContributionTargetItem[];
+}
+
+/** `{"contribution_target": {...}}` with the fields LevelUp's C# SDK reads; its `id` is a string there. */
+export function serializeContributionTarget(target: ContributionTargetItem) {
+  return {
+    contribution_target: {
+      description_html: target.description_html,
+      employer_required: target.employer_required,
+      facebook_url: target.facebook_url,
+      featured: target.featured,
+      home_address_required: target.home_address_required,
+      id: String(target.target_id),
+      minimum_age_required: target.minimum_age_required,
+      name: target.name,
+      partner_specific_terms: target.partner_specific_terms,
+      twitter_username: target.twitter_username,
+      website: target.website,
+    },
+  };
+}
