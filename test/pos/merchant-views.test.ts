@@ -274,14 +274,14 @@ describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
 
 describe('P15 GET /v15 and /v14 locations/:location_id', () => {
   it("v15 answers the C# SDK's payload fields (its token is sent and ignored)", async () => {
-    const location = await locationFixture(world.merchant.merchant.merchant_id, { categories: [50], yelp_url: 'http://www.yelp.com/biz/pizza-palace', phone: '(617) 555-0100' });
+    const location = await locationFixture(world.merchant.merchant.merchant_id, { categories: [2], yelp_url: 'http://www.yelp.com/biz/pizza-palace', phone: '(617) 555-0100' });
     const response = await api.call('GET', `/v15/locations/${location.location_id}`, { authorization: `token ${world.merchant.token}` });
     expect(response.status, response.text).toBe(200);
     // The SDK's own payloads show these as strings at one location and null at another: string or null.
     expectShapeOf(response.body, clientPayload('csharp_v15_locations_id__show.json').response_body, { nullable: ['$.location.hours', '$.location.facebook_url', '$.location.foodler_url'] });
     expect(response.body.location).toMatchObject({
       id: location.location_id,
-      categories: [50],
+      categories: [2],
       merchant_id: world.merchant.merchant.merchant_id,
       merchant_name: world.merchant.merchant.name,
       name: 'Downtown',
