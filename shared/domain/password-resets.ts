@@ -4,9 +4,9 @@ import { createItem, transactWrite } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { hashPassword, randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
-import { ACCOUNT_LOGIN_FAILURES, clearWindow, recordHit, type WindowLimit } from '#shared/domain/rate-limits.ts';
-import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
-import { unprocessable } from '#shared/errors.ts';
+import { ACCOUNT_LOGIN_FAILURES, clearWindow, recordHit, release, type WindowLimit } from '#shared/domain/rate-limits.ts';
+import { escapeHtml, mailer, type Email } from '#shared/mail/mailer.ts';
+import { serviceUnavailable, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds } from '#shared/time.ts';
 
@@ -46,7 +46,7 @@ export async function requestPasswordReset(email: string, baseUrl: string): Prom
   const stored = await createItem({ ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt });
   if (!stored) throw new Error('a new reset secret digest is already stored');
   const link = `${baseUrl}/password_reset#token=${secret}`;
-  await mailer().send({
+  await sendOrUnavailable(login.user_id, username, {
     to: email.trim(),
     subject: 'Reset your password',
     text: [
@@ -64,6 +64,26 @@ export async function requestPasswordReset(email: string, baseUrl: string): Prom
   });
   log('info', 'password_reset_sent', { user_id: login.user_id });
 }
+
+/**
+ * Sends the reset email, or answers 503 with Retry-After when the mail service fails (SES unreachable,
+ * throttled or erroring): the client asks again later, as it would after a network error. The hit the
+ * request took from the per-account email window is given back, since no email went out; the stored
+ * secret is left to its TTL (nobody holds the link). Only a registered email reaches this point, so while
+ * mail is down a 503 says the email is registered: accepted against silently dropping a user's reset.
+ */
+async function sendOrUnavailable(userId: number, username: string, email: Email): Promise<void> {
+  try {
+    await mailer().send(email);
+  } catch (error) {
+    log('error', 'password_reset_mail_failed', { user_id: userId, error: (error as Error).name });
+    await release(RESET_EMAILS_PER_ACCOUNT, username);
+    throw serviceUnavailable('base', 'We could not send the email just now. Please try again in a moment.', 'mail_unavailable', MAIL_RETRY_AFTER_SECONDS);
+  }
+}
+
+/** Seconds a client waits before asking for a reset email again after the mail service failed. */
+export const MAIL_RETRY_AFTER_SECONDS = 30;
 
 /** Sets the new password with a reset link's secret; the link dies, and so does every token of the account. */
 export async function completePasswordReset(secret: string, newPassword: string): Promise<void> {
