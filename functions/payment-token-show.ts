@@ -1,13 +1,12 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrUnauthorized } from '#shared/domain/users.ts';
-import { paymentTokenToShow, serializePaymentToken } from '#shared/domain/payment-tokens.ts';
-import { paymentTokenResponse } from '#shared/schemas/users.ts';
+import { paymentTokenForApp } from '#shared/domain/payment-eligibility.ts';
+import { paymentTokenShowResponse } from '#shared/schemas/users.ts';
 
 /**
- * GET /v15/payment_token: the QR code data a POS scans to identify the user. A token near the end of its
- * lifetime is replaced first (docs/identity.md, "Payment token"), so the code shown keeps working for days.
+ * GET /v15/payment_token: the QR code data a POS scans to identify the user, with the app's banner: a user with
+ * no card to pay with gets `action: "add_payment_method"` (the code still earns loyalty). A token near the end of
+ * its lifetime is replaced first (docs/identity.md, "Payment token"). /v14: payment-token-show-v14.ts.
  */
-export const handler = apiHandler('payment-token-show', { responses: { 200: paymentTokenResponse }, summary: "Get the user's QR code data (payment token)" }, async (request) => {
-  const user = await getUserOrUnauthorized(requireUser(request).userId);
-  return ok(serializePaymentToken(await paymentTokenToShow(user)));
-});
+export const handler = apiHandler('payment-token-show', { responses: { 200: paymentTokenShowResponse }, summary: "Get the user's QR code data (payment token)" }, async (request) =>
+  ok(await paymentTokenForApp(requireUser(request).userId, 'v15')),
+);

@@ -119,7 +119,17 @@ export const routes: readonly Route[] = [
   { method: 'DELETE', path: '/v14/credit_cards/{id}', handler: 'credit-cards-delete', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
   // The read replaces a token near its expiry; a rotation replaces it on request (docs/identity.md, "Payment token").
   { method: 'GET', path: '/v15/payment_token', handler: 'payment-token-show', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
+  { method: 'GET', path: '/v14/payment_token', handler: 'payment-token-show-v14', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
   { method: 'POST', path: '/v15/payment_token/rotations', handler: 'payment-token-rotations-create', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
+  // The QR string with tip and colour encoded (JSON, or a PNG: Accept image/png); it renews the token as the read does
+  { method: 'GET', path: '/v15/qr_codes', handler: 'qr-codes-show', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
+  { method: 'GET', path: '/v14/credit_cards', handler: 'credit-cards-list-v14', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
+  { method: 'PUT', path: '/v14/credit_cards/{id}', handler: 'credit-cards-promote', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
+  // The app's billing screens (SDK reference A11-A14): the billed card, the options, the user's preference
+  { method: 'GET', path: '/v15/payment_method', handler: 'payment-method-show', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
+  { method: 'DELETE', path: '/v15/payment_method', handler: 'payment-method-delete', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
+  { method: 'GET', path: '/v15/payment_options_summary', handler: 'payment-options-summary-show', credential: 'user-optional', table: 'none' },
+  { method: 'PUT', path: '/v15/apps/payment_preference', handler: 'payment-preference-update', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
 
   // Locations
   { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read' },

@@ -35,6 +35,8 @@ export interface CreditCardItem {
   expiration_month: number;
   expiration_year: number;
   type: string;
+  /** Absent on cards vaulted before the gateway reported it (they are credit cards). */
+  debit?: boolean;
   state: CreditCardState;
   created_at: string;
   updated_at: string;
@@ -101,6 +103,7 @@ export function serializeCreditCard(view: CreditCardView) {
   return {
     credit_card: {
       bin: card.bin,
+      debit: card.debit ?? false,
       description: `${card.type} ending in ${card.last_4}`,
       expiration_month: card.expiration_month,
       expiration_year: card.expiration_year,
@@ -219,6 +222,7 @@ function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): Cred
     expiration_month: vaulted.expirationMonth,
     expiration_year: vaulted.expirationYear,
     type: vaulted.type,
+    debit: vaulted.debit,
     state: 'active',
     created_at: now,
     updated_at: now,
@@ -273,6 +277,56 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
     // Deleted by a concurrent request (the next look answers 404), or another card change won: look again.
   }
   throw CARDS_BUSY();
+}
+
+/**
+ * Promotes one of the user's active cards: it becomes the card charged (`promotedCard`), any other is no longer
+ * promoted (one promoted card per user, `promoted_card_id` on the user item). Promoting the promoted card
+ * changes nothing. Guarded like every card change: the card must still be active and `cards_version` unchanged.
+ */
+export async function promoteCreditCard(userId: number, cardId: number): Promise<CreditCardView> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const [card, seen] = await Promise.all([getCreditCard(userId, cardId), userCardsState(userId)]);
+    if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
+    if (seen.promoted_card_id === cardId) return { card, promoted: true };
+    const now = isoSeconds();
+    const outcome = await transactWrite(() => [
+      {
+        ConditionCheck: {
+          TableName: table(),
+          Key: keys.creditCard(userId, cardId),
+          ConditionExpression: '#state = :active',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':active': 'active' },
+        },
+      },
+      userCardsUpdate(userId, seen, cardId, now),
+    ]);
+    if (outcome.committed) return { card, promoted: true };
+    // Deleted meanwhile (the next look answers 404), or another card change won: look again.
+  }
+  throw CARDS_BUSY();
+}
+
+/** A card is good through the last day of its expiration month (UTC). */
+function expiresBefore(card: Pick<CreditCardItem, 'expiration_month' | 'expiration_year'>, at: Date): boolean {
+  const firstOfNextMonth = Date.UTC(card.expiration_year, card.expiration_month, 1);
+  return firstOfNextMonth <= at.getTime();
+}
+
+export const NO_CARD_MESSAGE = 'You have no cards on file. Please add a valid card to pay.';
+
+/**
+ * Whether the user can pay (GET /v15|v14/payment_token): `payable` with the promoted card, or not (no active
+ * promoted card, or it has expired). `expiringSoon`: the card's last valid month is this month or the next.
+ * Reads the promoted card named on the user item (one GetItem; none without a promoted card).
+ */
+export async function paymentStanding(user: { user_id: number; promoted_card_id?: number | null }, at = new Date()): Promise<{ payable: false } | { payable: true; expiringSoon: boolean }> {
+  if (user.promoted_card_id == null) return { payable: false };
+  const card = await getCreditCard(user.user_id, user.promoted_card_id);
+  if (card?.state !== 'active' || expiresBefore(card, at)) return { payable: false };
+  const inTwoMonths = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 2, 1));
+  return { payable: true, expiringSoon: expiresBefore(card, inTwoMonths) };
 }
 
 /** What a charge is made against: the user's promoted active card, if they have one. */

@@ -15,6 +15,7 @@ import { randomSecret } from '#shared/auth/secrets.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import type { UserItem } from '#shared/domain/users.ts';
+import { parsePaymentCode } from '#shared/domain/payment-codes.ts';
 
 /** A payment token works for 30 days after it is issued (a leaked code dies by itself at the latest then). */
 export const PAYMENT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -57,10 +58,10 @@ export function userNamedByPaymentToken(item: StoredItem | undefined, now = epoc
   return expiresAt > now ? item.user_id : undefined;
 }
 
-/** The user a QR code names (one GetItem), if any and still valid. */
+/** The user a QR code names (one GetItem), if any and still valid; a scanned code's preferences suffix is not part of the token. */
 export async function userIdForPaymentToken(paymentTokenData: string): Promise<number | undefined> {
   if (!paymentTokenData) return undefined;
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.paymentToken(paymentTokenData) }));
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.paymentToken(parsePaymentCode(paymentTokenData).tokenData) }));
   return userNamedByPaymentToken(result.Item);
 }
 

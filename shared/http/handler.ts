@@ -22,6 +22,8 @@ export interface ApiResponse {
   headers?: Record<string, string>;
   /** Sent as-is instead of JSON (HTML, scripts); the headers must carry its Content-Type. */
   rawBody?: string;
+  /** Bytes (an image), sent base64-encoded to API Gateway; the headers must carry its Content-Type. */
+  binaryBody?: Buffer;
 }
 
 export function ok(body: unknown, headers?: Record<string, string>): ApiResponse {
@@ -183,6 +185,7 @@ function lowerCaseHeaders(headers: Record<string, string | undefined> | undefine
 function respond(requestId: string, response: ApiResponse): APIGatewayProxyStructuredResultV2 {
   const headers: Record<string, string> = securityHeaders(response.status, { 'X-Request-Id': requestId, ...response.headers });
   if (response.rawBody !== undefined) return { statusCode: response.status, headers, body: response.rawBody };
+  if (response.binaryBody !== undefined) return { statusCode: response.status, headers, body: response.binaryBody.toString('base64'), isBase64Encoded: true };
   if (response.body === undefined || response.status === 204) {
     return { statusCode: response.status, headers, body: '' };
   }

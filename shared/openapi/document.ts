@@ -191,12 +191,13 @@ function convert(entries: { id: string; schema: z.ZodType; description?: string 
   return schemas;
 }
 
-/** `contentMediaType` on a string schema (or each branch of a union of them) makes a non-JSON response. */
+/** `contentMediaType` on a string schema (or on branches of a union; the others are JSON) makes a non-JSON response. */
 function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSchema }[] | undefined {
   if (typeof schema.contentMediaType === 'string') return [{ mediaType: schema.contentMediaType, schema }];
   const branches = schema.anyOf as JsonSchema[] | undefined;
-  if (branches?.every((branch) => typeof branch.contentMediaType === 'string')) {
-    return branches.map((branch) => ({ mediaType: branch.contentMediaType as string, schema: branch }));
+  // A union with media-typed branches is content negotiation (Accept): the other branch is the JSON answer.
+  if (branches?.some((branch) => typeof branch.contentMediaType === 'string')) {
+    return branches.map((branch) => ({ mediaType: typeof branch.contentMediaType === 'string' ? branch.contentMediaType : 'application/json', schema: branch }));
   }
   return undefined;
 }

@@ -33,6 +33,8 @@ export interface VaultedCard {
   expirationYear: number;
   /** Brand kind, e.g. Visa, MasterCard, AmericanExpress, Discover. */
   type: string;
+  /** A debit card (the gateway's BIN data says so); shown to the apps as `debit` and the `debit_card` payment method. */
+  debit: boolean;
 }
 
 export type VaultFailure =

@@ -36,6 +36,8 @@ export const SANDBOX_NONCES = {
   declines: 'fake-declines-nonce',
   /** Charges are authorized only up to LIMITED_FUNDS_AMOUNT each (partially, when allowed). */
   limitedFunds: 'fake-limited-funds-nonce',
+  /** A Visa debit card, charged in full. */
+  validDebit: 'fake-valid-debit-nonce',
 } as const;
 
 /**
@@ -49,6 +51,7 @@ export const SANDBOX_CARD_NUMBERS = {
   discover: '6011111111111117',
   declines: '4000000000000002',
   limitedFunds: '4000000000009995',
+  visaDebit: '4000056655665556',
 } as const;
 
 /** How the sandbox's "encryption" marks a value: the envelope of Braintree's client-side encryption, naming the sandbox. */
@@ -71,6 +74,7 @@ interface TestCard {
   number: string;
   type: string;
   behaviour: Behaviour;
+  debit?: boolean;
 }
 
 const TEST_CARDS: readonly TestCard[] = [
@@ -80,6 +84,7 @@ const TEST_CARDS: readonly TestCard[] = [
   { number: SANDBOX_CARD_NUMBERS.discover, type: 'Discover', behaviour: 'valid' },
   { number: SANDBOX_CARD_NUMBERS.declines, type: 'Visa', behaviour: 'declines' },
   { number: SANDBOX_CARD_NUMBERS.limitedFunds, type: 'Visa', behaviour: 'limited_funds' },
+  { number: SANDBOX_CARD_NUMBERS.visaDebit, type: 'Visa', behaviour: 'valid', debit: true },
 ];
 
 const testCard = (number: string): TestCard => TEST_CARDS.find((card) => card.number === number)!;
@@ -90,6 +95,7 @@ const NONCE_CARDS: readonly { baseNonce: string; card: TestCard | 'invalid_expir
   { baseNonce: SANDBOX_NONCES.invalidExpiration, card: 'invalid_expiration' },
   { baseNonce: SANDBOX_NONCES.declines, card: testCard(SANDBOX_CARD_NUMBERS.declines) },
   { baseNonce: SANDBOX_NONCES.limitedFunds, card: testCard(SANDBOX_CARD_NUMBERS.limitedFunds) },
+  { baseNonce: SANDBOX_NONCES.validDebit, card: testCard(SANDBOX_CARD_NUMBERS.visaDebit) },
 ];
 
 const TOKEN_PATTERN = /^sbx_(valid|declines|limited_funds)_[0-9a-f]{24}$/;
@@ -115,6 +121,7 @@ function vaultedTestCard(card: TestCard, variant: string, expiry?: { month: numb
     // Always some years ahead so sandbox cards do not expire under a demo.
     expirationYear: expiry?.year ?? 2031 + (Math.floor(seed / 12) % 8),
     type: card.type,
+    debit: card.debit ?? false,
   };
 }
 

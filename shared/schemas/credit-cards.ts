@@ -6,6 +6,7 @@ export const creditCard = named(
   'CreditCard',
   z.object({
     bin: z.string().describe('First six digits'),
+    debit: z.boolean().describe('A debit card (the iOS and Android SDKs read it)'),
     description: z.string(),
     expiration_month: z.number().int(),
     expiration_year: z.number().int(),
@@ -50,3 +51,52 @@ export const createCreditCardBody = z.object({
 });
 
 export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'];
+
+// The app's billing screens (SDK reference A11-A14)
+
+export const PAYMENT_PREFERENCE_TYPES = ['monthly_billing', 'preload', 'instant_billing'] as const;
+
+/** GET /v15/payment_method: the card the user is billed with (the promoted one). */
+export const paymentMethodResponse = named(
+  'PaymentMethod',
+  z.object({
+    payment_method: z.object({
+      type: z.enum(['credit_card', 'debit_card']).describe('This service bills cards only (no Apple Pay or carrier billing)'),
+      description: z.string().describe('"Visa *1111"'),
+      metadata: z.object({
+        expiration_month: z.string(),
+        expiration_year: z.string(),
+        issuer: z.string(),
+        last_4: z.string(),
+      }),
+      payment_preference_type: z.enum(PAYMENT_PREFERENCE_TYPES),
+      monthly_billing_day: z.number().int().nullable(),
+      monthly_transaction_limit_amount: z.number().int().nullable(),
+      preload_reload_threshold_amount: z.number().int().nullable(),
+      preload_value_amount: z.number().int().nullable(),
+    }),
+  }),
+);
+
+/** GET /v15/payment_options_summary */
+export const paymentOptionsSummaryResponse = named(
+  'PaymentOptionsSummary',
+  z.object({
+    payment_options_summary: z.object({
+      options: z.array(z.enum(['preload', 'monthly_billing'])),
+      max_credit_limit_amount: z.number().int(),
+      monthly_billing_day: z.number().int(),
+      preload_reload_threshold_amount: z.number().int(),
+      preload_value_amount: z.number().int(),
+    }),
+  }),
+);
+
+/** PUT /v15/apps/payment_preference: `{"payment_preference": {"preload": true, "preload_value_amount": 2500}}` or `{"preload": false}`. */
+export const paymentPreferenceBody = z.object({
+  payment_preference: z.object({
+    preload: z.boolean(),
+    preload_value_amount: z.number().int().nullish(),
+  }),
+});
+export type PaymentPreferenceRequest = z.output<typeof paymentPreferenceBody>['payment_preference'];

@@ -134,7 +134,8 @@ export const completedOrderBody = z.object({
   completed_order: z.object({
     ...posOrderFields,
     proposed_order_uuid: z.string().min(1).max(64),
-    tip_amount: amounts.optional,
+    // Left null when not sent: the tip the scanned QR code asks for applies then (orders/proposals.ts).
+    tip_amount: amountInCents.nullish().transform((value) => value ?? null),
     // Clients with discounts disabled send null.
     applied_discount_amount: amounts.optional,
     fees: z

@@ -196,3 +196,16 @@ export const paymentTokenResponse = z.object({
 });
 
 export type NewUser = z.output<typeof createUserBody>['user'];
+
+/** GET /v15|v14/payment_token: the token plus the banner iOS shows (`message`) and what it suggests (`action`). */
+export const paymentTokenShowResponse = z.object({
+  payment_token: z.object({
+    data: z.string().describe('QR code data a POS scans'),
+    id: integerId,
+    action: z.enum(['add_payment_method']).nullable().describe('`add_payment_method` when the user has no card to pay with (loyalty only)'),
+    message: z.string().nullable().describe('Banner text for the app (no card, a card expiring soon), or null'),
+  }),
+});
+
+/** GET /v15/qr_codes (JSON form): the QR string with the tip and colour preferences already encoded. */
+export const qrCodeResponse = z.object({ qr_code: z.object({ code: z.string().describe('Payment token data followed by the 8-character v3 preferences suffix') }) });

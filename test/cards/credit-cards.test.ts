@@ -30,6 +30,7 @@ describe('POST /v15/credit_cards', () => {
     expect(response.body).toEqual({
       credit_card: {
         bin: '411111',
+        debit: false,
         description: 'Visa ending in 1111',
         expiration_month: expect.any(Number),
         expiration_year: expect.any(Number),
@@ -155,7 +156,7 @@ describe('GET /v15/credit_cards', () => {
       [second.card.card_id, false],
     ]);
     expect(Object.keys(response.body[0].credit_card).sort()).toEqual(
-      ['bin', 'description', 'expiration_month', 'expiration_year', 'id', 'last_4', 'nickname', 'promoted', 'state', 'type'],
+      ['bin', 'debit', 'description', 'expiration_month', 'expiration_year', 'id', 'last_4', 'nickname', 'promoted', 'state', 'type'],
     );
   });
 

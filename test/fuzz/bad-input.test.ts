@@ -164,6 +164,7 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v15/campaign_unlockings': { campaign_unlocking: { target_campaign_id: world.lockedCampaign.campaign_id, email: world.userB.email, expires_at: '12/31/2099' } },
     'PUT /v15/merchants/{merchant_id}/rewards/{claim_id}': { reward: { paused: true } },
     'PUT /v15/locations/{location_id}/rewards/{claim_id}': { reward: { paused: false } },
+    'PUT /v15/apps/payment_preference': { payment_preference: { preload: true, preload_value_amount: 2500 } },
     'POST /v15/order_ahead/orders': cart,
     'POST /v15/upsells': cart,
     'POST /v15/orders/{uuid}/feedback': { feedback: { question_text: 'How was it?', rating: '5', comment: 'Fine' } },
@@ -358,6 +359,8 @@ interface FuzzTokens {
 async function tokensFor(route: Route): Promise<FuzzTokens> {
   // A rotation kills the caller's QR code: user B's, so the money routes' samples keep A's.
   if (routeKey(route) === 'POST /v15/payment_token/rotations') return { user: world.userB.token, merchant: world.merchant1.token, app: world.appToken };
+  // Deactivating the billed card is user B's: A's card pays for the order routes' samples.
+  if (routeKey(route) === 'DELETE /v15/payment_method') return { user: world.userB.token, merchant: world.merchant1.token, app: world.appToken };
   if (routeKey(route) !== 'DELETE /v15/access_tokens') return { user: world.userA.token, merchant: world.merchant1.token, app: world.appToken };
   const appId = world.app.app_id;
   const [user, merchant, app] = await Promise.all([

@@ -148,6 +148,14 @@ const CASES: IsolationCase[] = [
     ownerSees: (w) => expectListed('/v15/credit_cards', w.userA.token, `"id":${w.cards.A}`),
   },
   {
+    route: 'PUT /v14/credit_cards/{id}',
+    name: "B promotes A's card",
+    attempt: (w) => ({ token: w.userB.token, path: `/v14/credit_cards/${w.cards.A}` }),
+    expected: { status: 404, body: notAuthorizedFor('credit_card', 'id', 'Credit card not found.', 'not_found') },
+    otherKind: userPath,
+    ownerSees: (w) => expectListed('/v14/credit_cards', w.userA.token, `"id":${w.cards.A}`),
+  },
+  {
     route: 'GET /v15/orders/{uuid}',
     name: "B reads A's order",
     attempt: (w) => ({ token: w.userB.token, path: `/v15/orders/${w.orderUuid}` }),
@@ -435,6 +443,24 @@ const LIST_CASES: ListCase[] = [
     },
   },
   {
+    route: 'GET /v14/credit_cards',
+    name: "B's cards do not include A's (v14)",
+    run: async (w) => {
+      expect(await listText('/v14/credit_cards', w.userB.token)).not.toContain(`"id":${w.cards.A},`);
+      expect(await listText('/v14/credit_cards', w.userA.token)).toContain(`"id":${w.cards.A},`);
+    },
+  },
+  {
+    route: 'GET /v15/payment_method',
+    name: "B's payment method is B's card, never A's",
+    run: async (w) => {
+      const [a, b] = await Promise.all([call('GET', '/v15/payment_method', { token: w.userA.token }), call('GET', '/v15/payment_method', { token: w.userB.token })]);
+      const listed = async (token: string) => (await call('GET', '/v15/credit_cards', { token })).body[0].credit_card.last_4;
+      expect(a.body.payment_method.metadata.last_4).toBe(await listed(w.userA.token));
+      expect(b.body.payment_method.metadata.last_4).toBe(await listed(w.userB.token));
+    },
+  },
+  {
     route: 'GET /v15/apps/orders',
     name: "B's orders do not include A's",
     run: async (w) => {
@@ -533,6 +559,24 @@ const LIST_CASES: ListCase[] = [
     },
   },
   {
+    route: 'GET /v14/payment_token',
+    name: "B's QR code is B's (v14)",
+    run: async (w) => {
+      const text = await listText('/v14/payment_token', w.userB.token);
+      expect(text).toContain(w.userB.user.payment_token_data);
+      expect(text).not.toContain(w.userA.user.payment_token_data);
+    },
+  },
+  {
+    route: 'GET /v15/qr_codes',
+    name: "B's QR string carries B's token, never A's",
+    run: async (w) => {
+      const mine = await call('GET', '/v15/qr_codes?preferences[color]=1&preferences[tip_percent]=10', { token: w.userB.token });
+      expect(mine.body.qr_code.code.startsWith(w.userB.user.payment_token_data)).toBe(true);
+      expect(mine.text).not.toContain(w.userA.user.payment_token_data);
+    },
+  },
+  {
     route: 'GET /v15/order_ahead/orders/suggested',
     name: "B's suggested orders do not include A's past carts, and show B nothing of A's",
     run: async (w) => {
@@ -617,6 +661,9 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v14/locations/{location_id}': 'public (no credential): a shown location; hidden ones are 404 to everyone (test/pos)',
   'GET /v14/contributions/targets': 'public (no credential): the operators\' list of charities',
   'GET /v14/contributions/targets/{id}': 'public (no credential): one charity',
+  'DELETE /v15/payment_method': "deactivates the token's own user's billed card; no id in the request",
+  'GET /v15/payment_options_summary': 'the same options for every user',
+  'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

@@ -12,6 +12,7 @@ import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { unauthorized, unprocessable } from '#shared/errors.ts';
 import { creditAccountKey } from '#shared/domain/ledger.ts';
 import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
+import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
 import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
@@ -91,7 +92,8 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
   validateReceiptMessageHtml(request.receipt_message_html);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
   // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
-  const [location, paymentToken] = await readItems([keys.location(request.location_id), keys.paymentToken(request.payment_token_data)], { consistent: true });
+  // The scanned string may carry the app's tip and colour after the token (payment-codes.ts): look up the token.
+  const [location, paymentToken] = await readItems([keys.location(request.location_id), keys.paymentToken(parsePaymentCode(request.payment_token_data).tokenData)], { consistent: true });
   if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
@@ -150,8 +152,9 @@ export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem 
 export async function completeProposedOrder(merchantId: number, request: CompletedOrderRequest, respond?: (order: OrderRecord) => TransactItem | undefined): Promise<OrderRecord> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
+  const code = parsePaymentCode(request.payment_token_data);
   const [proposedItem, paymentToken, locationItem, merchantItem] = await readItems(
-    [keys.proposedOrder(request.proposed_order_uuid), keys.paymentToken(request.payment_token_data), keys.location(request.location_id), keys.merchant(merchantId)],
+    [keys.proposedOrder(request.proposed_order_uuid), keys.paymentToken(code.tokenData), keys.location(request.location_id), keys.merchant(merchantId)],
     { consistent: true },
   );
   const proposed = proposedItem as ProposedOrderItem | undefined;
@@ -166,7 +169,8 @@ export async function completeProposedOrder(merchantId: number, request: Complet
     userId,
     appId: proposed.app_id,
     promotedCardId: proposed.promoted_card_id ?? null,
-    terms: request,
+    // A tip the POS sends (0 included: the cashier entered it) wins over the one the customer's QR code carries.
+    terms: { ...request, tip_amount: request.tip_amount ?? tipFromPreferences(code.preferences, request.spend_amount) },
     respond,
   });
 }

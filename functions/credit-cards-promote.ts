@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { CARD_NOT_FOUND, promoteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
+import { pathId } from '#shared/schemas/params.ts';
+
+/**
+ * PUT /v14/credit_cards/{id}: promotes the card, the one orders charge from now on (iOS and Android send no
+ * body; an old C# SDK sent a stray JSON string: any body is ignored). Not the user's active card: 404 credit_card/id.
+ */
+const params = z.object({ id: pathId });
+
+export const handler = apiHandler(
+  'credit-cards-promote',
+  { responses: { 200: creditCardResponse, 409: apiErrors }, params, notFound: CARD_NOT_FOUND, summary: 'Promote a credit card (make it the one charged)' },
+  async (request) => ok(serializeCreditCard(await promoteCreditCard(requireUser(request).userId, request.params.id))),
+);

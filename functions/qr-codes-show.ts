@@ -1,0 +1,38 @@
+import * as z from 'zod';
+import QRCode from 'qrcode';
+import { unprocessable } from '#shared/errors.ts';
+import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
+import { encodePaymentCode, preferencesFromQuery, QR_COLOR_HEX } from '#shared/domain/payment-codes.ts';
+import { paymentTokenData } from '#shared/domain/payment-eligibility.ts';
+import { qrCodeResponse } from '#shared/schemas/users.ts';
+
+/**
+ * GET /v15/qr_codes?preferences[color]=0&preferences[tip_percent]=10 (the Ruby gem's qr_codes.get): the user's QR
+ * string with the tip and colour encoded as the apps encode them (payment-codes.ts). With `Accept: image/png` the
+ * answer is that code as a PNG, `width` pixels wide, in the chosen colour. A POS that scans it applies the tip.
+ */
+const text = z.string().max(20).optional();
+const query = z.object({ 'preferences[color]': text, 'preferences[tip_amount]': text, 'preferences[tip_percent]': text, width: text });
+
+export const MIN_QR_WIDTH = 64;
+export const MAX_QR_WIDTH = 1024;
+
+export const handler = apiHandler(
+  'qr-codes-show',
+  {
+    responses: { 200: z.union([qrCodeResponse, z.string().meta({ contentMediaType: 'image/png', contentEncoding: 'binary' })]) },
+    summary: "The user's QR code with tip and colour preferences (JSON, or PNG with Accept: image/png)",
+    query,
+  },
+  async (request) => {
+    const preferences = preferencesFromQuery({ color: request.query['preferences[color]'], tipAmount: request.query['preferences[tip_amount]'], tipPercent: request.query['preferences[tip_percent]'] });
+    const code = encodePaymentCode(await paymentTokenData(requireUser(request).userId), preferences);
+    if (!/\bimage\/png\b/i.test(request.headers.accept ?? '')) return ok({ qr_code: { code } });
+    const width = request.query.width?.trim() ? Number(request.query.width.trim()) : 300;
+    if (!Number.isInteger(width) || width < MIN_QR_WIDTH || width > MAX_QR_WIDTH) {
+      throw unprocessable('qr_code', 'width', `Width must be a whole number of pixels from ${MIN_QR_WIDTH} to ${MAX_QR_WIDTH}`, 'invalid');
+    }
+    const png = await QRCode.toBuffer(code, { type: 'png', width, margin: 2, errorCorrectionLevel: 'M', color: { dark: QR_COLOR_HEX[preferences.color], light: '#ffffffff' } });
+    return { status: 200, binaryBody: png, headers: { 'Content-Type': 'image/png' } };
+  },
+);
