@@ -22,10 +22,25 @@ afterAll(() => {
 });
 
 describe('round trips per request', () => {
-  it('showing the QR code: token + the user item', async () => {
+  it('showing the QR code: token + the user item (no card to read: the user has none)', async () => {
     const response = await api.call('GET', '/v15/payment_token', { token: user.token });
     expect(response.status).toBe(200);
     expect(roundTrips(response)).toBe(2);
+  });
+
+  it('showing the QR code of a user with a card: + the promoted card (can the user pay?): 3; the QR string with preferences: 2', async () => {
+    const { cardFixture } = await import('../support/cards.ts');
+    const { app } = await appFixture();
+    const payer = await userFixture(app.app_id);
+    await cardFixture(payer.user.user_id);
+    for (const path of ['/v15/payment_token', '/v14/payment_token']) {
+      const response = await api.call('GET', path, { token: payer.token });
+      expect(response.status).toBe(200);
+      expect(roundTrips(response)).toBe(3);
+    }
+    const qr = await api.call('GET', '/v15/qr_codes?preferences[color]=0&preferences[tip_percent]=10', { token: payer.token });
+    expect(qr.status).toBe(200);
+    expect(roundTrips(qr)).toBe(2);
   });
 
   it('rotating it: token + (user item, id counter) + one transaction', async () => {
