@@ -25,6 +25,7 @@ export const MAX_IDENTIFIER_FROM_MERCHANT = 10;
 export const MAX_RECEIPT_MESSAGE_HTML = 1000;
 
 const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
+const LOCATION_DIFFERS = () => unprocessable('order', 'location_id', 'Location must be the location the order was proposed at.', 'differs_from_proposal');
 const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
 
 export interface ProposedOrderItem {
@@ -162,10 +163,15 @@ export async function completeProposedOrder(merchantId: number, request: Complet
   if (proposed.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined || userId !== proposed.user_id) throw USER_NOT_AUTHORIZED();
+  // The contract lets a completion differ from its proposal only in tax, spend, the applied discount and the
+  // proposal's uuid: the check is closed where it was opened (docs/money.md, "What a completion may change").
+  // (A location that is not the merchant's stays the contract's "not found", checked first.)
+  const parties = orderParties(merchantId, locationItem, merchantItem);
+  if (request.location_id !== proposed.location_id) throw LOCATION_DIFFERS();
   return settleOrder({
     kind: 'in_store',
     source: { key: keys.proposedOrder(proposed.uuid), fromState: PROPOSED, toState: COMPLETED, state: proposed.state, uuid: proposed.uuid },
-    ...orderParties(merchantId, locationItem, merchantItem),
+    ...parties,
     userId,
     appId: proposed.app_id,
     promotedCardId: proposed.promoted_card_id ?? null,
