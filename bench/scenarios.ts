@@ -447,6 +447,40 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'remote-check-finalise',
+    title: 'Remote check finalised by the POS (card charge)',
+    route: routeRef({ method: 'POST', path: '/v15/checks/{uuid}/orders' }),
+    needs: ['locationId'],
+    consumable: true,
+    minimum: {
+      roundTrips: 7,
+      transactions: 1,
+      rationale:
+        "token check + one BatchGetItem (the check, which carries its location and the customer's promoted card, and the merchant) + the settlement lease on the check (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries + one transaction",
+    },
+    expectedStatuses: [200],
+    async prepare({ world, api, count }) {
+      const nextUser = roundRobin(world.users);
+      // Checks published by the POS and claimed by a customer each, through the API.
+      const claimed = await createMany(count, 8, async () => {
+        const published = await api.call('PUT', '/v15/checks', {
+          token: world.merchantToken,
+          body: { check: { location_id: world.locationId, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Bench', register: '1', identifier_from_merchant: 'bench', items: CHECK_ITEMS } },
+        });
+        const uuid = published.body?.check?.uuid;
+        if (published.status !== 200 || typeof uuid !== 'string') throw new Error(`publishing a check answered ${published.status} ${JSON.stringify(published.body).slice(0, 300)}`);
+        const claim = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: nextUser().token, body: {} });
+        if (claim.status !== 200) throw new Error(`claiming a check answered ${claim.status} ${JSON.stringify(claim.body).slice(0, 300)}`);
+        return uuid as string;
+      });
+      return () => {
+        const uuid = claimed.pop();
+        if (!uuid) throw new Error('ran out of claimed checks');
+        return { method: 'POST', path: `/v15/checks/${uuid}/orders`, headers: auth(world.merchantToken), body: { order: { applied_discount_amount: null, tax_amount: TAX_AMOUNT, spend_amount: SPEND_AMOUNT } } };
+      };
+    },
+  },
+  {
     id: 'refund',
     title: 'Refund an order',
     route: routeRef({ method: 'POST', path: '/v14/orders/{uuid}/refund' }),

@@ -153,6 +153,12 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v14/merchants/{merchant_id}/locations', handler: 'merchant-locations-list-v14', credential: 'merchant', table: 'read' },
   { method: 'GET', path: '/v15/locations/{location_id}', handler: 'locations-show', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/locations/{location_id}', handler: 'locations-show-v14', credential: 'none', table: 'read' },
+  // Remote checks: the POS publishes and polls a check; the customer claims it and the POS finalises it (a money route)
+  { method: 'PUT', path: '/v15/checks', handler: 'checks-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'PUT', path: '/v15/checks/{uuid}', handler: 'checks-update', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'GET', path: '/v15/checks/{uuid}', handler: 'checks-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
+  // A merchant token finalises (manage_merchant_orders), a user token claims (create_orders): checked in the handler.
+  { method: 'POST', path: '/v15/checks/{uuid}/orders', handler: 'checks-orders-create', credential: 'any', table: 'write' },
   { method: 'GET', path: '/v14/contributions/targets', handler: 'contribution-targets-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/contributions/targets/{id}', handler: 'contribution-targets-show', credential: 'none', table: 'read' },
 

@@ -388,6 +388,52 @@ const CASES: IsolationCase[] = [
     otherKind: merchantPath,
     ownerSees: (w) => expectListed(`/v14/merchants/${w.merchant1.merchant.merchant_id}/locations`, w.merchant1.token, `"id":${w.location1.location_id},`),
   },
+  {
+    route: 'GET /v15/checks/{uuid}',
+    name: "merchant 2 reads merchant 1's remote check",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/checks/${w.checkUuid}` }),
+    expected: { status: 401, body: notAuthorizedFor('check', 'merchant_token', 'Not authorized to use checks of this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async (w) => {
+      const check = await call('GET', `/v15/checks/${w.checkUuid}`, { token: w.merchant1.token });
+      expect(check.body.check.state).toBe('claimed');
+    },
+  },
+  {
+    route: 'PUT /v15/checks/{uuid}',
+    name: "merchant 2 rewrites merchant 1's remote check",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/checks/${w.checkUuid}`, body: { check: { location_id: w.location1.location_id, spend_amount: 1 } } }),
+    expected: { status: 401, body: notAuthorizedFor('check', 'merchant_token', 'Not authorized to use checks of this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async (w) => {
+      const check = await call('GET', `/v15/checks/${w.checkUuid}`, { token: w.merchant1.token });
+      expect(check.body.check.spend_amount).toBe(1200);
+    },
+  },
+  {
+    route: 'POST /v15/checks/{uuid}/orders',
+    name: "merchant 2 finalises merchant 1's remote check",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/checks/${w.checkUuid}/orders`, body: { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1200 } } }),
+    expected: { status: 401, body: notAuthorizedFor('check', 'merchant_token', 'Not authorized to use checks of this merchant.', 'not_authorized') },
+    // The route takes user and merchant tokens (claim or finalise): the kind it never takes is an app's.
+    otherKind: (w) => w.appToken,
+    ownerSees: async (w) => {
+      const check = await call('GET', `/v15/checks/${w.checkUuid}`, { token: w.merchant1.token });
+      expect(check.body.check.state).toBe('claimed');
+    },
+  },
+  {
+    route: 'POST /v15/checks/{uuid}/orders',
+    name: "B claims the remote check A claimed",
+    attempt: (w) => ({ token: w.userB.token, path: `/v15/checks/${w.checkUuid}/orders`, body: {} }),
+    expected: EMPTY_404,
+    otherKind: (w) => w.appToken,
+    ownerSees: async (w) => {
+      const check = await call('POST', `/v15/checks/${w.checkUuid}/orders`, { token: w.userA.token, body: {} });
+      expect(check.status, check.text).toBe(200);
+      expect(check.body.check.state).toBe('claimed');
+    },
+  },
 ];
 
 /** Lists (and the caller's own record): the other tenant's items never show. */
@@ -664,6 +710,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'DELETE /v15/payment_method': "deactivates the token's own user's billed card; no id in the request",
   'GET /v15/payment_options_summary': 'the same options for every user',
   'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
+  'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 422 (test/pos)",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

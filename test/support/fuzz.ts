@@ -122,7 +122,7 @@ export async function politeCall(api: TestApi, method: string, path: string, opt
  * Two users (A, B) of one app and two merchants (1, 2), each with real resources: A and B each have
  * a delivery address and a card; merchant 1 has an order-ahead location with the sample menu, merchant 2
  * a location; A has a completed in-store order at merchant 1, gift card value there, a claimed reward,
- * a valid (priced) order-ahead order and a completed one; merchant 1 has a locked campaign (to unlock), merchant 2 a value
+ * a valid (priced) order-ahead order and a completed one, and has claimed merchant 1's remote check; merchant 1 has a locked campaign (to unlock), merchant 2 a value
  * campaign; app 1 has an app token and a pending permissions request to A, app 2 an app token. Needs the order-ahead test API (local state machine). `secrets` lists every token, password,
  * API key and card nonce made, for the no-plaintext checks.
  */
@@ -226,6 +226,14 @@ export async function tenantWorld(api: TestApi) {
   if (completion.last.status !== 200) throw new Error(`order ahead order not completed: ${completion.last.status} ${completion.last.text}`);
   const completedOrderAheadUuid: string = second.body.order.uuid;
 
+  // A remote check of merchant 1 that user A claimed (not yet paid): the POS's to finalise, A's pending order.
+  const published = must(
+    await api.call('PUT', '/v15/checks', { token: merchant1.token, body: { check: { location_id: location1.location_id, spend_amount: 1200, tax_amount: 0, exemption_amount: 0, items: null } } }),
+    'publish check',
+  );
+  const checkUuid: string = published.body.check.uuid;
+  must(await api.call('POST', `/v15/checks/${checkUuid}/orders`, { token: userA.token, body: {} }), 'claim check');
+
   // Apps acting as themselves: app 1 (the world's app) asks user A for permissions; app 2 is a stranger.
   const appToken = await issueToken({ subject: 'app', appId: app.app_id });
   const otherApp = await appFixture();
@@ -267,6 +275,7 @@ export async function tenantWorld(api: TestApi) {
     permissionsRequestId,
     completedOrderAheadUuid,
     menuId: one.menu.menu_id,
+    checkUuid,
     secrets,
   };
 }

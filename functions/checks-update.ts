@@ -1,0 +1,15 @@
+import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
+import { serializePublishedCheck, updateCheck } from '#shared/domain/orders/checks.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
+import { checkBody, publishedCheckResponse, checkParams } from '#shared/schemas/pos.ts';
+
+
+/** PUT /v15/checks/:uuid: new terms for a published check, before it is paid (C# SDK UpdateRemoteCheckData). */
+export const handler = apiHandler(
+  'checks-update',
+  { responses: { 200: publishedCheckResponse, 409: apiErrors }, summary: 'Update a remote check', body: checkBody, bodyObject: 'check', params: checkParams },
+  async (request) => {
+    const merchant = requireMerchant(request);
+    return ok(serializePublishedCheck(await updateCheck(merchant.merchantId, request.params.uuid, request.body.check)));
+  },
+);

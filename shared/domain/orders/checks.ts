@@ -1,0 +1,336 @@
+/**
+ * Remote checks (docs/pos.md "Remote checks"): the POS publishes an open check and shows its QR code, the
+ * customer's app claims it (the check is then theirs: a pending order), the POS reads the pending order's
+ * discount and finalises it. Finalisation is the settlement saga of every completed order (settlement.ts):
+ * the check is the settlement source, `claimed` -> `completed`, so it is charged exactly once.
+ *
+ *   open --claim (user)--> claimed --finalise (POS)--> completed
+ *   open/claimed --update (POS, no settlement in flight)--> same state, new terms
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomInt } from 'node:crypto';
+import QRCode from 'qrcode';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { createItem, type TransactItem } from '#shared/db/transactions.ts';
+import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
+import { creditAccountKey } from '#shared/domain/ledger.ts';
+import { getLocation, type LocationItem } from '#shared/domain/locations.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import type { CheckOrderRequest, CheckRequest } from '#shared/schemas/pos.ts';
+import type { OrderItem } from '#shared/schemas/money.ts';
+import { epochSeconds, isoSeconds } from '#shared/time.ts';
+import { availableDiscount } from './payment-split.ts';
+import { validateIdentifierFromMerchant } from './proposals.ts';
+import type { OrderRecord } from './record.ts';
+import { settleOrder } from './settlement.ts';
+import { appOf } from './user-orders.ts';
+import { detailItem } from './views.ts';
+
+export const CHECK_OPEN = 'open';
+export const CHECK_CLAIMED = 'claimed';
+export const CHECK_COMPLETED = 'completed';
+type CheckState = typeof CHECK_OPEN | typeof CHECK_CLAIMED | typeof CHECK_COMPLETED;
+
+/** A check lives a day: an unpaid one then disappears (DynamoDB TTL; reads check expiry too). */
+export const CHECK_LIFETIME_SECONDS = 24 * 3600;
+
+/** Locator characters: no 0/O or 1/I, so staff can read it out. */
+const LOCATOR_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export interface CheckItem {
+  uuid: string;
+  locator: string;
+  state: CheckState;
+  merchant_id: number;
+  merchant_name: string;
+  location_id: number;
+  /** The location as it was published (the order keeps its columns): finalisation reads no location. */
+  location: LocationItem;
+  spend_amount: number;
+  tax_amount: number;
+  exemption_amount: number;
+  partial_authorization_allowed: boolean;
+  cashier: string | null;
+  register: string | null;
+  identifier_from_merchant: string | null;
+  items: OrderItem[];
+  /** Set by the claim: the customer, their app, the pending order's uuid (the settlement's source uuid). */
+  user_id?: number;
+  user_app_id?: number;
+  pending_order_uuid?: string;
+  tip_amount?: number;
+  promoted_card_id?: number | null;
+  completed_order_uuid?: string;
+  created_at: string;
+  updated_at: string;
+  ttl: number;
+}
+
+const CHECK_NOT_FOUND = () => notFound();
+const NOT_THIS_MERCHANT = () => unauthorized('Not authorized to use checks of this merchant.', 'check', 'merchant_token');
+const LOCATION_NOT_FOUND = () => unprocessable('check', 'location_id', "Location can't be blank", 'not_found');
+const ALREADY_PAID = () => unprocessable('check', 'base', 'This check has been paid; publish a new check.', 'already_completed');
+const NOT_CLAIMED = () => unprocessable('check', 'base', 'No customer has claimed this check yet.', 'not_claimed');
+const SETTLING = () => conflict('This check is being paid; retry shortly.', 1, 'check', 'in_progress');
+
+/** The text the check's QR code holds: the customer's app claims the check with the uuid after `CHECK:`. */
+export function checkQrText(uuid: string): string {
+  // Upper case keeps it in the QR alphanumeric mode: a smaller code.
+  return `CHECK:${uuid.toUpperCase()}`;
+}
+
+/**
+ * The QR code as text rows (LevelUp's `qr_code_character_art`): two module rows per character row, dark modules
+ * drawn as blocks (U+2588 both, U+2580 upper, U+2584 lower, U+00A0 neither), a one-module quiet zone, rows joined by `,`.
+ */
+export function qrCodeCharacterArt(text: string): string {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const size = modules.size;
+  const dark = (row: number, column: number) => row >= 0 && column >= 0 && row < size && column < size && modules.get(row, column) === 1;
+  const rows: string[] = [];
+  for (let top = -1; top < size + 1; top += 2) {
+    let line = '';
+    for (let column = -1; column < size + 1; column++) {
+      const upper = dark(top, column);
+      const lower = dark(top + 1, column);
+      line += upper && lower ? '\u2588' : upper ? '\u2580' : lower ? '\u2584' : '\u00a0';
+    }
+    rows.push(line);
+  }
+  return rows.join(',');
+}
+
+function newLocator(): string {
+  return Array.from({ length: 6 }, () => LOCATOR_ALPHABET[randomInt(LOCATOR_ALPHABET.length)]).join('');
+}
+
+const isLive = (item: StoredItem | undefined): item is StoredItem => item !== undefined && Number(item.ttl ?? 0) > epochSeconds();
+
+async function readCheck(uuid: string): Promise<CheckItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.check(uuid), ConsistentRead: true }));
+  return isLive(result.Item) ? (result.Item as unknown as CheckItem) : undefined;
+}
+
+/** The merchant's own live check, or 404 (no such check) / 401 (another merchant's). */
+function requireMerchantCheck(check: CheckItem | undefined, merchantId: number): CheckItem {
+  if (!check) throw CHECK_NOT_FOUND();
+  if (check.merchant_id !== merchantId) throw NOT_THIS_MERCHANT();
+  return check;
+}
+
+function checkTerms(request: CheckRequest) {
+  validateIdentifierFromMerchant(request.identifier_from_merchant, 'check');
+  return {
+    spend_amount: request.spend_amount,
+    tax_amount: request.tax_amount,
+    exemption_amount: request.exemption_amount,
+    partial_authorization_allowed: request.partial_authorization_allowed,
+    cashier: request.cashier ?? null,
+    register: request.register ?? null,
+    identifier_from_merchant: request.identifier_from_merchant ?? null,
+    items: request.items,
+  };
+}
+
+/** PUT /v15/checks: publishes an open check at one of the merchant's locations. */
+export async function publishCheck(merchantId: number, request: CheckRequest): Promise<CheckItem> {
+  const terms = checkTerms(request);
+  const location = await getLocation(request.location_id);
+  if (location?.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
+  const now = isoSeconds();
+  const check: CheckItem = {
+    uuid: newUuid(),
+    locator: newLocator(),
+    state: CHECK_OPEN,
+    merchant_id: merchantId,
+    merchant_name: location.merchant_name ?? '',
+    location_id: location.location_id,
+    location,
+    ...terms,
+    created_at: now,
+    updated_at: now,
+    ttl: epochSeconds() + CHECK_LIFETIME_SECONDS,
+  };
+  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  await createItem({ ...keys.check(check.uuid), entity: 'Check', ...check }, { resend: true });
+  return check;
+}
+
+/**
+ * PUT /v15/checks/:uuid: new terms for an open or claimed check of the same location, never while a
+ * settlement holds it (the order must be charged for the terms it read) and never once paid.
+ */
+export async function updateCheck(merchantId: number, uuid: string, request: CheckRequest): Promise<CheckItem> {
+  const terms = checkTerms(request);
+  const now = epochSeconds();
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.check(uuid),
+        UpdateExpression:
+          'SET spend_amount = :spend, tax_amount = :tax, exemption_amount = :exemption, partial_authorization_allowed = :partial, ' +
+          'cashier = :cashier, #register = :register, identifier_from_merchant = :identifier, #items = :items, updated_at = :now',
+        ConditionExpression:
+          'attribute_exists(pk) AND merchant_id = :merchant AND location_id = :location AND #ttl > :epoch AND #state IN (:open, :claimed) ' +
+          'AND (attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :epoch)',
+        ExpressionAttributeNames: { '#register': 'register', '#items': 'items', '#ttl': 'ttl', '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':spend': terms.spend_amount,
+          ':tax': terms.tax_amount,
+          ':exemption': terms.exemption_amount,
+          ':partial': terms.partial_authorization_allowed,
+          ':cashier': terms.cashier,
+          ':register': terms.register,
+          ':identifier': terms.identifier_from_merchant,
+          ':items': terms.items,
+          ':now': isoSeconds(),
+          ':merchant': merchantId,
+          ':location': request.location_id,
+          ':epoch': now,
+          ':open': CHECK_OPEN,
+          ':claimed': CHECK_CLAIMED,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as unknown as CheckItem;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const check = requireMerchantCheck(await readCheck(uuid), merchantId);
+    if (check.state === CHECK_COMPLETED) throw ALREADY_PAID();
+    if (check.location_id !== request.location_id) throw unprocessable('check', 'location_id', "A check's location cannot change; publish a new check.", 'immutable');
+    throw SETTLING();
+  }
+}
+
+export interface CheckView {
+  check: CheckItem;
+  /** Credit the POS may apply (claimed checks); null before a claim and once paid. */
+  discountAmount: number | null;
+}
+
+/** The discount a claimed check's customer can apply now: their credit at the merchant, within the check. */
+async function withDiscount(check: CheckItem, creditItem?: StoredItem): Promise<CheckView> {
+  if (check.state !== CHECK_CLAIMED || check.user_id === undefined) return { check, discountAmount: null };
+  const credit = creditItem ?? (await readItems([keys.balance(creditAccountKey(check.user_id, check.merchant_id))], { consistent: true }))[0];
+  return { check, discountAmount: availableDiscount(Number(credit?.balance ?? 0), check.spend_amount, check.exemption_amount) };
+}
+
+/** GET /v15/checks/:uuid: the POS polls its check until a customer has claimed it (pending_order). */
+export async function getMerchantCheck(merchantId: number, uuid: string): Promise<CheckView> {
+  return withDiscount(requireMerchantCheck(await readCheck(uuid), merchantId));
+}
+
+/**
+ * POST /v15/checks/:uuid/orders with a user token: the customer claims the check they scanned. Once claimed
+ * it is theirs: the same user claiming again gets it back; anyone else finds no such check (404), as for
+ * any other user's resource. The user's app must serve the merchant.
+ */
+export async function claimCheck(user: { userId: number; appId: number }, uuid: string, request: CheckOrderRequest): Promise<CheckView> {
+  const [check, app] = await Promise.all([readCheck(uuid), appOf(user.appId)]);
+  if (!check || !app || !(app.global || app.merchant_ids.includes(check.merchant_id))) throw CHECK_NOT_FOUND();
+  if (check.state !== CHECK_OPEN) {
+    if (check.user_id !== user.userId) throw CHECK_NOT_FOUND();
+    if (check.state === CHECK_COMPLETED) return { check, discountAmount: null };
+    return withDiscount(check);
+  }
+  // The customer's credit (the discount shown) and promoted card (finalisation batches it with the balances).
+  const [creditItem, userItem] = await readItems([keys.balance(creditAccountKey(user.userId, check.merchant_id)), keys.user(user.userId)], { consistent: true });
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.check(uuid),
+        UpdateExpression: 'SET #state = :claimed, user_id = :user, user_app_id = :app, pending_order_uuid = :pending, tip_amount = :tip, promoted_card_id = :card, updated_at = :now',
+        ConditionExpression: '#state = :open AND #ttl > :epoch',
+        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':claimed': CHECK_CLAIMED,
+          ':open': CHECK_OPEN,
+          ':user': user.userId,
+          ':app': user.appId,
+          ':pending': newUuid(),
+          ':tip': request.tip_amount,
+          ':card': typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null,
+          ':now': isoSeconds(),
+          ':epoch': epochSeconds(),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return withDiscount(result.Attributes as unknown as CheckItem, creditItem ?? {});
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // Another claim won the race: ours only if it was this user's own (a re-sent claim).
+    const current = await readCheck(uuid);
+    if (current?.user_id !== user.userId) throw CHECK_NOT_FOUND();
+    return withDiscount(current);
+  }
+}
+
+/**
+ * POST /v15/checks/:uuid/orders with a merchant token: the POS finalises the claimed check with its final
+ * spend, tax and applied discount. The settlement saga charges the customer exactly once per check; the
+ * check's own terms (items, exemption, partial authorization, POS fields) and the customer's tip complete it.
+ */
+export async function finaliseCheck(merchantId: number, uuid: string, request: CheckOrderRequest, respond?: (order: OrderRecord) => TransactItem | undefined): Promise<OrderRecord> {
+  if (request.spend_amount === undefined || request.spend_amount === null) throw unprocessable('order', 'spend_amount', "Spend amount can't be blank", 'blank');
+  const [checkItem, merchantItem] = await readItems([keys.check(uuid), keys.merchant(merchantId)], { consistent: true });
+  const check = requireMerchantCheck(isLive(checkItem) ? (checkItem as unknown as CheckItem) : undefined, merchantId);
+  if (check.state === CHECK_OPEN || check.user_id === undefined || check.pending_order_uuid === undefined) throw NOT_CLAIMED();
+  if (!merchantItem) throw LOCATION_NOT_FOUND();
+  return settleOrder({
+    kind: 'in_store',
+    source: { key: keys.check(uuid), fromState: CHECK_CLAIMED, toState: CHECK_COMPLETED, state: check.state, uuid: check.pending_order_uuid },
+    merchant: merchantItem as unknown as MerchantItem,
+    location: check.location,
+    userId: check.user_id,
+    appId: check.user_app_id ?? 0,
+    promotedCardId: check.promoted_card_id ?? null,
+    terms: {
+      spend_amount: request.spend_amount,
+      tax_amount: request.tax_amount,
+      tip_amount: check.tip_amount ?? 0,
+      applied_discount_amount: request.applied_discount_amount,
+      exemption_amount: check.exemption_amount,
+      partial_authorization_allowed: check.partial_authorization_allowed,
+      discount_only: false,
+      items: check.items,
+      fees: [],
+      identifier_from_merchant: check.identifier_from_merchant,
+      cashier: check.cashier,
+      register: check.register,
+      receipt_message_html: null,
+    },
+    respond,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export function serializePublishedCheck(check: CheckItem) {
+  return { check: { locator: check.locator, uuid: check.uuid, qr_code_character_art: qrCodeCharacterArt(checkQrText(check.uuid)) } };
+}
+
+export function serializeCheck({ check, discountAmount }: CheckView) {
+  return {
+    check: {
+      uuid: check.uuid,
+      locator: check.locator,
+      state: check.state,
+      location_id: check.location_id,
+      merchant_name: check.merchant_name,
+      spend_amount: check.spend_amount,
+      tax_amount: check.tax_amount,
+      exemption_amount: check.exemption_amount,
+      items: check.items.map(detailItem),
+      pending_order: check.pending_order_uuid ? { uuid: check.pending_order_uuid, discount_amount: discountAmount, tip_amount: check.tip_amount ?? 0 } : null,
+      completed_order_uuid: check.completed_order_uuid ?? null,
+    },
+  };
+}
