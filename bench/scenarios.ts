@@ -453,10 +453,10 @@ export const scenarios: Scenario[] = [
     needs: ['locationId'],
     consumable: true,
     minimum: {
-      roundTrips: 7,
+      roundTrips: 8,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (the check, which carries its location and the customer's promoted card, and the merchant) + the settlement lease on the check (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries + one transaction",
+        "token check + one BatchGetItem (the check, which carries its location and the customer's promoted card, and the merchant) + the customer's settlement lease + the settlement lease on the check (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries + one transaction: the completed order's count",
     },
     expectedStatuses: [200],
     async prepare({ world, api, count }) {

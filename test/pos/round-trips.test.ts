@@ -38,8 +38,9 @@ describe('round trips per request (POS)', () => {
     expect(roundTrips(polled)).toBe(3);
     const finalised = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: world.merchant.token, body: { order: { applied_discount_amount: 100, tax_amount: 0, spend_amount: 2000 } } });
     expect(finalised.status, finalised.text).toBe(200);
-    // token + (check, merchant) + settlement lease + (balances, user, card) + the merchant's campaigns + the user's loyalty + one transaction
-    expect(roundTrips(finalised)).toBe(7);
+    // token + (check, merchant) + the customer's settlement lease + the settlement lease + (balances, user, card)
+    // + the merchant's campaigns + the user's loyalty + one transaction: the completed order's count
+    expect(roundTrips(finalised)).toBe(8);
   });
 
   it("merchant views: the merchant's order 2, a location's orders 3, location details 1", async () => {
