@@ -69,7 +69,10 @@ export interface Route {
   geocodes?: boolean;
   /** The function starts executions of the order-ahead completion state machine. */
   startsCompletion?: boolean;
-  /** Files under node_modules the function reads at run time: copied beside its bundle (locally read in place). */
+  /**
+   * Files the function reads at run time, as paths from the repository root: copied beside its bundle
+   * (locally read in place; shared/http/bundled-files.ts). Their names must differ from each other and from index.mjs.
+   */
   bundledFiles?: readonly string[];
   /** The function sends email through the mailer (shared/mail/): SES `ses:SendEmail` on the stack's identity, nothing else. */
   sendsEmail?: boolean;
@@ -220,9 +223,9 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read' },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
-  { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none' },
+  { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },
   { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },
-  { method: 'GET', path: '/docs/assets/{file}', handler: 'docs-assets-show', credential: 'none', table: 'none', bundledFiles: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'] },
+  { method: 'GET', path: '/docs/assets/{file}', handler: 'docs-assets-show', credential: 'none', table: 'none', bundledFiles: ['node_modules/swagger-ui-dist/swagger-ui-bundle.js', 'node_modules/swagger-ui-dist/swagger-ui.css'] },
 ];
 
 /** Serves API Gateway's `$default` route: anything no route above matches (404, or 405 for a known path). */

@@ -54,12 +54,12 @@ export function routeStackIndex(handler: string, count: number = ROUTE_STACK_COU
   return best;
 }
 
-/** Copies a route's `bundledFiles` (paths under node_modules) next to its bundled index.mjs. */
+/** Copies a route's `bundledFiles` (paths from the repository root) next to its bundled index.mjs. */
 function copiedBesideBundle(files: readonly string[]): ICommandHooks {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${inputDir}/node_modules/${file}" "${outputDir}/"`),
+    afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${inputDir}/${file}" "${outputDir}/"`),
   };
 }
 

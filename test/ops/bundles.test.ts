@@ -153,7 +153,7 @@ beforeAll(async () => {
   // One esbuild call for every function, each into its own directory as its asset.
   await build(apiFunctionEsbuildOptions(Object.fromEntries(targets.map((target) => [`${target.name}/index`, handlerEntry(target.name)])), directory));
   for (const { route } of targets) {
-    for (const file of route?.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, 'node_modules', file), join(directory, route!.handler, basename(file)));
+    for (const file of route?.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, file), join(directory, route!.handler, basename(file)));
   }
 
   const jobs: Job[] = targets.map((target) => ({
