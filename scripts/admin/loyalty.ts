@@ -118,23 +118,26 @@ export const createCampaignCommand: AdminCommand = {
   },
 };
 
-/** Cards as JSON (`[{"legacy_id", "value_amount", "progress_amount"?}]`) or CSV (`legacy_id,value_amount[,progress_amount]`, optional header). */
-function parseCards(text: string): { legacy_id: string; value_amount: number; progress_amount?: number }[] {
+/**
+ * Cards as JSON (`[{"legacy_id", "value_amount", "progress_amount"?, "email"?}]`) or CSV
+ * (`legacy_id,value_amount[,progress_amount[,email]]`, optional header). A card with an email is claimable only by the user with that email.
+ */
+function parseCards(text: string): { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[] {
   const trimmed = text.trim();
-  if (trimmed.startsWith('[')) return JSON.parse(trimmed) as { legacy_id: string; value_amount: number; progress_amount?: number }[];
+  if (trimmed.startsWith('[')) return JSON.parse(trimmed) as { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[];
   return trimmed
     .split(/\r?\n/)
     .map((line) => line.split(',').map((cell) => cell.trim()))
     .filter((cells) => cells[0] !== '' && cells[0] !== 'legacy_id')
-    .map(([legacyId, value, progress]) => {
+    .map(([legacyId, value, progress, email]) => {
       if (!/^\d+$/.test(value ?? '') || (progress !== undefined && progress !== '' && !/^\d+$/.test(progress))) throw new CommandError(`Bad card line: ${legacyId},${value},${progress ?? ''}`);
-      return { legacy_id: legacyId!, value_amount: Number(value), progress_amount: progress ? Number(progress) : 0 };
+      return { legacy_id: legacyId!, value_amount: Number(value), progress_amount: progress ? Number(progress) : 0, email: email || null };
     });
 }
 
 export const importLegacyCardsCommand: AdminCommand = {
   summary: 'Import legacy loyalty cards into a legacy campaign (cards already there are left alone).',
-  usage: '--campaign-id <id> --file <cards.json|cards.csv>   (CSV: legacy_id,value_amount[,progress_amount])',
+  usage: '--campaign-id <id> --file <cards.json|cards.csv>   (CSV: legacy_id,value_amount[,progress_amount[,email]])',
   options: { 'campaign-id': { type: 'string' }, file: { type: 'string' } },
   async run(values) {
     const campaignId = integerOption(values, 'campaign-id', true);

@@ -170,3 +170,9 @@ export const CARD_VAULT_ATTEMPTS: WindowLimit = { name: 'card-vault', limit: 10,
  */
 export const MANAGER_CODE_ORDER_FAILURES: WindowLimit = { name: 'manager-code-order', limit: 5, windowSeconds: 15 * 60 };
 export const MANAGER_CODE_MERCHANT_FAILURES: WindowLimit = { name: 'manager-code-merchant', limit: 20, windowSeconds: 15 * 60 };
+
+/**
+ * Legacy card claims per user: 10 attempts that migrate nothing (unknown card, another email's card, a card
+ * already migrated) per hour, then 429 until the window ends, so a new account cannot enumerate card numbers.
+ */
+export const LEGACY_CLAIM_FAILURES: WindowLimit = { name: 'legacy-claim', limit: 10, windowSeconds: 3600 };

@@ -689,7 +689,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v15/apps/{app_id}/locations': 'public (no credential)',
   'GET /v15/campaigns/{id}/{representation_type}': "campaigns are the merchant's public offer; progress shown is the caller's own (test/loyalty)",
   'POST /v15/codes/{cohort_code}/claims': "a cohort code is a public promotion; the claim is the caller's own",
-  'POST /v15/loyalties/legacy/{campaign_id}/claims': "the token's app's legacy campaign; the claim is the caller's own",
+  'POST /v15/loyalties/legacy/{campaign_id}/claims': "the token's app's legacy campaign; the claim is the caller's own (an email-bound card is only its email's user's: test/loyalty/legacy-claims-guard)",
   'GET /v15/order_ahead/locations/{location_id}/menu': 'public (no credential)',
   'GET /v15/order_ahead/menus/{menu_id}': 'public (no credential)',
   'POST /v15/upsells': "reads the public menu and the caller's own order count",

@@ -52,7 +52,7 @@ export async function campaignFixture(merchantId: number, kind: CampaignKind, ov
   return createCampaign({ merchant_id: merchantId, kind, ...DEFAULTS[kind], ...overrides } as CampaignInput);
 }
 
-export async function legacyFixture(merchantId: number, appId: number, progressCampaignId: number | null, cards: { legacy_id: string; value_amount: number; progress_amount?: number }[]) {
+export async function legacyFixture(merchantId: number, appId: number, progressCampaignId: number | null, cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[]) {
   const campaign = await campaignFixture(merchantId, 'legacy', { app_id: appId, progress_campaign_id: progressCampaignId, cohort_code: uniqueCode('LEGACY') });
   await importLegacyCards(campaign.campaign_id, cards);
   return campaign;

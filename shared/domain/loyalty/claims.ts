@@ -10,6 +10,8 @@ import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, t
 import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { consumeOrRefuse, LEGACY_CLAIM_FAILURES, release } from '#shared/domain/rate-limits.ts';
+import { getUser } from '#shared/domain/users.ts';
 
 export const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
 const CANNOT_CLAIM = () => unprocessable('claim', 'base', 'Sorry, you cannot claim this promotion at this time.');
@@ -65,11 +67,24 @@ export async function claimByCohortCode(claimant: Claimant, code: string, at = n
  * migrates one card ("this card or email").
  */
 export async function claimLegacyCard(claimant: Claimant, legacyId: string): Promise<ClaimView> {
+  // Every attempt is counted before the lookup (concurrent guesses cannot outrun the limit); a migration gives its hit back.
+  await consumeOrRefuse(LEGACY_CLAIM_FAILURES, String(claimant.userId), { object: 'claim', message: 'Too many legacy card claims that found nothing; try again later.' });
+  const view = await migrateLegacyCard(claimant, legacyId);
+  await release(LEGACY_CLAIM_FAILURES, String(claimant.userId));
+  return view;
+}
+
+async function migrateLegacyCard(claimant: Claimant, legacyId: string): Promise<ClaimView> {
   const campaignId = await legacyCampaignIdForApp(claimant.appId);
   const campaign = campaignId === undefined ? undefined : await getCampaign(campaignId);
   if (!campaign) throw LEGACY_NOT_FOUND();
   const card = await getLegacyCard(campaign.campaign_id, legacyId);
   if (!card) throw LEGACY_NOT_FOUND();
+  // A card tied to an email is only the user's with that email; to anyone else it does not exist.
+  if (card.email) {
+    const user = await getUser(claimant.userId);
+    if (user?.email.trim().toLowerCase() !== card.email) throw LEGACY_NOT_FOUND();
+  }
   if (card.claimed_by_user_id !== null) throw LEGACY_ALREADY_MIGRATED();
 
   const target = campaign.progress_campaign_id !== null && card.progress_amount > 0 ? await getCampaign(campaign.progress_campaign_id) : undefined;
@@ -172,6 +187,8 @@ export interface LegacyCardItem {
   legacy_id: string;
   value_amount: number;
   progress_amount: number;
+  /** The holder's email, lower-cased, when the legacy record has one: only the user with that email may claim it. */
+  email?: string | null;
   claimed_by_user_id: number | null;
   claim_id: number | null;
   claimed_at: string | null;
@@ -183,7 +200,7 @@ export async function getLegacyCard(campaignId: number, legacyId: string): Promi
 }
 
 /** Imports legacy cards (operator tool). Existing cards are left as they are; returns what was new. */
-export async function importLegacyCards(campaignId: number, cards: { legacy_id: string; value_amount: number; progress_amount?: number }[]): Promise<{ imported: number; skipped: number }> {
+export async function importLegacyCards(campaignId: number, cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[]): Promise<{ imported: number; skipped: number }> {
   const campaign = await getCampaign(campaignId);
   if (!campaign || campaign.kind !== 'legacy') throw new Error(`campaign ${campaignId} is not a legacy campaign`);
   let imported = 0;
@@ -199,6 +216,7 @@ export async function importLegacyCards(campaignId: number, cards: { legacy_id: 
       legacy_id: legacyId,
       value_amount: card.value_amount,
       progress_amount: card.progress_amount ?? 0,
+      email: card.email ? card.email.trim().toLowerCase() : null,
       claimed_by_user_id: null,
       claim_id: null,
       claimed_at: null,
