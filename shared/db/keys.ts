@@ -97,6 +97,8 @@ export const keys = {
   ledgerEntry: (account: string, entryId: string): Key => ({ pk: `LEDGER#${account}`, sk: `ENTRY#${entryId}` }),
   ledgerEntryPrefix: (account: string) => ({ pk: `LEDGER#${account}`, skPrefix: 'ENTRY#' }),
   giftCardAddition: (uuid: string): Key => ({ pk: `GCADDITION#${uuid}`, sk: 'GCADDITION' }),
+  /** A gift card value order: a user bought gift card value at a merchant for someone (by email). */
+  giftCardValueOrder: (uuid: string): Key => ({ pk: `GCORDER#${uuid}`, sk: 'GCORDER' }),
   /** external_identifier of a gift card addition, scoped to the merchant: at most one addition each. */
   giftCardExternalIdentifier: (merchantId: number, externalIdentifier: string): Key => ({ pk: `GCEXTID#${merchantId}#${externalIdentifier}`, sk: 'GCEXTID' }),
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),

@@ -297,3 +297,28 @@ export const userOrderDetailResponse = named(
 );
 
 export const userOrderList = z.array(z.object({ order: userOrderSummary }));
+
+/** POST /v15/users/gift_card_value_orders (iOS sends merchant_id only when set; PS2 adds web_purchase). */
+export const giftCardValueOrderBody = z.object({
+  gift_card_value_order: z.object({
+    merchant_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish(),
+    recipient_email: z.string().trim().min(3).max(254).email(),
+    recipient_name: z.string().max(255).nullish(),
+    recipient_message: z.string().max(1000).nullish(),
+    value_amount: amountInCents,
+    web_purchase: z.boolean().nullish(),
+  }),
+});
+export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
+
+export const giftCardValueOrderResponse = named(
+  'GiftCardValueOrder',
+  z.object({
+    gift_card_value_order: z.object({
+      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant"),
+      merchant_id: integerId,
+      recipient_email: z.string(),
+      uuid: z.string(),
+    }),
+  }),
+);

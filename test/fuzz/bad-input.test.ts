@@ -168,6 +168,7 @@ function sampleBody(route: Route): Json | undefined {
     'PUT /v15/checks': { check: { cashier: 'Fuzz', exemption_amount: 0, location_id: location, partial_authorization_allowed: true, register: '1', spend_amount: 1200, tax_amount: 0, identifier_from_merchant: 'F1', items: [item] } },
     'PUT /v15/checks/{uuid}': { check: { cashier: null, exemption_amount: 0, location_id: location, partial_authorization_allowed: null, register: null, spend_amount: 1300, tax_amount: 10, identifier_from_merchant: null, items: null } },
     'POST /v15/checks/{uuid}/orders': { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1200 } },
+    'POST /v15/users/gift_card_value_orders': { gift_card_value_order: { merchant_id: world.merchant1.merchant.merchant_id, recipient_email: world.userB.email, recipient_name: 'B', recipient_message: 'Enjoy', value_amount: 1000 } },
     'POST /v15/order_ahead/orders': cart,
     'POST /v15/upsells': cart,
     'POST /v15/orders/{uuid}/feedback': { feedback: { question_text: 'How was it?', rating: '5', comment: 'Fine' } },

@@ -711,6 +711,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v15/payment_options_summary': 'the same options for every user',
   'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
   'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 422 (test/pos)",
+  'POST /v15/users/gift_card_value_orders': "charges the token's own user's card; the recipient is named by email and only receives value (test/money/gift-card-orders)",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

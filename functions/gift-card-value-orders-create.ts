@@ -1,0 +1,19 @@
+import { apiHandler, requireUser } from '#shared/http/handler.ts';
+import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { orderGiftCardValue, serializeGiftCardValueOrder } from '#shared/domain/gift-card-orders.ts';
+import { giftCardValueOrderBody, giftCardValueOrderResponse } from '#shared/schemas/money.ts';
+import { apiErrors } from '#shared/schemas/errors.ts';
+
+/**
+ * POST /v15/users/gift_card_value_orders (iOS, PowerShell): the user buys gift card value at a merchant for
+ * someone by email; the buyer's card is charged once, the recipient's value at the merchant goes up, the
+ * recipient is emailed. An Idempotency-Key makes a retry answer the first order.
+ */
+export const handler = apiHandler(
+  'gift-card-value-orders-create',
+  { responses: { 200: giftCardValueOrderResponse, 409: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
+  async (request) => {
+    const user = requireUser(request);
+    return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user.userId, request.body.gift_card_value_order, respond));
+  },
+);

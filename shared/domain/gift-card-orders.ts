@@ -1,0 +1,148 @@
+/**
+ * Gift card value orders (POST /v15/users/gift_card_value_orders, SDK reference A17): a user buys gift card value
+ * at a merchant for someone, named by email. The buyer's promoted card is charged once through the gateway port
+ * (the charge's idempotency key is the order's uuid), then ONE transaction records the order, the charge on the
+ * buyer's card account and the load on the recipient's gift card account (`giftcard:<recipient>:<merchant>`), each
+ * with its ledger entry, and the Idempotency-Key's stored response. A transaction that does not commit gives the
+ * charge back through the gateway, so no charge is ever left without its value. The recipient gets an email.
+ * Sending to one's own email loads the buyer's own card.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { readItems } from '#shared/db/reads.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { conflict, unprocessable } from '#shared/errors.ts';
+import { log } from '#shared/log.ts';
+import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
+import { paymentGateway } from '#shared/payments/index.ts';
+import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
+import { promotedCard } from '#shared/domain/credit-cards.ts';
+import type { MerchantItem } from '#shared/domain/merchants.ts';
+import { isoSeconds } from '#shared/time.ts';
+import type { GiftCardValueOrderRequest } from '#shared/schemas/money.ts';
+
+export interface GiftCardValueOrder {
+  uuid: string;
+  buyer_user_id: number;
+  recipient_user_id: number;
+  merchant_id: number;
+  value_amount: number;
+  charge_id: string;
+  recipient_email: string;
+  recipient_name: string | null;
+  recipient_message: string | null;
+  created_at: string;
+}
+
+const invalid = (property: string, message: string, code = 'invalid') => unprocessable('gift_card_value_order', property, message, code);
+
+export function serializeGiftCardValueOrder(order: GiftCardValueOrder) {
+  return {
+    gift_card_value_order: {
+      added_value_amount: order.value_amount,
+      merchant_id: order.merchant_id,
+      recipient_email: order.recipient_email,
+      uuid: order.uuid,
+    },
+  };
+}
+
+/** The recipient: a user with that email (a login of subject `user`). */
+async function recipientUserId(email: string): Promise<number | undefined> {
+  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(email), ConsistentRead: true }))).Item;
+  return login?.subject === 'user' && typeof login.user_id === 'number' ? login.user_id : undefined;
+}
+
+export async function orderGiftCardValue(
+  buyerUserId: number,
+  request: GiftCardValueOrderRequest,
+  respond?: (order: GiftCardValueOrder) => TransactItem | undefined,
+): Promise<GiftCardValueOrder> {
+  if (request.merchant_id === undefined || request.merchant_id === null) throw invalid('merchant_id', "Merchant can't be blank", 'missing');
+  if (request.value_amount < MIN_GIFT_CARD_LOAD) throw invalid('value_amount', 'Value amount must be at least $10.00', 'below_minimum');
+  if (request.value_amount > MAX_GIFT_CARD_LOAD) throw invalid('value_amount', 'Value amount must be at most $500.00', 'above_maximum');
+  const [[merchantItem], recipientId, card] = await Promise.all([
+    readItems([keys.merchant(request.merchant_id)], { consistent: false }),
+    recipientUserId(request.recipient_email),
+    promotedCard(buyerUserId),
+  ]);
+  const merchant = merchantItem as MerchantItem | undefined;
+  if (!merchant) throw invalid('merchant_id', 'Merchant not found', 'not_found');
+  if (recipientId === undefined) throw invalid('recipient_email', 'Recipient email does not match any user; ask them to sign up first', 'not_found');
+  if (!card) throw invalid('base', 'Add a credit card to buy gift cards', 'no_credit_card');
+
+  const uuid = newUuid();
+  const charge = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: request.value_amount, allowPartial: false, idempotencyKey: `gcorder:${uuid}:charge` });
+  if (!charge.ok) throw invalid('base', 'Sorry. We cannot charge the credit card at this time.', charge.reason);
+
+  const now = isoSeconds();
+  const order: GiftCardValueOrder = {
+    uuid,
+    buyer_user_id: buyerUserId,
+    recipient_user_id: recipientId,
+    merchant_id: merchant.merchant_id,
+    value_amount: request.value_amount,
+    charge_id: charge.chargeId,
+    recipient_email: request.recipient_email,
+    recipient_name: request.recipient_name ?? null,
+    recipient_message: request.recipient_message ?? null,
+    created_at: now,
+  };
+  const reference = { gift_card_value_order_uuid: uuid };
+  const batch = new LabelledItems();
+  batch.add('order', putNew({ ...keys.giftCardValueOrder(uuid), entity: 'GiftCardValueOrder', ...order, updated_at: now }));
+  batch.add('card', ...balanceChangeItems(cardAccountKey(buyerUserId, merchant.merchant_id), [
+    { kind: 'card_charge', amount: request.value_amount, entryId: `gcorder:${uuid}:card_charge`, reference: { ...reference, charge_id: charge.chargeId } },
+  ], { now }));
+  batch.add('gift_card', ...balanceChangeItems(giftCardAccountKey(recipientId, merchant.merchant_id), [
+    { kind: 'gift_card_load', amount: request.value_amount, entryId: `gcorder:${uuid}`, reference },
+  ], { now }));
+  const stored = respond?.(order);
+  if (stored) batch.add('idempotency', stored);
+
+  const outcome = await transactWrite(() => batch.items).catch(async (error: unknown) => {
+    // The answer may be lost after the order committed: then it stands (and its charge with it).
+    if (isTransientDbError(error) && (await orderExists(uuid))) return { committed: true } as const;
+    await giveBack(charge.chargeId, uuid, request.value_amount);
+    throw error;
+  });
+  if (!outcome.committed) {
+    await giveBack(charge.chargeId, uuid, request.value_amount);
+    throw conflict('This gift card order is being processed by another request; retry shortly.', 1, 'gift_card_value_order', 'in_progress');
+  }
+  await notifyRecipient(order, merchant);
+  return order;
+}
+
+async function orderExists(uuid: string): Promise<boolean> {
+  const result = await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.giftCardValueOrder(uuid), ConsistentRead: true })));
+  return result.Item !== undefined;
+}
+
+/** Compensation: the charge of an order that did not commit goes back (same key on a retry: one refund). */
+async function giveBack(chargeId: string, uuid: string, amount: number): Promise<void> {
+  const refund = await paymentGateway().refund({ chargeId, amount, idempotencyKey: `gcorder:${uuid}:refund` });
+  if (!refund.ok) log('error', 'gift_card_order_charge_not_returned', { charge_id: chargeId, order_uuid: uuid });
+}
+
+/** The recipient's email; the order stands if the mail cannot be sent (logged; the value is loaded). */
+async function notifyRecipient(order: GiftCardValueOrder, merchant: MerchantItem): Promise<void> {
+  const value = `$${(order.value_amount / 100).toFixed(2)}`;
+  const greeting = order.recipient_name ? `Hi ${order.recipient_name},` : 'Hi,';
+  const lines = [greeting, `You have been sent a ${value} gift card for ${merchant.name}. It is on your account now: pay with your QR code there.`];
+  if (order.recipient_message) lines.push(`Their message: ${order.recipient_message}`);
+  try {
+    await mailer().send({
+      to: order.recipient_email,
+      subject: `A ${value} gift card for ${merchant.name}`,
+      text: lines.join('\n\n'),
+      html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
+    });
+  } catch (error) {
+    log('error', 'gift_card_order_email_failed', { order_uuid: order.uuid, error: (error as Error).message });
+  }
+}
