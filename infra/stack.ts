@@ -10,6 +10,7 @@ import { LoyaltyTable } from './constructs/table.ts';
 import { OrderAheadWorkflow, VALIDATION_TASK_HANDLER } from './constructs/order-ahead-workflow.ts';
 import { COMPLETION_TASK_HANDLER, OrderAheadCompletionWorkflow } from './constructs/order-ahead-completion-workflow.ts';
 import { Monitoring } from './constructs/monitoring.ts';
+import { WebhookDelivery } from './constructs/webhook-delivery.ts';
 import { EdgeDistribution } from './constructs/edge-distribution.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
@@ -51,6 +52,7 @@ export class LoyaltyApiStack extends Stack {
   public readonly orderAheadCompletionWorkflow: OrderAheadCompletionWorkflow;
   public readonly mail: Mail;
   public readonly monitoring: Monitoring;
+  public readonly webhookDelivery: WebhookDelivery;
   public readonly edge?: EdgeDistribution;
   /** The URL clients call: the CloudFront distribution's with client limits, else the `$default` stage's. */
   public readonly apiUrl: string;
@@ -93,6 +95,12 @@ export class LoyaltyApiStack extends Stack {
       senders: routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
+    // Events to webhooks: the table's stream, the FIFO delivery queue and its functions (docs/events.md).
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      table: this.table,
+      queueingFunctions: routes.filter((route) => route.queuesDeliveries).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
@@ -115,6 +123,8 @@ export class LoyaltyApiStack extends Stack {
       ]),
       webAcl: props.clientLimits,
     });
+
+    this.webhookDelivery.alarmTo(this.monitoring.topic, this.monitoring.dashboard);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Invoke URL of the API' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe on-call to this SNS topic: every alarm notifies it' });

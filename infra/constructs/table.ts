@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
+import { EVENT_STREAM_VIEW, GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 
 /**
  * The API's one DynamoDB table. Keys, indexes and the TTL attribute come from
@@ -25,6 +25,8 @@ export class LoyaltyTable extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      // Carries each inserted event to the webhook delivery path (infra/constructs/webhook-delivery.ts).
+      stream: StreamViewType[EVENT_STREAM_VIEW],
     });
 
     for (const index of GLOBAL_INDEXES) {
