@@ -15,6 +15,7 @@ import { EdgeDistribution } from './constructs/edge-distribution.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
 import { Mail, addressOf } from './constructs/mail.ts';
+import { ImageStore } from './constructs/images.ts';
 
 /** Sender of the API's email unless the `mailFrom` context (or prop) says otherwise; deployers set their own. */
 export const DEFAULT_MAIL_FROM = 'Loyalty API <no-reply@loyalty.example.com>';
@@ -51,6 +52,7 @@ export class LoyaltyApiStack extends Stack {
   public readonly orderAheadWorkflow: OrderAheadWorkflow;
   public readonly orderAheadCompletionWorkflow: OrderAheadCompletionWorkflow;
   public readonly mail: Mail;
+  public readonly images: ImageStore;
   public readonly monitoring: Monitoring;
   public readonly webhookDelivery: WebhookDelivery;
   public readonly edge?: EdgeDistribution;
@@ -99,6 +101,11 @@ export class LoyaltyApiStack extends Stack {
     this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table: this.table,
       queueingFunctions: routes.filter((route) => route.queuesDeliveries).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
+    // Images: a private bucket; the routes marked readsImages may GetObject its image keys (to sign redirects).
+    this.images = new ImageStore(this, 'Images', {
+      readers: routes.filter((route) => route.readsImages).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
     if (props.clientLimits) {

@@ -287,6 +287,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),
   'set-interstitial': () => import('./admin/app-surface.ts').then((module) => module.setInterstitialCommand),
   'list-tickets': () => import('./admin/app-surface.ts').then((module) => module.listTicketsCommand),
+  'upload-image': () => import('./admin/images.ts').then((module) => module.uploadImageCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

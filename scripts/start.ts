@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole API on this machine. DynamoDB Local (data under .local/ survives restarts),
- * the SES v2 emulator for email, the table from the same definition the CDK stack deploys, demo data on first start, and the local
+ * the SES v2 emulator for email, s3rver for images (data under .local/s3), the table from the same definition the CDK stack deploys, demo data on first start, and the local
  * gateway serving the real handlers from the shared route table.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -45,6 +45,13 @@ async function main(): Promise<void> {
   process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
   logLine('ses emulator started', { endpoint: ses.endpoint, mailbox: `${ses.endpoint}/` });
 
+  // Images: the same S3 client as in AWS, pointed at s3rver; uploads live under .local/s3 across restarts.
+  const { startS3Local, LOCAL_IMAGES_BUCKET } = await import('./local/s3.ts');
+  const s3 = await startS3Local({ directory: join(localDirectory, 's3'), port: Number(process.env.S3_PORT ?? (await freePort())), host });
+  process.env.S3_ENDPOINT = s3.endpoint;
+  process.env.IMAGES_BUCKET ??= LOCAL_IMAGES_BUCKET;
+  logLine('s3rver started', { endpoint: s3.endpoint, bucket: process.env.IMAGES_BUCKET, data: join(localDirectory, 's3') });
+
   const client = localClient(dynamo.endpoint);
   const created = await ensureTable(client, tableName);
   client.destroy();
@@ -69,7 +76,7 @@ async function main(): Promise<void> {
     logLine('stopping', { signal });
     server.close();
     server.closeAllConnections();
-    await Promise.all([dynamo.stop(), ses.stop()]);
+    await Promise.all([dynamo.stop(), ses.stop(), s3.stop()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -78,6 +78,8 @@ export interface Route {
   sendsEmail?: boolean;
   /** The function queues webhook deliveries (replays): `sqs:SendMessage` on the delivery queue and its URL (infra/constructs/webhook-delivery.ts). */
   queuesDeliveries?: boolean;
+  /** The function redirects to stored images: IMAGES_BUCKET and `s3:GetObject` on its image keys, nothing else (infra/constructs/images.ts). */
+  readsImages?: boolean;
 }
 
 export const routes: readonly Route[] = [
@@ -223,6 +225,12 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets', handler: 'webhook-endpoint-secrets-create', credential: 'merchant-or-app', table: 'write' },
   { method: 'POST', path: '/v15/webhook_endpoints/{id}/replays', handler: 'webhook-endpoint-replays-create', credential: 'merchant-or-app', table: 'read', queuesDeliveries: true },
   { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read' },
+  // Images: 302 to a signed URL of the stored size (docs/app-surface.md "Images"); uploads are the operators' CLI
+  { method: 'GET', path: '/v14/locations/{location_id}/image', handler: 'locations-image-show-v14', credential: 'none', table: 'read', readsImages: true },
+  { method: 'GET', path: '/v15/locations/{location_id}/image', handler: 'locations-image-show', credential: 'none', table: 'read', readsImages: true },
+  { method: 'GET', path: '/v14/campaigns/{id}/image', handler: 'campaigns-image-show', credential: 'none', table: 'read', readsImages: true },
+  { method: 'GET', path: '/v15/campaigns/{id}/icon', handler: 'campaigns-icon-show', credential: 'none', table: 'read', readsImages: true },
+  { method: 'GET', path: '/v15/order_ahead/menus/{menu_id}/items/{item_id}/image', handler: 'order-ahead-menu-item-image-show', credential: 'none', table: 'read', readsImages: true },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },

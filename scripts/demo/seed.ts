@@ -79,7 +79,7 @@ export function localSettingsFile(demoFile: string): string {
 }
 
 function writeLocalSettings(demoFile: string, baseUrl: string): void {
-  const settings = { dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT, table_name: table(), base_url: baseUrl, written_at: isoSeconds() };
+  const settings = { dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT, table_name: table(), s3_endpoint: process.env.S3_ENDPOINT, images_bucket: process.env.IMAGES_BUCKET, base_url: baseUrl, written_at: isoSeconds() };
   writeFileSync(localSettingsFile(demoFile), `${JSON.stringify(settings, null, 2)}\n`);
 }
 

@@ -228,7 +228,7 @@ function pathArbitrary(route: Route): fc.Arbitrary<string> {
   });
 }
 
-const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'since', 'last_id', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
+const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'since', 'last_id', 'density', 'height', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
 
 const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
 import { LOCAL_MAIL_FROM } from '../../scripts/local/ses.ts';
+import { LOCAL_IMAGES_BUCKET } from '../../scripts/local/s3.ts';
 import { validateResponse } from '../openapi/response-validator.ts';
 
 export interface ApiCall {
@@ -45,6 +46,8 @@ export async function startTestApi(): Promise<TestApi> {
   process.env.TABLE_NAME = tableName;
   process.env.AWS_REGION ??= 'local';
   process.env.SES_ENDPOINT = inject('sesEndpoint');
+  process.env.S3_ENDPOINT = inject('s3Endpoint');
+  process.env.IMAGES_BUCKET = LOCAL_IMAGES_BUCKET;
   process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
   process.env.ALLOW_HTTP_CALLBACKS = 'true';
   const client = localClient(endpoint);

@@ -1,0 +1,51 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { IMAGE_KEY_PREFIX } from '#shared/images/store.ts';
+
+export interface ImageStoreProps {
+  /** The functions of the image routes (`readsImages` in shared/routes.ts): the only ones that may read. */
+  readers: readonly LambdaFunction[];
+}
+
+/** The one S3 action the image routes need: signing a GET only works if the signer may GET. */
+export const IMAGE_READ_ACTION = 's3:GetObject';
+
+/**
+ * The image store (shared/images/store.ts): a private bucket. Encrypted at rest (SSE-S3: signed URLs
+ * need no key grant), public access blocked, TLS required (enforceSSL), objects owned by the bucket
+ * (no ACLs), kept when the stack is deleted (RETAIN: operators' uploads are not rebuilt by a deploy).
+ * Each image function gets `s3:GetObject` on the image keys only, and IMAGES_BUCKET; nothing else reads,
+ * nothing in the API writes (uploads are the operators' CLI, with their own credentials).
+ */
+export class ImageStore extends Construct {
+  public readonly bucket: Bucket;
+
+  public constructor(scope: Construct, id: string, { readers }: ImageStoreProps) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    for (const fn of readers) {
+      fn.addToRolePolicy(new PolicyStatement({ actions: [IMAGE_READ_ACTION], resources: [this.bucket.arnForObjects(`${IMAGE_KEY_PREFIX}*`)] }));
+      fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
+      // Object keys are the resource of s3:GetObject: the image prefix is as narrow as it gets.
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this.bucket).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/${IMAGE_KEY_PREFIX}*]`,
+        reason: 'GetObject on the image keys of the image bucket only: S3 object permissions name keys by prefix.',
+      });
+    }
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
+    });
+  }
+}

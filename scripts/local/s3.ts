@@ -1,0 +1,36 @@
+/**
+ * s3rver, the S3-compatible server of `npm start` and the tests: the image store's S3 client
+ * (shared/images/store.ts) points at it through S3_ENDPOINT, so uploads, signed URLs and the redirects
+ * run the same code as in AWS. `npm start` keeps its objects under .local/s3 (they survive restarts);
+ * the tests use a temporary directory.
+ */
+import { createRequire } from 'node:module';
+
+// s3rver is CommonJS without type declarations: what is used of it.
+interface S3rverServer {
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+type S3rverConstructor = new (options: {
+  address: string;
+  port: number;
+  directory: string;
+  silent: boolean;
+  configureBuckets: { name: string; configs: string[] }[];
+}) => S3rverServer;
+const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+
+/** The bucket of the local stack and the tests (the CDK stack names its own). */
+export const LOCAL_IMAGES_BUCKET = 'loyalty-images-local';
+
+export interface S3Local {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startS3Local(options: { directory: string; port?: number; host?: string }): Promise<S3Local> {
+  const host = options.host ?? '127.0.0.1';
+  const server = new S3rver({ address: host, port: options.port ?? 0, directory: options.directory, silent: true, configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: [] }] });
+  const { port } = await server.run();
+  return { endpoint: `http://${host}:${port}`, stop: () => server.close() };
+}

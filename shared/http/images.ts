@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { notFound } from '#shared/errors.ts';
+import { decimalQuery } from '#shared/schemas/params.ts';
+import { SIGNED_URL_SECONDS, imageLocation, type ImageSubject } from '#shared/domain/app-surface/images.ts';
+import type { ApiResponse } from '#shared/http/handler.ts';
+
+/**
+ * The image routes (A23-A25, O2): `density`, `width` and `height` are required (422 when missing or not
+ * numbers); a size or density the kind does not document, or a subject without an uploaded image, is 404
+ * with an empty body; otherwise 302 to a signed URL of that variant.
+ */
+const dimension = z.string().trim().regex(/^\d{1,5}$/, 'must be a whole number of pixels').transform(Number);
+
+export const imageQuery = z.object({
+  density: decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0').max(10, 'must be at most 10')),
+  width: dimension,
+  height: dimension,
+});
+
+export const imageResponses = { 302: null } as const;
+
+export async function redirectToImage(subject: ImageSubject, query: z.output<typeof imageQuery>): Promise<ApiResponse> {
+  const location = await imageLocation(subject, query);
+  if (!location) throw notFound();
+  // Clients may keep the redirect while the signed URL is surely valid.
+  return { status: 302, headers: { Location: location, 'Cache-Control': `private, max-age=${Math.floor(SIGNED_URL_SECONDS / 3)}` } };
+}
