@@ -504,6 +504,94 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'one-step-order',
+    title: 'One-step order (POST /v15/orders, card charge)',
+    route: routeRef({ method: 'POST', path: '/v15/orders' }),
+    needs: ['locationId'],
+    minimum: {
+      roundTrips: 10,
+      transactions: 1,
+      rationale:
+        "token check + one BatchGetItem (location, merchant, QR code) + the user (its promoted card) + the order's own source (a proposed order, Put) + the settlement as a completion: the customer's lease, the settlement lease, balances, loyalty's two Queries, one transaction (docs/pos.md)",
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: '/v15/orders',
+        headers: auth(world.merchantToken),
+        body: { order: { location_id: world.locationId, payment_token_data: nextUser().paymentTokenData, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, identifier_from_merchant: 'bench', items: CHECK_ITEMS } },
+      });
+    },
+  },
+  {
+    id: 'merchant-funded-credit',
+    title: 'Merchant-funded credit at a location (POS credit check)',
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/merchant_funded_credit' }),
+    needs: ['locationId'],
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: "token check + one BatchGetItem (location, QR code -> user) + one BatchGetItem of the available credit (credit and gift card balances, expiring grants; keys need the user)",
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/merchant_funded_credit?payment_token_data=${nextUser().paymentTokenData}`, headers: auth(world.merchantToken) });
+    },
+  },
+  {
+    id: 'gift-card-removal',
+    title: 'Gift card value removal (by amount)',
+    route: routeRef({ method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_removals' }),
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale: "token check + QR code -> user + the user's gift card balance (its version makes old/new value exact) + one transaction",
+    },
+    expectedStatuses: [200],
+    async prepare({ world, api, count }) {
+      // Enough value on every user's card for its share of the removals (1 cent each).
+      const perUser = Math.max(1_000, Math.ceil(count / world.users.length));
+      await createMany(world.users.length, 8, (index) =>
+        api.call('POST', `/v15/merchants/${world.merchantId}/gift_card_value_additions`, { token: world.merchantToken, body: { gift_card_value_addition: { payment_token_data: world.users[index]!.paymentTokenData, value_amount: Math.min(50_000, perUser) } } }),
+      );
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: `/v15/merchants/${world.merchantId}/gift_card_value_removals`,
+        headers: auth(world.merchantToken),
+        body: { gift_card_value_removal: { payment_token_data: nextUser().paymentTokenData, value_amount: 1, uuid: null } },
+      });
+    },
+  },
+  {
+    id: 'detached-refund',
+    title: 'Detached refund (credit not tied to an order)',
+    route: routeRef({ method: 'POST', path: '/v15/detached_refunds' }),
+    needs: ['locationId'],
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale: "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user; keys need the user) + one transaction",
+    },
+    expectedStatuses: [200],
+    async prepare({ world, api, count }) {
+      // Each user must have paid the merchant at least its share (1 cent per refund).
+      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: '/v15/detached_refunds',
+        headers: auth(world.merchantToken),
+        body: { detached_refund: { credit_amount: 1, location_id: world.locationId, payment_token_data: nextUser().paymentTokenData, cashier: 'Bench', register: '1', manager_confirmation: null } },
+      });
+    },
+  },
+  {
     id: 'user-orders-page',
     title: "User's orders (page 1)",
     route: routeRef({ method: 'GET', path: '/v15/apps/orders' }),

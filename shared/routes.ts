@@ -168,6 +168,24 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/checks/{uuid}/orders', handler: 'checks-orders-create', credential: 'any', table: 'write' },
   { method: 'GET', path: '/v14/contributions/targets', handler: 'contribution-targets-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/contributions/targets/{id}', handler: 'contribution-targets-show', credential: 'none', table: 'read' },
+  // POS money beyond the contract (sdk-operations P1-P10, P22; docs/pos.md): credit checks
+  { method: 'GET', path: '/v15/locations/{location_id}/credit', handler: 'locations-credit-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
+  { method: 'GET', path: '/v14/locations/{location_id}/credit', handler: 'locations-credit-show-v14', credential: 'user-optional', table: 'write' },
+  { method: 'GET', path: '/v15/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'GET', path: '/v14/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-show-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-query', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v14/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-query-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/locations/{location_id}/get_merchant_funded_gift_card_credit', handler: 'locations-gift-card-credit-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  // The classic one-step order: proposed and completed at once, through the same settlement saga
+  { method: 'POST', path: '/v15/orders', handler: 'orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v14/orders', handler: 'orders-create-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  // POS money movements: each one conditional transaction with its ledger entries, Idempotency-Key on each
+  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_removals', handler: 'gift-card-value-removals-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write' },
+  { method: 'POST', path: '/v15/detached_refunds', handler: 'detached-refunds-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v14/detached_refunds', handler: 'detached-refunds-create-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/merchant_funded_credits', handler: 'merchant-funded-credits-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
+  { method: 'POST', path: '/v15/progress_adjustments', handler: 'progress-adjustments-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
+  { method: 'POST', path: '/v15/qr_code_validations', handler: 'qr-code-validations-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
 
   // Loyalty: campaigns, claims, unlocks, rewards
   { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}', handler: 'campaigns-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },

@@ -115,6 +115,19 @@ export const keys = {
   locationOrders: (locationId: number) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: ORDER_SORT }),
   /** Whether a value (a paging cursor) can be the index sort key of an order (either order index). */
   isUserOrdersSortKey: (value: string): boolean => value.startsWith(ORDER_SORT),
+  /** The open expiring merchant-funded credit grants of a user at a merchant (shared/domain/credit.ts). */
+  creditGrants: (userId: number, merchantId: number): Key => ({ pk: `USER#${userId}`, sk: `CREDITGRANTS#${padId(merchantId)}` }),
+  /** A merchant-funded credit grant (POST /v15/merchant_funded_credits). */
+  creditGrant: (uuid: string): Key => ({ pk: `MFCREDIT#${uuid}`, sk: 'MFCREDIT' }),
+  /** A gift card value removal; the removal reversing an addition is keyed by the addition, so there is one at most. */
+  giftCardRemoval: (uuid: string): Key => ({ pk: `GCREMOVAL#${uuid}`, sk: 'GCREMOVAL' }),
+  giftCardAdditionReversal: (additionUuid: string): Key => ({ pk: `GCADDITION#${additionUuid}`, sk: 'REVERSAL' }),
+  /** A detached refund (credit not tied to an order). */
+  detachedRefund: (uuid: string): Key => ({ pk: `DETACHEDREFUND#${uuid}`, sk: 'DETACHEDREFUND' }),
+  /** identifier_from_merchant of a detached refund, scoped to the merchant: a repeat answers the first refund. */
+  detachedRefundIdentifier: (merchantId: number, identifier: string): Key => ({ pk: `DETACHEDREFUNDID#${merchantId}#${identifier}`, sk: 'DETACHEDREFUNDID' }),
+  /** A progress adjustment by a merchant. */
+  progressAdjustment: (uuid: string): Key => ({ pk: `PROGRESSADJ#${uuid}`, sk: 'PROGRESSADJ' }),
   /** Idempotency-Key record; `keyHash` is the SHA-256 of the client's key, `scope` the token subject. */
   idempotencyKey: (scope: string, keyHash: string): Key => ({ pk: `IDEMPOTENCY#${scope}#${keyHash}`, sk: 'IDEMPOTENCY' }),
 

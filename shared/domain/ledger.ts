@@ -34,7 +34,12 @@ export type LedgerKind =
   | 'card_refund'
   // loyalty: a paused reward's value moves from the credit account to `pausedcredit:<u>:<m>` and back
   | 'credit_paused'
-  | 'credit_unpaused';
+  | 'credit_unpaused'
+  // POS money (shared/domain/pos/): credit granted by a merchant or a detached refund, expired, gift card value removed
+  | 'credit_granted'
+  | 'credit_expired'
+  | 'detached_refund'
+  | 'gift_card_removed';
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {
   return `giftcard:${userId}:${merchantId}`;

@@ -386,8 +386,8 @@ function tagOf(route: Route): string {
   if (/^\/v1[45]\/(users|user_addresses|credit_cards|payment_token)/.test(path)) return 'Users';
   if (/^\/v1[45]\/(managed_locations|locations\/\{location_id\}$|contributions|checks)/.test(path)) return 'Point of sale';
   if (path.endsWith('/locations')) return 'Locations';
-  if (/gift_card|proposed_orders|completed_orders|\/orders/.test(path) && !path.includes('order_ahead')) return 'Money';
-  if (/campaign|codes|loyalties|rewards/.test(path)) return 'Loyalty';
+  if (/gift_card|proposed_orders|completed_orders|\/orders|merchant_funded_credit|detached_refunds|qr_code_validations|\/credit$/.test(path) && !path.includes('order_ahead')) return 'Money';
+  if (/campaign|codes|loyalties|rewards|progress_adjustments/.test(path)) return 'Loyalty';
   if (/order_ahead|upsells/.test(path)) return 'Order ahead';
   return 'API description';
 }

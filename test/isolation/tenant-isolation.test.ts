@@ -434,6 +434,81 @@ const CASES: IsolationCase[] = [
       expect(check.body.check.state).toBe('claimed');
     },
   },
+  // POS credit checks (docs/pos.md): merchant 2 asks for user A's credit at merchant 1's location.
+  ...(['GET /v15', 'GET /v14', 'POST /v15', 'POST /v14'] as const).map(
+    (form): IsolationCase => ({
+      route: `${form.split(' ')[0]} ${form.split(' ')[1]}/locations/{location_id}/merchant_funded_credit`,
+      name: `merchant 2 reads user A's credit at merchant 1's location (${form})`,
+      attempt: (w) => ({
+        token: w.merchant2.token,
+        path: `${form.split(' ')[1]}/locations/${w.location1.location_id}/merchant_funded_credit?payment_token_data=${w.userA.user.payment_token_data}`,
+        body: form.startsWith('POST') ? { credit_query: { payment_token_data: w.userA.user.payment_token_data } } : undefined,
+      }),
+      expected: { status: 401, body: notAuthorizedFor('location', 'merchant_token', 'Not authorized for this location.', 'not_authorized') },
+      otherKind: merchantPath,
+      ownerSees: async () => undefined,
+    }),
+  ),
+  ...(['v15', 'v14'] as const).map(
+    (version): IsolationCase => ({
+      route: `POST /${version}/orders`,
+      name: `merchant 2 places a one-step order at merchant 1's location for user A (${version})`,
+      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders`, body: { order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500 } } }),
+      expected: { status: 404, body: notAuthorizedFor('order', 'location_id', 'Location not found.', 'not_found') },
+      otherKind: merchantPath,
+      ownerSees: async () => undefined,
+    }),
+  ),
+  ...(['v15', 'v14'] as const).map(
+    (version): IsolationCase => ({
+      route: `POST /${version}/detached_refunds`,
+      name: `merchant 2 credits user A at merchant 1's location (${version})`,
+      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/detached_refunds`, body: { detached_refund: { credit_amount: 100, location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data } } }),
+      expected: { status: 401, body: notAuthorizedFor('detached_refund', 'merchant_token', 'Not authorized to refund at this location.', 'not_authorized') },
+      otherKind: merchantPath,
+      ownerSees: async () => undefined,
+    }),
+  ),
+  {
+    route: 'POST /v15/merchant_funded_credits',
+    name: "merchant 2 gives credit at merchant 1's id",
+    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/merchant_funded_credits', body: { merchant_funded_credit: { email: w.userA.email, value_amount: 100, merchant_id: w.merchant1.merchant.merchant_id } } }),
+    expected: { status: 401, body: notAuthorizedFor('merchant_funded_credit', 'merchant_id', 'Not authorized to give credit for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/progress_adjustments',
+    name: "merchant 2 adjusts user A's progress on merchant 1's campaign",
+    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/progress_adjustments', body: { progress_adjustment: { adjustment: 1, campaign_id: w.rewardCampaign.campaign_id, user_id: w.userA.user.user_id } } }),
+    expected: { status: 401, body: notAuthorizedFor('progress_adjustment', 'campaign_id', 'Merchant token not associated with the campaign', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/merchants/{merchant_id}/gift_card_value_removals',
+    name: "merchant 2 removes user A's gift card value at merchant 1's id",
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/gift_card_value_removals`,
+      body: { gift_card_value_removal: { payment_token_data: w.userA.user.payment_token_data, value_amount: 100 } },
+    }),
+    expected: { status: 401, body: notAuthorizedFor('gift_card_value_removal', 'merchant_token', 'Not authorized to remove gift card value for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
+  {
+    route: 'POST /v15/locations/{location_id}/get_merchant_funded_gift_card_credit',
+    name: "merchant 2 reads user A's gift card value at merchant 1's location",
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/locations/${w.location1.location_id}/get_merchant_funded_gift_card_credit`,
+      body: { get_merchant_funded_gift_card_credit: { payment_token_data: w.userA.user.payment_token_data } },
+    }),
+    expected: { status: 401, body: notAuthorizedFor('location', 'merchant_token', 'Not authorized for this location.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
 ];
 
 /** Lists (and the caller's own record): the other tenant's items never show. */
@@ -685,6 +760,9 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'PUT /v15/users': "changes the token's own user; no id in the request",
   'POST /v15/user_addresses': "creates for the token's own user",
   'POST /v15/payment_token/rotations': "replaces the token's own user's QR code; no id in the request (test/identity/payment-token: another user's code is untouched)",
+  'GET /v15/locations/{location_id}/credit': "the token's own user's credit at a public location",
+  'GET /v14/locations/{location_id}/credit': "the token's own user's credit at a public location (a new user's without a token)",
+  'POST /v15/qr_code_validations': 'says only whether a scanned code exists; the code is the secret',
   'POST /v15/credit_cards': "adds to the token's own user; a card already another user's is 422 (test/cards)",
   'GET /v15/apps/{app_id}/locations': 'public (no credential)',
   'GET /v15/campaigns/{id}/{representation_type}': "campaigns are the merchant's public offer; progress shown is the caller's own (test/loyalty)",

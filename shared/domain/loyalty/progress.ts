@@ -86,7 +86,14 @@ export interface Accrual {
  * its own reward once.
  */
 export function accrue(campaign: CampaignItem, existing: ProgressItem | undefined, order: OrderForProgress, at: Date): Accrual | undefined {
-  const delta = progressDelta(campaign, order);
+  return accrueDelta(campaign, existing, progressDelta(campaign, order), at);
+}
+
+/**
+ * Applies `delta` units of progress (items, visits or cents, by the campaign's kind) by the same rules
+ * as an order: what an order brings (`accrue`) and what a merchant adjusts (progress-adjustments.ts).
+ */
+export function accrueDelta(campaign: CampaignItem, existing: ProgressItem | undefined, delta: number, at: Date): Accrual | undefined {
   if (delta <= 0) return undefined;
   const current = currentProgress(existing, at);
   let periodStartsAt = current.startsAt;

@@ -10,9 +10,9 @@ import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { unauthorized, unprocessable } from '#shared/errors.ts';
-import { creditAccountKey } from '#shared/domain/ledger.ts';
 import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
 import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
+import { availableCreditFrom, availableCreditKeys } from '#shared/domain/credit.ts';
 import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
@@ -98,7 +98,10 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
   if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
-  const [creditItem, user] = await readItems([keys.balance(creditAccountKey(userId, merchant.merchantId)), keys.user(userId)], { consistent: true });
+  const creditKeys = availableCreditKeys(userId, merchant.merchantId);
+  const items = await readItems([...creditKeys, keys.user(userId)], { consistent: true });
+  const user = items[creditKeys.length];
+  const credit = await availableCreditFrom(userId, merchant.merchantId, items.slice(0, creditKeys.length));
   const now = isoSeconds();
   const proposed: ProposedOrderItem = {
     uuid: newUuid(),
@@ -110,7 +113,7 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
     spend_amount: request.spend_amount,
     tax_amount: request.tax_amount,
     exemption_amount: request.exemption_amount,
-    discount_amount: availableDiscount(Number(creditItem?.balance ?? 0), request.spend_amount, request.exemption_amount),
+    discount_amount: availableDiscount(credit.merchantFunded, request.spend_amount, request.exemption_amount),
     partial_authorization_allowed: request.partial_authorization_allowed,
     discount_only: request.discount_only,
     items: request.items,

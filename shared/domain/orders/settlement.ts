@@ -26,6 +26,7 @@ import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shar
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
+import { availableCredit, expiryDue } from '#shared/domain/credit.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
@@ -139,17 +140,19 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
     // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
     // one consistent BatchGetItem after the claim.
     const hintedCardId = settlement.promotedCardId;
-    const [giftCardItem, creditItem, user, hintedCard] = await readItems(
+    const [giftCardItem, creditItem, user, grants, hintedCard] = await readItems(
       [
         keys.balance(giftCardAccountKey(userId, merchantId)),
         keys.balance(creditAccountKey(userId, merchantId)),
         keys.user(userId),
+        keys.creditGrants(userId, merchantId),
         ...(hintedCardId === null ? [] : [keys.creditCard(userId, hintedCardId)]),
       ],
       { consistent: true },
     );
+    // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
-    const creditBalance = Math.max(0, Number(creditItem?.balance ?? 0));
+    const creditBalance = expiryDue(grants) ? (await availableCredit(userId, merchantId)).merchantFunded : Math.max(0, Number(creditItem?.balance ?? 0));
     if (terms.applied_discount_amount > creditBalance) {
       throw unprocessable('order', 'applied_discount_amount', `Applied discount is more than the merchant-funded credit available (${creditBalance}).`, 'exceeds_available');
     }

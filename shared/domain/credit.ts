@@ -1,0 +1,139 @@
+/**
+ * Available credit: the ONE definition of what a customer can spend at a merchant, read by every POS
+ * credit check (location credit, merchant_funded_credit, gift card credit) and by the proposed order,
+ * so the figures a POS is shown are exactly what the next proposed order offers and its completion applies.
+ *
+ * - merchant-funded credit: the `credit:<user>:<merchant>` balance (never below 0 as offered), after
+ *   expired grants have left it;
+ * - gift card value: the `giftcard:<user>:<merchant>` balance (a tender, applied at completion).
+ *
+ * Expiring credit (POST /v15/merchant_funded_credits with a duration): each grant is listed on the
+ * user's grants item for the merchant (`keys.creditGrants`, read in the same batch as the balances, so
+ * checking for expiry costs no round trip). Once a grant's time has passed, `expireCredit` takes what is
+ * left of it out of the credit account as a `credit_expired` ledger movement, in one conditional
+ * transaction with the grants item, before any credit is offered or applied. What is left: the grant's
+ * value minus the credit debited from the account since it was granted (spending uses expiring credit
+ * first), never more than the balance holds.
+ */
+import { keys, type Key } from '#shared/db/keys.ts';
+import { queryAll, readItems, type StoredItem } from '#shared/db/reads.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { table } from '#shared/db/client.ts';
+import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
+import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** One open expiring grant, as listed on the grants item. */
+export interface CreditGrantEntry {
+  uuid: string;
+  amount: number;
+  granted_at: string;
+  expires_at: string;
+}
+
+export interface AvailableCredit {
+  /** Merchant-funded credit: what a proposed order offers as `discount_amount` (before the spend caps it). */
+  merchantFunded: number;
+  /** Gift card value at the merchant: the tender a completion applies after the discount. */
+  giftCard: number;
+}
+
+/** The items available credit is computed from, in this order: one BatchGetItem (callers may add their own keys after them). */
+export function availableCreditKeys(userId: number, merchantId: number): Key[] {
+  return [keys.balance(creditAccountKey(userId, merchantId)), keys.balance(giftCardAccountKey(userId, merchantId)), keys.creditGrants(userId, merchantId)];
+}
+
+/** A balance as offered: a negative one (credit clawed back by a refund) offers nothing. */
+function spendable(balance: StoredItem | undefined): number {
+  return Math.max(0, Number(balance?.balance ?? 0));
+}
+
+function grantsOf(item: StoredItem | undefined): CreditGrantEntry[] {
+  return Array.isArray(item?.grants) ? (item.grants as CreditGrantEntry[]) : [];
+}
+
+/** True when a listed grant's time has passed (its credit must leave before any is offered). */
+export function expiryDue(grantsItem: StoredItem | undefined, now: string = isoSeconds()): boolean {
+  return grantsOf(grantsItem).some((grant) => grant.expires_at <= now);
+}
+
+/**
+ * Available credit from the items `availableCreditKeys` named (read consistently): expired grants are
+ * expired first (then the balances are read again), so expired credit is never offered.
+ */
+export async function availableCreditFrom(userId: number, merchantId: number, items: readonly (StoredItem | undefined)[]): Promise<AvailableCredit> {
+  let [credit, giftCard, grants] = items;
+  if (expiryDue(grants)) {
+    await expireCredit(userId, merchantId);
+    [credit, giftCard, grants] = await readItems(availableCreditKeys(userId, merchantId), { consistent: true });
+  }
+  return { merchantFunded: spendable(credit), giftCard: spendable(giftCard) };
+}
+
+/** Available credit of a user at a merchant (one consistent BatchGetItem, plus the expiry of due grants). */
+export async function availableCredit(userId: number, merchantId: number): Promise<AvailableCredit> {
+  return availableCreditFrom(userId, merchantId, await readItems(availableCreditKeys(userId, merchantId), { consistent: true }));
+}
+
+/** Tries before an expiry that keeps losing races on the balance gives up (the next read expires it). */
+const EXPIRY_ROUNDS = 5;
+
+/** Credit debited from the account since `since` (any negative movement other than this grant's own expiry). */
+function debitedSince(entries: readonly Record<string, unknown>[], since: string, grantUuid: string): number {
+  return entries
+    .filter((entry) => Number(entry.amount) < 0 && String(entry.created_at) >= since && entry.entry_id !== expiryEntryId(grantUuid))
+    .reduce((sum, entry) => sum - Number(entry.amount), 0);
+}
+
+export function expiryEntryId(grantUuid: string): string {
+  return `mfcredit:${grantUuid}:expired`;
+}
+
+/**
+ * Takes what is left of every expired grant out of the credit account: one transaction with the grants
+ * item (guarded by its version) and the balance (guarded by its version), so a concurrent order or grant
+ * makes it read again, and each grant's expiry is one ledger entry, written once.
+ */
+export async function expireCredit(userId: number, merchantId: number): Promise<void> {
+  const account = creditAccountKey(userId, merchantId);
+  for (let round = 1; round <= EXPIRY_ROUNDS; round++) {
+    const now = isoSeconds();
+    const [balanceItem, grantsItem] = await readItems([keys.balance(account), keys.creditGrants(userId, merchantId)], { consistent: true });
+    const grants = grantsOf(grantsItem);
+    const expired = grants.filter((grant) => grant.expires_at <= now).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
+    if (expired.length === 0) return;
+    const entries = await queryAll({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.ledgerEntryPrefix(account).pk, ':prefix': keys.ledgerEntryPrefix(account).skPrefix },
+      ConsistentRead: true,
+    });
+    let balance = Math.max(0, Number(balanceItem?.balance ?? 0));
+    const movements = expired.map((grant) => {
+      const left = Math.max(0, Math.min(grant.amount - debitedSince(entries, grant.granted_at, grant.uuid), balance));
+      balance -= left;
+      return { kind: 'credit_expired' as const, amount: -left, entryId: expiryEntryId(grant.uuid), reference: { grant_uuid: grant.uuid } };
+    });
+    const open = grants.filter((grant) => grant.expires_at > now);
+    const batch = new LabelledItems();
+    batch.add('grants', grantsListUpdate(userId, merchantId, open, Number(grantsItem?.version ?? 0), now));
+    batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: Number(balanceItem?.version ?? 0), now }));
+    const outcome = await transactWrite(() => batch.items);
+    if (outcome.committed) return;
+    await backoff(round, CONTENTION_BACKOFF);
+  }
+}
+
+/** Replaces the open grants list, guarded by the version read (0: the item did not exist). */
+export function grantsListUpdate(userId: number, merchantId: number, grants: readonly CreditGrantEntry[], expectedVersion: number, now: string): TransactItem {
+  const nextExpiry = grants.map((grant) => grant.expires_at).sort()[0] ?? null;
+  return {
+    Update: {
+      TableName: table(),
+      Key: keys.creditGrants(userId, merchantId),
+      UpdateExpression: 'SET grants = :grants, next_expiry_at = :next, entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now ADD version :one',
+      ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(version) OR version = :expected' : 'version = :expected',
+      ExpressionAttributeValues: { ':grants': grants, ':next': nextExpiry, ':entity': 'CreditGrants', ':user': userId, ':merchant': merchantId, ':now': now, ':one': 1, ':expected': expectedVersion },
+    },
+  };
+}

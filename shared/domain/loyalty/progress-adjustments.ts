@@ -1,0 +1,94 @@
+/**
+ * Progress adjustments (POST /v15/progress_adjustments): a merchant adds to (or takes from) a customer's
+ * progress on one of its item-, visit- or spend-based campaigns — an order made as a guest, a mistake.
+ * A positive adjustment goes through the same rules as an order's progress (`accrueDelta`, progress.ts):
+ * reaching the requirement earns the reward (credit through the ledger), the remainder is kept, gift card
+ * loyalty periods start as for orders. A negative one lowers progress, never below zero, and takes back no
+ * reward already earned.
+ *
+ * One transaction: the progress item (guarded by its version), any earned rewards, their credit (balance +
+ * `credit_earned` ledger entry), the adjustment record and the Idempotency-Key record. A concurrent change
+ * of the same progress cancels it and it is re-read and retried.
+ */
+import { keys } from '#shared/db/keys.ts';
+import { newUuid, nextId } from '#shared/db/ids.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
+import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
+import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
+import { getCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { accrueDelta } from '#shared/domain/loyalty/progress.ts';
+import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
+import { currentProgress, loadUserLoyalty, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
+import { recipientOf } from '#shared/domain/pos/recipients.ts';
+import type { ProgressAdjustmentRequest } from '#shared/schemas/pos-money.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** Campaign kinds whose progress a merchant may adjust (the docs: item-, visit- and spend-based). */
+const ADJUSTABLE: readonly CampaignItem['kind'][] = ['spend', 'item', 'visit', 'item_gift_card', 'spend_gift_card', 'custom_progress'];
+
+const NOT_THE_MERCHANTS = () => unauthorized('Merchant token not associated with the campaign', 'progress_adjustment', 'campaign_id');
+const CONTENDED = () => conflict("This customer's progress is being changed by another request; retry shortly.", 1, 'progress_adjustment', 'in_progress');
+const ROUNDS = 6;
+
+export async function adjustProgress(input: { merchantId: number; adjustment: ProgressAdjustmentRequest; respond?: () => TransactItem | undefined }): Promise<void> {
+  const { merchantId, adjustment } = input;
+  const campaign = await getCampaign(adjustment.campaign_id);
+  // A campaign that is not this merchant's, or does not exist, is not the merchant's to adjust: same answer.
+  if (!campaign || campaign.merchant_id !== merchantId) throw NOT_THE_MERCHANTS();
+  if (!ADJUSTABLE.includes(campaign.kind)) {
+    throw unprocessable('progress_adjustment', 'campaign_id', 'Only item-, visit- and spend-based progress campaigns can be adjusted.', 'not_adjustable');
+  }
+  if (adjustment.adjustment === 0) throw unprocessable('progress_adjustment', 'adjustment', 'Adjustment must not be zero.', 'zero');
+  const userId = await recipientOf('progress_adjustment', adjustment);
+  const uuid = newUuid();
+
+  for (let round = 1; round <= ROUNDS; round++) {
+    const at = new Date();
+    const now = isoSeconds(at);
+    const state = await loadUserLoyalty(userId, merchantId, true);
+    const existing = state.progress.get(campaign.campaign_id);
+    const batch = new LabelledItems();
+    let creditEarned = 0;
+    if (adjustment.adjustment > 0) {
+      const accrual = accrueDelta(campaign, existing, adjustment.adjustment, at)!;
+      batch.add('progress', putProgressItem(userId, campaign, existing, accrual.next, now));
+      for (const earned of accrual.earned) {
+        if (earned.amount <= 0) continue;
+        const reward = newRewardItem({ rewardId: `earned-${await nextId('earned_reward')}`, source: 'earned', userId, campaign, valueAmount: earned.amount, title: earned.title, now });
+        batch.add('reward', putRewardItem(reward));
+        if (countsAsCredit(reward)) creditEarned += earned.amount;
+      }
+    } else {
+      const current = currentProgress(existing, at);
+      const next = { progress: Math.max(0, current.amount + adjustment.adjustment), period_starts_at: current.startsAt, period_resets_at: current.resetsAt, goals_rewarded: existing?.goals_rewarded ?? [] };
+      batch.add('progress', putProgressItem(userId, campaign, existing, next, now));
+    }
+    if (creditEarned > 0) {
+      batch.add('credit', ...creditEarnedTransactItems({ userId, merchantId, amount: creditEarned, entryId: `progressadj:${uuid}:credit_earned`, reference: { progress_adjustment_uuid: uuid } }));
+    }
+    batch.add('record', putNew({
+      ...keys.progressAdjustment(uuid),
+      entity: 'ProgressAdjustment',
+      uuid,
+      merchant_id: merchantId,
+      user_id: userId,
+      campaign_id: campaign.campaign_id,
+      adjustment: adjustment.adjustment,
+      audit_comment: adjustment.audit_comment,
+      suppress_email: adjustment.suppress_email,
+      credit_earned_amount: creditEarned,
+      created_at: now,
+    }));
+    const respond = input.respond?.();
+    if (respond) batch.add('idempotency', respond);
+    const outcome = await transactWrite(() => batch.items, 1);
+    if (outcome.committed) return;
+    const failed = batch.failedLabels(outcome.reasons);
+    // Our own transaction, re-sent after its answer was lost, finds its record.
+    if (failed.has('record')) return;
+    if (failed.has('idempotency')) throw CONTENDED();
+    await backoff(round, CONTENTION_BACKOFF);
+  }
+  throw CONTENDED();
+}

@@ -1,0 +1,146 @@
+/**
+ * Detached refunds (POST /v15/detached_refunds): a merchant gives a customer merchant-funded credit not
+ * tied to an order (a POS that cannot void a payment, a partial refund after day close). Guarded like an
+ * order refund (manager confirmation) and bounded by what the customer paid the merchant:
+ *
+ * - never transacted (nothing ever charged to the customer's card by the merchant) -> 422 base;
+ * - every detached refund of the customer at the merchant together stays within the net amount charged
+ *   (`card:<user>:<merchant>`: charges minus refunds) -> 422 credit_amount beyond it. The running total is a
+ *   ledger account of its own (`detached:<user>:<merchant>`), so the audit checks it like any balance.
+ *
+ * One conditional transaction: the refund record, the credit (ledger entry `detached_refund` on
+ * `credit:<user>:<merchant>`), the running total guarded by its version, a ConditionCheck that the card
+ * account did not change since it was read, and the Idempotency-Key record. Exactly once per
+ * Idempotency-Key; a repeated identifier_from_merchant (which the docs say catches duplicates) answers the
+ * first refund again.
+ */
+import { table } from '#shared/db/client.ts';
+import { newUuid } from '#shared/db/ids.ts';
+import { keys } from '#shared/db/keys.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
+import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
+import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/ledger.ts';
+import { confirmManager } from '#shared/domain/manager-confirmation.ts';
+import { displayName } from './record.ts';
+import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
+import { isoSeconds } from '#shared/time.ts';
+import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
+
+export interface DetachedRefundResponse {
+  detached_refund: {
+    cashier: string | null;
+    credit_amount: number;
+    customer_facing_reason: string | null;
+    identifier_from_merchant: string | null;
+    internal_reason: string | null;
+    location_id: number;
+    loyalty_id: number;
+    refunded_at: string;
+    register: string | null;
+  };
+}
+
+/** The running total of a customer's detached refunds at a merchant (a ledger account, so the audit sums it). */
+export function detachedAccountKey(userId: number, merchantId: number): string {
+  return `detached:${userId}:${merchantId}`;
+}
+
+const NOT_THIS_MERCHANTS_LOCATION = () => unauthorized('Not authorized to refund at this location.', 'detached_refund', 'merchant_token');
+const NOT_POSITIVE = () => unprocessable('detached_refund', 'credit_amount', 'Credit amount must be positive.', 'not_positive');
+const CONTENDED = () => conflict("This customer's balance is being changed by another request; retry shortly.", 1, 'detached_refund', 'in_progress');
+
+const ROUNDS = 8;
+
+export async function createDetachedRefund(input: {
+  merchantId: number;
+  refund: DetachedRefundRequest;
+  respond?: (response: DetachedRefundResponse) => TransactItem | undefined;
+}): Promise<DetachedRefundResponse> {
+  const { merchantId, refund } = input;
+  const customer = { paymentTokenData: refund.payment_token_data };
+  const identifier = refund.identifier_from_merchant;
+  // Location, merchant (name, confirmation code), QR code and an earlier refund with this identifier: one BatchGetItem.
+  const [location, merchant, ...rest] = await readItems(
+    [keys.location(refund.location_id), keys.merchant(merchantId), ...customerKeys(customer), ...(identifier ? [keys.detachedRefundIdentifier(merchantId, identifier)] : [])],
+    { consistent: true },
+  );
+  const customerItems = rest.slice(0, customerKeys(customer).length);
+  const previous = identifier ? rest[customerItems.length] : undefined;
+  if (location?.merchant_id !== merchantId || !merchant) throw NOT_THIS_MERCHANTS_LOCATION();
+  // The order refund's check (counted per merchant and per location, locked after too many wrong codes).
+  await confirmManager({ expected: merchant.manager_confirmation as string | null | undefined, given: refund.manager_confirmation, merchantId, scope: `detached:${refund.location_id}`, object: 'detached_refund' });
+  if (identifier && typeof previous?.response_json === 'string') return JSON.parse(previous.response_json) as DetachedRefundResponse;
+  if (refund.credit_amount <= 0) throw NOT_POSITIVE();
+  const userId = customerFrom(customer, customerItems);
+  if (userId === undefined) throw notFound();
+
+  const uuid = newUuid();
+  for (let round = 1; round <= ROUNDS; round++) {
+    const [card, total, user] = await readItems([keys.balance(cardAccountKey(userId, merchantId)), keys.balance(detachedAccountKey(userId, merchantId)), keys.user(userId)], { consistent: true });
+    const name = displayName(user as { first_name?: unknown; last_name?: unknown } | undefined);
+    const merchantName = String(merchant.name ?? 'this merchant');
+    if (Number(card?.version ?? 0) === 0) {
+      throw unprocessable('detached_refund', 'base', `You can't refund ${name} because they've never transacted at ${merchantName}.`);
+    }
+    const spent = Math.max(0, Number(card?.balance ?? 0));
+    const alreadyRefunded = Number(total?.balance ?? 0);
+    if (alreadyRefunded + refund.credit_amount > spent) {
+      throw unprocessable('detached_refund', 'credit_amount', `Credit amount cannot be more than ${name} has ever spent at ${merchantName}.`, 'exceeds_spend');
+    }
+    const now = isoSeconds();
+    const response: DetachedRefundResponse = {
+      detached_refund: {
+        cashier: refund.cashier,
+        credit_amount: refund.credit_amount,
+        customer_facing_reason: refund.customer_facing_reason,
+        identifier_from_merchant: identifier,
+        internal_reason: refund.internal_reason,
+        location_id: refund.location_id,
+        loyalty_id: userId,
+        refunded_at: now,
+        register: refund.register,
+      },
+    };
+    const batch = new LabelledItems();
+    if (identifier) {
+      batch.add('identifier', putNew({ ...keys.detachedRefundIdentifier(merchantId, identifier), entity: 'DetachedRefundIdentifier', refund_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
+    }
+    batch.add('refund', putNew({ ...keys.detachedRefund(uuid), entity: 'DetachedRefund', uuid, merchant_id: merchantId, user_id: userId, ...response.detached_refund, created_at: now }));
+    batch.add('card', cardUnchanged(userId, merchantId, card));
+    batch.add('total', ...balanceChangeItems(detachedAccountKey(userId, merchantId), [
+      { kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } },
+    ], { expectedVersion: Number(total?.version ?? 0), now }));
+    batch.add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
+      { kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } },
+    ], { now }));
+    const respond = input.respond?.(response);
+    if (respond) batch.add('idempotency', respond);
+    const outcome = await transactWrite(() => batch.items, 1);
+    if (outcome.committed) return response;
+    const failed = batch.failedLabels(outcome.reasons);
+    // Our own transaction, re-sent after its answer was lost, finds its refund.
+    if (failed.has('refund')) return response;
+    if (failed.has('idempotency')) throw CONTENDED();
+    if (identifier && failed.has('identifier')) {
+      const [winner] = await readItems([keys.detachedRefundIdentifier(merchantId, identifier)], { consistent: true });
+      if (typeof winner?.response_json === 'string') return JSON.parse(winner.response_json) as DetachedRefundResponse;
+    }
+    // The card account or the running total moved (an order, another refund): read them again.
+    await backoff(round, CONTENTION_BACKOFF);
+  }
+  throw CONTENDED();
+}
+
+/** The card account as read: a charge or refund since then makes the bound stale, so the transaction must fail. */
+function cardUnchanged(userId: number, merchantId: number, card: StoredItem | undefined): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: table(),
+      Key: keys.balance(cardAccountKey(userId, merchantId)),
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': Number(card?.version ?? 0) },
+    },
+  };
+}

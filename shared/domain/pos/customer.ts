@@ -1,0 +1,28 @@
+/**
+ * Who a POS request is for: the user a scanned QR code names, or the user whose token the POS sends
+ * beside its merchant token (`token merchant="M", user="U"`). Every POS operation reads the QR code item
+ * with the other items it needs (one BatchGetItem): `customerKeys` names it, `customerFrom` reads it.
+ */
+import { keys, type Key } from '#shared/db/keys.ts';
+import type { StoredItem } from '#shared/db/reads.ts';
+import type { UserPrincipal } from '#shared/auth/tokens.ts';
+import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
+
+export interface PosCustomerInput {
+  /** The scanned QR code's payment token data (preference suffix already removed by the schema). */
+  paymentTokenData?: string | null;
+  /** The user token sent with the merchant's, if any (it wins over a QR code). */
+  user?: UserPrincipal;
+}
+
+/** The QR code item to read, when the customer is named by one. */
+export function customerKeys(input: PosCustomerInput): Key[] {
+  return !input.user && input.paymentTokenData ? [keys.paymentToken(input.paymentTokenData)] : [];
+}
+
+/** The customer's user id, from the user token or the QR code item `customerKeys` named; undefined when neither names one (or the code expired). */
+export function customerFrom(input: PosCustomerInput, items: readonly (StoredItem | undefined)[]): number | undefined {
+  if (input.user) return input.user.userId;
+  // An expired or rotated code names no one (payment-tokens.ts).
+  return userNamedByPaymentToken(items[0]);
+}
