@@ -21,6 +21,7 @@ import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/
 import { useTestApi } from '../support/api.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { locationFixture } from '../support/locations.ts';
 
 interface Job {
   name: string;
@@ -53,7 +54,11 @@ const api = useTestApi();
 let directory: string;
 const outcomes = new Map<string, Outcome>();
 
+/** The merchant's own location: merchant routes under a location answer 401 for anyone else's (the contract). */
+let merchantLocationId = '1';
+
 function pathValue(name: string): string {
+  if (name === 'location_id') return merchantLocationId;
   if (name === 'uuid') return randomUUID().replaceAll('-', '');
   if (name === 'file') return 'swagger-ui.css';
   if (name === 'representation_type') return 'spend_based_loyalty_v1';
@@ -133,6 +138,7 @@ beforeAll(async () => {
   const { app } = await appFixture();
   const user = await userFixture(app.app_id);
   const merchant = await merchantFixture(app.app_id);
+  merchantLocationId = String((await locationFixture(merchant.merchant.merchant_id)).location_id);
   const [appToken, logout] = await Promise.all([
     issueToken({ subject: 'app', appId: app.app_id }),
     issueToken({ subject: 'user', userId: user.user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true }),
