@@ -28,7 +28,8 @@ async function untilSettled(send: () => Promise<ApiResult>, refusals: ApiResult[
     const response = await send();
     if (response.status !== 409 && response.status !== 429) return response;
     refusals.push(response);
-    if (attempt >= 40) return response;
+    // Thirty writers to one item: each round one wins, so the unluckiest may lose about thirty rounds in a row.
+    if (attempt >= 200) return response;
     await sleep(100 + Math.random() * 200);
   }
 }
