@@ -11,8 +11,8 @@ process.env.AWS_MAX_ATTEMPTS = '2';
 process.env.WEBHOOK_TIME_SCALE = '0.01';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
+import { scanAll } from '#shared/db/reads.ts';
 import { setFaultsActive } from '#shared/db/faults.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
@@ -32,17 +32,6 @@ let receiver: Receiver;
 let queue: LocalQueue;
 let stream: LocalEventStream | undefined;
 const client = () => localClient(api.endpoint);
-
-async function scanAll(): Promise<Record<string, any>[]> {
-  const items: Record<string, any>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page: ScanCommandOutput = await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
 
 beforeAll(async () => {
   world = await orderWorld({ card: 'valid' });
@@ -87,7 +76,7 @@ describe('events under DynamoDB faults, with the stream reader down during the c
     // The reader comes back (from the start of the stream), still under faults: fan-out and delivery retry.
     stream = await startLocalEventStream({ endpoint: api.endpoint, client: client(), tableName: api.tableName, pollMs: 50 });
     setFaultsActive(false);
-    const items = await scanAll();
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const committed = items.filter((item) => item.entity === 'Order');
     const events = items.filter((item) => item.entity === 'Event');
     const refunded = committed.filter((order) => order.state === 'refunded').map((order) => order.uuid as string);
