@@ -1,8 +1,9 @@
 /**
  * Gift card value removals (POST /v15/merchants/:merchant_id/gift_card_value_removals): a POS corrects a
  * load, either by an amount or by reversing one earlier addition by its uuid. Each removal is one
- * conditional transaction: the removal, its ledger entry (`gift_card_removed`) and the balance, guarded by
- * the balance's version (so old and new value are exact) and by `balance >= :debit` (never below zero).
+ * conditional transaction: the removal, its ledger entry (`gift_card_removed`), the balance, guarded by
+ * the balance's version (so old and new value are exact) and by `balance >= :debit` (never below zero),
+ * and the merchant's `gift_card.value_removed` event (docs/events.md).
  *
  * Reversing an addition is idempotent: the reversal record (`keys.giftCardAdditionReversal`) is created
  * with the removal, so of any number of requests reversing one addition exactly one removes value; every
@@ -19,6 +20,7 @@ import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { customerFrom, customerKeys } from './customer.ts';
@@ -77,7 +79,8 @@ export async function removeGiftCardValue(input: {
   const removalUuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {
     const now = isoSeconds();
-    const [balanceItem] = await readItems([keys.balance(account(userId))], { consistent: true });
+    // The balance and the gift card's event counter: one consistent BatchGetItem.
+    const [balanceItem, eventCounter] = await readItems([keys.balance(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
     const balance = Math.max(0, Number(balanceItem?.balance ?? 0));
     const wanted = additionUuid ? Number(addition!.value_amount) : removal.value_amount!;
     if (!additionUuid && wanted > balance) throw MORE_THAN_BALANCE(balance);
@@ -102,6 +105,7 @@ export async function removeGiftCardValue(input: {
     batch.add('balance', ...balanceChangeItems(account(userId), [
       { kind: 'gift_card_removed', amount: -removed, entryId: `gcremove:${removalUuid}`, reference: { removal_uuid: removalUuid, addition_uuid: additionUuid ?? null } },
     ], { expectedVersion: Number(balanceItem?.version ?? 0), now }));
+    batch.add('event', ...(await recordEvent('gift_card.value_removed', giftCardResource(merchantId, userId), merchantAudience(merchantId), { ...response.gift_card_value_removal, loyalty_id: userId }, { counter: eventCounter ?? null })));
     const respond = input.respond?.(response);
     if (respond) batch.add('idempotency', respond);
     const outcome = await transactWrite(() => batch.items, 1);
