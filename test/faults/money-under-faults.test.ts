@@ -14,11 +14,10 @@ import { db, table } from '#shared/db/client.ts';
 import { configureFaults, faultCounts, setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { addCreditCard } from '#shared/domain/credit-cards.ts';
-import { paymentGateway } from '#shared/payments/index.ts';
-import type { ChargeRequest, RefundRequest } from '#shared/payments/gateway.ts';
 import { startTestApi, useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
+import { keptCharges, observeGateway, voidedCharges, type GatewayCalls } from './observed-gateway.ts';
 import { callWithRetries, inParallel, newRetryLog, statusCounts, MAX_ATTEMPTS } from './retrying-client.ts';
 
 const USERS = 4;
@@ -30,7 +29,7 @@ const CONCURRENCY = 4;
 type Item = Record<string, any>;
 
 /** What the sandbox gateway was asked to do (the gateway is not a DynamoDB fake: it is the real sandbox, observed). */
-const gatewayCalls = { charges: [] as ChargeRequest[], chargeIds: [] as string[], refunds: [] as RefundRequest[] };
+let gatewayCalls: GatewayCalls;
 
 // Faults stay off until a test turns them on: the setup below must not meet them.
 const api = useTestApi(async () => {
@@ -63,19 +62,7 @@ beforeAll(async () => {
     await addCreditCard(user.user.user_id, `fake-valid-nonce-faults-${user.user.user_id}`);
     users.push(user);
   }
-  const gateway = paymentGateway();
-  const charge = gateway.charge.bind(gateway);
-  const refund = gateway.refund.bind(gateway);
-  gateway.charge = async (request) => {
-    const result = await charge(request);
-    gatewayCalls.charges.push(request);
-    if (result.ok) gatewayCalls.chargeIds.push(result.chargeId);
-    return result;
-  };
-  gateway.refund = async (request) => {
-    gatewayCalls.refunds.push(request);
-    return refund(request);
-  };
+  gatewayCalls = observeGateway();
 });
 
 afterAll(() => {
@@ -185,7 +172,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
     expect(proposed.every((item) => item.state === 'completed')).toBe(true);
 
     const chargeEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'card_charge');
-    const voided = new Set(gatewayCalls.refunds.filter((refund) => refund.idempotencyKey.endsWith(':void')).map((refund) => refund.chargeId));
+    const voided = voidedCharges(gatewayCalls);
     for (const order of orders) {
       const entries = chargeEntries.filter((entry) => entry.reference.order_uuid === order.uuid);
       if (order.charged_amount === 0) {
@@ -199,8 +186,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
       expect(voided.has(order.charge_id), `order ${order.uuid} kept a voided charge`).toBe(false);
     }
     // Net of voids, the gateway holds exactly the orders' charges.
-    const kept = new Set(gatewayCalls.chargeIds.filter((chargeId) => !voided.has(chargeId)));
-    expect([...kept].sort()).toEqual(orders.filter((order) => order.charge_id).map((order) => order.charge_id).sort());
+    expect(keptCharges(gatewayCalls)).toEqual(orders.filter((order) => order.charge_id).map((order) => order.charge_id).sort());
   });
 
   it('refunded each refunded order once, through one gateway refund', async () => {
