@@ -105,6 +105,13 @@ export interface HttpLoadResult {
   /** Mean read / write capacity units per request (X-Bench-Read-Units / X-Bench-Write-Units from bench/server.ts). */
   readUnits: number | null;
   writeUnits: number | null;
+  /**
+   * Median CPU ms of the handler per request (X-Handler-CPU-Ms: process.cpuUsage around the invocation).
+   * Only the handler's own at concurrency 1: with requests overlapping it counts the others' CPU too.
+   */
+  handlerCpuMs: number | null;
+  /** The bench server's CPU ms per request, gateway included (X-Bench-Process-CPU-Ms, last - first over the requests between). */
+  serverCpuMs: number | null;
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
   /** One response body with an unexpected status, to show what went wrong. */
@@ -135,6 +142,8 @@ export async function httpLoad(options: {
   const capacity: number[] = [];
   const readUnits: number[] = [];
   const writeUnits: number[] = [];
+  const handlerCpu: number[] = [];
+  const processCpu: number[] = [];
   const callTotals: Record<string, number> = {};
   let callSamples = 0;
   let unexpectedSample: string | undefined;
@@ -167,6 +176,10 @@ export async function httpLoad(options: {
           const writes = headerValue(headers, 'x-bench-write-units');
           if (reads !== undefined) readUnits.push(Number(reads));
           if (writes !== undefined) writeUnits.push(Number(writes));
+          const cpu = headerValue(headers, 'x-handler-cpu-ms');
+          if (cpu !== undefined) handlerCpu.push(Number(cpu));
+          const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
+          if (serverCpu !== undefined) processCpu.push(Number(serverCpu));
           const calls = headerValue(headers, 'x-bench-dynamodb-calls');
           if (calls !== undefined) {
             callSamples += 1;
@@ -197,6 +210,8 @@ export async function httpLoad(options: {
     capacityUnits: mean(capacity),
     readUnits: mean(readUnits),
     writeUnits: mean(writeUnits),
+    handlerCpuMs: handlerCpu.length === 0 ? null : round(median(handlerCpu), 3),
+    serverCpuMs: processCpu.length < 2 ? null : round((Math.max(...processCpu) - Math.min(...processCpu)) / (processCpu.length - 1), 3),
     calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),
     unexpectedSample,
   };

@@ -11,6 +11,11 @@
  * the Powertools reference rows), prints them and saves bench/results/cold-start.json; docs untouched.
  * `-- --cold-start --powertools`: only the baseline and the Powertools rows, 30 runs each (what each
  * utility adds, with enough runs to see it through a shared machine's noise).
+ * `-- --only=users-show,completed-order` (with or without `--quick`): only those endpoint scenarios (ids from
+ * bench/scenarios.ts; `order-ahead` for the start -> 200 flow) between the floors, no paging or cold starts;
+ * prints the table and saves bench/results/only.json, docs untouched. For profiling one endpoint.
+ * `-- --cpu-prof` (any mode): the gateway process runs under `node --cpu-prof`; its profile lands in
+ * bench/tmp/profiles/ and `npx tsx bench/profile.ts` summarises where the CPU went.
  * Never run by `npm test`; figures come from here, not from timed assertions.
  */
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
@@ -26,6 +31,10 @@ import type { HistoryResult } from './history.ts';
 import type { MinimumRoundTrips } from './scenarios.ts';
 
 const quick = process.argv.includes('--quick');
+/** `--only=a,b`: the scenario ids to run (every one when absent). */
+const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
+const selected = (id: string) => only === undefined || only.includes(id);
+if (process.argv.includes('--cpu-prof')) process.env.BENCH_CPU_PROFILE_DIRECTORY ??= join(BENCH_DIRECTORY, 'tmp', 'profiles');
 const CONCURRENCIES = [1, 16] as const;
 type Concurrency = (typeof CONCURRENCIES)[number];
 
@@ -136,7 +145,7 @@ async function main(): Promise<void> {
   progress('starting DynamoDB Local (in memory), a fresh table and the gateway (throttling disabled)');
   const stack = await startBenchStack();
   const results: Partial<BenchResults> = {
-    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     mode: quick ? 'quick' : 'full',
     date: new Date().toISOString(),
     plan: PLAN,
@@ -180,7 +189,7 @@ async function main(): Promise<void> {
     const floorStart = await measureFloor();
 
     const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, { load: HttpLoadResult; adjacentFloor: EndpointRun['adjacentFloor'] }> }[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((candidate) => selected(candidate.id))) {
       const route = `${scenario.route.method} ${scenario.route.path}`;
       const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, runs: [] };
       const unavailable = (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
@@ -231,7 +240,9 @@ async function main(): Promise<void> {
 
     // Order ahead: start, then poll order_url until it stops answering 202.
     const orderAhead: OrderAheadRow = { available: false, runs: [] };
-    if (world.menuItemId === undefined) {
+    if (!selected('order-ahead')) {
+      orderAhead.note = 'not selected (--only)';
+    } else if (world.menuItemId === undefined) {
       orderAhead.note = 'not available: seed did not create the order-ahead menu';
       progress(`order ahead: ${orderAhead.note}`);
     } else {
@@ -295,26 +306,31 @@ async function main(): Promise<void> {
     }));
     results.orderAhead = orderAhead;
 
-    progress(`history: paging at 10 and ${PLAN.historyRecords} records`);
-    try {
-      results.history = await measureHistory({ api, world, records: PLAN.historyRecords, progress });
-    } catch (error) {
-      results.history = { unavailable: (error as Error).message.slice(0, 300) };
-    }
+    if (only) {
+      results.history = { unavailable: 'not selected (--only)' };
+      results.coldStarts = [];
+    } else {
+      progress(`history: paging at 10 and ${PLAN.historyRecords} records`);
+      try {
+        results.history = await measureHistory({ api, world, records: PLAN.historyRecords, progress });
+      } catch (error) {
+        results.history = { unavailable: (error as Error).message.slice(0, 300) };
+      }
 
-    progress(`cold starts: bundling every function with the CDK's esbuild settings`);
-    results.coldStarts = await measureColdStarts({ world, runs: PLAN.coldStartRuns, environment: stack.tableEnvironment, progress });
+      progress(`cold starts: bundling every function with the CDK's esbuild settings`);
+      results.coldStarts = await measureColdStarts({ world, runs: PLAN.coldStartRuns, environment: stack.tableEnvironment, progress });
+    }
 
     results.durationSeconds = Math.round((Date.now() - startedAt) / 1000);
     results.machine = { ...machine, loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
     const complete = results as BenchResults;
     const resultsDirectory = join(BENCH_DIRECTORY, 'results');
     mkdirSync(resultsDirectory, { recursive: true });
-    const resultsFile = join(resultsDirectory, `${complete.mode}.json`);
-    writeFileSync(resultsFile, `${JSON.stringify(complete, null, 2)}\n`);
-    writeReports(complete, `bench/results/${complete.mode}.json`);
+    const resultsName = only ? 'only' : complete.mode;
+    writeFileSync(join(resultsDirectory, `${resultsName}.json`), `${JSON.stringify(complete, null, 2)}\n`);
+    if (!only) writeReports(complete, `bench/results/${complete.mode}.json`);
     process.stdout.write(`\n${terminalTable(complete)}\n`);
-    progress(`done in ${complete.durationSeconds} s: docs/benchmarks.md, docs/cost.md, bench/results/${complete.mode}.json (server log: ${stack.serverLog})`);
+    progress(`done in ${complete.durationSeconds} s: ${only ? '' : 'docs/benchmarks.md, docs/cost.md, '}bench/results/${resultsName}.json (server log: ${stack.serverLog})`);
   } finally {
     await stack.stop();
   }

@@ -8,6 +8,12 @@
  * read / write capacity split (X-Bench-DynamoDB-Calls, X-Bench-Read-Units, X-Bench-Write-Units):
  * the overhead ratio prices each call at the floor of its own kind and the cost model prices
  * read and write units differently. It hooks the handlers' own client (db() is one per process).
+ * X-Bench-Process-CPU-Ms is this process's CPU time so far (gateway and handlers): the load generator
+ * takes the difference between its first and last response over the requests in between, which
+ * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
+ *
+ * BENCH_CPU_PROFILE_DIRECTORY (set by `npm run bench -- --cpu-prof`) makes bench/stack.ts start this
+ * process with `node --cpu-prof`; the profile is written when it exits.
  *
  * Request logs stay on (at info, as deployed) and go to the log file the parent opened; the port is
  * sent to the parent over IPC once the gateway listens.
@@ -49,6 +55,11 @@ await startLocalWorkflows();
 const server = createGateway({ throttling: false });
 server.keepAliveTimeout = 60_000;
 
+function processCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
 const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -60,6 +71,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-DynamoDB-Calls': [...stats.calls].map(([operation, count]) => `${operation}=${count}`).join(','),
       'X-Bench-Read-Units': String(stats.readUnits),
       'X-Bench-Write-Units': String(stats.writeUnits),
+      'X-Bench-Process-CPU-Ms': processCpuMs().toFixed(3),
     });
   requestScope.run(stats, () => gatewayListener!(request, response));
 });

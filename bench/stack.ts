@@ -54,7 +54,7 @@ export async function startBenchStack(): Promise<BenchStack> {
   const serverLog = join(SCRATCH_DIRECTORY, 'server.log');
   const logFd = openSync(serverLog, 'w');
   const child = fork(join(BENCH_DIRECTORY, 'server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIRECTORY}`] : [])],
     // Request logs stay on at `info`, as deployed: writing them is part of a request's cost.
     env: { ...process.env, ...tableEnvironment, DYNAMODB_STATS: '1', LOG_LEVEL: 'info' },
     stdio: ['ignore', logFd, logFd, 'ipc'],

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { FALLBACK_HANDLER, matchPath, routes, type Route } from '#shared/routes.ts';
+import { FALLBACK_HANDLER, matchPath, pathParameterNames, routes, type Route } from '#shared/routes.ts';
 import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling.ts';
 import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
 import { SERVER_HEADER } from '#shared/http/headers.ts';
@@ -26,21 +26,31 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
   return handler;
 }
 
+/**
+ * The route table by method and segment count, in table order, each with its number of literal
+ * segments: built once, so a request only tries the routes that could match its path.
+ */
+const candidatesByShape = new Map<string, { route: Route; literals: number }[]>();
+for (const route of routes) {
+  const segments = route.path.split('/');
+  const shape = `${route.method} ${segments.length}`;
+  const literals = segments.length - pathParameterNames(route.path).length;
+  candidatesByShape.set(shape, [...(candidatesByShape.get(shape) ?? []), { route, literals }]);
+}
+
 /** Like API Gateway, a literal path segment wins over a `{param}` one wherever both would match. */
 export function findMatchingRoute(method: string, path: string): { route?: Route; params: Record<string, string> } {
   let best: { route: Route; params: Record<string, string>; literals: number } | undefined;
-  for (const route of routes) {
-    if (route.method !== method) continue;
+  for (const { route, literals } of candidatesByShape.get(`${method} ${path.split('/').length}`) ?? []) {
+    if (best && literals <= best.literals) continue;
     const params = matchPath(route.path, path);
-    if (!params) continue;
-    const literals = route.path.split('/').length - Object.keys(params).length;
-    if (!best || literals > best.literals) best = { route, params, literals };
+    if (params) best = { route, params, literals };
   }
   return best ? { route: best.route, params: best.params } : { params: {} };
 }
 
 /** HTTP API payload v2: multi-value query parameters and headers are joined with commas, as API Gateway does. */
-function toEvent(request: IncomingMessage, body: Buffer, url: URL, route: Route | undefined, params: Record<string, string>): APIGatewayProxyEventV2 {
+export function toEvent(request: Pick<IncomingMessage, 'headers' | 'method' | 'httpVersion' | 'socket'>, body: Buffer, url: URL, route: Route | undefined, params: Record<string, string>): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -78,7 +88,7 @@ function toEvent(request: IncomingMessage, body: Buffer, url: URL, route: Route 
   };
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+export function lambdaContext(functionName: string, requestId: string): Context {
   const deadline = Date.now() + 29_000;
   return {
     callbackWaitsForEmptyEventLoop: false,
