@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { verifySignature } from '#shared/domain/events/signature.ts';
 import { useTestApi } from '../support/api.ts';
-import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
+import { appFixture, userFixture } from '../support/fixtures.ts';
+import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
+import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { createEndpoint, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 /**
@@ -91,5 +97,122 @@ describe('gift_card.value_removed', () => {
     expect(listed.map((event) => event.id)).toEqual(ofCard.slice(1).map((event) => event.id));
     expect(otherReceiver.received.filter((delivery) => delivery.body.includes(resourceId))).toEqual([]);
     expect((await listEvents(other.merchant.token)).filter((event) => event.resource.id === resourceId)).toEqual([]);
+  });
+});
+
+/** An app's own token and a receiver subscribed to its users' loyalty events. */
+async function appListener(appId: number) {
+  const token = await issueToken({ subject: 'app', appId });
+  const receiver = await startReceiver();
+  const endpoint = await createEndpoint(api, token, receiver.url, ['reward.earned', 'claim.created']);
+  return { appId, token, receiver, endpoint };
+}
+
+describe('reward.earned and claim.created', () => {
+  let userApp: Awaited<ReturnType<typeof appListener>>;
+  let strangerApp: Awaited<ReturnType<typeof appListener>>;
+
+  beforeAll(async () => {
+    userApp = await appListener(world.app.app_id);
+    strangerApp = await appListener((await appFixture({ global: true })).app.app_id);
+  });
+
+  afterAll(async () => {
+    await userApp?.receiver.close();
+    await strangerApp?.receiver.close();
+  });
+
+  const adjust = (target: OrderWorld, fields: Record<string, unknown>) =>
+    api.call('POST', '/v15/progress_adjustments', { authorization: `token merchant="${target.merchant.token}"`, body: { progress_adjustment: { adjustment: 1, user_id: target.user.user.user_id, ...fields } } });
+
+  it("announces each reward an order or a progress adjustment earns to the user's app, signed, with the reward as the rewards list shows it", async () => {
+    const merchantId = world.merchant.merchant.merchant_id;
+    const spend = await campaignFixture(merchantId, 'spend', { required_spend_amount: 1000, earn_amount: 150, reward_title: '$1.50 credit' });
+    // A declined order and a refused adjustment commit nothing: no reward, no event.
+    const declining = { ...world, user: await userFixture(world.app.app_id) };
+    await addCreditCard(declining.user.user.user_id, `fake-declines-nonce-${randomUUID()}`);
+    expect((await placeOrder(api, declining, { spend_amount: 2000 })).status).toBe(422);
+    expect((await adjust(other, { campaign_id: spend.campaign_id, adjustment: 5000 })).status).toBe(401);
+
+    const order = await placeOrder(api, world, { spend_amount: 1000 });
+    expect(order.status, order.text).toBe(200);
+    expect((await adjust(world, { campaign_id: spend.campaign_id, adjustment: 1000 })).status).toBe(204);
+    // A spend below the requirement earns nothing.
+    expect((await placeOrder(api, world, { spend_amount: 100 })).status).toBe(200);
+
+    await waitUntil(() => userApp.receiver.delivered().filter((event) => event.type === 'reward.earned').length >= 2, 'two reward.earned', 10_000);
+    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    const earned = userApp.receiver.delivered().filter((event) => event.type === 'reward.earned');
+    expect(earned).toHaveLength(2);
+    const rewards = await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token: world.user.token });
+    const held = new Map(rewards.body.map((entry: { reward: { id: string } }) => [entry.reward.id, entry.reward]));
+    for (const event of earned) {
+      expect(event.resource.type).toBe('reward');
+      expect(event.sequence).toBe(1);
+      const { usable_now: _moment, ...shown } = held.get(event.resource.id) as Record<string, unknown>;
+      expect(event.data).toEqual({ ...shown, merchant_id: merchantId, order_uuid: expect.toBeOneOf([null, expect.any(String)]) });
+      expect(event.data).toMatchObject({ value_amount: 150, earned: true, title: '$1.50 credit', source_campaign_id: spend.campaign_id });
+      expect(signed(userApp.receiver, userApp.endpoint.secret, event.id)).toBe(true);
+    }
+    expect(earned.map((event) => event.data.order_uuid)).toEqual([order.body.order.uuid, null]);
+
+    // The merchant is not the audience; a stranger app neither receives nor lists them.
+    expect(merchantReceiver.delivered().filter((event) => event.type === 'reward.earned')).toEqual([]);
+    expect(strangerApp.receiver.received).toEqual([]);
+    expect((await api.call('GET', '/v15/events', { token: strangerApp.token })).status).toBe(204);
+    expect((await listEvents(userApp.token, 'reward.earned')).map((event) => event.id)).toEqual(earned.map((event) => event.id));
+  });
+
+  it("tells an in-store shopper's own app (not the POS's), and only when that app serves the merchant", async () => {
+    const merchantId = other.merchant.merchant.merchant_id;
+    const servingApp = await appListener((await appFixture({ global: false, merchantIds: [merchantId] })).app.app_id);
+    const elsewhereApp = await appListener((await appFixture({ global: false, merchantIds: [] })).app.app_id);
+    // The POS's token is of `other.app`: it is not the shopper's app.
+    const posApp = await appListener(other.app.app_id);
+    try {
+      await campaignFixture(merchantId, 'spend', { required_spend_amount: 500, earn_amount: 100 });
+      const shopperOf = async (appId: number) => {
+        const shopper = { ...other, user: await userFixture(appId) };
+        await addCreditCard(shopper.user.user.user_id, `fake-valid-nonce-${randomUUID()}`);
+        const order = await placeOrder(api, shopper, { spend_amount: 500 });
+        expect(order.status, order.text).toBe(200);
+        // The reward was earned either way (its credit is on the shopper's account).
+        expect((await getBalance(creditAccountKey(shopper.user.user.user_id, merchantId))).balance).toBe(100);
+        return order.body.order.uuid as string;
+      };
+      const servedOrder = await shopperOf(servingApp.appId);
+      const elsewhereOrder = await shopperOf(elsewhereApp.appId);
+      await waitUntil(() => servingApp.receiver.delivered().length === 1, 'the serving app\'s reward.earned', 10_000);
+      await waitUntil(() => otherReceiver.delivered().some((event) => event.resource.id === elsewhereOrder), 'the second order at the merchant', 10_000);
+      await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+      expect(servingApp.receiver.delivered().map((event) => [event.type, event.data.order_uuid, event.data.merchant_id])).toEqual([['reward.earned', servedOrder, merchantId]]);
+      expect(elsewhereApp.receiver.received).toEqual([]);
+      expect(posApp.receiver.received).toEqual([]);
+      expect((await api.call('GET', '/v15/events', { token: elsewhereApp.token })).status).toBe(204);
+    } finally {
+      for (const listener of [servingApp, elsewhereApp, posApp]) await listener.receiver.close();
+    }
+  });
+
+  it("announces a claim to the claiming app once; a refused claim emits nothing", async () => {
+    const merchantId = world.merchant.merchant.merchant_id;
+    const promotion = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('EVT'), value_amount: 250 });
+    const claimed = await api.call('POST', `/v15/codes/${promotion.cohort_code}/claims`, { token: world.user.token });
+    expect(claimed.status, claimed.text).toBe(200);
+    const again = await api.call('POST', `/v15/codes/${promotion.cohort_code}/claims`, { token: world.user.token });
+    expect(again.status).toBe(422);
+    // Another merchant's user through another app cannot claim a code its app does not serve... and the unknown code is 404.
+    expect((await api.call('POST', `/v15/codes/${uniqueCode('NONE')}/claims`, { token: world.user.token })).status).toBe(404);
+
+    const resourceId = `${promotion.campaign_id}-${world.user.user.user_id}`;
+    await waitUntil(() => userApp.receiver.delivered().some((event) => event.type === 'claim.created' && event.resource.id === resourceId), 'claim.created', 10_000);
+    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    const claims = userApp.receiver.delivered().filter((event) => event.type === 'claim.created');
+    expect(claims.map((event) => [event.resource.type, event.resource.id, event.sequence])).toEqual([['claim', resourceId, 1]]);
+    expect(claims[0]!.data).toEqual({ ...claimed.body.claim, merchant_id: merchantId, user_id: world.user.user.user_id });
+    expect(signed(userApp.receiver, userApp.endpoint.secret, claims[0]!.id)).toBe(true);
+    expect((await listEvents(userApp.token, 'claim.created')).map((event) => event.id)).toEqual([claims[0]!.id]);
+    expect(strangerApp.receiver.received).toEqual([]);
+    expect(merchantReceiver.delivered().filter((event) => event.type === 'claim.created')).toEqual([]);
   });
 });

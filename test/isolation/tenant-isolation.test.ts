@@ -539,12 +539,16 @@ const LIST_CASES: ListCase[] = [
   },
   {
     route: 'GET /v15/events',
-    name: "merchant 2's and app 2's events do not include merchant 1's",
+    name: "merchant 2's and app 2's events do not include merchant 1's or app 1's",
     run: async (w) => {
       expect(await listText('/v15/events', w.merchant1.token)).toContain(w.orderUuid);
       expect(await listText('/v15/events', w.merchant2.token)).not.toContain(w.orderUuid);
       expect(await listText('/v15/events', w.otherAppToken)).not.toContain(w.merchantEventId);
       expect(await listText(`/v15/events?after=${w.merchantEventId}`, w.merchant2.token)).not.toContain(w.orderUuid);
+      // A's claim is app 1's event (the claiming app): not app 2's, not a merchant's.
+      const claimResource = `"resource":{"type":"claim","id":"${w.rewardCampaign.campaign_id}-${w.userA.user.user_id}"}`;
+      expect(await listText('/v15/events', w.appToken)).toContain(claimResource);
+      for (const token of [w.otherAppToken, w.merchant1.token, w.merchant2.token]) expect(await listText('/v15/events', token)).not.toContain(claimResource);
     },
   },
   {

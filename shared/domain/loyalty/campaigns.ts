@@ -82,6 +82,9 @@ export interface CampaignItem {
   updated_at: string;
 }
 
+/** Goals of one custom progress campaign (an adjustment reaching them all stays well inside one transaction). */
+export const MAX_CAMPAIGN_GOALS = 20;
+
 const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
 const cents = z.number().int().nonnegative();
 const positiveCount = z.number().int().positive();
@@ -115,7 +118,8 @@ export const campaignInputSchema = z
     reward_article: z.string().default('a'),
     progress_period_days: positiveCount.nullable().default(null),
     progress_type: z.enum(['item', 'spend']).nullable().default(null),
-    goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).default([]),
+    // Bounded: one order or adjustment may reach every goal at once, each a reward and its event in one transaction.
+    goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).max(MAX_CAMPAIGN_GOALS).default([]),
     value_amount: cents.default(0),
     max_claims: positiveCount.nullable().default(null),
     transferable: z.boolean().default(false),

@@ -10,6 +10,7 @@ import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, t
 import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { claimCreatedItems } from '#shared/domain/loyalty/loyalty-events.ts';
 import { consumeOrRefuse, LEGACY_CLAIM_FAILURES, release } from '#shared/domain/rate-limits.ts';
 import { getUser } from '#shared/domain/users.ts';
 
@@ -36,7 +37,7 @@ export interface Claimant {
 
 /**
  * Claims a campaign by its cohort code. The claimed marker (attribute_not_exists), the campaign's
- * claim counter (below max_claims), the claim and its credit are one transaction, so concurrent claims
+ * claim counter (below max_claims), the claim, its credit and its `claim.created` event are one transaction, so concurrent claims
  * of a once-per-user code yield exactly one claim and a limited campaign is never over-claimed.
  */
 export async function claimByCohortCode(claimant: Claimant, code: string, at = new Date()): Promise<ClaimView> {
@@ -50,14 +51,17 @@ export async function claimByCohortCode(claimant: Claimant, code: string, at = n
   const claimId = await nextId('claim');
   const value = campaign.value_amount;
   const reward = newRewardItem({ rewardId: `claim-${claimId}`, source: 'claim', userId: claimant.userId, campaign, valueAmount: value, title: campaign.title, claimId, code: campaign.cohort_code });
-  const outcome = await transactWrite(() => [
+  const view: ClaimView = { claim: { id: claimId, campaign_id: campaign.campaign_id, code: campaign.cohort_code ?? code.toUpperCase(), value_amount: value, value_remaining_amount: value } };
+  const outcome = await transactWrite(async () => [
     claimedMarkerItem(claimant.userId, campaign, claimId, reward.created_at),
     claimCounterItem(campaign),
     putRewardItem(reward),
     ...claimCreditItems(claimant.userId, campaign, claimId, value),
+    // The claiming app serves the campaign's merchant (checked above): it hears of the claim.
+    ...(await claimCreatedItems(claimant.userId, campaign.merchant_id, view, claimant.appId)),
   ]);
   if (!outcome.committed) throw CANNOT_CLAIM();
-  return { claim: { id: claimId, campaign_id: campaign.campaign_id, code: campaign.cohort_code ?? code.toUpperCase(), value_amount: value, value_remaining_amount: value } };
+  return view;
 }
 
 /**
@@ -104,6 +108,16 @@ async function migrateLegacyCard(claimant: Claimant, legacyId: string): Promise<
     progressAdjustments: adjustments,
     now,
   });
+  const view: ClaimView = {
+    claim: {
+      id: claimId,
+      campaign_id: campaign.campaign_id,
+      code,
+      value_amount: card.value_amount,
+      value_remaining_amount: card.value_amount,
+      progress_adjustments: adjustments,
+    },
+  };
   const outcome = await transactWrite(async () => [
     {
       Update: {
@@ -118,22 +132,15 @@ async function migrateLegacyCard(claimant: Claimant, legacyId: string): Promise<
     putRewardItem(reward),
     ...claimCreditItems(claimant.userId, campaign, claimId, card.value_amount),
     ...(target ? [await progressAdjustmentItem(claimant.userId, target, card.progress_amount, now)] : []),
+    // The legacy campaign is the claiming app's own: it hears of the claim.
+    ...(await claimCreatedItems(claimant.userId, campaign.merchant_id, view, claimant.appId)),
   ]);
   if (!outcome.committed) {
     // The card or the user's marker is taken; otherwise the progress item moved under us.
     if (outcome.reasons[0] === 'ConditionalCheckFailed' || outcome.reasons[1] === 'ConditionalCheckFailed') throw LEGACY_ALREADY_MIGRATED();
     throw unprocessable('claim', 'base', 'Your progress changed while the card was migrated; please try again.', 'conflict');
   }
-  return {
-    claim: {
-      id: claimId,
-      campaign_id: campaign.campaign_id,
-      code,
-      value_amount: card.value_amount,
-      value_remaining_amount: card.value_amount,
-      progress_adjustments: adjustments,
-    },
-  };
+  return view;
 }
 
 async function appServesMerchant(appId: number, merchantId: number): Promise<boolean> {

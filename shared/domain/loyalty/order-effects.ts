@@ -34,6 +34,7 @@ import type { OrderItem } from '#shared/schemas/money.ts';
 import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
+import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
 
 /** How many items loyalty may add to one completion or refund transaction. */
 export const MAX_ORDER_EFFECT_ITEMS = 60;
@@ -85,6 +86,9 @@ export interface RefundEffects {
  * the ceiling of one gift card load. Rewards past it are earned with their value cut to what is left.
  */
 export const MAX_ORDER_CREDIT_EARNED = 50_000;
+
+/** Items of one event (its counter and itself; shared/db/outbox.ts). */
+const EVENT_ITEMS = 2;
 
 /** Rewards one order's applied discount may draw on (keeps the transaction well under its budget). */
 const MAX_REWARDS_CONSUMED = 15;
@@ -161,8 +165,12 @@ export function loyaltyRecordKey(orderUuid: string): Key {
   return keys.orderLoyaltyEffects(orderUuid);
 }
 
-/** Progress, rewards earned and rewards consumed by one order's completion, as guarded writes. */
-export async function completionEffects(order: CompletedOrder): Promise<CompletionEffects> {
+/**
+ * Progress, rewards earned and rewards consumed by one order's completion, as guarded writes. Each reward
+ * earned is announced to `userAppId` (`reward.earned`, loyalty-events.ts) when that app serves the merchant;
+ * the app is read only when a reward is earned, alongside its id.
+ */
+export async function completionEffects(order: CompletedOrder, userAppId?: number): Promise<CompletionEffects> {
   const at = new Date(order.transacted_at);
   const now = order.transacted_at;
   const [campaigns, state] = await Promise.all([listMerchantCampaigns(order.merchant_id), loadUserLoyalty(order.user_id, order.merchant_id, true)]);
@@ -175,23 +183,28 @@ export async function completionEffects(order: CompletedOrder): Promise<Completi
   // Progress accrues on the whole check (spend less exemption), also when part of it is paid by another tender
   // (loyalty only, discount only, partial authorization); the refund takes back exactly these accruals.
   const progressOf = { qualifyingSpendAmount: qualifyingSpend({ spend_amount: order.requested_spend_amount, exemption_amount: order.exemption_amount }), items: order.items };
+  let eventsApp: Promise<number | undefined> | undefined;
 
   for (const campaign of campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
     if (!accruesFor(campaign, state, at)) continue;
-    // Each campaign costs at most two items (progress, reward); stop well inside the budget.
-    if (items.length + 3 > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED) break;
     const existing = state.progress.get(campaign.campaign_id);
     const accrual = accrue(campaign, existing, progressOf, at);
     if (!accrual) continue;
+    // The progress item, and per reward (a custom campaign may reach several goals) the reward and its event's two items.
+    const cost = 1 + accrual.earned.length * (1 + EVENT_ITEMS);
+    if (items.length + cost > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED - 2) break;
     items.push(putProgressItem(order.user_id, campaign, existing, accrual.next, now));
     const rewards: { reward_id: string; goal_id: number | null }[] = [];
     for (const earned of accrual.earned) {
       const valueAmount = Math.min(earned.amount, MAX_ORDER_CREDIT_EARNED - valueEarned);
       if (valueAmount <= 0) continue;
       valueEarned += valueAmount;
-      const rewardId = `earned-${await nextId('earned_reward')}`;
+      eventsApp ??= userAppServing(userAppId, order.merchant_id);
+      const [id, appId] = await Promise.all([nextId('earned_reward'), eventsApp]);
+      const rewardId = `earned-${id}`;
       const reward = newRewardItem({ rewardId, source: 'earned', userId: order.user_id, campaign, valueAmount, title: earned.title, orderUuid: order.uuid, now });
       items.push(putRewardItem(reward));
+      if (appId !== undefined) items.push(...(await rewardEarnedItems(reward, appId)));
       rewards.push({ reward_id: rewardId, goal_id: earned.goalId });
       if (countsAsCredit(reward)) creditEarnedAmount += valueAmount;
     }

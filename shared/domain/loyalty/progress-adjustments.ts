@@ -6,8 +6,8 @@
  * loyalty periods start as for orders. A negative one lowers progress, never below zero, and takes back no
  * reward already earned.
  *
- * One transaction: the progress item (guarded by its version), any earned rewards, their credit (balance +
- * `credit_earned` ledger entry), the adjustment record and the Idempotency-Key record. A concurrent change
+ * One transaction: the progress item (guarded by its version), any earned rewards with their `reward.earned`
+ * events, their credit (balance + `credit_earned` ledger entry), the adjustment record and the Idempotency-Key record. A concurrent change
  * of the same progress cancels it and it is re-read and retried.
  */
 import { keys } from '#shared/db/keys.ts';
@@ -21,6 +21,8 @@ import { accrueDelta } from '#shared/domain/loyalty/progress.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { currentProgress, loadUserLoyalty, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { recipientOf } from '#shared/domain/pos/recipients.ts';
+import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
+import { getUser } from '#shared/domain/users.ts';
 import type { ProgressAdjustmentRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -30,6 +32,11 @@ const ADJUSTABLE: readonly CampaignItem['kind'][] = ['spend', 'item', 'visit', '
 const NOT_THE_MERCHANTS = () => unauthorized('Merchant token not associated with the campaign', 'progress_adjustment', 'campaign_id');
 const CONTENDED = () => conflict("This customer's progress is being changed by another request; retry shortly.", 1, 'progress_adjustment', 'in_progress');
 const ROUNDS = 6;
+
+/** A merchant adjusts: the user's app is the one the user registered through (loyalty-events.ts). */
+async function userAppOf(userId: number, merchantId: number): Promise<number | undefined> {
+  return userAppServing((await getUser(userId))?.created_app_id, merchantId);
+}
 
 export async function adjustProgress(input: { merchantId: number; adjustment: ProgressAdjustmentRequest; respond?: () => TransactItem | undefined }): Promise<void> {
   const { merchantId, adjustment } = input;
@@ -42,6 +49,8 @@ export async function adjustProgress(input: { merchantId: number; adjustment: Pr
   if (adjustment.adjustment === 0) throw unprocessable('progress_adjustment', 'adjustment', 'Adjustment must not be zero.', 'zero');
   const userId = await recipientOf('progress_adjustment', adjustment);
   const uuid = newUuid();
+  // Read once, and only when a reward is earned (alongside its id): where its reward.earned goes.
+  let eventsApp: Promise<number | undefined> | undefined;
 
   for (let round = 1; round <= ROUNDS; round++) {
     const at = new Date();
@@ -55,8 +64,11 @@ export async function adjustProgress(input: { merchantId: number; adjustment: Pr
       batch.add('progress', putProgressItem(userId, campaign, existing, accrual.next, now));
       for (const earned of accrual.earned) {
         if (earned.amount <= 0) continue;
-        const reward = newRewardItem({ rewardId: `earned-${await nextId('earned_reward')}`, source: 'earned', userId, campaign, valueAmount: earned.amount, title: earned.title, now });
+        eventsApp ??= userAppOf(userId, merchantId);
+        const [id, appId] = await Promise.all([nextId('earned_reward'), eventsApp]);
+        const reward = newRewardItem({ rewardId: `earned-${id}`, source: 'earned', userId, campaign, valueAmount: earned.amount, title: earned.title, now });
         batch.add('reward', putRewardItem(reward));
+        if (appId !== undefined) batch.add('event', ...(await rewardEarnedItems(reward, appId)));
         if (countsAsCredit(reward)) creditEarned += earned.amount;
       }
     } else {

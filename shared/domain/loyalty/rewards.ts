@@ -114,7 +114,7 @@ function isUsable(reward: RewardItem): boolean {
 }
 
 /** `timeZone` matters only for a usable, unpaused reward with usable_hours (otherwise any value will do). */
-function heldRewardView(reward: RewardItem, timeZone: string, at: Date): RewardView {
+export function heldRewardView(reward: RewardItem, timeZone: string, at: Date): RewardView {
   const usable = isUsable(reward);
   return {
     reward: {

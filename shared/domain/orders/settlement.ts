@@ -178,7 +178,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), split, chargeId: charge.chargeId });
+    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId });
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -225,7 +225,16 @@ async function voidCharge(charge: Charge, sourceUuid: string): Promise<void> {
   }
 }
 
-async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; split: Split; chargeId: string | null }): Promise<OrderRecord> {
+/**
+ * The app loyalty announces the order's rewards to (loyalty-events.ts): the app an order-ahead order was
+ * placed through; in store (the token is the POS's), the app the user registered through.
+ */
+function userAppOf(settlement: Settlement, user: StoredItem | undefined): number | undefined {
+  if (settlement.kind === 'order_ahead') return settlement.appId;
+  return typeof user?.created_app_id === 'number' ? user.created_app_id : undefined;
+}
+
+async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null }): Promise<OrderRecord> {
   const { source, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   let order: OrderRecord | undefined;
@@ -247,7 +256,7 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
       chargeId: facts.chargeId,
       now,
     });
-    const effects = await completionEffects(order);
+    const effects = await completionEffects(order, facts.userAppId);
     if (effects.transactItems.length > MAX_ORDER_EFFECT_ITEMS) throw new Error(`order effects returned ${effects.transactItems.length} items, more than ${MAX_ORDER_EFFECT_ITEMS}`);
     order.credit_earned_amount = effects.creditEarnedAmount;
 
