@@ -14,6 +14,6 @@ export const handler = apiHandler(
   { responses: { 200: giftCardValueOrderResponse, 409: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
   async (request) => {
     const user = requireUser(request);
-    return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user.userId, request.body.gift_card_value_order, respond));
+    return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user, request.body.gift_card_value_order, respond));
   },
 );

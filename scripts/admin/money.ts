@@ -1,9 +1,11 @@
 /**
  * Money commands of `npm run admin` (registered in scripts/admin.ts):
  * - audit: recomputes every balance from the ledger; prints the report, exits 1 on any mismatch.
+ * - set-charge-limits: an app's or a merchant's card charge limits.
  */
-import { CommandError, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, type AdminCommand } from '../admin.ts';
 import { auditLedger } from '#shared/domain/ledger.ts';
+import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
 
 export const auditCommand: AdminCommand = {
   summary: 'Recompute every balance (gift card value, credit, card charges) from the ledger; exit 1 on a mismatch.',
@@ -16,5 +18,35 @@ export const auditCommand: AdminCommand = {
       throw new CommandError(`${report.mismatches.length} balance(s) do not match the ledger (see the report above)`);
     }
     return report;
+  },
+};
+
+/**
+ * set-charge-limits: the card charge limits of an app (replacing the defaults for charges through it) or of a
+ * merchant (its own, on top of the user-wide ones); docs/money.md, "Card charge limits".
+ */
+export const setChargeLimitsCommand: AdminCommand = {
+  summary: "Set an app's or a merchant's card charge limits per order and per calendar month (cents); --clear goes back to the defaults.",
+  usage: `(--app-id <id> | --merchant-id <id>) [--per-order-amount <cents>] [--monthly-amount <cents>] [--clear]\n        (defaults: ${DEFAULT_CHARGE_LIMITS.per_order_amount} per order, ${DEFAULT_CHARGE_LIMITS.monthly_amount} a month; at most ${MAX_CHARGE_LIMIT})`,
+  options: { 'app-id': { type: 'string' }, 'merchant-id': { type: 'string' }, 'per-order-amount': { type: 'string' }, 'monthly-amount': { type: 'string' }, clear: { type: 'boolean' } },
+  async run(values) {
+    const appId = integerOption(values, 'app-id');
+    const merchantId = integerOption(values, 'merchant-id');
+    if ((appId === undefined) === (merchantId === undefined)) throw new UsageError('Give exactly one of --app-id and --merchant-id');
+    const perOrder = integerOption(values, 'per-order-amount');
+    const monthly = integerOption(values, 'monthly-amount');
+    const clear = values.clear === true;
+    if (clear === (perOrder !== undefined || monthly !== undefined)) throw new UsageError('Give --per-order-amount and/or --monthly-amount, or --clear alone');
+    for (const [name, amount] of [['per-order-amount', perOrder], ['monthly-amount', monthly]] as const) {
+      if (amount !== undefined && amount > MAX_CHARGE_LIMIT) throw new UsageError(`--${name} is at most ${MAX_CHARGE_LIMIT} cents`);
+    }
+    const target = appId !== undefined ? { appId } : { merchantId: merchantId! };
+    try {
+      const limits = await setChargeLimits(target, clear ? null : { per_order_amount: perOrder, monthly_amount: monthly });
+      return { ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }), charge_limits: limits, defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null };
+    } catch (error) {
+      if (error instanceof ChargeLimitTargetMissing) throw new CommandError(error.message);
+      throw error;
+    }
   },
 };

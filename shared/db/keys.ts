@@ -104,6 +104,10 @@ export const keys = {
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),
   /** The lease one settlement holds on a customer at a merchant: their orders there settle one at a time. */
   customerSettlement: (userId: number, merchantId: number): Key => ({ pk: `SETTLING#${userId}#${merchantId}`, sk: 'SETTLING' }),
+  /** What a user's card was charged in one calendar month (UTC, `YYYY-MM`), everywhere: the monthly charge limit's counter. */
+  userChargeMonth: (userId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}` }),
+  /** What a user's card was charged in one calendar month at one merchant: that merchant's monthly charge limit's counter. */
+  merchantChargeMonth: (userId: number, merchantId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}#MERCHANT#${padId(merchantId)}` }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
   /** gsi1 of an order: a user's orders by creation time (ISO 8601 with milliseconds); query backwards for newest first. */
   userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: userOrdersPartition(userId), gsi1sk: `${ORDER_SORT}${createdAt}#${uuid}` }),

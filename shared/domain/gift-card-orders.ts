@@ -21,6 +21,7 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
 import { promotedCard } from '#shared/domain/credit-cards.ts';
+import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/charge-limits.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueOrderRequest } from '#shared/schemas/money.ts';
@@ -58,15 +59,18 @@ async function recipientUserId(email: string): Promise<number | undefined> {
 }
 
 export async function orderGiftCardValue(
-  buyerUserId: number,
+  buyer: { userId: number; appId: number },
   request: GiftCardValueOrderRequest,
   respond?: (order: GiftCardValueOrder) => TransactItem | undefined,
 ): Promise<GiftCardValueOrder> {
   if (request.merchant_id === undefined || request.merchant_id === null) throw invalid('merchant_id', "Merchant can't be blank", 'missing');
   if (request.value_amount < MIN_GIFT_CARD_LOAD) throw invalid('value_amount', 'Value amount must be at least $10.00', 'below_minimum');
   if (request.value_amount > MAX_GIFT_CARD_LOAD) throw invalid('value_amount', 'Value amount must be at most $500.00', 'above_maximum');
-  const [[merchantItem], recipientId, card] = await Promise.all([
-    readItems([keys.merchant(request.merchant_id)], { consistent: false }),
+  const buyerUserId = buyer.userId;
+  // The buyer's card charge limits (charge-limits.ts) are read with the merchant: the app's and this month's counters.
+  const month = chargeMonth();
+  const [[merchantItem, ...limitItems], recipientId, card] = await Promise.all([
+    readItems([keys.merchant(request.merchant_id), ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month)], { consistent: true }),
     recipientUserId(request.recipient_email),
     promotedCard(buyerUserId),
   ]);
@@ -74,6 +78,8 @@ export async function orderGiftCardValue(
   if (!merchant) throw invalid('merchant_id', 'Merchant not found', 'not_found');
   if (recipientId === undefined) throw invalid('recipient_email', 'Recipient email does not match any user; ask them to sign up first', 'not_found');
   if (!card) throw invalid('base', 'Add a credit card to buy gift cards', 'no_credit_card');
+  const limits = chargeLimitsFrom(limitItems, merchant, month);
+  refuseOverLimits(limits, request.value_amount, 'gift_card_value_order');
 
   const uuid = newUuid();
   const charge = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: request.value_amount, allowPartial: false, idempotencyKey: `gcorder:${uuid}:charge` });
@@ -101,6 +107,7 @@ export async function orderGiftCardValue(
   batch.add('gift_card', ...balanceChangeItems(giftCardAccountKey(recipientId, merchant.merchant_id), [
     { kind: 'gift_card_load', amount: request.value_amount, entryId: `gcorder:${uuid}`, reference },
   ], { now }));
+  batch.add('charge_limit', ...countChargeItems(limits, buyerUserId, merchant.merchant_id, request.value_amount, now));
   const stored = respond?.(order);
   if (stored) batch.add('idempotency', stored);
 
@@ -112,6 +119,8 @@ export async function orderGiftCardValue(
   });
   if (!outcome.committed) {
     await giveBack(charge.chargeId, uuid, request.value_amount);
+    // Another charge of the buyer used this month's room first: the same refusal as if it had been read.
+    if (batch.failedLabels(outcome.reasons).has('charge_limit')) throw OVER_MONTHLY_LIMIT('gift_card_value_order');
     throw conflict('This gift card order is being processed by another request; retry shortly.', 1, 'gift_card_value_order', 'in_progress');
   }
   await notifyRecipient(order, merchant);

@@ -10,6 +10,8 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { deleteCreditCard, getCreditCard } from '#shared/domain/credit-cards.ts';
+import { monthlyChargeLimit } from '#shared/domain/charge-limits.ts';
+import { getApp } from '#shared/domain/apps.ts';
 import { getUserOrUnauthorized, type UserItem } from '#shared/domain/users.ts';
 import type { PaymentPreferenceRequest } from '#shared/schemas/credit-cards.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -44,8 +46,8 @@ async function billedCard(user: UserItem) {
   return card;
 }
 
-export async function paymentMethod(userId: number) {
-  const user = (await getUserOrUnauthorized(userId)) as UserItem & PreferenceFields;
+export async function paymentMethod(principal: { userId: number; appId: number }) {
+  const [user, app] = await Promise.all([getUserOrUnauthorized(principal.userId) as Promise<UserItem & PreferenceFields>, getApp(principal.appId)]);
   const card = await billedCard(user);
   // Before a choice, orders are charged as they happen: instant billing.
   const preference = user.payment_preference ?? 'instant_billing';
@@ -57,7 +59,8 @@ export async function paymentMethod(userId: number) {
       metadata: { expiration_month: String(card.expiration_month), expiration_year: String(card.expiration_year), issuer: card.type, last_4: card.last_4 },
       payment_preference_type: preference,
       monthly_billing_day: preference === 'monthly_billing' ? PAYMENT_OPTIONS.monthly_billing_day : null,
-      monthly_transaction_limit_amount: preference === 'monthly_billing' ? PAYMENT_OPTIONS.max_credit_limit_amount : null,
+      // The monthly card charge limit that holds for charges through this app (charge-limits.ts, docs/money.md).
+      monthly_transaction_limit_amount: preference === 'monthly_billing' ? monthlyChargeLimit(app as Record<string, unknown> | undefined) : null,
       preload_reload_threshold_amount: preference === 'preload' ? PAYMENT_OPTIONS.preload_reload_threshold_amount : null,
       preload_value_amount: preference === 'preload' ? (user.preload_value_amount ?? PAYMENT_OPTIONS.preload_value_amount) : null,
     },

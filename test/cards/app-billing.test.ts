@@ -10,6 +10,7 @@ import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { uniqueNonce } from '../support/cards.ts';
 import { clientPayload, missingKeys } from '../support/client-payloads.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
+import { DEFAULT_CHARGE_LIMITS } from '#shared/domain/charge-limits.ts';
 
 const api = useTestApi();
 const iosList = clientPayload('ios_v14_credit_cards__list.json');
@@ -142,7 +143,8 @@ describe('GET and DELETE /v15/payment_method, payment options and preference (A1
     expect((await api.call('GET', '/v15/payment_method', { token })).body.payment_method).toMatchObject({
       payment_preference_type: 'monthly_billing',
       monthly_billing_day: 1,
-      monthly_transaction_limit_amount: 15000,
+      // The monthly card charge limit of charges through the app: the default until the app sets its own (test/money/charge-limits.test.ts).
+      monthly_transaction_limit_amount: DEFAULT_CHARGE_LIMITS.monthly_amount,
       preload_value_amount: null,
     });
   });

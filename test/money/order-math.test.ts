@@ -8,6 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { setChargeLimits } from '#shared/domain/charge-limits.ts';
 import { MAX_ORDER_CREDIT_EARNED } from '#shared/domain/loyalty/order-effects.ts';
 import { MAX_ITEM_QUANTITY, MAX_ORDER_UNITS } from '#shared/schemas/money.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
@@ -141,7 +142,9 @@ describe('loyalty earns only what the reconciled check allows', () => {
     expect(await credit(world)).toBe(MAX_ORDER_CREDIT_EARNED);
 
     const { world: spender } = await campaignWorld();
-    // $1M charged to the card: 10% would be $100,000 of credit; the cap holds it.
+    // $1M charged to the card: 10% would be $100,000 of credit; the cap holds it. (The app raises its card
+    // charge limits for it: the defaults refuse a $1M charge, test/money/charge-limits.test.ts.)
+    await setChargeLimits({ appId: spender.app.app_id }, { per_order_amount: 100_000_000, monthly_amount: 100_000_000 });
     const spend = await check(spender, 100_000_000, []);
     expect(spend.status, spend.text).toBe(200);
     expect(await credit(spender)).toBe(MAX_ORDER_CREDIT_EARNED);

@@ -60,6 +60,8 @@ export interface OrderRecord {
   /** Charged to the card (balance_amount). */
   charged_amount: number;
   charge_id: string | null;
+  /** The calendar month (UTC, `YYYY-MM`) the charge counts in against the card charge limits (charge-limits.ts); absent without a charge. */
+  charge_month?: string;
   credit_earned_amount: number;
   credit_reversed_amount: number;
   items: OrderItem[];

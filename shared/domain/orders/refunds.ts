@@ -12,6 +12,7 @@ import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/tran
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { giveBackChargeItems } from '#shared/domain/charge-limits.ts';
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { confirmManager } from '#shared/domain/manager-confirmation.ts';
@@ -101,6 +102,8 @@ export async function refundOrder(input: {
       add('card', ...balanceChangeItems(cardAccountKey(order.user_id, order.merchant_id), [
         { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
       ], { now }));
+      // The refunded charge's room comes back to the month it was counted in (card charge limits).
+      if (order.charge_month) add('charge_limit', ...giveBackChargeItems(order.user_id, order.merchant_id, order.charge_month, order.charged_amount, now));
       add('effects', ...effects.transactItems);
       add('event', ...(await recordEvent('order.refunded', orderResource(order.uuid), merchantAudience(order.merchant_id), serializeMerchantOrder(refunded).order, { counter: first ? (eventCounter ?? null) : undefined })));
       const respond = refunded && input.respond?.(refunded);

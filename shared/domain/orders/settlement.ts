@@ -27,6 +27,7 @@ import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from 
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
 import { availableCredit, expiryDue } from '#shared/domain/credit.ts';
+import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/charge-limits.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
@@ -140,16 +141,20 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
     // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
     // one consistent BatchGetItem after the claim.
     const hintedCardId = settlement.promotedCardId;
-    const [giftCardItem, creditItem, user, grants, hintedCard] = await readItems(
+    // The card charge limits (charge-limits.ts) are read with them: the app's limits and this month's counters.
+    const month = chargeMonth();
+    const [giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard] = await readItems(
       [
         keys.balance(giftCardAccountKey(userId, merchantId)),
         keys.balance(creditAccountKey(userId, merchantId)),
         keys.user(userId),
         keys.creditGrants(userId, merchantId),
+        ...chargeLimitKeys(userId, merchantId, settlement.appId, month),
         ...(hintedCardId === null ? [] : [keys.creditCard(userId, hintedCardId)]),
       ],
       { consistent: true },
     );
+    const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], settlement.merchant, month);
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
     const creditBalance = expiryDue(grants) ? (await availableCredit(userId, merchantId)).merchantFunded : Math.max(0, Number(creditItem?.balance ?? 0));
@@ -170,6 +175,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
         if (!terms.partial_authorization_allowed) throw NO_PAYMENT_METHOD();
         split = withCardApproval(split, 0); // rule 4: loyalty only
       } else {
+        refuseOverLimits(limits, split.charged, 'order');
         const result = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: split.charged, allowPartial: terms.partial_authorization_allowed, idempotencyKey: `${charge.key}:charge` });
         if (!result.ok) recordChargeDeclined();
         if (!result.ok) throw result.reason === 'insufficient_funds' ? INSUFFICIENT_FUNDS() : DECLINED();
@@ -178,7 +184,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId });
+    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits });
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -234,7 +240,7 @@ function userAppOf(settlement: Settlement, user: StoredItem | undefined): number
   return typeof user?.created_app_id === 'number' ? user.created_app_id : undefined;
 }
 
-async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null }): Promise<OrderRecord> {
+async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits }): Promise<OrderRecord> {
   const { source, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   let order: OrderRecord | undefined;
@@ -259,6 +265,8 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
     const effects = await completionEffects(order, facts.userAppId);
     if (effects.transactItems.length > MAX_ORDER_EFFECT_ITEMS) throw new Error(`order effects returned ${effects.transactItems.length} items, more than ${MAX_ORDER_EFFECT_ITEMS}`);
     order.credit_earned_amount = effects.creditEarnedAmount;
+    // The month the charge counts in: a refund gives it back there.
+    if (order.charged_amount > 0) order.charge_month = chargeMonth(now);
 
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
@@ -277,6 +285,7 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
       { kind: 'card_charge', amount: order.charged_amount, entryId: `order:${uuid}:card_charge`, reference: { ...reference, charge_id: facts.chargeId } },
     ], { now }));
     add('guard', ...(settlement.guard ?? []));
+    add('charge_limit', ...countChargeItems(facts.limits, userId, merchantId, order.charged_amount, now));
     add('effects', ...effects.transactItems);
     add('event', ...(await recordEvent('order.completed', orderResource(uuid), merchantAudience(merchantId), serializeMerchantOrder(order).order, { newResource: true })));
     const respond = settlement.respond?.(order);
@@ -297,7 +306,8 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
   }
   if (failed.has('idempotency')) throw IN_PROGRESS(1);
   // A balance, loyalty item or the customer's hold moved, or concurrent writers kept winning: start over.
-  if (failed.has('gift_card') || failed.has('credit') || failed.has('effects') || failed.has('customer') || lostRace(outcome)) throw BALANCE_CHANGED();
+  // So does a charge limit's counter another charge of the user filled first: the next round refuses it (422).
+  if (failed.has('charge_limit') || failed.has('gift_card') || failed.has('credit') || failed.has('effects') || failed.has('customer') || lostRace(outcome)) throw BALANCE_CHANGED();
   if (failed.has('guard')) throw NOT_COMPLETABLE();
   throw new Error(`settlement transaction cancelled: ${outcome.reasons.join(',')}`);
 }

@@ -1,0 +1,185 @@
+/**
+ * Card charge limits (issue 12.7; docs/money.md, "Card charge limits"): what the gateway may charge one user's
+ * card, per order and per calendar month (UTC), so a leaked payment code or a rogue POS can take only a bounded
+ * amount. Every path that charges a user's card checks them before the charge (a 422, nothing charged) and
+ * counts the charge in the SAME transaction that records it, with a conditional ADD on a per-user-per-month
+ * counter (`spent + amount <= limit`): concurrent orders can never pass the limit together. A refund gives the
+ * amount back to the month the charge was counted in.
+ *
+ * Where the limits come from (the strictest applicable one holds):
+ * - the user-wide limits are the app's the order came through (`charge_limits` on the app item, set with
+ *   `npm run admin -- set-charge-limits --app-id`), else DEFAULT_CHARGE_LIMITS; an app may raise or lower them;
+ * - a merchant may add its own (`--merchant-id`): a per-order cap and a monthly limit on what one user is
+ *   charged at that merchant (its own counter). A merchant only tightens: the user-wide limits still hold.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import type { StoredItem } from '#shared/db/reads.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
+import { unprocessable } from '#shared/errors.ts';
+import { epochSeconds, isoSeconds } from '#shared/time.ts';
+
+/** Limits as an app or a merchant stores them (cents); an absent one falls back (app) or does not apply (merchant). */
+export interface ChargeLimitSettings {
+  per_order_amount?: number | null;
+  monthly_amount?: number | null;
+}
+
+/**
+ * The defaults for an app that set none: $1,000 per order (twice the largest gift card load; no coffee-shop
+ * check comes near it) and $10,000 per calendar month.
+ */
+export const DEFAULT_CHARGE_LIMITS = { per_order_amount: 100_000, monthly_amount: 1_000_000 } as const;
+/** The largest limit an operator may set ($10M a month): sums of amounts stay far inside the safe integers. */
+export const MAX_CHARGE_LIMIT = 1_000_000_000;
+/** Counters outlive their month by a year (refunds of old orders still find them), then DynamoDB TTL deletes them. */
+const COUNTER_RETENTION_SECONDS = 400 * 24 * 3600;
+
+/** The limits that hold for one charge of a user at a merchant, and what was charged this month so far. */
+export interface ChargeLimits {
+  /** The calendar month (UTC) the counters read belong to, `YYYY-MM`. */
+  month: string;
+  perOrder: number;
+  monthly: number;
+  merchantMonthly: number | null;
+  spent: number;
+  merchantSpent: number;
+}
+
+/** The calendar month (UTC) of an API datetime, `YYYY-MM` (isoSeconds is always UTC). */
+export function chargeMonth(now: string = isoSeconds()): string {
+  return now.slice(0, 7);
+}
+
+/** What `chargeLimitsFrom` needs read (put them in the caller's BatchGetItem): the app, and this month's two counters. */
+export function chargeLimitKeys(userId: number, merchantId: number, appId: number, month: string): Key[] {
+  return [keys.app(appId), keys.userChargeMonth(userId, month), keys.merchantChargeMonth(userId, merchantId, month)];
+}
+
+function settingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
+  const settings = item?.charge_limits;
+  return typeof settings === 'object' && settings !== null ? (settings as ChargeLimitSettings) : {};
+}
+
+/** The user-wide monthly limit of charges made through an app (what the payment method shows as `monthly_transaction_limit_amount`). */
+export function monthlyChargeLimit(app: StoredItem | undefined): number {
+  return settingsOf(app).monthly_amount ?? DEFAULT_CHARGE_LIMITS.monthly_amount;
+}
+
+/** The limits from the items `chargeLimitKeys` named (in that order) and the merchant item the caller holds. */
+export function chargeLimitsFrom(read: readonly (StoredItem | undefined)[], merchant: object, month: string): ChargeLimits {
+  const [app, userMonth, merchantMonth] = read;
+  const appLimits = settingsOf(app);
+  const merchantLimits = settingsOf(merchant as StoredItem);
+  const perOrder = appLimits.per_order_amount ?? DEFAULT_CHARGE_LIMITS.per_order_amount;
+  return {
+    month,
+    perOrder: Math.min(perOrder, merchantLimits.per_order_amount ?? perOrder),
+    monthly: monthlyChargeLimit(app),
+    merchantMonthly: merchantLimits.monthly_amount ?? null,
+    spent: Number(userMonth?.spent ?? 0),
+    merchantSpent: Number(merchantMonth?.spent ?? 0),
+  };
+}
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+const OVER_ORDER_LIMIT = (object: string, amount: number, limit: number) =>
+  unprocessable(object, 'base', `This would charge ${dollars(amount)} to the customer's card; at most ${dollars(limit)} may be charged per order.`, 'over_order_charge_limit');
+/** The message names the limit, not what the user spent elsewhere this month (a merchant's POS reads it). */
+export const OVER_MONTHLY_LIMIT = (object: string) =>
+  unprocessable(object, 'base', "This would take the customer's card past its monthly charge limit; collect another tender.", 'over_monthly_charge_limit');
+
+/** Refuses, before anything is charged, a charge the limits do not allow (422 `<object>` / base). */
+export function refuseOverLimits(limits: ChargeLimits, amount: number, object: string): void {
+  if (amount <= 0) return;
+  if (amount > limits.perOrder) throw OVER_ORDER_LIMIT(object, amount, limits.perOrder);
+  if (limits.spent + amount > limits.monthly || (limits.merchantMonthly !== null && limits.merchantSpent + amount > limits.merchantMonthly)) throw OVER_MONTHLY_LIMIT(object);
+}
+
+function counterItem(key: Key, fields: { userId: number; merchantId: number | null; month: string; amount: number; limit: number | null; now: string }): TransactItem {
+  const values: Record<string, unknown> = {
+    ':amount': fields.amount,
+    ':entity': 'ChargeMonth',
+    ':user': fields.userId,
+    ':month': fields.month,
+    ':now': fields.now,
+    ':ttl': epochSeconds(new Date(fields.now)) + COUNTER_RETENTION_SECONDS,
+  };
+  let condition: string | undefined;
+  if (fields.limit !== null) {
+    // The item exists once anything was charged this month; before that, the amount alone must fit.
+    condition = '(attribute_not_exists(spent) AND :amount <= :limit) OR spent <= :room';
+    values[':limit'] = fields.limit;
+    values[':room'] = fields.limit - fields.amount;
+  }
+  if (fields.merchantId !== null) values[':merchant'] = fields.merchantId;
+  return {
+    Update: {
+      TableName: table(),
+      Key: key,
+      UpdateExpression: `ADD spent :amount SET entity = :entity, user_id = :user, #month = :month, ${fields.merchantId !== null ? 'merchant_id = :merchant, ' : ''}updated_at = :now, #ttl = if_not_exists(#ttl, :ttl)`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#month': 'month', '#ttl': 'ttl' },
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Counts a charge in the month of `now` (the transaction's time), guarded by the limits: a concurrent charge
+ * that used the room first makes this item's condition fail, and the whole transaction with it. No items for 0.
+ */
+export function countChargeItems(limits: ChargeLimits, userId: number, merchantId: number, amount: number, now: string): TransactItem[] {
+  if (amount <= 0) return [];
+  const month = chargeMonth(now);
+  return [
+    counterItem(keys.userChargeMonth(userId, month), { userId, merchantId: null, month, amount, limit: limits.monthly, now }),
+    counterItem(keys.merchantChargeMonth(userId, merchantId, month), { userId, merchantId, month, amount, limit: limits.merchantMonthly, now }),
+  ];
+}
+
+/** A refund gives the amount back to the month the charge was counted in (no condition: giving back cannot pass a limit). */
+export function giveBackChargeItems(userId: number, merchantId: number, month: string, amount: number, now: string): TransactItem[] {
+  if (amount <= 0) return [];
+  return [
+    counterItem(keys.userChargeMonth(userId, month), { userId, merchantId: null, month, amount: -amount, limit: null, now }),
+    counterItem(keys.merchantChargeMonth(userId, merchantId, month), { userId, merchantId, month, amount: -amount, limit: null, now }),
+  ];
+}
+
+/** Thrown by setChargeLimits for an app or merchant that does not exist. */
+export class ChargeLimitTargetMissing extends Error {
+  override readonly name = 'ChargeLimitTargetMissing';
+}
+
+/**
+ * Sets (or with `null`, clears) the charge limits of an app or a merchant (the admin CLI's `set-charge-limits`).
+ * Given amounts replace the stored ones; the others stay. Takes effect from the next charge (read with it).
+ */
+export async function setChargeLimits(target: { appId: number } | { merchantId: number }, settings: ChargeLimitSettings | null): Promise<ChargeLimitSettings> {
+  for (const amount of [settings?.per_order_amount, settings?.monthly_amount]) {
+    if (amount !== undefined && amount !== null && (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_CHARGE_LIMIT)) {
+      throw new RangeError(`A charge limit is a whole number of cents from 1 to ${MAX_CHARGE_LIMIT}, not ${amount}`);
+    }
+  }
+  const key = 'appId' in target ? keys.app(target.appId) : keys.merchant(target.merchantId);
+  const current = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
+  const merged = settings === null ? {} : { ...settingsOf(current), ...Object.fromEntries(Object.entries(settings).filter(([, amount]) => amount !== undefined)) };
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: 'SET charge_limits = :limits, updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':limits': merged, ':now': isoSeconds() },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ChargeLimitTargetMissing(`${'appId' in target ? `App ${target.appId}` : `Merchant ${target.merchantId}`} does not exist`);
+    throw error;
+  }
+  return merged;
+}
