@@ -216,3 +216,49 @@ describe('reward.earned and claim.created', () => {
     expect(merchantReceiver.delivered().filter((event) => event.type === 'claim.created')).toEqual([]);
   });
 });
+
+describe('campaign.unlocked', () => {
+  const unlock = (token: string, body: Record<string, unknown>) => api.call('POST', '/v15/campaign_unlockings', { token, body: { campaign_unlocking: body } });
+
+  it('reaches the merchant for each unlocking, in sequence per campaign and user, signed; refused unlockings emit nothing', async () => {
+    const merchantId = world.merchant.merchant.merchant_id;
+    const locked = await campaignFixture(merchantId, 'spend', { locked: true });
+    const user = world.user.user;
+    // Refused: another merchant's token, an unknown user, an expiry in the past, a mismatched email.
+    expect((await unlock(other.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id })).status).toBe(401);
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: 987_654_321 })).status).toBe(422);
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: '2001-01-01T00:00:00Z' })).status).toBe(422);
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id, email: other.user.email })).status).toBe(422);
+
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id })).status).toBe(204);
+    // Unlocking again (by email, to extend it) replaces the unlocking: the next event of the same resource.
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, email: world.user.email, expires_at: '12/31/2099' })).status).toBe(204);
+
+    const resourceId = `${locked.campaign_id}-${user.user_id}`;
+    await waitUntil(() => merchantReceiver.delivered().filter((event) => event.resource.id === resourceId).length >= 2, 'two campaign.unlocked', 10_000);
+    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    const unlocked = merchantReceiver.delivered().filter((event) => event.resource.id === resourceId);
+    expect(unlocked.map((event) => [event.type, event.resource.type, event.sequence])).toEqual([
+      ['campaign.unlocked', 'campaign_unlock', 1],
+      ['campaign.unlocked', 'campaign_unlock', 2],
+    ]);
+    expect(unlocked[0]!.data).toEqual({ target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: null, unlocked_at: expect.any(String) });
+    expect(unlocked[1]!.data).toEqual({ target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: '2100-01-01T00:00:00+00:00', unlocked_at: expect.any(String) });
+    for (const event of unlocked) expect(signed(merchantReceiver, merchantEndpoint.secret, event.id)).toBe(true);
+    expect((await listEvents(world.merchant.token, 'campaign.unlocked')).filter((event) => event.resource.id === resourceId).map((event) => event.id)).toEqual(unlocked.map((event) => event.id));
+    expect(otherReceiver.received.filter((delivery) => delivery.body.includes('campaign.unlocked'))).toEqual([]);
+    expect((await listEvents(other.merchant.token, 'campaign.unlocked'))).toEqual([]);
+  });
+
+  it('gives concurrent unlockings of one campaign and user one event each, numbered 1..n without gaps', async () => {
+    const target = await orderWorld({ card: 'none' });
+    const locked = await campaignFixture(target.merchant.merchant.merchant_id, 'visit', { locked: true });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => unlock(target.merchant.token, { target_campaign_id: locked.campaign_id, user_id: target.user.user.user_id })));
+    for (const answer of answers) expect([204, 409]).toContain(answer.status);
+    const committed = answers.filter((answer) => answer.status === 204).length;
+    expect(committed).toBeGreaterThan(0);
+    const listed = await listEvents(target.merchant.token, 'campaign.unlocked');
+    expect(listed.map((event) => event.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: committed }, (_, index) => index + 1));
+    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.headers.get('retry-after') !== null)).toBe(true);
+  });
+});

@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { unauthorized, unprocessable } from '#shared/errors.ts';
-import { getUser } from '#shared/domain/users.ts';
-import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
+import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
+import { campaignUnlockResource, eventCounterKey, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
+import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export interface UnlockRequest {
@@ -30,12 +31,31 @@ export function parseUnlockExpiry(value: string): Date | undefined {
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }
 
+/** Rounds an unlocking retries against concurrent unlockings of the same campaign and user (its event's counter). */
+const ROUNDS = 8;
+const CONTENDED = () => conflict('This campaign is being unlocked for this user by another request; retry shortly.', 1, 'campaign_unlocking', 'in_progress');
+
 /**
  * A merchant unlocks one of its locked campaigns for a user (by email or id), optionally until
- * expires_at. Unlocking again replaces the previous unlocking (e.g. to extend it).
+ * expires_at. Unlocking again replaces the previous unlocking (e.g. to extend it). Each unlocking is
+ * one transaction with its `campaign.unlocked` event (docs/events.md): the campaign, the user named by
+ * id and the unlocking's event counter are one BatchGetItem; a user named by email costs the login's read.
  */
 export async function unlockCampaign(merchantId: number, request: UnlockRequest, at = new Date()): Promise<void> {
-  const campaign = await getCampaign(request.target_campaign_id);
+  const email = request.email !== undefined && request.email.trim() !== '' ? request.email : undefined;
+  const byIdCounter = request.user_id === undefined ? undefined : eventCounterKey(campaignUnlockResource(request.target_campaign_id, request.user_id));
+  const [campaignItem, userItem, loginItem, counterById] = await readItems([
+    keys.campaign(request.target_campaign_id),
+    ...(request.user_id === undefined ? [] : [keys.user(request.user_id)]),
+    ...(email === undefined ? [] : [keys.login(email)]),
+    ...(byIdCounter ? [byIdCounter] : []),
+  ], { consistent: true }).then((items) => {
+    let next = 1;
+    const userRead = request.user_id === undefined ? undefined : items[next++];
+    const loginRead = email === undefined ? undefined : items[next++];
+    return [items[0], userRead, loginRead, byIdCounter ? items[next] : undefined] as const;
+  });
+  const campaign = campaignItem as CampaignItem | undefined;
   // A campaign that is not this merchant's, or does not exist, is not the merchant's to unlock: same answer.
   if (!campaign || campaign.merchant_id !== merchantId) {
     throw unauthorized('Merchant token not associated with the campaign', 'campaign_unlocking', 'target_campaign_id');
@@ -47,38 +67,43 @@ export async function unlockCampaign(merchantId: number, request: UnlockRequest,
     if (parsed.getTime() <= at.getTime()) throw unprocessable('campaign_unlocking', 'expires_at', 'Expires at must be in the future', 'invalid');
     expiresAt = isoSeconds(parsed);
   }
-  const userId = await resolveUser(request);
+  const userId = resolveUser(request, email, userItem, loginItem);
   const now = isoSeconds(at);
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      Item: {
-        ...keys.userUnlock(userId, campaign.merchant_id, campaign.campaign_id),
-        entity: 'CampaignUnlock',
-        user_id: userId,
-        merchant_id: campaign.merchant_id,
-        campaign_id: campaign.campaign_id,
-        expires_at: expiresAt,
-        unlocked_by_merchant_id: merchantId,
-        created_at: now,
-        updated_at: now,
-      },
-    }),
-  );
+  const unlocking = {
+    ...keys.userUnlock(userId, campaign.merchant_id, campaign.campaign_id),
+    entity: 'CampaignUnlock',
+    user_id: userId,
+    merchant_id: campaign.merchant_id,
+    campaign_id: campaign.campaign_id,
+    expires_at: expiresAt,
+    unlocked_by_merchant_id: merchantId,
+    created_at: now,
+    updated_at: now,
+  };
+  const resource = campaignUnlockResource(campaign.campaign_id, userId);
+  // The merchant's view of the unlocking: what it asked for (by the request's names) and when it took effect.
+  const data = { target_campaign_id: campaign.campaign_id, user_id: userId, expires_at: expiresAt, unlocked_at: now };
+  let first = request.user_id === userId;
+  const outcome = await transactWrite(async () => {
+    // The counter read with the campaign serves the first build only; a retry reads it afresh.
+    const counter = first ? (counterById ?? null) : undefined;
+    first = false;
+    return [{ Put: { TableName: table(), Item: unlocking } }, ...(await recordEvent('campaign.unlocked', resource, merchantAudience(merchantId), data, { counter }))];
+  }, ROUNDS);
+  if (!outcome.committed) throw CONTENDED();
 }
 
-async function resolveUser(request: UnlockRequest): Promise<number> {
+/** The user the request names (by id, by email, or both naming the same user), from the items read with the campaign. */
+function resolveUser(request: UnlockRequest, email: string | undefined, user: StoredItem | undefined, login: StoredItem | undefined): number {
   let byId: number | undefined;
   let byEmail: number | undefined;
   if (request.user_id !== undefined) {
-    const user = await getUser(request.user_id);
-    if (!user) throw unprocessable('campaign_unlocking', 'user_id', 'User ID does not match any User', 'not_found');
+    if (typeof user?.user_id !== 'number') throw unprocessable('campaign_unlocking', 'user_id', 'User ID does not match any User', 'not_found');
     byId = user.user_id;
   }
-  if (request.email !== undefined && request.email.trim() !== '') {
-    const login = await db().send(new GetCommand({ TableName: table(), Key: keys.login(request.email) }));
-    if (login.Item?.subject !== 'user') throw unprocessable('campaign_unlocking', 'email', 'Email does not match any User', 'not_found');
-    byEmail = login.Item.user_id as number;
+  if (email !== undefined) {
+    if (login?.subject !== 'user') throw unprocessable('campaign_unlocking', 'email', 'Email does not match any User', 'not_found');
+    byEmail = login.user_id as number;
   }
   if (byId !== undefined && byEmail !== undefined && byId !== byEmail) {
     throw unprocessable('campaign_unlocking', 'base', 'Email and user ID belong to different users', 'mismatch');
