@@ -8,7 +8,8 @@ import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiE
 import { paymentGateway } from '#shared/payments/index.ts';
 import type { CardSource, EncryptedField, VaultFailure, VaultedCard } from '#shared/payments/gateway.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { ENCRYPTED_FIELDS, NONCE_FIELDS, type CreditCardBody } from '#shared/schemas/credit-cards.ts';
+import type { CreditCardBody } from '#shared/schemas/credit-cards.ts';
+import { ENCRYPTED_FIELDS, NONCE_FIELDS } from '#shared/schemas/vocabularies.ts';
 
 /**
  * A user's credit cards. Only what the gateway hands back is stored (its token, the card's

@@ -5,7 +5,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
+import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
@@ -88,59 +88,68 @@ export interface LocationItem {
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
-const openingPeriodSchema = z.object({
-  days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).min(1),
-  opens: z.string().regex(CLOCK_TIME, 'must be HH:MM'),
-  closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
-});
-
-const optionalUrl = z.string().url().nullable().default(null);
-
-/** What createLocation accepts; every optional field has the default a new location gets. */
-export const locationInputSchema = z
-  .object({
-    merchant_id: z.number().int().positive(),
-    name: z.string().nullable().default(null),
-    street_address: z.string().min(1),
-    extended_address: z.string().default(''),
-    locality: z.string().min(1),
-    region: z.string().min(1),
-    postal_code: z.string().min(1),
-    phone: z.string().max(40).nullable().default(null),
-    latitude: z.number().min(-90).max(90),
-    longitude: z.number().min(-180).max(180),
-    time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),
-    categories: z.array(z.number().int().refine(isKnownCategory, 'is not a category of GET /v14/categories')).max(20).default([]),
-    fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
-    delivery_radius_m: z.number().positive().nullable().default(null),
-    hours: z.array(openingPeriodSchema).default([]),
-    accepts_tips_in_store: z.boolean().default(true),
-    accepts_tips_on_delivery: z.boolean().default(true),
-    accepts_tips_on_pickup: z.boolean().default(true),
-    facebook_url: optionalUrl,
-    menu_url: optionalUrl,
-    newsletter_url: optionalUrl,
-    opentable_url: optionalUrl,
-    twitter_url: optionalUrl,
-    yelp_url: optionalUrl,
-    pickup_menu_url: z.string().default(''),
-    ready_time_estimate_in_minutes: z.number().int().min(0).default(15),
-    shown: z.boolean().default(true),
-    supports_scheduling: z.boolean().default(false),
-    partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })).default({}),
-    pos_location_identifier: z.string().min(1).max(64).nullable().default(null),
-  })
-  .superRefine((input, context) => {
-    const delivers = input.fulfillment_types.includes('delivery');
-    if (delivers && input.delivery_radius_m === null) {
-      context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
-    }
-    if (!delivers && input.delivery_radius_m !== null) {
-      context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
-    }
+/**
+ * What createLocation accepts; every optional field has the default a new location gets. Built on
+ * first use: only operators create locations (the admin CLI, the demo seed), so the API functions
+ * that read locations do not build it at cold start.
+ */
+function buildLocationInputSchema() {
+  const openingPeriodSchema = z.object({
+    days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).min(1),
+    opens: z.string().regex(CLOCK_TIME, 'must be HH:MM'),
+    closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
   });
 
-export type LocationInput = z.input<typeof locationInputSchema>;
+  const optionalUrl = z.string().url().nullable().default(null);
+
+  return z
+    .object({
+      merchant_id: z.number().int().positive(),
+      name: z.string().nullable().default(null),
+      street_address: z.string().min(1),
+      extended_address: z.string().default(''),
+      locality: z.string().min(1),
+      region: z.string().min(1),
+      postal_code: z.string().min(1),
+      phone: z.string().max(40).nullable().default(null),
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),
+      categories: z.array(z.number().int().refine(isKnownCategory, 'is not a category of GET /v14/categories')).max(20).default([]),
+      fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
+      delivery_radius_m: z.number().positive().nullable().default(null),
+      hours: z.array(openingPeriodSchema).default([]),
+      accepts_tips_in_store: z.boolean().default(true),
+      accepts_tips_on_delivery: z.boolean().default(true),
+      accepts_tips_on_pickup: z.boolean().default(true),
+      facebook_url: optionalUrl,
+      menu_url: optionalUrl,
+      newsletter_url: optionalUrl,
+      opentable_url: optionalUrl,
+      twitter_url: optionalUrl,
+      yelp_url: optionalUrl,
+      pickup_menu_url: z.string().default(''),
+      ready_time_estimate_in_minutes: z.number().int().min(0).default(15),
+      shown: z.boolean().default(true),
+      supports_scheduling: z.boolean().default(false),
+      partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })).default({}),
+      pos_location_identifier: z.string().min(1).max(64).nullable().default(null),
+    })
+    .superRefine((input, context) => {
+      const delivers = input.fulfillment_types.includes('delivery');
+      if (delivers && input.delivery_radius_m === null) {
+        context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
+      }
+      if (!delivers && input.delivery_radius_m !== null) {
+        context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
+      }
+    });
+}
+
+let locationInput: ReturnType<typeof buildLocationInputSchema> | undefined;
+const locationInputSchema = () => (locationInput ??= buildLocationInputSchema());
+
+export type LocationInput = z.input<ReturnType<typeof buildLocationInputSchema>>;
 
 /** Thrown for an invalid createLocation input; the message names every problem. */
 export class LocationInputError extends Error {
@@ -149,7 +158,7 @@ export class LocationInputError extends Error {
 
 /** Creates a location of an existing merchant. Throws LocationInputError for invalid input. */
 export async function createLocation(input: LocationInput): Promise<LocationItem> {
-  const parsed = locationInputSchema.safeParse(input);
+  const parsed = locationInputSchema().safeParse(input);
   if (!parsed.success) {
     throw new LocationInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'location'}: ${issue.message}`).join('; '));
   }

@@ -8,7 +8,8 @@ import { issuePaymentToken } from '#shared/domain/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { MAX_CUSTOM_ATTRIBUTES, type Gender, type NewUser } from '#shared/schemas/users.ts';
+import type { Gender, NewUser } from '#shared/schemas/users.ts';
+import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 
 export interface UserItem {
   user_id: number;

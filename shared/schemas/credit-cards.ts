@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { integerId } from './common.ts';
 import { named } from './registry.ts';
+import { ENCRYPTED_FIELDS, NONCE_FIELDS } from './vocabularies.ts';
 
 export const creditCard = named(
   'CreditCard',
@@ -26,12 +27,7 @@ export const creditCardResponse = named('CreditCardResponse', z.object({ credit_
 const MAX_CARD_FIELD_LENGTH = 4096;
 const cardField = (description: string) => z.string().max(MAX_CARD_FIELD_LENGTH).optional().describe(description);
 
-/**
- * The contract names the nonce `gateway_payment_nonce`; clients built for the Braintree-backed API send
- * it branded, `braintree_payment_nonce`. Either is taken (the first non-blank one, in this order).
- */
-export const NONCE_FIELDS = ['gateway_payment_nonce', 'braintree_payment_nonce'] as const;
-export const ENCRYPTED_FIELDS = ['encrypted_number', 'encrypted_cvv', 'encrypted_expiration_month', 'encrypted_expiration_year'] as const;
+export { NONCE_FIELDS, ENCRYPTED_FIELDS } from './vocabularies.ts';
 
 /**
  * Two shapes: the contract's nonce, or the client-side encrypted fields the C#, iOS, Android and Ruby

@@ -2,23 +2,9 @@
 import * as z from 'zod';
 import { integerId, timestamp } from './common.ts';
 import { named } from './registry.ts';
+import { EVENT_TYPES, type EventType } from './vocabularies.ts';
 
-/** Every event type (docs/events.md, "Catalogue"); the domain's catalogue says who receives each. */
-export const EVENT_TYPES = [
-  'order.completed',
-  'order.refunded',
-  'gift_card.value_added',
-  'gift_card.value_removed',
-  'order_ahead.validated',
-  'order_ahead.invalidated',
-  'order_ahead.completed',
-  'reward.earned',
-  'claim.created',
-  'campaign.unlocked',
-  'credit_card.created',
-  'credit_card.deactivated',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from './vocabularies.ts';
 
 /** `evt_`, 9 base-36 digits of the instant in ms, 16 hex digits (ids sort by time). */
 export const EVENT_ID_PATTERN = /^evt_[0-9a-z]{9}[0-9a-f]{16}$/;

@@ -3,8 +3,9 @@ import { integerId, timestamp } from './common.ts';
 import { named } from './registry.ts';
 
 /** How a location hands orders over. */
-export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
-export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
+import { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
+
+export { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
 
 /** `fulfillment_types` in a query string: comma-separated, any case; empty is not given. */
 export const fulfillmentTypesList = z

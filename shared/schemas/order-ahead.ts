@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, roundedDecimal, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
+import { MAX_LINE_QUANTITY } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
 // States
@@ -45,7 +46,7 @@ export const orderAheadStateInput = z
 /** Bounds that keep one order's validation and storage small (an item is at most 400 KB). */
 export const MAX_CART_LINES = 100;
 export const MAX_OPTIONS_PER_LINE = 50;
-export const MAX_LINE_QUANTITY = 99;
+export { MAX_LINE_QUANTITY } from './vocabularies.ts';
 export const MAX_UPSELL_IDS = 50;
 /** Longest instructions stored; the location's own (smaller) limit is checked by validation. */
 export const MAX_STORED_INSTRUCTIONS = 1000;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { cents, integerId } from './common.ts';
 import { named } from './registry.ts';
+import { MAX_CUSTOM_ATTRIBUTES } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests: rules for user fields sent by clients, shared by user creation and update. Messages
@@ -8,8 +9,7 @@ import { named } from './registry.ts';
 
 export const GENDERS = ['female', 'male', 'custom', 'prefer_not_to_answer'] as const;
 export type Gender = (typeof GENDERS)[number];
-/** Custom attributes one app may keep on a user. */
-export const MAX_CUSTOM_ATTRIBUTES = 50;
+export { MAX_CUSTOM_ATTRIBUTES } from './vocabularies.ts';
 
 /**
  * NIST SP 800-63B's minimum for a user-chosen secret. (The published LevelUp create-user example's

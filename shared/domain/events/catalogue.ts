@@ -10,7 +10,7 @@
 import { keys, type Key } from '#shared/db/keys.ts';
 import { eventItems, type EventItemOptions } from '#shared/db/outbox.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
-import { EVENT_TYPES, type EventType } from '#shared/schemas/events.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/vocabularies.ts';
 
 export { EVENT_TYPES, type EventType };
 

@@ -85,71 +85,80 @@ export interface CampaignItem {
 /** Goals of one custom progress campaign (an adjustment reaching them all stays well inside one transaction). */
 export const MAX_CAMPAIGN_GOALS = 20;
 
-const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
-const cents = z.number().int().nonnegative();
-const positiveCount = z.number().int().positive();
-const isoDateTime = z.iso.datetime({ offset: true });
+/**
+ * What an operator supplies to create a campaign (the admin CLI and the demo seed). Built on first
+ * use, so the API functions that read campaigns do not build it at cold start.
+ */
+function buildCampaignInputSchema() {
+  const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
+  const cents = z.number().int().nonnegative();
+  const positiveCount = z.number().int().positive();
+  const isoDateTime = z.iso.datetime({ offset: true });
 
-/** What an operator supplies to create a campaign (the admin CLI and the demo seed). */
-export const campaignInputSchema = z
-  .object({
-    merchant_id: z.number().int().positive(),
-    kind: z.enum(CAMPAIGN_KINDS),
-    title: z.string().min(1),
-    description: z.string().default(''),
-    opens_at: isoDateTime.optional(),
-    closes_at: isoDateTime.nullable().default(null),
-    requires_opt_in: z.boolean().default(false),
-    locked: z.boolean().default(false),
-    currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
-    point_label_singular: z.string().nullable().default(null),
-    point_label_plural: z.string().nullable().default(null),
-    cohort_code: z.string().regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3-40 letters, digits, - or _').nullable().default(null),
-    tags: z.array(z.string()).default([]),
-    required_spend_amount: positiveCount.nullable().default(null),
-    required_item_count: positiveCount.nullable().default(null),
-    required_visit_count: positiveCount.nullable().default(null),
-    qualifying_order_spend_amount: cents.nullable().default(null),
-    earn_amount: cents.default(0),
-    item_rules: z.array(z.object({ field: z.enum(['sku', 'category', 'name']), value: z.string().min(1) })).default([]),
-    required_item_singular: z.string().default('item'),
-    required_item_plural: z.string().default('items'),
-    reward_title: z.string().optional(),
-    reward_article: z.string().default('a'),
-    progress_period_days: positiveCount.nullable().default(null),
-    progress_type: z.enum(['item', 'spend']).nullable().default(null),
-    // Bounded: one order or adjustment may reach every goal at once, each a reward and its event in one transaction.
-    goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).max(MAX_CAMPAIGN_GOALS).default([]),
-    value_amount: cents.default(0),
-    max_claims: positiveCount.nullable().default(null),
-    transferable: z.boolean().default(false),
-    transfer_required: z.boolean().default(false),
-    usable_hours: z.object({ start: timeOfDay, end: timeOfDay }).nullable().default(null),
-    app_id: z.number().int().positive().nullable().default(null),
-    progress_campaign_id: z.number().int().positive().nullable().default(null),
-  })
-  .superRefine((input, context) => {
-    const need = (field: keyof typeof input, message: string) => {
-      if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
-    };
-    const kind = input.kind;
-    if (kind === 'spend' || kind === 'spend_gift_card') need('required_spend_amount', `is required for ${kind} campaigns`);
-    if (kind === 'item' || kind === 'item_gift_card') need('required_item_count', `is required for ${kind} campaigns`);
-    if (kind === 'visit') need('required_visit_count', 'is required for visit campaigns');
-    if (kind === 'item_gift_card' || kind === 'spend_gift_card') need('progress_period_days', `is required for ${kind} campaigns`);
-    if (kind === 'custom_progress') {
-      need('progress_type', 'is required for custom_progress campaigns');
-      if (input.goals.length === 0) context.addIssue({ code: 'custom', path: ['goals'], message: 'needs at least one goal' });
-    }
-    if ((kind === 'item' || kind === 'item_gift_card' || (kind === 'custom_progress' && input.progress_type === 'item')) && input.item_rules.length === 0) {
-      context.addIssue({ code: 'custom', path: ['item_rules'], message: 'needs at least one rule (sku, category or name) for item progress' });
-    }
-    if (kind === 'legacy') need('app_id', 'is required for legacy campaigns');
-    if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
-      context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
-    }
-  });
-export type CampaignInput = z.input<typeof campaignInputSchema>;
+  return z
+    .object({
+      merchant_id: z.number().int().positive(),
+      kind: z.enum(CAMPAIGN_KINDS),
+      title: z.string().min(1),
+      description: z.string().default(''),
+      opens_at: isoDateTime.optional(),
+      closes_at: isoDateTime.nullable().default(null),
+      requires_opt_in: z.boolean().default(false),
+      locked: z.boolean().default(false),
+      currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+      point_label_singular: z.string().nullable().default(null),
+      point_label_plural: z.string().nullable().default(null),
+      cohort_code: z.string().regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3-40 letters, digits, - or _').nullable().default(null),
+      tags: z.array(z.string()).default([]),
+      required_spend_amount: positiveCount.nullable().default(null),
+      required_item_count: positiveCount.nullable().default(null),
+      required_visit_count: positiveCount.nullable().default(null),
+      qualifying_order_spend_amount: cents.nullable().default(null),
+      earn_amount: cents.default(0),
+      item_rules: z.array(z.object({ field: z.enum(['sku', 'category', 'name']), value: z.string().min(1) })).default([]),
+      required_item_singular: z.string().default('item'),
+      required_item_plural: z.string().default('items'),
+      reward_title: z.string().optional(),
+      reward_article: z.string().default('a'),
+      progress_period_days: positiveCount.nullable().default(null),
+      progress_type: z.enum(['item', 'spend']).nullable().default(null),
+      // Bounded: one order or adjustment may reach every goal at once, each a reward and its event in one transaction.
+      goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).max(MAX_CAMPAIGN_GOALS).default([]),
+      value_amount: cents.default(0),
+      max_claims: positiveCount.nullable().default(null),
+      transferable: z.boolean().default(false),
+      transfer_required: z.boolean().default(false),
+      usable_hours: z.object({ start: timeOfDay, end: timeOfDay }).nullable().default(null),
+      app_id: z.number().int().positive().nullable().default(null),
+      progress_campaign_id: z.number().int().positive().nullable().default(null),
+    })
+    .superRefine((input, context) => {
+      const need = (field: keyof typeof input, message: string) => {
+        if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
+      };
+      const kind = input.kind;
+      if (kind === 'spend' || kind === 'spend_gift_card') need('required_spend_amount', `is required for ${kind} campaigns`);
+      if (kind === 'item' || kind === 'item_gift_card') need('required_item_count', `is required for ${kind} campaigns`);
+      if (kind === 'visit') need('required_visit_count', 'is required for visit campaigns');
+      if (kind === 'item_gift_card' || kind === 'spend_gift_card') need('progress_period_days', `is required for ${kind} campaigns`);
+      if (kind === 'custom_progress') {
+        need('progress_type', 'is required for custom_progress campaigns');
+        if (input.goals.length === 0) context.addIssue({ code: 'custom', path: ['goals'], message: 'needs at least one goal' });
+      }
+      if ((kind === 'item' || kind === 'item_gift_card' || (kind === 'custom_progress' && input.progress_type === 'item')) && input.item_rules.length === 0) {
+        context.addIssue({ code: 'custom', path: ['item_rules'], message: 'needs at least one rule (sku, category or name) for item progress' });
+      }
+      if (kind === 'legacy') need('app_id', 'is required for legacy campaigns');
+      if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
+        context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
+      }
+    });
+}
+
+let campaignInput: ReturnType<typeof buildCampaignInputSchema> | undefined;
+const campaignInputSchema = () => (campaignInput ??= buildCampaignInputSchema());
+
+export type CampaignInput = z.input<ReturnType<typeof buildCampaignInputSchema>>;
 
 export class CampaignInputError extends Error {}
 
@@ -158,7 +167,7 @@ export class CampaignInputError extends Error {}
  * written in the same transaction, guarded, so codes stay unique and an app has one legacy campaign.
  */
 export async function createCampaign(rawInput: CampaignInput): Promise<CampaignItem> {
-  const parsed = campaignInputSchema.safeParse(rawInput);
+  const parsed = campaignInputSchema().safeParse(rawInput);
   if (!parsed.success) {
     throw new CampaignInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'campaign'}: ${issue.message}`).join('; '));
   }

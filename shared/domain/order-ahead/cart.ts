@@ -5,7 +5,8 @@
  * delivery area) is the state machine's validation, reported on poll.
  */
 import { errorDetail, type ErrorDetail } from '#shared/errors.ts';
-import { MAX_LINE_QUANTITY, type CartBody } from '#shared/schemas/order-ahead.ts';
+import type { CartBody } from '#shared/schemas/order-ahead.ts';
+import { MAX_LINE_QUANTITY } from '#shared/schemas/vocabularies.ts';
 
 export const ORDER_AHEAD_FULFILLMENT_TYPES = ['pickup', 'delivery'] as const;
 export type OrderAheadFulfillmentType = (typeof ORDER_AHEAD_FULFILLMENT_TYPES)[number];
