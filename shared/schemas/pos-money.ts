@@ -8,8 +8,12 @@ import { cents, integerId, timestamp, uuid } from './common.ts';
 import { named } from './registry.ts';
 import { amounts, itemsSchema } from './money.ts';
 import { pathId } from './params.ts';
-import { paymentTokenData } from './payment-code.ts';
 
+/**
+ * The scanned QR string as POS clients send it, whole: the app may have appended its payment preferences,
+ * which the domain reads off it with the one parser of shared/domain/payment-codes.ts.
+ */
+const paymentTokenData = z.string().max(255);
 const flag = z.boolean().nullish().transform((value) => value ?? false);
 const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
 

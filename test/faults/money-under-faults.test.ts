@@ -9,24 +9,22 @@ process.env.DYNAMODB_FAULTS = 'rate=0.1,seed=42,kinds=throttle,500,timeout,after
 process.env.AWS_MAX_ATTEMPTS = '2';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { configureFaults, faultCounts, setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
+import { table } from '#shared/db/client.ts';
+import { scanAll } from '#shared/db/reads.ts';
+import { setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { addCreditCard } from '#shared/domain/credit-cards.ts';
 import { startTestApi, useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { keptCharges, observeGateway, voidedCharges, type GatewayCalls } from './observed-gateway.ts';
-import { callWithRetries, inParallel, newRetryLog, statusCounts, MAX_ATTEMPTS } from './retrying-client.ts';
+import { callWithRetries, inParallel, newRetryLog, runUnderFaults } from './retrying-client.ts';
 
 const USERS = 4;
 const LOADS_PER_USER = 3;
 const LOAD_AMOUNT = 2000;
 const ORDERS_PER_USER = 4;
 const CONCURRENCY = 4;
-
-type Item = Record<string, any>;
 
 /** What the sandbox gateway was asked to do (the gateway is not a DynamoDB fake: it is the real sandbox, observed). */
 let gatewayCalls: GatewayCalls;
@@ -40,17 +38,6 @@ let merchant: Awaited<ReturnType<typeof merchantFixture>>;
 let locationId: number;
 let users: Awaited<ReturnType<typeof userFixture>>[];
 const log = newRetryLog();
-
-async function scanAll(): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page: ScanCommandOutput = await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
 
 beforeAll(async () => {
   const { app } = await appFixture({ global: true });
@@ -79,12 +66,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
   const refunded = new Set<string>();
 
   it.each(LAYERS)('runs loads, completions and refunds to a final answer while DynamoDB fails (layer=%s)', async (layer) => {
-    const before = faultCounts();
-    // FAULTS_SEED explores other fault sequences (the default is the one recorded in docs/reliability.md).
-    const seed = Number(process.env.FAULTS_SEED ?? 42);
-    configureFaults({ layer, seed: layer === 'call' ? seed : seed + 1 });
-    setFaultsActive(true);
-    try {
+    await runUnderFaults(layer, 42, log, `faults-${layer}-`, async () => {
       // Gift card loads, each sent by two POS terminals at once (same external_identifier).
       await inParallel(
         loads(layer).flatMap((load) => [load, load]),
@@ -135,24 +117,11 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
         expect(response.body.order.refunded_at).toEqual(expect.any(String));
         refunded.add(order.uuid);
       });
-    } finally {
-      setFaultsActive(false);
-    }
-
-    const after = faultCounts();
-    const injected = Object.fromEntries(Object.entries(after.injected).map(([kind, count]) => [kind, count - before.injected[kind as keyof typeof before.injected]]));
-    const statuses = statusCounts(log, `faults-${layer}-`);
-    const mostAttempts = Math.max(...[...log.attempts].filter(([label]) => label.includes(`-${layer}-`)).map(([, attempts]) => attempts.length));
-    console.log(JSON.stringify({ layer, calls: after.calls - before.calls, injected, statuses, mostAttempts }));
-    // The faults really happened, of every kind. Above the SDK's retries every fault reaches the
-    // application, so the retrying clients must have seen 5xx; inside them the SDK may absorb all.
-    for (const kind of ['throttle', '500', 'timeout', 'after_commit']) expect(injected[kind], kind).toBeGreaterThan(0);
-    if (layer === 'call') expect(Object.keys(statuses).some((status) => Number(status) >= 500)).toBe(true);
-    expect(mostAttempts).toBeLessThan(MAX_ATTEMPTS);
+    });
   });
 
   it('loaded each external_identifier exactly once, and every retry got the first answer', async () => {
-    const items = await scanAll();
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const additions = items.filter((item) => item.entity === 'GiftCardAddition');
     expect(additions).toHaveLength(LAYERS.length * USERS * LOADS_PER_USER);
     for (const [externalIdentifier, responses] of loadResponses) {
@@ -164,7 +133,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
   });
 
   it('completed each order once and charged it once; every other charge was voided', async () => {
-    const items = await scanAll();
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const orders = items.filter((item) => item.entity === 'Order');
     expect(orders).toHaveLength(LAYERS.length * USERS * ORDERS_PER_USER);
     expect(new Set(orders.map((order) => order.source_uuid)).size).toBe(LAYERS.length * USERS * ORDERS_PER_USER);
@@ -190,7 +159,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
   });
 
   it('refunded each refunded order once, through one gateway refund', async () => {
-    const items = await scanAll();
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const orders = items.filter((item) => item.entity === 'Order');
     expect(orders.filter((order) => order.state === 'refunded').map((order) => order.uuid).sort()).toEqual([...refunded].sort());
     const refundEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'card_refund');
@@ -203,7 +172,7 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
   });
 
   it('left balances equal to the distinct movements, no key stuck in progress, and the audit clean', async () => {
-    const items = await scanAll();
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const orders = items.filter((item) => item.entity === 'Order');
     for (const user of users) {
       const userId = user.user.user_id;

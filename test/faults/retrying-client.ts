@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
+import { configureFaults, FAULT_KINDS, faultCounts, setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
 import type { ApiCall, ApiResult, TestApi } from '../support/api.ts';
 
 /**
@@ -54,4 +56,31 @@ export function statusCounts(log: RetryLog, filter = ''): Record<string, number>
     for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
   }
   return counts;
+}
+
+/**
+ * Runs `work` with DynamoDB faults on at `layer` (seed FAULTS_SEED, else `seed`, for layer call; one more
+ * for layer attempt), then proves it was a real test: every kind of fault was injected; above the SDK's
+ * retries every fault reaches the application, so the clients must have seen 5xx (inside them the SDK may
+ * absorb all); and no request of `labels` used up its attempts. Logs the figures docs/reliability.md quotes.
+ */
+export async function runUnderFaults(layer: FaultLayer, seed: number, log: RetryLog, labels: string, work: () => Promise<unknown>): Promise<void> {
+  const before = faultCounts();
+  // FAULTS_SEED explores other fault sequences (the defaults are the ones recorded in docs/reliability.md).
+  const base = Number(process.env.FAULTS_SEED ?? seed);
+  configureFaults({ layer, seed: layer === 'call' ? base : base + 1 });
+  setFaultsActive(true);
+  try {
+    await work();
+  } finally {
+    setFaultsActive(false);
+  }
+  const after = faultCounts();
+  const injected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, after.injected[kind] - before.injected[kind]]));
+  const statuses = statusCounts(log, labels);
+  const mostAttempts = Math.max(...[...log.attempts].filter(([label]) => label.includes(labels)).map(([, attempts]) => attempts.length));
+  console.log(JSON.stringify({ layer, calls: after.calls - before.calls, injected, statuses, mostAttempts }));
+  for (const kind of FAULT_KINDS) expect(injected[kind], kind).toBeGreaterThan(0);
+  if (layer === 'call') expect(Object.keys(statuses).some((status) => Number(status) >= 500)).toBe(true);
+  expect(mostAttempts).toBeLessThan(MAX_ATTEMPTS);
 }

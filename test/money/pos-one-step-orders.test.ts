@@ -75,6 +75,10 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(percent.body.order).toMatchObject({ spend_amount: 1000, tip_amount: 150, total_amount: 1150 });
     const cents = await order(world, csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}032JKALU` }));
     expect(cents.body.order).toMatchObject({ tip_amount: 2000, total_amount: 3000 });
+    // A code can carry up to 1295 %: above 100 % it is refused as on completions (payment-codes.ts), charging nothing.
+    const excessive = await order(world, csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}0302TALU` }));
+    expect(excessive.status).toBe(422);
+    expect(excessive.body[0].error).toMatchObject({ object: 'order', property: 'payment_token_data', code: 'invalid_preferences' });
     expect(await balances(world)).toMatchObject({ card: 1150 + 3000 });
   });
 

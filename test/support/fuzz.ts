@@ -4,9 +4,9 @@
  * contract's error format.
  */
 import { randomUUID } from 'node:crypto';
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
+import { scanAll } from '#shared/db/reads.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
@@ -22,14 +22,8 @@ export type Snapshot = Map<string, Item>;
 
 /** Every item of the test's table, by key (a consistent Scan, paged). */
 export async function snapshotTable(): Promise<Snapshot> {
-  const items: Snapshot = new Map();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page: ScanCommandOutput = await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true, ExclusiveStartKey: startKey }));
-    for (const item of page.Items ?? []) items.set(`${item.pk} | ${item.sk}`, item);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  const items = await scanAll({ TableName: table(), ConsistentRead: true });
+  return new Map(items.map((item) => [`${item.pk} | ${item.sk}`, item]));
 }
 
 export interface TableChange {

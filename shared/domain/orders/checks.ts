@@ -23,7 +23,7 @@ import type { CheckOrderRequest, CheckRequest } from '#shared/schemas/pos.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
-import { validateIdentifierFromMerchant } from './proposals.ts';
+import { posOrderTerms, validateIdentifierFromMerchant } from './proposals.ts';
 import type { OrderRecord } from './record.ts';
 import { settleOrder } from './settlement.ts';
 import { appOf } from './user-orders.ts';
@@ -123,16 +123,7 @@ function requireMerchantCheck(check: CheckItem | undefined, merchantId: number):
 
 function checkTerms(request: CheckRequest) {
   validateIdentifierFromMerchant(request.identifier_from_merchant, 'check');
-  return {
-    spend_amount: request.spend_amount,
-    tax_amount: request.tax_amount,
-    exemption_amount: request.exemption_amount,
-    partial_authorization_allowed: request.partial_authorization_allowed,
-    cashier: request.cashier ?? null,
-    register: request.register ?? null,
-    identifier_from_merchant: request.identifier_from_merchant ?? null,
-    items: request.items,
-  };
+  return posOrderTerms(request);
 }
 
 /** PUT /v15/checks: publishes an open check at one of the merchant's locations. */

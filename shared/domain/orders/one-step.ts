@@ -14,16 +14,14 @@ import type { UserPrincipal } from '#shared/auth/tokens.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
-import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
-import { paymentTokenOf, tipPreferenceOf } from '#shared/schemas/payment-code.ts';
+import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
 import type { OneStepOrderRequest } from '#shared/schemas/pos-money.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
-import { isoSeconds } from '#shared/time.ts';
-import { COMPLETED, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml, type ProposedOrderItem } from './proposals.ts';
+import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml, type ProposedOrderItem } from './proposals.ts';
 import type { OrderRecord } from './record.ts';
 import { orderParties, settleOrder, type Settlement } from './settlement.ts';
 
@@ -32,12 +30,10 @@ const PAYMENT_TOKEN_INVALID = () => unprocessable('order', 'payment_token_data',
 const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
 export const ONE_STEP_LOCATION_NOT_FOUND = () => notFound(errorDetail('order', 'location_id', 'Location not found.', 'not_found'));
 
-/** The tip of a one-step order: the request's, else the app's preference on the scanned code (a percentage of the spend, rounded half up). */
+/** The tip of a one-step order: the request's, else the app's preference on the scanned code (as for completions, payment-codes.ts). */
 export function oneStepTip(request: Pick<OneStepOrderRequest, 'tip_amount' | 'spend_amount' | 'payment_token_data'>): number {
   if (request.tip_amount !== null && request.tip_amount !== undefined) return request.tip_amount;
-  const preference = request.payment_token_data ? tipPreferenceOf(request.payment_token_data) : undefined;
-  if (!preference) return 0;
-  return 'cents' in preference ? preference.cents : Math.round((request.spend_amount * preference.percent) / 100);
+  return tipFromPreferences(request.payment_token_data ? parsePaymentCode(request.payment_token_data).preferences : undefined, request.spend_amount);
 }
 
 export async function placeOneStepOrder(input: {
@@ -57,38 +53,17 @@ export async function placeOneStepOrder(input: {
   // The location, the merchant and the QR code are independent: one consistent BatchGetItem; the user
   // item (for the promoted card the settlement reads with the balances) follows once the user is known.
   const [locationItem, merchantItem, paymentToken] = await readItems(
-    [keys.location(request.location_id), keys.merchant(merchant.merchantId), ...customerKeys({ user, paymentTokenData: paymentTokenOf(scanned) })],
+    [keys.location(request.location_id), keys.merchant(merchant.merchantId), ...customerKeys({ user, paymentTokenData: scanned })],
     { consistent: true },
   );
   if (locationItem?.merchant_id !== merchant.merchantId) throw ONE_STEP_LOCATION_NOT_FOUND();
   const parties = orderParties(merchant.merchantId, locationItem, merchantItem);
-  const userId = customerFrom({ user, paymentTokenData: paymentTokenOf(scanned) }, [paymentToken]);
+  const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
   if (userId === undefined) throw UNRECOGNIZED_CODE();
   const [userItem] = await readItems([keys.user(userId)], { consistent: true });
 
-  const now = isoSeconds();
   const tip = oneStepTip(request);
-  const source: ProposedOrderItem = {
-    uuid: newUuid(),
-    state: PROPOSED,
-    merchant_id: merchant.merchantId,
-    app_id: merchant.appId,
-    location_id: request.location_id,
-    user_id: userId,
-    spend_amount: request.spend_amount,
-    tax_amount: request.tax_amount,
-    exemption_amount: request.exemption_amount,
-    discount_amount: request.applied_discount_amount,
-    partial_authorization_allowed: request.partial_authorization_allowed,
-    discount_only: false,
-    items: request.items,
-    cashier: request.cashier ?? null,
-    register: request.register ?? null,
-    identifier_from_merchant: request.identifier_from_merchant ?? null,
-    promoted_card_id: typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null,
-    created_at: now,
-    updated_at: now,
-  };
+  const source = newProposedOrder(merchant, userId, userItem, request, { discount_amount: request.applied_discount_amount, discount_only: false });
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
   await createItem({ ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source }, { resend: true });
   try {

@@ -87,6 +87,52 @@ function userNamedBy(paymentToken: StoredItem | undefined, paymentTokenData: str
   return paymentTokenData ? userNamedByPaymentToken(paymentToken) : undefined;
 }
 
+/** What a POS states about an order, whichever way it opens it (a proposal, a one-step order, a remote check). */
+type PosTerms = Pick<ProposedOrderRequest, 'spend_amount' | 'tax_amount' | 'exemption_amount' | 'partial_authorization_allowed' | 'items' | 'cashier' | 'register' | 'identifier_from_merchant'>;
+
+/** The POS's terms as stored: the one mapping of those fields (absent POS fields are null). */
+export function posOrderTerms(request: PosTerms) {
+  return {
+    spend_amount: request.spend_amount,
+    tax_amount: request.tax_amount,
+    exemption_amount: request.exemption_amount,
+    partial_authorization_allowed: request.partial_authorization_allowed,
+    cashier: request.cashier ?? null,
+    register: request.register ?? null,
+    identifier_from_merchant: request.identifier_from_merchant ?? null,
+    items: request.items,
+  };
+}
+
+/**
+ * A new proposed order of `userId` at the merchant: the one mapping from a request to the stored proposal
+ * (proposed orders here, one-step orders in one-step.ts). `user` is the user item, whose promoted card the
+ * completion will charge unless the user promotes another.
+ */
+export function newProposedOrder(
+  merchant: { merchantId: number; appId: number },
+  userId: number,
+  user: StoredItem | undefined,
+  request: PosTerms & { location_id: number },
+  offer: { discount_amount: number; discount_only: boolean },
+): ProposedOrderItem {
+  const now = isoSeconds();
+  return {
+    uuid: newUuid(),
+    state: PROPOSED,
+    merchant_id: merchant.merchantId,
+    app_id: merchant.appId,
+    location_id: request.location_id,
+    user_id: userId,
+    ...posOrderTerms(request),
+    discount_amount: offer.discount_amount,
+    discount_only: offer.discount_only,
+    promoted_card_id: typeof user?.promoted_card_id === 'number' ? user.promoted_card_id : null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply. */
 export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest): Promise<ProposedOrderItem> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
@@ -102,28 +148,10 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
   const items = await readItems([...creditKeys, keys.user(userId)], { consistent: true });
   const user = items[creditKeys.length];
   const credit = await availableCreditFrom(userId, merchant.merchantId, items.slice(0, creditKeys.length));
-  const now = isoSeconds();
-  const proposed: ProposedOrderItem = {
-    uuid: newUuid(),
-    state: PROPOSED,
-    merchant_id: merchant.merchantId,
-    app_id: merchant.appId,
-    location_id: request.location_id,
-    user_id: userId,
-    spend_amount: request.spend_amount,
-    tax_amount: request.tax_amount,
-    exemption_amount: request.exemption_amount,
+  const proposed = newProposedOrder(merchant, userId, user, request, {
     discount_amount: availableDiscount(credit.merchantFunded, request.spend_amount, request.exemption_amount),
-    partial_authorization_allowed: request.partial_authorization_allowed,
     discount_only: request.discount_only,
-    items: request.items,
-    cashier: request.cashier ?? null,
-    register: request.register ?? null,
-    identifier_from_merchant: request.identifier_from_merchant ?? null,
-    promoted_card_id: typeof user?.promoted_card_id === 'number' ? user.promoted_card_id : null,
-    created_at: now,
-    updated_at: now,
-  };
+  });
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
   await createItem({ ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, { resend: true });
   return proposed;

@@ -6,10 +6,11 @@
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { UserPrincipal } from '#shared/auth/tokens.ts';
+import { parsePaymentCode } from '#shared/domain/payment-codes.ts';
 import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
 
 export interface PosCustomerInput {
-  /** The scanned QR code's payment token data (preference suffix already removed by the schema). */
+  /** The scanned QR string as the POS sent it (the app's preference suffix, if any, is not part of the token). */
   paymentTokenData?: string | null;
   /** The user token sent with the merchant's, if any (it wins over a QR code). */
   user?: UserPrincipal;
@@ -17,7 +18,7 @@ export interface PosCustomerInput {
 
 /** The QR code item to read, when the customer is named by one. */
 export function customerKeys(input: PosCustomerInput): Key[] {
-  return !input.user && input.paymentTokenData ? [keys.paymentToken(input.paymentTokenData)] : [];
+  return !input.user && input.paymentTokenData ? [keys.paymentToken(parsePaymentCode(input.paymentTokenData).tokenData)] : [];
 }
 
 /** The customer's user id, from the user token or the QR code item `customerKeys` named; undefined when neither names one (or the code expired). */
