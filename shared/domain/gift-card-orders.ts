@@ -11,7 +11,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
-import { readItems } from '#shared/db/reads.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
@@ -20,7 +20,7 @@ import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
-import { promotedCard } from '#shared/domain/credit-cards.ts';
+import { getCreditCard } from '#shared/domain/credit-cards.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/charge-limits.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -53,9 +53,15 @@ export function serializeGiftCardValueOrder(order: GiftCardValueOrder) {
 }
 
 /** The recipient: a user with that email (a login of subject `user`). */
-async function recipientUserId(email: string): Promise<number | undefined> {
-  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(email), ConsistentRead: true }))).Item;
+function recipientUserId(login: StoredItem | undefined): number | undefined {
   return login?.subject === 'user' && typeof login.user_id === 'number' ? login.user_id : undefined;
+}
+
+/** The buyer's promoted active card, from their user item (the card's key needs its id). */
+async function buyerCard(userId: number, user: StoredItem | undefined): Promise<{ gatewayToken: string } | undefined> {
+  const promotedId = user?.promoted_card_id;
+  const card = typeof promotedId === 'number' ? await getCreditCard(userId, promotedId) : undefined;
+  return card?.state === 'active' ? { gatewayToken: card.gateway_token } : undefined;
 }
 
 export async function orderGiftCardValue(
@@ -69,16 +75,18 @@ export async function orderGiftCardValue(
   const buyerUserId = buyer.userId;
   // The buyer's card charge limits (charge-limits.ts) are read with the merchant: the app's and this month's counters.
   const month = chargeMonth();
-  const [[merchantItem, ...limitItems], recipientId, card] = await Promise.all([
-    readItems([keys.merchant(request.merchant_id), ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month)], { consistent: true }),
-    recipientUserId(request.recipient_email),
-    promotedCard(buyerUserId),
-  ]);
+  // One consistent BatchGetItem: the merchant, the limits (the app, this month's counters), the recipient's login, the buyer.
+  const [merchantItem, appItem, userMonth, merchantMonth, login, buyerItem] = await readItems(
+    [keys.merchant(request.merchant_id), ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month), keys.login(request.recipient_email), keys.user(buyerUserId)],
+    { consistent: true },
+  );
   const merchant = merchantItem as MerchantItem | undefined;
   if (!merchant) throw invalid('merchant_id', 'Merchant not found', 'not_found');
+  const recipientId = recipientUserId(login);
   if (recipientId === undefined) throw invalid('recipient_email', 'Recipient email does not match any user; ask them to sign up first', 'not_found');
+  const card = await buyerCard(buyerUserId, buyerItem);
   if (!card) throw invalid('base', 'Add a credit card to buy gift cards', 'no_credit_card');
-  const limits = chargeLimitsFrom(limitItems, merchant, month);
+  const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], merchant, month);
   refuseOverLimits(limits, request.value_amount, 'gift_card_value_order');
 
   const uuid = newUuid();

@@ -1,6 +1,7 @@
 import './round-trips.env.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
+import { userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 
@@ -52,6 +53,16 @@ describe('round trips per request', () => {
     expect(refund.status).toBe(200);
     // token + (order, merchant, loyalty effects record) + the user's loyalty + one transaction
     expect(roundTrips(refund)).toBe(4);
+  });
+
+  it("gift card value order (A17): token + (merchant, the app's charge limits, the buyer's month counters, the recipient's login, the buyer) + the buyer's card + one transaction", async () => {
+    const recipient = await userFixture(world.app.app_id);
+    const response = await api.call('POST', '/v15/users/gift_card_value_orders', {
+      token: world.user.token,
+      body: { gift_card_value_order: { merchant_id: world.merchant.merchant.merchant_id, recipient_email: recipient.email, value_amount: 1000 } },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(roundTrips(response)).toBe(4);
   });
 
   it("the user's orders and one order: token + one read", async () => {
