@@ -526,6 +526,33 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'gift-card-value-order',
+    title: 'Gift card value order (A17, card charge)',
+    route: routeRef({ method: 'POST', path: '/v15/users/gift_card_value_orders' }),
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "token check + one BatchGetItem (the merchant, the app's card charge limits and the buyer's two month counters, the recipient's login by email, the buyer's user item) + the buyer's promoted card (its key needs the user item) + one transaction (the order, the buyer's card charge, the recipient's gift card load, the month counters); the recipient's email is not a DynamoDB call",
+    },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      // Each pooled user buys $10 for the user after it (the seed lifts the bench app's charge limits).
+      let index = 0;
+      return () => {
+        const buyer = world.users[index % world.users.length]!;
+        const recipient = world.users[(index + 1) % world.users.length]!;
+        index++;
+        return {
+          method: 'POST',
+          path: '/v15/users/gift_card_value_orders',
+          headers: auth(buyer.token),
+          body: { gift_card_value_order: { merchant_id: world.merchantId, recipient_email: recipient.email, value_amount: 1_000 } },
+        };
+      };
+    },
+  },
+  {
     id: 'merchant-funded-credit',
     title: 'Merchant-funded credit at a location (POS credit check)',
     route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/merchant_funded_credit' }),
