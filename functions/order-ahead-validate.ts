@@ -4,7 +4,7 @@
  * Parameters (infra/constructs/order-ahead-workflow.ts):
  * - `validate`: checks and prices the stored order; read-only, so Retry may run it again freely.
  * - `record_valid` / `record_invalid`: write the outcome the Choice picked, once (conditional on
- *   the order still validating).
+ *   the order still validating), with its event for the order's app (`app_id`, from `validate`).
  * - `record_failure`: the Catch's step; marks the order externally_invalid so it never stays validating.
  */
 import * as z from 'zod';
@@ -16,10 +16,13 @@ import { validateProposedOrder, type ValidationOutcome } from '#shared/domain/or
 
 const errorDetailSchema = z.object({ object: z.string(), property: z.string(), message: z.string(), code: z.string().optional() });
 
+/** The order's app as `validate` read it; null for an order that does not exist (recording then reads, and finds none). */
+const appId = z.number().int().positive().nullable().transform((value) => value ?? undefined);
+
 const eventSchema = z.discriminatedUnion('step', [
   z.object({ step: z.literal('validate'), order_uuid: z.string().min(1) }),
-  z.object({ step: z.literal('record_valid'), order_uuid: z.string().min(1), priced: z.record(z.string(), z.unknown()) }),
-  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().min(1), errors: z.array(errorDetailSchema).min(1) }),
+  z.object({ step: z.literal('record_valid'), order_uuid: z.string().min(1), app_id: appId, priced: z.record(z.string(), z.unknown()) }),
+  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().min(1), app_id: appId, errors: z.array(errorDetailSchema).min(1) }),
   z.object({
     step: z.literal('record_failure'),
     order_uuid: z.string().min(1),
@@ -44,13 +47,13 @@ async function runStep(event: unknown): Promise<ValidationOutcome | { recorded: 
       return validateProposedOrder(parsed.order_uuid);
     case 'record_valid': {
       // The priced order is what this function's own `validate` step returned a moment ago.
-      const recorded = await finishValidation(parsed.order_uuid, { priced: parsed.priced as unknown as PricedOrder });
+      const recorded = await finishValidation(parsed.order_uuid, { priced: parsed.priced as unknown as PricedOrder }, parsed.app_id);
       log('info', 'order ahead order valid', { order_uuid: parsed.order_uuid, recorded });
       if (recorded) recordOrderAheadValidation('valid');
       return { recorded };
     }
     case 'record_invalid': {
-      const recorded = await finishValidation(parsed.order_uuid, { errors: parsed.errors });
+      const recorded = await finishValidation(parsed.order_uuid, { errors: parsed.errors }, parsed.app_id);
       log('info', 'order ahead order invalid', { order_uuid: parsed.order_uuid, codes: parsed.errors.map((error) => error.code), recorded });
       if (recorded) recordOrderAheadValidation('invalid');
       return { recorded };

@@ -78,9 +78,9 @@ export interface OrderAheadWorkflowProps {
  *
  *   Validate (read-only check + pricing; Retry; Catch -> RecordValidationFailure)
  *   -> IsOrderValid (Choice on $.outcome.valid)
- *      -> RecordValid   (externally_valid + priced order)
- *      -> RecordInvalid (externally_invalid + error array)
- *   RecordValidationFailure (externally_invalid, generic error)
+ *      -> RecordValid   (externally_valid + priced order, and order_ahead.validated for the order's app)
+ *      -> RecordInvalid (externally_invalid + error array, and order_ahead.invalidated)
+ *   RecordValidationFailure (externally_invalid, generic error, and order_ahead.invalidated)
  *
  * Default JSONPath query language: the same definition runs locally in aws-local-stepfunctions
  * (scripts/local/workflows.ts), which does not run JSONata.
@@ -102,9 +102,9 @@ export class OrderAheadWorkflow extends Construct {
 
     const validate = step(WORKFLOW_STATES.validate, { step: 'validate' }, '$.outcome');
     validate.addCatch(recordFailure, catchToFailure);
-    const recordValid = step(WORKFLOW_STATES.recordValid, { step: 'record_valid', priced: JsonPath.objectAt('$.outcome.priced') }, '$.recorded');
+    const recordValid = step(WORKFLOW_STATES.recordValid, { step: 'record_valid', app_id: JsonPath.numberAt('$.outcome.app_id'), priced: JsonPath.objectAt('$.outcome.priced') }, '$.recorded');
     recordValid.addCatch(recordFailure, catchToFailure);
-    const recordInvalid = step(WORKFLOW_STATES.recordInvalid, { step: 'record_invalid', errors: JsonPath.objectAt('$.outcome.errors') }, '$.recorded');
+    const recordInvalid = step(WORKFLOW_STATES.recordInvalid, { step: 'record_invalid', app_id: JsonPath.numberAt('$.outcome.app_id'), errors: JsonPath.objectAt('$.outcome.errors') }, '$.recorded');
     recordInvalid.addCatch(recordFailure, catchToFailure);
 
     const definition = Chain.start(validate).next(

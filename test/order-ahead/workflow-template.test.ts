@@ -73,8 +73,8 @@ describe('order-ahead state machine', () => {
       Choices: [{ Variable: '$.outcome.valid', BooleanEquals: true, Next: WORKFLOW_STATES.recordValid }],
       Default: WORKFLOW_STATES.recordInvalid,
     });
-    expect(states[WORKFLOW_STATES.recordValid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_valid', 'priced.$': '$.outcome.priced' } });
-    expect(states[WORKFLOW_STATES.recordInvalid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_invalid', 'errors.$': '$.outcome.errors' } });
+    expect(states[WORKFLOW_STATES.recordValid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_valid', 'app_id.$': '$.outcome.app_id', 'priced.$': '$.outcome.priced' } });
+    expect(states[WORKFLOW_STATES.recordInvalid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_invalid', 'app_id.$': '$.outcome.app_id', 'errors.$': '$.outcome.errors' } });
     expect(states[WORKFLOW_STATES.recordFailure]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_failure', 'failure.$': '$.failure' } });
     for (const state of Object.values<any>(states).filter((candidate) => candidate.Type === 'Task')) {
       expect(state.Retry).toHaveLength(1);

@@ -15,7 +15,9 @@ import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { startCompletion } from '#shared/workflows/executions.ts';
 import { COMPLETION_FAILED, rejectOrder } from './fulfilment.ts';
 import { COMPLETION_DEADLINE_SECONDS, getUsersOrder, transitionOrder, type OrderAheadRecord } from './orders.ts';
-import { serializeLine } from './serialize.ts';
+import { completedOrderUrl } from './serialize.ts';
+
+export { completedOrderUrl, serializeCompletedOrder } from './serialize.ts';
 
 const NOT_READY = () => unprocessable('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable');
 
@@ -26,11 +28,6 @@ function rejectedAlready(errors: readonly ErrorDetail[]) {
 
 /** States the workflow is still working in: the poll answers 202. */
 export const IN_PROGRESS_STATES = new Set(['submitting', 'charging', 'submitted']);
-
-/** The completed order's address: polled by clients (docs: GET /v15/order_ahead/orders/:uuid/complete). */
-export function completedOrderUrl(baseUrl: string, uuid: string): string {
-  return `${baseUrl}/v15/order_ahead/orders/${uuid}/complete`;
-}
 
 /** POST order_completion_url. Throws 404 (not the caller's), 422 (not valid, or rejected), 503 (the workflow could not be started). */
 export async function submitCompletion(uuid: string, userId: number, now: Date = new Date()): Promise<OrderAheadRecord> {
@@ -95,41 +92,4 @@ export async function pollCompletion(uuid: string, userId: number, now: Date = n
 /** The completion status clients parse (O3): where to poll, the state, the uuid. */
 export function serializeCompletionStatus(order: Pick<OrderAheadRecord, 'uuid' | 'state'>, baseUrl: string) {
   return { order: { order_url: completedOrderUrl(baseUrl, order.uuid), state: order.state, uuid: order.uuid } };
-}
-
-/** The completed order (O4 200): every field the iOS SDK reads, with the docs' fields around them. */
-export function serializeCompletedOrder(order: OrderAheadRecord, baseUrl: string) {
-  const priced = order.priced!;
-  const done = order.completion!;
-  const delivery = priced.fulfillment_type === 'delivery';
-  return {
-    order: {
-      conveyance: { delivery_address_id: priced.delivery_address_id, desired_ready_time: priced.desired_ready_time, fulfillment_type: priced.fulfillment_type },
-      delivery_fee_amount: priced.delivery_fee_amount,
-      delivery_instructions: delivery ? priced.instructions : null,
-      delivery_uuid: null,
-      discount_amount: done.discount_amount,
-      instructions: priced.instructions ?? '',
-      items: priced.items.map(serializeLine),
-      latitude: priced.latitude,
-      longitude: priced.longitude,
-      location_id: priced.location_id,
-      location_subtitle: priced.location_subtitle,
-      location_title: priced.location_title,
-      merchant_name: priced.merchant_name,
-      order_number: done.order_number,
-      order_url: completedOrderUrl(baseUrl, order.uuid),
-      phone: done.phone,
-      ready_at: done.ready_at,
-      service_fee_amount: priced.service_fee_amount,
-      special_instructions: priced.special_instructions,
-      spend_amount: done.spend_amount,
-      state: order.state,
-      subtotal: priced.subtotal,
-      tax_amount: priced.tax_amount,
-      tip_amount: done.tip_amount,
-      total_amount: done.total_amount,
-      uuid: order.uuid,
-    },
-  };
 }

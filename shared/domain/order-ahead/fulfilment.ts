@@ -8,12 +8,16 @@
  *            with the money in one transaction. A decline is an outcome (the order is rejected), not a failure.
  *   forward  sends the charged order to the location's ordering provider; `check` asks for its answer
  *            until PROVIDER_CUTOFF_SECONDS after the POST. Accepted: `submitted` -> `completed` with the
- *            provider's order number and ready time (and the cart is remembered for suggested orders).
+ *            provider's order number and ready time and `order_ahead.completed` in one transaction (and
+ *            the cart is remembered for suggested orders).
  *   reject   `submitting`/`charging`/`submitted` -> `rejected`, the reason kept; a charged order is first
  *            withdrawn from the provider and given back (orders/refunds.ts reverseRejectedOrder).
  */
+import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
+import { eventCounterKey, orderAheadResource } from '#shared/domain/events/catalogue.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { ApiError, errorDetail, type ErrorDetail } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
@@ -23,7 +27,7 @@ import { DEFAULT_ORDERING_PROVIDER, orderingProvider, type ProviderAnswer, type 
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { chargeOrderAhead } from './complete.ts';
 import { getProposedOrder, PROVIDER_CUTOFF_SECONDS, transitionOrder, type CompletionFacts, type OrderAheadRecord } from './orders.ts';
-import { orderAheadCompleted, orderAheadRejected } from './outcomes.ts';
+import { completionEventItems, orderAheadCompleted, orderAheadRejected } from './outcomes.ts';
 import { rememberCompletedCart } from './suggestions.ts';
 
 export const PROVIDER_TIMED_OUT = (seconds: number): ErrorDetail =>
@@ -127,12 +131,44 @@ async function settle(order: OrderAheadRecord, answer: ProviderAnswer, now: Date
     const submittedAt = Date.parse(order.submitted_at!);
     return now.getTime() - submittedAt >= cutoff * 1000 ? { status: 'rejected', errors: [PROVIDER_TIMED_OUT(cutoff)] } : { status: 'pending' };
   }
-  const [settled] = await readItems([keys.order(order.uuid)], { consistent: true });
-  const completed = await transitionOrder(order.uuid, ['submitted'], 'completed', { completion: completionFacts(order, settled as OrderRecord | undefined, answer) });
+  // The settled order's amounts and the order's event counter, in one read.
+  const [settled, eventCounter] = await readItems([keys.order(order.uuid), eventCounterKey(orderAheadResource(order.uuid))], { consistent: true });
+  const completed = await completeOrder(order, completionFacts(order, settled as OrderRecord | undefined, answer), eventCounter ?? null);
   if (!completed) return finalOutcome(await storedOrder(order.uuid)) ?? { status: 'pending' };
   orderAheadCompleted(completed);
   await rememberCompletedCart(completed);
   return { status: 'accepted' };
+}
+
+/**
+ * `submitted` -> `completed`, once, with `order_ahead.completed` for the order's app in the same transaction.
+ * Undefined when the order was no longer submitted (a repeated step, or rejected meanwhile).
+ */
+async function completeOrder(order: OrderAheadRecord, completion: CompletionFacts, eventCounter: Record<string, unknown> | null): Promise<OrderAheadRecord | undefined> {
+  const completed: OrderAheadRecord = { ...order, state: 'completed', completion, updated_at: isoSeconds() };
+  let first = true;
+  const result = await transactWrite(async () => {
+    // A rebuild (another event of the order won its counter) reads the counter afresh.
+    const counter = first ? eventCounter : undefined;
+    first = false;
+    return [
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.orderAheadOrder(order.uuid),
+          UpdateExpression: 'SET #state = :completed, completion = :completion, updated_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND #state = :submitted',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':submitted': 'submitted', ':completion': completion, ':now': completed.updated_at },
+        },
+      },
+      ...(await completionEventItems(completed, counter)),
+    ];
+  });
+  if (result.committed) return completed;
+  if (result.reasons[0] === 'ConditionalCheckFailed') return undefined;
+  // Still losing races after the retries: the step fails and its Retry runs it again.
+  throw new Error(`order ahead order ${order.uuid}: completion not recorded (${result.reasons.join(', ')})`);
 }
 
 export async function forwardStep(uuid: string, now: Date = new Date()): Promise<ProviderOutcome> {

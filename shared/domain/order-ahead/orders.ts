@@ -9,11 +9,12 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
-import { createItem } from '#shared/db/transactions.ts';
+import { createItem, transactWrite } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, type ErrorDetail } from '#shared/errors.ts';
 import type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import type { Cart } from './cart.ts';
+import { validationEventItems, type ValidationResult } from './outcomes.ts';
 import type { PricedOrder } from './pricing.ts';
 
 export type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
@@ -117,33 +118,47 @@ export async function getProposedOrder(uuid: string): Promise<OrderAheadRecord |
 }
 
 /**
- * Ends validation: `externally_validating` -> valid or invalid, once. Returns false when the order
- * was no longer validating (a retried or duplicate execution, or the poll's deadline got there first).
+ * Ends validation: `externally_validating` -> valid or invalid, once, with its event for the user's app
+ * (`order_ahead.validated` / `.invalidated`, outcomes.ts) in the same transaction. Returns false when the
+ * order was no longer validating (a retried or duplicate execution, or the poll's deadline got there first)
+ * or does not exist. `appId` is the order's app when the caller read the order already; without it the order
+ * is read first (the Catch's step, which may not know it).
  */
-export async function finishValidation(uuid: string, outcome: { priced: PricedOrder } | { errors: ErrorDetail[] }): Promise<boolean> {
+export async function finishValidation(uuid: string, outcome: ValidationResult, appId?: number): Promise<boolean> {
+  let app = appId;
+  if (app === undefined) {
+    const order = await getProposedOrder(uuid);
+    if (order?.state !== 'externally_validating') return false;
+    app = order.app_id;
+  }
   const valid = 'priced' in outcome;
-  try {
-    await db().send(
-      new UpdateCommand({
+  const events = await validationEventItems({ uuid, app_id: app }, outcome);
+  const result = await transactWrite(() => [
+    {
+      Update: {
         TableName: table(),
         Key: keys.orderAheadOrder(uuid),
         UpdateExpression: 'SET #state = :next, priced = :priced, #errors = :errors, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #state = :validating',
+        // The app is part of the guard: the event goes to the order's own app, never to one a caller named wrongly.
+        ConditionExpression: 'attribute_exists(pk) AND #state = :validating AND app_id = :app',
         ExpressionAttributeNames: { '#state': 'state', '#errors': 'errors' },
         ExpressionAttributeValues: {
           ':next': valid ? 'externally_valid' : 'externally_invalid',
           ':priced': valid ? outcome.priced : null,
           ':errors': valid ? null : outcome.errors,
           ':validating': 'externally_validating',
+          ':app': app,
           ':now': isoSeconds(),
         },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+      },
+    },
+    ...events,
+  ]);
+  if (result.committed) return true;
+  // Only the order's guard refuses a validation's transaction (its event is the order's first, a fresh id);
+  // anything else (a race lost eight times) is thrown, so the workflow's Retry runs the step again.
+  if (result.reasons[0] === 'ConditionalCheckFailed') return false;
+  throw new Error(`order ahead order ${uuid}: validation outcome not recorded (${result.reasons.join(', ')})`);
 }
 
 /**
@@ -170,7 +185,7 @@ export async function pollOrder(uuid: string, userId: number, now: Date = new Da
   if (order.state === 'externally_validating' && epochSeconds(now) > order.validation_deadline) {
     // The state machine has its own timeout and a Catch; this covers what they cannot (an execution
     // that never started, or a validation function that cannot even record its failure).
-    await finishValidation(uuid, { errors: [VALIDATION_FAILED] });
+    await finishValidation(uuid, { errors: [VALIDATION_FAILED] }, order.app_id);
     order = (await getProposedOrder(uuid)) ?? order;
   }
   if (order.state === 'externally_validating') {

@@ -1,12 +1,64 @@
 /**
- * Where the completion workflow's outcomes leave the order-ahead area: called once per order, when the
- * provider accepted it (`completed`) and when it was rejected (`rejected`), after the order's state says
- * so. The events issue emits `order_ahead.completed` / `order_ahead.rejected` from here; until then each
- * outcome is one structured log line (no user data beyond ids) and a business metric by outcome.
+ * Where an order-ahead order's outcomes leave the order-ahead area:
+ *
+ * - the events the user's app receives (docs/events.md): `order_ahead.validated` / `.invalidated` when
+ *   validation ends, `order_ahead.completed` when the provider accepted it. These are transaction items:
+ *   the writes that change the order's state (orders.ts finishValidation, fulfilment.ts) carry them in the
+ *   same TransactWriteItems, so an event exists if and only if its change committed. The app is the one
+ *   the order was started through (`app_id`, the user token's app), the resource the order-ahead order.
+ * - one structured log line per completion outcome (no user data beyond ids) and a business metric.
+ *
+ * A rejection is logged and counted; the catalogue has no event for it (issue 17 lists none).
  */
+import type { TransactItem } from '#shared/db/transactions.ts';
+import { appAudience, orderAheadResource, recordEvent } from '#shared/domain/events/catalogue.ts';
+import type { ErrorDetail } from '#shared/errors.ts';
+import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
 import { recordOrderAheadCompletion } from '#shared/metrics.ts';
 import type { OrderAheadRecord } from './orders.ts';
+import type { PricedOrder } from './pricing.ts';
+import { serializeCompletedOrder, serializePolledOrder } from './serialize.ts';
+
+/** Where the local stack serves the API (scripts/start.ts); every function in AWS has PUBLIC_BASE_URL (infra/stack.ts). */
+const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
+
+/**
+ * The base of the links in an event's order (order_url, order_completion_url). An event is written outside
+ * any request (a workflow step), so the links are built on the configured public address, as the poll's
+ * are in AWS.
+ */
+function eventBaseUrl(): string {
+  return (optionalEnv('PUBLIC_BASE_URL') || LOCAL_BASE_URL).replace(/\/$/, '');
+}
+
+export type ValidationResult = { priced: PricedOrder } | { errors: ErrorDetail[] };
+
+/**
+ * The event of a validation's outcome, for the transaction that records it: `order_ahead.validated` with the
+ * order as the poll's 200 shows it, or `order_ahead.invalidated` with the poll's 422 error array. Validation
+ * ends once per order and is its first event, so no counter is read.
+ */
+export function validationEventItems(order: Pick<OrderAheadRecord, 'uuid' | 'app_id'>, outcome: ValidationResult): Promise<TransactItem[]> {
+  const resource = orderAheadResource(order.uuid);
+  const audience = appAudience(order.app_id);
+  if ('priced' in outcome) {
+    const data = serializePolledOrder({ uuid: order.uuid, state: 'externally_valid', priced: outcome.priced }, eventBaseUrl()).order;
+    return recordEvent('order_ahead.validated', resource, audience, data, { newResource: true });
+  }
+  const data = { uuid: order.uuid, state: 'externally_invalid', errors: outcome.errors.map((error) => ({ error })) };
+  return recordEvent('order_ahead.invalidated', resource, audience, data, { newResource: true });
+}
+
+/**
+ * The `order_ahead.completed` event, for the transaction that moves the order to `completed`: the order as
+ * the completion poll's 200 shows it. `counter` is the order's event counter as read with the settled order
+ * (fulfilment.ts), so the event costs no round trip; a rebuilt transaction passes undefined to read it afresh.
+ */
+export function completionEventItems(completed: OrderAheadRecord, counter: Record<string, unknown> | null | undefined): Promise<TransactItem[]> {
+  const data = serializeCompletedOrder(completed, eventBaseUrl()).order;
+  return recordEvent('order_ahead.completed', orderAheadResource(completed.uuid), appAudience(completed.app_id), data, counter === undefined ? {} : { counter });
+}
 
 export function orderAheadCompleted(order: OrderAheadRecord): void {
   recordOrderAheadCompletion('completed');

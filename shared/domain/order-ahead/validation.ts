@@ -219,9 +219,12 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
   };
 }
 
-/** The Task's validation step: reads the stored order and validates its cart. */
-export async function validateProposedOrder(uuid: string, now: Date = new Date()): Promise<ValidationOutcome> {
+/**
+ * The Task's validation step: reads the stored order and validates its cart. The outcome names the order's
+ * app (null when there is no order), so the step that records it sends the event there without reading again.
+ */
+export async function validateProposedOrder(uuid: string, now: Date = new Date()): Promise<ValidationOutcome & { app_id: number | null }> {
   const order = await getProposedOrder(uuid);
-  if (!order) return { valid: false, errors: [errorDetail('order', 'uuid', 'Order not found.', 'not_found')] };
-  return validateCart({ userId: order.user_id, cart: order.cart, now });
+  if (!order) return { valid: false, errors: [errorDetail('order', 'uuid', 'Order not found.', 'not_found')], app_id: null };
+  return { ...(await validateCart({ userId: order.user_id, cart: order.cart, now })), app_id: order.app_id };
 }
