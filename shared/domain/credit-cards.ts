@@ -2,8 +2,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { queryAll } from '#shared/db/reads.ts';
+import { queryAll, readItems } from '#shared/db/reads.ts';
 import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { appAudience, creditCardResource, eventCounterKey, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import type { CardSource, EncryptedField, VaultFailure, VaultedCard } from '#shared/payments/gateway.ts';
@@ -22,6 +23,11 @@ import { ENCRYPTED_FIELDS, NONCE_FIELDS } from '#shared/schemas/vocabularies.ts'
  * - a user with an active card has exactly one promoted card, `promoted_card_id` on the user item.
  *   Every card change bumps `cards_version` on the user item and is conditioned on the value it
  *   read, so two concurrent changes cannot both decide promotion from the same stale picture.
+ * - adding a card and deleting one are events for the user's app (`credit_card.created`,
+ *   `credit_card.deactivated`, docs/events.md), written in the change's own transaction. The user's app
+ *   is the one the user registered through (`created_app_id`, read with the card state at no extra cost),
+ *   whichever app's token made the change: a card serves the user in every app, and one receiver sees
+ *   every event of a card, so its `sequence` has no gaps.
  */
 
 export type CreditCardState = 'active' | 'inactive';
@@ -59,6 +65,8 @@ interface FingerprintItem {
 interface UserCardsState {
   promoted_card_id: number | null;
   cards_version: number | undefined;
+  /** The app the user registered through: the audience of the user's card events. */
+  created_app_id: number;
 }
 
 /** Attempts before a change that keeps losing races to the same user's other card changes gives up. */
@@ -120,10 +128,14 @@ export function serializeCreditCard(view: CreditCardView) {
 
 async function readUserCardsState(userId: number): Promise<UserCardsState | undefined> {
   const result = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: true, ProjectionExpression: 'promoted_card_id, cards_version' }),
+    new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: true, ProjectionExpression: 'promoted_card_id, cards_version, created_app_id' }),
   );
   if (!result.Item) return undefined;
-  return { promoted_card_id: (result.Item.promoted_card_id as number | null | undefined) ?? null, cards_version: result.Item.cards_version as number | undefined };
+  return {
+    promoted_card_id: (result.Item.promoted_card_id as number | null | undefined) ?? null,
+    cards_version: result.Item.cards_version as number | undefined,
+    created_app_id: Number(result.Item.created_app_id),
+  };
 }
 
 async function userCardsState(userId: number): Promise<UserCardsState> {
@@ -180,6 +192,7 @@ function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: n
  * - Another user's card (same fingerprint): 422 credit_card/number.
  * - The user's own active card again: that card is returned unchanged (no duplicate, no new id).
  * - The user's first active card is promoted.
+ * - A new card is `credit_card.created` for the user's app.
  * `nonceField` names the body field a nonce came in, for the error of an unusable nonce.
  */
 export async function addCreditCard(userId: number, source: CardSource | string, nonceField = 'gateway_payment_nonce'): Promise<CreditCardView> {
@@ -198,14 +211,18 @@ export async function addCreditCard(userId: number, source: CardSource | string,
     const card = newCardItem(userId, cardId, vaulted.card);
     const promotedCardId = seen.promoted_card_id ?? card.card_id;
     const fingerprint = { ...keys.cardFingerprint(card.fingerprint), entity: 'CardFingerprint', user_id: userId, card_id: card.card_id, created_at: card.created_at };
+    const view = { card, promoted: promotedCardId === card.card_id };
+    // The card is new (a fresh id, unused by any committed attempt): its first event, no counter to read.
+    const event = await recordEvent('credit_card.created', creditCardResource(card.card_id), appAudience(seen.created_app_id), serializeCreditCard(view).credit_card, { newResource: true });
     const outcome = await transactWrite(() => [
       owner
         ? { Put: { TableName: table(), Item: fingerprint, ConditionExpression: 'user_id = :user AND card_id = :stale', ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id } } }
         : putNew(fingerprint),
       putNew({ ...keys.creditCard(userId, card.card_id), entity: 'CreditCard', ...card }),
       userCardsUpdate(userId, seen, promotedCardId, card.created_at),
+      ...event,
     ]);
-    if (outcome.committed) return { card, promoted: promotedCardId === card.card_id };
+    if (outcome.committed) return view;
     // Someone changed the fingerprint's owner or this user's cards meanwhile: look again and decide again.
   }
   throw CARDS_BUSY();
@@ -241,11 +258,15 @@ export async function listCreditCards(userId: number): Promise<CreditCardView[]>
  * Deletes (deactivates) a card of the user. The card stays as an inactive record, its fingerprint
  * is released so the card can be added again by anyone, and if it was promoted the newest
  * remaining active card is promoted instead, all in one transaction.
- * An unknown card, another user's card and an already deleted card are all 404.
+ * An unknown card, another user's card and an already deleted card are all 404. The change is
+ * `credit_card.deactivated` for the user's app; the card's event counter is read with the card, in one
+ * BatchGetItem.
  */
 export async function deleteCreditCard(userId: number, cardId: number): Promise<CreditCardView> {
+  const resource = creditCardResource(cardId);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const [card, seen] = await Promise.all([getCreditCard(userId, cardId), userCardsState(userId)]);
+    const [[cardItem, eventCounter], seen] = await Promise.all([readItems([keys.creditCard(userId, cardId), eventCounterKey(resource)], { consistent: true }), userCardsState(userId)]);
+    const card = cardItem as CreditCardItem | undefined;
     if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
     let promotedCardId = seen.promoted_card_id;
     if (promotedCardId === cardId) {
@@ -253,28 +274,37 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
       promotedCardId = remaining.reduce<number | null>((newest, other) => (newest === null || other.card_id > newest ? other.card_id : newest), null);
     }
     const now = isoSeconds();
-    const outcome = await transactWrite(() => [
-      {
-        Update: {
-          TableName: table(),
-          Key: keys.creditCard(userId, cardId),
-          UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
-          ConditionExpression: '#state = :active',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
+    const deactivated: CreditCardView = { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };
+    let first = true;
+    const outcome = await transactWrite(async () => {
+      // A rebuild (another event of the card won its counter) reads the counter afresh.
+      const counter = first ? { counter: eventCounter ?? null } : {};
+      first = false;
+      const event = await recordEvent('credit_card.deactivated', resource, appAudience(seen.created_app_id), serializeCreditCard(deactivated).credit_card, counter);
+      return [
+        {
+          Update: {
+            TableName: table(),
+            Key: keys.creditCard(userId, cardId),
+            UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
+            ConditionExpression: '#state = :active',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
+          },
         },
-      },
-      {
-        Delete: {
-          TableName: table(),
-          Key: keys.cardFingerprint(card.fingerprint),
-          ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
-          ExpressionAttributeValues: { ':card': cardId },
+        {
+          Delete: {
+            TableName: table(),
+            Key: keys.cardFingerprint(card.fingerprint),
+            ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
+            ExpressionAttributeValues: { ':card': cardId },
+          },
         },
-      },
-      userCardsUpdate(userId, seen, promotedCardId, now),
-    ]);
-    if (outcome.committed) return { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };
+        userCardsUpdate(userId, seen, promotedCardId, now),
+        ...event,
+      ];
+    });
+    if (outcome.committed) return deactivated;
     // Deleted by a concurrent request (the next look answers 404), or another card change won: look again.
   }
   throw CARDS_BUSY();

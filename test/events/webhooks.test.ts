@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
+import { EVENT_AUDIENCE, type EventType } from '#shared/domain/events/catalogue.ts';
 import { verifySignature } from '#shared/domain/events/signature.ts';
 import { RETRY_SCHEDULE_SECONDS } from '#shared/domain/events/delivery.ts';
 import { useTestApi } from '../support/api.ts';
@@ -171,7 +172,11 @@ describe('tenants', () => {
     const merchantRefused = await api.call('POST', '/v15/webhook_endpoints', { token: world.merchant.token, body: { webhook_endpoint: { url: receiver.url, events: ['reward.earned'] } } });
     expect(merchantRefused.status).toBe(422);
     const appEndpoint = await createEndpoint(api, appToken, receiver.url, ['reward.earned', 'credit_card.created']);
-    expect((await api.call('GET', '/v15/events', { token: appToken })).status).toBe(204);
+    // The app lists its users' events (the card its user added), none of the merchants' orders or gift cards.
+    const appEvents = await api.call('GET', '/v15/events', { token: appToken });
+    expect(appEvents.status).toBe(200);
+    expect(appEvents.body.map((item: { event: { type: string } }) => item.event.type)).toContain('credit_card.created');
+    for (const item of appEvents.body) expect(EVENT_AUDIENCE[item.event.type as EventType]).toBe('app');
     const list = await api.call('GET', '/v15/webhook_endpoints', { token: appToken });
     expect(list.body.map((item: { webhook_endpoint: { id: string } }) => item.webhook_endpoint.id)).toEqual([appEndpoint.id]);
     expect(list.body[0].webhook_endpoint.secret).toBeUndefined();

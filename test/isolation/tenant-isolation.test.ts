@@ -552,6 +552,22 @@ const LIST_CASES: ListCase[] = [
     },
   },
   {
+    route: 'GET /v15/events',
+    name: "app 2's and the merchants' events do not include app 1's users' (order ahead, cards)",
+    run: async (w) => {
+      const appEvents = await listText('/v15/events', w.appToken);
+      expect(appEvents).toContain('"order_ahead.validated"');
+      expect(appEvents).toContain(w.orderAheadUuid);
+      expect(appEvents).toContain('"credit_card.created"');
+      expect(await listText('/v15/events', w.otherAppToken)).not.toContain(w.orderAheadUuid);
+      for (const token of [w.otherAppToken, w.merchant1.token, w.merchant2.token]) {
+        const listed = await listText('/v15/events', token);
+        expect(listed).not.toContain('"order_ahead.');
+        expect(listed).not.toContain('"credit_card.');
+      }
+    },
+  },
+  {
     route: 'GET /v15/user_addresses',
     name: "B's addresses do not include A's",
     run: async (w) => {
