@@ -242,6 +242,28 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
     expect(checks).toHaveLength(customers.length);
   });
 
+  it('recorded an event for each committed removal and earned reward, and for nothing else (issue 17)', async () => {
+    const items = await scanAll({ TableName: table(), ConsistentRead: true });
+    const merchantId = world.merchant.merchant.merchant_id;
+    const events = items.filter((item) => item.entity === 'Event');
+    for (const customer of customers) {
+      const giftCardEvents = events.filter((event) => event.resource_type === 'gift_card' && event.resource_id === `${merchantId}-${customer.userId}`);
+      const removals = items.filter((item) => item.entity === 'LedgerEntry' && item.account === giftCardAccountKey(customer.userId, merchantId) && item.kind === 'gift_card_removed');
+      const removedEvents = giftCardEvents.filter((event) => event.type === 'gift_card.value_removed');
+      expect(removedEvents.map((event) => JSON.parse(event.body_json).event.data.removed_value_amount).sort((a, b) => a - b), customer.label).toEqual(removals.map((entry) => -entry.amount).sort((a, b) => a - b));
+      // The card's events (two loads, two removals) are numbered 1..n without gaps or repeats.
+      expect(giftCardEvents.map((event) => event.sequence).sort((a, b) => a - b), customer.label).toEqual([1, 2, 3, 4]);
+    }
+    const ours = new Set(customers.map((customer) => customer.userId));
+    const earned = items.filter((item) => item.entity === 'Reward' && item.source === 'earned' && ours.has(item.user_id));
+    const rewardEvents = events.filter((event) => event.type === 'reward.earned' && earned.some((reward) => reward.reward_id === event.resource_id));
+    expect(earned.length).toBeGreaterThanOrEqual(customers.length);
+    // Exactly one event per earned reward (none for a reward whose transaction did not commit), all to the users' app.
+    expect(rewardEvents.map((event) => event.resource_id).sort()).toEqual(earned.map((reward) => reward.reward_id).sort());
+    expect(new Set(rewardEvents.map((event) => event.audience))).toEqual(new Set([`app:${world.app.app_id}`]));
+    expect(events.filter((event) => event.type === 'reward.earned' && !items.some((item) => item.entity === 'Reward' && item.reward_id === event.resource_id))).toEqual([]);
+  });
+
   it('left no key in progress and the ledger audit (npm run admin -- audit) clean', async () => {
     const items = await scanAll({ TableName: table(), ConsistentRead: true });
     expect(items.filter((item) => item.entity === 'IdempotencyKey' && item.status !== 'COMPLETED')).toEqual([]);
