@@ -34,8 +34,10 @@ export async function getItemFloor(token: string, concurrency: number, limit: Ru
 /**
  * One bare TransactWriteItems shaped like the smallest money write: a guarded balance update and a
  * new ledger-style entry written once. Each worker has its own balance, so workers never conflict.
+ * `items` > 2 adds more new entries: a bare transaction of an endpoint's own size (DynamoDB Local's
+ * time per transaction grows with its items, so a ten-item transaction is priced as one).
  */
-export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit, items = 2): Promise<FloorResult> {
   let capacity = 0;
   // Fresh items for every measurement: a repeated entry id would fail its condition, not measure a write.
   const measurement = randomUUID().slice(0, 8);
@@ -54,7 +56,7 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
               ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
             },
           },
-          putNew({ ...keys.ledgerEntry(account, `floor:${sequence}`), entity: 'BenchFloor', amount: 1 }),
+          ...Array.from({ length: Math.max(1, items - 1) }, (_, entry) => putNew({ ...keys.ledgerEntry(account, `floor:${sequence}:${entry}`), entity: 'BenchFloor', amount: 1 })),
         ],
         1,
       ),

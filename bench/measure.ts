@@ -112,6 +112,10 @@ export interface HttpLoadResult {
   handlerCpuMs: number | null;
   /** The bench server's CPU ms per request, gateway included (X-Bench-Process-CPU-Ms, last - first over the requests between). */
   serverCpuMs: number | null;
+  /** Median wall ms per request with a DynamoDB call in flight (X-Bench-DynamoDB-Ms). */
+  dynamoMs: number | null;
+  /** Mean items per TransactWriteItems call (X-Bench-Transact-Items over the calls), null without transactions. */
+  itemsPerTransaction: number | null;
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
   /** One response body with an unexpected status, to show what went wrong. */
@@ -143,6 +147,8 @@ export async function httpLoad(options: {
   const readUnits: number[] = [];
   const writeUnits: number[] = [];
   const handlerCpu: number[] = [];
+  const dynamoMs: number[] = [];
+  let transactItems = 0;
   const processCpu: number[] = [];
   const callTotals: Record<string, number> = {};
   let callSamples = 0;
@@ -176,6 +182,9 @@ export async function httpLoad(options: {
           const writes = headerValue(headers, 'x-bench-write-units');
           if (reads !== undefined) readUnits.push(Number(reads));
           if (writes !== undefined) writeUnits.push(Number(writes));
+          const inDynamo = headerValue(headers, 'x-bench-dynamodb-ms');
+          if (inDynamo !== undefined) dynamoMs.push(Number(inDynamo));
+          transactItems += Number(headerValue(headers, 'x-bench-transact-items') ?? 0);
           const cpu = headerValue(headers, 'x-handler-cpu-ms');
           if (cpu !== undefined) handlerCpu.push(Number(cpu));
           const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
@@ -210,6 +219,8 @@ export async function httpLoad(options: {
     capacityUnits: mean(capacity),
     readUnits: mean(readUnits),
     writeUnits: mean(writeUnits),
+    dynamoMs: dynamoMs.length === 0 ? null : round(median(dynamoMs), 3),
+    itemsPerTransaction: (callTotals.TransactWriteItems ?? 0) === 0 ? null : round(transactItems / callTotals.TransactWriteItems!, 2),
     handlerCpuMs: handlerCpu.length === 0 ? null : round(median(handlerCpu), 3),
     serverCpuMs: processCpu.length < 2 ? null : round((Math.max(...processCpu) - Math.min(...processCpu)) / (processCpu.length - 1), 3),
     calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),

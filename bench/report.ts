@@ -107,10 +107,10 @@ function runAt(row: EndpointRow, concurrency: number) {
 }
 
 export function terminalTable(results: BenchResults): string {
-  const headers = ['endpoint', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'round trips', 'CU/req', 'handler CPU ms', 'server CPU ms/req', 'overhead', 'target'];
+  const headers = ['endpoint', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'round trips', 'CU/req', 'handler CPU ms', 'server CPU ms/req', 'in DynamoDB ms', 'overhead', 'target'];
   const rows: string[][] = [];
   for (const floor of results.floor.start) {
-    rows.push([`floor ${floor.operation}`, String(floor.concurrency), fmt(floor.summary.p50), fmt(floor.summary.p95), fmt(floor.summary.p99), fmt(floor.summary.rps, 0), '1', fmt(floor.capacityUnits), dash, dash, dash, dash]);
+    rows.push([`floor ${floor.operation}`, String(floor.concurrency), fmt(floor.summary.p50), fmt(floor.summary.p95), fmt(floor.summary.p99), fmt(floor.summary.rps, 0), '1', fmt(floor.capacityUnits), dash, dash, dash, dash, dash]);
   }
   for (const row of results.endpoints) {
     if (!row.available) {
@@ -131,6 +131,7 @@ export function terminalTable(results: BenchResults): string {
         fmt(run.load.capacityUnits),
         run.concurrency === 1 ? fmt(run.load.handlerCpuMs) : dash,
         fmt(run.load.serverCpuMs),
+        fmt(run.load.dynamoMs),
         fmt(run.overheadRatio),
         `${run.overheadRatio === null ? dash : run.overheadRatio <= target ? 'met' : 'MISSED'} (<= ${target})`,
       ]);
@@ -138,7 +139,7 @@ export function terminalTable(results: BenchResults): string {
   }
   if (results.orderAhead.available) {
     for (const run of results.orderAhead.runs) {
-      rows.push(['order ahead start->200', String(run.concurrency), fmt(run.summary.p50), fmt(run.summary.p95), fmt(run.summary.p99), fmt(run.summary.rps, 1), `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`, dash, dash, dash, dash, dash]);
+      rows.push(['order ahead start->200', String(run.concurrency), fmt(run.summary.p50), fmt(run.summary.p95), fmt(run.summary.p99), fmt(run.summary.rps, 1), `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`, dash, dash, dash, dash, dash, dash]);
     }
   } else {
     rows.push(['order ahead start->200', dash, results.orderAhead.note ?? 'not available', '', '', '', '', '', '']);
@@ -172,18 +173,20 @@ function endpointSection(results: BenchResults): string {
     'n',
     'Handler CPU ms / req (median, c=1)',
     'Server CPU ms / req (gateway + handler)',
+    'In DynamoDB ms / req (median)',
+    'Outside DynamoDB ms (p50 - in DynamoDB)',
     'DynamoDB calls / req',
     'Round trips (min)',
     'Round-trip target',
     'CU / req (read + write)',
-    'Adjacent floor p50 GetItem / Transact ms',
+    'Adjacent floor p50 GetItem / Transact ms (items per transaction)',
     'Floor ms',
     `Overhead ratio (target: read <= ${TARGETS.overheadRatio.read}, write <= ${TARGETS.overheadRatio.write}, at c=1 and c=16)`,
   ];
   const rows: string[][] = [];
   for (const row of results.endpoints) {
     if (!row.available) {
-      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '', '']);
+      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '', '']);
       continue;
     }
     for (const run of row.runs) {
@@ -201,11 +204,13 @@ function endpointSection(results: BenchResults): string {
         String(load.summary.count),
         run.concurrency === 1 ? fmt(load.handlerCpuMs) : dash,
         fmt(load.serverCpuMs),
+        fmt(load.dynamoMs),
+        load.dynamoMs == null ? dash : fmt(round(load.summary.p50 - load.dynamoMs, 2)),
         callsText(load.calls),
         `${fmt(load.roundTrips)} (${row.minimum.roundTrips})`,
         run.concurrency === 1 ? verdict(roundTripsMet) : dash,
         `${fmt(load.capacityUnits)} (${fmt(load.readUnits)} + ${fmt(load.writeUnits)})`,
-        `${fmt(run.adjacentFloor.getItemP50)} / ${fmt(run.adjacentFloor.transactWriteP50)}`,
+        `${fmt(run.adjacentFloor.getItemP50)} / ${fmt(run.adjacentFloor.transactWriteP50)}${run.adjacentFloor.transactItems ? ` (${run.adjacentFloor.transactItems} items)` : ''}`,
         fmt(run.floorMs),
         ratioCell,
       ]);
@@ -403,7 +408,8 @@ How it was measured:
 - Its own stack on fresh data: DynamoDB Local in memory, a new table from \`shared/db/table-definition.ts\`, the real handlers behind the local gateway in a child process with **stage throttling disabled** (\`createGateway({ throttling: false })\`) and \`DYNAMODB_STATS=1\` (round trips and consumed capacity per request from the \`X-DynamoDB-*\` headers; \`bench/server.ts\` adds which operations ran and the read/write split). Request logs on, as deployed.
 - Load: autocannon, closed loop, ${results.mode === 'quick' ? 'quick mode (short runs; figures are rough)' : 'full mode'}: ${results.plan.durationMs / 1000} s per endpoint and concurrency (${results.plan.consumable[1]} / ${results.plan.consumable[16]} requests for endpoints that use up prepared data), after ${results.plan.warmupRequests} warm-up requests. Latencies are exact (not autocannon's whole-millisecond histogram). n = requests measured.
 - Floor: a bare GetItem (a token item) and a bare two-item TransactWriteItems (guarded balance update + new entry) through the handlers' own document client, at the same concurrency. Measured for ${results.plan.floorMs / 1000} s before and after all endpoints (the table below), and again for ${results.plan.adjacentFloorMs / 1000} s right before each endpoint run: each overhead ratio uses that adjacent floor, because the machine's load drifts over the minutes of a run.
-- Overhead ratio = endpoint p50 / its floor, where the floor prices each DynamoDB call of the request at the p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor, every other call at the GetItem floor) — the issue's "round trips x floor p50", with transactions priced as transactions.
+- Overhead ratio = endpoint p50 / its floor, where the floor prices each DynamoDB call of the request at the p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor, every other call at the GetItem floor) — the issue's "round trips x floor p50", with transactions priced as transactions of their own size: the adjacent transaction floor is a bare TransactWriteItems (one guarded update + new entries) with as many items as the endpoint's transactions averaged in its warm-up (DynamoDB Local takes several times longer for a ten-item transaction than for a two-item one, which is the database's work, not the handler's).
+- In DynamoDB ms: the wall time a request spent with at least one DynamoDB call in flight, measured in the bench server around the handlers' client (parallel calls counted once); "outside DynamoDB" = the endpoint's p50 minus it: the HTTP hop, the gateway, the handler's own work and any wait for a CPU. The completed order's card charge goes to the sandbox gateway (\`shared/payments/sandbox.ts\`), which answers in-process without any network call, so it adds no outside call to price.
 - Overhead-ratio targets: reads (GET routes) <= ${TARGETS.overheadRatio.read}, writes (every other method) <= ${TARGETS.overheadRatio.write}, at concurrency 1; at concurrency 16 "no worse" means the ratio stays within the same target (the c=16 ratio divides by the c=16 floor, so it measures how the handler's own cost grows under load, not the queueing DynamoDB Local adds to every call).
 - Handler CPU ms / request: \`process.cpuUsage()\` around the whole invocation (middy, validation, the domain, the SDK's serialisation, the log line), reported by the handler as \`X-Handler-CPU-Ms\` in bench mode only; the median at concurrency 1, where the request is the only one in flight (at 16 the process's CPU would be shared between overlapping requests). Server CPU ms / request: the bench server process's CPU (gateway + handler) between the first and the last response over the requests in between, at either concurrency. On Lambda at ${FUNCTION_MEMORY_MB} MB a function gets about a third of a vCPU, so handler CPU there takes roughly three times as long.
 - Round-trip target: the mean round trips per request equal the documented minimum; "missed" when any request made more.

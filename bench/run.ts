@@ -59,8 +59,11 @@ function progress(message: string): void {
 export interface EndpointRun {
   concurrency: Concurrency;
   load: HttpLoadResult;
-  /** Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses). */
-  adjacentFloor: { getItemP50: number; transactWriteP50: number };
+  /**
+   * Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses); the
+   * transaction floor is a bare TransactWriteItems of `transactItems` items (the endpoint's own size).
+   */
+  adjacentFloor: { getItemP50: number; transactWriteP50: number; transactItems?: number };
   /** Sum over the request's DynamoDB calls of the floor p50 of that kind of call, at this concurrency. */
   floorMs: number | null;
   overheadRatio: number | null;
@@ -208,11 +211,14 @@ async function main(): Promise<void> {
         const next = await scenario.prepare({ world, api, runId, count, quick });
         for (const concurrency of CONCURRENCIES) {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
-          await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next, expectedStatuses: scenario.expectedStatuses, onResponse });
-          // The floor again, right next to this run: the machine's load drifts over minutes.
+          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next, expectedStatuses: scenario.expectedStatuses, onResponse });
+          // The floor again, right next to this run: the machine's load drifts over minutes. A transaction
+          // is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
+          const transactItems = Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2));
           const adjacentFloor = {
             getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
-            transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
+            transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs }, transactItems)).summary.p50,
+            transactItems,
           };
           const load = await httpLoad({
             baseUrl: stack.baseUrl,

@@ -8,6 +8,9 @@
  * read / write capacity split (X-Bench-DynamoDB-Calls, X-Bench-Read-Units, X-Bench-Write-Units):
  * the overhead ratio prices each call at the floor of its own kind and the cost model prices
  * read and write units differently. It hooks the handlers' own client (db() is one per process).
+ * X-Bench-DynamoDB-Ms is the wall time the request spent with a DynamoDB call in flight (the time
+ * outside it is the handler's, the gateway's and the HTTP hop's); X-Bench-Transact-Items the items of
+ * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size).
  * X-Bench-Process-CPU-Ms is this process's CPU time so far (gateway and handlers): the load generator
  * takes the difference between its first and last response over the requests in between, which
  * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
@@ -28,6 +31,12 @@ interface CallStats {
   calls: Map<string, number>;
   readUnits: number;
   writeUnits: number;
+  /** Items written by the request's TransactWriteItems calls (the floor prices a transaction at its size). */
+  transactItems: number;
+  /** Wall time with at least one DynamoDB call in flight (parallel calls count once). */
+  dynamoMs: number;
+  inFlight: number;
+  busySince: number;
 }
 
 const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
@@ -41,7 +50,11 @@ db().middlewareStack.add(
     if (!stats) return next(args);
     const operation = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
     stats.calls.set(operation, (stats.calls.get(operation) ?? 0) + 1);
-    const result = await next(args);
+    if (operation === 'TransactWriteItems') stats.transactItems += ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).length;
+    if (stats.inFlight++ === 0) stats.busySince = performance.now();
+    const result = await next(args).finally(() => {
+      if (--stats.inFlight === 0) stats.dynamoMs += performance.now() - stats.busySince;
+    });
     const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
     const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
     if (READ_OPERATIONS.has(operation)) stats.readUnits += units;
@@ -63,7 +76,7 @@ function processCpuMs(): number {
 const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0 };
+  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, dynamoMs: 0, inFlight: 0, busySince: 0 };
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
     writeHead(status, {
@@ -72,6 +85,8 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-Read-Units': String(stats.readUnits),
       'X-Bench-Write-Units': String(stats.writeUnits),
       'X-Bench-Process-CPU-Ms': processCpuMs().toFixed(3),
+      'X-Bench-DynamoDB-Ms': stats.dynamoMs.toFixed(3),
+      'X-Bench-Transact-Items': String(stats.transactItems),
     });
   requestScope.run(stats, () => gatewayListener!(request, response));
 });
