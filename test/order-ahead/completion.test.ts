@@ -11,6 +11,7 @@ import { getProposedOrder, transitionOrder } from '#shared/domain/order-ahead/or
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
+import { setChargeLimits } from '#shared/domain/charge-limits.ts';
 import { SANDBOX_PROVIDERS, SANDBOX_REJECTION_REASON } from '#shared/ordering/sandbox.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { stepHandler as completionSteps } from '../../functions/order-ahead-completion-steps.ts';
@@ -258,6 +259,24 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     expect(await getOrder(order.uuid)).toBeUndefined();
     expect(await getProposedOrder(order.uuid)).toMatchObject({ state: 'rejected', rejection: { charge_reversed: false } });
     expect((await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).version).toBe(0);
+  });
+
+  it("over the merchant's card charge cap: rejected with the limit's 422, nothing charged, nothing forwarded", async () => {
+    // docs/money.md, "Card charge limits": the order ($5.93) is over a $5 cap the merchant set at itself.
+    await setChargeLimits({ merchantId: MERCHANT() }, { per_order_amount: 500 });
+    try {
+      const user = await customer();
+      const order = await validOrder(user.token, places.accepts);
+      const completed = await api.call('POST', order.order_completion_url, { token: user.token });
+      const { last } = await pollLikeIos(api, completed.body.order.order_url, user.token);
+      expect(last.status, last.text).toBe(422);
+      expect(last.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'over_order_charge_limit' });
+      expect(await getOrder(order.uuid)).toBeUndefined();
+      expect(await getProposedOrder(order.uuid)).toMatchObject({ state: 'rejected', rejection: { charge_reversed: false } });
+      expect((await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).version).toBe(0);
+    } finally {
+      await setChargeLimits({ merchantId: MERCHANT() }, null);
+    }
   });
 
   it("refuses another user's order (404), an order that is not valid (422), and has no completion to show before the POST (404)", async () => {
