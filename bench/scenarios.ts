@@ -3,6 +3,8 @@
  * scenario whose seed data is missing is reported as "not available" (see seed.ts); every route it
  * names must be in shared/routes.ts (checked when this module loads).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { routes, type HttpMethod } from '#shared/routes.ts';
 import type { HttpRequestSpec } from './measure.ts';
 import { BENCH_PASSWORD, type BenchUser, type World } from './seed.ts';
@@ -725,7 +727,131 @@ export const scenarios: Scenario[] = [
       };
     },
   },
+  {
+    id: 'webhook-endpoint-create',
+    title: 'Create a webhook endpoint (app token)',
+    route: routeRef({ method: 'POST', path: '/v15/webhook_endpoints' }),
+    consumable: true,
+    minimum: { roundTrips: 2, transactions: 1, rationale: "token check + one transaction: the endpoint and the audience's endpoint count, guarded at 10" },
+    expectedStatuses: [200],
+    async prepare({ world, count }) {
+      // At most 10 endpoints per audience: one app per 10 requests.
+      const apps = await benchApps(world, Math.ceil(count / MAX_BENCH_ENDPOINTS));
+      let next = 0;
+      return () => {
+        const index = next++;
+        return { method: 'POST', path: '/v15/webhook_endpoints', headers: auth(apps[Math.floor(index / MAX_BENCH_ENDPOINTS)]!.token), body: { webhook_endpoint: { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created', 'order_ahead.completed'] } } };
+      };
+    },
+  },
+  {
+    id: 'webhook-endpoints-list',
+    title: "List the caller's webhook endpoints",
+    route: routeRef({ method: 'GET', path: '/v15/webhook_endpoints' }),
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the audience's endpoints (at most 10)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const [app] = await benchApps(world, 1);
+      await benchEndpoints(app!.appId, 3);
+      return () => ({ method: 'GET', path: '/v15/webhook_endpoints', headers: auth(app!.token) });
+    },
+  },
+  {
+    id: 'webhook-endpoint-delete',
+    title: 'Delete a webhook endpoint',
+    route: routeRef({ method: 'DELETE', path: '/v15/webhook_endpoints/{id}' }),
+    consumable: true,
+    minimum: { roundTrips: 2, transactions: 1, rationale: 'token check + one transaction: the delete, guarded by the owner (so no read first), and the count' },
+    expectedStatuses: [204],
+    async prepare({ world, count }) {
+      const apps = await benchApps(world, Math.ceil(count / MAX_BENCH_ENDPOINTS));
+      const made = (await createMany(apps.length, 4, async (index) => (await benchEndpoints(apps[index]!.appId, MAX_BENCH_ENDPOINTS)).map((id) => ({ id, token: apps[index]!.token })))).flat();
+      let next = 0;
+      return () => {
+        const endpoint = made[next++];
+        if (!endpoint) throw new Error('ran out of webhook endpoints to delete');
+        return { method: 'DELETE', path: `/v15/webhook_endpoints/${endpoint.id}`, headers: auth(endpoint.token) };
+      };
+    },
+  },
+  {
+    id: 'webhook-secret-roll',
+    title: "Roll a webhook endpoint's secret",
+    route: routeRef({ method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets' }),
+    minimum: { roundTrips: 3, transactions: 1, rationale: "token check + the endpoint (the secrets the roll keeps) + one transaction guarded by them" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      // 32 endpoints in turn: 16 concurrent rolls never meet on one endpoint (that would be the designed 409).
+      const apps = await benchApps(world, 4);
+      const endpoints = (await Promise.all(apps.map(async ({ appId, token }) => (await benchEndpoints(appId, 8)).map((id) => ({ id, token }))))).flat();
+      const next = roundRobin(endpoints);
+      return () => {
+        const { id, token } = next();
+        return { method: 'POST', path: `/v15/webhook_endpoints/${id}/secrets`, headers: auth(token) };
+      };
+    },
+  },
+  {
+    id: 'events-list',
+    title: "List the caller's events (an app: its users' cards)",
+    route: routeRef({ method: 'GET', path: '/v15/events' }),
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query page of the audience's events" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      // The seed added a card for each bench user: credit_card.created events of the bench app.
+      const token = await appToken(world.appId);
+      return () => ({ method: 'GET', path: '/v15/events', headers: auth(token) });
+    },
+  },
+  {
+    id: 'webhook-replay',
+    title: 'Replay events to a webhook endpoint',
+    route: routeRef({ method: 'POST', path: '/v15/webhook_endpoints/{id}/replays' }),
+    minimum: { roundTrips: 3, transactions: 0, rationale: 'token check + the endpoint (its event types) + one Query page of the events after `after` (up to 100); queueing is an SQS call, not DynamoDB' },
+    expectedStatuses: [200],
+    async prepare({ world, api }) {
+      const token = await appToken(world.appId);
+      // A real receiver on loopback (the bench server runs the local delivery queue, as npm start).
+      const receiver = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      receiver.unref();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench-hooks`;
+      const made = await api.call('POST', '/v15/webhook_endpoints', { token, body: { webhook_endpoint: { url, events: ['credit_card.created'] } } });
+      if (made.status !== 200) throw new Error(`webhook endpoint answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
+      const listed = await api.call('GET', '/v15/events?types=credit_card.created', { token });
+      const ids: string[] = (listed.body ?? []).map((item: { event: { id: string } }) => item.event.id);
+      if (ids.length < 2) throw new Error(`the bench app has ${ids.length} events to replay`);
+      // After the second-to-last event: each replay reads the page and queues one delivery.
+      const after = ids.at(-2)!;
+      return () => ({ method: 'POST', path: `/v15/webhook_endpoints/${made.body.webhook_endpoint.id}/replays`, headers: auth(token), body: { replay: { after } } });
+    },
+  },
 ];
+
+const MAX_BENCH_ENDPOINTS = 10;
+
+async function appToken(appId: number): Promise<string> {
+  const { issueToken } = await import('#shared/auth/tokens.ts');
+  return issueToken({ subject: 'app', appId });
+}
+
+/** `count` fresh apps with their own tokens: each app an audience of its own (at most 10 endpoints each). */
+async function benchApps(world: World, count: number): Promise<{ appId: number; token: string }[]> {
+  const { createApp } = await import('#shared/domain/apps.ts');
+  return createMany(count, 8, async (index) => {
+    const { app } = await createApp({ name: `Bench webhooks ${index}`, global: false, merchantIds: [world.merchantId] });
+    return { appId: app.app_id, token: await appToken(app.app_id) };
+  });
+}
+
+/** Creates `count` endpoints of the app through the domain library; returns their ids. */
+async function benchEndpoints(appId: number, count: number): Promise<string[]> {
+  const { createEndpoint } = await import('#shared/domain/events/endpoints.ts');
+  const { appAudience } = await import('#shared/domain/events/catalogue.ts');
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) ids.push((await createEndpoint(appAudience(appId), { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created'] })).endpoint.endpoint_id);
+  return ids;
+}
 
 /** Polls an order_url as the iOS SDK does (every 0.5 s while 202) until it answers `status`. */
 async function pollFor(api: Api, orderUrl: string, token: string, status: number): Promise<ApiResponse> {

@@ -1,7 +1,7 @@
 /**
  * The local API for the benchmark, in its own process so the load generator does not share its
  * event loop: the real handlers behind the local gateway with stage throttling OFF (the bench would
- * otherwise measure 429s), local order-ahead workflows, DYNAMODB_STATS=1 set by the parent (the
+ * otherwise measure 429s), local order-ahead workflows, the local webhook delivery queue, DYNAMODB_STATS=1 set by the parent (the
  * handlers add X-DynamoDB-Round-Trips / X-DynamoDB-Capacity-Units).
  *
  * On top of those headers this process adds, per request, which DynamoDB operations ran and the
@@ -24,6 +24,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { db } from '#shared/db/client.ts';
+import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
 
@@ -65,6 +66,9 @@ db().middlewareStack.add(
 );
 
 await startLocalWorkflows();
+// Replays queue deliveries: the local FIFO queue and its consumer, to loopback receivers, as on `npm start`.
+process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
+await startLocalDeliveryQueue();
 const server = createGateway({ throttling: false });
 server.keepAliveTimeout = 60_000;
 

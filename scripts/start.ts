@@ -63,6 +63,15 @@ async function main(): Promise<void> {
   const { startLocalWorkflows } = await import('./local/workflows.ts');
   await startLocalWorkflows();
 
+  // Webhooks (docs/events.md): DynamoDB Local's stream -> the local FIFO delivery queue -> the tenants' URLs,
+  // through the same functions as in AWS; the stream position survives restarts.
+  const { startLocalDeliveryQueue } = await import('./local/delivery-queue.ts');
+  const { startLocalEventStream } = await import('./local/event-stream.ts');
+  const deliveries = await startLocalDeliveryQueue();
+  const streamClient = localClient(dynamo.endpoint);
+  const eventStream = await startLocalEventStream({ endpoint: dynamo.endpoint, client: streamClient, tableName, checkpointFile: join(localDirectory, 'event-stream.json') });
+  logLine('webhook delivery started', { stream: 'DynamoDB Local', checkpoint: join(localDirectory, 'event-stream.json') });
+
   const { createGateway, listen } = await import('./local/gateway.ts');
   const server = createGateway();
   const boundPort = await listen(server, { port, host });
@@ -76,6 +85,9 @@ async function main(): Promise<void> {
     logLine('stopping', { signal });
     server.close();
     server.closeAllConnections();
+    await eventStream.stop();
+    await deliveries.stop();
+    streamClient.destroy();
     await Promise.all([dynamo.stop(), ses.stop(), s3.stop()]);
     process.exit(0);
   };

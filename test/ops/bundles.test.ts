@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
 import { COMPLETION_TASK_EXPORT, COMPLETION_TASK_HANDLER } from '../../infra/constructs/order-ahead-completion-workflow.ts';
+import { EVENTS_STREAM_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/constructs/webhook-delivery.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { eventItems } from '#shared/db/outbox.ts';
 import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
@@ -30,7 +33,19 @@ interface Job {
   event: unknown;
 }
 
-type Outcome = { name: string; result?: { statusCode?: number; headers?: Record<string, string>; body?: string; recorded?: boolean }; error?: string };
+type Outcome = {
+  name: string;
+  result?: { statusCode?: number; headers?: Record<string, string>; body?: string; recorded?: boolean; queued?: number; batchItemFailures?: unknown[] };
+  error?: string;
+};
+
+/** The bench's bundle target (docs/benchmarks.md), which the functions that serve no route must meet too. */
+const MAX_BUNDLE_BYTES = 200 * 1024;
+/** The webhook path's two functions (infra/constructs/webhook-delivery.ts): no routes, same bundling. */
+const EVENT_FUNCTIONS = [
+  { name: EVENTS_STREAM_HANDLER, exportName: 'streamHandler' },
+  { name: WEBHOOK_DELIVERY_HANDLER, exportName: 'queueHandler' },
+] as const;
 
 /** Runner processes working through the bundles side by side (the machine has 2 cores). */
 const RUNNERS = 2;
@@ -155,7 +170,15 @@ beforeAll(async () => {
     { name: FALLBACK_HANDLER, route: undefined, exportName: 'handler' },
     { name: VALIDATION_TASK_HANDLER, route: undefined, exportName: VALIDATION_TASK_EXPORT },
     { name: COMPLETION_TASK_HANDLER, route: undefined, exportName: COMPLETION_TASK_EXPORT },
+    ...EVENT_FUNCTIONS.map((target) => ({ ...target, route: undefined })),
   ];
+  // An inserted event of an audience with no endpoints (the stream queues nothing), and a queued delivery
+  // to an endpoint that does not exist (dropped): each function reads the table and answers.
+  const [, eventPut] = await eventItems({ type: 'credit_card.created', resource: { type: 'credit_card', id: '1' }, audience: 'app:999999999', data: {} }, { newResource: true });
+  const streamEvent = { Records: [{ eventName: 'INSERT', dynamodb: { NewImage: marshall(eventPut!.Put!.Item, { removeUndefinedValues: true }) } }] };
+  const queuedDelivery = {
+    Records: [{ messageId: randomUUID(), receiptHandle: 'bundle-smoke-test', body: JSON.stringify({ endpoint_id: 'we_none', event_id: 'evt_none', queued_at: Date.now() }), attributes: { MessageGroupId: 'we_none:credit_card:1', ApproximateReceiveCount: '1' } }],
+  };
   // One esbuild call for every function, each into its own directory as its asset.
   await build(apiFunctionEsbuildOptions(Object.fromEntries(targets.map((target) => [`${target.name}/index`, handlerEntry(target.name)])), directory));
   for (const { route } of targets) {
@@ -171,6 +194,8 @@ beforeAll(async () => {
       target.name === VALIDATION_TASK_HANDLER ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } }
       // The completion task asked to check an order that does not exist reads the table and fails the Task.
       : target.name === COMPLETION_TASK_HANDLER ? { step: 'check', order_uuid: randomUUID() }
+      : target.name === EVENTS_STREAM_HANDLER ? streamEvent
+      : target.name === WEBHOOK_DELIVERY_HANDLER ? queuedDelivery
       : eventFor(target.route, tokens),
   }));
   const shares = Array.from({ length: RUNNERS }, (_, runner) => jobs.filter((_, index) => index % RUNNERS === runner));
@@ -200,5 +225,12 @@ describe('deployed bundles', () => {
     const outcome = outcomes.get(VALIDATION_TASK_HANDLER)!;
     expect(outcome.error).toBeUndefined();
     expect(outcome.result).toEqual({ recorded: false });
+  });
+
+  it.each(EVENT_FUNCTIONS.map((target) => target.name))('%s bundles within the bundle target and runs its export from its own bundle', (name) => {
+    expect(statSync(join(directory, name, 'index.mjs')).size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+    const outcome = outcomes.get(name)!;
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.result).toEqual(name === EVENTS_STREAM_HANDLER ? { queued: 0 } : { batchItemFailures: [] });
   });
 });

@@ -131,15 +131,20 @@ export async function getOwnEndpoint(audience: Audience, endpointId: string): Pr
   return endpoint;
 }
 
+/**
+ * Deletes the audience's own endpoint in one transaction, without reading it first: the delete is guarded by
+ * the owner, so another audience's endpoint, an unknown id and one already deleted are all 404 (the count
+ * goes down only with a delete that happened).
+ */
 export async function deleteEndpoint(audience: Audience, endpointId: string): Promise<void> {
   const owner = audienceKey(audience);
-  await getOwnEndpoint(audience, endpointId);
   const outcome = await transactWrite(() => [
     { Delete: { TableName: table(), Key: keys.webhookEndpoint(endpointId), ConditionExpression: 'attribute_exists(pk) AND audience = :owner', ExpressionAttributeValues: { ':owner': owner } } },
     { Update: { TableName: table(), Key: keys.webhookEndpointCount(owner), UpdateExpression: 'ADD endpoint_count :minus', ExpressionAttributeValues: { ':minus': -1 } } },
   ]);
-  // Deleted meanwhile by another request: the outcome the caller asked for.
-  if (!outcome.committed && outcome.reasons[0] !== 'ConditionalCheckFailed') throw conflict('Another change of this endpoint is in progress; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
+  if (outcome.committed) return;
+  if (outcome.reasons[0] === 'ConditionalCheckFailed') throw notFound();
+  throw conflict('Another change of this endpoint is in progress; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
 }
 
 /**
