@@ -9,7 +9,8 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomInt } from 'node:crypto';
-import QRCode from 'qrcode';
+// The encoder alone: the package's entry point also loads every renderer (pngjs and more, ~60 KiB per bundle).
+import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -87,7 +88,7 @@ export function checkQrText(uuid: string): string {
  * drawn as blocks (U+2588 both, U+2580 upper, U+2584 lower, U+00A0 neither), a one-module quiet zone, rows joined by `,`.
  */
 export function qrCodeCharacterArt(text: string): string {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { modules } = createQrCode(text, { errorCorrectionLevel: 'M' });
   const size = modules.size;
   const dark = (row: number, column: number) => row >= 0 && column >= 0 && row < size && column < size && modules.get(row, column) === 1;
   const rows: string[] = [];
