@@ -289,6 +289,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'set-interstitial': () => import('./admin/app-surface.ts').then((module) => module.setInterstitialCommand),
   'list-tickets': () => import('./admin/app-surface.ts').then((module) => module.listTicketsCommand),
   'upload-image': () => import('./admin/images.ts').then((module) => module.uploadImageCommand),
+  'shard-id-counters': () => import('./admin/ids.ts').then((module) => module.shardIdCountersCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

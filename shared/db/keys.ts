@@ -35,7 +35,8 @@ const userOrdersPartition = (userId: number) => `USER#${userId}#ORDERS`;
 const locationOrdersPartition = (locationId: number) => `LOCATION#${locationId}#ORDERS`;
 
 export const keys = {
-  counter: (entity: string): Key => ({ pk: `COUNTER#${entity}`, sk: 'COUNTER' }),
+  /** An id counter (shared/db/ids.ts): `COUNTER#<kind>` for a single-counter kind, `COUNTER#<kind>#<shard>` for one shard of a sharded kind. */
+  counter: (entity: string, shard?: number): Key => ({ pk: shard === undefined ? `COUNTER#${entity}` : `COUNTER#${entity}#${shard}`, sk: 'COUNTER' }),
 
   app: (appId: number): Key => ({ pk: `APP#${appId}`, sk: 'APP' }),
   apiKey: (apiKeyHash: string): Key => ({ pk: `APIKEY#${apiKeyHash}`, sk: 'APIKEY' }),

@@ -2,7 +2,7 @@ import { queryAll } from '#shared/db/reads.ts';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { nextId } from '#shared/db/ids.ts';
+import { byCreation, nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { geocoder, type PostalAddress, type Position } from '#shared/geocoding/index.ts';
@@ -26,6 +26,8 @@ export interface UserAddressItem {
   latitude: number | null;
   longitude: number | null;
   created_at: string;
+  /** Creation instant in milliseconds: the list's order (address ids do not follow creation; absent on older items). */
+  created_at_ms?: number;
   updated_at: string;
 }
 
@@ -59,7 +61,8 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
     nextId('user_address'),
     sentPosition(input) ?? geocodedPosition({ ...input, extended_address: input.extended_address ?? '' }),
   ]);
-  const now = isoSeconds();
+  const createdAt = new Date();
+  const now = isoSeconds(createdAt);
   const address: UserAddressItem = {
     address_id: addressId,
     user_id: userId,
@@ -73,6 +76,7 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
     latitude: position?.latitude ?? null,
     longitude: position?.longitude ?? null,
     created_at: now,
+    created_at_ms: createdAt.getTime(),
     updated_at: now,
   };
   const outcome = await transactWrite(() => [
@@ -96,14 +100,18 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
   return address;
 }
 
-/** The user's addresses by id (the sort key pads ids so this is numeric order). */
+/**
+ * The user's addresses, oldest first. Address ids are drawn from sharded counters and do not follow
+ * creation order, so the (at most MAX_ADDRESSES_PER_USER) items are sorted by creation time here.
+ */
 export async function listAddresses(userId: number): Promise<UserAddressItem[]> {
   const prefix = keys.userAddressPrefix(userId);
-  return (await queryAll({
+  const addresses = (await queryAll({
     TableName: table(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
   })) as UserAddressItem[];
+  return addresses.sort(byCreation((address) => address.address_id));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { nextId } from '#shared/db/ids.ts';
+import { byCreation, nextId } from '#shared/db/ids.ts';
 import { queryAll, readItems } from '#shared/db/reads.ts';
 import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { appAudience, creditCardResource, eventCounterKey, recordEvent } from '#shared/domain/events/catalogue.ts';
@@ -46,6 +46,8 @@ export interface CreditCardItem {
   debit?: boolean;
   state: CreditCardState;
   created_at: string;
+  /** Creation instant in milliseconds: the cards' order (card ids do not follow creation; absent on older items). */
+  created_at_ms?: number;
   updated_at: string;
   deactivated_at: string | null;
 }
@@ -155,15 +157,16 @@ async function fingerprintOwner(fingerprint: string): Promise<FingerprintItem | 
   return result.Item as FingerprintItem | undefined;
 }
 
-/** Every card of the user, active and inactive, oldest first. */
+/** Every card of the user, active and inactive, oldest first (by creation time: card ids do not follow it). */
 async function allCards(userId: number): Promise<CreditCardItem[]> {
   const prefix = keys.creditCardPrefix(userId);
-  return (await queryAll({
+  const cards = (await queryAll({
     TableName: table(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
     ConsistentRead: true,
   })) as CreditCardItem[];
+  return cards.sort(byCreation((card) => card.card_id));
 }
 
 /** The user-item update every card change makes: the promoted card and the next cards_version. */
@@ -229,7 +232,8 @@ export async function addCreditCard(userId: number, source: CardSource | string,
 }
 
 function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): CreditCardItem {
-  const now = isoSeconds();
+  const createdAt = new Date();
+  const now = isoSeconds(createdAt);
   return {
     user_id: userId,
     card_id: cardId,
@@ -243,6 +247,7 @@ function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): Cred
     debit: vaulted.debit,
     state: 'active',
     created_at: now,
+    created_at_ms: createdAt.getTime(),
     updated_at: now,
     deactivated_at: null,
   };
@@ -271,7 +276,7 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
     let promotedCardId = seen.promoted_card_id;
     if (promotedCardId === cardId) {
       const remaining = (await allCards(userId)).filter((other) => other.state === 'active' && other.card_id !== cardId);
-      promotedCardId = remaining.reduce<number | null>((newest, other) => (newest === null || other.card_id > newest ? other.card_id : newest), null);
+      promotedCardId = remaining.at(-1)?.card_id ?? null;
     }
     const now = isoSeconds();
     const deactivated: CreditCardView = { card: { ...card, state: 'inactive', updated_at: now, deactivated_at: now }, promoted: false };

@@ -39,9 +39,11 @@ export function supportAddress(): string {
 export async function createTicket(user: { userId: number; appId: number }, body: string): Promise<TicketItem> {
   await consumeOrRefuse(TICKETS_PER_USER, String(user.userId), { object: 'ticket', message: 'Too many support tickets; try again later.' });
   const ticketId = await nextId('ticket');
-  const now = isoSeconds();
+  const createdAt = new Date();
+  const now = isoSeconds(createdAt);
   const ticket: TicketItem = { ticket_id: ticketId, user_id: user.userId, app_id: user.appId, body, created_at: now, updated_at: now };
-  const created = await createItem({ ...keys.ticket(ticketId), ...keys.ticketsIndex(now, ticketId), entity: 'Ticket', ...ticket });
+  // The index orders by the creation instant to the millisecond: ticket ids (sharded counters) do not follow creation.
+  const created = await createItem({ ...keys.ticket(ticketId), ...keys.ticketsIndex(createdAt.toISOString(), ticketId), entity: 'Ticket', ...ticket });
   if (!created) throw new Error(`ticket ${ticketId} already exists`);
   await mailSupport(ticket);
   return ticket;
