@@ -47,7 +47,7 @@ export type IdKind = keyof typeof COUNTER_SHARDS;
 /** The kinds whose ids come from ID_SHARDS counter items (for the operators' migration and the tests). */
 export const SHARDED_ID_KINDS = (Object.keys(COUNTER_SHARDS) as IdKind[]).filter((kind) => COUNTER_SHARDS[kind] > 1);
 
-/** The counter item of one shard of a kind: a single-counter kind keeps its one `COUNTER#<kind>` item. */
+/** The counter item of one shard of a kind: a single-counter kind keeps its one unsharded item (keys.counter). */
 export function counterKey(kind: IdKind, shard: number) {
   return COUNTER_SHARDS[kind] === 1 ? keys.counter(kind) : keys.counter(kind, shard);
 }
@@ -95,7 +95,7 @@ export async function reserveIds(kind: IdKind, count: number): Promise<number[]>
 }
 
 /**
- * Before ids were sharded, every kind had one `COUNTER#<kind>` item. A table with ids from those
+ * Before ids were sharded, every kind had one counter item (keys.counter without a shard). A table with ids from those
  * counters must start each shard above them before the sharded code serves it, or a shard would hand
  * out an id already taken (the guarded write would then fail). Raises each shard of every sharded kind
  * to `ceil(legacy / ID_SHARDS)`, so its next id (value + 1) x ID_SHARDS + shard exceeds every legacy id.
