@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import QRCode from 'qrcode';
+// The encoder and the PNG renderer only: the package's entry point loads every renderer (shared/domain/orders/qrcode-encoder.d.ts).
+import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
+import { renderToBuffer } from 'qrcode/lib/renderer/png.js';
 import { unprocessable } from '#shared/errors.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { encodePaymentCode, preferencesFromQuery, QR_COLOR_HEX } from '#shared/domain/payment-codes.ts';
@@ -32,7 +34,9 @@ export const handler = apiHandler(
     if (!Number.isInteger(width) || width < MIN_QR_WIDTH || width > MAX_QR_WIDTH) {
       throw unprocessable('qr_code', 'width', `Width must be a whole number of pixels from ${MIN_QR_WIDTH} to ${MAX_QR_WIDTH}`, 'invalid');
     }
-    const png = await QRCode.toBuffer(code, { type: 'png', width, margin: 2, errorCorrectionLevel: 'M', color: { dark: QR_COLOR_HEX[preferences.color], light: '#ffffffff' } });
+    const options = { type: 'png', width, margin: 2, errorCorrectionLevel: 'M', color: { dark: QR_COLOR_HEX[preferences.color], light: '#ffffffff' } } as const;
+    const qrCode = createQrCode(code, options);
+    const png = await new Promise<Buffer>((resolve, reject) => renderToBuffer(qrCode, options, (error, data) => (error ? reject(error) : resolve(data))));
     return { status: 200, binaryBody: png, headers: { 'Content-Type': 'image/png' } };
   },
 );
