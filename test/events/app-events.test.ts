@@ -13,7 +13,7 @@ import { useTestApi } from '../support/api.ts';
 import { cardFixture, uniqueNonce } from '../support/cards.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
-import { createEndpoint, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 process.env.WEBHOOK_TIME_SCALE = '0.02';
 const APP_EVENTS = ['order_ahead.validated', 'order_ahead.invalidated', 'order_ahead.completed', 'credit_card.created', 'credit_card.deactivated'];
@@ -142,20 +142,11 @@ describe('credit card events for the app', () => {
 describe('listing and tenants', () => {
   it("pages the app's events with GET /v15/events, in the order delivered, and filters by type", async () => {
     await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 30_000);
-    const listed: { event: { id: string; type: string } }[] = [];
-    let url: string | undefined = '/v15/events';
-    while (url) {
-      const page: { status: number; body: any; headers: Headers } = await api.call('GET', url, { token: appToken });
-      if (page.status === 204) break;
-      expect(page.status).toBe(200);
-      listed.push(...page.body);
-      url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
-    }
-    expect(listed.map((item) => item.event.id)).toEqual(receiver.delivered().map((event) => event.id));
-    expect(new Set(listed.map((item) => item.event.type))).toEqual(new Set(APP_EVENTS));
-    const cards = await api.call('GET', '/v15/events?types=credit_card.created,credit_card.deactivated', { token: appToken });
-    expect(cards.status).toBe(200);
-    expect(cards.body.map((item: { event: { type: string } }) => item.event.type)).toEqual(listed.map((item) => item.event.type).filter((type) => type.startsWith('credit_card.')));
+    const listed = await listAllEvents(api, appToken);
+    expect(listed.map((event) => event.id)).toEqual(receiver.delivered().map((event) => event.id));
+    expect(new Set(listed.map((event) => event.type))).toEqual(new Set(APP_EVENTS));
+    const cards = await listAllEvents(api, appToken, 'credit_card.created,credit_card.deactivated');
+    expect(cards.map((event) => event.id)).toEqual(listed.filter((event) => event.type.startsWith('credit_card.')).map((event) => event.id));
   });
 
   it('never delivers or lists them to another app or to the merchant of the orders', async () => {

@@ -8,7 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 /**
  * The loyalty and gift card removal events (issue 17; docs/events.md, catalogue), through HTTP with real
@@ -45,18 +45,7 @@ const signed = (receiver: Receiver, secret: string, eventId: string) =>
   receiver.received.filter((delivery) => delivery.status < 300 && JSON.parse(delivery.body).event.id === eventId).every((delivery) => verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret));
 
 /** Every event of the caller listed by GET /v15/events (following Link to the 204). */
-async function listEvents(token: string, types?: string): Promise<Delivered[]> {
-  const events: Delivered[] = [];
-  let url: string | undefined = `/v15/events${types ? `?types=${types}` : ''}`;
-  while (url) {
-    const page: { status: number; body: { event: Delivered }[]; headers: Headers } = await api.call('GET', url, { token });
-    if (page.status === 204) break;
-    expect(page.status).toBe(200);
-    events.push(...page.body.map((item) => item.event));
-    url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
-  }
-  return events;
-}
+const listEvents = (token: string, types?: string): Promise<Delivered[]> => listAllEvents(api, token, types);
 
 describe('gift_card.value_removed', () => {
   const removalsPath = (target: OrderWorld) => `/v15/merchants/${target.merchant.merchant.merchant_id}/gift_card_value_removals`;

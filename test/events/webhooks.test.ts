@@ -6,7 +6,7 @@ import { verifySignature } from '#shared/domain/events/signature.ts';
 import { RETRY_SCHEDULE_SECONDS } from '#shared/domain/events/delivery.ts';
 import { useTestApi } from '../support/api.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 /**
  * Issue 17's acceptance, through HTTP with real receivers on loopback: the local stack's delivery path
@@ -128,16 +128,9 @@ describe('GET /v15/events and replays', () => {
   });
 
   it('lists what the endpoint received, in the same order, and a replay delivers it again with the same ids and bodies', async () => {
-    const listed: { event: { id: string } }[] = [];
-    let url: string | undefined = '/v15/events';
-    while (url) {
-      const page: { status: number; body: any; headers: Headers } = await api.call('GET', url, { token: world.merchant.token });
-      if (page.status === 204) break;
-      listed.push(...page.body);
-      url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
-    }
+    const listed = await listAllEvents(api, world.merchant.token);
     const receivedIds = receiver.delivered().map((event) => event.id);
-    expect(listed.map((item) => item.event.id)).toEqual(receivedIds);
+    expect(listed.map((event) => event.id)).toEqual(receivedIds);
 
     const before = receiver.received.length;
     const replayed = await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: world.merchant.token, body: { replay: { after: receivedIds[0] } } });

@@ -2,7 +2,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
 import { startLocalEventStream, type LocalEventStream } from '../../scripts/local/event-stream.ts';
+import { expect } from 'vitest';
 import type { TestApi } from './api.ts';
+import { nextLink } from './locations.ts';
 
 /**
  * The event delivery path of the local stack for one test file's table: DynamoDB Local's stream read by the
@@ -93,3 +95,26 @@ export async function createEndpoint(api: TestApi, token: string, url: string, e
 }
 
 export const MERCHANT_EVENTS = ['order.completed', 'order.refunded', 'gift_card.value_added', 'gift_card.value_removed', 'campaign.unlocked'];
+
+/** A listed or delivered event (the `event` of its body). */
+export interface ListedEvent {
+  id: string;
+  type: string;
+  sequence: number;
+  resource: { type: string; id: string };
+  data: Record<string, unknown>;
+}
+
+/** Every event the token's tenant lists with GET /v15/events (optionally of `types`), following Link to the 204. */
+export async function listAllEvents(api: TestApi, token: string, types?: string): Promise<ListedEvent[]> {
+  const events: ListedEvent[] = [];
+  let url: string | undefined = `/v15/events${types ? `?types=${types}` : ''}`;
+  while (url) {
+    const page: { status: number; body: { event: ListedEvent }[]; headers: Headers } = await api.call('GET', url, { token });
+    if (page.status === 204) break;
+    expect(page.status).toBe(200);
+    events.push(...page.body.map((item) => item.event));
+    url = nextLink(page.headers);
+  }
+  return events;
+}
