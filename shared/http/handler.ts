@@ -196,7 +196,10 @@ function respond(requestId: string, response: ApiResponse): APIGatewayProxyStruc
   };
 }
 
-function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
+/** After a timeout answer: long enough for the timed-out request's own work (and its key's lease) to settle. */
+const TIMEOUT_RETRY_AFTER_SECONDS = 2;
+
+export function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
   if (error instanceof ApiError) {
     return { response: respond(requestId, { status: error.status, body: error.body(), headers: error.headers }), logged: { error: error.message } };
   }
@@ -208,6 +211,13 @@ function errorResponse(requestId: string, error: unknown): { response: APIGatewa
   if (middyError?.statusCode === 422 || middyError?.statusCode === 400) {
     const apiError = new ApiError(400, [errorDetail('request', 'body', 'The request body is not valid JSON.', 'malformed_json')]);
     return { response: respond(requestId, { status: 400, body: apiError.body() }), logged: { error: apiError.message } };
+  }
+  if ((error as Error | null)?.name === 'TimeoutError') {
+    // middy answers just before the Lambda's own timeout while the domain call may still be running, so
+    // its write may yet commit: a 503 the client retries (with the same Idempotency-Key on a money route it
+    // gets the outcome, in flight 409 until then), never a bare 500 that reads as "nothing happened".
+    const apiError = new ApiError(503, [errorDetail('request', 'base', 'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.', 'timeout')], { 'Retry-After': String(TIMEOUT_RETRY_AFTER_SECONDS) });
+    return { response: respond(requestId, { status: 503, body: apiError.body(), headers: apiError.headers }), logged: { error: 'timeout: answered before the Lambda timeout while the work ran on' } };
   }
   const apiError = new ApiError(500, [errorDetail('request', 'base', 'Something went wrong on our side. The request id identifies it.', 'internal_error')]);
   return {
