@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { startBenchStack } from './stack.ts';
 import { median, round } from './measure.ts';
+import { invokeDirectly } from './invoke.ts';
 
 const [scenarioId, requestsArgument] = process.argv.slice(2);
 if (!scenarioId) throw new Error('usage: bench/handler-cpu.ts <scenario-id> [requests]');
@@ -23,7 +24,6 @@ const stack = await startBenchStack();
 try {
   const { seedWorld } = await import('./seed.ts');
   const { scenarios, createApi } = await import('./scenarios.ts');
-  const { findMatchingRoute, loadHandler, toEvent, lambdaContext } = await import('../scripts/local/gateway.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db, table } = await import('#shared/db/client.ts');
   const { keys } = await import('#shared/db/keys.ts');
@@ -45,21 +45,9 @@ try {
   const statuses: Record<number, number> = {};
   const samples: { cpuMs: number; wallMs: number }[] = [];
   for (let index = 0; index < requests + warmup; index += 1) {
-    const spec = next();
-    const url = new URL(spec.path, 'http://127.0.0.1');
-    const { route, params } = findMatchingRoute(spec.method, url.pathname);
-    if (!route) throw new Error(`no route for ${spec.method} ${url.pathname}`);
-    const body = spec.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(spec.body));
-    const headers = Object.fromEntries(Object.entries({ host: '127.0.0.1', accept: 'application/json', ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }), ...spec.headers }).map(([name, value]) => [name.toLowerCase(), value]));
-    const event = toEvent({ headers, method: spec.method, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as never, body, url, route, params);
-    const handler = await loadHandler(route.handler);
-    let status = 0;
-    const sample = await measure(async () => {
-      const result = await handler(event, lambdaContext(route.handler, event.requestContext.requestId));
-      status = typeof result === 'string' ? 200 : (result.statusCode ?? 200);
-    });
+    const { status, cpuMs, wallMs } = await invokeDirectly(next());
     statuses[status] = (statuses[status] ?? 0) + 1;
-    if (index >= warmup) samples.push(sample);
+    if (index >= warmup) samples.push({ cpuMs, wallMs });
   }
 
   const key = keys.token(sha256(world.users[0]!.token));

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTION_MEMORY_MB } from '../infra/constructs/api-function.ts';
+import { currentMemorySection, withMemorySection } from './memory-section.ts';
 import { ACCESS_LOG_FIELDS } from '../infra/constructs/http-api.ts';
 import { routes } from '#shared/routes.ts';
 import { BUSINESS_METRICS, METRIC_DIMENSIONS } from '#shared/metrics.ts';
@@ -580,5 +581,7 @@ ${markdownTable(['Item', 'How', 'Per million requests'], perMillion.map(([item, 
 
 export function writeReports(results: BenchResults, resultsPath: string): void {
   writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), benchmarksMarkdown(results, resultsPath));
-  writeFileSync(join(ROOT, 'docs', 'cost.md'), costMarkdown(results));
+  // The memory section comes from npm run bench:memory (bench/memory.ts): carried over, never dropped.
+  const memorySection = currentMemorySection();
+  writeFileSync(join(ROOT, 'docs', 'cost.md'), memorySection ? withMemorySection(costMarkdown(results), memorySection) : costMarkdown(results));
 }

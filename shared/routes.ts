@@ -53,6 +53,12 @@ export const MERCHANT_PERMISSIONS: readonly Permission[] = [
 /** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write, `none` neither (nor TABLE_NAME). */
 export type TableAccess = 'read' | 'write' | 'none';
 
+/** Memory settings a function may have, in MB (1,769 MB = one vCPU); bench/memory.ts models each from measurement. */
+export const LAMBDA_MEMORY_CHOICES = [256, 512, 1024, 1769] as const;
+export type LambdaMemory = (typeof LAMBDA_MEMORY_CHOICES)[number];
+/** Memory of a route without a measured pick (no bench scenario) and of the non-route functions. */
+export const DEFAULT_MEMORY_MB: LambdaMemory = 512;
+
 export interface Route {
   method: HttpMethod;
   /** API Gateway HTTP API path syntax: `{name}` is one path segment. */
@@ -80,18 +86,20 @@ export interface Route {
   queuesDeliveries?: boolean;
   /** The function redirects to stored images: IMAGES_BUCKET and `s3:GetObject` on its image keys, nothing else (infra/constructs/images.ts). */
   readsImages?: boolean;
+  /** The function's memory, picked by `npm run bench:memory` from measured CPU and wait (docs/cost.md "Memory per function"); DEFAULT_MEMORY_MB when absent. */
+  memory?: LambdaMemory;
 }
 
 export const routes: readonly Route[] = [
   // Access tokens
-  { method: 'POST', path: '/v15/access_tokens', handler: 'access-tokens-create', credential: 'none', table: 'write' },
+  { method: 'POST', path: '/v15/access_tokens', handler: 'access-tokens-create', credential: 'none', table: 'write', memory: 1024 },
   { method: 'POST', path: '/v14/access_tokens', handler: 'access-tokens-create-v14', credential: 'none', table: 'write' },
-  { method: 'DELETE', path: '/v15/access_tokens', handler: 'access-tokens-delete', credential: 'any', table: 'write' },
+  { method: 'DELETE', path: '/v15/access_tokens', handler: 'access-tokens-delete', credential: 'any', table: 'write', memory: 512 },
   { method: 'POST', path: '/v15/access_tokens/downgrades', handler: 'access-tokens-downgrade', credential: 'any', table: 'write' },
 
   // Users
   { method: 'POST', path: '/v14/users', handler: 'users-create', credential: 'none', table: 'write' },
-  { method: 'GET', path: '/v15/users', handler: 'users-show', credential: 'user', permissions: ['read_user_basic_info'], table: 'read' },
+  { method: 'GET', path: '/v15/users', handler: 'users-show', credential: 'user', permissions: ['read_user_basic_info'], table: 'read', memory: 512 },
   { method: 'PUT', path: '/v15/users', handler: 'users-update', credential: 'user-unlimited', table: 'write' },
   { method: 'GET', path: '/v14/users/{id}', handler: 'users-show-v14', credential: 'user', permissions: ['read_user_basic_info'], table: 'read' },
   { method: 'PUT', path: '/v14/users/{id}', handler: 'users-update-v14', credential: 'user-unlimited', table: 'write' },
@@ -116,7 +124,7 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/user_addresses', handler: 'user-addresses-create', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
   { method: 'PUT', path: '/v15/user_addresses/{id}', handler: 'user-addresses-update', credential: 'user', permissions: ['manage_user_addresses'], table: 'write', geocodes: true },
   { method: 'DELETE', path: '/v15/user_addresses/{id}', handler: 'user-addresses-delete', credential: 'user', permissions: ['manage_user_addresses'], table: 'write' },
-  { method: 'GET', path: '/v15/user_addresses/{id}/delivery_location', handler: 'user-addresses-delivery-location-show', credential: 'user', permissions: ['manage_user_addresses'], table: 'read' },
+  { method: 'GET', path: '/v15/user_addresses/{id}/delivery_location', handler: 'user-addresses-delivery-location-show', credential: 'user', permissions: ['manage_user_addresses'], table: 'read', memory: 1024 },
 
   // Credit cards and the QR code
   { method: 'GET', path: '/v15/credit_cards', handler: 'credit-cards-list', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
@@ -125,7 +133,7 @@ export const routes: readonly Route[] = [
   // The read replaces a token near its expiry; a rotation replaces it on request (docs/identity.md, "Payment token").
   { method: 'GET', path: '/v15/payment_token', handler: 'payment-token-show', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
   { method: 'GET', path: '/v14/payment_token', handler: 'payment-token-show-v14', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
-  { method: 'POST', path: '/v15/payment_token/rotations', handler: 'payment-token-rotations-create', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
+  { method: 'POST', path: '/v15/payment_token/rotations', handler: 'payment-token-rotations-create', credential: 'user', permissions: ['read_qr_code'], table: 'write', memory: 1024 },
   // The QR string with tip and colour encoded (JSON, or a PNG: Accept image/png); it renews the token as the read does
   { method: 'GET', path: '/v15/qr_codes', handler: 'qr-codes-show', credential: 'user', permissions: ['read_qr_code'], table: 'write' },
   { method: 'GET', path: '/v14/credit_cards', handler: 'credit-cards-list-v14', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'read' },
@@ -137,17 +145,17 @@ export const routes: readonly Route[] = [
   { method: 'PUT', path: '/v15/apps/payment_preference', handler: 'payment-preference-update', credential: 'user', permissions: ['manage_user_payment_methods'], table: 'write' },
 
   // Locations
-  { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v15/apps/{app_id}/locations', handler: 'locations-list', credential: 'none', table: 'read', memory: 1024 },
 
   // Money: gift cards, in-store orders, refunds, users' orders
   // A user buys gift card value for someone by email (SDK reference A17): charged once, loaded, emailed
-  { method: 'POST', path: '/v15/users/gift_card_value_orders', handler: 'gift-card-value-orders-create', credential: 'user', permissions: ['create_orders'], table: 'write', sendsEmail: true },
-  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions', handler: 'gift-card-value-additions-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write' },
-  { method: 'POST', path: '/v15/proposed_orders', handler: 'proposed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
-  { method: 'POST', path: '/v15/completed_orders', handler: 'completed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
-  { method: 'POST', path: '/v14/orders/{uuid}/refund', handler: 'orders-refund', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/users/gift_card_value_orders', handler: 'gift-card-value-orders-create', credential: 'user', permissions: ['create_orders'], table: 'write', sendsEmail: true, memory: 1024 },
+  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions', handler: 'gift-card-value-additions-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write', memory: 1024 },
+  { method: 'POST', path: '/v15/proposed_orders', handler: 'proposed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
+  { method: 'POST', path: '/v15/completed_orders', handler: 'completed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
+  { method: 'POST', path: '/v14/orders/{uuid}/refund', handler: 'orders-refund', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
   { method: 'POST', path: '/v15/orders/{uuid}/refund', handler: 'orders-refund-v15', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
-  { method: 'GET', path: '/v15/apps/orders', handler: 'apps-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/apps/orders', handler: 'apps-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read', memory: 1024 },
   { method: 'GET', path: '/v15/orders/{uuid}', handler: 'orders-show', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
 
   // Point of sale views (docs/pos.md): merchant-facing orders, a location's orders, managed locations, location details,
@@ -165,56 +173,56 @@ export const routes: readonly Route[] = [
   { method: 'PUT', path: '/v15/checks/{uuid}', handler: 'checks-update', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   { method: 'GET', path: '/v15/checks/{uuid}', handler: 'checks-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
   // A merchant token finalises (manage_merchant_orders), a user token claims (create_orders): checked in the handler.
-  { method: 'POST', path: '/v15/checks/{uuid}/orders', handler: 'checks-orders-create', credential: 'any', table: 'write' },
+  { method: 'POST', path: '/v15/checks/{uuid}/orders', handler: 'checks-orders-create', credential: 'any', table: 'write', memory: 1024 },
   { method: 'GET', path: '/v14/contributions/targets', handler: 'contribution-targets-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/contributions/targets/{id}', handler: 'contribution-targets-show', credential: 'none', table: 'read' },
   // POS money beyond the contract (sdk-operations P1-P10, P22; docs/pos.md): credit checks
   { method: 'GET', path: '/v15/locations/{location_id}/credit', handler: 'locations-credit-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'GET', path: '/v14/locations/{location_id}/credit', handler: 'locations-credit-show-v14', credential: 'user-optional', table: 'write' },
-  { method: 'GET', path: '/v15/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'GET', path: '/v15/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-show', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
   { method: 'GET', path: '/v14/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-show-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   { method: 'POST', path: '/v15/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-query', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   { method: 'POST', path: '/v14/locations/{location_id}/merchant_funded_credit', handler: 'locations-merchant-funded-credit-query-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   { method: 'POST', path: '/v15/locations/{location_id}/get_merchant_funded_gift_card_credit', handler: 'locations-gift-card-credit-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   // The classic one-step order: proposed and completed at once, through the same settlement saga
-  { method: 'POST', path: '/v15/orders', handler: 'orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/orders', handler: 'orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
   { method: 'POST', path: '/v14/orders', handler: 'orders-create-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   // POS money movements: each one conditional transaction with its ledger entries, Idempotency-Key on each
-  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_removals', handler: 'gift-card-value-removals-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write' },
-  { method: 'POST', path: '/v15/detached_refunds', handler: 'detached-refunds-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
+  { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_removals', handler: 'gift-card-value-removals-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write', memory: 1024 },
+  { method: 'POST', path: '/v15/detached_refunds', handler: 'detached-refunds-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
   { method: 'POST', path: '/v14/detached_refunds', handler: 'detached-refunds-create-v14', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write' },
   { method: 'POST', path: '/v15/merchant_funded_credits', handler: 'merchant-funded-credits-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
   { method: 'POST', path: '/v15/progress_adjustments', handler: 'progress-adjustments-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
   { method: 'POST', path: '/v15/qr_code_validations', handler: 'qr-code-validations-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'read' },
 
   // Loyalty: campaigns, claims, unlocks, rewards
-  { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}', handler: 'campaigns-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
+  { method: 'GET', path: '/v15/campaigns/{id}/{representation_type}', handler: 'campaigns-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read', memory: 1024 },
   { method: 'POST', path: '/v15/codes/{cohort_code}/claims', handler: 'code-claims-create', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'POST', path: '/v15/loyalties/legacy/{campaign_id}/claims', handler: 'legacy-loyalty-claims-create', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'POST', path: '/v15/campaign_unlockings', handler: 'campaign-unlockings-create', credential: 'merchant', permissions: ['give_merchant_funded_credit'], table: 'write' },
-  { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards', handler: 'merchant-rewards-list', credential: 'user-optional', table: 'read' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/rewards', handler: 'merchant-rewards-list', credential: 'user-optional', table: 'read', memory: 1024 },
   { method: 'PUT', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-pause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'DELETE', path: '/v15/rewards/{reward_id}/pause', handler: 'rewards-unpause', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   // App surface (SDK reference A1-A4): the merchant loyalty record, rewards by location, their summary, pause by PUT
-  { method: 'GET', path: '/v15/merchants/{merchant_id}/loyalty', handler: 'merchant-loyalty-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/loyalty', handler: 'merchant-loyalty-show', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read', memory: 1024 },
   { method: 'GET', path: '/v14/merchants/{merchant_id}/loyalty', handler: 'merchant-loyalty-show-v14', credential: 'user', permissions: ['manage_user_campaigns'], table: 'read' },
-  { method: 'GET', path: '/v15/locations/{location_id}/rewards', handler: 'location-rewards-list', credential: 'user-optional', table: 'read' },
-  { method: 'GET', path: '/v15/locations/{location_id}/reward_summary', handler: 'location-reward-summary-show', credential: 'user-optional', table: 'read' },
+  { method: 'GET', path: '/v15/locations/{location_id}/rewards', handler: 'location-rewards-list', credential: 'user-optional', table: 'read', memory: 1024 },
+  { method: 'GET', path: '/v15/locations/{location_id}/reward_summary', handler: 'location-reward-summary-show', credential: 'user-optional', table: 'read', memory: 1024 },
   { method: 'PUT', path: '/v15/merchants/{merchant_id}/rewards/{claim_id}', handler: 'merchant-rewards-update', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
   { method: 'PUT', path: '/v15/locations/{location_id}/rewards/{claim_id}', handler: 'location-rewards-update', credential: 'user', permissions: ['manage_user_campaigns'], table: 'write' },
 
   // Order ahead: menus, suggested carts, start/poll (validated by a state machine), upsells, completion
   // (a second state machine: charge, forward to the ordering provider) and its poll
   { method: 'GET', path: '/v15/order_ahead/locations/{location_id}/menu', handler: 'order-ahead-menus-show', credential: 'none', table: 'read' },
-  { method: 'GET', path: '/v15/order_ahead/menus/{menu_id}', handler: 'order-ahead-menus-show-by-id', credential: 'none', table: 'read' },
-  { method: 'GET', path: '/v15/order_ahead/orders/suggested', handler: 'order-ahead-suggested-orders-list', credential: 'user', permissions: ['read_user_orders', 'read_user_basic_info'], table: 'read' },
+  { method: 'GET', path: '/v15/order_ahead/menus/{menu_id}', handler: 'order-ahead-menus-show-by-id', credential: 'none', table: 'read', memory: 512 },
+  { method: 'GET', path: '/v15/order_ahead/orders/suggested', handler: 'order-ahead-suggested-orders-list', credential: 'user', permissions: ['read_user_orders', 'read_user_basic_info'], table: 'read', memory: 1024 },
   { method: 'POST', path: '/v15/order_ahead/orders', handler: 'order-ahead-orders-create', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write', startsValidation: true },
   // The poll records a validation that outlived its deadline as failed.
   { method: 'GET', path: '/v15/order_ahead/orders/{uuid}', handler: 'order-ahead-orders-show', credential: 'user', permissions: ['create_orders', 'read_user_basic_info'], table: 'write' },
   { method: 'POST', path: '/v15/upsells', handler: 'upsells-create', credential: 'user', table: 'read' },
   { method: 'POST', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-orders-complete', credential: 'user', permissions: ['create_orders'], table: 'write', startsCompletion: true },
   // The poll rejects (and reverses) a completion that outlived its deadline: the workflow died.
-  { method: 'GET', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-completions-show', credential: 'user', permissions: ['create_orders'], table: 'write' },
+  { method: 'GET', path: '/v15/order_ahead/orders/{uuid}/complete', handler: 'order-ahead-completions-show', credential: 'user', permissions: ['create_orders'], table: 'write', memory: 512 },
 
   // App surface beyond the contract (docs/app-surface.md): categories, the screen after an order and its
   // feedback, support tickets
@@ -226,8 +234,8 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v14/tickets', handler: 'tickets-create', credential: 'user', table: 'write', sendsEmail: true },
   // Campaigns without a user: metadata by location and merchant, v14 campaign, cohort code lookup
   // (counted per client address: table write), campaign merchants
-  { method: 'GET', path: '/v15/locations/{location_id}/campaigns', handler: 'locations-campaigns-list', credential: 'none', table: 'read' },
-  { method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns', handler: 'merchants-campaigns-list', credential: 'none', table: 'read' },
+  { method: 'GET', path: '/v15/locations/{location_id}/campaigns', handler: 'locations-campaigns-list', credential: 'none', table: 'read', memory: 512 },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns', handler: 'merchants-campaigns-list', credential: 'none', table: 'read', memory: 512 },
   { method: 'GET', path: '/v14/campaigns/{id}', handler: 'campaigns-show-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/codes/{code}/campaign', handler: 'codes-campaign-show', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v14/campaigns/{id}/merchants', handler: 'campaigns-merchants-list', credential: 'none', table: 'read' },
@@ -235,14 +243,14 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v14/locations', handler: 'locations-summaries-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/apps/{app_id}/locations', handler: 'locations-list-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/apps/{app_id}/orders', handler: 'apps-orders-list-v14', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
-  { method: 'GET', path: '/v15/users/orders', handler: 'users-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
+  { method: 'GET', path: '/v15/users/orders', handler: 'users-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read', memory: 512 },
   // Events and signed webhooks (docs/events.md): a merchant's or an app's endpoints, its events, replays
-  { method: 'POST', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-create', credential: 'merchant-or-app', table: 'write' },
-  { method: 'GET', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-list', credential: 'merchant-or-app', table: 'read' },
-  { method: 'DELETE', path: '/v15/webhook_endpoints/{id}', handler: 'webhook-endpoints-delete', credential: 'merchant-or-app', table: 'write' },
-  { method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets', handler: 'webhook-endpoint-secrets-create', credential: 'merchant-or-app', table: 'write' },
+  { method: 'POST', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-create', credential: 'merchant-or-app', table: 'write', memory: 512 },
+  { method: 'GET', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
+  { method: 'DELETE', path: '/v15/webhook_endpoints/{id}', handler: 'webhook-endpoints-delete', credential: 'merchant-or-app', table: 'write', memory: 512 },
+  { method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets', handler: 'webhook-endpoint-secrets-create', credential: 'merchant-or-app', table: 'write', memory: 512 },
   { method: 'POST', path: '/v15/webhook_endpoints/{id}/replays', handler: 'webhook-endpoint-replays-create', credential: 'merchant-or-app', table: 'read', queuesDeliveries: true },
-  { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read' },
+  { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
   // Images: 302 to a signed URL of the stored size (docs/app-surface.md "Images"); uploads are the operators' CLI
   { method: 'GET', path: '/v14/locations/{location_id}/image', handler: 'locations-image-show-v14', credential: 'none', table: 'read', readsImages: true },
   { method: 'GET', path: '/v15/locations/{location_id}/image', handler: 'locations-image-show', credential: 'none', table: 'read', readsImages: true },

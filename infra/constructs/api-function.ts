@@ -8,9 +8,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES } from '#shared/db/table-definition.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
+import { DEFAULT_MEMORY_MB } from '#shared/routes.ts';
 
-/** Memory of every API function, in MB. Lambda allocates CPU in proportion; docs and cost estimates cite this. */
-export const FUNCTION_MEMORY_MB = 512;
+/** Memory of a function whose route names none (shared/routes.ts `memory`), in MB. Lambda allocates CPU in proportion. */
+export const FUNCTION_MEMORY_MB = DEFAULT_MEMORY_MB;
 /** Timeout of every API function, in seconds (API Gateway's own integration timeout is 30 s). */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 /** How long function logs are kept. */
@@ -108,7 +109,7 @@ export class ApiFunction extends NodejsFunction {
       depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: FUNCTION_MEMORY_MB,
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       logGroup,
       role,

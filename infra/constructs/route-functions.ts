@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { FALLBACK_HANDLER, type Route } from '#shared/routes.ts';
+import { DEFAULT_MEMORY_MB, FALLBACK_HANDLER, type Route } from '#shared/routes.ts';
 import { API_FUNCTION_BUNDLING, ApiFunction } from './api-function.ts';
 import { UNAUTHORIZED_ROUTE_ACKNOWLEDGEMENT } from './http-api.ts';
 
@@ -67,6 +67,8 @@ function copiedBesideBundle(files: readonly string[]): ICommandHooks {
 function routeFunction(scope: Construct, route: Route, table: ITable): ApiFunction {
   const fn = new ApiFunction(scope, 'Function', {
     handlerName: route.handler,
+    // The measured pick (bench/memory.ts, docs/cost.md "Memory per function"), else the default.
+    memorySize: route.memory ?? DEFAULT_MEMORY_MB,
     ...(route.bundledFiles ? { bundling: { ...API_FUNCTION_BUNDLING, commandHooks: copiedBesideBundle(route.bundledFiles) } } : {}),
   });
   if (route.table !== 'none') fn.bindTable({ table, accessMode: route.table === 'write' ? 'RW' : 'RO' });

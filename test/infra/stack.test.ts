@@ -86,12 +86,13 @@ describe('functions', () => {
     expect(new Set(handlers.map(functionId))).toEqual(new Set(Object.keys(apiFunctions)));
   });
 
-  it.each(handlers)('%s runs Node.js 24 on arm64 with the house defaults', (handler) => {
+  it.each(handlers)('%s runs Node.js 24 on arm64 with the house defaults and its route\'s memory', (handler) => {
     const fn = resources[functionId(handler)]!;
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
-      MemorySize: FUNCTION_MEMORY_MB,
+      // The measured pick of shared/routes.ts (docs/cost.md "Memory per function"), else the default.
+      MemorySize: routes.find((route) => route.handler === handler)?.memory ?? FUNCTION_MEMORY_MB,
       Timeout: FUNCTION_TIMEOUT_SECONDS,
       Handler: 'index.handler',
       Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'info' } },
