@@ -431,6 +431,9 @@ function isBookkeeping(change: TableChange, request: FuzzRequest): boolean {
   if (item.entity === 'Counter' && change.kind !== 'removed' && change.attributes.every((name) => name === 'value' || change.kind === 'added')) return true;
   // Validation of an order whose start was accepted earlier goes on in the background.
   if (item.entity === 'OrderAheadOrder' && acceptedOrderAhead.has(String(item.uuid))) return true;
+  // ... and records its outcome's event (order_ahead.validated / .invalidated) with the order's event counter.
+  if (item.entity === 'Event' && item.resource_type === 'order_ahead_order' && acceptedOrderAhead.has(String(item.resource_id))) return true;
+  if (item.entity === 'EventSequence' && [...acceptedOrderAhead].some((uuid) => String(item.pk).endsWith(`order_ahead_order#${uuid}`))) return true;
   // 4xx answers are stored for the Idempotency-Key that was sent, so a retry gets the same answer (docs/money.md).
   // As the server receives it: HTTP drops a header value's leading and trailing spaces and tabs.
   const key = request.headers['Idempotency-Key']?.replace(/^[ \t]+|[ \t]+$/g, '');
