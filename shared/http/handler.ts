@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { ApiError, errorDetail, notFound, unauthorized } from '#shared/errors.ts';
+import { ApiError, errorDetail, notFound, serviceUnavailable, unauthorized } from '#shared/errors.ts';
 import { securityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
@@ -199,7 +199,17 @@ function respond(requestId: string, response: ApiResponse): APIGatewayProxyStruc
 /** After a timeout answer: long enough for the timed-out request's own work (and its key's lease) to settle. */
 const TIMEOUT_RETRY_AFTER_SECONDS = 2;
 
-export function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
+/**
+ * What middy answers just before the Lambda's own timeout. The domain call may still be running and its write
+ * may yet commit: a 503 the client retries (with the same Idempotency-Key on a money route it gets the outcome,
+ * 409 while in flight), never a bare 500 that reads as "nothing happened". Only middy's own deadline: a
+ * DynamoDB client timeout inside the handler stays what it was.
+ */
+function lambdaTimeout(): never {
+  throw serviceUnavailable('request', 'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.', 'timeout', TIMEOUT_RETRY_AFTER_SECONDS);
+}
+
+function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
   if (error instanceof ApiError) {
     return { response: respond(requestId, { status: error.status, body: error.body(), headers: error.headers }), logged: { error: error.message } };
   }
@@ -211,13 +221,6 @@ export function errorResponse(requestId: string, error: unknown): { response: AP
   if (middyError?.statusCode === 422 || middyError?.statusCode === 400) {
     const apiError = new ApiError(400, [errorDetail('request', 'body', 'The request body is not valid JSON.', 'malformed_json')]);
     return { response: respond(requestId, { status: 400, body: apiError.body() }), logged: { error: apiError.message } };
-  }
-  if ((error as Error | null)?.name === 'TimeoutError') {
-    // middy answers just before the Lambda's own timeout while the domain call may still be running, so
-    // its write may yet commit: a 503 the client retries (with the same Idempotency-Key on a money route it
-    // gets the outcome, in flight 409 until then), never a bare 500 that reads as "nothing happened".
-    const apiError = new ApiError(503, [errorDetail('request', 'base', 'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.', 'timeout')], { 'Retry-After': String(TIMEOUT_RETRY_AFTER_SECONDS) });
-    return { response: respond(requestId, { status: 503, body: apiError.body(), headers: apiError.headers }), logged: { error: 'timeout: answered before the Lambda timeout while the work ran on' } };
   }
   const apiError = new ApiError(500, [errorDetail('request', 'base', 'Something went wrong on our side. The request id identifies it.', 'internal_error')]);
   return {
@@ -289,7 +292,7 @@ export function apiHandler<
     return respond(requestId, await serve(request));
   };
 
-  const middyHandler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  const middyHandler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>({ timeoutEarlyResponse: lambdaTimeout })
     .use({
       before: (request) => {
         (request.internal as Record<string, unknown>).startedAt = performance.now();

@@ -61,6 +61,12 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
       'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`, `manager_confirmation_locked`; docs/security.md); retry after the Retry-After interval.',
     headers: { 'Retry-After': 'Seconds to wait before retrying.' },
   },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'A part this request needs is down for a moment, or the request outlived its time limit (code `timeout`: it may still complete; retry, with the same Idempotency-Key where it has one, to learn its outcome). Retry after Retry-After seconds.',
+    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+  },
   500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },
 };
 
@@ -149,7 +155,8 @@ export async function loadApiSpec(route: Route): Promise<ApiSpec> {
 
 /** Error statuses an operation can answer besides those it declares, from what the pipeline does for its route. */
 function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
-  const statuses = [400, 413, 415, 429, 500];
+  // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/handler.ts).
+  const statuses = [400, 413, 415, 429, 500, 503];
   if (route.credential !== 'none') statuses.push(401);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
   if (spec.body || spec.query) statuses.push(422);
