@@ -2,7 +2,8 @@ import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
 import { nextPageLink } from '#shared/http/paging.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
 import { eventBody, listEvents } from '#shared/domain/events/events.ts';
-import { eventList, eventsQuery } from '#shared/schemas/events.ts';
+import { eventList } from '#shared/schemas/event-shapes.ts';
+import { eventsQuery } from '#shared/schemas/events.ts';
 
 /** GET /v15/events: the caller's events of the last 30 days, oldest first, paged by Link; 204 past the last. */
 export const handler = apiHandler(

@@ -61,22 +61,6 @@ export const webhookEndpointResponse = named(
 
 export const webhookEndpointList = z.array(webhookEndpointResponse);
 
-export const eventResponse = named(
-  'Event',
-  z.object({
-    event: z.object({
-      id: z.string().regex(EVENT_ID_PATTERN),
-      type: z.enum(EVENT_TYPES),
-      created_at: timestamp,
-      resource: z.object({ type: z.string(), id: z.string() }),
-      sequence: integerId.describe('1 for the resource\'s first event, then one more for each'),
-      data: z.record(z.string(), z.unknown()).describe('The resource as the API shows it to the receiver (docs/events.md)'),
-    }),
-  }),
-);
-
-export const eventList = z.array(eventResponse);
-
 export const replayResponse = z.object({
   replay: z.object({ id: z.string(), webhook_endpoint_id: z.string(), after: z.string(), queued: integerId.describe('Deliveries queued') }),
 });
