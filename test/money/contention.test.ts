@@ -26,8 +26,11 @@ function expectRetryable(response: ApiResult) {
 async function untilSettled(send: () => Promise<ApiResult>, refusals: ApiResult[]): Promise<ApiResult> {
   for (let attempt = 1; ; attempt++) {
     const response = await send();
-    if (response.status !== 409 && response.status !== 429) return response;
-    refusals.push(response);
+    // A request that outlived its Lambda timeout (503 `timeout`) may still complete: the same request again
+    // (same Idempotency-Key) learns its outcome, as the answer says. Not a refusal of a lost race.
+    const timedOut = response.status === 503 && response.body?.[0]?.error?.code === 'timeout';
+    if (response.status !== 409 && response.status !== 429 && !timedOut) return response;
+    if (!timedOut) refusals.push(response);
     // Thirty writers to one item: each round one wins, so the unluckiest may lose about thirty rounds in a row.
     if (attempt >= 200) return response;
     await sleep(100 + Math.random() * 200);
