@@ -8,6 +8,7 @@ import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
 import { isEventSequenceItem } from '#shared/db/outbox.ts';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
+import { refuseIfRequestAbandoned } from '#shared/db/request-deadline.ts';
 
 /** One item of a TransactWriteItems request (Put, Update, Delete or ConditionCheck). */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -46,11 +47,13 @@ function lostEventSequenceRace(reasons: string[], items: TransactItem[]): boolea
  * Commits one transaction. A cancellation only caused by a concurrent transaction (TransactionConflict)
  * is retried after `CONTENTION_BACKOFF`, re-building the items each time (callers re-read what they
  * guard); a failed condition is returned as `{committed: false, reasons}` (one code per item, request
- * order). Any other error is thrown.
+ * order). Any other error is thrown, and so is RequestAbandoned when the HTTP request was already answered
+ * 503 `timeout` (shared/db/request-deadline.ts): nothing is sent then, so the client's retry meets no late commit.
  */
 export async function transactWrite(buildItems: () => Promise<TransactItem[]> | TransactItem[], attempts = 8): Promise<TransactOutcome> {
   for (let attempt = 1; ; attempt++) {
     const items = await buildItems();
+    refuseIfRequestAbandoned();
     if (items.length > MAX_TRANSACT_ITEMS) throw new Error(`transaction of ${items.length} items exceeds DynamoDB's ${MAX_TRANSACT_ITEMS}`);
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));

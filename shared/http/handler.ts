@@ -12,6 +12,7 @@ import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
 import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
+import { withinRequest } from '#shared/db/request-deadline.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -272,7 +273,10 @@ export function apiHandler<
   serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>>) => Promise<ApiResponse>,
 ) {
   const route = findRoute(handlerName);
-  const core = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
+  const core = (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> =>
+    withinRequest(options?.signal, () => serveRequest(event, context));
+  const serveRequest = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers = lowerCaseHeaders(event.headers);
     const credentials = await authorize(route, headers.authorization);
@@ -333,9 +337,9 @@ function withHandlerCpuHeader(handler: (event: APIGatewayProxyEventV2, context: 
 }
 
 /** Benchmark mode: report the request's DynamoDB round trips and consumed capacity in response headers. */
-function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) {
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const { result, stats } = await withDbStats(() => core(event, context).catch((error: unknown) => ({ error })));
+function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>) {
+  return async (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> => {
+    const { result, stats } = await withDbStats(() => core(event, context, options).catch((error: unknown) => ({ error })));
     if ('error' in result) throw Object.assign(result.error as object, { dbStats: stats });
     result.headers = {
       ...result.headers,
