@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { COST_DOC, MEMORY_SECTION_END, MEMORY_SECTION_START, withMemorySection } from './memory-section.ts';
+import { COST_DOC, MEMORY_SECTION_END, MEMORY_SECTION_START, ONE_VCPU_MB, withMemorySection } from './memory-section.ts';
 import { join } from 'node:path';
 import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
 import { invokeDirectly } from './invoke.ts';
@@ -27,8 +27,6 @@ import { median, round } from './measure.ts';
 import { PRICES, PRICES_AS_OF } from './report.ts';
 import { LAMBDA_MEMORY_CHOICES, type LambdaMemory } from '#shared/routes.ts';
 
-/** Memory at which a function has one full vCPU (AWS Lambda documentation). */
-const ONE_VCPU_MB = 1769;
 /** A pick may be this much slower than the fastest setting (modelled), relatively or absolutely, whichever allows more. */
 const LATENCY_BOUND = { factor: 1.25, slackMs: 10 };
 export const MEMORY_RULE = `the cheapest of ${LAMBDA_MEMORY_CHOICES.join(', ')} MB whose modelled duration is within ${LATENCY_BOUND.factor} x, or ${LATENCY_BOUND.slackMs} ms of, the duration at ${ONE_VCPU_MB} MB (the fastest), whichever allows more: ${LATENCY_BOUND.slackMs} ms is below what a client notices over a mobile network, and 25% keeps slow handlers from doubling`;

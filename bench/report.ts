@@ -7,9 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FUNCTION_MEMORY_MB } from '../infra/constructs/api-function.ts';
-import { currentMemorySection, withMemorySection } from './memory-section.ts';
+import { currentMemorySection, ONE_VCPU_MB, withMemorySection } from './memory-section.ts';
 import { ACCESS_LOG_FIELDS } from '../infra/constructs/http-api.ts';
-import { routes } from '#shared/routes.ts';
+import { DEFAULT_MEMORY_MB, routes } from '#shared/routes.ts';
 import { BUSINESS_METRICS, METRIC_DIMENSIONS } from '#shared/metrics.ts';
 import type { BenchResults, EndpointRow } from './run.ts';
 import type { PageCost } from './history.ts';
@@ -445,23 +445,38 @@ ${coldStartSection(results)}
 ${notes ? `\n## Analysis\n\n${notes}\n` : ''}`;
 }
 
+/** The memory the stack gives a route's function: its measured pick (shared/routes.ts `memory`), else the default. */
+function memoryOfRoute(routeLabel: string): number {
+  const route = routes.find((candidate) => `${candidate.method} ${candidate.path}` === routeLabel);
+  return route?.memory ?? DEFAULT_MEMORY_MB;
+}
+
+/**
+ * The billed duration at `memoryMb`: the local p50 (one full core here) with the handler's CPU part
+ * stretched as Lambda shares a vCPU (bench/memory.ts models the pick the same way).
+ */
+function billedMsAt(p50Ms: number, handlerCpuMs: number | null | undefined, memoryMb: number): number {
+  return Math.ceil(p50Ms + (handlerCpuMs ?? 0) * (Math.max(1, ONE_VCPU_MB / memoryMb) - 1));
+}
+
 function costMarkdown(results: BenchResults): string {
-  const memoryGb = FUNCTION_MEMORY_MB / 1024;
   const rows: string[][] = [];
   const perMillion = (perRequest: number) => perRequest * 1_000_000;
   for (const row of results.endpoints) {
     const run = runAt(row, 1);
     if (!row.available || !run) {
-      rows.push([row.title, dash, dash, dash, dash, dash, dash, dash, 'not measured']);
+      rows.push([row.title, dash, dash, dash, dash, dash, dash, dash, dash, 'not measured']);
       continue;
     }
     const load = run.load;
-    const billedMs = Math.ceil(load.summary.p50);
-    const lambda = PRICES.lambdaPerMillionRequests / 1e6 + memoryGb * (billedMs / 1000) * PRICES.lambdaArmPerGbSecond;
+    const memoryMb = memoryOfRoute(row.route);
+    const billedMs = billedMsAt(load.summary.p50, load.handlerCpuMs, memoryMb);
+    const lambda = PRICES.lambdaPerMillionRequests / 1e6 + (memoryMb / 1024) * (billedMs / 1000) * PRICES.lambdaArmPerGbSecond;
     const api = PRICES.httpApiPerMillionRequests / 1e6;
     const dynamo = ((load.readUnits ?? 0) * PRICES.dynamoPerMillionReadUnits + (load.writeUnits ?? 0) * PRICES.dynamoPerMillionWriteUnits) / 1e6;
     rows.push([
       row.title,
+      String(memoryMb),
       String(billedMs),
       `${fmt(load.readUnits)} / ${fmt(load.writeUnits)}`,
       `$${fmt(perMillion(lambda))}`,
@@ -474,10 +489,12 @@ function costMarkdown(results: BenchResults): string {
   }
   const orderAhead = results.orderAhead.runs.find((run) => run.concurrency === 1);
   if (results.orderAhead.available && orderAhead) {
-    const lambdaCall = (ms: number) => PRICES.lambdaPerMillionRequests / 1e6 + memoryGb * (Math.ceil(ms) / 1000) * PRICES.lambdaArmPerGbSecond;
+    const startMemoryMb = memoryOfRoute('POST /v15/order_ahead/orders');
+    const pollMemoryMb = memoryOfRoute('GET /v15/order_ahead/orders/{uuid}');
+    const lambdaCall = (ms: number, memoryMb: number) => PRICES.lambdaPerMillionRequests / 1e6 + (memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaArmPerGbSecond;
     // The validation Lambda the workflow invokes runs for at most the time between start and valid.
     const validationMs = Math.max(1, orderAhead.summary.p50 - orderAhead.startP50Ms - orderAhead.pollP50Ms);
-    const lambda = lambdaCall(orderAhead.startP50Ms) + lambdaCall(orderAhead.pollP50Ms) + lambdaCall(validationMs);
+    const lambda = lambdaCall(orderAhead.startP50Ms, startMemoryMb) + lambdaCall(orderAhead.pollP50Ms, pollMemoryMb) + lambdaCall(validationMs, FUNCTION_MEMORY_MB);
     const api = (2 * PRICES.httpApiPerMillionRequests) / 1e6;
     const expressSeconds = Math.max(0.1, Math.ceil(orderAhead.summary.p50 / 100) / 10);
     const express = PRICES.expressPerMillionRequests / 1e6 + PRICES.expressMemoryGb * expressSeconds * PRICES.expressPerGbSecond;
@@ -486,6 +503,7 @@ function costMarkdown(results: BenchResults): string {
     const dynamo = ((start.read + poll.read) * PRICES.dynamoPerMillionReadUnits + (start.write + poll.write) * PRICES.dynamoPerMillionWriteUnits) / 1e6;
     rows.push([
       'Order ahead: start + the poll that answers 200',
+      `${startMemoryMb} + ${pollMemoryMb} + ${FUNCTION_MEMORY_MB}`,
       `${Math.ceil(orderAhead.startP50Ms)} + ${Math.ceil(orderAhead.pollP50Ms)} + validation <= ${Math.ceil(validationMs)}`,
       `${fmt(start.read + poll.read)} / ${fmt(start.write + poll.write)} (validation's own writes not seen)`,
       `$${fmt(perMillion(lambda))}`,
@@ -496,7 +514,7 @@ function costMarkdown(results: BenchResults): string {
       `Express: ${expressSeconds} s (start -> valid p50, in 100 ms steps), 64 MB. Clients polling once a second before it is valid add one poll each (a Lambda call, an HTTP API request and the poll's units).`,
     ]);
   } else {
-    rows.push(['Order ahead: start + poll', dash, dash, dash, dash, dash, dash, dash, 'not measured']);
+    rows.push(['Order ahead: start + poll', dash, dash, dash, dash, dash, dash, dash, dash, 'not measured']);
   }
   return `# Cost of one million requests
 
@@ -506,18 +524,19 @@ Prices: AWS us-east-1 list prices, ${PRICES_AS_OF}. **Check them against the AWS
 
 | Service | Price used |
 | --- | --- |
-| Lambda (arm64, ${FUNCTION_MEMORY_MB} MB as configured in \`infra/constructs/api-function.ts\`) | $${PRICES.lambdaPerMillionRequests} per million requests + $${PRICES.lambdaArmPerGbSecond} per GB-second, billed per 1 ms |
+| Lambda (arm64, each function at its route's memory: the "Lambda MB" column) | $${PRICES.lambdaPerMillionRequests} per million requests + $${PRICES.lambdaArmPerGbSecond} per GB-second, billed per 1 ms |
 | API Gateway HTTP API | $${PRICES.httpApiPerMillionRequests} per million requests (first 300 million a month; each 512 KB counts as one request) |
 | DynamoDB on-demand | $${PRICES.dynamoPerMillionWriteUnits} per million write request units, $${PRICES.dynamoPerMillionReadUnits} per million read request units (storage not included) |
 | Step Functions Express | $${PRICES.expressPerMillionRequests} per million executions + $${PRICES.expressPerGbSecond} per GB-second (64 MB and 100 ms steps) |
 
 How each figure is computed:
-- Lambda duration: the endpoint's measured local p50 at concurrency 1, rounded up to a whole millisecond, stands in for the billed duration. On AWS a DynamoDB round trip inside the region is usually a few milliseconds, and a 512 MB arm64 function gets about a third of a vCPU, so treat it as an estimate (it is a small part of the total either way).
+- Lambda memory: each route's function at the memory the stack gives it (its measured pick, \`memory\` in shared/routes.ts, from \`npm run bench:memory\`: the last section; routes without a pick and the order-ahead validation at ${FUNCTION_MEMORY_MB} MB).
+- Lambda duration: the endpoint's measured local p50 at concurrency 1 (one full core here), with its handler CPU stretched as at that memory Lambda gives the function ${'M'} / ${ONE_VCPU_MB} of a vCPU: p50 + CPU x (max(1, ${ONE_VCPU_MB} / M) - 1), rounded up to a whole millisecond (the model of the memory section). On AWS a DynamoDB round trip inside the region is usually a few milliseconds rather than DynamoDB Local's one or two, so treat it as an estimate (it is a small part of the total either way).
 - DynamoDB: the read and write capacity units the requests consumed, as DynamoDB Local reported them (\`ReturnConsumedCapacity: TOTAL\` on every call). DynamoDB Local's figures follow the item-size rules (reads 4 KB units, half for eventually consistent; writes 1 KB units; transactions double) but may leave out index writes, which AWS bills too: each write to an item that is in a GSI also costs write units on that index.
 - Not included: CloudWatch Logs ingestion of the one log line per request (about $0.50 per GB ingested), data transfer out, storage, the payment gateway; CloudFront, WAF, access logs and tracing are priced in the last section.
 
-| Endpoint | Lambda billed ms | Read / write units per request | Lambda | HTTP API | DynamoDB | Express | Total per million | Note |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| Endpoint | Lambda MB | Lambda billed ms | Read / write units per request | Lambda | HTTP API | DynamoDB | Express | Total per million | Note |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}
 
 ${observabilityCostSection()}`;
