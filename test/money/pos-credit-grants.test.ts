@@ -2,6 +2,7 @@
  * Merchant-funded credit grants (sdk-operations P9) and progress adjustments (P10), driven by the
  * reference's bodies: credit through the ledger, expiry as a ledger movement, progress by the order rules.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
@@ -10,6 +11,7 @@ import { campaignFixture } from '../support/loyalty.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
+import { db, table } from '#shared/db/client.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { expiryEntryId } from '#shared/domain/credit.ts';
 
@@ -24,6 +26,14 @@ const grant = (world: OrderWorld, fields: Record<string, unknown> = {}, options:
     body: { merchant_funded_credit: { ...grantsReference.request_body.merchant_funded_credit, email: world.user.email, merchant_id: world.merchant.merchant.merchant_id, ...fields } },
   });
 const offered = async (world: OrderWorld) => (await propose(api, world, { spend_amount: 100_000 })).body.proposed_order.discount_amount as number;
+/** Time passing for the user's open grants at the merchant: each one's stored expiry moves a second into the past. */
+const passExpiry = async (world: OrderWorld) => {
+  const key = keys.creditGrants(world.user.user.user_id, world.merchant.merchant.merchant_id);
+  const [item] = await readItems([key], { consistent: true });
+  const past = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const grants = (item!.grants as { expires_at: string }[]).map((grant) => ({ ...grant, expires_at: past }));
+  await db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET grants = :grants, next_expiry_at = :past', ExpressionAttributeValues: { ':grants': grants, ':past': past } }));
+};
 const until = async (condition: () => Promise<boolean>) => {
   for (let attempt = 0; attempt < 100 && !(await condition()); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
 };
@@ -61,7 +71,10 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
 
   it('honours duration_in_seconds: expired credit is not offered or applied, and its expiry is a ledger movement', async () => {
     const world = await orderWorld({ credit: 50 });
-    expect((await grant(world, { value_amount: 300, duration_in_seconds: 2 })).status).toBe(204);
+    expect((await grant(world, { value_amount: 300, duration_in_seconds: 3600 })).status).toBe(204);
+    const [granted] = await readItems([keys.creditGrants(world.user.user.user_id, world.merchant.merchant.merchant_id)], { consistent: true });
+    const expiresAt = Date.parse((granted!.grants as { expires_at: string }[])[0]!.expires_at);
+    expect(expiresAt - Date.now()).toBeGreaterThan(3590_000); // duration_in_seconds sets the expiry
     // Spent in part while it lasts (spending uses the expiring credit first).
     const proposed = await propose(api, world, { spend_amount: 1000 });
     expect(proposed.body.proposed_order.discount_amount).toBe(350);
@@ -70,6 +83,10 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
     const qr = world.user.user.payment_token_data;
     const shown = async () => (await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })).body.merchant_funded_credit.discount_amount;
     const waiting = await propose(api, world, { spend_amount: 1000 });
+    expect(await shown()).toBe(250);
+    // The hour passes: the stored expiry moves into the past (a real wait made this test depend on the
+    // machine's speed: a short grant had to outlive the propose and complete before it).
+    await passExpiry(world);
     await until(async () => (await shown()) === 50);
     // The 200 left of the grant left the account; the permanent 50 stayed.
     expect(await shown()).toBe(50);
