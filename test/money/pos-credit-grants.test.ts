@@ -14,6 +14,7 @@ import { readItems } from '#shared/db/reads.ts';
 import { db, table } from '#shared/db/client.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { expiryEntryId } from '#shared/domain/credit.ts';
+import { isoSeconds } from '#shared/time.ts';
 
 const api = useTestApi();
 
@@ -30,7 +31,7 @@ const offered = async (world: OrderWorld) => (await propose(api, world, { spend_
 const passExpiry = async (world: OrderWorld) => {
   const key = keys.creditGrants(world.user.user.user_id, world.merchant.merchant.merchant_id);
   const [item] = await readItems([key], { consistent: true });
-  const past = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const past = isoSeconds(new Date(Date.now() - 1000));
   const grants = (item!.grants as { expires_at: string }[]).map((grant) => ({ ...grant, expires_at: past }));
   await db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET grants = :grants, next_expiry_at = :past', ExpressionAttributeValues: { ':grants': grants, ':past': past } }));
 };
