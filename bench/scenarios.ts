@@ -691,9 +691,9 @@ export const scenarios: Scenario[] = [
     needs: ['menuItemId'],
     consumable: true,
     minimum: {
-      roundTrips: 3,
+      roundTrips: 2,
       transactions: 0,
-      rationale: 'token check + the order + its conditional transition to submitting; the charge and the provider run in the completion workflow, after the 202',
+      rationale: "token check + the order's conditional transition to submitting (it holds only for the caller's valid order; when it does not, the order as it stood comes back with the failure); the charge and the provider run in the completion workflow, after the 202",
     },
     expectedStatuses: [202],
     async prepare({ world, api, count }) {

@@ -40,6 +40,8 @@ const running = new Set<{ abort: () => void; settled: Promise<unknown> }>();
 /** Names of the executions started in this process (a Standard state machine's one-execution-per-name rule). */
 const startedNames = new Set<string>();
 const STARTED_NAMES_LIMIT = 100_000;
+/** Executions accepted but not yet started (they start on the next turn of the event loop). */
+const pendingStarts = new Set<NodeJS.Immediate>();
 
 function loadMachine(kind: WorkflowKind): Promise<LoadedMachine> {
   let machine = machines.get(kind);
@@ -111,10 +113,16 @@ export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): P
       if (startedNames.size >= STARTED_NAMES_LIMIT) startedNames.clear();
       startedNames.add(executionName);
     }
-    execute(kind, input, options).catch((error: unknown) => {
-      // An execution that fails (e.g. the state machine timeout) leaves the order to the poll's deadline, as in AWS.
-      logLine('error', 'local workflow execution failed', { workflow: kind, order_uuid: input.order_uuid, error: (error as Error).message });
+    // StartExecution returns once the execution is accepted; it runs elsewhere. Here it starts after the
+    // starting request has answered (the next turn of the event loop), so none of its work lands on that request.
+    const pending = setImmediate(() => {
+      pendingStarts.delete(pending);
+      execute(kind, input, options).catch((error: unknown) => {
+        // An execution that fails (e.g. the state machine timeout) leaves the order to the poll's deadline, as in AWS.
+        logLine('error', 'local workflow execution failed', { workflow: kind, order_uuid: input.order_uuid, error: (error as Error).message });
+      });
     });
+    pendingStarts.add(pending);
   });
   if (options.warm ?? true) await Promise.all(KINDS.map(loadMachine));
 }
@@ -122,6 +130,8 @@ export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): P
 /** Aborts running executions and unregisters the runner (tests call it before closing). */
 export async function stopLocalWorkflows(): Promise<void> {
   registerLocalWorkflowRunner(undefined);
+  for (const pending of pendingStarts) clearImmediate(pending);
+  pendingStarts.clear();
   for (const entry of running) entry.abort();
   running.clear();
 }

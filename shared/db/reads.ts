@@ -18,16 +18,22 @@ const MAX_BATCH_KEYS = 100;
  * all of them (money checks read balances and sources consistently). Keys DynamoDB leaves unprocessed
  * (throttling) are read again after a backoff, which only then costs another round trip; after
  * TRANSIENT_ATTEMPTS such rounds the read fails rather than answer with items missing.
+ * `attributes` reads only those attributes of each item (and its key): for a caller that needs a field or
+ * two of large items (menus), the rest is neither sent nor unmarshalled.
  */
-export async function readItems(itemKeys: readonly Key[], options: { consistent: boolean }): Promise<(StoredItem | undefined)[]> {
+export async function readItems(itemKeys: readonly Key[], options: { consistent: boolean; attributes?: readonly string[] }): Promise<(StoredItem | undefined)[]> {
   const id = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
   const found = new Map<string, StoredItem>();
   let pending: Key[] = [...new Map(itemKeys.map((key) => [id(key), { pk: key.pk, sk: key.sk }])).values()];
+  const projection = options.attributes && {
+    ProjectionExpression: ['pk', 'sk', ...options.attributes].map((_, index) => `#a${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(['pk', 'sk', ...options.attributes].map((name, index) => [`#a${index}`, name])),
+  };
   for (let round = 1; pending.length > 0; round++) {
     if (round > TRANSIENT_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${TRANSIENT_ATTEMPTS} rounds`);
     if (round > 1) await backoff(round - 1);
     const batch = pending.slice(0, MAX_BATCH_KEYS);
-    const result = await retryTransient(() => db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: batch, ConsistentRead: options.consistent } } })));
+    const result = await retryTransient(() => db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: batch, ConsistentRead: options.consistent, ...projection } } })));
     for (const item of result.Responses?.[table()] ?? []) found.set(id(item), item);
     const unprocessed = (result.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
     pending = [...unprocessed, ...pending.slice(MAX_BATCH_KEYS)];

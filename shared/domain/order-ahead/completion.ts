@@ -9,12 +9,12 @@
  * - pollCompletion (GET order_url): the order as it stands; past the completion deadline (the workflow
  *   died) the order is rejected here, by the workflow's own reject step.
  */
-import { serviceUnavailable, unprocessable, type ErrorDetail } from '#shared/errors.ts';
+import { notFound, serviceUnavailable, unprocessable, type ErrorDetail } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { startCompletion } from '#shared/workflows/executions.ts';
 import { COMPLETION_FAILED, rejectOrder } from './fulfilment.ts';
-import { COMPLETION_DEADLINE_SECONDS, getUsersOrder, transitionOrder, type OrderAheadRecord } from './orders.ts';
+import { COMPLETION_DEADLINE_SECONDS, getUsersOrder, transitionUsersOrder, type OrderAheadRecord } from './orders.ts';
 import { completedOrderUrl } from './serialize.ts';
 
 export { completedOrderUrl, serializeCompletedOrder } from './serialize.ts';
@@ -29,17 +29,19 @@ function rejectedAlready(errors: readonly ErrorDetail[]) {
 /** States the workflow is still working in: the poll answers 202. */
 export const IN_PROGRESS_STATES = new Set(['submitting', 'charging', 'submitted']);
 
-/** POST order_completion_url. Throws 404 (not the caller's), 422 (not valid, or rejected), 503 (the workflow could not be started). */
-export async function submitCompletion(uuid: string, userId: number, now: Date = new Date()): Promise<OrderAheadRecord> {
-  let order = await getUsersOrder(uuid, userId);
-  if (order.state === 'externally_valid') {
-    const submitted = await transitionOrder(uuid, ['externally_valid'], 'submitting', {
-      submitted_at: isoSeconds(now),
-      completion_deadline: epochSeconds(now) + COMPLETION_DEADLINE_SECONDS,
-    });
-    // Another request submitted it first: answer as that one did.
-    order = submitted ?? (await getUsersOrder(uuid, userId));
-  }
+/**
+ * POST order_completion_url. Throws 404 (not the caller's), 422 (not valid, or rejected), 503 (the workflow
+ * could not be started). One conditional write moves the caller's valid order to `submitting`; when it does
+ * not hold, the order as it stood comes back with the failure and says what to answer.
+ */
+export async function submitCompletion(uuid: string, userId: number, now: Date = new Date()): Promise<Pick<OrderAheadRecord, 'uuid' | 'state'>> {
+  const submitted = await transitionUsersOrder(uuid, userId, ['externally_valid'], 'submitting', {
+    submitted_at: isoSeconds(now),
+    completion_deadline: epochSeconds(now) + COMPLETION_DEADLINE_SECONDS,
+  });
+  // Not valid (yet), or another request submitted it first: answer as that one did.
+  const order: Pick<OrderAheadRecord, 'uuid' | 'state' | 'rejection' | 'user_id'> | undefined = submitted.moved ? { uuid, state: 'submitting', user_id: userId } : submitted.current;
+  if (!order || order.user_id !== userId) throw notFound();
   switch (order.state) {
     case 'externally_validating':
     case 'externally_invalid':

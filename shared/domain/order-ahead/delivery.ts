@@ -19,7 +19,7 @@ const CANDIDATES = 25;
 
 export interface DeliveryLocation {
   location: LocationItem;
-  menu: MenuRecord;
+  menu: Pick<MenuRecord, 'menu_id'>;
 }
 
 /** 404 (empty) when the address is not the caller's, has no coordinates, or no location delivers there. */
@@ -30,10 +30,11 @@ export async function deliveryLocationFor(user: { userId: number; appId: number 
   const near = { lat: address.latitude, lng: address.longitude };
   const { locations } = await listAppLocations(app, { fulfillmentTypes: ['delivery'], near, inDeliveryArea: true, page: 1 }, CANDIDATES);
   if (locations.length === 0) throw notFound();
-  const menus = await readItems(locations.map((location) => keys.orderAheadMenu(location.location_id)), { consistent: false });
+  // Only which locations have a menu, and its id (what the answer links): not up to 25 whole menus.
+  const menus = await readItems(locations.map((location) => keys.orderAheadMenu(location.location_id)), { consistent: false, attributes: ['menu_id'] });
   const index = menus.findIndex((menu) => menu !== undefined);
   if (index < 0) throw notFound();
-  return { location: locations[index]!, menu: menus[index] as unknown as MenuRecord };
+  return { location: locations[index]!, menu: menus[index] as Pick<MenuRecord, 'menu_id'> };
 }
 
 export function serializeDeliveryLocation({ location, menu }: DeliveryLocation, baseUrl: string) {

@@ -6,6 +6,7 @@
  * `completed`, or `rejected`. Every transition is a conditional write on the current state.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -202,17 +203,10 @@ export async function getUsersOrder(uuid: string, userId: number): Promise<Order
   return order;
 }
 
-/**
- * Moves an order from one state to the next, once: the update holds only while the order is in one of
- * `from` (plus `condition`). Returns the order as updated, or undefined when it was no longer in `from`.
- */
-export async function transitionOrder(
-  uuid: string,
-  from: readonly OrderAheadState[],
-  to: OrderAheadState,
-  fields: Record<string, unknown> = {},
-  condition?: { expression: string; values: Record<string, unknown> },
-): Promise<OrderAheadRecord | undefined> {
+type TransitionCondition = { expression: string; values: Record<string, unknown> };
+
+/** The conditional update of a transition: only while the order exists and is in one of `from` (plus `condition`). */
+function transitionUpdate(uuid: string, from: readonly OrderAheadState[], to: OrderAheadState, fields: Record<string, unknown>, condition?: TransitionCondition) {
   const names: Record<string, string> = { '#state': 'state' };
   const values: Record<string, unknown> = { ':to': to, ':now': isoSeconds(), ...condition?.values };
   const sets = ['#state = :to', 'updated_at = :now'];
@@ -223,21 +217,59 @@ export async function transitionOrder(
   });
   from.forEach((state, index) => (values[`:from${index}`] = state));
   const inFrom = `#state IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
+  return {
+    TableName: table(),
+    Key: keys.orderAheadOrder(uuid),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `attribute_exists(pk) AND ${inFrom}${condition ? ` AND (${condition.expression})` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Moves an order from one state to the next, once: the update holds only while the order is in one of
+ * `from` (plus `condition`). Returns the order as updated, or undefined when it was no longer in `from`.
+ */
+export async function transitionOrder(
+  uuid: string,
+  from: readonly OrderAheadState[],
+  to: OrderAheadState,
+  fields: Record<string, unknown> = {},
+  condition?: TransitionCondition,
+): Promise<OrderAheadRecord | undefined> {
   try {
-    const result = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.orderAheadOrder(uuid),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: `attribute_exists(pk) AND ${inFrom}${condition ? ` AND (${condition.expression})` : ''}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const result = await db().send(new UpdateCommand({ ...transitionUpdate(uuid, from, to, fields, condition), ReturnValues: 'ALL_NEW' }));
     return stripKeys(result.Attributes!);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
+  }
+}
+
+/**
+ * The user's own order from `from` to `to` in ONE conditional write, without reading it first (the answer
+ * needs only its state): `moved`, or the order as it stood when the condition failed (another user's, in
+ * another state), undefined when there is no such order. The order as it stood comes back with the failure
+ * (ReturnValuesOnConditionCheckFailure); should it not, it is read consistently.
+ */
+export async function transitionUsersOrder(
+  uuid: string,
+  userId: number,
+  from: readonly OrderAheadState[],
+  to: OrderAheadState,
+  fields: Record<string, unknown>,
+): Promise<{ moved: true } | { moved: false; current: OrderAheadRecord | undefined }> {
+  try {
+    const update = transitionUpdate(uuid, from, to, fields, { expression: 'user_id = :user', values: { ':user': userId } });
+    await db().send(new UpdateCommand({ ...update, ReturnValues: 'NONE', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    return { moved: true };
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // The document client leaves the returned item in DynamoDB's own (marshalled) form.
+    const returned = (error as { Item?: Record<string, unknown> }).Item;
+    if (returned && typeof returned.pk === 'object') return { moved: false, current: stripKeys(unmarshall(returned as Parameters<typeof unmarshall>[0])) };
+    if (returned && typeof returned.pk === 'string') return { moved: false, current: stripKeys(returned) };
+    return { moved: false, current: await getProposedOrder(uuid) };
   }
 }
