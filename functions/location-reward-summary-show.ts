@@ -8,6 +8,6 @@ import { rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
 const query = z.object({ transfer_supported: optionalQuery(booleanQuery) });
 const params = z.object({ location_id: pathId });
 
-export const handler = apiHandler('location-reward-summary-show', { responses: { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params }, async (request) =>
+export const handler = apiHandler('location-reward-summary-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params }, async (request) =>
   ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false)),
 );

@@ -13,6 +13,6 @@ const query = z
   .superRefine(requireLatLngTogether);
 const params = z.object({ location_id: pathId });
 
-export const handler = apiHandler('location-rewards-list', { responses: { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params }, async (request) =>
+export const handler = apiHandler('location-rewards-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params }, async (request) =>
   ok(await listLocationRewards(request.params.location_id, request.credentials.user?.userId, { lat: request.query.lat, lng: request.query.lng, transferSupported: request.query.transfer_supported ?? false })),
 );

@@ -28,7 +28,7 @@ const PAGING_PARAMETERS = ['page', 'after'];
  */
 export const handler = apiHandler(
   'merchant-locations-list',
-  { responses: { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", params, query },
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", params, query },
   async (request) => {
     const { query } = request;
     const merchantId = request.params.merchant_id;

@@ -6,7 +6,7 @@ import { permissionsRequestForApp } from '#shared/schemas/permissions-requests.t
 /** POST /v15/apps/permissions_requests (app token): ask a user, by email, for permissions; the user is emailed. */
 export const handler = apiHandler(
   'permissions-requests-create',
-  { body: permissionsRequestCreation, bodyObject: 'permissions_request', responses: { 200: permissionsRequestForApp }, summary: 'Ask a user for permissions' },
+  { body: permissionsRequestCreation, bodyObject: 'permissions_request', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: permissionsRequestForApp }, summary: 'Ask a user for permissions' },
   async (request) => {
     const { email, permission_keynames } = request.body.permissions_request;
     return ok(await createPermissionsRequest(requireApp(request).appId, { email, keynames: permission_keynames }));

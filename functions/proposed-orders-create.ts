@@ -7,7 +7,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 /** POST /v15/proposed_orders: the POS proposes an order and learns the discount the customer can apply. */
 export const handler = apiHandler(
   'proposed-orders-create',
-  { responses: { 200: proposedOrderResponse, 409: apiErrors }, summary: 'Propose an order (in-store)', body: proposedOrderBody, bodyObject: 'proposed_order' },
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: proposedOrderResponse, 409: apiErrors }, summary: 'Propose an order (in-store)', body: proposedOrderBody, bodyObject: 'proposed_order' },
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async () => ({ status: 200, body: serializeProposedOrder(await proposeOrder(merchant, request.body.proposed_order)) }));

@@ -57,7 +57,15 @@ export const API_FUNCTION_BUNDLING = {
   mainFields: ['module', 'main'],
   // Deployed functions geocode with Amazon Location Service: fixing GEOCODER at bundle time lets esbuild
   // drop the other adapters, so the sandbox's postal-code data never reaches a bundle (docs/geocoding.md).
-  define: { 'process.env.GEOCODER': JSON.stringify('amazon-location') },
+  // Response schemas only document the API (shared/openapi/document.ts reads them to write docs/openapi.json);
+  // a function never validates its answers. Handlers declare them as
+  // `responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : {...}`: defined here, the branch is dead
+  // code, and with package.json `sideEffects: false` esbuild drops the schema modules nothing else imports,
+  // so a cold start does not build them (docs/benchmarks.md, "Cold start").
+  define: {
+    'process.env.GEOCODER': JSON.stringify('amazon-location'),
+    'process.env.OMIT_RESPONSE_SCHEMAS': JSON.stringify('true'),
+  },
 } satisfies BundlingOptions;
 
 /** Read-only (RO) or read-write (RW). */

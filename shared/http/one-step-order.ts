@@ -7,7 +7,7 @@ import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-money.ts';
 
-export const oneStepOrderSpec = { responses: { 200: oneStepOrderResponse, 409: apiErrors }, notFound: ONE_STEP_LOCATION_NOT_FOUND, body: oneStepOrderBody, bodyObject: 'order' };
+export const oneStepOrderSpec = { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors }, notFound: ONE_STEP_LOCATION_NOT_FOUND, body: oneStepOrderBody, bodyObject: 'order' };
 
 /** Charges the customer (user token beside the merchant's, or the QR code) through the settlement saga, once per Idempotency-Key. */
 export async function serveOneStepOrder(request: ApiRequest<z.output<typeof oneStepOrderBody>, undefined, undefined>) {

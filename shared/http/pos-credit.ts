@@ -8,7 +8,7 @@ import { customerCreditAtLocation, locationCredit } from '#shared/domain/pos/cre
 import { ok, requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { locationCreditResponse, locationParams, merchantFundedCreditBody, merchantFundedCreditQuery, merchantFundedCreditResponse } from '#shared/schemas/pos-money.ts';
 
-export const locationCreditSpec = { responses: { 200: locationCreditResponse }, params: locationParams };
+export const locationCreditSpec = { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationCreditResponse }, params: locationParams };
 
 /** A user's potential credit at a location; without a user token (v14) a new user's: 0. */
 export async function serveLocationCredit(request: ApiRequest<undefined, undefined, z.output<typeof locationParams>>) {
@@ -17,7 +17,7 @@ export async function serveLocationCredit(request: ApiRequest<undefined, undefin
 }
 
 export const merchantFundedCreditSpec = {
-  responses: { 200: merchantFundedCreditResponse },
+  responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantFundedCreditResponse },
   params: locationParams,
   query: merchantFundedCreditQuery,
   body: merchantFundedCreditBody,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { integerId, roundedDecimal } from './common.ts';
 import { pathId } from './params.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -15,7 +15,7 @@ export const MAX_ADDRESS_FIELD_LENGTH = 255;
 export const MAX_NICKNAME_LENGTH = 100;
 
 const tooLong = (max: number) => ({ error: `is too long (maximum is ${max} characters)` });
-const requiredText = z.string().trim().min(1, { error: "can't be blank" }).max(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH));
+const requiredText = /* @__PURE__ */ schema(() => z.string().trim().min(1, { error: "can't be blank" }).max(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH)));
 /** Optional text: absent or null is stored as '' so the field is always a string, as the contract types it. */
 const optionalText = (max: number) =>
   z
@@ -33,7 +33,7 @@ const coordinate = (limit: number) =>
     .pipe(roundedDecimal(7))
     .nullable();
 
-const addressFields = {
+const addressFields = /* @__PURE__ */ schema(() => ({
   // "Address type is invalid." is the LevelUp docs' message for this error.
   address_type: z.enum(ADDRESS_TYPES, { error: 'is invalid.' }),
   street_address: requiredText,
@@ -44,7 +44,7 @@ const addressFields = {
   nickname: optionalText(MAX_NICKNAME_LENGTH),
   latitude: coordinate(90),
   longitude: coordinate(180),
-};
+}));
 
 /** A position is meaningful only as a pair: latitude and longitude are sent together or not at all. */
 function coordinatesPaired(address: { latitude?: number | null; longitude?: number | null }): boolean {
@@ -52,7 +52,7 @@ function coordinatesPaired(address: { latitude?: number | null; longitude?: numb
 }
 const pairedCoordinates = { error: 'and longitude must be sent together', path: ['latitude'] };
 
-export const createAddressBody = z.object({
+export const createAddressBody = /* @__PURE__ */ schema(() => z.object({
   user_address: z
     .object({
       ...addressFields,
@@ -63,13 +63,13 @@ export const createAddressBody = z.object({
       longitude: addressFields.longitude.optional(),
     })
     .refine(coordinatesPaired, pairedCoordinates),
-});
+}));
 
-export const updateAddressBody = z.object({
+export const updateAddressBody = /* @__PURE__ */ schema(() => z.object({
   user_address: z.object(addressFields).partial().refine(coordinatesPaired, pairedCoordinates),
-});
+}));
 
-export const addressIdParams = z.object({ id: pathId });
+export const addressIdParams = /* @__PURE__ */ schema(() => z.object({ id: pathId }));
 
 export type NewAddress = z.output<typeof createAddressBody>['user_address'];
 export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
@@ -77,7 +77,7 @@ export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-export const userAddress = named(
+export const userAddress = /* @__PURE__ */ schema(() => named(
   'UserAddress',
   z.object({
     id: integerId,
@@ -91,5 +91,5 @@ export const userAddress = named(
     region: z.string().describe('State'),
     street_address: z.string(),
   }),
-);
-export const userAddressResponse = named('UserAddressResponse', z.object({ user_address: userAddress }));
+));
+export const userAddressResponse = /* @__PURE__ */ schema(() => named('UserAddressResponse', z.object({ user_address: userAddress })));

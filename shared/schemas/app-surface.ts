@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { cents, integerId, timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 import { location } from './locations.ts';
 
 /**
@@ -12,8 +12,8 @@ import { location } from './locations.ts';
 // ---------------------------------------------------------------------------------------------
 // Categories (A5)
 
-export const category = named('Category', z.object({ id: integerId, name: z.string() }));
-export const categoryList = z.array(z.object({ category }));
+export const category = /* @__PURE__ */ schema(() => named('Category', z.object({ id: integerId, name: z.string() })));
+export const categoryList = /* @__PURE__ */ schema(() => z.array(z.object({ category })));
 
 // ---------------------------------------------------------------------------------------------
 // Interstitials (A6) and feedback (A7)
@@ -22,7 +22,7 @@ export const categoryList = z.array(z.object({ category }));
 export const INTERSTITIAL_TYPES = ['claim', 'feedback', 'share', 'url', 'no_action'] as const;
 export type InterstitialType = (typeof INTERSTITIAL_TYPES)[number];
 
-const shareAction = z.object({
+const shareAction = /* @__PURE__ */ schema(() => z.object({
   message_for_email_subject: z.string(),
   message_for_email_body: z.string(),
   message_for_facebook: z.string(),
@@ -30,19 +30,19 @@ const shareAction = z.object({
   share_url_email: z.string(),
   share_url_facebook: z.string(),
   share_url_twitter: z.string(),
-});
+}));
 export type ShareAction = z.infer<typeof shareAction>;
 
-export const interstitialAction = z.union([
+export const interstitialAction = /* @__PURE__ */ schema(() => z.union([
   z.object({ code: z.string() }).describe('claim: the cohort code to claim with POST /v15/codes/:code/claims'),
   z.object({ question_text: z.string() }).describe('feedback: answered with POST /v15/orders/:uuid/feedback'),
   shareAction.describe('share'),
   z.object({ url: z.string(), button_text: z.string() }).describe('url'),
   z.null().describe('no_action'),
-]);
+]));
 export type InterstitialAction = z.infer<typeof interstitialAction>;
 
-export const interstitialResponse = named(
+export const interstitialResponse = /* @__PURE__ */ schema(() => named(
   'Interstitial',
   z.object({
     interstitial: z.object({
@@ -54,22 +54,22 @@ export const interstitialResponse = named(
       action: interstitialAction,
     }),
   }),
-);
+));
 
 /** iOS sends the rating as a string (`"5"`, `""` for none), Android as an integer. */
-const rating = z
+const rating = /* @__PURE__ */ schema(() => z
   .union([z.number().int(), z.string().trim().regex(/^(\d{1,2})?$/, 'must be a whole number from 0 to 10')])
   .nullish()
   .transform((value) => (value === undefined || value === null || value === '' ? null : Number(value)))
-  .refine((value) => value === null || (value >= 0 && value <= 10), 'must be a whole number from 0 to 10');
+  .refine((value) => value === null || (value >= 0 && value <= 10), 'must be a whole number from 0 to 10'));
 
-export const feedbackRequest = z.object({
+export const feedbackRequest = /* @__PURE__ */ schema(() => z.object({
   feedback: z.object({
     question_text: z.string().max(500).nullish().transform((value) => value ?? ''),
     rating,
     comment: z.string().max(2000).nullish().transform((value) => value ?? null),
   }),
-});
+}));
 export type FeedbackRequest = z.output<typeof feedbackRequest>;
 
 // ---------------------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ export type FeedbackRequest = z.output<typeof feedbackRequest>;
 /** Longest ticket body accepted (a support message, not an upload). */
 export const MAX_TICKET_BODY = 5000;
 
-export const ticketRequest = z.object({
+export const ticketRequest = /* @__PURE__ */ schema(() => z.object({
   ticket: z.object({
     body: z
       .string()
@@ -86,17 +86,17 @@ export const ticketRequest = z.object({
       .min(1, "can't be blank")
       .max(MAX_TICKET_BODY, `is too long (at most ${MAX_TICKET_BODY} characters)`),
   }),
-});
+}));
 
-export const ticketResponse = named(
+export const ticketResponse = /* @__PURE__ */ schema(() => named(
   'Ticket',
   z.object({ ticket: z.object({ id: integerId, body: z.string(), user_id: integerId, created_at: timestamp, updated_at: timestamp }) }),
-);
+));
 
 // ---------------------------------------------------------------------------------------------
 // Campaigns (A18-A22)
 
-export const campaignMetadataList = z.array(
+export const campaignMetadataList = /* @__PURE__ */ schema(() => z.array(
   z.object({
     campaign: named(
       'CampaignMetadata',
@@ -106,9 +106,9 @@ export const campaignMetadataList = z.array(
       }),
     ),
   }),
-);
+));
 
-export const legacyCampaignResponse = named(
+export const legacyCampaignResponse = /* @__PURE__ */ schema(() => named(
   'CampaignV14',
   z.object({
     campaign: z.object({
@@ -130,14 +130,14 @@ export const legacyCampaignResponse = named(
       value_amount: cents,
     }),
   }),
-);
+));
 
-export const campaignMerchantIds = z.array(integerId).describe('Ids of the merchants the campaign applies to');
+export const campaignMerchantIds = /* @__PURE__ */ schema(() => z.array(integerId).describe('Ids of the merchants the campaign applies to'));
 
 // ---------------------------------------------------------------------------------------------
 // Location summaries (A28)
 
-export const locationSummaryList = z.array(
+export const locationSummaryList = /* @__PURE__ */ schema(() => z.array(
   z.object({
     location: named(
       'LocationSummary',
@@ -157,10 +157,10 @@ export const locationSummaryList = z.array(
       ]),
     ),
   }),
-);
+));
 
 /** The v14 app-locations list (A29): the Location with what iOS's location factory reads besides. */
-export const locationListV14 = z.array(
+export const locationListV14 = /* @__PURE__ */ schema(() => z.array(
   z.object({
     location: named(
       'LocationV14',
@@ -172,4 +172,4 @@ export const locationListV14 = z.array(
       }),
     ),
   }),
-);
+));

@@ -1,22 +1,22 @@
 import * as z from 'zod';
 import { API_DATETIME_PATTERN } from '#shared/time.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 /** Integer ids (DynamoDB atomic counters), always within the safe-integer range. */
-export const integerId = z.number().int();
+export const integerId = /* @__PURE__ */ schema(() => z.number().int());
 /** Amounts are integers in cents. */
-export const cents = z.number().int().describe('Amount in cents');
+export const cents = /* @__PURE__ */ schema(() => z.number().int().describe('Amount in cents'));
 /**
  * ISO 8601 date and time to the second with a numeric offset (`2015-01-22T16:29:22+00:00`, what
  * shared/time.ts writes). The pattern makes the OpenAPI document, and so the suite's validation of
  * every response, hold each timestamp to the contract's `YYYY-MM-DDThh:mm:ss±hh:mm`. Named, so the
  * document states the pattern once and references it (the document is bundled into openapi-show).
  */
-export const timestamp = named(
+export const timestamp = /* @__PURE__ */ schema(() => named(
   'Timestamp',
   z.string().regex(API_DATETIME_PATTERN).meta({ format: 'date-time' }),
   'ISO 8601 date and time to the second with a numeric UTC offset: `2015-01-22T16:29:22+00:00`. Requests may send `Z`, any offset or fractional seconds.',
-);
+));
 /**
  * A decimal input kept to `places` decimal places. DynamoDB stores numbers between 1e-130 and 1e126 in
  * magnitude only: a denormal such as 5e-324 (valid JSON, within any range check) failed the write with a 500.
@@ -28,5 +28,5 @@ export function roundedDecimal(places: number) {
   return z.number({ error: 'must be a number' }).transform((value) => Math.round(value * scale) / scale + 0);
 }
 
-export const uuid = z.string().min(1);
-export const url = z.string().url();
+export const uuid = /* @__PURE__ */ schema(() => z.string().min(1));
+export const url = /* @__PURE__ */ schema(() => z.string().url());

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { integerId } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 import { ENCRYPTED_FIELDS, NONCE_FIELDS } from './vocabularies.ts';
 
-export const creditCard = named(
+export const creditCard = /* @__PURE__ */ schema(() => named(
   'CreditCard',
   z.object({
     bin: z.string().describe('First six digits'),
@@ -18,8 +18,8 @@ export const creditCard = named(
     state: z.enum(['active', 'inactive']).describe('`active` may be charged, `inactive` may not'),
     type: z.string().describe('Card brand'),
   }),
-);
-export const creditCardResponse = named('CreditCardResponse', z.object({ credit_card: creditCard }));
+));
+export const creditCardResponse = /* @__PURE__ */ schema(() => named('CreditCardResponse', z.object({ credit_card: creditCard })));
 
 // Request: POST /v15/credit_cards
 
@@ -34,7 +34,7 @@ export { NONCE_FIELDS, ENCRYPTED_FIELDS } from './vocabularies.ts';
  * SDKs send (`encrypted_number`, `encrypted_cvv`, `encrypted_expiration_month`,
  * `encrypted_expiration_year`, `postal_code`). Unknown fields are ignored.
  */
-export const createCreditCardBody = z.object({
+export const createCreditCardBody = /* @__PURE__ */ schema(() => z.object({
   credit_card: z.looseObject({
     gateway_payment_nonce: cardField("The payment gateway's nonce for the card (the contract's shape)."),
     braintree_payment_nonce: cardField('The same nonce under its branded name.'),
@@ -44,7 +44,7 @@ export const createCreditCardBody = z.object({
     encrypted_expiration_year: cardField('The expiration year, encrypted client-side.'),
     postal_code: z.string().max(32).nullish().describe("The card's billing postal code, in the clear; passed to the gateway, never stored."),
   }),
-});
+}));
 
 export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'];
 
@@ -53,7 +53,7 @@ export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'
 export const PAYMENT_PREFERENCE_TYPES = ['monthly_billing', 'preload', 'instant_billing'] as const;
 
 /** GET /v15/payment_method: the card the user is billed with (the promoted one). */
-export const paymentMethodResponse = named(
+export const paymentMethodResponse = /* @__PURE__ */ schema(() => named(
   'PaymentMethod',
   z.object({
     payment_method: z.object({
@@ -72,10 +72,10 @@ export const paymentMethodResponse = named(
       preload_value_amount: z.number().int().nullable(),
     }),
   }),
-);
+));
 
 /** GET /v15/payment_options_summary */
-export const paymentOptionsSummaryResponse = named(
+export const paymentOptionsSummaryResponse = /* @__PURE__ */ schema(() => named(
   'PaymentOptionsSummary',
   z.object({
     payment_options_summary: z.object({
@@ -86,13 +86,13 @@ export const paymentOptionsSummaryResponse = named(
       preload_value_amount: z.number().int(),
     }),
   }),
-);
+));
 
 /** PUT /v15/apps/payment_preference: `{"payment_preference": {"preload": true, "preload_value_amount": 2500}}` or `{"preload": false}`. */
-export const paymentPreferenceBody = z.object({
+export const paymentPreferenceBody = /* @__PURE__ */ schema(() => z.object({
   payment_preference: z.object({
     preload: z.boolean(),
     preload_value_amount: z.number().int().nullish(),
   }),
-});
+}));
 export type PaymentPreferenceRequest = z.output<typeof paymentPreferenceBody>['payment_preference'];

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
-export const errorDetail = named(
+export const errorDetail = /* @__PURE__ */ schema(() => named(
   'ErrorDetail',
   z.object({
     object: z.string().describe('The resource (usually the request wrapper key) the error is about'),
@@ -9,11 +9,11 @@ export const errorDetail = named(
     message: z.string(),
     code: z.string().optional().describe('Stable machine-readable code'),
   }),
-);
+));
 
 /** The contract's error body: a JSON array of `{"error": {...}}`. */
-export const apiErrors = named(
+export const apiErrors = /* @__PURE__ */ schema(() => named(
   'Errors',
   z.array(z.object({ error: errorDetail })).min(1),
   'Error body of every 4xx and 5xx answered by this service: a JSON array of wrapped error details.',
-);
+));

@@ -11,13 +11,13 @@ import { claimResponse, reward } from './loyalty.ts';
 import { giftCardValueAdditionResponse, merchantOrderResponse } from './money.ts';
 import { completedOrderAheadResponse, orderAheadOrderResponse } from './order-ahead.ts';
 import { giftCardValueRemovalResponse } from './pos-money.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 /** The merchant's order as the refund answers it; `refunded_at` is null until it is refunded. */
-const merchantOrderData = merchantOrderResponse.shape.order.extend({ refunded_at: timestamp.nullable() });
+const merchantOrderData = /* @__PURE__ */ schema(() => merchantOrderResponse.shape.order.extend({ refunded_at: timestamp.nullable() }));
 
 /** Each type's `data`: the resource as the API shows it to that audience (docs/events.md, the catalogue). */
-const EVENT_DATA = {
+const EVENT_DATA = /* @__PURE__ */ schema(() => ({
   'order.completed': merchantOrderData,
   'order.refunded': merchantOrderData,
   'gift_card.value_added': giftCardValueAdditionResponse.shape.gift_card_value_addition.extend({ loyalty_id: integerId }),
@@ -30,7 +30,7 @@ const EVENT_DATA = {
   'claim.created': claimResponse.shape.claim.extend({ merchant_id: integerId, user_id: integerId }),
   'credit_card.created': creditCard,
   'credit_card.deactivated': creditCard,
-} satisfies Record<EventType, z.ZodType>;
+} satisfies Record<EventType, z.ZodType>));
 
 const eventOf = <T extends EventType>(type: T) =>
   z.object({
@@ -42,13 +42,13 @@ const eventOf = <T extends EventType>(type: T) =>
     data: EVENT_DATA[type],
   });
 
-export const eventResponse = named(
+export const eventResponse = /* @__PURE__ */ schema(() => named(
   'Event',
   z.object({
     event: z.discriminatedUnion('type', EVENT_TYPES.map((type) => eventOf(type)) as unknown as [ReturnType<typeof eventOf>, ...ReturnType<typeof eventOf>[]]),
   }),
   'One event; its `data` is the shape its `type` names.',
-);
+));
 
-export const eventList = z.array(eventResponse);
+export const eventList = /* @__PURE__ */ schema(() => z.array(eventResponse));
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { schema } from './registry.ts';
 import { bornAtField, customAttributesField, emailField, genderField, nameField, passwordField, phoneField } from '#shared/schemas/users.ts';
 
 /**
@@ -9,7 +10,7 @@ import { bornAtField, customAttributesField, emailField, genderField, nameField,
 
 const BLANK = "can't be blank";
 
-const loginFields = z.object({
+const loginFields = /* @__PURE__ */ schema(() => z.object({
   api_key: z.string().trim().min(1, { error: BLANK }).max(256).optional(),
   /** The PowerShell module's name for api_key (Android calls it a deprecated alias). */
   client_id: z.string().trim().min(1, { error: BLANK }).max(256).optional(),
@@ -17,7 +18,7 @@ const loginFields = z.object({
   password: z.string().min(1, { error: BLANK }).max(1024),
   // Sent by the mobile SDKs; device binding is not part of this service.
   device_identifier: z.string().max(256).optional(),
-});
+}));
 
 /**
  * `POST /v15/access_tokens` and `/v14/access_tokens`: one path, two grants told apart by the body's shape.
@@ -25,7 +26,7 @@ const loginFields = z.object({
  * - Login (users and merchants): `{"access_token": {"api_key" (or "client_id"), "username", "password", "device_identifier"?}}`.
  * A body with a top-level `client_secret` is the app grant; any other is a login.
  */
-export const accessTokenRequest = z
+export const accessTokenRequest = /* @__PURE__ */ schema(() => z
   .object({
     access_token: loginFields.optional().describe('Login (user or merchant): api_key (or its alias client_id), username, password'),
     api_key: z.string().trim().max(256).optional().describe('App grant: the app\'s API key (with client_secret, not wrapped)'),
@@ -42,32 +43,32 @@ export const accessTokenRequest = z
       return;
     }
     if (!body.access_token.api_key && !body.access_token.client_id) context.addIssue({ code: 'custom', path: ['access_token', 'api_key'], message: BLANK });
-  });
+  }));
 
 export type AccessTokenRequest = z.output<typeof accessTokenRequest>;
 
 /** Keynames an app may ask for (validated by the domain against the permission list, so the error is the docs' own). */
-export const permissionKeynames = z.array(z.string().max(64)).max(20);
+export const permissionKeynames = /* @__PURE__ */ schema(() => z.array(z.string().max(64)).max(20));
 
 /** `POST /v14/passwords`, not wrapped (C#, iOS, Android): checked by the handler so the error is the docs' own. */
-export const passwordResetRequest = z.object({
+export const passwordResetRequest = /* @__PURE__ */ schema(() => z.object({
   email: z.unknown().optional().meta({ type: 'string', description: "The account's email address" }),
-});
+}));
 
 /** `POST /v15/password_resets`: what the reset page submits. */
-export const passwordResetCompletion = z.object({
+export const passwordResetCompletion = /* @__PURE__ */ schema(() => z.object({
   password_reset: z.object({
     token: z.string().min(1, { error: BLANK }).max(128).describe('The secret from the emailed link (the part after #token=)'),
     password: passwordField.describe('The new password'),
   }),
-});
+}));
 
 /**
  * `POST /v15/apps/users` (iOS, Ruby, docs) and Android's `POST /v15/users`: not wrapped at the top.
  * `api_key` may be null (the Ruby gem sends it so when it authenticates with an app token instead).
  * Android's `terms_accepted` and other unknown keys are ignored.
  */
-export const appUserRequest = z.object({
+export const appUserRequest = /* @__PURE__ */ schema(() => z.object({
   api_key: z.string().trim().max(256).nullish(),
   user: z.object({
     email: emailField,
@@ -80,25 +81,25 @@ export const appUserRequest = z.object({
     custom_attributes: customAttributesField.optional(),
   }),
   permission_keynames: permissionKeynames.optional().describe('User permissions the returned token gets (exactly these)'),
-});
+}));
 
 /** `GET /v15/registration?api_key=&email=`. */
-export const registrationQuery = z.object({
+export const registrationQuery = /* @__PURE__ */ schema(() => z.object({
   api_key: z.string().trim().min(1, { error: BLANK }).max(256),
   email: z.string().trim().min(1, { error: BLANK }).max(254),
-});
+}));
 
 /** `POST /v15/apps/permissions_requests` (the Ruby gem's apps.permissions_requests.create). */
-export const permissionsRequestCreation = z.object({
+export const permissionsRequestCreation = /* @__PURE__ */ schema(() => z.object({
   permissions_request: z.object({
     email: emailField.describe("The user's email"),
     permission_keynames: permissionKeynames.optional().describe('User permissions the app asks for'),
   }),
-});
+}));
 
 /** `PUT /v15/permissions_requests/:id`: the user's answer. */
-export const permissionsRequestAnswer = z.object({
+export const permissionsRequestAnswer = /* @__PURE__ */ schema(() => z.object({
   permissions_request: z.object({
     state: z.enum(['accepted', 'rejected'], { error: 'must be accepted or rejected' }),
   }),
-});
+}));

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { integerId, timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 /** How a location hands orders over. */
 import { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
@@ -8,13 +8,13 @@ import { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
 export { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
 
 /** `fulfillment_types` in a query string: comma-separated, any case; empty is not given. */
-export const fulfillmentTypesList = z
+export const fulfillmentTypesList = /* @__PURE__ */ schema(() => z
   .string()
   .transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))
   .refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')
-  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined);
+  .transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined));
 
-export const location = named(
+export const location = /* @__PURE__ */ schema(() => named(
   'Location',
   z.object({
     accepts_tips_in_store: z.boolean(),
@@ -52,16 +52,16 @@ export const location = named(
     updated_at: timestamp,
     yelp_url: z.string().nullable(),
   }),
-);
+));
 
-export const locationList = z.array(z.object({ location }));
+export const locationList = /* @__PURE__ */ schema(() => z.array(z.object({ location })));
 
 /**
  * The location that delivers to a user's address (GET /v15/user_addresses/:id/delivery_location): the
  * Location with what the iOS SDK's location factory reads besides (`name`, `phone`, `visible` as a
  * synonym of `shown`) and the menus to order from there.
  */
-export const deliveryLocationResponse = named(
+export const deliveryLocationResponse = /* @__PURE__ */ schema(() => named(
   'DeliveryLocation',
   z.object({
     location: location.extend({
@@ -72,4 +72,4 @@ export const deliveryLocationResponse = named(
       pickup_menu_url: z.string().nullable().describe('The same menu when the location also offers pickup, else null'),
     }),
   }),
-);
+));

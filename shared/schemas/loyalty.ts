@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { cents, integerId, timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
-const nullableTimestamp = timestamp.nullable();
+const nullableTimestamp = /* @__PURE__ */ schema(() => timestamp.nullable());
 
-const basicV1 = named('CampaignBasicV1', z.object({ description: z.string(), title: z.string() }));
+const basicV1 = /* @__PURE__ */ schema(() => named('CampaignBasicV1', z.object({ description: z.string(), title: z.string() })));
 
-const customProgressBasedV1 = named(
+const customProgressBasedV1 = /* @__PURE__ */ schema(() => named(
   'CampaignCustomProgressBasedV1',
   z.object({
     closes_at: nullableTimestamp,
@@ -38,9 +38,9 @@ const customProgressBasedV1 = named(
       }),
     ),
   }),
-);
+));
 
-const itemBasedLoyaltyV1 = named(
+const itemBasedLoyaltyV1 = /* @__PURE__ */ schema(() => named(
   'CampaignItemBasedLoyaltyV1',
   z.object({
     progress_item_count: z.number().int(),
@@ -50,14 +50,14 @@ const itemBasedLoyaltyV1 = named(
     reward_article: z.string(),
     reward_title: z.string(),
   }),
-);
+));
 
-const spendBasedLoyaltyV1 = named(
+const spendBasedLoyaltyV1 = /* @__PURE__ */ schema(() => named(
   'CampaignSpendBasedLoyaltyV1',
   z.object({ earn_amount: cents, progress_amount: cents, required_spend_amount: cents.nullable() }),
-);
+));
 
-const visitBasedLoyaltyV1 = named(
+const visitBasedLoyaltyV1 = /* @__PURE__ */ schema(() => named(
   'CampaignVisitBasedLoyaltyV1',
   z.object({
     progress_visit_count: z.number().int(),
@@ -65,9 +65,9 @@ const visitBasedLoyaltyV1 = named(
     earn_amount: cents,
     qualifying_order_spend_amount: cents,
   }),
-);
+));
 
-const itemBasedGiftCardLoyaltyV1 = named(
+const itemBasedGiftCardLoyaltyV1 = /* @__PURE__ */ schema(() => named(
   'CampaignItemBasedGiftCardLoyaltyV1',
   z.object({
     description: z.string().nullable(),
@@ -81,9 +81,9 @@ const itemBasedGiftCardLoyaltyV1 = named(
     reward_article: z.string().nullable(),
     reward_title: z.string(),
   }),
-);
+));
 
-const spendBasedGiftCardLoyaltyV1 = named(
+const spendBasedGiftCardLoyaltyV1 = /* @__PURE__ */ schema(() => named(
   'CampaignSpendBasedGiftCardLoyaltyV1',
   z.object({
     currency: z.string(),
@@ -97,9 +97,9 @@ const spendBasedGiftCardLoyaltyV1 = named(
     reward_article: z.string().nullable(),
     reward_title: z.string(),
   }),
-);
+));
 
-export const campaignResponse = named(
+export const campaignResponse = /* @__PURE__ */ schema(() => named(
   'CampaignRepresentation',
   z.object({
     campaign: z.union([
@@ -113,9 +113,9 @@ export const campaignResponse = named(
     ]),
   }),
   'The campaign in the requested representation_type (one shape per type).',
-);
+));
 
-export const claimResponse = named(
+export const claimResponse = /* @__PURE__ */ schema(() => named(
   'Claim',
   z.object({
     claim: z.object({
@@ -127,9 +127,9 @@ export const claimResponse = named(
       progress_adjustments: z.array(z.object({ adjustment_amount: z.number().int() })).optional().describe('Only on a legacy claim'),
     }),
   }),
-);
+));
 
-export const reward = named(
+export const reward = /* @__PURE__ */ schema(() => named(
   'Reward',
   z.object({
     id: z.string().describe('Reward id: `claim-<n>`, `earned-<n>` or `campaign-<n>`'),
@@ -150,12 +150,12 @@ export const reward = named(
     value_amount: cents,
     value_remaining_amount: cents.nullable(),
   }),
-);
-export const rewardResponse = named('RewardResponse', z.object({ reward }));
-export const rewardList = z.array(z.object({ reward }));
+));
+export const rewardResponse = /* @__PURE__ */ schema(() => named('RewardResponse', z.object({ reward })));
+export const rewardList = /* @__PURE__ */ schema(() => z.array(z.object({ reward })));
 
 /** GET /v15|v14/merchants/:merchant_id/loyalty (the SDKs' loyalty record; money in cents). */
-export const merchantLoyaltyResponse = named(
+export const merchantLoyaltyResponse = /* @__PURE__ */ schema(() => named(
   'MerchantLoyalty',
   z.object({
     loyalty: z.object({
@@ -172,9 +172,9 @@ export const merchantLoyaltyResponse = named(
       user_id: integerId,
     }),
   }),
-);
+));
 
-export const rewardSummaryResponse = named(
+export const rewardSummaryResponse = /* @__PURE__ */ schema(() => named(
   'RewardSummary',
   z.object({
     reward_summary: z.object({
@@ -183,7 +183,7 @@ export const rewardSummaryResponse = named(
       usable_as_credit_reward_count: z.number().int(),
     }),
   }),
-);
+));
 
 /** PUT /v15/merchants/:merchant_id/rewards/:claim_id (and the location path): pause or unpause. */
-export const rewardPauseBody = z.object({ reward: z.object({ paused: z.boolean() }) });
+export const rewardPauseBody = /* @__PURE__ */ schema(() => z.object({ reward: z.object({ paused: z.boolean() }) }));

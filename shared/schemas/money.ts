@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { cents, integerId, timestamp, uuid } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests (the domain takes their parsed output: z.output of these schemas)
 
 /** An amount a POS sends: integer cents, bounded so no sum of them leaves the safe integers. */
-const amountInCents = z.number().int().min(0).max(100_000_000);
+const amountInCents = /* @__PURE__ */ schema(() => z.number().int().min(0).max(100_000_000));
 
 /** One line of an order as a POS sends it (and as the order keeps it); modifiers nest as children. */
 export interface OrderItem {
@@ -74,7 +74,7 @@ export function orderUnits(items: readonly OrderItem[] | undefined, limit = MAX_
   return units;
 }
 
-export const itemsSchema = z
+export const itemsSchema = /* @__PURE__ */ schema(() => z
   .array(orderItemSchema)
   .max(200)
   .nullish()
@@ -84,9 +84,9 @@ export const itemsSchema = z
   .refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
     error: `hold at most ${MAX_ORDER_UNITS} units (quantities times their parents' quantities)`,
   })
-  .transform((items) => (items ?? []).map((envelope) => envelope.item));
+  .transform((items) => (items ?? []).map((envelope) => envelope.item)));
 
-export const feeSchema = z.object({
+export const feeSchema = /* @__PURE__ */ schema(() => z.object({
   fee: z.object({
     name: z.string().max(255).nullish(),
     type: z.enum(['delivery', 'custom', 'catering']),
@@ -94,23 +94,23 @@ export const feeSchema = z.object({
     tax_amount: amountInCents.nullish(),
     collector: z.literal('merchant'),
   }),
-});
+}));
 
 export type OrderFee = z.output<typeof feeSchema>['fee'];
 
-export const amounts = {
+export const amounts = /* @__PURE__ */ schema(() => ({
   required: amountInCents,
   optional: amountInCents.nullish().transform((value) => value ?? 0),
-};
+}));
 
 /** A flag clients send as true, false, null or not at all: only true is true. */
-const flag = z.boolean().nullish().transform((value) => value ?? false);
+const flag = /* @__PURE__ */ schema(() => z.boolean().nullish().transform((value) => value ?? false));
 
 /**
  * The fields a POS sends both when it proposes an order and when it completes it: the completed
  * order may differ from the proposed one only in adjusted amounts and the applied discount.
  */
-export const posOrderFields = {
+export const posOrderFields = /* @__PURE__ */ schema(() => ({
   location_id: z.number().int(),
   payment_token_data: z.string().max(255),
   spend_amount: amounts.required,
@@ -123,14 +123,14 @@ export const posOrderFields = {
   identifier_from_merchant: z.string().max(255).nullish(),
   receipt_message_html: z.string().nullish(),
   items: itemsSchema,
-};
+}));
 
 /** POST /v15/proposed_orders */
-export const proposedOrderBody = z.object({ proposed_order: z.object(posOrderFields) });
+export const proposedOrderBody = /* @__PURE__ */ schema(() => z.object({ proposed_order: z.object(posOrderFields) }));
 export type ProposedOrderRequest = z.output<typeof proposedOrderBody>['proposed_order'];
 
 /** POST /v15/completed_orders */
-export const completedOrderBody = z.object({
+export const completedOrderBody = /* @__PURE__ */ schema(() => z.object({
   completed_order: z.object({
     ...posOrderFields,
     proposed_order_uuid: z.string().min(1).max(64),
@@ -144,20 +144,20 @@ export const completedOrderBody = z.object({
       .nullish()
       .transform((fees) => (fees ?? []).map((entry) => entry.fee)),
   }),
-});
+}));
 export type CompletedOrderRequest = z.output<typeof completedOrderBody>['completed_order'];
 
 /** POST /v14|v15/orders/:uuid/refund */
-export const refundParams = z.object({ uuid: z.string().min(1).max(64) });
+export const refundParams = /* @__PURE__ */ schema(() => z.object({ uuid: z.string().min(1).max(64) }));
 /** Body optional: `{"refund": {"manager_confirmation": "..."}}` (only merchants with a code need it). */
-export const refundBody = z
+export const refundBody = /* @__PURE__ */ schema(() => z
   .object({ refund: z.object({ manager_confirmation: z.string().max(255).nullish() }).nullish() })
   .optional()
-  .transform((body) => body ?? {});
+  .transform((body) => body ?? {}));
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions */
-export const giftCardValueAdditionParams = z.object({ merchant_id: z.string().regex(/^\d+$/).transform(Number) });
-export const giftCardValueAdditionBody = z.object({
+export const giftCardValueAdditionParams = /* @__PURE__ */ schema(() => z.object({ merchant_id: z.string().regex(/^\d+$/).transform(Number) }));
+export const giftCardValueAdditionBody = /* @__PURE__ */ schema(() => z.object({
   gift_card_value_addition: z.object({
     payment_token_data: z.string().max(255),
     value_amount: z.number().int(),
@@ -168,13 +168,13 @@ export const giftCardValueAdditionBody = z.object({
     identifier_from_merchant: z.string().max(255).nullish(),
     external_identifier: z.string().max(255).nullish(),
   }),
-});
+}));
 export type GiftCardValueAdditionRequest = z.output<typeof giftCardValueAdditionBody>['gift_card_value_addition'];
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-export const giftCardValueAdditionResponse = named(
+export const giftCardValueAdditionResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueAddition',
   z.object({
     gift_card_value_addition: z.object({
@@ -184,9 +184,9 @@ export const giftCardValueAdditionResponse = named(
       uuid: uuid.describe('Id of the addition'),
     }),
   }),
-);
+));
 
-export const proposedOrderResponse = named(
+export const proposedOrderResponse = /* @__PURE__ */ schema(() => named(
   'ProposedOrder',
   z.object({
     proposed_order: z.object({
@@ -199,9 +199,9 @@ export const proposedOrderResponse = named(
       created_at: timestamp,
     }),
   }),
-);
+));
 
-export const completedOrderResponse = named(
+export const completedOrderResponse = /* @__PURE__ */ schema(() => named(
   'CompletedOrder',
   z.object({
     order: z.object({
@@ -213,9 +213,9 @@ export const completedOrderResponse = named(
       uuid,
     }),
   }),
-);
+));
 
-export const merchantOrderResponse = named(
+export const merchantOrderResponse = /* @__PURE__ */ schema(() => named(
   'RefundedOrder',
   z.object({
     order: z.object({
@@ -233,9 +233,9 @@ export const merchantOrderResponse = named(
     }),
   }),
   'The merchant-facing order a refund answers.',
-);
+));
 
-const userOrderColumns = {
+const userOrderColumns = /* @__PURE__ */ schema(() => ({
   balance_amount: cents.describe("Charged to the user's credit card"),
   bundle_closed_at: timestamp.nullable(),
   bundle_descriptor: z.string(),
@@ -259,11 +259,11 @@ const userOrderColumns = {
   total_amount: cents,
   transacted_at: timestamp,
   uuid,
-};
+}));
 
-export const userOrderSummary = named('UserOrderSummary', z.object(userOrderColumns), 'A user-oriented order as listed.');
+export const userOrderSummary = /* @__PURE__ */ schema(() => named('UserOrderSummary', z.object(userOrderColumns), 'A user-oriented order as listed.'));
 
-export const userOrderItem = named(
+export const userOrderItem = /* @__PURE__ */ schema(() => named(
   'UserOrderItem',
   z.object({
     category: z.string().nullable(),
@@ -278,9 +278,9 @@ export const userOrderItem = named(
       return z.array(z.object({ item: userOrderItem }));
     },
   }),
-);
+));
 
-export const userOrderDetailResponse = named(
+export const userOrderDetailResponse = /* @__PURE__ */ schema(() => named(
   'UserOrder',
   z.object({
     order: z.object({
@@ -294,12 +294,12 @@ export const userOrderDetailResponse = named(
     }),
   }),
   'A user-oriented order with its details.',
-);
+));
 
-export const userOrderList = z.array(z.object({ order: userOrderSummary }));
+export const userOrderList = /* @__PURE__ */ schema(() => z.array(z.object({ order: userOrderSummary })));
 
 /** POST /v15/users/gift_card_value_orders (iOS sends merchant_id only when set; PS2 adds web_purchase). */
-export const giftCardValueOrderBody = z.object({
+export const giftCardValueOrderBody = /* @__PURE__ */ schema(() => z.object({
   gift_card_value_order: z.object({
     merchant_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish(),
     recipient_email: z.string().trim().min(3).max(254).email(),
@@ -308,10 +308,10 @@ export const giftCardValueOrderBody = z.object({
     value_amount: amountInCents,
     web_purchase: z.boolean().nullish(),
   }),
-});
+}));
 export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
 
-export const giftCardValueOrderResponse = named(
+export const giftCardValueOrderResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueOrder',
   z.object({
     gift_card_value_order: z.object({
@@ -321,4 +321,4 @@ export const giftCardValueOrderResponse = named(
       uuid: z.string(),
     }),
   }),
-);
+));

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, roundedDecimal, timestamp, url, uuid } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 import { MAX_LINE_QUANTITY } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -28,7 +28,7 @@ const IOS_STATE_NAMES: Record<string, OrderAheadState> = {
 };
 
 /** A state name as a client may send it (the contract's or the iOS SDK's), read as the contract's name. */
-export const orderAheadStateInput = z
+export const orderAheadStateInput = /* @__PURE__ */ schema(() => z
   .string()
   .max(40)
   .transform((name, context) => {
@@ -38,7 +38,7 @@ export const orderAheadStateInput = z
       return z.NEVER;
     }
     return known;
-  });
+  }));
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -51,10 +51,10 @@ export const MAX_UPSELL_IDS = 50;
 /** Longest instructions stored; the location's own (smaller) limit is checked by validation. */
 export const MAX_STORED_INSTRUCTIONS = 1000;
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const text = z.string().max(MAX_STORED_INSTRUCTIONS).nullable().optional();
+const id = /* @__PURE__ */ schema(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const text = /* @__PURE__ */ schema(() => z.string().max(MAX_STORED_INSTRUCTIONS).nullable().optional());
 
-const cartLineSchema = z.object({
+const cartLineSchema = /* @__PURE__ */ schema(() => z.object({
   item: z.object({
     id,
     quantity: z.number().int().optional(),
@@ -62,10 +62,10 @@ const cartLineSchema = z.object({
     special_instructions: text,
     option_ids: z.array(id).max(MAX_OPTIONS_PER_LINE).nullable().optional(),
   }),
-});
+}));
 
 /** `{"order": {...}}` of POST /v15/order_ahead/orders and POST /v15/upsells. Clients send absent values as null. */
-export const cartBodySchema = z.object({
+export const cartBodySchema = /* @__PURE__ */ schema(() => z.object({
   order: z.object({
     location_id: id.nullable().optional(),
     conveyance: z
@@ -85,14 +85,14 @@ export const cartBodySchema = z.object({
     /** Some clients echo the status they were given; read in either vocabulary and otherwise ignored (the server decides states). */
     state: orderAheadStateInput.nullable().optional(),
   }),
-});
+}));
 export type CartBody = z.output<typeof cartBodySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
 /** What the start and the completion answer (and the completion's 202 polls): where to poll, the state, the uuid. */
-export const orderAheadStatusResponse = named(
+export const orderAheadStatusResponse = /* @__PURE__ */ schema(() => named(
   'OrderAheadStatus',
   z.object({
     order: z.object({
@@ -101,17 +101,17 @@ export const orderAheadStatusResponse = named(
       uuid,
     }),
   }),
-);
+));
 
-const upsellItemDetail = z.object({
+const upsellItemDetail = /* @__PURE__ */ schema(() => z.object({
   description: z.string(),
   id: integerId.describe('Order ahead menu item id'),
   image_url: z.string().describe('Base URL of the item image, empty when none'),
   name: z.string(),
   price_amount: z.string().describe('Price in cents, as a string (documented so)'),
-});
+}));
 
-const polledItem = z.object({
+const polledItem = /* @__PURE__ */ schema(() => z.object({
   item: z.object({
     id: integerId,
     name: z.string(),
@@ -127,15 +127,15 @@ const polledItem = z.object({
     special_instructions: z.string().nullable(),
     upsell_id: integerId.nullable(),
   }),
-});
+}));
 
-const conveyance = z.object({
+const conveyance = /* @__PURE__ */ schema(() => z.object({
   fulfillment_type: z.enum(['pickup', 'delivery']),
   desired_ready_time: timestamp.nullable(),
   delivery_address_id: integerId.nullable(),
-});
+}));
 
-export const orderAheadOrderResponse = named(
+export const orderAheadOrderResponse = /* @__PURE__ */ schema(() => named(
   'OrderAheadOrder',
   z.object({
     order: z.object({
@@ -172,9 +172,9 @@ export const orderAheadOrderResponse = named(
     }),
   }),
   'A validated order ahead order (the poll answer once validation succeeded).',
-);
+));
 
-export const completedOrderAheadResponse = named(
+export const completedOrderAheadResponse = /* @__PURE__ */ schema(() => named(
   'CompletedOrderAheadOrder',
   z.object({
     order: z.object({
@@ -207,9 +207,9 @@ export const completedOrderAheadResponse = named(
     }),
   }),
   'An order ahead order the provider accepted (the completion poll answer once it succeeded).',
-);
+));
 
-const suggestedOrder = z.object({
+const suggestedOrder = /* @__PURE__ */ schema(() => z.object({
   order: z.object({
     banner: z.enum(['past', 'popular']),
     conveyance,
@@ -224,11 +224,11 @@ const suggestedOrder = z.object({
     uuid,
     walking_time_minutes: z.number().int().optional().describe('With lat and lng only'),
   }),
-});
+}));
 
-export const suggestedOrdersResponse = named('SuggestedOrders', z.array(suggestedOrder).max(25), 'Carts ready to start again: past carts of the user, then popular carts of the location.');
+export const suggestedOrdersResponse = /* @__PURE__ */ schema(() => named('SuggestedOrders', z.array(suggestedOrder).max(25), 'Carts ready to start again: past carts of the user, then popular carts of the location.'));
 
-export const upsellSuggestionResponse = named(
+export const upsellSuggestionResponse = /* @__PURE__ */ schema(() => named(
   'UpsellSuggestion',
   z.object({
     upsell: z.object({
@@ -238,11 +238,11 @@ export const upsellSuggestionResponse = named(
       items: z.array(z.object({ item: z.object({ id: integerId }) })),
     }),
   }),
-);
+));
 
-const availabilityWindows = z.array(z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) }));
+const availabilityWindows = /* @__PURE__ */ schema(() => z.array(z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) })));
 
-export const menuResponse = named(
+export const menuResponse = /* @__PURE__ */ schema(() => named(
   'Menu',
   z.object({
     menu: z.object({
@@ -311,4 +311,4 @@ export const menuResponse = named(
     }),
   }),
   'An order ahead menu as apps read it (local times are in time_zone).',
-);
+));

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { integerId, timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
-const state = z.enum(['pending', 'accepted', 'rejected']);
+const state = /* @__PURE__ */ schema(() => z.enum(['pending', 'accepted', 'rejected']));
 
 /** What the app sees (create: without email and token). */
-export const permissionsRequestForApp = named(
+export const permissionsRequestForApp = /* @__PURE__ */ schema(() => named(
   'PermissionsRequest',
   z.object({
     permissions_request: z.object({
@@ -17,10 +17,10 @@ export const permissionsRequestForApp = named(
       token: z.string().nullable().optional().describe('The granted user token: given once, by the first poll after acceptance (or POSTed to the app callback); null otherwise'),
     }),
   }),
-);
+));
 
 /** What the user sees: their pending request, or the one they just answered. */
-export const permissionsRequestForUser = named(
+export const permissionsRequestForUser = /* @__PURE__ */ schema(() => named(
   'UserPermissionsRequest',
   z.object({
     permissions_request: z.object({
@@ -34,4 +34,4 @@ export const permissionsRequestForUser = named(
       permissions: z.array(z.object({ permission: z.object({ keyname: z.string(), description: z.string() }) })),
     }),
   }),
-);
+));

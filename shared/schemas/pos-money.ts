@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { cents, integerId, timestamp, uuid } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 import { amounts, itemsSchema } from './money.ts';
 import { pathId } from './params.ts';
 
@@ -13,8 +13,8 @@ import { pathId } from './params.ts';
  * The scanned QR string as POS clients send it, whole: the app may have appended its payment preferences,
  * which the domain reads off it with the one parser of shared/domain/payment-codes.ts.
  */
-const paymentTokenData = z.string().max(255);
-const flag = z.boolean().nullish().transform((value) => value ?? false);
+const paymentTokenData = /* @__PURE__ */ schema(() => z.string().max(255));
+const flag = /* @__PURE__ */ schema(() => z.boolean().nullish().transform((value) => value ?? false));
 const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
 
 /**
@@ -36,10 +36,10 @@ function withCurrentItemKeys(items: unknown): unknown {
     .filter((entry) => entry !== null)
     .map((entry) => (entry && typeof entry === 'object' && 'item' in entry && entry.item && typeof entry.item === 'object' ? { item: rename(entry.item as Record<string, unknown>) } : entry));
 }
-const legacyItems = z.preprocess(withCurrentItemKeys, itemsSchema);
+const legacyItems = /* @__PURE__ */ schema(() => z.preprocess(withCurrentItemKeys, itemsSchema));
 
 /** POST /v15/orders and /v14/orders: the classic one-step order (proposed and completed at once). */
-export const oneStepOrderBody = z.object({
+export const oneStepOrderBody = /* @__PURE__ */ schema(() => z.object({
   order: z.object({
     location_id: z.number().int(),
     spend_amount: amounts.required,
@@ -58,10 +58,10 @@ export const oneStepOrderBody = z.object({
     receipt_message_html: z.string().nullish(),
     items: legacyItems,
   }),
-});
+}));
 export type OneStepOrderRequest = z.output<typeof oneStepOrderBody>['order'];
 
-export const oneStepOrderResponse = named(
+export const oneStepOrderResponse = /* @__PURE__ */ schema(() => named(
   'OneStepOrder',
   z.object({
     order: z.object({
@@ -73,12 +73,12 @@ export const oneStepOrderResponse = named(
       gift_card_tip_amount: cents,
     }),
   }),
-);
+));
 
-export const locationParams = z.object({ location_id: pathId });
+export const locationParams = /* @__PURE__ */ schema(() => z.object({ location_id: pathId }));
 
 /** GET /v15/locations/:location_id/credit */
-export const locationCreditResponse = named(
+export const locationCreditResponse = /* @__PURE__ */ schema(() => named(
   'LocationCredit',
   z.object({
     credit: z.object({
@@ -86,11 +86,11 @@ export const locationCreditResponse = named(
       merchant_funded_credit_amount: cents,
     }),
   }),
-);
+));
 
 /** GET or POST /v15/locations/:location_id/merchant_funded_credit: the QR code in the query, the body, or a user token. */
-export const merchantFundedCreditQuery = z.object({ payment_token_data: paymentTokenData.optional() });
-export const merchantFundedCreditBody = z
+export const merchantFundedCreditQuery = /* @__PURE__ */ schema(() => z.object({ payment_token_data: paymentTokenData.optional() }));
+export const merchantFundedCreditBody = /* @__PURE__ */ schema(() => z
   .object({
     credit_query: z
       .object({
@@ -101,8 +101,8 @@ export const merchantFundedCreditBody = z
       .nullish(),
   })
   .optional()
-  .transform((body) => body ?? {});
-export const merchantFundedCreditResponse = named(
+  .transform((body) => body ?? {}));
+export const merchantFundedCreditResponse = /* @__PURE__ */ schema(() => named(
   'MerchantFundedCredit',
   z.object({
     merchant_funded_credit: z.object({
@@ -111,30 +111,30 @@ export const merchantFundedCreditResponse = named(
       total_amount: cents,
     }),
   }),
-);
+));
 
 /** POST /v15/locations/:location_id/get_merchant_funded_gift_card_credit */
-export const giftCardCreditBody = z.object({ get_merchant_funded_gift_card_credit: z.object({ payment_token_data: paymentTokenData }) });
-export const giftCardCreditResponse = named('MerchantFundedGiftCardCredit', z.object({ merchant_funded_gift_card_credit: z.object({ total_amount: cents }) }));
+export const giftCardCreditBody = /* @__PURE__ */ schema(() => z.object({ get_merchant_funded_gift_card_credit: z.object({ payment_token_data: paymentTokenData }) }));
+export const giftCardCreditResponse = /* @__PURE__ */ schema(() => named('MerchantFundedGiftCardCredit', z.object({ merchant_funded_gift_card_credit: z.object({ total_amount: cents }) })));
 
 /** POST /v15/qr_code_validations */
-export const qrCodeValidationBody = z.object({ qr_code_validation: z.object({ payment_token_data: paymentTokenData }) });
-export const qrCodeValidationResponse = named(
+export const qrCodeValidationBody = /* @__PURE__ */ schema(() => z.object({ qr_code_validation: z.object({ payment_token_data: paymentTokenData }) }));
+export const qrCodeValidationResponse = /* @__PURE__ */ schema(() => named(
   'QrCodeValidation',
   z.object({ qr_code_validation: z.object({ gift_card: z.boolean(), linked_to_user: z.boolean() }) }),
-);
+));
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_removals: by amount, or reversing an addition by its uuid. */
-export const merchantParams = z.object({ merchant_id: pathId });
-export const giftCardValueRemovalBody = z.object({
+export const merchantParams = /* @__PURE__ */ schema(() => z.object({ merchant_id: pathId }));
+export const giftCardValueRemovalBody = /* @__PURE__ */ schema(() => z.object({
   gift_card_value_removal: z.object({
     payment_token_data: paymentTokenData,
     value_amount: z.number().int().min(-100_000_000).max(100_000_000).nullish(),
     uuid: z.string().max(64).nullish(),
   }),
-});
+}));
 export type GiftCardValueRemovalRequest = z.output<typeof giftCardValueRemovalBody>['gift_card_value_removal'];
-export const giftCardValueRemovalResponse = named(
+export const giftCardValueRemovalResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueRemoval',
   z.object({
     gift_card_value_removal: z.object({
@@ -143,10 +143,10 @@ export const giftCardValueRemovalResponse = named(
       old_value_at_merchant_amount: cents,
     }),
   }),
-);
+));
 
 /** POST /v15/detached_refunds (and v14) */
-export const detachedRefundBody = z.object({
+export const detachedRefundBody = /* @__PURE__ */ schema(() => z.object({
   detached_refund: z.object({
     credit_amount: z.number().int().min(-100_000_000).max(100_000_000),
     location_id: z.number().int(),
@@ -158,9 +158,9 @@ export const detachedRefundBody = z.object({
     manager_confirmation: z.string().max(255).nullish(),
     register: optionalText(255),
   }),
-});
+}));
 export type DetachedRefundRequest = z.output<typeof detachedRefundBody>['detached_refund'];
-export const detachedRefundResponse = named(
+export const detachedRefundResponse = /* @__PURE__ */ schema(() => named(
   'DetachedRefund',
   z.object({
     detached_refund: z.object({
@@ -175,10 +175,10 @@ export const detachedRefundResponse = named(
       register: z.string().nullable(),
     }),
   }),
-);
+));
 
 /** POST /v15/merchant_funded_credits */
-export const merchantFundedCreditGrantBody = z.object({
+export const merchantFundedCreditGrantBody = /* @__PURE__ */ schema(() => z.object({
   merchant_funded_credit: z.object({
     email: z.string().trim().min(1).max(254),
     value_amount: z.number().int().min(-100_000_000).max(100_000_000),
@@ -187,11 +187,11 @@ export const merchantFundedCreditGrantBody = z.object({
     message: optionalText(1000),
     global: flag,
   }),
-});
+}));
 export type MerchantFundedCreditGrantRequest = z.output<typeof merchantFundedCreditGrantBody>['merchant_funded_credit'];
 
 /** POST /v15/progress_adjustments */
-export const progressAdjustmentBody = z.object({
+export const progressAdjustmentBody = /* @__PURE__ */ schema(() => z.object({
   progress_adjustment: z.object({
     adjustment: z.number().int().min(-1_000_000).max(1_000_000),
     campaign_id: z.number().int(),
@@ -200,5 +200,5 @@ export const progressAdjustmentBody = z.object({
     audit_comment: optionalText(1000),
     suppress_email: flag,
   }),
-});
+}));
 export type ProgressAdjustmentRequest = z.output<typeof progressAdjustmentBody>['progress_adjustment'];

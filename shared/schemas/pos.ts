@@ -6,12 +6,12 @@ import * as z from 'zod';
 import { cents, integerId, timestamp, uuid } from './common.ts';
 import { location } from './locations.ts';
 import { amounts, completedOrderResponse, itemsSchema, userOrderItem } from './money.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
 
-const merchantOrderV14Fields = {
+const merchantOrderV14Fields = /* @__PURE__ */ schema(() => ({
   created_at: timestamp,
   merchant_funded_credit_amount: cents,
   earn_amount: cents.describe('Credit the order earned'),
@@ -23,15 +23,15 @@ const merchantOrderV14Fields = {
   total_amount: cents,
   location_id: integerId,
   user_display_name: z.string().describe('First name and last initial'),
-};
+}));
 
-export const merchantOrderV14Response = named(
+export const merchantOrderV14Response = /* @__PURE__ */ schema(() => named(
   'MerchantOrderV14',
   z.object({ order: z.object({ ...merchantOrderV14Fields, transacted_at: timestamp }) }),
   'The merchant-facing order (v14).',
-);
+));
 
-export const merchantOrderV15Response = named(
+export const merchantOrderV15Response = /* @__PURE__ */ schema(() => named(
   'MerchantOrder',
   z.object({
     order: z.object({
@@ -55,9 +55,9 @@ export const merchantOrderV15Response = named(
     }),
   }),
   'The merchant-facing order with the POS fields and items (v15).',
-);
+));
 
-export const locationOrderList = z.array(
+export const locationOrderList = /* @__PURE__ */ schema(() => z.array(
   z.object({
     order: named(
       'LocationOrder',
@@ -65,12 +65,12 @@ export const locationOrderList = z.array(
       "An order as a location's order list shows it.",
     ),
   }),
-);
+));
 
 // ---------------------------------------------------------------------------------------------
 // Locations (P13, P14, P15)
 
-export const managedLocationList = z.array(
+export const managedLocationList = /* @__PURE__ */ schema(() => z.array(
   z.object({
     location: named(
       'ManagedLocation',
@@ -86,9 +86,9 @@ export const managedLocationList = z.array(
       'A location the merchant token may place orders for.',
     ),
   }),
-);
+));
 
-export const locationDetailsV15 = named(
+export const locationDetailsV15 = /* @__PURE__ */ schema(() => named(
   'LocationDetails',
   location.extend({
     name: z.string().nullable(),
@@ -98,12 +98,12 @@ export const locationDetailsV15 = named(
     visible: z.boolean().describe('Same as shown (older clients read this name)'),
   }),
   'A location with the fields POS and app SDKs read besides the contract Location (v15).',
-);
+));
 
-export const locationDetailsV15Response = z.object({ location: locationDetailsV15 });
-export const locationDetailsV15List = z.array(z.object({ location: locationDetailsV15 }));
+export const locationDetailsV15Response = /* @__PURE__ */ schema(() => z.object({ location: locationDetailsV15 }));
+export const locationDetailsV15List = /* @__PURE__ */ schema(() => z.array(z.object({ location: locationDetailsV15 })));
 
-export const locationDetailsV14Response = z.object({
+export const locationDetailsV14Response = /* @__PURE__ */ schema(() => z.object({
   location: named(
     'LocationDetailsV14',
     z.object({
@@ -139,18 +139,18 @@ export const locationDetailsV14Response = z.object({
     }),
     'A location as v14 clients (iOS, Android) read it.',
   ),
-});
+}));
 
-export const merchantLocationSummaryV14List = z.array(
+export const merchantLocationSummaryV14List = /* @__PURE__ */ schema(() => z.array(
   z.object({
     location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: z.string(), name: z.string().nullable() }), "A merchant's location as v14 lists it."),
   }),
-);
+));
 
 // ---------------------------------------------------------------------------------------------
 // Contribution targets (P20, P21)
 
-const contributionTarget = named(
+const contributionTarget = /* @__PURE__ */ schema(() => named(
   'ContributionTarget',
   z.object({
     description_html: z.string(),
@@ -166,16 +166,16 @@ const contributionTarget = named(
     website: z.string().nullable(),
   }),
   'A charity a user may give to.',
-);
+));
 
-export const contributionTargetResponse = z.object({ contribution_target: contributionTarget });
-export const contributionTargetList = z.array(z.object({ contribution_target: contributionTarget }));
+export const contributionTargetResponse = /* @__PURE__ */ schema(() => z.object({ contribution_target: contributionTarget }));
+export const contributionTargetList = /* @__PURE__ */ schema(() => z.array(z.object({ contribution_target: contributionTarget })));
 
 // ---------------------------------------------------------------------------------------------
 // Remote checks (P16-P19)
 
 /** A check as the POS publishes it (PUT /v15/checks, PUT /v15/checks/:uuid): the C# SDK always sends every key. */
-export const checkBody = z.object({
+export const checkBody = /* @__PURE__ */ schema(() => z.object({
   check: z.object({
     location_id: z.number().int(),
     spend_amount: amounts.required,
@@ -188,17 +188,17 @@ export const checkBody = z.object({
     identifier_from_merchant: z.string().max(255).nullish(),
     items: itemsSchema,
   }),
-});
+}));
 export type CheckRequest = z.output<typeof checkBody>['check'];
 
 /** A check's uuid in a path: 32 hex characters, any case (the QR code holds it upper-cased). */
-export const checkParams = z.object({ uuid: z.string().regex(/^[0-9a-fA-F]{32}$/).transform((value) => value.toLowerCase()) });
+export const checkParams = /* @__PURE__ */ schema(() => z.object({ uuid: z.string().regex(/^[0-9a-fA-F]{32}$/).transform((value) => value.toLowerCase()) }));
 
 /**
  * POST /v15/checks/:uuid/orders: the POS finalises (`applied_discount_amount`, `tax_amount`, `spend_amount`, as the
  * C# SDK sends them) or the customer's app claims (optionally with a `tip_amount`); the token says which.
  */
-export const checkOrderBody = z
+export const checkOrderBody = /* @__PURE__ */ schema(() => z
   .object({
     order: z
       .object({
@@ -211,10 +211,10 @@ export const checkOrderBody = z
       .transform((order) => order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }),
   })
   .optional()
-  .transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 });
+  .transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }));
 export type CheckOrderRequest = z.output<typeof checkOrderBody>;
 
-export const publishedCheckResponse = named(
+export const publishedCheckResponse = /* @__PURE__ */ schema(() => named(
   'PublishedCheck',
   z.object({
     check: z.object({
@@ -224,9 +224,9 @@ export const publishedCheckResponse = named(
     }),
   }),
   'A published remote check.',
-);
+));
 
-export const checkResponse = named(
+export const checkResponse = /* @__PURE__ */ schema(() => named(
   'Check',
   z.object({
     check: z.object({
@@ -251,7 +251,7 @@ export const checkResponse = named(
     }),
   }),
   'A remote check as the POS polls it and as the customer who claimed it sees it.',
-);
+));
 
 /** The finalisation answers the completed order (as POST /v15/completed_orders); a claim answers the check. */
-export const checkOrderResponse = z.union([completedOrderResponse, checkResponse]);
+export const checkOrderResponse = /* @__PURE__ */ schema(() => z.union([completedOrderResponse, checkResponse]));

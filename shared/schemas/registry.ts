@@ -15,3 +15,15 @@ export function named<T extends z.ZodType>(id: string, schema: T, description?: 
   namedSchemas.push({ id, schema, description });
   return schema;
 }
+
+/**
+ * Builds a module-level schema, now, exactly as writing the expression would. Every module-level schema
+ * is written `/* @__PURE__ *\/ schema(() => ...)` so that a bundler may drop the ones a function never
+ * uses: a call marked pure whose argument is only a function can go when its result is unused, which
+ * `z.object(...).describe(...)` or `named(...)` written directly cannot (a method call might have side
+ * effects). That keeps the response schemas (documentation only, see `responses` in
+ * shared/http/handler.ts) and other handlers' request schemas out of a function's cold start.
+ */
+export function schema<T>(build: () => T): T {
+  return build();
+}

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { cents, integerId } from './common.ts';
-import { named } from './registry.ts';
+import { named, schema } from './registry.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -26,23 +26,23 @@ export const CUSTOM_ATTRIBUTE_KEY = /^[A-Za-z0-9_.-]+$/;
 
 const BLANK = "can't be blank";
 
-export const emailField = z
+export const emailField = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .min(1, { error: BLANK })
   .max(254, { error: 'is too long (maximum is 254 characters)' })
-  .pipe(z.email({ error: 'is not a valid email address' }));
+  .pipe(z.email({ error: 'is not a valid email address' })));
 
-export const passwordField = z
+export const passwordField = /* @__PURE__ */ schema(() => z
   .string()
   .min(MIN_PASSWORD_LENGTH, { error: `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)` })
-  .max(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` });
+  .max(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` }));
 
-export const nameField = z
+export const nameField = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .min(1, { error: BLANK })
-  .max(MAX_NAME_LENGTH, { error: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` });
+  .max(MAX_NAME_LENGTH, { error: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` }));
 
 /** A real calendar date `YYYY-MM-DD`, not in the future (UTC). */
 function isPastOrTodayDate(value: string): boolean {
@@ -55,32 +55,32 @@ function isPastOrTodayDate(value: string): boolean {
  * Birthday as `YYYY-MM-DD`. The iOS SDK sends an ISO 8601 timestamp (`1980-01-01T00:00:00-05:00`);
  * its calendar date (before any offset) is taken, since a birthday has no time of day.
  */
-export const bornAtField = z
+export const bornAtField = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .transform((value) => /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)?.[1] ?? value)
   .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'must be a date in the format YYYY-MM-DD', abort: true })
-  .refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' });
+  .refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' }));
 
-export const genderField = z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')} or null` });
+export const genderField = /* @__PURE__ */ schema(() => z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')} or null` }));
 
-export const customGenderField = z
+export const customGenderField = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .min(1, { error: BLANK })
-  .max(MAX_CUSTOM_GENDER_LENGTH, { error: `is too long (maximum is ${MAX_CUSTOM_GENDER_LENGTH} characters)` });
+  .max(MAX_CUSTOM_GENDER_LENGTH, { error: `is too long (maximum is ${MAX_CUSTOM_GENDER_LENGTH} characters)` }));
 
 /** Digits with the usual separators (`(123) 123-1234`, `+1 617 555 0100`): 7 to 15 digits as in E.164. */
-export const phoneField = z
+export const phoneField = /* @__PURE__ */ schema(() => z
   .string()
   .trim()
   .regex(/^\+?[0-9().\-\s]+$/, { error: 'must contain only digits, spaces and + ( ) - .', abort: true })
   .refine((value) => {
     const digits = value.replace(/\D/g, '').length;
     return digits >= 7 && digits <= 15;
-  }, { error: 'must have between 7 and 15 digits' });
+  }, { error: 'must have between 7 and 15 digits' }));
 
-export const customAttributesField = z
+export const customAttributesField = /* @__PURE__ */ schema(() => z
   .record(
     z.string(),
     z
@@ -101,10 +101,10 @@ export const customAttributesField = z
     if (Object.keys(attributes).length > MAX_CUSTOM_ATTRIBUTES) {
       context.addIssue({ code: 'custom', message: `are limited to ${MAX_CUSTOM_ATTRIBUTES} keys per app` });
     }
-  });
+  }));
 
 /** `POST /v14/users`. Optional profile fields the iOS SDK sends at sign-up are kept; unknown keys are ignored. */
-export const createUserBody = z.object({
+export const createUserBody = /* @__PURE__ */ schema(() => z.object({
   api_key: z.string().trim().min(1, { error: BLANK }),
   user: z.object({
     email: emailField,
@@ -115,13 +115,13 @@ export const createUserBody = z.object({
     gender: genderField.nullish(),
     phone: phoneField.nullish(),
   }),
-});
+}));
 
 /**
  * `PUT /v15/users`: any subset. The iOS and C# SDKs send the new password as `new_password`;
  * it is accepted as a synonym of `password`.
  */
-export const updateUserBody = z.object({
+export const updateUserBody = /* @__PURE__ */ schema(() => z.object({
   user: z
     .object({
       born_at: bornAtField.nullable().optional(),
@@ -139,13 +139,13 @@ export const updateUserBody = z.object({
       error: 'and new_password differ; send one of them',
       path: ['password'],
     }),
-});
+}));
 
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-const userFields = {
+const userFields = /* @__PURE__ */ schema(() => ({
   id: integerId,
   born_at: z.string().nullable().describe('Birthday, YYYY-MM-DD'),
   cause_id: integerId.nullable(),
@@ -160,12 +160,12 @@ const userFields = {
   orders_count: z.number().int(),
   terms_accepted_at: z.string().nullable(),
   total_savings_amount: cents,
-};
+}));
 
 /** v14 (create) omits app_id, debit_card_only, phone and user_app_id. */
-export const userV14 = named('UserV14', z.object(userFields), 'The user as POST /v14/users answers it.');
+export const userV14 = /* @__PURE__ */ schema(() => named('UserV14', z.object(userFields), 'The user as POST /v14/users answers it.'));
 
-export const user = named(
+export const user = /* @__PURE__ */ schema(() => named(
   'User',
   z.object({
     ...userFields,
@@ -175,11 +175,11 @@ export const user = named(
     phone: z.string().nullable(),
     user_app_id: integerId,
   }),
-);
+));
 
-export const userResponse = named('UserResponse', z.object({ user }));
+export const userResponse = /* @__PURE__ */ schema(() => named('UserResponse', z.object({ user })));
 
-export const issuedAccessToken = named(
+export const issuedAccessToken = /* @__PURE__ */ schema(() => named(
   'AccessToken',
   z.object({
     access_token: z.object({
@@ -189,23 +189,23 @@ export const issuedAccessToken = named(
       merchant_id: integerId.nullable(),
     }),
   }),
-);
+));
 
-export const paymentTokenResponse = z.object({
+export const paymentTokenResponse = /* @__PURE__ */ schema(() => z.object({
   payment_token: z.object({ data: z.string().describe('QR code data a POS scans'), id: integerId }),
-});
+}));
 
 export type NewUser = z.output<typeof createUserBody>['user'];
 
 /** GET /v15|v14/payment_token: the token plus the banner iOS shows (`message`) and what it suggests (`action`). */
-export const paymentTokenShowResponse = z.object({
+export const paymentTokenShowResponse = /* @__PURE__ */ schema(() => z.object({
   payment_token: z.object({
     data: z.string().describe('QR code data a POS scans'),
     id: integerId,
     action: z.enum(['add_payment_method']).nullable().describe('`add_payment_method` when the user has no card to pay with (loyalty only)'),
     message: z.string().nullable().describe('Banner text for the app (no card, a card expiring soon), or null'),
   }),
-});
+}));
 
 /** GET /v15/qr_codes (JSON form): the QR string with the tip and colour preferences already encoded. */
-export const qrCodeResponse = z.object({ qr_code: z.object({ code: z.string().describe('Payment token data followed by the 8-character v3 preferences suffix') }) });
+export const qrCodeResponse = /* @__PURE__ */ schema(() => z.object({ qr_code: z.object({ code: z.string().describe('Payment token data followed by the 8-character v3 preferences suffix') }) }));
