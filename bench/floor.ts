@@ -9,11 +9,11 @@ import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
-import { sha256 } from '#shared/auth/secrets.ts';
+import { hashPassword, sha256 } from '#shared/auth/secrets.ts';
 import { closedLoop, type LatencySummary, type RunLimit } from './measure.ts';
 
 export interface FloorResult {
-  operation: 'GetItem' | 'TransactWriteItems';
+  operation: 'GetItem' | 'TransactWriteItems' | 'PasswordHash';
   concurrency: number;
   summary: LatencySummary;
   capacityUnits: number;
@@ -66,4 +66,17 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
   });
   if (run.errors > 0) throw new Error(`the TransactWriteItems floor failed ${run.errors} times: ${run.firstError}`);
   return { operation: 'TransactWriteItems', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+}
+
+/**
+ * One bare password hash with the handlers' own parameters (shared/auth/secrets.ts: scrypt, the same
+ * N, r, p and key length a login verifies with): the work a login does by design, priced into its floor
+ * the way a transaction is priced at its size. Its cost is the hash's, never weakened to flatter a ratio.
+ */
+export async function passwordHashFloor(concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  const run = await closedLoop(concurrency, limit, async () => {
+    await hashPassword('bench floor password');
+  });
+  if (run.errors > 0) throw new Error(`the password hash floor failed ${run.errors} times: ${run.firstError}`);
+  return { operation: 'PasswordHash', concurrency, summary: run.summary, capacityUnits: 0, errors: run.errors };
 }

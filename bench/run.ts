@@ -28,7 +28,7 @@ import { closedLoop, httpLoad, median, round, type HttpLoadResult, type LatencyS
 import type { FloorResult } from './floor.ts';
 import type { ColdStartRow } from './cold-start.ts';
 import type { HistoryResult } from './history.ts';
-import type { MinimumRoundTrips } from './scenarios.ts';
+import type { IntrinsicWork, MinimumRoundTrips } from './scenarios.ts';
 
 const quick = process.argv.includes('--quick');
 /** `--only=a,b`: the scenario ids to run (every one when absent). */
@@ -40,8 +40,8 @@ type Concurrency = (typeof CONCURRENCIES)[number];
 
 /** How long / how much each measurement runs. Full: ~5 minutes in all; quick: about 75 s (a sanity run of every figure). */
 const PLAN = quick
-  ? { durationMs: 400, warmupRequests: 4, floorMs: 400, adjacentFloorMs: 100, jvmWarmupMs: 1_000, consumable: { 1: 10, 16: 32 }, orderAheadFlows: { 1: 3, 16: 16 }, coldStartRuns: 1, historyRecords: 500 }
-  : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
+  ? { durationMs: 400, warmupRequests: 4, floorMs: 400, adjacentFloorMs: 100, adjacentHashMs: 300, jvmWarmupMs: 1_000, consumable: { 1: 10, 16: 32 }, orderAheadFlows: { 1: 3, 16: 16 }, coldStartRuns: 1, historyRecords: 500 }
+  : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, adjacentHashMs: 2_000, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
 
 /**
  * How often the bench looks at an order-ahead order's state in the table while it validates. The bench
@@ -63,8 +63,22 @@ export interface EndpointRun {
    * Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses); the
    * transaction floor is a bare TransactWriteItems of `transactItems` items (the endpoint's own size).
    */
-  adjacentFloor: { getItemP50: number; transactWriteP50: number; transactItems?: number };
-  /** Sum over the request's DynamoDB calls of the floor p50 of that kind of call, at this concurrency. */
+  adjacentFloor: {
+    getItemP50: number;
+    transactWriteP50: number;
+    transactItems?: number;
+    /**
+     * p50 of the baseline endpoint (bench/baseline-handler.ts: one GetItem, no framework) through the same
+     * gateway and HTTP client: the local HTTP hop plus one GetItem. Absent in results from before it existed.
+     */
+    baselineP50?: number;
+    /** p50 of a bare password hash with the handlers' parameters (scenarios with `intrinsic: 'passwordHash'`). */
+    passwordHashP50?: number;
+  };
+  /**
+   * The request's floor at this concurrency: the baseline endpoint's p50 (HTTP hop + one GetItem) plus its
+   * other DynamoDB calls, each at the floor p50 of its kind, plus any intrinsic work (a password hash).
+   */
   floorMs: number | null;
   overheadRatio: number | null;
 }
@@ -76,6 +90,8 @@ export interface EndpointRow {
   available: boolean;
   note?: string;
   minimum: MinimumRoundTrips;
+  /** Work the endpoint must do by design, priced into its floor (bench/scenarios.ts). */
+  intrinsic?: IntrinsicWork;
   runs: EndpointRun[];
 }
 
@@ -134,11 +150,25 @@ function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
 
 const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem']);
 
-/** Each DynamoDB call priced at the floor of its kind: transactions at the TransactWriteItems floor, everything else at the GetItem floor. */
-export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor']): number | null {
+/**
+ * A request's floor: the baseline endpoint's p50 (the local HTTP hop and gateway, plus one GetItem) and
+ * its other DynamoDB calls, each at the floor of its kind (transactions at the TransactWriteItems floor
+ * of the endpoint's size, everything else at the GetItem floor), plus intrinsic work (a password hash).
+ * So the hop is priced once per request as baseline - GetItem floor; without a baseline (older
+ * results) the hop is not priced at all.
+ */
+export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor'], intrinsic?: IntrinsicWork): number | null {
   const entries = Object.entries(load.calls);
-  if (entries.length === 0) return load.roundTrips === null ? null : load.roundTrips * floor.getItemP50;
-  return entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0);
+  const calls =
+    entries.length === 0
+      ? load.roundTrips === null
+        ? null
+        : load.roundTrips * floor.getItemP50
+      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0);
+  if (calls === null) return null;
+  const hop = floor.baselineP50 === undefined ? 0 : floor.baselineP50 - floor.getItemP50;
+  const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
+  return calls + hop + work;
 }
 
 async function main(): Promise<void> {
@@ -157,7 +187,14 @@ async function main(): Promise<void> {
   try {
     // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
     const { seedWorld } = await import('./seed.ts');
-    const { getItemFloor, transactWriteFloor } = await import('./floor.ts');
+    const { getItemFloor, transactWriteFloor, passwordHashFloor } = await import('./floor.ts');
+    const { BASELINE_PATH } = await import('./baseline-handler.ts');
+    /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
+    const baselineP50 = async (concurrency: number, durationMs: number): Promise<number> => {
+      const load = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { durationMs }, next: () => ({ method: 'GET', path: BASELINE_PATH }), expectedStatuses: [200] });
+      if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the baseline endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
+      return load.summary.p50;
+    };
     const { scenarios, createApi, orderAheadStartBody } = await import('./scenarios.ts');
     const { measureHistory } = await import('./history.ts');
     const { measureColdStarts } = await import('./cold-start.ts');
@@ -188,13 +225,14 @@ async function main(): Promise<void> {
     progress(`warming up DynamoDB Local's JVM for ${PLAN.jvmWarmupMs / 1000} s`);
     await getItemFloor(world.users[0]!.token, 16, { durationMs: PLAN.jvmWarmupMs / 2 });
     await transactWriteFloor(`${runId}-warmup`, 16, { durationMs: PLAN.jvmWarmupMs / 2 });
+    await baselineP50(16, PLAN.adjacentFloorMs);
     progress('floor (before the endpoints): bare GetItem and TransactWriteItems');
     const floorStart = await measureFloor();
 
     const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, { load: HttpLoadResult; adjacentFloor: EndpointRun['adjacentFloor'] }> }[] = [];
     for (const scenario of scenarios.filter((candidate) => selected(candidate.id))) {
       const route = `${scenario.route.method} ${scenario.route.path}`;
-      const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, runs: [] };
+      const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, ...(scenario.intrinsic ? { intrinsic: scenario.intrinsic } : {}), runs: [] };
       const unavailable = (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
       if (unavailable) {
         row.note = `not available: ${unavailable}`;
@@ -219,6 +257,8 @@ async function main(): Promise<void> {
             getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
             transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs }, transactItems)).summary.p50,
             transactItems,
+            baselineP50: await baselineP50(concurrency, PLAN.adjacentFloorMs),
+            ...(scenario.intrinsic === 'passwordHash' ? { passwordHashP50: (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50 } : {}),
           };
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
@@ -306,7 +346,7 @@ async function main(): Promise<void> {
     results.endpoints = endpointLoads.map(({ row, loads }) => ({
       ...row,
       runs: [...loads].map(([concurrency, { load, adjacentFloor }]) => {
-        const floorMs = floorFor(load, adjacentFloor);
+        const floorMs = floorFor(load, adjacentFloor, row.intrinsic);
         return { concurrency, load, adjacentFloor, floorMs: floorMs === null ? null : round(floorMs, 3), overheadRatio: floorMs ? round(load.summary.p50 / floorMs, 2) : null };
       }),
     }));

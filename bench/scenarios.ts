@@ -31,6 +31,12 @@ export interface ScenarioContext {
   quick: boolean;
 }
 
+/**
+ * Work an endpoint does by design besides its round trips, priced into its floor by a bare run of the
+ * same work measured next to it: `passwordHash`, one scrypt hash with the handlers' parameters (a login).
+ */
+export type IntrinsicWork = 'passwordHash';
+
 export interface Scenario {
   id: string;
   title: string;
@@ -39,6 +45,7 @@ export interface Scenario {
   /** World pieces it needs (seed problems make it unavailable). */
   needs?: (keyof World)[];
   minimum: MinimumRoundTrips;
+  intrinsic?: IntrinsicWork;
   expectedStatuses: number[];
   /** Each request uses up something prepared for it, so runs are bounded by count, not time. */
   consumable?: boolean;
@@ -201,6 +208,7 @@ export const scenarios: Scenario[] = [
       rationale:
         'in parallel, a consistent BatchGetItem (API key, login) and one conditional UpdateItem per failed-login window (the attempt is counted before the password check, so concurrent guesses cannot outrun the lock); then one transaction (the token, guarded by the verified password hash, with the windows given back); scrypt dominates the time by design (docs/identity.md)',
     },
+    intrinsic: 'passwordHash',
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);

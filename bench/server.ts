@@ -27,6 +27,7 @@ import { db } from '#shared/db/client.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
+import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -69,7 +70,7 @@ await startLocalWorkflows();
 // Replays queue deliveries: the local FIFO queue and its consumer, to loopback receivers, as on `npm start`.
 process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
 await startLocalDeliveryQueue();
-const server = createGateway({ throttling: false });
+const server = createGateway({ throttling: false, extraRoutes: [{ method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: baselineHandler }] });
 server.keepAliveTimeout = 60_000;
 
 function processCpuMs(): number {

@@ -47,12 +47,28 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
+const MS_PER_MINUTE = 60_000;
+
+/**
+ * The last answer per time zone, by UTC minute: a page of locations (and a warm function's next
+ * requests within the minute) asks the same zone about the same minute many times, and formatToParts
+ * is the costly part. Every zone's offset today is a whole number of minutes, so the local minute
+ * changes only when the UTC minute does.
+ */
+const lastLocalTime = new Map<string, { minute: number; local: { weekday: Weekday; minutes: number } }>();
+
 /** Local weekday and minutes since local midnight of an instant in a time zone. */
 export function localTime(instant: Date, timeZone: string): { weekday: Weekday; minutes: number } {
+  const minute = Math.floor(instant.getTime() / MS_PER_MINUTE);
+  const known = lastLocalTime.get(timeZone);
+  if (known?.minute === minute) return { ...known.local };
   const parts = formatterFor(timeZone).formatToParts(instant);
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   const weekday = part('weekday').slice(0, 3).toLowerCase() as Weekday;
-  return { weekday, minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+  const local = { weekday, minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+  if (lastLocalTime.size >= 1000) lastLocalTime.clear();
+  lastLocalTime.set(timeZone, { minute, local });
+  return { ...local };
 }
 
 /** Minutes since midnight of a `HH:MM` clock time (`24:00` is the end of the day, 1440). */

@@ -8,10 +8,12 @@ import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling
 import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
 import { SERVER_HEADER } from '#shared/http/headers.ts';
 
-type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
 
 const functionsDirectory = fileURLToPath(new URL('../../functions/', import.meta.url));
 const loaded = new Map<string, Promise<LambdaHandler>>();
+/** Handlers already imported: a warm request calls its handler without awaiting the import's promise again. */
+const ready = new Map<string, LambdaHandler>();
 
 /** Imports a route's own handler module, once, as Lambda would at cold start. */
 export function loadHandler(name: string): Promise<LambdaHandler> {
@@ -19,6 +21,7 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
   if (!handler) {
     handler = import(pathToFileURL(join(functionsDirectory, `${name}.ts`)).href).then((module: { handler?: LambdaHandler }) => {
       if (typeof module.handler !== 'function') throw new Error(`functions/${name}.ts does not export handler`);
+      ready.set(name, module.handler);
       return module.handler;
     });
     loaded.set(name, handler);
@@ -109,7 +112,18 @@ export function lambdaContext(functionName: string, requestId: string): Context 
 /** The gateway reads at most this much of a body; API Gateway's own payload limit is larger, the handlers' lower. */
 const MAX_GATEWAY_BODY_BYTES = 1024 * 1024;
 
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+const EMPTY_BODY = Buffer.alloc(0);
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> | Buffer {
+  // Most requests (every GET) carry no body: no listeners, no promise, no concat.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return EMPTY_BODY;
+  }
+  if (request.headers['content-length'] === '0') {
+    request.resume();
+    return EMPTY_BODY;
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -142,7 +156,20 @@ export interface GatewayOptions {
   host?: string;
 }
 
+/**
+ * A handler the gateway serves outside the route table, by exact method and path: the bench's
+ * baseline endpoint (bench/baseline-handler.ts), which prices the HTTP hop. Never a deployed route.
+ */
+export interface ExtraRoute {
+  method: string;
+  path: string;
+  name: string;
+  handler: LambdaHandler;
+}
+
 export interface GatewayLimits {
+  /** Served before the route table (bench only); absent on `npm start` and in tests. */
+  extraRoutes?: ExtraRoute[];
   /** The stage's shared bucket (API Gateway's stage throttling); `false` turns every limit off (bench, soak). */
   throttling?: { rateLimit: number; burstLimit: number } | false;
   /** The per-client limits (AWS WAF in front of the deployed API); `false` turns them off. */
@@ -159,6 +186,7 @@ export function createGateway(options: GatewayLimits = {}): Server {
   const bucket = throttling ? new TokenBucket(throttling.rateLimit, throttling.burstLimit) : undefined;
   const clientLimits = throttling === false ? false : (options.clientLimits ?? CLIENT_LIMITS);
   const limiter = clientLimits ? new ClientLimiter(clientLimits) : undefined;
+  const extraRoutes = new Map((options.extraRoutes ?? []).map((extra) => [`${extra.method} ${extra.path}`, extra]));
   // A caller is refused by its own buckets before it can take a token from the stage's shared one.
   const admit = (request: IncomingMessage): Admission | undefined => {
     const client = { credential: credentialKey(request.headers.authorization), address: request.socket.remoteAddress ?? 'unknown' };
@@ -178,14 +206,20 @@ export function createGateway(options: GatewayLimits = {}): Server {
         );
       }
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
-      const body = await readBody(request);
+      const pending = readBody(request);
+      const body = pending instanceof Buffer ? pending : await pending;
       if (body === undefined) {
         return send(response, 413, { 'Content-Type': 'application/json' }, JSON.stringify([{ error: { object: 'request', property: 'body', message: 'Request body too large.', code: 'too_large' } }]));
+      }
+      const extra = extraRoutes.get(`${request.method} ${url.pathname}`);
+      if (extra) {
+        const event = toEvent(request, body, url, undefined, {});
+        return writeResult(response, await extra.handler(event, lambdaContext(extra.name, event.requestContext.requestId)));
       }
       const { route, params } = findMatchingRoute(request.method ?? 'GET', url.pathname);
       const handlerName = route?.handler ?? FALLBACK_HANDLER;
       const event = toEvent(request, body, url, route, params);
-      const handler = await loadHandler(handlerName);
+      const handler = ready.get(handlerName) ?? (await loadHandler(handlerName));
       writeResult(response, await handler(event, lambdaContext(handlerName, event.requestContext.requestId)));
     } catch (error) {
       // A handler that throws is what API Gateway answers with 500 "Internal Server Error".

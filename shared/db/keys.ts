@@ -29,6 +29,8 @@ const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
 export const EVENT_ID_PREFIX = 'evt_';
 
 const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
+const LOCATION_CHANGES = 'LOCATION_CHANGES';
+const locationChangeSortKey = (updatedAt: string, locationId: number) => `${updatedAt}#${padId(locationId)}`;
 const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
 const merchantCampaignsPartition = (merchantId: number) => `MERCHANT#${merchantId}#CAMPAIGNS`;
 const userOrdersPartition = (userId: number) => `USER#${userId}#ORDERS`;
@@ -85,6 +87,14 @@ export const keys = {
   allLocations: () => ({ gsi2pk: 'LOCATIONS', skPrefix: LOCATION_SORT }),
   /** The index sort key of a location (both location indexes): a page resumes after it. */
   locationSortKey,
+  /**
+   * A location's row in the change feed (A28, GET /v14/locations): every location by (updated_at, id), so a
+   * page after a position is one bounded range read. updated_at is always UTC `+00:00` and sorts as text.
+   */
+  locationChange: (updatedAt: string, locationId: number): Key => ({ pk: LOCATION_CHANGES, sk: locationChangeSortKey(updatedAt, locationId) }),
+  /** The change feed's partition and the sort key of a position in it (a page starts after it). */
+  locationChanges: () => ({ pk: LOCATION_CHANGES }),
+  locationChangeSortKey,
 
   // Demo (locations area): marks a local table as seeded by scripts/demo/seed.ts; holds ids only, no secrets.
   demoSeed: (): Key => ({ pk: 'DEMO', sk: 'DEMO' }),

@@ -31,6 +31,24 @@ describe('round trips per request (app surface)', () => {
     expect(roundTrips(ofMerchant)).toBe(1);
   });
 
+  it('every location by change (A28): one Query that reads a page, not the whole partition, however many locations exist', async () => {
+    const { app } = await appFixture({ global: true });
+    const merchant = await merchantFixture(app.app_id);
+    const created = [];
+    for (let index = 0; index < 30; index++) created.push(await locationFixture(merchant.merchant.merchant_id, { name: `Shop ${index}` }));
+    const penultimate = created.at(-2)!;
+    // Resuming right before the newest location: one row, read as one row (a filtered read of the whole
+    // partition would consume capacity for all 30 full locations and every other test's).
+    const resumed = await api.call('GET', `/v14/locations?since=${encodeURIComponent(penultimate.updated_at)}&last_id=${penultimate.location_id}`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.map((row: { location: { id: number } }) => row.location.id)).toEqual([created.at(-1)!.location_id]);
+    expect(roundTrips(resumed)).toBe(1);
+    expect(Number(resumed.headers.get('x-dynamodb-capacity-units'))).toBeLessThanOrEqual(0.5);
+    const first = await api.call('GET', '/v14/locations');
+    expect(first.status).toBe(200);
+    expect(roundTrips(first)).toBe(1);
+  });
+
   it("the user's orders (Ruby form): token + one Query once the app is known", async () => {
     const world = await orderWorld();
     await placeOrder(api, world);

@@ -1,5 +1,5 @@
-import { queryAll } from '#shared/db/reads.ts';
-import { table } from '#shared/db/client.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 
@@ -10,49 +10,54 @@ import type { LocationItem } from '#shared/domain/locations.ts';
  */
 export const LOCATION_SUMMARIES_PAGE_SIZE = 100;
 
+/** The largest id a position can name in the feed's sort key (ids are 12 digits there). */
+const MAX_POSITION_ID = 999_999_999_999;
+
+/** What a summary row shows: the fields a location's change-feed item copies (createLocation writes it). */
+export const LOCATION_SUMMARY_FIELDS = ['location_id', 'shown', 'updated_at', 'categories', 'latitude', 'longitude', 'merchant_id', 'merchant_name', 'name'] as const;
+export type LocationSummary = Pick<LocationItem, (typeof LOCATION_SUMMARY_FIELDS)[number]>;
+
+/** The change-feed item of a location (docs/data-model.md "Location summaries by change"), written with the location. */
+export function locationChangeItem(location: LocationItem): Record<string, unknown> {
+  const summary = Object.fromEntries(LOCATION_SUMMARY_FIELDS.map((field) => [field, location[field]]));
+  return { ...keys.locationChange(location.updated_at, location.location_id), entity: 'LocationChange', ...summary };
+}
+
 export interface SummaryPosition {
   since: string;
   lastId: number;
 }
 
 export interface SummaryPage {
-  locations: LocationItem[];
+  locations: LocationSummary[];
   /** Where the next page starts (the last row's position); undefined when the page is empty. */
   next: SummaryPosition | undefined;
 }
 
-function after(location: LocationItem, position: SummaryPosition): boolean {
-  return location.updated_at > position.since || (location.updated_at === position.since && location.location_id > position.lastId);
-}
-
 /**
- * One page after `position` (from the start without one). The changed rows are chosen in DynamoDB (a
- * filter on the every-location partition, gsi2 `LOCATIONS`), then ordered here: the read covers the
- * whole partition (see docs/data-model.md: the cost grows with the location count, the answer does not).
+ * One page after `position` (from the start without one): one Query of the change feed
+ * (`LOCATION_CHANGES`, sorted by `<updated_at>#<id>`), `sk > position`, `Limit` = the page size. The read
+ * is one page however many locations exist; nothing is filtered or sorted here.
  */
 export async function locationSummaries(position: SummaryPosition | undefined, pageSize = LOCATION_SUMMARIES_PAGE_SIZE): Promise<SummaryPage> {
-  const partition = keys.allLocations();
-  const items = await queryAll({
-    TableName: table(),
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-    ...(position
-      ? {
-          FilterExpression: 'updated_at > :since OR (updated_at = :since AND location_id > :last)',
-          ExpressionAttributeValues: { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix, ':since': position.since, ':last': position.lastId },
-        }
-      : { ExpressionAttributeValues: { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix } }),
-  });
-  const changed = (items as unknown as LocationItem[])
-    .filter((location) => !position || after(location, position))
-    .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.location_id - b.location_id))
-    .slice(0, pageSize);
-  const last = changed.at(-1);
-  return { locations: changed, next: last ? { since: last.updated_at, lastId: last.location_id } : undefined };
+  const result = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: position ? 'pk = :pk AND sk > :after' : 'pk = :pk',
+      ExpressionAttributeValues: {
+        ':pk': keys.locationChanges().pk,
+        ...(position ? { ':after': keys.locationChangeSortKey(position.since, Math.min(position.lastId, MAX_POSITION_ID)) } : {}),
+      },
+      Limit: pageSize,
+    }),
+  );
+  const locations = (result.Items ?? []) as unknown as LocationSummary[];
+  const last = locations.at(-1);
+  return { locations, next: last ? { since: last.updated_at, lastId: last.location_id } : undefined };
 }
 
 /** The row as iOS and Android read it: a hidden location carries only what tells the app to drop it. */
-export function serializeSummary(location: LocationItem) {
+export function serializeSummary(location: LocationSummary) {
   if (!location.shown) return { location: { id: location.location_id, shown: false as const, updated_at: location.updated_at } };
   return {
     location: {

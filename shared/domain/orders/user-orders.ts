@@ -5,6 +5,7 @@ import { keys } from '#shared/db/keys.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
 import { getOrder, type OrderRecord } from './record.ts';
+import { USER_ORDER_LIST_ATTRIBUTES, type UserOrderListRecord } from './views.ts';
 
 /** Orders per page of GET /v15/apps/orders. */
 export const ORDERS_PAGE_SIZE = 10;
@@ -21,7 +22,7 @@ export async function getUserOrder(userId: number, uuid: string): Promise<OrderR
   return order;
 }
 
-function visibleTo(app: App, order: OrderRecord): boolean {
+function visibleTo(app: App, order: Pick<OrderRecord, 'merchant_id'>): boolean {
   return app.global || app.merchant_ids.includes(order.merchant_id);
 }
 
@@ -44,8 +45,18 @@ export async function appOf(appId: number): Promise<App | undefined> {
   return app;
 }
 
+/**
+ * A page reads only what its list columns show (plus the entity and the index sort key): an order
+ * item carries its lines, fees and payment details, which the list never shows and which would
+ * otherwise be read, sent and unmarshalled for every order of the page.
+ */
+const LIST_PROJECTION = {
+  ProjectionExpression: ['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES].map((_, index) => `#p${index}`).join(', '),
+  names: Object.fromEntries(['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES].map((name, index) => [`#p${index}`, name])),
+};
+
 export interface OrdersPage {
-  orders: OrderRecord[];
+  orders: UserOrderListRecord[];
   /** gsi1sk of the last order shown: the next page starts below it. */
   nextCursor: string | undefined;
 }
@@ -59,7 +70,7 @@ export async function listAppOrders(appId: number, userId: number, position: { c
   if (!app) return { orders: [], nextCursor: undefined };
   const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
   const wanted = skip + pageSize + 1;
-  const visible: { order: OrderRecord; sortKey: string }[] = [];
+  const visible: { order: UserOrderListRecord; sortKey: string }[] = [];
   const partition = keys.userOrders(userId);
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -67,8 +78,10 @@ export async function listAppOrders(appId: number, userId: number, position: { c
       new QueryCommand({
         TableName: table(),
         IndexName: 'gsi1',
-        KeyConditionExpression: position.cursor ? 'gsi1pk = :pk AND gsi1sk < :cursor' : 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+        KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi1pk, ':cursor': position.cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+        ProjectionExpression: LIST_PROJECTION.ProjectionExpression,
+        ExpressionAttributeNames: { ...LIST_PROJECTION.names, '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
         ScanIndexForward: false,
         Limit: Math.min(100, wanted - visible.length + 10),
         ExclusiveStartKey: startKey,
@@ -76,7 +89,7 @@ export async function listAppOrders(appId: number, userId: number, position: { c
     );
     for (const item of page.Items ?? []) {
       if (item.entity !== 'Order') continue;
-      const order = item as unknown as OrderRecord;
+      const order = item as unknown as UserOrderListRecord;
       if (visibleTo(app, order)) visible.push({ order, sortKey: String(item.gsi1sk) });
       if (visible.length >= wanted) break;
     }

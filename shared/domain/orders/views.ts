@@ -36,12 +36,38 @@ export function serializeMerchantOrder(order: OrderRecord) {
 }
 
 /** All credit that funded the order: merchant-funded discount and gift card value. */
-function creditApplied(order: OrderRecord): number {
+function creditApplied(order: Pick<OrderRecord, 'applied_discount_amount' | 'gift_card_total_amount'>): number {
   return order.applied_discount_amount + order.gift_card_total_amount;
 }
 
+/** What the user-oriented list columns read of an order: the one list that projects a page of orders (user-orders.ts) reads only these. */
+export const USER_ORDER_LIST_ATTRIBUTES = [
+  'applied_discount_amount',
+  'charged_amount',
+  'created_at',
+  'credit_earned_amount',
+  'gift_card_tip_amount',
+  'gift_card_total_amount',
+  'identifier_from_merchant',
+  'location_extended_address',
+  'location_id',
+  'location_locality',
+  'location_postal_code',
+  'location_region',
+  'location_street_address',
+  'merchant_id',
+  'merchant_name',
+  'refunded_at',
+  'spend_amount',
+  'tip_amount',
+  'transacted_at',
+  'uuid',
+] as const satisfies readonly (keyof OrderRecord)[];
+
+export type UserOrderListRecord = Pick<OrderRecord, (typeof USER_ORDER_LIST_ATTRIBUTES)[number]>;
+
 /** The user-oriented order's list columns. */
-export function userOrderListColumns(order: OrderRecord) {
+export function userOrderListColumns(order: UserOrderListRecord) {
   const giftCardSpend = order.gift_card_total_amount - order.gift_card_tip_amount;
   const spend = order.spend_amount - order.applied_discount_amount - giftCardSpend;
   return {
