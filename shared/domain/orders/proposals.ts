@@ -144,10 +144,11 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
   if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
-  const creditKeys = availableCreditKeys(userId, merchant.merchantId);
-  const items = await readItems([...creditKeys, keys.user(userId)], { consistent: true });
-  const user = items[creditKeys.length];
-  const credit = await availableCreditFrom(userId, merchant.merchantId, items.slice(0, creditKeys.length));
+  // The offer is merchant-funded credit only (gift card value is a tender the completion applies): the
+  // credit balance and its grants (an expiry due first), not the gift card balance.
+  const [creditKey, , grantsKey] = availableCreditKeys(userId, merchant.merchantId);
+  const [creditItem, grantsItem, user] = await readItems([creditKey!, grantsKey!, keys.user(userId)], { consistent: true });
+  const credit = await availableCreditFrom(userId, merchant.merchantId, [creditItem, undefined, grantsItem]);
   const proposed = newProposedOrder(merchant, userId, user, request, {
     discount_amount: availableDiscount(credit.merchantFunded, request.spend_amount, request.exemption_amount),
     discount_only: request.discount_only,
