@@ -1,7 +1,7 @@
-import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
+import { apiHandler, noContent } from '#shared/http/handler.ts';
 import { nextPageLink } from '#shared/http/paging.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
-import { eventBody, listEvents } from '#shared/domain/events/events.ts';
+import { eventListJson, listEvents } from '#shared/domain/events/events.ts';
 import { eventList } from '#shared/schemas/event-shapes.ts';
 import { eventsQuery } from '#shared/schemas/events.ts';
 
@@ -16,10 +16,12 @@ export const handler = apiHandler(
   },
   async (request) => {
     const page = await listEvents(audienceOf(request.credentials), { after: request.query.after, types: request.query.types });
-    if (page.events.length === 0 && !page.next) return noContent();
+    if (page.bodies.length === 0 && !page.next) return noContent();
     const query = new URLSearchParams();
     if (request.query.types) query.set('types', request.query.types.join(','));
     if (page.next) query.set('after', page.next);
-    return ok(page.events.map(eventBody), page.next ? nextPageLink(request.baseUrl, '/v15/events', query) : {});
+    // The stored bodies are the answer's items as they are (no parse and re-serialise per event).
+    const link = page.next ? nextPageLink(request.baseUrl, '/v15/events', query) : {};
+    return { status: 200, rawBody: eventListJson(page.bodies), headers: { 'Content-Type': 'application/json; charset=utf-8', ...link } };
   },
 );

@@ -43,9 +43,14 @@ export interface EventRecord {
   body_json: string;
 }
 
-/** Event ids: `evt_`, the instant in milliseconds (base 36, fixed width, so ids sort by time), 16 random hex digits. */
+/** The part of an event id that says its instant: `evt_` and the milliseconds in base 36, fixed width (ids sort by time). */
+export function eventIdInstant(epochMs: number): string {
+  return `${EVENT_ID_PREFIX}${epochMs.toString(36).padStart(9, '0')}`;
+}
+
+/** Event ids: the instant (above), then 16 random hex digits. */
 export function eventId(epochMs: number): string {
-  return `${EVENT_ID_PREFIX}${epochMs.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
+  return `${eventIdInstant(epochMs)}${randomBytes(8).toString('hex')}`;
 }
 
 /** ISO 8601 to the second, UTC, `+00:00` (the API's one datetime spelling; shared/time.ts is not importable here). */

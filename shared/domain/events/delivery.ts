@@ -31,8 +31,8 @@ export { delayRedelivery, type DeliveryMessage } from '#shared/queues/deliveries
 import { isoSeconds } from '#shared/time.ts';
 import { isLocalLoopbackUrl, isPublicAddress } from './addresses.ts';
 import type { Audience } from './catalogue.ts';
-import { allowsLoopbackUrls, getOwnEndpoint, listEndpoints, signingSecrets, type WebhookEndpointItem } from './endpoints.ts';
-import { listEvents } from './events.ts';
+import { allowsLoopbackUrls, getOwnEndpoint, listEndpoints, signingSecrets, type ListedEndpoint, type WebhookEndpointItem } from './endpoints.ts';
+import { eventsToReplay } from './events.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 
 /** Waits before the 2nd, 3rd, ... attempt; the last one repeats (every 12 h) until the delivery is given up. */
@@ -59,7 +59,7 @@ export function retryDelaySeconds(attempts: number, random: () => number = Math.
 
 const groupOf = (endpointId: string, event: Pick<EventRecord, 'resource_type' | 'resource_id'>) => `${endpointId}:${event.resource_type}:${event.resource_id}`.slice(0, 128);
 
-function queued(endpoint: WebhookEndpointItem, event: EventRecord, now: number, replay?: string): QueuedDelivery {
+function queued(endpoint: Pick<WebhookEndpointItem, 'endpoint_id'>, event: Pick<EventRecord, 'event_id' | 'resource_type' | 'resource_id'>, now: number, replay?: string): QueuedDelivery {
   return {
     message: { endpoint_id: endpoint.endpoint_id, event_id: event.event_id, queued_at: now, ...(replay ? { replay } : {}) },
     groupId: groupOf(endpoint.endpoint_id, event),
@@ -69,7 +69,7 @@ function queued(endpoint: WebhookEndpointItem, event: EventRecord, now: number, 
 
 /** Queues each committed event (in the stream's order) for every endpoint of its audience that wants its type. */
 export async function fanOut(events: readonly EventRecord[], now = Date.now()): Promise<number> {
-  const endpointsOf = new Map<string, Promise<WebhookEndpointItem[]>>();
+  const endpointsOf = new Map<string, Promise<ListedEndpoint[]>>();
   const deliveries: QueuedDelivery[] = [];
   for (const event of events) {
     const [kind, id] = event.audience.split(':');
@@ -86,13 +86,7 @@ export async function fanOut(events: readonly EventRecord[], now = Date.now()): 
 export async function replay(audience: Audience, endpointId: string, after: string, now = Date.now()): Promise<{ id: string; queued: number }> {
   const endpoint = await getOwnEndpoint(audience, endpointId);
   const id = `rp_${randomUUID().replaceAll('-', '')}`;
-  const events: EventRecord[] = [];
-  let position: string | undefined = after;
-  while (position && events.length < MAX_REPLAY_EVENTS) {
-    const page = await listEvents(audience, { after: position, types: endpoint.events, limit: Math.min(100, MAX_REPLAY_EVENTS - events.length) });
-    events.push(...page.events);
-    position = page.next;
-  }
+  const events = await eventsToReplay(audience, after, endpoint.events, MAX_REPLAY_EVENTS);
   await queueDeliveries(events.map((event) => queued(endpoint, event, now, id)));
   return { id, queued: events.length };
 }

@@ -106,17 +106,27 @@ export async function createEndpoint(audience: Audience, input: { url: string; e
   return { endpoint, secret };
 }
 
+/** An endpoint as listed: everything but its secrets (never shown again, and not needed to fan out). */
+export type ListedEndpoint = Omit<WebhookEndpointItem, 'secrets'>;
+const LISTED_FIELDS: readonly (keyof ListedEndpoint)[] = ['endpoint_id', 'audience', 'url', 'events', 'created_at', 'failed_deliveries', 'last_failure'];
+const LISTED_NAMES = Object.fromEntries(LISTED_FIELDS.map((field, index) => [`#f${index}`, field]));
+const LISTED_PROJECTION = Object.keys(LISTED_NAMES).join(', ');
+
 /** The audience's endpoints, oldest first (at most MAX_ENDPOINTS). */
-export async function listEndpoints(audience: Audience): Promise<WebhookEndpointItem[]> {
+export async function listEndpoints(audience: Audience): Promise<ListedEndpoint[]> {
   const partition = keys.audienceWebhookEndpoints(audienceKey(audience));
   const result = await db().send(new QueryCommand({
     TableName: table(),
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+    ProjectionExpression: LISTED_PROJECTION,
+    ExpressionAttributeNames: LISTED_NAMES,
     ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
     Limit: MAX_ENDPOINTS * 2,
   }));
-  return ((result.Items ?? []) as WebhookEndpointItem[]).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.endpoint_id.localeCompare(b.endpoint_id));
+  // Both keys are ASCII (ISO instants, `we_` and hex): code-unit order is their order, no locale needed.
+  const byCreation = (a: ListedEndpoint, b: ListedEndpoint) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.endpoint_id < b.endpoint_id ? -1 : a.endpoint_id > b.endpoint_id ? 1 : 0);
+  return ((result.Items ?? []) as ListedEndpoint[]).sort(byCreation);
 }
 
 export async function getEndpoint(endpointId: string): Promise<WebhookEndpointItem | undefined> {
@@ -180,7 +190,7 @@ export function signingSecrets(endpoint: WebhookEndpointItem, nowSeconds: number
 }
 
 /** The endpoint as the API shows it (never a secret; the create and roll answers add the new one). */
-export function serializeEndpoint(endpoint: WebhookEndpointItem, secret?: string) {
+export function serializeEndpoint(endpoint: ListedEndpoint, secret?: string) {
   return {
     webhook_endpoint: {
       id: endpoint.endpoint_id,

@@ -1,8 +1,8 @@
 /** The stored events of an audience: GET /v15/events and replays read them in order (oldest first). */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { EVENT_ID_PREFIX, keys } from '#shared/db/keys.ts';
-import { EVENT_RETENTION_DAYS, eventId, type EventRecord } from '#shared/db/outbox.ts';
+import { keys } from '#shared/db/keys.ts';
+import { EVENT_RETENTION_DAYS, eventIdInstant, type EventRecord } from '#shared/db/outbox.ts';
 import { audienceKey, type Audience, type EventType } from './catalogue.ts';
 
 /** Events per page of GET /v15/events. */
@@ -10,60 +10,103 @@ export const EVENTS_PAGE_SIZE = 50;
 /** Query pages one list request may read while a `types` filter skips events (bounds a request's work). */
 const MAX_QUERY_PAGES = 10;
 
-
 /** The lowest id of the retention window: nothing older is listed, whatever TTL has not deleted yet. */
 function oldestListedId(now: number): string {
-  return eventId(now - EVENT_RETENTION_DAYS * 24 * 3600 * 1000).slice(0, EVENT_ID_PREFIX.length + 9);
+  return eventIdInstant(now - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
 }
 
-export interface EventsPage {
-  events: EventRecord[];
-  /** The last event's id when more may follow (the next page's `after`). */
+/** What a reader takes of each event: only these attributes are read back (less to transfer and decode). */
+type EventField = keyof EventRecord;
+
+interface ReadOptions<F extends EventField> {
+  after?: string;
+  types?: readonly EventType[];
+  /** Matching events wanted at most. */
+  limit: number;
+  /** Events one Query page may evaluate (the filter drops the other types after DynamoDB read them). */
+  evaluatedPerPage: number;
+  /** Query pages at most; undefined: until `limit` or the end. */
+  maxPages?: number;
+  fields: readonly F[];
+  now?: number;
+}
+
+interface ReadEvents<F extends EventField> {
+  events: Pick<EventRecord, F>[];
+  /** Where a later read resumes (the last event read or evaluated) when more may follow. */
   next: string | undefined;
 }
 
 /** The audience's events after `after` (or from the start of the window), oldest first, of `types` if given. */
-export async function listEvents(audience: Audience, options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {}): Promise<EventsPage> {
-  const limit = options.limit ?? EVENTS_PAGE_SIZE;
+async function readEvents<F extends EventField>(audience: Audience, options: ReadOptions<F>): Promise<ReadEvents<F>> {
   const partition = keys.audienceEvents(audienceKey(audience));
   const floor = oldestListedId(options.now ?? Date.now());
   const start = options.after && options.after > floor ? options.after : floor;
   const types = options.types?.length ? options.types : undefined;
-  const events: EventRecord[] = [];
+  // Every name through a placeholder: `type` and others are DynamoDB reserved words.
+  const names = Object.fromEntries(options.fields.map((field, index) => [`#f${index}`, field]));
+  const events: Pick<EventRecord, F>[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
-  for (let page = 0; page < MAX_QUERY_PAGES && events.length < limit; page++) {
+  for (let page = 0; (options.maxPages === undefined || page < options.maxPages) && events.length < options.limit; page++) {
+    const wanted = options.limit - events.length;
     const result = await db().send(
       new QueryCommand({
         TableName: table(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :start',
+        ProjectionExpression: Object.keys(names).join(', '),
         ...(types ? { FilterExpression: `#type IN (${types.map((_, index) => `:t${index}`).join(', ')})` } : {}),
-        ExpressionAttributeNames: types ? { '#type': 'type' } : undefined,
+        ExpressionAttributeNames: { ...names, ...(types ? { '#type': 'type' } : {}) },
         ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':start': start, ...Object.fromEntries((types ?? []).map((type, index) => [`:t${index}`, type])) },
-        Limit: limit - events.length,
+        // Without a filter every event read is one returned: read exactly what is wanted.
+        Limit: types ? Math.max(wanted, options.evaluatedPerPage) : wanted,
         ExclusiveStartKey: exclusiveStartKey,
       }),
     );
-    events.push(...((result.Items ?? []) as EventRecord[]));
+    const items = (result.Items ?? []) as Pick<EventRecord, F>[];
     exclusiveStartKey = result.LastEvaluatedKey;
+    if (items.length > wanted) {
+      // A filtered page matched more than wanted: the last one kept is where the next read resumes.
+      events.push(...items.slice(0, wanted));
+      return { events, next: (events.at(-1) as Pick<EventRecord, 'event_id'>).event_id };
+    }
+    events.push(...items);
     if (!exclusiveStartKey) break;
   }
-  // More may follow when the Query stopped early (page full, or the bound on events a filter skipped).
+  // More may follow when the Query stopped early (page full, or the bound on pages a filter skipped).
   return { events, next: exclusiveStartKey ? String(exclusiveStartKey.gsi1sk) : undefined };
 }
 
-/** The API body of a stored event: `{"event": {...}}`, as delivered. */
-export function eventBody(record: EventRecord): { event: Record<string, unknown> } {
-  return JSON.parse(record.body_json) as { event: Record<string, unknown> };
+export interface EventsPage {
+  /** The stored bodies, `{"event": {...}}` as delivered, oldest first. */
+  bodies: string[];
+  /** The last event's id when more may follow (the next page's `after`). */
+  next: string | undefined;
 }
 
-/** One event by id, if it belongs to the audience. */
-export async function getAudienceEvent(audience: Audience, id: string): Promise<EventRecord | undefined> {
-  const result = await db().send(new QueryCommand({
-    TableName: table(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :id',
-    ExpressionAttributeValues: { ':pk': keys.audienceEvents(audienceKey(audience)).gsi1pk, ':id': id },
-  }));
-  return result.Items?.[0] as EventRecord | undefined;
+/** One page of GET /v15/events: the audience's events after `after`, of `types` if given. */
+export async function listEvents(audience: Audience, options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {}): Promise<EventsPage> {
+  const limit = options.limit ?? EVENTS_PAGE_SIZE;
+  const page = await readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
+  return { bodies: page.events.map((event) => event.body_json), next: page.next };
+}
+
+/**
+ * The JSON array of a page's events, spliced from the stored texts: byte for byte what parsing and
+ * serialising them again would answer (they were written by JSON.stringify), without doing either.
+ */
+export function eventListJson(bodies: readonly string[]): string {
+  return `[${bodies.join(',')}]`;
+}
+
+/** What a replay queues of each event: which event, and its resource (the delivery's FIFO group). */
+export type ReplayedEvent = Pick<EventRecord, 'event_id' | 'resource_type' | 'resource_id'>;
+
+/**
+ * Up to `limit` of the audience's events after `after`, of `types`, oldest first, for a replay. Each Query
+ * page evaluates up to `limit` events (or 1 MB), so events of other types cost a page per ~1 MB, not per 100.
+ */
+export async function eventsToReplay(audience: Audience, after: string, types: readonly EventType[], limit: number): Promise<ReplayedEvent[]> {
+  const read = await readEvents(audience, { after, types, limit, evaluatedPerPage: limit, fields: ['event_id', 'resource_type', 'resource_id'] });
+  return read.events;
 }
