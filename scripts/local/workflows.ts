@@ -56,15 +56,24 @@ function loadMachine(kind: WorkflowKind): Promise<LoadedMachine> {
   return machine;
 }
 
+/** Task functions by module and export, imported once per process (as a warm Lambda keeps its module). */
+const taskFunctions = new Map<string, Promise<(event: unknown) => Promise<unknown>>>();
+
 /** A Task's function, invoked as Lambda would: JSON in, JSON out. */
 function localTask(handlerName: string, exportName: string): TaskHandler {
-  let loaded: Promise<(event: unknown) => Promise<unknown>> | undefined;
   return async (input) => {
-    loaded ??= import(pathToFileURL(join(functionsDirectory, `${handlerName}.ts`)).href).then((module: Record<string, unknown>) => {
-      const fn = module[exportName];
-      if (typeof fn !== 'function') throw new Error(`functions/${handlerName}.ts does not export ${exportName}`);
-      return fn as (event: unknown) => Promise<unknown>;
-    });
+    const name = `${handlerName}#${exportName}`;
+    let loaded = taskFunctions.get(name);
+    if (!loaded) {
+      loaded = import(pathToFileURL(join(functionsDirectory, `${handlerName}.ts`)).href).then((module: Record<string, unknown>) => {
+        const fn = module[exportName];
+        if (typeof fn !== 'function') throw new Error(`functions/${handlerName}.ts does not export ${exportName}`);
+        return fn as (event: unknown) => Promise<unknown>;
+      });
+      // A module that failed to load is imported again by the next Task (the Retry sees the failure).
+      loaded.catch(() => taskFunctions.delete(name));
+      taskFunctions.set(name, loaded);
+    }
     const result = await (await loaded)(JSON.parse(JSON.stringify(input)));
     return result === undefined ? null : JSON.parse(JSON.stringify(result));
   };
