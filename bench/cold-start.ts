@@ -69,9 +69,9 @@ export interface ColdStartRow {
 }
 
 /** The functions' own esbuild options (infra/esbuild-options.ts), plus the metafile the bench reads. */
-export function esbuildOptions(entries: Record<string, string>, outdir: string): BuildOptions {
+export function esbuildOptions(entries: Record<string, string>, outdir: string, handlerName?: string): BuildOptions {
   // Only read by the bench (what makes a bundle big); it does not change the output.
-  return { ...apiFunctionEsbuildOptions(entries, outdir), metafile: true };
+  return { ...apiFunctionEsbuildOptions(entries, outdir, handlerName), metafile: true };
 }
 
 /** The biggest contributors to a bundle, by package (or `project` for this repository's own code). */
@@ -195,7 +195,11 @@ export async function measureColdStarts(options: {
   const names = targets.map((_, index) => `function-${index}`);
   let metafile: Metafile | undefined;
   try {
-    metafile = (await build(esbuildOptions(Object.fromEntries(targets.map((target, index) => [names[index]!, target.entry])), bundleDirectory))).metafile;
+    // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
+    const metafiles = await Promise.all(
+      targets.map(async (target, index) => (await build(esbuildOptions({ [names[index]!]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler))).metafile!),
+    );
+    metafile = { inputs: Object.assign({}, ...metafiles.map((each) => each.inputs)), outputs: Object.assign({}, ...metafiles.map((each) => each.outputs)) };
   } catch (error) {
     for (const target of targets) rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${(error as Error).message.split('\n')[0]}` });
   }

@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES } from '#shared/db/table-definition.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
-import { DEFAULT_MEMORY_MB } from '#shared/routes.ts';
+import { DEFAULT_MEMORY_MB, routes } from '#shared/routes.ts';
 
 /** Memory of a function whose route names none (shared/routes.ts `memory`), in MB. Lambda allocates CPU in proportion. */
 export const FUNCTION_MEMORY_MB = DEFAULT_MEMORY_MB;
@@ -68,6 +68,17 @@ export const API_FUNCTION_BUNDLING = {
   },
 } satisfies BundlingOptions;
 
+/**
+ * The bundle-time constants of one function: API_FUNCTION_BUNDLING.define plus, for a route's function,
+ * its own row of the route table as `process.env.BUNDLED_ROUTE` (JSON). shared/http/handler.ts takes the
+ * row from there instead of calling findRoute, so the ~17 KiB table is not in the bundle; the table stays
+ * the single source (this row is copied from it at synth time).
+ */
+export function functionDefine(handlerName: string): Record<string, string> {
+  const route = routes.find((candidate) => candidate.handler === handlerName);
+  return { ...API_FUNCTION_BUNDLING.define, ...(route ? { 'process.env.BUNDLED_ROUTE': JSON.stringify(JSON.stringify(route)) } : {}) };
+}
+
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';
 
@@ -97,7 +108,7 @@ export class ApiFunction extends NodejsFunction {
   public readonly handlerName: string;
 
   public constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { handlerName, environment, ...rest } = props;
+    const { handlerName, environment, bundling, ...rest } = props;
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: FUNCTION_LOG_RETENTION,
       // Logs are operational, not records; they go with the stack (retention bounds them anyway).
@@ -122,7 +133,7 @@ export class ApiFunction extends NodejsFunction {
       logGroup,
       role,
       tracing: Tracing.ACTIVE,
-      bundling: API_FUNCTION_BUNDLING,
+      bundling: { ...API_FUNCTION_BUNDLING, ...bundling, define: { ...bundling?.define, ...functionDefine(handlerName) } },
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: 'info',

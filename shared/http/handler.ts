@@ -259,6 +259,16 @@ function jsonBodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
 }
 
 /**
+ * A function's route row as its bundling defined it (infra/constructs/api-function.ts, functionDefine):
+ * the bundle then carries no route table. Unbundled (tests, `npm start`) the table is read with findRoute.
+ */
+function bundledRoute(json: string, handlerName: string): Route {
+  const route = JSON.parse(json) as Route;
+  if (route.handler !== handlerName) throw new Error(`Bundled with the route of ${route.handler}, not ${handlerName}`);
+  return route;
+}
+
+/**
  * Builds the Lambda handler of one route: request id and structured log line, size limit,
  * JSON body, authorization from the route table, zod validation, then the domain call.
  * Every failure becomes the contract's error array; anything unexpected a logged 500 with no details.
@@ -272,7 +282,7 @@ export function apiHandler<
   spec: HandlerSpec<TBody, TQuery, TParams>,
   serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>>) => Promise<ApiResponse>,
 ) {
-  const route = findRoute(handlerName);
+  const route = process.env.BUNDLED_ROUTE ? bundledRoute(process.env.BUNDLED_ROUTE, handlerName) : findRoute(handlerName);
   // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
   const core = (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> =>
     withinRequest(options?.signal, () => serveRequest(event, context));

@@ -179,8 +179,8 @@ beforeAll(async () => {
   const queuedDelivery = {
     Records: [{ messageId: randomUUID(), receiptHandle: 'bundle-smoke-test', body: JSON.stringify({ endpoint_id: 'we_none', event_id: 'evt_none', queued_at: Date.now() }), attributes: { MessageGroupId: 'we_none:credit_card:1', ApproximateReceiveCount: '1' } }],
   };
-  // One esbuild call for every function, each into its own directory as its asset.
-  await build(apiFunctionEsbuildOptions(Object.fromEntries(targets.map((target) => [`${target.name}/index`, handlerEntry(target.name)])), directory));
+  // One build per function, as the stack bundles it: a route's function carries its own route row (functionDefine).
+  await Promise.all(targets.map((target) => build(apiFunctionEsbuildOptions({ [`${target.name}/index`]: handlerEntry(target.name) }, directory, target.name))));
   for (const { route } of targets) {
     for (const file of route?.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, file), join(directory, route!.handler, basename(file)));
   }
