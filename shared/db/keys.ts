@@ -27,6 +27,8 @@ const EVENT_PREFIX = 'EVENT#';
 const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
+/** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
+export const EVENT_INDEX_SHARDS = 8;
 
 const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
 const LOCATION_CHANGES = 'LOCATION_CHANGES';
@@ -216,10 +218,13 @@ export const keys = {
   event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
   /** Whether a stream record's key is an event's (what the delivery path reads from the table's stream). */
   isEventKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_PREFIX) && key.sk === 'EVENT',
-  /** gsi1 of an event: an audience's events by id (ids sort by time). */
-  audienceEventsIndex: (audience: string, eventId: string) => ({ gsi1pk: `EVENTS#${audience}`, gsi1sk: eventId }),
-  /** The gsi1 partition of an audience's events. */
-  audienceEvents: (audience: string) => ({ gsi1pk: `EVENTS#${audience}`, skPrefix: EVENT_ID_PREFIX }),
+  /**
+   * gsi1 of an event: one of the audience's EVENT_INDEX_SHARDS partitions (the resource's, so a resource's
+   * events share one), by id (ids sort by time). docs/scale.md: one partition took ~500-1,000 events/s.
+   */
+  audienceEventsIndex: (audience: string, eventId: string, shard: number) => ({ gsi1pk: `EVENTS#${audience}#${shard}`, gsi1sk: eventId }),
+  /** The gsi1 partitions of an audience's events: its shards, then the one partition events had before sharding. */
+  audienceEventPartitions: (audience: string): string[] => [...Array.from({ length: EVENT_INDEX_SHARDS }, (_, shard) => `EVENTS#${audience}#${shard}`), `EVENTS#${audience}`],
   webhookEndpoint: (endpointId: string): Key => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
   /** gsi1 of a webhook endpoint: an audience's endpoints. */
   audienceWebhookEndpointsIndex: (audience: string, endpointId: string) => ({ gsi1pk: `WEBHOOKS#${audience}`, gsi1sk: `${WEBHOOK_SORT}${endpointId}` }),

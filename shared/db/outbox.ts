@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { EVENT_ID_PREFIX, keys } from '#shared/db/keys.ts';
+import { EVENT_ID_PREFIX, EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 
 /** How long events are kept and listed (GET /v15/events, replays). */
@@ -51,6 +51,17 @@ export function eventIdInstant(epochMs: number): string {
 /** Event ids: the instant (above), then 16 random hex digits. */
 export function eventId(epochMs: number): string {
   return `${eventIdInstant(epochMs)}${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * The index shard of a resource's events: FNV-1a of its type and id, modulo EVENT_INDEX_SHARDS. A resource's
+ * events share one shard (its sequence reads in order there); an audience's many resources spread its writes.
+ */
+export function eventIndexShard(resource: { type: string; id: string }): number {
+  const text = `${resource.type}#${resource.id}`;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0) % EVENT_INDEX_SHARDS;
 }
 
 /** ISO 8601 to the second, UTC, `+00:00` (the API's one datetime spelling; shared/time.ts is not importable here). */
@@ -110,7 +121,7 @@ export async function eventItems(event: OutboxEvent, options: EventItemOptions =
     {
       Put: {
         TableName: table(),
-        Item: { ...keys.event(id), ...keys.audienceEventsIndex(event.audience, id), entity: 'Event', ...record, ttl: expires },
+        Item: { ...keys.event(id), ...keys.audienceEventsIndex(event.audience, id, eventIndexShard(event.resource)), entity: 'Event', ...record, ttl: expires },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

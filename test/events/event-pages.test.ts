@@ -6,11 +6,11 @@
  * at once), written by the same transactions as in production.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
 import { deleteCreditCard } from '#shared/domain/credit-cards.ts';
 import { createUser } from '#shared/domain/users.ts';
 import { useTestApi } from '../support/api.ts';
@@ -33,11 +33,13 @@ let endpoint: { id: string };
 let appToken: string;
 let otherAppToken: string;
 let all: ListedEvent[];
+let appId: number;
 
 beforeAll(async () => {
   pipeline = await startEventPipeline(api);
   const { app } = await appFixture({ global: true });
   const other = await appFixture({ global: true });
+  appId = app.app_id;
   appToken = await issueToken({ subject: 'app', appId: app.app_id });
   otherAppToken = await issueToken({ subject: 'app', appId: other.app.app_id });
   receiver = await startReceiver();
@@ -61,7 +63,33 @@ afterAll(async () => {
 const ids = (events: readonly { id: string }[]) => events.map((event) => event.id);
 const sorted = (values: readonly string[]) => [...values].sort();
 
+/** The stored event items (index keys and bodies) of these ids. */
+async function storedEvents(eventIds: readonly string[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let start = 0; start < eventIds.length; start += 100) {
+    const read = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: eventIds.slice(start, start + 100).map((id) => keys.event(id)) } } }));
+    items.push(...(read.Responses?.[table()] ?? []));
+  }
+  return items;
+}
+
 describe("an app's interleaved events", () => {
+  it("spreads the audience's events over its index shards, each resource's events in one shard", async () => {
+    const items = await storedEvents(ids(all));
+    const shards = new Set(items.map((item) => item.gsi1pk));
+    const partitions = keys.audienceEventPartitions(`app:${appId}`);
+    expect(partitions).toHaveLength(EVENT_INDEX_SHARDS + 1);
+    expect([...shards].every((partition) => partitions.slice(0, EVENT_INDEX_SHARDS).includes(String(partition)))).toBe(true);
+    // 72 cards over 8 shards: all in one or two would mean no spreading.
+    expect(shards.size).toBeGreaterThanOrEqual(Math.min(4, EVENT_INDEX_SHARDS));
+    const shardOfResource = new Map<string, unknown>();
+    for (const item of items) {
+      const resource = String(item.resource_id);
+      expect(shardOfResource.get(resource) ?? item.gsi1pk).toBe(item.gsi1pk);
+      shardOfResource.set(resource, item.gsi1pk);
+    }
+  });
+
   it('lists each event once, in id order, 50 a page, each page the stored bodies byte for byte', async () => {
     expect(all).toHaveLength(CREATED + DEACTIVATED);
     expect(new Set(ids(all)).size).toBe(all.length);
@@ -76,8 +104,7 @@ describe("an app's interleaved events", () => {
     const first = await api.call('GET', '/v15/events', { token: appToken });
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(50);
-    const stored = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: ids(all).slice(0, 50).map((id) => keys.event(id)) } } }));
-    const bodies = new Map((stored.Responses?.[table()] ?? []).map((item) => [item.event_id as string, item.body_json as string]));
+    const bodies = new Map((await storedEvents(ids(all).slice(0, 50))).map((item) => [item.event_id as string, item.body_json as string]));
     expect(first.text).toBe(`[${ids(all).slice(0, 50).map((id) => bodies.get(id)).join(',')}]`);
     expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(nextLink(first.headers)).toContain(`after=${all[49]!.id}`);
@@ -110,6 +137,16 @@ describe("an app's interleaved events", () => {
     // Per resource in order (one FIFO group per card); every event once, the same bytes as first delivered.
     expect(sorted(again.map((delivery) => JSON.parse(delivery.body).event.id))).toEqual(expected);
     for (const delivery of again) expect(delivery.body).toBe(firstBodies.get(JSON.parse(delivery.body).event.id));
+  });
+
+  it('still lists, in order, events indexed before the shards existed (the one partition per audience)', async () => {
+    // Two events moved back to the partition every event of an audience had before sharding.
+    const moved = [all[3]!.id, all[60]!.id];
+    for (const id of moved) {
+      await db().send(new UpdateCommand({ TableName: table(), Key: keys.event(id), UpdateExpression: 'SET gsi1pk = :legacy', ExpressionAttributeValues: { ':legacy': keys.audienceEventPartitions(`app:${appId}`).at(-1) } }));
+    }
+    expect(ids(await listAllEvents(api, appToken))).toEqual(ids(all));
+    expect(ids(await listAllEvents(api, appToken, 'credit_card.deactivated'))).toEqual(ids(all.filter((event) => event.type === 'credit_card.deactivated')));
   });
 
   it("lists nothing of them to another app, and another app cannot replay them", async () => {

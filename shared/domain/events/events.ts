@@ -32,23 +32,37 @@ interface ReadOptions<F extends EventField> {
 }
 
 interface ReadEvents<F extends EventField> {
-  events: Pick<EventRecord, F>[];
+  events: Pick<EventRecord, F | 'event_id'>[];
   /** Where a later read resumes (the last event read or evaluated) when more may follow. */
   next: string | undefined;
 }
 
-/** The audience's events after `after` (or from the start of the window), oldest first, of `types` if given. */
+/** One index partition's reading: what it matched so far (in id order) and where it stopped (undefined: its end). */
+interface PartitionRead<T> {
+  partition: string;
+  items: T[];
+  /** The last id this partition evaluated; nothing at or before it is unread. */
+  reached: string;
+  startKey: Record<string, unknown> | undefined;
+  done: boolean;
+}
+
+/**
+ * The audience's events after `after` (or from the start of the window), oldest first, of `types` if given,
+ * merged from its index partitions (keys.audienceEventPartitions: the shards and the pre-sharding partition),
+ * each read in parallel from where it stopped. An event is taken only up to the lowest point a partition
+ * with more to read has reached, so the merged order is the ids' order and nothing is skipped or repeated;
+ * the next page resumes after the last id taken (the same cursor as one partition had).
+ */
 async function readEvents<F extends EventField>(audience: Audience, options: ReadOptions<F>): Promise<ReadEvents<F>> {
-  const partition = keys.audienceEvents(audienceKey(audience));
   const floor = oldestListedId(options.now ?? Date.now());
   const start = options.after && options.after > floor ? options.after : floor;
   const types = options.types?.length ? options.types : undefined;
   // Every name through a placeholder: `type` and others are DynamoDB reserved words.
-  const names = Object.fromEntries(options.fields.map((field, index) => [`#f${index}`, field]));
-  const events: Pick<EventRecord, F>[] = [];
-  let exclusiveStartKey: Record<string, unknown> | undefined;
-  for (let page = 0; (options.maxPages === undefined || page < options.maxPages) && events.length < options.limit; page++) {
-    const wanted = options.limit - events.length;
+  const names = Object.fromEntries([...new Set<string>([...options.fields, 'event_id'])].map((field, index) => [`#f${index}`, field]));
+  type Item = Pick<EventRecord, F | 'event_id'>;
+  const reads: PartitionRead<Item>[] = keys.audienceEventPartitions(audienceKey(audience)).map((partition) => ({ partition, items: [], reached: start, startKey: undefined, done: false }));
+  const readPage = async (read: PartitionRead<Item>, wanted: number) => {
     const result = await db().send(
       new QueryCommand({
         TableName: table(),
@@ -57,24 +71,34 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
         ProjectionExpression: Object.keys(names).join(', '),
         ...(types ? { FilterExpression: `#type IN (${types.map((_, index) => `:t${index}`).join(', ')})` } : {}),
         ExpressionAttributeNames: { ...names, ...(types ? { '#type': 'type' } : {}) },
-        ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':start': start, ...Object.fromEntries((types ?? []).map((type, index) => [`:t${index}`, type])) },
-        // Without a filter every event read is one returned: read exactly what is wanted.
+        ExpressionAttributeValues: { ':pk': read.partition, ':start': start, ...Object.fromEntries((types ?? []).map((type, index) => [`:t${index}`, type])) },
+        // Without a filter every event read is one returned: read what is wanted.
         Limit: types ? Math.max(wanted, options.evaluatedPerPage) : wanted,
-        ExclusiveStartKey: exclusiveStartKey,
+        ExclusiveStartKey: read.startKey,
       }),
     );
-    const items = (result.Items ?? []) as Pick<EventRecord, F>[];
-    exclusiveStartKey = result.LastEvaluatedKey;
-    if (items.length > wanted) {
-      // A filtered page matched more than wanted: the last one kept is where the next read resumes.
-      events.push(...items.slice(0, wanted));
-      return { events, next: (events.at(-1) as Pick<EventRecord, 'event_id'>).event_id };
+    read.items.push(...((result.Items ?? []) as Item[]));
+    read.startKey = result.LastEvaluatedKey;
+    read.done = !result.LastEvaluatedKey;
+    if (result.LastEvaluatedKey) read.reached = String(result.LastEvaluatedKey.gsi1sk);
+  };
+  for (let round = 0; ; round++) {
+    const open = reads.filter((read) => !read.done);
+    // Every partition still open has read everything up to its `reached`: events up to the lowest are final.
+    const horizon = open.length === 0 ? undefined : open.reduce((lowest, read) => (read.reached < lowest ? read.reached : lowest), open[0]!.reached);
+    const final = reads.flatMap((read) => read.items).filter((item) => horizon === undefined || item.event_id <= horizon);
+    final.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
+    if (final.length >= options.limit || open.length === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
+      const events = final.slice(0, options.limit);
+      const more = final.length > options.limit || open.length > 0;
+      // More may follow: resume after the last event taken, or (none taken) after the horizon the filter skipped to.
+      const next = !more ? undefined : events.length === options.limit ? events.at(-1)!.event_id : horizon;
+      return { events, next: next === start ? undefined : next };
     }
-    events.push(...items);
-    if (!exclusiveStartKey) break;
+    const wanted = options.limit - final.length;
+    // Partitions that hold back the horizon, or whose unread part may hold the events still wanted.
+    await Promise.all(open.filter((read) => read.items.filter((item) => horizon === undefined || item.event_id > horizon).length < wanted).map((read) => readPage(read, wanted)));
   }
-  // More may follow when the Query stopped early (page full, or the bound on pages a filter skipped).
-  return { events, next: exclusiveStartKey ? String(exclusiveStartKey.gsi1sk) : undefined };
 }
 
 export interface EventsPage {
