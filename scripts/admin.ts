@@ -288,6 +288,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),
   'set-interstitial': () => import('./admin/app-surface.ts').then((module) => module.setInterstitialCommand),
   'list-tickets': () => import('./admin/app-surface.ts').then((module) => module.listTicketsCommand),
+  'backfill-location-changes': () => import('./admin/app-surface.ts').then((module) => module.backfillLocationChangesCommand),
   'upload-image': () => import('./admin/images.ts').then((module) => module.uploadImageCommand),
   'shard-id-counters': () => import('./admin/ids.ts').then((module) => module.shardIdCountersCommand),
 };

@@ -1,13 +1,16 @@
 /**
  * App-surface commands of `npm run admin` (registered in scripts/admin.ts):
  * - set-interstitial: the screen a merchant's orders show afterwards (GET /v15/orders/:uuid/interstitial);
- * - list-tickets: the support tickets users sent (POST /v14/tickets), newest first.
+ * - list-tickets: the support tickets users sent (POST /v14/tickets), newest first;
+ * - backfill-location-changes: once, the location change feed (GET /v14/locations) for locations created
+ *   before it existed.
  */
 import { readFileSync } from 'node:fs';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { listTickets } from '#shared/domain/app-surface/tickets.ts';
+import { backfillLocationChanges } from '#shared/domain/app-surface/location-summaries.ts';
 import { INTERSTITIAL_TYPES, type InterstitialType, type ShareAction } from '#shared/schemas/app-surface.ts';
 
 function shareOption(raw: string | undefined): Partial<ShareAction> | undefined {
@@ -76,4 +79,11 @@ export const listTicketsCommand: AdminCommand = {
     if (limit > 1000) throw new UsageError('--limit is at most 1000');
     return { tickets: await listTickets(limit) };
   },
+};
+
+export const backfillLocationChangesCommand: AdminCommand = {
+  summary: 'Write the change-feed row (GET /v14/locations) of every location created before the feed existed (run once before deploying it to a table with locations; idempotent).',
+  usage: '',
+  options: {},
+  run: async () => backfillLocationChanges(),
 };

@@ -4,7 +4,11 @@
  * merchants; location summaries with resumable paging, the v14 app locations as the Ruby gem and iOS read
  * them, and the user's orders (Android v14, the Ruby gem).
  */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { runAdmin } from '../support/admin.ts';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
@@ -158,6 +162,26 @@ describe('A28 GET /v14/locations', () => {
     const resumed = await api.call('GET', link);
     expect(resumed.status).toBe(200);
     expect(resumed.body.map((row: { location: { id: number } }) => row.location.id)).toEqual([added.location_id]);
+  });
+
+  it('lists locations created before the change feed existed once an operator runs backfill-location-changes (idempotent)', async () => {
+    const { app } = await appFixture({ global: true });
+    const merchant = await merchantFixture(app.app_id);
+    const older = [await locationFixture(merchant.merchant.merchant_id), await locationFixture(merchant.merchant.merchant_id, { shown: false })];
+    // A table from before the feed: the locations are there, their feed rows are not.
+    for (const location of older) await db().send(new DeleteCommand({ TableName: table(), Key: keys.locationChange(location.updated_at, location.location_id) }));
+    const listedIds = async () => {
+      const listed = await api.call('GET', '/v14/locations'); // 204 without a body when the feed is empty
+      return listed.status === 204 ? [] : (listed.body as { location: { id: number } }[]).map((row) => row.location.id);
+    };
+    expect(await listedIds()).not.toContain(older[0]!.location_id);
+
+    const backfill = await runAdmin(['backfill-location-changes'], api);
+    expect(backfill.code, backfill.stderr).toBe(0);
+    expect(JSON.parse(backfill.stdout).written).toBe(2); // only the two missing rows; the others were there
+    expect(await listedIds()).toEqual(expect.arrayContaining(older.map((location) => location.location_id)));
+    const again = await runAdmin(['backfill-location-changes'], api);
+    expect(JSON.parse(again.stdout).written).toBe(0);
   });
 
   it('refuses a position that is not one (422 with the parameter named)', async () => {

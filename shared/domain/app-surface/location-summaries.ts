@@ -1,6 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { queryAll } from '#shared/db/reads.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 
 /**
@@ -72,4 +74,23 @@ export function serializeSummary(location: LocationSummary) {
       updated_at: location.updated_at,
     },
   };
+}
+
+/**
+ * Operators, once, for a table whose locations were created before the change feed existed (`npm run admin
+ * -- backfill-location-changes`): writes each location's feed row, never replacing one already there (a
+ * location written since has its own). Reads every location through the all-locations index (gsi2), an
+ * operator's read, never a request path. Idempotent: a second run writes nothing.
+ */
+export async function backfillLocationChanges(): Promise<{ locations: number; written: number }> {
+  const all = keys.allLocations();
+  const locations = (await queryAll({
+    TableName: table(),
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': all.gsi2pk, ':prefix': all.skPrefix },
+  })) as unknown as LocationItem[];
+  let written = 0;
+  for (const location of locations) if (await createItem(locationChangeItem(location), { resend: true })) written += 1;
+  return { locations: locations.length, written };
 }
