@@ -43,8 +43,12 @@ const LAMBDA_ENVIRONMENT = {
   AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
   _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
 };
-/** Lambda's NODE_OPTIONS for the API functions (infra/constructs/api-function.ts sets the same). */
-const LAMBDA_NODE_OPTIONS = ['--enable-source-maps'];
+/**
+ * Lambda's NODE_OPTIONS for the API functions (infra/constructs/api-function.ts sets none: without
+ * `--enable-source-maps` a cold start does not parse the bundle's source map, ~10-20 ms of CPU for the
+ * largest bundles; docs/operations.md says how to map a logged stack trace).
+ */
+const LAMBDA_NODE_OPTIONS: string[] = [];
 
 export interface ColdStartRow {
   handler: string;

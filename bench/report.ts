@@ -441,7 +441,7 @@ ${historySection(results)}
 
 ## Cold start (minified bundles, same esbuild settings as the CDK stack)
 
-Each function bundled with \`API_FUNCTION_BUNDLING\` from \`infra/constructs/api-function.ts\` (minify, ESM, node24, \`@aws-sdk/*\` external, banner); each run is a fresh \`node --enable-source-maps\` process that imports the bundle and serves one request (the route with a valid token of its kind and an empty body: most answer 4xx after the token read, which still loads and runs all of the handler's code path up to validation). Median of ${results.plan.coldStartRuns} runs, interleaved across functions. The baseline is \`bench/baseline-handler.ts\`: one GetItem through the same \`db()\` client, same bundling. Sizes in KiB (1024 bytes).
+Each function bundled with \`API_FUNCTION_BUNDLING\` from \`infra/constructs/api-function.ts\` (minify, ESM, node24, \`@aws-sdk/*\` external, banner); each run is a fresh \`node\` process (the functions' NODE_OPTIONS: none) that imports the bundle and serves one request (the route with a valid token of its kind and an empty body: most answer 4xx after the token read, which still loads and runs all of the handler's code path up to validation). Median of ${results.plan.coldStartRuns} runs, interleaved across functions. The baseline is \`bench/baseline-handler.ts\`: one GetItem through the same \`db()\` client, same bundling. Sizes in KiB (1024 bytes).
 
 ${coldStartSection(results)}
 ${notes ? `\n## Analysis\n\n${notes}\n` : ''}`;

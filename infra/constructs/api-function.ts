@@ -65,6 +65,8 @@ export const API_FUNCTION_BUNDLING = {
   define: {
     'process.env.GEOCODER': JSON.stringify('amazon-location'),
     'process.env.OMIT_RESPONSE_SCHEMAS': JSON.stringify('true'),
+    // Fault injection is for the reliability tests (shared/db/faults.ts, run unbundled): out of every bundle.
+    'process.env.DYNAMODB_FAULTS': 'undefined',
   },
 } satisfies BundlingOptions;
 
@@ -99,7 +101,8 @@ export function tableResourceArns(table: ITable): string[] {
 }
 
 /**
- * A NodejsFunction with the house defaults: Node.js 24 on arm64, ESM bundle with source maps,
+ * A NodejsFunction with the house defaults: Node.js 24 on arm64, ESM bundle with its source map beside it
+ * (not enabled at run time: see docs/operations.md, "Reading a stack trace"),
  * AWS SDK v3 left to the runtime, an explicit log group with retention, JSON logs at `info`, X-Ray
  * active tracing and the Powertools metrics namespace (shared/metrics.ts). Its role may write only to
  * its own log group (no AWS managed policy). Grant table access with `bindTable`, never with a broader grant.
@@ -135,7 +138,6 @@ export class ApiFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       bundling: { ...API_FUNCTION_BUNDLING, ...bundling, define: { ...bundling?.define, ...functionDefine(handlerName) } },
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: 'info',
         POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,

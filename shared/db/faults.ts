@@ -75,8 +75,6 @@ function parseKind(word: string): FaultKind {
   throw new Error(`DYNAMODB_FAULTS: unknown kind "${word}" (known: ${FAULT_KINDS.join(', ')})`);
 }
 
-export const faultInjectionConfigured = (): boolean => Boolean(process.env.DYNAMODB_FAULTS);
-
 /** mulberry32: small, seedable, good enough to pick faults. */
 function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

@@ -95,7 +95,7 @@ describe('functions', () => {
       MemorySize: routes.find((route) => route.handler === handler)?.memory ?? FUNCTION_MEMORY_MB,
       Timeout: FUNCTION_TIMEOUT_SECONDS,
       Handler: 'index.handler',
-      Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'info' } },
+      Environment: { Variables: { LOG_LEVEL: 'info' } },
     });
     const logGroupRef = fn.Properties!.LoggingConfig.LogGroup as { Ref: string };
     const logGroup = resources[logGroupRef.Ref]!;
