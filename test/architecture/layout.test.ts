@@ -141,6 +141,18 @@ describe('one way to do each thing', () => {
   it('has no side-effect imports in shared/ (collaborators are called, not registered)', () => {
     expect(offending(shared, /^\s*import\s+'[^']+';/).filter((line) => !line.startsWith('shared/openapi/'))).toEqual([]);
   });
+
+  // Cold start (docs/architecture.md, "Contract document"): esbuild can only drop a module-level
+  // schema a function never uses when its construction is marked pure, and the response schemas (read by the
+  // OpenAPI generator only) only when the bundle-time flag removes them. Written the plain way, a schema still
+  // works but is built at every cold start of every function that imports its module.
+  it('builds module-level schemas through /* @__PURE__ */ schema(() => ...) so bundles drop the unused ones', () => {
+    expect(offending(shared.filter(under('shared/schemas/')), /^(export )?const \w+(: [^=]+)? = (z\.(?!lazy\()|named\()/)).toEqual([]);
+  });
+
+  it('declares handler responses behind process.env.OMIT_RESPONSE_SCHEMAS, which the bundling defines', () => {
+    expect(offending([...functions, ...shared.filter(under('shared/http/'))], /\bresponses: (?!process\.env\.OMIT_RESPONSE_SCHEMAS \? undefined : )/)).toEqual([]);
+  });
 });
 
 describe('size', () => {
