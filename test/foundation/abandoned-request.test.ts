@@ -1,31 +1,24 @@
 /**
  * A request answered 503 `timeout` (middy's deadline, shared/http/handler.ts) is abandoned: the client was
  * told to retry, so its work must not commit a transaction after the answer (docs/reliability.md,
- * "Timeouts"). The pipeline puts middy's abort signal in scope and `transactWrite` refuses to send once
+ * "Faults"). The pipeline puts middy's abort signal in scope and `transactWrite` refuses to send once
  * it is aborted (shared/db/request-deadline.ts). Real DynamoDB Local: the item is looked up afterwards.
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { RequestAbandoned } from '#shared/db/request-deadline.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { useTestApi } from '../support/api.ts';
+import { contextWithRemaining as contextOf, publicPostEvent } from '../support/lambda-invocation.ts';
 
 useTestApi(); // a fresh table in DynamoDB Local, and the environment pointing at it
 
-const event = {
-  rawPath: '/v14/users',
-  headers: { host: 'localhost' },
-  requestContext: { requestId: 'abandoned-request-test', http: { method: 'POST', path: '/v14/users', sourceIp: '127.0.0.1' } },
-} as unknown as APIGatewayProxyEventV2;
-
-function contextWithRemaining(milliseconds: number): Context {
-  const deadline = Date.now() + milliseconds;
-  return { awsRequestId: 'abandoned-request-test', functionName: 'users-create', getRemainingTimeInMillis: () => deadline - Date.now() } as unknown as Context;
-}
+const REQUEST_ID = 'abandoned-request-test';
+const event = publicPostEvent(REQUEST_ID);
+const contextWithRemaining = (milliseconds: number) => contextOf(milliseconds, REQUEST_ID);
 
 /** A handler whose work waits for `release`, then writes one new item in a transaction; `settled` tells how that ended. */
 function slowWriter(key: { pk: string; sk: string }) {

@@ -1,18 +1,10 @@
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { apiHandler } from '#shared/http/handler.ts';
+import { contextWithRemaining as contextOf, publicPostEvent } from '../support/lambda-invocation.ts';
 
-/** The smallest event the pipeline reads: a POST with no body and no credential (users-create is public). */
-const event = {
-  rawPath: '/v14/users',
-  headers: { host: 'localhost' },
-  requestContext: { requestId: 'timeout-test', http: { method: 'POST', path: '/v14/users', sourceIp: '127.0.0.1' } },
-} as unknown as APIGatewayProxyEventV2;
-
-function contextWithRemaining(milliseconds: number): Context {
-  const deadline = Date.now() + milliseconds;
-  return { awsRequestId: 'timeout-test', functionName: 'users-create', getRemainingTimeInMillis: () => deadline - Date.now() } as unknown as Context;
-}
+const REQUEST_ID = 'timeout-test';
+const event = publicPostEvent(REQUEST_ID);
+const contextWithRemaining = (milliseconds: number) => contextOf(milliseconds, REQUEST_ID);
 
 describe('a request that outlives its Lambda timeout', () => {
   it('answers 503 with Retry-After and the timeout code, never a 500, while the work may still finish', async () => {
