@@ -5,33 +5,15 @@ import { dbStatsEnabled, instrumentClient } from '#shared/db/stats.ts';
 import { injectFaults } from '#shared/db/faults.ts';
 
 /**
- * How long one DynamoDB call may go unanswered before it is abandoned as an error the SDK retries on a new
- * connection (TimeoutError is transient: shared/db/transient.ts). Without it a call whose connection died
- * silently waits for the Lambda's own deadline (seen with DynamoDB Local: one of ~30 concurrent transactions
- * on one item unanswered for 29 s). DynamoDB answers in milliseconds; 10 s leaves room for a loaded local
- * machine. A re-sent transaction carries the same ClientRequestToken (DynamoDB applies it once), and every
- * other write already recognises its own earlier success (docs/reliability.md, `after_commit` faults).
- * DYNAMODB_REQUEST_TIMEOUT_MS overrides it (tests of the mechanism use a short one).
- */
-const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-/** Opening a connection to DynamoDB takes milliseconds; one that does not open in this time is retried. */
-const CONNECTION_TIMEOUT_MS = 3_000;
-
-/**
  * One document client per process (module scope, reused across Lambda invocations).
  * DYNAMODB_ENDPOINT points it at DynamoDB Local; unset in AWS.
  */
 function createDocumentClient(): DynamoDBDocumentClient {
   const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-  const requestHandler = {
-    requestTimeout: Number(optionalEnv('DYNAMODB_REQUEST_TIMEOUT_MS') ?? DEFAULT_REQUEST_TIMEOUT_MS),
-    throwOnRequestTimeout: true,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-  };
   const client = new DynamoDBClient(
     endpoint
-      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, requestHandler }
-      : { requestHandler },
+      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {},
   );
   // The SDK's logger middleware builds a redacted copy of every call's input and output for its
   // logger even when that logger discards it (the default): CPU on every call for nothing.
