@@ -45,24 +45,44 @@ describe('gift card loads to one card', () => {
     world = await orderWorld();
   });
 
+  /** The card's balance once no late commit moves it any more (unchanged for 5 s; at most 90 s). */
+  const settledBalance = async () => {
+    let last = await giftCardBalance();
+    for (let stableFor = 0, waited = 0; stableFor < 5_000 && waited < 90_000; waited += 500) {
+      await sleep(500);
+      const now = await giftCardBalance();
+      stableFor = now.version === last.version ? stableFor + 500 : 0;
+      last = now;
+    }
+    return last;
+  };
+
   const load = (headers?: Record<string, string>) =>
     loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 }, headers);
 
-  it('answers 30 concurrent loads with 200 or a 409/429 with Retry-After, never a 5xx, and the card holds exactly what was answered 200', async () => {
+  it('answers 30 concurrent loads with 200 or a 409/429 with Retry-After (or a 503 timeout), never another 5xx, and the card holds what was loaded', async () => {
     const before = await giftCardBalance();
     const responses = await Promise.all(Array.from({ length: 30 }, () => load()));
     const loaded = responses.filter((response) => response.status === 200);
+    // DynamoDB Local sometimes holds one of thirty transactions on one item past the local 29 s deadline (seen in
+    // CI): that load answers 503 `timeout` with Retry-After, and its transaction, already sent, may still commit
+    // (docs/reliability.md). Without a key its client cannot learn which; the card must hold each load once.
+    const timedOut = responses.filter((response) => response.status === 503 && response.body?.[0]?.error?.code === 'timeout');
+    for (const response of timedOut) expect(Number(response.headers.get('retry-after')), response.text).toBeGreaterThanOrEqual(1);
     for (const response of responses) {
-      if (response.status !== 200) expectRetryable(response);
+      if (response.status !== 200 && !timedOut.includes(response)) expectRetryable(response);
     }
     expect(loaded.length).toBeGreaterThan(0);
-    const after = await giftCardBalance();
-    expect(after.balance - before.balance).toBe(loaded.length * 1000);
-    expect(after.version - before.version).toBe(loaded.length);
-    // Each 200 names its own old and new value: together they are the card's history, without gaps.
+    const after = timedOut.length > 0 ? await settledBalance() : await giftCardBalance();
+    const lateCommits = (after.balance - before.balance) / 1000 - loaded.length;
+    expect(lateCommits).toBeGreaterThanOrEqual(0);
+    expect(lateCommits).toBeLessThanOrEqual(timedOut.length);
+    expect(after.version - before.version).toBe(loaded.length + lateCommits);
+    // Each 200 names its own old and new value: together (with any late commit) they are the card's history, without gaps.
     const steps = loaded.map((response) => response.body.gift_card_value_addition).sort((a, b) => a.old_value_at_merchant_amount - b.old_value_at_merchant_amount);
-    steps.forEach((step, index) => expect(step.old_value_at_merchant_amount).toBe(before.balance + index * 1000));
-  });
+    if (lateCommits === 0) steps.forEach((step, index) => expect(step.old_value_at_merchant_amount).toBe(before.balance + index * 1000));
+    else expect(new Set(steps.map((step) => step.old_value_at_merchant_amount)).size).toBe(steps.length);
+  }, 150_000);
 
   it('loads once for two requests with one Idempotency-Key; the second replays with Idempotent-Replayed: true', async () => {
     const before = await giftCardBalance();
