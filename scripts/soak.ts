@@ -155,7 +155,7 @@ async function startStack() {
   }
 
   const { startLocalWorkflows, stopLocalWorkflows } = await import('./local/workflows.ts');
-  await startLocalWorkflows({ warm: true });
+  await startLocalWorkflows();
   const { createGateway, listen } = await import('./local/gateway.ts');
   const server = createGateway({ throttling: false });
   await listen(server, { port, host: '127.0.0.1' });

@@ -33,6 +33,8 @@ export interface SynthesizedWorkflow {
   definition: Record<string, any>;
   /** Task state name -> the function it invokes. */
   tasks: Record<string, LocalTaskTarget>;
+  /** STANDARD (one execution per name) or EXPRESS (every start runs). */
+  type: 'STANDARD' | 'EXPRESS';
 }
 
 const LOCAL_ACCOUNT = '000000000000';
@@ -96,5 +98,5 @@ export function synthesizeWorkflow(kind: WorkflowKind = 'validation'): Synthesiz
     const handler = template.Resources[logicalId]!.Properties.Handler as string;
     tasks[name] = { handlerName: fn.handlerName, exportName: handler.slice(handler.lastIndexOf('.') + 1) };
   }
-  return { definition, tasks };
+  return { definition, tasks, type: machines[0]!.Properties.StateMachineType === 'EXPRESS' ? 'EXPRESS' : 'STANDARD' };
 }

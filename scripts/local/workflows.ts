@@ -1,21 +1,22 @@
 /**
- * Local Step Functions: the order-ahead state machines (validation, completion) run here from the same
- * ASL definitions the CDK stack deploys (scripts/local/workflow-definition.ts synthesizes the constructs),
- * in aws-local-stepfunctions. Each Task state runs the function its Resource names, in this process
- * (`taskResourceLocalHandlers`), as the local gateway runs the route handlers.
+ * Local Step Functions for the local stacks (`npm start`, the tests, the bench): starts the local workflow
+ * service (scripts/local/workflow-service.ts) in its own process, as Step Functions is its own service, and
+ * points this process's routes at it: STEPFUNCTIONS_ENDPOINT for the SFN client of the workflow port
+ * (shared/workflows/executions.ts) and the local state machine ARNs in STATE_MACHINE_ARN and
+ * COMPLETION_STATE_MACHINE_ARN. A route's StartExecution is then one HTTP request, as in AWS, and the
+ * execution (its CPU and its DynamoDB calls) runs in the service, never on the request that started it.
  *
- * startLocalWorkflows() registers the runner with the workflow port (shared/workflows/executions.ts);
- * executions then start asynchronously, as StartExecution does, and like a Standard state machine the
- * runner starts at most one execution per name (a completion asked for twice runs once).
+ * The service synthesizes the definitions the CDK constructs deploy and runs them in aws-local-stepfunctions,
+ * each Task invoking its function in the service process. `taskHandlers` replaces what a Task runs: that
+ * Task is invoked over the IPC channel and its handler runs here, in the starting process (where a test's
+ * counters, gates and fault switches live); Retry, Catch, Choice and Wait still run in the service.
  */
-import { pathToFileURL } from 'node:url';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { registerLocalWorkflowRunner, type WorkflowInput, type WorkflowKind } from '#shared/workflows/executions.ts';
-import type { SynthesizedWorkflow } from './workflow-definition.ts';
+import { STATE_MACHINE_ARN_ENV, type WorkflowKind } from '#shared/workflows/executions.ts';
+import { localStateMachineArn, type WorkflowServiceMessage, type WorkflowServiceOptions, type WorkflowServiceReply } from './workflow-protocol.ts';
 
 type TaskHandler = (input: unknown) => Promise<unknown>;
-type StateMachineModule = typeof import('aws-local-stepfunctions');
 
 export interface LocalWorkflowOptions {
   /**
@@ -27,120 +28,82 @@ export interface LocalWorkflowOptions {
   retryIntervalMs?: number;
   /** Overrides every Wait state (milliseconds), e.g. the completion's wait between questions to the provider. */
   waitMs?: number;
-  /** Synthesize the definitions now instead of at the first execution (default true). */
-  warm?: boolean;
 }
 
 const KINDS: readonly WorkflowKind[] = ['validation', 'completion'];
-const functionsDirectory = fileURLToPath(new URL('../../functions/', import.meta.url));
+const SERVICE_MODULE = fileURLToPath(new URL('./workflow-service.ts', import.meta.url));
+/** Synthesizing both constructs takes a few seconds on a busy machine. */
+const START_TIMEOUT_MS = 90_000;
 
-type LoadedMachine = { stateMachine: InstanceType<StateMachineModule['StateMachine']>; workflow: SynthesizedWorkflow };
-const machines = new Map<WorkflowKind, Promise<LoadedMachine>>();
-const running = new Set<{ abort: () => void; settled: Promise<unknown> }>();
-/** Names of the executions started in this process (a Standard state machine's one-execution-per-name rule). */
-const startedNames = new Set<string>();
-const STARTED_NAMES_LIMIT = 100_000;
-/** Executions accepted but not yet started (they start on the next turn of the event loop). */
-const pendingStarts = new Set<NodeJS.Immediate>();
+let service: ChildProcess | undefined;
 
-function loadMachine(kind: WorkflowKind): Promise<LoadedMachine> {
-  let machine = machines.get(kind);
-  if (!machine) {
-    machine = (async () => {
-      const [{ synthesizeWorkflow }, { StateMachine }] = await Promise.all([import('./workflow-definition.ts'), import('aws-local-stepfunctions')]);
-      const workflow = synthesizeWorkflow(kind);
-      return { stateMachine: new StateMachine(workflow.definition as never), workflow };
-    })();
-    machines.set(kind, machine);
-  }
-  return machine;
+function serializeError(error: unknown): { name: string; message: string } {
+  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
 }
 
-/** Task functions by module and export, imported once per process (as a warm Lambda keeps its module). */
-const taskFunctions = new Map<string, Promise<(event: unknown) => Promise<unknown>>>();
-
-/** A Task's function, invoked as Lambda would: JSON in, JSON out. */
-function localTask(handlerName: string, exportName: string): TaskHandler {
-  return async (input) => {
-    const name = `${handlerName}#${exportName}`;
-    let loaded = taskFunctions.get(name);
-    if (!loaded) {
-      loaded = import(pathToFileURL(join(functionsDirectory, `${handlerName}.ts`)).href).then((module: Record<string, unknown>) => {
-        const fn = module[exportName];
-        if (typeof fn !== 'function') throw new Error(`functions/${handlerName}.ts does not export ${exportName}`);
-        return fn as (event: unknown) => Promise<unknown>;
-      });
-      // A module that failed to load is imported again by the next Task (the Retry sees the failure).
-      loaded.catch(() => taskFunctions.delete(name));
-      taskFunctions.set(name, loaded);
-    }
-    const result = await (await loaded)(JSON.parse(JSON.stringify(input)));
-    return result === undefined ? null : JSON.parse(JSON.stringify(result));
-  };
-}
-
-function logLine(level: 'info' | 'error', message: string, fields: Record<string, unknown>): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
-  if (level === 'error') console.error(line);
-  else console.log(line);
-}
-
-function statesOfType(definition: Record<string, any>, type: string): string[] {
-  return Object.entries(definition.States as Record<string, { Type: string }>).filter(([, state]) => state.Type === type).map(([name]) => name);
-}
-
-async function execute(kind: WorkflowKind, input: WorkflowInput, options: LocalWorkflowOptions): Promise<void> {
-  const { stateMachine, workflow } = await loadMachine(kind);
-  const taskResourceLocalHandlers: Record<string, TaskHandler> = {};
-  for (const [stateName, target] of Object.entries(workflow.tasks)) {
-    taskResourceLocalHandlers[stateName] = options.taskHandlers?.[stateName] ?? localTask(target.handlerName, target.exportName);
-  }
-  const everyState = (names: readonly string[], ms: number | undefined) => (ms === undefined ? undefined : Object.fromEntries(names.map((name) => [name, ms])));
-  const execution = stateMachine.run(input as never, {
-    overrides: {
-      taskResourceLocalHandlers: taskResourceLocalHandlers as never,
-      retryIntervalOverrides: everyState(Object.keys(workflow.tasks), options.retryIntervalMs),
-      waitTimeOverrides: everyState(statesOfType(workflow.definition, 'Wait'), options.waitMs),
-    },
-    noThrowOnAbort: true,
-  });
-  const entry = { abort: execution.abort, settled: execution.result };
-  running.add(entry);
-  try {
-    await execution.result;
-    logLine('info', 'local workflow execution succeeded', { workflow: kind, order_uuid: input.order_uuid });
-  } finally {
-    running.delete(entry);
-  }
-}
-
+/** Starts the local workflow service and points this process's workflow port at it. */
 export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): Promise<void> {
-  registerLocalWorkflowRunner((kind, input, executionName) => {
-    if (kind === 'completion') {
-      if (startedNames.has(executionName)) return;
-      if (startedNames.size >= STARTED_NAMES_LIMIT) startedNames.clear();
-      startedNames.add(executionName);
-    }
-    // StartExecution returns once the execution is accepted; it runs elsewhere. Here it starts after the
-    // starting request has answered (the next turn of the event loop), so none of its work lands on that request.
-    const pending = setImmediate(() => {
-      pendingStarts.delete(pending);
-      execute(kind, input, options).catch((error: unknown) => {
-        // An execution that fails (e.g. the state machine timeout) leaves the order to the poll's deadline, as in AWS.
-        logLine('error', 'local workflow execution failed', { workflow: kind, order_uuid: input.order_uuid, error: (error as Error).message });
-      });
-    });
-    pendingStarts.add(pending);
+  if (service) throw new Error('the local workflow service is already running in this process');
+  const serviceOptions: WorkflowServiceOptions = { overriddenTasks: Object.keys(options.taskHandlers ?? {}), retryIntervalMs: options.retryIntervalMs, waitMs: options.waitMs };
+  const child = fork(SERVICE_MODULE, [JSON.stringify(serviceOptions)], {
+    // Its own Node flags (not this process's: a --cpu-prof of the gateway profiles the gateway only).
+    execArgv: ['--import', 'tsx'],
+    // Its logs go where this process's go (the terminal of `npm start`, the bench's server log).
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: process.env,
   });
-  if (options.warm ?? true) await Promise.all(KINDS.map(loadMachine));
+  service = child;
+  child.on('message', (message: WorkflowServiceMessage) => {
+    if (message.type !== 'invoke') return;
+    const handler = options.taskHandlers?.[message.state];
+    const reply = (answer: WorkflowServiceReply) => {
+      if (child.connected) child.send(answer);
+    };
+    if (!handler) {
+      reply({ type: 'invoked', id: message.id, error: { name: 'Error', message: `no local handler for Task ${message.state}` } });
+      return;
+    }
+    handler(message.input).then(
+      (output) => reply({ type: 'invoked', id: message.id, output: output === undefined ? null : output }),
+      (error: unknown) => reply({ type: 'invoked', id: message.id, error: serializeError(error) }),
+    );
+  });
+  // The IPC channel must not keep a finished test or script alive; the service stops when it closes.
+  child.unref();
+  child.channel?.unref();
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the local workflow service did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    child.on('message', (message: WorkflowServiceMessage) => {
+      if (message.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve(message.port);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the local workflow service exited with code ${code} before it was ready`));
+    });
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    service = undefined;
+    throw error;
+  });
+
+  process.env.STEPFUNCTIONS_ENDPOINT = `http://127.0.0.1:${port}`;
+  for (const kind of KINDS) process.env[STATE_MACHINE_ARN_ENV[kind]] = localStateMachineArn(kind);
 }
 
-/** Aborts running executions and unregisters the runner (tests call it before closing). */
+/** Stops the service (its running executions are abandoned) and unpoints the workflow port. */
 export async function stopLocalWorkflows(): Promise<void> {
-  registerLocalWorkflowRunner(undefined);
-  for (const pending of pendingStarts) clearImmediate(pending);
-  pendingStarts.clear();
-  for (const entry of running) entry.abort();
-  running.clear();
+  const child = service;
+  service = undefined;
+  delete process.env.STEPFUNCTIONS_ENDPOINT;
+  for (const kind of KINDS) delete process.env[STATE_MACHINE_ARN_ENV[kind]];
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (child.connected) child.send({ type: 'stop' } satisfies WorkflowServiceReply);
+  else child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }

@@ -5,12 +5,12 @@
  * In AWS: StartExecution (asynchronous: the call returns once the execution is accepted). A Standard
  * state machine runs at most one execution per name, so starting `complete-<uuid>` again is harmless:
  * a repeat of a running execution answers as the first, a finished one ExecutionAlreadyExists.
- * Locally: the local runner (scripts/local/workflows.ts) registers itself in this process (the local
- * gateway runs handlers in-process) and runs the same definitions in aws-local-stepfunctions, without
- * waiting for them, with the same one-execution-per-name rule.
+ * Locally: the same client, pointed by STEPFUNCTIONS_ENDPOINT at the local workflow service (its own
+ * process, scripts/local/workflow-service.ts), which runs the same definitions in aws-local-stepfunctions
+ * with the same one-execution-per-name rule.
  */
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { requireEnv } from '#shared/env.ts';
+import { optionalEnv, requireEnv } from '#shared/env.ts';
 
 export type WorkflowKind = 'validation' | 'completion';
 
@@ -24,27 +24,23 @@ export const STATE_MACHINE_ARN_ENV: Record<WorkflowKind, string> = {
   completion: 'COMPLETION_STATE_MACHINE_ARN',
 };
 
-export type LocalWorkflowRunner = (kind: WorkflowKind, input: WorkflowInput, executionName: string) => void;
+let client: { sfn: SFNClient; endpoint: string | undefined } | undefined;
 
-/** On globalThis so every module instance in the process (test runners may load two) sees it. */
-const LOCAL_RUNNER = Symbol.for('loyalty-api.order-ahead.local-workflow-runner');
-type RunnerHolder = { [LOCAL_RUNNER]?: LocalWorkflowRunner };
-
-export function registerLocalWorkflowRunner(runner: LocalWorkflowRunner | undefined): void {
-  (globalThis as RunnerHolder)[LOCAL_RUNNER] = runner;
+/** One client per process; STEPFUNCTIONS_ENDPOINT points it at the local service (unset in AWS). */
+function sfn(): SFNClient {
+  const endpoint = optionalEnv('STEPFUNCTIONS_ENDPOINT');
+  if (client && client.endpoint === endpoint) return client.sfn;
+  client?.sfn.destroy();
+  const sfnClient = new SFNClient(endpoint ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {});
+  // As for DynamoDB (shared/db/client.ts): the logger middleware copies every call for a logger that discards it.
+  sfnClient.middlewareStack.remove('loggerMiddleware');
+  client = { sfn: sfnClient, endpoint };
+  return sfnClient;
 }
 
-let client: SFNClient | undefined;
-
 async function startExecution(kind: WorkflowKind, input: WorkflowInput, executionName: string): Promise<void> {
-  const local = (globalThis as RunnerHolder)[LOCAL_RUNNER];
-  if (local) {
-    local(kind, input, executionName);
-    return;
-  }
-  client ??= new SFNClient({});
   try {
-    await client.send(new StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
+    await sfn().send(new StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
   } catch (error) {
     // The execution of that name exists (and is or was running): the order is in hand.
     if ((error as { name?: string }).name === 'ExecutionAlreadyExists') return;

@@ -16,13 +16,14 @@ import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
 import { locationFixture } from './locations.ts';
 
 /**
- * The test API with the local state machine. The definition is synthesized up front: synthesis is
- * synchronous CPU work in this process, and doing it mid-test would stall the gateway's sockets.
+ * The test API with the local state machines, in the local workflow service's own process (started and
+ * ready before the first test; the routes start executions through the SFN client, as in AWS). A Task a
+ * test overrides (`taskHandlers`) runs in this process, where the test's own state is.
  */
 export async function startOrderAheadTestApi(options: LocalWorkflowOptions = {}): Promise<TestApi> {
   const api = await startTestApi();
   // The completion's wait between questions to the provider (3 s deployed) is short in tests.
-  await startLocalWorkflows({ warm: true, waitMs: 100, ...options });
+  await startLocalWorkflows({ waitMs: 100, ...options });
   return {
     ...api,
     close: async () => {
