@@ -8,7 +8,17 @@ import type { BuildOptions } from 'esbuild';
 import { API_FUNCTION_BUNDLING, functionDefine, PROJECT_ROOT } from './constructs/api-function.ts';
 
 /** Every NodejsFunction bundling option API_FUNCTION_BUNDLING sets, and how it maps to esbuild. */
-const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'externalModules', 'banner', 'mainFields', 'define']);
+const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'externalModules', 'banner', 'mainFields', 'define', 'esbuildArgs']);
+
+/** esbuild's `alias` option from NodejsFunction's `--alias:<from>` arguments; any other argument is not mirrored. */
+function aliasesOf(esbuildArgs: Record<string, string | boolean>): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const [argument, value] of Object.entries(esbuildArgs)) {
+    if (!argument.startsWith('--alias:') || typeof value !== 'string') throw new Error(`apiFunctionEsbuildOptions does not map the esbuild argument ${argument}`);
+    aliases[argument.slice('--alias:'.length)] = value;
+  }
+  return aliases;
+}
 
 /**
  * esbuild options equivalent to NodejsFunction with API_FUNCTION_BUNDLING. `entries` maps each output
@@ -33,6 +43,7 @@ export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdi
     external: [...bundling.externalModules],
     banner: { js: bundling.banner },
     mainFields: [...bundling.mainFields],
+    alias: aliasesOf(bundling.esbuildArgs),
     // A function's own route row is a bundle-time constant (functionDefine): pass its handler name to
     // bundle one function exactly as ApiFunction does; without one, entries get the shared constants only.
     define: handlerName ? functionDefine(handlerName) : { ...bundling.define },

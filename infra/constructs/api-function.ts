@@ -44,6 +44,9 @@ export const TABLE_WRITE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ] as const;
 
+/** What `node:http` means in a function's bundle (API_FUNCTION_BUNDLING.esbuildArgs). */
+export const STATUS_CODES_MODULE = fileURLToPath(new URL('../../shared/http/status-codes.ts', import.meta.url));
+
 /** esbuild settings of every API function; exported so the benchmark bundles exactly the same way. */
 export const API_FUNCTION_BUNDLING = {
   minify: true,
@@ -55,6 +58,11 @@ export const API_FUNCTION_BUNDLING = {
   // CommonJS dependencies bundled into an ESM file may still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   mainFields: ['module', 'main'],
+  // @middy/util (under @middy/core) imports `node:http` for STATUS_CODES alone, and loading `node:http` at import
+  // costs a cold start ~25 ms (its server half; the SDK's client loads only `node:https`). The alias gives the
+  // bundles a copy of that table instead (shared/http/status-codes.ts); a bundled import of anything else from
+  // `node:http` fails the build. Absolute path: NodejsFunction runs esbuild locally from another directory.
+  esbuildArgs: { '--alias:node:http': STATUS_CODES_MODULE },
   // Deployed functions geocode with Amazon Location Service: fixing GEOCODER at bundle time lets esbuild
   // drop the other adapters, so the sandbox's postal-code data never reaches a bundle (docs/geocoding.md).
   // Response schemas only document the API (shared/openapi/document.ts reads them to write docs/openapi.json);
