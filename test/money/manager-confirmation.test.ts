@@ -96,6 +96,8 @@ describe('manager confirmation lockout', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 422)).toHaveLength(MANAGER_CODE_ORDER_FAILURES.limit);
     expect(statuses.filter((status) => status === 429)).toHaveLength(30 - MANAGER_CODE_ORDER_FAILURES.limit);
+    // The 25 refused guesses hold nothing at the merchant: its window counts the 5 compared ones only.
+    expect(await windowCount(merchantWindow(world))).toBe(MANAGER_CODE_ORDER_FAILURES.limit);
     expectLocked(await refund(world, uuid, CODE));
   });
 
