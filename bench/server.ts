@@ -1,7 +1,7 @@
 /**
  * The local API for the benchmark, in its own process so the load generator does not share its
  * event loop: the real handlers behind the local gateway with stage throttling OFF (the bench would
- * otherwise measure 429s), local order-ahead workflows, the local webhook delivery queue, DYNAMODB_STATS=1 set by the parent (the
+ * otherwise measure 429s), local order-ahead workflows (in their own process: scripts/local/workflow-service.ts), the local webhook delivery queue, DYNAMODB_STATS=1 set by the parent (the
  * handlers add X-DynamoDB-Round-Trips / X-DynamoDB-Capacity-Units).
  *
  * On top of those headers this process adds, per request, which DynamoDB operations ran and the
