@@ -28,6 +28,8 @@ export interface LocalWorkflowOptions {
   retryIntervalMs?: number;
   /** Overrides every Wait state (milliseconds), e.g. the completion's wait between questions to the provider. */
   waitMs?: number;
+  /** Environment the service's Task functions get on top of this process's (e.g. PUBLIC_BASE_URL, as the stack sets it). */
+  env?: Record<string, string>;
 }
 
 const KINDS: readonly WorkflowKind[] = ['validation', 'completion'];
@@ -41,6 +43,11 @@ function serializeError(error: unknown): { name: string; message: string } {
   return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
 }
 
+function withoutFaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DYNAMODB_FAULTS: _faults, ...rest } = env;
+  return rest;
+}
+
 /** Starts the local workflow service and points this process's workflow port at it. */
 export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): Promise<void> {
   if (service) throw new Error('the local workflow service is already running in this process');
@@ -50,7 +57,9 @@ export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): P
     execArgv: ['--import', 'tsx'],
     // Its logs go where this process's go (the terminal of `npm start`, the bench's server log).
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
+    // DYNAMODB_FAULTS stays here: fault injection is a test's switch in its own process (test/faults),
+    // and the Tasks a test overrides to meet the faults run here.
+    env: { ...withoutFaults(process.env), ...options.env },
   });
   service = child;
   child.on('message', (message: WorkflowServiceMessage) => {

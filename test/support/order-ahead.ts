@@ -23,7 +23,8 @@ import { locationFixture } from './locations.ts';
 export async function startOrderAheadTestApi(options: LocalWorkflowOptions = {}): Promise<TestApi> {
   const api = await startTestApi();
   // The completion's wait between questions to the provider (3 s deployed) is short in tests.
-  await startLocalWorkflows({ waitMs: 100, ...options });
+  // The Tasks build URLs (webhook event bodies) from PUBLIC_BASE_URL, as the deployed stack sets it: this gateway's.
+  await startLocalWorkflows({ waitMs: 100, ...options, env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? api.baseUrl, ...options.env } });
   return {
     ...api,
     close: async () => {
