@@ -9,3 +9,13 @@ export function optionalEnv(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value === '' ? undefined : value;
 }
+
+/**
+ * An AWS SDK client's settings for one service: in AWS, the defaults (region and credentials from the Lambda's
+ * environment); with `endpointVariable` set, that local emulator (DynamoDB Local, the SES v2 emulator, the local
+ * workflow service), which accepts any credentials.
+ */
+export function awsClientConfig(endpointVariable: string): { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } {
+  const endpoint = optionalEnv(endpointVariable);
+  return endpoint ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
+}

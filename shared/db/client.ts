@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { optionalEnv, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, requireEnv } from '#shared/env.ts';
 import { dbStatsEnabled, instrumentClient } from '#shared/db/stats.ts';
 import { injectFaults } from '#shared/db/faults.ts';
 
@@ -9,12 +9,7 @@ import { injectFaults } from '#shared/db/faults.ts';
  * DYNAMODB_ENDPOINT points it at DynamoDB Local; unset in AWS.
  */
 function createDocumentClient(): DynamoDBDocumentClient {
-  const endpoint = optionalEnv('DYNAMODB_ENDPOINT');
-  const client = new DynamoDBClient(
-    endpoint
-      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {},
-  );
+  const client = new DynamoDBClient(awsClientConfig('DYNAMODB_ENDPOINT'));
   // The SDK's logger middleware builds a redacted copy of every call's input and output for its
   // logger even when that logger discards it (the default): CPU on every call for nothing.
   client.middlewareStack.remove('loggerMiddleware');

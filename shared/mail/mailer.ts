@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { optionalEnv, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, requireEnv } from '#shared/env.ts';
 
 /**
  * The mailer port: what the API sends by email (password-reset links, permissions-request notices).
@@ -22,12 +22,7 @@ export interface Mailer {
 }
 
 function sesClient(): SESv2Client {
-  const endpoint = optionalEnv('SES_ENDPOINT');
-  return new SESv2Client(
-    endpoint
-      ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {},
-  );
+  return new SESv2Client(awsClientConfig('SES_ENDPOINT'));
 }
 
 let client: SESv2Client | undefined;

@@ -10,7 +10,7 @@
  * with the same one-execution-per-name rule.
  */
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { optionalEnv, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, optionalEnv, requireEnv } from '#shared/env.ts';
 
 export type WorkflowKind = 'validation' | 'completion';
 
@@ -31,7 +31,7 @@ function sfn(): SFNClient {
   const endpoint = optionalEnv('STEPFUNCTIONS_ENDPOINT');
   if (client && client.endpoint === endpoint) return client.sfn;
   client?.sfn.destroy();
-  const sfnClient = new SFNClient(endpoint ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {});
+  const sfnClient = new SFNClient(awsClientConfig('STEPFUNCTIONS_ENDPOINT'));
   // As for DynamoDB (shared/db/client.ts): the logger middleware copies every call for a logger that discards it.
   sfnClient.middlewareStack.remove('loggerMiddleware');
   client = { sfn: sfnClient, endpoint };
