@@ -205,7 +205,10 @@ export async function measureColdStarts(options: {
     );
     metafile = { inputs: Object.assign({}, ...metafiles.map((each) => each.inputs)), outputs: Object.assign({}, ...metafiles.map((each) => each.outputs)) };
   } catch (error) {
-    for (const target of targets) rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${(error as Error).message.split('\n')[0]}` });
+    // esbuild's message starts "Build failed with 1 error:" and names the error on the next lines: keep them
+    // (a full run at 6c2f533 recorded only that first line for every row, and the cause was lost).
+    const reason = (error as Error).message.split('\n').slice(0, 4).join(' ').replace(/\s+/g, ' ').slice(0, 400);
+    for (const target of targets) rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${reason}` });
   }
   for (const [index, target] of (metafile ? targets : []).entries()) {
     const bundle = join(bundleDirectory, `${names[index]}.mjs`);
