@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
 import { apiFunctionEsbuildOptions } from '../infra/esbuild-options.ts';
 import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
@@ -98,6 +98,18 @@ interface Target {
   route: string;
   entry: string;
   event: unknown;
+  /** A Powertools reference row: bundled with Node's own `node:http` (see referenceBundleOptions). */
+  reference?: boolean;
+}
+
+/**
+ * A reference row's options: the functions' own, less the `node:http` alias (API_FUNCTION_BUNDLING). The
+ * Tracer's X-Ray provider imports `node:http` itself (its default export), which the alias's status table
+ * cannot stand in for; the references show what a utility adds as it would be deployed, so they get Node's.
+ */
+function referenceBundleOptions(options: BuildOptions): BuildOptions {
+  const { 'node:http': _nodeHttp, ...alias } = options.alias ?? {};
+  return { ...options, alias };
 }
 
 function eventFor(route: Route | undefined, world: World): unknown {
@@ -192,29 +204,31 @@ export async function measureColdStarts(options: {
   }
   targets.unshift(
     { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined, options.world) },
-    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined, options.world) })),
+    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined, options.world), reference: true })),
   );
 
   const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
-  const names = targets.map((_, index) => `function-${index}`);
-  let metafile: Metafile | undefined;
-  try {
-    // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
-    const metafiles = await Promise.all(
-      targets.map(async (target, index) => (await build(esbuildOptions({ [names[index]!]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler))).metafile!),
-    );
-    metafile = { inputs: Object.assign({}, ...metafiles.map((each) => each.inputs)), outputs: Object.assign({}, ...metafiles.map((each) => each.outputs)) };
-  } catch (error) {
-    // esbuild's message starts "Build failed with 1 error:" and names the error on the next lines: keep them
-    // (a full run at 6c2f533 recorded only that first line for every row, and the cause was lost).
-    const reason = (error as Error).message.split('\n').slice(0, 4).join(' ').replace(/\s+/g, ' ').slice(0, 400);
-    for (const target of targets) rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${reason}` });
-  }
-  for (const [index, target] of (metafile ? targets : []).entries()) {
-    const bundle = join(bundleDirectory, `${names[index]}.mjs`);
-    const eventFile = join(bundleDirectory, `${names[index]}.event.json`);
+  // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
+  // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
+  // lost all 129 rows to the Tracer reference's failure).
+  const builds = await Promise.allSettled(
+    targets.map(async (target, index) => {
+      const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler);
+      return (await build(target.reference ? referenceBundleOptions(functionOptions) : functionOptions)).metafile!;
+    }),
+  );
+  for (const [index, target] of targets.entries()) {
+    const outcome = builds[index]!;
+    if (outcome.status === 'rejected') {
+      // esbuild's message starts "Build failed with 1 error:" and names the error on the next lines: keep them.
+      const reason = (outcome.reason as Error).message.split('\n').slice(0, 4).join(' ').replace(/\s+/g, ' ').slice(0, 400);
+      rows.push({ handler: target.handler, route: target.route, available: false, note: `bundling failed: ${reason}` });
+      continue;
+    }
+    const bundle = join(bundleDirectory, `function-${index}.mjs`);
+    const eventFile = join(bundleDirectory, `function-${index}.event.json`);
     writeFileSync(eventFile, JSON.stringify(target.event));
-    const output = Object.entries(metafile!.outputs).find(([path]) => path.endsWith(`${names[index]}.mjs`))?.[1];
+    const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
     built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
   }
   options.progress(`bundled ${built.length} functions; ${options.runs} cold starts each, interleaved`);
