@@ -13,6 +13,7 @@ function createDocumentClient(): DynamoDBDocumentClient {
   // The SDK's logger middleware builds a redacted copy of every call's input and output for its
   // logger even when that logger discards it (the default): CPU on every call for nothing.
   client.middlewareStack.remove('loggerMiddleware');
+  keepPerProcessWorkOnce(client);
   if (dbStatsEnabled()) instrumentClient(client);
   // Reliability tests only (test/faults, docs/reliability.md): DYNAMODB_FAULTS is never set in AWS.
   // Deployed bundles define DYNAMODB_FAULTS as undefined (API_FUNCTION_BUNDLING): this line is dead code
@@ -21,6 +22,42 @@ function createDocumentClient(): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+}
+
+/**
+ * Two things the SDK rebuilds on every call though they cannot change within a process (issue 19):
+ * - the SigV4 signer: the default `signer` makes a new SignatureV4 from a copy of the whole client
+ *   configuration per request. The signer holds no per-request state (each `sign` reads the credentials
+ *   provider, which refreshes them, and is given the request's region and service), so one per auth
+ *   scheme signs exactly as before;
+ * - the user agent's fixed sections (SDK version, `os/` with an `os.release()` system call, runtime,
+ *   `exec-env/`): the middleware copies them before adding the call's own feature list, so sharing them
+ *   changes no header.
+ */
+function keepPerProcessWorkOnce(client: DynamoDBClient): void {
+  const config = client.config;
+  const makeSigner = config.signer;
+  const signers = new Map<string, ReturnType<typeof makeSigner>>();
+  config.signer = (authScheme) => {
+    const key = `${authScheme?.name}|${authScheme?.signingRegion}|${authScheme?.signingName}`;
+    let signer = signers.get(key);
+    if (!signer) {
+      signer = makeSigner(authScheme);
+      // A failed construction (credentials not resolvable yet) is not remembered.
+      signer.catch(() => signers.delete(key));
+      signers.set(key, signer);
+    }
+    return signer;
+  };
+  const userAgentSections = config.defaultUserAgentProvider;
+  let sections: ReturnType<typeof userAgentSections> | undefined;
+  config.defaultUserAgentProvider = () => {
+    if (!sections) {
+      sections = userAgentSections();
+      sections.catch(() => (sections = undefined));
+    }
+    return sections;
+  };
 }
 
 let documentClient: DynamoDBDocumentClient | undefined;
