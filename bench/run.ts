@@ -247,6 +247,8 @@ async function main(): Promise<void> {
         const count = CONCURRENCIES.reduce((sum, concurrency) => sum + perRun(concurrency), 0);
         progress(`${scenario.id}: preparing${scenario.consumable ? ` ${count} requests' worth of data` : ''}`);
         const next = await scenario.prepare({ world, api, runId, count, quick });
+        // Its executions wait until its runs are over (on AWS they never share the requests' CPU); released below.
+        if (scenario.holdsWorkflows) await stack.holdWorkflows();
         for (const concurrency of CONCURRENCIES) {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
           const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next, expectedStatuses: scenario.expectedStatuses, onResponse });
@@ -281,6 +283,8 @@ async function main(): Promise<void> {
         row.note = `not available: setup failed: ${(error as Error).message.slice(0, 300)}`;
         progress(`${scenario.id}: ${row.note}`);
       }
+      // The next measurement needs a quiet machine: it starts once the held executions have all finished.
+      if (scenario.holdsWorkflows) progress(`${scenario.id}: ran the ${await stack.releaseWorkflows()} workflow executions it held`);
       endpointLoads.push({ row, loads });
     }
 

@@ -50,6 +50,12 @@ export interface Scenario {
   /** Each request uses up something prepared for it, so runs are bounded by count, not time. */
   consumable?: boolean;
   prepare(context: ScenarioContext): Promise<() => HttpRequestSpec>;
+  /**
+   * Its requests start Step Functions executions that on AWS never share their CPU: the bench's local
+   * workflow service holds them from before its warm-up until its last run, then runs them, and the next
+   * measurement starts once they have all finished (bench/stack.ts holdWorkflows).
+   */
+  holdsWorkflows?: true;
   /** Sees every measured response (e.g. to keep completed orders for the refund scenario). */
   onResponse?(world: World, status: number, body: string): void;
 }
@@ -704,6 +710,7 @@ export const scenarios: Scenario[] = [
       rationale: "token check + the order's conditional transition to submitting (it holds only for the caller's valid order; when it does not, the order as it stood comes back with the failure); the charge and the provider run in the completion workflow, after the 202",
     },
     expectedStatuses: [202],
+    holdsWorkflows: true,
     async prepare({ world, api, count }) {
       const nextUser = roundRobin(world.users);
       const valid = await createMany(count, 8, async () => {

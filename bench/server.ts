@@ -18,6 +18,10 @@
  * BENCH_CPU_PROFILE_DIRECTORY (set by `npm run bench -- --cpu-prof`) makes bench/stack.ts start this
  * process with `node --cpu-prof`; the profile is written when it exits.
  *
+ * The bench runner may ask, over the IPC channel, to hold the local workflow executions while it measures a
+ * route that starts them (`{ workflows: 'hold' }`) and to release them (`{ workflows: 'release' }`, answered
+ * once they have all finished); see scripts/local/workflow-service.ts. No HTTP request reaches this.
+ *
  * Request logs stay on (at info, as deployed) and go to the log file the parent opened; the port is
  * sent to the parent over IPC once the gateway listens.
  */
@@ -25,7 +29,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { db } from '#shared/db/client.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
-import { startLocalWorkflows } from '../scripts/local/workflows.ts';
+import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
 
@@ -98,6 +102,13 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
 
 const port = await listen(server, { port: 0 });
 process.send?.({ port });
+process.on('message', (message: { workflows?: 'hold' | 'release' }) => {
+  const request = message.workflows === 'hold' ? holdLocalWorkflows().then(() => ({ workflows: 'held' })) : message.workflows === 'release' ? releaseLocalWorkflows().then((executions) => ({ workflows: 'drained', executions })) : undefined;
+  request?.then(
+    (answer) => process.send?.(answer),
+    (error: unknown) => process.send?.({ workflows: 'failed', error: (error as Error).message }),
+  );
+});
 process.on('SIGTERM', () => {
   server.closeAllConnections();
   server.close(() => process.exit(0));

@@ -21,6 +21,13 @@ export interface BenchStack {
   serverLog: string;
   /** Environment of a process that talks to this stack's table (cold-start probes). */
   tableEnvironment: Record<string, string>;
+  /**
+   * The gateway's local workflow service queues the executions started from now on (StartExecution still
+   * answers as always): for measuring a route whose executions, on AWS, never share its CPU.
+   */
+  holdWorkflows(): Promise<void>;
+  /** Runs the held executions; resolves with how many there were once no execution runs any more. */
+  releaseWorkflows(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -71,12 +78,31 @@ export async function startBenchStack(): Promise<BenchStack> {
     throw error;
   }
 
+  /** One IPC request to the gateway process, answered by the next `workflows` message. */
+  const workflowsRequest = (action: 'hold' | 'release') =>
+    new Promise<{ workflows: string; executions?: number; error?: string }>((resolve, reject) => {
+      const onMessage = (message: { workflows?: string; executions?: number; error?: string }) => {
+        if (message.workflows === undefined) return;
+        child.off('message', onMessage);
+        if (message.workflows === 'failed') reject(new Error(`the bench gateway could not ${action} the workflows: ${message.error}`));
+        else resolve(message as { workflows: string; executions?: number });
+      };
+      child.on('message', onMessage);
+      child.send({ workflows: action });
+    });
+
   return {
     dynamo,
     tableName,
     baseUrl: `http://127.0.0.1:${port}`,
     serverLog,
     tableEnvironment,
+    async holdWorkflows() {
+      await workflowsRequest('hold');
+    },
+    async releaseWorkflows() {
+      return (await workflowsRequest('release')).executions ?? 0;
+    },
     async stop() {
       process.removeListener('exit', killOnExit);
       if (child.exitCode === null && child.signalCode === null) {

@@ -26,9 +26,19 @@ export interface WorkflowServiceOptions {
 /** Service -> starter. */
 export type WorkflowServiceMessage =
   | { type: 'ready'; port: number }
-  | { type: 'invoke'; id: number; state: string; input: unknown };
+  | { type: 'invoke'; id: number; state: string; input: unknown }
+  /** Answers `hold` and `release`: `release` once every held and running execution has finished. */
+  | { type: 'held' }
+  | { type: 'drained'; executions: number };
 
 /** Starter -> service. */
 export type WorkflowServiceReply =
   | { type: 'invoked'; id: number; output?: unknown; error?: { name: string; message: string } }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /**
+   * The bench's (bench/server.ts) measurement window, never a route's: `hold` queues the executions started
+   * from now on (StartExecution answers exactly as before), `release` runs them and answers `drained` once
+   * nothing runs any more. Over this IPC channel only: no HTTP request reaches it.
+   */
+  | { type: 'hold' }
+  | { type: 'release' };

@@ -15,6 +15,12 @@
  * Execution names follow the state machine type: a STANDARD machine runs at most one execution per name (a
  * repeat while it runs with the same input answers as the first, otherwise ExecutionAlreadyExists); an
  * EXPRESS machine starts every request. Names live as long as this process (AWS keeps them 90 days).
+ *
+ * The bench (and only it: the control is a message on the IPC channel of the process that forked this one,
+ * never an HTTP request) can hold executions while it measures the route that starts them: `hold` queues
+ * every execution accepted from then on (StartExecution answers exactly as before, so the request's work
+ * is unchanged), `release` runs the queue and answers `drained` once nothing runs. On AWS an execution
+ * never shares the starting request's CPU; on the bench's 2 cores, forty executions in flight would.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -120,6 +126,11 @@ interface ExecutionRecord {
 const executions = new Map<string, ExecutionRecord>();
 const EXECUTIONS_LIMIT = 100_000;
 const running = new Set<{ abort: () => void }>();
+/** Executions accepted while the bench holds them (null when not holding), run by `release`. */
+let held: (() => void)[] | null = null;
+/** Executions running (started and not finished): `release` answers when it is back to 0. */
+let unfinished = 0;
+let onIdle: (() => void) | undefined;
 
 function everyState(names: readonly string[], ms: number | undefined): Record<string, number> | undefined {
   return ms === undefined ? undefined : Object.fromEntries(names.map((name) => [name, ms]));
@@ -192,7 +203,13 @@ function startExecution(request: StartExecutionInput): { answer: { executionArn:
     if (executions.size >= EXECUTIONS_LIMIT) executions.clear();
     executions.set(arn, record);
   }
-  return { answer: { executionArn: arn, startDate: record.startDate }, run: () => void execute(machine, record, input, name) };
+  return { answer: { executionArn: arn, startDate: record.startDate }, run: () => {
+    unfinished += 1;
+    void execute(machine, record, input, name).finally(() => {
+      unfinished -= 1;
+      if (unfinished === 0) onIdle?.();
+    });
+  } };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -231,8 +248,11 @@ const server = createServer(async (request, response) => {
     }
     const started = startExecution(JSON.parse(body) as StartExecutionInput);
     answer(response, 200, started.answer);
-    // StartExecution returns once the execution is accepted; it runs after the answer has gone.
-    if (started.run) response.once('finish', started.run);
+    // StartExecution returns once the execution is accepted; it runs after the answer has gone (or, while
+    // the bench holds executions, when it releases them).
+    const run = started.run;
+    if (run && held) held.push(run);
+    else if (run) response.once('finish', run);
   } catch (error) {
     if (error instanceof ServiceError) answer(response, 400, { __type: error.type, message: error.message }, error.type);
     else answer(response, 400, { __type: 'ValidationException', message: (error as Error).message }, 'ValidationException');
@@ -251,6 +271,20 @@ process.on('disconnect', shutdown);
 process.on('SIGTERM', shutdown);
 process.on('message', (message: WorkflowServiceReply) => {
   if (message.type === 'stop') shutdown();
+  else if (message.type === 'hold') {
+    held ??= [];
+    process.send!({ type: 'held' } satisfies WorkflowServiceMessage);
+  } else if (message.type === 'release') {
+    const queued = held ?? [];
+    held = null;
+    for (const run of queued) run();
+    const drained = () => {
+      onIdle = undefined;
+      process.send!({ type: 'drained', executions: queued.length } satisfies WorkflowServiceMessage);
+    };
+    if (unfinished === 0) drained();
+    else onIdle = drained;
+  }
 });
 
 server.listen(0, '127.0.0.1', () => {

@@ -10,6 +10,11 @@
  * each Task invoking its function in the service process. `taskHandlers` replaces what a Task runs: that
  * Task is invoked over the IPC channel and its handler runs here, in the starting process (where a test's
  * counters, gates and fault switches live); Retry, Catch, Choice and Wait still run in the service.
+ *
+ * holdLocalWorkflows / releaseLocalWorkflows are the bench's alone (bench/server.ts calls them when the
+ * bench runner asks over its own IPC channel; `npm start` and the routes never do): while the bench measures
+ * a route that starts executions, the service queues them, so they do not share the measured requests'
+ * CPU (on AWS they run on Step Functions and other Lambdas), and runs them when released.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -115,4 +120,51 @@ export async function stopLocalWorkflows(): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Resolves with the service's first message of `type` (rejects if the service exits first or after `timeoutMs`). */
+function serviceAnswer<T extends WorkflowServiceMessage['type']>(child: ChildProcess, type: T, timeoutMs: number): Promise<Extract<WorkflowServiceMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (message: WorkflowServiceMessage) => {
+      if (message.type !== type) return;
+      done();
+      resolve(message as Extract<WorkflowServiceMessage, { type: T }>);
+    };
+    const onExit = () => {
+      done();
+      reject(new Error('the local workflow service exited'));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the local workflow service did not answer ${type} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function runningService(): ChildProcess {
+  if (!service?.connected) throw new Error('the local workflow service is not running in this process');
+  return service;
+}
+
+/** The bench's measurement window: executions started from now on wait (StartExecution answers as always). */
+export async function holdLocalWorkflows(): Promise<void> {
+  const child = runningService();
+  const held = serviceAnswer(child, 'held', 10_000);
+  child.send({ type: 'hold' } satisfies WorkflowServiceReply);
+  await held;
+}
+
+/** Runs the held executions; resolves with how many were held once no execution runs any more. */
+export async function releaseLocalWorkflows(timeoutMs = 600_000): Promise<number> {
+  const child = runningService();
+  const drained = serviceAnswer(child, 'drained', timeoutMs);
+  child.send({ type: 'release' } satisfies WorkflowServiceReply);
+  return (await drained).executions;
 }
