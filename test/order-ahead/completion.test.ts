@@ -249,6 +249,27 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     expect((await auditLedger()).mismatches).toEqual([]);
   });
 
+  it('two orders quoting the same credit, completed at once: both complete, the credit is applied once and the card pays the rest', async () => {
+    const user = await customer();
+    const credit = 200;
+    await addCredit({ userId: user.user.user_id, merchantId: MERCHANT(), amount: credit, entryId: `test:${user.user.user_id}:credit` });
+    // Both validated before either completes: each quotes the whole credit.
+    const orders = [await validOrder(user.token, places.accepts), await validOrder(user.token, places.accepts)];
+    for (const order of orders) expect(order.discount_amount).toBe(credit);
+
+    const submitted = await Promise.all(orders.map((order) => api.call('POST', order.order_completion_url, { token: user.token })));
+    for (const response of submitted) expect(response.status, response.text).toBe(202);
+    const outcomes = await Promise.all(submitted.map((response) => pollLikeIos(api, response.body.order.order_url, user.token)));
+    for (const { last } of outcomes) expect(last.status, last.text).toBe(200);
+
+    const settled = await Promise.all(orders.map(async (order) => (await getOrder(order.uuid))!));
+    expect(settled.map((order) => order.applied_discount_amount).sort((a, b) => a - b)).toEqual([0, credit]);
+    expect(settled.map((order) => order.charged_amount).sort((a, b) => a - b)).toEqual([593 - credit, 593]);
+    expect((await getBalance(creditAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(settled.reduce((sum, order) => sum + order.credit_earned_amount, 0));
+    expect((await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(2 * 593 - credit);
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+
   it('a declined card: rejected with the decline, nothing charged, nothing forwarded', async () => {
     const user = await customer(uniqueNonce(SANDBOX_NONCES.declines));
     const order = await validOrder(user.token, places.accepts);

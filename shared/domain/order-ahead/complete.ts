@@ -6,12 +6,13 @@
  * the order-ahead order's uuid, so the user's order list shows the same uuid.
  *
  * It settles exactly what was validated and priced; a changed cart needs a new start. Balances may have
- * changed since validation: the merchant-funded credit applied is what is still available (gift card
- * value is applied by the settlement from the current balance).
+ * changed since validation: the merchant-funded credit applied is what is still available when the
+ * settlement holds the customer (`discountUpToAvailable`: read any earlier, another order of the same
+ * customer could spend it in between and this order would be rejected), and gift card value is applied by
+ * the settlement from the current balance.
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
 import type { OrderRecord, OrderTerms } from '#shared/domain/orders/record.ts';
 import { orderParties, settleOrder } from '#shared/domain/orders/settlement.ts';
@@ -46,14 +47,14 @@ function fees(priced: PricedOrder): OrderFee[] {
   return list;
 }
 
-/** The priced order's terms, with the credit still available applied (in-store rule 1: spend includes fees, tax and the discount, never the tip). */
-function termsOf(priced: PricedOrder, creditBalance: number): OrderTerms {
+/** The priced order's terms, the quoted credit at most (in-store rule 1: spend includes fees, tax and the discount, never the tip). */
+function termsOf(priced: PricedOrder): OrderTerms {
   return {
     spend_amount: priced.subtotal + priced.delivery_fee_amount + priced.service_fee_amount + priced.tax_amount,
     tax_amount: priced.tax_amount,
     tip_amount: priced.tip_amount,
-    // A refund's claw-back can leave the credit balance negative: then no discount applies.
-    applied_discount_amount: Math.max(0, Math.min(priced.credit_discount_amount, creditBalance)),
+    // Lowered by the settlement to the credit available then (none when a refund's claw-back left it negative).
+    applied_discount_amount: Math.max(0, priced.credit_discount_amount),
     exemption_amount: 0,
     partial_authorization_allowed: false,
     discount_only: false,
@@ -73,10 +74,7 @@ export function settlementSource(order: Pick<OrderAheadRecord, 'uuid' | 'state'>
  */
 export async function chargeOrderAhead(order: OrderAheadRecord): Promise<{ settled: OrderRecord; location: LocationItem }> {
   const priced = order.priced!;
-  const [credit, [locationItem, merchantItem]] = await Promise.all([
-    getBalance(creditAccountKey(order.user_id, priced.merchant_id)),
-    readItems([keys.location(priced.location_id), keys.merchant(priced.merchant_id)], { consistent: true }),
-  ]);
+  const [locationItem, merchantItem] = await readItems([keys.location(priced.location_id), keys.merchant(priced.merchant_id)], { consistent: true });
   const parties = orderParties(priced.merchant_id, locationItem, merchantItem);
   const settled = await settleOrder({
     kind: 'order_ahead',
@@ -86,7 +84,8 @@ export async function chargeOrderAhead(order: OrderAheadRecord): Promise<{ settl
     userId: order.user_id,
     appId: order.app_id,
     promotedCardId: null,
-    terms: termsOf(priced, credit.balance),
+    terms: termsOf(priced),
+    discountUpToAvailable: true,
   });
   return { settled, location: parties.location };
 }

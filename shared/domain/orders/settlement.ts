@@ -56,6 +56,12 @@ export interface Settlement {
   /** The card the user had promoted when the order was proposed: read with the balances (null: none known). */
   promotedCardId: number | null;
   terms: OrderTerms;
+  /**
+   * `terms.applied_discount_amount` is a quote, not a demand: apply at most the merchant-funded credit still
+   * available when the settlement holds the customer (order ahead: the credit was quoted at validation and
+   * another order of the customer may have spent it since). Without it, asking for more is a 422.
+   */
+  discountUpToAvailable?: boolean;
   /** Extra guarded writes of the source committed with the money. */
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
@@ -158,13 +164,15 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
     const creditBalance = expiryDue(grants) ? (await availableCredit(userId, merchantId)).merchantFunded : Math.max(0, Number(creditItem?.balance ?? 0));
-    if (terms.applied_discount_amount > creditBalance) {
+    // Read under the customer's hold: no other settlement of this customer can spend it before our commit.
+    const appliedDiscount = settlement.discountUpToAvailable ? Math.min(terms.applied_discount_amount, creditBalance) : terms.applied_discount_amount;
+    if (appliedDiscount > creditBalance) {
       throw unprocessable('order', 'applied_discount_amount', `Applied discount is more than the merchant-funded credit available (${creditBalance}).`, 'exceeds_available');
     }
     let split = splitPayment({
       spend: terms.spend_amount,
       tip: terms.tip_amount,
-      appliedDiscount: terms.applied_discount_amount,
+      appliedDiscount,
       giftCardValue: Number(giftCardItem?.balance ?? 0),
       discountOnly: terms.discount_only,
     });
