@@ -1,7 +1,7 @@
 /**
  * Time as this API writes it, and wall-clock questions asked in a location's own time zone (opening
- * hours, menu and upsell windows, reward usable hours). Intl answers for IANA zones and daylight saving,
- * so no extra library is needed. The one list of weekdays lives here.
+ * hours, menu and upsell windows, reward usable hours). ICU (in Node) answers for IANA zones and daylight
+ * saving, so no extra library is needed. The one list of weekdays lives here.
  */
 
 /**
@@ -38,7 +38,20 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * The IANA zone names as ICU spells them (`America/New_York`): the zones the process clock answers for
+ * (offsetOnProcessClock). Intl also accepts aliases and any letter case (`US/Eastern`, `america/new_york`),
+ * which the TZ variable may read differently; those keep the formatter.
+ */
+let canonicalZones: Set<string> | undefined;
+
+function isCanonicalZone(timeZone: string): boolean {
+  canonicalZones ??= new Set(Intl.supportedValuesOf('timeZone'));
+  return canonicalZones.has(timeZone);
+}
+
 export function isValidTimeZone(timeZone: string): boolean {
+  if (isCanonicalZone(timeZone)) return true;
   try {
     formatterFor(timeZone);
     return true;
@@ -57,15 +70,44 @@ const MS_PER_MINUTE = 60_000;
  */
 const lastLocalTime = new Map<string, { minute: number; local: { weekday: Weekday; minutes: number } }>();
 
+/**
+ * The zone's UTC offset at an instant, in minutes east of UTC, read from the process clock with the TZ
+ * variable pointed at the zone for the one synchronous call (Node re-reads TZ on assignment and resets its
+ * time-zone cache; nothing else runs in between, and the variable is put back before returning).
+ * Why not Intl: the first Intl.DateTimeFormat of a process loads ICU's locale and pattern data, 25-40 ms
+ * of every cold start that reads a location's hours; the clock's zone rules are the same ICU tz data
+ * without that load (under 1 ms). Canonical names only (isCanonicalZone); test/locations/time-zones.test.ts
+ * checks every one against Intl across daylight-saving changes.
+ */
+function offsetOnProcessClock(timeZone: string, instant: Date): number {
+  const processZone = process.env.TZ;
+  process.env.TZ = timeZone;
+  try {
+    return -new Date(instant.getTime()).getTimezoneOffset();
+  } finally {
+    if (processZone === undefined) delete process.env.TZ;
+    else process.env.TZ = processZone;
+  }
+}
+
+function localTimeOnProcessClock(instant: Date, timeZone: string): { weekday: Weekday; minutes: number } {
+  const wallClock = new Date(instant.getTime() + offsetOnProcessClock(timeZone, instant) * MS_PER_MINUTE);
+  return { weekday: WEEKDAYS[wallClock.getUTCDay()]!, minutes: wallClock.getUTCHours() * 60 + wallClock.getUTCMinutes() };
+}
+
+function localTimeByFormatter(instant: Date, timeZone: string): { weekday: Weekday; minutes: number } {
+  const parts = formatterFor(timeZone).formatToParts(instant);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  const weekday = part('weekday').slice(0, 3).toLowerCase() as Weekday;
+  return { weekday, minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+}
+
 /** Local weekday and minutes since local midnight of an instant in a time zone. */
 export function localTime(instant: Date, timeZone: string): { weekday: Weekday; minutes: number } {
   const minute = Math.floor(instant.getTime() / MS_PER_MINUTE);
   const known = lastLocalTime.get(timeZone);
   if (known?.minute === minute) return { ...known.local };
-  const parts = formatterFor(timeZone).formatToParts(instant);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  const weekday = part('weekday').slice(0, 3).toLowerCase() as Weekday;
-  const local = { weekday, minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
+  const local = isCanonicalZone(timeZone) ? localTimeOnProcessClock(instant, timeZone) : localTimeByFormatter(instant, timeZone);
   if (lastLocalTime.size >= 1000) lastLocalTime.clear();
   lastLocalTime.set(timeZone, { minute, local });
   return { ...local };
