@@ -4,17 +4,21 @@
  * concurrency as the endpoint runs. An endpoint's overhead ratio divides by this.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { readItems } from '#shared/db/reads.ts';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword, sha256 } from '#shared/auth/secrets.ts';
-import { closedLoop, type LatencySummary, type RunLimit } from './measure.ts';
+import { closedLoop, round, type LatencySummary, type RunLimit } from './measure.ts';
+import { itemBytes, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
 
 export interface FloorResult {
-  operation: 'GetItem' | 'TransactWriteItems' | 'PasswordHash';
+  operation: 'GetItem' | 'TransactWriteItems' | 'PasswordHash' | ShapedRead;
   concurrency: number;
+  /** A shaped read's floor: the items each bare call returned, their mean JSON bytes and attributes (as measured). */
+  shape?: FloorShape;
   summary: LatencySummary;
   capacityUnits: number;
   errors: number;
@@ -79,4 +83,68 @@ export async function passwordHashFloor(concurrency: number, limit: RunLimit): P
   });
   if (run.errors > 0) throw new Error(`the password hash floor failed ${run.errors} times: ${run.firstError}`);
   return { operation: 'PasswordHash', concurrency, summary: run.summary, capacityUnits: 0, errors: run.errors };
+}
+
+/** The floor partitions seeded in this process, by shape: each is written once and read by every later floor of that shape. */
+const seededShapes = new Map<string, Promise<{ pk: string; keys: { pk: string; sk: string }[]; bytesPerItem: number }>>();
+
+/**
+ * `shape.items` items of `shape.attributesPerItem` top-level attributes and about `shape.bytesPerItem`
+ * JSON bytes each (bench/read-shape.ts measures them the same way on the handlers' reads), in one
+ * partition of their own.
+ */
+function floorPartition(runId: string, shape: FloorShape) {
+  const name = `${shape.items}x${shape.bytesPerItem}x${shape.attributesPerItem}`;
+  let seeded = seededShapes.get(name);
+  if (!seeded) {
+    seeded = (async () => {
+      const fields = shape.attributesPerItem - 2;
+      const items = Array.from({ length: shape.items }, (_, index) => {
+        const item: Record<string, string> = { ...keys.benchFloorRead(`${runId}:${name}`, index) };
+        for (let field = 0; field < fields; field += 1) item[`f${field}`] = '';
+        const padding = Math.max(0, shape.bytesPerItem - itemBytes(item));
+        for (let field = 0; field < fields; field += 1) item[`f${field}`] = 'x'.repeat(Math.floor(padding / fields) + (field < padding % fields ? 1 : 0));
+        return item;
+      });
+      for (let start = 0; start < items.length; start += 25) {
+        let requests: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = { [table()]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) };
+        while (requests && Object.keys(requests).length > 0) {
+          const written = await db().send(new BatchWriteCommand({ RequestItems: requests }));
+          requests = written.UnprocessedItems as typeof requests;
+        }
+      }
+      return { pk: items[0]!.pk!, keys: items.map(({ pk: itemPk, sk }) => ({ pk: itemPk!, sk: sk! })), bytesPerItem: round(items.reduce((sum, item) => sum + itemBytes(item), 0) / items.length, 0) };
+    })();
+    seededShapes.set(name, seeded);
+  }
+  return seeded;
+}
+
+/**
+ * One bare read shaped like an endpoint's multi-item reads: a Query of a floor partition that returns
+ * all its `shape.items` items, or a BatchGetItem of them by key (at most 100, BatchGetItem's limit);
+ * `shape.parallelCalls` of them at once (Promise.all) when the handler issues its reads in parallel,
+ * the latency being the group's. DynamoDB Local's time per read grows with the items it returns, as a
+ * transaction's with its items.
+ */
+export async function shapedReadFloor(runId: string, operation: ShapedRead, shape: FloorShape, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  const partition = await floorPartition(runId, operation === 'BatchGetItem' ? { ...shape, items: Math.min(100, shape.items) } : shape);
+  const read: () => Promise<unknown> =
+    operation === 'Query'
+      ? () => db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition.pk } }))
+      : // The handlers' own batch read (one BatchGetItem of up to 100 keys); it answers the items, not the output.
+        async () => ({ Responses: { [table()]: (await readItems(partition.keys, { consistent: false })).filter((item) => item !== undefined) } });
+  // A few untimed groups first: the first reads of a fresh partition (and of a code path new to the JIT) are slower.
+  for (let warmup = 0; warmup < 5; warmup += 1) await Promise.all(Array.from({ length: shape.parallelCalls }, read));
+  let capacity = 0;
+  const run = await closedLoop(concurrency, limit, async () => {
+    const { result, stats } = await withDbStats(() => Promise.all(Array.from({ length: shape.parallelCalls }, read)));
+    for (const output of result) {
+      const returned = returnedItems(operation, output).length;
+      if (returned !== partition.keys.length) throw new Error(`the ${operation} floor returned ${returned} of ${partition.keys.length} items`);
+    }
+    capacity = stats.capacityUnits;
+  });
+  if (run.errors > 0) throw new Error(`the ${operation} floor failed ${run.errors} times: ${run.firstError}`);
+  return { operation, concurrency, shape: { ...shape, items: partition.keys.length, bytesPerItem: partition.bytesPerItem }, summary: run.summary, capacityUnits: capacity, errors: run.errors };
 }

@@ -4,6 +4,7 @@
  * (milliseconds as floats) and summarised here, so HTTP and floor figures are computed the same way.
  */
 import autocannon from 'autocannon';
+import { parseReadShapes, type ReadShape, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
 
 export interface LatencySummary {
   count: number;
@@ -116,6 +117,11 @@ export interface HttpLoadResult {
   dynamoMs: number | null;
   /** Mean items per TransactWriteItems call (X-Bench-Transact-Items over the calls), null without transactions. */
   itemsPerTransaction: number | null;
+  /**
+   * The mean shape of the Query / BatchGetItem calls that returned two items or more (X-Bench-Read-Shapes),
+   * by operation; absent when none did (and in results from before it existed).
+   */
+  readShapes?: Partial<Record<ShapedRead, ReadShape>>;
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
   /** One response body with an unexpected status, to show what went wrong. */
@@ -149,6 +155,8 @@ export async function httpLoad(options: {
   const handlerCpu: number[] = [];
   const dynamoMs: number[] = [];
   let transactItems = 0;
+  const readShapeTotals: Partial<Record<ShapedRead, ReadShapeTotals & { requests: number }>> = {};
+  let readShapeSamples = 0;
   const processCpu: number[] = [];
   const callTotals: Record<string, number> = {};
   let callSamples = 0;
@@ -185,6 +193,20 @@ export async function httpLoad(options: {
           const inDynamo = headerValue(headers, 'x-bench-dynamodb-ms');
           if (inDynamo !== undefined) dynamoMs.push(Number(inDynamo));
           transactItems += Number(headerValue(headers, 'x-bench-transact-items') ?? 0);
+          const shapes = headerValue(headers, 'x-bench-read-shapes');
+          if (shapes !== undefined) {
+            readShapeSamples += 1;
+            for (const [operation, totals] of Object.entries(parseReadShapes(shapes)) as [ShapedRead, ReadShapeTotals][]) {
+              if (totals.calls === 0) continue;
+              const sum = (readShapeTotals[operation] ??= { calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0, requests: 0 });
+              sum.requests += 1;
+              sum.parallel += totals.parallel;
+              sum.calls += totals.calls;
+              sum.items += totals.items;
+              sum.bytes += totals.bytes;
+              sum.attributes += totals.attributes;
+            }
+          }
           const cpu = headerValue(headers, 'x-handler-cpu-ms');
           if (cpu !== undefined) handlerCpu.push(Number(cpu));
           const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
@@ -223,6 +245,16 @@ export async function httpLoad(options: {
     itemsPerTransaction: (callTotals.TransactWriteItems ?? 0) === 0 ? null : round(transactItems / callTotals.TransactWriteItems!, 2),
     handlerCpuMs: handlerCpu.length === 0 ? null : round(median(handlerCpu), 3),
     serverCpuMs: processCpu.length < 2 ? null : round((Math.max(...processCpu) - Math.min(...processCpu)) / (processCpu.length - 1), 3),
+    ...(Object.keys(readShapeTotals).length === 0
+      ? {}
+      : {
+          readShapes: Object.fromEntries(
+            Object.entries(readShapeTotals).map(([operation, totals]) => [
+              operation,
+              { callsPerRequest: round(totals.calls / readShapeSamples, 3), itemsPerCall: round(totals.items / totals.calls, 2), bytesPerItem: round(totals.bytes / totals.items, 0), attributesPerItem: round(totals.attributes / totals.items, 1), parallelCalls: round(totals.parallel / totals.requests, 2) },
+            ]),
+          ),
+        }),
     calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),
     unexpectedSample,
   };

@@ -11,10 +11,11 @@ import { currentMemorySection, ONE_VCPU_MB, withMemorySection } from './memory-s
 import { ACCESS_LOG_FIELDS } from '../infra/constructs/http-api.ts';
 import { DEFAULT_MEMORY_MB, routes } from '#shared/routes.ts';
 import { BUSINESS_METRICS, METRIC_DIMENSIONS } from '#shared/metrics.ts';
-import type { BenchResults, EndpointRow } from './run.ts';
+import type { BenchResults, EndpointRow, EndpointRun } from './run.ts';
 import type { PageCost } from './history.ts';
 import { BASELINE } from './cold-start.ts';
 import { round } from './measure.ts';
+import { SHAPED_READS } from './read-shape.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -103,6 +104,19 @@ function callsText(calls: Record<string, number>): string {
     .join(', ');
 }
 
+/** ` / Query 3.1 (11 x 724 B, 16 attributes; 1 such call per request)` for each shaped read the run's floor priced. */
+export function shapedReadsText(run: EndpointRun): string {
+  return SHAPED_READS.flatMap((operation) => {
+    const floor = run.adjacentFloor.reads?.[operation];
+    return floor === undefined ? [] : [{ operation, ...floor }];
+  })
+    .map(({ operation, p50, shape }) => {
+      const calls = run.load.readShapes?.[operation]?.callsPerRequest;
+      return ` / ${operation} ${fmt(p50)} (${shape.parallelCalls > 1 ? `${shape.parallelCalls} at once, each ` : ''}${shape.items} x ${shape.bytesPerItem} B, ${shape.attributesPerItem} attributes${calls === undefined ? '' : `; ${fmt(calls)} such call${calls === 1 ? '' : 's'} per request`})`;
+    })
+    .join('');
+}
+
 function runAt(row: EndpointRow, concurrency: number) {
   return row.runs.find((run) => run.concurrency === concurrency);
 }
@@ -180,7 +194,7 @@ function endpointSection(results: BenchResults): string {
     'Round trips (min)',
     'Round-trip target',
     'CU / req (read + write)',
-    'Adjacent floor p50 ms: baseline endpoint / GetItem / Transact (items per transaction) [/ password hash]',
+    'Adjacent floor p50 ms: baseline endpoint / GetItem / Transact (items per transaction) [/ Query, BatchGetItem of the endpoint\'s shape (items x bytes, attributes per item)] [/ password hash]',
     'Floor ms',
     `Overhead ratio (target: read <= ${TARGETS.overheadRatio.read}, write <= ${TARGETS.overheadRatio.write}, at c=1 and c=16)`,
   ];
@@ -211,7 +225,7 @@ function endpointSection(results: BenchResults): string {
         `${fmt(load.roundTrips)} (${row.minimum.roundTrips})`,
         run.concurrency === 1 ? verdict(roundTripsMet) : dash,
         `${fmt(load.capacityUnits)} (${fmt(load.readUnits)} + ${fmt(load.writeUnits)})`,
-        `${run.adjacentFloor.baselineP50 === undefined ? dash : fmt(run.adjacentFloor.baselineP50)} / ${fmt(run.adjacentFloor.getItemP50)} / ${fmt(run.adjacentFloor.transactWriteP50)}${run.adjacentFloor.transactItems ? ` (${run.adjacentFloor.transactItems} items)` : ''}${run.adjacentFloor.passwordHashP50 === undefined ? '' : ` / hash ${fmt(run.adjacentFloor.passwordHashP50)}`}`,
+        `${run.adjacentFloor.baselineP50 === undefined ? dash : fmt(run.adjacentFloor.baselineP50)} / ${fmt(run.adjacentFloor.getItemP50)} / ${fmt(run.adjacentFloor.transactWriteP50)}${run.adjacentFloor.transactItems ? ` (${run.adjacentFloor.transactItems} items)` : ''}${shapedReadsText(run)}${run.adjacentFloor.passwordHashP50 === undefined ? '' : ` / hash ${fmt(run.adjacentFloor.passwordHashP50)}`}`,
         fmt(run.floorMs),
         ratioCell,
       ]);
@@ -410,7 +424,10 @@ How it was measured:
 - Load: autocannon, closed loop, ${results.mode === 'quick' ? 'quick mode (short runs; figures are rough)' : 'full mode'}: ${results.plan.durationMs / 1000} s per endpoint and concurrency (${results.plan.consumable[1]} / ${results.plan.consumable[16]} requests for endpoints that use up prepared data), after ${results.plan.warmupRequests} warm-up requests. Latencies are exact (not autocannon's whole-millisecond histogram). n = requests measured.
 - Floor: a bare GetItem (a token item) and a bare two-item TransactWriteItems (guarded balance update + new entry) through the handlers' own document client, at the same concurrency. Measured for ${results.plan.floorMs / 1000} s before and after all endpoints (the table below), and again for ${results.plan.adjacentFloorMs / 1000} s right before each endpoint run: each overhead ratio uses that adjacent floor, because the machine's load drifts over the minutes of a run.
 - Baseline endpoint: \`bench/baseline-handler.ts\`, a bare handler that makes one GetItem through the same client (no middy, no validation, no log line), served by the bench's gateway only (\`GET /bench/baseline\`, an extra route of \`bench/server.ts\`, never in \`shared/routes.ts\` nor deployed) and loaded by autocannon for ${results.plan.adjacentFloorMs / 1000} s at the endpoint's concurrency right before each endpoint run. Its p50 is what one request costs before any handler work: the HTTP hop from the load generator, the local gateway (routing, the payload v2 event, the response) and one GetItem. On AWS that hop is API Gateway's, which exists here only as the local stand-in (\`scripts/local/gateway.ts\`), so it is priced rather than counted against the handler, the way the cold-start ratio divides by the same baseline's start.
-- Overhead ratio = endpoint p50 / its floor, where the floor = the adjacent baseline endpoint's p50 (the hop plus one GetItem) + the request's other DynamoDB calls, each at the adjacent p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor, every other call at the GetItem floor) + intrinsic work. Equivalently: every call priced as before, plus the hop once per request, priced as baseline p50 - GetItem floor p50. Transactions are priced as transactions of their own size: the adjacent transaction floor is a bare TransactWriteItems (one guarded update + new entries) with as many items as the endpoint's transactions averaged in its warm-up (DynamoDB Local takes several times longer for a ten-item transaction than for a two-item one, which is the database's work, not the handler's). What is not priced is the handler's own work: middy, parsing and validation, authorization, the domain, the SDK's (un)marshalling beyond one bare GetItem's, serialisation and the log line; that is what the ratio measures.
+- Overhead ratio = endpoint p50 / its floor, where the floor = the adjacent baseline endpoint's p50 (the hop plus one GetItem) + the request's other DynamoDB calls, each at the adjacent p50 of its kind (TransactWriteItems / BatchWriteItem at the transaction floor; a Query or BatchGetItem that returned two items or more at the read floor of the endpoint's shape; every other call, including a Query or BatchGetItem that returned 0 or 1 item, at the GetItem floor) + intrinsic work. Equivalently: every call priced as before, plus the hop once per request, priced as baseline p50 - GetItem floor p50. Transactions are priced as transactions of their own size: the adjacent transaction floor is a bare TransactWriteItems (one guarded update + new entries) with as many items as the endpoint's transactions averaged in its warm-up (DynamoDB Local takes several times longer for a ten-item transaction than for a two-item one, which is the database's work, not the handler's).
+- Multi-item reads are priced at their shape, for the same reason (**a change of method**: runs before it priced every Query and BatchGetItem as one GetItem, whatever it returned, so their reads' ratios are not comparable with earlier runs'; endpoints without multi-item reads keep exactly the floor they had). \`bench/server.ts\` records, for each Query and BatchGetItem a request makes that returns two items or more, the items returned and their size (the JSON length of the items as the handlers' document client returns them, unmarshalled, summed; and their top-level attributes), and sends them as \`X-Bench-Read-Shapes\`; the warm-up's mean per call (items per call, bytes and attributes per item) is rounded to a geometric scale of four steps per doubling (at most ~9% off, so few shapes are seeded per run), and right before the endpoint's run the bench measures a bare Query returning that many such items (a partition of its own, seeded once per shape and run; a BatchGetItem of them by key for BatchGetItem calls) through the handlers' own document client, at the same concurrency. Each multi-item call (mean per request, as measured in the run) is priced at that p50, never below the GetItem floor. DynamoDB Local takes about 2 ms more to return eleven items than one: the database's work and the bytes on the wire, not the handler's. Size is not DynamoDB's billed item size (read units count 4 KB steps, too coarse to tell a 300-byte item from a 3 KB one), and the floor items are flat strings, not the endpoint's nested maps and numbers.
+- What is not priced is the handler's own work, and that is what the ratio measures: middy, parsing and validation, authorization, the domain, serialisation of the answer, the log line, and the SDK's (un)marshalling beyond that of the bare call of the same kind and shape (a GetItem's, a transaction's of the same size, a Query's of the same item count, bytes and attributes: the nested structure of real items and their conversion to the answer's JSON stay the handler's).
+- Parallel multi-item reads: \`X-Bench-Read-Shapes\` also carries how many such calls a request had in flight at once (the events list queries its audience's index shards together); the shaped floor then issues that many bare reads at once (\`Promise.all\`) and prices each group of calls at the group's p50. At c=16 that floor keeps sixteen groups in flight, more reads at once than the endpoint's requests do (they spend part of their time outside DynamoDB), so it may price such reads high there (the events list's c=16 ratio can come out below 1). Every other call is priced serially, as before, even when a handler overlaps it with another.
 - Intrinsic work: the login verifies a password with scrypt (\`shared/auth/secrets.ts\`, N=16384, r=8, p=1; deliberately slow, docs/identity.md). Its floor adds the p50 of a bare \`hashPassword\` with the same parameters, run in the bench process at the same concurrency for ${(results.plan.adjacentHashMs ?? results.plan.adjacentFloorMs) / 1000} s right before the login's run (as a transaction is priced at its size). The hash itself is never weakened; only its cost is moved from the handler's side of the ratio to the floor's. No other endpoint has intrinsic work priced.
 - In DynamoDB ms: the wall time a request spent with at least one DynamoDB call in flight, measured in the bench server around the handlers' client (parallel calls counted once); "outside DynamoDB" = the endpoint's p50 minus it: the HTTP hop, the gateway, the handler's own work and any wait for a CPU. The completed order's card charge goes to the sandbox gateway (\`shared/payments/sandbox.ts\`), which answers in-process without any network call, so it adds no outside call to price.
 - Overhead-ratio targets: reads (GET routes) <= ${TARGETS.overheadRatio.read}, writes (every other method) <= ${TARGETS.overheadRatio.write}, at concurrency 1; at concurrency 16 "no worse" means the ratio stays within the same target (the c=16 ratio divides by the c=16 floor, so it measures how the handler's own cost grows under load, not the queueing DynamoDB Local adds to every call).

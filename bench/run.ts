@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
 import { closedLoop, httpLoad, median, round, type HttpLoadResult, type LatencySummary } from './measure.ts';
 import type { FloorResult } from './floor.ts';
+import { floorShape, shapedReadAdjustment, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
 import type { ColdStartRow } from './cold-start.ts';
 import type { HistoryResult } from './history.ts';
 import type { IntrinsicWork, MinimumRoundTrips } from './scenarios.ts';
@@ -74,6 +75,11 @@ export interface EndpointRun {
     baselineP50?: number;
     /** p50 of a bare password hash with the handlers' parameters (scenarios with `intrinsic: 'passwordHash'`). */
     passwordHashP50?: number;
+    /**
+     * p50 of a bare Query / BatchGetItem of the endpoint's own shape (its warm-up's multi-item calls: items
+     * per call, bytes and attributes per item, bucketed), for endpoints whose warm-up made such calls.
+     */
+    reads?: Partial<Record<ShapedRead, { p50: number; shape: FloorShape }>>;
   };
   /**
    * The request's floor at this concurrency: the baseline endpoint's p50 (HTTP hop + one GetItem) plus its
@@ -153,7 +159,8 @@ const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem'])
 /**
  * A request's floor: the baseline endpoint's p50 (the local HTTP hop and gateway, plus one GetItem) and
  * its other DynamoDB calls, each at the floor of its kind (transactions at the TransactWriteItems floor
- * of the endpoint's size, everything else at the GetItem floor), plus intrinsic work (a password hash).
+ * of the endpoint's size, a Query / BatchGetItem that returned two items or more at the bare read of the
+ * endpoint's shape, everything else at the GetItem floor), plus intrinsic work (a password hash).
  * So the hop is priced once per request as baseline - GetItem floor; without a baseline (older
  * results) the hop is not priced at all.
  */
@@ -164,7 +171,7 @@ export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor
       ? load.roundTrips === null
         ? null
         : load.roundTrips * floor.getItemP50
-      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0);
+      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0) + shapedReadAdjustment(load, floor);
   if (calls === null) return null;
   const hop = floor.baselineP50 === undefined ? 0 : floor.baselineP50 - floor.getItemP50;
   const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
@@ -187,7 +194,7 @@ async function main(): Promise<void> {
   try {
     // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
     const { seedWorld } = await import('./seed.ts');
-    const { getItemFloor, transactWriteFloor, passwordHashFloor } = await import('./floor.ts');
+    const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor } = await import('./floor.ts');
     const { BASELINE_PATH } = await import('./baseline-handler.ts');
     /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
     const baselineP50 = async (concurrency: number, durationMs: number): Promise<number> => {
@@ -255,13 +262,21 @@ async function main(): Promise<void> {
           // The floor again, right next to this run: the machine's load drifts over minutes. A transaction
           // is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
           const transactItems = Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2));
-          const adjacentFloor = {
+          const adjacentFloor: EndpointRun['adjacentFloor'] = {
             getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
             transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs }, transactItems)).summary.p50,
             transactItems,
             baselineP50: await baselineP50(concurrency, PLAN.adjacentFloorMs),
             ...(scenario.intrinsic === 'passwordHash' ? { passwordHashP50: (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50 } : {}),
           };
+          // A Query / BatchGetItem returning several items is priced as a bare one of the endpoint's shape
+          // (the items its warm-up's multi-item calls returned, their size and attributes, bucketed).
+          for (const operation of SHAPED_READS) {
+            const shape = warmup.readShapes?.[operation];
+            if (!shape || shape.callsPerRequest === 0) continue;
+            const measured = await shapedReadFloor(runId, operation, floorShape(shape), concurrency, { durationMs: PLAN.adjacentFloorMs });
+            (adjacentFloor.reads ??= {})[operation] = { p50: measured.summary.p50, shape: measured.shape! };
+          }
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
             connections: concurrency,

@@ -10,7 +10,9 @@
  * read and write units differently. It hooks the handlers' own client (db() is one per process).
  * X-Bench-DynamoDB-Ms is the wall time the request spent with a DynamoDB call in flight (the time
  * outside it is the handler's, the gateway's and the HTTP hop's); X-Bench-Transact-Items the items of
- * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size).
+ * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
+ * X-Bench-Read-Shapes the items its multi-item Query / BatchGetItem calls returned (calls:items:bytes:attributes:parallel
+ * per operation, bench/read-shape.ts; the floor prices such a read as a bare one of the same shape).
  * X-Bench-Process-CPU-Ms is this process's CPU time so far (gateway and handlers): the load generator
  * takes the difference between its first and last response over the requests in between, which
  * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
@@ -32,6 +34,7 @@ import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
+import { addReadShape, formatReadShapes, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -39,6 +42,10 @@ interface CallStats {
   writeUnits: number;
   /** Items written by the request's TransactWriteItems calls (the floor prices a transaction at its size). */
   transactItems: number;
+  /** Query / BatchGetItem calls that returned two items or more, with their items (the floor prices such a read at its shape). */
+  readShapes: Partial<Record<ShapedRead, ReadShapeTotals>>;
+  /** Query / BatchGetItem calls in flight now (the shapes' `parallel` is the peak). */
+  shapedInFlight: Partial<Record<ShapedRead, number>>;
   /** Wall time with at least one DynamoDB call in flight (parallel calls count once). */
   dynamoMs: number;
   inFlight: number;
@@ -46,6 +53,7 @@ interface CallStats {
 }
 
 const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const SHAPED = new Set<string>(SHAPED_READS);
 const requestScope = new AsyncLocalStorage<CallStats>();
 
 type Capacity = { CapacityUnits?: number };
@@ -57,10 +65,16 @@ db().middlewareStack.add(
     const operation = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
     stats.calls.set(operation, (stats.calls.get(operation) ?? 0) + 1);
     if (operation === 'TransactWriteItems') stats.transactItems += ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).length;
+    const shaped = SHAPED.has(operation) ? (operation as ShapedRead) : undefined;
+    const totals = shaped && (stats.readShapes[shaped] ??= { calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
+    if (shaped && totals) totals.parallel = Math.max(totals.parallel, (stats.shapedInFlight[shaped] = (stats.shapedInFlight[shaped] ?? 0) + 1));
     if (stats.inFlight++ === 0) stats.busySince = performance.now();
     const result = await next(args).finally(() => {
       if (--stats.inFlight === 0) stats.dynamoMs += performance.now() - stats.busySince;
+      if (shaped) stats.shapedInFlight[shaped]! -= 1;
     });
+    // At the initialize step the document client has unmarshalled the output: the items as the handler gets them.
+    if (shaped && totals) addReadShape(totals, returnedItems(shaped, result.output));
     const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
     const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
     if (READ_OPERATIONS.has(operation)) stats.readUnits += units;
@@ -85,7 +99,7 @@ function processCpuMs(): number {
 const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, dynamoMs: 0, inFlight: 0, busySince: 0 };
+  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, inFlight: 0, busySince: 0 };
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
     writeHead(status, {
@@ -96,6 +110,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-Process-CPU-Ms': processCpuMs().toFixed(3),
       'X-Bench-DynamoDB-Ms': stats.dynamoMs.toFixed(3),
       'X-Bench-Transact-Items': String(stats.transactItems),
+      'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes),
     });
   requestScope.run(stats, () => gatewayListener!(request, response));
 });

@@ -102,6 +102,8 @@ export const keys = {
   demoSeed: (): Key => ({ pk: 'DEMO', sk: 'DEMO' }),
   /** The item bench/baseline-handler.ts reads: the floor of a handler that does one GetItem. */
   benchBaseline: (): Key => ({ pk: 'BENCH#BASELINE', sk: 'BENCH#BASELINE' }),
+  /** An item of a bench read floor (bench/floor.ts): a partition per run and read shape, `index` its place in it. */
+  benchFloorRead: (partition: string, index: number): Key => ({ pk: `BENCH#FLOOR#${partition}`, sk: `BENCH#ITEM#${String(index).padStart(4, '0')}` }),
 
   // Money (gift cards, orders, ledger, idempotency) — see docs/data-model.md "Money"
   /** A balance (gift card value, merchant-funded credit, card charges) of one account, e.g. `giftcard:5:1`. */

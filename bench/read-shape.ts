@@ -1,0 +1,129 @@
+/**
+ * The shape of a multi-item read (a Query or a BatchGetItem that returned two items or more): how many
+ * items it returned and how large they were. bench/server.ts measures it on the handlers' calls,
+ * bench/floor.ts on its bare reads, with the same functions here, so an endpoint's reads and the floor
+ * they are priced at are sized the same way.
+ *
+ * Size: the JSON length of the items as the document client returns them (unmarshalled: the items'
+ * attribute names and values, without DynamoDB JSON's type wrappers; sets as arrays). Robust and cheap,
+ * and it follows what DynamoDB Local serialises and the SDK parses; it is not DynamoDB's billed item
+ * size (ConsumedCapacity counts in 4 KB read units: too coarse to tell a 300-byte item from a 3 KB one).
+ */
+
+/** The read operations whose multi-item calls are priced at a floor of their own shape. */
+export const SHAPED_READS = ['Query', 'BatchGetItem'] as const;
+export type ShapedRead = (typeof SHAPED_READS)[number];
+
+/** Totals over a request's (or a run's) multi-item calls of one operation. */
+export interface ReadShapeTotals {
+  /** Calls that returned two items or more (a call returning 0 or 1 item is priced as a GetItem). */
+  calls: number;
+  items: number;
+  bytes: number;
+  /** Top-level attributes, summed over the items. */
+  attributes: number;
+  /**
+   * For one request: the most calls of the operation in flight at once (a handler that queries index shards
+   * in parallel). Summed over requests by bench/measure.ts (each request's capped at its multi-item calls).
+   */
+  parallel: number;
+}
+
+/** The items a read's (unmarshalled) output carries: a Query's `Items`, a BatchGetItem's `Responses` over its tables. */
+export function returnedItems(operation: ShapedRead, output: unknown): Record<string, unknown>[] {
+  if (operation === 'Query') return (output as { Items?: Record<string, unknown>[] }).Items ?? [];
+  return Object.values((output as { Responses?: Record<string, Record<string, unknown>[]> }).Responses ?? {}).flat();
+}
+
+export function itemBytes(item: Record<string, unknown>): number {
+  return JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value)).length;
+}
+
+/** Adds one call's output to `totals` when it returned two items or more. */
+export function addReadShape(totals: ReadShapeTotals, items: Record<string, unknown>[]): void {
+  if (items.length < 2) return;
+  totals.calls += 1;
+  totals.items += items.length;
+  for (const item of items) {
+    totals.bytes += itemBytes(item);
+    totals.attributes += Object.keys(item).length;
+  }
+}
+
+/** `Query=calls:items:bytes:attributes:parallel,...` (the X-Bench-Read-Shapes header). */
+export function formatReadShapes(shapes: Partial<Record<ShapedRead, ReadShapeTotals>>): string {
+  return Object.entries(shapes)
+    .filter(([, totals]) => totals.calls > 0)
+    .map(([operation, totals]) => `${operation}=${totals.calls}:${totals.items}:${totals.bytes}:${totals.attributes}:${totals.parallel}`)
+    .join(',');
+}
+
+export function parseReadShapes(header: string): Partial<Record<ShapedRead, ReadShapeTotals>> {
+  const shapes: Partial<Record<ShapedRead, ReadShapeTotals>> = {};
+  for (const pair of header.split(',').filter(Boolean)) {
+    const [operation, figures] = pair.split('=') as [ShapedRead, string];
+    const [calls, items, bytes, attributes, parallel] = figures.split(':').map(Number) as [number, number, number, number, number];
+    shapes[operation] = { calls, items, bytes, attributes, parallel: Math.min(calls, parallel) };
+  }
+  return shapes;
+}
+
+/** The mean shape of an endpoint's multi-item calls of one operation (what bench/measure.ts reports). */
+export interface ReadShape {
+  /** Multi-item calls per request (mean over the requests). */
+  callsPerRequest: number;
+  itemsPerCall: number;
+  bytesPerItem: number;
+  attributesPerItem: number;
+  /** How many of them a request had in flight at once (mean over the requests that made any): 1 when sequential. */
+  parallelCalls: number;
+}
+
+/** The floor a shape is priced at: items, bytes and attributes per item rounded to a few buckets. */
+export interface FloorShape {
+  items: number;
+  bytesPerItem: number;
+  attributesPerItem: number;
+  /** Bare calls issued at once (Promise.all) per measured operation, like the handler's parallel reads. */
+  parallelCalls: number;
+}
+
+/**
+ * Rounds to the nearest step of a geometric scale with four steps per doubling (2, 3, 4, 5, 6, 7, 8, 10,
+ * 11, 13, 16, 19, 23, 27, 32...; 256, 304, 362, 431, 512...): at most ~9% off (half an item for a few items), so the floor partitions
+ * seeded over a run stay few while each is still the endpoint's own shape.
+ */
+export function bucket(value: number, minimum: number): number {
+  if (!(value > minimum)) return minimum;
+  return Math.max(minimum, Math.round(2 ** (Math.round(Math.log2(value) * 4) / 4)));
+}
+
+export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem' | 'attributesPerItem' | 'parallelCalls'>): FloorShape {
+  // Three attributes at least: the floor item's keys and one value; 64 bytes at least: the keys themselves.
+  return {
+    items: bucket(shape.itemsPerCall, 2),
+    bytesPerItem: bucket(shape.bytesPerItem, 64),
+    attributesPerItem: bucket(shape.attributesPerItem, 3),
+    parallelCalls: Math.max(1, Math.round(shape.parallelCalls)),
+  };
+}
+
+/**
+ * How a request's multi-item reads are priced differently from the GetItem floor each is first priced
+ * at: the Query / BatchGetItem calls that returned two items or more (mean per request, from the run
+ * itself) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
+ * calls as the handler had in flight at once, each group at its p50 and never below a GetItem. Zero
+ * without such calls or without that floor (results from before it existed): those floors are unchanged.
+ */
+export function shapedReadAdjustment(
+  load: { calls: Record<string, number>; readShapes?: Partial<Record<ShapedRead, ReadShape>> },
+  floor: { getItemP50: number; reads?: Partial<Record<ShapedRead, { p50: number; shape: FloorShape }>> },
+): number {
+  return SHAPED_READS.reduce((sum, operation) => {
+    const shaped = floor.reads?.[operation];
+    const multiItemCalls = Math.min(load.readShapes?.[operation]?.callsPerRequest ?? 0, load.calls[operation] ?? 0);
+    if (shaped === undefined || multiItemCalls === 0) return sum;
+    const groups = multiItemCalls / Math.max(1, shaped.shape.parallelCalls);
+    return sum + groups * Math.max(shaped.p50, floor.getItemP50) - multiItemCalls * floor.getItemP50;
+  }, 0);
+}

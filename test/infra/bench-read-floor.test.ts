@@ -1,0 +1,64 @@
+/**
+ * The bench's floor for multi-item reads (docs/benchmarks.md "How it was measured"): a Query or BatchGetItem
+ * that returned two items or more is priced as a bare read of the endpoint's own shape, one that returned
+ * 0 or 1 item stays at the GetItem floor, and endpoints without multi-item reads keep the floor they had.
+ */
+import { describe, expect, it } from 'vitest';
+import { addReadShape, bucket, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
+
+const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
+
+describe('bench read floor', () => {
+  it('records only the calls that returned two items or more, with their JSON size and attributes', () => {
+    const totals = empty();
+    addReadShape(totals, []);
+    addReadShape(totals, [{ pk: 'a', sk: 'b' }]);
+    expect(totals.calls).toBe(0);
+    addReadShape(totals, [
+      { pk: 'a', sk: '1', tags: new Set(['x']) },
+      { pk: 'a', sk: '2' },
+    ]);
+    expect(totals).toMatchObject({ calls: 1, items: 2, attributes: 5 });
+    expect(totals.bytes).toBe(JSON.stringify({ pk: 'a', sk: '1', tags: ['x'] }).length + JSON.stringify({ pk: 'a', sk: '2' }).length);
+  });
+
+  it("reads a BatchGetItem's items across its tables and a Query's Items", () => {
+    expect(returnedItems('BatchGetItem', { Responses: { one: [{ a: 1 }], two: [{ b: 2 }, { c: 3 }] } })).toHaveLength(3);
+    expect(returnedItems('Query', { Items: [{ a: 1 }, { b: 2 }] })).toHaveLength(2);
+    expect(returnedItems('Query', {})).toEqual([]);
+  });
+
+  it('carries the shapes through the header, the parallel calls capped at the multi-item calls', () => {
+    const header = formatReadShapes({ Query: { calls: 8, items: 34, bytes: 17_000, attributes: 68, parallel: 9 }, BatchGetItem: empty() });
+    expect(header).toBe('Query=8:34:17000:68:9');
+    expect(parseReadShapes(header)).toEqual({ Query: { calls: 8, items: 34, bytes: 17_000, attributes: 68, parallel: 8 } });
+    expect(parseReadShapes('')).toEqual({});
+  });
+
+  it('rounds shapes to a few buckets, each within ~9% of the measured figure (or half an item)', () => {
+    for (const value of [3, 7, 11, 25, 300, 659, 1148, 4000]) expect(Math.abs(bucket(value, 2) - value) / value).toBeLessThan(0.1);
+    expect(bucket(2.4, 2)).toBe(2);
+    expect(floorShape({ itemsPerCall: 11, bytesPerItem: 1148, attributesPerItem: 43, parallelCalls: 1 })).toEqual({ items: 11, bytesPerItem: 1218, attributesPerItem: 45, parallelCalls: 1 });
+    // Never fewer than two items (a one-item read is a GetItem) nor fewer attributes than the floor item's keys and a value.
+    expect(floorShape({ itemsPerCall: 1.2, bytesPerItem: 10, attributesPerItem: 2, parallelCalls: 0.4 })).toEqual({ items: 2, bytesPerItem: 64, attributesPerItem: 3, parallelCalls: 1 });
+  });
+
+  it('prices multi-item calls at the shaped floor and leaves every other floor unchanged', () => {
+    const shape = { items: 11, bytesPerItem: 724, attributesPerItem: 23, parallelCalls: 1 };
+    const floor = { getItemP50: 2, reads: { Query: { p50: 4.5, shape } } };
+    // One Query of 11 items per request: priced at 4.5 instead of the GetItem's 2.
+    expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } } }, floor)).toBeCloseTo(2.5);
+    // No multi-item read in the run (its Queries returned 0 or 1 item), or no shaped floor: nothing changes.
+    expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 } }, floor)).toBe(0);
+    expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } } }, { getItemP50: 2 })).toBe(0);
+    // A shaped floor measured below the GetItem floor (noise) never prices the call below a GetItem.
+    expect(shapedReadAdjustment({ calls: { Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 2, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 } } }, { getItemP50: 2, reads: { Query: { p50: 1.5, shape } } })).toBe(0);
+  });
+
+  it('prices reads issued together as one group at the p50 of as many bare reads issued together', () => {
+    const shape = { items: 4, bytesPerItem: 512, attributesPerItem: 3, parallelCalls: 8 };
+    const load = { calls: { GetItem: 1, Query: 9 }, readShapes: { Query: { callsPerRequest: 8, itemsPerCall: 4.25, bytesPerItem: 521, attributesPerItem: 2, parallelCalls: 8 } } };
+    // Eight calls priced as one group of eight at 6 ms, not as eight GetItems at 2 ms each.
+    expect(shapedReadAdjustment(load, { getItemP50: 2, reads: { Query: { p50: 6, shape } } })).toBeCloseTo(6 - 8 * 2);
+  });
+});
