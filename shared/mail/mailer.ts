@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { awsClientConfig, requireEnv } from '#shared/env.ts';
 
 /**
@@ -21,15 +21,28 @@ export interface Mailer {
   send(email: Email): Promise<void>;
 }
 
-function sesClient(): SESv2Client {
-  return new SESv2Client(awsClientConfig('SES_ENDPOINT'));
-}
+/**
+ * The SES package is loaded on the first email, not at import: the modules that can send one (tickets,
+ * campaign pages, password resets...) are in functions most of whose requests send none, and loading
+ * @aws-sdk/client-sesv2 at import cost each of their cold starts ~20-40 ms (issue 19). The promise is
+ * kept, so a process loads it once.
+ */
+let ses: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | undefined;
 
-let client: SESv2Client | undefined;
+function sesClient(): NonNullable<typeof ses> {
+  if (!ses) {
+    ses = import('@aws-sdk/client-sesv2').then(({ SESv2Client, SendEmailCommand }) => ({ client: new SESv2Client(awsClientConfig('SES_ENDPOINT')), SendEmailCommand }));
+    // A failed load is tried again by the next email, not remembered for the life of the process.
+    ses.catch(() => {
+      ses = undefined;
+    });
+  }
+  return ses;
+}
 
 export const sesMailer: Mailer = {
   async send(email) {
-    client ??= sesClient();
+    const { client, SendEmailCommand } = await sesClient();
     await client.send(
       new SendEmailCommand({
         FromEmailAddress: requireEnv('MAIL_FROM'),
