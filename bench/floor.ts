@@ -4,7 +4,8 @@
  * concurrency as the endpoint runs. An endpoint's overhead ratio divides by this.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { readItems } from '#shared/db/reads.ts';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
@@ -15,7 +16,7 @@ import { closedLoop, round, type LatencySummary, type RunLimit } from './measure
 import { itemBytes, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
 
 export interface FloorResult {
-  operation: 'GetItem' | 'TransactWriteItems' | 'PasswordHash' | ShapedRead;
+  operation: 'GetItem' | 'TransactWriteItems' | 'UpdateItem' | 'StartExecution' | 'PasswordHash' | ShapedRead;
   concurrency: number;
   /** A shaped read's floor: the items each bare call returned, their mean JSON bytes and attributes (as measured). */
   shape?: FloorShape;
@@ -70,6 +71,62 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
   });
   if (run.errors > 0) throw new Error(`the TransactWriteItems floor failed ${run.errors} times: ${run.firstError}`);
   return { operation: 'TransactWriteItems', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+}
+
+/**
+ * One bare conditional UpdateItem (a guarded counter on an item of the worker's own, created by the first
+ * call): what a single-item write (PutItem, UpdateItem, DeleteItem) costs DynamoDB Local, which takes
+ * clearly longer for a conditional write than for a GetItem (the database's work, not the handler's).
+ */
+export async function singleWriteFloor(runId: string, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  let capacity = 0;
+  const measurement = randomUUID().slice(0, 8);
+  const run = await closedLoop(concurrency, limit, async (worker) => {
+    const { stats } = await withDbStats(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: keys.balance(`bench-floor-write:${runId}:${measurement}:${worker}`),
+          UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
+          ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
+          ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
+        }),
+      ),
+    );
+    capacity = stats.capacityUnits;
+  });
+  if (run.errors > 0) throw new Error(`the UpdateItem floor failed ${run.errors} times: ${run.firstError}`);
+  return { operation: 'UpdateItem', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+}
+
+/** A StartExecution request as a route made it (bench/server.ts samples one per request). */
+export interface StartExecutionSample {
+  stateMachineArn: string;
+  name: string;
+  input: string;
+}
+
+/**
+ * One bare StartExecution to the local workflow service, through an SFN client built as the routes'
+ * (shared/workflows/executions.ts: same configuration, logger middleware removed). It repeats a request the
+ * endpoint's warm-up made while the bench holds the executions: Step Functions answers a repeat of a
+ * running STANDARD execution (same name, same input) exactly as the first, so the floor's calls make the
+ * same request and answer, start no execution and touch no data. Only valid while the executions are held.
+ */
+export async function startExecutionFloor(endpoint: string, sample: StartExecutionSample, concurrency: number, limit: RunLimit): Promise<FloorResult> {
+  const sfn = new SFNClient({ endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sfn.middlewareStack.remove('loggerMiddleware');
+  try {
+    const start = () => sfn.send(new StartExecutionCommand(sample));
+    for (let warmup = 0; warmup < 5; warmup += 1) await start();
+    const run = await closedLoop(concurrency, limit, async () => {
+      await start();
+    });
+    if (run.errors > 0) throw new Error(`the StartExecution floor failed ${run.errors} times: ${run.firstError}`);
+    return { operation: 'StartExecution', concurrency, summary: run.summary, capacityUnits: 0, errors: run.errors };
+  } finally {
+    sfn.destroy();
+  }
 }
 
 /**

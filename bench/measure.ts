@@ -118,10 +118,14 @@ export interface HttpLoadResult {
   /** Mean items per TransactWriteItems call (X-Bench-Transact-Items over the calls), null without transactions. */
   itemsPerTransaction: number | null;
   /**
-   * The mean shape of the Query / BatchGetItem calls that returned two items or more (X-Bench-Read-Shapes),
+   * The mean shape of the Query / BatchGetItem calls that returned two items or more (or one large item) (X-Bench-Read-Shapes),
    * by operation; absent when none did (and in results from before it existed).
    */
   readShapes?: Partial<Record<ShapedRead, ReadShape>>;
+  /** Mean Step Functions StartExecution calls per request (X-Bench-Start-Executions); absent in results from before it existed. */
+  startExecutions?: number;
+  /** One StartExecution request a response reported (X-Bench-Start-Execution-Sample): what the StartExecution floor repeats. */
+  startExecutionSample?: { stateMachineArn: string; name: string; input: string };
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
   /** One response body with an unexpected status, to show what went wrong. */
@@ -157,6 +161,9 @@ export async function httpLoad(options: {
   let transactItems = 0;
   const readShapeTotals: Partial<Record<ShapedRead, ReadShapeTotals & { requests: number }>> = {};
   let readShapeSamples = 0;
+  let startExecutions = 0;
+  let startSamples = 0;
+  let startExecutionSample: HttpLoadResult['startExecutionSample'];
   const processCpu: number[] = [];
   const callTotals: Record<string, number> = {};
   let callSamples = 0;
@@ -207,6 +214,13 @@ export async function httpLoad(options: {
               sum.attributes += totals.attributes;
             }
           }
+          const starts = headerValue(headers, 'x-bench-start-executions');
+          if (starts !== undefined) {
+            startSamples += 1;
+            startExecutions += Number(starts);
+          }
+          const startSample = headerValue(headers, 'x-bench-start-execution-sample');
+          if (startSample !== undefined) startExecutionSample = JSON.parse(Buffer.from(startSample, 'base64url').toString('utf8')) as HttpLoadResult['startExecutionSample'];
           const cpu = headerValue(headers, 'x-handler-cpu-ms');
           if (cpu !== undefined) handlerCpu.push(Number(cpu));
           const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
@@ -255,6 +269,8 @@ export async function httpLoad(options: {
             ]),
           ),
         }),
+    ...(startSamples === 0 ? {} : { startExecutions: round(startExecutions / startSamples, 3) }),
+    ...(startExecutionSample === undefined ? {} : { startExecutionSample }),
     calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),
     unexpectedSample,
   };

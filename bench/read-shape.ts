@@ -1,5 +1,5 @@
 /**
- * The shape of a multi-item read (a Query or a BatchGetItem that returned two items or more): how many
+ * The shape of a multi-item read (a Query or a BatchGetItem that returned two items or more, or a single item of at least LARGE_ITEM_BYTES): how many
  * items it returned and how large they were. bench/server.ts measures it on the handlers' calls,
  * bench/floor.ts on its bare reads, with the same functions here, so an endpoint's reads and the floor
  * they are priced at are sized the same way.
@@ -16,7 +16,7 @@ export type ShapedRead = (typeof SHAPED_READS)[number];
 
 /** Totals over a request's (or a run's) multi-item calls of one operation. */
 export interface ReadShapeTotals {
-  /** Calls that returned two items or more (a call returning 0 or 1 item is priced as a GetItem). */
+  /** Calls that returned two items or more, or one large item (any other call is priced as a GetItem). */
   calls: number;
   items: number;
   bytes: number;
@@ -39,13 +39,22 @@ export function itemBytes(item: Record<string, unknown>): number {
   return JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value)).length;
 }
 
-/** Adds one call's output to `totals` when it returned two items or more. */
+/**
+ * A single item at least this large (JSON bytes, as itemBytes measures) is priced at a bare read of its own
+ * size, like a multi-item read: DynamoDB Local takes measurably longer to return a menu of several KiB
+ * than a token item of a hundred bytes. Smaller single items stay at the GetItem floor.
+ */
+export const LARGE_ITEM_BYTES = 2048;
+
+/** Adds one call's output to `totals` when it returned two items or more, or one large item (>= LARGE_ITEM_BYTES). */
 export function addReadShape(totals: ReadShapeTotals, items: Record<string, unknown>[]): void {
-  if (items.length < 2) return;
+  if (items.length === 0) return;
+  const sizes = items.map(itemBytes);
+  if (items.length === 1 && sizes[0]! < LARGE_ITEM_BYTES) return;
   totals.calls += 1;
   totals.items += items.length;
-  for (const item of items) {
-    totals.bytes += itemBytes(item);
+  for (const [index, item] of items.entries()) {
+    totals.bytes += sizes[index]!;
     totals.attributes += Object.keys(item).length;
   }
 }
@@ -100,8 +109,9 @@ export function bucket(value: number, minimum: number): number {
 
 export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem' | 'attributesPerItem' | 'parallelCalls'>): FloorShape {
   // Three attributes at least: the floor item's keys and one value; 64 bytes at least: the keys themselves.
+  // One item when the calls returned one large item each (an average below 1.5 rounds to a single item).
   return {
-    items: bucket(shape.itemsPerCall, 2),
+    items: bucket(shape.itemsPerCall, 1),
     bytesPerItem: bucket(shape.bytesPerItem, 64),
     attributesPerItem: bucket(shape.attributesPerItem, 3),
     parallelCalls: Math.max(1, Math.round(shape.parallelCalls)),
@@ -110,7 +120,7 @@ export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem
 
 /**
  * How a request's multi-item reads are priced differently from the GetItem floor each is first priced
- * at: the Query / BatchGetItem calls that returned two items or more (mean per request, from the run
+ * at: the Query / BatchGetItem calls that returned two items or more or one large item (mean per request, from the run
  * itself) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
  * calls as the handler had in flight at once, each group at its p50 and never below a GetItem. Zero
  * without such calls or without that floor (results from before it existed): those floors are unchanged.

@@ -24,8 +24,10 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
+import { localStateMachineArn } from '../scripts/local/workflow-protocol.ts';
 import { closedLoop, httpLoad, median, round, type HttpLoadResult, type LatencySummary } from './measure.ts';
 import type { FloorResult } from './floor.ts';
+import { callPriceAdjustment, SINGLE_WRITES } from './call-prices.ts';
 import { floorShape, shapedReadAdjustment, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
 import type { ColdStartRow } from './cold-start.ts';
 import type { HistoryResult } from './history.ts';
@@ -80,6 +82,10 @@ export interface EndpointRun {
      * per call, bytes and attributes per item, bucketed), for endpoints whose warm-up made such calls.
      */
     reads?: Partial<Record<ShapedRead, { p50: number; shape: FloorShape }>>;
+    /** p50 of a bare conditional UpdateItem, for endpoints whose warm-up made single-item writes (PutItem, UpdateItem, DeleteItem). */
+    singleWriteP50?: number;
+    /** p50 of a bare StartExecution to the local workflow service, for endpoints whose warm-up started executions. */
+    startExecutionP50?: number;
   };
   /**
    * The request's floor at this concurrency: the baseline endpoint's p50 (HTTP hop + one GetItem) plus its
@@ -159,8 +165,10 @@ const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem'])
 /**
  * A request's floor: the baseline endpoint's p50 (the local HTTP hop and gateway, plus one GetItem) and
  * its other DynamoDB calls, each at the floor of its kind (transactions at the TransactWriteItems floor
- * of the endpoint's size, a Query / BatchGetItem that returned two items or more at the bare read of the
- * endpoint's shape, everything else at the GetItem floor), plus intrinsic work (a password hash).
+ * of the endpoint's size, a Query / BatchGetItem that returned two items or more (or one large item) at the bare read of the
+ * endpoint's shape, a PutItem / UpdateItem / DeleteItem at the bare conditional UpdateItem floor, everything
+ * else at the GetItem floor), its StartExecution calls at the bare StartExecution floor, plus intrinsic work
+ * (a password hash).
  * So the hop is priced once per request as baseline - GetItem floor; without a baseline (older
  * results) the hop is not priced at all.
  */
@@ -171,7 +179,7 @@ export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor
       ? load.roundTrips === null
         ? null
         : load.roundTrips * floor.getItemP50
-      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0) + shapedReadAdjustment(load, floor);
+      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0) + shapedReadAdjustment(load, floor) + callPriceAdjustment(load, floor);
   if (calls === null) return null;
   const hop = floor.baselineP50 === undefined ? 0 : floor.baselineP50 - floor.getItemP50;
   const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
@@ -194,7 +202,7 @@ async function main(): Promise<void> {
   try {
     // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
     const { seedWorld } = await import('./seed.ts');
-    const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor } = await import('./floor.ts');
+    const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor, singleWriteFloor, startExecutionFloor } = await import('./floor.ts');
     const { BASELINE_PATH } = await import('./baseline-handler.ts');
     /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
     const baselineP50 = async (concurrency: number, durationMs: number): Promise<number> => {
@@ -276,6 +284,14 @@ async function main(): Promise<void> {
             if (!shape || shape.callsPerRequest === 0) continue;
             const measured = await shapedReadFloor(runId, operation, floorShape(shape), concurrency, { durationMs: PLAN.adjacentFloorMs });
             (adjacentFloor.reads ??= {})[operation] = { p50: measured.summary.p50, shape: measured.shape! };
+          }
+          // A single-item write is priced as a bare conditional UpdateItem (DynamoDB Local's conditional write).
+          if (SINGLE_WRITES.some((operation) => (warmup.calls[operation] ?? 0) > 0)) adjacentFloor.singleWriteP50 = (await singleWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50;
+          // A StartExecution is priced as a bare one: a repeat of a warm-up's STANDARD execution, answered as the
+          // first and starting nothing, which holds only while the executions are held (never run against data).
+          const sample = warmup.startExecutionSample;
+          if ((warmup.startExecutions ?? 0) > 0 && scenario.holdsWorkflows && sample && stack.workflowsEndpoint && sample.stateMachineArn === localStateMachineArn('completion')) {
+            adjacentFloor.startExecutionP50 = (await startExecutionFloor(stack.workflowsEndpoint, sample, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50;
           }
           const load = await httpLoad({
             baseUrl: stack.baseUrl,

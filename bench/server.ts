@@ -13,6 +13,9 @@
  * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
  * X-Bench-Read-Shapes the items its multi-item Query / BatchGetItem calls returned (calls:items:bytes:attributes:parallel
  * per operation, bench/read-shape.ts; the floor prices such a read as a bare one of the same shape).
+ * X-Bench-Start-Executions counts its Step Functions StartExecution calls and X-Bench-Start-Execution-Sample
+ * carries the first one's request (base64url JSON: state machine, name, input), which the StartExecution floor
+ * repeats while the bench holds the executions (bench/floor.ts startExecutionFloor).
  * X-Bench-Process-CPU-Ms is this process's CPU time so far (gateway and handlers): the load generator
  * takes the difference between its first and last response over the requests in between, which
  * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
@@ -29,6 +32,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { db } from '#shared/db/client.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
@@ -42,12 +46,15 @@ interface CallStats {
   writeUnits: number;
   /** Items written by the request's TransactWriteItems calls (the floor prices a transaction at its size). */
   transactItems: number;
-  /** Query / BatchGetItem calls that returned two items or more, with their items (the floor prices such a read at its shape). */
+  /** Query / BatchGetItem calls that returned two items or more (or one large item), with their items (the floor prices such a read at its shape). */
   readShapes: Partial<Record<ShapedRead, ReadShapeTotals>>;
   /** Query / BatchGetItem calls in flight now (the shapes' `parallel` is the peak). */
   shapedInFlight: Partial<Record<ShapedRead, number>>;
   /** Wall time with at least one DynamoDB call in flight (parallel calls count once). */
   dynamoMs: number;
+  /** StartExecution calls, and the first one's request (the StartExecution floor repeats it). */
+  starts: number;
+  startSample?: string;
   inFlight: number;
   busySince: number;
 }
@@ -84,6 +91,20 @@ db().middlewareStack.add(
   { step: 'initialize', name: 'benchCallStats' },
 );
 
+// The routes' SFN client is built inside shared/workflows/executions.ts, out of this process's reach, so
+// StartExecution calls are counted on every SFN client's send (this process only: the bench server).
+const sfnSend = SFNClient.prototype.send as (this: SFNClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
+(SFNClient.prototype as unknown as { send: typeof sfnSend }).send = function (this: SFNClient, command: unknown, ...rest: unknown[]) {
+  const stats = requestScope.getStore();
+  if (stats && command instanceof StartExecutionCommand) {
+    if (stats.starts++ === 0) {
+      const { stateMachineArn, name, input } = command.input;
+      stats.startSample = Buffer.from(JSON.stringify({ stateMachineArn, name, input })).toString('base64url');
+    }
+  }
+  return sfnSend.call(this, command, ...rest);
+};
+
 await startLocalWorkflows();
 // Replays queue deliveries: the local FIFO queue and its consumer, to loopback receivers, as on `npm start`.
 process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
@@ -99,7 +120,7 @@ function processCpuMs(): number {
 const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, inFlight: 0, busySince: 0 };
+  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, starts: 0, inFlight: 0, busySince: 0 };
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
     writeHead(status, {
@@ -111,12 +132,15 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-DynamoDB-Ms': stats.dynamoMs.toFixed(3),
       'X-Bench-Transact-Items': String(stats.transactItems),
       'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes),
+      'X-Bench-Start-Executions': String(stats.starts),
+      ...(stats.startSample === undefined ? {} : { 'X-Bench-Start-Execution-Sample': stats.startSample }),
     });
   requestScope.run(stats, () => gatewayListener!(request, response));
 });
 
 const port = await listen(server, { port: 0 });
-process.send?.({ port });
+// The workflow service's endpoint: the bench's StartExecution floor calls it as the routes do.
+process.send?.({ port, workflowsEndpoint: process.env.STEPFUNCTIONS_ENDPOINT });
 process.on('message', (message: { workflows?: 'hold' | 'release' }) => {
   const request = message.workflows === 'hold' ? holdLocalWorkflows().then(() => ({ workflows: 'held' })) : message.workflows === 'release' ? releaseLocalWorkflows().then((executions) => ({ workflows: 'drained', executions })) : undefined;
   request?.then(

@@ -19,6 +19,8 @@ export interface BenchStack {
   tableName: string;
   baseUrl: string;
   serverLog: string;
+  /** The local workflow service's endpoint (the gateway process's STEPFUNCTIONS_ENDPOINT). */
+  workflowsEndpoint: string | undefined;
   /** Environment of a process that talks to this stack's table (cold-start probes). */
   tableEnvironment: Record<string, string>;
   /**
@@ -31,12 +33,12 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-function waitForPort(child: ChildProcess, serverLog: string): Promise<number> {
+function waitForPort(child: ChildProcess, serverLog: string): Promise<{ port: number; workflowsEndpoint?: string }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the bench gateway did not start within 60 s; see ${serverLog}`)), 60_000);
-    child.once('message', (message: { port?: number }) => {
+    child.once('message', (message: { port?: number; workflowsEndpoint?: string }) => {
       clearTimeout(timer);
-      if (typeof message.port === 'number') resolve(message.port);
+      if (typeof message.port === 'number') resolve({ port: message.port, ...(message.workflowsEndpoint ? { workflowsEndpoint: message.workflowsEndpoint } : {}) });
       else reject(new Error(`unexpected message from the bench gateway: ${JSON.stringify(message)}`));
     });
     child.once('exit', (code) => {
@@ -70,8 +72,9 @@ export async function startBenchStack(): Promise<BenchStack> {
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let port: number;
+  let workflowsEndpoint: string | undefined;
   try {
-    port = await waitForPort(child, serverLog);
+    ({ port, workflowsEndpoint } = await waitForPort(child, serverLog));
   } catch (error) {
     child.kill('SIGKILL');
     await dynamo.stop();
@@ -96,6 +99,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     tableName,
     baseUrl: `http://127.0.0.1:${port}`,
     serverLog,
+    workflowsEndpoint,
     tableEnvironment,
     async holdWorkflows() {
       await workflowsRequest('hold');

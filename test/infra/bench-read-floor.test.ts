@@ -4,7 +4,8 @@
  * 0 or 1 item stays at the GetItem floor, and endpoints without multi-item reads keep the floor they had.
  */
 import { describe, expect, it } from 'vitest';
-import { addReadShape, bucket, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
+import { callPriceAdjustment } from '../../bench/call-prices.ts';
+import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
 
 const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
 
@@ -20,6 +21,17 @@ describe('bench read floor', () => {
     ]);
     expect(totals).toMatchObject({ calls: 1, items: 2, attributes: 5 });
     expect(totals.bytes).toBe(JSON.stringify({ pk: 'a', sk: '1', tags: ['x'] }).length + JSON.stringify({ pk: 'a', sk: '2' }).length);
+  });
+
+  it('records a call that returned one large item (a menu), never one small item', () => {
+    const totals = empty();
+    addReadShape(totals, [{ pk: 'a', sk: 'b', body: 'x'.repeat(LARGE_ITEM_BYTES - 100) }]);
+    expect(totals.calls).toBe(0);
+    const large = { pk: 'a', sk: 'b', body: 'x'.repeat(LARGE_ITEM_BYTES) };
+    addReadShape(totals, [large]);
+    expect(totals).toEqual({ calls: 1, items: 1, bytes: JSON.stringify(large).length, attributes: 3, parallel: 0 });
+    // Priced at a bare read of one item of its size.
+    expect(floorShape({ itemsPerCall: 1, bytesPerItem: 6000, attributesPerItem: 9, parallelCalls: 1 })).toMatchObject({ items: 1, bytesPerItem: 5793 });
   });
 
   it("reads a BatchGetItem's items across its tables and a Query's Items", () => {
@@ -39,8 +51,9 @@ describe('bench read floor', () => {
     for (const value of [3, 7, 11, 25, 300, 659, 1148, 4000]) expect(Math.abs(bucket(value, 2) - value) / value).toBeLessThan(0.1);
     expect(bucket(2.4, 2)).toBe(2);
     expect(floorShape({ itemsPerCall: 11, bytesPerItem: 1148, attributesPerItem: 43, parallelCalls: 1 })).toEqual({ items: 11, bytesPerItem: 1218, attributesPerItem: 45, parallelCalls: 1 });
-    // Never fewer than two items (a one-item read is a GetItem) nor fewer attributes than the floor item's keys and a value.
-    expect(floorShape({ itemsPerCall: 1.2, bytesPerItem: 10, attributesPerItem: 2, parallelCalls: 0.4 })).toEqual({ items: 2, bytesPerItem: 64, attributesPerItem: 3, parallelCalls: 1 });
+    // Never fewer attributes than the floor item's keys and a value; one item when the calls returned one large item each.
+    expect(floorShape({ itemsPerCall: 1.2, bytesPerItem: 10, attributesPerItem: 2, parallelCalls: 0.4 })).toEqual({ items: 1, bytesPerItem: 64, attributesPerItem: 3, parallelCalls: 1 });
+    expect(floorShape({ itemsPerCall: 2.4, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 }).items).toBe(2);
   });
 
   it('prices multi-item calls at the shaped floor and leaves every other floor unchanged', () => {
@@ -60,5 +73,17 @@ describe('bench read floor', () => {
     const load = { calls: { GetItem: 1, Query: 9 }, readShapes: { Query: { callsPerRequest: 8, itemsPerCall: 4.25, bytesPerItem: 521, attributesPerItem: 2, parallelCalls: 8 } } };
     // Eight calls priced as one group of eight at 6 ms, not as eight GetItems at 2 ms each.
     expect(shapedReadAdjustment(load, { getItemP50: 2, reads: { Query: { p50: 6, shape } } })).toBeCloseTo(6 - 8 * 2);
+  });
+
+  it('prices single-item writes at the UpdateItem floor and StartExecution at its own, leaving other floors unchanged', () => {
+    const floors = { getItemP50: 2, singleWriteP50: 3.5, startExecutionP50: 4 };
+    // A token read, one conditional UpdateItem and one StartExecution: +1.5 for the write, +4 for the start.
+    expect(callPriceAdjustment({ calls: { GetItem: 1, UpdateItem: 1 }, startExecutions: 1 }, floors)).toBeCloseTo(5.5);
+    expect(callPriceAdjustment({ calls: { GetItem: 1, PutItem: 1, DeleteItem: 1 } }, floors)).toBeCloseTo(3);
+    // Reads and transactions only, or no such floors measured (older results): nothing changes.
+    expect(callPriceAdjustment({ calls: { GetItem: 1, Query: 2, TransactWriteItems: 1 } }, floors)).toBe(0);
+    expect(callPriceAdjustment({ calls: { GetItem: 1, UpdateItem: 1 }, startExecutions: 1 }, { getItemP50: 2 })).toBe(0);
+    // A write floor measured below the GetItem floor (noise) never prices the write below a GetItem.
+    expect(callPriceAdjustment({ calls: { UpdateItem: 1 } }, { getItemP50: 2, singleWriteP50: 1.5 })).toBe(0);
   });
 });
