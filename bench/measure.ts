@@ -49,6 +49,11 @@ export interface RunLimit {
   durationMs?: number;
   /** ...or after this many operations, whichever comes first. */
   amount?: number;
+  /**
+   * ...but not before this many operations have started, however long they take: a floor measured for a
+   * short time (quick mode) with slow operations (a group of parallel reads at c=16) keeps a usable p50.
+   */
+  minimumAmount?: number;
 }
 
 /**
@@ -67,9 +72,10 @@ export async function closedLoop(
   const startedAt = performance.now();
   const deadline = limit.durationMs === undefined ? Number.POSITIVE_INFINITY : startedAt + limit.durationMs;
   const maximum = limit.amount ?? Number.POSITIVE_INFINITY;
+  const minimum = limit.minimumAmount ?? 0;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      while (performance.now() < deadline && started < maximum) {
+      while ((performance.now() < deadline || started < minimum) && started < maximum) {
         const sequence = started++;
         const before = performance.now();
         try {

@@ -160,6 +160,12 @@ function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
   };
 }
 
+/**
+ * At least this many samples of a shaped read floor, whatever the plan's duration: in quick mode (100 ms) a
+ * group of parallel reads at c=16 otherwise gives a handful of samples, too few for a p50.
+ */
+const SHAPED_READ_FLOOR_MINIMUM_SAMPLES = 40;
+
 const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem']);
 
 /**
@@ -282,7 +288,7 @@ async function main(): Promise<void> {
           for (const operation of SHAPED_READS) {
             const shape = warmup.readShapes?.[operation];
             if (!shape || shape.callsPerRequest === 0) continue;
-            const measured = await shapedReadFloor(runId, operation, floorShape(shape), concurrency, { durationMs: PLAN.adjacentFloorMs });
+            const measured = await shapedReadFloor(runId, operation, floorShape(shape), concurrency, { durationMs: PLAN.adjacentFloorMs, minimumAmount: SHAPED_READ_FLOOR_MINIMUM_SAMPLES });
             (adjacentFloor.reads ??= {})[operation] = { p50: measured.summary.p50, shape: measured.shape! };
           }
           // A single-item write is priced as a bare conditional UpdateItem (DynamoDB Local's conditional write).

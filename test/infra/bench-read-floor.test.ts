@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { callPriceAdjustment } from '../../bench/call-prices.ts';
+import { closedLoop } from '../../bench/measure.ts';
 import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
 
 const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
@@ -85,5 +86,14 @@ describe('bench read floor', () => {
     expect(callPriceAdjustment({ calls: { GetItem: 1, UpdateItem: 1 }, startExecutions: 1 }, { getItemP50: 2 })).toBe(0);
     // A write floor measured below the GetItem floor (noise) never prices the write below a GetItem.
     expect(callPriceAdjustment({ calls: { UpdateItem: 1 } }, { getItemP50: 2, singleWriteP50: 1.5 })).toBe(0);
+  });
+
+  it('runs a floor for its minimum number of samples even when its time is up', async () => {
+    let operations = 0;
+    const run = await closedLoop(2, { durationMs: 0, minimumAmount: 7 }, async () => {
+      operations += 1;
+    });
+    expect(operations).toBe(7);
+    expect(run.summary.count).toBe(7);
   });
 });
