@@ -1,5 +1,5 @@
 /**
- * The shape of a multi-item read (a Query or a BatchGetItem that returned two items or more, or a single item of at least LARGE_ITEM_BYTES): how many
+ * The shape of a shaped read (a Query that returned any item; a BatchGetItem that returned two items or more, or a single item of at least LARGE_ITEM_BYTES): how many
  * items it returned and how large they were. bench/server.ts measures it on the handlers' calls,
  * bench/floor.ts on its bare reads, with the same functions here, so an endpoint's reads and the floor
  * they are priced at are sized the same way.
@@ -16,7 +16,7 @@ export type ShapedRead = (typeof SHAPED_READS)[number];
 
 /** Totals over a request's (or a run's) multi-item calls of one operation. */
 export interface ReadShapeTotals {
-  /** Calls that returned two items or more, or one large item (any other call is priced as a GetItem). */
+  /** Calls priced at their own shape (addReadShape); any other call is priced as a GetItem. */
   calls: number;
   items: number;
   bytes: number;
@@ -46,11 +46,16 @@ export function itemBytes(item: Record<string, unknown>): number {
  */
 export const LARGE_ITEM_BYTES = 2048;
 
-/** Adds one call's output to `totals` when it returned two items or more, or one large item (>= LARGE_ITEM_BYTES). */
-export function addReadShape(totals: ReadShapeTotals, items: Record<string, unknown>[]): void {
+/**
+ * Adds one call's output to `totals` when it is priced at its own shape: a Query that returned any item (a
+ * Query, even of one item on an index, is another call than a GetItem: DynamoDB Local's Query path costs
+ * more, the database's work, not the handler's), a BatchGetItem that returned two items or more or one large
+ * item (>= LARGE_ITEM_BYTES; a BatchGetItem of one small item is priced as the GetItem it amounts to).
+ */
+export function addReadShape(totals: ReadShapeTotals, items: Record<string, unknown>[], operation: ShapedRead = 'BatchGetItem'): void {
   if (items.length === 0) return;
   const sizes = items.map(itemBytes);
-  if (items.length === 1 && sizes[0]! < LARGE_ITEM_BYTES) return;
+  if (operation !== 'Query' && items.length === 1 && sizes[0]! < LARGE_ITEM_BYTES) return;
   totals.calls += 1;
   totals.items += items.length;
   for (const [index, item] of items.entries()) {

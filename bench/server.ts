@@ -81,7 +81,7 @@ db().middlewareStack.add(
       if (shaped) stats.shapedInFlight[shaped]! -= 1;
     });
     // At the initialize step the document client has unmarshalled the output: the items as the handler gets them.
-    if (shaped && totals) addReadShape(totals, returnedItems(shaped, result.output));
+    if (shaped && totals) addReadShape(totals, returnedItems(shaped, result.output), shaped);
     const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
     const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
     if (READ_OPERATIONS.has(operation)) stats.readUnits += units;

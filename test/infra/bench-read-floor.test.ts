@@ -11,7 +11,7 @@ import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, p
 const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
 
 describe('bench read floor', () => {
-  it('records only the calls that returned two items or more, with their JSON size and attributes', () => {
+  it('records the BatchGetItem calls that returned two items or more, with their JSON size and attributes', () => {
     const totals = empty();
     addReadShape(totals, []);
     addReadShape(totals, [{ pk: 'a', sk: 'b' }]);
@@ -24,7 +24,15 @@ describe('bench read floor', () => {
     expect(totals.bytes).toBe(JSON.stringify({ pk: 'a', sk: '1', tags: ['x'] }).length + JSON.stringify({ pk: 'a', sk: '2' }).length);
   });
 
-  it('records a call that returned one large item (a menu), never one small item', () => {
+  it('records a Query that returned any item, one small item included (a Query is not a GetItem), never an empty one', () => {
+    const totals = empty();
+    addReadShape(totals, [], 'Query');
+    expect(totals.calls).toBe(0);
+    addReadShape(totals, [{ pk: 'a', sk: 'b' }], 'Query');
+    expect(totals).toEqual({ calls: 1, items: 1, bytes: JSON.stringify({ pk: 'a', sk: 'b' }).length, attributes: 2, parallel: 0 });
+  });
+
+  it('records a BatchGetItem that returned one large item, never one small item', () => {
     const totals = empty();
     addReadShape(totals, [{ pk: 'a', sk: 'b', body: 'x'.repeat(LARGE_ITEM_BYTES - 100) }]);
     expect(totals.calls).toBe(0);
