@@ -125,7 +125,7 @@ export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem
 
 /**
  * How a request's multi-item reads are priced differently from the GetItem floor each is first priced
- * at: the Query / BatchGetItem calls that returned two items or more or one large item (mean per request, from the run
+ * at: the shaped Query / BatchGetItem calls (addReadShape; mean per request, from the run
  * itself) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
  * calls as the handler had in flight at once, each group at its p50 and never below a GetItem. Zero
  * without such calls or without that floor (results from before it existed): those floors are unchanged.

@@ -171,8 +171,8 @@ const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem'])
 /**
  * A request's floor: the baseline endpoint's p50 (the local HTTP hop and gateway, plus one GetItem) and
  * its other DynamoDB calls, each at the floor of its kind (transactions at the TransactWriteItems floor
- * of the endpoint's size, a Query / BatchGetItem that returned two items or more (or one large item) at the bare read of the
- * endpoint's shape, a PutItem / UpdateItem / DeleteItem at the bare conditional UpdateItem floor, everything
+ * of the endpoint's size, a Query that returned any item, or a BatchGetItem that returned two items or more (or one large
+ * item), at the bare read of the endpoint's shape, a PutItem / UpdateItem / DeleteItem at the bare conditional UpdateItem floor, everything
  * else at the GetItem floor), its StartExecution calls at the bare StartExecution floor, plus intrinsic work
  * (a password hash).
  * So the hop is priced once per request as baseline - GetItem floor; without a baseline (older
@@ -283,8 +283,8 @@ async function main(): Promise<void> {
             baselineP50: await baselineP50(concurrency, PLAN.adjacentFloorMs),
             ...(scenario.intrinsic === 'passwordHash' ? { passwordHashP50: (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50 } : {}),
           };
-          // A Query / BatchGetItem returning several items is priced as a bare one of the endpoint's shape
-          // (the items its warm-up's multi-item calls returned, their size and attributes, bucketed).
+          // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
+          // as a bare one of the endpoint's shape (the items its warm-up's shaped calls returned, their size and attributes, bucketed).
           for (const operation of SHAPED_READS) {
             const shape = warmup.readShapes?.[operation];
             if (!shape || shape.callsPerRequest === 0) continue;

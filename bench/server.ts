@@ -11,7 +11,7 @@
  * X-Bench-DynamoDB-Ms is the wall time the request spent with a DynamoDB call in flight (the time
  * outside it is the handler's, the gateway's and the HTTP hop's); X-Bench-Transact-Items the items of
  * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
- * X-Bench-Read-Shapes the items its multi-item Query / BatchGetItem calls returned (calls:items:bytes:attributes:parallel
+ * X-Bench-Read-Shapes the items its shaped Query / BatchGetItem calls returned (read-shape.ts addReadShape) (calls:items:bytes:attributes:parallel
  * per operation, bench/read-shape.ts; the floor prices such a read as a bare one of the same shape).
  * X-Bench-Start-Executions counts its Step Functions StartExecution calls and X-Bench-Start-Execution-Sample
  * carries the first one's request (base64url JSON: state machine, name, input), which the StartExecution floor
@@ -46,7 +46,7 @@ interface CallStats {
   writeUnits: number;
   /** Items written by the request's TransactWriteItems calls (the floor prices a transaction at its size). */
   transactItems: number;
-  /** Query / BatchGetItem calls that returned two items or more (or one large item), with their items (the floor prices such a read at its shape). */
+  /** Shaped reads (read-shape.ts addReadShape: a Query that returned any item, a BatchGetItem of several items or one large one), with their items (the floor prices such a read at its shape). */
   readShapes: Partial<Record<ShapedRead, ReadShapeTotals>>;
   /** Query / BatchGetItem calls in flight now (the shapes' `parallel` is the peak). */
   shapedInFlight: Partial<Record<ShapedRead, number>>;
