@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { readItems } from '#shared/db/reads.ts';
+import { awsClientConfigFor } from '#shared/env.ts';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -114,7 +115,7 @@ export interface StartExecutionSample {
  * same request and answer, start no execution and touch no data. Only valid while the executions are held.
  */
 export async function startExecutionFloor(endpoint: string, sample: StartExecutionSample, concurrency: number, limit: RunLimit): Promise<FloorResult> {
-  const sfn = new SFNClient({ endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const sfn = new SFNClient(awsClientConfigFor(endpoint));
   sfn.middlewareStack.remove('loggerMiddleware');
   try {
     const start = () => sfn.send(new StartExecutionCommand(sample));

@@ -15,7 +15,13 @@ export function optionalEnv(name: string): string | undefined {
  * environment); with `endpointVariable` set, that local emulator (DynamoDB Local, the SES v2 emulator, the local
  * workflow service), which accepts any credentials.
  */
-export function awsClientConfig(endpointVariable: string): { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } } {
-  const endpoint = optionalEnv(endpointVariable);
+export function awsClientConfig(endpointVariable: string): AwsClientConfig {
+  return awsClientConfigFor(optionalEnv(endpointVariable));
+}
+
+type AwsClientConfig = { endpoint?: string; region?: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+
+/** The same settings for an endpoint already known (the bench reaches the gateway's workflow service by the address it reported). */
+export function awsClientConfigFor(endpoint: string | undefined): AwsClientConfig {
   return endpoint ? { endpoint, region: optionalEnv('AWS_REGION') ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {};
 }
