@@ -10,6 +10,13 @@
  * size (ConsumedCapacity counts in 4 KB read units: too coarse to tell a 300-byte item from a 3 KB one).
  */
 
+/**
+ * Request header of the warm-up's requests: only they make bench/server.ts size the items the reads returned
+ * (a JSON serialisation of each item: server CPU that the measured requests must not pay, since the baseline
+ * endpoint they are compared with pays none). The measured run is priced at its warm-up's shapes.
+ */
+export const RECORD_READ_SHAPES_HEADER = 'x-bench-record-read-shapes';
+
 /** The read operations whose multi-item calls are priced at a floor of their own shape. */
 export const SHAPED_READS = ['Query', 'BatchGetItem'] as const;
 export type ShapedRead = (typeof SHAPED_READS)[number];
@@ -125,10 +132,15 @@ export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem
 
 /**
  * How a request's multi-item reads are priced differently from the GetItem floor each is first priced
- * at: the shaped Query / BatchGetItem calls (addReadShape; mean per request, from the run
- * itself) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
- * calls as the handler had in flight at once, each group at its p50 and never below a GetItem. Zero
- * without such calls or without that floor (results from before it existed): those floors are unchanged.
+ * at: the shaped Query / BatchGetItem calls (addReadShape; mean per request, from the warm-up, which
+ * records the shapes) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
+ * calls as the handler had in flight at once, each group at its p50. Zero without such calls or without that
+ * floor (results from before it existed): those floors are unchanged.
+ *
+ * No clamp at the GetItem floor (runs before 2026-11-23's evening priced such a group at no less than one
+ * GetItem): both floors are measured the same way next to the run, so a bare Query measured below the
+ * GetItem floor is the better price of a Query, and raising only the low one is a one-sided correction of
+ * noise that biases every floor upward (in favour of the endpoint).
  */
 export function shapedReadAdjustment(
   load: { calls: Record<string, number>; readShapes?: Partial<Record<ShapedRead, ReadShape>> },
@@ -139,6 +151,6 @@ export function shapedReadAdjustment(
     const multiItemCalls = Math.min(load.readShapes?.[operation]?.callsPerRequest ?? 0, load.calls[operation] ?? 0);
     if (shaped === undefined || multiItemCalls === 0) return sum;
     const groups = multiItemCalls / Math.max(1, shaped.shape.parallelCalls);
-    return sum + groups * Math.max(shaped.p50, floor.getItemP50) - multiItemCalls * floor.getItemP50;
+    return sum + groups * shaped.p50 - multiItemCalls * floor.getItemP50;
   }, 0);
 }

@@ -25,10 +25,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
 import { localStateMachineArn } from '../scripts/local/workflow-protocol.ts';
-import { closedLoop, httpLoad, median, round, type HttpLoadResult, type LatencySummary } from './measure.ts';
+import { closedLoop, httpLoad, median, round, type HttpLoadResult, type HttpRequestSpec, type LatencySummary } from './measure.ts';
 import type { FloorResult } from './floor.ts';
-import { callPriceAdjustment, SINGLE_WRITES } from './call-prices.ts';
-import { floorShape, shapedReadAdjustment, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
+import { floorFor, SINGLE_WRITES, TRANSACTION_OPERATIONS } from './call-prices.ts';
+import { floorShape, RECORD_READ_SHAPES_HEADER, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
 import type { ColdStartRow } from './cold-start.ts';
 import type { HistoryResult } from './history.ts';
 import type { IntrinsicWork, MinimumRoundTrips } from './scenarios.ts';
@@ -68,13 +68,26 @@ export interface EndpointRun {
    */
   adjacentFloor: {
     getItemP50: number;
-    transactWriteP50: number;
+    /** Absent when the endpoint's warm-up made no TransactWriteItems / BatchWriteItem (nothing to price at it). */
+    transactWriteP50?: number;
     transactItems?: number;
     /**
      * p50 of the baseline endpoint (bench/baseline-handler.ts: one GetItem, no framework) through the same
      * gateway and HTTP client: the local HTTP hop plus one GetItem. Absent in results from before it existed.
      */
     baselineP50?: number;
+    /**
+     * The baseline endpoint's CPU per request: its handler's (X-Handler-CPU-Ms, median; meaningful at c=1 only)
+     * and the bench server's (gateway + handler). At c=16 the server is CPU-bound, so an endpoint's ratio there is
+     * about its server CPU per request over this one. Absent in results from before they were recorded.
+     */
+    baselineHandlerCpuMs?: number;
+    baselineServerCpuMs?: number;
+    /**
+     * Each floor's p50 on either side of the run (measured before it and again after it; the figures above are
+     * their means, so a drift of the machine's load during the run cancels). Absent in results from before.
+     */
+    sides?: { before: AdjacentSide; after: AdjacentSide };
     /** p50 of a bare password hash with the handlers' parameters (scenarios with `intrinsic: 'passwordHash'`). */
     passwordHashP50?: number;
     /**
@@ -93,6 +106,17 @@ export interface EndpointRun {
    */
   floorMs: number | null;
   overheadRatio: number | null;
+}
+
+/** The p50s of one side (before or after an endpoint's run) of its adjacent floors. */
+export interface AdjacentSide {
+  getItemP50: number;
+  baselineP50: number;
+  transactWriteP50?: number;
+  reads?: Partial<Record<ShapedRead, number>>;
+  singleWriteP50?: number;
+  startExecutionP50?: number;
+  passwordHashP50?: number;
 }
 
 export interface EndpointRow {
@@ -161,36 +185,11 @@ function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
 }
 
 /**
- * At least this many samples of a shaped read floor, whatever the plan's duration: in quick mode (100 ms) a
- * group of parallel reads at c=16 otherwise gives a handful of samples, too few for a p50.
+ * At least this many samples of each adjacent bare-call floor (on each side of the run), whatever the plan's
+ * duration: in quick mode (100 ms) a group of parallel reads or a large transaction at c=16 otherwise gives a
+ * handful of samples, too few for a p50.
  */
-const SHAPED_READ_FLOOR_MINIMUM_SAMPLES = 40;
-
-const TRANSACTION_OPERATIONS = new Set(['TransactWriteItems', 'BatchWriteItem']);
-
-/**
- * A request's floor: the baseline endpoint's p50 (the local HTTP hop and gateway, plus one GetItem) and
- * its other DynamoDB calls, each at the floor of its kind (transactions at the TransactWriteItems floor
- * of the endpoint's size, a Query that returned any item, or a BatchGetItem that returned two items or more (or one large
- * item), at the bare read of the endpoint's shape, a PutItem / UpdateItem / DeleteItem at the bare conditional UpdateItem floor, everything
- * else at the GetItem floor), its StartExecution calls at the bare StartExecution floor, plus intrinsic work
- * (a password hash).
- * So the hop is priced once per request as baseline - GetItem floor; without a baseline (older
- * results) the hop is not priced at all.
- */
-export function floorFor(load: HttpLoadResult, floor: EndpointRun['adjacentFloor'], intrinsic?: IntrinsicWork): number | null {
-  const entries = Object.entries(load.calls);
-  const calls =
-    entries.length === 0
-      ? load.roundTrips === null
-        ? null
-        : load.roundTrips * floor.getItemP50
-      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? floor.transactWriteP50 : floor.getItemP50), 0) + shapedReadAdjustment(load, floor) + callPriceAdjustment(load, floor);
-  if (calls === null) return null;
-  const hop = floor.baselineP50 === undefined ? 0 : floor.baselineP50 - floor.getItemP50;
-  const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
-  return calls + hop + work;
-}
+const ADJACENT_FLOOR_MINIMUM_SAMPLES = 40;
 
 async function main(): Promise<void> {
   const runId = randomUUID().slice(0, 8);
@@ -211,10 +210,73 @@ async function main(): Promise<void> {
     const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor, singleWriteFloor, startExecutionFloor } = await import('./floor.ts');
     const { BASELINE_PATH } = await import('./baseline-handler.ts');
     /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
-    const baselineP50 = async (concurrency: number, durationMs: number): Promise<number> => {
+    const baselineLoad = async (concurrency: number, durationMs: number): Promise<HttpLoadResult> => {
       const load = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { durationMs }, next: () => ({ method: 'GET', path: BASELINE_PATH }), expectedStatuses: [200] });
       if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the baseline endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
-      return load.summary.p50;
+      return load;
+    };
+    /** Adds the header that asks bench/server.ts to record the read shapes (the warm-up's requests only). */
+    const recordingReadShapes = (next: () => HttpRequestSpec) => (): HttpRequestSpec => {
+      const spec = next();
+      return { ...spec, headers: { ...spec.headers, [RECORD_READ_SHAPES_HEADER]: '1' } };
+    };
+    /** Which adjacent floors an endpoint's run needs, from its warm-up: only the kinds of call it makes. */
+    const adjacentPlan = (warmup: HttpLoadResult, holdsWorkflows: boolean, intrinsic: IntrinsicWork | undefined) => {
+      const sample = warmup.startExecutionSample;
+      return {
+        // A transaction is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
+        transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0) ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2)) : undefined,
+        // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
+        // as a bare one of the endpoint's shape (the items its warm-up's shaped calls returned, their size and attributes, bucketed).
+        reads: SHAPED_READS.flatMap((operation) => {
+          const shape = warmup.readShapes?.[operation];
+          return shape && shape.callsPerRequest > 0 ? [{ operation, shape: floorShape(shape) }] : [];
+        }),
+        // A single-item write is priced as a bare conditional UpdateItem (DynamoDB Local's conditional write).
+        singleWrite: SINGLE_WRITES.some((operation) => (warmup.calls[operation] ?? 0) > 0),
+        // A StartExecution is priced as a bare one: a repeat of a warm-up's STANDARD execution, answered as the
+        // first and starting nothing, which holds only while the executions are held (never run against data).
+        startExecution: (warmup.startExecutions ?? 0) > 0 && holdsWorkflows && sample && stack.workflowsEndpoint && sample.stateMachineArn === localStateMachineArn('completion') ? { endpoint: stack.workflowsEndpoint, sample } : undefined,
+        passwordHash: intrinsic === 'passwordHash',
+      };
+    };
+    type AdjacentPlan = ReturnType<typeof adjacentPlan>;
+    /** One side of the adjacent floors: each for the plan's time and at least ADJACENT_FLOOR_MINIMUM_SAMPLES samples. */
+    const measureAdjacent = async (plan: AdjacentPlan, concurrency: Concurrency) => {
+      const limit = { durationMs: PLAN.adjacentFloorMs, minimumAmount: ADJACENT_FLOOR_MINIMUM_SAMPLES };
+      const baseline = await baselineLoad(concurrency, PLAN.adjacentFloorMs);
+      const side: AdjacentSide & { shapes?: Partial<Record<ShapedRead, FloorShape>>; baselineHandlerCpuMs: number | null; baselineServerCpuMs: number | null } = {
+        baselineP50: baseline.summary.p50,
+        baselineHandlerCpuMs: baseline.handlerCpuMs,
+        baselineServerCpuMs: baseline.serverCpuMs,
+        getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, limit)).summary.p50,
+      };
+      if (plan.transactItems !== undefined) side.transactWriteP50 = (await transactWriteFloor(runId, concurrency, limit, plan.transactItems)).summary.p50;
+      for (const { operation, shape } of plan.reads) {
+        const measured = await shapedReadFloor(runId, operation, shape, concurrency, limit);
+        (side.reads ??= {})[operation] = measured.summary.p50;
+        (side.shapes ??= {})[operation] = measured.shape!;
+      }
+      if (plan.singleWrite) side.singleWriteP50 = (await singleWriteFloor(runId, concurrency, limit)).summary.p50;
+      if (plan.startExecution) side.startExecutionP50 = (await startExecutionFloor(plan.startExecution.endpoint, plan.startExecution.sample, concurrency, limit)).summary.p50;
+      if (plan.passwordHash) side.passwordHashP50 = (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50;
+      return side;
+    };
+    const combineAdjacent = (plan: AdjacentPlan, before: Awaited<ReturnType<typeof measureAdjacent>>, after: Awaited<ReturnType<typeof measureAdjacent>>): EndpointRun['adjacentFloor'] => {
+      const { shapes, baselineHandlerCpuMs, baselineServerCpuMs, ...beforeSide } = before;
+      const { shapes: _shapes, baselineHandlerCpuMs: afterHandlerCpu, baselineServerCpuMs: afterServerCpu, ...afterSide } = after;
+      const mean = (first: number | null | undefined, second: number | null | undefined) => (first == null || second == null ? undefined : round((first + second) / 2, 3));
+      const floor: EndpointRun['adjacentFloor'] = { getItemP50: mean(before.getItemP50, after.getItemP50)!, baselineP50: mean(before.baselineP50, after.baselineP50)!, sides: { before: beforeSide, after: afterSide } };
+      const handlerCpu = mean(baselineHandlerCpuMs, afterHandlerCpu);
+      const serverCpu = mean(baselineServerCpuMs, afterServerCpu);
+      if (handlerCpu !== undefined) floor.baselineHandlerCpuMs = handlerCpu;
+      if (serverCpu !== undefined) floor.baselineServerCpuMs = serverCpu;
+      if (plan.transactItems !== undefined) Object.assign(floor, { transactWriteP50: mean(before.transactWriteP50, after.transactWriteP50), transactItems: plan.transactItems });
+      for (const { operation } of plan.reads) (floor.reads ??= {})[operation] = { p50: mean(before.reads?.[operation], after.reads?.[operation])!, shape: shapes![operation]! };
+      if (plan.singleWrite) floor.singleWriteP50 = mean(before.singleWriteP50, after.singleWriteP50)!;
+      if (plan.startExecution) floor.startExecutionP50 = mean(before.startExecutionP50, after.startExecutionP50)!;
+      if (plan.passwordHash) floor.passwordHashP50 = mean(before.passwordHashP50, after.passwordHashP50)!;
+      return floor;
     };
     const { scenarios, createApi, orderAheadStartBody } = await import('./scenarios.ts');
     const { measureHistory } = await import('./history.ts');
@@ -246,7 +308,7 @@ async function main(): Promise<void> {
     progress(`warming up DynamoDB Local's JVM for ${PLAN.jvmWarmupMs / 1000} s`);
     await getItemFloor(world.users[0]!.token, 16, { durationMs: PLAN.jvmWarmupMs / 2 });
     await transactWriteFloor(`${runId}-warmup`, 16, { durationMs: PLAN.jvmWarmupMs / 2 });
-    await baselineP50(16, PLAN.adjacentFloorMs);
+    await baselineLoad(16, PLAN.adjacentFloorMs);
     progress('floor (before the endpoints): bare GetItem and TransactWriteItems');
     const floorStart = await measureFloor();
 
@@ -272,33 +334,13 @@ async function main(): Promise<void> {
         if (scenario.holdsWorkflows) await stack.holdWorkflows();
         for (const concurrency of CONCURRENCIES) {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
-          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next, expectedStatuses: scenario.expectedStatuses, onResponse });
-          // The floor again, right next to this run: the machine's load drifts over minutes. A transaction
-          // is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
-          const transactItems = Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2));
-          const adjacentFloor: EndpointRun['adjacentFloor'] = {
-            getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50,
-            transactWriteP50: (await transactWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs }, transactItems)).summary.p50,
-            transactItems,
-            baselineP50: await baselineP50(concurrency, PLAN.adjacentFloorMs),
-            ...(scenario.intrinsic === 'passwordHash' ? { passwordHashP50: (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50 } : {}),
-          };
-          // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
-          // as a bare one of the endpoint's shape (the items its warm-up's shaped calls returned, their size and attributes, bucketed).
-          for (const operation of SHAPED_READS) {
-            const shape = warmup.readShapes?.[operation];
-            if (!shape || shape.callsPerRequest === 0) continue;
-            const measured = await shapedReadFloor(runId, operation, floorShape(shape), concurrency, { durationMs: PLAN.adjacentFloorMs, minimumAmount: SHAPED_READ_FLOOR_MINIMUM_SAMPLES });
-            (adjacentFloor.reads ??= {})[operation] = { p50: measured.summary.p50, shape: measured.shape! };
-          }
-          // A single-item write is priced as a bare conditional UpdateItem (DynamoDB Local's conditional write).
-          if (SINGLE_WRITES.some((operation) => (warmup.calls[operation] ?? 0) > 0)) adjacentFloor.singleWriteP50 = (await singleWriteFloor(runId, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50;
-          // A StartExecution is priced as a bare one: a repeat of a warm-up's STANDARD execution, answered as the
-          // first and starting nothing, which holds only while the executions are held (never run against data).
-          const sample = warmup.startExecutionSample;
-          if ((warmup.startExecutions ?? 0) > 0 && scenario.holdsWorkflows && sample && stack.workflowsEndpoint && sample.stateMachineArn === localStateMachineArn('completion')) {
-            adjacentFloor.startExecutionP50 = (await startExecutionFloor(stack.workflowsEndpoint, sample, concurrency, { durationMs: PLAN.adjacentFloorMs })).summary.p50;
-          }
+          // Only the warm-up's responses carry the read shapes (sizing returned items costs the server CPU that
+          // the measured requests must not pay; bench/server.ts): the run is priced at the warm-up's shapes.
+          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next: recordingReadShapes(next), expectedStatuses: scenario.expectedStatuses, onResponse });
+          // The floors again, right next to this run (the machine's load drifts over minutes), once before it
+          // and once after it: each is priced at the mean of its two p50s, so a drift during the run cancels.
+          const plan = adjacentPlan(warmup, scenario.holdsWorkflows === true, scenario.intrinsic);
+          const before = await measureAdjacent(plan, concurrency);
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
             connections: concurrency,
@@ -307,6 +349,9 @@ async function main(): Promise<void> {
             expectedStatuses: scenario.expectedStatuses,
             onResponse,
           });
+          const after = await measureAdjacent(plan, concurrency);
+          if (warmup.readShapes) load.readShapes = warmup.readShapes;
+          const adjacentFloor = combineAdjacent(plan, before, after);
           loads.set(concurrency, { load, adjacentFloor });
           const unexpected = Object.entries(load.statuses).filter(([status]) => !scenario.expectedStatuses.includes(Number(status)));
           progress(

@@ -11,7 +11,8 @@
  * X-Bench-DynamoDB-Ms is the wall time the request spent with a DynamoDB call in flight (the time
  * outside it is the handler's, the gateway's and the HTTP hop's); X-Bench-Transact-Items the items of
  * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
- * X-Bench-Read-Shapes the items its shaped Query / BatchGetItem calls returned (read-shape.ts addReadShape) (calls:items:bytes:attributes:parallel
+ * X-Bench-Read-Shapes the items its shaped Query / BatchGetItem calls returned (read-shape.ts addReadShape), only for requests that carry
+ * RECORD_READ_SHAPES_HEADER (the warm-up's: sizing items is CPU the measured requests must not pay) (calls:items:bytes:attributes:parallel
  * per operation, bench/read-shape.ts; the floor prices such a read as a bare one of the same shape).
  * X-Bench-Start-Executions counts its Step Functions StartExecution calls and X-Bench-Start-Execution-Sample
  * carries the first one's request (base64url JSON: state machine, name, input), which the StartExecution floor
@@ -33,12 +34,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { db } from '#shared/db/client.ts';
+import { withDbStats } from '#shared/db/stats.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
-import { addReadShape, formatReadShapes, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
+import { addReadShape, formatReadShapes, RECORD_READ_SHAPES_HEADER, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -55,6 +58,8 @@ interface CallStats {
   /** StartExecution calls, and the first one's request (the StartExecution floor repeats it). */
   starts: number;
   startSample?: string;
+  /** The request asked for its read shapes (RECORD_READ_SHAPES_HEADER: the warm-up's requests only). */
+  recordShapes: boolean;
   inFlight: number;
   busySince: number;
 }
@@ -81,7 +86,8 @@ db().middlewareStack.add(
       if (shaped) stats.shapedInFlight[shaped]! -= 1;
     });
     // At the initialize step the document client has unmarshalled the output: the items as the handler gets them.
-    if (shaped && totals) addReadShape(totals, returnedItems(shaped, result.output), shaped);
+    // Sizing the items serialises each of them: only for the warm-up's requests, never for measured ones.
+    if (shaped && totals && stats.recordShapes) addReadShape(totals, returnedItems(shaped, result.output), shaped);
     const consumed = (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity;
     const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
     if (READ_OPERATIONS.has(operation)) stats.readUnits += units;
@@ -109,7 +115,23 @@ await startLocalWorkflows();
 // Replays queue deliveries: the local FIFO queue and its consumer, to loopback receivers, as on `npm start`.
 process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
 await startLocalDeliveryQueue();
-const server = createGateway({ throttling: false, extraRoutes: [{ method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: baselineHandler }] });
+/**
+ * The baseline endpoint with the bench-mode instrumentation every API handler runs under DYNAMODB_STATS=1
+ * (shared/http/handler.ts withHandlerCpuHeader and withStatsHeaders): process.cpuUsage around the invocation
+ * and X-Handler-CPU-Ms, a withDbStats scope (its AsyncLocalStorage, and ReturnConsumedCapacity on the call)
+ * and the X-DynamoDB-* headers. Without it the endpoints paid that bench-only work and their baseline did
+ * not; with it the difference between them is the handlers' own work only, and the baseline reports its own
+ * handler CPU beside theirs. Deployed, neither runs it.
+ */
+const instrumentedBaseline = async (...args: Parameters<typeof baselineHandler>): Promise<APIGatewayProxyStructuredResultV2> => {
+  const before = process.cpuUsage();
+  const { result, stats } = await withDbStats(() => baselineHandler(...args));
+  result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(stats.roundTrips), 'X-DynamoDB-Capacity-Units': String(stats.capacityUnits) };
+  const used = process.cpuUsage(before);
+  result.headers = { ...result.headers, 'X-Handler-CPU-Ms': ((used.user + used.system) / 1000).toFixed(3) };
+  return result;
+};
+const server = createGateway({ throttling: false, extraRoutes: [{ method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: instrumentedBaseline }] });
 server.keepAliveTimeout = 60_000;
 
 function processCpuMs(): number {
@@ -120,7 +142,8 @@ function processCpuMs(): number {
 const [gatewayListener] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, starts: 0, inFlight: 0, busySince: 0 };
+  const recordShapes = request.headers[RECORD_READ_SHAPES_HEADER] !== undefined;
+  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, starts: 0, recordShapes, inFlight: 0, busySince: 0 };
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
     writeHead(status, {
@@ -131,7 +154,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-Process-CPU-Ms': processCpuMs().toFixed(3),
       'X-Bench-DynamoDB-Ms': stats.dynamoMs.toFixed(3),
       'X-Bench-Transact-Items': String(stats.transactItems),
-      'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes),
+      ...(recordShapes ? { 'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes) } : {}),
       'X-Bench-Start-Executions': String(stats.starts),
       ...(stats.startSample === undefined ? {} : { 'X-Bench-Start-Execution-Sample': stats.startSample }),
     });

@@ -1,10 +1,12 @@
 /**
- * The bench's floor for multi-item reads (docs/benchmarks.md "How it was measured"): a Query or BatchGetItem
- * that returned two items or more is priced as a bare read of the endpoint's own shape, one that returned
- * 0 or 1 item stays at the GetItem floor, and endpoints without multi-item reads keep the floor they had.
+ * The bench's floor (docs/benchmarks.md "How it was measured"): a Query that returned any item, or a BatchGetItem
+ * of two items or more or one large item, is priced as a bare read of the endpoint's own shape (no clamp at the
+ * GetItem floor), a single-item write at a bare conditional UpdateItem, the hop at the baseline endpoint's p50
+ * minus a GetItem's, and endpoints without such calls keep the floor they had.
  */
 import { describe, expect, it } from 'vitest';
-import { callPriceAdjustment } from '../../bench/call-prices.ts';
+import { callPriceAdjustment, floorFor } from '../../bench/call-prices.ts';
+import { withBaseline } from '../../bench/report.ts';
 import { closedLoop } from '../../bench/measure.ts';
 import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
 
@@ -73,8 +75,8 @@ describe('bench read floor', () => {
     // No multi-item read in the run (its Queries returned 0 or 1 item), or no shaped floor: nothing changes.
     expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 } }, floor)).toBe(0);
     expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } } }, { getItemP50: 2 })).toBe(0);
-    // A shaped floor measured below the GetItem floor (noise) never prices the call below a GetItem.
-    expect(shapedReadAdjustment({ calls: { Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 2, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 } } }, { getItemP50: 2, reads: { Query: { p50: 1.5, shape } } })).toBe(0);
+    // A bare Query measured below the GetItem floor next to the same run is the Query's price: no clamp at a GetItem.
+    expect(shapedReadAdjustment({ calls: { Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 2, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 } } }, { getItemP50: 2, reads: { Query: { p50: 1.5, shape } } })).toBeCloseTo(-0.5);
   });
 
   it('prices reads issued together as one group at the p50 of as many bare reads issued together', () => {
@@ -92,8 +94,26 @@ describe('bench read floor', () => {
     // Reads and transactions only, or no such floors measured (older results): nothing changes.
     expect(callPriceAdjustment({ calls: { GetItem: 1, Query: 2, TransactWriteItems: 1 } }, floors)).toBe(0);
     expect(callPriceAdjustment({ calls: { GetItem: 1, UpdateItem: 1 }, startExecutions: 1 }, { getItemP50: 2 })).toBe(0);
-    // A write floor measured below the GetItem floor (noise) never prices the write below a GetItem.
-    expect(callPriceAdjustment({ calls: { UpdateItem: 1 } }, { getItemP50: 2, singleWriteP50: 1.5 })).toBe(0);
+    // A write floor measured below the GetItem floor is the write's price: no clamp at a GetItem.
+    expect(callPriceAdjustment({ calls: { UpdateItem: 1 } }, { getItemP50: 2, singleWriteP50: 1.5 })).toBeCloseTo(-0.5);
+  });
+
+  it("prices a request at the baseline endpoint's p50 plus its other calls, each at the adjacent floor of its kind", () => {
+    const shape = { items: 1, bytesPerItem: 304, attributesPerItem: 8, parallelCalls: 1 };
+    const query = { Query: { callsPerRequest: 1, itemsPerCall: 1, bytesPerItem: 300, attributesPerItem: 8, parallelCalls: 1 } };
+    // One Query (A19's shape): the hop (baseline 4 - GetItem 3) + the bare one-item Query at 2.6, below the GetItem floor.
+    expect(floorFor({ calls: { Query: 1 }, roundTrips: 1, readShapes: query }, { getItemP50: 3, baselineP50: 4, reads: { Query: { p50: 2.6, shape } } })).toBeCloseTo(3.6);
+    // A token GetItem and a two-item transaction: the baseline (hop + one GetItem) + the transaction floor.
+    expect(floorFor({ calls: { GetItem: 1, TransactWriteItems: 1 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4, transactWriteP50: 6, transactItems: 2 })).toBeCloseTo(10);
+    // A transaction with no transaction floor measured (its warm-up made none): no ratio rather than a wrong one.
+    expect(floorFor({ calls: { GetItem: 1, TransactWriteItems: 1 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4 })).toBeNull();
+    // The login: its password hash is priced as intrinsic work.
+    expect(floorFor({ calls: { GetItem: 2 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4, passwordHashP50: 50 }, 'passwordHash')).toBeCloseTo(57);
+  });
+
+  it('shows the baseline endpoint\'s CPU figure beside the endpoint\'s, and nothing for results without it', () => {
+    expect(withBaseline(2.31, 1.4)).toBe('2.31 (1.40)');
+    expect(withBaseline(2.31, undefined)).toBe('2.31');
   });
 
   it('runs a floor for its minimum number of samples even when its time is up', async () => {
