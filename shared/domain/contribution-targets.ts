@@ -10,15 +10,16 @@ import { db, table } from '#shared/db/client.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createItem } from '#shared/db/transactions.ts';
+import { schema } from '#shared/schemas/registry.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** Targets a list answers at most: operators curate a short list; the list is not paged (CS2 reads one array). */
 export const MAX_CONTRIBUTION_TARGETS = 100;
 
-const optionalUrl = z.string().url().max(500).nullable().default(null);
+const optionalUrl = /* @__PURE__ */ schema(() => z.string().url().max(500).nullable().default(null));
 
 /** What createContributionTarget accepts; optional fields have the default a new target gets. */
-export const contributionTargetInputSchema = z.object({
+export const contributionTargetInputSchema = /* @__PURE__ */ schema(() => z.object({
   name: z.string().trim().min(1).max(255),
   description_html: z.string().max(5000).default(''),
   employer_required: z.boolean().default(false),
@@ -29,7 +30,7 @@ export const contributionTargetInputSchema = z.object({
   partner_specific_terms: z.string().max(5000).nullable().default(null),
   twitter_username: z.string().max(64).nullable().default(null),
   website: optionalUrl,
-});
+}));
 
 export type ContributionTargetInput = z.input<typeof contributionTargetInputSchema>;
 export type ContributionTargetItem = z.output<typeof contributionTargetInputSchema> & { target_id: number; created_at: string; updated_at: string };

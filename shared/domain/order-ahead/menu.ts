@@ -13,22 +13,23 @@ import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
 import { getLocation } from '#shared/domain/locations.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
+import { schema } from '#shared/schemas/registry.ts';
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const money = z.number().int().min(0).max(100_000_00);
-const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)');
+const id = /* @__PURE__ */ schema(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+const money = /* @__PURE__ */ schema(() => z.number().int().min(0).max(100_000_00));
+const clock = /* @__PURE__ */ schema(() => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'));
 
-export const timeWindowSchema = z.object({ start: clock, end: clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() });
+export const timeWindowSchema = /* @__PURE__ */ schema(() => z.object({ start: clock, end: clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() }));
 
-const optionSchema = z.object({
+const optionSchema = /* @__PURE__ */ schema(() => z.object({
   id,
   name: z.string().min(1).max(200),
   price_amount: money.default(0),
   /** false while the option is sold out. */
   available: z.boolean().default(true),
-});
+}));
 
-const optionGroupSchema = z
+const optionGroupSchema = /* @__PURE__ */ schema(() => z
   .object({
     id,
     name: z.string().min(1).max(200),
@@ -47,15 +48,15 @@ const optionGroupSchema = z
   .refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
     message: 'default_option_ids must name options of the group',
     path: ['default_option_ids'],
-  });
+  }));
 
 /** Free-form facts a merchant attaches to an item (LevelUp's `metadata`): a few short scalar values. */
-const metadataSchema = z
+const metadataSchema = /* @__PURE__ */ schema(() => z
   .record(z.string().min(1).max(50), z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
   .refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')
-  .default({});
+  .default({}));
 
-const itemSchema = z.object({
+const itemSchema = /* @__PURE__ */ schema(() => z.object({
   id,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).default(''),
@@ -74,16 +75,16 @@ const itemSchema = z.object({
   /** Local-time windows the item can be ordered for; none means whenever the location is open. */
   availability_windows: z.array(timeWindowSchema).default([]),
   option_groups: z.array(optionGroupSchema).default([]),
-});
+}));
 
 /** Groups of categories apps may show together (LevelUp's `category_groups`, e.g. "Meats"). */
-const categoryGroupSchema = z.object({
+const categoryGroupSchema = /* @__PURE__ */ schema(() => z.object({
   id,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).nullable().default(null),
-});
+}));
 
-const categorySchema = z.object({
+const categorySchema = /* @__PURE__ */ schema(() => z.object({
   id,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).nullable().default(null),
@@ -92,17 +93,17 @@ const categorySchema = z.object({
   /** Applies to every item of the category, in addition to the item's own windows. */
   availability_windows: z.array(timeWindowSchema).default([]),
   items: z.array(itemSchema).min(1),
-});
+}));
 
 /** Who an upsell is shown to. `min_orders`: users with at least that many orders. */
-export const segmentSchema = z.discriminatedUnion('kind', [
+export const segmentSchema = /* @__PURE__ */ schema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('everyone') }),
   z.object({ kind: z.literal('new_customers') }),
   z.object({ kind: z.literal('min_orders'), min_orders: z.number().int().min(1) }),
-]);
+]));
 export type CustomerSegment = z.output<typeof segmentSchema>;
 
-export const upsellSchema = z.object({
+export const upsellSchema = /* @__PURE__ */ schema(() => z.object({
   /** Assigned when absent. */
   id: id.optional(),
   prompt: z.string().min(1).max(200),
@@ -114,10 +115,10 @@ export const upsellSchema = z.object({
   segment: segmentSchema.default({ kind: 'everyone' }),
   /** Local-time windows it is shown in; empty: always. */
   time_windows: z.array(timeWindowSchema).default([]),
-});
+}));
 export type UpsellInput = z.input<typeof upsellSchema>;
 
-export const orderAheadSettingsSchema = z.object({
+export const orderAheadSettingsSchema = /* @__PURE__ */ schema(() => z.object({
   /** Sales tax in basis points (825 = 8.25%), applied to the subtotal and fees. */
   tax_rate_basis_points: z.number().int().min(0).max(5000).default(0),
   delivery_fee_amount: money.default(0),
@@ -135,10 +136,10 @@ export const orderAheadSettingsSchema = z.object({
   scheduling_horizon_minutes: z.number().int().min(0).max(7 * 24 * 60).default(4 * 60),
   /** Where paid orders are forwarded (docs/order-ahead.md, "Sandbox ordering provider"). */
   ordering_provider: z.enum(ORDERING_PROVIDER_NAMES).default(DEFAULT_ORDERING_PROVIDER),
-});
+}));
 export type OrderAheadSettings = z.output<typeof orderAheadSettingsSchema>;
 
-export const menuInputSchema = z
+export const menuInputSchema = /* @__PURE__ */ schema(() => z
   .object({
     settings: orderAheadSettingsSchema.default(orderAheadSettingsSchema.parse({})),
     category_groups: z.array(categoryGroupSchema).max(50).default([]),
@@ -168,7 +169,7 @@ export const menuInputSchema = z
         if (!itemIds.has(itemId)) context.addIssue({ code: 'custom', message: `upsell names unknown item ${itemId}`, path: ['upsells', index] });
       }
     });
-  });
+  }));
 export type MenuInput = z.input<typeof menuInputSchema>;
 
 export type MenuOption = z.output<typeof optionSchema>;
