@@ -211,6 +211,17 @@ export async function getLocation(locationId: number): Promise<LocationItem | un
   return result.Item ? withoutKeys(result.Item) : undefined;
 }
 
+/**
+ * A location's merchant and whether apps list it: two of its ~40 attributes, for reads that need no more
+ * (A18's campaigns at a location), so the rest is neither sent nor unmarshalled.
+ */
+export async function getLocationListing(locationId: number): Promise<Pick<LocationItem, 'merchant_id' | 'shown'> | undefined> {
+  const result = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.location(locationId), ProjectionExpression: '#merchant, #shown', ExpressionAttributeNames: { '#merchant': 'merchant_id', '#shown': 'shown' } }),
+  );
+  return result.Item as Pick<LocationItem, 'merchant_id' | 'shown'> | undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Listing
 

@@ -48,6 +48,9 @@ export function currentPaymentToken(user: UserItem): CurrentPaymentToken {
   return { id: user.payment_token_id, data: user.payment_token_data, expiresAt: user.payment_token_expires_at ?? expiryFromCreation(user.created_at) };
 }
 
+/** The QR item's attributes userNamedByPaymentToken reads: a reader that projects the item reads at least these. */
+export const PAYMENT_TOKEN_USER_ATTRIBUTES = ['user_id', 'expires_at', 'created_at'] as const;
+
 /**
  * The user a scanned QR code's item names, or undefined when there is none or it has expired (its TTL may not
  * have removed it yet). Every reader of a QR item asks this, so an expired or rotated code charges no one.

@@ -1,6 +1,6 @@
 import { getMerchant } from '#shared/domain/merchants.ts';
-import { getLocation } from '#shared/domain/locations.ts';
-import { campaignIdForCohortCode, getCampaign, isOpen, loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { getLocationListing } from '#shared/domain/locations.ts';
+import { campaignIdForCohortCode, getCampaign, isOpen, loadMerchantCatalogSummaries, type CampaignItem, type CampaignSummary } from '#shared/domain/loyalty/campaigns.ts';
 import { representationTypesFor } from '#shared/domain/loyalty/representations.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import type { WindowLimit } from '#shared/domain/rate-limits.ts';
@@ -17,7 +17,7 @@ export const CODE_LOOKUPS_PER_CLIENT: WindowLimit = { name: 'code-lookup-client'
  * for, and only their own token shows it, through the contract's routes), and not a legacy campaign
  * (those only receive migrated cards).
  */
-export function isPublic(campaign: CampaignItem, at: Date): boolean {
+export function isPublic(campaign: CampaignSummary, at: Date): boolean {
   return isOpen(campaign, at) && !campaign.locked && campaign.kind !== 'legacy';
 }
 
@@ -25,7 +25,7 @@ export interface CampaignMetadata {
   campaign: { id: number; representation_types: string[] };
 }
 
-function metadata(campaigns: readonly CampaignItem[], at: Date): CampaignMetadata[] {
+function metadata(campaigns: readonly CampaignSummary[], at: Date): CampaignMetadata[] {
   return campaigns
     .filter((campaign) => isPublic(campaign, at))
     .sort((a, b) => a.campaign_id - b.campaign_id)
@@ -34,14 +34,14 @@ function metadata(campaigns: readonly CampaignItem[], at: Date): CampaignMetadat
 
 /** A18: a shown location's public campaigns (its merchant's: campaigns apply at every location of their merchant); undefined when no such location. */
 export async function locationCampaigns(locationId: number, at = new Date()): Promise<CampaignMetadata[] | undefined> {
-  const location = await getLocation(locationId);
+  const location = await getLocationListing(locationId);
   if (!location || !location.shown) return undefined;
-  return metadata((await loadMerchantCatalog(location.merchant_id)).campaigns, at);
+  return metadata((await loadMerchantCatalogSummaries(location.merchant_id)).campaigns, at);
 }
 
 /** A19: a merchant's public campaigns; undefined when no such merchant. One Query when the merchant is listed in its catalog partition. */
 export async function merchantCampaigns(merchantId: number, at = new Date()): Promise<CampaignMetadata[] | undefined> {
-  const catalog = await loadMerchantCatalog(merchantId);
+  const catalog = await loadMerchantCatalogSummaries(merchantId);
   if (!catalog.merchantListed && !(await getMerchant(merchantId))) return undefined;
   return metadata(catalog.campaigns, at);
 }

@@ -261,7 +261,30 @@ export async function loadMerchantCatalog(merchantId: number): Promise<{ merchan
   return queryMerchantCatalog(merchantId);
 }
 
-async function queryMerchantCatalog(merchantId: number, campaignsOnly = false): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
+/** What a campaign list without a user shows of each campaign (A18, A19): whether it is public now, its id and kind. */
+export type CampaignSummary = Pick<CampaignItem, 'campaign_id' | 'kind' | 'locked' | 'opens_at' | 'closes_at'>;
+
+/** The attributes loadMerchantCatalogSummaries reads: a CampaignSummary's and `entity` (which rows are campaigns). */
+const SUMMARY_ATTRIBUTES = ['entity', ...Object.keys({ campaign_id: true, kind: true, locked: true, opens_at: true, closes_at: true } satisfies Record<keyof CampaignSummary, true>)];
+const SUMMARY_PROJECTION = {
+  ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, index) => `#c${index}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, index) => [`#c${index}`, name])),
+};
+
+/**
+ * loadMerchantCatalog's one Query reading only the CampaignSummary of each campaign: a campaign item has
+ * ~40 attributes (rules, goals, labels, texts) that a list of ids and representation types never shows,
+ * and each would be sent, parsed and unmarshalled on every request.
+ */
+export async function loadMerchantCatalogSummaries(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignSummary[] }> {
+  return queryMerchantCatalog(merchantId, false, SUMMARY_PROJECTION);
+}
+
+async function queryMerchantCatalog(
+  merchantId: number,
+  campaignsOnly = false,
+  projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> },
+): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
   const campaigns: CampaignItem[] = [];
   let merchantListed = false;
   const { gsi1pk, skPrefix } = keys.merchantCampaigns(merchantId);
@@ -270,6 +293,7 @@ async function queryMerchantCatalog(merchantId: number, campaignsOnly = false): 
     IndexName: 'gsi1',
     KeyConditionExpression: campaignsOnly ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
     ExpressionAttributeValues: campaignsOnly ? { ':pk': gsi1pk, ':prefix': skPrefix } : { ':pk': gsi1pk },
+    ...projection,
   });
   for (const item of items) {
     if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);
@@ -278,7 +302,7 @@ async function queryMerchantCatalog(merchantId: number, campaignsOnly = false): 
   return { merchantListed, campaigns };
 }
 
-export function isOpen(campaign: CampaignItem, at: Date): boolean {
+export function isOpen(campaign: Pick<CampaignItem, 'opens_at' | 'closes_at'>, at: Date): boolean {
   return Date.parse(campaign.opens_at) <= at.getTime() && (campaign.closes_at === null || at.getTime() < Date.parse(campaign.closes_at));
 }
 

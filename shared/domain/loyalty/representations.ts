@@ -28,7 +28,7 @@ const APPLICABLE: Record<CampaignKind, readonly RepresentationType[]> = {
   legacy: ['basic_v1'],
 };
 
-export function representationTypesFor(campaign: CampaignItem): readonly RepresentationType[] {
+export function representationTypesFor(campaign: Pick<CampaignItem, 'kind'>): readonly RepresentationType[] {
   return APPLICABLE[campaign.kind];
 }
 

@@ -8,7 +8,9 @@ import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { notFound, unauthorized } from '#shared/errors.ts';
 import { availableCredit, type AvailableCredit } from '#shared/domain/credit.ts';
-import { customerFrom, customerKeys, type PosCustomerInput } from './customer.ts';
+import { CUSTOMER_ATTRIBUTES, customerFrom, customerKeys, type PosCustomerInput } from './customer.ts';
+
+const LOCATION_AND_CUSTOMER_ATTRIBUTES = ['merchant_id', ...CUSTOMER_ATTRIBUTES];
 
 const NOT_THIS_MERCHANTS_LOCATION = () => unauthorized('Not authorized for this location.', 'location', 'merchant_token');
 
@@ -29,7 +31,8 @@ export async function locationCredit(locationId: number, userId: number | undefi
  * the merchant's (401), the QR code (or user token) must name a user (404, empty body, as the docs show).
  */
 export async function customerCreditAtLocation(merchantId: number, locationId: number, customer: PosCustomerInput): Promise<AvailableCredit> {
-  const [location, ...customerItems] = await readItems([keys.location(locationId), ...customerKeys(customer)], { consistent: true });
+  // Only the location's merchant and what names the customer: not the location's ~40 other attributes.
+  const [location, ...customerItems] = await readItems([keys.location(locationId), ...customerKeys(customer)], { consistent: true, attributes: LOCATION_AND_CUSTOMER_ATTRIBUTES });
   if (location?.merchant_id !== merchantId) throw NOT_THIS_MERCHANTS_LOCATION();
   const userId = customerFrom(customer, customerItems);
   if (userId === undefined) throw notFound();

@@ -7,7 +7,7 @@ import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { UserPrincipal } from '#shared/auth/tokens.ts';
 import { parsePaymentCode } from '#shared/domain/payment-codes.ts';
-import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
+import { PAYMENT_TOKEN_USER_ATTRIBUTES, userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
 
 export interface PosCustomerInput {
   /** The scanned QR string as the POS sent it (the app's preference suffix, if any, is not part of the token). */
@@ -15,6 +15,9 @@ export interface PosCustomerInput {
   /** The user token sent with the merchant's, if any (it wins over a QR code). */
   user?: UserPrincipal;
 }
+
+/** What customerFrom reads of the QR code item: a batch that reads it with a projection includes these. */
+export const CUSTOMER_ATTRIBUTES: readonly string[] = PAYMENT_TOKEN_USER_ATTRIBUTES;
 
 /** The QR code item to read, when the customer is named by one. */
 export function customerKeys(input: PosCustomerInput): Key[] {
