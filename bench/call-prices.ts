@@ -23,14 +23,13 @@ export interface CallFloors {
 /**
  * What pricing these calls at their own floors adds to a floor that priced every DynamoDB call at the
  * GetItem floor and StartExecution at nothing: each single-item write at the UpdateItem floor instead of
- * a GetItem's, each StartExecution at the StartExecution floor. Zero without such calls or without those
- * floors (results from before they existed). No clamp at the GetItem floor (there was one before
- * 2026-11-23's evening): a write floor measured below it is noise in one of the two, and raising only the
- * low one biases the floor upward, in favour of the endpoint (bench/read-shape.ts shapedReadAdjustment).
+ * a GetItem's (never below it: a conditional write does at least a read's work, as a Query does; see
+ * bench/read-shape.ts shapedReadAdjustment), each StartExecution at the StartExecution floor. Zero without
+ * such calls or without those floors (results from before they existed).
  */
 export function callPriceAdjustment(load: { calls: Record<string, number>; startExecutions?: number }, floor: CallFloors): number {
   const writes = SINGLE_WRITES.reduce((sum, operation) => sum + (load.calls[operation] ?? 0), 0);
-  const writeExtra = floor.singleWriteP50 === undefined ? 0 : writes * (floor.singleWriteP50 - floor.getItemP50);
+  const writeExtra = floor.singleWriteP50 === undefined ? 0 : writes * Math.max(0, floor.singleWriteP50 - floor.getItemP50);
   const starts = floor.startExecutionP50 === undefined ? 0 : (load.startExecutions ?? 0) * floor.startExecutionP50;
   return writeExtra + starts;
 }

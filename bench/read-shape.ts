@@ -134,13 +134,16 @@ export function floorShape(shape: Pick<ReadShape, 'itemsPerCall' | 'bytesPerItem
  * How a request's multi-item reads are priced differently from the GetItem floor each is first priced
  * at: the shaped Query / BatchGetItem calls (addReadShape; mean per request, from the warm-up, which
  * records the shapes) at the bare reads of the endpoint's shape measured next to the run, in groups of as many
- * calls as the handler had in flight at once, each group at its p50. Zero without such calls or without that
- * floor (results from before it existed): those floors are unchanged.
+ * calls as the handler had in flight at once, each group at its p50 and never below a GetItem. Zero without
+ * such calls or without that floor (results from before it existed): those floors are unchanged.
  *
- * No clamp at the GetItem floor (runs before 2026-11-23's evening priced such a group at no less than one
- * GetItem): both floors are measured the same way next to the run, so a bare Query measured below the
- * GetItem floor is the better price of a Query, and raising only the low one is a one-sided correction of
- * noise that biases every floor upward (in favour of the endpoint).
+ * Why the clamp stays (reconsidered 2026-11-23, when the adjacent floors came to be measured on both sides
+ * of the run): a Query does at least a GetItem's work in DynamoDB (the same partition lookup, plus the key
+ * condition and the page), so a bare Query measured below the GetItem floor is noise in one of the two. The
+ * hop is priced as baseline - GetItem floor, so without the clamp a one-Query endpoint's floor is
+ * baseline + Query - GetItem, and a burst during the GetItem floor pushes it below the baseline endpoint's,
+ * even below zero (a quick run under load: the menu's floor came out at -1.69 ms). With it, such an endpoint
+ * is priced at least as the one-GetItem baseline: the database's work, not a favour.
  */
 export function shapedReadAdjustment(
   load: { calls: Record<string, number>; readShapes?: Partial<Record<ShapedRead, ReadShape>> },
@@ -151,6 +154,6 @@ export function shapedReadAdjustment(
     const multiItemCalls = Math.min(load.readShapes?.[operation]?.callsPerRequest ?? 0, load.calls[operation] ?? 0);
     if (shaped === undefined || multiItemCalls === 0) return sum;
     const groups = multiItemCalls / Math.max(1, shaped.shape.parallelCalls);
-    return sum + groups * shaped.p50 - multiItemCalls * floor.getItemP50;
+    return sum + groups * Math.max(shaped.p50, floor.getItemP50) - multiItemCalls * floor.getItemP50;
   }, 0);
 }
