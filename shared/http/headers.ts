@@ -13,12 +13,28 @@ import { WWW_AUTHENTICATE } from '#shared/errors.ts';
 export const SERVER_HEADER = { Server: 'LevelUp' } as const;
 
 export function securityHeaders(status: number, headers: Record<string, string> = {}): Record<string, string> {
-  const has = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name);
-  return {
-    ...SERVER_HEADER,
-    'X-Content-Type-Options': 'nosniff',
-    ...(has('cache-control') ? {} : { 'Cache-Control': 'no-store' }),
-    ...(status === 401 && !has('www-authenticate') ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {}),
-    ...headers,
-  };
+  const answer: Record<string, string> = {};
+  addSecurityHeaders(answer, status, headers);
+  return answer;
+}
+
+/**
+ * Adds to `target`, in this order, the security headers, then `leading` (X-Request-Id), then `headers`
+ * (which replace any header already there that they name exactly). Assignments into one object: the request
+ * pipeline calls this on every answer (shared/http/handler.ts respond).
+ */
+export function addSecurityHeaders(target: Record<string, string>, status: number, headers: Record<string, string> | undefined, leading?: string, leadingValue?: string): void {
+  let cacheControl = false;
+  let wwwAuthenticate = false;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'cache-control') cacheControl = true;
+    else if (lower === 'www-authenticate') wwwAuthenticate = true;
+  }
+  target.Server = SERVER_HEADER.Server;
+  target['X-Content-Type-Options'] = 'nosniff';
+  if (!cacheControl) target['Cache-Control'] = 'no-store';
+  if (status === 401 && !wwwAuthenticate) target['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  if (leading !== undefined) target[leading] = leadingValue as string;
+  for (const name in headers) target[name] = headers[name]!;
 }
