@@ -1,5 +1,6 @@
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
-import { publishCheck, serializePublishedCheck } from '#shared/domain/orders/checks.ts';
+import { publishCheck } from '#shared/domain/orders/checks.ts';
+import { serializePublishedCheck } from '#shared/domain/orders/published-checks.ts';
 import { checkBody, publishedCheckResponse } from '#shared/schemas/pos.ts';
 
 /** PUT /v15/checks: the POS publishes an open check and gets its locator and QR code to show (C# SDK CreateRemoteCheckData). */

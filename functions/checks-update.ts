@@ -1,5 +1,6 @@
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
-import { serializePublishedCheck, updateCheck } from '#shared/domain/orders/checks.ts';
+import { updateCheck } from '#shared/domain/orders/checks.ts';
+import { serializePublishedCheck } from '#shared/domain/orders/published-checks.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { checkBody, publishedCheckResponse, checkParams } from '#shared/schemas/pos.ts';
 

@@ -9,8 +9,6 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomInt } from 'node:crypto';
-// The encoder alone: the package's entry point also loads every renderer (pngjs and more, ~60 KiB per bundle).
-import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -76,33 +74,6 @@ const LOCATION_NOT_FOUND = () => unprocessable('check', 'location_id', "Location
 const ALREADY_PAID = () => unprocessable('check', 'base', 'This check has been paid; publish a new check.', 'already_completed');
 const NOT_CLAIMED = () => unprocessable('check', 'base', 'No customer has claimed this check yet.', 'not_claimed');
 const SETTLING = () => conflict('This check is being paid; retry shortly.', 1, 'check', 'in_progress');
-
-/** The text the check's QR code holds: the customer's app claims the check with the uuid after `CHECK:`. */
-export function checkQrText(uuid: string): string {
-  // Upper case keeps it in the QR alphanumeric mode: a smaller code.
-  return `CHECK:${uuid.toUpperCase()}`;
-}
-
-/**
- * The QR code as text rows (LevelUp's `qr_code_character_art`): two module rows per character row, dark modules
- * drawn as blocks (U+2588 both, U+2580 upper, U+2584 lower, U+00A0 neither), a one-module quiet zone, rows joined by `,`.
- */
-export function qrCodeCharacterArt(text: string): string {
-  const { modules } = createQrCode(text, { errorCorrectionLevel: 'M' });
-  const size = modules.size;
-  const dark = (row: number, column: number) => row >= 0 && column >= 0 && row < size && column < size && modules.get(row, column) === 1;
-  const rows: string[] = [];
-  for (let top = -1; top < size + 1; top += 2) {
-    let line = '';
-    for (let column = -1; column < size + 1; column++) {
-      const upper = dark(top, column);
-      const lower = dark(top + 1, column);
-      line += upper && lower ? '\u2588' : upper ? '\u2580' : lower ? '\u2584' : '\u00a0';
-    }
-    rows.push(line);
-  }
-  return rows.join(',');
-}
 
 function newLocator(): string {
   return Array.from({ length: 6 }, () => LOCATOR_ALPHABET[randomInt(LOCATOR_ALPHABET.length)]).join('');
@@ -304,10 +275,6 @@ export async function finaliseCheck(merchantId: number, uuid: string, request: C
 
 // ---------------------------------------------------------------------------------------------
 // Views
-
-export function serializePublishedCheck(check: CheckItem) {
-  return { check: { locator: check.locator, uuid: check.uuid, qr_code_character_art: qrCodeCharacterArt(checkQrText(check.uuid)) } };
-}
 
 export function serializeCheck({ check, discountAmount }: CheckView) {
   return {
