@@ -6,14 +6,15 @@
  * noise falls on all of them alike.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build, type BuildOptions } from 'esbuild';
 import { handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
 import { apiFunctionEsbuildOptions } from '../infra/esbuild-options.ts';
-import { FALLBACK_HANDLER, routes, type Route } from '#shared/routes.ts';
+import { issueToken } from '#shared/auth/tokens.ts';
+import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
 import type { World } from './seed.ts';
@@ -97,7 +98,11 @@ interface Target {
   handler: string;
   route: string;
   entry: string;
-  event: unknown;
+  event: ProbeEvent;
+  /** The kind of token each probe of this function presents (a fresh one per probe); none for anonymous routes. */
+  token?: TokenKind;
+  /** Files the function reads at run time (the route's `bundledFiles`), copied beside the bundles as the stack copies them beside index.mjs. */
+  bundledFiles?: readonly string[];
   /** A Powertools reference row: bundled with Node's own `node:http` (see referenceBundleOptions). */
   reference?: boolean;
 }
@@ -112,14 +117,55 @@ function referenceBundleOptions(options: BuildOptions): BuildOptions {
   return { ...options, alias };
 }
 
-function eventFor(route: Route | undefined, world: World): unknown {
+type TokenKind = 'user' | 'merchant' | 'app';
+
+/**
+ * The token a route's first request presents: one of the kind its credential names (shared/routes.ts), so
+ * that request runs the route's own path past authorization rather than stopping at 401. `any` takes a user
+ * token, except where the route's main path is another kind's (ANY_CREDENTIAL_PATHS).
+ */
+const TOKEN_FOR_CREDENTIAL: Record<CredentialKind, TokenKind | undefined> = {
+  none: undefined,
+  user: 'user',
+  'user-optional': 'user',
+  'user-unlimited': 'user',
+  any: 'user',
+  merchant: 'merchant',
+  'merchant-or-app': 'merchant',
+  app: 'app',
+  'app-optional': 'app',
+};
+/** Routes taking `any` token whose main path is not a user's: the POS finalising a remote check (C# SDK FinalizeRemoteCheck, a money write). */
+const ANY_CREDENTIAL_PATHS: Record<string, TokenKind> = { 'checks-orders-create': 'merchant' };
+
+function tokenKindFor(route: Route | undefined): TokenKind | undefined {
+  if (!route) return undefined;
+  return route.credential === 'any' ? (ANY_CREDENTIAL_PATHS[route.handler] ?? 'user') : TOKEN_FOR_CREDENTIAL[route.credential];
+}
+
+/**
+ * A token nobody else has presented, of the kind asked for, for the world's first user, its merchant or its app
+ * (the permissions the bench's own tokens carry). One per probe: some first requests end a token
+ * (DELETE /v15/access_tokens revokes the one it is called with), and with one shared token every function
+ * probed after that one answered 401 without running its own path (63 of 129 rows in the run of 2026-11-23).
+ */
+function freshToken(kind: TokenKind, world: World): Promise<string> {
+  if (kind === 'user') return issueToken({ subject: 'user', userId: world.users[0]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
+  if (kind === 'merchant') return issueToken({ subject: 'merchant', merchantId: world.merchantId, appId: world.appId, permissions: MERCHANT_PERMISSIONS });
+  return issueToken({ subject: 'app', appId: world.appId });
+}
+
+interface ProbeEvent {
+  headers: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** The route's request as API Gateway's payload v2 (no Authorization header: withToken adds the probe's own). */
+function eventFor(route: Route | undefined): ProbeEvent {
   const method = route?.method ?? 'GET';
   const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1')) : '/v15/no-such-route';
   const params = route ? Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, match[1] === 'uuid' ? 'bench0000000000000000000000000000' : '1'])) : undefined;
   const headers: Record<string, string> = { host: 'cold-start.local', accept: 'application/json', 'x-forwarded-proto': 'https' };
-  const credential = route?.credential ?? 'none';
-  if (credential === 'merchant') headers.authorization = `token ${world.merchantToken}`;
-  else if (credential !== 'none') headers.authorization = `token ${world.users[0]!.token}`;
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   if (hasBody) headers['content-type'] = 'application/json';
   const routeKey = route ? `${route.method} ${route.path}` : '$default';
@@ -145,6 +191,10 @@ function eventFor(route: Route | undefined, world: World): unknown {
     body: hasBody ? '{}' : undefined,
     isBase64Encoded: false,
   };
+}
+
+function withToken(event: ProbeEvent, token: string | undefined): ProbeEvent {
+  return token === undefined ? event : { ...event, headers: { ...event.headers, authorization: `token ${token}` } };
 }
 
 interface ProbeResult {
@@ -200,11 +250,11 @@ export async function measureColdStarts(options: {
       rows.push({ handler, route: routeLabel, available: false, note: `functions/${handler}.ts does not exist` });
       continue;
     }
-    targets.push({ handler, route: routeLabel, entry, event: eventFor(route, options.world) });
+    targets.push({ handler, route: routeLabel, entry, event: eventFor(route), token: tokenKindFor(route), ...(route?.bundledFiles ? { bundledFiles: route.bundledFiles } : {}) });
   }
   targets.unshift(
-    { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined, options.world) },
-    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined, options.world), reference: true })),
+    { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
+    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
   );
 
   const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
@@ -226,8 +276,9 @@ export async function measureColdStarts(options: {
       continue;
     }
     const bundle = join(bundleDirectory, `function-${index}.mjs`);
+    // Without them openapi-show's first request answered 500 (shared/http/bundled-files.ts found no docs/openapi.json).
+    for (const file of target.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, file), join(bundleDirectory, basename(file)));
     const eventFile = join(bundleDirectory, `function-${index}.event.json`);
-    writeFileSync(eventFile, JSON.stringify(target.event));
     const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
     built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
   }
@@ -239,6 +290,9 @@ export async function measureColdStarts(options: {
     for (const target of built) {
       if (failures.has(target.handler)) continue;
       try {
+        // Minted between probes, so no probe's clock includes it.
+        const token = target.token ? await freshToken(target.token, options.world) : undefined;
+        writeFileSync(target.eventFile, JSON.stringify(withToken(target.event, token)));
         const result = await probe(target.bundle, target.eventFile, options.environment);
         samples.set(target.handler, [...(samples.get(target.handler) ?? []), result]);
       } catch (error) {
