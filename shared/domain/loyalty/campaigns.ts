@@ -264,12 +264,17 @@ export async function loadMerchantCatalog(merchantId: number): Promise<{ merchan
 /** What a campaign list without a user shows of each campaign (A18, A19): whether it is public now, its id and kind. */
 export type CampaignSummary = Pick<CampaignItem, 'campaign_id' | 'kind' | 'locked' | 'opens_at' | 'closes_at'>;
 
-/** The attributes loadMerchantCatalogSummaries reads: a CampaignSummary's and `entity` (which rows are campaigns). */
-const SUMMARY_ATTRIBUTES = ['entity', ...Object.keys({ campaign_id: true, kind: true, locked: true, opens_at: true, closes_at: true } satisfies Record<keyof CampaignSummary, true>)];
-const SUMMARY_PROJECTION = {
-  ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, index) => `#c${index}`).join(', '),
-  ExpressionAttributeNames: Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, index) => [`#c${index}`, name])),
-};
+/** A catalog Query's projection: `entity` (which rows are campaigns, and the merchant's own row) and `attributes`. */
+function catalogProjection(attributes: readonly string[]): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+  const names = ['entity', ...attributes];
+  return {
+    ProjectionExpression: names.map((_, index) => `#c${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#c${index}`, name])),
+  };
+}
+
+/** The attributes loadMerchantCatalogSummaries reads: a CampaignSummary's. */
+const SUMMARY_PROJECTION = catalogProjection(Object.keys({ campaign_id: true, kind: true, locked: true, opens_at: true, closes_at: true } satisfies Record<keyof CampaignSummary, true>));
 
 /**
  * loadMerchantCatalog's one Query reading only the CampaignSummary of each campaign: a campaign item has
@@ -278,6 +283,42 @@ const SUMMARY_PROJECTION = {
  */
 export async function loadMerchantCatalogSummaries(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignSummary[] }> {
   return queryMerchantCatalog(merchantId, false, SUMMARY_PROJECTION);
+}
+
+/** What the rewards list (shared/domain/loyalty/rewards.ts) reads of each campaign: whether it is open and visible now, and its offer's fields. */
+export type CampaignOffer = Pick<
+  CampaignItem,
+  'campaign_id' | 'kind' | 'locked' | 'opens_at' | 'closes_at' | 'title' | 'description' | 'created_at' | 'tags' | 'transfer_required' | 'transferable' | 'value_amount' | 'max_claims' | 'claims_count' | 'earn_amount' | 'reward_title'
+>;
+
+const OFFER_PROJECTION = catalogProjection(
+  Object.keys({
+    campaign_id: true,
+    kind: true,
+    locked: true,
+    opens_at: true,
+    closes_at: true,
+    title: true,
+    description: true,
+    created_at: true,
+    tags: true,
+    transfer_required: true,
+    transferable: true,
+    value_amount: true,
+    max_claims: true,
+    claims_count: true,
+    earn_amount: true,
+    reward_title: true,
+  } satisfies Record<keyof CampaignOffer, true>),
+);
+
+/**
+ * loadMerchantCatalog's one Query reading only what the rewards list shows of each campaign (16 of its ~40
+ * attributes: no rules, goals, labels, usable hours) and only `entity` of the merchant's own row, which says
+ * that the merchant exists: the rest would be sent, parsed and unmarshalled on every request.
+ */
+export async function loadMerchantCatalogOffers(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignOffer[] }> {
+  return queryMerchantCatalog(merchantId, false, OFFER_PROJECTION);
 }
 
 async function queryMerchantCatalog(
@@ -306,7 +347,7 @@ export function isOpen(campaign: Pick<CampaignItem, 'opens_at' | 'closes_at'>, a
   return Date.parse(campaign.opens_at) <= at.getTime() && (campaign.closes_at === null || at.getTime() < Date.parse(campaign.closes_at));
 }
 
-export function isProgressCampaign(campaign: CampaignItem): boolean {
+export function isProgressCampaign(campaign: Pick<CampaignItem, 'kind'>): boolean {
   return PROGRESS_KINDS.includes(campaign.kind);
 }
 

@@ -6,7 +6,7 @@ import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { distanceInMeters, getLocation, listMerchantLocations } from '#shared/domain/locations.ts';
-import { isOpen, isProgressCampaign, loadMerchantCatalog, type CampaignItem, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
+import { isOpen, isProgressCampaign, loadMerchantCatalogOffers, type CampaignOffer, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds, localTime, parseClock } from '#shared/time.ts';
@@ -51,12 +51,12 @@ export interface RewardView {
  * (`claim-<id>`, `earned-<id>`) come first, oldest first; then `campaign-<id>` offers: open campaigns
  * visible to the user that can still give them something (a loyalty reward to work toward, or a
  * promotion not yet claimed). Reads are Queries by key only, in parallel: the merchant's catalog
- * (the merchant and its campaigns, one gsi1 partition) and the user's loyalty prefix. The merchant's
+ * (the merchant and its campaigns' offer fields, one gsi1 partition) and the user's loyalty prefix. The merchant's
  * locations are read only when a time zone matters: a held reward that could be usable now has usable_hours.
  */
 export async function listRewards(merchantId: number, userId: number | undefined, query: RewardsQuery, at = new Date()): Promise<RewardView[]> {
   const [catalog, state] = await Promise.all([
-    loadMerchantCatalog(merchantId),
+    loadMerchantCatalogOffers(merchantId),
     userId === undefined ? Promise.resolve<UserLoyaltyState>({ progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] }) : loadUserLoyalty(userId, merchantId),
   ]);
   // A merchant created before its item carried the catalog entry is not listed there: ask its own key.
@@ -139,7 +139,7 @@ export function heldRewardView(reward: RewardItem, timeZone: string, at: Date): 
   };
 }
 
-function campaignOfferView(campaign: CampaignItem, state: UserLoyaltyState, at: Date): RewardView | undefined {
+function campaignOfferView(campaign: CampaignOffer, state: UserLoyaltyState, at: Date): RewardView | undefined {
   if (!isOpen(campaign, at) || !campaignVisibleTo(campaign, state.unlocks.get(campaign.campaign_id), at)) return undefined;
   let value: number;
   let title: string;

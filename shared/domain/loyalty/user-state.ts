@@ -137,7 +137,7 @@ export function isUnlockedFor(unlock: UnlockItem | undefined, at: Date): boolean
 }
 
 /** A locked campaign exists for a user only while the merchant's unlocking lasts. */
-export function campaignVisibleTo(campaign: CampaignItem, unlock: UnlockItem | undefined, at: Date): boolean {
+export function campaignVisibleTo(campaign: Pick<CampaignItem, 'locked'>, unlock: UnlockItem | undefined, at: Date): boolean {
   return !campaign.locked || isUnlockedFor(unlock, at);
 }
 
