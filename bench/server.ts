@@ -34,9 +34,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { db } from '#shared/db/client.ts';
-import { withDbStats } from '#shared/db/stats.ts';
+import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/handler.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
@@ -117,20 +116,13 @@ process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
 await startLocalDeliveryQueue();
 /**
  * The baseline endpoint with the bench-mode instrumentation every API handler runs under DYNAMODB_STATS=1
- * (shared/http/handler.ts withHandlerCpuHeader and withStatsHeaders): process.cpuUsage around the invocation
+ * (the same wrappers, shared/http/handler.ts withHandlerCpuHeader and withStatsHeaders): process.cpuUsage around the invocation
  * and X-Handler-CPU-Ms, a withDbStats scope (its AsyncLocalStorage, and ReturnConsumedCapacity on the call)
  * and the X-DynamoDB-* headers. Without it the endpoints paid that bench-only work and their baseline did
  * not; with it the difference between them is the handlers' own work only, and the baseline reports its own
  * handler CPU beside theirs. Deployed, neither runs it.
  */
-const instrumentedBaseline = async (...args: Parameters<typeof baselineHandler>): Promise<APIGatewayProxyStructuredResultV2> => {
-  const before = process.cpuUsage();
-  const { result, stats } = await withDbStats(() => baselineHandler(...args));
-  result.headers = { ...result.headers, 'X-DynamoDB-Round-Trips': String(stats.roundTrips), 'X-DynamoDB-Capacity-Units': String(stats.capacityUnits) };
-  const used = process.cpuUsage(before);
-  result.headers = { ...result.headers, 'X-Handler-CPU-Ms': ((used.user + used.system) / 1000).toFixed(3) };
-  return result;
-};
+const instrumentedBaseline = withHandlerCpuHeader(withStatsHeaders(baselineHandler));
 const server = createGateway({ throttling: false, extraRoutes: [{ method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: instrumentedBaseline }] });
 server.keepAliveTimeout = 60_000;
 
