@@ -291,8 +291,12 @@ export async function measureColdStarts(options: {
     // work on the new item overlapped that probe's import (the baseline, which presents none, never paid it).
     for (const target of built) {
       if (failures.has(target.handler)) continue;
-      const token = target.token ? await freshToken(target.token, options.world) : undefined;
-      writeFileSync(target.eventFile, JSON.stringify(withToken(target.event, token)));
+      try {
+        const token = target.token ? await freshToken(target.token, options.world) : undefined;
+        writeFileSync(target.eventFile, JSON.stringify(withToken(target.event, token)));
+      } catch (error) {
+        failures.set(target.handler, `token: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
+      }
     }
     for (const target of built) {
       if (failures.has(target.handler)) continue;
