@@ -242,10 +242,7 @@ function requestBodyParser(): (request: MiddyRequest) => unknown {
   return (request) => {
     const event = request.event;
     // No body (every GET): nothing to measure, decode or parse.
-    if (event.body === undefined) {
-      (event as { body?: unknown }).body = undefined;
-      return undefined;
-    }
+    if (event.body === undefined) return undefined;
     const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
     if (size > MAX_BODY_BYTES) {
       throw new ApiError(413, [errorDetail('request', 'body', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, 'too_large')]);

@@ -282,7 +282,7 @@ const SUMMARY_PROJECTION = catalogProjection(Object.keys({ campaign_id: true, ki
  * and each would be sent, parsed and unmarshalled on every request.
  */
 export async function loadMerchantCatalogSummaries(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignSummary[] }> {
-  return queryMerchantCatalog(merchantId, false, SUMMARY_PROJECTION);
+  return queryMerchantCatalog<CampaignSummary>(merchantId, false, SUMMARY_PROJECTION);
 }
 
 /** What the rewards list (shared/domain/loyalty/rewards.ts) reads of each campaign: whether it is open and visible now, and its offer's fields. */
@@ -318,15 +318,16 @@ const OFFER_PROJECTION = catalogProjection(
  * that the merchant exists: the rest would be sent, parsed and unmarshalled on every request.
  */
 export async function loadMerchantCatalogOffers(merchantId: number): Promise<{ merchantListed: boolean; campaigns: CampaignOffer[] }> {
-  return queryMerchantCatalog(merchantId, false, OFFER_PROJECTION);
+  return queryMerchantCatalog<CampaignOffer>(merchantId, false, OFFER_PROJECTION);
 }
 
-async function queryMerchantCatalog(
+/** `Campaign`: the type of what the projection reads of each campaign (whole items without one). */
+async function queryMerchantCatalog<Campaign = CampaignItem>(
   merchantId: number,
   campaignsOnly = false,
   projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> },
-): Promise<{ merchantListed: boolean; campaigns: CampaignItem[] }> {
-  const campaigns: CampaignItem[] = [];
+): Promise<{ merchantListed: boolean; campaigns: Campaign[] }> {
+  const campaigns: Campaign[] = [];
   let merchantListed = false;
   const { gsi1pk, skPrefix } = keys.merchantCampaigns(merchantId);
   const items = await queryAll({
@@ -337,7 +338,7 @@ async function queryMerchantCatalog(
     ...projection,
   });
   for (const item of items) {
-    if (item.entity === 'Campaign') campaigns.push(item as CampaignItem);
+    if (item.entity === 'Campaign') campaigns.push(item as Campaign);
     else if (item.entity === 'Merchant') merchantListed = true;
   }
   return { merchantListed, campaigns };
