@@ -13,6 +13,17 @@ export type StoredItem = Record<string, unknown>;
 const MAX_BATCH_KEYS = 100;
 
 /**
+ * A read's ProjectionExpression naming only `attributes`, each through a placeholder (`#p0`, `#p1`...) so that
+ * reserved words (`name`, `kind`, `locked`...) need no thought; spread it into a Get, Query or BatchGetItem request.
+ */
+export function projectionOf(attributes: readonly string[]): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+  return {
+    ProjectionExpression: attributes.map((_, index) => `#p${index}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#p${index}`, name])),
+  };
+}
+
+/**
  * Reads independent items in ONE BatchGetItem (a round trip per request instead of one per item) and
  * answers in the order of `itemKeys`, undefined where an item does not exist. `consistent` applies to
  * all of them (money checks read balances and sources consistently). Keys DynamoDB leaves unprocessed
@@ -25,10 +36,7 @@ export async function readItems(itemKeys: readonly Key[], options: { consistent:
   const id = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
   const found = new Map<string, StoredItem>();
   let pending: Key[] = [...new Map(itemKeys.map((key) => [id(key), { pk: key.pk, sk: key.sk }])).values()];
-  const projection = options.attributes && {
-    ProjectionExpression: ['pk', 'sk', ...options.attributes].map((_, index) => `#a${index}`).join(', '),
-    ExpressionAttributeNames: Object.fromEntries(['pk', 'sk', ...options.attributes].map((name, index) => [`#a${index}`, name])),
-  };
+  const projection = options.attributes && projectionOf(['pk', 'sk', ...options.attributes]);
   for (let round = 1; pending.length > 0; round++) {
     if (round > TRANSIENT_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${TRANSIENT_ATTEMPTS} rounds`);
     if (round > 1) await backoff(round - 1);

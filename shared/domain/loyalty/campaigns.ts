@@ -1,4 +1,4 @@
-import { queryAll } from '#shared/db/reads.ts';
+import { projectionOf, queryAll } from '#shared/db/reads.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { db, table } from '#shared/db/client.ts';
@@ -265,12 +265,8 @@ export async function loadMerchantCatalog(merchantId: number): Promise<{ merchan
 export type CampaignSummary = Pick<CampaignItem, 'campaign_id' | 'kind' | 'locked' | 'opens_at' | 'closes_at'>;
 
 /** A catalog Query's projection: `entity` (which rows are campaigns, and the merchant's own row) and `attributes`. */
-function catalogProjection(attributes: readonly string[]): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
-  const names = ['entity', ...attributes];
-  return {
-    ProjectionExpression: names.map((_, index) => `#c${index}`).join(', '),
-    ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#c${index}`, name])),
-  };
+function catalogProjection(attributes: readonly string[]): ReturnType<typeof projectionOf> {
+  return projectionOf(['entity', ...attributes]);
 }
 
 /** The attributes loadMerchantCatalogSummaries reads: a CampaignSummary's. */
@@ -325,7 +321,7 @@ export async function loadMerchantCatalogOffers(merchantId: number): Promise<{ m
 async function queryMerchantCatalog<Campaign = CampaignItem>(
   merchantId: number,
   campaignsOnly = false,
-  projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> },
+  projection?: ReturnType<typeof projectionOf>,
 ): Promise<{ merchantListed: boolean; campaigns: Campaign[] }> {
   const campaigns: Campaign[] = [];
   let merchantListed = false;

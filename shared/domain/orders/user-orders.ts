@@ -2,6 +2,7 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { projectionOf } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/apps.ts';
 import { getOrder, type OrderRecord } from './record.ts';
@@ -50,10 +51,7 @@ export async function appOf(appId: number): Promise<App | undefined> {
  * item carries its lines, fees and payment details, which the list never shows and which would
  * otherwise be read, sent and unmarshalled for every order of the page.
  */
-const LIST_PROJECTION = {
-  ProjectionExpression: ['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES].map((_, index) => `#p${index}`).join(', '),
-  names: Object.fromEntries(['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES].map((name, index) => [`#p${index}`, name])),
-};
+const LIST_PROJECTION = projectionOf(['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES]);
 
 export interface OrdersPage {
   orders: UserOrderListRecord[];
@@ -85,7 +83,7 @@ export async function listAppOrders(appId: number, userId: number, position: { c
         KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
         ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi1pk, ':cursor': position.cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
         ProjectionExpression: LIST_PROJECTION.ProjectionExpression,
-        ExpressionAttributeNames: { ...LIST_PROJECTION.names, '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
+        ExpressionAttributeNames: { ...LIST_PROJECTION.ExpressionAttributeNames, '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: startKey,
