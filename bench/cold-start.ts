@@ -51,6 +51,19 @@ const LAMBDA_ENVIRONMENT = {
  */
 const LAMBDA_NODE_OPTIONS: string[] = [];
 
+/**
+ * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline, no
+ * Powertools rows; for measuring one function's change before and after, several runs, without the others'
+ * 2 minutes. Its rows are not the figures of record (the lead's full run is).
+ */
+const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('--functions='))?.slice('--functions='.length).split(',').filter(Boolean);
+/**
+ * `--cpu-prof` (set by bench/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
+ * its profile in bench/tmp/profiles/cold-start/, and the bundles are built unminified so its functions keep
+ * their names (timings of such a run are the profiler's, not figures).
+ */
+const PROBE_PROFILE_DIRECTORY = process.env.BENCH_CPU_PROFILE_DIRECTORY ? join(process.env.BENCH_CPU_PROFILE_DIRECTORY, 'cold-start') : undefined;
+
 export interface ColdStartRow {
   handler: string;
   route: string;
@@ -63,6 +76,10 @@ export interface ColdStartRow {
   importMs?: number;
   /** Median time of the first request. */
   firstRequestMs?: number;
+  /** Medians of the probe process's CPU (user + system): its import, its first request, since its start (less load-sensitive than the times). */
+  importCpuMs?: number;
+  firstRequestCpuMs?: number;
+  totalCpuMs?: number;
   /** The three biggest contributors to the bundle, KiB by package. */
   largestInputs?: string;
   /** totalMs / the baseline's totalMs. */
@@ -76,7 +93,7 @@ export interface ColdStartRow {
 /** The functions' own esbuild options (infra/esbuild-options.ts), plus the metafile the bench reads. */
 export function esbuildOptions(entries: Record<string, string>, outdir: string, handlerName?: string): BuildOptions {
   // Only read by the bench (what makes a bundle big); it does not change the output.
-  return { ...apiFunctionEsbuildOptions(entries, outdir, handlerName), metafile: true };
+  return { ...apiFunctionEsbuildOptions(entries, outdir, handlerName), metafile: true, ...(PROBE_PROFILE_DIRECTORY ? { minify: false } : {}) };
 }
 
 /** The biggest contributors to a bundle, by package (or `project` for this repository's own code). */
@@ -201,13 +218,17 @@ interface ProbeResult {
   importMs: number;
   firstRequestMs: number;
   totalMs: number;
+  importCpuMs: number;
+  firstRequestCpuMs: number;
+  totalCpuMs: number;
   status: number | null;
 }
 
 function probe(bundle: string, eventFile: string, environment: Record<string, string>): Promise<ProbeResult> {
   const probeScript = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, probeScript, bundle, eventFile], {
+    const profiling = PROBE_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${PROBE_PROFILE_DIRECTORY}`, `--cpu-prof-name=${basename(bundle, '.mjs')}-${Date.now()}.cpuprofile`] : [];
+    const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, ...profiling, probeScript, bundle, eventFile], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...LAMBDA_ENVIRONMENT, ...environment, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -242,7 +263,7 @@ export async function measureColdStarts(options: {
   const rows: ColdStartRow[] = [];
   const candidates: { handler: string; route?: Route }[] = options.referencesOnly ? [] : [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
   for (const { handler, route } of candidates) {
-    if (seen.has(handler)) continue;
+    if (seen.has(handler) || (SELECTED_FUNCTIONS && !SELECTED_FUNCTIONS.includes(handler))) continue;
     seen.add(handler);
     const routeLabel = route ? `${route.method} ${route.path}` : '$default (404/405)';
     const entry = handlerEntry(handler);
@@ -254,7 +275,7 @@ export async function measureColdStarts(options: {
   }
   targets.unshift(
     { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
-    ...POWERTOOLS_REFERENCES.map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
+    ...(SELECTED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
   );
 
   const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
@@ -331,6 +352,9 @@ export async function measureColdStarts(options: {
       totalMs: round(totalMs, 1),
       importMs: round(importMs, 1),
       firstRequestMs: round(firstRequestMs, 1),
+      importCpuMs: round(median(list.map((sample) => sample.importCpuMs)), 1),
+      firstRequestCpuMs: round(median(list.map((sample) => sample.firstRequestCpuMs)), 1),
+      totalCpuMs: round(median(list.map((sample) => sample.totalCpuMs)), 1),
       ratio: round(totalMs / baselineTotal, 2),
       initRatio: round((importMs + firstRequestMs) / baselineInit, 2),
       status: list[0]!.status,
