@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openState, parseHoursSpec } from '#shared/domain/locations.ts';
-import { isValidTimeZone, localTime, WEEKDAYS } from '#shared/time.ts';
+import { canonicalTimeZones, isValidTimeZone, localTime, WEEKDAYS } from '#shared/time.ts';
 
 /** The answer as Intl gives it: what localTime returned before it read the process clock, and still does for aliases. */
 const intlFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -25,6 +25,15 @@ function intlOffset(timeZone: string): (at: number) => number {
     return (Date.UTC(part('year'), part('month') - 1, part('day'), part('hour') % 24, part('minute')) - Math.floor(at / MINUTE) * MINUTE) / MINUTE;
   };
 }
+
+describe('canonical time zones', () => {
+  it("are the running Node's Intl.supportedValuesOf('timeZone'), name for name (else: npx tsx scripts/time-zones.ts)", () => {
+    // The project's Node (package.json's `node` dependency, the functions' runtime major) runs the tests: a
+    // newer one with new tz data fails here until the written-out list is regenerated from it.
+    expect(process.versions.node.split('.')[0]).toBe('24');
+    expect([...canonicalTimeZones()]).toEqual(Intl.supportedValuesOf('timeZone'));
+  });
+});
 
 describe('localTime', () => {
   it('agrees with Intl for every IANA zone, weekly through 2026-2027 and on both sides of each UTC-offset change', () => {
