@@ -149,6 +149,24 @@ describe("an app's interleaved events", () => {
     expect(ids(await listAllEvents(api, appToken, 'credit_card.deactivated'))).toEqual(ids(all.filter((event) => event.type === 'credit_card.deactivated')));
   });
 
+  it('fills each page in order when its events crowd one shard (a busy resource: its events share one)', async () => {
+    // The first 60 events and the last 50 moved into one shard: a page's events need not spread.
+    const shard = keys.audienceEventPartitions(`app:${appId}`)[0];
+    const crowded = [...ids(all).slice(0, 60), ...ids(all).slice(-50)];
+    for (const id of crowded) {
+      await db().send(new UpdateCommand({ TableName: table(), Key: keys.event(id), UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': shard } }));
+    }
+    const first = await api.call('GET', '/v15/events', { token: appToken });
+    expect(ids(first.body.map((item: { event: ListedEvent }) => item.event))).toEqual(ids(all).slice(0, 50));
+    expect(nextLink(first.headers)).toContain(`after=${all[49]!.id}`);
+    expect(ids(await listAllEvents(api, appToken))).toEqual(ids(all));
+    // The last page: exactly the last 50, and nothing past it.
+    const last = await api.call('GET', `/v15/events?after=${all.at(-51)!.id}`, { token: appToken });
+    expect(ids(last.body.map((item: { event: ListedEvent }) => item.event))).toEqual(ids(all).slice(-50));
+    const past = nextLink(last.headers);
+    if (past) expect((await api.call('GET', past, { token: appToken })).status).toBe(204);
+  });
+
   it("lists nothing of them to another app, and another app cannot replay them", async () => {
     expect((await api.call('GET', '/v15/events', { token: otherAppToken })).status).toBe(204);
     expect((await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: otherAppToken, body: { replay: { after: all[0]!.id } } })).status).toBe(404);

@@ -1,7 +1,7 @@
 /** The stored events of an audience: GET /v15/events and replays read them in order (oldest first). */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
 import { EVENT_RETENTION_DAYS, eventIdInstant, type EventRecord } from '#shared/db/outbox.ts';
 import { audienceKey, type Audience, type EventType } from './catalogue.ts';
 
@@ -9,6 +9,14 @@ import { audienceKey, type Audience, type EventType } from './catalogue.ts';
 export const EVENTS_PAGE_SIZE = 50;
 /** Query pages one list request may read while a `types` filter skips events (bounds a request's work). */
 const MAX_QUERY_PAGES = 10;
+/**
+ * How many times its even share of a page (limit / shards) a shard's first Query reads without a filter.
+ * A resource's events share a shard, so a page's events spread over the shards about evenly, in clumps of
+ * a resource's few events: 3x (19 of 50) fills the page in one round but for about 1 page in 250 even with
+ * every resource's events in pairs (1 in 30,000 with one event each); such a page reads its crowded shard
+ * again (a second round trip), where reading `limit` from every shard read ~8 times what a page takes.
+ */
+const FIRST_READ_SHARE_FACTOR = 3;
 
 /** The lowest id of the retention window: nothing older is listed, whatever TTL has not deleted yet. */
 function oldestListedId(now: number): string {
@@ -45,6 +53,8 @@ interface PartitionRead<T> {
   reached: string;
   startKey: Record<string, unknown> | undefined;
   done: boolean;
+  /** The Limit of its first Query, when smaller than the page (unfiltered shards). */
+  firstLimit: number | undefined;
 }
 
 /**
@@ -61,7 +71,10 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
   // Every name through a placeholder: `type` and others are DynamoDB reserved words.
   const names = Object.fromEntries([...new Set<string>([...options.fields, 'event_id'])].map((field, index) => [`#f${index}`, field]));
   type Item = Pick<EventRecord, F | 'event_id'>;
-  const reads: PartitionRead<Item>[] = keys.audienceEventPartitions(audienceKey(audience)).map((partition) => ({ partition, items: [], reached: start, startKey: undefined, done: false }));
+  // Without a filter a shard's first Query reads a few times its share of the page, the partition of the
+  // events from before sharding (its last) the whole page: it held every event of its time.
+  const firstRead = Math.min(options.limit, Math.ceil((FIRST_READ_SHARE_FACTOR * options.limit) / EVENT_INDEX_SHARDS));
+  const reads: PartitionRead<Item>[] = keys.audienceEventPartitions(audienceKey(audience)).map((partition, index) => ({ partition, items: [], reached: start, startKey: undefined, done: false, firstLimit: !types && index < EVENT_INDEX_SHARDS ? firstRead : undefined }));
   const readPage = async (read: PartitionRead<Item>, wanted: number) => {
     const result = await db().send(
       new QueryCommand({
@@ -73,10 +86,11 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
         ExpressionAttributeNames: { ...names, ...(types ? { '#type': 'type' } : {}) },
         ExpressionAttributeValues: { ':pk': read.partition, ':start': start, ...Object.fromEntries((types ?? []).map((type, index) => [`:t${index}`, type])) },
         // Without a filter every event read is one returned: read what is wanted.
-        Limit: types ? Math.max(wanted, options.evaluatedPerPage) : wanted,
+        Limit: types ? Math.max(wanted, options.evaluatedPerPage) : Math.min(wanted, read.firstLimit ?? wanted),
         ExclusiveStartKey: read.startKey,
       }),
     );
+    read.firstLimit = undefined;
     read.items.push(...((result.Items ?? []) as Item[]));
     read.startKey = result.LastEvaluatedKey;
     read.done = !result.LastEvaluatedKey;
@@ -88,16 +102,26 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
     const horizon = open.length === 0 ? undefined : open.reduce((lowest, read) => (read.reached < lowest ? read.reached : lowest), open[0]!.reached);
     const final = reads.flatMap((read) => read.items).filter((item) => horizon === undefined || item.event_id <= horizon);
     final.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
-    if (final.length >= options.limit || open.length === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
+    // The Link rule of one `limit`-event Query per partition: a next page when more than `limit` events
+    // follow, or when one partition alone holds `limit` (its Query stopped at the limit, more or not).
+    const pageOfOnePartition = reads.some((read) => read.items.length >= options.limit);
+    const readCount = reads.reduce((count, read) => count + read.items.length, 0);
+    // Unfiltered, with partitions left open (first reads stop short of `limit`), a full page whose reads
+    // hold exactly `limit` events does not yet tell whether more follow: one more event is read.
+    const linkKnown = types !== undefined || open.length === 0 || readCount > options.limit || pageOfOnePartition;
+    const pageFull = final.length >= options.limit && linkKnown;
+    if (pageFull || open.length === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
       const events = final.slice(0, options.limit);
-      const more = final.length > options.limit || open.length > 0;
+      const more = final.length > options.limit || open.length > 0 || (!types && pageOfOnePartition);
       // More may follow: resume after the last event taken, or (none taken) after the horizon the filter skipped to.
       const next = !more ? undefined : events.length === options.limit ? events.at(-1)!.event_id : horizon;
       return { events, next: next === start ? undefined : next };
     }
     const wanted = options.limit - final.length;
-    // Partitions that hold back the horizon, or whose unread part may hold the events still wanted.
-    await Promise.all(open.filter((read) => read.items.filter((item) => horizon === undefined || item.event_id > horizon).length < wanted).map((read) => readPage(read, wanted)));
+    // Partitions that hold back the horizon, or whose unread part may hold the events still wanted; with
+    // the page full but its Link undecided, every open partition for one more event.
+    const refills = wanted === 0 ? open : open.filter((read) => read.items.filter((item) => horizon === undefined || item.event_id > horizon).length < wanted);
+    await Promise.all(refills.map((read) => readPage(read, Math.max(wanted, 1))));
   }
 }
 
