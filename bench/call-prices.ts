@@ -64,3 +64,25 @@ export function floorFor(
   const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
   return calls + hop + work;
 }
+
+export type FloorKind = 'twin' | 'priced';
+
+/**
+ * The floor an endpoint's overhead ratio divides by, and today's priced floor (floorFor) beside it, always.
+ * A GET endpoint whose recorded calls were all reads has a twin (bench/twin.ts) measured next to its run: its
+ * own round trips, with its own items, made through the same gateway, process, client and instrumentation,
+ * so endpoint minus twin is exactly the handler's own work. Its p50 is the floor when the twin made as many
+ * round trips as the endpoint's requests did on average (a replay of one request stands for all of them only
+ * then) and the endpoint has no intrinsic work to price; otherwise the priced floor is.
+ */
+export function overheadFloor(
+  load: Pick<HttpLoadResult, 'calls' | 'roundTrips' | 'readShapes' | 'startExecutions'>,
+  floor: EndpointRun['adjacentFloor'],
+  intrinsic?: IntrinsicWork,
+): { floorMs: number | null; pricedFloorMs: number | null; kind: FloorKind } {
+  const priced = floorFor(load, floor, intrinsic);
+  const twin = floor.twin;
+  const sameRoundTrips = twin !== undefined && twin.roundTrips !== null && load.roundTrips !== null && Math.abs(twin.roundTrips - load.roundTrips) < 0.005;
+  if (twin && sameRoundTrips && intrinsic === undefined) return { floorMs: twin.p50, pricedFloorMs: priced, kind: 'twin' };
+  return { floorMs: priced, pricedFloorMs: priced, kind: 'priced' };
+}

@@ -134,6 +134,11 @@ export interface HttpLoadResult {
   startExecutionSample?: { stateMachineArn: string; name: string; input: string };
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
+  /**
+   * The distinct call recordings the responses reported (X-Bench-Recorded-Calls, bench/twin.ts describeRecording:
+   * the warm-up's requests of GET endpoints only); absent when none did.
+   */
+  recordedCalls?: string[];
   /** One response body with an unexpected status, to show what went wrong. */
   unexpectedSample?: string;
 }
@@ -173,6 +178,7 @@ export async function httpLoad(options: {
   const processCpu: number[] = [];
   const callTotals: Record<string, number> = {};
   let callSamples = 0;
+  const recordedCalls = new Set<string>();
   let unexpectedSample: string | undefined;
   const build = (request: autocannon.Request): autocannon.Request => {
     const spec = options.next();
@@ -231,6 +237,8 @@ export async function httpLoad(options: {
           if (cpu !== undefined) handlerCpu.push(Number(cpu));
           const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
           if (serverCpu !== undefined) processCpu.push(Number(serverCpu));
+          const recorded = headerValue(headers, 'x-bench-recorded-calls');
+          if (recorded !== undefined) recordedCalls.add(recorded);
           const calls = headerValue(headers, 'x-bench-dynamodb-calls');
           if (calls !== undefined) {
             callSamples += 1;
@@ -278,6 +286,7 @@ export async function httpLoad(options: {
     ...(startSamples === 0 ? {} : { startExecutions: round(startExecutions / startSamples, 3) }),
     ...(startExecutionSample === undefined ? {} : { startExecutionSample }),
     calls: Object.fromEntries(Object.entries(callTotals).map(([operation, total]) => [operation, round(total / Math.max(1, callSamples), 3)])),
+    ...(recordedCalls.size === 0 ? {} : { recordedCalls: [...recordedCalls] }),
     unexpectedSample,
   };
 }

@@ -27,7 +27,8 @@ import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
 import { localStateMachineArn } from '../scripts/local/workflow-protocol.ts';
 import { closedLoop, httpLoad, median, round, type HttpLoadResult, type HttpRequestSpec, type LatencySummary } from './measure.ts';
 import type { FloorResult } from './floor.ts';
-import { floorFor, SINGLE_WRITES, TRANSACTION_OPERATIONS } from './call-prices.ts';
+import { overheadFloor, SINGLE_WRITES, TRANSACTION_OPERATIONS, type FloorKind } from './call-prices.ts';
+import { parseRecordingDescription, RECORD_CALLS_HEADER, replayable, TWIN_PATH, type TwinFloor } from './twin.ts';
 import { floorShape, RECORD_READ_SHAPES_HEADER, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
 import type { ColdStartRow } from './cold-start.ts';
 import type { HistoryResult } from './history.ts';
@@ -99,6 +100,11 @@ export interface EndpointRun {
     singleWriteP50?: number;
     /** p50 of a bare StartExecution to the local workflow service, for endpoints whose warm-up started executions. */
     startExecutionP50?: number;
+    /**
+     * The endpoint's twin (bench/twin.ts: its warm-up's recorded calls replayed through the bench gateway), for GET
+     * endpoints whose recorded calls were all reads; absent otherwise and in results from before it existed.
+     */
+    twin?: TwinFloor;
   };
   /**
    * The request's floor at this concurrency: the baseline endpoint's p50 (HTTP hop + one GetItem) plus its
@@ -106,6 +112,11 @@ export interface EndpointRun {
    */
   floorMs: number | null;
   overheadRatio: number | null;
+  /** Which floor the ratio used: the twin's p50 (read endpoints with a faithful twin) or the priced floor. Absent in older results (priced). */
+  floorKind?: FloorKind;
+  /** The priced floor (bench/call-prices.ts floorFor) and the ratio to it, kept beside a twin floor for comparison with earlier runs. */
+  pricedFloorMs?: number | null;
+  pricedOverheadRatio?: number | null;
 }
 
 /** The p50s of one side (before or after an endpoint's run) of its adjacent floors. */
@@ -117,6 +128,7 @@ export interface AdjacentSide {
   singleWriteP50?: number;
   startExecutionP50?: number;
   passwordHashP50?: number;
+  twinP50?: number;
 }
 
 export interface EndpointRow {
@@ -215,15 +227,28 @@ async function main(): Promise<void> {
       if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the baseline endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
       return load;
     };
-    /** Adds the header that asks bench/server.ts to record the read shapes (the warm-up's requests only). */
-    const recordingReadShapes = (next: () => HttpRequestSpec) => (): HttpRequestSpec => {
+    /**
+     * Adds the header that asks bench/server.ts to record the read shapes (the warm-up's requests only) and, for a GET
+     * endpoint, the one that asks it to record the calls under `recordingId` (the twin replays the latest recording).
+     */
+    const recordingReadShapes = (next: () => HttpRequestSpec, recordingId?: string) => (): HttpRequestSpec => {
       const spec = next();
-      return { ...spec, headers: { ...spec.headers, [RECORD_READ_SHAPES_HEADER]: '1' } };
+      return { ...spec, headers: { ...spec.headers, [RECORD_READ_SHAPES_HEADER]: '1', ...(recordingId === undefined ? {} : { [RECORD_CALLS_HEADER]: recordingId }) } };
+    };
+    /** The twin through the gateway, at this concurrency, as the baseline is loaded. */
+    const twinLoad = async (recordingId: string, concurrency: number, durationMs: number): Promise<HttpLoadResult> => {
+      const path = `${TWIN_PATH}?recording=${encodeURIComponent(recordingId)}`;
+      const load = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { durationMs }, next: () => ({ method: 'GET', path }), expectedStatuses: [200] });
+      if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the twin endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
+      return load;
     };
     /** Which adjacent floors an endpoint's run needs, from its warm-up: only the kinds of call it makes. */
-    const adjacentPlan = (warmup: HttpLoadResult, holdsWorkflows: boolean, intrinsic: IntrinsicWork | undefined) => {
+    const adjacentPlan = (warmup: HttpLoadResult, holdsWorkflows: boolean, intrinsic: IntrinsicWork | undefined, recordingId?: string) => {
       const sample = warmup.startExecutionSample;
+      const recorded = warmup.recordedCalls ?? [];
       return {
+        // A GET endpoint's twin, when every recording its warm-up reported was of reads only (bench/twin.ts).
+        twin: recordingId !== undefined && intrinsic === undefined && recorded.length > 0 && recorded.every((calls) => replayable(parseRecordingDescription(calls))) ? { recordingId, calls: recorded.at(-1)! } : undefined,
         // A transaction is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
         transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0) ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2)) : undefined,
         // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
@@ -242,10 +267,12 @@ async function main(): Promise<void> {
     };
     type AdjacentPlan = ReturnType<typeof adjacentPlan>;
     /** One side of the adjacent floors: each for the plan's time and at least ADJACENT_FLOOR_MINIMUM_SAMPLES samples. */
-    const measureAdjacent = async (plan: AdjacentPlan, concurrency: Concurrency) => {
+    const measureAdjacent = async (plan: AdjacentPlan, concurrency: Concurrency, when: 'before' | 'after') => {
       const limit = { durationMs: PLAN.adjacentFloorMs, minimumAmount: ADJACENT_FLOOR_MINIMUM_SAMPLES };
+      // The twin is the floor its endpoint is judged by: measured closest to the run, last before it and first after it.
+      const twin = plan.twin && when === 'after' ? await twinLoad(plan.twin.recordingId, concurrency, PLAN.adjacentFloorMs) : undefined;
       const baseline = await baselineLoad(concurrency, PLAN.adjacentFloorMs);
-      const side: AdjacentSide & { shapes?: Partial<Record<ShapedRead, FloorShape>>; baselineHandlerCpuMs: number | null; baselineServerCpuMs: number | null } = {
+      const side: AdjacentSide & { shapes?: Partial<Record<ShapedRead, FloorShape>>; baselineHandlerCpuMs: number | null; baselineServerCpuMs: number | null; twin?: HttpLoadResult } = {
         baselineP50: baseline.summary.p50,
         baselineHandlerCpuMs: baseline.handlerCpuMs,
         baselineServerCpuMs: baseline.serverCpuMs,
@@ -260,11 +287,13 @@ async function main(): Promise<void> {
       if (plan.singleWrite) side.singleWriteP50 = (await singleWriteFloor(runId, concurrency, limit)).summary.p50;
       if (plan.startExecution) side.startExecutionP50 = (await startExecutionFloor(plan.startExecution.endpoint, plan.startExecution.sample, concurrency, limit)).summary.p50;
       if (plan.passwordHash) side.passwordHashP50 = (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50;
+      side.twin = twin ?? (plan.twin ? await twinLoad(plan.twin.recordingId, concurrency, PLAN.adjacentFloorMs) : undefined);
+      if (side.twin) side.twinP50 = side.twin.summary.p50;
       return side;
     };
     const combineAdjacent = (plan: AdjacentPlan, before: Awaited<ReturnType<typeof measureAdjacent>>, after: Awaited<ReturnType<typeof measureAdjacent>>): EndpointRun['adjacentFloor'] => {
-      const { shapes, baselineHandlerCpuMs, baselineServerCpuMs, ...beforeSide } = before;
-      const { shapes: _shapes, baselineHandlerCpuMs: afterHandlerCpu, baselineServerCpuMs: afterServerCpu, ...afterSide } = after;
+      const { shapes, baselineHandlerCpuMs, baselineServerCpuMs, twin: twinBefore, ...beforeSide } = before;
+      const { shapes: _shapes, baselineHandlerCpuMs: afterHandlerCpu, baselineServerCpuMs: afterServerCpu, twin: twinAfter, ...afterSide } = after;
       const mean = (first: number | null | undefined, second: number | null | undefined) => (first == null || second == null ? undefined : round((first + second) / 2, 3));
       const floor: EndpointRun['adjacentFloor'] = { getItemP50: mean(before.getItemP50, after.getItemP50)!, baselineP50: mean(before.baselineP50, after.baselineP50)!, sides: { before: beforeSide, after: afterSide } };
       const handlerCpu = mean(baselineHandlerCpuMs, afterHandlerCpu);
@@ -276,6 +305,17 @@ async function main(): Promise<void> {
       if (plan.singleWrite) floor.singleWriteP50 = mean(before.singleWriteP50, after.singleWriteP50)!;
       if (plan.startExecution) floor.startExecutionP50 = mean(before.startExecutionP50, after.startExecutionP50)!;
       if (plan.passwordHash) floor.passwordHashP50 = mean(before.passwordHashP50, after.passwordHashP50)!;
+      if (plan.twin && twinBefore && twinAfter) {
+        const twinHandlerCpu = mean(twinBefore.handlerCpuMs, twinAfter.handlerCpuMs);
+        const twinServerCpu = mean(twinBefore.serverCpuMs, twinAfter.serverCpuMs);
+        floor.twin = {
+          p50: mean(twinBefore.summary.p50, twinAfter.summary.p50)!,
+          ...(twinHandlerCpu === undefined ? {} : { handlerCpuMs: twinHandlerCpu }),
+          ...(twinServerCpu === undefined ? {} : { serverCpuMs: twinServerCpu }),
+          roundTrips: mean(twinBefore.roundTrips, twinAfter.roundTrips) ?? null,
+          calls: plan.twin.calls,
+        };
+      }
       return floor;
     };
     const { scenarios, createApi, orderAheadStartBody } = await import('./scenarios.ts');
@@ -336,11 +376,13 @@ async function main(): Promise<void> {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
           // Only the warm-up's responses carry the read shapes (sizing returned items costs the server CPU that
           // the measured requests must not pay; bench/server.ts): the run is priced at the warm-up's shapes.
-          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next: recordingReadShapes(next), expectedStatuses: scenario.expectedStatuses, onResponse });
+          // A GET endpoint's warm-up also records its calls, for its twin (bench/twin.ts).
+          const recordingId = scenario.route.method === 'GET' ? `${scenario.id}:${concurrency}` : undefined;
+          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next: recordingReadShapes(next, recordingId), expectedStatuses: scenario.expectedStatuses, onResponse });
           // The floors again, right next to this run (the machine's load drifts over minutes), once before it
           // and once after it: each is priced at the mean of its two p50s, so a drift during the run cancels.
-          const plan = adjacentPlan(warmup, scenario.holdsWorkflows === true, scenario.intrinsic);
-          const before = await measureAdjacent(plan, concurrency);
+          const plan = adjacentPlan(warmup, scenario.holdsWorkflows === true, scenario.intrinsic, recordingId);
+          const before = await measureAdjacent(plan, concurrency, 'before');
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
             connections: concurrency,
@@ -349,7 +391,7 @@ async function main(): Promise<void> {
             expectedStatuses: scenario.expectedStatuses,
             onResponse,
           });
-          const after = await measureAdjacent(plan, concurrency);
+          const after = await measureAdjacent(plan, concurrency, 'after');
           if (warmup.readShapes) load.readShapes = warmup.readShapes;
           const adjacentFloor = combineAdjacent(plan, before, after);
           loads.set(concurrency, { load, adjacentFloor });
@@ -432,8 +474,17 @@ async function main(): Promise<void> {
     results.endpoints = endpointLoads.map(({ row, loads }) => ({
       ...row,
       runs: [...loads].map(([concurrency, { load, adjacentFloor }]) => {
-        const floorMs = floorFor(load, adjacentFloor, row.intrinsic);
-        return { concurrency, load, adjacentFloor, floorMs: floorMs === null ? null : round(floorMs, 3), overheadRatio: floorMs ? round(load.summary.p50 / floorMs, 2) : null };
+        const { floorMs, pricedFloorMs, kind } = overheadFloor(load, adjacentFloor, row.intrinsic);
+        const ratio = (floor: number | null) => (floor ? round(load.summary.p50 / floor, 2) : null);
+        return {
+          concurrency,
+          load,
+          adjacentFloor,
+          floorMs: floorMs === null ? null : round(floorMs, 3),
+          overheadRatio: ratio(floorMs),
+          floorKind: kind,
+          ...(kind === 'twin' ? { pricedFloorMs: pricedFloorMs === null ? null : round(pricedFloorMs, 3), pricedOverheadRatio: ratio(pricedFloorMs) } : {}),
+        };
       }),
     }));
     results.orderAhead = orderAhead;

@@ -17,6 +17,10 @@
  * X-Bench-Start-Executions counts its Step Functions StartExecution calls and X-Bench-Start-Execution-Sample
  * carries the first one's request (base64url JSON: state machine, name, input), which the StartExecution floor
  * repeats while the bench holds the executions (bench/floor.ts startExecutionFloor).
+ * RECORD_CALLS_HEADER (the warm-up's requests of GET endpoints) records the request's calls (bench/twin.ts: each
+ * command and its input, in order, and which were in flight together) under the header's value, and answers
+ * X-Bench-Recorded-Calls; the twin route (TWIN_PATH, `?recording=<id>`, beside the baseline's) replays the
+ * latest such recording of a 2xx answer whose calls were all reads: the read endpoint's own round trips as its floor.
  * X-Bench-Process-CPU-Ms is this process's CPU time so far (gateway and handlers): the load generator
  * takes the difference between its first and last response over the requests in between, which
  * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
@@ -41,6 +45,7 @@ import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '
 import { createGateway, listen } from '../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
 import { addReadShape, formatReadShapes, RECORD_READ_SHAPES_HEADER, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
+import { CallRecorder, installCallRecording, describeRecording, RECORD_CALLS_HEADER, RECORDED_CALLS_HEADER, replay, replayable, TWIN_PATH, type CallRecording } from './twin.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -59,6 +64,9 @@ interface CallStats {
   startSample?: string;
   /** The request asked for its read shapes (RECORD_READ_SHAPES_HEADER: the warm-up's requests only). */
   recordShapes: boolean;
+  /** The request's calls, when it asked for them (RECORD_CALLS_HEADER), and the recording id it gave. */
+  recorder?: CallRecorder;
+  recordingId?: string;
   inFlight: number;
   busySince: number;
 }
@@ -96,12 +104,16 @@ db().middlewareStack.add(
   { step: 'initialize', name: 'benchCallStats' },
 );
 
+installCallRecording(db(), () => requestScope.getStore()?.recorder);
+
 // The routes' SFN client is built inside shared/workflows/executions.ts, out of this process's reach, so
 // StartExecution calls are counted on every SFN client's send (this process only: the bench server).
 const sfnSend = SFNClient.prototype.send as (this: SFNClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
 (SFNClient.prototype as unknown as { send: typeof sfnSend }).send = function (this: SFNClient, command: unknown, ...rest: unknown[]) {
   const stats = requestScope.getStore();
   if (stats && command instanceof StartExecutionCommand) {
+    // Recorded so that the request's recording is not replayable (the twin replays DynamoDB reads only).
+    stats.recorder?.start('StartExecution', {})();
     if (stats.starts++ === 0) {
       const { stateMachineArn, name, input } = command.input;
       stats.startSample = Buffer.from(JSON.stringify({ stateMachineArn, name, input })).toString('base64url');
@@ -123,7 +135,29 @@ await startLocalDeliveryQueue();
  * handler CPU beside theirs. Deployed, neither runs it.
  */
 const instrumentedBaseline = withHandlerCpuHeader(withStatsHeaders(baselineHandler));
-const server = createGateway({ throttling: false, extraRoutes: [{ method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: instrumentedBaseline }] });
+
+/** The latest replayable recording of each id (a 2xx answer, reads only): what the twin route replays. */
+const recordings = new Map<string, CallRecording>();
+const TWIN_HEADERS = { 'Content-Type': 'application/json' };
+/**
+ * A read endpoint's twin (bench/twin.ts): its recorded calls again, through the handlers' own client, under the
+ * same instrumentation as the baseline and every handler; a small fixed body, like the baseline's.
+ */
+const instrumentedTwin = withHandlerCpuHeader(
+  withStatsHeaders(async (event) => {
+    const recording = recordings.get(event.queryStringParameters?.recording ?? '');
+    if (!recording) return { statusCode: 404, headers: TWIN_HEADERS, body: '{"replayed":false}' };
+    await replay(recording, db());
+    return { statusCode: 200, headers: TWIN_HEADERS, body: '{"replayed":true}' };
+  }),
+);
+const server = createGateway({
+  throttling: false,
+  extraRoutes: [
+    { method: 'GET', path: BASELINE_PATH, name: 'bench-baseline', handler: instrumentedBaseline },
+    { method: 'GET', path: TWIN_PATH, name: 'bench-twin', handler: instrumentedTwin },
+  ],
+});
 server.keepAliveTimeout = 60_000;
 
 function processCpuMs(): number {
@@ -135,10 +169,14 @@ const [gatewayListener] = server.listeners('request') as ((request: IncomingMess
 server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
   const recordShapes = request.headers[RECORD_READ_SHAPES_HEADER] !== undefined;
+  const recordingId = request.headers[RECORD_CALLS_HEADER];
   const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, starts: 0, recordShapes, inFlight: 0, busySince: 0 };
+  if (typeof recordingId === 'string') Object.assign(stats, { recorder: new CallRecorder(), recordingId });
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
-  (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) =>
-    writeHead(status, {
+  (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
+    const recorded = stats.recorder && describeRecording(stats.recorder.groups);
+    if (stats.recorder && status >= 200 && status < 300 && replayable(stats.recorder.groups.map((group) => group.map((call) => call.operation)))) recordings.set(stats.recordingId!, stats.recorder.groups);
+    return writeHead(status, {
       ...headers,
       'X-Bench-DynamoDB-Calls': [...stats.calls].map(([operation, count]) => `${operation}=${count}`).join(','),
       'X-Bench-Read-Units': String(stats.readUnits),
@@ -149,7 +187,9 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       ...(recordShapes ? { 'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes) } : {}),
       'X-Bench-Start-Executions': String(stats.starts),
       ...(stats.startSample === undefined ? {} : { 'X-Bench-Start-Execution-Sample': stats.startSample }),
+      ...(recorded === undefined ? {} : { [RECORDED_CALLS_HEADER]: recorded }),
     });
+  };
   requestScope.run(stats, () => gatewayListener!(request, response));
 });
 
