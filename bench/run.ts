@@ -308,11 +308,15 @@ async function main(): Promise<void> {
       if (plan.twin && twinBefore && twinAfter) {
         const twinHandlerCpu = mean(twinBefore.handlerCpuMs, twinAfter.handlerCpuMs);
         const twinServerCpu = mean(twinBefore.serverCpuMs, twinAfter.serverCpuMs);
+        const twinUnits = mean(twinBefore.capacityUnits, twinAfter.capacityUnits);
+        const twinDynamoMs = mean(twinBefore.dynamoMs, twinAfter.dynamoMs);
         floor.twin = {
           p50: mean(twinBefore.summary.p50, twinAfter.summary.p50)!,
           ...(twinHandlerCpu === undefined ? {} : { handlerCpuMs: twinHandlerCpu }),
           ...(twinServerCpu === undefined ? {} : { serverCpuMs: twinServerCpu }),
           roundTrips: mean(twinBefore.roundTrips, twinAfter.roundTrips) ?? null,
+          ...(twinUnits === undefined ? {} : { capacityUnits: twinUnits }),
+          ...(twinDynamoMs === undefined ? {} : { dynamoMs: twinDynamoMs }),
           calls: plan.twin.calls,
         };
       }

@@ -125,6 +125,9 @@ export interface TwinFloor {
   serverCpuMs?: number;
   /** Mean round trips per twin request (its X-DynamoDB-Round-Trips): the endpoint's, when the replay is faithful. */
   roundTrips: number | null;
+  /** Mean capacity units per twin request, and its median wall time with a call in flight: the endpoint's reads' own, when faithful. */
+  capacityUnits?: number;
+  dynamoMs?: number;
   /** The replayed recording (describeRecording). */
   calls: string;
 }
