@@ -147,7 +147,7 @@ const instrumentedTwin = withHandlerCpuHeader(
   withStatsHeaders(async (event) => {
     const recording = recordings.get(event.queryStringParameters?.recording ?? '');
     if (!recording) return { statusCode: 404, headers: TWIN_HEADERS, body: '{"replayed":false}' };
-    await replay(recording, db());
+    await replay(recording, (command) => db().send(command as never));
     return { statusCode: 200, headers: TWIN_HEADERS, body: '{"replayed":true}' };
   }),
 );

@@ -8,8 +8,6 @@
  * body. Measured next to the endpoint's run as the baseline endpoint is, its p50 is the floor of a GET
  * endpoint whose calls are all reads: endpoint minus twin is then exactly the handler's own work.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** Served by the bench's gateway only (bench/server.ts), as `?recording=<id>`. */
 export const TWIN_PATH = '/bench/twin';
@@ -25,20 +23,38 @@ export const RECORDED_CALLS_HEADER = 'X-Bench-Recorded-Calls';
  * condition now fails, a put of an item that exists), so an endpoint that wrote anything keeps its priced floor.
  */
 export const TWIN_READS = ['GetItem', 'Query', 'BatchGetItem', 'Scan'] as const;
-type TwinRead = (typeof TWIN_READS)[number];
 
-const COMMANDS: Record<TwinRead, new (input: never) => GetCommand | QueryCommand | BatchGetCommand | ScanCommand> = {
-  GetItem: GetCommand,
-  Query: QueryCommand,
-  BatchGetItem: BatchGetCommand,
-  Scan: ScanCommand,
+/** A command as the handlers send it: an instance of a document client (or DynamoDB client) command class. */
+export interface SentCommand {
+  input: object;
+}
+type CommandClass = new (input: never) => SentCommand;
+
+/** The document client's command names (`Get` for its GetCommand) by the operation they make (`GetItem`). */
+const DOCUMENT_COMMAND_OPERATIONS: Record<string, string> = {
+  Get: 'GetItem',
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  BatchGet: 'BatchGetItem',
+  BatchWrite: 'BatchWriteItem',
+  TransactGet: 'TransactGetItems',
+  TransactWrite: 'TransactWriteItems',
 };
+
+/** The DynamoDB operation a command makes: `GetItem` for a GetCommand (or a GetItemCommand), `Query` for a QueryCommand. */
+export function operationOf(command: SentCommand): string {
+  const name = command.constructor.name.replace(/Command$/, '');
+  return DOCUMENT_COMMAND_OPERATIONS[name] ?? name;
+}
 
 export interface RecordedCall {
   /** The operation (`GetItem`, `Query`, ...; `StartExecution` for a Step Functions call, which is never replayed). */
   operation: string;
-  /** The command's input as the handler gave it to the document client (unmarshalled), copied when the call started. */
-  input: Record<string, unknown>;
+  /** The class of the command the handler sent (absent for a call that is not DynamoDB's): the twin sends a new one. */
+  command?: CommandClass;
+  /** The command's input as the handler gave it (unmarshalled for the document client's), copied when it was sent. */
+  input: object;
 }
 
 /** A request's calls in order, in groups: the calls of a group were in flight together; a group ends when none is. */
@@ -55,9 +71,9 @@ export class CallRecorder {
   private inFlight = 0;
 
   /** Records a call as it starts; returns what to call once it has ended (once). */
-  start(operation: string, input: unknown): () => void {
+  start(operation: string, input: object, command?: CommandClass): () => void {
     if (this.inFlight === 0) this.groups.push([]);
-    this.groups.at(-1)!.push({ operation, input: structuredClone(input) as Record<string, unknown> });
+    this.groups.at(-1)!.push({ operation, input: structuredClone(input), ...(command ? { command } : {}) });
     this.inFlight += 1;
     let ended = false;
     return () => {
@@ -68,25 +84,25 @@ export class CallRecorder {
   }
 }
 
+interface SendingClient {
+  send(command: never, ...rest: never[]): Promise<unknown>;
+}
+
 /**
- * Records each DynamoDB call of `client` made by a request whose recorder `recorderOf()` returns (undefined: the
- * call is not recorded, and pays nothing more than that lookup). At the initialize step, before the document
- * client marshalls (that is the serialize step's): the input is the handler's own.
+ * Records each command sent through `client` by a request whose recorder `recorderOf()` returns (undefined: the
+ * call is not recorded, and pays nothing more than that lookup): its class and its input as sent, before any
+ * middleware (the document client's marshalling, the stats' ReturnConsumedCapacity) has run.
  */
-export function installCallRecording(client: { middlewareStack: DynamoDBClient['middlewareStack'] }, recorderOf: () => CallRecorder | undefined): void {
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const recorder = recorderOf();
-      if (!recorder) return next(args);
-      const end = recorder.start(String(context.commandName ?? 'Unknown').replace(/Command$/, ''), args.input);
-      try {
-        return await next(args);
-      } finally {
-        end();
-      }
-    },
-    { step: 'initialize', name: 'benchCallRecording' },
-  );
+export function installCallRecording(client: SendingClient, recorderOf: () => CallRecorder | undefined): void {
+  const send = client.send.bind(client) as (command: SentCommand, ...rest: unknown[]) => Promise<unknown>;
+  (client as unknown as { send: typeof send }).send = (command, ...rest) => {
+    const recorder = recorderOf();
+    if (!recorder) return send(command, ...rest);
+    const end = recorder.start(operationOf(command), command.input, command.constructor as CommandClass);
+    const sent = send(command, ...rest);
+    sent.then(end, end);
+    return sent;
+  };
 }
 
 /** `GetItem|Query+BatchGetItem`: the groups in order, `+` joining the calls of one group. */
@@ -105,15 +121,16 @@ export function replayable(operations: string[][]): boolean {
 }
 
 /**
- * Makes the recorded calls again, group after group, the calls of a group at once, each with its recorded input
- * unchanged and once only (a BatchGetItem that comes back with UnprocessedKeys is not followed up: a retry the
- * handler made was recorded as a call of its own and is replayed as one). Only replayable recordings.
+ * Makes the recorded calls again, group after group, the calls of a group at once: each a new command of the class
+ * the handler sent, with its recorded input unchanged, once (a BatchGetItem that comes back with UnprocessedKeys is
+ * not followed up: a retry the handler made was recorded as a call of its own and is replayed as one). Only
+ * replayable recordings.
  */
-export async function replay(recording: CallRecording, client: { send(command: GetCommand | QueryCommand | BatchGetCommand | ScanCommand): Promise<unknown> }): Promise<void> {
-  const send = (call: RecordedCall) => client.send(new COMMANDS[call.operation as TwinRead](call.input as never));
+export async function replay(recording: CallRecording, send: (command: SentCommand) => Promise<unknown>): Promise<void> {
+  const sendAgain = (call: RecordedCall) => send(new call.command!(call.input as never));
   for (const group of recording) {
-    if (group.length === 1) await send(group[0]!);
-    else await Promise.all(group.map(send));
+    if (group.length === 1) await sendAgain(group[0]!);
+    else await Promise.all(group.map(sendAgain));
   }
 }
 

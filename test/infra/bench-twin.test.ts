@@ -83,26 +83,25 @@ describe('bench twin: record and replay through the handlers’ client', () => {
 
     expect(describeRecording(recorder.groups)).toBe('GetItem|Query+BatchGetItem|PutItem');
     expect(replayable(recorder.groups.map((group) => group.map((call) => call.operation)))).toBe(false);
-    // The document client's input, not DynamoDB JSON: what the twin gives the same document client again.
+    // The document client's input as the handler built it (not DynamoDB JSON, no bench-added parameter) and its command class: what the twin sends again.
     expect(recorder.groups[0]![0]!.input).toEqual({ TableName: table(), Key: { pk, sk: '1' } });
+    expect(recorder.groups.flat().map((call) => call.command)).toEqual([GetCommand, QueryCommand, BatchGetCommand, PutCommand]);
 
     const reads = recorder.groups.slice(0, 2);
     expect(replayable(reads.map((group) => group.map((call) => call.operation)))).toBe(true);
     const sent: { command: string; input: unknown; inFlightAtStart: number }[] = [];
     let inFlight = 0;
     const outputs: unknown[] = [];
-    await replay(reads, {
-      async send(command) {
-        sent.push({ command: command.constructor.name, input: command.input, inFlightAtStart: inFlight });
-        inFlight += 1;
-        try {
-          const output = await db().send(command as QueryCommand);
-          outputs.push(output);
-          return output;
-        } finally {
-          inFlight -= 1;
-        }
-      },
+    await replay(reads, async (command) => {
+      sent.push({ command: command.constructor.name, input: command.input, inFlightAtStart: inFlight });
+      inFlight += 1;
+      try {
+        const output = await db().send(command as QueryCommand);
+        outputs.push(output);
+        return output;
+      } finally {
+        inFlight -= 1;
+      }
     });
     expect(sent.map((call) => call.command)).toEqual(['GetCommand', 'QueryCommand', 'BatchGetCommand']);
     expect(sent.map((call) => call.input)).toEqual(reads.flat().map((call) => call.input));
