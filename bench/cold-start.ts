@@ -111,6 +111,18 @@ function largestInputs(inputs: Record<string, { bytesInOutput: number }>): strin
     .join(', ');
 }
 
+/**
+ * Valid bodies for write probes, as the function's bench scenario sends them (bench/scenarios.ts), so its first
+ * request runs the domain to the commit rather than stopping at 422 at validation (**a change of method**,
+ * 2026-11-23: before, every write sent `{}`). The token is the world's first user's (or its merchant's, by the
+ * route's credential): a function listed here must succeed with it on every round. Writes not listed still send
+ * an empty body.
+ */
+const PROBE_BODIES: Record<string, (world: World) => unknown> = {
+  // The first user buys $10 for the second (the bench app's charge limits are lifted by the seed; 10 rounds stay far below them).
+  'gift-card-value-orders-create': (world) => ({ gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[1]!.email, value_amount: 1_000 } }),
+};
+
 interface Target {
   handler: string;
   route: string;
@@ -122,6 +134,10 @@ interface Target {
   bundledFiles?: readonly string[];
   /** A Powertools reference row: bundled with Node's own `node:http` (see referenceBundleOptions). */
   reference?: boolean;
+  /** The request body each probe sends (PROBE_BODIES), JSON-encoded; writes without one send `{}`. */
+  body?: (world: World) => unknown;
+  /** Its route sends email (shared/routes.ts `sendsEmail`): the probes then get a local SES endpoint. */
+  sendsEmail?: boolean;
 }
 
 /**
@@ -210,8 +226,10 @@ function eventFor(route: Route | undefined): ProbeEvent {
   };
 }
 
-function withToken(event: ProbeEvent, token: string | undefined): ProbeEvent {
-  return token === undefined ? event : { ...event, headers: { ...event.headers, authorization: `token ${token}` } };
+/** The round's request: the probe's own token, and its body when the function has one (PROBE_BODIES). */
+function roundEvent(event: ProbeEvent, token: string | undefined, body: unknown): ProbeEvent {
+  const withToken = token === undefined ? event : { ...event, headers: { ...event.headers, authorization: `token ${token}` } };
+  return body === undefined ? withToken : { ...withToken, body: JSON.stringify(body) };
 }
 
 interface ProbeResult {
@@ -271,7 +289,16 @@ export async function measureColdStarts(options: {
       rows.push({ handler, route: routeLabel, available: false, note: `functions/${handler}.ts does not exist` });
       continue;
     }
-    targets.push({ handler, route: routeLabel, entry, event: eventFor(route), token: tokenKindFor(route), ...(route?.bundledFiles ? { bundledFiles: route.bundledFiles } : {}) });
+    const body = PROBE_BODIES[handler];
+    targets.push({
+      handler,
+      route: routeLabel,
+      entry,
+      event: eventFor(route),
+      token: tokenKindFor(route),
+      ...(route?.bundledFiles ? { bundledFiles: route.bundledFiles } : {}),
+      ...(body ? { body, sendsEmail: route?.sendsEmail === true } : {}),
+    });
   }
   targets.unshift(
     { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
@@ -305,6 +332,11 @@ export async function measureColdStarts(options: {
   }
   options.progress(`bundled ${built.length} functions; ${options.runs} cold starts each, interleaved`);
 
+  // A probe whose valid body sends an email sends it as deployed, to SES: here the local emulator the tests use.
+  const ses = built.some((target) => target.sendsEmail) ? await import('../scripts/local/ses.ts') : undefined;
+  const mail = ses ? await ses.startSesLocal() : undefined;
+  const environment = ses && mail ? { ...options.environment, SES_ENDPOINT: mail.endpoint, MAIL_FROM: ses.LOCAL_MAIL_FROM } : options.environment;
+
   const samples = new Map<string, ProbeResult[]>();
   const failures = new Map<string, string>();
   for (let run = 0; run < options.runs; run++) {
@@ -314,7 +346,7 @@ export async function measureColdStarts(options: {
       if (failures.has(target.handler)) continue;
       try {
         const token = target.token ? await freshToken(target.token, options.world) : undefined;
-        writeFileSync(target.eventFile, JSON.stringify(withToken(target.event, token)));
+        writeFileSync(target.eventFile, JSON.stringify(roundEvent(target.event, token, target.body?.(options.world))));
       } catch (error) {
         failures.set(target.handler, `token: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
@@ -322,7 +354,7 @@ export async function measureColdStarts(options: {
     for (const target of built) {
       if (failures.has(target.handler)) continue;
       try {
-        const result = await probe(target.bundle, target.eventFile, options.environment);
+        const result = await probe(target.bundle, target.eventFile, environment);
         samples.set(target.handler, [...(samples.get(target.handler) ?? []), result]);
       } catch (error) {
         failures.set(target.handler, (error as Error).message.split('\n')[0]!.slice(0, 200));
@@ -330,6 +362,7 @@ export async function measureColdStarts(options: {
     }
     options.progress(`cold starts: round ${run + 1}/${options.runs}`);
   }
+  await mail?.stop();
 
   const baselineSamples = samples.get(BASELINE) ?? [];
   const baselineTotal = median(baselineSamples.map((sample) => sample.totalMs));
