@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
@@ -10,7 +10,9 @@ export function randomSecret(bytes = 32): string {
 
 /** Tokens and API keys are stored only as this digest; a leaked table yields no usable credential. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // One-shot digest (the string UTF-8 encoded, as `createHash(...).update(value, 'utf8')`): every token check
+  // hashes the presented token, and the one-shot form skips building a Hash object (about a third of the CPU).
+  return hash('sha256', value, 'hex');
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;

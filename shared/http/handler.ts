@@ -177,6 +177,36 @@ function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<
   return result.data;
 }
 
+/**
+ * What each query schema makes of a request without a query string, once per process: most requests send
+ * none, and a schema's answer to `{}` is always the same (the schemas are pure). Kept only when every value
+ * of it is a primitive (or absent), so each request gets its own copy and nothing of one request can leak
+ * into another; a schema that refuses `{}` is asked again each time and answers its error.
+ */
+const emptyQueryParses = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function parseQuery(schema: z.ZodType, parameters: Record<string, string | undefined> | undefined): unknown {
+  for (const _name in parameters) return parseOrThrow(schema, parameters, 'request');
+  let parsed = emptyQueryParses.get(schema);
+  if (parsed === undefined) {
+    const fresh: unknown = parseOrThrow(schema, {}, 'request');
+    if (!isFlatRecord(fresh)) return fresh;
+    emptyQueryParses.set(schema, fresh);
+    parsed = fresh;
+  }
+  return { ...parsed };
+}
+
+/** A plain object whose values are all primitives or undefined: a shallow copy of it is a full copy. */
+function isFlatRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const name in value) {
+    const field = (value as Record<string, unknown>)[name];
+    if (typeof field === 'object' ? field !== null : typeof field === 'function') return false;
+  }
+  return true;
+}
+
 function lowerCaseHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string | undefined> {
   const lowered: Record<string, string | undefined> = {};
   for (const name in headers) lowered[name.toLowerCase()] = headers[name];
@@ -293,7 +323,7 @@ export function apiHandler<
     let sourceIp: string | undefined;
     const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
       body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
-      query: (spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'request') : undefined) as Output<TQuery>,
+      query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
       params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
       credentials,
       headers,
