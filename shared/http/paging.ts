@@ -48,9 +48,42 @@ export function carriedQuery(parameters: Record<string, string | undefined> | un
   return carried;
 }
 
-/** The `Link` header of the next page: `baseUrl` + `path`, with `query`. */
+/** The `Link` header of the next page: `baseUrl` + `path`, with `query`, as the WHATWG URL parser writes it. */
 export function nextPageLink(baseUrl: string, path: string, query: URLSearchParams): { Link: string } {
-  const next = new URL(`${baseUrl}${path}`);
-  for (const [name, value] of query) next.searchParams.set(name, value);
-  return { Link: `<${next.toString()}>; rel="next"` };
+  const prefix = PLAIN_PATH.test(path) ? normalizedBase(baseUrl) : undefined;
+  if (prefix === undefined) {
+    const next = new URL(`${baseUrl}${path}`);
+    for (const [name, value] of query) next.searchParams.set(name, value);
+    return { Link: `<${next.toString()}>; rel="next"` };
+  }
+  // The same text without parsing a URL per page: the base as the parser normalises it (kept per base), the
+  // plain path as given (nothing in it to normalise), then the parameters set in order as above.
+  const search = new URLSearchParams();
+  for (const [name, value] of query) search.set(name, value);
+  const text = search.toString();
+  return { Link: `<${prefix}${path}${text === '' ? '' : `?${text}`}>; rel="next"` };
+}
+
+/** Segments of letters, digits, `_` and `-` only: no dot segment, nothing to percent-encode. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+$/;
+/** Probe segment: a base is used as a prefix only when `base + PROBE` parses to exactly `prefix + PROBE`. */
+const PROBE = '/probe';
+/** Bases seen (one or two per function: the configured URL, or API Gateway's domain and stage); bounded. */
+const normalizedBases = new Map<string, string | null>();
+
+/**
+ * The base URL as the URL parser writes it before a plain path: scheme and host lower-cased, default port
+ * dropped, the stage as encoded. null (never a prefix) when the base holds a query or fragment, or anything
+ * else that a following path would change.
+ */
+function normalizedBase(baseUrl: string): string | undefined {
+  let prefix = normalizedBases.get(baseUrl);
+  if (prefix === undefined) {
+    const probe = new URL(`${baseUrl}${PROBE}`);
+    const href = probe.href;
+    prefix = probe.search === '' && probe.hash === '' && href.endsWith(PROBE) ? href.slice(0, -PROBE.length) : null;
+    if (normalizedBases.size >= 32) normalizedBases.clear();
+    normalizedBases.set(baseUrl, prefix);
+  }
+  return prefix ?? undefined;
 }
