@@ -127,7 +127,7 @@ export function twinText(run: EndpointRun): string {
   const twin = run.adjacentFloor.twin;
   if (!twin) return '';
   const cpu = [run.concurrency === 1 && twin.handlerCpuMs !== undefined ? `CPU ${fmt(twin.handlerCpuMs)} ms` : undefined, twin.serverCpuMs === undefined ? undefined : `server ${fmt(twin.serverCpuMs)} ms / req`].filter(Boolean).join(', ');
-  return ` / twin ${fmt(twin.p50)} (${twin.calls}; ${fmt(twin.roundTrips)} round trips${twin.capacityUnits === undefined ? '' : `, ${fmt(twin.capacityUnits)} CU`}${twin.dynamoMs === undefined ? '' : `, ${fmt(twin.dynamoMs)} ms in DynamoDB`}${cpu ? `; ${cpu}` : ''})`;
+  return ` / twin ${fmt(twin.p50)} (${twin.calls}; ${fmt(twin.roundTrips)} round trip${twin.roundTrips === 1 ? '' : 's'}${twin.capacityUnits === undefined ? '' : `, ${fmt(twin.capacityUnits)} CU`}${twin.dynamoMs === undefined ? '' : `, ${fmt(twin.dynamoMs)} ms in DynamoDB`}${cpu ? `; ${cpu}` : ''})`;
 }
 
 /** `4.10 twin (3.20 priced)` when the ratio used the twin, else the priced floor alone. */
@@ -395,7 +395,7 @@ function summarySection(results: BenchResults): string {
     const target = overheadTarget(row);
     for (const measured of row.runs) {
       if (measured.overheadRatio !== null && measured.overheadRatio > target) {
-        missed.push(`${row.title}: overhead ratio ${fmt(measured.overheadRatio)} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`);
+        missed.push(`${row.title}: overhead ratio ${fmt(measured.overheadRatio)} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${measured.floorKind === 'twin' ? `; to its twin (${fmt(measured.pricedOverheadRatio)} to the priced floor)` : ''}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`);
       }
     }
   }
