@@ -18,6 +18,7 @@ import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type 
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
 import type { World } from './seed.ts';
+import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
 
 export const BASELINE = 'baseline (one GetItem)';
 
@@ -121,6 +122,10 @@ function largestInputs(inputs: Record<string, { bytesInOutput: number }>): strin
 const PROBE_BODIES: Record<string, (world: World) => unknown> = {
   // The first user buys $10 for the second (the bench app's charge limits are lifted by the seed; 10 rounds stay far below them).
   'gift-card-value-orders-create': (world) => ({ gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[1]!.email, value_amount: 1_000 } }),
+  // The POS's writes for the second user (the first user's QR code is replaced by payment-token-rotations-create's probe each round).
+  'proposed-orders-create': (world) => proposedOrderBody(world, world.users[1]!),
+  'orders-create': (world) => oneStepOrderBody(world, world.users[1]!),
+  'checks-create': (world) => publishedCheckBody(world),
 };
 
 interface Target {

@@ -130,6 +130,16 @@ const CHECK_ITEMS = [
   { item: { charged_price_amount: 1_000, description: '12oz latte', name: 'Latte', quantity: 2, sku: 'LAT-12', category: 'Coffee', standard_price_amount: 1_000 } },
 ];
 
+/** A check the POS publishes for a customer to claim (PUT /v15/checks). */
+export function publishedCheckBody(world: World) {
+  return { check: { location_id: world.locationId, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Bench', register: '1', identifier_from_merchant: 'bench', items: CHECK_ITEMS } };
+}
+
+/** A one-step POS order paid with the user's QR code (POST /v15/orders). */
+export function oneStepOrderBody(world: World, user: BenchUser) {
+  return { order: { location_id: world.locationId, payment_token_data: user.paymentTokenData, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, identifier_from_merchant: 'bench', items: CHECK_ITEMS } };
+}
+
 export function proposedOrderBody(world: World, user: BenchUser) {
   return {
     proposed_order: {
@@ -481,7 +491,7 @@ export const scenarios: Scenario[] = [
       const claimed = await createMany(count, 8, async () => {
         const published = await api.call('PUT', '/v15/checks', {
           token: world.merchantToken,
-          body: { check: { location_id: world.locationId, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Bench', register: '1', identifier_from_merchant: 'bench', items: CHECK_ITEMS } },
+          body: publishedCheckBody(world),
         });
         const uuid = published.body?.check?.uuid;
         if (published.status !== 200 || typeof uuid !== 'string') throw new Error(`publishing a check answered ${published.status} ${JSON.stringify(published.body).slice(0, 300)}`);
@@ -537,7 +547,7 @@ export const scenarios: Scenario[] = [
         method: 'POST',
         path: '/v15/orders',
         headers: auth(world.merchantToken),
-        body: { order: { location_id: world.locationId, payment_token_data: nextUser().paymentTokenData, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, identifier_from_merchant: 'bench', items: CHECK_ITEMS } },
+        body: oneStepOrderBody(world, nextUser()),
       });
     },
   },
