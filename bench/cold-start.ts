@@ -120,13 +120,18 @@ function largestInputs(inputs: Record<string, { bytesInOutput: number }>): strin
  * an empty body.
  */
 const PROBE_BODIES: Record<string, (world: World) => unknown> = {
-  // The first user buys $10 for the second (the bench app's charge limits are lifted by the seed; 10 rounds stay far below them).
-  'gift-card-value-orders-create': (world) => ({ gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[1]!.email, value_amount: 1_000 } }),
+  // The second user buys $10 for the first (the bench app's charge limits are lifted by the seed; 10 rounds stay far below them).
+  // The buyer is the second user (PROBE_TOKEN_USERS): payment-method-delete, probed earlier in each round with the
+  // first user's token, removes the first user's card, after which every probe of this order answered 422.
+  'gift-card-value-orders-create': (world) => ({ gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[0]!.email, value_amount: 1_000 } }),
   // The POS's writes for the second user (the first user's QR code is replaced by payment-token-rotations-create's probe each round).
   'proposed-orders-create': (world) => proposedOrderBody(world, world.users[1]!),
   'orders-create': (world) => oneStepOrderBody(world, world.users[1]!),
   'checks-create': (world) => publishedCheckBody(world),
 };
+
+/** Functions whose user token is another user's than the first's (an index into the world's users; see PROBE_BODIES). */
+const PROBE_TOKEN_USERS: Record<string, number> = { 'gift-card-value-orders-create': 1 };
 
 interface Target {
   handler: string;
@@ -187,8 +192,8 @@ function tokenKindFor(route: Route | undefined): TokenKind | undefined {
  * (DELETE /v15/access_tokens revokes the one it is called with), and with one shared token every function
  * probed after that one answered 401 without running its own path (63 of 129 rows in the run of 2026-11-23).
  */
-function freshToken(kind: TokenKind, world: World): Promise<string> {
-  if (kind === 'user') return issueToken({ subject: 'user', userId: world.users[0]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
+function freshToken(kind: TokenKind, world: World, userIndex = 0): Promise<string> {
+  if (kind === 'user') return issueToken({ subject: 'user', userId: world.users[userIndex]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
   if (kind === 'merchant') return issueToken({ subject: 'merchant', merchantId: world.merchantId, appId: world.appId, permissions: MERCHANT_PERMISSIONS });
   return issueToken({ subject: 'app', appId: world.appId });
 }
@@ -350,7 +355,7 @@ export async function measureColdStarts(options: {
     for (const target of built) {
       if (failures.has(target.handler)) continue;
       try {
-        const token = target.token ? await freshToken(target.token, options.world) : undefined;
+        const token = target.token ? await freshToken(target.token, options.world, PROBE_TOKEN_USERS[target.handler]) : undefined;
         writeFileSync(target.eventFile, JSON.stringify(roundEvent(target.event, token, target.body?.(options.world))));
       } catch (error) {
         failures.set(target.handler, `token: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
