@@ -30,22 +30,14 @@ export interface SentCommand {
 }
 type CommandClass = new (input: never) => SentCommand;
 
-/** The document client's command names (`Get` for its GetCommand) by the operation they make (`GetItem`). */
-const DOCUMENT_COMMAND_OPERATIONS: Record<string, string> = {
-  Get: 'GetItem',
-  Put: 'PutItem',
-  Update: 'UpdateItem',
-  Delete: 'DeleteItem',
-  BatchGet: 'BatchGetItem',
-  BatchWrite: 'BatchWriteItem',
-  TransactGet: 'TransactGetItems',
-  TransactWrite: 'TransactWriteItems',
-};
-
-/** The DynamoDB operation a command makes: `GetItem` for a GetCommand (or a GetItemCommand), `Query` for a QueryCommand. */
+/**
+ * The DynamoDB operation a command makes (`GetItem` for a GetCommand, `Query` for a QueryCommand): the name of the
+ * DynamoDB client command it wraps (a document client command's `clientCommand`), as the stats middleware of
+ * bench/server.ts names a call from the same client command's `commandName`.
+ */
 export function operationOf(command: SentCommand): string {
-  const name = command.constructor.name.replace(/Command$/, '');
-  return DOCUMENT_COMMAND_OPERATIONS[name] ?? name;
+  const clientCommand = (command as { clientCommand?: SentCommand }).clientCommand ?? command;
+  return clientCommand.constructor.name.replace(/Command$/, '');
 }
 
 export interface RecordedCall {

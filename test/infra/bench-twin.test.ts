@@ -6,10 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { floorFor, overheadFloor } from '../../bench/call-prices.ts';
-import { CallRecorder, describeRecording, installCallRecording, parseRecordingDescription, replay, replayable } from '../../bench/twin.ts';
+import { CallRecorder, describeRecording, installCallRecording, operationOf, parseRecordingDescription, replay, replayable } from '../../bench/twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -50,6 +51,10 @@ describe('bench twin: recording', () => {
     // The second end() of the same call changed nothing: a later call opens a new group.
     recorder.start('GetItem', input)();
     expect(recorder.groups).toHaveLength(2);
+  });
+
+  it('names a call by the DynamoDB operation it makes, from a document client command or a plain one', () => {
+    expect([new GetCommand({ TableName: 't', Key: {} }), new QueryCommand({ TableName: 't' }), new BatchGetCommand({ RequestItems: {} }), new PutCommand({ TableName: 't', Item: {} }), new GetItemCommand({ TableName: 't', Key: {} })].map(operationOf)).toEqual(['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'GetItem']);
   });
 
   it('replays only recordings of plain reads: any write or Step Functions call keeps the priced floor', () => {
