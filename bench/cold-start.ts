@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
+import { copyPreState, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
 import type { World } from './seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
 
@@ -89,6 +91,19 @@ export interface ColdStartRow {
   initRatio?: number;
   status?: number | null;
   runs?: number;
+  /** The DynamoDB calls of the probe's first request (calls sent through the document client; retries inside the SDK not counted), median, and the first probe's calls (`GetItem|Query+Query`). */
+  roundTrips?: number;
+  calls?: string;
+  /**
+   * The function's cold twin (bench/cold-twin.ts), probed right after the function in every TWIN_ROUND_EVERY-th
+   * round: its median total ms; the median over those rounds of the function's total / its twin's (and of their
+   * total CPU); the twin's round trips (median: the function's when the replay is faithful); how many rounds.
+   */
+  twinTotalMs?: number;
+  twinRatio?: number;
+  twinCpuRatio?: number;
+  twinRoundTrips?: number;
+  twinRuns?: number;
 }
 
 /** The functions' own esbuild options (infra/esbuild-options.ts), plus the metafile the bench reads. */
@@ -250,13 +265,17 @@ interface ProbeResult {
   firstRequestCpuMs: number;
   totalCpuMs: number;
   status: number | null;
+  /** The DynamoDB calls the probe process saw its first request send (bench/cold-start-probe.mjs). */
+  roundTrips: number;
+  calls: string;
 }
 
-function probe(bundle: string, eventFile: string, environment: Record<string, string>): Promise<ProbeResult> {
+/** Runs one probe process; `callsFile` receives the DynamoDB calls of its first request (readProbeRecording). */
+function probe(bundle: string, eventFile: string, callsFile: string, environment: Record<string, string>): Promise<ProbeResult> {
   const probeScript = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
     const profiling = PROBE_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${PROBE_PROFILE_DIRECTORY}`, `--cpu-prof-name=${basename(bundle, '.mjs')}-${Date.now()}.cpuprofile`] : [];
-    const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, ...profiling, probeScript, bundle, eventFile], {
+    const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, ...profiling, probeScript, bundle, eventFile, callsFile], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...LAMBDA_ENVIRONMENT, ...environment, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -315,7 +334,7 @@ export async function measureColdStarts(options: {
     ...(SELECTED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
   );
 
-  const built: (Target & { bundle: string; eventFile: string; bytes: number; largest: string })[] = [];
+  const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; largest: string })[] = [];
   // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
   // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
   // lost all 129 rows to the Tracer reference's failure).
@@ -337,10 +356,17 @@ export async function measureColdStarts(options: {
     // Without them openapi-show's first request answered 500 (shared/http/bundled-files.ts found no docs/openapi.json).
     for (const file of target.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, file), join(bundleDirectory, basename(file)));
     const eventFile = join(bundleDirectory, `function-${index}.event.json`);
+    const callsFile = join(bundleDirectory, `function-${index}.calls.bin`);
     const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
-    built.push({ ...target, bundle, eventFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
+    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
   }
-  options.progress(`bundled ${built.length} functions; ${options.runs} cold starts each, interleaved`);
+
+  // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
+  // (not the Powertools references); each function's twin reads its own replay file, named in its event.
+  const twins = await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
+  options.progress(
+    `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
+  );
 
   // A probe whose valid body sends an email sends it as deployed, to SES: here the local emulator the tests use.
   const ses = built.some((target) => target.sendsEmail) ? await import('../scripts/local/ses.ts') : undefined;
@@ -349,6 +375,10 @@ export async function measureColdStarts(options: {
 
   const samples = new Map<string, ProbeResult[]>();
   const failures = new Map<string, string>();
+  /** Each function's latest recording (the keys its writes touch: copyPreState), and its rounds with a twin. */
+  const recordings = new Map<string, ProbeRecording>();
+  const pairs = new Map<string, { probe: ProbeResult; twin: ProbeResult }[]>();
+  const twinFailures = new Map<string, string>();
   for (let run = 0; run < options.runs; run++) {
     // The round's tokens are minted before its first probe: minted right before each probe, DynamoDB Local's
     // work on the new item overlapped that probe's import (the baseline, which presents none, never paid it).
@@ -361,18 +391,34 @@ export async function measureColdStarts(options: {
         failures.set(target.handler, `token: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
     }
+    const twinRound = twins.bundle !== undefined && isTwinRound(run, options.runs);
+    // Likewise the scratch copies of the items the twins' writes touch, before the round's first probe.
+    if (twinRound) await twins.copyPreStates(recordings);
     for (const target of built) {
       if (failures.has(target.handler)) continue;
+      let result: ProbeResult;
       try {
-        const result = await probe(target.bundle, target.eventFile, environment);
+        result = await probe(target.bundle, target.eventFile, target.callsFile, environment);
         samples.set(target.handler, [...(samples.get(target.handler) ?? []), result]);
       } catch (error) {
         failures.set(target.handler, (error as Error).message.split('\n')[0]!.slice(0, 200));
+        continue;
+      }
+      if (target.reference) continue;
+      const recording = readProbeRecording(target.callsFile);
+      recordings.set(target.handler, recording);
+      if (!twinRound || twinFailures.has(target.handler)) continue;
+      try {
+        const twin = await twins.probe(target, recording, (bundle, eventFile, callsFile) => probe(bundle, eventFile, callsFile, environment));
+        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin }]);
+      } catch (error) {
+        twinFailures.set(target.handler, `cold twin: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
     }
-    options.progress(`cold starts: round ${run + 1}/${options.runs}`);
+    options.progress(`cold starts: round ${run + 1}/${options.runs}${twinRound ? ' (with twins)' : ''}`);
   }
   await mail?.stop();
+  twins.stop();
 
   const baselineSamples = samples.get(BASELINE) ?? [];
   const baselineTotal = median(baselineSamples.map((sample) => sample.totalMs));
@@ -386,6 +432,8 @@ export async function measureColdStarts(options: {
     const totalMs = median(list.map((sample) => sample.totalMs));
     const importMs = median(list.map((sample) => sample.importMs));
     const firstRequestMs = median(list.map((sample) => sample.firstRequestMs));
+    const twin = twinFigures(pairs.get(target.handler) ?? []);
+    const notes = [failures.get(target.handler), twinFailures.get(target.handler), twin.note].filter(Boolean);
     rows.push({
       handler: target.handler,
       route: target.route,
@@ -402,9 +450,92 @@ export async function measureColdStarts(options: {
       initRatio: round((importMs + firstRequestMs) / baselineInit, 2),
       status: list[0]!.status,
       runs: list.length,
-      note: failures.get(target.handler),
+      roundTrips: median(list.map((sample) => sample.roundTrips)),
+      calls: list[0]!.calls,
+      ...twin.figures,
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     });
   }
   const order = new Map(targets.map((target, index) => [target.handler, index]));
   return rows.sort((a, b) => (order.get(a.handler) ?? 999) - (order.get(b.handler) ?? 999));
+}
+
+/**
+ * A row's twin figures from its rounds with a twin: the ratios are taken round by round (the function and its
+ * twin probed one after the other, so a burst of load falls on both) and their median reported.
+ */
+export function twinFigures(rounds: { probe: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips'>; twin: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips' | 'status'> }[]): {
+  figures: Pick<ColdStartRow, 'twinTotalMs' | 'twinRatio' | 'twinCpuRatio' | 'twinRoundTrips' | 'twinRuns'>;
+  note?: string;
+} {
+  if (rounds.length === 0) return { figures: {} };
+  const differing = rounds.filter((pair) => pair.twin.roundTrips !== pair.probe.roundTrips).length;
+  const failed = rounds.filter((pair) => pair.twin.status !== 200).length;
+  const notes = [
+    differing > 0 ? `the twin's round trips differ from the function's in ${differing} of ${rounds.length} rounds` : undefined,
+    failed > 0 ? `the twin answered ${rounds.find((pair) => pair.twin.status !== 200)!.twin.status} in ${failed} of ${rounds.length} rounds` : undefined,
+  ].filter(Boolean);
+  return {
+    figures: {
+      twinTotalMs: round(median(rounds.map((pair) => pair.twin.totalMs)), 1),
+      twinRatio: round(median(rounds.map((pair) => pair.probe.totalMs / pair.twin.totalMs)), 2),
+      twinCpuRatio: round(median(rounds.map((pair) => pair.probe.totalCpuMs / pair.twin.totalCpuMs)), 2),
+      twinRoundTrips: median(rounds.map((pair) => pair.twin.roundTrips)),
+      twinRuns: rounds.length,
+    },
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+  };
+}
+
+interface Twins {
+  /** The twin bundle, unless it could not be built (`note` says why). */
+  bundle?: string;
+  note?: string;
+  rounds(runs: number): number;
+  /** Copies into the scratch table the items each function's latest recorded writes touch, as they are now. */
+  copyPreStates(recordings: Map<string, ProbeRecording>): Promise<void>;
+  /** Probes the function's twin with the function's recording of this round, its writes sent to the scratch table. */
+  probe(target: { handler: string; callsFile: string }, recording: ProbeRecording, run: (bundle: string, eventFile: string, callsFile: string) => Promise<ProbeResult>): Promise<ProbeResult>;
+  stop(): void;
+}
+
+/** The twin bundle (the baseline's bundling, bench/cold-twin-handler.ts), its scratch table, and its files per function. */
+async function prepareTwins(functions: { handler: string; callsFile: string }[], bundleDirectory: string, environment: Record<string, string>): Promise<Twins> {
+  const rounds = (runs: number) => Array.from({ length: runs }, (_, run) => run).filter((run) => isTwinRound(run, runs)).length;
+  const entry = fileURLToPath(new URL('./cold-twin-handler.ts', import.meta.url));
+  try {
+    await build(esbuildOptions({ 'cold-twin': entry }, bundleDirectory));
+  } catch (error) {
+    const note = (error as Error).message.split('\n').slice(0, 4).join(' ').slice(0, 300);
+    return { note, rounds, copyPreStates: async () => {}, probe: () => Promise.reject(new Error(note)), stop: () => {} };
+  }
+  const bundle = join(bundleDirectory, 'cold-twin.mjs');
+  const table = environment.TABLE_NAME!;
+  const scratch = scratchTableName(table);
+  const { localClient } = await import('../scripts/local/dynamodb-local.ts');
+  const { ensureTable } = await import('../scripts/local/table.ts');
+  const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
+  const client = localClient(environment.DYNAMODB_ENDPOINT!);
+  await ensureTable(client, scratch);
+  const documents = DynamoDBDocumentClient.from(client);
+  const files = new Map(
+    functions.map((target) => {
+      const stem = target.callsFile.replace(/\.calls\.bin$/, '');
+      return [target.handler, { replay: `${stem}.twin-replay.bin`, event: `${stem}.twin-event.json`, calls: `${stem}.twin-calls.bin` }];
+    }),
+  );
+  for (const { replay, event } of files.values()) writeFileSync(event, JSON.stringify({ ...eventFor(undefined), recording: replay }));
+  return {
+    bundle,
+    rounds,
+    async copyPreStates(recordings) {
+      for (const recording of recordings.values()) await copyPreState(documents, keysWritten(recording, table), table, scratch);
+    },
+    probe(target, recording, run) {
+      const { replay, event, calls } = files.get(target.handler)!;
+      writeFileSync(replay, serialize(withWritesOnScratch(recording, table, scratch)));
+      return run(bundle, event, calls);
+    },
+    stop: () => client.destroy(),
+  };
 }

@@ -541,9 +541,24 @@ async function coldStartOnly(): Promise<void> {
     const command = `npm run bench -- --cold-start${referencesOnly ? ' --powertools' : ''}${quick ? ' --quick' : ''}`;
     writeFileSync(join(resultsDirectory, file), `${JSON.stringify({ command, date: new Date().toISOString(), runs, machine, coldStarts }, null, 2)}\n`);
     const rows = coldStarts.map((row) =>
-      [row.handler.padEnd(40), (row.bundleBytes === undefined ? '-' : (row.bundleBytes / 1024).toFixed(1)).padStart(7), String(row.importMs ?? '-').padStart(7), String(row.firstRequestMs ?? '-').padStart(7), String(row.totalMs ?? '-').padStart(7), String(row.ratio ?? '-').padStart(5), row.note ?? ''].join('  '),
+      [
+        row.handler.padEnd(40),
+        (row.bundleBytes === undefined ? '-' : (row.bundleBytes / 1024).toFixed(1)).padStart(7),
+        String(row.importMs ?? '-').padStart(7),
+        String(row.firstRequestMs ?? '-').padStart(7),
+        String(row.totalMs ?? '-').padStart(7),
+        String(row.ratio ?? '-').padStart(5),
+        String(row.totalCpuMs ?? '-').padStart(7),
+        String(row.roundTrips ?? '-').padStart(3),
+        String(row.twinTotalMs ?? '-').padStart(7),
+        String(row.twinRatio ?? '-').padStart(5),
+        String(row.twinCpuRatio ?? '-').padStart(5),
+        String(row.twinRoundTrips ?? '-').padStart(4),
+        row.note ?? '',
+      ].join('  '),
     );
-    process.stdout.write(`\n${['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5)].join('  ')}\n${rows.join('\n')}\n`);
+    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
+    process.stdout.write(`\n${header.join('  ')}\n${rows.join('\n')}\n`);
     progress(`done: bench/results/${file}`);
   } finally {
     await stack.stop();
