@@ -87,20 +87,21 @@ export class LoyaltyApiStack extends Stack {
       functions: routes.filter((route) => route.geocodes).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
-    // Email (password resets, permissions-request notices): SES, send-only, for the routes that send.
+    // Events to webhooks: the table's stream, the FIFO delivery queue and its functions (docs/events.md).
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      table: this.table,
+      queueingFunctions: routes.filter((route) => route.queuesDeliveries).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
+    // Email (password resets, permissions-request notices, the mail outbox): SES, send-only, for the functions that send.
     const mailFrom: string = props.mailFrom ?? this.node.tryGetContext('mailFrom') ?? DEFAULT_MAIL_FROM;
     const mailIdentity: string = props.mailIdentity ?? this.node.tryGetContext('mailIdentity') ?? addressOf(mailFrom).split('@')[1]!;
     this.mail = new Mail(this, 'Mail', {
       from: mailFrom,
       identity: mailIdentity,
       support: this.node.tryGetContext('supportEmail'),
-      senders: routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!),
-    });
-
-    // Events to webhooks: the table's stream, the FIFO delivery queue and its functions (docs/events.md).
-    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
-      table: this.table,
-      queueingFunctions: routes.filter((route) => route.queuesDeliveries).map((route) => routeFunctions.functions.get(route.handler)!),
+      // The stream function sends the mail outbox (gift card orders' emails, after the answer).
+      senders: [...routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!), this.webhookDelivery.streamFunction],
     });
 
     // Images: a private bucket; the routes marked readsImages may GetObject its image keys (to sign redirects).

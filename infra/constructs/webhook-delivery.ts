@@ -7,7 +7,9 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { MAIL_PREFIX } from '#shared/db/keys.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 import { DELIVERY_QUEUE_URL_ENV, MAX_DELAY_SECONDS } from '#shared/queues/deliveries.ts';
 import { ApiFunction } from './api-function.ts';
@@ -17,6 +19,8 @@ export const EVENTS_STREAM_HANDLER = 'events-stream';
 export const WEBHOOK_DELIVERY_HANDLER = 'webhook-deliveries';
 /** Receives of one message before SQS moves it to the dead-letter queue: far beyond the ~20 attempts of 7 days. */
 export const MAX_RECEIVES = 40;
+/** The partitions of the mail outbox's items (keys.mail), the only items the stream function may update. */
+const MAIL_PARTITIONS = `${MAIL_PREFIX}*`;
 /** Ten attempts of 10 s each, plus reads: a batch's worst case. */
 const DELIVERY_TIMEOUT = Duration.seconds(120);
 
@@ -29,7 +33,7 @@ export interface WebhookDeliveryProps {
 
 /**
  * Events to webhooks (docs/events.md), in one construct so it can live in any stack: the table's stream ->
- * `events-stream` (filtered to inserted event items) -> an SQS FIFO queue grouped by endpoint and resource ->
+ * `events-stream` (filtered to inserted event items, and inserted mail items, which it sends) -> an SQS FIFO queue grouped by endpoint and resource ->
  * `webhook-deliveries`, which attempts, and keeps a delivery to retry at the head of its group with
  * ChangeMessageVisibility. Dead-letter queues catch what our own code keeps failing on; alarms watch them
  * and the deliveries given up after 7 days. Each function gets only what it uses.
@@ -63,6 +67,15 @@ export class WebhookDelivery extends Construct {
 
     this.streamFunction = new ApiFunction(this, 'StreamFunction', { handlerName: EVENTS_STREAM_HANDLER, handler: 'streamHandler', timeout: Duration.seconds(60) });
     this.streamFunction.bindTable({ table: props.table, accessMode: 'RO' });
+    // It also sends the mail outbox (shared/domain/mail-outbox.ts): it marks mail items sent, and may update
+    // nothing else (the mail partitions only). Its SES permission and MAIL_FROM come from the Mail construct.
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [MAIL_PARTITIONS] } },
+      }),
+    );
     this.streamFunction.addEnvironment(DELIVERY_QUEUE_URL_ENV, this.queue.queueUrl);
     this.queue.grantSendMessages(this.streamFunction);
     this.streamFunction.addEventSource(
@@ -72,7 +85,8 @@ export class WebhookDelivery extends Construct {
         bisectBatchOnError: true,
         retryAttempts: 20,
         onFailure: new SqsDlq(this.streamFailures),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual('EVENT') } } } })],
+        // Inserted event items and inserted mail items (the mail outbox); never the updates and expiries.
+        filters: ['EVENT', 'MAIL'].map((sortKey) => FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } })),
       }),
     );
 

@@ -115,7 +115,7 @@ export async function startLocalEventStream(options: { endpoint: string; client:
 }
 
 /** A GetRecords record as the Lambda event carries it (the same fields; dates become epoch seconds). */
-function toLambdaRecord(record: _Record) {
+export function toLambdaRecord(record: _Record) {
   const { ApproximateCreationDateTime, ...dynamodb } = record.dynamodb ?? {};
   return {
     eventID: record.eventID,

@@ -25,6 +25,8 @@ const TICKETS_PARTITION = 'TICKETS';
 const WEBHOOK_SORT = 'WEBHOOK#';
 const EVENT_PREFIX = 'EVENT#';
 const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
+/** Every mail item's partition starts so (the stream function may update those only: infra/constructs/webhook-delivery.ts). */
+export const MAIL_PREFIX = 'MAIL#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
@@ -220,6 +222,10 @@ export const keys = {
   event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
   /** Whether a stream record's key is an event's (what the delivery path reads from the table's stream). */
   isEventKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_PREFIX) && key.sk === 'EVENT',
+  /** One mail of the mail outbox (shared/db/mail-outbox.ts), written in the transaction of the change that owes it. */
+  mail: (mailId: string): Key => ({ pk: `${MAIL_PREFIX}${mailId}`, sk: 'MAIL' }),
+  /** Whether a stream record's key is a mail's (what the stream function sends). */
+  isMailKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(MAIL_PREFIX) && key.sk === 'MAIL',
   /**
    * gsi1 of an event: one of the audience's EVENT_INDEX_SHARDS partitions (the resource's, so a resource's
    * events share one), by id (ids sort by time). docs/scale.md: one partition took ~500-1,000 events/s.

@@ -4,19 +4,21 @@
  * (the charge's idempotency key is the order's uuid), then ONE transaction records the order, the charge on the
  * buyer's card account and the load on the recipient's gift card account (`giftcard:<recipient>:<merchant>`), each
  * with its ledger entry, and the Idempotency-Key's stored response. A transaction that does not commit gives the
- * charge back through the gateway, so no charge is ever left without its value. The recipient gets an email.
- * Sending to one's own email loads the buyer's own card.
+ * charge back through the gateway, so no charge is ever left without its value. The recipient's email is an item
+ * of that same transaction (the mail outbox, shared/db/mail-outbox.ts): it exists if and only if the order
+ * committed, and the table's stream sends it after the answer. Sending to one's own email loads the buyer's own card.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
+import { mailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
-import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
+import { escapeHtml } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
@@ -116,6 +118,7 @@ export async function orderGiftCardValue(
     { kind: 'gift_card_load', amount: request.value_amount, entryId: `gcorder:${uuid}`, reference },
   ], { now }));
   batch.add('charge_limit', ...countChargeItems(limits, buyerUserId, merchant.merchant_id, request.value_amount, now));
+  batch.add('mail', mailItem(`gcorder:${uuid}`, recipientMail(order, merchant), now));
   const stored = respond?.(order);
   if (stored) batch.add('idempotency', stored);
 
@@ -131,7 +134,6 @@ export async function orderGiftCardValue(
     if (batch.failedLabels(outcome.reasons).has('charge_limit')) throw OVER_MONTHLY_LIMIT('gift_card_value_order');
     throw conflict('This gift card order is being processed by another request; retry shortly.', 1, 'gift_card_value_order', 'in_progress');
   }
-  await notifyRecipient(order, merchant);
   return order;
 }
 
@@ -146,20 +148,16 @@ async function giveBack(chargeId: string, uuid: string, amount: number): Promise
   if (!refund.ok) log('error', 'gift_card_order_charge_not_returned', { charge_id: chargeId, order_uuid: uuid });
 }
 
-/** The recipient's email; the order stands if the mail cannot be sent (logged; the value is loaded). */
-async function notifyRecipient(order: GiftCardValueOrder, merchant: MerchantItem): Promise<void> {
+/** The recipient's email (sent from the outbox after the answer; docs/events.md, "Email from the outbox"). */
+function recipientMail(order: GiftCardValueOrder, merchant: MerchantItem): OutboxMail {
   const value = `$${(order.value_amount / 100).toFixed(2)}`;
   const greeting = order.recipient_name ? `Hi ${order.recipient_name},` : 'Hi,';
   const lines = [greeting, `You have been sent a ${value} gift card for ${merchant.name}. It is on your account now: pay with your QR code there.`];
   if (order.recipient_message) lines.push(`Their message: ${order.recipient_message}`);
-  try {
-    await mailer().send({
-      to: order.recipient_email,
-      subject: `A ${value} gift card for ${merchant.name}`,
-      text: lines.join('\n\n'),
-      html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
-    });
-  } catch (error) {
-    log('error', 'gift_card_order_email_failed', { order_uuid: order.uuid, error: (error as Error).message });
-  }
+  return {
+    to: order.recipient_email,
+    subject: `A ${value} gift card for ${merchant.name}`,
+    text: lines.join('\n\n'),
+    html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
+  };
 }

@@ -244,7 +244,10 @@ describe('IAM', () => {
 describe('mail (SES)', () => {
   /** A function's IAM statements that name an SES action. */
   function sesStatements(handler: string): any[] {
-    const roleRef = resources[functionId(handler)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] };
+    return sesStatementsOf(functionId(handler));
+  }
+  function sesStatementsOf(logicalId: string): any[] {
+    const roleRef = resources[logicalId]!.Properties!.Role as { 'Fn::GetAtt': [string, string] };
     return ofType('AWS::IAM::Policy')
       .filter(([, policy]) => asArray(policy.Properties!.Roles).some((role: any) => role.Ref === roleRef['Fn::GetAtt'][0]))
       .flatMap(([, policy]) => policy.Properties!.PolicyDocument.Statement as any[])
@@ -256,9 +259,10 @@ describe('mail (SES)', () => {
     template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: addressOf(DEFAULT_MAIL_FROM).split('@')[1] });
   });
 
-  it.each(routes.filter((route) => route.sendsEmail))('$handler may ses:SendEmail on that identity only, and knows MAIL_FROM', (route) => {
+  /** The function may ses:SendEmail on the stack's identity only, and knows MAIL_FROM. */
+  function expectSender(logicalId: string): void {
     const identityId = ofType('AWS::SES::EmailIdentity')[0]![0];
-    const statements = sesStatements(route.handler);
+    const statements = sesStatementsOf(logicalId);
     expect(statements).toHaveLength(1);
     expect(statements[0].Effect).toBe('Allow');
     expect(asArray(statements[0].Action)).toEqual(['ses:SendEmail']);
@@ -266,7 +270,16 @@ describe('mail (SES)', () => {
     expect(resource).toContain(':ses:');
     expect(resource).toContain(':identity/');
     expect(resource).toContain(`"Ref":"${identityId}"`);
-    expect(resources[functionId(route.handler)]!.Properties!.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+    expect(resources[logicalId]!.Properties!.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+  }
+
+  it.each(routes.filter((route) => route.sendsEmail))('$handler may ses:SendEmail on that identity only, and knows MAIL_FROM', (route) => {
+    expectSender(functionId(route.handler));
+  });
+
+  it('the stream function sends the mail outbox (gift card orders): ses:SendEmail on that identity only, and MAIL_FROM; the gift card order route may not send', () => {
+    expectSender(synthesized.logicalIdOf(stack.webhookDelivery.streamFunction));
+    expect(routes.find((route) => route.handler === 'gift-card-value-orders-create')!.sendsEmail).toBeFalsy();
   });
 
   it.each([...routes.filter((route) => !route.sendsEmail).map((route) => route.handler), FALLBACK_HANDLER])('%s may not send email', (handler) => {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { MAX_RECEIVES } from '../../infra/constructs/webhook-delivery.ts';
 import { DELIVERY_QUEUE_URL_ENV } from '#shared/queues/deliveries.ts';
+import { MAIL_PREFIX } from '#shared/db/keys.ts';
 import { routes } from '#shared/routes.ts';
 import { SYNTH_TIMEOUT_MS, synthesizedTemplates } from '../support/templates.ts';
 
@@ -47,12 +48,15 @@ describe('webhook delivery', () => {
     expect(deadLetters.Properties.FifoQueue).toBe(true);
   });
 
-  it('reads only inserted event items from the stream, with retries and a failure destination', () => {
+  it('reads only inserted event and mail items from the stream, with retries and a failure destination', () => {
     const streamMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => mapping.Properties.StartingPosition)!;
     expect(streamMapping[1].Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BisectBatchOnFunctionError: true, MaximumRetryAttempts: 20 });
     expect(streamMapping[1].Properties.DestinationConfig.OnFailure.Destination).toBeDefined();
-    const pattern = JSON.parse(streamMapping[1].Properties.FilterCriteria.Filters[0].Pattern);
-    expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT'] } } } });
+    const patterns = streamMapping[1].Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
+    expect(patterns).toEqual([
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT'] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['MAIL'] } } } },
+    ]);
     const sqsMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => !mapping.Properties.StartingPosition)!;
     expect(sqsMapping[1].Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
@@ -62,6 +66,11 @@ describe('webhook delivery', () => {
     expect(actionsOf(streamFunction)).toContain('sqs:SendMessage');
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
     expect(actionsOf(streamFunction)).not.toContain('dynamodb:PutItem');
+    // It marks mail items sent: UpdateItem on the mail outbox's partitions only.
+    const updates = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(updates).toHaveLength(1);
+    expect([updates[0]!.Action].flat()).toEqual(['dynamodb:UpdateItem']);
+    expect((updates[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${MAIL_PREFIX}*`] } });
     expect(actionsOf(deliveryFunction)).toEqual(expect.arrayContaining(['sqs:ChangeMessageVisibility', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
     expect(actionsOf(deliveryFunction)).not.toContain('sqs:SendMessage');
     for (const action of [...actionsOf(streamFunction), ...actionsOf(deliveryFunction)]) expect(action).not.toMatch(/\*/);

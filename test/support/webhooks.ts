@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
-import { startLocalEventStream, type LocalEventStream } from '../../scripts/local/event-stream.ts';
+import { ensureStream, startLocalEventStream, toLambdaRecord, type LocalEventStream } from '../../scripts/local/event-stream.ts';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { expect } from 'vitest';
 import type { TestApi } from './api.ts';
 import { nextLink } from './locations.ts';
@@ -24,6 +25,32 @@ export async function startEventPipeline(api: TestApi): Promise<{ queue: LocalQu
       client.destroy();
     },
   };
+}
+
+/**
+ * Every record the test table's stream holds so far, from the start of each shard, as the Lambda event carries
+ * them: what a replay of the stream (a retried batch, a mapping restarted at TRIM_HORIZON) hands the function again.
+ */
+export async function tableStreamRecords(api: TestApi): Promise<ReturnType<typeof toLambdaRecord>[]> {
+  const client = localClient(api.endpoint);
+  const streams = new DynamoDBStreamsClient({ endpoint: api.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    const streamArn = await ensureStream(client, api.tableName);
+    const records: ReturnType<typeof toLambdaRecord>[] = [];
+    for (const shard of (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? []) {
+      let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+      while (iterator) {
+        const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        records.push(...(page.Records ?? []).map(toLambdaRecord));
+        if ((page.Records ?? []).length === 0) break;
+        iterator = page.NextShardIterator;
+      }
+    }
+    return records;
+  } finally {
+    streams.destroy();
+    client.destroy();
+  }
 }
 
 export interface ReceivedDelivery {

@@ -1,0 +1,108 @@
+/**
+ * Sending the mail outbox (shared/db/mail-outbox.ts) from the table's stream (functions/events-stream.ts).
+ *
+ * Guarded, at least once (docs/events.md, "Email from the outbox"): before sending, ONE consistent
+ * BatchGetItem reads the batch's mail items, and a mail already marked sent (or refused, or expired) is
+ * skipped, so a retried batch or a replayed record sends nothing twice; after SES accepted a mail, a
+ * conditional UpdateItem marks it sent and removes its body. A second copy can only go out if the function
+ * dies between SES's answer and that mark (the batch is then retried). A shard's records are handled by one
+ * invocation at a time, so two sends of one mail never race.
+ *
+ * A send that fails is retried with the batch (every other mail of it is still attempted, and those sent are
+ * then skipped); SES refusing the message itself (BadRequestException, MessageRejected) is recorded on the item
+ * and logged, not retried, so one bad mail cannot hold the stream. What keeps failing goes, after the
+ * mapping's retries and bisection, to its on-failure queue (infra/constructs/webhook-delivery.ts), alarmed.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { MailItem } from '#shared/db/mail-outbox.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { retryTransient } from '#shared/db/transient.ts';
+import { log } from '#shared/log.ts';
+import { mailer } from '#shared/mail/mailer.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+/** SES errors about the message itself: sending it again cannot succeed. */
+const REFUSED_FOR_GOOD = new Set(['BadRequestException', 'MessageRejected']);
+
+export interface OutboxMailOutcome {
+  sent: number;
+  /** Already sent, refused or expired when read: a retried batch or a replayed record. */
+  skipped: number;
+  refused: number;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** The mail items among a stream batch's new images (inserted items). */
+export function mailsOfStream(newImages: readonly Record<string, unknown>[]): MailItem[] {
+  return newImages.filter((image) => keys.isMailKey(image) && isText(image.mail_id)) as unknown as MailItem[];
+}
+
+/** Whether an item read now still owes its mail, with everything a send needs. */
+function stillOwed(item: StoredItem | undefined): item is StoredItem & MailItem {
+  return item !== undefined && item.sent_at === undefined && item.failed_at === undefined && isText(item.to) && isText(item.subject) && isText(item.text) && isText(item.html);
+}
+
+/** Sends the mails not yet sent; throws (after trying every one) when a send failed and should be retried. */
+export async function sendOutboxMails(mails: readonly MailItem[]): Promise<OutboxMailOutcome> {
+  const outcome: OutboxMailOutcome = { sent: 0, skipped: 0, refused: 0 };
+  if (mails.length === 0) return outcome;
+  const ids = [...new Set(mails.map((mail) => mail.mail_id))];
+  const current = await readItems(ids.map((id) => keys.mail(id)), { consistent: true });
+  let retry: unknown;
+  for (const [index, id] of ids.entries()) {
+    const item = current[index];
+    if (!stillOwed(item)) {
+      outcome.skipped++;
+      continue;
+    }
+    try {
+      await mailer().send({ to: item.to, subject: item.subject, text: item.text, html: item.html });
+    } catch (error) {
+      const name = (error as Error).name;
+      // Never the body or the address in a log line (docs/security.md): the mail id names the change.
+      if (REFUSED_FOR_GOOD.has(name)) {
+        await markRefused(id, name);
+        outcome.refused++;
+        log('error', 'outbox_mail_refused', { mail_id: id, error: name });
+      } else {
+        retry ??= error;
+        log('error', 'outbox_mail_not_sent', { mail_id: id, error: (error as Error).message });
+      }
+      continue;
+    }
+    try {
+      await markSent(id);
+      outcome.sent++;
+    } catch (error) {
+      // Sent but not marked: the retried batch sends it again (the one way a second copy goes out).
+      retry ??= error;
+      log('error', 'outbox_mail_not_marked', { mail_id: id, error: (error as Error).message });
+    }
+  }
+  if (retry) throw retry;
+  return outcome;
+}
+
+/** SES accepted it: marked sent (a retry or replay then skips it), its body no longer kept. */
+const markSent = (id: string) => mark(id, 'SET sent_at = :now REMOVE #subject, #text, #html', { '#subject': 'subject', '#text': 'text', '#html': 'html' }, {});
+
+/** SES refused the message itself: recorded, never sent again (the item keeps it until it expires, for support). */
+const markRefused = (id: string, failure: string) => mark(id, 'SET failed_at = :now, failure = :failure', undefined, { ':failure': failure });
+
+async function mark(id: string, update: string, names: Record<string, string> | undefined, values: Record<string, unknown>): Promise<void> {
+  const command = new UpdateCommand({
+    TableName: table(),
+    Key: keys.mail(id),
+    UpdateExpression: update,
+    ConditionExpression: 'attribute_exists(pk)',
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: { ':now': isoSeconds(), ...values },
+  });
+  await retryTransient(() => db().send(command)).catch((error: unknown) => {
+    // Expired meanwhile (TTL): nothing left to mark. Anything else fails the batch, which is retried.
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  });
+}
