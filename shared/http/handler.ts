@@ -7,7 +7,7 @@ import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
-import { parseOrThrow } from '#shared/http/validation.ts';
+import { parseOrThrow, REQUEST_PARSE } from '#shared/http/validation.ts';
 import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
@@ -172,7 +172,7 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
  * 404: its own error when it declares one, otherwise an empty body.
  */
 function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
-  const result = schema.safeParse(parameters);
+  const result = schema.safeParse(parameters, REQUEST_PARSE);
   if (!result.success) throw routeNotFound?.() ?? notFound();
   return result.data;
 }

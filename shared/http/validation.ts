@@ -23,9 +23,19 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[], rootObjec
   });
 }
 
+/**
+ * How the request pipeline asks zod to parse: without its eval'd fast path. On an object schema's first
+ * parse zod writes and compiles (`new Function`) a parser for that shape; a function serves a handful of
+ * requests per schema before the sandbox is recycled, and compiling costs more than it saves there: a cold
+ * start's first parse of a read's path and query 6.1 -> 2.8 ms of CPU, of a POS order body 12.6 -> 6.6 ms,
+ * while a warm parse costs +0.3 us (path and query) and +5 us (the order body) per request. Same checks,
+ * same answers: jitless is zod's own interpreter of the same schema (bench/notes.md, "zod's fast path").
+ */
+export const REQUEST_PARSE: z.core.ParseContext<z.core.$ZodIssue> = { jitless: true };
+
 /** Parses with a schema; a failure becomes an error array (422 unless another status is given). */
 export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, rootObject: string, status = 422): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, REQUEST_PARSE);
   if (result.success) return result.data;
   throw new ApiError(status, zodIssuesToErrors(result.error.issues, rootObject));
 }
