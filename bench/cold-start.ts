@@ -18,7 +18,7 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
-import { copyPreState, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
+import { copyPreState, failedOnlyInTwin, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
 import type { World } from './seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
 
@@ -363,7 +363,8 @@ export async function measureColdStarts(options: {
 
   // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
   // (not the Powertools references); each function's twin reads its own replay file, named in its event.
-  const twins = await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
+  // Not for `--powertools` (the references alone: what a utility adds to the baseline).
+  const twins = options.referencesOnly ? noTwins('not measured with --powertools') : await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
   options.progress(
     `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
   );
@@ -377,7 +378,7 @@ export async function measureColdStarts(options: {
   const failures = new Map<string, string>();
   /** Each function's latest recording (the keys its writes touch: copyPreState), and its rounds with a twin. */
   const recordings = new Map<string, ProbeRecording>();
-  const pairs = new Map<string, { probe: ProbeResult; twin: ProbeResult }[]>();
+  const pairs = new Map<string, TwinRound[]>();
   const twinFailures = new Map<string, string>();
   for (let run = 0; run < options.runs; run++) {
     // The round's tokens are minted before its first probe: minted right before each probe, DynamoDB Local's
@@ -409,8 +410,8 @@ export async function measureColdStarts(options: {
       recordings.set(target.handler, recording);
       if (!twinRound || twinFailures.has(target.handler)) continue;
       try {
-        const twin = await twins.probe(target, recording, (bundle, eventFile, callsFile) => probe(bundle, eventFile, callsFile, environment));
-        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin }]);
+        const { twin, twinRecording } = await twins.probe(target, recording, (bundle, eventFile, callsFile) => probe(bundle, eventFile, callsFile, environment));
+        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin, failedOnlyInTwin: failedOnlyInTwin(recording, twinRecording) }]);
       } catch (error) {
         twinFailures.set(target.handler, `cold twin: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
@@ -460,19 +461,28 @@ export async function measureColdStarts(options: {
   return rows.sort((a, b) => (order.get(a.handler) ?? 999) - (order.get(b.handler) ?? 999));
 }
 
+/** A round's function probe and its twin's, with the errors of the twin's calls whose counterpart in the function succeeded. */
+interface TwinRound {
+  probe: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips'>;
+  twin: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips' | 'status'>;
+  failedOnlyInTwin: string[];
+}
+
 /**
  * A row's twin figures from its rounds with a twin: the ratios are taken round by round (the function and its
  * twin probed one after the other, so a burst of load falls on both) and their median reported.
  */
-export function twinFigures(rounds: { probe: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips'>; twin: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips' | 'status'> }[]): {
+export function twinFigures(rounds: TwinRound[]): {
   figures: Pick<ColdStartRow, 'twinTotalMs' | 'twinRatio' | 'twinCpuRatio' | 'twinRoundTrips' | 'twinRuns'>;
   note?: string;
 } {
   if (rounds.length === 0) return { figures: {} };
   const differing = rounds.filter((pair) => pair.twin.roundTrips !== pair.probe.roundTrips).length;
   const failed = rounds.filter((pair) => pair.twin.status !== 200).length;
+  const otherState = rounds.filter((pair) => pair.failedOnlyInTwin.length > 0);
   const notes = [
     differing > 0 ? `the twin's round trips differ from the function's in ${differing} of ${rounds.length} rounds` : undefined,
+    otherState.length > 0 ? `in ${otherState.length} of ${rounds.length} rounds a twin's call failed where the function's succeeded (${[...new Set(otherState.flatMap((pair) => pair.failedOnlyInTwin))].join(', ')})` : undefined,
     failed > 0 ? `the twin answered ${rounds.find((pair) => pair.twin.status !== 200)!.twin.status} in ${failed} of ${rounds.length} rounds` : undefined,
   ].filter(Boolean);
   return {
@@ -495,8 +505,12 @@ interface Twins {
   /** Copies into the scratch table the items each function's latest recorded writes touch, as they are now. */
   copyPreStates(recordings: Map<string, ProbeRecording>): Promise<void>;
   /** Probes the function's twin with the function's recording of this round, its writes sent to the scratch table. */
-  probe(target: { handler: string; callsFile: string }, recording: ProbeRecording, run: (bundle: string, eventFile: string, callsFile: string) => Promise<ProbeResult>): Promise<ProbeResult>;
+  probe(target: { handler: string; callsFile: string }, recording: ProbeRecording, run: (bundle: string, eventFile: string, callsFile: string) => Promise<ProbeResult>): Promise<{ twin: ProbeResult; twinRecording: ProbeRecording }>;
   stop(): void;
+}
+
+function noTwins(note: string): Twins {
+  return { note, rounds: () => 0, copyPreStates: async () => {}, probe: () => Promise.reject(new Error(note)), stop: () => {} };
 }
 
 /** The twin bundle (the baseline's bundling, bench/cold-twin-handler.ts), its scratch table, and its files per function. */
@@ -506,8 +520,7 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
   try {
     await build(esbuildOptions({ 'cold-twin': entry }, bundleDirectory));
   } catch (error) {
-    const note = (error as Error).message.split('\n').slice(0, 4).join(' ').slice(0, 300);
-    return { note, rounds, copyPreStates: async () => {}, probe: () => Promise.reject(new Error(note)), stop: () => {} };
+    return noTwins(`the twin bundle failed: ${(error as Error).message.split('\n').slice(0, 4).join(' ').slice(0, 300)}`);
   }
   const bundle = join(bundleDirectory, 'cold-twin.mjs');
   const table = environment.TABLE_NAME!;
@@ -531,10 +544,11 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
     async copyPreStates(recordings) {
       for (const recording of recordings.values()) await copyPreState(documents, keysWritten(recording, table), table, scratch);
     },
-    probe(target, recording, run) {
+    async probe(target, recording, run) {
       const { replay, event, calls } = files.get(target.handler)!;
       writeFileSync(replay, serialize(withWritesOnScratch(recording, table, scratch)));
-      return run(bundle, event, calls);
+      const twin = await run(bundle, event, calls);
+      return { twin, twinRecording: readProbeRecording(calls) };
     },
     stop: () => client.destroy(),
   };

@@ -34,6 +34,8 @@ export interface ProbeCall {
   command: string;
   operation: string;
   input: Record<string, unknown>;
+  /** The name of the error the call failed with (ConditionalCheckFailedException, TransactionCanceledException...). */
+  error?: string;
 }
 /** A first request's calls, in groups (bench/twin.ts CallRecording): a group's calls were in flight together. */
 export type ProbeRecording = ProbeCall[][];
@@ -51,6 +53,15 @@ export const TWIN_ROUND_EVERY = 2;
 
 export function isTwinRound(run: number, runs: number): boolean {
   return runs === 1 || run % TWIN_ROUND_EVERY === TWIN_ROUND_EVERY - 1;
+}
+
+/**
+ * The errors of the twin's calls whose counterpart in the function's recording (same position) succeeded: a write
+ * whose condition met another state on the scratch table than the function's met in the world.
+ */
+export function failedOnlyInTwin(recording: ProbeRecording, twin: ProbeRecording): string[] {
+  const functionCalls = recording.flat();
+  return twin.flat().flatMap((call, index) => (call.error !== undefined && functionCalls[index]?.error === undefined ? [call.error] : []));
 }
 
 export function readProbeRecording(file: string): ProbeRecording {

@@ -18,7 +18,7 @@ import { db, table } from '#shared/db/client.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
 import { esbuildOptions, twinFigures } from '../../bench/cold-start.ts';
-import { copyPreState, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
+import { copyPreState, failedOnlyInTwin, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -79,12 +79,21 @@ describe('bench cold twin: what the twin replays', () => {
   });
 
   it('takes the ratio to the twin round by round, and says when the twin did not make the function’s round trips', () => {
-    const pair = (total: number, twin: number, roundTrips = 2) => ({ probe: { totalMs: total, totalCpuMs: total / 2, roundTrips: 2 }, twin: { totalMs: twin, totalCpuMs: twin / 4, roundTrips, status: 200 } });
+    const pair = (total: number, twin: number, roundTrips = 2, failedOnlyInTwin: string[] = []) => ({ probe: { totalMs: total, totalCpuMs: total / 2, roundTrips: 2 }, twin: { totalMs: twin, totalCpuMs: twin / 4, roundTrips, status: 200 }, failedOnlyInTwin });
     // Per round 1.5, 1.2, 2: median 1.5 (the ratio of the medians would be 500 / 400 = 1.25).
     const figures = twinFigures([pair(600, 400), pair(480, 400), pair(500, 250)]);
     expect(figures).toEqual({ figures: { twinTotalMs: 400, twinRatio: 1.5, twinCpuRatio: 3, twinRoundTrips: 2, twinRuns: 3 } });
     expect(twinFigures([pair(600, 400), pair(600, 400, 1)]).note).toBe("the twin's round trips differ from the function's in 1 of 2 rounds");
+    expect(twinFigures([pair(600, 400), pair(600, 400, 2, ['TransactionCanceledException'])]).note).toBe("in 1 of 2 rounds a twin's call failed where the function's succeeded (TransactionCanceledException)");
     expect(twinFigures([])).toEqual({ figures: {} });
+  });
+
+  it('names the twin’s failed calls whose counterpart in the function succeeded', () => {
+    const get = call('GetItem', 'GetCommand', {});
+    const write = call('TransactWriteItems', 'TransactWriteCommand', {});
+    const functionCalls: ProbeRecording = [[get], [{ ...write, error: 'TransactionCanceledException' }], [write]];
+    expect(failedOnlyInTwin(functionCalls, [[get], [{ ...write, error: 'TransactionCanceledException' }], [write]])).toEqual([]);
+    expect(failedOnlyInTwin(functionCalls, [[{ ...get, error: 'ResourceNotFoundException' }], [write], [{ ...write, error: 'TransactionCanceledException' }]])).toEqual(['ResourceNotFoundException', 'TransactionCanceledException']);
   });
 });
 
@@ -144,6 +153,15 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     expect(await item(table(), 'counter')).toMatchObject({ value: 2 });
     expect(await item(scratch, 'counter')).toMatchObject({ value: 2 });
     expect(await item(scratch, 'entry#b')).toMatchObject({ tags: new Set(['a', 'b']) });
+
+    // Without the pre-round copy the guarded write meets another state: the first round's transaction (counter 0 -> 1)
+    // replayed now is cancelled, the same round trips, its failure named.
+    const stale = withWritesOnScratch(first.recording, table(), scratch);
+    writeFileSync(replayFile, serialize(stale));
+    const staleTwin = await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'stale');
+    expect(staleTwin).toMatchObject({ status: 200, roundTrips: first.roundTrips });
+    expect(failedOnlyInTwin(first.recording, staleTwin.recording)).toEqual(['TransactionCanceledException']);
+    expect(await item(scratch, 'counter')).toMatchObject({ value: 2 });
   });
 
   it('gives a function that makes no DynamoDB call a twin that makes none', async () => {
