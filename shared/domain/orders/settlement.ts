@@ -5,7 +5,8 @@
  *     orders of one customer never both charge against the same balances (and one of them void).
  *  1. Claim the source (lease.ts): only the lease holder may charge.
  *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
- *     batch; work out the split (payment-split.ts).
+ *     batch, sent beside the claim (one round trip of waiting less) and used only once the claim is ours;
+ *     work out the split (payment-split.ts).
  *  3. Charge the card through the gateway with an idempotency key derived from the source uuid and the
  *     claim's attempt number — a retry after a crash (lease expired, same attempt) is the same charge.
  *  4. Commit ONE TransactWriteItems: the source's state transition guarded by our lease, the order, every
@@ -66,6 +67,11 @@ export interface Settlement {
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
   respond?: (order: OrderRecord) => TransactItem | undefined;
+  /**
+   * The source's own write, still in flight (the one-step order writes its source as it settles it): the
+   * customer's lease and the balances are taken meanwhile, and the claim waits for it (it claims that item).
+   */
+  sourceWritten?: Promise<unknown>;
 }
 
 export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
@@ -140,26 +146,32 @@ async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
 async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<OrderRecord> {
   const { source, terms, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
+  // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
+  // one consistent BatchGetItem, sent beside the claim (the claim writes none of them, and the customer's
+  // lease already keeps every other settlement of this customer off them; a change by anything else fails
+  // the transaction's conditions, as a change after the claim would). Only the claim's holder reads the answer.
+  const hintedCardId = settlement.promotedCardId;
+  // The card charge limits (charge-limits.ts) are read with them: the app's limits and this month's counters.
+  const month = chargeMonth();
+  const balances = readItems(
+    [
+      keys.balance(giftCardAccountKey(userId, merchantId)),
+      keys.balance(creditAccountKey(userId, merchantId)),
+      keys.user(userId),
+      keys.creditGrants(userId, merchantId),
+      ...chargeLimitKeys(userId, merchantId, settlement.appId, month),
+      ...(hintedCardId === null ? [] : [keys.creditCard(userId, hintedCardId)]),
+    ],
+    { consistent: true },
+  );
+  // Not awaited when the claim fails: that error is the answer, not this read's.
+  balances.catch(() => undefined);
+  if (settlement.sourceWritten) await settlement.sourceWritten;
   const claim = await claimSource(source);
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
   try {
-    // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
-    // one consistent BatchGetItem after the claim.
-    const hintedCardId = settlement.promotedCardId;
-    // The card charge limits (charge-limits.ts) are read with them: the app's limits and this month's counters.
-    const month = chargeMonth();
-    const [giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard] = await readItems(
-      [
-        keys.balance(giftCardAccountKey(userId, merchantId)),
-        keys.balance(creditAccountKey(userId, merchantId)),
-        keys.user(userId),
-        keys.creditGrants(userId, merchantId),
-        ...chargeLimitKeys(userId, merchantId, settlement.appId, month),
-        ...(hintedCardId === null ? [] : [keys.creditCard(userId, hintedCardId)]),
-      ],
-      { consistent: true },
-    );
+    const [giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard] = await balances;
     const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], settlement.merchant, month);
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
