@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type {
   CardSource,
   ChargeRequest,
@@ -101,7 +101,8 @@ const NONCE_CARDS: readonly { baseNonce: string; card: TestCard | 'invalid_expir
 const TOKEN_PATTERN = /^sbx_(valid|declines|limited_funds)_[0-9a-f]{24}$/;
 
 function digest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // One-shot: no Hash object per charge id (the same hex digest).
+  return hash('sha256', value, 'hex');
 }
 
 /**
