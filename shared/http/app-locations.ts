@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { schema } from '#shared/schemas/registry.ts';
 import { noContent, ok, type ApiRequest, type ApiResponse } from '#shared/http/handler.ts';
 import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
 import { notFound } from '#shared/errors.ts';
@@ -14,7 +15,7 @@ import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, pos
  * with an empty body.
  */
 
-export const appLocationsQuery = z
+export const appLocationsQuery = /* @__PURE__ */ schema(() => z
   .object({
     fulfillment_types: optionalQuery(fulfillmentTypesList),
     page: pageQuery,
@@ -38,9 +39,9 @@ export const appLocationsQuery = z
         context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
       }
     }
-  });
+  }));
 
-export const appLocationsParams = z.object({ app_id: pathId });
+export const appLocationsParams = /* @__PURE__ */ schema(() => z.object({ app_id: pathId }));
 
 /** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
 const PAGING_PARAMETERS = ['page', 'after'];

@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import { schema } from '#shared/schemas/registry.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { appOfRequest, createUserWithToken } from '#shared/domain/app-users.ts';
 import { serializeUser } from '#shared/domain/users.ts';
 import { appUserRequest } from '#shared/schemas/identity-requests.ts';
 import { user } from '#shared/schemas/users.ts';
 
-export const userWithAccessToken = z.object({
+export const userWithAccessToken = /* @__PURE__ */ schema(() => z.object({
   user,
   access_token: z.object({
     token: z.string().describe('Send as `Authorization: token <token>`: it holds exactly the requested permissions'),
@@ -13,7 +14,7 @@ export const userWithAccessToken = z.object({
     user_id: z.number().int(),
     merchant_id: z.null(),
   }),
-});
+}));
 
 /**
  * The handler of POST /v15/apps/users (app token in the header, api_key in the body, or both) and of

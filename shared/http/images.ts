@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { schema } from '#shared/schemas/registry.ts';
 import { notFound } from '#shared/errors.ts';
 import { decimalQuery } from '#shared/schemas/params.ts';
 import { SIGNED_URL_SECONDS, imageLocation, type ImageSubject } from '#shared/domain/app-surface/images.ts';
@@ -9,13 +10,13 @@ import type { ApiResponse } from '#shared/http/handler.ts';
  * numbers); a size or density the kind does not document, or a subject without an uploaded image, is 404
  * with an empty body; otherwise 302 to a signed URL of that variant.
  */
-const dimension = z.string().trim().regex(/^\d{1,5}$/, 'must be a whole number of pixels').transform(Number);
+const dimension = /* @__PURE__ */ schema(() => z.string().trim().regex(/^\d{1,5}$/, 'must be a whole number of pixels').transform(Number));
 
-export const imageQuery = z.object({
+export const imageQuery = /* @__PURE__ */ schema(() => z.object({
   density: decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0').max(10, 'must be at most 10')),
   width: dimension,
   height: dimension,
-});
+}));
 
 export const imageResponses = { 302: null } as const;
 

@@ -4,11 +4,12 @@
  * as given, so it always carries scheme and host).
  */
 import * as z from 'zod';
+import { schema } from '#shared/schemas/registry.ts';
 
 const PAGE_MESSAGE = 'must be a whole number of 1 or more';
 
 /** `page`: 1-based. Absent, empty or `null` (what clients send for "no page") is no page at all. */
-export const pageQuery = z.preprocess(
+export const pageQuery = /* @__PURE__ */ schema(() => z.preprocess(
   (value) => (value === '' || value === 'null' ? undefined : value),
   z
     .string()
@@ -17,7 +18,7 @@ export const pageQuery = z.preprocess(
     .transform(Number)
     .refine((value) => Number.isSafeInteger(value) && value >= 1, PAGE_MESSAGE)
     .optional(),
-);
+));
 
 /** An opaque position this API put in its own Link (base64url of a sort key); `isValid` checks the decoded key. */
 export function cursorQuery(isValid: (decoded: string) => boolean) {

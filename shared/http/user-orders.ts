@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { schema } from '#shared/schemas/registry.ts';
 import { cursorQuery, encodeCursor, nextPageLink, pageQuery } from '#shared/http/paging.ts';
 import { noContent, ok, type ApiResponse } from '#shared/http/handler.ts';
 import { isOrdersCursor, listAppOrders } from '#shared/domain/orders/user-orders.ts';
@@ -9,11 +10,11 @@ import type { UserPrincipal } from '#shared/auth/tokens.ts';
  * The user's orders through the token's app, newest first, one page at a time: the contract's
  * GET /v15/apps/orders and its SDK forms (A30 v14 by app id, A31 the Ruby gem's /v15/users/orders).
  */
-export const userOrdersQuery = z.object({
+export const userOrdersQuery = /* @__PURE__ */ schema(() => z.object({
   page: pageQuery,
   // Opaque position from a previous page's Link (the last order's index key).
   cursor: cursorQuery(isOrdersCursor),
-});
+}));
 
 /**
  * `empty` says how a page with no orders answers: 204 where the client reads that as the end, `[]`
