@@ -4,12 +4,14 @@
  * completed at once.
  */
 import { describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
+import { db, table } from '#shared/db/client.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 
 const api = useTestApi();
@@ -126,6 +128,17 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     const tooLong = await order(world, csharpBody(world, { identifier_from_merchant: '12345678901' }));
     expect(tooLong.status).toBe(422);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+  });
+
+  it('leaves no source behind when refused, before the customer is held (the source still being written) or after the charge', async () => {
+    const world = await orderWorld({ card: 'declines' });
+    const overDiscount = await order(world, csharpBody(world, { spend_amount: 100, applied_discount_amount: 200, items: [] }));
+    expect(overDiscount.status).toBe(422);
+    expect(overDiscount.body[0].error).toMatchObject({ property: 'applied_discount_amount', code: 'exceeds_spend' });
+    const declined = await order(world, csharpBody(world, { items: [] }));
+    expect(declined.status).toBe(422);
+    const sources = await db().send(new ScanCommand({ TableName: table(), FilterExpression: 'entity = :entity AND user_id = :user', ExpressionAttributeValues: { ':entity': 'ProposedOrder', ':user': world.user.user.user_id } }));
+    expect(sources.Items).toEqual([]);
   });
 
   it('charges once for 10 concurrent requests with one Idempotency-Key, and replays the answer', async () => {
