@@ -67,6 +67,10 @@ export async function placeOneStepOrder(input: {
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there. The
   // settlement takes the customer's lease while it is written, and claims the source once it is.
   const sourceWritten = createItem({ ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source }, { resend: true });
+  // Marked handled at once: the settlement awaits it only after the customer's lease (a round trip), and a
+  // rejection with no handler yet would be an unhandled rejection, which ends a Lambda invocation with a 500.
+  // Both awaits below still see the failure.
+  sourceWritten.catch(() => undefined);
   try {
     return await settleOrder({ ...settlement(source, parties, userId, merchant.appId, tip, request, input.respond), sourceWritten });
   } catch (error) {
