@@ -130,7 +130,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
-  it('leaves no source behind when refused, before the customer is held (the source still being written) or after the charge', async () => {
+  it('leaves no source behind when refused, before the settlement (a discount over the spend) or after a declined charge', async () => {
     const world = await orderWorld({ card: 'declines' });
     const overDiscount = await order(world, csharpBody(world, { spend_amount: 100, applied_discount_amount: 200, items: [] }));
     expect(overDiscount.status).toBe(422);

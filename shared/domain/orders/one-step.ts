@@ -64,20 +64,13 @@ export async function placeOneStepOrder(input: {
 
   const tip = oneStepTip(request);
   const source = newProposedOrder(merchant, userId, userItem, request, { discount_amount: request.applied_discount_amount, discount_only: false });
-  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there. The
-  // settlement takes the customer's lease while it is written, and claims the source once it is.
-  const sourceWritten = createItem({ ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source }, { resend: true });
-  // Marked handled at once: the settlement awaits it only after the customer's lease (a round trip), and a
-  // rejection with no handler yet would be an unhandled rejection, which ends a Lambda invocation with a 500.
-  // Both awaits below still see the failure.
-  sourceWritten.catch(() => undefined);
+  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  await createItem({ ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source }, { resend: true });
   try {
-    return await settleOrder({ ...settlement(source, parties, userId, merchant.appId, tip, request, input.respond), sourceWritten });
+    return await settleOrder(settlement(source, parties, userId, merchant.appId, tip, request, input.respond));
   } catch (error) {
     // A refused or failed one-step order leaves nothing behind: its source is ours alone (a new uuid) and,
-    // not completed, holds no money (the settlement released it and voided any charge). The delete waits for
-    // the write (a refusal can come before it lands), so it cannot run first and leave the source behind.
-    await sourceWritten.catch(() => undefined);
+    // not completed, holds no money (the settlement released it and voided any charge).
     await discardSource(source.uuid);
     throw error;
   }

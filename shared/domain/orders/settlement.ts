@@ -67,11 +67,6 @@ export interface Settlement {
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
   respond?: (order: OrderRecord) => TransactItem | undefined;
-  /**
-   * The source's own write, still in flight (the one-step order writes its source as it settles it): the
-   * customer's lease and the balances are taken meanwhile, and the claim waits for it (it claims that item).
-   */
-  sourceWritten?: Promise<unknown>;
 }
 
 export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
@@ -166,7 +161,6 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
   );
   // Not awaited when the claim fails: that error is the answer, not this read's.
   balances.catch(() => undefined);
-  if (settlement.sourceWritten) await settlement.sourceWritten;
   const claim = await claimSource(source);
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
