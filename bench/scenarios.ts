@@ -254,7 +254,7 @@ export const scenarios: Scenario[] = [
     id: 'users-show',
     title: 'Show user (reference read)',
     route: routeRef({ method: 'GET', path: '/v15/users' }),
-    minimum: READ_MINIMUM,
+    minimum: { ...READ_MINIMUM, rationale: 'token check + one Query of the user item and its totals item (orders, merchants visited, savings; adjacent sort keys: docs/data-model.md, Identity)' },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrUnauthorized, serializeUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser } from '#shared/domain/users.ts';
 import { notFound } from '#shared/errors.ts';
 import { userResponse } from '#shared/schemas/users.ts';
 import { pathId } from '#shared/schemas/params.ts';
@@ -12,7 +12,7 @@ export const handler = apiHandler(
   async (request) => {
     const principal = requireUser(request);
     if (request.params.id !== principal.userId) throw notFound();
-    const user = await getUserOrUnauthorized(principal.userId);
-    return ok(serializeUser(user, principal.appId, 'v15'));
+    const { user, totals } = await getUserWithTotals(principal.userId);
+    return ok(serializeUser(user, totals, principal.appId, 'v15'));
   },
 );

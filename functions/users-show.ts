@@ -1,10 +1,10 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrUnauthorized, serializeUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser } from '#shared/domain/users.ts';
 import { userResponse } from '#shared/schemas/users.ts';
 
 /** GET /v15/users: the token's user, with the custom attributes of the token's app. */
 export const handler = apiHandler('users-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userResponse }, summary: "Get the token's user" }, async (request) => {
   const principal = requireUser(request);
-  const user = await getUserOrUnauthorized(principal.userId);
-  return ok(serializeUser(user, principal.appId, 'v15'));
+  const { user, totals } = await getUserWithTotals(principal.userId);
+  return ok(serializeUser(user, totals, principal.appId, 'v15'));
 });

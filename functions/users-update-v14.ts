@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrUnauthorized, serializeUser, updateUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/users.ts';
 import { updateUserBody } from '#shared/schemas/users.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
@@ -17,8 +17,8 @@ export const handler = apiHandler(
     const principal = requireUser(request);
     if (request.params.id !== principal.userId) throw notFound();
     const { new_password, password, ...changes } = request.body.user;
-    const user = await getUserOrUnauthorized(principal.userId);
+    const { user, totals } = await getUserWithTotals(principal.userId);
     const updated = await updateUser(user, principal.appId, { ...changes, password: password ?? new_password }, principal.tokenHash);
-    return ok(serializeUser(updated, principal.appId, 'v15'));
+    return ok(serializeUser(updated, totals, principal.appId, 'v15'));
   },
 );

@@ -1,12 +1,12 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserOrUnauthorized, serializeUser, updateUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/users.ts';
 import { updateUserBody, userResponse } from '#shared/schemas/users.ts';
 
 /** PUT /v15/users: changes the token's user; only an unlimited (username-and-password) token may. A new password revokes the account's other tokens. */
 export const handler = apiHandler('users-update', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userResponse }, summary: 'Update a user', body: updateUserBody, bodyObject: 'user' }, async (request) => {
   const principal = requireUser(request);
   const { new_password, password, ...changes } = request.body.user;
-  const user = await getUserOrUnauthorized(principal.userId);
+  const { user, totals } = await getUserWithTotals(principal.userId);
   const updated = await updateUser(user, principal.appId, { ...changes, password: password ?? new_password }, principal.tokenHash);
-  return ok(serializeUser(updated, principal.appId, 'v15'));
+  return ok(serializeUser(updated, totals, principal.appId, 'v15'));
 });

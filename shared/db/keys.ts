@@ -32,6 +32,8 @@ export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
 export const EVENT_INDEX_SHARDS = 8;
 
+const USER_SORT = 'USER';
+const USER_TOTALS_SORT = 'USER#TOTALS';
 const locationSortKey = (locationId: number) => `${LOCATION_SORT}${padId(locationId)}`;
 const LOCATION_CHANGES = 'LOCATION_CHANGES';
 const locationChangeSortKey = (updatedAt: string, locationId: number) => `${updatedAt}#${padId(locationId)}`;
@@ -67,7 +69,15 @@ export const keys = {
   /** Username (user email or merchant login), lower-cased: holds the password hash and the subject. */
   login: (username: string): Key => ({ pk: `LOGIN#${username.trim().toLowerCase()}`, sk: 'LOGIN' }),
 
-  user: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  user: (userId: number): Key => ({ pk: `USER#${userId}`, sk: USER_SORT }),
+  /**
+   * A user's platform-wide totals (the User resource's orders_count, merchants_visited_count,
+   * total_savings_amount; shared/domain/user-totals.ts), apart from the profile item so order transactions
+   * never conflict with profile updates. Its sort key sorts right after the profile's.
+   */
+  userTotals: (userId: number): Key => ({ pk: `USER#${userId}`, sk: USER_TOTALS_SORT }),
+  /** The profile and the totals: one Query, sk BETWEEN the two (no other sort key of the partition falls between them). */
+  userWithTotals: (userId: number) => ({ pk: `USER#${userId}`, skFrom: USER_SORT, skTo: USER_TOTALS_SORT }),
   userAddress: (userId: number, addressId: number): Key => ({ pk: `USER#${userId}`, sk: `ADDRESS#${padId(addressId)}` }),
   userAddressPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'ADDRESS#' }),
   /** How many addresses a user has, kept beside them so the per-user limit holds under concurrent creates. */

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -10,6 +10,7 @@ import { unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
+import { userTotalsOf, type UserTotals } from '#shared/domain/user-totals.ts';
 
 export interface UserItem {
   user_id: number;
@@ -30,9 +31,9 @@ export interface UserItem {
   /** Epoch seconds the payment token stops working (shared/domain/payment-tokens.ts); absent on users made before tokens expired. */
   payment_token_expires_at?: number;
   promoted_card_id: number | null;
-  orders_count: number;
-  merchants_visited_count: number;
-  total_savings_amount: number;
+  // orders_count, merchants_visited_count and total_savings_amount are not the profile's: they live in the
+  // user's totals item (user-totals.ts), read beside it by getUserWithTotals. Users made before then hold
+  // zeros under those names here, which nothing reads.
   global_credit_amount: number;
   created_at: string;
   updated_at: string;
@@ -74,9 +75,6 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     payment_token_data: paymentToken.token.data,
     payment_token_expires_at: paymentToken.token.expiresAt,
     promoted_card_id: null,
-    orders_count: 0,
-    merchants_visited_count: 0,
-    total_savings_amount: 0,
     global_credit_amount: 0,
     created_at: now,
     updated_at: now,
@@ -104,6 +102,26 @@ export async function getUserOrUnauthorized(userId: number): Promise<UserItem> {
   const user = await getUser(userId);
   if (!user) throw unauthorized('The access token is invalid.');
   return user;
+}
+
+/**
+ * The user and their totals (orders, merchants visited, savings: user-totals.ts), as the User resource shows
+ * them: ONE Query of the two items (the totals' sort key sorts right after the profile's), the same single
+ * round trip as a GetItem of the profile, and one read unit for both while they fit 4 KB together (a
+ * BatchGetItem would round each item up on its own). No totals item (no order yet): zeros. A token whose
+ * user is gone: 401, as getUserOrUnauthorized.
+ */
+export async function getUserWithTotals(userId: number): Promise<{ user: UserItem; totals: UserTotals }> {
+  const { pk, skFrom, skTo } = keys.userWithTotals(userId);
+  const result = await db().send(new QueryCommand({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk, ':from': skFrom, ':to': skTo },
+  }));
+  const items = result.Items ?? [];
+  const user = items.find((item) => item.sk === skFrom) as UserItem | undefined;
+  if (!user) throw unauthorized('The access token is invalid.');
+  return { user, totals: userTotalsOf(items.find((item) => item.sk === skTo)) };
 }
 
 export interface UserChanges {
@@ -156,8 +174,8 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   if (changes.email !== undefined) updated.email = changes.email.trim();
   const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
 
-  // Only the profile fields are written: other areas change the same item (cards, order counters,
-  // credit) and a whole-item Put would undo their writes. profile_version guards the read-merge-write
+  // Only the profile fields are written: other areas change the same item (cards, the payment token,
+  // the payment preference) and a whole-item Put would undo their writes. profile_version guards the read-merge-write
   // of the fields here (custom attributes, email) against a concurrent profile update.
   updated.profile_version = (user.profile_version ?? 0) + 1;
   const profileFields = ['email', 'first_name', 'last_name', 'born_at', 'gender', 'custom_gender', 'phone', 'custom_attributes', 'updated_at', 'profile_version'] as const;
@@ -221,9 +239,10 @@ async function currentLogin(email: string): Promise<Record<string, unknown>> {
 
 /**
  * The contract's user resource. `custom_attributes` holds the requesting app's scope only;
- * v14 (create) omits app_id, debit_card_only, phone and user_app_id.
+ * v14 (create) omits app_id, debit_card_only, phone and user_app_id. `totals` from getUserWithTotals
+ * (`NO_TOTALS` for a user just created).
  */
-export function serializeUser(user: UserItem, appId: number, version: 'v14' | 'v15') {
+export function serializeUser(user: UserItem, totals: UserTotals, appId: number, version: 'v14' | 'v15') {
   const body = {
     id: user.user_id,
     born_at: user.born_at,
@@ -235,10 +254,10 @@ export function serializeUser(user: UserItem, appId: number, version: 'v14' | 'v
     last_name: user.last_name,
     gender: user.gender,
     global_credit_amount: user.global_credit_amount,
-    merchants_visited_count: user.merchants_visited_count,
-    orders_count: user.orders_count,
+    merchants_visited_count: totals.merchants_visited_count,
+    orders_count: totals.orders_count,
     terms_accepted_at: user.terms_accepted_at,
-    total_savings_amount: user.total_savings_amount,
+    total_savings_amount: totals.total_savings_amount,
   };
   if (version === 'v14') return { user: body };
   return {

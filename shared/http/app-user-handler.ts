@@ -3,6 +3,7 @@ import { schema } from '#shared/schemas/registry.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { appOfRequest, createUserWithToken } from '#shared/domain/app-users.ts';
 import { serializeUser } from '#shared/domain/users.ts';
+import { NO_TOTALS } from '#shared/domain/user-totals.ts';
 import { appUserRequest } from '#shared/schemas/identity-requests.ts';
 import { user } from '#shared/schemas/users.ts';
 
@@ -29,7 +30,7 @@ export function appUserHandler(handlerName: string, summary: string) {
     const attributes = Object.fromEntries(Object.entries(custom_attributes ?? {}).filter((entry): entry is [string, string] => entry[1] !== null));
     const created = await createUserWithToken(appId, { ...rest, custom_attributes: attributes }, permission_keynames);
     return ok({
-      ...serializeUser(created.user, appId, 'v15'),
+      ...serializeUser(created.user, NO_TOTALS, appId, 'v15'),
       access_token: { token: created.token, app_id: appId, user_id: created.user.user_id, merchant_id: null },
     });
   });

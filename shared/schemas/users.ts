@@ -156,10 +156,10 @@ const userFields = /* @__PURE__ */ schema(() => ({
   last_name: z.string(),
   gender: z.enum(GENDERS).nullable(),
   global_credit_amount: cents,
-  merchants_visited_count: z.number().int(),
-  orders_count: z.number().int(),
+  merchants_visited_count: z.number().int().describe('Merchants where the user has at least one completed order not refunded (a refund of the only one there takes the merchant off)'),
+  orders_count: z.number().int().describe('Completed orders (every merchant, every app), not counting refunded ones'),
   terms_accepted_at: z.string().nullable(),
-  total_savings_amount: cents,
+  total_savings_amount: cents.describe('Merchant-funded credit applied to those orders (their applied_discount_amount), in cents; a refund takes its order\'s back'),
 }));
 
 /** v14 (create) omits app_id, debit_card_only, phone and user_app_id. */

@@ -4,7 +4,7 @@ import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 
 /**
- * DynamoDB round trips of the payment token endpoints (a count from X-DynamoDB-Round-Trips, not a timing):
+ * DynamoDB round trips of the payment token and user endpoints (a count from X-DynamoDB-Round-Trips, not a timing):
  * each equals the minimum documented in docs/data-model.md ("Access patterns per request") and bench/scenarios.ts.
  */
 const api = useTestApi();
@@ -41,6 +41,17 @@ describe('round trips per request', () => {
     const qr = await api.call('GET', '/v15/qr_codes?preferences[color]=0&preferences[tip_percent]=10', { token: payer.token });
     expect(qr.status).toBe(200);
     expect(roundTrips(qr)).toBe(2);
+  });
+
+  it('showing the user: token + one Query of the profile and its totals (orders, merchants visited, savings): 2; an update: + one transaction', async () => {
+    for (const path of ['/v15/users', `/v14/users/${user.user.user_id}`]) {
+      const response = await api.call('GET', path, { token: user.token });
+      expect(response.status).toBe(200);
+      expect(roundTrips(response)).toBe(2);
+    }
+    const updated = await api.call('PUT', '/v15/users', { token: user.token, body: { user: { first_name: 'Grace' } } });
+    expect(updated.status).toBe(200);
+    expect(roundTrips(updated)).toBe(3);
   });
 
   it('rotating it: token + (user item, id counter) + one transaction', async () => {

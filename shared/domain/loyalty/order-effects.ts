@@ -17,6 +17,10 @@
  *   `credit_earned` ledger entry and records it on the order. Loyalty never writes that balance inside an
  *   order (the applied discount already debits it, and DynamoDB rejects two writes to one item per
  *   transaction). Outside orders (e.g. a claim), `creditEarnedTransactItems()` from ledger.ts.
+ * - Every order adds to the user's totals at the merchant (`statsUpdate`) and platform-wide (`userTotalsUpdate`,
+ *   user-totals.ts: the User resource's orders_count, merchants_visited_count, total_savings_amount): plain ADDs,
+ *   once per order because they commit with the record's `attribute_not_exists` Put; the refund takes both back
+ *   with the record's `reversed = false` guard.
  * - `refundEffects` reverses what `completionEffects` did (progress, the rewards it earned, used or not);
  *   the earned credit itself is reversed by the refund from the order's `credit_earned_amount`, less what
  *   loyalty reports as `creditReversedAmount` (taken back from paused rewards).
@@ -35,6 +39,7 @@ import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem,
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
+import { userTotalsUpdate } from '#shared/domain/user-totals.ts';
 
 /** How many items loyalty may add to one completion or refund transaction. */
 export const MAX_ORDER_EFFECT_ITEMS = 60;
@@ -121,6 +126,12 @@ interface OrderLoyaltyEffects {
    * refund. Records written before the totals existed lack it (and their orders were never counted).
    */
   stats?: { total_volume_amount: number; savings_amount: number };
+  /**
+   * The order was also added to the user's platform-wide totals (`keys.userTotals`, user-totals.ts): one order,
+   * `stats.savings_amount`, one order at the merchant; the refund takes back exactly that. Records written
+   * before those totals existed lack it (their orders were never counted there).
+   */
+  user_totals?: true;
   reversed: boolean;
   created_at: string;
 }
@@ -176,7 +187,7 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
   const [campaigns, state] = await Promise.all([listMerchantCampaigns(order.merchant_id), loadUserLoyalty(order.user_id, order.merchant_id, true)]);
   const items: TransactItem[] = [];
   const stats = { total_volume_amount: order.spend_amount + order.tip_amount, savings_amount: order.applied_discount_amount };
-  const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], stats, reversed: false, created_at: now };
+  const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], stats, user_totals: true, reversed: false, created_at: now };
   let creditEarnedAmount = 0;
   // Value of every reward this order earned (credit or not), held to MAX_ORDER_CREDIT_EARNED.
   let valueEarned = 0;
@@ -192,7 +203,8 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
     if (!accrual) continue;
     // The progress item, and per reward (a custom campaign may reach several goals) the reward and its event's two items.
     const cost = 1 + accrual.earned.length * (1 + EVENT_ITEMS);
-    if (items.length + cost > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED - 2) break;
+    // Room is kept for the consumed rewards and the three items every order writes (both totals, the record).
+    if (items.length + cost > MAX_ORDER_EFFECT_ITEMS - MAX_REWARDS_CONSUMED - 3) break;
     items.push(putProgressItem(order.user_id, campaign, existing, accrual.next, now));
     const rewards: { reward_id: string; goal_id: number | null }[] = [];
     for (const earned of accrual.earned) {
@@ -237,8 +249,10 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
     record.consumed.push({ reward_id: reward.reward_id, amount });
   }
 
-  // Every order counts in the user's totals at the merchant (merchant loyalty, merchant-loyalty.ts).
+  // Every order counts in the user's totals at the merchant (merchant loyalty, merchant-loyalty.ts) and in the
+  // user's platform-wide totals (the User resource), in this transaction, which the record's Put makes once-only.
   items.push(statsUpdate(order.user_id, order.merchant_id, stats, 1, now));
+  items.push(userTotalsUpdate(order.user_id, order.merchant_id, stats.savings_amount, 1, now));
   items.push(putNew({ ...loyaltyRecordKey(order.uuid), entity: 'OrderLoyaltyEffects', ...record }));
   return { transactItems: items, creditEarnedAmount };
 }
@@ -336,6 +350,8 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
   }
 
   if (record.stats) items.push(statsUpdate(record.user_id, record.merchant_id, record.stats, -1, now));
+  // Guarded, as the line above, by `reversed = false` on the record below: taken back once.
+  if (record.stats && record.user_totals) items.push(userTotalsUpdate(record.user_id, record.merchant_id, record.stats.savings_amount, -1, now));
   items.push({
     Update: {
       TableName: table(),
