@@ -176,15 +176,31 @@ export function loyaltyRecordKey(orderUuid: string): Key {
   return keys.orderLoyaltyEffects(orderUuid);
 }
 
+/** What `completionEffects` reads: the merchant's campaigns and the user's loyalty at the merchant (consistent). */
+export interface CompletionReads {
+  campaigns: CampaignItem[];
+  state: UserLoyaltyState;
+}
+
+/**
+ * `completionEffects`' two Queries, in parallel. The settlement sends them beside its claim and hands the answer
+ * to `completionEffects` as `read` (the items it returns are guarded by what was read, as with its own reads).
+ */
+export async function readCompletionState(userId: number, merchantId: number): Promise<CompletionReads> {
+  const [campaigns, state] = await Promise.all([listMerchantCampaigns(merchantId), loadUserLoyalty(userId, merchantId, true)]);
+  return { campaigns, state };
+}
+
 /**
  * Progress, rewards earned and rewards consumed by one order's completion, as guarded writes. Each reward
  * earned is announced to `userAppId` (`reward.earned`, loyalty-events.ts) when that app serves the merchant;
- * the app is read only when a reward is earned, alongside its id.
+ * the app is read only when a reward is earned, alongside its id. `read`: `readCompletionState`'s answer for the
+ * order's user and merchant, when the caller read it already (else read here).
  */
-export async function completionEffects(order: CompletedOrder, userAppId?: number): Promise<CompletionEffects> {
+export async function completionEffects(order: CompletedOrder, userAppId?: number, read?: CompletionReads): Promise<CompletionEffects> {
   const at = new Date(order.transacted_at);
   const now = order.transacted_at;
-  const [campaigns, state] = await Promise.all([listMerchantCampaigns(order.merchant_id), loadUserLoyalty(order.user_id, order.merchant_id, true)]);
+  const { campaigns, state } = read ?? (await readCompletionState(order.user_id, order.merchant_id));
   const items: TransactItem[] = [];
   const stats = { total_volume_amount: order.spend_amount + order.tip_amount, savings_amount: order.applied_discount_amount };
   const record: OrderLoyaltyEffects = { order_uuid: order.uuid, user_id: order.user_id, merchant_id: order.merchant_id, accruals: [], consumed: [], stats, user_totals: true, reversed: false, created_at: now };

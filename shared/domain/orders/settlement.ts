@@ -5,8 +5,9 @@
  *     orders of one customer never both charge against the same balances (and one of them void).
  *  1. Claim the source (lease.ts): only the lease holder may charge.
  *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
- *     batch, sent beside the claim (one round trip of waiting less) and used only once the claim is ours;
- *     work out the split (payment-split.ts).
+ *     batch, and loyalty's campaigns and user state (two Queries), all sent beside the claim (one round
+ *     trip of waiting instead of three) and used only once the claim is ours; work out the split
+ *     (payment-split.ts).
  *  3. Charge the card through the gateway with an idempotency key derived from the source uuid and the
  *     claim's attempt number — a retry after a crash (lease expired, same attempt) is the same charge.
  *  4. Commit ONE TransactWriteItems: the source's state transition guarded by our lease, the order, every
@@ -31,7 +32,7 @@ import { availableCredit, expiryDue } from '#shared/domain/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/charge-limits.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import type { LocationItem } from '#shared/domain/locations.ts';
-import { completionEffects, MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
+import { completionEffects, MAX_ORDER_EFFECT_ITEMS, readCompletionState, type CompletionReads } from '#shared/domain/loyalty/order-effects.ts';
 import { merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
@@ -159,13 +160,18 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
     ],
     { consistent: true },
   );
-  // Not awaited when the claim fails: that error is the answer, not this read's.
+  // Loyalty's reads for the order's effects (the merchant's campaigns, the user's loyalty there), likewise: under
+  // the customer's lease, used by the first build of the money transaction (a rebuild reads afresh), guarded there.
+  const loyalty = readCompletionState(userId, merchantId);
+  // Not awaited when the claim fails: that error is the answer, not these reads'.
   balances.catch(() => undefined);
+  loyalty.catch(() => undefined);
   const claim = await claimSource(source);
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
   try {
-    const [giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard] = await balances;
+    // Both awaited before any charge: a failed read charges nothing.
+    const [[giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard], loyaltyRead] = await Promise.all([balances, loyalty]);
     const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], settlement.merchant, month);
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
@@ -198,7 +204,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits });
+    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead });
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -254,11 +260,19 @@ function userAppOf(settlement: Settlement, user: StoredItem | undefined): number
   return typeof user?.created_app_id === 'number' ? user.created_app_id : undefined;
 }
 
-async function commitSettlement(settlement: Settlement, claim: Claim, hold: CustomerHold, uuid: string, facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits }): Promise<OrderRecord> {
+async function commitSettlement(
+  settlement: Settlement,
+  claim: Claim,
+  hold: CustomerHold,
+  uuid: string,
+  facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits; loyaltyRead: CompletionReads },
+): Promise<OrderRecord> {
   const { source, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   let order: OrderRecord | undefined;
   let batch = new LabelledItems();
+  // Loyalty's reads made beside the claim serve the first build only: a build after a conflict reads afresh.
+  let loyaltyRead: CompletionReads | undefined = facts.loyaltyRead;
 
   const outcome = await transactWrite(async () => {
     const now = isoSeconds();
@@ -276,7 +290,9 @@ async function commitSettlement(settlement: Settlement, claim: Claim, hold: Cust
       chargeId: facts.chargeId,
       now,
     });
-    const effects = await completionEffects(order, facts.userAppId);
+    const read = loyaltyRead;
+    loyaltyRead = undefined;
+    const effects = await completionEffects(order, facts.userAppId, read);
     if (effects.transactItems.length > MAX_ORDER_EFFECT_ITEMS) throw new Error(`order effects returned ${effects.transactItems.length} items, more than ${MAX_ORDER_EFFECT_ITEMS}`);
     order.credit_earned_amount = effects.creditEarnedAmount;
     // The month the charge counts in: a refund gives it back there.
