@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { ApiError, errorDetail, notFound, serviceUnavailable, unauthorized } from '#shared/errors.ts';
 import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
-import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
+import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type OnReadSent, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
 import { parseOrThrow, REQUEST_PARSE } from '#shared/http/validation.ts';
 import { clientAddress } from '#shared/http/client-address.ts';
@@ -124,20 +124,30 @@ export function baseUrlOf(event: APIGatewayProxyEventV2): string {
   return `${proto}://${host}${stage}`;
 }
 
-async function authorize(route: Route, header: string | undefined): Promise<Credentials> {
+/**
+ * The request's credentials for its route: at once when no token has to be read (a route without
+ * credentials, or a request without a token), else a promise of them while the token's read is in flight.
+ * A header that refuses the request before any read throws here, as the promise of a refused token rejects:
+ * every refusal is a 401, and the request's inputs are never looked at before it (serveRequest).
+ */
+function authorize(route: Route, header: string | undefined, onSent?: OnReadSent): Credentials | Promise<Credentials> {
   if (route.credential === 'none') return {};
   const presented = parseAuthorization(header);
   if (route.credential === 'app-optional') {
     // The body's api_key is the credential unless a valid app token is sent. iOS sends whatever token it
     // holds on every request, so a user token (or a stale one) here is ignored, not refused.
-    const credentials = presented ? await resolveCredentials(presented) : undefined;
-    return credentials?.app ? { app: credentials.app } : {};
+    if (!presented) return {};
+    return resolveCredentials(presented, onSent).then((credentials) => (credentials?.app ? { app: credentials.app } : {}));
   }
   if (!presented) {
     if (route.credential === 'user-optional' && !header) return {};
     throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
   }
-  const credentials = await resolveCredentials(presented);
+  return resolveCredentials(presented, onSent).then((credentials) => admit(route, credentials));
+}
+
+/** The route's check of the credentials a presented token resolved to: its kind, then its permissions. */
+function admit(route: Route, credentials: Credentials | undefined): Credentials {
   if (!credentials) throw unauthorized('The access token is invalid.');
   const principal =
     route.credential === 'merchant' ? credentials.merchant
@@ -165,6 +175,31 @@ async function authorize(route: Route, header: string | undefined): Promise<Cred
     );
   }
   return credentials;
+}
+
+/** A call's value or what it threw, to be acted on later. */
+function attempt<A, T>(call: (argument: A) => T, argument: A): { value: T } | { error: unknown } {
+  try {
+    return { value: call(argument) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** For a promise whose rejection is read later (awaited after other work): marks it handled now. */
+function ignore(): void {}
+
+/**
+ * Resolves once the token's read has left: `sent` (told by the SDK's innermost middleware, just before its
+ * HTTP handler) or the read already settled, then two turns of the event loop. The handler's promise steps
+ * create the HTTP request and start the connection; a first request's socket still has to connect, which
+ * the first turn's I/O poll may miss (the check phase can come first), the second's does not, and the
+ * request is written then. Work started after this runs while DynamoDB answers.
+ */
+async function afterReadSent(sent: Promise<void>, reading: Promise<unknown>): Promise<void> {
+  await Promise.race([sent, reading.then(ignore, ignore)]);
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -314,17 +349,43 @@ export function apiHandler<
   // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
   const core = (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> =>
     withinRequest(options?.signal, () => serveRequest(event, context));
+  type Inputs = { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> };
+  const hasInputs = spec.body !== undefined || spec.query !== undefined || spec.params !== undefined;
+  /** The request's body, query and path, validated in this order: the first that fails is the answer. */
+  const parseInputs = (event: APIGatewayProxyEventV2): Inputs => ({
+    body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
+    query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
+    params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
+  });
   const serveRequest = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers = lowerCaseHeaders(event.headers);
-    const credentials = await authorize(route, headers.authorization);
+    let readSent: OnReadSent | undefined;
+    const sent = hasInputs && route.credential !== 'none' ? new Promise<void>((resolve) => (readSent = resolve)) : undefined;
+    const authorized = authorize(route, headers.authorization, readSent);
+    let inputs: Inputs;
+    let credentials: Credentials;
+    if (authorized instanceof Promise && sent) {
+      // The token's GetItem is in flight: validate the path, query and body meanwhile (the first request's
+      // schema work is milliseconds of CPU), but answer as if authorization came first: a refused token is
+      // its 401 whatever the inputs, and an input's error is thrown only once the token has been admitted.
+      authorized.catch(ignore);
+      await afterReadSent(sent, authorized);
+      const parsed = attempt(parseInputs, event);
+      credentials = await authorized;
+      if ('error' in parsed) throw parsed.error;
+      inputs = parsed.value;
+    } else {
+      credentials = await authorized;
+      inputs = parseInputs(event);
+    }
     // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
     let baseUrl: string | undefined;
     let sourceIp: string | undefined;
     const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
-      body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
-      query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
-      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
+      body: inputs.body,
+      query: inputs.query,
+      params: inputs.params,
       credentials,
       headers,
       requestId,

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Credentials } from '#shared/auth/tokens.ts';
+import { apiHandler, ok } from '#shared/http/handler.ts';
+import { contextWithRemaining } from '../support/lambda-invocation.ts';
+
+/**
+ * The pipeline validates a request's path, query and body while the token's read is in flight
+ * (shared/http/handler.ts, serveRequest), but answers as if authorization came first: a request whose token
+ * is missing, malformed, unknown, of another kind or lacking a permission is its 401 whatever its inputs; an
+ * admitted one gets its body's error, then its query's, then its path's; a failed token read is that
+ * failure. The token read is replaced here by one whose outcome and timing each test chooses.
+ */
+const read = vi.hoisted(() => ({
+  /** What the next token read resolves to (or rejects with), and the order of what happened. */
+  outcome: { credentials: undefined as unknown } as { credentials?: unknown; error?: unknown; atOnce?: boolean; unsent?: boolean },
+  events: [] as string[],
+}));
+
+vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#shared/auth/tokens.ts')>()),
+  resolveCredentials: async (_presented: unknown, onSent?: () => void) => {
+    read.events.push('read sent');
+    if (!read.outcome.unsent) onSent?.();
+    // Answers a few event-loop turns later, as DynamoDB would (or at once: a client that fails before sending).
+    if (!read.outcome.atOnce) await new Promise((resolve) => setTimeout(resolve, 5));
+    read.events.push('read answered');
+    if ('error' in read.outcome) throw read.outcome.error;
+    return read.outcome.credentials;
+  },
+}));
+
+const base = { appId: 1, tokenHash: 'h', expiresAt: 4_000_000_000, ancestors: [] };
+const merchant = { kind: 'merchant', merchantId: 7, permissions: ['manage_merchant_orders'], ...base } as const;
+const powerlessMerchant = { ...merchant, permissions: [] };
+const user = { kind: 'user', userId: 3, permissions: ['manage_user_campaigns'], unlimited: false, ...base } as const;
+const app = { kind: 'app', permissions: [], ...base } as const;
+
+const body = z.object({ order: z.object({ spend_amount: z.number().int() }) });
+const query = z.object({ limit: z.coerce.number().int().optional() });
+const params = z.object({ location_id: z.coerce.number().int().positive() });
+
+/** A handler of `handlerName`'s route (its credential kind and permissions) whose schemas note when they run. */
+function handlerOf(handlerName: string) {
+  const noted = (schema: z.ZodType, name: string) =>
+    z.preprocess((value) => {
+      read.events.push(`${name} parsed`);
+      return value;
+    }, schema);
+  return apiHandler(handlerName, { body: noted(body, 'body'), query: noted(query, 'query'), params: noted(params, 'path') }, async (request) =>
+    ok({ kinds: Object.keys(request.credentials as Credentials), body: request.body, query: request.query, params: request.params }),
+  );
+}
+
+const validInputs = { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } };
+
+async function invoke(handlerName: string, options: { authorization?: string; body?: unknown; query?: Record<string, string>; params?: Record<string, string> }) {
+  const event = {
+    rawPath: '/precedence',
+    headers: { host: 'localhost', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.authorization ? { Authorization: options.authorization } : {}) },
+    requestContext: { requestId: 'precedence', http: { method: 'POST', path: '/precedence', sourceIp: '127.0.0.1' } },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    queryStringParameters: options.query,
+    pathParameters: options.params,
+  } as unknown as APIGatewayProxyEventV2;
+  const response = await handlerOf(handlerName)(event, contextWithRemaining(5_000, 'precedence'));
+  const answer = JSON.parse(response.body || 'null') as { error: { object: string; property: string; code: string } }[];
+  return { status: response.statusCode, errors: Array.isArray(answer) ? answer.map((entry) => `${entry.error.object}.${entry.error.property}:${entry.error.code}`) : answer };
+}
+
+const token = `token ${'f'.repeat(64)}`;
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+beforeEach(() => {
+  read.events.length = 0;
+  read.outcome = { credentials: undefined };
+  process.on('unhandledRejection', onUnhandled);
+});
+
+afterEach(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  process.off('unhandledRejection', onUnhandled);
+  expect(unhandled).toEqual([]);
+});
+
+describe('authorization before validation, with the token read in flight', () => {
+  it('validates the inputs while the token read is out, and answers once it is back', async () => {
+    read.outcome = { credentials: { merchant } };
+    const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs });
+    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], body: { order: { spend_amount: 100 } }, query: { limit: 5 }, params: { location_id: 12 } } });
+    expect(read.events).toEqual(['read sent', 'body parsed', 'query parsed', 'path parsed', 'read answered']);
+  });
+
+  it('validates after the read when the read never says it left (it failed first), answering the same', async () => {
+    read.outcome = { credentials: { merchant }, unsent: true };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs })).toMatchObject({ status: 200 });
+    expect(read.events).toEqual(['read sent', 'read answered', 'body parsed', 'query parsed', 'path parsed']);
+    read.outcome = { credentials: undefined, unsent: true };
+    expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+  });
+
+  it('answers 401 to an unknown, expired or revoked token whatever the inputs', async () => {
+    read.outcome = { credentials: undefined };
+    const invalid = { body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, params: { location_id: 'abc' } })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('location-rewards-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+  });
+
+  it('answers 401 to a token of another kind, or one lacking the permission, whatever the inputs', async () => {
+    const invalid = { body: 'not an object', params: { location_id: '-1' } };
+    read.outcome = { credentials: { user } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('events-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    read.outcome = { credentials: { merchant: powerlessMerchant } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.permissions:missing_permission'] });
+    read.outcome = { credentials: { user } };
+    expect(await invoke('users-update', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['user.base:not_authorized'] });
+    read.outcome = { credentials: { app } };
+    expect(await invoke('location-rewards-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+  });
+
+  it('answers 401 without reading anything when the token is missing or the header malformed', async () => {
+    const invalid = { body: { order: {} }, params: { location_id: 'abc' } };
+    expect(await invoke('proposed-orders-create', invalid)).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('users-update', { authorization: 'token a, b, c', ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(read.events).toEqual([]);
+  });
+
+  it('answers an admitted request its body error first, then its query error, then its path 404', async () => {
+    read.outcome = { credentials: { merchant } };
+    const valid = { authorization: token, ...validInputs };
+    expect(await invoke('proposed-orders-create', { ...valid, body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    expect(await invoke('proposed-orders-create', { ...valid, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({ status: 422, errors: ['request.limit:invalid'] });
+    expect(await invoke('proposed-orders-create', { ...valid, params: { location_id: 'abc' } })).toEqual({ status: 404, errors: null });
+    read.outcome = { credentials: { user } };
+    expect(await invoke('location-rewards-list', { ...valid, body: { order: {} } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+  });
+
+  it('validates the request of an optional credential left out, or of an ignored token', async () => {
+    expect(await invoke('location-rewards-list', { ...validInputs, body: { order: {} } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    expect(read.events).toEqual(['body parsed']);
+    // apps-users-create: the body's api_key is the credential; a token that is not a valid app token is ignored.
+    read.outcome = { credentials: undefined };
+    expect(await invoke('apps-users-create', { authorization: token, ...validInputs, body: { order: {} } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    read.outcome = { credentials: { app } };
+    expect(await invoke('apps-users-create', { authorization: token, ...validInputs })).toMatchObject({ status: 200, errors: { kinds: ['app'] } });
+  });
+
+  it('answers a failed token read as before (500, nothing of the inputs), with no unhandled rejection', async () => {
+    read.outcome = { error: Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' }) };
+    for (const inputs of [validInputs, { body: { order: {} }, params: { location_id: 'abc' } }]) {
+      expect(await invoke('proposed-orders-create', { authorization: token, ...inputs })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+    }
+    expect(await invoke('apps-users-create', { authorization: token, body: { order: {} } })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+    // A read that fails before the pipeline's validation has even started (its rejection must not go unhandled meanwhile).
+    read.outcome = { ...read.outcome, atOnce: true };
+    expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+  });
+});
