@@ -9,6 +9,7 @@ export const handler = apiHandler(
   { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: publishedCheckResponse }, summary: 'Publish a remote check', body: checkBody, bodyObject: 'check' },
   async (request) => {
     const merchant = requireMerchant(request);
-    return ok(serializePublishedCheck(await publishCheck(merchant.merchantId, request.body.check)));
+    // The QR code is drawn while the check's write is in flight (publishCheck).
+    return ok(await publishCheck(merchant.merchantId, request.body.check, serializePublishedCheck));
   },
 );

@@ -5,8 +5,13 @@
  */
 import QRCode from 'qrcode';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it, vi } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { publishCheck, type CheckItem } from '#shared/domain/orders/checks.ts';
+import { checkBody as checkBodySchema } from '#shared/schemas/pos.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
@@ -113,6 +118,75 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     expect(unknown.status).toBe(404);
     const tooLong = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: checkBody(world, { check: { ...allFields.check, identifier_from_merchant: 'x'.repeat(11) } }) });
     expect(tooLong.status).toBe(422);
+  });
+});
+
+describe('P16 the QR code drawn while the check is written', () => {
+  /** Fails the check's PutItem (a refusal no retry helps, so the answer is the write's error), every other call passes. */
+  function failCheckWrites() {
+    const client = db();
+    const send = client.send.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    return vi.spyOn(client, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
+      if (command instanceof PutCommand && command.input.Item?.entity === 'Check') {
+        return Promise.reject(Object.assign(new Error('refused by the test'), { name: 'ValidationException', $metadata: { httpStatusCode: 400 } }));
+      }
+      return send(command, ...rest);
+    }) as never);
+  }
+
+  async function stored(uuid: string) {
+    return (await db().send(new GetCommand({ TableName: table(), Key: keys.check(uuid), ConsistentRead: true }))).Item;
+  }
+
+  it('a failed write answers 500 as before the overlap, with no QR code, and publishes nothing', async () => {
+    const world = await orderWorld();
+    const spy = failCheckWrites();
+    try {
+      const response = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: checkBody(world) });
+      expect(response.status).toBe(500);
+      expect(response.text).not.toContain('qr_code_character_art');
+    } finally {
+      spy.mockRestore();
+    }
+    // Published again, the same body works: nothing was left behind by the failed one.
+    await publish(world);
+  });
+
+  it("returns the answer only once the write has landed; the write's error wins over the answer's, else the answer's error", async () => {
+    const world = await orderWorld();
+    const request = checkBodySchema.parse(checkBody(world)).check;
+    const merchantId = world.merchant.merchant.merchant_id;
+
+    let seen: CheckItem | undefined;
+    const answer = await publishCheck(merchantId, request, (check) => {
+      seen = check;
+      return check.uuid;
+    });
+    expect(answer).toBe(seen!.uuid);
+    expect(await stored(answer)).toMatchObject({ uuid: answer, state: 'open', locator: seen!.locator });
+
+    // The answer fails, the write lands: the answer's error (as when the code was drawn after the write).
+    let drawn: string | undefined;
+    await expect(
+      publishCheck(merchantId, request, (check) => {
+        drawn = check.uuid;
+        throw new Error('drawing failed');
+      }),
+    ).rejects.toThrow('drawing failed');
+    expect(await stored(drawn!)).toMatchObject({ uuid: drawn, state: 'open' });
+
+    // Both fail: the write's error, as before (the code was never drawn then).
+    const spy = failCheckWrites();
+    try {
+      await expect(
+        publishCheck(merchantId, request, () => {
+          throw new Error('drawing failed');
+        }),
+      ).rejects.toThrow('refused by the test');
+      await expect(publishCheck(merchantId, request, (check) => check.uuid)).rejects.toThrow('refused by the test');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -98,8 +98,13 @@ function checkTerms(request: CheckRequest) {
   return posOrderTerms(request);
 }
 
-/** PUT /v15/checks: publishes an open check at one of the merchant's locations. */
-export async function publishCheck(merchantId: number, request: CheckRequest): Promise<CheckItem> {
+/**
+ * PUT /v15/checks: publishes an open check at one of the merchant's locations, and answers what `present`
+ * makes of it. `present` (the QR code: pure CPU, ~10-20 ms on a cold start) runs while the check's write is
+ * in flight, and its answer is returned only once the write has landed: a failed write answers as it did
+ * before (its error, whatever `present` did), and nothing is written that the answer does not describe.
+ */
+export async function publishCheck<Answer>(merchantId: number, request: CheckRequest, present: (check: CheckItem) => Answer): Promise<Answer> {
   const terms = checkTerms(request);
   const location = await getLocation(request.location_id);
   if (location?.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
@@ -118,8 +123,21 @@ export async function publishCheck(merchantId: number, request: CheckRequest): P
     ttl: epochSeconds() + CHECK_LIFETIME_SECONDS,
   };
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
-  await createItem({ ...keys.check(check.uuid), entity: 'Check', ...check }, { resend: true });
-  return check;
+  const written = createItem({ ...keys.check(check.uuid), entity: 'Check', ...check }, { resend: true });
+  // Handled from now on (a rejection while `present` runs must not end the invocation); awaited below.
+  written.catch(() => undefined);
+  // The SDK builds, signs and sends the request over a few promise turns: let them run before `present`
+  // takes the thread, so that the round trip and `present` overlap.
+  await new Promise((resolve) => setImmediate(resolve));
+  let answer: Answer;
+  try {
+    answer = present(check);
+  } catch (error) {
+    await written;
+    throw error;
+  }
+  await written;
+  return answer;
 }
 
 /**
