@@ -49,18 +49,25 @@ function recordDocumentClientCalls() {
   prototype.send = function (command, ...rest) {
     if (inFlight === 0) groups.push([]);
     const operation = (command.clientCommand ?? command).constructor.name.replace(/Command$/, '');
-    const call = { command: command.constructor.name, operation, input: structuredClone(command.input) };
+    const call = { command: command.constructor.name, operation, input: structuredClone(command.input), startMs: performance.now() };
     groups.at(-1).push(call);
     inFlight += 1;
     const sent = send.call(this, command, ...rest);
-    const end = () => {
+    // Its time, and the SDK's attempts and retry delay ($metadata): a call that waits shows where.
+    const end = (metadata) => {
+      call.ms = performance.now() - call.startMs;
+      call.attempts = metadata?.attempts;
+      call.retryDelayMs = metadata?.totalRetryDelay;
       inFlight -= 1;
     };
     // A call that failed keeps its error's name (a write's condition: the twin's may fail where the function's held).
-    sent.then(end, (error) => {
-      call.error = error?.name ?? 'Error';
-      end();
-    });
+    sent.then(
+      (output) => end(output?.$metadata),
+      (error) => {
+        call.error = error?.name ?? 'Error';
+        end(error?.$metadata);
+      },
+    );
     return sent;
   };
 }

@@ -18,7 +18,7 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
-import { copyPreState, failedOnlyInTwin, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
+import { copyPreState, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
 import type { World } from './seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
 
@@ -411,7 +411,7 @@ export async function measureColdStarts(options: {
       if (!twinRound || twinFailures.has(target.handler)) continue;
       try {
         const { twin, twinRecording } = await twins.probe(target, recording, (bundle, eventFile, callsFile) => probe(bundle, eventFile, callsFile, environment));
-        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin, failedOnlyInTwin: failedOnlyInTwin(recording, twinRecording) }]);
+        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin, failedOnlyInTwin: failedOnlyInTwin(recording, twinRecording), waitedInTwin: twinWaits(recording, twinRecording) }]);
       } catch (error) {
         twinFailures.set(target.handler, `cold twin: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
@@ -466,6 +466,8 @@ interface TwinRound {
   probe: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips'>;
   twin: Pick<ProbeResult, 'totalMs' | 'totalCpuMs' | 'roundTrips' | 'status'>;
   failedOnlyInTwin: string[];
+  /** The twin's calls that waited where the function's counterpart did not (twinWaits): SDK retries, or far slower. */
+  waitedInTwin?: string[];
 }
 
 /**
@@ -480,9 +482,11 @@ export function twinFigures(rounds: TwinRound[]): {
   const differing = rounds.filter((pair) => pair.twin.roundTrips !== pair.probe.roundTrips).length;
   const failed = rounds.filter((pair) => pair.twin.status !== 200).length;
   const otherState = rounds.filter((pair) => pair.failedOnlyInTwin.length > 0);
+  const waited = rounds.filter((pair) => (pair.waitedInTwin ?? []).length > 0);
   const notes = [
     differing > 0 ? `the twin's round trips differ from the function's in ${differing} of ${rounds.length} rounds` : undefined,
     otherState.length > 0 ? `in ${otherState.length} of ${rounds.length} rounds a twin's call failed where the function's succeeded (${[...new Set(otherState.flatMap((pair) => pair.failedOnlyInTwin))].join(', ')})` : undefined,
+    waited.length > 0 ? `in ${waited.length} of ${rounds.length} rounds a twin's call waited where the function's did not (${[...new Set(waited.flatMap((pair) => pair.waitedInTwin!))].slice(0, 3).join(', ')})` : undefined,
     failed > 0 ? `the twin answered ${rounds.find((pair) => pair.twin.status !== 200)!.twin.status} in ${failed} of ${rounds.length} rounds` : undefined,
   ].filter(Boolean);
   return {

@@ -36,6 +36,12 @@ export interface ProbeCall {
   input: Record<string, unknown>;
   /** The name of the error the call failed with (ConditionalCheckFailedException, TransactionCanceledException...). */
   error?: string;
+  /** Recorded by the probe since 2026-11-24: the call's time (send to settled), the SDK's attempts and its total retry delay ($metadata). */
+  ms?: number;
+  /** performance.now() in the probe process when the call was sent. */
+  startMs?: number;
+  attempts?: number;
+  retryDelayMs?: number;
 }
 /** A first request's calls, in groups (bench/twin.ts CallRecording): a group's calls were in flight together. */
 export type ProbeRecording = ProbeCall[][];
@@ -62,6 +68,28 @@ export function isTwinRound(run: number, runs: number): boolean {
 export function failedOnlyInTwin(recording: ProbeRecording, twin: ProbeRecording): string[] {
   const functionCalls = recording.flat();
   return twin.flat().flatMap((call, index) => (call.error !== undefined && functionCalls[index]?.error === undefined ? [call.error] : []));
+}
+
+/** A twin's call is far slower than its function's counterpart when it took both this much longer and twice as long. */
+export const TWIN_WAIT_MS = 200;
+
+/**
+ * The twin's calls that waited where their counterpart in the function's recording (same position) did not: the
+ * SDK retried them (more attempts than the function's: a throttling or conflict answer, a reset connection), or
+ * they took TWIN_WAIT_MS longer and twice as long. A twin's wall time is only a floor of its function's when
+ * none did (the write twins' 2,960.9 ms in the full run at 298e476 had CPU in line: they waited on something).
+ */
+export function twinWaits(recording: ProbeRecording, twin: ProbeRecording): string[] {
+  const functionCalls = recording.flat();
+  return twin.flat().flatMap((call, index) => {
+    const counterpart = functionCalls[index];
+    const attempts = call.attempts ?? 1;
+    if (attempts > (counterpart?.attempts ?? 1)) return [`${call.operation} ${attempts} attempts, ${Math.round(call.retryDelayMs ?? 0)} ms retry delay${call.error ? `, ${call.error}` : ''}`];
+    if (call.ms !== undefined && counterpart?.ms !== undefined && call.ms > counterpart.ms + TWIN_WAIT_MS && call.ms > 2 * counterpart.ms) {
+      return [`${call.operation} ${Math.round(call.ms)} ms against ${Math.round(counterpart.ms)}`];
+    }
+    return [];
+  });
 }
 
 export function readProbeRecording(file: string): ProbeRecording {

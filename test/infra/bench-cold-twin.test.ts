@@ -18,7 +18,7 @@ import { db, table } from '#shared/db/client.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { ensureTable } from '../../scripts/local/table.ts';
 import { esbuildOptions, twinFigures } from '../../bench/cold-start.ts';
-import { copyPreState, failedOnlyInTwin, isTwinRound, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
+import { copyPreState, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -85,7 +85,23 @@ describe('bench cold twin: what the twin replays', () => {
     expect(figures).toEqual({ figures: { twinTotalMs: 400, twinRatio: 1.5, twinCpuRatio: 3, twinRoundTrips: 2, twinRuns: 3 } });
     expect(twinFigures([pair(600, 400), pair(600, 400, 1)]).note).toBe("the twin's round trips differ from the function's in 1 of 2 rounds");
     expect(twinFigures([pair(600, 400), pair(600, 400, 2, ['TransactionCanceledException'])]).note).toBe("in 1 of 2 rounds a twin's call failed where the function's succeeded (TransactionCanceledException)");
+    expect(twinFigures([{ ...pair(600, 3000), waitedInTwin: ['TransactWriteItems 3 attempts, 1480 ms retry delay'] }, pair(600, 400)]).note).toBe(
+      "in 1 of 2 rounds a twin's call waited where the function's did not (TransactWriteItems 3 attempts, 1480 ms retry delay)",
+    );
     expect(twinFigures([])).toEqual({ figures: {} });
+  });
+
+  it('names the twin’s calls that the SDK retried more than the function’s, or that took far longer', () => {
+    const timed = (operation: string, ms: number, attempts = 1, retryDelayMs = 0) => ({ ...call(operation, `${operation}Command`, {}), ms, attempts, retryDelayMs });
+    const functionCalls: ProbeRecording = [[timed('GetItem', 40)], [timed('PutItem', 10), timed('UpdateItem', 12, 2, 60)], [timed('TransactWriteItems', 45)]];
+    // Same attempts, times within TWIN_WAIT_MS or under twice the function's: nothing.
+    expect(twinWaits(functionCalls, [[timed('GetItem', 230)], [timed('PutItem', 15), timed('UpdateItem', 20, 2, 70)], [timed('TransactWriteItems', 80)]])).toEqual([]);
+    expect(
+      twinWaits(functionCalls, [[timed('GetItem', 40)], [timed('PutItem', 900, 3, 870), timed('UpdateItem', 12)], [{ ...timed('TransactWriteItems', 1300, 3, 1200), error: 'TransactionCanceledException' }]]),
+    ).toEqual(['PutItem 3 attempts, 870 ms retry delay', 'TransactWriteItems 3 attempts, 1200 ms retry delay, TransactionCanceledException']);
+    expect(twinWaits(functionCalls, [[timed('GetItem', 40)], [timed('PutItem', 10), timed('UpdateItem', 12)], [timed('TransactWriteItems', 2500)]])).toEqual(['TransactWriteItems 2500 ms against 45']);
+    // Recordings made before the probe timed its calls: nothing to compare.
+    expect(twinWaits([[call('GetItem', 'GetCommand', {})]], [[call('GetItem', 'GetCommand', {})]])).toEqual([]);
   });
 
   it('names the twin’s failed calls whose counterpart in the function succeeded', () => {
@@ -146,7 +162,11 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     writeFileSync(replayFile, serialize(replayed));
     const twin = await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'twin');
     expect(twin).toMatchObject({ status: 200, roundTrips: second.roundTrips, calls: second.calls });
-    expect(twin.recording).toEqual(replayed);
+    // The same calls (each call's time and the SDK's attempts are its own), each timed, with the SDK's attempts.
+    const untimed = (recording: ProbeRecording) => recording.map((group) => group.map(({ command, operation, input, error }) => ({ command, operation, input, ...(error ? { error } : {}) })));
+    expect(untimed(twin.recording)).toEqual(untimed(replayed));
+    for (const entry of twin.recording.flat()) expect(entry).toMatchObject({ ms: expect.any(Number), attempts: 1, retryDelayMs: 0 });
+    expect(twinWaits(second.recording, twin.recording).every((wait) => !wait.includes('attempts'))).toBe(true);
 
     // The world as the function left it; the twin's transaction met the pre-round state on the scratch table and committed there.
     const item = (name: string, sk: string) => db().send(new GetCommand({ TableName: name, Key: { pk, sk }, ConsistentRead: true })).then((output) => output.Item);
