@@ -4,8 +4,9 @@
  * `sideEffects: false`, so esbuild keeps its modules in every bundle that imports the module importing it
  * (checks-show and checks-orders-create carried ~19 KiB of encoder they never ran; docs/benchmarks.md, "Cold start").
  */
+// The encoder alone: the package's entry point also loads every renderer (pngjs and more, ~60 KiB per bundle).
+import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
 import type { CheckItem } from './checks.ts';
-import { qrSymbol } from './qr-symbol.ts';
 
 /** The text the check's QR code holds: the customer's app claims the check with the uuid after `CHECK:`. */
 export function checkQrText(uuid: string): string {
@@ -18,9 +19,9 @@ export function checkQrText(uuid: string): string {
  * drawn as blocks (U+2588 both, U+2580 upper, U+2584 lower, U+00A0 neither), a one-module quiet zone, rows joined by `,`.
  */
 export function qrCodeCharacterArt(text: string): string {
-  const symbol = qrSymbol(text);
-  const size = symbol.size;
-  const dark = (row: number, column: number) => row >= 0 && column >= 0 && row < size && column < size && symbol.dark(row, column);
+  const { modules } = createQrCode(text, { errorCorrectionLevel: 'M' });
+  const size = modules.size;
+  const dark = (row: number, column: number) => row >= 0 && column >= 0 && row < size && column < size && modules.get(row, column) === 1;
   const rows: string[] = [];
   for (let top = -1; top < size + 1; top += 2) {
     let line = '';

@@ -1,13 +1,8 @@
 // Parts of the qrcode package, imported without its entry point, which loads every renderer (PNG with pngjs,
 // SVG, canvas, terminal) into each bundle that imports it: the encoder alone for character art
-// (shared/domain/orders/qr-symbol.ts), the encoder and the PNG renderer for PNG codes (functions/qr-codes-show.ts).
+// (shared/domain/orders/checks.ts), the encoder and the PNG renderer for PNG codes (functions/qr-codes-show.ts).
 declare module 'qrcode/lib/core/qrcode.js' {
   export { create } from 'qrcode';
-}
-
-// The 15 format bits of an error correction level (its `bit`, as `create` returns it) and a mask (qr-symbol.ts).
-declare module 'qrcode/lib/core/format-info.js' {
-  export function getEncodedBits(errorCorrectionLevel: { bit: number }, mask: number): number;
 }
 
 declare module 'qrcode/lib/renderer/png.js' {
