@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
 import { updateCheck } from '#shared/domain/orders/checks.ts';
-import { serializePublishedCheck } from '#shared/domain/orders/published-checks.ts';
+import { checkQrCodeArt, publishedCheckAnswer } from '#shared/domain/orders/published-checks.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { checkBody, publishedCheckResponse, checkParams } from '#shared/schemas/pos.ts';
 
@@ -11,6 +11,8 @@ export const handler = apiHandler(
   { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: publishedCheckResponse, 409: apiErrors }, summary: 'Update a remote check', body: checkBody, bodyObject: 'check', params: checkParams },
   async (request) => {
     const merchant = requireMerchant(request);
-    return ok(serializePublishedCheck(await updateCheck(merchant.merchantId, request.params.uuid, request.body.check)));
+    // The QR code (the uuid's alone) is drawn while the check's UpdateItem is in flight (updateCheck).
+    const [check, art] = await updateCheck(merchant.merchantId, request.params.uuid, request.body.check, checkQrCodeArt);
+    return ok(publishedCheckAnswer(check, art));
   },
 );

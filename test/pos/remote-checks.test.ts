@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { publishCheck, type CheckItem } from '#shared/domain/orders/checks.ts';
+import { publishCheck, updateCheck, type CheckItem } from '#shared/domain/orders/checks.ts';
 import { checkBody as checkBodySchema } from '#shared/schemas/pos.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { useTestApi } from '../support/api.ts';
@@ -187,6 +187,36 @@ describe('P16 the QR code drawn while the check is written', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+  it("updates draw the code from the uuid while the UpdateItem is in flight; a refused update's error wins, else the drawing's", async () => {
+    const world = await orderWorld();
+    const request = checkBodySchema.parse(checkBody(world)).check;
+    const merchantId = world.merchant.merchant.merchant_id;
+    const published = await publish(world);
+
+    const drawnFor: string[] = [];
+    const [check, drawn] = await updateCheck(merchantId, published.uuid, request, (uuid) => {
+      drawnFor.push(uuid);
+      return `code of ${uuid}`;
+    });
+    expect(drawnFor).toEqual([published.uuid]);
+    expect(drawn).toBe(`code of ${published.uuid}`);
+    expect(check).toMatchObject({ uuid: published.uuid, locator: published.locator, state: 'open' });
+
+    // The drawing fails, the update lands: the drawing's error.
+    await expect(
+      updateCheck(merchantId, published.uuid, request, () => {
+        throw new Error('drawing failed');
+      }),
+    ).rejects.toThrow('drawing failed');
+    // The update is refused (no such check): its 404, as before, whatever the drawing did.
+    const unknown = randomUUID().replace(/-/g, '');
+    await expect(
+      updateCheck(merchantId, unknown, request, () => {
+        throw new Error('drawing failed');
+      }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(updateCheck(merchantId, unknown, request, (uuid) => uuid)).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -99,10 +99,32 @@ function checkTerms(request: CheckRequest) {
 }
 
 /**
+ * `write` and `work` together: `work` (pure CPU: a check's QR code, ~10-20 ms on a cold start) runs while the
+ * write is in flight, and the two results come back only once the write has settled. A failed write answers as
+ * it did when the work came after it (its error, whatever the work did); a work error after a landed write is
+ * the work's. The write's rejection is handled from the start (one arriving while the work runs must not end
+ * the invocation). Shared by publishCheck (PutItem) and updateCheck (UpdateItem).
+ */
+async function whileWriting<Written, Work>(write: Promise<Written>, work: () => Work): Promise<[Written, Work]> {
+  write.catch(() => undefined);
+  // The SDK builds, signs and sends the request over a few promise turns: let them run before `work`
+  // takes the thread, so that the round trip and the work overlap.
+  await new Promise((resolve) => setImmediate(resolve));
+  let done: Work;
+  try {
+    done = work();
+  } catch (error) {
+    await write;
+    throw error;
+  }
+  return [await write, done];
+}
+
+/**
  * PUT /v15/checks: publishes an open check at one of the merchant's locations, and answers what `present`
- * makes of it. `present` (the QR code: pure CPU, ~10-20 ms on a cold start) runs while the check's write is
- * in flight, and its answer is returned only once the write has landed: a failed write answers as it did
- * before (its error, whatever `present` did), and nothing is written that the answer does not describe.
+ * makes of it. `present` (the QR code) runs while the check's write is in flight (whileWriting), and its
+ * answer is returned only once the write has landed: a failed write answers as it did before (its error,
+ * whatever `present` did), and nothing is written that the answer does not describe.
  */
 export async function publishCheck<Answer>(merchantId: number, request: CheckRequest, present: (check: CheckItem) => Answer): Promise<Answer> {
   const terms = checkTerms(request);
@@ -124,28 +146,22 @@ export async function publishCheck<Answer>(merchantId: number, request: CheckReq
   };
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
   const written = createItem({ ...keys.check(check.uuid), entity: 'Check', ...check }, { resend: true });
-  // Handled from now on (a rejection while `present` runs must not end the invocation); awaited below.
-  written.catch(() => undefined);
-  // The SDK builds, signs and sends the request over a few promise turns: let them run before `present`
-  // takes the thread, so that the round trip and `present` overlap.
-  await new Promise((resolve) => setImmediate(resolve));
-  let answer: Answer;
-  try {
-    answer = present(check);
-  } catch (error) {
-    await written;
-    throw error;
-  }
-  await written;
+  const [, answer] = await whileWriting(written, () => present(check));
   return answer;
 }
 
 /**
  * PUT /v15/checks/:uuid: new terms for an open or claimed check of the same location, never while a
- * settlement holds it (the order must be charged for the terms it read) and never once paid.
+ * settlement holds it (the order must be charged for the terms it read) and never once paid. Answers the
+ * updated check and what `draw` makes of its uuid (the QR code, which depends on the uuid alone), drawn while
+ * the UpdateItem is in flight (whileWriting): a refused update answers its error as before.
  */
-export async function updateCheck(merchantId: number, uuid: string, request: CheckRequest): Promise<CheckItem> {
+export async function updateCheck<Drawn>(merchantId: number, uuid: string, request: CheckRequest, draw: (uuid: string) => Drawn): Promise<[CheckItem, Drawn]> {
   const terms = checkTerms(request);
+  return whileWriting(writeCheckTerms(merchantId, uuid, request, terms), () => draw(uuid));
+}
+
+async function writeCheckTerms(merchantId: number, uuid: string, request: CheckRequest, terms: ReturnType<typeof checkTerms>): Promise<CheckItem> {
   const now = epochSeconds();
   try {
     const result = await db().send(

@@ -35,6 +35,16 @@ export function qrCodeCharacterArt(text: string): string {
   return rows.join(',');
 }
 
+/** The art of the check's QR code: it depends on the check's uuid alone (updateCheck draws it before the update lands). */
+export function checkQrCodeArt(uuid: string): string {
+  return qrCodeCharacterArt(checkQrText(uuid));
+}
+
+/** The answer of checks-create and checks-update, with the check's QR code art already drawn. */
+export function publishedCheckAnswer(check: CheckItem, art: string) {
+  return { check: { locator: check.locator, uuid: check.uuid, qr_code_character_art: art } };
+}
+
 export function serializePublishedCheck(check: CheckItem) {
-  return { check: { locator: check.locator, uuid: check.uuid, qr_code_character_art: qrCodeCharacterArt(checkQrText(check.uuid)) } };
+  return publishedCheckAnswer(check, checkQrCodeArt(check.uuid));
 }
