@@ -1,5 +1,4 @@
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { optionalEnv, requireEnv } from '#shared/env.ts';
 
 /**
@@ -15,15 +14,42 @@ export const SIGNED_URL_SECONDS = 15 * 60;
 /** s3rver's fixed credentials (it checks signatures with them). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
-function s3Client(): S3Client {
-  const endpoint = optionalEnv('S3_ENDPOINT');
-  return new S3Client(
-    endpoint ? { endpoint, forcePathStyle: true, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: LOCAL_S3_CREDENTIALS } : {},
-  );
+/**
+ * The S3 packages are loaded on first use, not at import (as the mailer loads SES, shared/mail/mailer.ts):
+ * @aws-sdk/client-s3 and @aws-sdk/s3-request-presigner cost every image function's cold start ~80-90 ms of
+ * import (issue 19), and a request that finds no image, or fails validation, never signs anything. Each
+ * promise is kept, so a process loads each package once however many requests ask at the same time; a
+ * failed load is tried again by the next request, not remembered for the life of the process.
+ */
+type S3 = { client: S3Client; commands: typeof import('@aws-sdk/client-s3') };
+let s3Loading: Promise<S3> | undefined;
+let presignerLoading: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
+
+function s3(): Promise<S3> {
+  if (!s3Loading) {
+    s3Loading = import('@aws-sdk/client-s3').then((commands) => {
+      const endpoint = optionalEnv('S3_ENDPOINT');
+      const client = new commands.S3Client(
+        endpoint ? { endpoint, forcePathStyle: true, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: LOCAL_S3_CREDENTIALS } : {},
+      );
+      return { client, commands };
+    });
+    s3Loading.catch(() => {
+      s3Loading = undefined;
+    });
+  }
+  return s3Loading;
 }
 
-let client: S3Client | undefined;
-const s3 = () => (client ??= s3Client());
+function presigner(): NonNullable<typeof presignerLoading> {
+  if (!presignerLoading) {
+    presignerLoading = import('@aws-sdk/s3-request-presigner');
+    presignerLoading.catch(() => {
+      presignerLoading = undefined;
+    });
+  }
+  return presignerLoading;
+}
 
 export function imagesBucket(): string {
   return requireEnv('IMAGES_BUCKET');
@@ -31,17 +57,22 @@ export function imagesBucket(): string {
 
 /** A GET URL for one object, signed for SIGNED_URL_SECONDS. */
 export async function signedImageUrl(key: string): Promise<string> {
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: imagesBucket(), Key: key }), { expiresIn: SIGNED_URL_SECONDS });
+  // Both packages load side by side.
+  const [{ client, commands }, { getSignedUrl }] = await Promise.all([s3(), presigner()]);
+  return getSignedUrl(client, new commands.GetObjectCommand({ Bucket: imagesBucket(), Key: key }), { expiresIn: SIGNED_URL_SECONDS });
 }
 
 export async function putImage(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: imagesBucket(), Key: key, Body: bytes, ContentType: contentType, CacheControl: 'private, max-age=86400' }));
+  const { client, commands } = await s3();
+  await client.send(new commands.PutObjectCommand({ Bucket: imagesBucket(), Key: key, Body: bytes, ContentType: contentType, CacheControl: 'private, max-age=86400' }));
 }
 
 export async function deleteImages(keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const { client, commands } = await s3();
   for (let start = 0; start < keys.length; start += 1000) {
     const batch = keys.slice(start, start + 1000);
-    if (batch.length > 0) await s3().send(new DeleteObjectsCommand({ Bucket: imagesBucket(), Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    if (batch.length > 0) await client.send(new commands.DeleteObjectsCommand({ Bucket: imagesBucket(), Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
   }
 }
 
