@@ -9,7 +9,7 @@
  * process, scripts/local/workflow-service.ts), which runs the same definitions in aws-local-stepfunctions
  * with the same one-execution-per-name rule.
  */
-import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { awsClientConfig, optionalEnv, requireEnv } from '#shared/env.ts';
 
 export type WorkflowKind = 'validation' | 'completion';
@@ -24,10 +24,31 @@ export const STATE_MACHINE_ARN_ENV: Record<WorkflowKind, string> = {
   completion: 'COMPLETION_STATE_MACHINE_ARN',
 };
 
+type SfnModule = typeof import('@aws-sdk/client-sfn');
+
+/**
+ * @aws-sdk/client-sfn is loaded on the first start, not at import (as the mailer loads SES,
+ * shared/mail/mailer.ts): it cost the cold start of every function that can start an execution ~40 ms of
+ * import (issue 19), requests that end before the start (a refused or invalid order) included. The promise
+ * is kept, so a process loads the package once however many requests ask at the same time; a failed load
+ * is tried again by the next start, not remembered for the life of the process.
+ */
+let sfnModule: Promise<SfnModule> | undefined;
+
+function loadSfn(): Promise<SfnModule> {
+  if (!sfnModule) {
+    sfnModule = import('@aws-sdk/client-sfn');
+    sfnModule.catch(() => {
+      sfnModule = undefined;
+    });
+  }
+  return sfnModule;
+}
+
 let client: { sfn: SFNClient; endpoint: string | undefined } | undefined;
 
 /** One client per process; STEPFUNCTIONS_ENDPOINT points it at the local service (unset in AWS). */
-function sfn(): SFNClient {
+function sfn({ SFNClient }: SfnModule): SFNClient {
   const endpoint = optionalEnv('STEPFUNCTIONS_ENDPOINT');
   if (client && client.endpoint === endpoint) return client.sfn;
   client?.sfn.destroy();
@@ -39,8 +60,9 @@ function sfn(): SFNClient {
 }
 
 async function startExecution(kind: WorkflowKind, input: WorkflowInput, executionName: string): Promise<void> {
+  const sdk = await loadSfn();
   try {
-    await sfn().send(new StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
+    await sfn(sdk).send(new sdk.StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
   } catch (error) {
     // The execution of that name exists (and is or was running): the order is in hand.
     if ((error as { name?: string }).name === 'ExecutionAlreadyExists') return;
