@@ -5,7 +5,7 @@
  * Locally, the local queue (scripts/local/delivery-queue.ts) registers itself in this process and gives
  * the same guarantees to the same handler (functions/webhook-deliveries.ts).
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { requireEnv } from '#shared/env.ts';
 
 /** The body of one queued delivery: which event, to which endpoint, since when. */
@@ -46,8 +46,25 @@ export function registerLocalDeliveryQueue(queue: LocalDeliveryQueue | undefined
 
 const localQueue = (): LocalDeliveryQueue | undefined => (globalThis as QueueHolder)[LOCAL_QUEUE];
 
-let client: SQSClient | undefined;
-const sqs = (): SQSClient => (client ??= new SQSClient({}));
+/**
+ * @aws-sdk/client-sqs is loaded on the first delivery sent to SQS, not at import (as the mailer loads SES,
+ * shared/mail/mailer.ts): a cold start of the functions that queue deliveries no longer pays for it when the
+ * batch queues nothing, and locally (the local queue) it is never loaded. The promise is kept, so a process
+ * loads the package and builds its client once however many calls ask at the same time; a failed load is
+ * tried again by the next call, not remembered for the life of the process.
+ */
+type Sqs = { client: SQSClient; commands: typeof import('@aws-sdk/client-sqs') };
+let sqsLoading: Promise<Sqs> | undefined;
+
+function sqs(): Promise<Sqs> {
+  if (!sqsLoading) {
+    sqsLoading = import('@aws-sdk/client-sqs').then((commands) => ({ client: new commands.SQSClient({}), commands }));
+    sqsLoading.catch(() => {
+      sqsLoading = undefined;
+    });
+  }
+  return sqsLoading;
+}
 
 /** Queues deliveries (10 per SendMessageBatch); throws when any was refused, so the caller's batch is retried. */
 export async function queueDeliveries(deliveries: readonly QueuedDelivery[]): Promise<void> {
@@ -58,9 +75,10 @@ export async function queueDeliveries(deliveries: readonly QueuedDelivery[]): Pr
     return;
   }
   const queueUrl = requireEnv(DELIVERY_QUEUE_URL_ENV);
+  const { client, commands } = await sqs();
   for (let start = 0; start < deliveries.length; start += 10) {
     const batch = deliveries.slice(start, start + 10);
-    const result = await sqs().send(new SendMessageBatchCommand({
+    const result = await client.send(new commands.SendMessageBatchCommand({
       QueueUrl: queueUrl,
       Entries: batch.map((delivery, index) => ({
         Id: String(index),
@@ -81,5 +99,6 @@ export async function delayRedelivery(receiptHandle: string, seconds: number): P
     local.delay(receiptHandle, seconds);
     return;
   }
-  await sqs().send(new ChangeMessageVisibilityCommand({ QueueUrl: requireEnv(DELIVERY_QUEUE_URL_ENV), ReceiptHandle: receiptHandle, VisibilityTimeout: delay }));
+  const { client, commands } = await sqs();
+  await client.send(new commands.ChangeMessageVisibilityCommand({ QueueUrl: requireEnv(DELIVERY_QUEUE_URL_ENV), ReceiptHandle: receiptHandle, VisibilityTimeout: delay }));
 }
