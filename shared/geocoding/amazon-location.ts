@@ -1,4 +1,4 @@
-import { GeocodeCommand, GeoPlacesClient, type GeocodeCommandInput, type GeocodeFilterPlaceType } from '@aws-sdk/client-geo-places';
+import type { GeocodeCommandInput, GeocodeFilterPlaceType, GeoPlacesClient } from '@aws-sdk/client-geo-places';
 import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocoder.ts';
 
 /**
@@ -12,7 +12,26 @@ import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocod
  *   require it for results that are kept).
  * - A bounded wait: geocoding is a convenience; when the service is slow or failing the address is
  *   saved without coordinates (shared/domain/addresses.ts logs it) rather than failing the request.
+ * - @aws-sdk/client-geo-places is loaded on the first geocoding, not at import (as the mailer loads SES,
+ *   shared/mail/mailer.ts). index.ts imports this module only when chosen, but a bundle inlines it, and
+ *   esbuild hoists its static imports of external packages to the top of the (ESM) bundle: the address
+ *   functions loaded the Places client at every cold start, including those of requests that send
+ *   coordinates or fail validation. The promise is kept, so a process loads the package once however many
+ *   requests ask at the same time; a failed load is tried again by the next address, not remembered.
  */
+
+type Places = typeof import('@aws-sdk/client-geo-places');
+let placesLoading: Promise<Places> | undefined;
+
+function places(): Promise<Places> {
+  if (!placesLoading) {
+    placesLoading = import('@aws-sdk/client-geo-places');
+    placesLoading.catch(() => {
+      placesLoading = undefined;
+    });
+  }
+  return placesLoading;
+}
 
 export const ACCEPTED_PLACE_TYPES: GeocodeFilterPlaceType[] = ['PointAddress', 'InterpolatedAddress', 'SecondaryAddress', 'Street', 'Intersection', 'PostalCode'];
 const TIMEOUT_MS = 2_000;
@@ -35,15 +54,17 @@ export function geocodeRequest(address: PostalAddress, countries: string[]): Geo
 }
 
 export class AmazonLocationGeocoder implements Geocoder {
-  readonly #client: Pick<GeoPlacesClient, 'send'>;
+  #client: Pick<GeoPlacesClient, 'send'> | undefined;
   readonly #countries: string[];
 
   constructor(options: AmazonLocationGeocoderOptions) {
-    this.#client = options.client ?? new GeoPlacesClient({ maxAttempts: 2 });
+    this.#client = options.client;
     this.#countries = options.countries;
   }
 
   async geocode(address: PostalAddress): Promise<Position | undefined> {
+    const { GeocodeCommand, GeoPlacesClient } = await places();
+    this.#client ??= new GeoPlacesClient({ maxAttempts: 2 });
     const result = await this.#client.send(new GeocodeCommand(geocodeRequest(address, this.#countries)), { abortSignal: AbortSignal.timeout(TIMEOUT_MS) });
     const best = result.ResultItems?.find((item) => item.PlaceType !== undefined && (ACCEPTED_PLACE_TYPES as string[]).includes(item.PlaceType));
     const [longitude, latitude] = best?.Position ?? [];
