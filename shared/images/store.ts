@@ -16,8 +16,8 @@ export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S
 
 /**
  * The S3 packages are loaded on first use, not at import (as the mailer loads SES, shared/mail/mailer.ts):
- * @aws-sdk/client-s3 and @aws-sdk/s3-request-presigner cost every image function's cold start ~80-90 ms of
- * import (issue 19), and a request that finds no image, or fails validation, never signs anything. Each
+ * @aws-sdk/client-s3 and @aws-sdk/s3-request-presigner cost every image function's cold start ~100 ms of
+ * import CPU (issue 19), and a request that finds no image, or fails validation, never signs anything. Each
  * promise is kept, so a process loads each package once however many requests ask at the same time; a
  * failed load is tried again by the next request, not remembered for the life of the process.
  */

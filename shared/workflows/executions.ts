@@ -28,7 +28,7 @@ type SfnModule = typeof import('@aws-sdk/client-sfn');
 
 /**
  * @aws-sdk/client-sfn is loaded on the first start, not at import (as the mailer loads SES,
- * shared/mail/mailer.ts): it cost the cold start of every function that can start an execution ~40 ms of
+ * shared/mail/mailer.ts): it cost the cold start of every function that can start an execution ~20-35 ms of
  * import (issue 19), requests that end before the start (a refused or invalid order) included. The promise
  * is kept, so a process loads the package once however many requests ask at the same time; a failed load
  * is tried again by the next start, not remembered for the life of the process.
