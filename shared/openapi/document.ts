@@ -15,7 +15,7 @@ import type { ApiSpec } from '#shared/http/handler.ts';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
-import { namedSchemas } from '#shared/schemas/registry.ts';
+import { namedSchemaList } from '#shared/schemas/registry.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
 import '#shared/schemas/addresses.ts';
 import '#shared/schemas/credit-cards.ts';
@@ -231,6 +231,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   for (const route of routes) specs.set(route, await loadApiSpec(route));
 
   // Responses (output mode): every named resource, plus each operation's own response schema under a temporary id.
+  const namedSchemas = namedSchemaList();
   const outputEntries: { id: string; schema: z.ZodType; description?: string }[] = [...namedSchemas];
   const responseIds = new Map<z.ZodType, string>();
   for (const named of namedSchemas) responseIds.set(named.schema, named.id);
