@@ -1,4 +1,5 @@
 import type { GeocodeCommandInput, GeocodeFilterPlaceType, GeoPlacesClient } from '@aws-sdk/client-geo-places';
+import { loadedOnFirstUse } from '#shared/env.ts';
 import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocoder.ts';
 
 /**
@@ -12,26 +13,14 @@ import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocod
  *   require it for results that are kept).
  * - A bounded wait: geocoding is a convenience; when the service is slow or failing the address is
  *   saved without coordinates (shared/domain/addresses.ts logs it) rather than failing the request.
- * - @aws-sdk/client-geo-places is loaded on the first geocoding, not at import (as the mailer loads SES,
- *   shared/mail/mailer.ts). index.ts imports this module only when chosen, but a bundle inlines it, and
- *   esbuild hoists its static imports of external packages to the top of the (ESM) bundle: the address
- *   functions loaded the Places client at every cold start, including those of requests that send
- *   coordinates or fail validation. The promise is kept, so a process loads the package once however many
- *   requests ask at the same time; a failed load is tried again by the next address, not remembered.
+ * - @aws-sdk/client-geo-places is loaded on the first geocoding, not at import (`loadedOnFirstUse`,
+ *   shared/env.ts). index.ts imports this module only when chosen, but a bundle inlines it, and esbuild
+ *   hoists its static imports of external packages to the top of the (ESM) bundle: the address functions
+ *   loaded the Places client at every cold start, including those of requests that send coordinates or
+ *   fail validation.
  */
 
-type Places = typeof import('@aws-sdk/client-geo-places');
-let placesLoading: Promise<Places> | undefined;
-
-function places(): Promise<Places> {
-  if (!placesLoading) {
-    placesLoading = import('@aws-sdk/client-geo-places');
-    placesLoading.catch(() => {
-      placesLoading = undefined;
-    });
-  }
-  return placesLoading;
-}
+const places = loadedOnFirstUse(() => import('@aws-sdk/client-geo-places'));
 
 export const ACCEPTED_PLACE_TYPES: GeocodeFilterPlaceType[] = ['PointAddress', 'InterpolatedAddress', 'SecondaryAddress', 'Street', 'Intersection', 'PostalCode'];
 const TIMEOUT_MS = 2_000;

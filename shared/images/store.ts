@@ -1,5 +1,4 @@
-import type { S3Client } from '@aws-sdk/client-s3';
-import { optionalEnv, requireEnv } from '#shared/env.ts';
+import { loadedOnFirstUse, optionalEnv, requireEnv } from '#shared/env.ts';
 
 /**
  * The image store port: resized images in Amazon S3 (a private bucket, IMAGES_BUCKET). The image routes
@@ -15,41 +14,20 @@ export const SIGNED_URL_SECONDS = 15 * 60;
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
 /**
- * The S3 packages are loaded on first use, not at import (as the mailer loads SES, shared/mail/mailer.ts):
+ * The S3 packages are loaded on first use, not at import (`loadedOnFirstUse`, shared/env.ts):
  * @aws-sdk/client-s3 and @aws-sdk/s3-request-presigner cost every image function's cold start ~100 ms of
- * import CPU (issue 19), and a request that finds no image, or fails validation, never signs anything. Each
- * promise is kept, so a process loads each package once however many requests ask at the same time; a
- * failed load is tried again by the next request, not remembered for the life of the process.
+ * import CPU (issue 19), and a request that finds no image, or fails validation, never signs anything.
  */
-type S3 = { client: S3Client; commands: typeof import('@aws-sdk/client-s3') };
-let s3Loading: Promise<S3> | undefined;
-let presignerLoading: Promise<typeof import('@aws-sdk/s3-request-presigner')> | undefined;
-
-function s3(): Promise<S3> {
-  if (!s3Loading) {
-    s3Loading = import('@aws-sdk/client-s3').then((commands) => {
-      const endpoint = optionalEnv('S3_ENDPOINT');
-      const client = new commands.S3Client(
-        endpoint ? { endpoint, forcePathStyle: true, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: LOCAL_S3_CREDENTIALS } : {},
-      );
-      return { client, commands };
-    });
-    s3Loading.catch(() => {
-      s3Loading = undefined;
-    });
-  }
-  return s3Loading;
-}
-
-function presigner(): NonNullable<typeof presignerLoading> {
-  if (!presignerLoading) {
-    presignerLoading = import('@aws-sdk/s3-request-presigner');
-    presignerLoading.catch(() => {
-      presignerLoading = undefined;
-    });
-  }
-  return presignerLoading;
-}
+const s3 = loadedOnFirstUse(() =>
+  import('@aws-sdk/client-s3').then((commands) => {
+    const endpoint = optionalEnv('S3_ENDPOINT');
+    const client = new commands.S3Client(
+      endpoint ? { endpoint, forcePathStyle: true, region: optionalEnv('AWS_REGION') ?? 'us-east-1', credentials: LOCAL_S3_CREDENTIALS } : {},
+    );
+    return { client, commands };
+  }),
+);
+const presigner = loadedOnFirstUse(() => import('@aws-sdk/s3-request-presigner'));
 
 export function imagesBucket(): string {
   return requireEnv('IMAGES_BUCKET');

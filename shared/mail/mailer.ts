@@ -1,5 +1,4 @@
-import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import { awsClientConfig, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, loadedOnFirstUse, requireEnv } from '#shared/env.ts';
 
 /**
  * The mailer port: what the API sends by email (password-reset links, permissions-request notices).
@@ -24,21 +23,11 @@ export interface Mailer {
 /**
  * The SES package is loaded on the first email, not at import: the modules that can send one (tickets,
  * campaign pages, password resets...) are in functions most of whose requests send none, and loading
- * @aws-sdk/client-sesv2 at import cost each of their cold starts ~20-40 ms (issue 19). The promise is
- * kept, so a process loads it once.
+ * @aws-sdk/client-sesv2 at import cost each of their cold starts ~20-40 ms (issue 19).
  */
-let ses: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | undefined;
-
-function sesClient(): NonNullable<typeof ses> {
-  if (!ses) {
-    ses = import('@aws-sdk/client-sesv2').then(({ SESv2Client, SendEmailCommand }) => ({ client: new SESv2Client(awsClientConfig('SES_ENDPOINT')), SendEmailCommand }));
-    // A failed load is tried again by the next email, not remembered for the life of the process.
-    ses.catch(() => {
-      ses = undefined;
-    });
-  }
-  return ses;
-}
+const sesClient = loadedOnFirstUse(() =>
+  import('@aws-sdk/client-sesv2').then(({ SESv2Client, SendEmailCommand }) => ({ client: new SESv2Client(awsClientConfig('SES_ENDPOINT')), SendEmailCommand })),
+);
 
 export const sesMailer: Mailer = {
   async send(email) {

@@ -5,8 +5,7 @@
  * Locally, the local queue (scripts/local/delivery-queue.ts) registers itself in this process and gives
  * the same guarantees to the same handler (functions/webhook-deliveries.ts).
  */
-import type { SQSClient } from '@aws-sdk/client-sqs';
-import { requireEnv } from '#shared/env.ts';
+import { loadedOnFirstUse, requireEnv } from '#shared/env.ts';
 
 /** The body of one queued delivery: which event, to which endpoint, since when. */
 export interface DeliveryMessage {
@@ -47,24 +46,11 @@ export function registerLocalDeliveryQueue(queue: LocalDeliveryQueue | undefined
 const localQueue = (): LocalDeliveryQueue | undefined => (globalThis as QueueHolder)[LOCAL_QUEUE];
 
 /**
- * @aws-sdk/client-sqs is loaded on the first delivery sent to SQS, not at import (as the mailer loads SES,
- * shared/mail/mailer.ts): a cold start of the functions that queue deliveries no longer pays for it when the
- * batch queues nothing, and locally (the local queue) it is never loaded. The promise is kept, so a process
- * loads the package and builds its client once however many calls ask at the same time; a failed load is
- * tried again by the next call, not remembered for the life of the process.
+ * @aws-sdk/client-sqs is loaded on the first delivery sent to SQS, not at import (`loadedOnFirstUse`,
+ * shared/env.ts): a cold start of the functions that queue deliveries no longer pays for it when the batch
+ * queues nothing, and locally (the local queue) it is never loaded.
  */
-type Sqs = { client: SQSClient; commands: typeof import('@aws-sdk/client-sqs') };
-let sqsLoading: Promise<Sqs> | undefined;
-
-function sqs(): Promise<Sqs> {
-  if (!sqsLoading) {
-    sqsLoading = import('@aws-sdk/client-sqs').then((commands) => ({ client: new commands.SQSClient({}), commands }));
-    sqsLoading.catch(() => {
-      sqsLoading = undefined;
-    });
-  }
-  return sqsLoading;
-}
+const sqs = loadedOnFirstUse(() => import('@aws-sdk/client-sqs').then((commands) => ({ client: new commands.SQSClient({}), commands })));
 
 /** Queues deliveries (10 per SendMessageBatch); throws when any was refused, so the caller's batch is retried. */
 export async function queueDeliveries(deliveries: readonly QueuedDelivery[]): Promise<void> {

@@ -10,7 +10,7 @@
  * with the same one-execution-per-name rule.
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { awsClientConfig, optionalEnv, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, loadedOnFirstUse, optionalEnv, requireEnv } from '#shared/env.ts';
 
 export type WorkflowKind = 'validation' | 'completion';
 
@@ -27,23 +27,11 @@ export const STATE_MACHINE_ARN_ENV: Record<WorkflowKind, string> = {
 type SfnModule = typeof import('@aws-sdk/client-sfn');
 
 /**
- * @aws-sdk/client-sfn is loaded on the first start, not at import (as the mailer loads SES,
- * shared/mail/mailer.ts): it cost the cold start of every function that can start an execution ~20-35 ms of
- * import (issue 19), requests that end before the start (a refused or invalid order) included. The promise
- * is kept, so a process loads the package once however many requests ask at the same time; a failed load
- * is tried again by the next start, not remembered for the life of the process.
+ * @aws-sdk/client-sfn is loaded on the first start, not at import (`loadedOnFirstUse`, shared/env.ts): it cost
+ * the cold start of every function that can start an execution ~20-35 ms of import (issue 19), requests that
+ * end before the start (a refused or invalid order) included.
  */
-let sfnModule: Promise<SfnModule> | undefined;
-
-function loadSfn(): Promise<SfnModule> {
-  if (!sfnModule) {
-    sfnModule = import('@aws-sdk/client-sfn');
-    sfnModule.catch(() => {
-      sfnModule = undefined;
-    });
-  }
-  return sfnModule;
-}
+const loadSfn = loadedOnFirstUse((): Promise<SfnModule> => import('@aws-sdk/client-sfn'));
 
 let client: { sfn: SFNClient; endpoint: string | undefined } | undefined;
 

@@ -23,8 +23,9 @@ vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
   resolveCredentials: async (_presented: unknown, onSent?: () => void) => {
     read.events.push('read sent');
     if (!read.outcome.unsent) onSent?.();
-    // Answers a few event-loop turns later, as DynamoDB would (or at once: a client that fails before sending).
-    if (!read.outcome.atOnce) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Answers later, as DynamoDB would (or at once: a client that fails before sending). 50 ms, a slow first
+    // call's wait: with 5 ms a loaded machine could run this timer before the pipeline's turns (seen once).
+    if (!read.outcome.atOnce) await new Promise((resolve) => setTimeout(resolve, 50));
     read.events.push('read answered');
     if ('error' in read.outcome) throw read.outcome.error;
     return read.outcome.credentials;
