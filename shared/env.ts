@@ -30,9 +30,9 @@ export function awsClientConfigFor(endpoint: string | undefined): AwsClientConfi
  * An AWS SDK package (or what is built from it) loaded on first use, not at import: the packages other than
  * DynamoDB's cost a cold start 15-100 ms of import CPU each (issue 19; bench/notes.md, "every SDK client other
  * than DynamoDB's loaded on first use"), and most requests of the functions that hold them never call them.
- * Write the `import('...')` literally in `load`: esbuild then keeps the package external and dynamic. The
- * promise is kept, so a process loads once however many requests ask at the same time; a failed load is tried
- * again by the next use, not remembered for the life of the process.
+ * Write the package's dynamic import literally in `load`: esbuild then keeps the package external and dynamic.
+ * The promise is kept, so a process loads once however many requests ask at the same time; a failed load is
+ * tried again by the next use, not remembered for the life of the process.
  */
 export function loadedOnFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
