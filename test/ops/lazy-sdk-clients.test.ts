@@ -1,8 +1,8 @@
 /**
- * The AWS SDK clients other than DynamoDB's are loaded on first use (a dynamic `import()`, one promise per
- * process), not at import: shared/images/store.ts (S3 and its presigner), shared/workflows/executions.ts
- * (Step Functions), shared/queues/deliveries.ts (SQS), shared/geocoding/amazon-location.ts (Places), as
- * shared/mail/mailer.ts loads SES. Checked on the bundles as the stack builds them: the package stays
+ * The AWS SDK clients other than DynamoDB's are loaded on first use (a dynamic `import()` kept per process,
+ * `loadedOnFirstUse` in shared/env.ts), not at import: shared/images/store.ts (S3 and its presigner),
+ * shared/workflows/executions.ts (Step Functions), shared/queues/deliveries.ts (SQS),
+ * shared/geocoding/amazon-location.ts (Places), as shared/mail/mailer.ts loads SES. Checked on the bundles as the stack builds them: the package stays
  * external and is imported dynamically only (a static import of an external package is hoisted to the top
  * of the ESM bundle and loaded at every cold start, even from a module the bundle reaches through `import()`),
  * and the bundled dynamic import resolves against the runtime's SDK alone.
