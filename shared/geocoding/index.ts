@@ -1,3 +1,4 @@
+import { loadedOnFirstUse } from '#shared/env.ts';
 import type { Geocoder } from '#shared/geocoding/geocoder.ts';
 
 export type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocoder.ts';
@@ -10,14 +11,10 @@ export type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocod
  *
  * Each adapter is imported only when chosen. Deployed bundles are built with `process.env.GEOCODER`
  * defined as `amazon-location` (API_FUNCTION_BUNDLING), so esbuild drops the other branches and the
- * sandbox's postal-code data never reaches a Lambda bundle (docs/geocoding.md, "Bundles").
+ * sandbox's postal-code data never reaches a Lambda bundle (docs/geocoding.md, "Bundles"). Chosen once per
+ * process (`loadedOnFirstUse`): a failed load is tried again by the next address, not kept.
  */
-let configured: Promise<Geocoder | undefined> | undefined;
-
-export function geocoder(): Promise<Geocoder | undefined> {
-  configured ??= load();
-  return configured;
-}
+export const geocoder: () => Promise<Geocoder | undefined> = loadedOnFirstUse(load);
 
 async function load(): Promise<Geocoder | undefined> {
   if (process.env.GEOCODER === 'amazon-location') {
