@@ -18,7 +18,7 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from './measure.ts';
 import { SCRATCH_DIRECTORY } from './stack.ts';
-import { copyPreState, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
+import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
 import type { World } from './seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
 
@@ -530,10 +530,9 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
   const table = environment.TABLE_NAME!;
   const scratch = scratchTableName(table);
   const { localClient } = await import('../scripts/local/dynamodb-local.ts');
-  const { ensureTable } = await import('../scripts/local/table.ts');
   const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
   const client = localClient(environment.DYNAMODB_ENDPOINT!);
-  await ensureTable(client, scratch);
+  await ensureScratchTable(client, scratch);
   const documents = DynamoDBDocumentClient.from(client);
   const files = new Map(
     functions.map((target) => {

@@ -26,8 +26,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
+import { CreateTableCommand, DescribeTableCommand, waitUntilTableExists, type CreateTableCommandInput, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PARTITION_KEY, SORT_KEY } from '#shared/db/table-definition.ts';
+import { createTableInput, PARTITION_KEY, SORT_KEY } from '#shared/db/table-definition.ts';
 
 /** One call as the probe recorded it: the document client command's class name, the operation it makes, its input. */
 export interface ProbeCall {
@@ -52,6 +53,31 @@ export const WRITE_OPERATIONS: ReadonlySet<string> = new Set(['PutItem', 'Update
 /** The scratch table of a table's twins. */
 export function scratchTableName(table: string): string {
   return `${table}-cold-twin`;
+}
+
+/**
+ * The scratch table's definition: the table's keys and indexes, without its stream. DynamoDB Local makes every
+ * write to a second streamed table slow once the first holds many items (measured, bench/notes.md 2026-11-24:
+ * with 20,000 items in the world's table, an eight-item transaction took 165-1,002 ms on a streamed scratch table
+ * against 7-47 on the world's, 10-195 on a scratch table without a stream), which is what made the write twins
+ * wait seconds in the full runs only (the full run's table holds its load phases and history). Without its stream
+ * the twin's write does a little less than the function's (no stream record), so the twin stays a floor.
+ */
+export function scratchTableInput(scratch: string): CreateTableCommandInput {
+  const { StreamSpecification: _stream, ...input } = createTableInput(scratch);
+  return input;
+}
+
+/** Creates the scratch table (scratchTableInput) unless it exists. */
+export async function ensureScratchTable(client: DynamoDBClient, scratch: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: scratch }));
+    return;
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+  await client.send(new CreateTableCommand(scratchTableInput(scratch)));
+  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: scratch });
 }
 
 /** Twins are probed every TWIN_ROUND_EVERY-th round (the 2nd, 4th, ...; the only one when there is one): half the twin probes, so half the added time. */

@@ -16,9 +16,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
-import { ensureTable } from '../../scripts/local/table.ts';
+import { createTableInput } from '#shared/db/table-definition.ts';
 import { esbuildOptions, twinFigures } from '../../bench/cold-start.ts';
-import { copyPreState, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
+import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableInput, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -71,6 +71,13 @@ describe('bench cold twin: what the twin replays', () => {
       { pk: 'tmp', sk: 't' },
     ]);
     expect(keysWritten(recording.slice(0, 1), 'world')).toEqual([]);
+  });
+
+  it('defines the scratch table as the table, keys and indexes alike, without its stream', () => {
+    const { StreamSpecification, ...definition } = createTableInput('world-cold-twin');
+    expect(StreamSpecification?.StreamEnabled).toBe(true);
+    expect(scratchTableInput('world-cold-twin')).toEqual(definition);
+    expect(scratchTableInput('world-cold-twin')).not.toHaveProperty('StreamSpecification');
   });
 
   it('probes the twins in every second round, or in the only one', () => {
@@ -140,7 +147,7 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     const entries = { function: fileURLToPath(new URL('../fixtures/cold-twin/recorded-function.ts', import.meta.url)), twin: fileURLToPath(new URL('../../bench/cold-twin-handler.ts', import.meta.url)) };
     await build(esbuildOptions(entries, directory));
     const scratch = scratchTableName(table());
-    await ensureTable(localClient(process.env.DYNAMODB_ENDPOINT!), scratch);
+    await ensureScratchTable(localClient(process.env.DYNAMODB_ENDPOINT!), scratch);
     const pk = `cold-twin#${randomUUID()}`;
     await db().send(new PutCommand({ TableName: table(), Item: { pk, sk: 'counter', value: 0 } }));
 
