@@ -433,7 +433,7 @@ export const scenarios: Scenario[] = [
       roundTrips: 4,
       transactions: 0,
       rationale:
-        "token check + one BatchGetItem (location, QR code -> user) + one BatchGetItem (the user's credit for discount_amount, the user's promoted card; keys need the user) + one write of the proposed order",
+        "token check with one BatchGetItem (location, QR code -> user; keyed by the body, sent beside it) + one BatchGetItem (the user's credit for discount_amount, the user's promoted card; keys need the user) + one write of the proposed order",
     },
     expectedStatuses: [200],
     async prepare({ world }) {
@@ -538,7 +538,7 @@ export const scenarios: Scenario[] = [
       roundTrips: 10,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (location, merchant, QR code) + the user (its promoted card) + the order's own source (a proposed order, Put) + the settlement as a completion: the customer's lease, the settlement lease, balances, loyalty's two Queries, one transaction (docs/pos.md)",
+        "token check with one BatchGetItem (location, QR code; keyed by the body, sent beside it) + one BatchGetItem (the merchant, the user: its promoted card) + the order's own source (a proposed order, Put) + the settlement as a completion: the customer's lease, the settlement lease, balances, loyalty's two Queries, one transaction (docs/pos.md)",
     },
     expectedStatuses: [200],
     async prepare({ world }) {

@@ -35,10 +35,16 @@ export function noContent(headers?: Record<string, string>): ApiResponse {
   return { status: 204, headers };
 }
 
-export interface ApiRequest<TBody, TQuery, TParams> {
+export interface ApiRequest<TBody, TQuery, TParams, TPrefetched = undefined> {
   body: TBody;
   query: TQuery;
   params: TParams;
+  /**
+   * The route's prefetch (HandlerSpec.prefetch), started right after validation while the token's read was in
+   * flight: undefined when the route declares none. Already marked handled: a failed prefetch rejects only
+   * where it is awaited (the domain then makes its read itself).
+   */
+  prefetched?: Promise<TPrefetched>;
   /** Resolved credentials, already checked against the route's credential kind and permissions. */
   credentials: Credentials;
   headers: Record<string, string | undefined>;
@@ -80,7 +86,7 @@ export function requireApp(request: { credentials: Credentials }): AppPrincipal 
   return request.credentials.app;
 }
 
-interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams extends z.ZodType> {
+interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams extends z.ZodType, TPrefetched = undefined> {
   body?: TBody;
   /** Error object name for body validation failures whose path has no wrapper (defaults to `request`). */
   bodyObject?: string;
@@ -101,10 +107,18 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
   /** One line for the API docs; the route's method and path are shown anyway. */
   summary?: string;
   description?: string;
+  /**
+   * A read keyed only by the validated inputs (never by the token: it is not known yet), started as soon as
+   * they are valid, while the token's read is still in flight, and handed to the domain as
+   * `request.prefetched`, which awaits it where it would have made the read. Nothing of it may reach the
+   * answer before the token is admitted: a refused token answers its 401 without waiting for it, and the
+   * domain makes the route's checks on the items itself (docs/security.md, "Prefetched reads").
+   */
+  prefetch?: (inputs: { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> }) => Promise<TPrefetched>;
 }
 
 /** A handler's spec as the OpenAPI generator reads it (attached to the handler as `apiSpec`). */
-export interface ApiSpec extends HandlerSpec<z.ZodType, z.ZodType, z.ZodType> {
+export interface ApiSpec extends Omit<HandlerSpec<z.ZodType, z.ZodType, z.ZodType>, 'prefetch'> {
   handlerName: string;
   route: Route;
 }
@@ -188,6 +202,18 @@ function attempt<A, T>(call: (argument: A) => T, argument: A): { value: T } | { 
 
 /** For a promise whose rejection is read later (awaited after other work): marks it handled now. */
 function ignore(): void {}
+
+/** A route's prefetch, started: its promise marked handled (a failure, thrown or rejected, surfaces only where it is awaited). */
+function startPrefetch<I, T>(prefetch: (inputs: I) => Promise<T>, inputs: I): Promise<T> {
+  let reading: Promise<T>;
+  try {
+    reading = prefetch(inputs);
+  } catch (error) {
+    reading = Promise.reject(error);
+  }
+  reading.catch(ignore);
+  return reading;
+}
 
 /**
  * Resolves once the token's read has left: `sent` (told by the SDK's innermost middleware, just before its
@@ -340,10 +366,11 @@ export function apiHandler<
   TBody extends z.ZodType = z.ZodType<undefined>,
   TQuery extends z.ZodType = z.ZodType<undefined>,
   TParams extends z.ZodType = z.ZodType<undefined>,
+  TPrefetched = undefined,
 >(
   handlerName: string,
-  spec: HandlerSpec<TBody, TQuery, TParams>,
-  serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>>) => Promise<ApiResponse>,
+  spec: HandlerSpec<TBody, TQuery, TParams, TPrefetched>,
+  serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>, TPrefetched>) => Promise<ApiResponse>,
 ) {
   const route = process.env.BUNDLED_ROUTE ? bundledRoute(process.env.BUNDLED_ROUTE, handlerName) : findRoute(handlerName);
   // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
@@ -365,27 +392,32 @@ export function apiHandler<
     const authorized = authorize(route, headers.authorization, readSent);
     let inputs: Inputs;
     let credentials: Credentials;
+    let prefetched: Promise<TPrefetched> | undefined;
     if (authorized instanceof Promise && sent) {
       // The token's GetItem is in flight: validate the path, query and body meanwhile (the first request's
       // schema work is milliseconds of CPU), but answer as if authorization came first: a refused token is
       // its 401 whatever the inputs, and an input's error is thrown only once the token has been admitted.
+      // Valid inputs start the route's prefetch at once, beside the token's read; a refusal does not wait for it.
       authorized.catch(ignore);
       await afterReadSent(sent, authorized);
       const parsed = attempt(parseInputs, event);
+      if (spec.prefetch && 'value' in parsed) prefetched = startPrefetch(spec.prefetch, parsed.value);
       credentials = await authorized;
       if ('error' in parsed) throw parsed.error;
       inputs = parsed.value;
     } else {
       credentials = await authorized;
       inputs = parseInputs(event);
+      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, inputs);
     }
     // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
     let baseUrl: string | undefined;
     let sourceIp: string | undefined;
-    const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>> = {
+    const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>, TPrefetched> = {
       body: inputs.body,
       query: inputs.query,
       params: inputs.params,
+      prefetched,
       credentials,
       headers,
       requestId,

@@ -1,18 +1,25 @@
 /** The classic one-step order, served at /v15/orders and /v14/orders (functions/orders-create*.ts). */
 import type * as z from 'zod';
-import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder } from '#shared/domain/orders/one-step.ts';
+import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder, readOneStepParties, type KeyedItems } from '#shared/domain/orders/one-step.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
 import { requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-money.ts';
 
-export const oneStepOrderSpec = { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors }, notFound: ONE_STEP_LOCATION_NOT_FOUND, body: oneStepOrderBody, bodyObject: 'order' };
+export const oneStepOrderSpec = {
+  responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors },
+  notFound: ONE_STEP_LOCATION_NOT_FOUND,
+  body: oneStepOrderBody,
+  bodyObject: 'order',
+  // The location and the QR code, read beside the token's read (HandlerSpec.prefetch); the order checks them once the token is admitted.
+  prefetch: ({ body }: { body: z.output<typeof oneStepOrderBody> }) => readOneStepParties(body.order),
+};
 
 /** Charges the customer (user token beside the merchant's, or the QR code) through the settlement saga, once per Idempotency-Key. */
-export async function serveOneStepOrder(request: ApiRequest<z.output<typeof oneStepOrderBody>, undefined, undefined>) {
+export async function serveOneStepOrder(request: ApiRequest<z.output<typeof oneStepOrderBody>, undefined, undefined, KeyedItems>) {
   const merchant = requireMerchant(request);
   return idempotentCommit(request, serializeCompletedOrder, (respond) =>
-    placeOneStepOrder({ merchant, user: request.credentials.user, request: request.body.order, respond }),
+    placeOneStepOrder({ merchant, user: request.credentials.user, request: request.body.order, respond, prefetched: request.prefetched }),
   );
 }

@@ -56,7 +56,7 @@ function handlerOf(handlerName: string) {
 
 const validInputs = { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } };
 
-async function invoke(handlerName: string, options: { authorization?: string; body?: unknown; query?: Record<string, string>; params?: Record<string, string> }) {
+async function invoke(handlerName: string, options: { authorization?: string; body?: unknown; query?: Record<string, string>; params?: Record<string, string>; handler?: ReturnType<typeof handlerOf> }) {
   const event = {
     rawPath: '/precedence',
     headers: { host: 'localhost', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.authorization ? { Authorization: options.authorization } : {}) },
@@ -65,7 +65,7 @@ async function invoke(handlerName: string, options: { authorization?: string; bo
     queryStringParameters: options.query,
     pathParameters: options.params,
   } as unknown as APIGatewayProxyEventV2;
-  const response = await handlerOf(handlerName)(event, contextWithRemaining(5_000, 'precedence'));
+  const response = await (options.handler ?? handlerOf(handlerName))(event, contextWithRemaining(5_000, 'precedence'));
   const answer = JSON.parse(response.body || 'null') as { error: { object: string; property: string; code: string } }[];
   return { status: response.statusCode, errors: Array.isArray(answer) ? answer.map((entry) => `${entry.error.object}.${entry.error.property}:${entry.error.code}`) : answer };
 }
@@ -160,5 +160,84 @@ describe('authorization before validation, with the token read in flight', () =>
     // A read that fails before the pipeline's validation has even started (its rejection must not go unhandled meanwhile).
     read.outcome = { ...read.outcome, atOnce: true };
     expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+  });
+});
+
+/**
+ * A route's prefetch (HandlerSpec.prefetch): a read keyed by the validated inputs alone, started beside the
+ * token's read, whose result the domain uses only once the token is admitted (docs/security.md, "Prefetched reads").
+ */
+describe('prefetch: a read keyed by the validated inputs, sent while the token read is in flight', () => {
+  /** The proposal's route with a prefetch `read` of the body, noted when it starts; the domain awaits it unless told not to. */
+  function prefetching(read_: (body: unknown) => Promise<unknown>, options: { awaited?: boolean } = {}) {
+    const noted = (schema: z.ZodType, name: string) =>
+      z.preprocess((value) => {
+        read.events.push(`${name} parsed`);
+        return value;
+      }, schema);
+    return apiHandler(
+      'proposed-orders-create',
+      {
+        body: noted(body, 'body'),
+        query: noted(query, 'query'),
+        params: noted(params, 'path'),
+        prefetch: ({ body: valid }) => {
+          read.events.push('prefetch sent');
+          return read_(valid);
+        },
+      },
+      async (request) => ok({ kinds: Object.keys(request.credentials as Credentials), prefetched: options.awaited === false ? 'not awaited' : await request.prefetched }),
+    ) as unknown as ReturnType<typeof handlerOf>;
+  }
+  const secret = { location: { name: 'SECRET LOCATION', merchant_id: 99 } };
+  const never = () => new Promise<never>(() => {});
+
+  it('starts it right after validation, before the token read answers, and hands its result to the domain once admitted', async () => {
+    read.outcome = { credentials: { merchant } };
+    const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async (valid) => ({ read: valid })) });
+    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], prefetched: { read: { order: { spend_amount: 100 } } } } });
+    expect(read.events).toEqual(['read sent', 'body parsed', 'query parsed', 'path parsed', 'prefetch sent', 'read answered']);
+  });
+
+  it('answers a refused token its 401 without waiting for the prefetch, with nothing of it in the answer', async () => {
+    // A prefetch that never answers: a pipeline that waited for it would never answer either.
+    for (const credentials of [undefined, { user }, { merchant: powerlessMerchant }]) {
+      read.outcome = { credentials };
+      const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(never) });
+      expect(answer.status).toBe(401);
+      expect(JSON.stringify(answer)).not.toContain('SECRET');
+    }
+    read.outcome = { credentials: undefined };
+    const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async () => secret) });
+    expect(answer).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(read.events.filter((event) => event === 'prefetch sent')).toHaveLength(4);
+  });
+
+  it('starts none without a token, for a malformed header, or for invalid inputs (whose error still waits for the token)', async () => {
+    expect(await invoke('proposed-orders-create', { ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    read.outcome = { credentials: undefined };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    read.outcome = { credentials: { merchant } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(async () => secret) })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    expect(read.events).not.toContain('prefetch sent');
+  });
+
+  it('keeps a failed prefetch (rejected or thrown) from surfacing unhandled: refused, admitted and not awaited, or awaited where the domain reads', async () => {
+    const rejected = async () => {
+      throw new Error('ProvisionedThroughputExceededException');
+    };
+    const thrown = () => {
+      throw new Error('thrown before any read');
+    };
+    for (const failing of [rejected, thrown]) {
+      read.outcome = { credentials: undefined };
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+      read.outcome = { credentials: { merchant } };
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing, { awaited: false }) })).toMatchObject({ status: 200 });
+      // Awaited: its error is the domain's read's error (here unexpected: a 500 with no details).
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+    }
+    // The afterEach hook checks that no rejection went unhandled.
   });
 });

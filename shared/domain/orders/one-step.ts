@@ -14,8 +14,8 @@ import type { UserPrincipal } from '#shared/auth/tokens.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
-import { keys } from '#shared/db/keys.ts';
-import { readItems } from '#shared/db/reads.ts';
+import { keys, type Key } from '#shared/db/keys.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
@@ -36,12 +36,45 @@ export function oneStepTip(request: Pick<OneStepOrderRequest, 'tip_amount' | 'sp
   return tipFromPreferences(request.payment_token_data ? parsePaymentCode(request.payment_token_data).preferences : undefined, request.spend_amount);
 }
 
+/** Items read by key, with the keys they were read by: what readOneStepParties hands the order. */
+export interface KeyedItems {
+  keys: readonly Key[];
+  items: readonly (StoredItem | undefined)[];
+}
+
+/**
+ * A one-step order's reads keyed by the request alone: the location and, when one was scanned, the QR code
+ * (one consistent BatchGetItem). The route's prefetch (shared/http/one-step-order.ts), sent beside the
+ * token's read: the token is not known yet, so the code is read even when a user token comes with it (the
+ * order then ignores it, as it ignores the code itself).
+ */
+export async function readOneStepParties(request: Pick<OneStepOrderRequest, 'location_id' | 'payment_token_data'>): Promise<KeyedItems> {
+  const scanned = request.payment_token_data ?? '';
+  const itemKeys = [keys.location(request.location_id), ...(scanned.trim() === '' ? [] : customerKeys({ paymentTokenData: scanned }))];
+  return { keys: itemKeys, items: await readItems(itemKeys, { consistent: true }) };
+}
+
+/**
+ * The items of `wanted`, read consistently: taken from the prefetch when it read them all, else read now
+ * (no prefetch, a failed one, or one that lacks a key: the order then does exactly what it did without it).
+ */
+async function itemsOf(wanted: readonly Key[], prefetched: Promise<KeyedItems> | undefined): Promise<(StoredItem | undefined)[]> {
+  const read = await prefetched?.catch(() => undefined);
+  if (read) {
+    const found = wanted.map((key) => read.keys.findIndex((other) => other.pk === key.pk && other.sk === key.sk));
+    if (found.every((index) => index >= 0)) return found.map((index) => read.items[index]);
+  }
+  return readItems(wanted, { consistent: true });
+}
+
 export async function placeOneStepOrder(input: {
   merchant: { merchantId: number; appId: number };
   /** The user token sent beside the merchant's, if any. */
   user?: UserPrincipal;
   request: OneStepOrderRequest;
   respond?: (order: OrderRecord) => TransactItem | undefined;
+  /** readOneStepParties of this request, started before the token was admitted (shared/http/one-step-order.ts). */
+  prefetched?: Promise<KeyedItems>;
 }): Promise<OrderRecord> {
   const { merchant, user, request } = input;
   validateIdentifierFromMerchant(request.identifier_from_merchant);
@@ -50,17 +83,16 @@ export async function placeOneStepOrder(input: {
   const scanned = request.payment_token_data ?? '';
   if (!user && scanned.trim() === '') throw PAYMENT_TOKEN_INVALID();
 
-  // The location, the merchant and the QR code are independent: one consistent BatchGetItem; the user
-  // item (for the promoted card the settlement reads with the balances) follows once the user is known.
-  const [locationItem, merchantItem, paymentToken] = await readItems(
-    [keys.location(request.location_id), keys.merchant(merchant.merchantId), ...customerKeys({ user, paymentTokenData: scanned })],
-    { consistent: true },
-  );
+  // The location and the QR code are keyed by the request alone: one consistent BatchGetItem, sent beside
+  // the token's read (the route's prefetch, readOneStepParties). The merchant (keyed by the token) and the
+  // user item (for the promoted card the settlement reads with the balances; keyed by the QR code or the
+  // token) follow together in a second one.
+  const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched);
   if (locationItem?.merchant_id !== merchant.merchantId) throw ONE_STEP_LOCATION_NOT_FOUND();
-  const parties = orderParties(merchant.merchantId, locationItem, merchantItem);
   const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
+  const [merchantItem, userItem] = await readItems([keys.merchant(merchant.merchantId), ...(userId === undefined ? [] : [keys.user(userId)])], { consistent: true });
+  const parties = orderParties(merchant.merchantId, locationItem, merchantItem);
   if (userId === undefined) throw UNRECOGNIZED_CODE();
-  const [userItem] = await readItems([keys.user(userId)], { consistent: true });
 
   const tip = oneStepTip(request);
   const source = newProposedOrder(merchant, userId, userItem, request, { discount_amount: request.applied_discount_amount, discount_only: false });

@@ -133,14 +133,27 @@ export function newProposedOrder(
   };
 }
 
-/** POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply. */
-export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest): Promise<ProposedOrderItem> {
+/**
+ * A proposal's first read, keyed by the request alone: the location and the QR code, one consistent
+ * BatchGetItem. The scanned string may carry the app's tip and colour after the token (payment-codes.ts):
+ * the token is looked up. functions/proposed-orders-create.ts declares it as the route's prefetch (sent
+ * beside the token's read, shared/http/handler.ts); proposeOrder makes the checks on what it read.
+ */
+export async function readProposalParties(request: Pick<ProposedOrderRequest, 'location_id' | 'payment_token_data'>): Promise<(StoredItem | undefined)[]> {
+  return readItems([keys.location(request.location_id), keys.paymentToken(parsePaymentCode(request.payment_token_data).tokenData)], { consistent: true });
+}
+
+/**
+ * POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply.
+ * `prefetched` is readProposalParties of this request, started before the token was admitted; if it failed,
+ * the read is made again here (its error, if it fails again, is the answer as without a prefetch).
+ */
+export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest, prefetched?: Promise<(StoredItem | undefined)[]>): Promise<ProposedOrderItem> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
   // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
-  // The scanned string may carry the app's tip and colour after the token (payment-codes.ts): look up the token.
-  const [location, paymentToken] = await readItems([keys.location(request.location_id), keys.paymentToken(parsePaymentCode(request.payment_token_data).tokenData)], { consistent: true });
+  const [location, paymentToken] = await (prefetched ? prefetched.catch(() => readProposalParties(request)) : readProposalParties(request));
   if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
