@@ -26,9 +26,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
-import { CreateTableCommand, DescribeTableCommand, waitUntilTableExists, type CreateTableCommandInput, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTableInput, PARTITION_KEY, SORT_KEY } from '#shared/db/table-definition.ts';
+import { ensureTable } from '../scripts/local/table.ts';
 
 /** One call as the probe recorded it: the document client command's class name, the operation it makes, its input. */
 export interface ProbeCall {
@@ -70,14 +71,7 @@ export function scratchTableInput(scratch: string): CreateTableCommandInput {
 
 /** Creates the scratch table (scratchTableInput) unless it exists. */
 export async function ensureScratchTable(client: DynamoDBClient, scratch: string): Promise<void> {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: scratch }));
-    return;
-  } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-  }
-  await client.send(new CreateTableCommand(scratchTableInput(scratch)));
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: scratch });
+  await ensureTable(client, scratch, scratchTableInput(scratch));
 }
 
 /** Twins are probed every TWIN_ROUND_EVERY-th round (the 2nd, 4th, ...; the only one when there is one): half the twin probes, so half the added time. */
