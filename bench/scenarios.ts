@@ -343,7 +343,7 @@ export const scenarios: Scenario[] = [
     title: 'Rewards usable at a location',
     route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/rewards' }),
     needs: ['locationId', 'campaignId'],
-    minimum: { roundTrips: 4, transactions: 0, rationale: "token check + the location (it names the merchant and the time zone) + the rewards list's two parallel Queries; 2 without a token" },
+    minimum: { roundTrips: 4, transactions: 0, rationale: "token check with the location (it names the merchant and the time zone; keyed by the path, sent beside it) + the rewards list's two parallel Queries: 2 waits; 2 calls without a token" },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
@@ -355,7 +355,7 @@ export const scenarios: Scenario[] = [
     title: "Totals of a user's rewards at a location",
     route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/reward_summary' }),
     needs: ['locationId', 'campaignId'],
-    minimum: { roundTrips: 4, transactions: 0, rationale: 'the same reads as the rewards at the location (the summary is computed from that list)' },
+    minimum: { roundTrips: 4, transactions: 0, rationale: 'the same reads as the rewards at the location, in the same 2 waits (the summary is computed from that list)' },
     expectedStatuses: [200],
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
@@ -535,10 +535,10 @@ export const scenarios: Scenario[] = [
     route: routeRef({ method: 'POST', path: '/v15/orders' }),
     needs: ['locationId'],
     minimum: {
-      roundTrips: 10,
-      transactions: 1,
+      roundTrips: 8,
+      transactions: 2,
       rationale:
-        "token check with one BatchGetItem (location, QR code; keyed by the body, sent beside it) + one BatchGetItem (the merchant, the user: its promoted card) + the order's own source (a proposed order, Put) + the settlement as a completion: the customer's lease, the settlement lease, balances, loyalty's two Queries, one transaction (docs/pos.md)",
+        "token check with one BatchGetItem (location, QR code; keyed by the body, sent beside it) + one transaction creating the order's own source (a proposed order) already claimed with the customer's lease, and beside it one BatchGetItem (the merchant, the user: its promoted card) + the settlement from its reads: balances, loyalty's two Queries, one transaction (docs/pos.md)",
     },
     expectedStatuses: [200],
     async prepare({ world }) {

@@ -10,7 +10,9 @@ import { useTestApi, type ApiResult } from '../support/api.ts';
 import { completeBody, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { observeGateway } from '../support/gateway.ts';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { db, table } from '#shared/db/client.ts';
 
 const api = useTestApi();
 const gateway = observeGateway();
@@ -158,6 +160,47 @@ describe('concurrent checks for one customer at one merchant', () => {
     const card = await getBalance(cardAccountKey(world.user.user.user_id, merchantId));
     expect(card.balance).toBe(12 * 1600);
     expect(card.version).toBe(12);
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+});
+
+describe('concurrent one-step orders for one customer at one merchant', () => {
+  // The one-step order takes the customer's lease in the transaction that creates its source (docs/money.md,
+  // step 1); the requests that find it taken write nothing there and wait for it as completions do.
+  it('ends 12 concurrent one-step orders 200 after retries with their own keys, with one gateway charge each and no void', async () => {
+    const world = await orderWorld();
+    const merchantId = world.merchant.merchant.merchant_id;
+    await campaignFixture(merchantId, 'spend');
+    const observed = gateway.since();
+    const refusals: ApiResult[] = [];
+    const finals = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        untilSettled(
+          () =>
+            api.call('POST', '/v15/orders', {
+              authorization: `token merchant="${world.merchant.token}"`,
+              headers: { 'Idempotency-Key': `one-step-${world.user.user.user_id}-${index}` },
+              body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1500, tip_amount: 100, items: [] } },
+            }),
+          refusals,
+        ),
+      ),
+    );
+    for (const response of finals) {
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.order).toMatchObject({ spend_amount: 1500, tip_amount: 100, total_amount: 1600 });
+    }
+    expect(new Set(finals.map((response) => response.body.order.uuid)).size).toBe(12);
+    refusals.forEach(expectRetryable);
+    const calls = observed();
+    expect(calls.charges.length).toBe(12);
+    expect(calls.refunds).toEqual([]);
+    const card = await getBalance(cardAccountKey(world.user.user.user_id, merchantId));
+    expect(card.balance).toBe(12 * 1600);
+    expect(card.version).toBe(12);
+    // Every source was completed or deleted, and no customer's lease is left behind.
+    const left = await db().send(new ScanCommand({ TableName: table(), FilterExpression: '(entity = :source AND user_id = :user AND #state <> :completed) OR (entity = :lease AND user_id = :user)', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id, ':completed': 'completed' } }));
+    expect(left.Items).toEqual([]);
     expect((await auditLedger()).mismatches).toEqual([]);
   });
 });

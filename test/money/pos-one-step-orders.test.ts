@@ -4,7 +4,7 @@
  * completed at once.
  */
 import { describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
@@ -12,6 +12,7 @@ import { locationFixture } from '../support/locations.ts';
 import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 
 const api = useTestApi();
@@ -139,6 +140,20 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(declined.status).toBe(422);
     const sources = await db().send(new ScanCommand({ TableName: table(), FilterExpression: 'entity = :entity AND user_id = :user', ExpressionAttributeValues: { ':entity': 'ProposedOrder', ':user': world.user.user.user_id } }));
     expect(sources.Items).toEqual([]);
+  });
+
+  it("gives the customer's lease back and leaves no source when the order stops after taking them (the merchant item is gone)", async () => {
+    const world = await orderWorld();
+    const merchantId = world.merchant.merchant.merchant_id;
+    // The source and the customer's lease are written beside the merchant's read (docs/data-model.md): a
+    // merchant item missing by then is found after they were taken.
+    await db().send(new DeleteCommand({ TableName: table(), Key: keys.merchant(merchantId) }));
+    const refused = await order(world, csharpBody(world, { items: [] }));
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body[0].error).toMatchObject({ property: 'location_id', code: 'not_found' });
+    const left = await db().send(new ScanCommand({ TableName: table(), FilterExpression: '(entity = :source OR entity = :lease) AND user_id = :user', ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id } }));
+    expect(left.Items).toEqual([]);
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('charges once for 10 concurrent requests with one Idempotency-Key, and replays the answer', async () => {

@@ -39,12 +39,12 @@ describe('round trips per POS request', () => {
     expect(roundTrips(await api.call('POST', '/v15/qr_code_validations', { token: world.merchant.token, body: { qr_code_validation: { payment_token_data: qr } } }))).toBe(2);
   });
 
-  it("one-step order: token beside (location, QR code) + (merchant, user) + the source Put + a completion's settlement (customer lease, lease, balances, loyalty x2, transaction)", async () => {
+  it("one-step order: token beside (location, QR code) + (merchant, user) beside one transaction creating the source claimed with the customer's lease + the settlement's balances, loyalty x2 and transaction", async () => {
     const response = await api.call('POST', '/v15/orders', {
       token: world.merchant.token,
       body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, items: [] } },
     });
-    expect(roundTrips(response)).toBe(10);
+    expect(roundTrips(response)).toBe(8);
   });
 
   it('gift card removal: token + QR code + balance + one transaction', async () => {

@@ -40,29 +40,43 @@ function isFree(item: Record<string, unknown> | undefined, now: number): boolean
   return item === undefined || Number(item.lease_until ?? 0) < now;
 }
 
+/** A hold of the customer at the merchant, not taken yet: `holdPut` takes it. */
+export function newCustomerHold(userId: number, merchantId: number): CustomerHold {
+  return { key: keys.customerSettlement(userId, merchantId), token: newUuid() };
+}
+
+/**
+ * The Put that takes `hold` for `sourceUuid` at `now` (epoch seconds): only while the lease is free or its
+ * holder's lease expired. holdCustomer sends it alone; a one-step order sends it in the transaction that
+ * creates its source (one-step.ts).
+ */
+export function holdPut(hold: CustomerHold, userId: number, merchantId: number, sourceUuid: string, now: number): NonNullable<TransactItem['Put']> {
+  return {
+    TableName: table(),
+    Item: { ...hold.key, entity: 'CustomerSettlement', user_id: userId, merchant_id: merchantId, source_uuid: sourceUuid, lease_token: hold.token, lease_until: now + SETTLEMENT_LEASE_SECONDS },
+    ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
+    ExpressionAttributeValues: { ':now': now },
+  };
+}
+
 /** Takes the customer's settlement lease for `sourceUuid`, waiting up to CUSTOMER_WAIT_MS for another holder. */
 export async function holdCustomer(userId: number, merchantId: number, sourceUuid: string): Promise<CustomerHold> {
-  const key = keys.customerSettlement(userId, merchantId);
-  const token = newUuid();
+  const hold = newCustomerHold(userId, merchantId);
+  const { key, token } = hold;
   const deadline = Date.now() + CUSTOMER_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     const now = epochSeconds();
     try {
       // Re-sent when its answer is lost; the token tells our own earlier success from a rival's.
-      await retryTransient(() => db().send(new PutCommand({
-        TableName: table(),
-        Item: { ...key, entity: 'CustomerSettlement', user_id: userId, merchant_id: merchantId, source_uuid: sourceUuid, lease_token: token, lease_until: now + SETTLEMENT_LEASE_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
-        ExpressionAttributeValues: { ':now': now },
-      })));
-      return { key, token };
+      await retryTransient(() => db().send(new PutCommand(holdPut(hold, userId, merchantId, sourceUuid, now))));
+      return hold;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
     // Held: wait with reads until it looks free, then try to take it again.
     for (;;) {
       const holder = await currentHolder(key);
-      if (holder?.lease_token === token) return { key, token };
+      if (holder?.lease_token === token) return hold;
       const now = epochSeconds();
       if (isFree(holder, now)) break;
       // The holder is settling this very order (a duplicate request): the answer the source's own lease gives.

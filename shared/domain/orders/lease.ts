@@ -57,6 +57,18 @@ export async function readSource(source: SettlementSource): Promise<Record<strin
   return (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: source.key, ConsistentRead: true })))).Item;
 }
 
+/**
+ * The claim of a source created already claimed (a one-step order's: its source is ours alone from its
+ * creation, one-step.ts), and the attributes claimSource would have set on it, to write with the item.
+ */
+export function claimAtCreation(now: number = epochSeconds()): { claim: Claim; attributes: Record<string, unknown> } {
+  const leaseToken = newUuid();
+  return {
+    claim: { leaseToken, attempt: 0 },
+    attributes: { settlement_lease_token: leaseToken, settlement_lease_until: now + SETTLEMENT_LEASE_SECONDS, settlement_attempt: 0 },
+  };
+}
+
 export async function claimSource(source: SettlementSource): Promise<Claim> {
   const leaseToken = newUuid();
   const now = epochSeconds();

@@ -16,14 +16,17 @@ import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { createItem, type TransactItem } from '#shared/db/transactions.ts';
+import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
 import type { OneStepOrderRequest } from '#shared/schemas/pos-money.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
-import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml, type ProposedOrderItem } from './proposals.ts';
-import type { OrderRecord } from './record.ts';
-import { orderParties, settleOrder, type Settlement } from './settlement.ts';
+import { epochSeconds } from '#shared/time.ts';
+import { newCustomerHold, holdPut, releaseCustomer } from './customer-lease.ts';
+import { claimAtCreation, type Claim, type SettlementSource } from './lease.ts';
+import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml } from './proposals.ts';
+import type { OrderRecord, OrderTerms } from './record.ts';
+import { orderParties, settlementRefusal, settleOrder, type Acquired } from './settlement.ts';
 
 const UNRECOGNIZED_CODE = () => unprocessable('order', 'base', "We couldn't recognize that as a valid LevelUp Code. Perhaps scan again?");
 const PAYMENT_TOKEN_INVALID = () => unprocessable('order', 'payment_token_data', 'Payment token is invalid.', 'invalid');
@@ -84,22 +87,59 @@ export async function placeOneStepOrder(input: {
   if (!user && scanned.trim() === '') throw PAYMENT_TOKEN_INVALID();
 
   // The location and the QR code are keyed by the request alone: one consistent BatchGetItem, sent beside
-  // the token's read (the route's prefetch, readOneStepParties). The merchant (keyed by the token) and the
-  // user item (for the promoted card the settlement reads with the balances; keyed by the QR code or the
-  // token) follow together in a second one.
+  // the token's read (the route's prefetch, readOneStepParties).
   const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched);
   if (locationItem?.merchant_id !== merchant.merchantId) throw ONE_STEP_LOCATION_NOT_FOUND();
   const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
-  const [merchantItem, userItem] = await readItems([keys.merchant(merchant.merchantId), ...(userId === undefined ? [] : [keys.user(userId)])], { consistent: true });
-  const parties = orderParties(merchant.merchantId, locationItem, merchantItem);
-  if (userId === undefined) throw UNRECOGNIZED_CODE();
+  if (userId === undefined) {
+    // Nobody to charge: the merchant is checked first, as for every order, then the code is refused.
+    const [merchantItem] = await readItems([keys.merchant(merchant.merchantId)], { consistent: true });
+    orderParties(merchant.merchantId, locationItem, merchantItem);
+    throw UNRECOGNIZED_CODE();
+  }
 
-  const tip = oneStepTip(request);
-  const source = newProposedOrder(merchant, userId, userItem, request, { discount_amount: request.applied_discount_amount, discount_only: false });
-  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
-  await createItem({ ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source }, { resend: true });
+  const source = newProposedOrder(merchant, userId, undefined, request, { discount_amount: request.applied_discount_amount, discount_only: false });
+  const sourceItem = { ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source };
+  const terms = oneStepTerms(request, oneStepTip(request));
+  const refused = settlementRefusal({ source: sourceOf(source.uuid), terms });
+  if (refused) throw refused;
+
+  // The merchant (keyed by the token) and the user (for the card the settlement reads with the balances) are
+  // read beside the transaction that creates the source already claimed and takes the customer's hold: the
+  // settlement then starts at its reads, and nothing is read under the hold before the hold is ours.
+  const [created, partiesRead] = await Promise.allSettled([
+    createClaimedSource(sourceItem, userId, merchant.merchantId),
+    readItems([keys.merchant(merchant.merchantId), keys.user(userId)], { consistent: true }),
+  ]);
+  const acquired = created.status === 'fulfilled' ? created.value : undefined;
+  let parties: ReturnType<typeof orderParties>;
+  let userItem: StoredItem | undefined;
   try {
-    return await settleOrder(settlement(source, parties, userId, merchant.appId, tip, request, input.respond));
+    if (created.status === 'rejected') throw created.reason;
+    if (partiesRead.status === 'rejected') throw partiesRead.reason;
+    parties = orderParties(merchant.merchantId, locationItem, partiesRead.value[0]);
+    userItem = partiesRead.value[1];
+  } catch (error) {
+    if (acquired) await giveBack(source.uuid, acquired);
+    throw error;
+  }
+  const promotedCardId = typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null;
+  // The hold was another settlement's (nothing was written): the source is created on its own and the
+  // settlement waits for the hold as every completion does.
+  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  if (!acquired) await createItem({ ...sourceItem, promoted_card_id: promotedCardId }, { resend: true });
+  try {
+    return await settleOrder({
+      kind: 'in_store',
+      source: sourceOf(source.uuid),
+      ...parties,
+      userId,
+      appId: merchant.appId,
+      promotedCardId,
+      terms,
+      respond: input.respond,
+      acquired,
+    });
   } catch (error) {
     // A refused or failed one-step order leaves nothing behind: its source is ours alone (a new uuid) and,
     // not completed, holds no money (the settlement released it and voided any charge).
@@ -109,48 +149,69 @@ export async function placeOneStepOrder(input: {
 }
 
 /**
- * Deletes a one-step order's source unless it was completed or a lease is still on it (a release that failed:
- * its charge is left to the lease's expiry and a retry, as for any completion); best effort.
+ * Creates the one-step order's source already claimed (lease.ts, claimAtCreation) and takes the customer's
+ * hold (customer-lease.ts, holdPut) in one transaction: what a completion does in three writes (the source,
+ * the hold, the claim), a one-step order does in one, as its source is ours alone from its creation.
+ * Undefined when the hold is another settlement's, or the transaction kept losing races: nothing was written.
  */
-async function discardSource(uuid: string): Promise<void> {
+async function createClaimedSource(sourceItem: Record<string, unknown> & { uuid: string }, userId: number, merchantId: number): Promise<Acquired | undefined> {
+  const now = epochSeconds();
+  const { claim, attributes } = claimAtCreation(now);
+  const hold = newCustomerHold(userId, merchantId);
+  const outcome = await retryTransient(() => transactWrite(() => [putNew({ ...sourceItem, ...attributes }), { Put: holdPut(hold, userId, merchantId, sourceItem.uuid, now) }]));
+  // The uuid is new: only this transaction, re-sent after its answer was lost, can have created the source
+  // (and then, being one transaction, it took the hold too).
+  if (outcome.committed || outcome.reasons[0] === 'ConditionalCheckFailed') return { hold, claim };
+  return undefined;
+}
+
+/** Undoes createClaimedSource when the order stops before its settlement: the hold is given back and the source deleted. */
+async function giveBack(uuid: string, acquired: Acquired): Promise<void> {
+  await releaseCustomer(acquired.hold);
+  await discardSource(uuid, acquired.claim);
+}
+
+/**
+ * Deletes a one-step order's source unless it was completed or a lease other than `claim` is still on it (a
+ * release that failed: its charge is left to the lease's expiry and a retry, as for any completion); best effort.
+ */
+async function discardSource(uuid: string, claim?: Claim): Promise<void> {
+  const ours = claim ? ' OR settlement_lease_token = :ours' : '';
   try {
-    await retryTransient(() => db().send(new DeleteCommand({ TableName: table(), Key: keys.proposedOrder(uuid), ConditionExpression: '#state = :proposed AND attribute_not_exists(settlement_lease_token)', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':proposed': PROPOSED } })));
+    await retryTransient(() =>
+      db().send(
+        new DeleteCommand({
+          TableName: table(),
+          Key: keys.proposedOrder(uuid),
+          ConditionExpression: `#state = :proposed AND (attribute_not_exists(settlement_lease_token)${ours})`,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':proposed': PROPOSED, ...(claim ? { ':ours': claim.leaseToken } : {}) },
+        }),
+      ),
+    );
   } catch (error) {
     if (!isConditionFailure(error)) log('warn', 'one_step_source_left', { source_uuid: uuid, error: (error as Error).message });
   }
 }
 
-function settlement(
-  source: ProposedOrderItem,
-  parties: ReturnType<typeof orderParties>,
-  userId: number,
-  appId: number,
-  tip: number,
-  request: OneStepOrderRequest,
-  respond: ((order: OrderRecord) => TransactItem | undefined) | undefined,
-): Settlement {
+function sourceOf(uuid: string): SettlementSource {
+  return { key: keys.proposedOrder(uuid), fromState: PROPOSED, toState: COMPLETED, state: PROPOSED, uuid };
+}
+
+function oneStepTerms(request: OneStepOrderRequest, tip: number): OrderTerms {
   return {
-    kind: 'in_store',
-    source: { key: keys.proposedOrder(source.uuid), fromState: PROPOSED, toState: COMPLETED, state: PROPOSED, uuid: source.uuid },
-    ...parties,
-    userId,
-    appId,
-    promotedCardId: source.promoted_card_id ?? null,
-    terms: {
-      spend_amount: request.spend_amount,
-      tax_amount: request.tax_amount,
-      tip_amount: tip,
-      applied_discount_amount: request.applied_discount_amount,
-      exemption_amount: request.exemption_amount,
-      partial_authorization_allowed: request.partial_authorization_allowed,
-      discount_only: false,
-      items: request.items,
-      fees: [],
-      identifier_from_merchant: request.identifier_from_merchant,
-      cashier: request.cashier,
-      register: request.register,
-      receipt_message_html: request.receipt_message_html,
-    },
-    respond,
+    spend_amount: request.spend_amount,
+    tax_amount: request.tax_amount,
+    tip_amount: tip,
+    applied_discount_amount: request.applied_discount_amount,
+    exemption_amount: request.exemption_amount,
+    partial_authorization_allowed: request.partial_authorization_allowed,
+    discount_only: false,
+    items: request.items,
+    fees: [],
+    identifier_from_merchant: request.identifier_from_merchant,
+    cashier: request.cashier,
+    register: request.register,
+    receipt_message_html: request.receipt_message_html,
   };
 }

@@ -3,7 +3,8 @@
  *
  *  0. Hold the customer (customer-lease.ts): one settlement per customer and merchant at a time, so two
  *     orders of one customer never both charge against the same balances (and one of them void).
- *  1. Claim the source (lease.ts): only the lease holder may charge.
+ *  1. Claim the source (lease.ts): only the lease holder may charge. A one-step order takes 0 and 1 in the
+ *     transaction that creates its source (`Settlement.acquired`, one-step.ts).
  *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
  *     batch, and loyalty's campaigns and user state (two Queries), all sent beside the claim (one round
  *     trip of waiting instead of three) and used only once the claim is ours; work out the split
@@ -68,6 +69,19 @@ export interface Settlement {
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
   respond?: (order: OrderRecord) => TransactItem | undefined;
+  /**
+   * The customer's hold and the source's claim when the caller took them with the source's creation (a
+   * one-step order, one-step.ts), after `settlementRefusal` found nothing to refuse: the first round uses
+   * them instead of taking its own; a round after a balance moved takes them again (the failed round gave
+   * both back).
+   */
+  acquired?: Acquired;
+}
+
+/** A customer hold and a source claim already taken (steps 0 and 1 of the saga). */
+export interface Acquired {
+  hold: CustomerHold;
+  claim: Claim;
 }
 
 export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
@@ -95,22 +109,31 @@ const BALANCE_CHANGED_ROUNDS = 4;
  * Settles one order: charges, moves value and records the completed order exactly once per source.
  * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
  */
-export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
+/** Why a settlement is refused before it holds or charges anything (its source's state, its terms), or undefined. */
+export function settlementRefusal(settlement: Pick<Settlement, 'source' | 'terms'>): ApiError | undefined {
   const refused = stateRefusal(settlement.source, settlement.source.state);
-  if (refused) throw refused;
+  if (refused) return refused;
   const { terms } = settlement;
   if (terms.applied_discount_amount > terms.spend_amount) {
-    throw unprocessable('order', 'applied_discount_amount', 'Applied discount cannot be more than the spend amount.', 'exceeds_spend');
+    return unprocessable('order', 'applied_discount_amount', 'Applied discount cannot be more than the spend amount.', 'exceeds_spend');
   }
   if (terms.discount_only && !terms.partial_authorization_allowed) {
-    throw unprocessable('order', 'discount_only', 'A discount-only order needs partial_authorization_allowed: the rest is collected by another tender.', 'requires_partial_authorization');
+    return unprocessable('order', 'discount_only', 'A discount-only order needs partial_authorization_allowed: the rest is collected by another tender.', 'requires_partial_authorization');
   }
+  return undefined;
+}
+
+export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
+  const refused = settlementRefusal(settlement);
+  if (refused) throw refused;
+  let acquired = settlement.acquired;
   for (let round = 1; ; round++) {
     try {
-      const order = await settleOnce(settlement);
+      const order = await settleOnce(settlement, acquired);
       recordOrderCompleted(order.spend_amount + order.tip_amount);
       return order;
     } catch (error) {
+      acquired = undefined;
       // A balance moved between the split and the commit (e.g. two orders of one customer at once): the
       // charge was voided and the claim released with a new attempt, so settle again from fresh balances.
       // Answering 422 instead would store it under the Idempotency-Key, and no retry could succeed.
@@ -128,18 +151,18 @@ interface Charge {
   key: string;
 }
 
-async function settleOnce(settlement: Settlement): Promise<OrderRecord> {
-  const hold = await holdCustomer(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid);
+async function settleOnce(settlement: Settlement, acquired: Acquired | undefined): Promise<OrderRecord> {
+  const hold = acquired?.hold ?? (await holdCustomer(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid));
   try {
     // Committed: the money transaction deleted the hold with the rest.
-    return await settleHeld(settlement, hold);
+    return await settleHeld(settlement, hold, acquired?.claim);
   } catch (error) {
     await releaseCustomer(hold);
     throw error;
   }
 }
 
-async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<OrderRecord> {
+async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: Claim | undefined): Promise<OrderRecord> {
   const { source, terms, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
   // Balances, the user (display name, promoted card) and the card promoted when the order was proposed:
@@ -166,7 +189,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold): Promise<O
   // Not awaited when the claim fails: that error is the answer, not these reads'.
   balances.catch(() => undefined);
   loyalty.catch(() => undefined);
-  const claim = await claimSource(source);
+  const claim = claimed ?? (await claimSource(source));
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
   try {
