@@ -1,13 +1,17 @@
 import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { booleanQuery, optionalQuery, pathId } from '#shared/schemas/params.ts';
-import { locationRewardSummary } from '#shared/domain/loyalty/rewards.ts';
+import { locationRewardSummary, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
 import { rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
 
 /** GET /v15/locations/{location_id}/reward_summary: totals of the user's rewards at the location (zeros without a token). */
 const query = z.object({ transfer_supported: optionalQuery(booleanQuery) });
 const params = z.object({ location_id: pathId });
 
-export const handler = apiHandler('location-reward-summary-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params }, async (request) =>
-  ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false)),
+export const handler = apiHandler(
+  'location-reward-summary-show',
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params,
+    // The location, read beside the token's read (HandlerSpec.prefetch); locationRewardSummary checks it once the token is admitted.
+    prefetch: ({ params: valid }) => readRewardsLocation(valid.location_id) },
+  async (request) => ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false, request.prefetched)),
 );

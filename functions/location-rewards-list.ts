@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
-import { listLocationRewards } from '#shared/domain/loyalty/rewards.ts';
+import { listLocationRewards, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
 import { rewardList } from '#shared/schemas/loyalty.ts';
 
 /**
@@ -13,6 +13,11 @@ const query = z
   .superRefine(requireLatLngTogether);
 const params = z.object({ location_id: pathId });
 
-export const handler = apiHandler('location-rewards-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params }, async (request) =>
-  ok(await listLocationRewards(request.params.location_id, request.credentials.user?.userId, { lat: request.query.lat, lng: request.query.lng, transferSupported: request.query.transfer_supported ?? false })),
+export const handler = apiHandler(
+  'location-rewards-list',
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params,
+    // The location, read beside the token's read (HandlerSpec.prefetch); listLocationRewards checks it once the token is admitted.
+    prefetch: ({ params: valid }) => readRewardsLocation(valid.location_id) },
+  async (request) =>
+    ok(await listLocationRewards(request.params.location_id, request.credentials.user?.userId, { lat: request.query.lat, lng: request.query.lng, transferSupported: request.query.transfer_supported ?? false }, request.prefetched)),
 );

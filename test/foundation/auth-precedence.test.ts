@@ -4,6 +4,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '#shared/auth/tokens.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { contextWithRemaining } from '../support/lambda-invocation.ts';
+import { handler as locationRewardsHandler } from '../../functions/location-rewards-list.ts';
+import { handler as locationRewardSummaryHandler } from '../../functions/location-reward-summary-show.ts';
 
 /**
  * The pipeline validates a request's path, query and body while the token's read is in flight
@@ -29,6 +31,20 @@ vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
     read.events.push('read answered');
     if ('error' in read.outcome) throw read.outcome.error;
     return read.outcome.credentials;
+  },
+}));
+
+/**
+ * The location read of the rewards-at-a-location routes (their prefetch, readRewardsLocation): noted when
+ * sent; each read takes the next queued answer, else finds no location (the route's 404, before any Query).
+ */
+const locationReads = vi.hoisted(() => ({ answers: [] as (() => Promise<unknown>)[] }));
+
+vi.mock('#shared/domain/locations.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#shared/domain/locations.ts')>()),
+  getLocation: async (locationId: number) => {
+    read.events.push(`location ${locationId} read sent`);
+    return (locationReads.answers.shift() ?? (async () => undefined))();
   },
 }));
 
@@ -76,6 +92,7 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeEach(() => {
   read.events.length = 0;
+  locationReads.answers.length = 0;
   read.outcome = { credentials: undefined };
   process.on('unhandledRejection', onUnhandled);
 });
@@ -239,5 +256,72 @@ describe('prefetch: a read keyed by the validated inputs, sent while the token r
       expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
     }
     // The afterEach hook checks that no rejection went unhandled.
+  });
+});
+
+/**
+ * The real routes with a prefetch keyed by the path alone: GET /v15/locations/:location_id/rewards and
+ * /reward_summary read the location (it names the merchant) beside the token's read. Their token is optional:
+ * without one the location is their first read, as before. Here no location is found, so an admitted request
+ * is the route's 404 (empty body) before any Query.
+ */
+describe('prefetch: the location of the rewards at a location, read beside the token', () => {
+  const routes = [
+    ['location-rewards-list', locationRewardsHandler],
+    ['location-reward-summary-show', locationRewardSummaryHandler],
+  ] as const;
+  const at = (handler: unknown) => ({ params: { location_id: '12' }, handler: handler as ReturnType<typeof handlerOf> });
+
+  it('sends the location read before the token read answers; an admitted user then gets the 404 of an unknown location', async () => {
+    for (const [name, handler] of routes) {
+      read.events.length = 0;
+      read.outcome = { credentials: { user } };
+      expect(await invoke(name, { authorization: token, ...at(handler) })).toEqual({ status: 404, errors: null });
+      expect(read.events).toEqual(['read sent', 'location 12 read sent', 'read answered']);
+    }
+  });
+
+  it('answers a refused token its 401 as before without waiting for the location read (invalid path too, where none is sent)', async () => {
+    for (const [name, handler] of routes) {
+      for (const credentials of [undefined, { merchant }, { app }]) {
+        read.events.length = 0;
+        read.outcome = { credentials };
+        // A location read that never answers: a pipeline that waited for it would never answer either.
+        locationReads.answers.push(() => new Promise<never>(() => {}));
+        const answer = await invoke(name, { authorization: token, ...at(handler) });
+        expect(answer).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+        expect(read.events).toEqual(['read sent', 'location 12 read sent', 'read answered']);
+        locationReads.answers.length = 0;
+      }
+      read.events.length = 0;
+      read.outcome = { credentials: undefined };
+      expect(await invoke(name, { authorization: token, params: { location_id: 'abc' }, handler: at(handler).handler })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+      read.outcome = { credentials: { user } };
+      expect(await invoke(name, { authorization: token, params: { location_id: 'abc' }, handler: at(handler).handler })).toEqual({ status: 404, errors: null });
+      expect(read.events).toEqual(['read sent', 'read answered', 'read sent', 'read answered']);
+    }
+  });
+
+  it('reads the location once, after validation, without a token; a malformed header is its 401 with no read', async () => {
+    for (const [name, handler] of routes) {
+      read.events.length = 0;
+      expect(await invoke(name, at(handler))).toEqual({ status: 404, errors: null });
+      expect(read.events).toEqual(['location 12 read sent']);
+      read.events.length = 0;
+      expect(await invoke(name, { authorization: 'Bearer x', ...at(handler) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+      expect(read.events).toEqual([]);
+    }
+  });
+
+  it('reads the location again when the prefetch failed, answering as without one', async () => {
+    for (const [name, handler] of routes) {
+      read.events.length = 0;
+      read.outcome = { credentials: { user } };
+      locationReads.answers.push(async () => {
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
+      });
+      expect(await invoke(name, { authorization: token, ...at(handler) })).toEqual({ status: 404, errors: null });
+      expect(read.events).toEqual(['read sent', 'location 12 read sent', 'read answered', 'location 12 read sent']);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
-import { distanceInMeters, getLocation, listMerchantLocations } from '#shared/domain/locations.ts';
+import { distanceInMeters, getLocation, listMerchantLocations, type LocationItem } from '#shared/domain/locations.ts';
 import { isOpen, isProgressCampaign, loadMerchantCatalogOffers, type CampaignOffer, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
@@ -72,16 +72,32 @@ export async function listRewards(merchantId: number, userId: number | undefined
   return views.filter((view) => query.transferSupported || !view.reward.transfer_required);
 }
 
-/** The location's merchant, and its time zone for usable_now. Unknown location: 404 (empty body). */
-async function merchantOfLocation(locationId: number): Promise<{ merchantId: number; timeZone: string }> {
-  const location = await getLocation(locationId);
+/**
+ * The first read of the rewards at a location, keyed by the path alone (the token is not needed for it):
+ * functions/location-rewards-list.ts and location-reward-summary-show.ts declare it as the route's prefetch
+ * (sent beside the token's read, shared/http/handler.ts); merchantOfLocation makes the check on what it read.
+ */
+export function readRewardsLocation(locationId: number): Promise<LocationItem | undefined> {
+  return getLocation(locationId);
+}
+
+/**
+ * The location's merchant, and its time zone for usable_now. Unknown location: 404 (empty body).
+ * `prefetched` is readRewardsLocation of this location, started before the token was admitted; if it
+ * failed, the read is made again here (its error, if it fails again, is the answer as without a prefetch).
+ */
+async function merchantOfLocation(locationId: number, prefetched?: Promise<LocationItem | undefined>): Promise<{ merchantId: number; timeZone: string }> {
+  const location = await (prefetched ? prefetched.catch(() => readRewardsLocation(locationId)) : readRewardsLocation(locationId));
   if (!location) throw notFound();
   return { merchantId: location.merchant_id, timeZone: location.time_zone };
 }
 
-/** GET /v15/locations/:location_id/rewards: the rewards of the location's merchant, usable_now in the location's time zone. */
-export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>): Promise<RewardView[]> {
-  const { merchantId, timeZone } = await merchantOfLocation(locationId);
+/**
+ * GET /v15/locations/:location_id/rewards: the rewards of the location's merchant, usable_now in the location's time zone.
+ * `prefetched`: the route's readRewardsLocation of `locationId` (merchantOfLocation).
+ */
+export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>, prefetched?: Promise<LocationItem | undefined>): Promise<RewardView[]> {
+  const { merchantId, timeZone } = await merchantOfLocation(locationId, prefetched);
   return listRewards(merchantId, userId, { ...query, timeZone });
 }
 
@@ -95,8 +111,8 @@ export interface RewardSummaryView {
  * value is in the credit balance a discount draws on (neither paused nor transfer-only); `credit_amount` their
  * remaining value. Offers the user does not hold yet are not rewards held, so without a token all three are 0.
  */
-export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean): Promise<RewardSummaryView> {
-  const held = (await listLocationRewards(locationId, userId, { transferSupported })).filter(
+export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean, prefetched?: Promise<LocationItem | undefined>): Promise<RewardSummaryView> {
+  const held = (await listLocationRewards(locationId, userId, { transferSupported }, prefetched)).filter(
     ({ reward }) => !reward.id.startsWith('campaign-') && (reward.value_remaining_amount ?? 0) > 0,
   );
   const credit = held.filter(({ reward }) => !reward.paused && !reward.transfer_required);
