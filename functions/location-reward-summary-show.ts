@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiHandler, ok } from '#shared/http/handler.ts';
+import { apiHandler, ok, rawId } from '#shared/http/handler.ts';
 import { booleanQuery, optionalQuery, pathId } from '#shared/schemas/params.ts';
 import { locationRewardSummary, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
 import { rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
@@ -11,7 +11,10 @@ const params = z.object({ location_id: pathId });
 export const handler = apiHandler(
   'location-reward-summary-show',
   { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params,
-    // The location, read beside the token's read (HandlerSpec.prefetch); locationRewardSummary checks it once the token is admitted.
-    prefetch: ({ params: valid }) => readRewardsLocation(valid.location_id) },
+    // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); locationRewardSummary checks it once the token is admitted.
+    prefetch: ({ params: raw }) => {
+      const locationId = rawId(raw.location_id);
+      return locationId === undefined ? undefined : readRewardsLocation(locationId);
+    } },
   async (request) => ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false, request.prefetched)),
 );

@@ -2,7 +2,7 @@
  * Reads of more than one item: a bounded BatchGetItem (the one batch read of the code base), and every
  * page of a Query or a Scan through the SDK's own paginators.
  */
-import { BatchGetCommand, paginateQuery, paginateScan, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, paginateQuery, paginateScan, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { backoff, retryTransient, TRANSIENT_ATTEMPTS } from '#shared/db/transient.ts';
@@ -47,6 +47,41 @@ export async function readItems(itemKeys: readonly Key[], options: { consistent:
     pending = [...unprocessed, ...pending.slice(MAX_BATCH_KEYS)];
   }
   return itemKeys.map((key) => found.get(id(key)));
+}
+
+/** Items read by key, with the keys they were read by: a read made before its keys were known for sure (a route's prefetch). */
+export interface KeyedItems {
+  keys: readonly Key[];
+  items: readonly (StoredItem | undefined)[];
+}
+
+/** Reads `itemKeys` (one GetItem for one key, else readItems' BatchGetItem) and keeps the keys with the items. */
+export async function readKeyed(itemKeys: readonly Key[], options: { consistent: boolean }): Promise<KeyedItems> {
+  const [only] = itemKeys;
+  const items =
+    itemKeys.length === 1 && only
+      ? [(await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: { pk: only.pk, sk: only.sk }, ConsistentRead: options.consistent })))).Item]
+      : await readItems(itemKeys, options);
+  return { keys: itemKeys, items };
+}
+
+/** readKeyed, consistently: the money routes' prefetch and its fallback (their checks read what the last write left). */
+export function readKeyedConsistently(itemKeys: readonly Key[]): Promise<KeyedItems> {
+  return readKeyed(itemKeys, { consistent: true });
+}
+
+/**
+ * The items of `wanted`, in its order: taken from `prefetched` when it read every one of them, else read now
+ * with `read`, the reader the prefetch was made with (so both read alike). A prefetch keyed by a request that
+ * turned out to name other keys, one that failed, or one that lacks a key, changes nothing but the reads made.
+ */
+export async function itemsOf(wanted: readonly Key[], prefetched: Promise<KeyedItems> | undefined, read: (itemKeys: readonly Key[]) => Promise<KeyedItems>): Promise<(StoredItem | undefined)[]> {
+  const done = await prefetched?.catch(() => undefined);
+  if (done) {
+    const found = wanted.map((key) => done.keys.findIndex((other) => other.pk === key.pk && other.sk === key.sk));
+    if (found.every((index) => index >= 0)) return found.map((index) => done.items[index]);
+  }
+  return [...(await read(wanted)).items];
 }
 
 /** Every item a Query returns, following LastEvaluatedKey with the SDK's own paginator. */

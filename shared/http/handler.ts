@@ -40,9 +40,9 @@ export interface ApiRequest<TBody, TQuery, TParams, TPrefetched = undefined> {
   query: TQuery;
   params: TParams;
   /**
-   * The route's prefetch (HandlerSpec.prefetch), started right after validation while the token's read was in
-   * flight: undefined when the route declares none. Already marked handled: a failed prefetch rejects only
-   * where it is awaited (the domain then makes its read itself).
+   * The route's prefetch (HandlerSpec.prefetch), started as soon as the token's read had left: undefined when
+   * the route declares none or the request named nothing to read. Already marked handled: a failed prefetch
+   * rejects only where it is awaited (the domain then makes its read itself).
    */
   prefetched?: Promise<TPrefetched>;
   /** Resolved credentials, already checked against the route's credential kind and permissions. */
@@ -108,13 +108,35 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
   summary?: string;
   description?: string;
   /**
-   * A read keyed only by the validated inputs (never by the token: it is not known yet), started as soon as
-   * they are valid, while the token's read is still in flight, and handed to the domain as
-   * `request.prefetched`, which awaits it where it would have made the read. Nothing of it may reach the
-   * answer before the token is admitted: a refused token answers its 401 without waiting for it, and the
-   * domain makes the route's checks on the items itself (docs/security.md, "Prefetched reads").
+   * A read keyed only by the request as it came (never by the token: it is not known yet), started as soon as
+   * the token's read has left and before the inputs are validated, so that neither the validation's CPU nor the
+   * token's wait delays it; handed to the domain as `request.prefetched`, which awaits it where it would have
+   * made the read. It is speculative: the raw request may name keys the validated inputs do not (a body that
+   * fails validation, a value the schema changes), so the domain takes from it only the items of the keys it
+   * wants (`itemsOf`, shared/db/reads.ts) and reads the others itself. Undefined when the request names nothing
+   * to read. Nothing of it may reach the answer before the token is admitted: a refused token or an invalid
+   * input answers its 401 or 4xx without waiting for it, and the domain makes the route's checks on the items
+   * itself (docs/security.md, "Prefetched reads").
    */
-  prefetch?: (inputs: { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> }) => Promise<TPrefetched>;
+  prefetch?: (request: RawRequest) => Promise<TPrefetched> | undefined;
+}
+
+/** A request's inputs as they came, before validation: what a prefetch keys its read by. */
+export interface RawRequest {
+  body: unknown;
+  query: Readonly<Record<string, string | undefined>>;
+  params: Readonly<Record<string, string | undefined>>;
+}
+
+/** A positive integer id as a raw request may carry it (a number, or the digits of a path segment), else undefined. */
+export function rawId(value: unknown): number | undefined {
+  const id = typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** A string of at most `max` characters as a raw request may carry it, else undefined. */
+export function rawString(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.length <= max ? value : undefined;
 }
 
 /** A handler's spec as the OpenAPI generator reads it (attached to the handler as `apiSpec`). */
@@ -204,14 +226,14 @@ function attempt<A, T>(call: (argument: A) => T, argument: A): { value: T } | { 
 function ignore(): void {}
 
 /** A route's prefetch, started: its promise marked handled (a failure, thrown or rejected, surfaces only where it is awaited). */
-function startPrefetch<I, T>(prefetch: (inputs: I) => Promise<T>, inputs: I): Promise<T> {
-  let reading: Promise<T>;
+function startPrefetch<T>(prefetch: (request: RawRequest) => Promise<T> | undefined, event: APIGatewayProxyEventV2): Promise<T> | undefined {
+  let reading: Promise<T> | undefined;
   try {
-    reading = prefetch(inputs);
+    reading = prefetch({ body: (event as { body?: unknown }).body, query: event.queryStringParameters ?? {}, params: event.pathParameters ?? {} });
   } catch (error) {
     reading = Promise.reject(error);
   }
-  reading.catch(ignore);
+  reading?.catch(ignore);
   return reading;
 }
 
@@ -394,21 +416,22 @@ export function apiHandler<
     let credentials: Credentials;
     let prefetched: Promise<TPrefetched> | undefined;
     if (authorized instanceof Promise && sent) {
-      // The token's GetItem is in flight: validate the path, query and body meanwhile (the first request's
-      // schema work is milliseconds of CPU), but answer as if authorization came first: a refused token is
-      // its 401 whatever the inputs, and an input's error is thrown only once the token has been admitted.
-      // Valid inputs start the route's prefetch at once, beside the token's read; a refusal does not wait for it.
+      // The token's GetItem is in flight: send the route's prefetch beside it, then validate the path, query and
+      // body meanwhile (the first request's schema work is milliseconds of CPU, which neither read waits for),
+      // but answer as if authorization came first: a refused token is its 401 whatever the inputs, and an
+      // input's error is thrown only once the token has been admitted. A refusal does not wait for the prefetch.
       authorized.catch(ignore);
       await afterReadSent(sent, authorized);
+      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
       const parsed = attempt(parseInputs, event);
-      if (spec.prefetch && 'value' in parsed) prefetched = startPrefetch(spec.prefetch, parsed.value);
       credentials = await authorized;
       if ('error' in parsed) throw parsed.error;
       inputs = parsed.value;
     } else {
       credentials = await authorized;
       inputs = parseInputs(event);
-      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, inputs);
+      // Nothing in flight to overlap: read only for inputs that are valid.
+      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
     }
     // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
     let baseUrl: string | undefined;

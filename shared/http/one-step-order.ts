@@ -1,19 +1,26 @@
 /** The classic one-step order, served at /v15/orders and /v14/orders (functions/orders-create*.ts). */
 import type * as z from 'zod';
-import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder, readOneStepParties, type KeyedItems } from '#shared/domain/orders/one-step.ts';
+import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder, readOneStepParties } from '#shared/domain/orders/one-step.ts';
+import type { KeyedItems } from '#shared/db/reads.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
-import { requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
+import { rawId, rawString, requireMerchant, type ApiRequest, type RawRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-money.ts';
+import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 
 export const oneStepOrderSpec = {
   responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors },
   notFound: ONE_STEP_LOCATION_NOT_FOUND,
   body: oneStepOrderBody,
   bodyObject: 'order',
-  // The location and the QR code, read beside the token's read (HandlerSpec.prefetch); the order checks them once the token is admitted.
-  prefetch: ({ body }: { body: z.output<typeof oneStepOrderBody> }) => readOneStepParties(body.order),
+  // The location and the QR code, read beside the token's read (HandlerSpec.prefetch) as the body names them
+  // before validation; the order takes them only for the keys its validated body names, once the token is admitted.
+  prefetch: ({ body }: RawRequest) => {
+    const order = (body as { order?: Record<string, unknown> } | null)?.order;
+    const locationId = rawId(order?.location_id);
+    return locationId === undefined ? undefined : readOneStepParties({ location_id: locationId, payment_token_data: rawString(order?.payment_token_data, PAYMENT_TOKEN_DATA_MAX) });
+  },
 };
 
 /** Charges the customer (user token beside the merchant's, or the QR code) through the settlement saga, once per Idempotency-Key. */

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { cents, integerId, timestamp, uuid } from './common.ts';
 import { named, schema } from './registry.ts';
+import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests (the domain takes their parsed output: z.output of these schemas)
@@ -112,7 +113,7 @@ const flag = /* @__PURE__ */ schema(() => z.boolean().nullish().transform((value
  */
 export const posOrderFields = /* @__PURE__ */ schema(() => ({
   location_id: z.number().int(),
-  payment_token_data: z.string().max(255),
+  payment_token_data: z.string().max(PAYMENT_TOKEN_DATA_MAX),
   spend_amount: amounts.required,
   tax_amount: amounts.optional,
   exemption_amount: amounts.optional,

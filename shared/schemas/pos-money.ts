@@ -8,12 +8,13 @@ import { cents, integerId, timestamp, uuid } from './common.ts';
 import { named, schema } from './registry.ts';
 import { amounts, itemsSchema } from './money.ts';
 import { pathId } from './params.ts';
+import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
 
 /**
  * The scanned QR string as POS clients send it, whole: the app may have appended its payment preferences,
  * which the domain reads off it with the one parser of shared/domain/payment-codes.ts.
  */
-const paymentTokenData = /* @__PURE__ */ schema(() => z.string().max(255));
+const paymentTokenData = /* @__PURE__ */ schema(() => z.string().max(PAYMENT_TOKEN_DATA_MAX));
 const flag = /* @__PURE__ */ schema(() => z.boolean().nullish().transform((value) => value ?? false));
 const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
 
@@ -44,7 +45,7 @@ export const oneStepOrderBody = /* @__PURE__ */ schema(() => z.object({
     location_id: z.number().int(),
     spend_amount: amounts.required,
     /** The scanned QR string, raw (its tip preference is read from it); absent when a user token is sent. */
-    payment_token_data: z.string().max(255).nullish(),
+    payment_token_data: z.string().max(PAYMENT_TOKEN_DATA_MAX).nullish(),
     identifier_from_merchant: z.string().max(255).nullish(),
     cashier: z.string().max(255).nullish(),
     register: z.string().max(255).nullish(),

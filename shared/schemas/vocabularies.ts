@@ -32,6 +32,9 @@ export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 export const NONCE_FIELDS = ['gateway_payment_nonce', 'braintree_payment_nonce'] as const;
 export const ENCRYPTED_FIELDS = ['encrypted_number', 'encrypted_cvv', 'encrypted_expiration_month', 'encrypted_expiration_year'] as const;
 
+/** Longest scanned QR string (`payment_token_data`) a request may carry. */
+export const PAYMENT_TOKEN_DATA_MAX = 255;
+
 /** Custom attributes one app may keep on a user. */
 export const MAX_CUSTOM_ATTRIBUTES = 50;
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '#shared/auth/tokens.ts';
-import { apiHandler, ok } from '#shared/http/handler.ts';
+import { apiHandler, ok, type RawRequest } from '#shared/http/handler.ts';
 import { contextWithRemaining } from '../support/lambda-invocation.ts';
 import { handler as locationRewardsHandler } from '../../functions/location-rewards-list.ts';
 import { handler as locationRewardSummaryHandler } from '../../functions/location-reward-summary-show.ts';
@@ -181,12 +181,13 @@ describe('authorization before validation, with the token read in flight', () =>
 });
 
 /**
- * A route's prefetch (HandlerSpec.prefetch): a read keyed by the validated inputs alone, started beside the
- * token's read, whose result the domain uses only once the token is admitted (docs/security.md, "Prefetched reads").
+ * A route's prefetch (HandlerSpec.prefetch): a read keyed by the request as it came, started beside the
+ * token's read before the inputs are validated, whose result the domain uses only once the token is admitted
+ * and the inputs are valid (docs/security.md, "Prefetched reads").
  */
-describe('prefetch: a read keyed by the validated inputs, sent while the token read is in flight', () => {
-  /** The proposal's route with a prefetch `read` of the body, noted when it starts; the domain awaits it unless told not to. */
-  function prefetching(read_: (body: unknown) => Promise<unknown>, options: { awaited?: boolean } = {}) {
+describe('prefetch: a read keyed by the raw request, sent while the token read is in flight', () => {
+  /** The proposal's route with a prefetch `read` of the raw request, noted when it starts; the domain awaits it unless told not to. */
+  function prefetching(read_: (raw: RawRequest) => Promise<unknown> | undefined, options: { awaited?: boolean } = {}) {
     const noted = (schema: z.ZodType, name: string) =>
       z.preprocess((value) => {
         read.events.push(`${name} parsed`);
@@ -198,9 +199,9 @@ describe('prefetch: a read keyed by the validated inputs, sent while the token r
         body: noted(body, 'body'),
         query: noted(query, 'query'),
         params: noted(params, 'path'),
-        prefetch: ({ body: valid }) => {
+        prefetch: (raw) => {
           read.events.push('prefetch sent');
-          return read_(valid);
+          return read_(raw);
         },
       },
       async (request) => ok({ kinds: Object.keys(request.credentials as Credentials), prefetched: options.awaited === false ? 'not awaited' : await request.prefetched }),
@@ -209,11 +210,17 @@ describe('prefetch: a read keyed by the validated inputs, sent while the token r
   const secret = { location: { name: 'SECRET LOCATION', merchant_id: 99 } };
   const never = () => new Promise<never>(() => {});
 
-  it('starts it right after validation, before the token read answers, and hands its result to the domain once admitted', async () => {
+  it('starts it as soon as the token read has left, before validation, with the request as it came, and hands its result to the domain once admitted', async () => {
     read.outcome = { credentials: { merchant } };
-    const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async (valid) => ({ read: valid })) });
-    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], prefetched: { read: { order: { spend_amount: 100 } } } } });
-    expect(read.events).toEqual(['read sent', 'body parsed', 'query parsed', 'path parsed', 'prefetch sent', 'read answered']);
+    const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async (raw) => ({ read: raw })) });
+    // The raw path id is the string the path carried (the validated one is the number 12).
+    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], prefetched: { read: { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } } } } });
+    expect(read.events).toEqual(['read sent', 'prefetch sent', 'body parsed', 'query parsed', 'path parsed', 'read answered']);
+  });
+
+  it("starts none when the request names nothing to read (the route's prefetch answers undefined)", async () => {
+    read.outcome = { credentials: { merchant } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(() => undefined) })).toEqual({ status: 200, errors: { kinds: ['merchant'] } });
   });
 
   it('answers a refused token its 401 without waiting for the prefetch, with nothing of it in the answer', async () => {
@@ -230,14 +237,16 @@ describe('prefetch: a read keyed by the validated inputs, sent while the token r
     expect(read.events.filter((event) => event === 'prefetch sent')).toHaveLength(4);
   });
 
-  it('starts none without a token, for a malformed header, or for invalid inputs (whose error still waits for the token)', async () => {
+  it('starts none without a token or for a malformed header; invalid inputs answer their error, after the token, with nothing of it', async () => {
     expect(await invoke('proposed-orders-create', { ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
-    read.outcome = { credentials: undefined };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
-    read.outcome = { credentials: { merchant } };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(async () => secret) })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
     expect(read.events).not.toContain('prefetch sent');
+    // With the token's read in flight the prefetch leaves before validation, so invalid inputs have sent it too;
+    // their answer is still the token's 401 or the input's own error, never waiting for it nor showing it.
+    read.outcome = { credentials: undefined };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    read.outcome = { credentials: { merchant } };
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
   });
 
   it('keeps a failed prefetch (rejected or thrown) from surfacing unhandled: refused, admitted and not awaited, or awaited where the domain reads', async () => {

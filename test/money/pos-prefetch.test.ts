@@ -64,14 +64,18 @@ describe('POS writes that read the request\'s items beside the token', () => {
     }
   });
 
-  it('makes the read itself when the prefetch failed, or lacks an item it needs, and answers as without one', async () => {
+  it('makes the read itself when the prefetch failed, lacks an item it needs or was keyed otherwise, and answers as without one', async () => {
     const world = await orderWorld({ credit: 300 });
     const merchant = { merchantId: world.merchant.merchant.merchant_id, appId: world.app.app_id };
     const request = proposal(world);
     const without = await proposeOrder(merchant, request);
     const afterFailure = await proposeOrder(merchant, request, failedRead());
     const prefetched = await proposeOrder(merchant, request, readProposalParties(request));
-    for (const proposed of [afterFailure, prefetched]) {
+    // A prefetch keyed by what the raw body named, here another merchant's location: its items are not the ones
+    // the validated body names, so the proposal reads its own (and answers as without a prefetch).
+    const other = await locationFixture((await merchantFixture(world.app.app_id)).merchant.merchant_id);
+    const keyedOtherwise = await proposeOrder(merchant, request, readProposalParties({ ...request, location_id: other.location_id }));
+    for (const proposed of [afterFailure, prefetched, keyedOtherwise]) {
       expect({ ...proposed, uuid: '', created_at: '', updated_at: '' }).toEqual({ ...without, uuid: '', created_at: '', updated_at: '' });
     }
     const orderRequest = oneStepOrderBody.parse({ order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, tip_amount: 0, items: [] } }).order;
@@ -80,5 +84,8 @@ describe('POS writes that read the request\'s items beside the token', () => {
     // A prefetch of the location alone (no QR code read): the order reads the location and the code itself.
     const partial = readOneStepParties({ location_id: world.location.location_id, payment_token_data: null }).then((read) => ({ ...read, keys: [keys.location(world.location.location_id)] }));
     expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: partial })).toMatchObject({ spend_amount: 100, user_id: world.user.user.user_id });
+    // Keyed by another location than the validated body's: the order reads its own location and code.
+    const elsewhere = readOneStepParties({ location_id: other.location_id, payment_token_data: world.user.user.payment_token_data });
+    expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: elsewhere })).toMatchObject({ spend_amount: 100, user_id: world.user.user.user_id, location_id: world.location.location_id });
   });
 });

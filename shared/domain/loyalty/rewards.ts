@@ -1,11 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { itemsOf, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
 import { transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
-import { distanceInMeters, getLocation, listMerchantLocations, type LocationItem } from '#shared/domain/locations.ts';
+import { distanceInMeters, getLocation, listMerchantLocations } from '#shared/domain/locations.ts';
 import { isOpen, isProgressCampaign, loadMerchantCatalogOffers, type CampaignOffer, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
@@ -75,28 +76,29 @@ export async function listRewards(merchantId: number, userId: number | undefined
 /**
  * The first read of the rewards at a location, keyed by the path alone (the token is not needed for it):
  * functions/location-rewards-list.ts and location-reward-summary-show.ts declare it as the route's prefetch
- * (sent beside the token's read, shared/http/handler.ts); merchantOfLocation makes the check on what it read.
+ * (sent beside the token's read, keyed by the path as it came, shared/http/handler.ts); merchantOfLocation
+ * takes its item only for the validated path's location, and makes the check on it.
  */
-export function readRewardsLocation(locationId: number): Promise<LocationItem | undefined> {
-  return getLocation(locationId);
+export async function readRewardsLocation(locationId: number): Promise<KeyedItems> {
+  return { keys: [keys.location(locationId)], items: [(await getLocation(locationId)) as StoredItem | undefined] };
 }
 
 /**
  * The location's merchant, and its time zone for usable_now. Unknown location: 404 (empty body).
- * `prefetched` is readRewardsLocation of this location, started before the token was admitted; if it
- * failed, the read is made again here (its error, if it fails again, is the answer as without a prefetch).
+ * `prefetched` is readRewardsLocation of the path as it came, started before the token was admitted; the
+ * location is read here when it failed or named another one.
  */
-async function merchantOfLocation(locationId: number, prefetched?: Promise<LocationItem | undefined>): Promise<{ merchantId: number; timeZone: string }> {
-  const location = await (prefetched ? prefetched.catch(() => readRewardsLocation(locationId)) : readRewardsLocation(locationId));
+async function merchantOfLocation(locationId: number, prefetched?: Promise<KeyedItems>): Promise<{ merchantId: number; timeZone: string }> {
+  const [location] = await itemsOf([keys.location(locationId)], prefetched, () => readRewardsLocation(locationId));
   if (!location) throw notFound();
-  return { merchantId: location.merchant_id, timeZone: location.time_zone };
+  return { merchantId: Number(location.merchant_id), timeZone: String(location.time_zone) };
 }
 
 /**
  * GET /v15/locations/:location_id/rewards: the rewards of the location's merchant, usable_now in the location's time zone.
  * `prefetched`: the route's readRewardsLocation of `locationId` (merchantOfLocation).
  */
-export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>, prefetched?: Promise<LocationItem | undefined>): Promise<RewardView[]> {
+export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>, prefetched?: Promise<KeyedItems>): Promise<RewardView[]> {
   const { merchantId, timeZone } = await merchantOfLocation(locationId, prefetched);
   return listRewards(merchantId, userId, { ...query, timeZone });
 }
@@ -111,7 +113,7 @@ export interface RewardSummaryView {
  * value is in the credit balance a discount draws on (neither paused nor transfer-only); `credit_amount` their
  * remaining value. Offers the user does not hold yet are not rewards held, so without a token all three are 0.
  */
-export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean, prefetched?: Promise<LocationItem | undefined>): Promise<RewardSummaryView> {
+export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean, prefetched?: Promise<KeyedItems>): Promise<RewardSummaryView> {
   const held = (await listLocationRewards(locationId, userId, { transferSupported }, prefetched)).filter(
     ({ reward }) => !reward.id.startsWith('campaign-') && (reward.value_remaining_amount ?? 0) > 0,
   );

@@ -14,8 +14,8 @@ import type { UserPrincipal } from '#shared/auth/tokens.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
-import { keys, type Key } from '#shared/db/keys.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { keys } from '#shared/db/keys.ts';
+import { itemsOf, readItems, readKeyedConsistently, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
@@ -39,35 +39,16 @@ export function oneStepTip(request: Pick<OneStepOrderRequest, 'tip_amount' | 'sp
   return tipFromPreferences(request.payment_token_data ? parsePaymentCode(request.payment_token_data).preferences : undefined, request.spend_amount);
 }
 
-/** Items read by key, with the keys they were read by: what readOneStepParties hands the order. */
-export interface KeyedItems {
-  keys: readonly Key[];
-  items: readonly (StoredItem | undefined)[];
-}
-
 /**
  * A one-step order's reads keyed by the request alone: the location and, when one was scanned, the QR code
  * (one consistent BatchGetItem). The route's prefetch (shared/http/one-step-order.ts), sent beside the
- * token's read: the token is not known yet, so the code is read even when a user token comes with it (the
- * order then ignores it, as it ignores the code itself).
+ * token's read, keyed by the body as it came (before validation: the order takes only the items of the keys
+ * its validated body names, `itemsOf`); the token is not known yet, so the code is read even when a user
+ * token comes with it (the order then ignores it, as it ignores the code itself).
  */
-export async function readOneStepParties(request: Pick<OneStepOrderRequest, 'location_id' | 'payment_token_data'>): Promise<KeyedItems> {
+export function readOneStepParties(request: Pick<OneStepOrderRequest, 'location_id' | 'payment_token_data'>): Promise<KeyedItems> {
   const scanned = request.payment_token_data ?? '';
-  const itemKeys = [keys.location(request.location_id), ...(scanned.trim() === '' ? [] : customerKeys({ paymentTokenData: scanned }))];
-  return { keys: itemKeys, items: await readItems(itemKeys, { consistent: true }) };
-}
-
-/**
- * The items of `wanted`, read consistently: taken from the prefetch when it read them all, else read now
- * (no prefetch, a failed one, or one that lacks a key: the order then does exactly what it did without it).
- */
-async function itemsOf(wanted: readonly Key[], prefetched: Promise<KeyedItems> | undefined): Promise<(StoredItem | undefined)[]> {
-  const read = await prefetched?.catch(() => undefined);
-  if (read) {
-    const found = wanted.map((key) => read.keys.findIndex((other) => other.pk === key.pk && other.sk === key.sk));
-    if (found.every((index) => index >= 0)) return found.map((index) => read.items[index]);
-  }
-  return readItems(wanted, { consistent: true });
+  return readKeyedConsistently([keys.location(request.location_id), ...(scanned.trim() === '' ? [] : customerKeys({ paymentTokenData: scanned }))]);
 }
 
 export async function placeOneStepOrder(input: {
@@ -88,7 +69,7 @@ export async function placeOneStepOrder(input: {
 
   // The location and the QR code are keyed by the request alone: one consistent BatchGetItem, sent beside
   // the token's read (the route's prefetch, readOneStepParties).
-  const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched);
+  const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched, readKeyedConsistently);
   if (locationItem?.merchant_id !== merchant.merchantId) throw ONE_STEP_LOCATION_NOT_FOUND();
   const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
   if (userId === undefined) {

@@ -7,7 +7,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { itemsOf, readItems, readKeyedConsistently, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { unauthorized, unprocessable } from '#shared/errors.ts';
 import { userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
@@ -133,27 +133,33 @@ export function newProposedOrder(
   };
 }
 
+/** What a proposal reads first, keyed by the request alone: the location and the QR code. */
+function proposalPartyKeys(request: Pick<ProposedOrderRequest, 'location_id' | 'payment_token_data'>) {
+  return [keys.location(request.location_id), keys.paymentToken(parsePaymentCode(request.payment_token_data).tokenData)];
+}
+
 /**
  * A proposal's first read, keyed by the request alone: the location and the QR code, one consistent
  * BatchGetItem. The scanned string may carry the app's tip and colour after the token (payment-codes.ts):
  * the token is looked up. functions/proposed-orders-create.ts declares it as the route's prefetch (sent
- * beside the token's read, shared/http/handler.ts); proposeOrder makes the checks on what it read.
+ * beside the token's read, keyed by the body as it came, shared/http/handler.ts); proposeOrder takes its
+ * items only for the keys its validated body names, and makes the checks on them.
  */
-export async function readProposalParties(request: Pick<ProposedOrderRequest, 'location_id' | 'payment_token_data'>): Promise<(StoredItem | undefined)[]> {
-  return readItems([keys.location(request.location_id), keys.paymentToken(parsePaymentCode(request.payment_token_data).tokenData)], { consistent: true });
+export function readProposalParties(request: Pick<ProposedOrderRequest, 'location_id' | 'payment_token_data'>): Promise<KeyedItems> {
+  return readKeyedConsistently(proposalPartyKeys(request));
 }
 
 /**
  * POST /v15/proposed_orders: stores the proposal and tells the POS the merchant-funded credit the customer can apply.
- * `prefetched` is readProposalParties of this request, started before the token was admitted; if it failed,
- * the read is made again here (its error, if it fails again, is the answer as without a prefetch).
+ * `prefetched` is readProposalParties of this request as it came, started before the token was admitted; the
+ * proposal reads itself what it lacks (a failed prefetch, one keyed otherwise than the validated body).
  */
-export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest, prefetched?: Promise<(StoredItem | undefined)[]>): Promise<ProposedOrderItem> {
+export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest, prefetched?: Promise<KeyedItems>): Promise<ProposedOrderItem> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
   // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
-  const [location, paymentToken] = await (prefetched ? prefetched.catch(() => readProposalParties(request)) : readProposalParties(request));
+  const [location, paymentToken] = await itemsOf(proposalPartyKeys(request), prefetched, readKeyedConsistently);
   if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
