@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiHandler, ok, rawId } from '#shared/http/handler.ts';
+import { apiHandler, ok, readByRawId } from '#shared/http/handler.ts';
 import { booleanQuery, optionalQuery, pathId } from '#shared/schemas/params.ts';
 import { locationRewardSummary, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
 import { rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
@@ -12,9 +12,6 @@ export const handler = apiHandler(
   'location-reward-summary-show',
   { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardSummaryResponse }, summary: "Totals of a user's rewards at a location", query, params,
     // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); locationRewardSummary checks it once the token is admitted.
-    prefetch: ({ params: raw }) => {
-      const locationId = rawId(raw.location_id);
-      return locationId === undefined ? undefined : readRewardsLocation(locationId);
-    } },
+    prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation) },
   async (request) => ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false, request.prefetched)),
 );

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { apiHandler, ok, rawId } from '#shared/http/handler.ts';
+import { apiHandler, ok, readByRawId } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listLocationRewards, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
 import { rewardList } from '#shared/schemas/loyalty.ts';
@@ -17,10 +17,7 @@ export const handler = apiHandler(
   'location-rewards-list',
   { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params,
     // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); listLocationRewards checks it once the token is admitted.
-    prefetch: ({ params: raw }) => {
-      const locationId = rawId(raw.location_id);
-      return locationId === undefined ? undefined : readRewardsLocation(locationId);
-    } },
+    prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation) },
   async (request) =>
     ok(await listLocationRewards(request.params.location_id, request.credentials.user?.userId, { lat: request.query.lat, lng: request.query.lng, transferSupported: request.query.transfer_supported ?? false }, request.prefetched)),
 );

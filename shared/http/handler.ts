@@ -134,6 +134,12 @@ export function rawId(value: unknown): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+/** A prefetch of what a raw id names: `read(id)`, or none when the value is no id (`rawId`). */
+export function readByRawId<T>(value: unknown, read: (id: number) => Promise<T>): Promise<T> | undefined {
+  const id = rawId(value);
+  return id === undefined ? undefined : read(id);
+}
+
 /** A string of at most `max` characters as a raw request may carry it, else undefined. */
 export function rawString(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length <= max ? value : undefined;

@@ -79,6 +79,8 @@ export async function placeOneStepOrder(input: {
     throw UNRECOGNIZED_CODE();
   }
 
+  // Written before the user is read, so without the promoted card's hint (null: none known); the settlement
+  // takes the hint from the user read beside the write (the source of a one-step order serves no one else).
   const source = newProposedOrder(merchant, userId, undefined, request, { discount_amount: request.applied_discount_amount, discount_only: false });
   const sourceItem = { ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source };
   const terms = oneStepTerms(request, oneStepTip(request));
@@ -106,8 +108,8 @@ export async function placeOneStepOrder(input: {
   }
   const promotedCardId = typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null;
   // The hold was another settlement's (nothing was written): the source is created on its own and the
-  // settlement waits for the hold as every completion does.
-  // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
+  // settlement waits for the hold as every completion does. The uuid is new: only our own write, re-sent
+  // after its answer was lost, can already be there.
   if (!acquired) await createItem({ ...sourceItem, promoted_card_id: promotedCardId }, { resend: true });
   try {
     return await settleOrder({
