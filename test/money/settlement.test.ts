@@ -1,10 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { settleOrder } from '#shared/domain/orders/settlement.ts';
+import { holdCustomer } from '#shared/domain/orders/customer-lease.ts';
+import { claimSource } from '#shared/domain/orders/lease.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
@@ -42,6 +44,33 @@ describe('settlement saga', () => {
     const completed = await complete(api, world, uuid);
     expect(completed.status).toBe(200);
     expect(await balance(world, 'card')).toBe(1000);
+  });
+
+  it("gives back a hold and claim it was handed (Settlement.acquired) when it refuses the order before charging", async () => {
+    const world = await orderWorld();
+    const uuid = (await propose(api, world)).body.proposed_order.uuid;
+    const source = { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', state: 'proposed', uuid };
+    const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
+    const acquired = { hold: await holdCustomer(userId, merchantId, uuid), claim: await claimSource(source) };
+    await expect(
+      settleOrder({
+        kind: 'in_store',
+        source,
+        merchant: world.merchant.merchant,
+        location: world.location,
+        userId,
+        appId: world.app.app_id,
+        promotedCardId: null,
+        terms: { spend_amount: 100, tax_amount: 0, tip_amount: 0, applied_discount_amount: 200, exemption_amount: 0, partial_authorization_allowed: false, discount_only: false, items: [], fees: [] },
+        acquired,
+      }),
+    ).rejects.toMatchObject({ status: 422, details: [expect.objectContaining({ code: 'exceeds_spend' })] });
+    const after = (await getProposedOrder(uuid)) as unknown as Record<string, unknown>;
+    expect(after).toMatchObject({ state: 'proposed', settlement_attempt: 0 });
+    expect(after.settlement_lease_token).toBeUndefined();
+    expect((await db().send(new GetCommand({ TableName: table(), Key: keys.customerSettlement(userId, merchantId), ConsistentRead: true }))).Item).toBeUndefined();
+    // Nothing is left held: the order completes at once.
+    expect((await complete(api, world, uuid)).status).toBe(200);
   });
 
   it('lets a retry proceed once a crashed completion\'s lease expired', async () => {

@@ -71,9 +71,9 @@ export interface Settlement {
   respond?: (order: OrderRecord) => TransactItem | undefined;
   /**
    * The customer's hold and the source's claim when the caller took them with the source's creation (a
-   * one-step order, one-step.ts), after `settlementRefusal` found nothing to refuse: the first round uses
-   * them instead of taking its own; a round after a balance moved takes them again (the failed round gave
-   * both back).
+   * one-step order, one-step.ts, which asks `settlementRefusal` first so that a refused order writes
+   * nothing): the first round uses them instead of taking its own; a round after a balance moved takes them
+   * again (the failed round gave both back), and a refused settlement gives them back before its answer.
    */
   acquired?: Acquired;
 }
@@ -105,10 +105,6 @@ export function orderParties(merchantId: number, locationItem: StoredItem | unde
 /** How many times a settlement starts over when balances move under it. */
 const BALANCE_CHANGED_ROUNDS = 4;
 
-/**
- * Settles one order: charges, moves value and records the completed order exactly once per source.
- * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
- */
 /** Why a settlement is refused before it holds or charges anything (its source's state, its terms), or undefined. */
 export function settlementRefusal(settlement: Pick<Settlement, 'source' | 'terms'>): ApiError | undefined {
   const refused = stateRefusal(settlement.source, settlement.source.state);
@@ -123,10 +119,18 @@ export function settlementRefusal(settlement: Pick<Settlement, 'source' | 'terms
   return undefined;
 }
 
+/**
+ * Settles one order: charges, moves value and records the completed order exactly once per source.
+ * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
+ */
 export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
-  const refused = settlementRefusal(settlement);
-  if (refused) throw refused;
   let acquired = settlement.acquired;
+  const refused = settlementRefusal(settlement);
+  if (refused) {
+    // Nothing was charged: what the caller took is given back, as a failed round gives back its own.
+    if (acquired) await Promise.all([releaseSource(settlement.source, acquired.claim, false), releaseCustomer(acquired.hold)]);
+    throw refused;
+  }
   for (let round = 1; ; round++) {
     try {
       const order = await settleOnce(settlement, acquired);
