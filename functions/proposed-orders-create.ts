@@ -1,4 +1,4 @@
-import { apiHandler, rawId, rawString, requireMerchant } from '#shared/http/handler.ts';
+import { apiHandler, rawId, rawObject, rawString, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { proposeOrder, readProposalParties, serializeProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { proposedOrderBody, proposedOrderResponse } from '#shared/schemas/money.ts';
@@ -12,7 +12,7 @@ export const handler = apiHandler(
     // The location and the QR code, read beside the token's read (HandlerSpec.prefetch) as the body names them
     // before validation; proposeOrder takes them only for the keys its validated body names, once the token is admitted.
     prefetch: ({ body }) => {
-      const proposed = (body as { proposed_order?: Record<string, unknown> } | null)?.proposed_order;
+      const proposed = rawObject(body, 'proposed_order');
       const locationId = rawId(proposed?.location_id);
       const scanned = rawString(proposed?.payment_token_data, PAYMENT_TOKEN_DATA_MAX);
       return locationId === undefined || scanned === undefined ? undefined : readProposalParties({ location_id: locationId, payment_token_data: scanned });

@@ -140,6 +140,12 @@ export function readByRawId<T>(value: unknown, read: (id: number) => Promise<T>)
   return id === undefined ? undefined : read(id);
 }
 
+/** The object a raw body holds under `name` (`{"order": {...}}`), else undefined. */
+export function rawObject(body: unknown, name: string): Record<string, unknown> | undefined {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
 /** A string of at most `max` characters as a raw request may carry it, else undefined. */
 export function rawString(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length <= max ? value : undefined;

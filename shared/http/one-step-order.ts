@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder, readOneStepParties } from '#shared/domain/orders/one-step.ts';
 import type { KeyedItems } from '#shared/db/reads.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
-import { rawId, rawString, requireMerchant, type ApiRequest, type RawRequest } from '#shared/http/handler.ts';
+import { rawId, rawObject, rawString, requireMerchant, type ApiRequest, type RawRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-money.ts';
@@ -17,7 +17,7 @@ export const oneStepOrderSpec = {
   // The location and the QR code, read beside the token's read (HandlerSpec.prefetch) as the body names them
   // before validation; the order takes them only for the keys its validated body names, once the token is admitted.
   prefetch: ({ body }: RawRequest) => {
-    const order = (body as { order?: Record<string, unknown> } | null)?.order;
+    const order = rawObject(body, 'order');
     const locationId = rawId(order?.location_id);
     return locationId === undefined ? undefined : readOneStepParties({ location_id: locationId, payment_token_data: rawString(order?.payment_token_data, PAYMENT_TOKEN_DATA_MAX) });
   },
