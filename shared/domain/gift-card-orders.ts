@@ -20,7 +20,7 @@ import { conflict, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
-import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/ledger.ts';
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
 import { getCreditCard } from '#shared/domain/credit-cards.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/charge-limits.ts';
@@ -115,7 +115,8 @@ export async function orderGiftCardValue(
     { kind: 'card_charge', amount: request.value_amount, entryId: `gcorder:${uuid}:card_charge`, reference: { ...reference, charge_id: charge.chargeId } },
   ], { now }));
   batch.add('gift_card', ...balanceChangeItems(giftCardAccountKey(recipientId, merchant.merchant_id), [
-    { kind: 'gift_card_load', amount: request.value_amount, entryId: `gcorder:${uuid}`, reference },
+    // The recipient's value comes from what the buyer paid, not from the merchant's till.
+    { kind: 'gift_card_load', amount: request.value_amount, entryId: `gcorder:${uuid}`, reference, contra: purchasesAccountKey(buyerUserId, merchant.merchant_id) },
   ], { now }));
   batch.add('charge_limit', ...countChargeItems(limits, buyerUserId, merchant.merchant_id, request.value_amount, now));
   batch.add('mail', mailItem(`gcorder:${uuid}`, recipientMail(order, merchant), now));

@@ -1,19 +1,27 @@
 /**
- * The money ledger. Every movement of value (gift card load, credit applied or earned, card charge,
- * refund, reversal) is an immutable ledger entry, written in the SAME TransactWriteItems as the balance
- * it changes, so a balance always equals the sum of its account's entries (`auditLedger()` checks it).
+ * The money ledger: balanced, double-entry. Every movement of value (gift card load, credit applied or
+ * earned, card charge, refund, reversal) is a TRANSFER between two accounts, written as two immutable legs
+ * (equal and opposite amounts, one shared `transfer_id`) in the SAME TransactWriteItems as the balance it
+ * changes. So the sum of all legs is zero after every transaction, and every value a user holds came from a
+ * named source account (`auditLedger()` checks both, and that a stored balance equals its legs).
  *
- * Accounts, one balance item each (`keys.balance(account)`):
- * - `giftcard:<userId>:<merchantId>` — gift card value the user holds at the merchant ("value at merchant").
- * - `credit:<userId>:<merchantId>` — merchant-funded credit (what a proposed order's discount_amount
- *   offers and applied_discount_amount consumes; loyalty rewards add to it).
- * - `card:<userId>:<merchantId>` — net amount charged to the user's card by that merchant (charges
- *   minus refunds); a refund can never return more than was charged.
+ * User-side accounts, one stored balance item each (`keys.balance(account)`), `<kind>:<userId>:<merchantId>`:
+ * - `giftcard` — gift card value the user holds at the merchant ("value at merchant").
+ * - `credit` — merchant-funded credit (what a proposed order's discount_amount offers and
+ *   applied_discount_amount consumes; loyalty rewards add to it); `pausedcredit` — a paused reward's value.
+ * - `card` — net amount charged to the user's card by that merchant (charges minus refunds); a refund can
+ *   never return more than was charged. `detached` — the running total of detached refunds (a tally).
  *
- * Guards: a ledger entry's sort key is the movement's natural id (e.g. `order:<uuid>:card_charge`) and is
- * written with attribute_not_exists, so the same movement can never be recorded twice; a debit carries
- * `balance >= :debit`, so no balance goes negative, except the credit a refund claws back (`mayGoNegative`);
- * `version` counts the entries (the audit compares).
+ * Platform accounts (sources and sinks), `<kind>:<merchantId>` (a buyer's `purchases:<userId>:<merchantId>`):
+ * NO stored balance item, only legs (a per-merchant item every order updated would make concurrent orders of
+ * one merchant conflict); the audit derives their balances. Which one a movement's other leg lands on is
+ * `CONTRA[kind]` (docs/money.md, "Accounts and transfers"), or the movement's explicit `contra` where the kind
+ * alone cannot name it (a gift card order's load comes from its buyer).
+ *
+ * Guards: a user-side leg's sort key is the movement's natural id (e.g. `order:<uuid>:card_charge`), a
+ * platform leg's is that account plus id, both written with attribute_not_exists, so the same movement can
+ * never be recorded twice; a debit carries `balance >= :debit`, so no balance goes negative, except the
+ * credit a refund claws back (`mayGoNegative`); `version` counts the entries (the audit compares).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
@@ -54,6 +62,132 @@ export function cardAccountKey(userId: number, merchantId: number): string {
   return `card:${userId}:${merchantId}`;
 }
 
+/** Accounts with a stored balance item (`<kind>:<userId>:<merchantId>`): what users hold or were charged. */
+export const USER_ACCOUNT_KINDS = ['giftcard', 'credit', 'pausedcredit', 'card', 'detached'] as const;
+
+/**
+ * Platform accounts: where value enters and leaves. Only legs, no stored balance (see the header).
+ * - `gateway` — the card gateway: card charges come from it, card refunds go back to it.
+ * - `funding` — the merchant's funded credit: rewards, grants, detached refunds, adjustments come from it;
+ *   reversed and expired credit go back.
+ * - `till` — the merchant's till: POS gift card loads come from it, removals go back.
+ * - `redeemed` / `discounts` — gift card value / credit spent on orders (a refund gives it back).
+ * - `purchases:<buyerId>:<merchantId>` — what a buyer paid for gift card value orders (the recipient's load).
+ * - `detachedissued` — the merchant's side of the `detached` tally.
+ */
+export const PLATFORM_ACCOUNT_KINDS = ['gateway', 'funding', 'till', 'redeemed', 'discounts', 'purchases', 'detachedissued'] as const;
+
+export type UserAccountKind = (typeof USER_ACCOUNT_KINDS)[number];
+export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
+
+export interface AccountRef {
+  account: string;
+  kind: string;
+  /** The user of a user-side account (or the buyer of `purchases`); undefined for merchant-wide accounts. */
+  userId: number | undefined;
+  merchantId: number;
+}
+
+export function parseAccount(account: string): AccountRef {
+  const parts = account.split(':');
+  const [kind = ''] = parts;
+  if (parts.length === 2) return { account, kind, userId: undefined, merchantId: Number(parts[1]) };
+  return { account, kind, userId: Number(parts[1]), merchantId: Number(parts[2]) };
+}
+
+export function isUserAccount(account: string): boolean {
+  return (USER_ACCOUNT_KINDS as readonly string[]).includes(parseAccount(account).kind);
+}
+
+export function platformAccountKey(kind: Exclude<PlatformAccountKind, 'purchases'>, merchantId: number): string {
+  return `${kind}:${merchantId}`;
+}
+
+/** The account a gift card value order's load comes from: its buyer (`Movement.contra`). */
+export function purchasesAccountKey(buyerUserId: number, merchantId: number): string {
+  return `purchases:${buyerUserId}:${merchantId}`;
+}
+
+const fromPlatform = (kind: Exclude<PlatformAccountKind, 'purchases'>) => (account: AccountRef) => platformAccountKey(kind, account.merchantId);
+
+/** A reward's value moves between a user's credit and paused-credit accounts: both legs are user-side. */
+const pausePartner = (account: AccountRef): string => {
+  if (account.userId === undefined) throw new Error(`no pause partner for ${account.account}`);
+  return account.kind === 'credit' ? `pausedcredit:${account.userId}:${account.merchantId}` : creditAccountKey(account.userId, account.merchantId);
+};
+
+/**
+ * The other account of each kind of movement. A Record over LedgerKind: a new kind does not compile until
+ * it names where its value comes from (or goes to).
+ */
+export const CONTRA: Record<LedgerKind, (account: AccountRef) => string> = {
+  gift_card_load: fromPlatform('till'),
+  gift_card_removed: fromPlatform('till'),
+  gift_card_redeemed: fromPlatform('redeemed'),
+  gift_card_restored: fromPlatform('redeemed'),
+  credit_applied: fromPlatform('discounts'),
+  credit_restored: fromPlatform('discounts'),
+  credit_earned: fromPlatform('funding'),
+  credit_granted: fromPlatform('funding'),
+  credit_reversed: fromPlatform('funding'),
+  credit_expired: fromPlatform('funding'),
+  detached_refund: (account) => platformAccountKey(account.kind === 'detached' ? 'detachedissued' : 'funding', account.merchantId),
+  card_charge: fromPlatform('gateway'),
+  card_refund: fromPlatform('gateway'),
+  credit_paused: pausePartner,
+  credit_unpaused: pausePartner,
+};
+
+/** The other account kinds a movement may name in `contra` instead of CONTRA's (the audit's source rule). */
+export const CONTRA_OVERRIDES: Partial<Record<LedgerKind, readonly PlatformAccountKind[]>> = {
+  gift_card_load: ['purchases'],
+};
+
+/** Why `contra` may not be used for a movement (undefined when it may): same merchant, an allowed kind. */
+export function contraRefusal(kind: LedgerKind, account: string, contra: string): string | undefined {
+  const own = parseAccount(account);
+  const other = parseAccount(contra);
+  if (contra === CONTRA[kind](own)) return undefined;
+  if (other.merchantId !== own.merchantId) return `${kind} on ${account} cannot move value from another merchant's ${contra}`;
+  if (!(CONTRA_OVERRIDES[kind] as readonly string[] | undefined)?.includes(other.kind)) return `${kind} on ${account} cannot come from ${contra}`;
+  return undefined;
+}
+
+/** One id for both legs, the same whichever leg computes it. */
+export function transferId(account: string, contra: string, entryId: string): string {
+  const [first, second] = [account, contra].sort();
+  return `${first}|${second}|${entryId}`;
+}
+
+/** The platform leg's entry id: its account receives the legs of many user accounts. */
+function contraEntryId(account: string, entryId: string): string {
+  return `${account}#${entryId}`;
+}
+
+/**
+ * The platform leg of a movement on `account` (undefined when the other leg is user-side: its own
+ * balanceChangeItems call writes it, as pausing does). Also what the migration writes for old entries.
+ */
+export function contraLegItem(input: { account: string; contra: string; kind: LedgerKind; amount: number; entryId: string; reference: Movement['reference']; now: string }): TransactItem | undefined {
+  if (isUserAccount(input.contra)) return undefined;
+  return putNew({
+    ...keys.ledgerEntry(input.contra, contraEntryId(input.account, input.entryId)),
+    entity: CONTRA_ENTRY,
+    account: input.contra,
+    contra_account: input.account,
+    transfer_id: transferId(input.account, input.contra, input.entryId),
+    entry_id: input.entryId,
+    merchant_id: parseAccount(input.contra).merchantId,
+    kind: input.kind,
+    amount: -input.amount,
+    reference: input.reference ?? {},
+    created_at: input.now,
+  });
+}
+
+/** A platform account's leg: not `LedgerEntry`, so readers of user-side entries (and their tests) are unchanged. */
+export const CONTRA_ENTRY = 'ContraLedgerEntry';
+
 /**
  * Only merchant-funded credit may go below zero: a refund takes back the credit its order earned even
  * when the user already spent it (docs/money.md, "Refunds"), and later earnings repay that debt first.
@@ -70,6 +204,18 @@ export interface Movement {
   entryId: string;
   /** What caused it, for people reading the ledger (order uuid, addition uuid, gateway charge id...). */
   reference?: Record<string, string | number | null>;
+  /**
+   * The other account of the transfer when `CONTRA[kind]` cannot name it (e.g. `purchasesAccountKey(buyer)`
+   * for a gift card order's load); only the kinds CONTRA_OVERRIDES lists, at the same merchant.
+   */
+  contra?: string;
+}
+
+function contraOf(account: string, movement: Movement): string {
+  if (movement.contra === undefined) return CONTRA[movement.kind](parseAccount(account));
+  const refusal = contraRefusal(movement.kind, account, movement.contra);
+  if (refusal) throw new Error(refusal);
+  return movement.contra;
 }
 
 export interface BalanceItem {
@@ -79,7 +225,8 @@ export interface BalanceItem {
 }
 
 /**
- * Transact items that apply `movements` to one account: one balance update and one Put per entry.
+ * Transact items that apply `movements` to one account: one balance update, and per movement its entry and
+ * (when the other account is a platform one) the other leg of its transfer: at most 1 + 2 x movements items.
  * `expectedVersion` makes the update optimistic (used when the caller shows the old balance, as gift card
  * additions do); without it the update is a blind ADD guarded only against going negative.
  */
@@ -124,6 +271,8 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
     },
   ];
   for (const movement of effective) {
+    const contra = contraOf(account, movement);
+    const reference = movement.reference ?? {};
     items.push(
       putNew({
         ...keys.ledgerEntry(account, movement.entryId),
@@ -132,10 +281,14 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
         entry_id: movement.entryId,
         kind: movement.kind,
         amount: movement.amount,
-        reference: movement.reference ?? {},
+        reference,
+        contra_account: contra,
+        transfer_id: transferId(account, contra, movement.entryId),
         created_at: now,
       }),
     );
+    const contraLeg = contraLegItem({ account, contra, kind: movement.kind, amount: movement.amount, entryId: movement.entryId, reference, now });
+    if (contraLeg) items.push(contraLeg);
   }
   return items;
 }
@@ -163,7 +316,8 @@ export async function getBalance(account: string): Promise<BalanceItem> {
   return { account, balance: Number(result.Item?.balance ?? 0), version: Number(result.Item?.version ?? 0) };
 }
 
-export interface AuditMismatch {
+/** A stored balance that is not the sum of its entries (or their count, or is negative where it may not be). */
+export interface BalanceMismatch {
   account: string;
   balance: number;
   ledgerSum: number;
@@ -172,32 +326,109 @@ export interface AuditMismatch {
   problem: 'sum' | 'version' | 'negative';
 }
 
+/**
+ * A transfer that does not balance: a leg without its other leg (`one_legged`: written before the ledger was
+ * double-entry, `npm run admin -- ledger-migrate` adds it), legs that do not cancel (`unbalanced`), or a
+ * user-side leg whose value came from an account its kind may not take it from (`source`).
+ */
+export interface TransferMismatch {
+  transferId: string | null;
+  account: string;
+  entryId: string;
+  kind: string;
+  legs: number;
+  legSum: number;
+  problem: 'one_legged' | 'unbalanced' | 'source';
+  detail?: string;
+}
+
+export type AuditMismatch = BalanceMismatch | TransferMismatch;
+
 export interface AuditReport {
   accounts: number;
   entries: number;
+  transfers: number;
+  /** Sum of every leg of every account: 0 in a balanced ledger. */
+  total: number;
+  /** The platform accounts' balances, derived from their legs (a source is negative: what it put in). */
+  platform: Record<string, number>;
   mismatches: AuditMismatch[];
 }
 
-/** Recomputes every balance from the ledger (a full scan: an operator's tool, not a request path). */
+interface Leg {
+  account: string;
+  contra: string | undefined;
+  transferId: string | undefined;
+  entryId: string;
+  kind: string;
+  amount: number;
+}
+
+/** Every leg of one transfer balances the other, and a user-side leg's value came from where its kind allows. */
+function transferMismatches(legs: Leg[]): TransferMismatch[] {
+  const byTransfer = new Map<string, Leg[]>();
+  const mismatches: TransferMismatch[] = [];
+  for (const leg of legs) {
+    if (leg.transferId === undefined) {
+      mismatches.push({ transferId: null, account: leg.account, entryId: leg.entryId, kind: leg.kind, legs: 1, legSum: leg.amount, problem: 'one_legged' });
+      continue;
+    }
+    byTransfer.set(leg.transferId, [...(byTransfer.get(leg.transferId) ?? []), leg]);
+  }
+  for (const [id, group] of byTransfer) {
+    const [first] = group as [Leg];
+    const legSum = group.reduce((sum, leg) => sum + leg.amount, 0);
+    const facts = { transferId: id, account: first.account, entryId: first.entryId, kind: first.kind, legs: group.length, legSum };
+    const paired = group.length === 2 && group[0]!.contra === group[1]!.account && group[1]!.contra === group[0]!.account && group[0]!.kind === group[1]!.kind;
+    if (!paired) {
+      mismatches.push({ ...facts, problem: group.length === 1 ? 'one_legged' : 'unbalanced' });
+      continue;
+    }
+    if (legSum !== 0) {
+      mismatches.push({ ...facts, problem: 'unbalanced' });
+      continue;
+    }
+    for (const leg of group.filter((candidate) => isUserAccount(candidate.account))) {
+      const known = Object.hasOwn(CONTRA, leg.kind);
+      const refusal = known ? contraRefusal(leg.kind as LedgerKind, leg.account, leg.contra!) : `unknown kind ${leg.kind}`;
+      if (refusal) mismatches.push({ ...facts, account: leg.account, problem: 'source', detail: refusal });
+    }
+  }
+  return mismatches;
+}
+
+/**
+ * Recomputes every balance from the ledger and checks it is balanced (a full scan: an operator's tool, not a
+ * request path): stored balances equal their entries, every transfer has two legs that cancel, the sum of all
+ * legs is zero, and every user-side value came from the source its kind names.
+ */
 export async function auditLedger(): Promise<AuditReport> {
   const balances = new Map<string, { balance: number; version: number }>();
   const sums = new Map<string, { sum: number; count: number }>();
+  const platform: Record<string, number> = {};
+  const legs: Leg[] = [];
   let entries = 0;
   const items = await scanAll({
     TableName: table(),
-    FilterExpression: 'entity IN (:balance, :entry)',
-    ExpressionAttributeValues: { ':balance': 'Balance', ':entry': 'LedgerEntry' },
+    FilterExpression: 'entity IN (:balance, :entry, :contra)',
+    ExpressionAttributeValues: { ':balance': 'Balance', ':entry': 'LedgerEntry', ':contra': CONTRA_ENTRY },
     ConsistentRead: true,
   });
   for (const item of items) {
     const account = String(item.account);
     if (item.entity === 'Balance') {
       balances.set(account, { balance: Number(item.balance ?? 0), version: Number(item.version ?? 0) });
-    } else {
-      entries += 1;
-      const current = sums.get(account) ?? { sum: 0, count: 0 };
-      sums.set(account, { sum: current.sum + Number(item.amount), count: current.count + 1 });
+      continue;
     }
+    const amount = Number(item.amount);
+    legs.push({ account, contra: item.contra_account as string | undefined, transferId: item.transfer_id as string | undefined, entryId: String(item.entry_id), kind: String(item.kind), amount });
+    if (item.entity === CONTRA_ENTRY) {
+      platform[account] = (platform[account] ?? 0) + amount;
+      continue;
+    }
+    entries += 1;
+    const current = sums.get(account) ?? { sum: 0, count: 0 };
+    sums.set(account, { sum: current.sum + amount, count: current.count + 1 });
   }
 
   const mismatches: AuditMismatch[] = [];
@@ -209,5 +440,8 @@ export async function auditLedger(): Promise<AuditReport> {
     else if (version !== count) mismatches.push({ ...facts, problem: 'version' });
     else if (balance < 0 && !mayGoNegative(account)) mismatches.push({ ...facts, problem: 'negative' });
   }
-  return { accounts: balances.size, entries, mismatches };
+  mismatches.push(...transferMismatches(legs));
+  const transfers = new Set(legs.flatMap((leg) => (leg.transferId === undefined ? [] : [leg.transferId]))).size;
+  const total = legs.reduce((sum, leg) => sum + leg.amount, 0);
+  return { accounts: balances.size, entries, transfers, total, platform, mismatches };
 }
