@@ -283,6 +283,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'create-campaign': () => import('./admin/loyalty.ts').then((module) => module.createCampaignCommand),
   'import-legacy-cards': () => import('./admin/loyalty.ts').then((module) => module.importLegacyCardsCommand),
   audit: () => import('./admin/money.ts').then((module) => module.auditCommand),
+  'ledger-migrate': () => import('./admin/money.ts').then((module) => module.ledgerMigrateCommand),
   'set-charge-limits': () => import('./admin/money.ts').then((module) => module.setChargeLimitsCommand),
   'create-menu': () => import('./admin/order-ahead.ts').then((module) => module.createMenuCommand),
   'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),

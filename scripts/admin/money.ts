@@ -1,21 +1,37 @@
 /**
  * Money commands of `npm run admin` (registered in scripts/admin.ts):
  * - audit: recomputes every balance from the ledger; prints the report, exits 1 on any mismatch.
+ * - ledger-migrate: gives every ledger entry written before the ledger was double-entry its other leg (idempotent).
  * - set-charge-limits: an app's or a merchant's card charge limits.
  */
 import { CommandError, UsageError, integerOption, type AdminCommand } from '../admin.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
+import { auditLedger, migrateLedger } from '#shared/domain/ledger.ts';
 import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
 
 export const auditCommand: AdminCommand = {
-  summary: 'Recompute every balance (gift card value, credit, card charges) from the ledger; exit 1 on a mismatch.',
+  summary: 'Recompute every balance (gift card value, credit, card charges) from the ledger and check every transfer balances and came from its source; exit 1 on a mismatch.',
   usage: '',
   options: {},
   async run() {
     const report = await auditLedger();
     if (report.mismatches.length > 0) {
       console.log(JSON.stringify(report, null, 2));
-      throw new CommandError(`${report.mismatches.length} balance(s) do not match the ledger (see the report above)`);
+      throw new CommandError(`${report.mismatches.length} balance(s) or transfer(s) do not match the ledger (see the report above)`);
+    }
+    return report;
+  },
+};
+
+export const ledgerMigrateCommand: AdminCommand = {
+  summary: 'Give every ledger entry written before the ledger was double-entry its transfer and other leg (run twice = no change).',
+  usage: '',
+  options: {},
+  async run() {
+    const report = await migrateLedger();
+    const failed = report.skipped.filter((skip) => !skip.reason.startsWith('already migrated'));
+    if (failed.length > 0) {
+      console.log(JSON.stringify(report, null, 2));
+      throw new CommandError(`${failed.length} entry(ies) could not be migrated (see the report above)`);
     }
     return report;
   },

@@ -445,3 +445,64 @@ export async function auditLedger(): Promise<AuditReport> {
   const total = legs.reduce((sum, leg) => sum + leg.amount, 0);
   return { accounts: balances.size, entries, transfers, total, platform, mismatches };
 }
+
+export interface LedgerMigration {
+  /** One-legged entries found (written before the ledger was double-entry). */
+  found: number;
+  /** Entries given their transfer (and, for a platform account, its leg) by this run. */
+  migrated: number;
+  /** Entries a concurrent run migrated first, or whose other account could not be named. */
+  skipped: Array<{ account: string; entryId: string; reason: string }>;
+}
+
+/** The other account of an entry written the old way: CONTRA's, except a gift card order's load (its buyer). */
+async function legacyContra(account: string, item: Record<string, any>): Promise<string | undefined> {
+  const kind = item.kind as LedgerKind;
+  if (!Object.hasOwn(CONTRA, kind)) return undefined;
+  const orderUuid = item.reference?.gift_card_value_order_uuid;
+  if (kind === 'gift_card_load' && typeof orderUuid === 'string') {
+    const order = await db().send(new GetCommand({ TableName: table(), Key: keys.giftCardValueOrder(orderUuid), ConsistentRead: true }));
+    if (!order.Item) return undefined;
+    return purchasesAccountKey(Number(order.Item.buyer_user_id), parseAccount(account).merchantId);
+  }
+  return CONTRA[kind](parseAccount(account));
+}
+
+/**
+ * Gives every entry written before the ledger was double-entry its transfer: the transfer id and other
+ * account on the entry, and the platform account's leg, in one transaction each (the entry's update is
+ * guarded by attribute_not_exists(transfer_id), the leg by its natural key), so a second run, or two at
+ * once, change nothing. Balances are untouched: the entries already sum to them.
+ */
+export async function migrateLedger(): Promise<LedgerMigration> {
+  const items = await scanAll({
+    TableName: table(),
+    FilterExpression: 'entity = :entry AND attribute_not_exists(transfer_id)',
+    ExpressionAttributeValues: { ':entry': 'LedgerEntry' },
+    ConsistentRead: true,
+  });
+  const report: LedgerMigration = { found: items.length, migrated: 0, skipped: [] };
+  for (const item of items) {
+    const account = String(item.account);
+    const entryId = String(item.entry_id);
+    const contra = await legacyContra(account, item);
+    if (contra === undefined) {
+      report.skipped.push({ account, entryId, reason: `no other account for ${String(item.kind)}` });
+      continue;
+    }
+    const update: TransactItem = {
+      Update: {
+        TableName: table(),
+        Key: keys.ledgerEntry(account, entryId),
+        UpdateExpression: 'SET contra_account = :contra, transfer_id = :transfer',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(transfer_id)',
+        ExpressionAttributeValues: { ':contra': contra, ':transfer': transferId(account, contra, entryId) },
+      },
+    };
+    const leg = contraLegItem({ account, contra, kind: item.kind as LedgerKind, amount: Number(item.amount), entryId, reference: item.reference, now: String(item.created_at ?? isoSeconds()) });
+    const outcome = await transactWrite(() => (leg ? [update, leg] : [update]));
+    if (outcome.committed) report.migrated += 1;
+    else report.skipped.push({ account, entryId, reason: `already migrated (${outcome.reasons.join(',')})` });
+  }
+  return report;
+}
