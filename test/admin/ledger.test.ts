@@ -9,7 +9,10 @@ import { seedDemoIfEmpty } from '../../scripts/demo/seed.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { scanAll } from '#shared/db/reads.ts';
-import { CONTRA_ENTRY, creditAccountKey } from '#shared/domain/ledger.ts';
+import { CONTRA_ENTRY, creditAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/ledger.ts';
+import { userFixture } from '../support/fixtures.ts';
+import { orderWorld } from '../support/money.ts';
+import { clientPayload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
 
@@ -63,6 +66,28 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const after = await admin('audit');
     expect(after.code, after.stdout).toBe(0);
     expect(after.report).toMatchObject({ mismatches: [], total: 0, platform: clean.report.platform });
+  });
+
+  it("takes a gift card order's load from its buyer, as written and as migrated", async () => {
+    const world = await orderWorld();
+    const merchantId = world.merchant.merchant.merchant_id;
+    const recipient = await userFixture(world.app.app_id);
+    const template = clientPayload('ios_v15_users_gift_card_value_orders__create.json').request_body_template.gift_card_value_order;
+    const order = await api.call('POST', '/v15/users/gift_card_value_orders', { token: world.user.token, body: { gift_card_value_order: { ...template, merchant_id: merchantId, recipient_email: recipient.email, value_amount: 2500 } } });
+    expect(order.status, order.text).toBe(200);
+    const written = await ledgerItems();
+    const buyer = purchasesAccountKey(world.user.user.user_id, merchantId);
+    const load = written.find((item) => item.account === giftCardAccountKey(recipient.user.user_id, merchantId) && item.kind === 'gift_card_load');
+    expect(load).toMatchObject({ amount: 2500, contra_account: buyer });
+    expect(written.find((item) => item.account === buyer)).toMatchObject({ amount: -2500, transfer_id: load!.transfer_id });
+
+    await writtenTheOldWay(written);
+    const migrated = await admin('ledger-migrate');
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(await ledgerItems()).toEqual(written);
+    const audit = await admin('audit');
+    expect(audit.code, audit.stdout).toBe(0);
+    expect(audit.report.platform[buyer]).toBe(-2500);
   });
 
   it('reports credit that came from no source, from a source its kind may not use, or whose legs do not cancel', async () => {
