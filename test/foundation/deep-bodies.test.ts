@@ -7,8 +7,10 @@
  * isolates files), the local gateway imports a function at its first request, and nothing in this file
  * parses an order or check body before the first test.
  */
-import { describe, expect, it } from 'vitest';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApi } from '../support/api.ts';
+import { contextWithRemaining } from '../support/lambda-invocation.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
 import { cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
@@ -43,6 +45,26 @@ describe('deeply nested and oversized JSON bodies', () => {
     }
     // Nothing was charged.
     expect((await getBalance(cardAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance).toBe(0);
+  });
+
+  it('answers the same 422 on the first invocation of a freshly imported handler (a new Lambda instance), whatever ran before', async () => {
+    const body = JSON.stringify({ order: { location_id: world.location.location_id, spend_amount: 10, items: nestedItems(400) } });
+    const authorization = `token merchant="${world.merchant.token}", user="${world.user.token}"`;
+    for (const [file, method, path] of [['orders-create', 'POST', '/v15/orders'], ['checks-create', 'PUT', '/v15/checks']] as const) {
+      // A new module graph: the function, its schemas and the pipeline evaluated again, as a cold start does.
+      vi.resetModules();
+      const { handler } = (await import(`../../functions/${file}.ts`)) as { handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2> };
+      const event = {
+        rawPath: path,
+        headers: { host: 'localhost', authorization, 'content-type': 'application/json' },
+        body: file === 'checks-create' ? body.replace('"order"', '"check"') : body,
+        isBase64Encoded: false,
+        requestContext: { requestId: `cold-${file}`, http: { method, path, sourceIp: '127.0.0.1' } },
+      } as unknown as APIGatewayProxyEventV2;
+      const response = await handler(event, contextWithRemaining(10_000, `cold-${file}`));
+      expect(response.statusCode, response.body).toBe(422);
+      expect(JSON.parse(response.body!)).toEqual(tooDeep);
+    }
   });
 
   it('still lets the schema answer nesting within the bound, and takes the deepest order it allows', async () => {
