@@ -146,15 +146,14 @@ export function useDeliveryNetwork(replacement?: Partial<DeliveryNetwork>): void
  * the one connected to. Resolving again to connect would let a name answer public for the check and
  * 127.0.0.1 for the connection (DNS rebinding).
  */
-async function checkedAddress(url: URL): Promise<ResolvedAddress | undefined> {
-  const local = allowsLoopbackUrls() && isLocalLoopbackUrl(url);
-  if (!local && url.protocol !== 'https:') return undefined;
+async function checkedAddress(url: URL): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const family = isIP(host);
-  const addresses = family !== 0 ? [{ address: host, family }] : await network.resolve(host).catch(() => []);
-  if (addresses.length === 0) return undefined;
-  if (!local && !addresses.every((entry) => isPublicAddress(entry.address))) return undefined;
-  return addresses[0];
+  // The local stack's loopback URL goes where it names (`localhost` may be 127.0.0.1 or ::1: the system tries both).
+  if (allowsLoopbackUrls() && isLocalLoopbackUrl(url)) return host;
+  if (url.protocol !== 'https:') return undefined;
+  const addresses = isIP(host) !== 0 ? [{ address: host }] : await network.resolve(host).catch(() => []);
+  if (addresses.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address))) return undefined;
+  return addresses[0]!.address;
 }
 
 /**
@@ -162,14 +161,14 @@ async function checkedAddress(url: URL): Promise<ResolvedAddress | undefined> {
  * server name (SNI, certificate check) and the Host header. No redirect is followed (an answer that is not
  * 2xx); the answer's body is not read.
  */
-function postTo(url: URL, target: ResolvedAddress, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+function postTo(url: URL, target: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(
       {
         protocol: url.protocol,
-        hostname: network.reach(target.address),
+        hostname: network.reach(target),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
