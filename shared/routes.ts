@@ -249,7 +249,7 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
   { method: 'DELETE', path: '/v15/webhook_endpoints/{id}', handler: 'webhook-endpoints-delete', credential: 'merchant-or-app', table: 'write', memory: 512 },
   { method: 'POST', path: '/v15/webhook_endpoints/{id}/secrets', handler: 'webhook-endpoint-secrets-create', credential: 'merchant-or-app', table: 'write', memory: 512 },
-  { method: 'POST', path: '/v15/webhook_endpoints/{id}/replays', handler: 'webhook-endpoint-replays-create', credential: 'merchant-or-app', table: 'read', queuesDeliveries: true },
+  { method: 'POST', path: '/v15/webhook_endpoints/{id}/replays', handler: 'webhook-endpoint-replays-create', credential: 'merchant-or-app', table: 'write', queuesDeliveries: true },
   { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
   // Images: 302 to a signed URL of the stored size (docs/app-surface.md "Images"); uploads are the operators' CLI
   { method: 'GET', path: '/v14/locations/{location_id}/image', handler: 'locations-image-show-v14', credential: 'none', table: 'read', readsImages: true },

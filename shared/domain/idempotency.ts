@@ -6,7 +6,8 @@
  * (`context.completionItem()`), so no crash can leave money moved without its stored response.
  *
  * Record (`keys.idempotencyKey(scope, sha256(key))`):
- *   status INPROGRESS | COMPLETED, request_hash (SHA-256 of method, path and canonical JSON body),
+ *   status INPROGRESS | COMPLETED, caller (every principal of the credentials), request_hash (SHA-256 of the
+ *   caller, method, path and canonical JSON body),
  *   lease_token + lease_expires_at (INPROGRESS only: a crashed request's key frees itself after
  *   IN_PROGRESS_LEASE_SECONDS), response_json (status, body, headers), ttl (epoch seconds; DynamoDB TTL
  *   deletes it some time after RETENTION_SECONDS, and reads treat an expired record as absent).
@@ -16,6 +17,9 @@
  *   2xx and 4xx results are stored (a replay answers the same), 409 and 5xx release the key.
  * - same key, same request, completed: the stored status/body/headers + `Idempotent-Replayed: true`.
  * - same key, different request: 422 request/idempotency_key/mismatch.
+ * - same key from another caller (a merchant token with another user's token, as a POS sends for each
+ *   customer): 422 request/idempotency_key/other_caller, never a replay: a stored answer belongs to the
+ *   credentials that made it (Stripe scopes keys to the account that sent them).
  * - same key while the first is in flight: 409 with Retry-After.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -45,6 +49,11 @@ export interface IdempotentRequest {
   body: unknown;
   /** Whose key it is: the token's subject, e.g. `merchant:1` or `user:5`. */
   scope: string;
+  /**
+   * Every principal the credentials carry, e.g. `merchant:1 user:5`: within one scope, the customer a
+   * merchant acts for. Part of the fingerprint, so one caller's key never replays another's answer.
+   */
+  caller: string;
   /** The Idempotency-Key header value, if sent. */
   key: string | undefined;
 }
@@ -72,8 +81,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-export function requestHash(request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string {
-  return createHash('sha256').update(`${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body ?? null)}`).digest('hex');
+export function requestHash(request: Pick<IdempotentRequest, 'caller' | 'method' | 'path' | 'body'>): string {
+  return createHash('sha256').update(`${request.caller}\n${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body ?? null)}`).digest('hex');
 }
 
 function recordKey(scope: string, key: string) {
@@ -88,6 +97,15 @@ interface ClaimResult {
 type Presented = { kind: 'run'; claim: ClaimResult } | { kind: 'replay'; response: StoredResponse } | { kind: 'in_flight'; retryAfter: number };
 
 const MISMATCH = () => unprocessable('request', 'idempotency_key', 'This Idempotency-Key was already used with a different request.', 'mismatch');
+const OTHER_CALLER = () => unprocessable('request', 'idempotency_key', 'This Idempotency-Key was already used by other credentials; use a new key for each customer.', 'other_caller');
+
+/**
+ * Why a live record held by another request is not ours to replay. A record written before the caller was
+ * recorded has no `caller` and a hash without it: it never matches, so it is never replayed to anyone.
+ */
+function refusal(existing: Record<string, unknown>, request: IdempotentRequest): ApiError {
+  return typeof existing.caller === 'string' && existing.caller !== request.caller ? OTHER_CALLER() : MISMATCH();
+}
 
 /**
  * Writes the INPROGRESS record unless a live record holds the key. Exported for tests and for
@@ -109,6 +127,7 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
             ...Key,
             entity: 'IdempotencyKey',
             scope: request.scope,
+            caller: request.caller,
             status: 'INPROGRESS',
             request_hash: hash,
             lease_token: leaseToken,
@@ -131,7 +150,7 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
       const existing =
         returned && typeof returned.pk === 'string' ? returned : (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true })))).Item;
       if (!existing) continue; // deleted (released) meanwhile: try to claim again
-      if (existing.request_hash !== hash) throw MISMATCH();
+      if (existing.request_hash !== hash) throw refusal(existing, request);
       if (existing.status === 'COMPLETED') return { kind: 'replay', response: JSON.parse(String(existing.response_json)) as StoredResponse };
       if (existing.lease_token === leaseToken) return { kind: 'run', claim: { leaseToken } };
       const leaseLeft = Number(existing.lease_expires_at ?? now) - now;
@@ -150,6 +169,7 @@ function completedRecord(request: IdempotentRequest & { key: string }, leaseToke
       ...recordKey(request.scope, request.key),
       entity: 'IdempotencyKey',
       scope: request.scope,
+      caller: request.caller,
       status: 'COMPLETED',
       request_hash: requestHash(request),
       // JSON text: a DynamoDB map would not keep the body's key order, and replays must be identical.

@@ -176,3 +176,10 @@ export const MANAGER_CODE_MERCHANT_FAILURES: WindowLimit = { name: 'manager-code
  * already migrated) per hour, then 429 until the window ends, so a new account cannot enumerate card numbers.
  */
 export const LEGACY_CLAIM_FAILURES: WindowLimit = { name: 'legacy-claim', limit: 10, windowSeconds: 3600 };
+
+/**
+ * Webhook replays per endpoint: each queues up to 1000 signed POSTs to a URL the tenant chose (10 replays
+ * made 761), so at most 3 per 15 minutes and 10 per day; the next is 429 with Retry-After.
+ */
+export const WEBHOOK_REPLAYS_PER_ENDPOINT: WindowLimit = { name: 'webhook-replay', limit: 3, windowSeconds: 15 * 60 };
+export const WEBHOOK_REPLAYS_PER_DAY: WindowLimit = { name: 'webhook-replay-day', limit: 10, windowSeconds: 24 * 3600 };

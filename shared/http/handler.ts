@@ -7,7 +7,7 @@ import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type OnReadSent, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
-import { parseOrThrow, REQUEST_PARSE } from '#shared/http/validation.ts';
+import { checkJsonBounds, parseOrThrow, REQUEST_PARSE } from '#shared/http/validation.ts';
 import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
@@ -412,12 +412,19 @@ export function apiHandler<
     withinRequest(options?.signal, () => serveRequest(event, context));
   type Inputs = { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> };
   const hasInputs = spec.body !== undefined || spec.query !== undefined || spec.params !== undefined;
-  /** The request's body, query and path, validated in this order: the first that fails is the answer. */
-  const parseInputs = (event: APIGatewayProxyEventV2): Inputs => ({
-    body: (spec.body ? parseOrThrow(spec.body, (event as { body?: unknown }).body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
-    query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
-    params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
-  });
+  /**
+   * The request's body, query and path, validated in this order: the first that fails is the answer. The body's
+   * depth and size in values come first, whether or not the route reads a body (an Idempotency-Key hashes it).
+   */
+  const parseInputs = (event: APIGatewayProxyEventV2): Inputs => {
+    const body = (event as { body?: unknown }).body;
+    checkJsonBounds(body);
+    return {
+      body: (spec.body ? parseOrThrow(spec.body, body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
+      query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
+      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
+    };
+  };
   const serveRequest = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers = lowerCaseHeaders(event.headers);

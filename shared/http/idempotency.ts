@@ -1,6 +1,7 @@
 /**
  * The Idempotency-Key adapter of the handlers: takes the header, the token's subject (the key's scope),
- * the method, the path and the body from the request; shared/domain/idempotency.ts stores and replays.
+ * every principal of the credentials (the caller), the method, the path and the body from the request;
+ * shared/domain/idempotency.ts stores and replays.
  */
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { withIdempotency, type IdempotencyContext, type StoredResponse } from '#shared/domain/idempotency.ts';
@@ -14,7 +15,21 @@ type KeyedRequest = Pick<ApiRequest<unknown, unknown, unknown>, 'headers' | 'cre
 export function idempotencyScope(credentials: KeyedRequest['credentials']): string {
   if (credentials.merchant) return `merchant:${credentials.merchant.merchantId}`;
   if (credentials.user) return `user:${credentials.user.userId}`;
+  if (credentials.app) return `app:${credentials.app.appId}`;
   return 'anonymous';
+}
+
+/**
+ * Who sent the request: every principal of its credentials. A POS sends one merchant token with each
+ * customer's user token, so the scope alone (the merchant) would let customer B's request replay A's order.
+ */
+export function idempotencyCaller(credentials: KeyedRequest['credentials']): string {
+  const principals = [
+    credentials.merchant && `merchant:${credentials.merchant.merchantId}`,
+    credentials.user && `user:${credentials.user.userId}`,
+    credentials.app && `app:${credentials.app.appId}`,
+  ];
+  return principals.filter(Boolean).join(' ') || 'anonymous';
 }
 
 /** Runs `work` at most once per Idempotency-Key of the request: `return idempotent(request, (idempotency) => ...)`. */
@@ -26,6 +41,7 @@ export function idempotent(request: KeyedRequest, work: (context: IdempotencyCon
       // The JSON the client sent, as parsed before validation: the same request hashes the same.
       body: (request.event as { body?: unknown }).body ?? null,
       scope: idempotencyScope(request.credentials),
+      caller: idempotencyCaller(request.credentials),
       key: request.headers[IDEMPOTENCY_HEADER],
     },
     work,

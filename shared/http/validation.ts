@@ -39,3 +39,36 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, roo
   if (result.success) return result.data;
   throw new ApiError(status, zodIssuesToErrors(result.error.issues, rootObject));
 }
+
+/**
+ * Deepest nesting of a JSON body (objects and arrays) accepted. The deepest valid body, an order whose items
+ * nest MAX_ITEM_NESTING levels through `children`, is 33 deep; zod's recursive schemas recurse once or more
+ * per level, and a few hundred levels overflow the stack of a cold process (its first parse runs deeper
+ * frames than a warm one's), which would be a 500 on demand.
+ */
+export const MAX_JSON_DEPTH = 40;
+/**
+ * Most values (objects, arrays and primitives) in a JSON body: a real body of MAX_BODY_BYTES holds about
+ * 5,000 (an order item of 5 values is some 60 bytes); only padding like `[0,0,0,...]` reaches this.
+ */
+export const MAX_JSON_NODES = 10_000;
+
+/**
+ * The request body's bounds, checked before any schema (or anything else that recurses) sees it: a walk with
+ * its own stack, so no body can overflow it, stopping at the first bound passed. 422 `request` / `body`.
+ */
+export function checkJsonBounds(body: unknown): void {
+  const pending: [unknown, number][] = [[body, 1]];
+  let nodes = 0;
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (++nodes > MAX_JSON_NODES) {
+      throw new ApiError(422, [errorDetail('request', 'body', `The request body holds more than ${MAX_JSON_NODES} values.`, 'too_many_values')]);
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new ApiError(422, [errorDetail('request', 'body', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'too_deep')]);
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push([child, depth + 1]);
+  }
+}

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod';
 import type { ApiSpec } from '#shared/http/handler.ts';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { namedSchemaList } from '#shared/schemas/registry.ts';
@@ -54,7 +55,10 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
   413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
   415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
-  422: { name: 'UnprocessableEntity', description: 'Validation failed: each error names the object (the request wrapper key) and property.' },
+  422: {
+    name: 'UnprocessableEntity',
+    description: `Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than ${MAX_JSON_DEPTH} levels deep, or holding more than ${MAX_JSON_NODES} values, is refused before any validation (object \`request\`, property \`body\`, code \`too_deep\` or \`too_many_values\`).`,
+  },
   429: {
     name: 'TooManyRequests',
     description:

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { merchantFixture } from '../support/fixtures.ts';
+import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { complete, completeBody, orderWorld, placeOrder, propose } from '../support/money.ts';
+import { addCreditCard } from '#shared/domain/credit-cards.ts';
 import { claimIdempotencyKey } from '#shared/domain/idempotency.ts';
 import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
 
@@ -53,7 +54,8 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     const proposed = await propose(api, world);
     const uuid = proposed.body.proposed_order.uuid;
     const headerValue = randomUUID();
-    const request = { method: 'POST', path: '/v15/completed_orders', body: completeBody(world, uuid), scope: `merchant:${world.merchant.merchant.merchant_id}`, key: headerValue };
+    const scope = `merchant:${world.merchant.merchant.merchant_id}`;
+    const request = { method: 'POST', path: '/v15/completed_orders', body: completeBody(world, uuid), scope, caller: scope, key: headerValue };
     // A request that has claimed the key and not finished (the state a crashed or slow request leaves).
     expect((await claimIdempotencyKey(request)).kind).toBe('run');
     const blocked = await complete(api, world, uuid, {}, { headers: { 'Idempotency-Key': headerValue } });
@@ -116,6 +118,35 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     const tooLong = await propose(api, world, {}, { 'Idempotency-Key': 'k'.repeat(256) });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body[0].error).toMatchObject({ object: 'request', property: 'idempotency_key' });
+  });
+
+  it("never replays one customer's order to another customer of the same merchant (one POS, one key, two user tokens)", async () => {
+    const world = await orderWorld();
+    const other = await userFixture(world.app.app_id);
+    await addCreditCard(other.user.user_id, `fake-valid-nonce-${randomUUID()}`);
+    const merchantId = world.merchant.merchant.merchant_id;
+    const headers = key();
+    const body = { order: { location_id: world.location.location_id, spend_amount: 700 } };
+    const orderFor = (userToken: string) => api.call('POST', '/v15/orders', { authorization: `token merchant="${world.merchant.token}", user="${userToken}"`, headers, body });
+
+    const first = await orderFor(world.user.token);
+    expect(first.status, first.text).toBe(200);
+    const second = await orderFor(other.token);
+    expect(second.status).toBe(422);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body).toEqual([
+      { error: { object: 'request', property: 'idempotency_key', message: 'This Idempotency-Key was already used by other credentials; use a new key for each customer.', code: 'other_caller' } },
+    ]);
+    // The first customer's retry still replays; the second paid nothing and is charged once with a key of their own.
+    const retry = await orderFor(world.user.token);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.text).toBe(first.text);
+    expect((await getBalance(cardAccountKey(world.user.user.user_id, merchantId))).balance).toBe(700);
+    expect((await getBalance(cardAccountKey(other.user.user_id, merchantId))).balance).toBe(0);
+    const own = await api.call('POST', '/v15/orders', { authorization: `token merchant="${world.merchant.token}", user="${other.token}"`, headers: key(), body });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.order.uuid).not.toBe(first.body.order.uuid);
+    expect((await getBalance(cardAccountKey(other.user.user_id, merchantId))).balance).toBe(700);
   });
 
   it('leaves a ledger that matches every balance', async () => {

@@ -1,4 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
 import { ensureStream, startLocalEventStream, toLambdaRecord, type LocalEventStream } from '../../scripts/local/event-stream.ts';
@@ -144,4 +150,51 @@ export async function listAllEvents(api: TestApi, token: string, types?: string)
     url = nextLink(page.headers);
   }
   return events;
+}
+
+/** A self-signed certificate (and its key) for `names`, made with openssl: a TLS receiver's, trusted as its own CA. */
+export function selfSignedCertificate(names: readonly string[]): { cert: string; key: string } {
+  const directory = mkdtempSync(join(tmpdir(), 'receiver-tls-'));
+  try {
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${names[0]}`,
+      '-addext', `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`, '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem'),
+    ], { stdio: 'ignore' });
+    return { cert: readFileSync(join(directory, 'cert.pem'), 'utf8'), key: readFileSync(join(directory, 'key.pem'), 'utf8') };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+export interface TlsDelivery {
+  host: string | undefined;
+  /** The TLS server name the client sent (SNI). */
+  servername: string | undefined;
+  signature: string;
+  body: string;
+}
+
+/** An https receiver on one address and port (0: any), answering 200 and recording each POST with its Host and SNI. */
+export async function startTlsReceiver(address: string, tls: { cert: string; key: string }, port = 0) {
+  const received: TlsDelivery[] = [];
+  const server = createHttpsServer(tls, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const servername = (request.socket as TLSSocket).servername || undefined;
+      received.push({ host: request.headers.host, servername, signature: String(request.headers['levelup-signature']), body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200).end();
+    });
+  });
+  const listening = await new Promise<number>((resolve) => server.listen(port, address, () => resolve((server.address() as { port: number }).port)));
+  return {
+    port: listening,
+    received,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
 }

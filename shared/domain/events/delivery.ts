@@ -16,6 +16,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -24,6 +28,7 @@ import type { EventRecord } from '#shared/db/outbox.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
 import { recordWebhookDelivery } from '#shared/metrics.ts';
+import { consumeOrRefuse, release, WEBHOOK_REPLAYS_PER_DAY, WEBHOOK_REPLAYS_PER_ENDPOINT } from '#shared/domain/rate-limits.ts';
 import { queueDeliveries, type DeliveryMessage, type QueuedDelivery } from '#shared/queues/deliveries.ts';
 
 /** The consumer keeps a delivery to retry at the head of its group until its next attempt. */
@@ -82,9 +87,22 @@ export async function fanOut(events: readonly EventRecord[], now = Date.now()): 
   return deliveries.length;
 }
 
-/** Queues again, in order, the audience's events after `after` that the endpoint subscribes to. */
+/**
+ * Queues again, in order, the audience's events after `after` that the endpoint subscribes to. Each replay
+ * sends up to MAX_REPLAY_EVENTS signed POSTs to a URL the tenant chose, so replays are limited per endpoint:
+ * a few per quarter hour, a cap per day (429 with Retry-After). Counted only for the tenant's own endpoint.
+ */
 export async function replay(audience: Audience, endpointId: string, after: string, now = Date.now()): Promise<{ id: string; queued: number }> {
   const endpoint = await getOwnEndpoint(audience, endpointId);
+  const refusal = { object: 'replay', message: 'Too many replays of this webhook endpoint; retry after Retry-After seconds.' };
+  await consumeOrRefuse(WEBHOOK_REPLAYS_PER_DAY, endpointId, refusal);
+  try {
+    await consumeOrRefuse(WEBHOOK_REPLAYS_PER_ENDPOINT, endpointId, refusal);
+  } catch (error) {
+    // Refused by the short window: the day's count gives back the replay that did not happen.
+    await release(WEBHOOK_REPLAYS_PER_DAY, endpointId);
+    throw error;
+  }
   const id = `rp_${randomUUID().replaceAll('-', '')}`;
   const events = await eventsToReplay(audience, after, endpoint.events, MAX_REPLAY_EVENTS);
   await queueDeliveries(events.map((event) => queued(endpoint, event, now, id)));
@@ -97,38 +115,107 @@ export type AttemptOutcome =
   | { kind: 'failed'; status: number | null; error?: string }
   | { kind: 'dropped'; reason: string };
 
-/** Where a URL may be delivered now: its host must resolve to public addresses only (or be the local stack's loopback). */
-async function addressAllowed(url: URL): Promise<boolean> {
-  if (allowsLoopbackUrls() && isLocalLoopbackUrl(url)) return true;
-  if (url.protocol !== 'https:') return false;
+/** An address a name resolved to. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/**
+ * How deliveries reach receivers: the resolver, where a socket to a checked address goes, and the TLS
+ * trust. In production: the system's DNS, the address itself, the system's CAs. Tests replace them
+ * (`useDeliveryNetwork`) to give receivers public names and addresses while they listen on loopback.
+ */
+export interface DeliveryNetwork {
+  resolve(host: string): Promise<readonly ResolvedAddress[]>;
+  reach(address: string): string;
+  ca?: string;
+}
+
+const systemNetwork: DeliveryNetwork = { resolve: (host) => lookup(host, { all: true, verbatim: true }), reach: (address) => address };
+let network: DeliveryNetwork = systemNetwork;
+
+/** Replaces parts of the delivery network (tests); without an argument restores the system's. */
+export function useDeliveryNetwork(replacement?: Partial<DeliveryNetwork>): void {
+  network = { ...systemNetwork, ...replacement };
+}
+
+/**
+ * The one address a delivery to `url` connects to, or undefined when it may not go there: the host is
+ * resolved once, every address must be public (or the URL the local stack's loopback), and the first is
+ * the one connected to. Resolving again to connect would let a name answer public for the check and
+ * 127.0.0.1 for the connection (DNS rebinding).
+ */
+async function checkedAddress(url: URL): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
-  return addresses.length > 0 && addresses.every((entry) => isPublicAddress(entry.address));
+  // The local stack's loopback URL goes where it names (`localhost` may be 127.0.0.1 or ::1: the system tries both).
+  if (allowsLoopbackUrls() && isLocalLoopbackUrl(url)) return host;
+  if (url.protocol !== 'https:') return undefined;
+  const addresses = isIP(host) !== 0 ? [{ address: host }] : await network.resolve(host).catch(() => []);
+  if (addresses.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address))) return undefined;
+  return addresses[0]!.address;
+}
+
+/**
+ * One POST to the checked address: the socket goes to that IP while the URL's host name stays the TLS
+ * server name (SNI, certificate check) and the Host header. No redirect is followed (an answer that is not
+ * 2xx); the answer's body is not read.
+ */
+function postTo(url: URL, target: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      {
+        protocol: url.protocol,
+        hostname: network.reach(target),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { ...headers, Host: url.host, 'Content-Length': String(Buffer.byteLength(body)) },
+        // SNI takes names only; an IP literal URL is checked against the certificate's IP names.
+        ...(url.protocol === 'https:' ? { servername: isIP(host) === 0 ? host : '', checkServerIdentity: serverIdentityFor(host), ca: network.ca } : {}),
+        agent: false,
+        signal,
+      },
+      (response) => {
+        resolve(response.statusCode ?? 0);
+        response.destroy();
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** The certificate is checked for the URL's host, not for the address connected to. */
+function serverIdentityFor(host: string) {
+  return (_connectedTo: string, certificate: PeerCertificate) => checkServerIdentity(host, certificate);
 }
 
 /** POSTs the body once; the status (null when no answer came) and what went wrong. */
 async function post(endpoint: WebhookEndpointItem, body: string, eventId: string): Promise<{ status: number | null; error?: string }> {
   const url = new URL(endpoint.url);
-  if (!(await addressAllowed(url))) return { status: null, error: 'address_not_allowed' };
+  const target = await checkedAddress(url);
+  if (!target) return { status: null, error: 'address_not_allowed' };
   const timestamp = Math.floor(Date.now() / 1000);
+  const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
+    const status = await postTo(
+      url,
+      target,
+      {
         'Content-Type': 'application/json',
         'User-Agent': 'LevelUp-Webhooks/1.0',
         'LevelUp-Event-Id': eventId,
         [SIGNATURE_HEADER]: signatureHeader(signingSecrets(endpoint, timestamp), timestamp, body),
       },
       body,
-      // A redirect could point anywhere (an internal address): it is an answer that is not 2xx.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    await response.body?.cancel().catch(() => undefined);
-    return { status: response.status };
-  } catch (error) {
-    return { status: null, error: (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable' };
+      signal,
+    );
+    return { status };
+  } catch {
+    return { status: null, error: signal.aborted ? 'timeout' : 'unreachable' };
   }
 }
 
