@@ -39,6 +39,8 @@ export type LedgerKind =
   | 'credit_granted'
   | 'credit_expired'
   | 'detached_refund'
+  // an order's refund takes back detached refund credit its refunded charge no longer covers (orders/refunds.ts)
+  | 'detached_refund_reversed'
   | 'gift_card_removed';
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {

@@ -182,17 +182,19 @@ describe('POST /v15/completed_orders', () => {
     const proposed = await propose(api, world, { spend_amount: 900 });
     const uuid = proposed.body.proposed_order.uuid;
     const responses = await Promise.all(Array.from({ length: 20 }, () => complete(api, world, uuid, { spend_amount: 900, applied_discount_amount: 100 })));
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    // Identical completions are repeats (issue 34.2): those that waited the first out answer its order, the
+    // others a 409 to retry; all describe one order.
+    const won = responses.filter((response) => response.status === 200);
+    expect(won.length).toBeGreaterThan(0);
+    expect(new Set(won.map((response) => response.text)).size).toBe(1);
     for (const response of responses.filter((candidate) => candidate.status !== 200)) {
-      expect([409, 422]).toContain(response.status);
-      expect(response.body[0].error).toMatchObject({ object: 'order', property: 'base' });
-      expect(['in_progress', 'already_completed']).toContain(response.body[0].error.code);
+      expect(response.status).toBe(409);
+      expect(response.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'in_progress' });
     }
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
     const again = await complete(api, world, uuid, { spend_amount: 900, applied_discount_amount: 100 });
-    expect(again.status).toBe(422);
-    expect(again.body).toEqual(baseError('This order has already been completed.'));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(won[0]!.text);
   });
 
   it('leaves a ledger that matches every balance, none negative', async () => {

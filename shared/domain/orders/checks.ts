@@ -303,6 +303,8 @@ export async function finaliseCheck(merchantId: number, uuid: string, request: C
       register: check.register,
       receipt_message_html: null,
     },
+    // The check is its finalisation's natural key: a POS re-sending it after a lost answer gets the order.
+    answersRepeats: true,
     respond,
   });
 }

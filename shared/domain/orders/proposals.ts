@@ -228,6 +228,8 @@ export async function completeProposedOrder(merchantId: number, request: Complet
     promotedCardId: proposed.promoted_card_id ?? null,
     // A tip the POS sends (0 included: the cashier entered it) wins over the one the customer's QR code carries.
     terms: { ...request, tip_amount: request.tip_amount ?? tipFromPreferences(code.preferences, request.spend_amount) },
+    // The proposal is the completion's natural key: a POS re-sending it after a lost answer gets the order.
+    answersRepeats: true,
     respond,
   });
 }

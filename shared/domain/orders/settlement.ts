@@ -43,6 +43,7 @@ import { isoSeconds } from '#shared/time.ts';
 import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold } from './customer-lease.ts';
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
+import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
 import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
@@ -65,6 +66,11 @@ export interface Settlement {
    * another order of the customer may have spent it since). Without it, asking for more is a 422.
    */
   discountUpToAvailable?: boolean;
+  /**
+   * The source is the order's natural key (a proposed order, a remote check): a repeat of its completion with
+   * the same terms answers the stored order, charging nothing (repeats.ts; issue 34.2).
+   */
+  answersRepeats?: boolean;
   /** Extra guarded writes of the source committed with the money. */
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
@@ -120,10 +126,22 @@ export function settlementRefusal(settlement: Pick<Settlement, 'source' | 'terms
 }
 
 /**
- * Settles one order: charges, moves value and records the completed order exactly once per source.
- * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
+ * Settles one order: charges, moves value and records the completed order exactly once per source (a
+ * repeat of a completed source answers its order when `answersRepeats`). Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
  */
 export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
+  try {
+    return await settleSource(settlement);
+  } catch (error) {
+    // Completed (or being completed) already: a repeat of that completion answers its order.
+    if (!settlement.answersRepeats || !mayBeRepeat(error)) throw error;
+    const repeated = await repeatedSettlement(settlement.source, settlement.terms);
+    if (repeated) return repeated;
+    throw error;
+  }
+}
+
+async function settleSource(settlement: Settlement): Promise<OrderRecord> {
   let acquired = settlement.acquired;
   const refused = settlementRefusal(settlement);
   if (refused) {
@@ -328,7 +346,7 @@ async function commitSettlement(
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
     const add = batch.add;
-    add('source', completeSourceItem(source, claim, uuid, now));
+    add('source', completeSourceItem(source, claim, uuid, now, termsFingerprint(settlement.terms)));
     add('customer', releaseCustomerItem(hold));
     add('order', putOrderItem(order));
     add('gift_card', ...balanceChangeItems(giftCardAccountKey(userId, merchantId), [
