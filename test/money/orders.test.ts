@@ -32,13 +32,16 @@ describe('POST /v15/proposed_orders', () => {
     expect(none.body.proposed_order.discount_amount).toBe(0);
   });
 
-  it("rejects another merchant's location and an unknown QR code", async () => {
+  it("rejects another merchant's location (401, issue 34.3), a missing one (422) and an unknown QR code", async () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const badLocation = await propose(api, world, { location_id: otherLocation.location_id });
-    expect(badLocation.status).toBe(422);
-    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
+    expect(badLocation.status).toBe(401);
+    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    const missingLocation = await propose(api, world, { location_id: 987_654_321 });
+    expect(missingLocation.status).toBe(422);
+    expect(missingLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
     const badUser = await propose(api, world, { payment_token_data: 'LU02UNKNOWN00000000000000000000LU' });
     expect(badUser.status).toBe(401);
     expect(badUser.body).toEqual([{ error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } }]);
@@ -152,10 +155,11 @@ describe('POST /v15/completed_orders', () => {
     expect(otherUser.status).toBe(401);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const badLocation = await complete(api, world, uuid, { location_id: otherLocation.location_id });
-    expect(badLocation.status).toBe(422);
-    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
+    expect(badLocation.status).toBe(401);
+    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
     const missingLocation = await complete(api, world, uuid, { location_id: 999_999 });
     expect(missingLocation.status).toBe(422);
+    expect(missingLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 

@@ -101,13 +101,16 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     expect(shown.body.check).toMatchObject({ state: 'open', spend_amount: 2132, tax_amount: 59, exemption_amount: 3, items: [], pending_order: null });
   });
 
-  it("refuses another merchant's location (422), a location change (422), another merchant's check (401), an unknown one (404)", async () => {
+  it("refuses another merchant's location (401, issue 34.3), an unknown one (422), a location change (422), another merchant's check (401), an unknown check (404)", async () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const foreign = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
-    expect(foreign.status).toBe(422);
-    expect(foreign.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'not_found' });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    const nowhere = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: 987_654_321 } } });
+    expect(nowhere.status).toBe(422);
+    expect(nowhere.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'not_found' });
     const check = await publish(world);
     const moved = await api.call('PUT', `/v15/checks/${check.uuid}`, { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
     expect(moved.status).toBe(422);

@@ -27,7 +27,7 @@ import { newUuid } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
-import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
+import { ApiError, conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
 import { availableCredit, expiryDue } from '#shared/domain/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/charge-limits.ts';
@@ -91,6 +91,18 @@ export interface Acquired {
 }
 
 export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
+/**
+ * The contract's answer to a merchant token not tied to the merchant concerned: also for another merchant's
+ * location (issue 34.3). Location ids are public (an app's location list), so "not found" would hide nothing.
+ */
+export const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
+
+/** An order's location must exist (else `missing`, the route's contract answer) and be the merchant's (else 401). */
+export function requireMerchantsLocation<T extends { merchant_id?: unknown }>(merchantId: number, location: T | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): T {
+  if (typeof location?.merchant_id !== 'number') throw missing();
+  if (location.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
+  return location;
+}
 const DECLINED = () => unprocessable('order', 'base', 'Sorry. We cannot charge the credit card at this time.');
 const INSUFFICIENT_FUNDS = () =>
   unprocessable('order', 'base', 'The card has insufficient funds for this order; allow partial authorization or collect another tender.', 'insufficient_funds');
@@ -103,9 +115,10 @@ const NO_PAYMENT_METHOD = () =>
 const BALANCE_CHANGED = () => conflict("The customer's balance changed while completing this order; retry it.", 1, 'order', 'balance_changed');
 
 /** The merchant and its location as read for an order: both must exist and the location must be the merchant's. */
-export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined): { merchant: MerchantItem; location: LocationItem } {
-  if (!locationItem || !merchantItem || locationItem.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
-  return { merchant: merchantItem as unknown as MerchantItem, location: locationItem as unknown as LocationItem };
+export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): { merchant: MerchantItem; location: LocationItem } {
+  const location = requireMerchantsLocation(merchantId, locationItem, missing);
+  if (!merchantItem) throw missing();
+  return { merchant: merchantItem as unknown as MerchantItem, location: location as unknown as LocationItem };
 }
 
 /** How many times a settlement starts over when balances move under it. */
