@@ -14,6 +14,7 @@ import { publishCheck, updateCheck, type CheckItem } from '#shared/domain/orders
 import { checkBody as checkBodySchema } from '#shared/schemas/pos.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { useTestApi } from '../support/api.ts';
+import { campaignFixture } from '../support/loyalty.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
@@ -25,12 +26,8 @@ const publishPayload = clientPayload('csharp_v15_checks__create_update.json');
 const showPayload = clientPayload('csharp_v15_checks_uuid__show.json');
 const finalisePayload = clientPayload('csharp_v15_checks_uuid_orders__create.json');
 const [sdkAllFields, defaultsOnly] = publishPayload.variants.map((variant: any) => variant.request_body);
-/**
- * The SDK's "all fields" body sends 10,000 units of one item (a serialisation test's value): the order math
- * bounds (docs/money.md, quantity at most 1000) refuse that, so the tests send it with 100 (checked below).
- */
-const allFields = structuredClone(sdkAllFields);
-allFields.check.items[1].item.quantity = 100;
+/** The SDK's "all fields" body, as it is: 10,000 units of its quinoa (accepted since issue 34.4, checked below). */
+const allFields = sdkAllFields;
 const [fullFinalise] = finalisePayload.variants.map((variant: any) => variant.request_body);
 
 /** The C# SDK's check body at the world's location (the fixture's location id is theirs). */
@@ -84,11 +81,22 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     }
   });
 
-  it("answers the SDK's 10,000-unit body with the order math's clear 422 (nothing published)", async () => {
-    const world = await orderWorld();
-    const response = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: checkBody(world, sdkAllFields) });
-    expect(response.status).toBe(422);
-    expect(response.body[0].error).toMatchObject({ object: 'check', property: 'items.1.item.quantity' });
+  it("accepts the SDK's 10,000-unit body (issue 34.4), and the order earns item loyalty only for the cents charged", async () => {
+    // The SDK's finalisation applies 200 of credit.
+    const world = await orderWorld({ credit: 200 });
+    const merchantId = world.merchant.merchant.merchant_id;
+    // Every 5 quinoas earn 300: counted by quantity alone, 10,000 would be 2,000 rewards ($6,000 of credit).
+    const quinoa = await campaignFixture(merchantId, 'item', { item_rules: [{ field: 'sku', value: 'UNKNOWN' }] });
+    const check = await publish(world, sdkAllFields);
+    const shown = await api.call('GET', `/v15/checks/${check.uuid}`, { token: world.merchant.token });
+    expect(shown.body.check.items[1].item).toMatchObject({ name: 'Quinoa', quantity: 10_000, charged_price_amount: 3 });
+    expect((await claim(world, check.uuid)).status).toBe(200);
+    const finalised = await finalise(world, check.uuid);
+    expect(finalised.status, finalised.text).toBe(200);
+    // The line was charged 3 cents: 3 units of progress, no reward; the 200 applied is spent, nothing earned.
+    const progress = await api.call('GET', `/v15/campaigns/${quinoa.campaign_id}/item_based_loyalty_v1`, { token: world.user.token });
+    expect(progress.body.campaign.progress_item_count).toBe(3);
+    expect((await getBalance(creditAccountKey(world.user.user.user_id, merchantId))).balance).toBe(0);
   });
 
   it('updates an open check in place (same uuid, locator and QR code) and the POS reads the new terms', async () => {
