@@ -24,7 +24,8 @@ import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
 import { posOrderTerms, validateIdentifierFromMerchant } from './proposals.ts';
 import type { OrderRecord } from './record.ts';
-import { requireMerchantsLocation, settleOrder } from './settlement.ts';
+import { requireMerchantsLocation } from './parties.ts';
+import { settleOrder } from './settlement.ts';
 import { appOf } from './user-orders.ts';
 import { detailItem } from './views.ts';
 

@@ -26,7 +26,8 @@ import { newCustomerHold, holdPut, releaseCustomer } from './customer-lease.ts';
 import { claimAtCreation, type Claim, type SettlementSource } from './lease.ts';
 import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml } from './proposals.ts';
 import type { OrderRecord, OrderTerms } from './record.ts';
-import { orderParties, requireMerchantsLocation, settlementRefusal, settleOrder, type Acquired } from './settlement.ts';
+import { requireMerchantsLocation } from './parties.ts';
+import { orderParties, settlementRefusal, settleOrder, type Acquired } from './settlement.ts';
 
 const UNRECOGNIZED_CODE = () => unprocessable('order', 'base', "We couldn't recognize that as a valid LevelUp Code. Perhaps scan again?");
 const PAYMENT_TOKEN_INVALID = () => unprocessable('order', 'payment_token_data', 'Payment token is invalid.', 'invalid');

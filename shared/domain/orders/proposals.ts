@@ -17,7 +17,8 @@ import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#sh
 import { isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
 import type { OrderRecord } from './record.ts';
-import { MERCHANT_NOT_AUTHORIZED, orderParties, requireMerchantsLocation, settleOrder } from './settlement.ts';
+import { MERCHANT_NOT_AUTHORIZED, requireMerchantsLocation } from './parties.ts';
+import { orderParties, settleOrder } from './settlement.ts';
 
 export const PROPOSED = 'proposed';
 export const COMPLETED = 'completed';

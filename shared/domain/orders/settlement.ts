@@ -27,7 +27,7 @@ import { newUuid } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
-import { ApiError, conflict, unauthorized, unprocessable } from '#shared/errors.ts';
+import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { getCreditCard, type CreditCardItem } from '#shared/domain/credit-cards.ts';
 import { availableCredit, expiryDue } from '#shared/domain/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/charge-limits.ts';
@@ -43,6 +43,7 @@ import { isoSeconds } from '#shared/time.ts';
 import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold } from './customer-lease.ts';
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
+import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
 import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
 import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
@@ -90,19 +91,6 @@ export interface Acquired {
   claim: Claim;
 }
 
-export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
-/**
- * The contract's answer to a merchant token not tied to the merchant concerned: also for another merchant's
- * location (issue 34.3). Location ids are public (an app's location list), so "not found" would hide nothing.
- */
-export const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
-
-/** An order's location must exist (else `missing`, the route's contract answer) and be the merchant's (else 401). */
-export function requireMerchantsLocation<T extends { merchant_id?: unknown }>(merchantId: number, location: T | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): T {
-  if (typeof location?.merchant_id !== 'number') throw missing();
-  if (location.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
-  return location;
-}
 const DECLINED = () => unprocessable('order', 'base', 'Sorry. We cannot charge the credit card at this time.');
 const INSUFFICIENT_FUNDS = () =>
   unprocessable('order', 'base', 'The card has insufficient funds for this order; allow partial authorization or collect another tender.', 'insufficient_funds');
