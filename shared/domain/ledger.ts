@@ -46,6 +46,8 @@ export type LedgerKind =
   | 'credit_granted'
   | 'credit_expired'
   | 'detached_refund'
+  // an order's refund takes back detached refund credit its refunded charge no longer covers (orders/refunds.ts)
+  | 'detached_refund_reversed'
   | 'gift_card_removed';
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {
@@ -131,6 +133,8 @@ export const CONTRA: Record<LedgerKind, (account: AccountRef) => string> = {
   credit_reversed: fromPlatform('funding'),
   credit_expired: fromPlatform('funding'),
   detached_refund: (account) => platformAccountKey(account.kind === 'detached' ? 'detachedissued' : 'funding', account.merchantId),
+  // An order refund takes back the detached credit its charge no longer covers: the same accounts, reversed.
+  detached_refund_reversed: (account) => platformAccountKey(account.kind === 'detached' ? 'detachedissued' : 'funding', account.merchantId),
   card_charge: fromPlatform('gateway'),
   card_refund: fromPlatform('gateway'),
   credit_paused: pausePartner,

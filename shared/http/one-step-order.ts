@@ -12,6 +12,8 @@ import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 export const oneStepOrderSpec = {
   responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors },
   notFound: ONE_STEP_LOCATION_NOT_FOUND,
+  description:
+    "No natural key: every request is a new order, so a POS that may retry sends an Idempotency-Key (or proposes and completes instead). Another merchant's location: 401 order/merchant_token; a location that does not exist: 404 order/location_id.",
   body: oneStepOrderBody,
   bodyObject: 'order',
   // The location and the QR code, read beside the token's read (HandlerSpec.prefetch) as the body names them

@@ -8,7 +8,15 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 import { merchantOrderResponse, refundBody, refundParams } from '#shared/schemas/money.ts';
 import type * as z from 'zod';
 
-export const refundSpec = { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantOrderResponse, 409: apiErrors }, params: refundParams, body: refundBody, bodyObject: 'refund' };
+export const refundSpec = {
+  responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantOrderResponse, 409: apiErrors },
+  description:
+    'Naturally idempotent: a repeat for an order already refunded answers the refunded order (200) and refunds nothing more. ' +
+    "The refund takes back the customer's detached refund credit that their remaining card charges at the merchant no longer cover.",
+  params: refundParams,
+  body: refundBody,
+  bodyObject: 'refund',
+};
 
 export async function serveRefund(request: ApiRequest<z.output<typeof refundBody>, undefined, z.output<typeof refundParams>>) {
   const merchant = request.credentials.merchant;

@@ -25,12 +25,14 @@ export interface OrderItem {
 type ItemEnvelope = { item: OrderItem };
 
 /**
- * Most units one order line may carry (docs/money.md, "Order math"): a POS sells at most a few hundred of
- * one thing on one check; the bound keeps every unit count, and the loyalty progress made of it, small.
+ * Most units one order line may carry (docs/money.md, "Order math"): far above any real till (the C# SDK
+ * sends 10,000; a POS selling by the gram sends thousands), only so that every count stays a small safe
+ * integer. Loyalty is not bounded here but by the money: a line counts at most one unit per cent charged and an
+ * order at most one unit per cent of its qualifying spend (loyalty/progress.ts), so a quantity mints nothing.
  */
-export const MAX_ITEM_QUANTITY = 1000;
+export const MAX_ITEM_QUANTITY = 1_000_000;
 /** Most units one order may carry, each line's quantity times its parents' quantities, summed. */
-export const MAX_ORDER_UNITS = 10_000;
+export const MAX_ORDER_UNITS = 100_000_000;
 
 export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
   z.object({

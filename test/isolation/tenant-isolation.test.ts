@@ -351,14 +351,14 @@ const CASES: IsolationCase[] = [
   },
   {
     route: 'POST /v15/proposed_orders',
-    // docs/money.md: another merchant's location is "not the merchant's" (422 order/location_id), as the contract's completion error.
+    // The contract: a merchant token not tied to the merchant concerned is 401 (issue 34.3; docs/money.md).
     name: "merchant 2 proposes an order at merchant 1's location",
     attempt: (w) => ({
       token: w.merchant2.token,
       path: '/v15/proposed_orders',
       body: { proposed_order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500, items: [] } },
     }),
-    expected: { status: 422, body: notAuthorizedFor('order', 'location_id', "Location can't be blank", 'not_found') },
+    expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized') },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
@@ -454,7 +454,7 @@ const CASES: IsolationCase[] = [
       route: `POST /${version}/orders`,
       name: `merchant 2 places a one-step order at merchant 1's location for user A (${version})`,
       attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders`, body: { order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500 } } }),
-      expected: { status: 404, body: notAuthorizedFor('order', 'location_id', 'Location not found.', 'not_found') },
+      expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized') },
       otherKind: merchantPath,
       ownerSees: async () => undefined,
     }),
@@ -813,7 +813,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'DELETE /v15/payment_method': "deactivates the token's own user's billed card; no id in the request",
   'GET /v15/payment_options_summary': 'the same options for every user',
   'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
-  'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 422 (test/pos)",
+  'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 401 (test/pos)",
   'POST /v15/users/gift_card_value_orders': "charges the token's own user's card; the recipient is named by email and only receives value (test/money/gift-card-orders)",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',

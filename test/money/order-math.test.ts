@@ -88,10 +88,10 @@ describe('order math is bounded', () => {
   it('answers 422 to a child quantity past the bound and to an order past the unit bound (quantities multiply down the children)', async () => {
     const deepChild = await propose(api, world, { spend_amount: 100, items: [coffee(1, 100, { children: [coffee(2 ** 60, 0)] })] });
     expectItemsError(deepChild, 'proposed_order');
-    // 1000 lattes with 11 shots each: 1000 + 11000 units, past MAX_ORDER_UNITS.
-    const multiplied = await propose(api, world, { spend_amount: 100, items: [coffee(MAX_ITEM_QUANTITY, 100, { children: [coffee(11, 0)] })] });
+    // A million lattes with 101 shots each: 1e6 + 1.01e8 units, past MAX_ORDER_UNITS.
+    const multiplied = await propose(api, world, { spend_amount: 100, items: [coffee(MAX_ITEM_QUANTITY, 100, { children: [coffee(101, 0)] })] });
     expectItemsError(multiplied, 'proposed_order');
-    expect(MAX_ITEM_QUANTITY * 12).toBeGreaterThan(MAX_ORDER_UNITS);
+    expect(MAX_ITEM_QUANTITY * 102).toBeGreaterThan(MAX_ORDER_UNITS);
   });
 
   it('answers 422 to line, fee and check amounts past the safe range', async () => {
@@ -123,6 +123,15 @@ describe('loyalty earns only what the reconciled check allows', () => {
     expect(await credit(world)).toBe(0);
   });
 
+  it('accepts 10,000 of one item (the C# SDK\'s quantity; issue 34.4) and counts only the 7 cents the line was charged', async () => {
+    const { world, item } = await campaignWorld();
+    const response = await check(world, 500, [coffee(10_000, 7)]);
+    expect(response.status, response.text).toBe(200);
+    // 7 units: one reward of 300 (5 coffees) and 2 toward the next; by quantity it would be 2,000 rewards.
+    expect(await itemProgress(world, item)).toBe(2);
+    expect(await credit(world)).toBe(300);
+  });
+
   it('counts at most one unit per cent a line was charged, and no more units than the check\'s qualifying spend', async () => {
     const { world, item } = await campaignWorld();
     // 10 lattes charged 3 cents in all: 3 units.
@@ -136,7 +145,7 @@ describe('loyalty earns only what the reconciled check allows', () => {
 
   it('earns at most the documented per-order cap, from many units or a huge spend', async () => {
     const { world } = await campaignWorld();
-    // 1000 lattes at a cent each on a $10 check: 200 rewards of 300 would be 60,000; the cap holds it.
+    // A million lattes charged $10 on a $10 check: 1000 units count, 200 rewards of 300 would be 60,000; the cap holds it.
     const units = await check(world, 1000, [coffee(MAX_ITEM_QUANTITY, 1000)]);
     expect(units.status, units.text).toBe(200);
     expect(await credit(world)).toBe(MAX_ORDER_CREDIT_EARNED);

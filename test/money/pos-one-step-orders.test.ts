@@ -116,9 +116,13 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(noCode.body).toEqual(docs.errors[2].response_body);
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
+    const missing = await order(world, csharpBody(world, { location_id: 987_654_321 }));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual(docs.errors[3].response_body);
+    // Another merchant's location: the contract's 401 for a merchant token not tied to the merchant (issue 34.3).
     const foreign = await order(world, csharpBody(world, { location_id: otherLocation.location_id }));
-    expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual(docs.errors[3].response_body);
+    expect(foreign.status).toBe(401);
+    expect(foreign.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
     // A user token without create_orders; an invalid user token (the Ruby gem's spec).
     const readOnly = await issueToken({ subject: 'user', userId: world.user.user.user_id, appId: world.app.app_id, permissions: ['read_user_basic_info'], unlimited: false });
     const noPermission = await order(world, { order: { location_id: world.location.location_id, spend_amount: 10 } }, { authorization: `token merchant="${world.merchant.token}", user="${readOnly}"` });

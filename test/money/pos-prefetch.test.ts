@@ -50,17 +50,20 @@ describe('POS writes that read the request\'s items beside the token', () => {
     }
   });
 
-  it('answers a location that does not exist, or is another merchant\'s, its not-found error as before', async () => {
+  it('answers a location that does not exist its not-found error, and another merchant\'s 401 (issue 34.3), as before prefetching', async () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const foreign = await locationFixture(other.merchant.merchant_id);
-    for (const locationId of [foreign.location_id, 987_654_321]) {
-      const proposed = await propose(api, world, { location_id: locationId });
-      expect(proposed.status, proposed.text).toBe(422);
-      expect(proposed.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
-      const placed = await oneStep(world, { location_id: locationId });
-      expect(placed.status, placed.text).toBe(404);
-      expect(placed.body).toEqual([{ error: { object: 'order', property: 'location_id', message: 'Location not found.', code: 'not_found' } }]);
+    const missing = 987_654_321;
+    const proposed = await propose(api, world, { location_id: missing });
+    expect(proposed.status, proposed.text).toBe(422);
+    expect(proposed.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
+    const placed = await oneStep(world, { location_id: missing });
+    expect(placed.status, placed.text).toBe(404);
+    expect(placed.body).toEqual([{ error: { object: 'order', property: 'location_id', message: 'Location not found.', code: 'not_found' } }]);
+    for (const response of [await propose(api, world, { location_id: foreign.location_id }), await oneStep(world, { location_id: foreign.location_id })]) {
+      expect(response.status, response.text).toBe(401);
+      expect(response.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
     }
   });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
+import { clientPayload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { detachedAccountKey } from '#shared/domain/orders/detached-refunds.ts';
 
 const api = useTestApi();
 
@@ -42,9 +44,11 @@ describe('POST /v14/orders/:uuid/refund', () => {
     });
     expect(await balances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
 
+    // Sent again (a POS whose answer was lost): the refunded order, nothing refunded twice (issue 34.2).
     const second = await refund(world, completed.body.order.uuid);
-    expect(second.status).toBe(422);
-    expect(second.body).toEqual([{ error: { object: 'order', property: 'base', message: 'The refund was unsuccessful; contact support' } }]);
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(response.text);
+    expect(await balances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
   });
 
   it('answers 404 with an empty body for an unknown order', async () => {
@@ -83,19 +87,75 @@ describe('POST /v14/orders/:uuid/refund', () => {
     expect(response.status).toBe(200);
   });
 
-  it('refunds once under 10 concurrent refunds', async () => {
+  it('refunds once under 10 concurrent refunds, each answered with the one refunded order', async () => {
     const world = await orderWorld({ credit: 100 });
     const completed = await placeOrder(api, world, { spend_amount: 1000, applied_discount_amount: 100 });
     const responses = await Promise.all(Array.from({ length: 10 }, () => refund(world, completed.body.order.uuid)));
-    expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
-    for (const response of responses.filter((candidate) => candidate.status !== 200)) {
-      expect(response.status).toBe(422);
-      expect(response.body[0].error).toMatchObject({ object: 'order', property: 'base', message: 'The refund was unsuccessful; contact support' });
-    }
+    for (const response of responses) expect(response.status, response.text).toBe(200);
+    expect(new Set(responses.map((response) => response.text)).size).toBe(1);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 100, card: 0 });
   });
 
   it('leaves a ledger that matches every balance, none negative', async () => {
+    expect((await auditLedger()).mismatches).toEqual([]);
+  });
+});
+
+describe('detached refunds count against an order refund (issue 33, "double refund")', () => {
+  const detachedRequest = clientPayload('csharp_v15_detached_refunds__create.json').request_body.detached_refund;
+  /** The C# SDK's detached refund of `amount` to the world's customer, with the merchant's manager code. */
+  const refundDetached = (world: OrderWorld, amount: number) =>
+    api.call('POST', '/v15/detached_refunds', {
+      token: world.merchant.token,
+      body: { detached_refund: { ...detachedRequest, credit_amount: amount, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, manager_confirmation: '87168', identifier_from_merchant: null } },
+    });
+  const refundWithCode = (world: OrderWorld, uuid: string) => refund(world, uuid, { version: 'v15', body: { refund: { manager_confirmation: '87168' } } });
+  const detachedOutstanding = async (world: OrderWorld) => (await getBalance(detachedAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
+
+  it('takes back the detached credit a refunded $100 order no longer covers: the customer gets $100 back, not $200', async () => {
+    const world = await orderWorld({ managerConfirmation: '87168' });
+    const order = await placeOrder(api, world, { spend_amount: 10_000 });
+    expect(order.status, order.text).toBe(200);
+    const detached = await refundDetached(world, 10_000);
+    expect(detached.status, detached.text).toBe(200);
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 10_000, card: 10_000 });
+
+    const refunded = await refundWithCode(world, order.body.order.uuid);
+    expect(refunded.status, refunded.text).toBe(200);
+    // The card has its $100 back; the $100 of detached credit it paid for is gone with it.
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await detachedOutstanding(world)).toBe(0);
+    // Nothing left to give: a new detached refund finds no charges to cover it.
+    expect((await refundDetached(world, 100)).status).toBe(422);
+  });
+
+  it('takes back only the part the remaining charges no longer cover, after some of the credit was spent', async () => {
+    const world = await orderWorld({ managerConfirmation: '87168' });
+    const first = await placeOrder(api, world, { spend_amount: 10_000 });
+    expect((await placeOrder(api, world, { spend_amount: 5_000 })).status).toBe(200);
+    expect((await refundDetached(world, 8_000)).status).toBe(200);
+    // The customer spends 3000 of the detached credit on a third order (charged 2000).
+    expect((await placeOrder(api, world, { spend_amount: 5_000, applied_discount_amount: 3_000 })).status).toBe(200);
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 5_000, card: 17_000 });
+
+    expect((await refundWithCode(world, first.body.order.uuid)).status).toBe(200);
+    // 7000 of charges are left, so 1000 of the 8000 of detached refunds is no longer covered: taken back.
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 4_000, card: 7_000 });
+    expect(await detachedOutstanding(world)).toBe(7_000);
+  });
+
+  it('never lets a detached refund and the order refund at once give back more than was charged', async () => {
+    const world = await orderWorld({ managerConfirmation: '87168' });
+    const order = await placeOrder(api, world, { spend_amount: 10_000 });
+    const [detached, refunded] = await Promise.all([refundDetached(world, 10_000), refundWithCode(world, order.body.order.uuid)]);
+    expect(refunded.status, refunded.text).toBe(200);
+    expect([200, 409, 422]).toContain(detached.status);
+    // Whichever committed first, the customer holds no credit the card's remaining charges do not cover.
+    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await detachedOutstanding(world)).toBe(0);
+  });
+
+  it('leaves the ledger balanced', async () => {
     expect((await auditLedger()).mismatches).toEqual([]);
   });
 });

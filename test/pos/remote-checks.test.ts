@@ -14,6 +14,7 @@ import { publishCheck, updateCheck, type CheckItem } from '#shared/domain/orders
 import { checkBody as checkBodySchema } from '#shared/schemas/pos.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { useTestApi } from '../support/api.ts';
+import { campaignFixture } from '../support/loyalty.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
@@ -25,12 +26,8 @@ const publishPayload = clientPayload('csharp_v15_checks__create_update.json');
 const showPayload = clientPayload('csharp_v15_checks_uuid__show.json');
 const finalisePayload = clientPayload('csharp_v15_checks_uuid_orders__create.json');
 const [sdkAllFields, defaultsOnly] = publishPayload.variants.map((variant: any) => variant.request_body);
-/**
- * The SDK's "all fields" body sends 10,000 units of one item (a serialisation test's value): the order math
- * bounds (docs/money.md, quantity at most 1000) refuse that, so the tests send it with 100 (checked below).
- */
-const allFields = structuredClone(sdkAllFields);
-allFields.check.items[1].item.quantity = 100;
+/** The SDK's "all fields" body, as it is: 10,000 units of its quinoa (accepted since issue 34.4, checked below). */
+const allFields = sdkAllFields;
 const [fullFinalise] = finalisePayload.variants.map((variant: any) => variant.request_body);
 
 /** The C# SDK's check body at the world's location (the fixture's location id is theirs). */
@@ -84,11 +81,22 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     }
   });
 
-  it("answers the SDK's 10,000-unit body with the order math's clear 422 (nothing published)", async () => {
-    const world = await orderWorld();
-    const response = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: checkBody(world, sdkAllFields) });
-    expect(response.status).toBe(422);
-    expect(response.body[0].error).toMatchObject({ object: 'check', property: 'items.1.item.quantity' });
+  it("accepts the SDK's 10,000-unit body (issue 34.4), and the order earns item loyalty only for the cents charged", async () => {
+    // The SDK's finalisation applies 200 of credit.
+    const world = await orderWorld({ credit: 200 });
+    const merchantId = world.merchant.merchant.merchant_id;
+    // Every 5 quinoas earn 300: counted by quantity alone, 10,000 would be 2,000 rewards ($6,000 of credit).
+    const quinoa = await campaignFixture(merchantId, 'item', { item_rules: [{ field: 'sku', value: 'UNKNOWN' }] });
+    const check = await publish(world, sdkAllFields);
+    const shown = await api.call('GET', `/v15/checks/${check.uuid}`, { token: world.merchant.token });
+    expect(shown.body.check.items[1].item).toMatchObject({ name: 'Quinoa', quantity: 10_000, charged_price_amount: 3 });
+    expect((await claim(world, check.uuid)).status).toBe(200);
+    const finalised = await finalise(world, check.uuid);
+    expect(finalised.status, finalised.text).toBe(200);
+    // The line was charged 3 cents: 3 units of progress, no reward; the 200 applied is spent, nothing earned.
+    const progress = await api.call('GET', `/v15/campaigns/${quinoa.campaign_id}/item_based_loyalty_v1`, { token: world.user.token });
+    expect(progress.body.campaign.progress_item_count).toBe(3);
+    expect((await getBalance(creditAccountKey(world.user.user.user_id, merchantId))).balance).toBe(0);
   });
 
   it('updates an open check in place (same uuid, locator and QR code) and the POS reads the new terms', async () => {
@@ -101,13 +109,16 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     expect(shown.body.check).toMatchObject({ state: 'open', spend_amount: 2132, tax_amount: 59, exemption_amount: 3, items: [], pending_order: null });
   });
 
-  it("refuses another merchant's location (422), a location change (422), another merchant's check (401), an unknown one (404)", async () => {
+  it("refuses another merchant's location (401, issue 34.3), an unknown one (422), a location change (422), another merchant's check (401), an unknown check (404)", async () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const foreign = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
-    expect(foreign.status).toBe(422);
-    expect(foreign.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'not_found' });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    const nowhere = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: 987_654_321 } } });
+    expect(nowhere.status).toBe(422);
+    expect(nowhere.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'not_found' });
     const check = await publish(world);
     const moved = await api.call('PUT', `/v15/checks/${check.uuid}`, { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
     expect(moved.status).toBe(422);
@@ -257,10 +268,14 @@ describe('P18-P19 claim, pending order and finalisation', () => {
     const paid = await api.call('GET', `/v15/checks/${check.uuid}`, { token: world.merchant.token });
     expect(paid.body.check).toMatchObject({ state: 'completed', completed_order_uuid: finalised.body.order.uuid, pending_order: { discount_amount: null } });
 
-    // Paid: no second charge, no new terms.
+    // Paid: no second charge, no new terms. The same finalisation again (a POS whose answer was lost) answers
+    // the order (issue 34.2); other terms are refused.
     const twice = await finalise(world, check.uuid);
-    expect(twice.status).toBe(422);
-    expect(twice.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'already_completed' });
+    expect(twice.status, twice.text).toBe(200);
+    expect(twice.text).toBe(finalised.text);
+    const otherTerms = await finalise(world, check.uuid, { order: { ...fullFinalise.order, spend_amount: 1 } });
+    expect(otherTerms.status, otherTerms.text).toBe(422);
+    expect(otherTerms.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'differs_from_completed' });
     const update = await api.call('PUT', `/v15/checks/${check.uuid}`, { token: world.merchant.token, body: checkBody(world) });
     expect(update.status).toBe(422);
     expect(update.body[0].error).toMatchObject({ object: 'check', property: 'base', code: 'already_completed' });
@@ -355,12 +370,14 @@ describe('exactly once under concurrency', () => {
     const check = await publish(world);
     expect((await claim(world, check.uuid)).status).toBe(200);
     const responses = await Promise.all(Array.from({ length: 10 }, () => finalise(world, check.uuid)));
+    // The same finalisation at once: every one that waited the first out answers its order (issue 34.2);
+    // one that ran out of waiting is a 409 to retry.
     const won = responses.filter((response) => response.status === 200);
-    expect(won).toHaveLength(1);
+    expect(new Set(won.map((response) => response.text)).size).toBe(1);
     for (const response of responses.filter((candidate) => candidate.status !== 200)) {
-      expect([409, 422]).toContain(response.status);
-      expect(['in_progress', 'already_completed']).toContain(response.body[0].error.code);
-      if (response.status === 409) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(response.status).toBe(409);
+      expect(response.body[0].error.code).toBe('in_progress');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     const card = cardAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id);
     expect((await getBalance(card)).balance).toBe(987 - 200 + 100);

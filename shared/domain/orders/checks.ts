@@ -24,6 +24,7 @@ import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
 import { posOrderTerms, validateIdentifierFromMerchant } from './proposals.ts';
 import type { OrderRecord } from './record.ts';
+import { requireMerchantsLocation } from './parties.ts';
 import { settleOrder } from './settlement.ts';
 import { appOf } from './user-orders.ts';
 import { detailItem } from './views.ts';
@@ -128,8 +129,8 @@ async function whileWriting<Written, Work>(write: Promise<Written>, work: () => 
  */
 export async function publishCheck<Answer>(merchantId: number, request: CheckRequest, present: (check: CheckItem) => Answer): Promise<Answer> {
   const terms = checkTerms(request);
-  const location = await getLocation(request.location_id);
-  if (location?.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
+  // Another merchant's location: 401, as for its checks (issue 34.3); one that does not exist: 422.
+  const location = requireMerchantsLocation(merchantId, await getLocation(request.location_id), LOCATION_NOT_FOUND);
   const now = isoSeconds();
   const check: CheckItem = {
     uuid: newUuid(),
@@ -303,6 +304,8 @@ export async function finaliseCheck(merchantId: number, uuid: string, request: C
       register: check.register,
       receipt_message_html: null,
     },
+    // The check is its finalisation's natural key: a POS re-sending it after a lost answer gets the order.
+    answersRepeats: true,
     respond,
   });
 }

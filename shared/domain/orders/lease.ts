@@ -120,16 +120,19 @@ export async function releaseSource(source: SettlementSource, claim: Claim, char
   }
 }
 
-/** The state transition the money transaction commits, guarded by this claim's lease. */
-export function completeSourceItem(source: SettlementSource, claim: Claim, orderUuid: string, now: string): TransactItem {
+/**
+ * The state transition the money transaction commits, guarded by this claim's lease. `completedTerms` (the
+ * terms' fingerprint, repeats.ts) lets a repeat of the completion answer this order (issue 34.2).
+ */
+export function completeSourceItem(source: SettlementSource, claim: Claim, orderUuid: string, now: string, completedTerms: string): TransactItem {
   return {
     Update: {
       TableName: table(),
       Key: source.key,
-      UpdateExpression: 'SET #state = :to, completed_order_uuid = :uuid, updated_at = :now REMOVE settlement_lease_token, settlement_lease_until',
+      UpdateExpression: 'SET #state = :to, completed_order_uuid = :uuid, completed_terms = :terms, updated_at = :now REMOVE settlement_lease_token, settlement_lease_until',
       ConditionExpression: '#state = :from AND settlement_lease_token = :token',
       ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
-      ExpressionAttributeValues: { ':to': source.toState, ':from': source.fromState, ':token': claim.leaseToken, ':uuid': orderUuid, ':now': now },
+      ExpressionAttributeValues: { ':to': source.toState, ':from': source.fromState, ':token': claim.leaseToken, ':uuid': orderUuid, ':terms': completedTerms, ':now': now },
     },
   };
 }

@@ -26,6 +26,7 @@ import { newCustomerHold, holdPut, releaseCustomer } from './customer-lease.ts';
 import { claimAtCreation, type Claim, type SettlementSource } from './lease.ts';
 import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml } from './proposals.ts';
 import type { OrderRecord, OrderTerms } from './record.ts';
+import { requireMerchantsLocation } from './parties.ts';
 import { orderParties, settlementRefusal, settleOrder, type Acquired } from './settlement.ts';
 
 const UNRECOGNIZED_CODE = () => unprocessable('order', 'base', "We couldn't recognize that as a valid LevelUp Code. Perhaps scan again?");
@@ -70,7 +71,7 @@ export async function placeOneStepOrder(input: {
   // The location and the QR code are keyed by the request alone: one consistent BatchGetItem, sent beside
   // the token's read (the route's prefetch, readOneStepParties).
   const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched, readKeyedConsistently);
-  if (locationItem?.merchant_id !== merchant.merchantId) throw ONE_STEP_LOCATION_NOT_FOUND();
+  requireMerchantsLocation(merchant.merchantId, locationItem, ONE_STEP_LOCATION_NOT_FOUND);
   const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
   if (userId === undefined) {
     // Nobody to charge: the merchant is checked first, as for every order, then the code is refused.

@@ -17,7 +17,8 @@ import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#sh
 import { isoSeconds } from '#shared/time.ts';
 import { availableDiscount } from './payment-split.ts';
 import type { OrderRecord } from './record.ts';
-import { LOCATION_NOT_FOUND, orderParties, settleOrder } from './settlement.ts';
+import { MERCHANT_NOT_AUTHORIZED, requireMerchantsLocation } from './parties.ts';
+import { orderParties, settleOrder } from './settlement.ts';
 
 export const PROPOSED = 'proposed';
 export const COMPLETED = 'completed';
@@ -26,7 +27,6 @@ export const MAX_RECEIPT_MESSAGE_HTML = 1000;
 
 const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
 const LOCATION_DIFFERS = () => unprocessable('order', 'location_id', 'Location must be the location the order was proposed at.', 'differs_from_proposal');
-const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
 
 export interface ProposedOrderItem {
   uuid: string;
@@ -160,7 +160,7 @@ export async function proposeOrder(merchant: { merchantId: number; appId: number
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
   // balance (and the user's promoted card, kept on the proposed order for completion) is a second read.
   const [location, paymentToken] = await itemsOf(proposalPartyKeys(request), prefetched, readKeyedConsistently);
-  if (location?.merchant_id !== merchant.merchantId) throw LOCATION_NOT_FOUND();
+  requireMerchantsLocation(merchant.merchantId, location);
   const userId = userNamedBy(paymentToken, request.payment_token_data);
   if (userId === undefined) throw USER_NOT_AUTHORIZED();
   // The offer is merchant-funded credit only (gift card value is a tender the completion applies): the
@@ -216,7 +216,7 @@ export async function completeProposedOrder(merchantId: number, request: Complet
   if (userId === undefined || userId !== proposed.user_id) throw USER_NOT_AUTHORIZED();
   // The contract lets a completion differ from its proposal only in tax, spend, the applied discount and the
   // proposal's uuid: the check is closed where it was opened (docs/money.md, "What a completion may change").
-  // (A location that is not the merchant's stays the contract's "not found", checked first.)
+  // (A location that does not exist stays the contract's "not found", another merchant's 401, checked first.)
   const parties = orderParties(merchantId, locationItem, merchantItem);
   if (request.location_id !== proposed.location_id) throw LOCATION_DIFFERS();
   return settleOrder({
@@ -228,6 +228,8 @@ export async function completeProposedOrder(merchantId: number, request: Complet
     promotedCardId: proposed.promoted_card_id ?? null,
     // A tip the POS sends (0 included: the cashier entered it) wins over the one the customer's QR code carries.
     terms: { ...request, tip_amount: request.tip_amount ?? tipFromPreferences(code.preferences, request.spend_amount) },
+    // The proposal is the completion's natural key: a POS re-sending it after a lost answer gets the order.
+    answersRepeats: true,
     respond,
   });
 }

@@ -64,6 +64,8 @@ export interface OrderRecord {
   charge_month?: string;
   credit_earned_amount: number;
   credit_reversed_amount: number;
+  /** Detached refund credit a refund of this order took back, as the refunded charge no longer covered it (refunds.ts). */
+  detached_refund_reversed_amount?: number;
   items: OrderItem[];
   fees: OrderFee[];
   identifier_from_merchant: string | null;

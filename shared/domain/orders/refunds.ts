@@ -3,11 +3,15 @@
  * derived from the order, so concurrent refunds are one gateway refund), then one transaction marks the
  * order refunded (guarded by its state), restores gift card value and applied credit, claws back all the
  * credit the order earned (the credit balance may go negative when it was spent) and undoes loyalty.
+ * Detached refunds count against the same charges (issue 33): what the customer was given as detached
+ * refunds never exceeds what their card was charged at the merchant net of refunds, so a refund that would
+ * leave some uncovered takes that much detached credit back in its transaction, guarded by both accounts.
+ * A repeat of a refund (a POS re-sending after a lost answer) answers the refunded order.
  */
 import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
-import { readItems } from '#shared/db/reads.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
@@ -20,6 +24,7 @@ import { eventCounterKey, merchantAudience, orderResource, recordEvent } from '#
 import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recordOrderRefunded } from '#shared/metrics.ts';
+import { detachedAccountKey } from './detached-refunds.ts';
 import { getOrder, type OrderRecord } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
@@ -50,6 +55,8 @@ export async function refundOrder(input: {
   if (!input.platformReversal) {
     await confirmManager({ expected: merchant?.manager_confirmation, given: input.managerConfirmation, merchantId: input.merchantId, scope: order.uuid, object: 'refund' });
   }
+  // A repeat of a refund that committed (its answer lost): the refunded order, nothing moves again.
+  if (order.state === 'refunded') return order;
   if (order.state !== 'completed') throw REFUND_FAILED();
 
   let refundId: string | null = null;
@@ -68,6 +75,9 @@ export async function refundOrder(input: {
     return (current as (OrderRecord & { refund_token?: string }) | undefined)?.refund_token === refundToken ? current : undefined;
   };
   let builds = 0;
+  // The customer's card and detached-refund accounts, read only once a round found detached refunds
+  // outstanding: until then the transaction just checks there are none (almost every customer).
+  let accounts: RefundAccounts | undefined;
   for (let attempt = 1; attempt <= REFUND_ROUNDS; attempt++) {
     const outcome = await transactWrite(async () => {
       const now = isoSeconds();
@@ -78,7 +88,8 @@ export async function refundOrder(input: {
       // Claw-back: all the credit the order earned comes back, even if the user already spent it (the
       // balance then goes negative and later earnings repay it first); loyalty took back paused rewards itself.
       const creditReversed = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
-      refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed };
+      const detached = detachedCover(order, accounts);
+      refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed, detached_refund_reversed_amount: detached.reversed };
       const reference = { order_uuid: order.uuid };
       batch = new LabelledItems();
       const add = batch.add;
@@ -86,10 +97,11 @@ export async function refundOrder(input: {
         Update: {
           TableName: table(),
           Key: keys.order(order.uuid),
-          UpdateExpression: 'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, refund_token = :token, updated_at = :now',
+          UpdateExpression:
+            'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, detached_refund_reversed_amount = :detached, refund_token = :token, updated_at = :now',
           ConditionExpression: '#state = :completed',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed, ':token': refundToken },
+          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed, ':detached': detached.reversed, ':token': refundToken },
         },
       });
       add('gift_card', ...balanceChangeItems(giftCardAccountKey(order.user_id, order.merchant_id), [
@@ -98,10 +110,13 @@ export async function refundOrder(input: {
       add('credit', ...balanceChangeItems(creditAccount, [
         { kind: 'credit_restored', amount: order.applied_discount_amount, entryId: `order:${order.uuid}:credit_restored`, reference },
         { kind: 'credit_reversed', amount: -creditReversed, entryId: `order:${order.uuid}:credit_reversed`, reference },
+        // Detached credit the refunded charge no longer covers goes back too (may take the balance into debt, as above).
+        { kind: 'detached_refund_reversed', amount: -detached.reversed, entryId: `order:${order.uuid}:detached_refund_reversed`, reference },
       ], { now, allowNegative: true }));
       add('card', ...balanceChangeItems(cardAccountKey(order.user_id, order.merchant_id), [
         { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
-      ], { now }));
+      ], { now, expectedVersion: detached.cardVersion }));
+      add('detached', ...detached.items(now, order.uuid));
       // The refunded charge's room comes back to the month it was counted in (card charge limits).
       if (order.charge_month) add('charge_limit', ...giveBackChargeItems(order.user_id, order.merchant_id, order.charge_month, order.charged_amount, now));
       add('effects', ...effects.transactItems);
@@ -125,14 +140,66 @@ export async function refundOrder(input: {
         recordOrderRefunded(refunded.spend_amount + refunded.tip_amount);
         return refunded;
       }
+      // A concurrent repeat of this refund committed first: its refunded order is the answer (one gateway refund, same key).
+      const current = await retryTransient(() => getOrder(order.uuid));
+      if (current?.state === 'refunded') return current;
       throw REFUND_FAILED();
     }
     if (failed.has('idempotency')) throw REFUND_IN_PROGRESS();
+    // The customer has detached refunds outstanding, or the accounts moved since read: read them for the next round.
+    if (failed.has('detached') || failed.has('card')) accounts = await readRefundAccounts(order);
     // A balance or loyalty item moved under us: read again and retry.
     await backoff(attempt, CONTENTION_BACKOFF);
   }
   // Balances or loyalty items of this customer kept moving: nothing was committed; a retry can win (409, not stored).
   throw REFUND_IN_PROGRESS();
+}
+
+interface RefundAccounts {
+  card: StoredItem | undefined;
+  detached: StoredItem | undefined;
+}
+
+function readRefundAccounts(order: OrderRecord): Promise<RefundAccounts> {
+  return retryTransient(async () => {
+    const [card, detached] = await readItems(
+      [keys.balance(cardAccountKey(order.user_id, order.merchant_id)), keys.balance(detachedAccountKey(order.user_id, order.merchant_id))],
+      { consistent: true },
+    );
+    return { card, detached };
+  });
+}
+
+/**
+ * What the refund does to the customer's detached refunds at the merchant (detached-refunds.ts: together at most
+ * the card's net charges there). The refund lowers those charges by its own; the detached credit they would no
+ * longer cover is `reversed` (taken from the credit account and the detached total). Every figure is guarded in
+ * the refund's transaction: without `accounts` read, that no detached refund is outstanding; with them, that
+ * neither account moved since (`cardVersion` on the card's update, the detached account's version in `items`).
+ * An order that charged nothing lowers no charges: it has nothing to guard.
+ */
+function detachedCover(order: OrderRecord, accounts: RefundAccounts | undefined): { reversed: number; cardVersion?: number; items: (now: string, orderUuid: string) => TransactItem[] } {
+  if (order.charged_amount <= 0) return { reversed: 0, items: () => [] };
+  const detachedKey = detachedAccountKey(order.user_id, order.merchant_id);
+  if (!accounts) return { reversed: 0, items: () => [detachedCheck(detachedKey, 'attribute_not_exists(balance) OR balance <= :zero', { ':zero': 0 })] };
+  const outstanding = Number(accounts.detached?.balance ?? 0);
+  const chargesLeft = Number(accounts.card?.balance ?? 0) - order.charged_amount;
+  const reversed = Math.max(0, Math.min(outstanding, outstanding - chargesLeft));
+  const detachedVersion = Number(accounts.detached?.version ?? 0);
+  return {
+    reversed,
+    cardVersion: Number(accounts.card?.version ?? 0),
+    items: (now, orderUuid) =>
+      reversed > 0
+        ? balanceChangeItems(detachedKey, [
+          { kind: 'detached_refund_reversed', amount: -reversed, entryId: `order:${orderUuid}:detached_refund_reversed`, reference: { order_uuid: orderUuid } },
+        ], { now, expectedVersion: detachedVersion })
+        : [detachedCheck(detachedKey, detachedVersion === 0 ? 'attribute_not_exists(version) OR version = :version' : 'version = :version', { ':version': detachedVersion })],
+  };
+}
+
+function detachedCheck(account: string, condition: string, values: Record<string, unknown>): TransactItem {
+  return { ConditionCheck: { TableName: table(), Key: keys.balance(account), ConditionExpression: condition, ExpressionAttributeValues: values } };
 }
 
 /**

@@ -43,6 +43,8 @@ import { isoSeconds } from '#shared/time.ts';
 import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold } from './customer-lease.ts';
 import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
+import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
+import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
 import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
@@ -65,6 +67,11 @@ export interface Settlement {
    * another order of the customer may have spent it since). Without it, asking for more is a 422.
    */
   discountUpToAvailable?: boolean;
+  /**
+   * The source is the order's natural key (a proposed order, a remote check): a repeat of its completion with
+   * the same terms answers the stored order, charging nothing (repeats.ts; issue 34.2).
+   */
+  answersRepeats?: boolean;
   /** Extra guarded writes of the source committed with the money. */
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
@@ -84,7 +91,6 @@ export interface Acquired {
   claim: Claim;
 }
 
-export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "Location can't be blank", 'not_found');
 const DECLINED = () => unprocessable('order', 'base', 'Sorry. We cannot charge the credit card at this time.');
 const INSUFFICIENT_FUNDS = () =>
   unprocessable('order', 'base', 'The card has insufficient funds for this order; allow partial authorization or collect another tender.', 'insufficient_funds');
@@ -97,9 +103,10 @@ const NO_PAYMENT_METHOD = () =>
 const BALANCE_CHANGED = () => conflict("The customer's balance changed while completing this order; retry it.", 1, 'order', 'balance_changed');
 
 /** The merchant and its location as read for an order: both must exist and the location must be the merchant's. */
-export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined): { merchant: MerchantItem; location: LocationItem } {
-  if (!locationItem || !merchantItem || locationItem.merchant_id !== merchantId) throw LOCATION_NOT_FOUND();
-  return { merchant: merchantItem as unknown as MerchantItem, location: locationItem as unknown as LocationItem };
+export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): { merchant: MerchantItem; location: LocationItem } {
+  const location = requireMerchantsLocation(merchantId, locationItem, missing);
+  if (!merchantItem) throw missing();
+  return { merchant: merchantItem as unknown as MerchantItem, location: location as unknown as LocationItem };
 }
 
 /** How many times a settlement starts over when balances move under it. */
@@ -120,10 +127,22 @@ export function settlementRefusal(settlement: Pick<Settlement, 'source' | 'terms
 }
 
 /**
- * Settles one order: charges, moves value and records the completed order exactly once per source.
- * Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
+ * Settles one order: charges, moves value and records the completed order exactly once per source (a
+ * repeat of a completed source answers its order when `answersRepeats`). Throws ApiError for every business outcome (422 declined/insufficient/..., 409 another settlement in flight).
  */
 export async function settleOrder(settlement: Settlement): Promise<OrderRecord> {
+  try {
+    return await settleSource(settlement);
+  } catch (error) {
+    // Completed (or being completed) already: a repeat of that completion answers its order.
+    if (!settlement.answersRepeats || !mayBeRepeat(error)) throw error;
+    const repeated = await repeatedSettlement(settlement.source, settlement.terms);
+    if (repeated) return repeated;
+    throw error;
+  }
+}
+
+async function settleSource(settlement: Settlement): Promise<OrderRecord> {
   let acquired = settlement.acquired;
   const refused = settlementRefusal(settlement);
   if (refused) {
@@ -328,7 +347,7 @@ async function commitSettlement(
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
     const add = batch.add;
-    add('source', completeSourceItem(source, claim, uuid, now));
+    add('source', completeSourceItem(source, claim, uuid, now, termsFingerprint(settlement.terms)));
     add('customer', releaseCustomerItem(hold));
     add('order', putOrderItem(order));
     add('gift_card', ...balanceChangeItems(giftCardAccountKey(userId, merchantId), [
