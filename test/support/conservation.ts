@@ -29,6 +29,11 @@ export async function conservationWorld(api: TestApi) {
         token: m(merchant).token,
         body: { gift_card_value_addition: { payment_token_data: c(customer).user.payment_token_data, value_amount: amount } },
       }),
+    remove: (merchant: number, customer: number, amount: number) =>
+      api.call('POST', `/v15/merchants/${m(merchant).merchant.merchant_id}/gift_card_value_removals`, {
+        token: m(merchant).token,
+        body: { gift_card_value_removal: { payment_token_data: c(customer).user.payment_token_data, value_amount: amount } },
+      }),
     async order(merchant: number, customer: number, spend: number) {
       const common = { location_id: m(merchant).location.location_id, payment_token_data: c(customer).user.payment_token_data, spend_amount: spend, tax_amount: 0, partial_authorization_allowed: false };
       const proposed = await api.call('POST', '/v15/proposed_orders', { token: m(merchant).token, body: { proposed_order: { ...common, exemption_amount: 0, items: [] } } });
