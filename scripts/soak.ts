@@ -12,11 +12,16 @@
  *
  * Prints requests, statuses, latency percentiles per operation, and the ledger audit. Exits 1 on any 5xx,
  * an audit mismatch, or a replay that answered differently. docs/reliability.md records a run.
+ *
+ * `npm run soak -- --conservation 200`: instead, the model-based conservation property
+ * (test/model/conservation.test.ts) for that many random sequences (at most 2000), stopped after
+ * 20 s a sequence (and shrinking included) at the latest; exits with its status.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,8 +33,21 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '60' },
     concurrency: { type: 'string', default: '8' },
     customers: { type: 'string', default: '24' },
+    conservation: { type: 'string' },
   },
 });
+if (options.conservation !== undefined) process.exit(runConservation(Number(options.conservation)));
+
+/** The conservation property for `runs` sequences, bounded in count and time (the test's own timeout is the same). */
+function runConservation(runs: number): number {
+  if (!Number.isInteger(runs) || runs <= 0 || runs > 2000) throw new Error('--conservation must be a whole number from 1 to 2000');
+  const result = spawnSync('npx', ['vitest', 'run', 'test/model/conservation.test.ts', '-t', 'holds for'], {
+    stdio: 'inherit',
+    env: { ...process.env, CONSERVATION_RUNS: String(runs), CONSERVATION_TIME_LIMIT_S: String(runs * 20) },
+    timeout: (runs * 20 + 120) * 1000,
+  });
+  return result.status ?? 1;
+}
 const durationSeconds = Number(options.duration);
 const concurrency = Number(options.concurrency);
 const customerCount = Number(options.customers);
