@@ -1,4 +1,7 @@
-import { table } from '#shared/db/client.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
@@ -111,11 +114,38 @@ export async function logIn(input: { apiKey: string; username: string; password:
     issued = token && { token: token.token, app_id: appId, user_id: login.user_id, merchant_id: null };
   } else if (login.subject === 'merchant' && login.merchant_id !== undefined) {
     const token = await issueTokenWithExpiry({ subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS }, guard);
-    issued = token && { token: token.token, app_id: appId, user_id: null, merchant_id: login.merchant_id };
+    const personId = login.user_id ?? (await assignLoginPersonId(loginKey));
+    issued = token && { token: token.token, app_id: appId, user_id: personId, merchant_id: login.merchant_id };
   }
   // Not issued: the password changed since it was verified (or the login is not a user's or a merchant's).
   if (!issued) throw invalidLogin();
   return issued;
+}
+
+/**
+ * A merchant login created before merchant logins had a person id gets one on its first successful
+ * login; a concurrent login that assigned one first wins, and both answer that one.
+ */
+async function assignLoginPersonId(loginKey: ReturnType<typeof keys.login>): Promise<number> {
+  const candidate = await nextId('user');
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: loginKey,
+        UpdateExpression: 'SET user_id = :id',
+        ConditionExpression: 'attribute_exists(password_hash) AND attribute_not_exists(user_id)',
+        ExpressionAttributeValues: { ':id': candidate },
+      }),
+    );
+    return candidate;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const [stored] = await readItems([loginKey], { consistent: true });
+    const storedId = (stored as LoginItem | undefined)?.user_id;
+    if (storedId === undefined) throw invalidLogin();
+    return storedId;
+  }
 }
 
 /**

@@ -34,7 +34,9 @@ export async function createMerchant(input: {
   descriptionHtml?: string;
   managerConfirmation?: string | null;
 }): Promise<MerchantItem> {
-  const [merchantId, passwordHash] = await Promise.all([nextId('merchant'), hashPassword(input.password)]);
+  // The login is a person: their id comes from the users' id space, so it never meets a customer's
+  // (the C# POS SDK reads the login's user_id as a non-nullable int).
+  const [merchantId, loginUserId, passwordHash] = await Promise.all([nextId('merchant'), nextId('user'), hashPassword(input.password)]);
   const now = isoSeconds();
   const merchant: MerchantItem = {
     merchant_id: merchantId,
@@ -47,7 +49,7 @@ export async function createMerchant(input: {
     updated_at: now,
   };
   const outcome = await transactWrite(() => [
-    putNew({ ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, password_hash: passwordHash, created_at: now }),
+    putNew({ ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, user_id: loginUserId, password_hash: passwordHash, created_at: now }),
     putNew({ ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }),
   ]);
   if (!outcome.committed) {

@@ -185,7 +185,7 @@ export const issuedAccessToken = /* @__PURE__ */ schema(() => named(
     access_token: z.object({
       token: z.string().describe('Send as `Authorization: token <token>`'),
       app_id: integerId.optional(),
-      user_id: integerId.nullable(),
+      user_id: integerId.nullable().describe('The person who logged in: a user, or the person behind a merchant login (never null for a login); null for an app token and a downgraded merchant token'),
       merchant_id: integerId.nullable(),
     }),
   }),

@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { clientPayload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
 let apiKey: string;
@@ -43,14 +47,38 @@ describe('POST /v15/access_tokens', () => {
     expect(update.status).toBe(200);
   });
 
-  it('logs a merchant in with a merchant token', async () => {
+  it('logs a merchant in with a merchant token, its user_id the id of the person who logged in (the C# SDK reads an int)', async () => {
     const { merchant, username, password } = await merchantFixture(appId);
     const response = await logIn(username, password);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: { token: expect.any(String), app_id: appId, user_id: null, merchant_id: merchant.merchant_id } });
+    expect(response.body).toEqual({ access_token: { token: expect.any(String), app_id: appId, user_id: expect.any(Number), merchant_id: merchant.merchant_id } });
+    const personId = response.body.access_token.user_id as number;
+    expect(Number.isInteger(personId) && personId > 0 && personId < 2 ** 31).toBe(true);
+    // The C# POS SDK's own body on v15, and the same login on v14: the same person each time.
+    const sdkBody = clientPayload('csharp_v15_access_tokens__create.json').request_body;
+    for (const path of ['/v15/access_tokens', '/v14/access_tokens']) {
+      const again = await api.call('POST', path, { body: { access_token: { ...sdkBody.access_token, api_key: apiKey, username, password } } });
+      expect(again.status).toBe(200);
+      expect(again.body.access_token).toMatchObject({ user_id: personId, merchant_id: merchant.merchant_id });
+    }
     // A merchant token is not a user token.
     const me = await api.call('GET', '/v15/users', { token: response.body.access_token.token });
     expect(me.status).toBe(401);
+  });
+
+  it('gives a merchant login stored without a person id one on its first login, the same to concurrent logins', async () => {
+    const { merchant, username, password } = await merchantFixture(appId);
+    await db().send(new UpdateCommand({ TableName: table(), Key: keys.login(username), UpdateExpression: 'REMOVE user_id' }));
+    const logins = await Promise.all([logIn(username, password), logIn(username, password), logIn(username, password)]);
+    const ids = logins.map((login) => {
+      expect(login.status).toBe(200);
+      expect(login.body.access_token.merchant_id).toBe(merchant.merchant_id);
+      return login.body.access_token.user_id;
+    });
+    expect(Number.isInteger(ids[0])).toBe(true);
+    expect(new Set(ids).size).toBe(1);
+    const later = await logIn(username, password);
+    expect(later.body.access_token.user_id).toBe(ids[0]);
   });
 
   it('rejects a wrong password and an unknown username alike, with the docs\' 422 word for word', async () => {

@@ -79,7 +79,7 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
     }
   });
 
-  it("logs a merchant in on /v14 (the Ruby gem's create_for_merchant) and /v15 (C#), with merchant_id set", async () => {
+  it("logs a merchant in on /v14 (the Ruby gem's create_for_merchant) and /v15 (C#), with merchant_id set and user_id the integer id of the person", async () => {
     const merchant = await merchantFixture(app.app.app_id);
     const csharp = clientPayload('csharp_v15_access_tokens__create.json');
     for (const version of ['v14', 'v15']) {
@@ -87,7 +87,9 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
       const response = await api.call('POST', `/${version}/access_tokens`, { body });
       expect(response.status, response.text).toBe(200);
       expect(missingKeys(csharp.response_body.access_token, response.body.access_token)).toEqual([]);
-      expect(response.body.access_token).toMatchObject({ merchant_id: merchant.merchant.merchant_id, user_id: null, token: expect.any(String) });
+      expect(response.body.access_token).toMatchObject({ merchant_id: merchant.merchant.merchant_id, user_id: expect.any(Number), token: expect.any(String) });
+      // The C# SDK's AccessToken.UserId is a non-nullable int: null fails its deserialisation.
+      expect(Number.isInteger(response.body.access_token.user_id)).toBe(true);
     }
   });
 
