@@ -91,12 +91,12 @@ describe('POST /v14/users', () => {
     ]);
   });
 
-  it('answers 401 for an unknown api_key', async () => {
+  it('answers 422 for an unknown api_key (the contract lists only 422 here; the mobile SDKs read 401 as "log in again")', async () => {
     const response = await api.call('POST', '/v14/users', {
       body: { api_key: 'unknown', user: { email: 'unknown-key@example.com', first_name: 'A', last_name: 'B', password: 'password 1' } },
     });
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual([{ error: { object: 'user', property: 'api_key', message: 'API key is not valid.', code: 'invalid_api_key' } }]);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual([{ error: { object: 'user', property: 'api_key', message: 'Api key is invalid.', code: 'invalid_api_key' } }]);
   });
 });
 
