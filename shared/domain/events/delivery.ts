@@ -16,7 +16,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
@@ -161,11 +160,17 @@ async function checkedAddress(url: URL): Promise<string | undefined> {
  * server name (SNI, certificate check) and the Host header. No redirect is followed (an answer that is not
  * 2xx); the answer's body is not read.
  */
-function postTo(url: URL, target: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+async function postTo(url: URL, target: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+  // Plain http is only ever the local stack's loopback receiver (checkedAddress): nothing to pin, and the
+  // functions' bundles alias `node:http` to its status codes alone (infra/constructs/api-function.ts).
+  if (url.protocol !== 'https:') {
+    const response = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+    await response.body?.cancel();
+    return response.status;
+  }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(
+    const request = httpsRequest(
       {
         protocol: url.protocol,
         hostname: network.reach(target),
@@ -174,7 +179,9 @@ function postTo(url: URL, target: string, headers: Record<string, string>, body:
         method: 'POST',
         headers: { ...headers, Host: url.host, 'Content-Length': String(Buffer.byteLength(body)) },
         // SNI takes names only; an IP literal URL is checked against the certificate's IP names.
-        ...(url.protocol === 'https:' ? { servername: isIP(host) === 0 ? host : '', checkServerIdentity: serverIdentityFor(host), ca: network.ca } : {}),
+        servername: isIP(host) === 0 ? host : '',
+        checkServerIdentity: serverIdentityFor(host),
+        ca: network.ca,
         agent: false,
         signal,
       },
