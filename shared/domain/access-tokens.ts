@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
@@ -113,8 +114,9 @@ export async function logIn(input: { apiKey: string; username: string; password:
     const token = await issueTokenWithExpiry({ subject: 'user', userId: login.user_id, appId, permissions: USER_PERMISSIONS, unlimited: true }, guard);
     issued = token && { token: token.token, app_id: appId, user_id: login.user_id, merchant_id: null };
   } else if (login.subject === 'merchant' && login.merchant_id !== undefined) {
+    // Before the token: a login that cannot be given its person id issues no token it cannot answer.
+    const personId = login.user_id ?? (await retryTransient(() => assignLoginPersonId(loginKey)));
     const token = await issueTokenWithExpiry({ subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS }, guard);
-    const personId = login.user_id ?? (await assignLoginPersonId(loginKey));
     issued = token && { token: token.token, app_id: appId, user_id: personId, merchant_id: login.merchant_id };
   }
   // Not issued: the password changed since it was verified (or the login is not a user's or a merchant's).
