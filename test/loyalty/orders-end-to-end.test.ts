@@ -4,6 +4,7 @@ import { complete, orderWorld, propose, type OrderWorld } from '../support/money
 import { campaignFixture } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 
 const api = useTestApi();
 let world: OrderWorld;
@@ -113,5 +114,32 @@ describe('loyalty through orders, end to end', () => {
   it('leaves the ledger consistent', async () => {
     const audit = await auditLedger();
     expect(audit.mismatches).toEqual([]);
+  });
+});
+
+describe('a refund of an order whose rewards the customer paused', () => {
+  it('takes back every paused reward in one balance change: 200, nothing left paused, the ledger consistent', async () => {
+    const own = await orderWorld();
+    const ownMerchant = own.merchant.merchant.merchant_id;
+    await campaignFixture(ownMerchant, 'spend');
+    await campaignFixture(ownMerchant, 'item');
+    const items = coffees(5);
+    const proposed = await propose(api, own, { spend_amount: 5000, items });
+    expect(proposed.status, proposed.text).toBe(200);
+    const completed = await complete(api, own, proposed.body.proposed_order.uuid, { spend_amount: 5000, applied_discount_amount: 0, items });
+    expect(completed.status, completed.text).toBe(200);
+
+    const listed = await api.call('GET', `/v15/merchants/${ownMerchant}/rewards`, { token: own.user.token });
+    const earned = (listed.body as { reward: { id: string } }[]).map((entry) => entry.reward.id).filter((id) => id.startsWith('earned-'));
+    expect(earned).toHaveLength(2);
+    for (const id of earned) expect((await api.call('PUT', `/v15/rewards/${id}/pause`, { token: own.user.token })).status).toBe(200);
+    const paused = pausedCreditAccountKey(own.user.user.user_id, ownMerchant);
+    expect((await getBalance(paused)).balance).toBe(800);
+
+    const refund = await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: own.merchant.token });
+    expect(refund.status, refund.text).toBe(200);
+    expect((await getBalance(paused)).balance).toBe(0);
+    expect((await getBalance(creditAccountKey(own.user.user.user_id, ownMerchant))).balance).toBe(0);
+    expect((await auditLedger()).mismatches).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ import { keys, type Key } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
-import { balanceChangeItems } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue, qualifyingSpend } from '#shared/domain/loyalty/progress.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
@@ -292,6 +292,8 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
   const state: UserLoyaltyState = touchedLoyalty ? await loadUserLoyalty(record.user_id, record.merchant_id, true) : { progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] };
   const rewardsById = new Map(state.rewards.map((reward) => [reward.reward_id, reward]));
   const items: TransactItem[] = [];
+  // One balance change for every paused reward taken back: a transaction may touch the account only once.
+  const pausedReversals: Movement[] = [];
   let creditReversedAmount = 0;
 
   for (const accrual of record.accruals) {
@@ -314,11 +316,7 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
       });
       if (reward.paused && countsAsCredit(reward) && reward.value_remaining_amount > 0) {
         // A paused reward's unspent value sits in the paused-credit account: taken back from there.
-        items.push(
-          ...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), [
-            { kind: 'credit_reversed', amount: -reward.value_remaining_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } },
-          ], { now }),
-        );
+        pausedReversals.push({ kind: 'credit_reversed', amount: -reward.value_remaining_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } });
         creditReversedAmount += reward.value_remaining_amount;
       }
       if (goalId === null) voidedCount = accrual.earned_count;
@@ -339,6 +337,8 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
       }, now),
     );
   }
+
+  items.push(...balanceChangeItems(pausedCreditAccountKey(record.user_id, record.merchant_id), pausedReversals, { now }));
 
   // Credit the order applied comes back (the refund restores the balance); give it back to its rewards.
   for (const consumed of record.consumed) {
