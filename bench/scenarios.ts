@@ -629,7 +629,7 @@ export const scenarios: Scenario[] = [
     minimum: {
       roundTrips: 4,
       transactions: 1,
-      rationale: "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user; keys need the user) + one transaction",
+      rationale: "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user, the merchant's daily credit budget counter; keys need the user) + one transaction (its ADD on that counter makes one merchant's concurrent detached refunds, grants and adjustments take turns)",
     },
     expectedStatuses: [200],
     async prepare({ world, api, count }) {

@@ -285,6 +285,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   audit: () => import('./admin/money.ts').then((module) => module.auditCommand),
   'ledger-migrate': () => import('./admin/money.ts').then((module) => module.ledgerMigrateCommand),
   'set-charge-limits': () => import('./admin/money.ts').then((module) => module.setChargeLimitsCommand),
+  'set-credit-budget': () => import('./admin/money.ts').then((module) => module.setCreditBudgetCommand),
   'create-menu': () => import('./admin/order-ahead.ts').then((module) => module.createMenuCommand),
   'create-upsell': () => import('./admin/order-ahead.ts').then((module) => module.createUpsellCommand),
   'set-interstitial': () => import('./admin/app-surface.ts').then((module) => module.setInterstitialCommand),

@@ -3,10 +3,12 @@
  * - audit: recomputes every balance from the ledger; prints the report, exits 1 on any mismatch.
  * - ledger-migrate: gives every ledger entry written before the ledger was double-entry its other leg (idempotent).
  * - set-charge-limits: an app's or a merchant's card charge limits.
+ * - set-credit-budget: a merchant's daily budget of credit given by hand (grants, detached refunds, adjustments).
  */
 import { CommandError, UsageError, integerOption, type AdminCommand } from '../admin.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/ledger.ts';
 import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
+import { CreditBudgetMerchantMissing, DEFAULT_DAILY_CREDIT_BUDGET, MAX_DAILY_CREDIT_BUDGET, setDailyCreditBudget } from '#shared/domain/merchant-budget.ts';
 
 export const auditCommand: AdminCommand = {
   summary: 'Recompute every balance (gift card value, credit, card charges) from the ledger and check every transfer balances and came from its source; exit 1 on a mismatch.',
@@ -62,6 +64,34 @@ export const setChargeLimitsCommand: AdminCommand = {
       return { ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }), charge_limits: limits, defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null };
     } catch (error) {
       if (error instanceof ChargeLimitTargetMissing) throw new CommandError(error.message);
+      throw error;
+    }
+  },
+};
+
+/**
+ * set-credit-budget: how much merchant-funded credit a merchant may give by hand per UTC day (credit grants,
+ * detached refunds, progress adjustments); docs/money.md, "Caps and budgets". 0 turns those off.
+ */
+export const setCreditBudgetCommand: AdminCommand = {
+  summary: "Set a merchant's daily budget (cents, UTC day) of credit given by hand: grants, detached refunds, progress adjustments; --clear goes back to the default.",
+  usage: `--merchant-id <id> (--daily-amount <cents> | --clear)\n        (default: ${DEFAULT_DAILY_CREDIT_BUDGET} a day; 0 to ${MAX_DAILY_CREDIT_BUDGET})`,
+  options: { 'merchant-id': { type: 'string' }, 'daily-amount': { type: 'string' }, clear: { type: 'boolean' } },
+  async run(values) {
+    const merchantId = integerOption(values, 'merchant-id', true);
+    const clear = values.clear === true;
+    const given = values['daily-amount'];
+    if (clear === (given !== undefined)) throw new UsageError('Give --daily-amount or --clear');
+    let amount: number | null = null;
+    if (!clear) {
+      amount = Number(given);
+      if (!/^\d+$/.test(String(given)) || amount > MAX_DAILY_CREDIT_BUDGET) throw new UsageError(`--daily-amount is a whole number of cents from 0 to ${MAX_DAILY_CREDIT_BUDGET}`);
+    }
+    try {
+      const budget = await setDailyCreditBudget(merchantId, amount);
+      return { merchant_id: merchantId, daily_credit_budget_amount: budget, default: clear };
+    } catch (error) {
+      if (error instanceof CreditBudgetMerchantMissing) throw new CommandError(error.message);
       throw error;
     }
   },

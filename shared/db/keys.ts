@@ -135,6 +135,8 @@ export const keys = {
   userChargeMonth: (userId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}` }),
   /** What a user's card was charged in one calendar month at one merchant: that merchant's monthly charge limit's counter. */
   merchantChargeMonth: (userId: number, merchantId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}#MERCHANT#${padId(merchantId)}` }),
+  /** Merchant-funded credit a merchant gave by hand on one UTC day (`YYYY-MM-DD`): its daily budget's counter (merchant-budget.ts). */
+  merchantCreditDay: (merchantId: number, day: string): Key => ({ pk: `FUNDED#${merchantId}`, sk: `DAY#${day}` }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
   /** gsi1 of an order: a user's orders by creation time (ISO 8601 with milliseconds); query backwards for newest first. */
   userOrdersIndex: (userId: number, createdAt: string, uuid: string) => ({ gsi1pk: userOrdersPartition(userId), gsi1sk: `${ORDER_SORT}${createdAt}#${uuid}` }),

@@ -149,7 +149,8 @@ export const giftCardValueRemovalResponse = /* @__PURE__ */ schema(() => named(
 /** POST /v15/detached_refunds (and v14) */
 export const detachedRefundBody = /* @__PURE__ */ schema(() => z.object({
   detached_refund: z.object({
-    credit_amount: z.number().int().min(-100_000_000).max(100_000_000),
+    credit_amount: z.number().int().min(-100_000_000).max(100_000_000)
+      .describe("Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget)"),
     location_id: z.number().int(),
     payment_token_data: paymentTokenData,
     cashier: optionalText(255),
@@ -182,7 +183,8 @@ export const detachedRefundResponse = /* @__PURE__ */ schema(() => named(
 export const merchantFundedCreditGrantBody = /* @__PURE__ */ schema(() => z.object({
   merchant_funded_credit: z.object({
     email: z.string().trim().min(1).max(254),
-    value_amount: z.number().int().min(-100_000_000).max(100_000_000),
+    value_amount: z.number().int().min(-100_000_000).max(100_000_000)
+      .describe("Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)"),
     merchant_id: z.number().int().nullish(),
     duration_in_seconds: z.number().int().min(-1_000_000_000_000).max(1_000_000_000_000).nullish(),
     message: optionalText(1000),
@@ -194,7 +196,8 @@ export type MerchantFundedCreditGrantRequest = z.output<typeof merchantFundedCre
 /** POST /v15/progress_adjustments */
 export const progressAdjustmentBody = /* @__PURE__ */ schema(() => z.object({
   progress_adjustment: z.object({
-    adjustment: z.number().int().min(-1_000_000).max(1_000_000),
+    adjustment: z.number().int().min(-1_000_000).max(1_000_000)
+      .describe("Items, visits or cents by the campaign's kind; the rewards one adjustment earns are worth at most $500 (422 over_operation_cap) and their credit stays within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)"),
     campaign_id: z.number().int(),
     email: z.string().trim().max(254).nullish(),
     user_id: z.number().int().nullish(),

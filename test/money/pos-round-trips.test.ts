@@ -55,7 +55,7 @@ describe('round trips per POS request', () => {
     expect(roundTrips(response)).toBe(4);
   });
 
-  it('detached refund: token + (location, merchant, identifier, QR code) + (card, running total, user) + one transaction', async () => {
+  it('detached refund: token + (location, merchant, identifier, QR code) + (card, running total, user, the day credit budget counter) + one transaction', async () => {
     const response = await api.call('POST', '/v15/detached_refunds', {
       token: world.merchant.token,
       body: { detached_refund: { credit_amount: 100, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data } },

@@ -6,9 +6,14 @@
  * loyalty periods start as for orders. A negative one lowers progress, never below zero, and takes back no
  * reward already earned.
  *
+ * Bounded (merchant-budget.ts; docs/money.md, "Caps and budgets"): the rewards one adjustment earns are worth at
+ * most PER_OPERATION_CAP.progress_adjustment ($500, credit or not), and their credit counts against the
+ * merchant's daily credit budget. Over either: 422, nothing written.
+ *
  * One transaction: the progress item (guarded by its version), any earned rewards with their `reward.earned`
- * events, their credit (balance + `credit_earned` ledger entry), the adjustment record and the Idempotency-Key record. A concurrent change
- * of the same progress cancels it and it is re-read and retried.
+ * events, their credit (balance + `credit_earned` ledger entry), the budget's counter (guarded by the budget),
+ * the adjustment record and the Idempotency-Key record. A concurrent change of the same progress, or of the
+ * budget, cancels it and it is re-read and retried.
  */
 import { keys } from '#shared/db/keys.ts';
 import { newUuid, nextId } from '#shared/db/ids.ts';
@@ -16,6 +21,8 @@ import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
+import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, refuseOverBudget, refuseOverCap } from '#shared/domain/merchant-budget.ts';
+import { readItems } from '#shared/db/reads.ts';
 import { getCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrueDelta } from '#shared/domain/loyalty/progress.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
@@ -32,6 +39,7 @@ const ADJUSTABLE: readonly CampaignItem['kind'][] = ['spend', 'item', 'visit', '
 const NOT_THE_MERCHANTS = () => unauthorized('Merchant token not associated with the campaign', 'progress_adjustment', 'campaign_id');
 const CONTENDED = () => conflict("This customer's progress is being changed by another request; retry shortly.", 1, 'progress_adjustment', 'in_progress');
 const ROUNDS = 6;
+const BUDGET_REFUSAL = { object: 'progress_adjustment', property: 'adjustment' } as const;
 
 /** A merchant adjusts: the user's app is the one the user registered through (loyalty-events.ts). */
 async function userAppOf(userId: number, merchantId: number): Promise<number | undefined> {
@@ -55,12 +63,22 @@ export async function adjustProgress(input: { merchantId: number; adjustment: Pr
   for (let round = 1; round <= ROUNDS; round++) {
     const at = new Date();
     const now = isoSeconds(at);
-    const state = await loadUserLoyalty(userId, merchantId, true);
+    const day = budgetDay(now);
+    // Only an adjustment that adds can earn: the budget is read for those alone, beside the user's loyalty.
+    const [state, [merchant, budgetCounter]] = await Promise.all([
+      loadUserLoyalty(userId, merchantId, true),
+      adjustment.adjustment > 0 ? readItems(creditBudgetKeys(merchantId, day), { consistent: true }) : [undefined, undefined],
+    ]);
+    const budget = creditBudgetFrom(merchant, budgetCounter, merchantId, day);
     const existing = state.progress.get(campaign.campaign_id);
     const batch = new LabelledItems();
     let creditEarned = 0;
     if (adjustment.adjustment > 0) {
       const accrual = accrueDelta(campaign, existing, adjustment.adjustment, at)!;
+      // Every reward's value is bounded (credit or not, as an order's), and the credit by the day's budget too.
+      const valueEarned = accrual.earned.reduce((sum, earned) => sum + Math.max(0, earned.amount), 0);
+      refuseOverCap('progress_adjustment', valueEarned, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
+      refuseOverBudget(budget, 'progress_adjustment', countsAsCredit(campaign) ? valueEarned : 0, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
       batch.add('progress', putProgressItem(userId, campaign, existing, accrual.next, now));
       for (const earned of accrual.earned) {
         if (earned.amount <= 0) continue;
@@ -78,6 +96,7 @@ export async function adjustProgress(input: { merchantId: number; adjustment: Pr
     }
     if (creditEarned > 0) {
       batch.add('credit', ...creditEarnedTransactItems({ userId, merchantId, amount: creditEarned, entryId: `progressadj:${uuid}:credit_earned`, reference: { progress_adjustment_uuid: uuid } }));
+      batch.add('budget', ...countCreditItems(budget, 'progress_adjustment', creditEarned, now, BUDGET_REFUSAL));
     }
     batch.add('record', putNew({
       ...keys.progressAdjustment(uuid),

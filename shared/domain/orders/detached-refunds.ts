@@ -8,9 +8,13 @@
  *   (`card:<user>:<merchant>`: charges minus refunds) -> 422 credit_amount beyond it. The running total is a
  *   ledger account of its own (`detached:<user>:<merchant>`), so the audit checks it like any balance.
  *
+ * - one refund gives at most PER_OPERATION_CAP.detached_refund ($1,000) -> 422 credit_amount, and counts
+ *   against the merchant's daily credit budget -> 422 base (merchant-budget.ts; docs/money.md, "Caps and budgets").
+ *
  * One conditional transaction: the refund record, the credit (ledger entry `detached_refund` on
  * `credit:<user>:<merchant>`), the running total guarded by its version, a ConditionCheck that the card
- * account did not change since it was read, and the Idempotency-Key record. Exactly once per
+ * account did not change since it was read, the budget's counter (guarded by the budget) and the
+ * Idempotency-Key record. Exactly once per
  * Idempotency-Key; a repeated identifier_from_merchant (which the docs say catches duplicates) answers the
  * first refund again.
  */
@@ -23,6 +27,7 @@ import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/ledger.ts';
 import { confirmManager } from '#shared/domain/manager-confirmation.ts';
+import { budgetDay, countCreditItems, creditBudgetFrom, refuseOverBudget, refuseOverCap } from '#shared/domain/merchant-budget.ts';
 import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -52,6 +57,7 @@ const NOT_POSITIVE = () => unprocessable('detached_refund', 'credit_amount', 'Cr
 const CONTENDED = () => conflict("This customer's balance is being changed by another request; retry shortly.", 1, 'detached_refund', 'in_progress');
 
 const ROUNDS = 8;
+const BUDGET_REFUSAL = { object: 'detached_refund', property: 'credit_amount' } as const;
 
 export async function createDetachedRefund(input: {
   merchantId: number;
@@ -73,12 +79,18 @@ export async function createDetachedRefund(input: {
   await confirmManager({ expected: merchant.manager_confirmation as string | null | undefined, given: refund.manager_confirmation, merchantId, scope: `detached:${refund.location_id}`, object: 'detached_refund' });
   if (identifier && typeof previous?.response_json === 'string') return JSON.parse(previous.response_json) as DetachedRefundResponse;
   if (refund.credit_amount <= 0) throw NOT_POSITIVE();
+  refuseOverCap('detached_refund', refund.credit_amount, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
   const userId = customerFrom(customer, customerItems);
   if (userId === undefined) throw notFound();
 
   const uuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {
-    const [card, total, user] = await readItems([keys.balance(cardAccountKey(userId, merchantId)), keys.balance(detachedAccountKey(userId, merchantId)), keys.user(userId)], { consistent: true });
+    const now = isoSeconds();
+    const day = budgetDay(now);
+    const [card, total, user, budgetCounter] = await readItems(
+      [keys.balance(cardAccountKey(userId, merchantId)), keys.balance(detachedAccountKey(userId, merchantId)), keys.user(userId), keys.merchantCreditDay(merchantId, day)],
+      { consistent: true },
+    );
     const name = displayName(user as { first_name?: unknown; last_name?: unknown } | undefined);
     const merchantName = String(merchant.name ?? 'this merchant');
     if (Number(card?.version ?? 0) === 0) {
@@ -89,7 +101,9 @@ export async function createDetachedRefund(input: {
     if (alreadyRefunded + refund.credit_amount > spent) {
       throw unprocessable('detached_refund', 'credit_amount', `Credit amount cannot be more than ${name} has ever spent at ${merchantName}.`, 'exceeds_spend');
     }
-    const now = isoSeconds();
+    // The merchant item was read (consistently) with the location: its budget holds for this request.
+    const budget = creditBudgetFrom(merchant, budgetCounter, merchantId, day);
+    refuseOverBudget(budget, 'detached_refund', refund.credit_amount, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
     const response: DetachedRefundResponse = {
       detached_refund: {
         cashier: refund.cashier,
@@ -115,6 +129,7 @@ export async function createDetachedRefund(input: {
     batch.add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
       { kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } },
     ], { now }));
+    batch.add('budget', ...countCreditItems(budget, 'detached_refund', refund.credit_amount, now, BUDGET_REFUSAL));
     const respond = input.respond?.(response);
     if (respond) batch.add('idempotency', respond);
     const outcome = await transactWrite(() => batch.items, 1);
@@ -127,7 +142,8 @@ export async function createDetachedRefund(input: {
       const [winner] = await readItems([keys.detachedRefundIdentifier(merchantId, identifier)], { consistent: true });
       if (typeof winner?.response_json === 'string') return JSON.parse(winner.response_json) as DetachedRefundResponse;
     }
-    // The card account or the running total moved (an order, another refund): read them again.
+    // The card account or the running total moved (an order, another refund), or the budget's room went to
+    // another operation: read them again.
     await backoff(round, CONTENTION_BACKOFF);
   }
   throw CONTENDED();

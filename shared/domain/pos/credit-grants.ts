@@ -6,8 +6,9 @@
  * its time has passed, what is left of it leaves the account as a `credit_expired` movement before any
  * credit is offered or applied (shared/domain/credit.ts).
  *
- * One transaction: the grant record, the balance with its entry, the grants list (guarded by its version)
- * and the Idempotency-Key record.
+ * One transaction: the grant record, the balance with its entry, the grants list (guarded by its version),
+ * the merchant's daily credit budget counter (guarded by the budget; merchant-budget.ts) and the
+ * Idempotency-Key record.
  */
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
@@ -17,12 +18,13 @@ import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { grantsListUpdate, type CreditGrantEntry } from '#shared/domain/credit.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
+import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/merchant-budget.ts';
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recipientOf } from './recipients.ts';
 
-/** Largest grant at once (designed: the same cap as a gift card load). */
-export const MAX_CREDIT_GRANT = 50_000;
+/** Largest grant at once (designed: the same cap as a gift card load; merchant-budget.ts holds every source's cap). */
+export const MAX_CREDIT_GRANT = PER_OPERATION_CAP.credit_grant;
 /**
  * Expiry when the request names none. The docs disagree (the prose says 1 year, the parameter table 7
  * years); the prose's year is taken: credit that lapses sooner is the safer default for a merchant.
@@ -61,7 +63,10 @@ export async function grantMerchantFundedCredit(input: { merchantId: number; gra
   for (let round = 1; round <= ROUNDS; round++) {
     const at = input.now?.() ?? new Date();
     const now = isoSeconds(at);
-    const [grantsItem] = await readItems([keys.creditGrants(userId, merchantId)], { consistent: true });
+    const day = budgetDay(now);
+    const [grantsItem, merchant, budgetCounter] = await readItems([keys.creditGrants(userId, merchantId), ...creditBudgetKeys(merchantId, day)], { consistent: true });
+    const budget = creditBudgetFrom(merchant, budgetCounter, merchantId, day);
+    refuseOverBudget(budget, 'credit_grant', grant.value_amount, 'merchant_funded_credit', 'value_amount');
     const open = Array.isArray(grantsItem?.grants) ? (grantsItem.grants as CreditGrantEntry[]) : [];
     if (open.length >= MAX_OPEN_GRANTS) {
       throw unprocessable('merchant_funded_credit', 'base', `This customer already holds ${MAX_OPEN_GRANTS} expiring grants from this merchant.`, 'too_many_grants');
@@ -83,6 +88,7 @@ export async function grantMerchantFundedCredit(input: { merchantId: number; gra
     batch.add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
       { kind: 'credit_granted', amount: grant.value_amount, entryId: `mfcredit:${uuid}:granted`, reference: { grant_uuid: uuid } },
     ], { now }));
+    batch.add('budget', ...countCreditItems(budget, 'credit_grant', grant.value_amount, now, { object: 'merchant_funded_credit', property: 'value_amount' }));
     const respond = input.respond?.();
     if (respond) batch.add('idempotency', respond);
     const outcome = await transactWrite(() => batch.items, 1);
@@ -91,7 +97,7 @@ export async function grantMerchantFundedCredit(input: { merchantId: number; gra
     // Our own transaction, re-sent after its answer was lost, finds its grant.
     if (failed.has('grant')) return;
     if (failed.has('idempotency')) throw CONTENDED();
-    // The grants list moved (another grant, an expiry): read it again.
+    // The grants list moved (another grant, an expiry), or the budget's room went to another operation: read them again.
     await backoff(round, CONTENTION_BACKOFF);
   }
   throw CONTENDED();
