@@ -164,17 +164,16 @@ function mergeLeading<T extends { event_id: string }>(lists: readonly (readonly 
 }
 
 export interface EventsPage {
-  /** The stored bodies, `{"event": {...}}` as delivered, oldest first. */
-  bodies: string[];
-  /** The last event's id when more may follow (the next page's `after`). */
+  /** The page's events (their ids and stored bodies, `{"event": {...}}` as delivered), oldest first. */
+  events: Pick<EventRecord, 'event_id' | 'body_json'>[];
+  /** Where the next page resumes when the read stopped short of the end: the last event, or past skipped ones. */
   next: string | undefined;
 }
 
 /** One page of GET /v15/events: the audience's events after `after`, of `types` if given. */
 export async function listEvents(audience: Audience, options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {}): Promise<EventsPage> {
   const limit = options.limit ?? EVENTS_PAGE_SIZE;
-  const page = await readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
-  return { bodies: page.events.map((event) => event.body_json), next: page.next };
+  return readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
 }
 
 /**
