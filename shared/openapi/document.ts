@@ -377,7 +377,7 @@ const INFO_DESCRIPTION = [
   'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
   'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601 to the second with a numeric UTC offset (`2015-01-22T16:29:22+00:00`); requests may send `Z` or any offset.',
   'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
-  'Paged lists answer 200 with a `Link: <url>; rel="next"` header while more pages exist and 204 (no body, no Link) past the end. Money operations honour an `Idempotency-Key` header.',
+  'Paged lists answer every page that has items with 200 and a `Link: <url>; rel="next"` header to the page after it (an absolute URL carrying the request\'s filters), the last page too; the page after the last item answers 204 (no body, no Link). Follow Link until 204; a stored Link asked again later answers what came since (200) or 204. Money operations honour an `Idempotency-Key` header.',
   'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
 ].join('\n\n');
 
