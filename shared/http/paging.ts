@@ -144,7 +144,7 @@ export interface Page<T> {
 export type EndOfList = 'no-content' | 'empty-list';
 
 /**
- * What one page of any list answers (docs/architecture.md "Paging"; every paged list uses this):
+ * What one page of any list answers (docs/app-surface.md "Paging"; every paged list uses this):
  * - items: 200 and `Link: <the position after the last item>; rel="next"`, on the last page too: clients
  *   follow Link until 204 (the contract), and one that stored the last Link resumes from it later
  *   (200: what came since, 204: nothing yet);

@@ -1,5 +1,5 @@
 /**
- * The one paging rule of every list (docs/architecture.md "Paging", issue 34 point 8): each list walked as
+ * The one paging rule of every list (docs/app-surface.md "Paging", issue 34 point 8): each list walked as
  * the SDKs walk it, first URL then every `Link` until the end, with the shared walker (test/support/paging.ts):
  * every page with items has a Link (the last one too), the position after the last item answers 204 with no
  * body and no Link, every item is seen once, filters ride along. Then per list: a bad page or cursor is a 422

@@ -28,7 +28,7 @@ export interface Walk<T> {
 }
 
 /**
- * Walks a list as the SDKs do (docs/architecture.md "Paging"): the first URL without paging parameters, then
+ * Walks a list as the SDKs do (docs/app-surface.md "Paging"): the first URL without paging parameters, then
  * each `Link: <url>; rel="next"` as given, until the end. Fails unless every 200 page has items and a Link
  * to an absolute URL on the API's own scheme, host and stage, on the list's own path, carrying the filters;
  * the end answers 204 (no body, no Link) or, for `empty-list`, 200 `[]` without a Link; no item is seen twice.
