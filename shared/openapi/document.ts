@@ -213,6 +213,14 @@ function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSche
   return undefined;
 }
 
+/** The header every page of a paged list carries (docs/app-surface.md "Paging"). */
+const PAGED_LINK_HEADER = {
+  Link: {
+    description: '`<url>; rel="next"`: the absolute URL of the page after this one, carrying the request\'s filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it.',
+    schema: { type: 'string' },
+  },
+};
+
 function describeStatus(status: number): string {
   if (status === 200) return 'OK';
   if (status === 202) return 'Accepted: still being processed; poll again. Empty body.';
@@ -294,6 +302,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         const media = mediaTypesOf(json);
         responses[status] = {
           description: describeStatus(status),
+          ...(status === 200 && spec.paged ? { headers: PAGED_LINK_HEADER } : {}),
           content: media ? Object.fromEntries(media.map((entry) => [entry.mediaType, { schema: entry.schema }])) : { 'application/json': { schema: json } },
         };
       }

@@ -14,6 +14,7 @@ import { ORDERS_PAGE_SIZE } from '#shared/domain/orders/user-orders.ts';
 import { LOCATION_ORDERS_PAGE_SIZE } from '#shared/domain/orders/merchant-orders.ts';
 import { EVENTS_PAGE_SIZE } from '#shared/domain/events/events.ts';
 import { MAX_PAGE_WITHOUT_CURSOR } from '#shared/http/paging.ts';
+import { buildDocument } from '#shared/openapi/document.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { cardFixture } from '../support/cards.ts';
@@ -236,5 +237,19 @@ describe("the caller's events (GET /v15/events)", () => {
     ['types=no.such', 'types'],
   ])('refuses %s with 422', async (query, property) => {
     expectRefused(await api.call('GET', `/v15/events?${query}`, { token: appToken }), property);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("shows the Link header on every paged list's 200, and on no other list", async () => {
+    const document = await buildDocument();
+    const paged = [
+      '/v15/apps/orders', '/v14/apps/{app_id}/orders', '/v15/users/orders', '/v14/locations/{location_id}/orders', '/v15/apps/{app_id}/locations',
+      '/v14/apps/{app_id}/locations', '/v15/merchants/{merchant_id}/locations', '/v14/locations', '/v15/events',
+    ];
+    for (const path of paged) expect(document.paths[path]!.get!.responses['200'].headers?.Link, path).toBeDefined();
+    for (const path of ['/v15/managed_locations', '/v15/webhook_endpoints', '/v14/merchants/{merchant_id}/locations']) {
+      expect(document.paths[path]!.get!.responses['200'].headers?.Link, path).toBeUndefined();
+    }
   });
 });
