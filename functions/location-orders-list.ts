@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { apiHandler, noContent, ok, requireMerchant } from '#shared/http/handler.ts';
-import { cursorQuery, encodeCursor, nextPageLink, pageQuery } from '#shared/http/paging.ts';
+import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
+import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
 import { isLocationOrdersCursor, listLocationOrders, locationOrderColumns } from '#shared/domain/orders/merchant-orders.ts';
 import { pathId } from '#shared/schemas/params.ts';
 import { locationOrderList } from '#shared/schemas/pos.ts';
@@ -12,19 +12,20 @@ const query = z.object({
   cursor: cursorQuery(isLocationOrdersCursor),
 });
 
-/** GET /v14/locations/:location_id/orders: the location's orders, newest first, paged by Link; 204 past the end. */
+/** GET /v14/locations/:location_id/orders: the location's orders, newest first, paged by Link (every page has one); 204 past the end. */
 export const handler = apiHandler(
   'location-orders-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationOrderList, 204: null }, summary: "List a location's orders (merchant)", params, query },
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationOrderList, 204: null }, summary: "List a location's orders (merchant)", paged: true, params, query },
   async (request) => {
     const merchant = requireMerchant(request);
+    requireReachablePage(request.query);
     const locationId = request.params.location_id;
     const page = request.query.page ?? 1;
-    const result = await listLocationOrders(merchant.merchantId, locationId, { cursor: request.query.cursor, page });
-    if (result.orders.length === 0) return noContent();
-    const next = result.nextCursor
-      ? nextPageLink(request.baseUrl, `/v14/locations/${locationId}/orders`, new URLSearchParams({ page: String(page + 1), cursor: encodeCursor(result.nextCursor) }))
-      : {};
-    return ok(result.orders.map((order) => ({ order: locationOrderColumns(order) })), next);
+    const orders = await listLocationOrders(merchant.merchantId, locationId, { cursor: request.query.cursor, page });
+    return pageAnswer(
+      request.baseUrl,
+      { items: orders, after: (last) => cursorPosition(`/v14/locations/${locationId}/orders`, page, last.position) },
+      (shown) => shown.map((entry) => ({ order: locationOrderColumns(entry.order) })),
+    );
   },
 );

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
-import { nextPageLink } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { pageAnswer } from '#shared/http/paging.ts';
 import { optionalQuery } from '#shared/schemas/params.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { locationSummaries, serializeSummary } from '#shared/domain/app-surface/location-summaries.ts';
@@ -28,12 +28,12 @@ const query = z
  * Each page's Link resumes after its last row (`since` = its updated_at, `last_id` = its id); apps keep
  * the last Link and come back for what changed. Nothing after the position: 204.
  */
-export const handler = apiHandler('locations-summaries-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationSummaryList, 204: null }, summary: 'List every location as a summary, by change', query }, async (request) => {
+export const handler = apiHandler('locations-summaries-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationSummaryList, 204: null }, summary: 'List every location as a summary, by change', paged: true, query }, async (request) => {
   const { since, last_id: lastId } = request.query;
-  const page = await locationSummaries(since !== undefined ? { since, lastId: lastId ?? 0 } : undefined);
-  if (!page.next) return noContent();
-  return ok(
-    page.locations.map(serializeSummary),
-    nextPageLink(request.baseUrl, '/v14/locations', new URLSearchParams({ since: page.next.since, last_id: String(page.next.lastId) })),
+  const locations = await locationSummaries(since !== undefined ? { since, lastId: lastId ?? 0 } : undefined);
+  return pageAnswer(
+    request.baseUrl,
+    { items: locations, after: (last) => ({ path: '/v14/locations', query: new URLSearchParams({ since: last.updated_at, last_id: String(last.location_id) }) }) },
+    (shown) => shown.map(serializeSummary),
   );
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
-import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { pageAnswer, pageQuery } from '#shared/http/paging.ts';
+import { nextLocationsPosition } from '#shared/http/app-locations.ts';
 import { listMerchantLocationsPage, locationDetailsV15 } from '#shared/domain/location-views.ts';
 import { FULFILLMENT_TYPES, fulfillmentTypesList } from '#shared/schemas/locations.ts';
 import { latitudeQuery, longitudeQuery, optionalQuery, pathId, positiveInteger, requireLatLngTogether } from '#shared/schemas/params.ts';
@@ -18,30 +19,27 @@ const query = z
   })
   .superRefine(requireLatLngTogether);
 
-/** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
-const PAGING_PARAMETERS = ['page', 'after'];
-
 /**
  * GET /v15/merchants/:merchant_id/locations — no credential (iOS sends none; the C# SDK's token is not needed):
  * the merchant's shown locations as details, paged like an app's list (`lat`/`lng` order by distance,
- * `fulfillment_types` filters, every type by default); 204 past the end, 404 for an unknown merchant.
+ * `fulfillment_types` filters, every type by default), a Link on every page, 204 past the end, 404 for an
+ * unknown merchant.
  */
 export const handler = apiHandler(
   'merchant-locations-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", params, query },
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", paged: true, params, query },
   async (request) => {
     const { query } = request;
     const merchantId = request.params.merchant_id;
     const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
     const page = query.page ?? 1;
     const result = await listMerchantLocationsPage(merchantId, { fulfillmentTypes: query.fulfillment_types ?? FULFILLMENT_TYPES, near, page, after: near ? undefined : query.after });
-    if (result.locations.length === 0) return noContent();
     const now = new Date();
-    const body = result.locations.map((location) => ({ location: locationDetailsV15(location, { baseUrl: request.baseUrl, now }) }));
-    if (!result.hasMore) return ok(body);
-    const next = carriedQuery(request.event.queryStringParameters, PAGING_PARAMETERS);
-    next.set('page', String(page + 1));
-    if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
-    return ok(body, nextPageLink(request.baseUrl, `/v15/merchants/${merchantId}/locations`, next));
+    const path = `/v15/merchants/${merchantId}/locations`;
+    return pageAnswer(
+      request.baseUrl,
+      { items: result.locations, after: (last) => nextLocationsPosition(request.event.queryStringParameters, path, page, near ? undefined : last) },
+      (locations) => locations.map((location) => ({ location: locationDetailsV15(location, { baseUrl: request.baseUrl, now }) })),
+    );
   },
 );

@@ -348,8 +348,6 @@ export interface AppLocationsQuery {
 
 export interface AppLocationsPage {
   locations: LocationItem[];
-  /** More locations follow this page. */
-  hasMore: boolean;
 }
 
 /**
@@ -357,7 +355,6 @@ export interface AppLocationsPage {
  * - Without `near`: id order. With the `after` cursor a page reads only about a page of items,
  *   however deep it is; with only `page` it reads from the start and skips the earlier pages.
  * - With `near`: distance order, which needs every matching location of the app read and sorted.
- * One location beyond the page is read to tell whether another page exists.
  */
 export async function listAppLocations(app: App, query: AppLocationsQuery, pageSize = LOCATIONS_PAGE_SIZE): Promise<AppLocationsPage> {
   if (query.near) {
@@ -369,15 +366,14 @@ export async function listAppLocations(app: App, query: AppLocationsQuery, pageS
       .sort((a, b) => a.distance - b.distance || a.location.location_id - b.location.location_id)
       .map(({ location }) => location);
     const start = (query.page - 1) * pageSize;
-    return { locations: sorted.slice(start, start + pageSize), hasMore: sorted.length > start + pageSize };
+    return { locations: sorted.slice(start, start + pageSize) };
   }
   if (query.after !== undefined) {
-    const found = await readInIdOrder(app, query.fulfillmentTypes, query.after, pageSize + 1);
-    return { locations: found.slice(0, pageSize), hasMore: found.length > pageSize };
+    return { locations: await readInIdOrder(app, query.fulfillmentTypes, query.after, pageSize) };
   }
   const skipped = (query.page - 1) * pageSize;
-  const found = await readInIdOrder(app, query.fulfillmentTypes, 0, skipped + pageSize + 1);
-  return { locations: found.slice(skipped, skipped + pageSize), hasMore: found.length > skipped + pageSize };
+  const found = await readInIdOrder(app, query.fulfillmentTypes, 0, skipped + pageSize);
+  return { locations: found.slice(skipped) };
 }
 
 /** Every location of one merchant, in id order (shown or not, any fulfillment type). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { schema } from '#shared/schemas/registry.ts';
-import { noContent, ok, type ApiRequest, type ApiResponse } from '#shared/http/handler.ts';
-import { carriedQuery, nextPageLink, pageQuery } from '#shared/http/paging.ts';
+import type { ApiRequest, ApiResponse } from '#shared/http/handler.ts';
+import { carriedPosition, pageAnswer, pageQuery } from '#shared/http/paging.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { listAppLocations, serializeLocation, type LocationItem } from '#shared/domain/locations.ts';
@@ -43,9 +43,6 @@ export const appLocationsQuery = /* @__PURE__ */ schema(() => z
 
 export const appLocationsParams = /* @__PURE__ */ schema(() => z.object({ app_id: pathId }));
 
-/** Query parameters this handler sets itself on the next-page link; every other one is carried forward as sent. */
-const PAGING_PARAMETERS = ['page', 'after'];
-
 /** What iOS's location factory reads beyond the contract's Location in the v14 list (A29 fixture). */
 function v14LocationFields(location: LocationItem) {
   return {
@@ -75,21 +72,26 @@ export async function serveAppLocations(request: ApiRequest<undefined, z.output<
     // Distance order is by page number only: a cursor in id order means nothing there.
     after: near ? undefined : query.after,
   });
-  if (result.locations.length === 0) return noContent();
-
   const width = query['image[width]'];
   const height = query['image[height]'];
   const density = query['image[density]'];
   const image = width !== undefined && height !== undefined && density !== undefined ? { width, height, density } : undefined;
   const now = new Date();
-  const body = result.locations.map((location) => {
-    const serialized = serializeLocation(location, { baseUrl: request.baseUrl, image, now });
-    return { location: version === 'v14' ? { ...serialized, ...v14LocationFields(location) } : serialized };
-  });
+  return pageAnswer(
+    request.baseUrl,
+    { items: result.locations, after: (last) => nextLocationsPosition(request.event.queryStringParameters, `/${version}/apps/${app.app_id}/locations`, page, near ? undefined : last) },
+    (locations) => locations.map((location) => {
+      const serialized = serializeLocation(location, { baseUrl: request.baseUrl, image, now });
+      return { location: version === 'v14' ? { ...serialized, ...v14LocationFields(location) } : serialized };
+    }),
+  );
+}
 
-  if (!result.hasMore) return ok(body);
-  const next = carriedQuery(request.event.queryStringParameters, PAGING_PARAMETERS);
-  next.set('page', String(page + 1));
-  if (!near) next.set('after', String(result.locations.at(-1)!.location_id));
-  return ok(body, nextPageLink(request.baseUrl, `/${version}/apps/${app.app_id}/locations`, next));
+/**
+ * The page after one of a locations list (an app's, a merchant's): the request's parameters carried forward,
+ * the next page number and, in id order, the `after` cursor of the page's last location (distance order is
+ * by page number only: an id cursor means nothing there).
+ */
+export function nextLocationsPosition(parameters: Record<string, string | undefined> | undefined, path: string, page: number, last: LocationItem | undefined) {
+  return carriedPosition(parameters, path, { page: String(page + 1), after: last ? String(last.location_id) : undefined });
 }

@@ -107,6 +107,8 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
   /** One line for the API docs; the route's method and path are shown anyway. */
   summary?: string;
   description?: string;
+  /** A paged list (answered by `pageAnswer`, shared/http/paging.ts): the OpenAPI document shows the `Link` header of its 200. */
+  paged?: boolean;
   /**
    * A read keyed only by the request as it came (never by the token: it is not known yet), started as soon as
    * the token's read has left and before the inputs are validated, so that neither the validation's CPU nor the

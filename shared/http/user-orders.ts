@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { schema } from '#shared/schemas/registry.ts';
-import { cursorQuery, encodeCursor, nextPageLink, pageQuery } from '#shared/http/paging.ts';
-import { noContent, ok, type ApiResponse } from '#shared/http/handler.ts';
+import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage, type EndOfList } from '#shared/http/paging.ts';
+import type { ApiResponse } from '#shared/http/handler.ts';
 import { isOrdersCursor, listAppOrders } from '#shared/domain/orders/user-orders.ts';
 import { userOrderListColumns } from '#shared/domain/orders/views.ts';
 import type { UserPrincipal } from '#shared/auth/tokens.ts';
@@ -17,13 +17,17 @@ export const userOrdersQuery = /* @__PURE__ */ schema(() => z.object({
 }));
 
 /**
- * `empty` says how a page with no orders answers: 204 where the client reads that as the end, `[]`
- * where it maps the body (the Ruby gem calls `map` on it: a 204's nil would raise).
+ * `end` says how the position after the last order answers: 204 where the client reads that as the end,
+ * `[]` where it maps the body (the Ruby gem calls `map` on it: a 204's nil would raise).
  */
-export async function serveUserOrders(user: UserPrincipal, query: z.output<typeof userOrdersQuery>, link: { baseUrl: string; path: string }, empty: 'no-content' | 'empty-list'): Promise<ApiResponse> {
+export async function serveUserOrders(user: UserPrincipal, query: z.output<typeof userOrdersQuery>, link: { baseUrl: string; path: string }, end: EndOfList): Promise<ApiResponse> {
+  requireReachablePage(query);
   const page = query.page ?? 1;
-  const result = await listAppOrders(user.appId, user.userId, { cursor: query.cursor, page });
-  if (result.orders.length === 0) return empty === 'no-content' ? noContent() : ok([]);
-  const next = result.nextCursor ? nextPageLink(link.baseUrl, link.path, new URLSearchParams({ page: String(page + 1), cursor: encodeCursor(result.nextCursor) })) : {};
-  return ok(result.orders.map((order) => ({ order: userOrderListColumns(order) })), next);
+  const orders = await listAppOrders(user.appId, user.userId, { cursor: query.cursor, page });
+  return pageAnswer(
+    link.baseUrl,
+    { items: orders, after: (last) => cursorPosition(link.path, page, last.position) },
+    (shown) => shown.map((entry) => ({ order: userOrderListColumns(entry.order) })),
+    end,
+  );
 }

@@ -213,6 +213,14 @@ function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSche
   return undefined;
 }
 
+/** The header every page of a paged list carries (docs/app-surface.md "Paging"). */
+const PAGED_LINK_HEADER = {
+  Link: {
+    description: '`<url>; rel="next"`: the absolute URL of the page after this one, carrying the request\'s filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it.',
+    schema: { type: 'string' },
+  },
+};
+
 function describeStatus(status: number): string {
   if (status === 200) return 'OK';
   if (status === 202) return 'Accepted: still being processed; poll again. Empty body.';
@@ -294,6 +302,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         const media = mediaTypesOf(json);
         responses[status] = {
           description: describeStatus(status),
+          ...(status === 200 && spec.paged ? { headers: PAGED_LINK_HEADER } : {}),
           content: media ? Object.fromEntries(media.map((entry) => [entry.mediaType, { schema: entry.schema }])) : { 'application/json': { schema: json } },
         };
       }
@@ -377,7 +386,7 @@ const INFO_DESCRIPTION = [
   'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
   'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601 to the second with a numeric UTC offset (`2015-01-22T16:29:22+00:00`); requests may send `Z` or any offset.',
   'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
-  'Paged lists answer 200 with a `Link: <url>; rel="next"` header while more pages exist and 204 (no body, no Link) past the end. Money operations honour an `Idempotency-Key` header.',
+  'Paged lists answer every page that has items with 200 and a `Link: <url>; rel="next"` header to the page after it (an absolute URL carrying the request\'s filters), the last page too; the page after the last item answers 204 (no body, no Link). Follow Link until 204; a stored Link asked again later answers what came since (200) or 204. Money operations honour an `Idempotency-Key` header.',
   'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
 ].join('\n\n');
 

@@ -215,7 +215,10 @@ describe('A29 GET /v14/apps/:app_id/locations', () => {
     const second = await api.call('GET', next, { body: {} });
     expect(second.status).toBe(200);
     expect(second.body).toHaveLength(1);
-    expect(second.headers.get('link')).toBeNull();
+    // The last page links the page after it too (the gem follows it, then maps the 204's nil to []).
+    const after = await api.call('GET', /<([^>]+)>/.exec(second.headers.get('link')!)![1]!, { body: {} });
+    expect(after.status).toBe(204);
+    expect(after.headers.get('link')).toBeNull();
     const empty = await api.call('GET', `/v14/apps/${app.app_id}/locations`, { body: {} });
     expect(empty.status).toBe(204);
     expect((await api.call('GET', '/v14/apps/999999999/locations')).status).toBe(404);

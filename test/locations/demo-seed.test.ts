@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { nextLink } from '../support/locations.ts';
+import { walkPages } from '../support/paging.ts';
 import { printWalkthrough, seedDemoIfEmpty, type Demo } from '../../scripts/demo/seed.ts';
 
 const api = useTestApi();
@@ -65,18 +65,9 @@ describe('demo seed', () => {
   });
 
   it('serves its locations over several pages, and its users work with their tokens', async () => {
-    let url: string | undefined = `/v15/apps/${demo!.app.id}/locations?fulfillment_types=delivery,in_store,pickup`;
-    let count = 0;
-    let pages = 0;
-    while (url) {
-      const response = await api.call('GET', url);
-      expect(response.status).toBe(200);
-      count += response.body.length;
-      pages++;
-      url = nextLink(response.headers);
-    }
-    expect(count).toBe(demo!.merchant.location_ids.length + demo!.other_merchant.location_ids.length);
-    expect(pages).toBeGreaterThanOrEqual(3);
+    const walk = await walkPages(api, `/v15/apps/${demo!.app.id}/locations?fulfillment_types=delivery,in_store,pickup`, { keyOf: (item: { location: { id: number } }) => item.location.id, carries: ['fulfillment_types'] });
+    expect(walk.items).toHaveLength(demo!.merchant.location_ids.length + demo!.other_merchant.location_ids.length);
+    expect(walk.pages.length).toBeGreaterThanOrEqual(3);
 
     const [withCard, withoutCard] = demo!.users;
     expect((await api.call('GET', '/v15/credit_cards', { token: withCard!.token })).body).toHaveLength(1);

@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 
 describe('GET /v15/apps/orders', () => {
-  it('pages the user\'s orders newest first with Link and ends with 204', async () => {
+  it('pages the user\'s orders newest first with Link on every page, the last one too, and ends with 204', async () => {
     const first = await api.call('GET', '/v15/apps/orders', { token: world.user.token });
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(10);
@@ -47,7 +47,11 @@ describe('GET /v15/apps/orders', () => {
     const second = await api.call('GET', nextUrl, { token: world.user.token });
     expect(second.status).toBe(200);
     expect(second.body.map((entry: any) => entry.order.uuid)).toEqual([...placed].reverse().slice(10));
-    expect(second.headers.get('link')).toBeNull();
+    // The last page links the page after it, which is the end: 204, no body, no Link.
+    const afterLast = await api.call('GET', /^<([^>]+)>/.exec(second.headers.get('link')!)![1]!, { token: world.user.token });
+    expect(afterLast.status).toBe(204);
+    expect(afterLast.text).toBe('');
+    expect(afterLast.headers.get('link')).toBeNull();
     // page=N alone works too, and past the end is 204 with no body and no Link.
     const byPage = await api.call('GET', '/v15/apps/orders?page=2', { token: world.user.token });
     expect(byPage.body).toEqual(second.body);
@@ -95,7 +99,8 @@ describe('GET /v15/apps/orders', () => {
     const expected = placed.filter((_, index) => index === 0 || index % 2 === 0).reverse();
     expect(response.body.map((entry: any) => entry.order.uuid)).toEqual(expected);
     expect(response.body.every((entry: any) => entry.order.merchant_id === world.merchant.merchant.merchant_id)).toBe(true);
-    expect(response.headers.get('link')).toBeNull();
+    // One page holds them all; its Link leads to the end.
+    expect((await api.call('GET', /^<([^>]+)>/.exec(response.headers.get('link')!)![1]!, { token })).status).toBe(204);
   });
 
   it('answers 204 to a user without orders and 401 without read_user_orders', async () => {

@@ -106,7 +106,7 @@ describe('P11 GET /v15 and /v14 merchants/:merchant_id/orders/:uuid', () => {
 describe('P12 GET /v14/locations/:location_id/orders', () => {
   const path = () => `/v14/locations/${world.location.location_id}/orders`;
 
-  it('pages newest first by an absolute Link, as the C# SDK follows it, and ends with 204', async () => {
+  it('pages newest first by an absolute Link on every page, as the C# SDK follows it, and ends with 204', async () => {
     const first = await api.call('GET', path(), { token: world.merchant.token });
     expect(first.status, first.text).toBe(200);
     expect(first.body.map((entry: any) => entry.order.uuid)).toEqual([...placed].reverse().slice(0, 10));
@@ -116,7 +116,10 @@ describe('P12 GET /v14/locations/:location_id/orders', () => {
     const second = await api.call('GET', next!, { token: world.merchant.token });
     expect(second.status).toBe(200);
     expect(second.body.map((entry: any) => entry.order.uuid)).toEqual([...placed].reverse().slice(10));
-    expect(second.headers.get('link')).toBeNull();
+    // The last page links the page after it: the end, 204 with no body and no Link.
+    const afterLast = await api.call('GET', nextLink(second.headers)!, { token: world.merchant.token });
+    expect(afterLast.status).toBe(204);
+    expect(afterLast.headers.get('link')).toBeNull();
     // The C# SDK builds ?page=N itself for a start page: the same page; past the end, 204 with no body (it reads an empty list).
     const byPage = await api.call('GET', `${path()}?page=2`, { token: world.merchant.token });
     expect(byPage.body).toEqual(second.body);
@@ -223,7 +226,7 @@ describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
     hiddenId = (await locationFixture(merchant.merchant.merchant_id, { shown: false })).location_id;
   });
 
-  it('v15 pages the shown locations for iOS (no credential) by Link and ends with 204', async () => {
+  it('v15 pages the shown locations for iOS (no credential) by Link on every page and ends with 204', async () => {
     const path = `/v15/merchants/${merchant.merchant.merchant_id}/locations`;
     const first = await api.call('GET', path);
     expect(first.status, first.text).toBe(200);
@@ -232,7 +235,7 @@ describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
     expect(next).toMatch(new RegExp(`^${api.baseUrl}${path}\\?page=2&after=`));
     const second = await api.call('GET', next!);
     expect(second.body.map((entry: any) => entry.location.id)).toEqual(ids.slice(10));
-    expect(second.headers.get('link')).toBeNull();
+    expect((await api.call('GET', nextLink(second.headers)!)).status).toBe(204);
     expect((await api.call('GET', `${path}?page=3`)).status).toBe(204);
     // iOS reads these fields of each location.
     const ios = clientPayload('ios_v15_merchants_merchant_id_locations__list.json').response_body[0].location;

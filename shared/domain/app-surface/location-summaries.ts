@@ -30,18 +30,13 @@ export interface SummaryPosition {
   lastId: number;
 }
 
-export interface SummaryPage {
-  locations: LocationSummary[];
-  /** Where the next page starts (the last row's position); undefined when the page is empty. */
-  next: SummaryPosition | undefined;
-}
-
 /**
- * One page after `position` (from the start without one): one Query of the change feed
+ * One page after `position` (from the start without one; the next page starts at its last row's
+ * (updated_at, id)): one Query of the change feed
  * (`LOCATION_CHANGES`, sorted by `<updated_at>#<id>`), `sk > position`, `Limit` = the page size. The read
  * is one page however many locations exist; nothing is filtered or sorted here.
  */
-export async function locationSummaries(position: SummaryPosition | undefined, pageSize = LOCATION_SUMMARIES_PAGE_SIZE): Promise<SummaryPage> {
+export async function locationSummaries(position: SummaryPosition | undefined, pageSize = LOCATION_SUMMARIES_PAGE_SIZE): Promise<LocationSummary[]> {
   const result = await db().send(
     new QueryCommand({
       TableName: table(),
@@ -53,9 +48,7 @@ export async function locationSummaries(position: SummaryPosition | undefined, p
       Limit: pageSize,
     }),
   );
-  const locations = (result.Items ?? []) as unknown as LocationSummary[];
-  const last = locations.at(-1);
-  return { locations, next: last ? { since: last.updated_at, lastId: last.location_id } : undefined };
+  return (result.Items ?? []) as unknown as LocationSummary[];
 }
 
 /** The row as iOS and Android read it: a hidden location carries only what tells the app to drop it. */

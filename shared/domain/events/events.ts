@@ -100,13 +100,7 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
     // Every partition still open has read everything up to its `reached`: events up to the lowest are final.
     let horizon: string | undefined;
     let open = 0;
-    let readCount = 0;
-    // The Link rule of one `limit`-event Query per partition: a next page when more than `limit` events
-    // follow, or when one partition alone holds `limit` (its Query stopped at the limit, more or not).
-    let pageOfOnePartition = false;
     for (const read of reads) {
-      readCount += read.items.length;
-      if (read.items.length >= options.limit) pageOfOnePartition = true;
       if (read.done) continue;
       open++;
       if (horizon === undefined || read.reached < horizon) horizon = read.reached;
@@ -114,21 +108,18 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
     // Each partition's items are in id order (a Query returns its sort key's order): its final ones lead.
     const finalCounts = reads.map((read) => countUpTo(read.items, horizon));
     const finalCount = finalCounts.reduce((sum, count) => sum + count, 0);
-    // Unfiltered, with partitions left open (first reads stop short of `limit`), a full page whose reads
-    // hold exactly `limit` events does not yet tell whether more follow: one more event is read.
-    const linkKnown = types !== undefined || open === 0 || readCount > options.limit || pageOfOnePartition;
-    if ((finalCount >= options.limit && linkKnown) || open === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
+    // A full page needs no look past it: every page with events links the page after it anyway (shared/http/paging.ts).
+    if (finalCount >= options.limit || open === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
       const events = mergeLeading(reads.map((read) => read.items), finalCounts, options.limit);
-      const more = finalCount > options.limit || open > 0 || (!types && pageOfOnePartition);
+      const more = finalCount > options.limit || open > 0;
       // More may follow: resume after the last event taken, or (none taken) after the horizon the filter skipped to.
       const next = !more ? undefined : events.length === options.limit ? events.at(-1)!.event_id : horizon;
       return { events, next: next === start ? undefined : next };
     }
     const wanted = options.limit - finalCount;
-    // Partitions that hold back the horizon, or whose unread part may hold the events still wanted; with
-    // the page full but its Link undecided, every open partition for one more event.
-    const refills = reads.filter((read, index) => !read.done && (wanted === 0 || read.items.length - finalCounts[index]! < wanted));
-    await Promise.all(refills.map((read) => readPage(read, Math.max(wanted, 1))));
+    // Partitions that hold back the horizon, or whose unread part may hold the events still wanted.
+    const refills = reads.filter((read, index) => !read.done && read.items.length - finalCounts[index]! < wanted);
+    await Promise.all(refills.map((read) => readPage(read, wanted)));
   }
 }
 
@@ -164,17 +155,16 @@ function mergeLeading<T extends { event_id: string }>(lists: readonly (readonly 
 }
 
 export interface EventsPage {
-  /** The stored bodies, `{"event": {...}}` as delivered, oldest first. */
-  bodies: string[];
-  /** The last event's id when more may follow (the next page's `after`). */
+  /** The page's events (their ids and stored bodies, `{"event": {...}}` as delivered), oldest first. */
+  events: Pick<EventRecord, 'event_id' | 'body_json'>[];
+  /** Where the next page resumes when the read stopped short of the end: the last event, or past skipped ones. */
   next: string | undefined;
 }
 
 /** One page of GET /v15/events: the audience's events after `after`, of `types` if given. */
 export async function listEvents(audience: Audience, options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {}): Promise<EventsPage> {
   const limit = options.limit ?? EVENTS_PAGE_SIZE;
-  const page = await readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
-  return { bodies: page.events.map((event) => event.body_json), next: page.next };
+  return readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
 }
 
 /**

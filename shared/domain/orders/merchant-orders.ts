@@ -6,21 +6,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
+import { errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import { getLocation } from '#shared/domain/locations.ts';
 import { requireOwnMerchant } from '#shared/domain/location-views.ts';
 import { getOrder, type OrderRecord } from './record.ts';
+import type { PositionedOrder } from './user-orders.ts';
 import { detailItem, orderNumber, serializeMerchantOrder, userOrderListColumns } from './views.ts';
 
 /** Orders per page of a location's orders. */
 export const LOCATION_ORDERS_PAGE_SIZE = 10;
-
-/**
- * Deepest `?page=N` served without the Link's cursor: skipping pages reads every order above them, so a
- * deeper page is refused (422) rather than read; the Link of each page resumes with one bounded Query.
- */
-export const MAX_PAGE_WITHOUT_CURSOR = 100;
-const PAGE_TOO_DEEP = () => unprocessable('request', 'page', `Pages beyond ${MAX_PAGE_WITHOUT_CURSOR} are reached by following the Link header`, 'too_deep');
 
 /** The documented 404 of an unknown order (LevelUp's v14 docs). */
 export const ORDER_NOT_FOUND = () => notFound(errorDetail('order', 'id', 'Order not found.'));
@@ -43,24 +37,17 @@ export function isLocationOrdersCursor(position: string): boolean {
   return keys.isUserOrdersSortKey(position);
 }
 
-export interface LocationOrdersPage {
-  orders: OrderRecord[];
-  /** gsi2sk of the last order shown: the next page starts below it. */
-  nextCursor: string | undefined;
-}
-
 /**
  * One page of a location's orders, newest first. `cursor` (from a previous page's Link) resumes below that
  * order with one bounded Query however deep the page; without it, `page` (1-based, as the C# SDK builds
- * `?page=N` itself) skips whole pages from the newest. One order beyond the page tells whether another follows.
+ * `?page=N` itself) skips whole pages from the newest (the handler bounds how deep: shared/http/paging.ts).
  */
-export async function listLocationOrders(merchantId: number, locationId: number, position: { cursor?: string; page: number }, pageSize = LOCATION_ORDERS_PAGE_SIZE): Promise<LocationOrdersPage> {
+export async function listLocationOrders(merchantId: number, locationId: number, position: { cursor?: string; page: number }, pageSize = LOCATION_ORDERS_PAGE_SIZE): Promise<PositionedOrder<OrderRecord>[]> {
   if ((await getLocation(locationId))?.merchant_id !== merchantId) throw NOT_THIS_LOCATION();
-  if (!position.cursor && position.page > MAX_PAGE_WITHOUT_CURSOR) throw PAGE_TOO_DEEP();
   const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
-  const wanted = skip + pageSize + 1;
+  const wanted = skip + pageSize;
   const partition = keys.locationOrders(locationId);
-  const found: { order: OrderRecord; sortKey: string }[] = [];
+  const found: PositionedOrder<OrderRecord>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
@@ -74,11 +61,10 @@ export async function listLocationOrders(merchantId: number, locationId: number,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) found.push({ order: item as unknown as OrderRecord, sortKey: String(item.gsi2sk) });
+    for (const item of page.Items ?? []) found.push({ order: item as unknown as OrderRecord, position: String(item.gsi2sk) });
     startKey = found.length >= wanted ? undefined : page.LastEvaluatedKey;
   } while (startKey);
-  const shown = found.slice(skip, skip + pageSize);
-  return { orders: shown.map((entry) => entry.order), nextCursor: found.length > skip + pageSize ? shown.at(-1)?.sortKey : undefined };
+  return found.slice(skip, skip + pageSize);
 }
 
 // ---------------------------------------------------------------------------------------------

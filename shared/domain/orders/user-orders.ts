@@ -53,22 +53,22 @@ export async function appOf(appId: number): Promise<App | undefined> {
  */
 const LIST_PROJECTION = projectionOf(['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES]);
 
-export interface OrdersPage {
-  orders: UserOrderListRecord[];
-  /** gsi1sk of the last order shown: the next page starts below it. */
-  nextCursor: string | undefined;
+/** An order of a page and its position in the list (its index sort key): the page after it starts below it. */
+export interface PositionedOrder<T> {
+  order: T;
+  position: string;
 }
 
 /**
  * One page of the user's orders visible to the app, newest first. `cursor` (from a previous page's
  * Link) resumes after that order; without it, `page` (1-based) skips whole pages from the newest.
  */
-export async function listAppOrders(appId: number, userId: number, position: { cursor?: string; page: number }, pageSize = ORDERS_PAGE_SIZE): Promise<OrdersPage> {
+export async function listAppOrders(appId: number, userId: number, position: { cursor?: string; page: number }, pageSize = ORDERS_PAGE_SIZE): Promise<PositionedOrder<UserOrderListRecord>[]> {
   const app = await appOf(appId);
-  if (!app) return { orders: [], nextCursor: undefined };
+  if (!app) return [];
   const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
-  const wanted = skip + pageSize + 1;
-  const visible: { order: UserOrderListRecord; sortKey: string }[] = [];
+  const wanted = skip + pageSize;
+  const visible: PositionedOrder<UserOrderListRecord>[] = [];
   const partition = keys.userOrders(userId);
   let startKey: Record<string, unknown> | undefined;
   // First read exactly what is missing: in the common case every order of the partition is visible to the
@@ -92,13 +92,11 @@ export async function listAppOrders(appId: number, userId: number, position: { c
     for (const item of page.Items ?? []) {
       if (item.entity !== 'Order') continue;
       const order = item as unknown as UserOrderListRecord;
-      if (visibleTo(app, order)) visible.push({ order, sortKey: String(item.gsi1sk) });
+      if (visibleTo(app, order)) visible.push({ order, position: String(item.gsi1sk) });
       if (visible.length >= wanted) break;
     }
     startKey = visible.length >= wanted ? undefined : page.LastEvaluatedKey;
     limit = Math.min(Math.max((wanted - visible.length) * 4, 20), 100);
   } while (startKey);
-  const shown = visible.slice(skip, skip + pageSize);
-  const hasMore = visible.length > skip + pageSize;
-  return { orders: shown.map((entry) => entry.order), nextCursor: hasMore ? shown.at(-1)?.sortKey : undefined };
+  return visible.slice(skip, skip + pageSize);
 }
