@@ -11,6 +11,7 @@ import { escapeHtml } from '#shared/mail/mailer.ts';
 import { composedMailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { consumeOrRefuse, PERMISSIONS_REQUESTS_PER_APP, PERMISSIONS_REQUESTS_PER_EMAIL } from '#shared/domain/rate-limits.ts';
 import { getUser } from '#shared/domain/users.ts';
+import { postToCheckedAddress } from '#shared/domain/events/delivery.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
@@ -218,29 +219,21 @@ export function callbackAllowed(url: string): boolean {
   }
 }
 
-/** POSTs the accepted request's token to the app's callback; any failure leaves the token for the app's next poll. */
+/**
+ * POSTs the accepted request's token to the app's callback; any failure leaves the token for the app's next poll.
+ * The callback is a URL the app chose: it goes out as webhooks do (`postToCheckedAddress`), resolved once, every
+ * address public (or the local stack's loopback), connected to the checked address, no redirect followed.
+ */
 async function postToCallback(item: RequestItem, url: string): Promise<void> {
   const delivered = await deliverToken(item);
   if (!delivered) return;
-  let status = 0;
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ permissions_request: { id: item.request_id, state: 'accepted', token: delivered.token } }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
-    });
-    status = response.status;
-    await response.body?.cancel();
-  } catch (caught) {
-    log('warn', 'permissions_request_callback_failed', { request_id: item.request_id, error: (caught as Error).message });
-  }
-  if (status >= 200 && status < 300) return;
+  const body = JSON.stringify({ permissions_request: { id: item.request_id, state: 'accepted', token: delivered.token } });
+  const answer = await postToCheckedAddress(url, { 'Content-Type': 'application/json', Accept: 'application/json' }, body, CALLBACK_TIMEOUT_MS);
+  if (answer.status !== null && answer.status >= 200 && answer.status < 300) return;
   // Not delivered after all: that token dies, and the next poll issues another.
   await revokeTokens([delivered.hash]);
   await db().send(new UpdateCommand({ TableName: table(), Key: keys.permissionsRequest(item.request_id), UpdateExpression: 'REMOVE token_delivered' }));
-  log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status });
+  log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status: answer.status, error: answer.error });
 }
 
 /** PUT /v15/permissions_requests/:id: the user accepts or rejects their pending request (404 when it is not theirs). */
