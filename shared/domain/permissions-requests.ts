@@ -253,7 +253,8 @@ export async function answerPermissionsRequest(userId: number, requestId: number
         ExpressionAttributeValues: { ':state': state, ':now': isoSeconds(), ':pending': 'pending', ':epoch': epochSeconds(), ':user': userId },
       },
     },
-    { Delete: { TableName: table(), Key: keys.emailPendingPermissionsRequest(item.email), ConditionExpression: 'request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
+    // The email's pointer goes if it is this request's (a request older than email-keyed pointers has none here).
+    { Delete: { TableName: table(), Key: keys.emailPendingPermissionsRequest(item.email), ConditionExpression: 'attribute_not_exists(pk) OR request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
   ]);
   if (!outcome.committed) throw error('state', 'This permissions request was answered meanwhile.', 'already_answered');
   const answered: RequestItem = { ...item, state, user_id: userId };
