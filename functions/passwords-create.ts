@@ -7,17 +7,18 @@ import { passwordResetRequest } from '#shared/schemas/identity-requests.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
- * POST /v14/passwords `{"email"}`: emails a single-use reset link when a user has that email. 204 either
- * way, so the answer says nothing about which emails are registered; blank or malformed: the docs' 422;
- * 503 with Retry-After when the mail service fails (docs/identity.md).
+ * POST /v14/passwords `{"email"}`: queues a single-use reset link for that email, sent after the answer when a
+ * user has it. 204 either way, from the same writes, so neither the answer nor its timing says which emails are
+ * registered; blank or malformed: the docs' 422; 429 with Retry-After past the per-client or per-email window
+ * (docs/identity.md "Password reset").
  */
 export const handler = apiHandler(
   'passwords-create',
-  { body: passwordResetRequest, bodyObject: 'base', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 503: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
+  { body: passwordResetRequest, bodyObject: 'base', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 429: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
   async (request) => {
     const email = z.string().pipe(emailField).safeParse(request.body.email);
     if (!email.success) throw unprocessable('base', 'email', 'Email is invalid', 'invalid');
-    await requestPasswordReset(email.data, request.baseUrl);
+    await requestPasswordReset(email.data, request.sourceIp, request.baseUrl);
     return noContent();
   },
 );

@@ -108,12 +108,12 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/users', handler: 'users-create-with-permissions', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v15/registration', handler: 'registration-show', credential: 'none', table: 'read' },
   // Password reset by email: the request, the page the emailed link opens, and the page's submission
-  { method: 'POST', path: '/v14/passwords', handler: 'passwords-create', credential: 'none', table: 'write', sendsEmail: true },
+  { method: 'POST', path: '/v14/passwords', handler: 'passwords-create', credential: 'none', table: 'write' },
   { method: 'GET', path: '/password_reset', handler: 'password-reset-page', credential: 'none', table: 'none' },
   { method: 'POST', path: '/v15/password_resets', handler: 'password-resets-create', credential: 'none', table: 'write' },
 
   // Permissions requests: an app asks a user (by email); the user accepts or rejects
-  { method: 'POST', path: '/v15/apps/permissions_requests', handler: 'permissions-requests-create', credential: 'app', table: 'write', sendsEmail: true },
+  { method: 'POST', path: '/v15/apps/permissions_requests', handler: 'permissions-requests-create', credential: 'app', table: 'write' },
   { method: 'GET', path: '/v15/apps/permissions_requests/{id}', handler: 'permissions-requests-show', credential: 'app', table: 'read' },
   { method: 'GET', path: '/v15/permissions_requests', handler: 'permissions-requests-pending-show', credential: 'user-unlimited', table: 'read' },
   { method: 'PUT', path: '/v15/permissions_requests/{id}', handler: 'permissions-requests-answer', credential: 'user-unlimited', table: 'write' },

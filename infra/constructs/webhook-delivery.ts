@@ -9,7 +9,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { MAIL_PREFIX } from '#shared/db/keys.ts';
+import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 import { DELIVERY_QUEUE_URL_ENV, MAX_DELAY_SECONDS } from '#shared/queues/deliveries.ts';
 import { ApiFunction } from './api-function.ts';
@@ -21,6 +21,8 @@ export const WEBHOOK_DELIVERY_HANDLER = 'webhook-deliveries';
 export const MAX_RECEIVES = 40;
 /** The partitions of the mail outbox's items (keys.mail), the only items the stream function may update. */
 const MAIL_PARTITIONS = `${MAIL_PREFIX}*`;
+/** The partitions of password-reset secrets (keys.passwordReset): composing a reset mail stores its secret's digest there. */
+const PASSWORD_RESET_PARTITIONS = `${PASSWORD_RESET_PREFIX}*`;
 /** Ten attempts of 10 s each, plus reads: a batch's worst case. */
 const DELIVERY_TIMEOUT = Duration.seconds(120);
 
@@ -74,6 +76,15 @@ export class WebhookDelivery extends Construct {
         actions: ['dynamodb:UpdateItem'],
         resources: [props.table.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [MAIL_PARTITIONS] } },
+      }),
+    );
+    // Composing a password-reset mail (shared/domain/password-resets.ts) makes its link's secret then and stores
+    // the digest: PutItem on those partitions only.
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PASSWORD_RESET_PARTITIONS] } },
       }),
     );
     this.streamFunction.addEnvironment(DELIVERY_QUEUE_URL_ENV, this.queue.queueUrl);

@@ -27,6 +27,8 @@ const EVENT_PREFIX = 'EVENT#';
 const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
 /** Every mail item's partition starts so (the stream function may update those only: infra/constructs/webhook-delivery.ts). */
 export const MAIL_PREFIX = 'MAIL#';
+/** Every password-reset secret's partition starts so (the stream function may create those: it composes reset mails). */
+export const PASSWORD_RESET_PREFIX = 'PWRESET#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
@@ -61,11 +63,14 @@ export const keys = {
   /** A fixed-window counter (failed logins per account or per client, card vaulting per user); `scope` names the limit and its subject. */
   rateWindow: (scope: string): Key => ({ pk: `RATE#${scope}`, sk: 'RATE' }),
   /** A password-reset link's secret (SHA-256): single use, expires (ttl). */
-  passwordReset: (secretHash: string): Key => ({ pk: `PWRESET#${secretHash}`, sk: 'PWRESET' }),
+  passwordReset: (secretHash: string): Key => ({ pk: `${PASSWORD_RESET_PREFIX}${secretHash}`, sk: 'PWRESET' }),
   /** A permissions request by id (asked by an app of a user). */
   permissionsRequest: (requestId: number): Key => ({ pk: `PERMREQ#${requestId}`, sk: 'PERMREQ' }),
-  /** The one pending permissions request of a user (points at it by id). */
-  userPendingPermissionsRequest: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'PERMREQ#PENDING' }),
+  /**
+   * The one pending permissions request to an email, lower-cased (points at it by id). Keyed by the email, not the
+   * user, so asking writes the same items whether or not a user has it (docs/security.md, "No registration oracle").
+   */
+  emailPendingPermissionsRequest: (email: string): Key => ({ pk: `PERMREQ#PENDING#${email.trim().toLowerCase()}`, sk: 'PERMREQ#PENDING' }),
   /** Username (user email or merchant login), lower-cased: holds the password hash and the subject. */
   login: (username: string): Key => ({ pk: `LOGIN#${username.trim().toLowerCase()}`, sk: 'LOGIN' }),
 

@@ -25,15 +25,35 @@ export interface OutboxMail {
   html: string;
 }
 
-/** The stored mail item (what the stream carries). */
-export interface MailItem extends OutboxMail {
+/**
+ * A mail written before anyone looks at who its recipient is: the request that owes it answers the same way
+ * whether or not the address is a user's (docs/security.md, "No registration oracle"), and the sender composes
+ * it when it sends it (shared/domain/mail-outbox.ts), for a registered user only. `inputs` are what the
+ * composer needs besides the address (never a secret: a secret it mails is made when it is composed).
+ */
+export const MAIL_COMPOSERS = ['password-reset', 'permissions-request'] as const;
+export type MailComposer = (typeof MAIL_COMPOSERS)[number];
+
+export interface ComposedMail {
+  to: string;
+  composer: MailComposer;
+  inputs: Record<string, string | number>;
+}
+
+/** The stored mail item (what the stream carries): a rendered mail, or one its composer renders when sending. */
+export interface MailItem extends Partial<OutboxMail> {
   mail_id: string;
+  to: string;
   created_at: string;
+  composer?: MailComposer;
+  inputs?: Record<string, string | number>;
   /** Set once SES accepted it (the body is then removed). */
   sent_at?: string;
   /** Set when SES refused it for good (shared/domain/mail-outbox.ts): never retried. */
   failed_at?: string;
   failure?: string;
+  /** Set when its composer had nothing to send (the address is no user's): never sent. */
+  skipped_at?: string;
 }
 
 /**
@@ -41,7 +61,15 @@ export interface MailItem extends OutboxMail {
  * change's ISO instant (its TTL counts from it).
  */
 export function mailItem(mailId: string, mail: OutboxMail, createdAt: string): TransactItem {
-  const expires = Math.floor(Date.parse(createdAt) / 1000) + MAIL_RETENTION_DAYS * 24 * 3600;
-  const item: MailItem & { ttl: number } = { mail_id: mailId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, created_at: createdAt, ttl: expires };
-  return putNew({ ...keys.mail(mailId), entity: 'Mail', ...item });
+  return storedMail({ mail_id: mailId, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, created_at: createdAt });
+}
+
+/** The item that records a mail its composer renders when it is sent (`ComposedMail`). */
+export function composedMailItem(mailId: string, mail: ComposedMail, createdAt: string): TransactItem {
+  return storedMail({ mail_id: mailId, to: mail.to, composer: mail.composer, inputs: mail.inputs, created_at: createdAt });
+}
+
+function storedMail(item: MailItem): TransactItem {
+  const expires = Math.floor(Date.parse(item.created_at) / 1000) + MAIL_RETENTION_DAYS * 24 * 3600;
+  return putNew({ ...keys.mail(item.mail_id), entity: 'Mail', ...item, ttl: expires });
 }

@@ -12,15 +12,21 @@
  * then skipped); SES refusing the message itself (BadRequestException, MessageRejected) is recorded on the item
  * and logged, not retried, so one bad mail cannot hold the stream. What keeps failing goes, after the
  * mapping's retries and bisection, to its on-failure queue (infra/constructs/webhook-delivery.ts), alarmed.
+ *
+ * A composed mail (shared/db/mail-outbox.ts, `ComposedMail`) is rendered here, just before it is sent: its
+ * composer looks the recipient up and renders nothing for an address that is no user's (the item is then
+ * marked skipped). A failed send renders it afresh on the retry.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { MailItem } from '#shared/db/mail-outbox.ts';
+import { MAIL_COMPOSERS, type MailComposer, type MailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import { mailer } from '#shared/mail/mailer.ts';
+import { composePasswordResetMail } from '#shared/domain/password-resets.ts';
+import { composePermissionsRequestMail } from '#shared/domain/permissions-requests.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** SES errors about the message itself: sending it again cannot succeed. */
@@ -28,7 +34,7 @@ const REFUSED_FOR_GOOD = new Set(['BadRequestException', 'MessageRejected']);
 
 export interface OutboxMailOutcome {
   sent: number;
-  /** Already sent, refused or expired when read: a retried batch or a replayed record. */
+  /** Already sent, refused or expired when read (a retried batch or a replayed record), or composed for no user. */
   skipped: number;
   refused: number;
 }
@@ -40,9 +46,27 @@ export function mailsOfStream(newImages: readonly Record<string, unknown>[]): Ma
   return newImages.filter((image) => keys.isMailKey(image) && isText(image.mail_id)) as unknown as MailItem[];
 }
 
-/** Whether an item read now still owes its mail, with everything a send needs. */
+/** Whether an item read now still owes its mail, with everything a send (or its composer) needs. */
 function stillOwed(item: StoredItem | undefined): item is StoredItem & MailItem {
-  return item !== undefined && item.sent_at === undefined && item.failed_at === undefined && isText(item.to) && isText(item.subject) && isText(item.text) && isText(item.html);
+  if (item === undefined || item.sent_at !== undefined || item.failed_at !== undefined || item.skipped_at !== undefined || !isText(item.to)) return false;
+  if (item.composer !== undefined) return MAIL_COMPOSERS.includes(item.composer as MailComposer) && typeof item.inputs === 'object' && item.inputs !== null;
+  return isText(item.subject) && isText(item.text) && isText(item.html);
+}
+
+/**
+ * Renders a composed mail now, or undefined when there is nothing to send (the address is no user's).
+ * Looking the recipient up here, after the request that wrote the mail was answered, is what keeps that
+ * answer the same for registered and unknown addresses (docs/security.md, "No registration oracle").
+ */
+const COMPOSERS: Record<MailComposer, (to: string, inputs: Record<string, unknown>) => Promise<OutboxMail | undefined>> = {
+  'password-reset': (to, inputs) => composePasswordResetMail(to, String(inputs.base_url)),
+  'permissions-request': (to, inputs) => composePermissionsRequestMail(to, Number(inputs.request_id)),
+};
+
+/** What to send for an owed item: its stored body, or what its composer renders (undefined: nothing). */
+async function mailOf(item: MailItem): Promise<OutboxMail | undefined> {
+  if (item.composer === undefined) return { to: item.to, subject: item.subject!, text: item.text!, html: item.html! };
+  return COMPOSERS[item.composer](item.to, item.inputs ?? {});
 }
 
 /** Sends the mails not yet sent; throws (after trying every one) when a send failed and should be retried. */
@@ -58,8 +82,15 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
       outcome.skipped++;
       continue;
     }
+    let mail: OutboxMail | undefined;
     try {
-      await mailer().send({ to: item.to, subject: item.subject, text: item.text, html: item.html });
+      mail = await mailOf(item);
+      if (!mail) {
+        await markSkipped(id);
+        outcome.skipped++;
+        continue;
+      }
+      await mailer().send(mail);
     } catch (error) {
       const name = (error as Error).name;
       // Never the body or the address in a log line (docs/security.md): the mail id names the change.
@@ -88,6 +119,9 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
 
 /** SES accepted it: marked sent (a retry or replay then skips it), its body no longer kept. */
 const markSent = (id: string) => mark(id, 'SET sent_at = :now REMOVE #subject, #text, #html', { '#subject': 'subject', '#text': 'text', '#html': 'html' }, {});
+
+/** Its composer had nothing to send (no user has the address): recorded, never looked at again. */
+const markSkipped = (id: string) => mark(id, 'SET skipped_at = :now', undefined, {});
 
 /** SES refused the message itself: recorded, never sent again (the item keeps it until it expires, for support). */
 const markRefused = (id: string, failure: string) => mark(id, 'SET failed_at = :now, failure = :failure', undefined, { ':failure': failure });

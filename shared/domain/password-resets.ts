@@ -1,12 +1,14 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { composedMailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { createItem, transactWrite } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { hashPassword, randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
-import { ACCOUNT_LOGIN_FAILURES, clearWindow, recordHit, release, type WindowLimit } from '#shared/domain/rate-limits.ts';
-import { escapeHtml, mailer, type Email } from '#shared/mail/mailer.ts';
-import { serviceUnavailable, unprocessable } from '#shared/errors.ts';
+import { ACCOUNT_LOGIN_FAILURES, clearWindow, consumeOrRefuse, PASSWORD_RESETS_PER_CLIENT, PASSWORD_RESETS_PER_EMAIL } from '#shared/domain/rate-limits.ts';
+import { escapeHtml } from '#shared/mail/mailer.ts';
+import { unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds } from '#shared/time.ts';
 
@@ -21,33 +23,47 @@ import { epochSeconds } from '#shared/time.ts';
  * A reset then revokes every token of the account and forgives its failed logins.
  */
 export const RESET_LINK_LIFETIME_SECONDS = 3600;
-/** Reset emails per account per hour: more requests still answer 204 but send nothing (no mail-bombing through us). */
-export const RESET_EMAILS_PER_ACCOUNT: WindowLimit = { name: 'reset-email', limit: 5, windowSeconds: 3600 };
 
 const INVALID_LINK = () => unprocessable('password_reset', 'token', 'This password reset link is invalid, used or expired; ask for a new one.', 'invalid_token');
+const TOO_MANY_RESETS = { object: 'base', message: 'Too many password reset requests; try again later.' };
 
 interface LoginItem {
   subject: 'user' | 'merchant';
   user_id?: number;
 }
 
-/** Sends a reset link when a user has this email; does nothing otherwise (the caller answers 204 either way). */
-export async function requestPasswordReset(email: string, baseUrl: string): Promise<void> {
+/**
+ * POST /v14/passwords: counts the request against the client's and the email's hourly windows (429 with
+ * Retry-After past either), then writes the reset mail to the outbox, to be composed after the answer.
+ * The same three writes whether or not a user has this email, and no read of who has it: whether the
+ * address is registered is decided by `composePasswordResetMail`, on the table's stream (docs/identity.md
+ * "Password reset"; docs/security.md, "No registration oracle").
+ */
+export async function requestPasswordReset(email: string, client: string, baseUrl: string): Promise<void> {
   const username = email.trim().toLowerCase();
+  await consumeOrRefuse(PASSWORD_RESETS_PER_CLIENT, client, TOO_MANY_RESETS);
+  await consumeOrRefuse(PASSWORD_RESETS_PER_EMAIL, username, TOO_MANY_RESETS);
+  const mail = composedMailItem(`pwreset:${randomUUID()}`, { to: email.trim(), composer: 'password-reset', inputs: { base_url: baseUrl } }, new Date().toISOString());
+  await db().send(new PutCommand(mail.Put!));
+}
+
+/**
+ * The reset email for `to`, or undefined when no user has that email (nothing is sent). Composed by the mail
+ * outbox's sender when it sends it, so the secret is made then, and only its SHA-256 is ever stored: a send
+ * that fails makes a new one on its retry (the unsent one's digest expires with its TTL, nobody holds it).
+ */
+export async function composePasswordResetMail(to: string, baseUrl: string): Promise<OutboxMail | undefined> {
+  const username = to.trim().toLowerCase();
   const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(username), ConsistentRead: true }))).Item as LoginItem | undefined;
-  if (!login || login.subject !== 'user' || login.user_id === undefined) return;
-  const window = await recordHit(RESET_EMAILS_PER_ACCOUNT, username);
-  if (window.count > RESET_EMAILS_PER_ACCOUNT.limit) {
-    log('warn', 'password_reset_suppressed', { user_id: login.user_id, reason: 'too many reset emails this hour' });
-    return;
-  }
+  if (!login || login.subject !== 'user' || login.user_id === undefined) return undefined;
   const secret = randomSecret(32);
   const expiresAt = epochSeconds() + RESET_LINK_LIFETIME_SECONDS;
-  const stored = await createItem({ ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt });
-  if (!stored) throw new Error('a new reset secret digest is already stored');
+  // A fresh secret's key: a re-sent write that finds it taken found its own first write.
+  await createItem({ ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt }, { resend: true });
   const link = `${baseUrl}/password_reset#token=${secret}`;
-  await sendOrUnavailable(login.user_id, username, {
-    to: email.trim(),
+  log('info', 'password_reset_composed', { user_id: login.user_id });
+  return {
+    to,
     subject: 'Reset your password',
     text: [
       'Someone (we hope you) asked to reset the password of this account.',
@@ -61,29 +77,8 @@ export async function requestPasswordReset(email: string, baseUrl: string): Prom
       `<p><a href="${escapeHtml(link)}">Choose a new password</a> within the next hour (the link works once).</p>`,
       '<p>If you did not ask, ignore this email: your password stays as it is.</p>',
     ].join('\n'),
-  });
-  log('info', 'password_reset_sent', { user_id: login.user_id });
+  };
 }
-
-/**
- * Sends the reset email, or answers 503 with Retry-After when the mail service fails (SES unreachable,
- * throttled or erroring): the client asks again later, as it would after a network error. The hit the
- * request took from the per-account email window is given back, since no email went out; the stored
- * secret is left to its TTL (nobody holds the link). Only a registered email reaches this point, so while
- * mail is down a 503 says the email is registered: accepted against silently dropping a user's reset.
- */
-async function sendOrUnavailable(userId: number, username: string, email: Email): Promise<void> {
-  try {
-    await mailer().send(email);
-  } catch (error) {
-    log('error', 'password_reset_mail_failed', { user_id: userId, error: (error as Error).name });
-    await release(RESET_EMAILS_PER_ACCOUNT, username);
-    throw serviceUnavailable('base', 'We could not send the email just now. Please try again in a moment.', 'mail_unavailable', MAIL_RETRY_AFTER_SECONDS);
-  }
-}
-
-/** Seconds a client waits before asking for a reset email again after the mail service failed. */
-export const MAIL_RETRY_AFTER_SECONDS = 30;
 
 /** Sets the new password with a reset link's secret; the link dies, and so does every token of the account. */
 export async function completePasswordReset(secret: string, newPassword: string): Promise<void> {

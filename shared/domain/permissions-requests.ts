@@ -7,7 +7,11 @@ import { newTokenItem, revokeTokens } from '#shared/auth/tokens.ts';
 import { sha256 } from '#shared/auth/secrets.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { userPermissions } from '#shared/domain/app-users.ts';
-import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
+import { escapeHtml } from '#shared/mail/mailer.ts';
+import { composedMailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
+import { consumeOrRefuse, PERMISSIONS_REQUESTS_PER_APP, PERMISSIONS_REQUESTS_PER_EMAIL } from '#shared/domain/rate-limits.ts';
+import { getUser } from '#shared/domain/users.ts';
+import { postToCheckedAddress } from '#shared/domain/events/delivery.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
@@ -43,7 +47,8 @@ export const PERMISSION_DESCRIPTIONS: Record<string, string> = {
 interface RequestItem {
   request_id: number;
   app_id: number;
-  user_id: number;
+  /** Set when the user answers: the request is addressed to an email, whoever has it (or nobody). */
+  user_id?: number;
   email: string;
   permission_keynames: Permission[];
   state: PermissionsRequestState;
@@ -51,6 +56,9 @@ interface RequestItem {
   expires_at: number;
   token_delivered?: boolean;
 }
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const TOO_MANY_REQUESTS = { object: 'permissions_request', message: 'Too many permissions requests; try again later.' };
 
 const error = (property: string, message: string, code: string) => unprocessable('permissions_request', property, message, code);
 
@@ -77,20 +85,25 @@ function appView(item: RequestItem, token: string | null = null) {
   };
 }
 
-/** POST /v15/apps/permissions_requests. */
+/**
+ * POST /v15/apps/permissions_requests: counts the request against the app's and the email's windows (429 with
+ * Retry-After past either), then one transaction writes the request, the email's pending pointer (one pending
+ * request per email) and the notice to the outbox. The same reads and writes whether or not a user has the email,
+ * and the same answer: the notice is composed after the answer, for a user only (`composePermissionsRequestMail`),
+ * and the request waits for whoever holds the email (docs/identity.md "Permissions requests").
+ */
 export async function createPermissionsRequest(appId: number, input: { email: string; keynames: readonly string[] | undefined }) {
   const permissions = userPermissions(input.keynames);
   if (!permissions) throw error('permission_keynames', 'Permissions missing or keynames invalid', 'invalid_permissions');
-  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(input.email) }))).Item;
-  if (!login || login.subject !== 'user') throw error('email', 'Email does not match any User', 'not_found');
-  const userId = Number(login.user_id);
+  const email = input.email.trim();
+  await consumeOrRefuse(PERMISSIONS_REQUESTS_PER_APP, String(appId), TOO_MANY_REQUESTS);
+  await consumeOrRefuse(PERMISSIONS_REQUESTS_PER_EMAIL, email.toLowerCase(), TOO_MANY_REQUESTS);
   const requestId = await nextId('permissions_request');
   const now = epochSeconds();
   const item: RequestItem = {
     request_id: requestId,
     app_id: appId,
-    user_id: userId,
-    email: input.email.trim(),
+    email,
     permission_keynames: permissions,
     state: 'pending',
     created_at: isoSeconds(),
@@ -101,33 +114,34 @@ export async function createPermissionsRequest(appId: number, input: { email: st
     {
       Put: {
         TableName: table(),
-        Item: { ...keys.userPendingPermissionsRequest(userId), entity: 'PendingPermissionsRequest', request_id: requestId, expires_at: item.expires_at, ttl: item.expires_at },
-        // One pending request per user; an unanswered one stops blocking when it expires.
+        Item: { ...keys.emailPendingPermissionsRequest(email), entity: 'PendingPermissionsRequest', request_id: requestId, expires_at: item.expires_at, ttl: item.expires_at },
+        // One pending request per email; an unanswered one stops blocking when it expires.
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
         ExpressionAttributeValues: { ':now': now },
       },
     },
+    composedMailItem(`permreq:${requestId}`, { to: email, composer: 'permissions-request', inputs: { request_id: requestId } }, new Date(now * 1000).toISOString()),
   ]);
-  if (!outcome.committed) throw error('email', 'This user already has a pending permissions request; it must be answered first.', 'pending_exists');
-  await notifyUser(item);
+  if (!outcome.committed) throw error('email', 'This email already has a pending permissions request; it must be answered first.', 'pending_exists');
   return { permissions_request: { app_id: appId, id: requestId, permission_keynames: permissions, state: 'pending' as const } };
 }
 
-/** The user learns of the request by email (the request stands even if the email cannot be sent: their app shows it too). */
-async function notifyUser(item: RequestItem): Promise<void> {
+/**
+ * The notice of a permissions request, or undefined when there is nothing to send: no user has the email, or
+ * the request is no longer pending. Composed by the mail outbox's sender, after the request was answered.
+ */
+export async function composePermissionsRequestMail(to: string, requestId: number): Promise<OutboxMail | undefined> {
+  const [login, item] = await Promise.all([db().send(new GetCommand({ TableName: table(), Key: keys.login(to), ConsistentRead: true })).then((result) => result.Item), getRequest(requestId)]);
+  if (!login || login.subject !== 'user' || !item || !sameEmail(item.email, to) || effectiveState(item) !== 'pending') return undefined;
   const app = await getApp(item.app_id);
   const appName = app?.name ?? `App ${item.app_id}`;
   const lines = item.permission_keynames.map((name) => PERMISSION_DESCRIPTIONS[name] ?? name);
-  try {
-    await mailer().send({
-      to: item.email,
-      subject: `${appName} asks for access to your account`,
-      text: [`${appName} would like these permissions on your account:`, ...lines.map((line) => `- ${line}`), '', 'Open your app to accept or reject the request.'].join('\n'),
-      html: [`<p>${escapeHtml(appName)} would like these permissions on your account:</p>`, `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`, '<p>Open your app to accept or reject the request.</p>'].join('\n'),
-    });
-  } catch (caught) {
-    log('warn', 'permissions_request_email_failed', { request_id: item.request_id, error: (caught as Error).message });
-  }
+  return {
+    to,
+    subject: `${appName} asks for access to your account`,
+    text: [`${appName} would like these permissions on your account:`, ...lines.map((line) => `- ${line}`), '', 'Open your app to accept or reject the request.'].join('\n'),
+    html: [`<p>${escapeHtml(appName)} would like these permissions on your account:</p>`, `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`, '<p>Open your app to accept or reject the request.</p>'].join('\n'),
+  };
 }
 
 /**
@@ -135,6 +149,7 @@ async function notifyUser(item: RequestItem): Promise<void> {
  * and writes the token, so concurrent polls (or a poll racing the callback) issue it once.
  */
 async function deliverToken(item: RequestItem): Promise<{ token: string; hash: string } | undefined> {
+  if (item.user_id === undefined) return undefined;
   const issued = newTokenItem({ subject: 'user', userId: item.user_id, appId: item.app_id, permissions: item.permission_keynames, unlimited: false });
   const outcome = await transactWrite(() => [
     {
@@ -177,12 +192,20 @@ async function userView(item: RequestItem) {
   };
 }
 
-/** GET /v15/permissions_requests: the user's one pending request (404 with no body when there is none). */
+/** The email a user holds now (requests are addressed to emails). */
+async function emailOf(userId: number): Promise<string> {
+  const user = await getUser(userId);
+  if (!user) throw notFound();
+  return user.email;
+}
+
+/** GET /v15/permissions_requests: the pending request to the user's email (404 with no body when there is none). */
 export async function pendingPermissionsRequest(userId: number) {
-  const pointer = (await db().send(new GetCommand({ TableName: table(), Key: keys.userPendingPermissionsRequest(userId), ConsistentRead: true }))).Item;
+  const email = await emailOf(userId);
+  const pointer = (await db().send(new GetCommand({ TableName: table(), Key: keys.emailPendingPermissionsRequest(email), ConsistentRead: true }))).Item;
   if (!pointer || Number(pointer.expires_at) <= epochSeconds()) throw notFound();
   const item = await getRequest(Number(pointer.request_id));
-  if (!item || item.user_id !== userId || effectiveState(item) !== 'pending') throw notFound();
+  if (!item || !sameEmail(item.email, email) || effectiveState(item) !== 'pending') throw notFound();
   return userView(item);
 }
 
@@ -196,51 +219,45 @@ export function callbackAllowed(url: string): boolean {
   }
 }
 
-/** POSTs the accepted request's token to the app's callback; any failure leaves the token for the app's next poll. */
+/**
+ * POSTs the accepted request's token to the app's callback; any failure leaves the token for the app's next poll.
+ * The callback is a URL the app chose: it goes out as webhooks do (`postToCheckedAddress`), resolved once, every
+ * address public (or the local stack's loopback), connected to the checked address, no redirect followed.
+ */
 async function postToCallback(item: RequestItem, url: string): Promise<void> {
   const delivered = await deliverToken(item);
   if (!delivered) return;
-  let status = 0;
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ permissions_request: { id: item.request_id, state: 'accepted', token: delivered.token } }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
-    });
-    status = response.status;
-    await response.body?.cancel();
-  } catch (caught) {
-    log('warn', 'permissions_request_callback_failed', { request_id: item.request_id, error: (caught as Error).message });
-  }
-  if (status >= 200 && status < 300) return;
+  const body = JSON.stringify({ permissions_request: { id: item.request_id, state: 'accepted', token: delivered.token } });
+  const answer = await postToCheckedAddress(url, { 'Content-Type': 'application/json', Accept: 'application/json' }, body, CALLBACK_TIMEOUT_MS);
+  if (answer.status !== null && answer.status >= 200 && answer.status < 300) return;
   // Not delivered after all: that token dies, and the next poll issues another.
   await revokeTokens([delivered.hash]);
   await db().send(new UpdateCommand({ TableName: table(), Key: keys.permissionsRequest(item.request_id), UpdateExpression: 'REMOVE token_delivered' }));
-  log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status });
+  log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status: answer.status, error: answer.error });
 }
 
 /** PUT /v15/permissions_requests/:id: the user accepts or rejects their pending request (404 when it is not theirs). */
 export async function answerPermissionsRequest(userId: number, requestId: number, state: 'accepted' | 'rejected') {
-  const item = await getRequest(requestId);
-  if (!item || item.user_id !== userId) throw notFound();
+  const [item, email] = await Promise.all([getRequest(requestId), emailOf(userId)]);
+  if (!item || !sameEmail(item.email, email)) throw notFound();
   if (effectiveState(item) !== 'pending') throw error('state', `This permissions request is already ${effectiveState(item)}.`, 'already_answered');
   const outcome = await transactWrite(() => [
     {
       Update: {
         TableName: table(),
         Key: keys.permissionsRequest(requestId),
-        UpdateExpression: 'SET #state = :state, answered_at = :now',
+        // The user who answers is the one the token (if any) is for.
+        UpdateExpression: 'SET #state = :state, answered_at = :now, user_id = :user',
         ConditionExpression: '#state = :pending AND expires_at > :epoch',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':state': state, ':now': isoSeconds(), ':pending': 'pending', ':epoch': epochSeconds() },
+        ExpressionAttributeValues: { ':state': state, ':now': isoSeconds(), ':pending': 'pending', ':epoch': epochSeconds(), ':user': userId },
       },
     },
-    { Delete: { TableName: table(), Key: keys.userPendingPermissionsRequest(userId), ConditionExpression: 'request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
+    // The email's pointer goes if it is this request's (a request older than email-keyed pointers has none here).
+    { Delete: { TableName: table(), Key: keys.emailPendingPermissionsRequest(item.email), ConditionExpression: 'attribute_not_exists(pk) OR request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
   ]);
   if (!outcome.committed) throw error('state', 'This permissions request was answered meanwhile.', 'already_answered');
-  const answered: RequestItem = { ...item, state };
+  const answered: RequestItem = { ...item, state, user_id: userId };
   if (state === 'accepted') {
     const callback = (await getApp(item.app_id))?.permissions_request_callback_url;
     if (callback && callbackAllowed(callback)) await postToCallback(answered, callback);

@@ -183,3 +183,18 @@ export const LEGACY_CLAIM_FAILURES: WindowLimit = { name: 'legacy-claim', limit:
  */
 export const WEBHOOK_REPLAYS_PER_ENDPOINT: WindowLimit = { name: 'webhook-replay', limit: 3, windowSeconds: 15 * 60 };
 export const WEBHOOK_REPLAYS_PER_DAY: WindowLimit = { name: 'webhook-replay-day', limit: 10, windowSeconds: 24 * 3600 };
+
+/**
+ * Password-reset requests (POST /v14/passwords), per client address and per email, counted for every request
+ * whether or not a user has the email (the answer must not tell): then 429 with Retry-After. The per-email
+ * window also bounds the reset emails an address can be sent (no mail-bombing through us).
+ */
+export const PASSWORD_RESETS_PER_CLIENT: WindowLimit = { name: 'reset-client', limit: 20, windowSeconds: 3600 };
+export const PASSWORD_RESETS_PER_EMAIL: WindowLimit = { name: 'reset-email', limit: 5, windowSeconds: 3600 };
+
+/**
+ * Permissions requests (POST /v15/apps/permissions_requests), per app and per email, counted whether or not a
+ * user has the email: an app cannot mail a person more than a few requests a day, nor ask at scale.
+ */
+export const PERMISSIONS_REQUESTS_PER_APP: WindowLimit = { name: 'permreq-app', limit: 100, windowSeconds: 3600 };
+export const PERMISSIONS_REQUESTS_PER_EMAIL: WindowLimit = { name: 'permreq-email', limit: 5, windowSeconds: 24 * 3600 };

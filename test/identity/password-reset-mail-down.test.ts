@@ -1,52 +1,84 @@
 /**
- * A password reset while the mail service is down (docs/identity.md, "Password reset"): the SES v2 endpoint
- * is unreachable for this file's process, so the send fails. The answer is 503 with Retry-After in the
- * contract's error format, never a 500, and the per-account email window keeps no hit for the unsent email.
+ * A password reset while the mail service is down (docs/identity.md, "Password reset"): the request answers 204
+ * as for any email (the mail is composed and sent after the answer, so a failing SES cannot tell a registered
+ * email either), the stream's send fails and is retried with its batch, and once SES is back the retry sends a
+ * working link. SES is reached through a loopback proxy this file turns off and on; the stream batch is handed
+ * to the same function AWS invokes, as a retried batch is.
  */
-import { createServer } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
-import { MAIL_RETRY_AFTER_SECONDS, RESET_EMAILS_PER_ACCOUNT } from '#shared/domain/password-resets.ts';
-import { windowKey } from '#shared/domain/rate-limits.ts';
+import { keys } from '#shared/db/keys.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
-import { contractErrorProblem } from '../support/fuzz.ts';
+import { mailTo, resetLinkIn } from '../support/mailbox.ts';
+import { tableStreamRecords } from '../support/webhooks.ts';
+import { streamHandler } from '../../functions/events-stream.ts';
 
 const api = useTestApi();
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+let sesUp = false;
+let proxy: Server;
 
 beforeAll(async () => {
+  const ses = new URL(inject('sesEndpoint'));
+  // Down: every connection is dropped. Up: forwarded to the run's SES v2 emulator.
+  proxy = createServer((incoming, answer) => {
+    if (!sesUp) return void incoming.socket.destroy();
+    const forwarded = httpRequest({ host: ses.hostname, port: ses.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
+      answer.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(answer);
+    });
+    forwarded.on('error', () => answer.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   // After the test API set the emulator's endpoint, and before the first email creates the SES client.
-  process.env.SES_ENDPOINT = `http://127.0.0.1:${await closedPort()}`;
+  process.env.SES_ENDPOINT = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
 });
+afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+
+/** The stream's records of the mail items written so far, as the mapping hands a batch (again, on a retry). */
+async function mailBatch(): Promise<DynamoDBStreamEvent> {
+  const records = (await tableStreamRecords(api)).filter((record) => record.eventName === 'INSERT' && keys.isMailKey({ pk: record.dynamodb.Keys?.pk?.S, sk: record.dynamodb.Keys?.sk?.S }));
+  return { Records: records } as DynamoDBStreamEvent;
+}
 
 describe('POST /v14/passwords with SES unreachable', () => {
-  it('answers 503 with Retry-After in the error format, and counts no email against the account', async () => {
-    const { app } = await appFixture();
+  it('answers 204 for a registered and an unknown email alike; the send is retried until SES is back, then the link works', async () => {
+    const { app, apiKey } = await appFixture();
     const user = await userFixture(app.app_id);
-    const response = await api.call('POST', '/v14/passwords', { body: { email: user.email } });
-    expect(response.status, response.text).toBe(503);
-    expect(Number(response.headers.get('retry-after'))).toBe(MAIL_RETRY_AFTER_SECONDS);
-    expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'base', property: 'base', code: 'mail_unavailable' }) }]);
-    expect(contractErrorProblem(response)).toBeUndefined();
-    const window = await db().send(new GetCommand({ TableName: table(), Key: windowKey(RESET_EMAILS_PER_ACCOUNT, user.email.toLowerCase()), ConsistentRead: true }));
-    expect(Number(window.Item?.count ?? 0)).toBe(0);
-    // The account still logs in with its password: nothing about it changed.
-    const login = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: (await appFixture()).apiKey, username: user.email, password: user.password } } });
-    expect(login.status, login.text).toBe(200);
-  });
+    const nobody = `nobody-${Date.now()}@example.com`;
+    const known = await api.call('POST', '/v14/passwords', { body: { email: user.email } });
+    const unknown = await api.call('POST', '/v14/passwords', { body: { email: nobody } });
+    for (const response of [known, unknown]) {
+      expect(response.status, response.text).toBe(204);
+      expect(response.text).toBe('');
+      expect(response.headers.has('retry-after')).toBe(false);
+    }
 
-  it('an unregistered email still answers 204 (no email is attempted)', async () => {
-    const response = await api.call('POST', '/v14/passwords', { body: { email: `nobody-${Date.now()}@example.com` } });
-    expect(response.status).toBe(204);
+    const batch = await mailBatch();
+    expect(batch.Records).toHaveLength(2);
+    // SES down: the batch fails (the mapping retries it); the registered email's mail is still owed.
+    await expect(streamHandler(batch)).rejects.toThrow();
+    const mailIds = batch.Records.map((record) => record.dynamodb!.Keys!.pk!.S!);
+    const owed = await Promise.all(mailIds.map(async (pk) => (await db().send(new GetCommand({ TableName: table(), Key: { pk, sk: 'MAIL' }, ConsistentRead: true }))).Item!));
+    const knownMail = owed.find((item) => item.to === user.email)!;
+    expect(knownMail.sent_at).toBeUndefined();
+    expect(knownMail.failed_at).toBeUndefined();
+    expect(await mailTo(user.email, { timeoutMs: 0 })).toEqual([]);
+
+    // SES back: the retried batch sends the registered email its link, and nothing to the unknown one.
+    sesUp = true;
+    expect(await streamHandler(batch)).toMatchObject({ mailed: 1 });
+    const [mail] = await mailTo(user.email);
+    const secret = new URL(resetLinkIn(mail!)).hash.slice('#token='.length);
+    expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'set after the outage' } } })).status).toBe(204);
+    const login = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username: user.email, password: 'set after the outage' } } });
+    expect(login.status, login.text).toBe(200);
+    expect(await mailTo(nobody, { timeoutMs: 0 })).toEqual([]);
+    // Handed over again (a replay): nothing more is sent.
+    expect(await streamHandler(batch)).toMatchObject({ mailed: 0 });
   });
 });

@@ -15,6 +15,7 @@ import { sha256 } from '#shared/auth/secrets.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { mailTo, resetLinkIn } from '../support/mailbox.ts';
+import { startEventPipeline } from '../support/webhooks.ts';
 
 /** Debian's Chromium, as the docs page test drives it (playwright-core never downloads a browser). */
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,13 +25,17 @@ const api = useTestApi();
 let app: Awaited<ReturnType<typeof appFixture>>;
 let userDataDir: string;
 let browser: BrowserContext;
+// The reset email is composed and sent from the table's stream, after the answer.
+let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
 
 beforeAll(async () => {
+  pipeline = await startEventPipeline(api);
   app = await appFixture();
   userDataDir = mkdtempSync(join(tmpdir(), 'password-reset-chromium-'));
   browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {
+  await pipeline?.stop();
   await browser?.close();
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });

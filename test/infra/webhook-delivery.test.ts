@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { MAX_RECEIVES } from '../../infra/constructs/webhook-delivery.ts';
 import { DELIVERY_QUEUE_URL_ENV } from '#shared/queues/deliveries.ts';
-import { MAIL_PREFIX } from '#shared/db/keys.ts';
+import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
 import { routes } from '#shared/routes.ts';
 import { SYNTH_TIMEOUT_MS, synthesizedTemplates } from '../support/templates.ts';
 
@@ -65,7 +65,11 @@ describe('webhook delivery', () => {
     const { streamFunction, deliveryFunction } = stack.webhookDelivery;
     expect(actionsOf(streamFunction)).toContain('sqs:SendMessage');
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
-    expect(actionsOf(streamFunction)).not.toContain('dynamodb:PutItem');
+    // It composes password-reset mails, storing each link's secret digest: PutItem on those partitions only.
+    const puts = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:PutItem'));
+    expect(puts).toHaveLength(1);
+    expect([puts[0]!.Action].flat()).toEqual(['dynamodb:PutItem']);
+    expect((puts[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PASSWORD_RESET_PREFIX}*`] } });
     // It marks mail items sent: UpdateItem on the mail outbox's partitions only.
     const updates = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
     expect(updates).toHaveLength(1);

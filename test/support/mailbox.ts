@@ -3,10 +3,11 @@ import { sentEmails, type SentEmail } from '../../scripts/local/ses.ts';
 
 /**
  * Mail the run's SES v2 emulator received for one address (tests use unique addresses), polling with a
- * deadline: the API answers once SES accepted the message, so it is normally there at once.
+ * deadline: mail goes out from the table's stream after the answer (the mail outbox), so it may take the
+ * local stream reader a few polls.
  */
 export async function mailTo(address: string, options: { atLeast?: number; timeoutMs?: number } = {}): Promise<SentEmail[]> {
-  const deadline = Date.now() + (options.timeoutMs ?? 5000);
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   for (;;) {
     const mail = (await sentEmails(inject('sesEndpoint'))).filter((email) => email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())));
     if (mail.length >= (options.atLeast ?? 1) || Date.now() > deadline) return mail;

@@ -200,30 +200,38 @@ function serverIdentityFor(host: string) {
   return (_connectedTo: string, certificate: PeerCertificate) => checkServerIdentity(host, certificate);
 }
 
-/** POSTs the body once; the status (null when no answer came) and what went wrong. */
-async function post(endpoint: WebhookEndpointItem, body: string, eventId: string): Promise<{ status: number | null; error?: string }> {
-  const url = new URL(endpoint.url);
+/**
+ * POSTs `body` once to a URL a tenant chose, only ever to the address checked for it (`checkedAddress`): the
+ * status (null when no answer came) and what went wrong. Webhook deliveries and the permissions-request
+ * callback (shared/domain/permissions-requests.ts) both go out through here.
+ */
+export async function postToCheckedAddress(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number | null; error?: string }> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { status: null, error: 'address_not_allowed' };
+  }
   const target = await checkedAddress(url);
   if (!target) return { status: null, error: 'address_not_allowed' };
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const status = await postTo(
-      url,
-      target,
-      {
-        'Content-Type': 'application/json',
-        'User-Agent': 'LevelUp-Webhooks/1.0',
-        'LevelUp-Event-Id': eventId,
-        [SIGNATURE_HEADER]: signatureHeader(signingSecrets(endpoint, timestamp), timestamp, body),
-      },
-      body,
-      signal,
-    );
-    return { status };
+    return { status: await postTo(url, target, headers, body, signal) };
   } catch {
     return { status: null, error: signal.aborted ? 'timeout' : 'unreachable' };
   }
+}
+
+/** POSTs the event's body once, signed. */
+async function post(endpoint: WebhookEndpointItem, body: string, eventId: string): Promise<{ status: number | null; error?: string }> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'LevelUp-Webhooks/1.0',
+    'LevelUp-Event-Id': eventId,
+    [SIGNATURE_HEADER]: signatureHeader(signingSecrets(endpoint, timestamp), timestamp, body),
+  };
+  return postToCheckedAddress(endpoint.url, headers, body, DELIVERY_TIMEOUT_MS);
 }
 
 /**
