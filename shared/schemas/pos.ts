@@ -245,8 +245,8 @@ export const checkResponse = /* @__PURE__ */ schema(() => named(
           discount_amount: cents.nullable().describe('Merchant-funded credit the POS may apply; null once the check is paid'),
           tip_amount: cents,
         })
-        .nullable()
-        .describe('Set once a customer has claimed the check'),
+        .optional()
+        .describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)'),
       completed_order_uuid: z.string().nullable(),
     }),
   }),
