@@ -30,3 +30,5 @@ export function roundedDecimal(places: number) {
 
 export const uuid = /* @__PURE__ */ schema(() => z.string().min(1));
 export const url = /* @__PURE__ */ schema(() => z.string().url());
+/** A link a client follows as given (issue 34.6): absolute http(s), never `""` or a path. Nullable where there may be none. */
+export const absoluteUrl = /* @__PURE__ */ schema(() => z.string().regex(/^https?:\/\/[^\s]+$/).meta({ format: 'uri' }));
