@@ -3,7 +3,7 @@
  * targets and remote checks. Shapes follow what LevelUp's SDKs send and read (the reference's P11-P21).
  */
 import * as z from 'zod';
-import { absoluteUrl, cents, integerId, timestamp, uuid } from './common.ts';
+import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
 import { location, orderAheadMenuUrl, tipPreference } from './locations.ts';
 import { amounts, completedOrderResponse, itemsSchema, userOrderItem } from './money.ts';
 import { named, schema } from './registry.ts';
@@ -37,7 +37,7 @@ export const merchantOrderV15Response = /* @__PURE__ */ schema(() => named(
     order: z.object({
       ...merchantOrderV14Fields,
       transacted_at: timestamp,
-      id: integerId,
+      id: orderIntegerId,
       cashier: z.string().nullable(),
       identifier_from_merchant: z.string().nullable(),
       register: z.string().nullable(),
