@@ -68,6 +68,11 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
     const pickupOnly = await locationFixture(merchant.merchant.merchant_id, { fulfillment_types: ['pickup'] });
     await createMenuForLocation(pickupOnly.location_id, sampleMenu());
 
+    // What a location may link is absolute http(s): a script or relative link is refused when the location is made.
+    for (const link of ['javascript:alert(1)', '/menu', '', 'ftp://example.com/menu']) {
+      await expect(locationFixture(merchant.merchant.merchant_id, { menu_url: link }), link).rejects.toThrow(/menu_url/);
+    }
+
     for (const version of ['v14', 'v15']) {
       const none = await api.call('GET', `/${version}/locations/${noMenu.location_id}`);
       expect(none.status, none.text).toBe(200);
