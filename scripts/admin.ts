@@ -293,6 +293,8 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'backfill-location-changes': () => import('./admin/app-surface.ts').then((module) => module.backfillLocationChangesCommand),
   'upload-image': () => import('./admin/images.ts').then((module) => module.uploadImageCommand),
   'shard-id-counters': () => import('./admin/ids.ts').then((module) => module.shardIdCountersCommand),
+  'set-tip-preference': () => import('./admin/merchants.ts').then((module) => module.setTipPreferenceCommand),
+  'link-location-menus': () => import('./admin/merchants.ts').then((module) => module.linkLocationMenusCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

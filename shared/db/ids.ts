@@ -14,8 +14,8 @@ export const ID_SHARDS = 16;
 /**
  * Every kind of integer id, and how many counter items it is drawn from.
  * - ID_SHARDS: kinds customers create (a sign-up takes a user and a payment-token id; cards,
- *   addresses, claims, earned rewards, permissions requests, tickets): their rate grows with the
- *   platform. Their ids are unique but do not follow creation order; the lists of them order by
+ *   addresses, claims, earned rewards, permissions requests, tickets, orders' integer ids): their rate
+ *   grows with the platform. Their ids are unique but do not follow creation order; the lists of them order by
  *   creation time (`created_at_ms`), never by id.
  * - 1: catalogue kinds that operators and merchants create (apps, merchants, locations, campaigns,
  *   menus, upsells, contribution targets), a few per day, whose id order is a contract: a stored
@@ -32,6 +32,7 @@ const COUNTER_SHARDS = {
   earned_reward: ID_SHARDS,
   permissions_request: ID_SHARDS,
   ticket: ID_SHARDS,
+  order: ID_SHARDS,
   app: 1,
   merchant: 1,
   location: 1,

@@ -6,7 +6,8 @@
  */
 import { errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import type { FulfillmentType } from '#shared/schemas/locations.ts';
-import { getLocation, listAppLocations, serializeLocation, type AppLocationsPage, type Coordinates, type LocationItem } from '#shared/domain/locations.ts';
+import { tipPreferenceOf } from '#shared/schemas/vocabularies.ts';
+import { getLocation, listAppLocations, orderAheadMenuUrl, serializeLocation, type AppLocationsPage, type Coordinates, type LocationItem } from '#shared/domain/locations.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 
 /** A location anyone may see: it exists and is shown (hidden ones are 404, as LevelUp answered). */
@@ -59,14 +60,9 @@ export function serializeManagedLocation(location: LocationItem) {
       // Staff pick from this list: a location without an internal label shows its street address.
       name: location.name ?? location.street_address,
       pos_location_identifier: location.pos_location_identifier ?? null,
-      tip_preference: location.merchant_tip_preference ?? 'no preference',
+      tip_preference: tipPreferenceOf(location.merchant_tip_preference),
     },
   };
-}
-
-/** The order-ahead menu a delivering location serves (404 there when it has none): what iOS loads for delivery. */
-function deliveryMenuUrl(location: LocationItem, baseUrl: string): string | null {
-  return location.fulfillment_types.includes('delivery') ? `${baseUrl}/v15/order_ahead/locations/${location.location_id}/menu` : null;
 }
 
 /**
@@ -79,7 +75,7 @@ export function locationDetailsV15(location: LocationItem, options: { baseUrl: s
     name: location.name,
     phone: location.phone ?? null,
     foodler_url: null,
-    delivery_menu_url: deliveryMenuUrl(location, options.baseUrl),
+    delivery_menu_url: orderAheadMenuUrl(location, 'delivery', options.baseUrl),
     visible: location.shown,
   };
 }
@@ -125,7 +121,7 @@ export function merchantLocationSummaryV14(location: LocationItem) {
   return {
     location: {
       id: location.location_id,
-      merchant_tip_preference: location.merchant_tip_preference ?? 'no preference',
+      merchant_tip_preference: tipPreferenceOf(location.merchant_tip_preference),
       name: location.name,
     },
   };

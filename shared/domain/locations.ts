@@ -6,11 +6,12 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { locationChangeItem } from '#shared/domain/app-surface/location-summaries.ts';
-import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/vocabularies.ts';
+import { FULFILLMENT_TYPES, tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/apps.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { getMerchant, storeMerchantTipPreference, type MerchantItem } from '#shared/domain/merchants.ts';
 import { isKnownCategory } from '#shared/domain/app-surface/categories.ts';
+import { menuUrl } from '#shared/domain/order-ahead/menu-links.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
@@ -47,7 +48,7 @@ export interface LocationItem {
    */
   merchant_name: string;
   merchant_description_html: string;
-  merchant_tip_preference: string;
+  merchant_tip_preference: TipPreference;
   /** Internal label (orders show it as location_name); not a field of the listed Location. */
   name: string | null;
   street_address: string;
@@ -75,7 +76,12 @@ export interface LocationItem {
   opentable_url: string | null;
   twitter_url: string | null;
   yelp_url: string | null;
-  pickup_menu_url: string;
+  /**
+   * The location's order-ahead menu (set when one is published, putMenu): what `pickup_menu_url` and
+   * `delivery_menu_url` link. Null without a menu; absent on locations written before menus were linked
+   * (read as none until the menu is published again, docs/locations.md).
+   */
+  order_ahead_menu_id?: number | null;
   ready_time_estimate_in_minutes: number;
   /** Hidden locations (false) are left out of app lists. */
   shown: boolean;
@@ -101,7 +107,8 @@ function buildLocationInputSchema() {
     closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
   });
 
-  const optionalUrl = z.string().url().nullable().default(null);
+  // Clients follow these links as given: absolute http(s) only (a `javascript:` or relative link would be followed too).
+  const optionalUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL').nullable().default(null);
 
   return z
     .object({
@@ -129,7 +136,6 @@ function buildLocationInputSchema() {
       opentable_url: optionalUrl,
       twitter_url: optionalUrl,
       yelp_url: optionalUrl,
-      pickup_menu_url: z.string().default(''),
       ready_time_estimate_in_minutes: z.number().int().min(0).default(15),
       shown: z.boolean().default(true),
       supports_scheduling: z.boolean().default(false),
@@ -172,7 +178,8 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
     ...parsed.data,
     merchant_name: merchant.name,
     merchant_description_html: merchant.description_html,
-    merchant_tip_preference: merchant.tip_preference,
+    merchant_tip_preference: tipPreferenceOf(merchant.tip_preference),
+    order_ahead_menu_id: null,
     fulfillment_types: [...new Set(parsed.data.fulfillment_types)],
     created_at: now,
     updated_at: now,
@@ -206,9 +213,59 @@ function withoutKeys(item: Record<string, unknown>): LocationItem {
   return location as unknown as LocationItem;
 }
 
-export async function getLocation(locationId: number): Promise<LocationItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.location(locationId) }));
+export async function getLocation(locationId: number, options: { consistent?: boolean } = {}): Promise<LocationItem | undefined> {
+  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.location(locationId), ConsistentRead: options.consistent }));
   return result.Item ? withoutKeys(result.Item) : undefined;
+}
+
+/** What may change on a location after it is made: its copy of merchant settings and its menu link. */
+export type LocationChange = Partial<Pick<LocationItem, 'merchant_tip_preference' | 'order_ahead_menu_id'>>;
+
+/**
+ * Changes a location's fields. The location gets a new `updated_at` and its change-feed row moves with it in
+ * the same transaction (GET /v14/locations lists it as changed, so apps that keep copies fetch it again).
+ * Guarded by the `updated_at` read: a concurrent change makes it read again and re-apply. No-op when nothing
+ * differs. Answers the location as stored after the change; undefined when it does not exist.
+ */
+export async function updateLocation(locationId: number, change: LocationChange): Promise<LocationItem | undefined> {
+  const names = Object.keys(change) as (keyof LocationChange)[];
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const current = await getLocation(locationId, { consistent: true });
+    if (!current || names.every((name) => current[name] === change[name])) return current;
+    const next: LocationItem = { ...current, ...change, updated_at: isoSeconds() };
+    const oldRow = keys.locationChange(current.updated_at, locationId);
+    const newRow = locationChangeItem(next);
+    const movesRow = oldRow.sk !== newRow.sk;
+    const outcome = await transactWrite(() => [
+      {
+        Update: {
+          TableName: table(),
+          Key: keys.location(locationId),
+          UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}, updated_at = :now`,
+          ConditionExpression: 'updated_at = :seen',
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+          ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:f${index}`, change[name]])), ':now': next.updated_at, ':seen': current.updated_at },
+        },
+      },
+      ...(movesRow ? [{ Delete: { TableName: table(), Key: oldRow } }] : []),
+      { Put: { TableName: table(), Item: newRow } },
+    ]);
+    if (outcome.committed) return next;
+  }
+  throw new Error(`location ${locationId} kept changing; try again`);
+}
+
+/**
+ * Sets a merchant's tip preference (admin `set-tip-preference`): the merchant, then each of its locations'
+ * copy, which location lists and details read without a merchant read (each moves in the change feed). Not
+ * one transaction, since a merchant may have more locations than one holds: a run cut short leaves some
+ * locations with the old value, and running it again finishes them. Undefined for an unknown merchant.
+ */
+export async function setMerchantTipPreference(merchantId: number, preference: TipPreference): Promise<MerchantItem | undefined> {
+  const merchant = await storeMerchantTipPreference(merchantId, preference);
+  if (!merchant) return undefined;
+  for (const location of await listMerchantLocations(merchantId)) await updateLocation(location.location_id, { merchant_tip_preference: preference });
+  return merchant;
 }
 
 /**
@@ -235,7 +292,7 @@ const LOCATION_ATTRIBUTES = Object.keys({
   street_address: true, extended_address: true, locality: true, region: true, postal_code: true, phone: true, latitude: true, longitude: true,
   time_zone: true, categories: true, fulfillment_types: true, delivery_radius_m: true, hours: true, accepts_tips_in_store: true,
   accepts_tips_on_delivery: true, accepts_tips_on_pickup: true, facebook_url: true, menu_url: true, newsletter_url: true, opentable_url: true,
-  twitter_url: true, yelp_url: true, pickup_menu_url: true, ready_time_estimate_in_minutes: true, shown: true, supports_scheduling: true,
+  twitter_url: true, yelp_url: true, order_ahead_menu_id: true, ready_time_estimate_in_minutes: true, shown: true, supports_scheduling: true,
   partner_ids: true, pos_location_identifier: true, created_at: true, updated_at: true,
 } satisfies Record<keyof LocationItem, true>);
 /** `#l0, #l1, ...` with their names (several attribute names are DynamoDB reserved words). */
@@ -527,6 +584,15 @@ export interface ImageSize {
   density: number;
 }
 
+/**
+ * The absolute URL of the order-ahead menu a location serves for a way of ordering (`pickup` or `delivery`):
+ * null unless it offers that way and has a menu (issue 34.6: never `""`, which iOS follows as given).
+ */
+export function orderAheadMenuUrl(location: LocationItem, fulfillment: 'pickup' | 'delivery', baseUrl: string): string | null {
+  const menuId = location.order_ahead_menu_id;
+  return typeof menuId === 'number' && location.fulfillment_types.includes(fulfillment) ? menuUrl(baseUrl, menuId) : null;
+}
+
 /** The contract's Location resource: exactly its fields. */
 export function serializeLocation(location: LocationItem, options: { baseUrl: string; image?: ImageSize; now?: Date }) {
   const image = options.image;
@@ -551,13 +617,13 @@ export function serializeLocation(location: LocationItem, options: { baseUrl: st
     merchant_description_html: location.merchant_description_html ?? '',
     merchant_id: location.merchant_id,
     merchant_name: location.merchant_name ?? '',
-    merchant_tip_preference: location.merchant_tip_preference ?? 'no preference',
+    merchant_tip_preference: tipPreferenceOf(location.merchant_tip_preference),
     newsletter_url: location.newsletter_url,
     open_state: open.open_state,
     open_state_display: open.open_state_display,
     opentable_url: location.opentable_url,
     partner_ids: location.partner_ids,
-    pickup_menu_url: location.pickup_menu_url,
+    pickup_menu_url: orderAheadMenuUrl(location, 'pickup', options.baseUrl),
     postal_code: location.postal_code,
     ready_time_estimate_in_minutes: location.ready_time_estimate_in_minutes,
     region: location.region,

@@ -1,10 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { DEFAULT_TIP_PREFERENCE, type TipPreference } from '#shared/schemas/vocabularies.ts';
 
 export interface MerchantItem {
   merchant_id: number;
@@ -14,7 +15,8 @@ export interface MerchantItem {
   username: string;
   /** When set, refunds must carry it as refund.manager_confirmation. */
   manager_confirmation: string | null;
-  tip_preference: string;
+  /** Whether the merchant wants tips asked for (`unwanted`, `expected`, `no preference`); copied onto its locations. */
+  tip_preference: TipPreference;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +35,7 @@ export async function createMerchant(input: {
   password: string;
   descriptionHtml?: string;
   managerConfirmation?: string | null;
+  tipPreference?: TipPreference;
 }): Promise<MerchantItem> {
   // The login is a person: their id comes from the users' id space, so it never meets a customer's
   // (the C# POS SDK reads the login's user_id as a non-nullable int).
@@ -44,7 +47,7 @@ export async function createMerchant(input: {
     description_html: input.descriptionHtml ?? `<p>${input.name}</p>`,
     username: input.username.trim().toLowerCase(),
     manager_confirmation: input.managerConfirmation ?? null,
-    tip_preference: 'percent',
+    tip_preference: input.tipPreference ?? DEFAULT_TIP_PREFERENCE,
     created_at: now,
     updated_at: now,
   };
@@ -62,4 +65,27 @@ export async function createMerchant(input: {
 export async function getMerchant(merchantId: number): Promise<MerchantItem | undefined> {
   const result = await db().send(new GetCommand({ TableName: table(), Key: keys.merchant(merchantId) }));
   return result.Item as MerchantItem | undefined;
+}
+
+/**
+ * Stores a merchant's tip preference (its locations carry a copy: setMerchantTipPreference in locations.ts
+ * writes both). Undefined for an unknown merchant.
+ */
+export async function storeMerchantTipPreference(merchantId: number, preference: TipPreference): Promise<MerchantItem | undefined> {
+  try {
+    const result = await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.merchant(merchantId),
+        UpdateExpression: 'SET tip_preference = :preference, updated_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':preference': preference, ':now': isoSeconds() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as MerchantItem;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }

@@ -238,6 +238,17 @@ async function currentLogin(email: string): Promise<Record<string, unknown>> {
 }
 
 /**
+ * A birthday (stored as its date, `YYYY-MM-DD`) as the SDKs parse it: the API's datetime form at midday UTC.
+ * The C# SDK's User reads only `yyyy-MM-dd HH:mm:ss` or `yyyy-MM-ddTHH:mm:sszzz`, iOS and Android an ISO 8601
+ * datetime (issue 34.13); a bare date reads back as null. Midday, not midnight: a client that shows the
+ * instant in its own zone keeps the same calendar day anywhere from UTC-11 to UTC+11 (midnight UTC would
+ * be the day before everywhere in the Americas).
+ */
+export function birthdayDateTime(bornOn: string | null): string | null {
+  return bornOn === null ? null : `${bornOn}T12:00:00+00:00`;
+}
+
+/**
  * The contract's user resource. `custom_attributes` holds the requesting app's scope only;
  * v14 (create) omits app_id, debit_card_only, phone and user_app_id. `totals` from getUserWithTotals
  * (`NO_TOTALS` for a user just created).
@@ -245,7 +256,7 @@ async function currentLogin(email: string): Promise<Record<string, unknown>> {
 export function serializeUser(user: UserItem, totals: UserTotals, appId: number, version: 'v14' | 'v15') {
   const body = {
     id: user.user_id,
-    born_at: user.born_at,
+    born_at: birthdayDateTime(user.born_at),
     cause_id: null,
     connected_to_facebook: false,
     custom_attributes: user.custom_attributes[String(appId)] ?? {},

@@ -28,5 +28,13 @@ export function roundedDecimal(places: number) {
   return z.number({ error: 'must be a number' }).transform((value) => Math.round(value * scale) / scale + 0);
 }
 
+/**
+ * An order's integer `id`: within 32 bits, as LevelUp's C# SDK reads it (`int`, issue 34.11). Orders are found by
+ * uuid; this id is only shown.
+ */
+export const orderIntegerId = /* @__PURE__ */ schema(() => z.number().int().min(1).max(2 ** 31 - 1).meta({ format: 'int32' }).describe("The order's integer id, below 2^31 (clients read it as a 32-bit int); orders are addressed by uuid"));
+
 export const uuid = /* @__PURE__ */ schema(() => z.string().min(1));
 export const url = /* @__PURE__ */ schema(() => z.string().url());
+/** A link a client follows as given (issue 34.6): absolute http(s), never `""` or a path. Nullable where there may be none. */
+export const absoluteUrl = /* @__PURE__ */ schema(() => z.string().regex(/^https?:\/\/[^\s]+$/).meta({ format: 'uri' }));

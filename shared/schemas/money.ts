@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { cents, integerId, timestamp, uuid } from './common.ts';
+import { cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
 import { named, schema } from './registry.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
 
@@ -287,7 +287,7 @@ export const userOrderDetailResponse = /* @__PURE__ */ schema(() => named(
   'UserOrder',
   z.object({
     order: z.object({
-      id: integerId,
+      id: orderIntegerId,
       ...userOrderColumns,
       location_latitude: z.number().nullable(),
       location_longitude: z.number().nullable(),

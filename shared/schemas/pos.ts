@@ -3,8 +3,8 @@
  * targets and remote checks. Shapes follow what LevelUp's SDKs send and read (the reference's P11-P21).
  */
 import * as z from 'zod';
-import { cents, integerId, timestamp, uuid } from './common.ts';
-import { location } from './locations.ts';
+import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
+import { location, orderAheadMenuUrl, tipPreference } from './locations.ts';
 import { amounts, completedOrderResponse, itemsSchema, userOrderItem } from './money.ts';
 import { named, schema } from './registry.ts';
 
@@ -37,7 +37,7 @@ export const merchantOrderV15Response = /* @__PURE__ */ schema(() => named(
     order: z.object({
       ...merchantOrderV14Fields,
       transacted_at: timestamp,
-      id: integerId,
+      id: orderIntegerId,
       cashier: z.string().nullable(),
       identifier_from_merchant: z.string().nullable(),
       register: z.string().nullable(),
@@ -81,7 +81,7 @@ export const managedLocationList = /* @__PURE__ */ schema(() => z.array(
         merchant_name: z.string(),
         name: z.string(),
         pos_location_identifier: z.string().nullable(),
-        tip_preference: z.string(),
+        tip_preference: tipPreference,
       }),
       'A location the merchant token may place orders for.',
     ),
@@ -93,8 +93,8 @@ export const locationDetailsV15 = /* @__PURE__ */ schema(() => named(
   location.extend({
     name: z.string().nullable(),
     phone: z.string().nullable(),
-    foodler_url: z.string().nullable(),
-    delivery_menu_url: z.string().nullable().describe('The order ahead menu of a delivering location'),
+    foodler_url: absoluteUrl.nullable(),
+    delivery_menu_url: orderAheadMenuUrl.describe('Absolute URL of the order ahead menu to order delivery from; null unless the location delivers and has a menu'),
     visible: z.boolean().describe('Same as shown (older clients read this name)'),
   }),
   'A location with the fields POS and app SDKs read besides the contract Location (v15).',
@@ -108,34 +108,34 @@ export const locationDetailsV14Response = /* @__PURE__ */ schema(() => z.object(
     'LocationDetailsV14',
     z.object({
       categories: z.array(z.number().int()),
-      delivery_menu_url: z.string().nullable(),
+      delivery_menu_url: orderAheadMenuUrl,
       description_html: z.string(),
       extended_address: z.string(),
-      facebook_url: z.string().nullable(),
-      foodler_url: z.string().nullable(),
+      facebook_url: absoluteUrl.nullable(),
+      foodler_url: absoluteUrl.nullable(),
       hours: z.string(),
       id: integerId,
       latitude: z.number(),
       locality: z.string(),
       longitude: z.number(),
-      menu_url: z.string().nullable(),
+      menu_url: absoluteUrl.nullable(),
       merchant_description_html: z.string(),
       merchant_id: integerId,
       merchant_name: z.string(),
-      merchant_tip_preference: z.string(),
+      merchant_tip_preference: tipPreference,
       name: z.string().nullable(),
-      newsletter_url: z.string().nullable(),
-      opentable_url: z.string().nullable(),
+      newsletter_url: absoluteUrl.nullable(),
+      opentable_url: absoluteUrl.nullable(),
       phone: z.string().nullable(),
-      pickup_menu_url: z.string(),
+      pickup_menu_url: orderAheadMenuUrl,
       postal_code: z.string(),
       region: z.string(),
       shown: z.boolean(),
       street_address: z.string(),
-      twitter_url: z.string().nullable(),
+      twitter_url: absoluteUrl.nullable(),
       updated_at: timestamp,
       visible: z.boolean().describe('Same as shown (older clients read this name)'),
-      yelp_url: z.string().nullable(),
+      yelp_url: absoluteUrl.nullable(),
     }),
     'A location as v14 clients (iOS, Android) read it.',
   ),
@@ -143,7 +143,7 @@ export const locationDetailsV14Response = /* @__PURE__ */ schema(() => z.object(
 
 export const merchantLocationSummaryV14List = /* @__PURE__ */ schema(() => z.array(
   z.object({
-    location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: z.string(), name: z.string().nullable() }), "A merchant's location as v14 lists it."),
+    location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.string().nullable() }), "A merchant's location as v14 lists it."),
   }),
 ));
 
@@ -245,8 +245,8 @@ export const checkResponse = /* @__PURE__ */ schema(() => named(
           discount_amount: cents.nullable().describe('Merchant-funded credit the POS may apply; null once the check is paid'),
           tip_amount: cents,
         })
-        .nullable()
-        .describe('Set once a customer has claimed the check'),
+        .optional()
+        .describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)'),
       completed_order_uuid: z.string().nullable(),
     }),
   }),

@@ -147,7 +147,11 @@ export const updateUserBody = /* @__PURE__ */ schema(() => z.object({
 
 const userFields = /* @__PURE__ */ schema(() => ({
   id: integerId,
-  born_at: z.string().nullable().describe('Birthday, YYYY-MM-DD'),
+  born_at: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T12:00:00\+00:00$/)
+    .nullable()
+    .describe('Birthday: its date at midday UTC, `YYYY-MM-DDT12:00:00+00:00` (the datetime form the C#, iOS and Android SDKs parse; the same calendar day in any zone from UTC-11 to UTC+11). Sent as `YYYY-MM-DD` or an ISO 8601 datetime, of which the date is kept.'),
   cause_id: integerId.nullable(),
   connected_to_facebook: z.boolean(),
   custom_attributes: z.record(z.string(), z.string()).describe("Key-value data scoped by the API key of the request's token"),

@@ -26,6 +26,20 @@ export const FULFILLMENT_TYPES = ['delivery', 'in_store', 'pickup'] as const;
 export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
 
 /**
+ * A merchant's tip preference, the values LevelUp's clients know (`merchant_tip_preference` of a location,
+ * `tip_preference` of a managed location): whether the POS and app should ask for a tip.
+ */
+export const TIP_PREFERENCES = ['unwanted', 'expected', 'no preference'] as const;
+export type TipPreference = (typeof TIP_PREFERENCES)[number];
+/** LevelUp's default, what a merchant that chose nothing answers (the SDK fixtures' merchants show it). */
+export const DEFAULT_TIP_PREFERENCE: TipPreference = 'no preference';
+
+/** A stored preference as answered: anything else (merchants stored before the setting existed said `percent`) is the default. */
+export function tipPreferenceOf(stored: unknown): TipPreference {
+  return (TIP_PREFERENCES as readonly unknown[]).includes(stored) ? (stored as TipPreference) : DEFAULT_TIP_PREFERENCE;
+}
+
+/**
  * The contract names the nonce `gateway_payment_nonce`; clients built for the Braintree-backed API send
  * it branded, `braintree_payment_nonce`. Either is taken (the first non-blank one, in this order).
  */

@@ -59,7 +59,8 @@ describe('POST /v14/users', () => {
       },
     });
     expect(response.status).toBe(200);
-    expect(response.body.user).toMatchObject({ born_at: '1980-01-01', gender: 'male' });
+    // The date is kept and answered as a datetime the SDKs parse (issue 34.13).
+    expect(response.body.user).toMatchObject({ born_at: '1980-01-01T12:00:00+00:00', gender: 'male' });
   });
 
   it('answers 422 user/email when the email is taken, whatever its case', async () => {
@@ -145,7 +146,7 @@ describe('PUT /v15/users', () => {
       [{ first_name: 'Grace' }, { first_name: 'Grace' }],
       [{ last_name: 'Hopper' }, { last_name: 'Hopper' }],
       [{ email: 'grace.hopper@example.com' }, { email: 'grace.hopper@example.com' }],
-      [{ born_at: '1906-12-09' }, { born_at: '1906-12-09' }],
+      [{ born_at: '1906-12-09' }, { born_at: '1906-12-09T12:00:00+00:00' }],
       [{ born_at: null }, { born_at: null }],
       [{ gender: 'female' }, { gender: 'female' }],
       [{ gender: 'custom', custom_gender: 'admiral' }, { gender: 'custom', custom_gender: 'admiral' }],

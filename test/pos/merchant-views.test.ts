@@ -297,13 +297,14 @@ describe('P15 GET /v15 and /v14 locations/:location_id', () => {
     });
   });
 
-  it('v14 answers the iOS v14 fields without a credential; a delivering location links its order ahead menu', async () => {
+  it('v14 answers the iOS v14 fields without a credential; a delivering location without a menu links none', async () => {
     const location = await locationFixture(world.merchant.merchant.merchant_id, { fulfillment_types: ['in_store', 'delivery'], delivery_radius_m: 5000 });
     const response = await api.call('GET', `/v14/locations/${location.location_id}`);
     expect(response.status, response.text).toBe(200);
-    expectShapeOf(response.body, clientPayload('ios_v14_locations_id__show.json').response_body, { nullable: ['$.location.menu_url', '$.location.twitter_url', '$.location.yelp_url', '$.location.facebook_url', '$.location.opentable_url', '$.location.newsletter_url', '$.location.foodler_url', '$.location.phone'] });
+    expectShapeOf(response.body, clientPayload('ios_v14_locations_id__show.json').response_body, { nullable: ['$.location.menu_url', '$.location.twitter_url', '$.location.yelp_url', '$.location.facebook_url', '$.location.opentable_url', '$.location.newsletter_url', '$.location.foodler_url', '$.location.phone', '$.location.delivery_menu_url', '$.location.pickup_menu_url'] });
     expect(response.body.location.visible).toBe(true);
-    expect(response.body.location.delivery_menu_url).toBe(`${api.baseUrl}/v15/order_ahead/locations/${location.location_id}/menu`);
+    // No menu published: null, not a link that answers 404 (issue 34.6; test/clients/client-fields.test.ts links one).
+    expect(response.body.location).toMatchObject({ delivery_menu_url: null, pickup_menu_url: null });
   });
 
   it('answers 404 with no body for a hidden or unknown location (the C# SDK raises its "may not exist" error)', async () => {

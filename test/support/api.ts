@@ -6,6 +6,7 @@ import { ensureTable } from '../../scripts/local/table.ts';
 import { LOCAL_MAIL_FROM } from '../../scripts/local/ses.ts';
 import { LOCAL_IMAGES_BUCKET } from '../../scripts/local/s3.ts';
 import { validateResponse } from '../openapi/response-validator.ts';
+import { assertClientSizedIds } from './client-sized-ids.ts';
 
 export interface ApiCall {
   token?: string;
@@ -82,6 +83,8 @@ export async function startTestApi(): Promise<TestApi> {
           parsed = undefined;
         }
       }
+      // Every integer id below 2^31, for the clients that read ids as 32-bit ints.
+      assertClientSizedIds(method, url, parsed);
       return { status: response.status, headers: response.headers, text, body: parsed as any };
     },
     close: () =>

@@ -7,10 +7,9 @@
  */
 import { WEEKDAYS, type TimeWindow, type Weekday } from '#shared/time.ts';
 import { freeQuantities, itemAvailableAt, type MenuItem, type MenuOption, type MenuRecord } from './menu.ts';
+import { menuUrl } from './menu-links.ts';
 
-export function menuUrl(baseUrl: string, menuId: number): string {
-  return `${baseUrl}/v15/order_ahead/menus/${menuId}`;
-}
+export { menuUrl };
 
 /** The item picture endpoint (the images area serves it: 302 to the picture at the asked size, 404 when none). */
 export function menuItemImageUrl(baseUrl: string, menuId: number, itemId: number): string {

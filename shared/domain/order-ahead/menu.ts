@@ -11,7 +11,7 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
-import { getLocation } from '#shared/domain/locations.ts';
+import { getLocation, updateLocation } from '#shared/domain/locations.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
 import { schema } from '#shared/schemas/registry.ts';
 
@@ -227,6 +227,9 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
   const item = { ...keys.orderAheadMenu(owner.locationId), ...keys.menuIdIndex(menu.menu_id), entity: 'OrderAheadMenu', ...menu };
   const write = existing ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } : putNew(item).Put!;
   await db().send(new PutCommand(write));
+  // The location links its menu (pickup_menu_url, delivery_menu_url). After the menu, so a link never names a
+  // menu that is not there; a publish cut short between the two is finished by publishing again.
+  await updateLocation(owner.locationId, { order_ahead_menu_id: menu.menu_id });
   return menu;
 }
 

@@ -325,7 +325,8 @@ export function serializeCheck({ check, discountAmount }: CheckView) {
       tax_amount: check.tax_amount,
       exemption_amount: check.exemption_amount,
       items: check.items.map(detailItem),
-      pending_order: check.pending_order_uuid ? { uuid: check.pending_order_uuid, discount_amount: discountAmount, tip_amount: check.tip_amount ?? 0 } : null,
+      // Absent, not null, until a customer claims the check: the C# SDK reads a present `pending_order` as claimed (issue 34.12).
+      ...(check.pending_order_uuid ? { pending_order: { uuid: check.pending_order_uuid, discount_amount: discountAmount, tip_amount: check.tip_amount ?? 0 } } : {}),
       completed_order_uuid: check.completed_order_uuid ?? null,
     },
   };

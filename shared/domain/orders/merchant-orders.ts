@@ -11,7 +11,7 @@ import { getLocation } from '#shared/domain/locations.ts';
 import { requireOwnMerchant } from '#shared/domain/location-views.ts';
 import { getOrder, type OrderRecord } from './record.ts';
 import type { PositionedOrder } from './user-orders.ts';
-import { detailItem, orderNumber, serializeMerchantOrder, userOrderListColumns } from './views.ts';
+import { detailItem, orderId, serializeMerchantOrder, userOrderListColumns } from './views.ts';
 
 /** Orders per page of a location's orders. */
 export const LOCATION_ORDERS_PAGE_SIZE = 10;
@@ -91,7 +91,7 @@ export function merchantOrderV15Columns(order: OrderRecord) {
   const user = userOrderListColumns(order);
   return {
     ...merchantOrderV14Columns(order),
-    id: orderNumber(order.uuid),
+    id: orderId(order),
     cashier: order.cashier,
     identifier_from_merchant: order.identifier_from_merchant,
     register: order.register,

@@ -29,6 +29,12 @@ export type OrderTerms = Pick<
 
 export interface OrderRecord {
   uuid: string;
+  /**
+   * The order's integer `id` in answers (the merchant-facing and user order details), below 2^31 for the C# SDK's
+   * 32-bit ids (issue 34.11): drawn from the sharded `order` counter when the order is made. Absent on orders
+   * made before it (views.ts `orderId` derives theirs).
+   */
+  integer_id?: number;
   source: OrderSource;
   source_uuid: string;
   state: 'completed' | 'refunded';
@@ -105,10 +111,12 @@ export function newOrderRecord(input: {
   split: Split;
   chargeId: string | null;
   now: string;
+  integerId: number;
 }): OrderRecord {
   const { terms, split, location } = input;
   return {
     uuid: input.uuid,
+    integer_id: input.integerId,
     source: input.source,
     source_uuid: input.sourceUuid,
     state: 'completed',

@@ -23,7 +23,7 @@
  * needs; the saga reads nothing it was given.
  */
 import { keys } from '#shared/db/keys.ts';
-import { newUuid } from '#shared/db/ids.ts';
+import { newUuid, nextId } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
@@ -209,15 +209,18 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
   // Loyalty's reads for the order's effects (the merchant's campaigns, the user's loyalty there), likewise: under
   // the customer's lease, used by the first build of the money transaction (a rebuild reads afresh), guarded there.
   const loyalty = readCompletionState(userId, merchantId);
+  // The order's integer id, drawn beside the reads (a sharded counter: no hot item); unused when nothing commits.
+  const integerId = nextId('order');
   // Not awaited when the claim fails: that error is the answer, not these reads'.
   balances.catch(() => undefined);
   loyalty.catch(() => undefined);
+  integerId.catch(() => undefined);
   const claim = claimed ?? (await claimSource(source));
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
   try {
     // Both awaited before any charge: a failed read charges nothing.
-    const [[giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard], loyaltyRead] = await Promise.all([balances, loyalty]);
+    const [[giftCardItem, creditItem, user, grants, appItem, userMonth, merchantMonth, hintedCard], loyaltyRead, orderIntegerId] = await Promise.all([balances, loyalty, integerId]);
     const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], settlement.merchant, month);
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
@@ -250,7 +253,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead });
+    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead, integerId: orderIntegerId });
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -311,7 +314,7 @@ async function commitSettlement(
   claim: Claim,
   hold: CustomerHold,
   uuid: string,
-  facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits; loyaltyRead: CompletionReads },
+  facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits; loyaltyRead: CompletionReads; integerId: number },
 ): Promise<OrderRecord> {
   const { source, userId } = settlement;
   const merchantId = settlement.merchant.merchant_id;
@@ -335,6 +338,7 @@ async function commitSettlement(
       split: facts.split,
       chargeId: facts.chargeId,
       now,
+      integerId: facts.integerId,
     });
     const read = loyaltyRead;
     loyaltyRead = undefined;

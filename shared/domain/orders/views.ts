@@ -113,16 +113,25 @@ export function detailItem(item: OrderItem): { item: Record<string, unknown> } {
   };
 }
 
-/** A stable integer id for the detail's `id` (the uuid's first 48 bits: a safe integer). */
-export function orderNumber(uuid: string): number {
-  return Number.parseInt(uuid.replace(/[^0-9a-f]/gi, '').slice(0, 12) || '0', 16);
+/** Ids at and above this (2^30) are derived for orders stored without one; drawn ids stay below it (docs/data-model.md). */
+const DERIVED_ORDER_ID_BASE = 2 ** 30;
+
+/**
+ * The order's integer `id`, below 2^31 (the C# SDK reads ids as 32-bit ints, issue 34.11): the one stored
+ * with it; an order stored before ids were drawn gets a stable one from its uuid's first 30 bits, above
+ * every drawn id (the `order` counter's 16 shards reach 2^30 only after about a billion orders).
+ */
+export function orderId(order: Pick<OrderRecord, 'uuid' | 'integer_id'>): number {
+  if (typeof order.integer_id === 'number') return order.integer_id;
+  const leading = Number.parseInt(order.uuid.replace(/[^0-9a-f]/gi, '').slice(0, 8) || '0', 16);
+  return DERIVED_ORDER_ID_BASE + (leading >>> 2);
 }
 
 /** The user-oriented order's detail columns. */
 export function serializeUserOrderDetail(order: OrderRecord) {
   return {
     order: {
-      id: orderNumber(order.uuid),
+      id: orderId(order),
       ...userOrderListColumns(order),
       location_latitude: order.location_latitude,
       location_longitude: order.location_longitude,
