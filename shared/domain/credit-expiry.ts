@@ -217,3 +217,16 @@ export function replayCreditBuckets(input: CreditReplayInput): CreditBuckets {
   }
   return { grants: buckets, permanent };
 }
+
+/**
+ * What due grants leave when the entries are not replayed (an account past the replay's bound): each grant
+ * whole, as if nothing of it had been spent, in the order given, never more in all than a positive balance.
+ */
+export function unspentUpToBalance(balance: number, due: readonly OpenGrant[]): Map<string, number> {
+  let left = Math.max(0, balance);
+  return new Map(due.map((grant) => {
+    const expiring = Math.min(grant.amount, left);
+    left -= expiring;
+    return [grant.uuid, expiring];
+  }));
+}

@@ -20,7 +20,7 @@ import { projectionOf, queryAll, readItems, type StoredItem } from '#shared/db/r
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { table } from '#shared/db/client.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
-import { grantsOfUnknownExpiry, replayCreditBuckets, type CreditLedgerEntry } from '#shared/domain/credit-expiry.ts';
+import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/credit-expiry.ts';
 import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -115,14 +115,7 @@ async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
 async function dueRemainders(account: string, balanceItem: StoredItem | undefined, open: readonly CreditGrantEntry[], due: readonly CreditGrantEntry[]): Promise<Map<string, number>> {
   const balance = Number(balanceItem?.balance ?? 0);
-  if (Number(balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) {
-    let left = Math.max(0, balance);
-    return new Map(due.map((grant) => {
-      const expiring = Math.min(grant.amount, left);
-      left -= expiring;
-      return [grant.uuid, expiring];
-    }));
-  }
+  if (Number(balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
   const entries = await creditEntries(account);
   const closedGrants = await closedGrantExpiries(grantsOfUnknownExpiry(entries, open));
   const buckets = replayCreditBuckets({ balance, entries, openGrants: open, closedGrantExpiries: closedGrants });

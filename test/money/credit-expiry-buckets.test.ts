@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replayCreditBuckets, type CreditLedgerEntry, type OpenGrant } from '#shared/domain/credit-expiry.ts';
+import { replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry, type OpenGrant } from '#shared/domain/credit-expiry.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -98,6 +98,12 @@ describe('replayCreditBuckets: named cases', () => {
     ];
     const open = [{ uuid: 'h', amount: 500, expires_at: '2026-01-01T01:00:00+00:00' }];
     expect(replayCreditBuckets({ balance: 500, entries, openGrants: open })).toEqual({ grants: new Map([['h', 500]]), permanent: 0 });
+  });
+
+  it('past the replay bound, due grants expire whole, never more in all than a positive balance', () => {
+    const due = [{ uuid: 'a', amount: 1000, expires_at: '2026-01-01T00:00:00+00:00' }, { uuid: 'b', amount: 1000, expires_at: '2026-01-01T00:00:01+00:00' }];
+    expect(unspentUpToBalance(1500, due)).toEqual(new Map([['a', 1000], ['b', 500]]));
+    expect(unspentUpToBalance(-200, due)).toEqual(new Map([['a', 0], ['b', 0]]));
   });
 
   it('an open grant whose grant entry was not replayed starts full', () => {
