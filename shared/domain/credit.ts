@@ -20,6 +20,7 @@ import { projectionOf, queryAll, readItems, type StoredItem } from '#shared/db/r
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { table } from '#shared/db/client.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
+import { conflict } from '#shared/errors.ts';
 import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/credit-expiry.ts';
 import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -76,8 +77,9 @@ export async function availableCredit(userId: number, merchantId: number): Promi
   return availableCreditFrom(userId, merchantId, await readItems(availableCreditKeys(userId, merchantId), { consistent: true }));
 }
 
-/** Tries before an expiry that keeps losing races on the balance gives up (the next read expires it). */
+/** Tries before an expiry that keeps losing races on the balance answers 409 (expired credit is never offered instead). */
 const EXPIRY_ROUNDS = 5;
+const EXPIRY_CONTENDED = () => conflict("This customer's credit is being changed by another request; retry shortly.", 1, 'merchant_funded_credit', 'in_progress');
 
 /**
  * Most ledger entries an expiry replays (the balance's `version` counts them): years of daily orders of one
@@ -153,6 +155,7 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
     if (outcome.committed) return;
     await backoff(round, CONTENTION_BACKOFF);
   }
+  throw EXPIRY_CONTENDED();
 }
 
 /** Replaces the open grants list, guarded by the version read (0: the item did not exist). */
