@@ -50,7 +50,7 @@ export interface OpenGrant {
 export interface CreditReplayInput {
   /** The credit account's balance (the sum of every entry ever written to it). */
   balance: number;
-  /** Entries of the account, in any order (all of them, or the newest when the account holds too many). */
+  /** Every entry of the account, in any order. */
   entries: readonly CreditLedgerEntry[];
   /** The grants still listed as open (not yet expired). */
   openGrants: readonly OpenGrant[];
