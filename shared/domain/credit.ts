@@ -11,15 +11,17 @@
  * user's grants item for the merchant (`keys.creditGrants`, read in the same batch as the balances, so
  * checking for expiry costs no round trip). Once a grant's time has passed, `expireCredit` takes what is
  * left of it out of the credit account as a `credit_expired` ledger movement, in one conditional
- * transaction with the grants item, before any credit is offered or applied. What is left: the grant's
- * value minus the credit debited from the account since it was granted (spending uses expiring credit
- * first), never more than the balance holds.
+ * transaction with the grants item, before any credit is offered or applied. What is left of a grant is
+ * its own unspent remainder (credit-expiry.ts replays the account's entries into one bucket per grant:
+ * spending draws from the earliest-expiring value first).
  */
 import { keys, type Key } from '#shared/db/keys.ts';
-import { queryAll, readItems, type StoredItem } from '#shared/db/reads.ts';
+import { projectionOf, queryAll, readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { table } from '#shared/db/client.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
+import { conflict } from '#shared/errors.ts';
+import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/credit-expiry.ts';
 import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -75,24 +77,60 @@ export async function availableCredit(userId: number, merchantId: number): Promi
   return availableCreditFrom(userId, merchantId, await readItems(availableCreditKeys(userId, merchantId), { consistent: true }));
 }
 
-/** Tries before an expiry that keeps losing races on the balance gives up (the next read expires it). */
+/** Tries before an expiry that keeps losing races on the balance answers 409 (expired credit is never offered instead). */
 const EXPIRY_ROUNDS = 5;
+const EXPIRY_CONTENDED = () => conflict("This customer's credit is being changed by another request; retry shortly.", 1, 'merchant_funded_credit', 'in_progress');
 
-/** Credit debited from the account since `since` (any negative movement other than this grant's own expiry). */
-function debitedSince(entries: readonly Record<string, unknown>[], since: string, grantUuid: string): number {
-  return entries
-    .filter((entry) => Number(entry.amount) < 0 && String(entry.created_at) >= since && entry.entry_id !== expiryEntryId(grantUuid))
-    .reduce((sum, entry) => sum - Number(entry.amount), 0);
-}
+/**
+ * Most ledger entries an expiry replays (the balance's `version` counts them): years of daily orders of one
+ * user at one merchant. An account with more expires its due grants as if nothing of them had been spent,
+ * never below a zero balance (the merchant's side of the doubt), without reading its entries.
+ */
+export const MAX_REPLAY_ENTRIES = 5_000;
 
 export function expiryEntryId(grantUuid: string): string {
   return `mfcredit:${grantUuid}:expired`;
 }
 
+/** Every ledger entry of the credit account, with only what the replay reads. */
+async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
+  const prefix = keys.ledgerEntryPrefix(account);
+  const { ProjectionExpression, ExpressionAttributeNames } = projectionOf(['entry_id', 'kind', 'amount', 'created_at', 'written_at_ms', 'reference']);
+  const items = await queryAll({
+    TableName: table(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+    ProjectionExpression,
+    ExpressionAttributeNames,
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ entry_id: String(item.entry_id), kind: String(item.kind), amount: Number(item.amount), created_at: String(item.created_at), written_at_ms: typeof item.written_at_ms === 'number' ? item.written_at_ms : undefined, reference: item.reference }));
+}
+
+/** The expiry of closed grants the entries do not tell (fully spent ones left no expiry entry): their grant records. */
+async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string, string>> {
+  if (uuids.length === 0) return new Map();
+  const records = await readItems(uuids.map((uuid) => keys.creditGrant(uuid)), { consistent: true, attributes: ['expires_at'] });
+  return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at as string] as const] : [])));
+}
+
+/** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
+async function dueRemainders(account: string, balanceItem: StoredItem | undefined, open: readonly CreditGrantEntry[], due: readonly CreditGrantEntry[]): Promise<Map<string, number>> {
+  const balance = Number(balanceItem?.balance ?? 0);
+  if (Number(balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
+  const entries = await creditEntries(account);
+  const closedGrants = await closedGrantExpiries(grantsOfUnknownExpiry(entries, open));
+  const buckets = replayCreditBuckets({ balance, entries, openGrants: open, closedGrantExpiries: closedGrants });
+  return new Map(due.map((grant) => [grant.uuid, Math.max(0, buckets.grants.get(grant.uuid) ?? 0)]));
+}
+
 /**
  * Takes what is left of every expired grant out of the credit account: one transaction with the grants
  * item (guarded by its version) and the balance (guarded by its version), so a concurrent order or grant
- * makes it read again, and each grant's expiry is one ledger entry, written once.
+ * makes it read again, and each grant's expiry is one ledger entry, written once. What is left of a grant
+ * is its own bucket (credit-expiry.ts): spending drew from the earliest-expiring value first, and nothing
+ * else (another grant's expiry, a claw-back, a paused reward) counts as spending it. Expiry may leave the
+ * balance negative: a claw-back's debt is repaid by later earnings, never by expiring credit.
  */
 export async function expireCredit(userId: number, merchantId: number): Promise<void> {
   const account = creditAccountKey(userId, merchantId);
@@ -100,28 +138,24 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
     const now = isoSeconds();
     const [balanceItem, grantsItem] = await readItems([keys.balance(account), keys.creditGrants(userId, merchantId)], { consistent: true });
     const grants = grantsOf(grantsItem);
-    const expired = grants.filter((grant) => grant.expires_at <= now).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
-    if (expired.length === 0) return;
-    const entries = await queryAll({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.ledgerEntryPrefix(account).pk, ':prefix': keys.ledgerEntryPrefix(account).skPrefix },
-      ConsistentRead: true,
-    });
-    let balance = Math.max(0, Number(balanceItem?.balance ?? 0));
-    const movements = expired.map((grant) => {
-      const left = Math.max(0, Math.min(grant.amount - debitedSince(entries, grant.granted_at, grant.uuid), balance));
-      balance -= left;
-      return { kind: 'credit_expired' as const, amount: -left, entryId: expiryEntryId(grant.uuid), reference: { grant_uuid: grant.uuid } };
-    });
-    const open = grants.filter((grant) => grant.expires_at > now);
+    const due = grants.filter((grant) => grant.expires_at <= now).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
+    if (due.length === 0) return;
+    const remainders = await dueRemainders(account, balanceItem, grants, due);
+    const movements = due.map((grant) => ({
+      kind: 'credit_expired' as const,
+      amount: -(remainders.get(grant.uuid) ?? 0),
+      entryId: expiryEntryId(grant.uuid),
+      // Where the replay puts this expiry among the account's entries (its version counts them).
+      reference: { grant_uuid: grant.uuid, expires_at: grant.expires_at, entries_before: Number(balanceItem?.version ?? 0) },
+    }));
     const batch = new LabelledItems();
-    batch.add('grants', grantsListUpdate(userId, merchantId, open, Number(grantsItem?.version ?? 0), now));
-    batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: Number(balanceItem?.version ?? 0), now }));
+    batch.add('grants', grantsListUpdate(userId, merchantId, grants.filter((grant) => grant.expires_at > now), Number(grantsItem?.version ?? 0), now));
+    batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: Number(balanceItem?.version ?? 0), now, allowNegative: true }));
     const outcome = await transactWrite(() => batch.items);
     if (outcome.committed) return;
     await backoff(round, CONTENTION_BACKOFF);
   }
+  throw EXPIRY_CONTENDED();
 }
 
 /** Replaces the open grants list, guarded by the version read (0: the item did not exist). */

@@ -288,6 +288,8 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
         contra_account: contra,
         transfer_id: transferId(account, contra, movement.entryId),
         created_at: now,
+        // Orders movements of one second (created_at has whole seconds): credit expiry replays them in order.
+        written_at_ms: Date.now(),
       }),
     );
     const contraLeg = contraLegItem({ account, contra, kind: movement.kind, amount: movement.amount, entryId: movement.entryId, reference, now });
