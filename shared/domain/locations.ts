@@ -11,7 +11,7 @@ import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WE
 import type { App } from '#shared/domain/apps.ts';
 import { getMerchant, storeMerchantTipPreference, type MerchantItem } from '#shared/domain/merchants.ts';
 import { isKnownCategory } from '#shared/domain/app-surface/categories.ts';
-import { menuUrl } from '#shared/domain/order-ahead/menu-links.ts';
+import { menuUrl } from '#shared/domain/menu-links.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
