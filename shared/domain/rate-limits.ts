@@ -183,3 +183,12 @@ export const LEGACY_CLAIM_FAILURES: WindowLimit = { name: 'legacy-claim', limit:
  */
 export const WEBHOOK_REPLAYS_PER_ENDPOINT: WindowLimit = { name: 'webhook-replay', limit: 3, windowSeconds: 15 * 60 };
 export const WEBHOOK_REPLAYS_PER_DAY: WindowLimit = { name: 'webhook-replay-day', limit: 10, windowSeconds: 24 * 3600 };
+
+/**
+ * Gift card value orders per buyer: the order's answer is the same whether or not its email has an account
+ * (held-gifts.ts), and this bounds how many emails one account can send gifts to while a held gift's state
+ * (the buyer's list, later) could tell it: 10 an hour and 30 a day, each counted before anything is read or
+ * charged; the next is 429 with Retry-After. A real buyer sends a few gifts a day.
+ */
+export const GIFT_CARD_ORDERS_PER_HOUR: WindowLimit = { name: 'gift-card-order', limit: 10, windowSeconds: 3600 };
+export const GIFT_CARD_ORDERS_PER_DAY: WindowLimit = { name: 'gift-card-order-day', limit: 30, windowSeconds: 24 * 3600 };
