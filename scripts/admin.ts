@@ -292,6 +292,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'backfill-location-changes': () => import('./admin/app-surface.ts').then((module) => module.backfillLocationChangesCommand),
   'upload-image': () => import('./admin/images.ts').then((module) => module.uploadImageCommand),
   'shard-id-counters': () => import('./admin/ids.ts').then((module) => module.shardIdCountersCommand),
+  'gifts-return-unclaimed': () => import('./admin/money.ts').then((module) => module.giftsReturnUnclaimedCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

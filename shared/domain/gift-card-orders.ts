@@ -11,7 +11,7 @@
  * account with it is created, and its email tells the recipient to sign up. Every attempt counts against the
  * buyer's hourly and daily limits (rate-limits.ts), so the order cannot probe which emails are registered.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -220,5 +220,59 @@ function recipientMail(order: GiftCardValueOrder, merchant: MerchantItem): Outbo
     subject: `A ${value} gift card for ${merchant.name}`,
     text: lines.join('\n\n'),
     html: lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
+  };
+}
+
+/** How the buyer sees an order's state: the value reached the recipient, waits for them, or came back. */
+const BUYER_STATE: Record<GiftCardValueOrderState, 'delivered' | 'pending' | 'refunded'> = {
+  delivered: 'delivered',
+  claimed: 'delivered',
+  held: 'pending',
+  returning: 'refunded',
+  returned: 'refunded',
+};
+
+export const GIFT_CARD_ORDERS_PAGE_SIZE = 25;
+const BUYER_LIST_SORT = /^GCORDER#[^#]+#[0-9a-f-]+$/;
+
+/** Whether a decoded cursor is a position of the buyer's list (an index sort key). */
+export function isGiftCardOrdersCursor(position: string): boolean {
+  return position.length <= 120 && BUYER_LIST_SORT.test(position);
+}
+
+/**
+ * One page of the gift card orders a user bought, newest first (the gsi1 index of the buyer), each with the
+ * state the buyer follows: a gift for an email with no account shows `pending` until it is claimed or returned.
+ */
+export async function listBuyerGiftCardOrders(buyerUserId: number, cursor: string | undefined): Promise<{ orders: GiftCardValueOrder[]; nextCursor: string | undefined }> {
+  const partition = keys.buyerGiftCardOrders(buyerUserId);
+  const page = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
+      ExpressionAttributeValues: cursor ? { ':pk': partition.gsi1pk, ':cursor': cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+      ScanIndexForward: false,
+      Limit: GIFT_CARD_ORDERS_PAGE_SIZE,
+    }),
+  );
+  const orders = (page.Items ?? []) as GiftCardValueOrder[];
+  return { orders, nextCursor: orders.length > 0 ? String((page.Items ?? []).at(-1)!.gsi1sk) : undefined };
+}
+
+export function serializeBuyerGiftCardOrder(order: GiftCardValueOrder) {
+  const state = BUYER_STATE[order.state] ?? 'delivered';
+  return {
+    gift_card_value_order: {
+      uuid: order.uuid,
+      merchant_id: order.merchant_id,
+      value_amount: order.value_amount,
+      recipient_email: order.recipient_email,
+      recipient_name: order.recipient_name ?? null,
+      state,
+      pending_until: state === 'pending' ? order.held_until : null,
+      created_at: order.created_at,
+    },
   };
 }

@@ -314,6 +314,22 @@ export const giftCardValueOrderBody = /* @__PURE__ */ schema(() => z.object({
 }));
 export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
 
+/** GET /v15/users/gift_card_value_orders: the buyer's gift card orders, newest first (the gifts they sent). */
+export const giftCardValueOrderList = /* @__PURE__ */ schema(() => z.array(z.object({
+  gift_card_value_order: z.object({
+    uuid: z.string(),
+    merchant_id: integerId,
+    value_amount: cents,
+    recipient_email: z.string(),
+    recipient_name: z.string().nullable(),
+    state: z.enum(['delivered', 'pending', 'refunded']).describe(
+      "`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).",
+    ),
+    pending_until: timestamp.nullable().describe('While pending: when the value goes back to the buyer unclaimed'),
+    created_at: timestamp,
+  }),
+})));
+
 export const giftCardValueOrderResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueOrder',
   z.object({

@@ -14,6 +14,7 @@ import { orderWorld, type OrderWorld } from '../support/money.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { observeGateway } from '../support/gateway.ts';
 import { mailTo } from '../support/mailbox.ts';
+import { runAdmin } from '../support/admin.ts';
 import { startEventPipeline } from '../support/webhooks.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
@@ -75,6 +76,19 @@ function observable(response: Awaited<ReturnType<typeof gift>>) {
   return { status: response.status, headers, fields };
 }
 
+/** The buyer's list of the gift card orders they sent (GET /v15/users/gift_card_value_orders), every page. */
+async function sentGifts(world: OrderWorld) {
+  const gifts = [];
+  let url = '/v15/users/gift_card_value_orders';
+  for (;;) {
+    const page = await api.call('GET', url, { token: world.user.token });
+    if (page.status === 204) return gifts;
+    expect(page.status, page.text).toBe(200);
+    gifts.push(...page.body.map((entry: any) => entry.gift_card_value_order));
+    url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')![1]!;
+  }
+}
+
 async function expectBalancedLedger() {
   const audit = await auditLedger();
   expect(audit.mismatches).toEqual([]);
@@ -110,6 +124,11 @@ describe('a gift card order for an email with no account', () => {
     expect(await balance(giftCardAccountKey(registered.user.user_id, merchantId))).toBe(2500);
     expect(await balance(heldAccountKey(email, merchantId))).toBe(2500);
     await expectBalancedLedger();
+    // The buyer sees which gift waits for its recipient, and until when.
+    expect(await sentGifts(world)).toEqual([
+      expect.objectContaining({ uuid: toUnknown.body.gift_card_value_order.uuid, recipient_email: email, value_amount: 2500, state: 'pending', pending_until: expect.any(String) }),
+      expect.objectContaining({ uuid: toRegistered.body.gift_card_value_order.uuid, recipient_email: registered.email, state: 'delivered', pending_until: null }),
+    ]);
 
     // The recipient is told to sign up with that email.
     const [mail] = await mailTo(email, { timeoutMs: 15_000 });
@@ -125,6 +144,7 @@ describe('a gift card order for an email with no account', () => {
     expect(await giftCardAtPos(world, signedUp.body.access_token.token)).toBe(2500);
     const [order] = await readItems([keys.giftCardValueOrder(toUnknown.body.gift_card_value_order.uuid)], { consistent: true });
     expect(order).toMatchObject({ state: 'claimed', recipient_user_id: userId });
+    expect((await sentGifts(world)).map((sent) => sent.state)).toEqual(['delivered', 'delivered']);
     expect(await balance(buyerCard)).toBe(5000);
 
     // Now the email has an account: the next gift goes straight to it.
@@ -197,16 +217,20 @@ describe('a gift card order for an email with no account', () => {
     expect(run.returned).toContain(uuid);
     const [order] = await readItems([keys.giftCardValueOrder(uuid)], { consistent: true });
     expect(order).toMatchObject({ state: 'returned' });
+    expect(await sentGifts(world)).toEqual([expect.objectContaining({ uuid, state: 'refunded', pending_until: null })]);
     expect(calls().refunds).toEqual([expect.objectContaining({ chargeId: order!.charge_id, amount: 3000 })]);
     expect(await balance(cardAccountKey(world.user.user.user_id, merchantId))).toBe(0);
     expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
     const [buyerMail] = await mailTo(world.user.email, { timeoutMs: 15_000 });
     expect(buyerMail!.body.text).toContain(`sent to ${email} was not claimed`);
 
-    // A second run refunds nothing again; a late sign-up gets nothing.
+    // The operators' daily command, run again: nothing more goes back; a late sign-up gets nothing.
     const again = gateway.since();
-    expect((await returnUnclaimedGifts(new Date(Date.now() + (UNCLAIMED_GIFT_DAYS + 2) * day))).returned).not.toContain(uuid);
+    const command = await runAdmin(['gifts-return-unclaimed', '--as-of', new Date(Date.now() + (UNCLAIMED_GIFT_DAYS + 2) * day).toISOString()], api);
+    expect(command.code, command.stderr).toBe(0);
+    expect(JSON.parse(command.stdout)).toMatchObject({ returned: expect.not.arrayContaining([uuid]), refundPending: [] });
     expect(again().refunds).toEqual([]);
+    expect(await balance(cardAccountKey(world.user.user.user_id, merchantId))).toBe(0);
     const late = await signUpIos(email);
     expect(late.status).toBe(200);
     expect(await balance(giftCardAccountKey(late.body.user.id, merchantId))).toBe(0);
