@@ -9,7 +9,7 @@
  * committed, and the table's stream sends it after the answer. Sending to one's own email loads the buyer's own card.
  * An email with no account gets the same answer: its value is held for that email (held-gifts.ts) until an
  * account with it is created, and its email tells the recipient to sign up. Every attempt counts against the
- * buyer's hourly and daily limits (rate-limits.ts), so the order cannot probe which emails are registered.
+ * buyer's hourly limit (rate-limits.ts), so the order cannot probe which emails are registered.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
@@ -27,7 +27,7 @@ import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccoun
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/gift-cards.ts';
 import { getCreditCard } from '#shared/domain/credit-cards.ts';
 import { addHoldItems, emailKey, heldCount, heldUntil, MAX_HELD_GIFTS_PER_EMAIL } from '#shared/domain/held-gifts.ts';
-import { consumeOrRefuse, GIFT_CARD_ORDERS_PER_DAY, GIFT_CARD_ORDERS_PER_HOUR } from '#shared/domain/rate-limits.ts';
+import { consumeOrRefuse, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/charge-limits.ts';
 import type { MerchantItem } from '#shared/domain/merchants.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -87,10 +87,9 @@ async function buyerCard(userId: number, user: StoredItem | undefined): Promise<
   return card?.state === 'active' ? { gatewayToken: card.gateway_token } : undefined;
 }
 
-/** Counts the buyer's attempt (every one, before anything is read or charged): 429 past either window. */
-async function countAttempt(buyerUserId: number): Promise<void> {
-  const refusal = { object: 'gift_card_value_order', message: 'Too many gift card orders; try again later.' };
-  await Promise.all([GIFT_CARD_ORDERS_PER_HOUR, GIFT_CARD_ORDERS_PER_DAY].map((limit) => consumeOrRefuse(limit, String(buyerUserId), refusal)));
+/** Counts the buyer's attempt (every one, before anything is read or charged): 429 past the limit. */
+function countAttempt(buyerUserId: number): Promise<void> {
+  return consumeOrRefuse(GIFT_CARD_ORDERS_PER_BUYER, String(buyerUserId), { object: 'gift_card_value_order', message: 'Too many gift card orders; try again later.' });
 }
 
 export async function orderGiftCardValue(

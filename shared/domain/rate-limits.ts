@@ -187,8 +187,7 @@ export const WEBHOOK_REPLAYS_PER_DAY: WindowLimit = { name: 'webhook-replay-day'
 /**
  * Gift card value orders per buyer: the order's answer is the same whether or not its email has an account
  * (held-gifts.ts), and this bounds how many emails one account can send gifts to while a held gift's state
- * (the buyer's list, later) could tell it: 10 an hour and 30 a day, each counted before anything is read or
+ * (pending, in the buyer's list) could tell it: 10 an hour, each attempt counted before anything is read or
  * charged; the next is 429 with Retry-After. A real buyer sends a few gifts a day.
  */
-export const GIFT_CARD_ORDERS_PER_HOUR: WindowLimit = { name: 'gift-card-order', limit: 10, windowSeconds: 3600 };
-export const GIFT_CARD_ORDERS_PER_DAY: WindowLimit = { name: 'gift-card-order-day', limit: 30, windowSeconds: 24 * 3600 };
+export const GIFT_CARD_ORDERS_PER_BUYER: WindowLimit = { name: 'gift-card-order', limit: 10, windowSeconds: 3600 };

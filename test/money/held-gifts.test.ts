@@ -20,7 +20,7 @@ import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
 import { heldAccountKey, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
-import { GIFT_CARD_ORDERS_PER_HOUR } from '#shared/domain/rate-limits.ts';
+import { GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 
 const api = useTestApi();
 const gateway = observeGateway();
@@ -239,9 +239,9 @@ describe('a gift card order for an email with no account', () => {
 });
 
 describe('no registration oracle: gift card orders per buyer are rate-limited', () => {
-  it(`answers 429 with Retry-After after ${GIFT_CARD_ORDERS_PER_HOUR.limit} orders an hour, registered recipients or not, charging nothing`, async () => {
+  it(`answers 429 with Retry-After after ${GIFT_CARD_ORDERS_PER_BUYER.limit} orders an hour, registered recipients or not, charging nothing`, async () => {
     const world = await orderWorld();
-    const registered = await Promise.all(Array.from({ length: GIFT_CARD_ORDERS_PER_HOUR.limit / 2 }, () => userFixture(world.app.app_id)));
+    const registered = await Promise.all(Array.from({ length: GIFT_CARD_ORDERS_PER_BUYER.limit / 2 }, () => userFixture(world.app.app_id)));
     const recipients = registered.flatMap((user) => [user.email, newEmail()]);
     const answers = [];
     for (const email of recipients) answers.push(await gift(world, email, 1000));
