@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, userFixture } from '../support/fixtures.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { observeGateway } from '../support/gateway.ts';
@@ -19,7 +19,7 @@ import { startEventPipeline } from '../support/webhooks.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { heldAccountKey, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
+import { heldAccountKey, MAX_HELD_GIFTS_PER_EMAIL, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
 import { GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 
 const api = useTestApi();
@@ -42,13 +42,13 @@ afterAll(async () => {
 const newEmail = () => `friend-${randomUUID()}@example.com`;
 const balance = async (account: string) => (await getBalance(account)).balance;
 
-function gift(world: OrderWorld, recipientEmail: string, valueAmount = 2500) {
+function gift(world: OrderWorld, recipientEmail: string, valueAmount = 2500, merchantId = world.merchant.merchant.merchant_id) {
   return api.call('POST', '/v15/users/gift_card_value_orders', {
     token: world.user.token,
     body: {
       gift_card_value_order: {
         ...giftPayload.request_body_template.gift_card_value_order,
-        merchant_id: world.merchant.merchant.merchant_id,
+        merchant_id: merchantId,
         recipient_email: recipientEmail,
         recipient_message: 'Happy birthday!',
         recipient_name: 'Friend',
@@ -150,6 +150,30 @@ describe('a gift card order for an email with no account', () => {
     // Now the email has an account: the next gift goes straight to it.
     expect((await gift(world, email, 1000)).status).toBe(200);
     expect(await balance(giftCardAccountKey(userId, merchantId))).toBe(3500);
+    await expectBalancedLedger();
+  });
+
+  it(`holds at most ${MAX_HELD_GIFTS_PER_EMAIL} gifts for one email, and a sign-up claims them all at once, at every merchant`, async () => {
+    const world = await orderWorld();
+    const others = await Promise.all(Array.from({ length: MAX_HELD_GIFTS_PER_EMAIL - 1 }, () => merchantFixture(world.app.app_id)));
+    const merchantIds = [world.merchant.merchant.merchant_id, ...others.map((other) => other.merchant.merchant_id)];
+    const email = newEmail();
+    for (const merchantId of merchantIds) expect((await gift(world, email, 1000, merchantId)).status).toBe(200);
+
+    // One more, from another buyer: refused before any charge.
+    const second = await orderWorld();
+    const calls = gateway.since();
+    const refused = await gift(second, email, 1000);
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body).toEqual([{ error: expect.objectContaining({ object: 'gift_card_value_order', property: 'recipient_email', code: 'too_many_held_gifts' }) }]);
+    expect(calls().charges).toEqual([]);
+
+    const signedUp = await signUpAndroid(email);
+    expect(signedUp.status, signedUp.text).toBe(200);
+    for (const merchantId of merchantIds) {
+      expect(await balance(giftCardAccountKey(signedUp.body.user.id, merchantId))).toBe(1000);
+      expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+    }
     await expectBalancedLedger();
   });
 
