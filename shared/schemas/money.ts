@@ -334,10 +334,11 @@ export const giftCardValueOrderResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueOrder',
   z.object({
     gift_card_value_order: z.object({
-      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant"),
+      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)"),
       merchant_id: integerId,
       recipient_email: z.string(),
       uuid: z.string(),
     }),
   }),
+  "The same answer whether or not the recipient's email has an account: without one, the value is held for that email and credited to the account later created with it (the buyer follows it in GET /v15/users/gift_card_value_orders); unclaimed after 60 days it is refunded to the buyer's card.",
 ));
