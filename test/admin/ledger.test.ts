@@ -130,7 +130,9 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     await transfer('loaded-from-held', 'gift_card_load', giftCardAccountKey(9, merchantId), held, 1000);
 
     const audit = await admin('audit');
-    const sources = audit.report.mismatches.filter((mismatch: any) => mismatch.problem === 'source').map((mismatch: any) => mismatch.entryId);
+    const written = new Set(['held-from-buyer', 'held-from-till', 'claimed', 'claimed-elsewhere', 'claimed-as-credit', 'loaded-from-held']);
+    // (The test before this one left its own bad legs in the table.)
+    const sources = audit.report.mismatches.filter((mismatch: any) => mismatch.problem === 'source' && written.has(mismatch.entryId)).map((mismatch: any) => mismatch.entryId);
     expect(new Set(sources)).toEqual(new Set(['held-from-till', 'claimed-elsewhere', 'claimed-as-credit', 'loaded-from-held']));
   });
 });
