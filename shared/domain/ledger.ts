@@ -124,7 +124,8 @@ const fromPlatform = (kind: Exclude<PlatformAccountKind, 'purchases'>) => (accou
  * For kinds whose other account only the movement can name (its buyer, the email it was held for): no account
  * is ever called this, so only CONTRA_OVERRIDES' pairs admit such a movement.
  */
-const namedByMovement = (account: AccountRef) => `unnamed:${account.kind}:${account.merchantId}`;
+const UNNAMED = 'unnamed:';
+const namedByMovement = (account: AccountRef) => `${UNNAMED}${account.kind}:${account.merchantId}`;
 
 /** A reward's value moves between a user's credit and paused-credit accounts: both legs are user-side. */
 const pausePartner = (account: AccountRef): string => {
@@ -177,7 +178,7 @@ export const CONTRA_OVERRIDES: Partial<Record<LedgerKind, readonly (readonly [Ac
 export function contraRefusal(kind: LedgerKind, account: string, contra: string): string | undefined {
   const own = parseAccount(account);
   const other = parseAccount(contra);
-  if (contra === CONTRA[kind](own)) return undefined;
+  if (contra === CONTRA[kind](own) && !contra.startsWith(UNNAMED)) return undefined;
   if (other.merchantId !== own.merchantId) return `${kind} on ${account} cannot move value from another merchant's ${contra}`;
   if (!CONTRA_OVERRIDES[kind]?.some(([ownKind, otherKind]) => ownKind === own.kind && otherKind === other.kind)) return `${kind} on ${account} cannot come from ${contra}`;
   return undefined;
@@ -242,7 +243,11 @@ export interface Movement {
 }
 
 function contraOf(account: string, movement: Movement): string {
-  if (movement.contra === undefined) return CONTRA[movement.kind](parseAccount(account));
+  if (movement.contra === undefined) {
+    const contra = CONTRA[movement.kind](parseAccount(account));
+    if (contra.startsWith(UNNAMED)) throw new Error(`${movement.kind} on ${account} must name its other account (Movement.contra)`);
+    return contra;
+  }
   const refusal = contraRefusal(movement.kind, account, movement.contra);
   if (refusal) throw new Error(refusal);
   return movement.contra;
