@@ -556,10 +556,10 @@ export const scenarios: Scenario[] = [
     title: 'Gift card value order (A17, card charge)',
     route: routeRef({ method: 'POST', path: '/v15/users/gift_card_value_orders' }),
     minimum: {
-      roundTrips: 4,
+      roundTrips: 5,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (the merchant, the app's card charge limits and the buyer's two month counters, the recipient's login by email, the buyer's user item) + the buyer's promoted card (its key needs the user item) + one transaction (the order, the buyer's card charge, the recipient's gift card load, the month counters); the recipient's email is not a DynamoDB call",
+        "token check + one BatchGetItem (the merchant, the app's card charge limits and the buyer's two month counters, the recipient's login by email, the gifts held for that email, the buyer's user item) + beside it the buyer's gift order rate window (UpdateItem: 10 an hour) + the buyer's promoted card (its key needs the user item) + one transaction (the order, the buyer's card charge, the recipient's gift card load or held gift, the month counters); the recipient's email is not a DynamoDB call",
     },
     expectedStatuses: [200],
     async prepare({ world }) {

@@ -6,12 +6,13 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * POST /v15/users/gift_card_value_orders (iOS, PowerShell): the user buys gift card value at a merchant for
- * someone by email; the buyer's card is charged once, the recipient's value at the merchant goes up, the
- * recipient is emailed. An Idempotency-Key makes a retry answer the first order.
+ * someone by email; the buyer's card is charged once, the recipient's value at the merchant goes up (or is held
+ * for their email until they sign up: the same answer either way), the recipient is emailed. An
+ * Idempotency-Key makes a retry answer the first order; the buyer's orders are rate-limited (429).
  */
 export const handler = apiHandler(
   'gift-card-value-orders-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: giftCardValueOrderResponse, 409: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
+  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: giftCardValueOrderResponse, 409: apiErrors, 429: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
   async (request) => {
     const user = requireUser(request);
     return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user, request.body.gift_card_value_order, respond));

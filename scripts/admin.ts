@@ -295,6 +295,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'shard-id-counters': () => import('./admin/ids.ts').then((module) => module.shardIdCountersCommand),
   'set-tip-preference': () => import('./admin/merchants.ts').then((module) => module.setTipPreferenceCommand),
   'link-location-menus': () => import('./admin/merchants.ts').then((module) => module.linkLocationMenusCommand),
+  'gifts-return-unclaimed': () => import('./admin/money.ts').then((module) => module.giftsReturnUnclaimedCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

@@ -150,6 +150,7 @@ export const routes: readonly Route[] = [
   // Money: gift cards, in-store orders, refunds, users' orders
   // A user buys gift card value for someone by email (SDK reference A17): charged once, loaded, emailed
   { method: 'POST', path: '/v15/users/gift_card_value_orders', handler: 'gift-card-value-orders-create', credential: 'user', permissions: ['create_orders'], table: 'write', memory: 1024 },
+  { method: 'GET', path: '/v15/users/gift_card_value_orders', handler: 'gift-card-value-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
   { method: 'POST', path: '/v15/merchants/{merchant_id}/gift_card_value_additions', handler: 'gift-card-value-additions-create', credential: 'merchant', permissions: ['manage_gift_cards'], table: 'write', memory: 1024 },
   { method: 'POST', path: '/v15/proposed_orders', handler: 'proposed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },
   { method: 'POST', path: '/v15/completed_orders', handler: 'completed-orders-create', credential: 'merchant', permissions: ['manage_merchant_orders'], table: 'write', memory: 1024 },

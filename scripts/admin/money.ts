@@ -4,8 +4,10 @@
  * - ledger-migrate: gives every ledger entry written before the ledger was double-entry its other leg (idempotent).
  * - set-charge-limits: an app's or a merchant's card charge limits.
  * - set-credit-budget: a merchant's daily budget of credit given by hand (grants, detached refunds, adjustments).
+ * - gifts-return-unclaimed: gives held gifts nobody claimed in time back to their buyers' cards (run daily).
  */
-import { CommandError, UsageError, integerOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/ledger.ts';
 import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
 import { CreditBudgetMerchantMissing, DEFAULT_DAILY_CREDIT_BUDGET, MAX_DAILY_CREDIT_BUDGET, setDailyCreditBudget } from '#shared/domain/merchant-budget.ts';
@@ -94,5 +96,27 @@ export const setCreditBudgetCommand: AdminCommand = {
       if (error instanceof CreditBudgetMerchantMissing) throw new CommandError(error.message);
       throw error;
     }
+  },
+};
+
+/**
+ * gifts-return-unclaimed: the daily run that gives a held gift (a gift card order for an email with no account)
+ * back to its buyer's card once UNCLAIMED_GIFT_DAYS have passed; docs/money.md, "Held gifts". Idempotent: a
+ * gift goes back once, and a run that stopped halfway is finished by the next.
+ */
+export const giftsReturnUnclaimedCommand: AdminCommand = {
+  summary: `Refund to the buyer's card every held gift unclaimed for ${UNCLAIMED_GIFT_DAYS} days (run daily; exit 1 if a card refund failed: the next run retries it).`,
+  usage: '[--as-of <ISO 8601 time>]   (default: now)',
+  options: { 'as-of': { type: 'string' } },
+  async run(values) {
+    const asOf = stringOption(values, 'as-of');
+    const now = asOf === undefined ? new Date() : new Date(asOf);
+    if (Number.isNaN(now.getTime())) throw new UsageError('--as-of must be an ISO 8601 time');
+    const report = await returnUnclaimedGifts(now);
+    if (report.refundPending.length > 0) {
+      console.log(JSON.stringify(report, null, 2));
+      throw new CommandError(`${report.refundPending.length} card refund(s) failed; the next run retries them`);
+    }
+    return report;
   },
 };

@@ -131,6 +131,11 @@ export const keys = {
   giftCardAddition: (uuid: string): Key => ({ pk: `GCADDITION#${uuid}`, sk: 'GCADDITION' }),
   /** A gift card value order: a user bought gift card value at a merchant for someone (by email). */
   giftCardValueOrder: (uuid: string): Key => ({ pk: `GCORDER#${uuid}`, sk: 'GCORDER' }),
+  /** gsi1 of a gift card value order: its buyer's orders by creation time (query backwards for newest first). */
+  buyerGiftCardOrdersIndex: (buyerUserId: number, createdAt: string, uuid: string) => ({ gsi1pk: `GCORDERS#${buyerUserId}`, gsi1sk: `GCORDER#${createdAt}#${uuid}` }),
+  buyerGiftCardOrders: (buyerUserId: number) => ({ gsi1pk: `GCORDERS#${buyerUserId}`, skPrefix: 'GCORDER#' }),
+  /** The gift card value orders held for an email that has no account yet (`emailKey`: the email's hash; held-gifts.ts). */
+  heldGifts: (emailKey: string): Key => ({ pk: `HELDGIFTS#${emailKey}`, sk: 'HELDGIFTS' }),
   /** external_identifier of a gift card addition, scoped to the merchant: at most one addition each. */
   giftCardExternalIdentifier: (merchantId: number, externalIdentifier: string): Key => ({ pk: `GCEXTID#${merchantId}#${externalIdentifier}`, sk: 'GCEXTID' }),
   proposedOrder: (uuid: string): Key => ({ pk: `PROPOSED#${uuid}`, sk: 'PROPOSED' }),

@@ -11,6 +11,8 @@
  *   applied_discount_amount consumes; loyalty rewards add to it); `pausedcredit` — a paused reward's value.
  * - `card` — net amount charged to the user's card by that merchant (charges minus refunds); a refund can
  *   never return more than was charged. `detached` — the running total of detached refunds (a tally).
+ * - `held` — gift card value bought for an email that has no account yet, `held:<emailKey>:<merchantId>`
+ *   (the email's hash, not a user id: held-gifts.ts): a liability until that email's account claims it.
  *
  * Platform accounts (sources and sinks), `<kind>:<merchantId>` (a buyer's `purchases:<userId>:<merchantId>`):
  * NO stored balance item, only legs (a per-merchant item every order updated would make concurrent orders of
@@ -48,7 +50,12 @@ export type LedgerKind =
   | 'detached_refund'
   // an order's refund takes back detached refund credit its refunded charge no longer covers (orders/refunds.ts)
   | 'detached_refund_reversed'
-  | 'gift_card_removed';
+  | 'gift_card_removed'
+  // a gift card order to an email with no account: held for that email, claimed by its account, or returned
+  // to the buyer unclaimed (shared/domain/held-gifts.ts)
+  | 'gift_held'
+  | 'gift_claimed'
+  | 'gift_returned';
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {
   return `giftcard:${userId}:${merchantId}`;
@@ -64,7 +71,7 @@ export function cardAccountKey(userId: number, merchantId: number): string {
 }
 
 /** Accounts with a stored balance item (`<kind>:<userId>:<merchantId>`): what users hold or were charged. */
-export const USER_ACCOUNT_KINDS = ['giftcard', 'credit', 'pausedcredit', 'card', 'detached'] as const;
+export const USER_ACCOUNT_KINDS = ['giftcard', 'credit', 'pausedcredit', 'card', 'detached', 'held'] as const;
 
 /**
  * Platform accounts: where value enters and leaves. Only legs, no stored balance (see the header).
@@ -84,7 +91,7 @@ export type PlatformAccountKind = (typeof PLATFORM_ACCOUNT_KINDS)[number];
 export interface AccountRef {
   account: string;
   kind: string;
-  /** The user of a user-side account (or the buyer of `purchases`); undefined for merchant-wide accounts. */
+  /** The user of a user-side account (or the buyer of `purchases`); undefined for merchant-wide and held accounts. */
   userId: number | undefined;
   merchantId: number;
 }
@@ -93,7 +100,9 @@ export function parseAccount(account: string): AccountRef {
   const parts = account.split(':');
   const [kind = ''] = parts;
   if (parts.length === 2) return { account, kind, userId: undefined, merchantId: Number(parts[1]) };
-  return { account, kind, userId: Number(parts[1]), merchantId: Number(parts[2]) };
+  const userId = Number(parts[1]);
+  // `held:<emailKey>:<merchantId>` is keyed by an email's hash: no user (yet).
+  return { account, kind, userId: Number.isInteger(userId) ? userId : undefined, merchantId: Number(parts[2]) };
 }
 
 export function isUserAccount(account: string): boolean {
@@ -110,6 +119,13 @@ export function purchasesAccountKey(buyerUserId: number, merchantId: number): st
 }
 
 const fromPlatform = (kind: Exclude<PlatformAccountKind, 'purchases'>) => (account: AccountRef) => platformAccountKey(kind, account.merchantId);
+
+/**
+ * For kinds whose other account only the movement can name (its buyer, the email it was held for): no account
+ * is ever called this, so only CONTRA_OVERRIDES' pairs admit such a movement.
+ */
+const UNNAMED = 'unnamed:';
+const namedByMovement = (account: AccountRef) => `${UNNAMED}${account.kind}:${account.merchantId}`;
 
 /** A reward's value moves between a user's credit and paused-credit accounts: both legs are user-side. */
 const pausePartner = (account: AccountRef): string => {
@@ -139,20 +155,32 @@ export const CONTRA: Record<LedgerKind, (account: AccountRef) => string> = {
   card_refund: fromPlatform('gateway'),
   credit_paused: pausePartner,
   credit_unpaused: pausePartner,
+  gift_held: namedByMovement,
+  gift_claimed: namedByMovement,
+  gift_returned: namedByMovement,
 };
 
-/** The other account kinds a movement may name in `contra` instead of CONTRA's (the audit's source rule). */
-export const CONTRA_OVERRIDES: Partial<Record<LedgerKind, readonly PlatformAccountKind[]>> = {
-  gift_card_load: ['purchases'],
+type AccountKind = UserAccountKind | PlatformAccountKind;
+
+/**
+ * The (own account kind, other account kind) pairs a movement may name in `contra` instead of CONTRA's (the
+ * audit's source rule): a gift card order's load comes from its buyer; a held gift comes from its buyer, goes
+ * to the gift card of the account that claims it, or back to the buyer.
+ */
+export const CONTRA_OVERRIDES: Partial<Record<LedgerKind, readonly (readonly [AccountKind, AccountKind])[]>> = {
+  gift_card_load: [['giftcard', 'purchases']],
+  gift_held: [['held', 'purchases']],
+  gift_claimed: [['held', 'giftcard'], ['giftcard', 'held']],
+  gift_returned: [['held', 'purchases']],
 };
 
-/** Why `contra` may not be used for a movement (undefined when it may): same merchant, an allowed kind. */
+/** Why `contra` may not be used for a movement (undefined when it may): same merchant, an allowed pair of kinds. */
 export function contraRefusal(kind: LedgerKind, account: string, contra: string): string | undefined {
   const own = parseAccount(account);
   const other = parseAccount(contra);
-  if (contra === CONTRA[kind](own)) return undefined;
+  if (contra === CONTRA[kind](own) && !contra.startsWith(UNNAMED)) return undefined;
   if (other.merchantId !== own.merchantId) return `${kind} on ${account} cannot move value from another merchant's ${contra}`;
-  if (!(CONTRA_OVERRIDES[kind] as readonly string[] | undefined)?.includes(other.kind)) return `${kind} on ${account} cannot come from ${contra}`;
+  if (!CONTRA_OVERRIDES[kind]?.some(([ownKind, otherKind]) => ownKind === own.kind && otherKind === other.kind)) return `${kind} on ${account} cannot come from ${contra}`;
   return undefined;
 }
 
@@ -215,7 +243,11 @@ export interface Movement {
 }
 
 function contraOf(account: string, movement: Movement): string {
-  if (movement.contra === undefined) return CONTRA[movement.kind](parseAccount(account));
+  if (movement.contra === undefined) {
+    const contra = CONTRA[movement.kind](parseAccount(account));
+    if (contra.startsWith(UNNAMED)) throw new Error(`${movement.kind} on ${account} must name its other account (Movement.contra)`);
+    return contra;
+  }
   const refusal = contraRefusal(movement.kind, account, movement.contra);
   if (refusal) throw new Error(refusal);
   return movement.contra;
@@ -241,7 +273,9 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
   // The movements land together, so only the net change can take the balance below zero
   // (a refund restores a discount and reverses earned credit in one step).
   const debit = Math.max(0, -delta);
-  const [kind, userId, merchantId] = account.split(':');
+  const { kind, userId, merchantId } = parseAccount(account);
+  // A held gift's account is keyed by an email's hash, not a user: it has no user_id.
+  const owner = Number.isInteger(userId) ? { ':user': userId } : {};
   const conditions: string[] = [];
   const values: Record<string, unknown> = {
     ':delta': delta,
@@ -249,8 +283,8 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
     ':entity': 'Balance',
     ':account': account,
     ':kind': kind,
-    ':user': Number(userId),
-    ':merchant': Number(merchantId),
+    ...owner,
+    ':merchant': merchantId,
     ':now': now,
   };
   if (debit > 0 && !options.allowNegative) {
@@ -266,8 +300,7 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
       Update: {
         TableName: table(),
         Key: keys.balance(account),
-        UpdateExpression:
-          'ADD balance :delta, version :count SET entity = :entity, account = :account, account_kind = :kind, user_id = :user, merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+        UpdateExpression: `ADD balance :delta, version :count SET entity = :entity, account = :account, account_kind = :kind, ${':user' in owner ? 'user_id = :user, ' : ''}merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)`,
         ConditionExpression: conditions.length > 0 ? conditions.join(' AND ') : undefined,
         ExpressionAttributeValues: values,
       },

@@ -198,3 +198,11 @@ export const PASSWORD_RESETS_PER_EMAIL: WindowLimit = { name: 'reset-email', lim
  */
 export const PERMISSIONS_REQUESTS_PER_APP: WindowLimit = { name: 'permreq-app', limit: 100, windowSeconds: 3600 };
 export const PERMISSIONS_REQUESTS_PER_EMAIL: WindowLimit = { name: 'permreq-email', limit: 5, windowSeconds: 24 * 3600 };
+
+/**
+ * Gift card value orders per buyer: the order's answer is the same whether or not its email has an account
+ * (held-gifts.ts), and this bounds how many emails one account can send gifts to while a held gift's state
+ * (pending, in the buyer's list) could tell it: 10 an hour, each attempt counted before anything is read or
+ * charged; the next is 429 with Retry-After. A real buyer sends a few gifts a day.
+ */
+export const GIFT_CARD_ORDERS_PER_BUYER: WindowLimit = { name: 'gift-card-order', limit: 10, windowSeconds: 3600 };

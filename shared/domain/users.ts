@@ -6,11 +6,12 @@ import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { issuePaymentToken } from '#shared/domain/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
-import { unprocessable, unauthorized } from '#shared/errors.ts';
+import { conflict, unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 import { userTotalsOf, type UserTotals } from '#shared/domain/user-totals.ts';
+import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/held-gifts.ts';
 
 export interface UserItem {
   user_id: number;
@@ -52,10 +53,11 @@ export type UserInput = Omit<NewUser, 'password'> & { password?: string; custom_
 
 /** `alsoWrite`: items written in the same transaction, given the new user's id (a token issued with the account, POST /v15/apps/users). */
 export async function createUser(appId: number, input: UserInput, alsoWrite: (userId: number) => TransactItem[] = () => []): Promise<UserItem> {
-  const [userId, paymentTokenId, passwordHash] = await Promise.all([
+  const [userId, paymentTokenId, passwordHash, held] = await Promise.all([
     nextId('user'),
     nextId('payment_token'),
     input.password === undefined ? Promise.resolve(undefined) : hashPassword(input.password),
+    readHeldGifts(input.email),
   ]);
   const now = isoSeconds();
   const paymentToken = issuePaymentToken(userId, paymentTokenId, now);
@@ -79,14 +81,15 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     created_at: now,
     updated_at: now,
   };
-  const batch = new LabelledItems();
-  batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
-  batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
-  batch.add('payment_token', paymentToken.qrItem);
-  batch.add('also', ...alsoWrite(userId));
-  const outcome = await transactWrite(() => batch.items);
+  // Gifts bought for this email before it had an account are claimed in the transaction that writes its login.
+  const outcome = await commitWithHeldGiftClaim(user.email, userId, now, (batch) => {
+    batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
+    batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
+    batch.add('payment_token', paymentToken.qrItem);
+    batch.add('also', ...alsoWrite(userId));
+  }, Promise.resolve(held));
   if (!outcome.committed) {
-    if (batch.failedLabels(outcome.reasons).has('login')) throw EMAIL_TAKEN();
+    if (outcome.failed.has('login')) throw EMAIL_TAKEN();
     throw new Error(`user creation cancelled: ${outcome.reasons.join(',')}`);
   }
   return user;
@@ -196,6 +199,8 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   if (emailChanged) {
     batch.add('old_login', { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } });
     batch.add('new_login', putNew({ ...(await currentLogin(user.email)), ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, ...passwordFields(passwordHash), created_at: now }));
+    // The new email's account is this one now: gifts held for it are claimed with its login (held-gifts.ts).
+    batch.add('held_gifts', ...claimHeldGiftItems(await readHeldGifts(updated.email), user.user_id, now));
   } else if (passwordHash !== undefined) {
     batch.add('login', {
       Update: {
@@ -209,7 +214,9 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   }
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {
-    if (batch.failedLabels(outcome.reasons).has('new_login')) throw EMAIL_TAKEN();
+    const failed = batch.failedLabels(outcome.reasons);
+    if (failed.has('new_login')) throw EMAIL_TAKEN();
+    if (failed.has('held_gifts')) throw conflict('A gift for the new email arrived while this update was made; retry it.', 1, 'user', 'in_progress');
     throw unprocessable('user', 'base', 'The user changed while this update was made; retry it', 'conflict');
   }
   if (passwordHash !== undefined) await revokeAccountTokens({ subject: 'user', id: user.user_id }, sessionTokenHash ? [sessionTokenHash] : []);

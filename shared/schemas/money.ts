@@ -314,14 +314,31 @@ export const giftCardValueOrderBody = /* @__PURE__ */ schema(() => z.object({
 }));
 export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
 
+/** GET /v15/users/gift_card_value_orders: the buyer's gift card orders, newest first (the gifts they sent). */
+export const giftCardValueOrderList = /* @__PURE__ */ schema(() => z.array(z.object({
+  gift_card_value_order: z.object({
+    uuid: z.string(),
+    merchant_id: integerId,
+    value_amount: cents,
+    recipient_email: z.string(),
+    recipient_name: z.string().nullable(),
+    state: z.enum(['delivered', 'pending', 'refunded']).describe(
+      "`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).",
+    ),
+    pending_until: timestamp.nullable().describe('While pending: when the value goes back to the buyer unclaimed'),
+    created_at: timestamp,
+  }),
+})));
+
 export const giftCardValueOrderResponse = /* @__PURE__ */ schema(() => named(
   'GiftCardValueOrder',
   z.object({
     gift_card_value_order: z.object({
-      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant"),
+      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)"),
       merchant_id: integerId,
       recipient_email: z.string(),
       uuid: z.string(),
     }),
   }),
+  "The same answer whether or not the recipient's email has an account: without one, the value is held for that email and credited to the account later created with it (the buyer follows it in GET /v15/users/gift_card_value_orders); unclaimed after 60 days it is refunded to the buyer's card.",
 ));

@@ -815,6 +815,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
   'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 401 (test/pos)",
   'POST /v15/users/gift_card_value_orders': "charges the token's own user's card; the recipient is named by email and only receives value (test/money/gift-card-orders)",
+  'GET /v15/users/gift_card_value_orders': "lists the gift card orders the token's own user bought; no id in the request (test/money/held-gifts)",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
   'GET /docs/assets/{file}': 'public API description',

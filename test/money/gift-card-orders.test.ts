@@ -88,14 +88,13 @@ describe('POST /v15/users/gift_card_value_orders (A17)', () => {
     expect(await mailTo(recipient.email)).toHaveLength(1);
   });
 
-  it('refuses, charging nothing: below $10, an unknown recipient or merchant, no merchant, a buyer without a card', async () => {
+  it('refuses, charging nothing: below $10, an unknown merchant, no merchant, a buyer without a card', async () => {
     const recipient = await userFixture(world.app.app_id);
     const cardless = await userFixture(world.app.app_id);
     const buyerCard = cardAccountKey(world.user.user.user_id, merchantId);
     const before = await balance(buyerCard);
     const cases: [string, unknown, string][] = [
       [world.user.token, body(recipient.email, 999), 'value_amount'],
-      [world.user.token, body('nobody-here@example.com', 1000), 'recipient_email'],
       [world.user.token, { gift_card_value_order: { ...body(recipient.email, 1000).gift_card_value_order, merchant_id: 99_999_999 } }, 'merchant_id'],
       [world.user.token, { gift_card_value_order: { recipient_email: recipient.email, value_amount: 1000 } }, 'merchant_id'],
       [cardless.token, body(recipient.email, 1000), 'base'],

@@ -55,14 +55,14 @@ describe('round trips per request', () => {
     expect(roundTrips(refund)).toBe(4);
   });
 
-  it("gift card value order (A17): token + (merchant, the app's charge limits, the buyer's month counters, the recipient's login, the buyer) + the buyer's card + one transaction", async () => {
+  it("gift card value order (A17): token + (merchant, the app's charge limits, the buyer's month counters, the recipient's login and held gifts, the buyer) and beside it the buyer's rate window + the buyer's card + one transaction", async () => {
     const recipient = await userFixture(world.app.app_id);
     const response = await api.call('POST', '/v15/users/gift_card_value_orders', {
       token: world.user.token,
       body: { gift_card_value_order: { merchant_id: world.merchant.merchant.merchant_id, recipient_email: recipient.email, value_amount: 1000 } },
     });
     expect(response.status, response.text).toBe(200);
-    expect(roundTrips(response)).toBe(4);
+    expect(roundTrips(response)).toBe(5);
   });
 
   it("the user's orders and one order: token + one read", async () => {
