@@ -374,6 +374,17 @@ export const scenarios: Scenario[] = [
     },
   },
   {
+    id: 'location-web-links',
+    title: "A location's web links (A27)",
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/web_links' }),
+    needs: ['locationId'],
+    minimum: { roundTrips: 1, transactions: 0, rationale: 'no token; one GetItem of the location (its link URLs and whether it is shown)' },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/web_links` });
+    },
+  },
+  {
     id: 'merchant-campaigns',
     title: 'Campaign metadata of a merchant (A19)',
     route: routeRef({ method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns' }),

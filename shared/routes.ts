@@ -236,6 +236,8 @@ export const routes: readonly Route[] = [
   // (counted per client address: table write), campaign merchants
   { method: 'GET', path: '/v15/locations/{location_id}/campaigns', handler: 'locations-campaigns-list', credential: 'none', table: 'read', memory: 512 },
   { method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns', handler: 'merchants-campaigns-list', credential: 'none', table: 'read', memory: 512 },
+  // A location's web links (A27): Facebook, Yelp, menu... from the URLs the location has
+  { method: 'GET', path: '/v15/locations/{location_id}/web_links', handler: 'locations-web-links-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/campaigns/{id}', handler: 'campaigns-show-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/codes/{code}/campaign', handler: 'codes-campaign-show', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v14/campaigns/{id}/merchants', handler: 'campaigns-merchants-list', credential: 'none', table: 'read' },

@@ -31,6 +31,15 @@ describe('round trips per request (app surface)', () => {
     expect(roundTrips(ofMerchant)).toBe(1);
   });
 
+  it("a location's web links: one GetItem of the location", async () => {
+    const { app } = await appFixture();
+    const merchant = await merchantFixture(app.app_id);
+    const location = await locationFixture(merchant.merchant.merchant_id, { facebook_url: 'https://www.facebook.com/shop' });
+    const links = await api.call('GET', `/v15/locations/${location.location_id}/web_links`);
+    expect(links.status).toBe(200);
+    expect(roundTrips(links)).toBe(1);
+  });
+
   it('every location by change (A28): one Query that reads a page, not the whole partition, however many locations exist', async () => {
     const { app } = await appFixture({ global: true });
     const merchant = await merchantFixture(app.app_id);

@@ -794,6 +794,7 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v14/categories': 'public (no credential): the fixed category list',
   'GET /v15/locations/{location_id}/campaigns': "public (no credential): a location's public campaigns",
   'GET /v15/merchants/{merchant_id}/campaigns': "public (no credential): a merchant's public campaigns",
+  'GET /v15/locations/{location_id}/web_links': "public (no credential): a location's public links",
   'GET /v14/campaigns/{id}': 'public (no credential): a public campaign (locked ones are 404: test/app-surface)',
   'GET /v14/codes/{code}/campaign': 'public (no credential) promotion lookup, counted per client address',
   'GET /v14/campaigns/{id}/merchants': 'public (no credential)',
