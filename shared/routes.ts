@@ -107,6 +107,9 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/apps/users', handler: 'apps-users-create', credential: 'app-optional', table: 'write' },
   { method: 'POST', path: '/v15/users', handler: 'users-create-with-permissions', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v15/registration', handler: 'registration-show', credential: 'none', table: 'read' },
+  // Facebook link and unlink (Android): gone, Facebook's old login API no longer exists (docs/app-surface.md)
+  { method: 'POST', path: '/v14/facebook_connection', handler: 'facebook-connection-create', credential: 'none', table: 'none' },
+  { method: 'DELETE', path: '/v14/facebook_connection', handler: 'facebook-connection-delete', credential: 'none', table: 'none' },
   // Password reset by email: the request, the page the emailed link opens, and the page's submission
   { method: 'POST', path: '/v14/passwords', handler: 'passwords-create', credential: 'none', table: 'write', sendsEmail: true },
   { method: 'GET', path: '/password_reset', handler: 'password-reset-page', credential: 'none', table: 'none' },

@@ -772,6 +772,8 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v15/apps/users': "sign-up through an app; the token it returns is the new user's own",
   'POST /v15/users': "sign-up through an app (Android form); the token it returns is the new user's own",
   'GET /v15/registration': 'public lookup by email (rate-limited per client); says only which app an email registered through',
+  'POST /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
+  'DELETE /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
   'POST /v14/passwords': 'sends the reset link to the email itself; the answer is 204 whoever asks',
   'GET /password_reset': 'a static page; the secret stays in the URL fragment',
   'POST /v15/password_resets': 'the emailed single-use secret is the credential (test/identity/password-reset)',
