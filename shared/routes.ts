@@ -107,6 +107,9 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/apps/users', handler: 'apps-users-create', credential: 'app-optional', table: 'write' },
   { method: 'POST', path: '/v15/users', handler: 'users-create-with-permissions', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v15/registration', handler: 'registration-show', credential: 'none', table: 'read' },
+  // Push-notification devices (iOS): the app's api_key, and the user token that says whose notifications the device gets
+  { method: 'POST', path: '/v15/apn_devices', handler: 'apn-devices-create', credential: 'user-optional', table: 'write' },
+  { method: 'DELETE', path: '/v15/apn_devices/{token}', handler: 'apn-devices-delete', credential: 'user-optional', table: 'write' },
   // Facebook link and unlink (Android): gone, Facebook's old login API no longer exists (docs/app-surface.md)
   { method: 'POST', path: '/v14/facebook_connection', handler: 'facebook-connection-create', credential: 'none', table: 'none' },
   { method: 'DELETE', path: '/v14/facebook_connection', handler: 'facebook-connection-delete', credential: 'none', table: 'none' },

@@ -223,6 +223,14 @@ export const keys = {
   tickets: () => ({ gsi1pk: TICKETS_PARTITION, skPrefix: TICKET_SORT }),
   /** The stored image of one subject (`location#5`, `campaign-image#3`, `campaign-icon#3`, `menu-item#2#41`): its variants. */
   image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
+  // Push notifications — see docs/app-surface.md "Push notifications"
+  /** A registered device (I17): one per app and device token, whoever registered it last. */
+  pushDevice: (appId: number, token: string): Key => ({ pk: `PUSHDEVICE#${appId}#${token}`, sk: 'PUSHDEVICE' }),
+  /** gsi1 of a device: its user's devices, oldest registration first (the cap evicts from the front). */
+  userPushDevicesIndex: (userId: number, registeredAt: string, appId: number, token: string) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, gsi1sk: `PUSHDEVICE#${registeredAt}#${appId}#${token}` }),
+  userPushDevices: (userId: number) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, skPrefix: 'PUSHDEVICE#' }),
+  /** One notification handed to the push sender, so a retried stream batch never notifies twice. */
+  pushSent: (notificationId: string): Key => ({ pk: `PUSHSENT#${notificationId}`, sk: 'PUSHSENT' }),
   // Events and webhooks — see docs/events.md
   /** A resource's event counter: the last sequence number, raised by one (conditionally) by each event of it. */
   eventSequence: (resourceType: string, resourceId: string): Key => ({ pk: `${EVENT_SEQUENCE_PREFIX}${resourceType}#${resourceId}`, sk: 'EVENTSEQ' }),

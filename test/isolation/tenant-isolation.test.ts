@@ -772,6 +772,8 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v15/apps/users': "sign-up through an app; the token it returns is the new user's own",
   'POST /v15/users': "sign-up through an app (Android form); the token it returns is the new user's own",
   'GET /v15/registration': 'public lookup by email (rate-limited per client); says only which app an email registered through',
+  'POST /v15/apn_devices': "registers a device for the token's own user; the api_key must be that token's app (test/app-surface/push-notifications)",
+  'DELETE /v15/apn_devices/{token}': "the app's key and the device's own APNs token are the credential, as LevelUp's; another app's key reaches nothing (test/app-surface/push-notifications)",
   'POST /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
   'DELETE /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
   'POST /v14/passwords': 'sends the reset link to the email itself; the answer is 204 whoever asks',
