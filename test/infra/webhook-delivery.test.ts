@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { MAX_RECEIVES } from '../../infra/constructs/webhook-delivery.ts';
+import { PUSH_STREAM_FILTERS } from '../../infra/constructs/push-notifications.ts';
 import { DELIVERY_QUEUE_URL_ENV } from '#shared/queues/deliveries.ts';
 import { MAIL_PREFIX } from '#shared/db/keys.ts';
 import { routes } from '#shared/routes.ts';
@@ -56,7 +57,10 @@ describe('webhook delivery', () => {
     expect(patterns).toEqual([
       { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT'] } } } },
       { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['MAIL'] } } } },
+      // What push notifications follow (test/infra/push-notifications.test.ts); Lambda allows five filters by default.
+      ...PUSH_STREAM_FILTERS,
     ]);
+    expect(patterns).toHaveLength(5);
     const sqsMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => !mapping.Properties.StartingPosition)!;
     expect(sqsMapping[1].Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
@@ -67,7 +71,8 @@ describe('webhook delivery', () => {
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
     expect(actionsOf(streamFunction)).not.toContain('dynamodb:PutItem');
     // It marks mail items sent: UpdateItem on the mail outbox's partitions only.
-    const updates = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
+    // (Its push markers' UpdateItem is test/infra/push-notifications.test.ts's.)
+    const updates = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem') && !JSON.stringify(statement).includes('PUSHSENT#'));
     expect(updates).toHaveLength(1);
     expect([updates[0]!.Action].flat()).toEqual(['dynamodb:UpdateItem']);
     expect((updates[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${MAIL_PREFIX}*`] } });
