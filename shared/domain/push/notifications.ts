@@ -9,10 +9,11 @@
  * | `reward.earned` | a reward item inserted with source `earned` | apps serving the merchant |
  * | `gift_card.received` | a gift card load inserted on a user's gift card account from anyone but the till (a gift card order, a held gift claimed) | apps serving the merchant |
  *
- * Each goes to the user's registered devices (devices.ts) of those apps. At most once: a `PUSHSENT#<id>` item
- * is written (conditionally) before the first push, so a retried batch or a state written twice sends
- * nothing again; a push that fails for a passing reason removes it and the batch is retried. A device the
- * push service calls unreachable is dropped. Texts carry the merchant's name and amounts, never the user's data.
+ * Each goes to the user's registered devices (devices.ts) of those apps. Once per change: a `PUSHSENT#<id>`
+ * item is written (conditionally) before the first push, so a retried batch or a state written twice sends
+ * nothing again; a push that fails for a passing reason removes it and the batch is retried (a device already
+ * reached may then get a second copy: better than none). A device the push service calls unreachable is
+ * dropped. Texts carry the merchant's name and amounts, never the user's data.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -71,7 +72,8 @@ function orderAheadNotification(image: Record<string, unknown>): PendingNotifica
   }
   if (image.state === 'rejected') {
     const rejection = image.rejection as { errors?: { message?: unknown }[]; charge_reversed?: unknown } | undefined;
-    const reason = text(rejection?.errors?.[0]?.message) ?? 'The restaurant could not take it.';
+    const given = text(rejection?.errors?.[0]?.message) ?? 'The restaurant could not take it.';
+    const reason = /[.!?]$/.test(given) ? given : `${given}.`;
     const money = rejection?.charge_reversed === true ? 'Your payment was given back.' : 'You were not charged.';
     return { ...common, id: `order_ahead.rejected:${uuid}`, kind: 'order_ahead.rejected', text: (merchant) => ({ title: merchant, body: `Your order was not placed: ${reason} ${money}` }) };
   }
