@@ -2,6 +2,7 @@ import { Arn, ArnFormat, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
+import { keys, PUSH_DEVICE_PREFIX, PUSH_SENT_PREFIX } from '#shared/db/keys.ts';
 import type { ApiFunction } from './api-function.ts';
 
 export interface PushNotificationsProps {
@@ -24,12 +25,12 @@ export const PUSH_STREAM_FILTERS = [
   // A reward earned by progress (claimed ones are the user's own doing).
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Reward'] }, source: { S: ['earned'] } } } },
   // Gift card value loaded on a user's gift card account (the handler leaves out loads from the till).
-  { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'LEDGER#giftcard:' }] } }, NewImage: { kind: { S: ['gift_card_load'] } } } },
+  { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: keys.ledgerEntryPrefix('giftcard:').pk }] } }, NewImage: { kind: { S: ['gift_card_load'] } } } },
 ];
 
 /** The table partitions of sent-notification markers and devices (shared/db/keys.ts pushSent, pushDevice). */
-export const PUSH_SENT_PARTITIONS = 'PUSHSENT#*';
-export const PUSH_DEVICE_PARTITIONS = 'PUSHDEVICE#*';
+export const PUSH_SENT_PARTITIONS = `${PUSH_SENT_PREFIX}*`;
+export const PUSH_DEVICE_PARTITIONS = `${PUSH_DEVICE_PREFIX}*`;
 
 /**
  * Push notifications through Amazon SNS mobile push (shared/push/sns.ts; docs/operations.md, "Push
@@ -37,7 +38,7 @@ export const PUSH_DEVICE_PARTITIONS = 'PUSHDEVICE#*';
  * operator (a signing key or certificate is a secret no template should carry); the stack takes their ARNs
  * (context `pushApnsPlatformApplicationArn`, `pushApnsSandboxPlatformApplicationArn`). Only the stream function
  * may push: CreatePlatformEndpoint on those applications, Publish, SetEndpointAttributes and DeleteEndpoint on
- * their endpoints, and in the table UpdateItem on the sent markers and DeleteItem on markers and devices
+ * their endpoints, and in the table PutItem (conditional) on the sent markers and DeleteItem on markers and devices
  * (dropping a device the push service calls unreachable). No route function can reach SNS.
  */
 export class PushNotifications extends Construct {
@@ -46,7 +47,7 @@ export class PushNotifications extends Construct {
     const fn = props.sender;
     fn.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [props.table.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_SENT_PARTITIONS] } },
       }),

@@ -27,6 +27,9 @@ const EVENT_PREFIX = 'EVENT#';
 const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
 /** Every mail item's partition starts so (the stream function may update those only: infra/constructs/webhook-delivery.ts). */
 export const MAIL_PREFIX = 'MAIL#';
+/** Partitions of push devices and of sent-notification markers (the stream function's IAM conditions name them). */
+export const PUSH_DEVICE_PREFIX = 'PUSHDEVICE#';
+export const PUSH_SENT_PREFIX = 'PUSHSENT#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
@@ -225,12 +228,12 @@ export const keys = {
   image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
   // Push notifications — see docs/app-surface.md "Push notifications"
   /** A registered device (I17): one per app and device token, whoever registered it last. */
-  pushDevice: (appId: number, token: string): Key => ({ pk: `PUSHDEVICE#${appId}#${token}`, sk: 'PUSHDEVICE' }),
+  pushDevice: (appId: number, token: string): Key => ({ pk: `${PUSH_DEVICE_PREFIX}${appId}#${token}`, sk: 'PUSHDEVICE' }),
   /** gsi1 of a device: its user's devices, oldest registration first (the cap evicts from the front). */
   userPushDevicesIndex: (userId: number, registeredAt: string, appId: number, token: string) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, gsi1sk: `PUSHDEVICE#${registeredAt}#${appId}#${token}` }),
   userPushDevices: (userId: number) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, skPrefix: 'PUSHDEVICE#' }),
   /** One notification handed to the push sender, so a retried stream batch never notifies twice. */
-  pushSent: (notificationId: string): Key => ({ pk: `PUSHSENT#${notificationId}`, sk: 'PUSHSENT' }),
+  pushSent: (notificationId: string): Key => ({ pk: `${PUSH_SENT_PREFIX}${notificationId}`, sk: 'PUSHSENT' }),
   // Events and webhooks — see docs/events.md
   /** A resource's event counter: the last sequence number, raised by one (conditionally) by each event of it. */
   eventSequence: (resourceType: string, resourceId: string): Key => ({ pk: `${EVENT_SEQUENCE_PREFIX}${resourceType}#${resourceId}`, sk: 'EVENTSEQ' }),

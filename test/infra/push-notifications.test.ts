@@ -47,7 +47,7 @@ describe('push notifications in the template', () => {
     // Table writes only on its markers (claim, release) and on devices (drop an unreachable one).
     const writes = statementsOf(sender).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
     expect(writes.map((statement) => [[statement.Action].flat().sort(), statement.Condition])).toEqual([
-      [['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_SENT_PARTITIONS] } }],
+      [['dynamodb:DeleteItem', 'dynamodb:PutItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_SENT_PARTITIONS] } }],
       [['dynamodb:DeleteItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_DEVICE_PARTITIONS] } }],
     ]);
     expect(statementsOf(bystander).flatMap((statement) => [statement.Action].flat()).filter((action) => action.startsWith('sns:'))).toEqual([]);

@@ -53,15 +53,19 @@ export async function registerDevice(registration: DeviceRegistration, now = new
     device_identifier: registration.deviceIdentifier,
     registered_at: registeredAt,
   };
-  await db().send(
-    new PutCommand({
-      TableName: table(),
-      // The index orders by the instant to the millisecond: registrations within a second still evict oldest first.
-      Item: { ...keys.pushDevice(device.app_id, device.token), ...keys.userPushDevicesIndex(device.user_id, now.toISOString(), device.app_id, device.token), entity: 'PushDevice', ...device },
-    }),
-  );
-  // The index may not show the new item yet: count it apart from the others.
-  const others = (await userDevices(device.user_id)).filter((other) => other.app_id !== device.app_id || other.token !== device.token);
+  // The put and the read of the user's other devices in one wait: the device itself is counted apart, so
+  // whether the index already shows it does not matter.
+  const [, devices] = await Promise.all([
+    db().send(
+      new PutCommand({
+        TableName: table(),
+        // The index orders by the instant to the millisecond: registrations within a second still evict oldest first.
+        Item: { ...keys.pushDevice(device.app_id, device.token), ...keys.userPushDevicesIndex(device.user_id, now.toISOString(), device.app_id, device.token), entity: 'PushDevice', ...device },
+      }),
+    ),
+    userDevices(device.user_id),
+  ]);
+  const others = devices.filter((other) => other.app_id !== device.app_id || other.token !== device.token);
   const excess = others.length + 1 - MAX_PUSH_DEVICES_PER_USER;
   if (excess > 0) await deleteItems(others.slice(0, excess).map((other) => keys.pushDevice(other.app_id, other.token)));
   return device;

@@ -9,16 +9,16 @@
  * | `reward.earned` | a reward item inserted with source `earned` | apps serving the merchant |
  * | `gift_card.received` | a gift card load inserted on a user's gift card account from anyone but the till (a gift card order, a held gift claimed) | apps serving the merchant |
  *
- * Each goes to the user's registered devices (devices.ts) of those apps. Once per change: a `PUSHSENT#<id>`
- * item is written (conditionally) before the first push, so a retried batch or a state written twice sends
+ * Each goes to the user's registered devices (devices.ts) of those apps. Once per change: a sent marker
+ * (keys.pushSent) is written (conditionally) before the first push, so a retried batch or a state written twice sends
  * nothing again; a push that fails for a passing reason removes it and the batch is retried (a device already
  * reached may then get a second copy: better than none). A device the push service calls unreachable is
  * dropped. Texts carry the merchant's name and amounts, never the user's data.
  */
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { createItem } from '#shared/db/transactions.ts';
 import { getApp } from '#shared/domain/apps.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { log } from '#shared/log.ts';
@@ -113,7 +113,7 @@ function giftCardNotification(image: Record<string, unknown>): PendingNotificati
 export function notificationsOfStream(changes: readonly StreamChange[]): PendingNotification[] {
   return changes.flatMap(({ eventName, image }) => {
     if (eventName !== 'INSERT' && eventName !== 'MODIFY') return [];
-    if (image.entity === 'OrderAheadOrder' || (String(image.pk ?? '').startsWith('OAORDER#') && image.sk === 'OAORDER')) return [orderAheadNotification(image)].filter((found) => found !== undefined);
+    if (image.entity === 'OrderAheadOrder') return [orderAheadNotification(image)].filter((found) => found !== undefined);
     if (eventName !== 'INSERT') return [];
     if (image.entity === 'Reward') return [rewardNotification(image)].filter((found) => found !== undefined);
     if (image.entity === 'LedgerEntry') return [giftCardNotification(image)].filter((found) => found !== undefined);
@@ -129,23 +129,8 @@ export interface PushOutcomes {
 }
 
 /** Claims a notification's one sending; false when it was sent (or is being sent) already. */
-async function claim(id: string): Promise<boolean> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.pushSent(id),
-        UpdateExpression: 'SET entity = :entity, sent_at = :now, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(pk)',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':entity': 'PushSent', ':now': new Date().toISOString(), ':ttl': Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600 },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+function claim(id: string): Promise<boolean> {
+  return createItem({ ...keys.pushSent(id), entity: 'PushSent', sent_at: new Date().toISOString(), ttl: Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600 });
 }
 
 /** Sends what a batch owes; throws (after trying every one) when a push failed and should be retried. */
