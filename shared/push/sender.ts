@@ -41,9 +41,10 @@ export const pushSender: () => Promise<PushSender> = loadedOnFirstUse(async () =
   if (process.env.PUSH_SENDER === 'sns') {
     const { SnsPushSender } = await import('#shared/push/sns.ts');
     return new SnsPushSender();
+  } else {
+    const { SandboxPushSender } = await import('#shared/push/sandbox.ts');
+    return new SandboxPushSender();
   }
-  const { SandboxPushSender } = await import('#shared/push/sandbox.ts');
-  return new SandboxPushSender();
 });
 
 /** The APNs payload (`aps` and the custom keys), the same for SNS and the sandbox. */
