@@ -22,7 +22,7 @@ import { mailsOfStream, sendOutboxMails } from '#shared/domain/mail-outbox.ts';
 import { notificationsOfStream, sendNotifications } from '#shared/domain/push/notifications.ts';
 import { log } from '#shared/log.ts';
 
-export async function streamHandler(event: DynamoDBStreamEvent): Promise<{ queued: number; mailed: number; pushed: number }> {
+export async function streamHandler(event: DynamoDBStreamEvent): Promise<{ queued: number; mailed: number }> {
   const changes = event.Records.filter((record) => (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && record.dynamodb?.NewImage).map((record) => ({
     eventName: record.eventName!,
     image: unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>),
@@ -36,5 +36,6 @@ export async function streamHandler(event: DynamoDBStreamEvent): Promise<{ queue
   if (queuing.status === 'rejected') throw queuing.reason;
   if (mailing.status === 'rejected') throw mailing.reason;
   if (pushing.status === 'rejected') throw pushing.reason;
-  return { queued: queuing.value, mailed: mailing.value.sent, pushed: pushing.value.sent };
+  // Pushes are counted in their log line: the answer stays what the mapping's callers and tests read.
+  return { queued: queuing.value, mailed: mailing.value.sent };
 }
