@@ -39,8 +39,11 @@ export class SnsPushSender implements PushSender {
     try {
       endpointArn = (await client.send(new sns.CreatePlatformEndpointCommand({ PlatformApplicationArn: platformApplication, Token: target.token }))).EndpointArn;
     } catch (error) {
-      if (errorName(error) === 'InvalidParameterException') return 'unreachable';
-      throw error;
+      if (errorName(error) !== 'InvalidParameterException') throw error;
+      // The token's endpoint exists with other attributes (SNS names it in the message): use it. Otherwise
+      // SNS refused the token itself: no push can reach it.
+      endpointArn = /Endpoint (arn:[^ ]+) already exists/.exec((error as Error).message ?? '')?.[1];
+      if (!endpointArn) return 'unreachable';
     }
     if (!endpointArn) throw new Error('SNS answered CreatePlatformEndpoint without an endpoint');
     const publish = () =>
