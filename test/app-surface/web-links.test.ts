@@ -2,7 +2,10 @@
  * A27 of the SDK reference through HTTP: a location's web links, in the shape of the iOS stub the SDKs parse
  * (title, web_link_type_id, web_url, ios_deeplink_url), built from the URLs the location has.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { db, table } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
@@ -54,8 +57,16 @@ describe('A27 GET /v15/locations/:id/web_links', () => {
     const empty = await api.call('GET', `/v15/locations/${none.location_id}/web_links`);
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual([]);
-    // zod's url() accepts any scheme: a javascript: or mailto: URL stored on a location is not a web link.
-    const odd = await locationFixture(merchant, { facebook_url: 'javascript:alert(1)', newsletter_url: 'mailto:news@example.com', yelp_url: 'http://www.yelp.com/biz/odd' });
+    // A location stored before links were checked may hold a javascript:, mailto: or empty URL: none is a web link.
+    const odd = await locationFixture(merchant, { yelp_url: 'http://www.yelp.com/biz/odd' });
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.location(odd.location_id),
+        UpdateExpression: 'SET facebook_url = :script, newsletter_url = :mail, twitter_url = :empty, menu_url = :relative',
+        ExpressionAttributeValues: { ':script': 'javascript:alert(1)', ':mail': 'mailto:news@example.com', ':empty': '', ':relative': '/menu' },
+      }),
+    );
     const filtered = await api.call('GET', `/v15/locations/${odd.location_id}/web_links`);
     expect(filtered.status).toBe(200);
     expect(filtered.body).toEqual([{ web_link: { title: 'Yelp', web_link_type_id: 8, web_url: 'http://www.yelp.com/biz/odd', ios_deeplink_url: null } }]);

@@ -7,8 +7,8 @@ import type { LocationItem } from '#shared/domain/locations.ts';
  * A location's web links (A27, `GET /v15/locations/:id/web_links`): the links the iOS and Android location
  * screens show under the address, built from the URLs the location has. Both SDKs require `title` and
  * `web_url` (Android's WebLink marks them required), so a link is listed only when its URL is an absolute
- * http(s) URL: a missing, empty or other-scheme URL (a `javascript:` one zod's url() would let through when
- * the location was made) is left out, never answered as `""` or null.
+ * http(s) URL: a missing, empty, relative or other-scheme URL (a location stored before its links were
+ * checked may hold one) is left out, never answered as `""` or null.
  *
  * `web_link_type_id` picks the icon the apps fetch from `GET /v15/web_link_types/:id/image`. LevelUp's ids
  * are known only for the types its iOS fixture shows (1 Facebook, 7 Website, 8 Yelp); the others are ours,
