@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { keys, PUSH_DEVICE_PREFIX, PUSH_SENT_PREFIX } from '#shared/db/keys.ts';
+import { GIFT_CARD_RECEIPTS } from '#shared/domain/push/notifications.ts';
 import type { ApiFunction } from './api-function.ts';
 
 export interface PushNotificationsProps {
@@ -24,8 +25,8 @@ export const PUSH_STREAM_FILTERS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: ['OAORDER'] } }, NewImage: { state: { S: ['completed', 'rejected'] } } } },
   // A reward earned by progress (claimed ones are the user's own doing).
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Reward'] }, source: { S: ['earned'] } } } },
-  // Gift card value loaded on a user's gift card account (the handler leaves out loads from the till).
-  { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: keys.ledgerEntryPrefix('giftcard:').pk }] } }, NewImage: { kind: { S: ['gift_card_load'] } } } },
+  // Gift card value put on a user's gift card account, loaded or a held gift claimed (the handler leaves out the till's).
+  { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: keys.ledgerEntryPrefix('giftcard:').pk }] } }, NewImage: { kind: { S: [...GIFT_CARD_RECEIPTS] } } } },
 ];
 
 /** The table partitions of sent-notification markers and devices (shared/db/keys.ts pushSent, pushDevice). */

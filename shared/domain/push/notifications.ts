@@ -52,6 +52,12 @@ export interface PendingNotification {
   data: Record<string, string | number>;
 }
 
+/**
+ * Ledger kinds that put gift card value on a user's account: a load (a gift card order to a known user), and a
+ * held gift's claim (`gift_claimed`, when the recipient's account is made: shared/domain/held-gifts.ts).
+ */
+export const GIFT_CARD_RECEIPTS = ['gift_card_load', 'gift_claimed'];
+
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const whole = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined);
@@ -95,7 +101,7 @@ function giftCardNotification(image: Record<string, unknown>): PendingNotificati
   const amount = whole(image.amount);
   const entryId = text(image.entry_id);
   // A load from the till is the user's own purchase at the counter: nothing was received.
-  if (image.kind !== 'gift_card_load' || account?.length !== 3 || account[0] !== 'giftcard' || contraKind === 'till' || !entryId || amount === undefined || amount <= 0) return undefined;
+  if (!GIFT_CARD_RECEIPTS.includes(String(image.kind)) || account?.length !== 3 || account[0] !== 'giftcard' || contraKind === 'till' || !entryId || amount === undefined || amount <= 0) return undefined;
   const userId = Number(account[1]);
   const merchantId = Number(account[2]);
   if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(merchantId)) return undefined;
