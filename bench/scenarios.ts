@@ -3,6 +3,7 @@
  * scenario whose seed data is missing is reported as "not available" (see seed.ts); every route it
  * names must be in shared/routes.ts (checked when this module loads).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routes, type HttpMethod } from '#shared/routes.ts';
@@ -372,6 +373,34 @@ export const scenarios: Scenario[] = [
     expectedStatuses: [200],
     async prepare({ world }) {
       return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/campaigns` });
+    },
+  },
+  {
+    id: 'location-web-links',
+    title: "A location's web links (A27)",
+    route: routeRef({ method: 'GET', path: '/v15/locations/{location_id}/web_links' }),
+    needs: ['locationId'],
+    minimum: { roundTrips: 1, transactions: 0, rationale: 'no token; one GetItem of the location (its link URLs and whether it is shown)' },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/web_links` });
+    },
+  },
+  {
+    id: 'apn-device-register',
+    title: 'Register a push-notification device (I17)',
+    route: routeRef({ method: 'POST', path: '/v15/apn_devices' }),
+    minimum: { roundTrips: 4, transactions: 0, rationale: "token check + the api_key's app (must be the token's) + the device's PutItem and the Query of the user's other devices in one wait (the cap of 10)" },
+    expectedStatuses: [200],
+    async prepare({ world }) {
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: '/v15/apn_devices',
+        headers: auth(nextUser().token),
+        // A new device each time, as phones register (the cap drops each user's oldest).
+        body: { api_key: world.apiKey, apn_device: { device_identifier: 'bench-device', sandbox: false, token: randomBytes(32).toString('hex').toUpperCase() } },
+      });
     },
   },
   {

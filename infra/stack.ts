@@ -16,6 +16,7 @@ import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
 import { Mail, addressOf } from './constructs/mail.ts';
 import { ImageStore } from './constructs/images.ts';
+import { PushNotifications } from './constructs/push-notifications.ts';
 
 /** Sender of the API's email unless the `mailFrom` context (or prop) says otherwise; deployers set their own. */
 export const DEFAULT_MAIL_FROM = 'Loyalty API <no-reply@loyalty.example.com>';
@@ -35,6 +36,11 @@ export interface LoyaltyApiStackProps extends StackProps {
   mailFrom?: string;
   /** SES identity (domain or address). @default the `mailIdentity` context, else the domain of mailFrom */
   mailIdentity?: string;
+  /**
+   * SNS platform applications for push notifications (docs/operations.md, "Push notifications").
+   * @default the `pushApnsPlatformApplicationArn` / `pushApnsSandboxPlatformApplicationArn` contexts, else none (no pushes)
+   */
+  push?: { apnsPlatformApplicationArn?: string; apnsSandboxPlatformApplicationArn?: string };
 }
 
 /**
@@ -91,6 +97,14 @@ export class LoyaltyApiStack extends Stack {
     this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table: this.table,
       queueingFunctions: routes.filter((route) => route.queuesDeliveries).map((route) => routeFunctions.functions.get(route.handler)!),
+    });
+
+    // Push notifications (order ahead ready or rejected, rewards, gifts): the stream function, through SNS mobile push.
+    new PushNotifications(this, 'PushNotifications', {
+      table: this.table,
+      sender: this.webhookDelivery.streamFunction,
+      apnsPlatformApplicationArn: props.push?.apnsPlatformApplicationArn ?? this.node.tryGetContext('pushApnsPlatformApplicationArn'),
+      apnsSandboxPlatformApplicationArn: props.push?.apnsSandboxPlatformApplicationArn ?? this.node.tryGetContext('pushApnsSandboxPlatformApplicationArn'),
     });
 
     // Email (password resets, permissions-request notices, the mail outbox): SES, send-only, for the functions that send.

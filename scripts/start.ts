@@ -52,6 +52,10 @@ async function main(): Promise<void> {
   process.env.IMAGES_BUCKET ??= LOCAL_IMAGES_BUCKET;
   logLine('s3rver started', { endpoint: s3.endpoint, bucket: process.env.IMAGES_BUCKET, data: join(localDirectory, 's3') });
 
+  // Push notifications: the sandbox sink records each push as a JSON line (docs/app-surface.md, "Push notifications").
+  process.env.PUSH_SANDBOX_FILE ??= join(localDirectory, 'push-notifications.jsonl');
+  logLine('push sandbox', { file: process.env.PUSH_SANDBOX_FILE });
+
   const client = localClient(dynamo.endpoint);
   const created = await ensureTable(client, tableName);
   client.destroy();

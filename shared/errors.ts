@@ -54,6 +54,11 @@ export function notFound(detail?: ErrorDetail): ApiError {
   return new ApiError(404, detail ? [detail] : null);
 }
 
+/** 410: the operation existed once and never will again (its answer says what to do instead). */
+export function gone(object: string, property: string, message: string, code: string): ApiError {
+  return new ApiError(410, [errorDetail(object, property, message, code)]);
+}
+
 export function unauthorized(message = 'Not authorized.', object = 'access_token', property = 'base', code = 'not_authorized'): ApiError {
   return new ApiError(401, [errorDetail(object, property, message, code)]);
 }

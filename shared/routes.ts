@@ -107,6 +107,12 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v15/apps/users', handler: 'apps-users-create', credential: 'app-optional', table: 'write' },
   { method: 'POST', path: '/v15/users', handler: 'users-create-with-permissions', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v15/registration', handler: 'registration-show', credential: 'none', table: 'read' },
+  // Push-notification devices (iOS): the app's api_key, and the user token that says whose notifications the device gets
+  { method: 'POST', path: '/v15/apn_devices', handler: 'apn-devices-create', credential: 'user-optional', table: 'write' },
+  { method: 'DELETE', path: '/v15/apn_devices/{token}', handler: 'apn-devices-delete', credential: 'user-optional', table: 'write' },
+  // Facebook link and unlink (Android): gone, Facebook's old login API no longer exists (docs/app-surface.md)
+  { method: 'POST', path: '/v14/facebook_connection', handler: 'facebook-connection-create', credential: 'none', table: 'none' },
+  { method: 'DELETE', path: '/v14/facebook_connection', handler: 'facebook-connection-delete', credential: 'none', table: 'none' },
   // Password reset by email: the request, the page the emailed link opens, and the page's submission
   { method: 'POST', path: '/v14/passwords', handler: 'passwords-create', credential: 'none', table: 'write' },
   { method: 'GET', path: '/password_reset', handler: 'password-reset-page', credential: 'none', table: 'none' },
@@ -237,6 +243,8 @@ export const routes: readonly Route[] = [
   // (counted per client address: table write), campaign merchants
   { method: 'GET', path: '/v15/locations/{location_id}/campaigns', handler: 'locations-campaigns-list', credential: 'none', table: 'read', memory: 512 },
   { method: 'GET', path: '/v15/merchants/{merchant_id}/campaigns', handler: 'merchants-campaigns-list', credential: 'none', table: 'read', memory: 512 },
+  // A location's web links (A27): Facebook, Yelp, menu... from the URLs the location has
+  { method: 'GET', path: '/v15/locations/{location_id}/web_links', handler: 'locations-web-links-list', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/campaigns/{id}', handler: 'campaigns-show-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/codes/{code}/campaign', handler: 'codes-campaign-show', credential: 'none', table: 'write' },
   { method: 'GET', path: '/v14/campaigns/{id}/merchants', handler: 'campaigns-merchants-list', credential: 'none', table: 'read' },

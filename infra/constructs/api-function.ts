@@ -72,6 +72,8 @@ export const API_FUNCTION_BUNDLING = {
   // so a cold start does not build them (docs/benchmarks.md, "Cold start").
   define: {
     'process.env.GEOCODER': JSON.stringify('amazon-location'),
+    // Pushes go through SNS mobile push; the sandbox sink (shared/push/sandbox.ts) stays out of the bundles.
+    'process.env.PUSH_SENDER': JSON.stringify('sns'),
     'process.env.OMIT_RESPONSE_SCHEMAS': JSON.stringify('true'),
     // Fault injection is for the reliability tests (shared/db/faults.ts, run unbundled): out of every bundle.
     'process.env.DYNAMODB_FAULTS': 'undefined',

@@ -13,6 +13,7 @@ import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 import { DELIVERY_QUEUE_URL_ENV, MAX_DELAY_SECONDS } from '#shared/queues/deliveries.ts';
 import { ApiFunction } from './api-function.ts';
+import { PUSH_STREAM_FILTERS } from './push-notifications.ts';
 
 /** The stream function's and the delivery function's modules under functions/ and their exports (no HTTP routes). */
 export const EVENTS_STREAM_HANDLER = 'events-stream';
@@ -96,8 +97,13 @@ export class WebhookDelivery extends Construct {
         bisectBatchOnError: true,
         retryAttempts: 20,
         onFailure: new SqsDlq(this.streamFailures),
-        // Inserted event items and inserted mail items (the mail outbox); never the updates and expiries.
-        filters: ['EVENT', 'MAIL'].map((sortKey) => FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } })),
+        // Inserted event items and inserted mail items (the mail outbox), and the writes push notifications follow
+        // (shared/domain/push/notifications.ts): an order-ahead order written completed or rejected, an earned
+        // reward, a gift card load. Never other updates, nor expiries. Five filters: Lambda's default quota.
+        filters: [
+          ...['EVENT', 'MAIL'].map((sortKey) => FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } })),
+          ...PUSH_STREAM_FILTERS.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
+        ],
       }),
     );
 

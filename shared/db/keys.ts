@@ -29,6 +29,9 @@ const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
 export const MAIL_PREFIX = 'MAIL#';
 /** Every password-reset secret's partition starts so (the stream function may create those: it composes reset mails). */
 export const PASSWORD_RESET_PREFIX = 'PWRESET#';
+/** Partitions of push devices and of sent-notification markers (the stream function's IAM conditions name them). */
+export const PUSH_DEVICE_PREFIX = 'PUSHDEVICE#';
+export const PUSH_SENT_PREFIX = 'PUSHSENT#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
@@ -235,6 +238,14 @@ export const keys = {
   tickets: () => ({ gsi1pk: TICKETS_PARTITION, skPrefix: TICKET_SORT }),
   /** The stored image of one subject (`location#5`, `campaign-image#3`, `campaign-icon#3`, `menu-item#2#41`): its variants. */
   image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
+  // Push notifications — see docs/app-surface.md "Push notifications"
+  /** A registered device (I17): one per app and device token, whoever registered it last. */
+  pushDevice: (appId: number, token: string): Key => ({ pk: `${PUSH_DEVICE_PREFIX}${appId}#${token}`, sk: 'PUSHDEVICE' }),
+  /** gsi1 of a device: its user's devices, oldest registration first (the cap evicts from the front). */
+  userPushDevicesIndex: (userId: number, registeredAt: string, appId: number, token: string) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, gsi1sk: `PUSHDEVICE#${registeredAt}#${appId}#${token}` }),
+  userPushDevices: (userId: number) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, skPrefix: 'PUSHDEVICE#' }),
+  /** One notification handed to the push sender, so a retried stream batch never notifies twice. */
+  pushSent: (notificationId: string): Key => ({ pk: `${PUSH_SENT_PREFIX}${notificationId}`, sk: 'PUSHSENT' }),
   // Events and webhooks — see docs/events.md
   /** A resource's event counter: the last sequence number, raised by one (conditionally) by each event of it. */
   eventSequence: (resourceType: string, resourceId: string): Key => ({ pk: `${EVENT_SEQUENCE_PREFIX}${resourceType}#${resourceId}`, sk: 'EVENTSEQ' }),

@@ -53,6 +53,7 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   },
   404: { name: 'NotFound', description: 'Not found, or not visible to this token. Empty body.', emptyBody: true },
   409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
+  410: { name: 'Gone', description: 'The operation no longer exists (it was served once); the error says what to do instead (code `gone`, e.g. Facebook login: docs/app-surface.md).' },
   413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
   415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
   422: {
@@ -282,7 +283,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   for (const [route, spec] of specs) {
     const responses: Record<string, JsonObject> = {};
     const declared = Object.entries(spec.responses ?? {}).map(([status, schema]) => [Number(status), schema] as const);
-    if (!declared.some(([status]) => status < 400)) throw new Error(`functions/${route.handler}.ts declares no success response`);
+    // An operation that is gone for good (410) has no success to declare.
+    if (!declared.some(([status]) => status < 400 || status === 410)) throw new Error(`functions/${route.handler}.ts declares no success response`);
     for (const [status, schema] of declared) {
       // A route with path parameters gets its 404 from the pipeline; one without (a user's single pending
       // record, say) declares its empty 404 as `404: null`.

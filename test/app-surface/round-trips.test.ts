@@ -1,7 +1,7 @@
 import '../money/round-trips.env.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResult } from '../support/api.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, placeOrder } from '../support/money.ts';
@@ -29,6 +29,23 @@ describe('round trips per request (app surface)', () => {
     const ofMerchant = await api.call('GET', `/v15/merchants/${merchant.merchant.merchant_id}/campaigns`);
     expect(ofMerchant.status).toBe(200);
     expect(roundTrips(ofMerchant)).toBe(1);
+  });
+
+  it("a location's web links: one GetItem of the location", async () => {
+    const { app } = await appFixture();
+    const merchant = await merchantFixture(app.app_id);
+    const location = await locationFixture(merchant.merchant.merchant_id, { facebook_url: 'https://www.facebook.com/shop' });
+    const links = await api.call('GET', `/v15/locations/${location.location_id}/web_links`);
+    expect(links.status).toBe(200);
+    expect(roundTrips(links)).toBe(1);
+  });
+
+  it('a push device registration: token + the api_key + the put and the user\'s devices in one wait', async () => {
+    const { app, apiKey } = await appFixture();
+    const user = await userFixture(app.app_id);
+    const registered = await api.call('POST', '/v15/apn_devices', { token: user.token, body: { api_key: apiKey, apn_device: { device_identifier: 'phone', sandbox: false, token: 'AB'.repeat(32) } } });
+    expect(registered.status).toBe(200);
+    expect(roundTrips(registered)).toBe(4);
   });
 
   it('every location by change (A28): one Query that reads a page, not the whole partition, however many locations exist', async () => {

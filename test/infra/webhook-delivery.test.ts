@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { MAX_RECEIVES } from '../../infra/constructs/webhook-delivery.ts';
+import { PUSH_STREAM_FILTERS } from '../../infra/constructs/push-notifications.ts';
 import { DELIVERY_QUEUE_URL_ENV } from '#shared/queues/deliveries.ts';
 import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
 import { routes } from '#shared/routes.ts';
@@ -56,7 +57,10 @@ describe('webhook delivery', () => {
     expect(patterns).toEqual([
       { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT'] } } } },
       { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['MAIL'] } } } },
+      // What push notifications follow (test/infra/push-notifications.test.ts); Lambda allows five filters by default.
+      ...PUSH_STREAM_FILTERS,
     ]);
+    expect(patterns).toHaveLength(5);
     const sqsMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => !mapping.Properties.StartingPosition)!;
     expect(sqsMapping[1].Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
@@ -65,8 +69,9 @@ describe('webhook delivery', () => {
     const { streamFunction, deliveryFunction } = stack.webhookDelivery;
     expect(actionsOf(streamFunction)).toContain('sqs:SendMessage');
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
-    // It composes password-reset mails, storing each link's secret digest: PutItem on those partitions only.
-    const puts = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:PutItem'));
+    // It composes password-reset mails, storing each link's secret digest: PutItem on those partitions only,
+    // besides its push markers' partitions (test/infra/push-notifications.test.ts).
+    const puts = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:PutItem') && !JSON.stringify(statement).includes('PUSHSENT#'));
     expect(puts).toHaveLength(1);
     expect([puts[0]!.Action].flat()).toEqual(['dynamodb:PutItem']);
     expect((puts[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PASSWORD_RESET_PREFIX}*`] } });

@@ -50,9 +50,12 @@ const EVENT_FUNCTIONS = [
 /** Runner processes working through the bundles side by side (the machine has 2 cores). */
 const RUNNERS = 2;
 /** Answers that show a request went through parsing, authorization and validation to the domain. */
-const SERVED = [200, 204, 404, 405, 409, 422];
+// 410: the operations gone for good (Facebook link and unlink), whatever the request.
+const SERVED = [200, 204, 404, 405, 409, 410, 422];
 /** Routes whose request here is complete enough to succeed. */
 const EXPECTED_STATUS: Record<string, number> = {
+  'facebook-connection-create': 410,
+  'facebook-connection-delete': 410,
   'users-show': 200,
   'credit-cards-list': 200,
   'user-addresses-list': 200,

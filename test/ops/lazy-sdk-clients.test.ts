@@ -2,7 +2,7 @@
  * The AWS SDK clients other than DynamoDB's are loaded on first use (a dynamic `import()` kept per process,
  * `loadedOnFirstUse` in shared/env.ts), not at import: shared/images/store.ts (S3 and its presigner),
  * shared/workflows/executions.ts (Step Functions), shared/queues/deliveries.ts (SQS),
- * shared/geocoding/amazon-location.ts (Places), as shared/mail/mailer.ts loads SES. Checked on the bundles as the stack builds them: the package stays
+ * shared/geocoding/amazon-location.ts (Places), shared/push/sns.ts (SNS), as shared/mail/mailer.ts loads SES. Checked on the bundles as the stack builds them: the package stays
  * external and is imported dynamically only (a static import of an external package is hoisted to the top
  * of the ESM bundle and loaded at every cold start, even from a module the bundle reaches through `import()`),
  * and the bundled dynamic import resolves against the runtime's SDK alone.
@@ -24,6 +24,8 @@ const LAZY: Record<string, string[]> = {
   '@aws-sdk/client-sfn': ['order-ahead-orders-create', 'order-ahead-orders-complete'],
   '@aws-sdk/client-sqs': ['webhook-endpoint-replays-create', EVENTS_STREAM_HANDLER, WEBHOOK_DELIVERY_HANDLER],
   '@aws-sdk/client-geo-places': ['user-addresses-create', 'user-addresses-update'],
+  // Push notifications (shared/push/sns.ts): only the stream function sends them.
+  '@aws-sdk/client-sns': [EVENTS_STREAM_HANDLER],
 };
 
 let directory: string;
