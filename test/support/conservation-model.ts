@@ -281,6 +281,10 @@ async function run(world: ConservationWorld, model: Model, send: Send, faulty: b
   }
 }
 
+/** Final answers by operation across the runs of one property (printed after it). */
+const answers = new Map<string, number>();
+const tally = (label: string) => answers.set(label, (answers.get(label) ?? 0) + 1);
+
 async function runBatch(api: TestApi, world: ConservationWorld, model: Model, step: Batch): Promise<void> {
   const faulty = step.faults !== undefined;
   if (step.faults) {
@@ -289,7 +293,18 @@ async function runBatch(api: TestApi, world: ConservationWorld, model: Model, st
   }
   try {
     const send = sender(api, faulty);
-    await Promise.all(step.ops.map((op) => run(world, model, send, faulty, op)));
+    await Promise.all(
+      step.ops.map(async (op) => {
+        // The last answer each operation got (its final step's), tallied to show what the runs exercised.
+        let last: number | undefined;
+        await run(world, model, async (request, idempotencyKey) => {
+          const response = await send(request, idempotencyKey);
+          last = response.status;
+          return response;
+        }, faulty, op);
+        tally(`${op.kind}${faulty ? ' (faults)' : ''} ${last ?? 'nothing to do'}`);
+      }),
+    );
   } finally {
     setFaultsActive(false);
   }
@@ -366,6 +381,7 @@ export async function assertConservation(api: TestApi, options: { orderAheadWeig
     );
   } finally {
     // A time limit ends the runs quietly: say how many sequences (shrinks included) this run covered.
-    console.info(`conservation: ${sequences} sequences run (of ${options.runs} asked, within ${options.timeLimitMs / 1000} s)`);
+    console.info(`conservation: ${sequences} sequences run (of ${options.runs} asked, within ${options.timeLimitMs / 1000} s); final answers by operation:`);
+    console.info([...answers].sort(([a], [b]) => a.localeCompare(b)).map(([label, count]) => `  ${label}: ${count}`).join('\n'));
   }
 }
