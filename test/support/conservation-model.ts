@@ -232,12 +232,15 @@ async function run(world: ConservationWorld, model: Model, send: Send, faulty: b
     case 'orderAhead': {
       const { response, priced, submitted } = await world.orderAhead(send, step.merchant, step.customer, step.quantity);
       if (!priced) return;
+      // What the customer owes before the discount (an in-store total's meaning): the priced total is net of a
+      // discount that may shrink by the completion (an expired grant), the card then paying more (docs/order-ahead.md).
+      const total = priced.total_amount + priced.discount_amount;
       if (response.status === 200 && response.body.order.state === 'completed') {
-        recordOrder(model, step, { uuid: priced.uuid, total: priced.total_amount, discount: priced.discount_amount });
+        recordOrder(model, step, { uuid: priced.uuid, total, discount: priced.discount_amount });
       } else if (submitted || mayHaveHappened(response, faulty)) {
         // Rejected by the provider (or declined, or its outcome unknown): it may have been charged and given back,
         // its applied credit restored; count it as paid and its discount as restored, which only loosens the bounds.
-        recordOrder(model, step, { total: priced.total_amount, discount: priced.discount_amount });
+        recordOrder(model, step, { total, discount: priced.discount_amount });
         add(model.restored, key(step.merchant, step.customer), priced.discount_amount);
       }
       return;
