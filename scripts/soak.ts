@@ -13,9 +13,10 @@
  * Prints requests, statuses, latency percentiles per operation, and the ledger audit. Exits 1 on any 5xx,
  * an audit mismatch, or a replay that answered differently. docs/reliability.md records a run.
  *
- * `npm run soak -- --conservation 200`: instead, the model-based conservation property
- * (test/model/conservation.test.ts) for that many random sequences (at most 2000), stopped after
- * 20 s a sequence (and shrinking included) at the latest; exits with its status.
+ * `npm run soak -- --conservation 200`: instead, the model-based conservation property (test/model/conservation.test.ts,
+ * and test/model/conservation-order-ahead.test.ts with order-ahead orders among the operations, a tenth as many: each
+ * is polled once a second) for that many random sequences (at most 2000), each file stopped after 20 s a sequence
+ * (and shrinking included) at the latest; exits 1 if either fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,15 +39,23 @@ const { values: options } = parseArgs({
 });
 if (options.conservation !== undefined) process.exit(runConservation(Number(options.conservation)));
 
-/** The conservation property for `runs` sequences, bounded in count and time (the test's own timeout is the same). */
+/** The conservation properties for `runs` sequences, bounded in count and time (the tests' own timeouts follow). */
 function runConservation(runs: number): number {
   if (!Number.isInteger(runs) || runs <= 0 || runs > 2000) throw new Error('--conservation must be a whole number from 1 to 2000');
-  const result = spawnSync('npx', ['vitest', 'run', 'test/model/conservation.test.ts', '-t', 'holds for'], {
-    stdio: 'inherit',
-    env: { ...process.env, CONSERVATION_RUNS: String(runs), CONSERVATION_TIME_LIMIT_S: String(runs * 20) },
-    timeout: (runs * 20 + 120) * 1000,
-  });
-  return result.status ?? 1;
+  const properties = [
+    { file: 'test/model/conservation.test.ts', runs },
+    { file: 'test/model/conservation-order-ahead.test.ts', runs: Math.max(1, Math.ceil(runs / 10)) },
+  ];
+  let status = 0;
+  for (const property of properties) {
+    const result = spawnSync('npx', ['vitest', 'run', property.file, '-t', 'holds for'], {
+      stdio: 'inherit',
+      env: { ...process.env, CONSERVATION_RUNS: String(property.runs), CONSERVATION_TIME_LIMIT_S: String(property.runs * 20) },
+      timeout: (property.runs * 20 + 180) * 1000,
+    });
+    if (result.status !== 0) status = 1;
+  }
+  return status;
 }
 const durationSeconds = Number(options.duration);
 const concurrency = Number(options.concurrency);
