@@ -478,10 +478,10 @@ export const scenarios: Scenario[] = [
     needs: ['locationId'],
     consumable: true,
     minimum: {
-      roundTrips: 8,
+      roundTrips: 9,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (proposed order, QR code, location, merchant) + the customer's settlement lease (one order of a customer settles at a time, so the card is charged once per order; released inside the transaction) + the settlement lease (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries (the merchant's campaigns, the user's loyalty there) + one transaction; an order that earns a reward adds the reward-id counter",
+        "the order's integer id beside the reads (one UpdateItem on one of 16 counter shards: an id the C# SDK reads as int32, no hot item) + token check + one BatchGetItem (proposed order, QR code, location, merchant) + the customer's settlement lease (one order of a customer settles at a time, so the card is charged once per order; released inside the transaction) + the settlement lease (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries (the merchant's campaigns, the user's loyalty there) + one transaction; an order that earns a reward adds the reward-id counter",
     },
     expectedStatuses: [200],
     onResponse(world, status, body) {
@@ -509,10 +509,10 @@ export const scenarios: Scenario[] = [
     needs: ['locationId'],
     consumable: true,
     minimum: {
-      roundTrips: 8,
+      roundTrips: 9,
       transactions: 1,
       rationale:
-        "token check + one BatchGetItem (the check, which carries its location and the customer's promoted card, and the merchant) + the customer's settlement lease + the settlement lease on the check (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries + one transaction: the completed order's count",
+        "the order's integer id beside the reads (one UpdateItem on one of 16 counter shards: an id the C# SDK reads as int32, no hot item) + token check + one BatchGetItem (the check, which carries its location and the customer's promoted card, and the merchant) + the customer's settlement lease + the settlement lease on the check (must precede the card charge) + one BatchGetItem (balances, user, promoted card) + loyalty's two Queries + one transaction: the completed order's count",
     },
     expectedStatuses: [200],
     async prepare({ world, api, count }) {
@@ -565,10 +565,10 @@ export const scenarios: Scenario[] = [
     route: routeRef({ method: 'POST', path: '/v15/orders' }),
     needs: ['locationId'],
     minimum: {
-      roundTrips: 8,
+      roundTrips: 9,
       transactions: 2,
       rationale:
-        "token check with one BatchGetItem (location, QR code; keyed by the body, sent beside it) + one transaction creating the order's own source (a proposed order) already claimed with the customer's lease, and beside it one BatchGetItem (the merchant, the user: its promoted card) + the settlement from its reads: balances, loyalty's two Queries, one transaction (docs/pos.md)",
+        "the order's integer id beside the reads (one UpdateItem on one of 16 counter shards: an id the C# SDK reads as int32, no hot item) + token check with one BatchGetItem (location, QR code; keyed by the body, sent beside it) + one transaction creating the order's own source (a proposed order) already claimed with the customer's lease, and beside it one BatchGetItem (the merchant, the user: its promoted card) + the settlement from its reads: balances, loyalty's two Queries, one transaction (docs/pos.md)",
     },
     expectedStatuses: [200],
     async prepare({ world }) {

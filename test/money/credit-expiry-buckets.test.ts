@@ -286,7 +286,7 @@ describe('replayCreditBuckets: property', () => {
         expect(expired).toBeLessThanOrEqual(granted);
         expect(ledger.balance).toBe(permanentIn + granted - expired - spent);
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
     );
   });
 });
