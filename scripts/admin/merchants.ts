@@ -5,10 +5,8 @@
  * - link-location-menus: once, for locations whose order-ahead menu was published before locations linked
  *   their menu (`pickup_menu_url`, `delivery_menu_url`; docs/locations.md). Idempotent.
  */
-import { queryAll } from '#shared/db/reads.ts';
-import { table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { setMerchantTipPreference, updateLocation, type LocationItem } from '#shared/domain/locations.ts';
+import { allLocationItems } from '#shared/domain/app-surface/location-summaries.ts';
+import { setMerchantTipPreference, updateLocation } from '#shared/domain/locations.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { TIP_PREFERENCES, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
@@ -32,13 +30,7 @@ export const linkLocationMenusCommand: AdminCommand = {
   usage: '',
   options: {},
   async run() {
-    const all = keys.allLocations();
-    const locations = (await queryAll({
-      TableName: table(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': all.gsi2pk, ':prefix': all.skPrefix },
-    })) as unknown as LocationItem[];
+    const locations = await allLocationItems();
     let linked = 0;
     for (const location of locations) {
       const menu = await getMenu(location.location_id);

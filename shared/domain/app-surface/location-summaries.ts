@@ -69,6 +69,17 @@ export function serializeSummary(location: LocationSummary) {
   };
 }
 
+/** Every location, through the all-locations index (gsi2): an operator's read, never a request path. */
+export async function allLocationItems(): Promise<LocationItem[]> {
+  const all = keys.allLocations();
+  return (await queryAll({
+    TableName: table(),
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': all.gsi2pk, ':prefix': all.skPrefix },
+  })) as unknown as LocationItem[];
+}
+
 /**
  * Operators, once, for a table whose locations were created before the change feed existed (`npm run admin
  * -- backfill-location-changes`): writes each location's feed row, never replacing one already there (a
@@ -76,13 +87,7 @@ export function serializeSummary(location: LocationSummary) {
  * operator's read, never a request path. Idempotent: a second run writes nothing.
  */
 export async function backfillLocationChanges(): Promise<{ locations: number; written: number }> {
-  const all = keys.allLocations();
-  const locations = (await queryAll({
-    TableName: table(),
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': all.gsi2pk, ':prefix': all.skPrefix },
-  })) as unknown as LocationItem[];
+  const locations = await allLocationItems();
   let written = 0;
   for (const location of locations) if (await createItem(locationChangeItem(location), { resend: true })) written += 1;
   return { locations: locations.length, written };
