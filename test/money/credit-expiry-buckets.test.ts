@@ -185,10 +185,14 @@ function run(steps: Step[]) {
   const refundable: { order: string; amount: number }[] = [];
   // Expiries of closed grants (the API reads those that left no expiry entry from their grant records).
   const closedGrantExpiries = new Map<string, string>();
+  // Expires every grant due by the time the next entry is written (ledger.now + 1 s), as the API expires due
+  // grants before any credit is applied: a step's spend never draws from a grant whose time has passed.
   const expireDue = () => {
-    const now = isoSeconds(new Date(ledger.now));
+    while (expireDueBy(isoSeconds(new Date(ledger.now + 1000)))) continue;
+  };
+  const expireDueBy = (now: string): boolean => {
     const due = open.filter((grant) => grant.expires_at <= now);
-    if (due.length === 0) return;
+    if (due.length === 0) return false;
     const replayed = replayCreditBuckets({ balance: ledger.balance, entries: ledger.entries, openGrants: open, closedGrantExpiries });
     expect([...replayed.grants.values()].reduce((sum, left) => sum + left, replayed.permanent)).toBe(ledger.balance);
     for (const grant of due) {
@@ -202,6 +206,7 @@ function run(steps: Step[]) {
       expired += left;
     }
     open = open.filter((grant) => !due.includes(grant));
+    return true;
   };
   for (const next of steps) {
     expireDue();
@@ -272,11 +277,32 @@ function run(steps: Step[]) {
 }
 
 describe('replayCreditBuckets: property', () => {
+  it("a spend is written after every grant due by then has expired (fast-check seed -1315508583: the harness once spent from a grant past its expiry)", () => {
+    // The model used to expire the grants due at the clock before a step, then write the step's spend a second
+    // later: the spend at 00:00:31 drew from a grant that expired at 00:00:30 while still open, a ledger the API
+    // never writes. Its expiry then found nothing left (no entry), so the replay rightly closed it at its
+    // expiry, before that spend, and found the spend drawn from the next grant.
+    const steps: Step[] = [
+      { op: 'grant', amount: 1, lasts: 3 }, { op: 'grant', amount: 1, lasts: 30 }, { op: 'grant', amount: 1, lasts: 27 }, { op: 'wait', seconds: 26 },
+      { op: 'spend', share: 50 }, { op: 'clawBack', share: 1 }, { op: 'refund', pick: 0 }, { op: 'pause', share: 1 }, { op: 'refund', pick: 0 },
+      { op: 'earn', amount: 1 }, { op: 'refund', pick: 0 }, { op: 'grant', amount: 1, lasts: 1 }, { op: 'wait', seconds: 1 }, { op: 'refund', pick: 0 },
+      { op: 'unpause' }, { op: 'unpause' }, { op: 'unpause' }, { op: 'refund', pick: 0 }, { op: 'unpause' }, { op: 'clawBack', share: 1 },
+      { op: 'pause', share: 1 }, { op: 'wait', seconds: 1 }, { op: 'refund', pick: 0 }, { op: 'spend', share: 1 }, { op: 'spend', share: 1 },
+    ];
+    const { ledger, expireDue, live, totals } = run(steps);
+    ledger.tick(3600);
+    expireDue();
+    expect(live.grants.size).toBe(0);
+    expect(ledger.balance).toBe(live.permanent);
+    const { granted, expired, spent, permanentIn } = totals();
+    expect(ledger.balance).toBe(permanentIn + granted - expired - spent);
+  });
+
   it('finds, from the ledger alone, what each grant has left when it expires; once all expired, only the non-expiring credit (and refunded discounts) remains', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 60 }), (steps) => {
         const { ledger, expireDue, live, totals } = run(steps);
-                ledger.tick(3600);
+        ledger.tick(3600);
         expireDue();
         expect(live.grants.size).toBe(0);
         // Nothing of an expired grant survives: what is left is the live model's permanent credit.
