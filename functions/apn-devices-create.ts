@@ -10,7 +10,7 @@ import { apnDeviceRequest, apnDeviceResponse } from '#shared/schemas/devices.ts'
  */
 export const handler = apiHandler(
   'apn-devices-create',
-  { body: apnDeviceRequest, bodyObject: 'apn_device', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: apnDeviceResponse, 204: null }, summary: 'Register a push-notification device (APNs)' },
+  { body: apnDeviceRequest, bodyObject: 'apn_device', responses: { 200: apnDeviceResponse, 204: null }, summary: 'Register a push-notification device (APNs)' },
   async (request) => {
     const user = request.credentials.user;
     const appId = await deviceApp(request.body.api_key, user);

@@ -17,7 +17,7 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('campaign-unlockings-create', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 409: apiErrors }, summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
+export const handler = apiHandler('campaign-unlockings-create', { responses: { 204: null, 409: apiErrors }, summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
   const merchant = requireMerchant(request);
   await unlockCampaign(merchant.merchantId, request.body.campaign_unlocking);
   return noContent();

@@ -8,7 +8,7 @@ import { legacyCampaignResponse } from '#shared/schemas/app-surface.ts';
 const params = z.object({ id: pathId });
 
 /** GET /v14/campaigns/:id (A20) — no credential: a public campaign in the v14 form; any other id is 404 with an empty body. */
-export const handler = apiHandler('campaigns-show-v14', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: legacyCampaignResponse }, summary: 'Get a campaign (v14)', params }, async (request) => {
+export const handler = apiHandler('campaigns-show-v14', { responses: { 200: legacyCampaignResponse }, summary: 'Get a campaign (v14)', params }, async (request) => {
   const campaign = await publicCampaign(request.params.id);
   if (!campaign) throw notFound();
   return ok(await legacyCampaignView(campaign));

@@ -12,7 +12,7 @@ import { campaignResponse } from '#shared/schemas/loyalty.ts';
  */
 const params = z.object({ id: pathId, representation_type: z.enum(REPRESENTATION_TYPES) });
 
-export const handler = apiHandler('campaigns-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: campaignResponse }, summary: 'Get campaign details in a representation', params }, async (request) => {
+export const handler = apiHandler('campaigns-show', { responses: { 200: campaignResponse }, summary: 'Get campaign details in a representation', params }, async (request) => {
   const user = requireUser(request);
   const body = await campaignRepresentation(request.params.id, request.params.representation_type, { userId: user.userId, appId: user.appId });
   if (!body) throw notFound();

@@ -23,7 +23,7 @@ function requirePermission(principal: { permissions: readonly Permission[] }, pe
  */
 export const handler = apiHandler(
   'checks-orders-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: checkOrderResponse, 409: apiErrors }, summary: 'Finalise (POS) or claim (customer) a remote check',
+  { responses: { 200: checkOrderResponse, 409: apiErrors }, summary: 'Finalise (POS) or claim (customer) a remote check',
     description: 'A finalisation repeated with the same terms answers the stored order (200) and charges nothing; with other terms, 422 order/base `differs_from_completed`.',
     body: checkOrderBody, bodyObject: 'order', params: checkParams },
   async (request) => {

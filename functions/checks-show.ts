@@ -4,7 +4,7 @@ import { checkResponse, checkParams } from '#shared/schemas/pos.ts';
 
 
 /** GET /v15/checks/:uuid: the POS polls its check; `pending_order` appears once a customer has claimed it (C# SDK GetRemoteCheckData). */
-export const handler = apiHandler('checks-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: checkResponse }, summary: 'Get a remote check and its pending order', params: checkParams }, async (request) => {
+export const handler = apiHandler('checks-show', { responses: { 200: checkResponse }, summary: 'Get a remote check and its pending order', params: checkParams }, async (request) => {
   const merchant = requireMerchant(request);
   return ok(serializeCheck(await getMerchantCheck(merchant.merchantId, request.params.uuid)));
 });

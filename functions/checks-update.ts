@@ -8,7 +8,7 @@ import { checkBody, publishedCheckResponse, checkParams } from '#shared/schemas/
 /** PUT /v15/checks/:uuid: new terms for a published check, before it is paid (C# SDK UpdateRemoteCheckData). */
 export const handler = apiHandler(
   'checks-update',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: publishedCheckResponse, 409: apiErrors }, summary: 'Update a remote check', body: checkBody, bodyObject: 'check', params: checkParams },
+  { responses: { 200: publishedCheckResponse, 409: apiErrors }, summary: 'Update a remote check', body: checkBody, bodyObject: 'check', params: checkParams },
   async (request) => {
     const merchant = requireMerchant(request);
     // The QR code (the uuid's alone) is drawn while the check's UpdateItem is in flight (updateCheck).

@@ -7,7 +7,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 /** POST /v15/codes/{cohort_code}/claims (no body): claims the campaign the code names, once per user. */
 const params = z.object({ cohort_code: z.string().trim().min(1).max(100) });
 
-export const handler = apiHandler('code-claims-create', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: claimResponse, 422: apiErrors }, notFound: NOT_A_VALID_CODE, summary: 'Claim a campaign by cohort code', params }, async (request) => {
+export const handler = apiHandler('code-claims-create', { responses: { 200: claimResponse, 422: apiErrors }, notFound: NOT_A_VALID_CODE, summary: 'Claim a campaign by cohort code', params }, async (request) => {
   const user = requireUser(request);
   return ok(await claimByCohortCode({ userId: user.userId, appId: user.appId }, request.params.cohort_code));
 });

@@ -12,7 +12,7 @@ const params = z.object({ code: z.string().trim().min(1).max(64) });
  * show the offer before the user claims it. Unknown codes are 404 with an empty body. Lookups are counted
  * per client address (60 per 15 minutes, then 429): codes must not be guessable by walking the space.
  */
-export const handler = apiHandler('codes-campaign-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: legacyCampaignResponse }, summary: 'Get the campaign behind a cohort code', params }, async (request) => {
+export const handler = apiHandler('codes-campaign-show', { responses: { 200: legacyCampaignResponse }, summary: 'Get the campaign behind a cohort code', params }, async (request) => {
   await consumeOrRefuse(CODE_LOOKUPS_PER_CLIENT, request.sourceIp, { object: 'code', message: 'Too many code lookups from this client; retry after the Retry-After interval.' });
   const campaign = await campaignForCode(request.params.code);
   if (!campaign) throw notFound();

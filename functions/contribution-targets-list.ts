@@ -3,6 +3,6 @@ import { listContributionTargets, serializeContributionTarget } from '#shared/do
 import { contributionTargetList } from '#shared/schemas/pos.ts';
 
 /** GET /v14/contributions/targets — no credential: every contribution target, in id order (not paged; at most 100). */
-export const handler = apiHandler('contribution-targets-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: contributionTargetList }, summary: 'List contribution targets' }, async () => {
+export const handler = apiHandler('contribution-targets-list', { responses: { 200: contributionTargetList }, summary: 'List contribution targets' }, async () => {
   return ok((await listContributionTargets()).map(serializeContributionTarget));
 });

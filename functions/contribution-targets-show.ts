@@ -8,7 +8,7 @@ import { contributionTargetResponse } from '#shared/schemas/pos.ts';
 const params = z.object({ id: pathId });
 
 /** GET /v14/contributions/targets/:id — no credential: one contribution target; unknown is 404 (empty). */
-export const handler = apiHandler('contribution-targets-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: contributionTargetResponse }, summary: 'Get a contribution target', params }, async (request) => {
+export const handler = apiHandler('contribution-targets-show', { responses: { 200: contributionTargetResponse }, summary: 'Get a contribution target', params }, async (request) => {
   const target = await getContributionTarget(request.params.id);
   if (!target) throw notFound();
   return ok(serializeContributionTarget(target));

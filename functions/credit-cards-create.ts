@@ -7,7 +7,7 @@ import { CARD_VAULT_ATTEMPTS, consumeOrRefuse } from '#shared/domain/rate-limits
 /** POST /v15/credit_cards: a gateway nonce (the contract) or client-side encrypted card fields (the SDKs); docs/payments.md. */
 export const handler = apiHandler(
   'credit-cards-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: creditCardResponse, 409: apiErrors, 429: apiErrors }, summary: 'Create a credit card', body: createCreditCardBody, bodyObject: 'credit_card' },
+  { responses: { 200: creditCardResponse, 409: apiErrors, 429: apiErrors }, summary: 'Create a credit card', body: createCreditCardBody, bodyObject: 'credit_card' },
   async (request) => {
     const user = requireUser(request);
     // Every attempt counts, success or not: a stolen token must not become a card-testing rig (docs/security.md).

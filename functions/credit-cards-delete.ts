@@ -10,7 +10,7 @@ const params = z.object({ id: pathId });
 /** DELETE /v14/credit_cards/{id}: a malformed id is just another card the user does not have, with the contract's 404 body. */
 export const handler = apiHandler(
   'credit-cards-delete',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: creditCardResponse, 409: apiErrors }, notFound: CARD_NOT_FOUND, summary: 'Delete a credit card', params },
+  { responses: { 200: creditCardResponse, 409: apiErrors }, notFound: CARD_NOT_FOUND, summary: 'Delete a credit card', params },
   async (request) => {
     const user = requireUser(request);
     return ok(serializeCreditCard(await deleteCreditCard(user.userId, request.params.id)));

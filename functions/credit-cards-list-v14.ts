@@ -4,6 +4,6 @@ import { listCreditCards, serializeCreditCard } from '#shared/domain/credit-card
 import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
 
 /** GET /v14/credit_cards (iOS, Android, docs): the v15 list at the path the mobile SDKs call: active cards, oldest first, with `debit`. */
-export const handler = apiHandler('credit-cards-list-v14', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.array(creditCardResponse) }, summary: "List the user's credit cards (v14 path)" }, async (request) =>
+export const handler = apiHandler('credit-cards-list-v14', { responses: { 200: z.array(creditCardResponse) }, summary: "List the user's credit cards (v14 path)" }, async (request) =>
   ok((await listCreditCards(requireUser(request).userId)).map(serializeCreditCard)),
 );

@@ -3,7 +3,7 @@ import { listCreditCards, serializeCreditCard } from '#shared/domain/credit-card
 import * as z from 'zod';
 import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
 
-export const handler = apiHandler('credit-cards-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.array(creditCardResponse) }, summary: "List the user's credit cards" }, async (request) => {
+export const handler = apiHandler('credit-cards-list', { responses: { 200: z.array(creditCardResponse) }, summary: "List the user's credit cards" }, async (request) => {
   const user = requireUser(request);
   return ok((await listCreditCards(user.userId)).map(serializeCreditCard));
 });

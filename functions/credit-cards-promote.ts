@@ -13,6 +13,6 @@ const params = z.object({ id: pathId });
 
 export const handler = apiHandler(
   'credit-cards-promote',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: creditCardResponse, 409: apiErrors }, params, notFound: CARD_NOT_FOUND, summary: 'Promote a credit card (make it the one charged)' },
+  { responses: { 200: creditCardResponse, 409: apiErrors }, params, notFound: CARD_NOT_FOUND, summary: 'Promote a credit card (make it the one charged)' },
   async (request) => ok(serializeCreditCard(await promoteCreditCard(requireUser(request).userId, request.params.id))),
 );

@@ -17,7 +17,7 @@ export const handler = apiHandler(
   'docs-assets-show',
   {
     params,
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.union([z.string().meta({ contentMediaType: 'text/javascript' }), z.string().meta({ contentMediaType: 'text/css' })]) },
+    responses: { 200: z.union([z.string().meta({ contentMediaType: 'text/javascript' }), z.string().meta({ contentMediaType: 'text/css' })]) },
     summary: "The docs page's script and stylesheet",
   },
   async (request) => {

@@ -26,6 +26,6 @@ const PAGE = `<!doctype html>
 /** GET /docs: the human-readable API reference. */
 export const handler = apiHandler(
   'docs-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.string().meta({ contentMediaType: 'text/html' }) }, summary: 'The API reference page (Swagger UI)' },
+  { responses: { 200: z.string().meta({ contentMediaType: 'text/html' }) }, summary: 'The API reference page (Swagger UI)' },
   async () => ({ status: 200, rawBody: PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' } }),
 );

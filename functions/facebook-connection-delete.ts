@@ -8,7 +8,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'facebook-connection-delete',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 410: apiErrors }, summary: 'Unlink Facebook (gone: 410)', description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password." },
+  { responses: { 410: apiErrors }, summary: 'Unlink Facebook (gone: 410)', description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password." },
   async () => {
     throw facebookConnectionGone();
   },

@@ -8,7 +8,7 @@ import { giftCardValueAdditionBody, giftCardValueAdditionParams, giftCardValueAd
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions: load value onto the QR code holder's gift card. */
 export const handler = apiHandler(
   'gift-card-value-additions-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: giftCardValueAdditionResponse, 409: apiErrors }, summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
+  { responses: { 200: giftCardValueAdditionResponse, 409: apiErrors }, summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
   async (request) => {
     const merchant = requireMerchant(request);
     if (merchant.merchantId !== request.params.merchant_id) {

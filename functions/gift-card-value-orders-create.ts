@@ -12,7 +12,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'gift-card-value-orders-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: giftCardValueOrderResponse, 409: apiErrors, 429: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
+  { responses: { 200: giftCardValueOrderResponse, 409: apiErrors, 429: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
   async (request) => {
     const user = requireUser(request);
     return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user, request.body.gift_card_value_order, respond));

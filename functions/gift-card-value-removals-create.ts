@@ -8,7 +8,7 @@ import { giftCardValueRemovalBody, giftCardValueRemovalResponse, merchantParams 
 /** POST /v15/merchants/:merchant_id/gift_card_value_removals: take value off the QR code holder's gift card, by amount or reversing an addition. */
 export const handler = apiHandler(
   'gift-card-value-removals-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: giftCardValueRemovalResponse, 409: apiErrors }, summary: 'Remove gift card value', params: merchantParams, body: giftCardValueRemovalBody, bodyObject: 'gift_card_value_removal' },
+  { responses: { 200: giftCardValueRemovalResponse, 409: apiErrors }, summary: 'Remove gift card value', params: merchantParams, body: giftCardValueRemovalBody, bodyObject: 'gift_card_value_removal' },
   async (request) => {
     const merchant = requireMerchant(request);
     if (merchant.merchantId !== request.params.merchant_id) {

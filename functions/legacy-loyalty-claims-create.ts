@@ -14,7 +14,7 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('legacy-loyalty-claims-create', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: claimResponse }, notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' }, async (request) => {
+export const handler = apiHandler('legacy-loyalty-claims-create', { responses: { 200: claimResponse }, notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' }, async (request) => {
   const user = requireUser(request);
   return ok(await claimLegacyCard({ userId: user.userId, appId: user.appId }, request.body.legacy_loyalty.legacy_id));
 });

@@ -15,7 +15,7 @@ const query = z.object({
 /** GET /v14/locations/:location_id/orders: the location's orders, newest first, paged by Link (every page has one); 204 past the end. */
 export const handler = apiHandler(
   'location-orders-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationOrderList, 204: null }, summary: "List a location's orders (merchant)", paged: true, params, query },
+  { responses: { 200: locationOrderList, 204: null }, summary: "List a location's orders (merchant)", paged: true, params, query },
   async (request) => {
     const merchant = requireMerchant(request);
     requireReachablePage(request.query);

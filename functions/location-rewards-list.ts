@@ -15,7 +15,7 @@ const params = z.object({ location_id: pathId });
 
 export const handler = apiHandler(
   'location-rewards-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params,
+  { responses: { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params,
     // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); listLocationRewards checks it once the token is admitted.
     prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation) },
   async (request) =>

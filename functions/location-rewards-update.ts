@@ -9,6 +9,6 @@ const params = z.object({ location_id: pathId, claim_id: z.string() });
 
 export const handler = apiHandler(
   'location-rewards-update',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardResponse }, summary: 'Pause or unpause a reward (location path)', params, body: rewardPauseBody, bodyObject: 'reward' },
+  { responses: { 200: rewardResponse }, summary: 'Pause or unpause a reward (location path)', params, body: rewardPauseBody, bodyObject: 'reward' },
   async (request) => ok(await setLocationRewardPaused(requireUser(request).userId, request.params.location_id, request.params.claim_id, request.body.reward.paused)),
 );

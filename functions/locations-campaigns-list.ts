@@ -12,7 +12,7 @@ const params = z.object({ location_id: pathId });
  * with the representations each can be shown in (iOS asks for one of those only). An unknown or hidden
  * location is 404 with an empty body; none is 200 `[]`.
  */
-export const handler = apiHandler('locations-campaigns-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: campaignMetadataList }, summary: 'List the campaigns at a location', params }, async (request) => {
+export const handler = apiHandler('locations-campaigns-list', { responses: { 200: campaignMetadataList }, summary: 'List the campaigns at a location', params }, async (request) => {
   const campaigns = await locationCampaigns(request.params.location_id);
   if (!campaigns) throw notFound();
   return ok(campaigns);

@@ -9,6 +9,6 @@ import { locationListV14 } from '#shared/schemas/app-surface.ts';
  */
 export const handler = apiHandler(
   'locations-list-v14',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationListV14, 204: null }, summary: "List an app's locations (v14)", paged: true, query: appLocationsQuery, params: appLocationsParams },
+  { responses: { 200: locationListV14, 204: null }, summary: "List an app's locations (v14)", paged: true, query: appLocationsQuery, params: appLocationsParams },
   (request) => serveAppLocations(request, 'v14'),
 );

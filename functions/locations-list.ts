@@ -5,6 +5,6 @@ import { locationList } from '#shared/schemas/locations.ts';
 /** GET /v15/apps/:app_id/locations (shared/http/app-locations.ts). */
 export const handler = apiHandler(
   'locations-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationList, 204: null }, summary: "List an app's locations", paged: true, query: appLocationsQuery, params: appLocationsParams },
+  { responses: { 200: locationList, 204: null }, summary: "List an app's locations", paged: true, query: appLocationsQuery, params: appLocationsParams },
   (request) => serveAppLocations(request, 'v15'),
 );

@@ -7,6 +7,6 @@ import { locationDetailsV14Response } from '#shared/schemas/pos.ts';
 const params = z.object({ location_id: pathId });
 
 /** GET /v14/locations/:location_id — no credential: a shown location as iOS and Android v14 read it; hidden or unknown is 404 (empty). */
-export const handler = apiHandler('locations-show-v14', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationDetailsV14Response }, summary: 'Get location details (v14)', params }, async (request) => {
+export const handler = apiHandler('locations-show-v14', { responses: { 200: locationDetailsV14Response }, summary: 'Get location details (v14)', params }, async (request) => {
   return ok({ location: locationDetailsV14(await getShownLocation(request.params.location_id), { baseUrl: request.baseUrl }) });
 });

@@ -12,7 +12,7 @@ const params = z.object({ location_id: pathId });
  * (Facebook, Twitter, Yelp, OpenTable, menu, newsletter), each an absolute URL the location has. An
  * unknown or hidden location is 404 with an empty body; a location with none is 200 `[]`.
  */
-export const handler = apiHandler('locations-web-links-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: webLinkList }, summary: "List a location's web links", params }, async (request) => {
+export const handler = apiHandler('locations-web-links-list', { responses: { 200: webLinkList }, summary: "List a location's web links", params }, async (request) => {
   const links = await locationWebLinks(request.params.location_id);
   if (!links) throw notFound();
   return ok(links);

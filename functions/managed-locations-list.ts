@@ -4,7 +4,7 @@ import { serializeManagedLocation } from '#shared/domain/location-views.ts';
 import { managedLocationList } from '#shared/schemas/pos.ts';
 
 /** GET /v15/managed_locations: every location the merchant token may place orders for, hidden ones included (not paged). */
-export const handler = apiHandler('managed-locations-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: managedLocationList }, summary: 'List the locations a merchant token manages' }, async (request) => {
+export const handler = apiHandler('managed-locations-list', { responses: { 200: managedLocationList }, summary: 'List the locations a merchant token manages' }, async (request) => {
   const merchant = requireMerchant(request);
   return ok((await listMerchantLocations(merchant.merchantId)).map(serializeManagedLocation));
 });

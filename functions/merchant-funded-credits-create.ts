@@ -7,7 +7,7 @@ import { merchantFundedCreditGrantBody } from '#shared/schemas/pos-money.ts';
 /** POST /v15/merchant_funded_credits: give a user (by email) credit usable at the merchant, expiring after duration_in_seconds. 204. */
 export const handler = apiHandler(
   'merchant-funded-credits-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 409: apiErrors }, summary: 'Give a user merchant-funded credit by email', body: merchantFundedCreditGrantBody, bodyObject: 'merchant_funded_credit' },
+  { responses: { 204: null, 409: apiErrors }, summary: 'Give a user merchant-funded credit by email', body: merchantFundedCreditGrantBody, bodyObject: 'merchant_funded_credit' },
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {

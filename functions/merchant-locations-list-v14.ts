@@ -14,7 +14,7 @@ const params = z.object({ merchant_id: pathId });
 export const handler = apiHandler(
   'merchant-locations-list-v14',
   {
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantLocationSummaryV14List },
+    responses: { 200: merchantLocationSummaryV14List },
     summary: "List a merchant's locations (v14)",
     params,
     notFound: MERCHANT_NOT_FOUND,

@@ -27,7 +27,7 @@ const query = z
  */
 export const handler = apiHandler(
   'merchant-locations-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", paged: true, params, query },
+  { responses: { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", paged: true, params, query },
   async (request) => {
     const { query } = request;
     const merchantId = request.params.merchant_id;

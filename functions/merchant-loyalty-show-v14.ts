@@ -7,6 +7,6 @@ import { pathId } from '#shared/schemas/params.ts';
 /** GET /v14/merchants/{merchant_id}/loyalty: the v15 record at the path the C# SDK calls (it allows only v14). */
 const params = z.object({ merchant_id: pathId });
 
-export const handler = apiHandler('merchant-loyalty-show-v14', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantLoyaltyResponse }, summary: "The user's loyalty record at a merchant (v14 path)", params }, async (request) =>
+export const handler = apiHandler('merchant-loyalty-show-v14', { responses: { 200: merchantLoyaltyResponse }, summary: "The user's loyalty record at a merchant (v14 path)", params }, async (request) =>
   ok(await merchantLoyalty(requireUser(request).userId, request.params.merchant_id)),
 );

@@ -10,6 +10,6 @@ import { pathId } from '#shared/schemas/params.ts';
  */
 const params = z.object({ merchant_id: pathId });
 
-export const handler = apiHandler('merchant-loyalty-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantLoyaltyResponse }, summary: "The user's loyalty record at a merchant", params }, async (request) =>
+export const handler = apiHandler('merchant-loyalty-show', { responses: { 200: merchantLoyaltyResponse }, summary: "The user's loyalty record at a merchant", params }, async (request) =>
   ok(await merchantLoyalty(requireUser(request).userId, request.params.merchant_id)),
 );

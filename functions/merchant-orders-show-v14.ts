@@ -9,7 +9,7 @@ const params = z.object({ merchant_id: pathId, uuid: z.string().min(1).max(64) }
 /** GET /v14/merchants/:merchant_id/orders/:uuid: the v14 merchant-facing order (older C# SDK, PowerShell, Ruby gem). */
 export const handler = apiHandler(
   'merchant-orders-show-v14',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantOrderV14Response }, summary: 'Get merchant-facing order details (v14)', params, notFound: ORDER_NOT_FOUND },
+  { responses: { 200: merchantOrderV14Response }, summary: 'Get merchant-facing order details (v14)', params, notFound: ORDER_NOT_FOUND },
   async (request) => {
     const merchant = requireMerchant(request);
     return ok({ order: merchantOrderV14Columns(await getMerchantOrder(merchant.merchantId, request.params.merchant_id, request.params.uuid)) });

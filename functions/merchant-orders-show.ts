@@ -9,7 +9,7 @@ const params = z.object({ merchant_id: pathId, uuid: z.string().min(1).max(64) }
 /** GET /v15/merchants/:merchant_id/orders/:uuid: one of the merchant's orders with its POS fields and items (C# SDK, PowerShell). */
 export const handler = apiHandler(
   'merchant-orders-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantOrderV15Response }, summary: 'Get merchant-facing order details', params, notFound: ORDER_NOT_FOUND },
+  { responses: { 200: merchantOrderV15Response }, summary: 'Get merchant-facing order details', params, notFound: ORDER_NOT_FOUND },
   async (request) => {
     const merchant = requireMerchant(request);
     return ok({ order: merchantOrderV15Columns(await getMerchantOrder(merchant.merchantId, request.params.merchant_id, request.params.uuid)) });

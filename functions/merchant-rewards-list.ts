@@ -19,7 +19,7 @@ const query = z
 
 const params = z.object({ merchant_id: pathId });
 
-export const handler = apiHandler('merchant-rewards-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardList }, summary: "List a user's rewards at a merchant", query, params }, async (request) => {
+export const handler = apiHandler('merchant-rewards-list', { responses: { 200: rewardList }, summary: "List a user's rewards at a merchant", query, params }, async (request) => {
   const rewards = await listRewards(request.params.merchant_id, request.credentials.user?.userId, {
     lat: request.query.lat,
     lng: request.query.lng,

@@ -12,6 +12,6 @@ const params = z.object({ merchant_id: pathId, claim_id: z.string() });
 
 export const handler = apiHandler(
   'merchant-rewards-update',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardResponse }, summary: 'Pause or unpause a reward', params, body: rewardPauseBody, bodyObject: 'reward' },
+  { responses: { 200: rewardResponse }, summary: 'Pause or unpause a reward', params, body: rewardPauseBody, bodyObject: 'reward' },
   async (request) => ok(await setRewardPaused(requireUser(request).userId, request.params.claim_id, request.body.reward.paused, request.params.merchant_id)),
 );

@@ -34,7 +34,7 @@ function documentFor(baseUrl: string): string {
 /** GET /openapi.json: the OpenAPI 3.1 document of this API, with this deployment's base URL as its server. */
 export const handler = apiHandler(
   'openapi-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: openApiDocument }, summary: 'The OpenAPI 3.1 document of this API' },
+  { responses: { 200: openApiDocument }, summary: 'The OpenAPI 3.1 document of this API' },
   async (request) => ({
     status: 200,
     rawBody: documentFor(request.baseUrl),

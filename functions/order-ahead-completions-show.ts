@@ -15,7 +15,7 @@ const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
  */
 export const handler = apiHandler(
   'order-ahead-completions-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: completedOrderAheadResponse, 202: orderAheadStatusResponse, 422: apiErrors }, summary: 'Show (poll) a completed order ahead order', params },
+  { responses: { 200: completedOrderAheadResponse, 202: orderAheadStatusResponse, 422: apiErrors }, summary: 'Show (poll) a completed order ahead order', params },
   async (request) => {
     const user = requireUser(request);
     const polled = await pollCompletion(request.params.uuid, user.userId);

@@ -12,7 +12,7 @@ const params = z.object({ menu_id: pathId });
  * GET /v15/order_ahead/menus/:menu_id (what `menu_url`, `delivery_menu_url` and `pickup_menu_url` point at):
  * public, the same menu as the location's menu path; 404 (empty) for an unknown id.
  */
-export const handler = apiHandler('order-ahead-menus-show-by-id', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: menuResponse }, summary: 'Get an order ahead menu by its id', params }, async (request) => {
+export const handler = apiHandler('order-ahead-menus-show-by-id', { responses: { 200: menuResponse }, summary: 'Get an order ahead menu by its id', params }, async (request) => {
   const menu = await getMenuById(request.params.menu_id);
   if (!menu) throw notFound();
   // Same caching as the location's menu path (functions/order-ahead-menus-show.ts).

@@ -9,7 +9,7 @@ import { pathId } from '#shared/schemas/params.ts';
 const params = z.object({ location_id: pathId });
 
 /** GET /v15/order_ahead/locations/:location_id/menu: public, like the location list it is linked from. */
-export const handler = apiHandler('order-ahead-menus-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: menuResponse }, summary: "Get a location's order ahead menu", params }, async (request) => {
+export const handler = apiHandler('order-ahead-menus-show', { responses: { 200: menuResponse }, summary: "Get a location's order ahead menu", params }, async (request) => {
   const menu = await getMenu(request.params.location_id);
   if (!menu) throw notFound();
   // Menus change rarely and are the same for everyone: let clients and caches keep them briefly.

@@ -15,7 +15,7 @@ const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
  */
 export const handler = apiHandler(
   'order-ahead-orders-complete',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 202: orderAheadStatusResponse, 422: apiErrors, 503: apiErrors }, summary: 'Complete (pay for and submit) a validated order ahead order', params },
+  { responses: { 202: orderAheadStatusResponse, 422: apiErrors, 503: apiErrors }, summary: 'Complete (pay for and submit) a validated order ahead order', params },
   async (request) => {
     const user = requireUser(request);
     const order = await submitCompletion(request.params.uuid, user.userId);

@@ -17,7 +17,7 @@ const STILL_VALIDATING = { status: 202, headers: { 'Retry-After': String(POLL_RE
  * then 200 with the priced order or 422 with the validation errors, repeated by every later poll. 404 for
  * another user's order.
  */
-export const handler = apiHandler('order-ahead-orders-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: orderAheadOrderResponse, 202: null, 422: apiErrors }, summary: 'Show (poll) a proposed order ahead order', params }, async (request) => {
+export const handler = apiHandler('order-ahead-orders-show', { responses: { 200: orderAheadOrderResponse, 202: null, 422: apiErrors }, summary: 'Show (poll) a proposed order ahead order', params }, async (request) => {
   const user = requireUser(request);
   const polled = await pollOrder(request.params.uuid, user.userId);
   if (polled.kind === 'early') return STILL_VALIDATING;

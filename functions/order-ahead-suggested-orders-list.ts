@@ -26,7 +26,7 @@ const query = z
  */
 export const handler = apiHandler(
   'order-ahead-suggested-orders-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: suggestedOrdersResponse }, summary: 'List suggested order ahead orders (past and popular carts)', query },
+  { responses: { 200: suggestedOrdersResponse }, summary: 'List suggested order ahead orders (past and popular carts)', query },
   async (request) => {
     const user = requireUser(request);
     const types = request.query.types ?? new Set(SUGGESTION_TYPES);

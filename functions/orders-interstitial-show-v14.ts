@@ -11,6 +11,6 @@ const params = z.object({ uuid: z.string().min(1).max(64) });
  */
 export const handler = apiHandler(
   'orders-interstitial-show-v14',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: interstitialResponse }, summary: 'Get the interstitial shown after an order', params, notFound: interstitialNotFound },
+  { responses: { 200: interstitialResponse }, summary: 'Get the interstitial shown after an order', params, notFound: interstitialNotFound },
   serveInterstitial,
 );

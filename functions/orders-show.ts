@@ -7,7 +7,7 @@ import { userOrderDetailResponse } from '#shared/schemas/money.ts';
 const params = z.object({ uuid: z.string().min(1).max(64) });
 
 /** GET /v15/orders/:uuid: one of the user's own orders, with items. */
-export const handler = apiHandler('orders-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userOrderDetailResponse }, summary: 'Get user-oriented order details', params }, async (request) => {
+export const handler = apiHandler('orders-show', { responses: { 200: userOrderDetailResponse }, summary: 'Get user-oriented order details', params }, async (request) => {
   const user = requireUser(request);
   return ok(serializeUserOrderDetail(await getUserOrder(user.userId, request.params.uuid)));
 });

@@ -84,6 +84,6 @@ const HEADERS = {
 
 export const handler = apiHandler(
   'password-reset-page',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.string().meta({ contentMediaType: 'text/html' }) }, summary: 'The page a password-reset email links to (sets a new password)' },
+  { responses: { 200: z.string().meta({ contentMediaType: 'text/html' }) }, summary: 'The page a password-reset email links to (sets a new password)' },
   async () => ({ status: 200, rawBody: PAGE, headers: HEADERS }),
 );

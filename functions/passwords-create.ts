@@ -14,7 +14,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'passwords-create',
-  { body: passwordResetRequest, bodyObject: 'base', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 429: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
+  { body: passwordResetRequest, bodyObject: 'base', responses: { 204: null, 429: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
   async (request) => {
     const email = z.string().pipe(emailField).safeParse(request.body.email);
     if (!email.success) throw unprocessable('base', 'email', 'Email is invalid', 'invalid');

@@ -3,6 +3,6 @@ import { paymentMethod } from '#shared/domain/payment-methods.ts';
 import { paymentMethodResponse } from '#shared/schemas/credit-cards.ts';
 
 /** GET /v15/payment_method (iOS): the card the user is billed with and their billing preference; 404 (empty) without one. */
-export const handler = apiHandler('payment-method-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: paymentMethodResponse, 404: null }, summary: 'The payment method the user is billed with' }, async (request) =>
+export const handler = apiHandler('payment-method-show', { responses: { 200: paymentMethodResponse, 404: null }, summary: 'The payment method the user is billed with' }, async (request) =>
   ok(await paymentMethod(requireUser(request))),
 );

@@ -6,7 +6,7 @@ import { paymentTokenResponse } from '#shared/schemas/users.ts';
 export const handler = apiHandler(
   'payment-token-rotations-create',
   {
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: paymentTokenResponse },
+    responses: { 200: paymentTokenResponse },
     summary: "Replace the user's QR code data (payment token)",
     description: 'Issues a new payment token and kills the current one in the same write: a POS scanning the old code is refused as for an unknown code. No body. The new token lasts 30 days (docs/identity.md).',
   },

@@ -7,6 +7,6 @@ import { paymentTokenShowResponse } from '#shared/schemas/users.ts';
  * no card to pay with gets `action: "add_payment_method"` (the code still earns loyalty). A token near the end of
  * its lifetime is replaced first (docs/identity.md, "Payment token"). /v14: payment-token-show-v14.ts.
  */
-export const handler = apiHandler('payment-token-show', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: paymentTokenShowResponse }, summary: "Get the user's QR code data (payment token)" }, async (request) =>
+export const handler = apiHandler('payment-token-show', { responses: { 200: paymentTokenShowResponse }, summary: "Get the user's QR code data (payment token)" }, async (request) =>
   ok(await paymentTokenForApp(requireUser(request).userId, 'v15')),
 );

@@ -11,6 +11,6 @@ import { permissionsRequestForUser } from '#shared/schemas/permissions-requests.
  */
 export const handler = apiHandler(
   'permissions-requests-answer',
-  { params: z.object({ id: pathId }), body: permissionsRequestAnswer, bodyObject: 'permissions_request', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: permissionsRequestForUser }, summary: 'Accept or reject a permissions request' },
+  { params: z.object({ id: pathId }), body: permissionsRequestAnswer, bodyObject: 'permissions_request', responses: { 200: permissionsRequestForUser }, summary: 'Accept or reject a permissions request' },
   async (request) => ok(await answerPermissionsRequest(requireUser(request).userId, request.params.id, request.body.permissions_request.state)),
 );

@@ -14,7 +14,7 @@ export const handler = apiHandler(
   {
     body: permissionsRequestCreation,
     bodyObject: 'permissions_request',
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: permissionsRequestForApp, 429: apiErrors },
+    responses: { 200: permissionsRequestForApp, 429: apiErrors },
     summary: 'Ask a user for permissions (the same answer whether or not the email is registered)',
   },
   async (request) => {

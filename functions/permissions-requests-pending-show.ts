@@ -5,6 +5,6 @@ import { permissionsRequestForUser } from '#shared/schemas/permissions-requests.
 /** GET /v15/permissions_requests (unlimited user token): the user's one pending permissions request, or 404. */
 export const handler = apiHandler(
   'permissions-requests-pending-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: permissionsRequestForUser, 404: null }, summary: "The user's pending permissions request" },
+  { responses: { 200: permissionsRequestForUser, 404: null }, summary: "The user's pending permissions request" },
   async (request) => ok(await pendingPermissionsRequest(requireUser(request).userId)),
 );

@@ -7,6 +7,6 @@ import { permissionsRequestForApp } from '#shared/schemas/permissions-requests.t
 /** GET /v15/apps/permissions_requests/:id (app token): poll a request; only the app that asked sees it. */
 export const handler = apiHandler(
   'permissions-requests-show',
-  { params: z.object({ id: pathId }), responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: permissionsRequestForApp }, summary: 'Poll a permissions request (the token comes with the first poll after acceptance)' },
+  { params: z.object({ id: pathId }), responses: { 200: permissionsRequestForApp }, summary: 'Poll a permissions request (the token comes with the first poll after acceptance)' },
   async (request) => ok(await showPermissionsRequest(requireApp(request).appId, request.params.id)),
 );

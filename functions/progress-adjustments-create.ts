@@ -7,7 +7,7 @@ import { progressAdjustmentBody } from '#shared/schemas/pos-money.ts';
 /** POST /v15/progress_adjustments: a merchant adjusts a customer's progress on one of its campaigns, by the rules orders follow. 204. */
 export const handler = apiHandler(
   'progress-adjustments-create',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 204: null, 409: apiErrors }, summary: "Adjust a customer's loyalty progress", body: progressAdjustmentBody, bodyObject: 'progress_adjustment' },
+  { responses: { 204: null, 409: apiErrors }, summary: "Adjust a customer's loyalty progress", body: progressAdjustmentBody, bodyObject: 'progress_adjustment' },
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {

@@ -22,7 +22,7 @@ export const MAX_QR_WIDTH = 1024;
 export const handler = apiHandler(
   'qr-codes-show',
   {
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.union([qrCodeResponse, z.string().meta({ contentMediaType: 'image/png', contentEncoding: 'binary' })]) },
+    responses: { 200: z.union([qrCodeResponse, z.string().meta({ contentMediaType: 'image/png', contentEncoding: 'binary' })]) },
     summary: "The user's QR code with tip and colour preferences (JSON, or PNG with Accept: image/png)",
     query,
   },

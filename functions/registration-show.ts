@@ -9,6 +9,6 @@ const registration = z.object({ registration: z.object({ app_name: z.string(), d
 /** GET /v15/registration?api_key=&email= (iOS, Android): is this email registered, and through which app? */
 export const handler = apiHandler(
   'registration-show',
-  { query: registrationQuery, responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: registration, 429: apiErrors }, notFound: REGISTRATION_NOT_FOUND, summary: 'Look up whether an email is registered' },
+  { query: registrationQuery, responses: { 200: registration, 429: apiErrors }, notFound: REGISTRATION_NOT_FOUND, summary: 'Look up whether an email is registered' },
   async (request) => ok(await lookUpRegistration({ apiKey: request.query.api_key, email: request.query.email, client: request.sourceIp })),
 );

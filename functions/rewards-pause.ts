@@ -11,7 +11,7 @@ import { rewardResponse } from '#shared/schemas/loyalty.ts';
 /** Any id: one that is not a reward id is simply not found (404, empty body). */
 const params = z.object({ reward_id: z.string() });
 
-export const handler = apiHandler('rewards-pause', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: rewardResponse }, summary: 'Pause a reward', params }, async (request) => {
+export const handler = apiHandler('rewards-pause', { responses: { 200: rewardResponse }, summary: 'Pause a reward', params }, async (request) => {
   const user = requireUser(request);
   return ok(await setRewardPaused(user.userId, request.params.reward_id, true));
 });

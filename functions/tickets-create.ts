@@ -9,7 +9,7 @@ import { ticketRequest, ticketResponse } from '#shared/schemas/app-surface.ts';
  */
 export const handler = apiHandler(
   'tickets-create',
-  { body: ticketRequest, responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: ticketResponse }, summary: 'Send a support ticket' },
+  { body: ticketRequest, responses: { 200: ticketResponse }, summary: 'Send a support ticket' },
   async (request) => {
     const user = requireUser(request);
     const ticket = await createTicket(user, request.body.ticket.body);

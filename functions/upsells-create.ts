@@ -5,7 +5,7 @@ import { eligibleUpsell, ordersCountForSegments, serializeUpsellSuggestion } fro
 import { cartBodySchema, upsellSuggestionResponse } from '#shared/schemas/order-ahead.ts';
 
 /** POST /v15/upsells: the cart as for a start; 200 with the first eligible upsell, 204 when none is. */
-export const handler = apiHandler('upsells-create', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: upsellSuggestionResponse, 204: null }, summary: 'Show items to upsell', body: cartBodySchema, bodyObject: 'order' }, async (request) => {
+export const handler = apiHandler('upsells-create', { responses: { 200: upsellSuggestionResponse, 204: null }, summary: 'Show items to upsell', body: cartBodySchema, bodyObject: 'order' }, async (request) => {
   const user = requireUser(request);
   const order = request.body.order;
   if (order.location_id === undefined || order.location_id === null) {

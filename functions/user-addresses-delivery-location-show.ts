@@ -10,7 +10,7 @@ import { deliveryLocationResponse } from '#shared/schemas/locations.ts';
  */
 export const handler = apiHandler(
   'user-addresses-delivery-location-show',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: deliveryLocationResponse }, summary: 'Show the location that delivers to a saved address', params: addressIdParams },
+  { responses: { 200: deliveryLocationResponse }, summary: 'Show the location that delivers to a saved address', params: addressIdParams },
   async (request) => {
     const user = requireUser(request);
     return ok(serializeDeliveryLocation(await deliveryLocationFor(user, request.params.id), request.baseUrl));

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** GET /v15/user_addresses: the token's user's addresses by id. */
-export const handler = apiHandler('user-addresses-list', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.array(userAddressResponse) }, summary: "List the user's addresses" }, async (request) => {
+export const handler = apiHandler('user-addresses-list', { responses: { 200: z.array(userAddressResponse) }, summary: "List the user's addresses" }, async (request) => {
   const principal = requireUser(request);
   const addresses = await listAddresses(principal.userId);
   return ok(addresses.map(serializeAddress));

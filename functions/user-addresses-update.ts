@@ -9,7 +9,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'user-addresses-update',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userAddressResponse, 409: apiErrors }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
+  { responses: { 200: userAddressResponse, 409: apiErrors }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
   async (request) => {
     const principal = requireUser(request);
     const address = await updateAddress(principal.userId, request.params.id, request.body.user_address);

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** POST /v14/users: sign-up with the app's API key in the body. */
-export const handler = apiHandler('users-create', { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: z.object({ user: userV14 }), 422: apiErrors }, summary: 'Create a user', body: createUserBody, bodyObject: 'user' }, async (request) => {
+export const handler = apiHandler('users-create', { responses: { 200: z.object({ user: userV14 }), 422: apiErrors }, summary: 'Create a user', body: createUserBody, bodyObject: 'user' }, async (request) => {
   const appId = await appIdForApiKey(request.body.api_key);
   // 422, as the contract lists for this route: the mobile SDKs read a 401 as "log in again".
   if (appId === undefined) throw invalidApiKey('user');

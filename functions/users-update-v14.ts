@@ -12,7 +12,7 @@ import { userResponse } from '#shared/schemas/users.ts';
  */
 export const handler = apiHandler(
   'users-update-v14',
-  { params: z.object({ id: pathId }), body: updateUserBody, bodyObject: 'user', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userResponse }, summary: "(v14) Update a user by id (only the token's own user)" },
+  { params: z.object({ id: pathId }), body: updateUserBody, bodyObject: 'user', responses: { 200: userResponse }, summary: "(v14) Update a user by id (only the token's own user)" },
   async (request) => {
     const principal = requireUser(request);
     if (request.params.id !== principal.userId) throw notFound();

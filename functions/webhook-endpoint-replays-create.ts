@@ -10,7 +10,7 @@ export const handler = apiHandler(
     params: webhookEndpointParams,
     body: replayBody,
     bodyObject: 'replay',
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: replayResponse },
+    responses: { 200: replayResponse },
     summary: 'Replay events to a webhook endpoint',
     description: 'Queues again the events of the last 30 days after `after` that the endpoint subscribes to (at most 1000 per replay), per resource in order, with the same ids and bodies.',
   },

@@ -8,7 +8,7 @@ export const handler = apiHandler(
   'webhook-endpoint-secrets-create',
   {
     params: webhookEndpointParams,
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: webhookEndpointResponse },
+    responses: { 200: webhookEndpointResponse },
     summary: 'Roll the signing secret of a webhook endpoint',
     description: 'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
   },

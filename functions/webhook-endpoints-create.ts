@@ -9,7 +9,7 @@ export const handler = apiHandler(
   {
     body: webhookEndpointBody,
     bodyObject: 'webhook_endpoint',
-    responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: webhookEndpointResponse },
+    responses: { 200: webhookEndpointResponse },
     summary: 'Register a webhook endpoint for events',
     description: 'https URLs of public hosts only (the local stack also takes http://127.0.0.1 and http://localhost). The secret signs every delivery (LevelUp-Signature) and is shown only here. See docs/events.md.',
   },

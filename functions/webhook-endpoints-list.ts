@@ -6,7 +6,7 @@ import { webhookEndpointList } from '#shared/schemas/events.ts';
 /** GET /v15/webhook_endpoints: the caller's endpoints (at most 10), with their given-up deliveries. */
 export const handler = apiHandler(
   'webhook-endpoints-list',
-  { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: webhookEndpointList, 204: null }, summary: 'List webhook endpoints and their failed deliveries' },
+  { responses: { 200: webhookEndpointList, 204: null }, summary: 'List webhook endpoints and their failed deliveries' },
   async (request) => {
     const endpoints = await listEndpoints(audienceOf(request.credentials));
     return endpoints.length === 0 ? noContent() : ok(endpoints.map((endpoint) => serializeEndpoint(endpoint)));

@@ -65,16 +65,10 @@ export const API_FUNCTION_BUNDLING = {
   esbuildArgs: { '--alias:node:http': STATUS_CODES_MODULE },
   // Deployed functions geocode with Amazon Location Service: fixing GEOCODER at bundle time lets esbuild
   // drop the other adapters, so the sandbox's postal-code data never reaches a bundle (docs/geocoding.md).
-  // Response schemas only document the API (shared/openapi/document.ts reads them to write docs/openapi.json);
-  // a function never validates its answers. Handlers declare them as
-  // `responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : {...}`: defined here, the branch is dead
-  // code, and with package.json `sideEffects: false` esbuild drops the schema modules nothing else imports,
-  // so a cold start does not build them (docs/benchmarks.md, "Cold start").
   define: {
     'process.env.GEOCODER': JSON.stringify('amazon-location'),
     // Pushes go through SNS mobile push; the sandbox sink (shared/push/sandbox.ts) stays out of the bundles.
     'process.env.PUSH_SENDER': JSON.stringify('sns'),
-    'process.env.OMIT_RESPONSE_SCHEMAS': JSON.stringify('true'),
     // Fault injection is for the reliability tests (shared/db/faults.ts, run unbundled): out of every bundle.
     'process.env.DYNAMODB_FAULTS': 'undefined',
   },

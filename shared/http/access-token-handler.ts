@@ -12,7 +12,7 @@ export function accessTokenHandler(handlerName: string, version: 'v14' | 'v15') 
   return apiHandler(
     handlerName,
     {
-      responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: issuedAccessToken, 429: apiErrors },
+      responses: { 200: issuedAccessToken, 429: apiErrors },
       summary: `${version === 'v14' ? '(v14) ' : ''}Issue an access token: app grant (api_key + client_secret) or login (username and password)`,
       body: accessTokenRequest,
       bodyObject: 'access_token',

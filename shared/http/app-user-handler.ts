@@ -23,7 +23,7 @@ export const userWithAccessToken = /* @__PURE__ */ schema(() => z.object({
  * permissions, in one call, answered as two top-level keys (`user`, `access_token`).
  */
 export function appUserHandler(handlerName: string, summary: string) {
-  return apiHandler(handlerName, { body: appUserRequest, bodyObject: 'user', responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: userWithAccessToken }, summary }, async (request) => {
+  return apiHandler(handlerName, { body: appUserRequest, bodyObject: 'user', responses: { 200: userWithAccessToken }, summary }, async (request) => {
     const { api_key, user: fields, permission_keynames } = request.body;
     const appId = await appOfRequest('user', request.credentials.app, api_key);
     const { custom_attributes, ...rest } = fields;

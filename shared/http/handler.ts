@@ -393,6 +393,26 @@ function bundledRoute(json: string, handlerName: string): Route {
   return route;
 }
 
+/** An event's inputs as the pipeline hands them over: the body already parsed from JSON. */
+export type RequestInputsEvent = Pick<APIGatewayProxyEventV2, 'queryStringParameters' | 'pathParameters'> & { body?: unknown };
+
+/**
+ * The request's body, query and path, validated in this order: the first that fails is the answer. The body's
+ * depth and size in values come first, whether or not the route reads a body (an Idempotency-Key hashes it).
+ */
+export function parseRequestInputs(
+  spec: Pick<HandlerSpec<z.ZodType, z.ZodType, z.ZodType>, 'body' | 'bodyObject' | 'query' | 'params' | 'notFound'>,
+  event: RequestInputsEvent,
+): { body: unknown; query: unknown; params: unknown } {
+  const body = event.body;
+  checkJsonBounds(body);
+  return {
+    body: spec.body ? parseOrThrow(spec.body, body, spec.bodyObject ?? 'request') : undefined,
+    query: spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined,
+    params: spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined,
+  };
+}
+
 /**
  * Builds the Lambda handler of one route: request id and structured log line, size limit,
  * JSON body, authorization from the route table, zod validation, then the domain call.
@@ -414,19 +434,7 @@ export function apiHandler<
     withinRequest(options?.signal, () => serveRequest(event, context));
   type Inputs = { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> };
   const hasInputs = spec.body !== undefined || spec.query !== undefined || spec.params !== undefined;
-  /**
-   * The request's body, query and path, validated in this order: the first that fails is the answer. The body's
-   * depth and size in values come first, whether or not the route reads a body (an Idempotency-Key hashes it).
-   */
-  const parseInputs = (event: APIGatewayProxyEventV2): Inputs => {
-    const body = (event as { body?: unknown }).body;
-    checkJsonBounds(body);
-    return {
-      body: (spec.body ? parseOrThrow(spec.body, body, spec.bodyObject ?? 'request') : undefined) as Output<TBody>,
-      query: (spec.query ? parseQuery(spec.query, event.queryStringParameters) : undefined) as Output<TQuery>,
-      params: (spec.params ? parsePathParameters(spec.params, event.pathParameters ?? {}, spec.notFound) : undefined) as Output<TParams>,
-    };
-  };
+  const parseInputs = (event: APIGatewayProxyEventV2) => parseRequestInputs(spec, event) as Inputs;
   const serveRequest = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers = lowerCaseHeaders(event.headers);

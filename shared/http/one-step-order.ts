@@ -10,7 +10,7 @@ import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-mone
 import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 
 export const oneStepOrderSpec = {
-  responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: oneStepOrderResponse, 409: apiErrors },
+  responses: { 200: oneStepOrderResponse, 409: apiErrors },
   notFound: ONE_STEP_LOCATION_NOT_FOUND,
   description:
     "No natural key: every request is a new order, so a POS that may retry sends an Idempotency-Key (or proposes and completes instead). Another merchant's location: 401 order/merchant_token; a location that does not exist: 404 order/location_id.",

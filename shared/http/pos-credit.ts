@@ -10,7 +10,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 import { locationCreditResponse, locationParams, merchantFundedCreditBody, merchantFundedCreditQuery, merchantFundedCreditResponse } from '#shared/schemas/pos-money.ts';
 
 // 409: expiring a due grant kept losing races on the balance (shared/domain/credit.ts `expireCredit`).
-export const locationCreditSpec = { responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: locationCreditResponse, 409: apiErrors }, params: locationParams };
+export const locationCreditSpec = { responses: { 200: locationCreditResponse, 409: apiErrors }, params: locationParams };
 
 /** A user's potential credit at a location; without a user token (v14) a new user's: 0. */
 export async function serveLocationCredit(request: ApiRequest<undefined, undefined, z.output<typeof locationParams>>) {
@@ -19,7 +19,7 @@ export async function serveLocationCredit(request: ApiRequest<undefined, undefin
 }
 
 export const merchantFundedCreditSpec = {
-  responses: process.env.OMIT_RESPONSE_SCHEMAS ? undefined : { 200: merchantFundedCreditResponse, 409: apiErrors },
+  responses: { 200: merchantFundedCreditResponse, 409: apiErrors },
   params: locationParams,
   query: merchantFundedCreditQuery,
   body: merchantFundedCreditBody,

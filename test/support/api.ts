@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
@@ -72,6 +73,7 @@ export async function startTestApi(): Promise<TestApi> {
       if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
       const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
       const response = await send(method, url, headers, body, options.localAddress);
+      if (process.env.GOLDEN_422_RECORD && response.status === 422) recordGolden422(method, url, body, response.text);
       // Every response of the suite must be what the OpenAPI document says (status and body schema).
       await validateResponse(method, url, response);
       const text = response.text;
@@ -149,4 +151,13 @@ function send(method: string, url: string, headers: Record<string, string>, body
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * `GOLDEN_422_RECORD=<file> npx vitest run`: appends every 422 the suite receives as a JSON line, the raw
+ * material of test/fixtures/golden-422.json (test/support/golden-422.ts keeps the ones validation answers).
+ */
+function recordGolden422(method: string, url: string, body: string | undefined, answer: string): void {
+  const { pathname, search } = new URL(url);
+  appendFileSync(process.env.GOLDEN_422_RECORD!, `${JSON.stringify({ method, path: pathname, search, body, answer })}\n`);
 }
