@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { downgrade } from '#shared/domain/access-tokens.ts';
 import { unauthorized } from '#shared/errors.ts';
@@ -6,7 +6,7 @@ import { issuedAccessToken } from '#shared/schemas/users.ts';
 
 const body = z.object({
   access_token: z.object({
-    permission_keynames: z.array(z.string()).min(1, { error: 'must name at least one permission' }).max(50),
+    permission_keynames: z.array(z.string()).check(z.minLength(1, { error: 'must name at least one permission' }), z.maxLength(50)),
   }),
 });
 

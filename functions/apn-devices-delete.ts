@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent } from '#shared/http/handler.ts';
 import { deviceApp, unregisterDevice } from '#shared/domain/push/devices.ts';
 import { apnDeviceDeleteQuery, apnToken } from '#shared/schemas/devices.ts';

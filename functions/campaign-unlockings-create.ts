@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent, requireMerchant } from '#shared/http/handler.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
@@ -10,10 +10,10 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 const body = z.object({
   campaign_unlocking: z.object({
-    target_campaign_id: z.number().int().positive(),
-    email: z.string().trim().max(254).optional(),
-    user_id: z.number().int().positive().optional(),
-    expires_at: z.string().max(64).nullable().optional(),
+    target_campaign_id: z.number().check(z.int(), z.positive()),
+    email: z.optional(z.string().check(z.trim(), z.maxLength(254))),
+    user_id: z.optional(z.number().check(z.int(), z.positive())),
+    expires_at: z.optional(z.nullable(z.string().check(z.maxLength(64)))),
   }),
 });
 

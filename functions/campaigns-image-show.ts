@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { imageQuery, imageResponses, redirectToImage } from '#shared/http/images.ts';
 import { pathId } from '#shared/schemas/params.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { CODE_LOOKUPS_PER_CLIENT, campaignForCode, legacyCampaignView } from '#shared/domain/app-surface/campaigns.ts';
 import { consumeOrRefuse } from '#shared/domain/rate-limits.ts';
 import { legacyCampaignResponse } from '#shared/schemas/app-surface.ts';
 
-const params = z.object({ code: z.string().trim().min(1).max(64) });
+const params = z.object({ code: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)) });
 
 /**
  * GET /v14/codes/:code/campaign (A21) — no credential: the campaign behind a cohort code, so the app can

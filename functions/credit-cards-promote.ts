@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { CARD_NOT_FOUND, promoteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
 import { creditCardResponse } from '#shared/schemas/credit-cards.ts';

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { findRoute } from '#shared/routes.ts';
@@ -17,7 +17,7 @@ export const handler = apiHandler(
   'docs-assets-show',
   {
     params,
-    responses: { 200: z.union([z.string().meta({ contentMediaType: 'text/javascript' }), z.string().meta({ contentMediaType: 'text/css' })]) },
+    responses: { 200: z.union([z.string().check(z.meta({ contentMediaType: 'text/javascript' })), z.string().check(z.meta({ contentMediaType: 'text/css' }))]) },
     summary: "The docs page's script and stylesheet",
   },
   async (request) => {

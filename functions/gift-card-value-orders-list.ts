@@ -2,10 +2,9 @@ import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts'
 import { cursorQuery, encodeCursor, nextPageLink } from '#shared/http/paging.ts';
 import { isGiftCardOrdersCursor, listBuyerGiftCardOrders, serializeBuyerGiftCardOrder } from '#shared/domain/gift-card-orders.ts';
 import { giftCardValueOrderList } from '#shared/schemas/money.ts';
-import { schema } from '#shared/schemas/registry.ts';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 
-const query = /* @__PURE__ */ schema(() => z.object({ cursor: cursorQuery(isGiftCardOrdersCursor) }));
+const query = z.object({ cursor: cursorQuery(isGiftCardOrdersCursor) });
 
 /**
  * GET /v15/users/gift_card_value_orders: the gift card orders the user bought, newest first, each with its

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { claimLegacyCard, LEGACY_NOT_FOUND } from '#shared/domain/loyalty/claims.ts';
 import { claimResponse } from '#shared/schemas/loyalty.ts';
@@ -10,7 +10,7 @@ import { claimResponse } from '#shared/schemas/loyalty.ts';
  */
 const body = z.object({
   legacy_loyalty: z.object({
-    legacy_id: z.union([z.string().trim().min(1).max(200), z.number().int().nonnegative().transform(String)]),
+    legacy_id: z.union([z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), z.pipe(z.number().check(z.int(), z.nonnegative()), z.transform(String))]),
   }),
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
 import { isLocationOrdersCursor, listLocationOrders, locationOrderColumns } from '#shared/domain/orders/merchant-orders.ts';

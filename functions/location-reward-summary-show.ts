@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, readByRawId } from '#shared/http/handler.ts';
 import { booleanQuery, optionalQuery, pathId } from '#shared/schemas/params.ts';
 import { locationRewardSummary, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, readByRawId } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listLocationRewards, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
@@ -8,9 +8,7 @@ import { rewardList } from '#shared/schemas/loyalty.ts';
  * GET /v15/locations/{location_id}/rewards ("rewards by location", iOS): the merchant rewards list of the
  * location's merchant, usable_now judged in the location's time zone. Without a token, what a new user gets.
  */
-const query = z
-  .object({ lat: optionalQuery(latitudeQuery), lng: optionalQuery(longitudeQuery), transfer_supported: optionalQuery(booleanQuery) })
-  .superRefine(requireLatLngTogether);
+const query = z.object({ lat: optionalQuery(latitudeQuery), lng: optionalQuery(longitudeQuery), transfer_supported: optionalQuery(booleanQuery) }).check(z.superRefine(requireLatLngTogether));
 const params = z.object({ location_id: pathId });
 
 export const handler = apiHandler(

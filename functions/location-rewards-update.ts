@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { setLocationRewardPaused } from '#shared/domain/loyalty/rewards.ts';
 import { rewardPauseBody, rewardResponse } from '#shared/schemas/loyalty.ts';

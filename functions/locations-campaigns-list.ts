@@ -1,7 +1,7 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { locationCampaigns } from '#shared/domain/app-surface/campaigns.ts';
 import { campaignMetadataList } from '#shared/schemas/app-surface.ts';
 

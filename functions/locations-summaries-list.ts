@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { pageAnswer } from '#shared/http/paging.ts';
 import { optionalQuery } from '#shared/schemas/params.ts';
@@ -6,22 +6,20 @@ import { isoSeconds } from '#shared/time.ts';
 import { locationSummaries, serializeSummary } from '#shared/domain/app-surface/location-summaries.ts';
 import { locationSummaryList } from '#shared/schemas/app-surface.ts';
 
-const query = z
-  .object({
+const query = z.object({
     since: optionalQuery(
-      z
-        .string()
-        .max(40)
+      z.pipe(
         // A `+00:00` offset sent unescaped arrives as a space.
-        .transform((value) => value.replace(' ', '+'))
-        .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date and time')
-        .transform((value) => isoSeconds(new Date(value))),
+        z.pipe(z.string().check(z.maxLength(40)), z.transform((value) => value.replace(' ', '+'))).check(
+          z.refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date and time'),
+        ),
+        z.transform((value) => isoSeconds(new Date(value))),
+      ),
     ),
-    last_id: optionalQuery(z.string().regex(/^\d{1,15}$/, 'must be a location id').transform(Number)),
-  })
-  .superRefine((value, context) => {
+    last_id: optionalQuery(z.pipe(z.string().check(z.regex(/^\d{1,15}$/, 'must be a location id')), z.transform(Number))),
+  }).check(z.superRefine((value, context) => {
     if (value.last_id !== undefined && value.since === undefined) context.addIssue({ code: 'custom', path: ['since'], message: 'is required with last_id' });
-  });
+  }));
 
 /**
  * GET /v14/locations (A28) — no credential: every location as a summary, in the order they changed.

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
 import { listMerchantLocations } from '#shared/domain/locations.ts';
 import { MERCHANT_NOT_FOUND, merchantLocationSummaryV14, requireOwnMerchant } from '#shared/domain/location-views.ts';

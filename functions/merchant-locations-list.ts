@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { pageAnswer, pageQuery } from '#shared/http/paging.ts';
 import { nextLocationsPosition } from '#shared/http/app-locations.ts';
@@ -8,16 +8,14 @@ import { latitudeQuery, longitudeQuery, optionalQuery, pathId, positiveInteger, 
 import { locationDetailsV15List } from '#shared/schemas/pos.ts';
 
 const params = z.object({ merchant_id: pathId });
-const query = z
-  .object({
+const query = z.object({
     fulfillment_types: optionalQuery(fulfillmentTypesList),
     page: pageQuery,
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
     /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
     after: optionalQuery(positiveInteger('must be a location id')),
-  })
-  .superRefine(requireLatLngTogether);
+  }).check(z.superRefine(requireLatLngTogether));
 
 /**
  * GET /v15/merchants/:merchant_id/locations — no credential (iOS sends none; the C# SDK's token is not needed):

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { merchantLoyalty } from '#shared/domain/loyalty/merchant-loyalty.ts';
 import { merchantLoyaltyResponse } from '#shared/schemas/loyalty.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listRewards } from '#shared/domain/loyalty/rewards.ts';
@@ -9,13 +9,11 @@ import { rewardList } from '#shared/schemas/loyalty.ts';
  * without one what a new user would see. lat/lng pick the nearest location's time zone for usable_now;
  * transfer_supported blank or false leaves out rewards that must be transferred.
  */
-const query = z
-  .object({
+const query = z.object({
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
     transfer_supported: optionalQuery(booleanQuery),
-  })
-  .superRefine(requireLatLngTogether);
+  }).check(z.superRefine(requireLatLngTogether));
 
 const params = z.object({ merchant_id: pathId });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { findRoute } from '#shared/routes.ts';
 import { readBundledFile } from '#shared/http/bundled-files.ts';

@@ -6,17 +6,17 @@
  * - `forward` / `check`: the ordering provider's answer (`accepted` records the completed order).
  * - `reject`: rejects with the reason the execution's state holds, reversing a charge first.
  */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { log } from '#shared/log.ts';
 import { publishMetrics } from '#shared/metrics.ts';
 import { chargeStep, checkStep, forwardStep, rejectionErrors, rejectOrder } from '#shared/domain/order-ahead/fulfilment.ts';
 
 const eventSchema = z.discriminatedUnion('step', [
-  z.object({ step: z.literal('charge'), order_uuid: z.string().min(1) }),
-  z.object({ step: z.literal('forward'), order_uuid: z.string().min(1) }),
-  z.object({ step: z.literal('check'), order_uuid: z.string().min(1) }),
+  z.object({ step: z.literal('charge'), order_uuid: z.string().check(z.minLength(1)) }),
+  z.object({ step: z.literal('forward'), order_uuid: z.string().check(z.minLength(1)) }),
+  z.object({ step: z.literal('check'), order_uuid: z.string().check(z.minLength(1)) }),
   // The whole execution state: the decline, the provider's answer or the failure caught says why.
-  z.object({ step: z.literal('reject'), order_uuid: z.string().min(1), state: z.record(z.string(), z.unknown()) }),
+  z.object({ step: z.literal('reject'), order_uuid: z.string().check(z.minLength(1)), state: z.record(z.string(), z.unknown()) }),
 ]);
 
 export type CompletionTaskEvent = z.input<typeof eventSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { notFound, unprocessableAll } from '#shared/errors.ts';
 import { pollCompletion, serializeCompletedOrder, serializeCompletionStatus } from '#shared/domain/order-ahead/completion.ts';
@@ -6,7 +6,7 @@ import { POLL_RETRY_AFTER_SECONDS } from '#shared/domain/order-ahead/orders.ts';
 import { completedOrderAheadResponse, orderAheadStatusResponse } from '#shared/schemas/order-ahead.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
-const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
+const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
 /**
  * GET /v15/order_ahead/orders/:uuid/complete (the order_url of the completion): 202 with the status and

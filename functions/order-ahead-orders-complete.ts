@@ -1,10 +1,10 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { serializeCompletionStatus, submitCompletion } from '#shared/domain/order-ahead/completion.ts';
 import { orderAheadStatusResponse } from '#shared/schemas/order-ahead.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
-const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
+const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
 /**
  * POST /v15/order_ahead/orders/:uuid/complete (the poll's order_completion_url), no body: hands the validated

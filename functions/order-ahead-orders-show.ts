@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { unprocessableAll } from '#shared/errors.ts';
 import { pollOrder, POLL_RETRY_AFTER_SECONDS, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
@@ -6,7 +6,7 @@ import { serializePolledOrder } from '#shared/domain/order-ahead/serialize.ts';
 import { orderAheadOrderResponse } from '#shared/schemas/order-ahead.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
-const params = z.object({ uuid: z.string().regex(/^[0-9a-f]{32}$/) });
+const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
 /** While validating: 202, no body, and when to ask again (the contract's once a second). */
 const STILL_VALIDATING = { status: 202, headers: { 'Retry-After': String(POLL_RETRY_AFTER_SECONDS) } };

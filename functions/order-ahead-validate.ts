@@ -7,26 +7,26 @@
  *   the order still validating), with its event for the order's app (`app_id`, from `validate`).
  * - `record_failure`: the Catch's step; marks the order externally_invalid so it never stays validating.
  */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { log } from '#shared/log.ts';
 import { publishMetrics, recordOrderAheadValidation } from '#shared/metrics.ts';
 import { finishValidation, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
 import type { PricedOrder } from '#shared/domain/order-ahead/pricing.ts';
 import { validateProposedOrder, type ValidationOutcome } from '#shared/domain/order-ahead/validation.ts';
 
-const errorDetailSchema = z.object({ object: z.string(), property: z.string(), message: z.string(), code: z.string().optional() });
+const errorDetailSchema = z.object({ object: z.string(), property: z.string(), message: z.string(), code: z.optional(z.string()) });
 
 /** The order's app as `validate` read it; null for an order that does not exist (recording then reads, and finds none). */
-const appId = z.number().int().positive().nullable().transform((value) => value ?? undefined);
+const appId = z.pipe(z.nullable(z.number().check(z.int(), z.positive())), z.transform((value) => value ?? undefined));
 
 const eventSchema = z.discriminatedUnion('step', [
-  z.object({ step: z.literal('validate'), order_uuid: z.string().min(1) }),
-  z.object({ step: z.literal('record_valid'), order_uuid: z.string().min(1), app_id: appId, priced: z.record(z.string(), z.unknown()) }),
-  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().min(1), app_id: appId, errors: z.array(errorDetailSchema).min(1) }),
+  z.object({ step: z.literal('validate'), order_uuid: z.string().check(z.minLength(1)) }),
+  z.object({ step: z.literal('record_valid'), order_uuid: z.string().check(z.minLength(1)), app_id: appId, priced: z.record(z.string(), z.unknown()) }),
+  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().check(z.minLength(1)), app_id: appId, errors: z.array(errorDetailSchema).check(z.minLength(1)) }),
   z.object({
     step: z.literal('record_failure'),
-    order_uuid: z.string().min(1),
-    failure: z.object({ Error: z.string().optional(), Cause: z.unknown().optional() }).optional(),
+    order_uuid: z.string().check(z.minLength(1)),
+    failure: z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.unknown()) })),
   }),
 ]);
 

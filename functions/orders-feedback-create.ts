@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireAnyPermission, requireUser } from '#shared/http/handler.ts';
 import { ORDER_SCREEN_PERMISSIONS, ownOrder } from '#shared/http/app-surface.ts';
 import { notFound } from '#shared/errors.ts';
 import { recordFeedback } from '#shared/domain/app-surface/interstitials.ts';
 import { feedbackRequest } from '#shared/schemas/app-surface.ts';
 
-const params = z.object({ uuid: z.string().min(1).max(64) });
+const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 /**
  * POST /v15/orders/:uuid/feedback — the user's answer to a feedback interstitial for their own order.

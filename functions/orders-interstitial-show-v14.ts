@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { interstitialNotFound, serveInterstitial } from '#shared/http/app-surface.ts';
 import { interstitialResponse } from '#shared/schemas/app-surface.ts';
 
-const params = z.object({ uuid: z.string().min(1).max(64) });
+const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 /**
  * GET /v14/orders/:uuid/interstitial — the screen the merchant shows after this order of the user's (claim,

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent } from '#shared/http/handler.ts';
 import { requestPasswordReset } from '#shared/domain/password-resets.ts';
 import { emailField } from '#shared/schemas/users.ts';
@@ -16,7 +16,7 @@ export const handler = apiHandler(
   'passwords-create',
   { body: passwordResetRequest, bodyObject: 'base', responses: { 204: null, 429: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
   async (request) => {
-    const email = z.string().pipe(emailField).safeParse(request.body.email);
+    const email = z.pipe(z.string(), emailField).safeParse(request.body.email);
     if (!email.success) throw unprocessable('base', 'email', 'Email is invalid', 'invalid');
     await requestPasswordReset(email.data, request.sourceIp, request.baseUrl);
     return noContent();

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireApp } from '#shared/http/handler.ts';
 import { showPermissionsRequest } from '#shared/domain/permissions-requests.ts';
 import { pathId } from '#shared/schemas/params.ts';

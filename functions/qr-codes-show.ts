@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 // The encoder and the PNG renderer only: the package's entry point loads every renderer (shared/domain/orders/qrcode-encoder.d.ts).
 import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
 import { renderToBuffer } from 'qrcode/lib/renderer/png.js';
@@ -13,7 +13,7 @@ import { qrCodeResponse } from '#shared/schemas/users.ts';
  * string with the tip and colour encoded as the apps encode them (payment-codes.ts). With `Accept: image/png` the
  * answer is that code as a PNG, `width` pixels wide, in the chosen colour. A POS that scans it applies the tip.
  */
-const text = z.string().max(20).optional();
+const text = z.optional(z.string().check(z.maxLength(20)));
 const query = z.object({ 'preferences[color]': text, 'preferences[tip_amount]': text, 'preferences[tip_percent]': text, width: text });
 
 export const MIN_QR_WIDTH = 64;
@@ -22,7 +22,7 @@ export const MAX_QR_WIDTH = 1024;
 export const handler = apiHandler(
   'qr-codes-show',
   {
-    responses: { 200: z.union([qrCodeResponse, z.string().meta({ contentMediaType: 'image/png', contentEncoding: 'binary' })]) },
+    responses: { 200: z.union([qrCodeResponse, z.string().check(z.meta({ contentMediaType: 'image/png', contentEncoding: 'binary' }))]) },
     summary: "The user's QR code with tip and colour preferences (JSON, or PNG with Accept: image/png)",
     query,
   },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { REGISTRATION_NOT_FOUND, lookUpRegistration } from '#shared/domain/app-users.ts';
 import { registrationQuery } from '#shared/schemas/identity-requests.ts';

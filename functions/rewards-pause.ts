@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { setRewardPaused } from '#shared/domain/loyalty/rewards.ts';
 import { rewardResponse } from '#shared/schemas/loyalty.ts';

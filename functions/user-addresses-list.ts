@@ -1,6 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { listAddresses, serializeAddress } from '#shared/domain/addresses.ts';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { userAddressResponse } from '#shared/schemas/addresses.ts';
 
 /** GET /v15/user_addresses: the token's user's addresses by id. */

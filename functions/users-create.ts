@@ -4,7 +4,7 @@ import { createUser, serializeUser } from '#shared/domain/users.ts';
 import { NO_TOTALS } from '#shared/domain/user-totals.ts';
 import { createUserBody, userV14 } from '#shared/schemas/users.ts';
 import { invalidApiKey } from '#shared/errors.ts';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 
 /** POST /v14/users: sign-up with the app's API key in the body. */

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/users.ts';
 import { updateUserBody } from '#shared/schemas/users.ts';

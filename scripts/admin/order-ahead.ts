@@ -5,10 +5,10 @@
  * The menu JSON is described in docs/order-ahead.md ("Menu file"); create-menu replaces the whole menu.
  */
 import { readFileSync } from 'node:fs';
-import { ZodError } from 'zod';
 import { addUpsell, createMenuForLocation } from '#shared/domain/order-ahead/menu.ts';
 import { serializeMenu } from '#shared/domain/order-ahead/menu-view.ts';
 import { CommandError, UsageError, integerListOption, integerOption, stringOption, type AdminCommand, type OptionValues } from '../admin.ts';
+import * as z from '#shared/schemas/zod.ts';
 
 function readJsonFile(values: OptionValues): unknown {
   const file = stringOption(values, 'file', true);
@@ -30,7 +30,7 @@ async function plainErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ZodError) throw new CommandError(error.issues.map((issue) => `${issue.path.join('.') || 'menu'}: ${issue.message}`).join('\n'));
+    if (error instanceof z.core.$ZodError) throw new CommandError(error.issues.map((issue) => `${issue.path.join('.') || 'menu'}: ${issue.message}`).join('\n'));
     if (error instanceof Error && /does not exist|no order-ahead menu|Unknown menu items|kept changing/.test(error.message)) throw new CommandError(error.message);
     throw error;
   }

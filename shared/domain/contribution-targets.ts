@@ -5,32 +5,31 @@
  * (`contribution_target_name`). docs/pos.md says what is and is not modelled.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { schema } from '#shared/schemas/registry.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** Targets a list answers at most: operators curate a short list; the list is not paged (CS2 reads one array). */
 export const MAX_CONTRIBUTION_TARGETS = 100;
 
-const optionalUrl = /* @__PURE__ */ schema(() => z.string().url().max(500).nullable().default(null));
+const optionalUrl = z._default(z.nullable(z.string().check(z.url(), z.maxLength(500))), null);
 
 /** What createContributionTarget accepts; optional fields have the default a new target gets. */
-export const contributionTargetInputSchema = /* @__PURE__ */ schema(() => z.object({
-  name: z.string().trim().min(1).max(255),
-  description_html: z.string().max(5000).default(''),
-  employer_required: z.boolean().default(false),
+export const contributionTargetInputSchema = z.object({
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(255)),
+  description_html: z._default(z.string().check(z.maxLength(5000)), ''),
+  employer_required: z._default(z.boolean(), false),
   facebook_url: optionalUrl,
-  featured: z.boolean().default(false),
-  home_address_required: z.boolean().default(false),
-  minimum_age_required: z.number().int().min(0).max(120).nullable().default(null),
-  partner_specific_terms: z.string().max(5000).nullable().default(null),
-  twitter_username: z.string().max(64).nullable().default(null),
+  featured: z._default(z.boolean(), false),
+  home_address_required: z._default(z.boolean(), false),
+  minimum_age_required: z._default(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(120))), null),
+  partner_specific_terms: z._default(z.nullable(z.string().check(z.maxLength(5000))), null),
+  twitter_username: z._default(z.nullable(z.string().check(z.maxLength(64))), null),
   website: optionalUrl,
-}));
+});
 
 export type ContributionTargetInput = z.input<typeof contributionTargetInputSchema>;
 export type ContributionTargetItem = z.output<typeof contributionTargetInputSchema> & { target_id: number; created_at: string; updated_at: string };

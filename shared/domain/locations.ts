@@ -1,6 +1,6 @@
 import { queryAll } from '#shared/db/reads.ts';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -102,47 +102,45 @@ const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
  */
 function buildLocationInputSchema() {
   const openingPeriodSchema = z.object({
-    days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).min(1),
-    opens: z.string().regex(CLOCK_TIME, 'must be HH:MM'),
-    closes: z.string().regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)'),
+    days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).check(z.minLength(1)),
+    opens: z.string().check(z.regex(CLOCK_TIME, 'must be HH:MM')),
+    closes: z.string().check(z.regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)')),
   });
 
   // Clients follow these links as given: absolute http(s) only (a `javascript:` or relative link would be followed too).
-  const optionalUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL').nullable().default(null);
+  const optionalUrl = z._default(z.nullable(z.string().check(z.regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL'))), null);
 
-  return z
-    .object({
-      merchant_id: z.number().int().positive(),
-      name: z.string().nullable().default(null),
-      street_address: z.string().min(1),
-      extended_address: z.string().default(''),
-      locality: z.string().min(1),
-      region: z.string().min(1),
-      postal_code: z.string().min(1),
-      phone: z.string().max(40).nullable().default(null),
-      latitude: z.number().min(-90).max(90),
-      longitude: z.number().min(-180).max(180),
-      time_zone: z.string().refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York'),
-      categories: z.array(z.number().int().refine(isKnownCategory, 'is not a category of GET /v14/categories')).max(20).default([]),
-      fulfillment_types: z.array(z.enum(FULFILLMENT_TYPES)).min(1).default(['in_store']),
-      delivery_radius_m: z.number().positive().nullable().default(null),
-      hours: z.array(openingPeriodSchema).default([]),
-      accepts_tips_in_store: z.boolean().default(true),
-      accepts_tips_on_delivery: z.boolean().default(true),
-      accepts_tips_on_pickup: z.boolean().default(true),
+  return z.object({
+      merchant_id: z.number().check(z.int(), z.positive()),
+      name: z._default(z.nullable(z.string()), null),
+      street_address: z.string().check(z.minLength(1)),
+      extended_address: z._default(z.string(), ''),
+      locality: z.string().check(z.minLength(1)),
+      region: z.string().check(z.minLength(1)),
+      postal_code: z.string().check(z.minLength(1)),
+      phone: z._default(z.nullable(z.string().check(z.maxLength(40))), null),
+      latitude: z.number().check(z.gte(-90), z.lte(90)),
+      longitude: z.number().check(z.gte(-180), z.lte(180)),
+      time_zone: z.string().check(z.refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York')),
+      categories: z._default(z.array(z.number().check(z.int(), z.refine(isKnownCategory, 'is not a category of GET /v14/categories'))).check(z.maxLength(20)), []),
+      fulfillment_types: z._default(z.array(z.enum(FULFILLMENT_TYPES)).check(z.minLength(1)), ['in_store']),
+      delivery_radius_m: z._default(z.nullable(z.number().check(z.positive())), null),
+      hours: z._default(z.array(openingPeriodSchema), []),
+      accepts_tips_in_store: z._default(z.boolean(), true),
+      accepts_tips_on_delivery: z._default(z.boolean(), true),
+      accepts_tips_on_pickup: z._default(z.boolean(), true),
       facebook_url: optionalUrl,
       menu_url: optionalUrl,
       newsletter_url: optionalUrl,
       opentable_url: optionalUrl,
       twitter_url: optionalUrl,
       yelp_url: optionalUrl,
-      ready_time_estimate_in_minutes: z.number().int().min(0).default(15),
-      shown: z.boolean().default(true),
-      supports_scheduling: z.boolean().default(false),
-      partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })).default({}),
-      pos_location_identifier: z.string().min(1).max(64).nullable().default(null),
-    })
-    .superRefine((input, context) => {
+      ready_time_estimate_in_minutes: z._default(z.number().check(z.int(), z.gte(0)), 15),
+      shown: z._default(z.boolean(), true),
+      supports_scheduling: z._default(z.boolean(), false),
+      partner_ids: z._default(z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })), {}),
+      pos_location_identifier: z._default(z.nullable(z.string().check(z.minLength(1), z.maxLength(64))), null),
+    }).check(z.superRefine((input, context) => {
       const delivers = input.fulfillment_types.includes('delivery');
       if (delivers && input.delivery_radius_m === null) {
         context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
@@ -150,7 +148,7 @@ function buildLocationInputSchema() {
       if (!delivers && input.delivery_radius_m !== null) {
         context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
       }
-    });
+    }));
 }
 
 let locationInput: ReturnType<typeof buildLocationInputSchema> | undefined;

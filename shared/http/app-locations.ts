@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { schema } from '#shared/schemas/registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 import type { ApiRequest, ApiResponse } from '#shared/http/handler.ts';
 import { carriedPosition, pageAnswer, pageQuery } from '#shared/http/paging.ts';
 import { notFound } from '#shared/errors.ts';
@@ -15,20 +14,18 @@ import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, pos
  * with an empty body.
  */
 
-export const appLocationsQuery = /* @__PURE__ */ schema(() => z
-  .object({
+export const appLocationsQuery = z.object({
     fulfillment_types: optionalQuery(fulfillmentTypesList),
     page: pageQuery,
-    in_delivery_area: optionalQuery(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true')),
+    in_delivery_area: optionalQuery(z.pipe(z.enum(['true', 'false'], { message: 'must be true or false' }), z.transform((value) => value === 'true'))),
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
     'image[width]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
     'image[height]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
-    'image[density]': optionalQuery(decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0'))),
+    'image[density]': optionalQuery(z.pipe(decimalQuery('must be a number'), z.number().check(z.positive('must be greater than 0')))),
     /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
     after: optionalQuery(positiveInteger('must be a location id')),
-  })
-  .superRefine((query, context) => {
+  }).check(z.superRefine((query, context) => {
     requireLatLngTogether(query, context);
     if (query.in_delivery_area) {
       if (query.lat === undefined && query.lng === undefined) {
@@ -41,7 +38,7 @@ export const appLocationsQuery = /* @__PURE__ */ schema(() => z
     }
   }));
 
-export const appLocationsParams = /* @__PURE__ */ schema(() => z.object({ app_id: pathId }));
+export const appLocationsParams = z.object({ app_id: pathId });
 
 /** What iOS's location factory reads beyond the contract's Location in the v14 list (A29 fixture). */
 function v14LocationFields(location: LocationItem) {

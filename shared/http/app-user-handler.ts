@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { schema } from '#shared/schemas/registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { appOfRequest, createUserWithToken } from '#shared/domain/app-users.ts';
 import { serializeUser } from '#shared/domain/users.ts';
@@ -7,15 +6,15 @@ import { NO_TOTALS } from '#shared/domain/user-totals.ts';
 import { appUserRequest } from '#shared/schemas/identity-requests.ts';
 import { user } from '#shared/schemas/users.ts';
 
-export const userWithAccessToken = /* @__PURE__ */ schema(() => z.object({
+export const userWithAccessToken = z.object({
   user,
   access_token: z.object({
-    token: z.string().describe('Send as `Authorization: token <token>`: it holds exactly the requested permissions'),
-    app_id: z.number().int(),
-    user_id: z.number().int(),
+    token: z.string().check(z.describe('Send as `Authorization: token <token>`: it holds exactly the requested permissions')),
+    app_id: z.number().check(z.int()),
+    user_id: z.number().check(z.int()),
     merchant_id: z.null(),
   }),
-}));
+});
 
 /**
  * The handler of POST /v15/apps/users (app token in the header, api_key in the body, or both) and of

@@ -1,5 +1,5 @@
 /** Detached refunds, served at /v15 and /v14 (functions/detached-refunds-create*.ts). */
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 import { createDetachedRefund, type DetachedRefundResponse } from '#shared/domain/orders/detached-refunds.ts';
 import { requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';

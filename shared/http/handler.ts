@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 import { ApiError, errorDetail, notFound, serviceUnavailable, unauthorized } from '#shared/errors.ts';
 import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
@@ -86,7 +86,7 @@ export function requireApp(request: { credentials: Credentials }): AppPrincipal 
   return request.credentials.app;
 }
 
-interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams extends z.ZodType, TPrefetched = undefined> {
+interface HandlerSpec<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType, TParams extends z.ZodMiniType, TPrefetched = undefined> {
   body?: TBody;
   /** Error object name for body validation failures whose path has no wrapper (defaults to `request`). */
   bodyObject?: string;
@@ -96,7 +96,7 @@ interface HandlerSpec<TBody extends z.ZodType, TQuery extends z.ZodType, TParams
    * What the operation answers, by status: the zod schema of the JSON body, or null for an empty body.
    * The OpenAPI document (shared/openapi/document.ts) adds the error statuses the pipeline itself answers.
    */
-  responses?: Record<number, z.ZodType | null>;
+  responses?: Record<number, z.ZodMiniType | null>;
   /**
    * The 404 of a route whose not-found answer carries an error array (the contract names one, e.g.
    * credit card deletion): a path parameter that fails its schema gets the same error, and the OpenAPI
@@ -154,12 +154,12 @@ export function rawString(value: unknown, max: number): string | undefined {
 }
 
 /** A handler's spec as the OpenAPI generator reads it (attached to the handler as `apiSpec`). */
-export interface ApiSpec extends Omit<HandlerSpec<z.ZodType, z.ZodType, z.ZodType>, 'prefetch'> {
+export interface ApiSpec extends Omit<HandlerSpec<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>, 'prefetch'> {
   handlerName: string;
   route: Route;
 }
 
-type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Output<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
 export function baseUrlOf(event: APIGatewayProxyEventV2): string {
   const configured = process.env.PUBLIC_BASE_URL;
@@ -268,7 +268,7 @@ async function afterReadSent(sent: Promise<void>, reading: Promise<unknown>): Pr
  * A path that names no possible resource (`/v15/orders/abc` where an id is numeric) is the route's
  * 404: its own error when it declares one, otherwise an empty body.
  */
-function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
+function parsePathParameters<T extends z.ZodMiniType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
   const result = schema.safeParse(parameters, REQUEST_PARSE);
   if (!result.success) throw routeNotFound?.() ?? notFound();
   return result.data;
@@ -280,9 +280,9 @@ function parsePathParameters<T extends z.ZodType>(schema: T, parameters: Record<
  * of it is a primitive (or absent), so each request gets its own copy and nothing of one request can leak
  * into another; a schema that refuses `{}` is asked again each time and answers its error.
  */
-const emptyQueryParses = new WeakMap<z.ZodType, Record<string, unknown>>();
+const emptyQueryParses = new WeakMap<z.ZodMiniType, Record<string, unknown>>();
 
-function parseQuery(schema: z.ZodType, parameters: Record<string, string | undefined> | undefined): unknown {
+function parseQuery(schema: z.ZodMiniType, parameters: Record<string, string | undefined> | undefined): unknown {
   for (const _name in parameters) return parseOrThrow(schema, parameters, 'request');
   let parsed = emptyQueryParses.get(schema);
   if (parsed === undefined) {
@@ -401,7 +401,7 @@ export type RequestInputsEvent = Pick<APIGatewayProxyEventV2, 'queryStringParame
  * depth and size in values come first, whether or not the route reads a body (an Idempotency-Key hashes it).
  */
 export function parseRequestInputs(
-  spec: Pick<HandlerSpec<z.ZodType, z.ZodType, z.ZodType>, 'body' | 'bodyObject' | 'query' | 'params' | 'notFound'>,
+  spec: Pick<HandlerSpec<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>, 'body' | 'bodyObject' | 'query' | 'params' | 'notFound'>,
   event: RequestInputsEvent,
 ): { body: unknown; query: unknown; params: unknown } {
   const body = event.body;
@@ -419,9 +419,9 @@ export function parseRequestInputs(
  * Every failure becomes the contract's error array; anything unexpected a logged 500 with no details.
  */
 export function apiHandler<
-  TBody extends z.ZodType = z.ZodType<undefined>,
-  TQuery extends z.ZodType = z.ZodType<undefined>,
-  TParams extends z.ZodType = z.ZodType<undefined>,
+  TBody extends z.ZodMiniType = z.ZodMiniType<undefined>,
+  TQuery extends z.ZodMiniType = z.ZodMiniType<undefined>,
+  TParams extends z.ZodMiniType = z.ZodMiniType<undefined>,
   TPrefetched = undefined,
 >(
   handlerName: string,

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { schema } from '#shared/schemas/registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 import { notFound } from '#shared/errors.ts';
 import { decimalQuery } from '#shared/schemas/params.ts';
 import { SIGNED_URL_SECONDS, imageLocation, type ImageSubject } from '#shared/domain/app-surface/images.ts';
@@ -10,13 +9,13 @@ import type { ApiResponse } from '#shared/http/handler.ts';
  * numbers); a size or density the kind does not document, or a subject without an uploaded image, is 404
  * with an empty body; otherwise 302 to a signed URL of that variant.
  */
-const dimension = /* @__PURE__ */ schema(() => z.string().trim().regex(/^\d{1,5}$/, 'must be a whole number of pixels').transform(Number));
+const dimension = z.pipe(z.string().check(z.trim(), z.regex(/^\d{1,5}$/, 'must be a whole number of pixels')), z.transform(Number));
 
-export const imageQuery = /* @__PURE__ */ schema(() => z.object({
-  density: decimalQuery('must be a number').pipe(z.number().positive('must be greater than 0').max(10, 'must be at most 10')),
+export const imageQuery = z.object({
+  density: z.pipe(decimalQuery('must be a number'), z.number().check(z.positive('must be greater than 0'), z.lte(10, 'must be at most 10'))),
   width: dimension,
   height: dimension,
-}));
+});
 
 export const imageResponses = { 302: null } as const;
 

@@ -1,5 +1,5 @@
 /** The classic one-step order, served at /v15/orders and /v14/orders (functions/orders-create*.ts). */
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 import { ONE_STEP_LOCATION_NOT_FOUND, placeOneStepOrder, readOneStepParties } from '#shared/domain/orders/one-step.ts';
 import type { KeyedItems } from '#shared/db/reads.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';

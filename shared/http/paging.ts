@@ -3,42 +3,32 @@
  * the absolute `Link: <url>; rel="next"` header of the next page (real clients follow it exactly
  * as given, so it always carries scheme and host), and the one rule of what a page answers (`pageAnswer`).
  */
-import * as z from 'zod';
-import { schema } from '#shared/schemas/registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { noContent, ok, type ApiResponse } from '#shared/http/handler.ts';
 
 const PAGE_MESSAGE = 'must be a whole number of 1 or more';
 
 /** `page`: 1-based. Absent, empty or `null` (what clients send for "no page") is no page at all. */
-export const pageQuery = /* @__PURE__ */ schema(() => z.preprocess(
-  (value) => (value === '' || value === 'null' ? undefined : value),
-  z
-    .string()
-    .trim()
-    .regex(/^\+?\d+$/, PAGE_MESSAGE)
-    .transform(Number)
-    .refine((value) => Number.isSafeInteger(value) && value >= 1, PAGE_MESSAGE)
-    .optional(),
-));
+export const pageQuery = z.pipe(
+  z.transform((value: unknown) => (value === '' || value === 'null' ? undefined : value)),
+  z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, PAGE_MESSAGE)), z.transform(Number)).check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, PAGE_MESSAGE))),
+);
 
 /** Longest cursor accepted: the sort keys this API puts in its Links are well under 100 characters. */
 const MAX_CURSOR_LENGTH = 400;
 
 /** An opaque position this API put in its own Link (base64url of a sort key); `isValid` checks the decoded key. */
 export function cursorQuery(isValid: (decoded: string) => boolean) {
-  return z
-    .string()
-    .optional()
-    .transform((value, context) => {
+  return z.pipe(z.optional(z.string()), z.transform((value, context) => {
       if (value === undefined || value === '') return undefined;
       const decoded = value.length <= MAX_CURSOR_LENGTH && /^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
       if (decoded === '' || !isValid(decoded)) {
-        context.addIssue({ code: 'custom', message: 'is not a valid position' });
+        context.issues.push({ code: 'custom', message: 'is not a valid position', input: context.value });
         return z.NEVER;
       }
       return decoded;
-    });
+    }));
 }
 
 export function encodeCursor(position: string): string {

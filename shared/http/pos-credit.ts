@@ -3,7 +3,7 @@
  * function, shared by the v15 and v14 handlers (functions/locations-credit-*.ts,
  * functions/locations-merchant-funded-credit-*.ts).
  */
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 import { customerCreditAtLocation, locationCredit } from '#shared/domain/pos/credit-checks.ts';
 import { ok, requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';

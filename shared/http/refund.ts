@@ -6,7 +6,7 @@ import type { ApiRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { merchantOrderResponse, refundBody, refundParams } from '#shared/schemas/money.ts';
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 
 export const refundSpec = {
   responses: { 200: merchantOrderResponse, 409: apiErrors },

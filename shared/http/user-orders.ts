@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { schema } from '#shared/schemas/registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage, type EndOfList } from '#shared/http/paging.ts';
 import type { ApiResponse } from '#shared/http/handler.ts';
 import { isOrdersCursor, listAppOrders } from '#shared/domain/orders/user-orders.ts';
@@ -10,11 +9,11 @@ import type { UserPrincipal } from '#shared/auth/tokens.ts';
  * The user's orders through the token's app, newest first, one page at a time: the contract's
  * GET /v15/apps/orders and its SDK forms (A30 v14 by app id, A31 the Ruby gem's /v15/users/orders).
  */
-export const userOrdersQuery = /* @__PURE__ */ schema(() => z.object({
+export const userOrdersQuery = z.object({
   page: pageQuery,
   // Opaque position from a previous page's Link (the last order's index key).
   cursor: cursorQuery(isOrdersCursor),
-}));
+});
 
 /**
  * `end` says how the position after the last order answers: 204 where the client reads that as the end,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 import { ApiError, errorDetail, type ErrorDetail } from '#shared/errors.ts';
 
 function humanize(property: string): string {
@@ -34,7 +34,7 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[], rootObjec
 export const REQUEST_PARSE: z.core.ParseContext<z.core.$ZodIssue> = { jitless: true };
 
 /** Parses with a schema; a failure becomes an error array (422 unless another status is given). */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, rootObject: string, status = 422): z.output<T> {
+export function parseOrThrow<T extends z.ZodMiniType>(schema: T, value: unknown, rootObject: string, status = 422): z.output<T> {
   const result = schema.safeParse(value, REQUEST_PARSE);
   if (result.success) return result.data;
   throw new ApiError(status, zodIssuesToErrors(result.error.issues, rootObject));

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import type { ApiSpec } from '#shared/http/handler.ts';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
@@ -173,7 +173,7 @@ function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
  * returns each registered schema's JSON Schema; zod's `__shared` definitions are hoisted into named
  * components with `prefix`.
  */
-function convert(entries: { id: string; schema: z.ZodType; description?: string }[], io: 'input' | 'output', prefix: string) {
+function convert(entries: { id: string; schema: z.ZodMiniType; description?: string }[], io: 'input' | 'output', prefix: string) {
   const registry = z.registry<{ id: string; description?: string }>();
   for (const entry of entries) registry.add(entry.schema, { id: entry.id, ...(entry.description ? { description: entry.description } : {}) });
   const converted = z.toJSONSchema(registry, {
@@ -245,11 +245,11 @@ export async function buildDocument(): Promise<OpenApiDocument> {
 
   // Responses (output mode): every named resource, plus each operation's own response schema under a temporary id.
   const namedSchemas = namedSchemaList();
-  const outputEntries: { id: string; schema: z.ZodType; description?: string }[] = [...namedSchemas];
-  const responseIds = new Map<z.ZodType, string>();
+  const outputEntries: { id: string; schema: z.ZodMiniType; description?: string }[] = [...namedSchemas];
+  const responseIds = new Map<z.ZodMiniType, string>();
   for (const named of namedSchemas) responseIds.set(named.schema, named.id);
-  const inputEntries: { id: string; schema: z.ZodType }[] = [];
-  const requestIds = new Map<z.ZodType, string>();
+  const inputEntries: { id: string; schema: z.ZodMiniType }[] = [];
+  const requestIds = new Map<z.ZodMiniType, string>();
   for (const [route, spec] of specs) {
     for (const [status, schema] of Object.entries(spec.responses ?? {})) {
       if (schema && !responseIds.has(schema)) {
@@ -274,7 +274,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   for (const [id, schema] of Object.entries(inputSchemas)) if (id.startsWith('SharedInput')) components[id] = schema;
 
   /** Named resources are referenced; an operation's own schemas are written inline. */
-  const responseSchema = (schema: z.ZodType): JsonSchema => {
+  const responseSchema = (schema: z.ZodMiniType): JsonSchema => {
     const id = responseIds.get(schema)!;
     return namedIds.has(id) ? { $ref: `#/components/schemas/${id}` } : outputSchemas[id]!;
   };

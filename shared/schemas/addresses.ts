@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { integerId, roundedDecimal } from './common.ts';
 import { pathId } from './params.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -15,25 +15,15 @@ export const MAX_ADDRESS_FIELD_LENGTH = 255;
 export const MAX_NICKNAME_LENGTH = 100;
 
 const tooLong = (max: number) => ({ error: `is too long (maximum is ${max} characters)` });
-const requiredText = /* @__PURE__ */ schema(() => z.string().trim().min(1, { error: "can't be blank" }).max(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH)));
+const requiredText = z.string().check(z.trim(), z.minLength(1, { error: "can't be blank" }), z.maxLength(MAX_ADDRESS_FIELD_LENGTH, tooLong(MAX_ADDRESS_FIELD_LENGTH)));
 /** Optional text: absent or null is stored as '' so the field is always a string, as the contract types it. */
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, tooLong(max))
-    .nullable()
-    .transform((value) => value ?? '');
+  z.pipe(z.nullable(z.string().check(z.trim(), z.maxLength(max, tooLong(max)))), z.transform((value) => value ?? ''));
 /** Degrees to 7 decimal places (about 1 cm), the most a street address needs (and what DynamoDB can always store). */
 const coordinate = (limit: number) =>
-  z
-    .number({ error: 'must be a number' })
-    .min(-limit, { error: `must be between -${limit} and ${limit}` })
-    .max(limit, { error: `must be between -${limit} and ${limit}` })
-    .pipe(roundedDecimal(7))
-    .nullable();
+  z.nullable(z.pipe(z.number({ error: 'must be a number' }).check(z.gte(-limit, { error: `must be between -${limit} and ${limit}` }), z.lte(limit, { error: `must be between -${limit} and ${limit}` })), roundedDecimal(7)));
 
-const addressFields = /* @__PURE__ */ schema(() => ({
+const addressFields = ({
   // "Address type is invalid." is the LevelUp docs' message for this error.
   address_type: z.enum(ADDRESS_TYPES, { error: 'is invalid.' }),
   street_address: requiredText,
@@ -44,7 +34,7 @@ const addressFields = /* @__PURE__ */ schema(() => ({
   nickname: optionalText(MAX_NICKNAME_LENGTH),
   latitude: coordinate(90),
   longitude: coordinate(180),
-}));
+});
 
 /** A position is meaningful only as a pair: latitude and longitude are sent together or not at all. */
 function coordinatesPaired(address: { latitude?: number | null; longitude?: number | null }): boolean {
@@ -52,24 +42,22 @@ function coordinatesPaired(address: { latitude?: number | null; longitude?: numb
 }
 const pairedCoordinates = { error: 'and longitude must be sent together', path: ['latitude'] };
 
-export const createAddressBody = /* @__PURE__ */ schema(() => z.object({
-  user_address: z
-    .object({
+export const createAddressBody = z.object({
+  user_address: z.object({
       ...addressFields,
-      address_type: addressFields.address_type.default(DEFAULT_ADDRESS_TYPE),
-      extended_address: addressFields.extended_address.optional(),
-      nickname: addressFields.nickname.optional(),
-      latitude: addressFields.latitude.optional(),
-      longitude: addressFields.longitude.optional(),
-    })
-    .refine(coordinatesPaired, pairedCoordinates),
-}));
+      address_type: z._default(addressFields.address_type, DEFAULT_ADDRESS_TYPE),
+      extended_address: z.optional(addressFields.extended_address),
+      nickname: z.optional(addressFields.nickname),
+      latitude: z.optional(addressFields.latitude),
+      longitude: z.optional(addressFields.longitude),
+    }).check(z.refine(coordinatesPaired, pairedCoordinates)),
+});
 
-export const updateAddressBody = /* @__PURE__ */ schema(() => z.object({
-  user_address: z.object(addressFields).partial().refine(coordinatesPaired, pairedCoordinates),
-}));
+export const updateAddressBody = z.object({
+  user_address: z.partial(z.object(addressFields)).check(z.refine(coordinatesPaired, pairedCoordinates)),
+});
 
-export const addressIdParams = /* @__PURE__ */ schema(() => z.object({ id: pathId }));
+export const addressIdParams = z.object({ id: pathId });
 
 export type NewAddress = z.output<typeof createAddressBody>['user_address'];
 export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
@@ -77,19 +65,19 @@ export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-export const userAddress = /* @__PURE__ */ schema(() => named(
+export const userAddress = named(
   'UserAddress',
   z.object({
     id: integerId,
     address_type: z.enum(ADDRESS_TYPES),
     extended_address: z.string(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    locality: z.string().describe('City'),
+    latitude: z.nullable(z.number()),
+    longitude: z.nullable(z.number()),
+    locality: z.string().check(z.describe('City')),
     nickname: z.string(),
     postal_code: z.string(),
-    region: z.string().describe('State'),
+    region: z.string().check(z.describe('State')),
     street_address: z.string(),
   }),
-));
-export const userAddressResponse = /* @__PURE__ */ schema(() => named('UserAddressResponse', z.object({ user_address: userAddress })));
+);
+export const userAddressResponse = named('UserAddressResponse', z.object({ user_address: userAddress }));

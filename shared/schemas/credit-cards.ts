@@ -1,31 +1,31 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { integerId } from './common.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 import { ENCRYPTED_FIELDS, NONCE_FIELDS } from './vocabularies.ts';
 
-export const creditCard = /* @__PURE__ */ schema(() => named(
+export const creditCard = named(
   'CreditCard',
   z.object({
-    bin: z.string().describe('First six digits'),
-    debit: z.boolean().describe('A debit card (the iOS and Android SDKs read it)'),
+    bin: z.string().check(z.describe('First six digits')),
+    debit: z.boolean().check(z.describe('A debit card (the iOS and Android SDKs read it)')),
     description: z.string(),
-    expiration_month: z.number().int(),
-    expiration_year: z.number().int(),
+    expiration_month: z.number().check(z.int()),
+    expiration_year: z.number().check(z.int()),
     id: integerId,
     last_4: z.string(),
     nickname: z.string(),
-    promoted: z.boolean().describe("Whether it is the user's promoted payment instrument"),
-    state: z.enum(['active', 'inactive']).describe('`active` may be charged, `inactive` may not'),
-    type: z.string().describe('Card brand'),
+    promoted: z.boolean().check(z.describe("Whether it is the user's promoted payment instrument")),
+    state: z.enum(['active', 'inactive']).check(z.describe('`active` may be charged, `inactive` may not')),
+    type: z.string().check(z.describe('Card brand')),
   }),
-));
-export const creditCardResponse = /* @__PURE__ */ schema(() => named('CreditCardResponse', z.object({ credit_card: creditCard })));
+);
+export const creditCardResponse = named('CreditCardResponse', z.object({ credit_card: creditCard }));
 
 // Request: POST /v15/credit_cards
 
 /** Longer than any gateway nonce or client-side ciphertext; anything longer is neither. */
 const MAX_CARD_FIELD_LENGTH = 4096;
-const cardField = (description: string) => z.string().max(MAX_CARD_FIELD_LENGTH).optional().describe(description);
+const cardField = (description: string) => z.optional(z.string().check(z.maxLength(MAX_CARD_FIELD_LENGTH))).check(z.describe(description));
 
 export { NONCE_FIELDS, ENCRYPTED_FIELDS } from './vocabularies.ts';
 
@@ -34,7 +34,7 @@ export { NONCE_FIELDS, ENCRYPTED_FIELDS } from './vocabularies.ts';
  * SDKs send (`encrypted_number`, `encrypted_cvv`, `encrypted_expiration_month`,
  * `encrypted_expiration_year`, `postal_code`). Unknown fields are ignored.
  */
-export const createCreditCardBody = /* @__PURE__ */ schema(() => z.object({
+export const createCreditCardBody = z.object({
   credit_card: z.looseObject({
     gateway_payment_nonce: cardField("The payment gateway's nonce for the card (the contract's shape)."),
     braintree_payment_nonce: cardField('The same nonce under its branded name.'),
@@ -42,9 +42,9 @@ export const createCreditCardBody = /* @__PURE__ */ schema(() => z.object({
     encrypted_cvv: cardField('The CVV, encrypted client-side.'),
     encrypted_expiration_month: cardField('The expiration month, encrypted client-side.'),
     encrypted_expiration_year: cardField('The expiration year, encrypted client-side.'),
-    postal_code: z.string().max(32).nullish().describe("The card's billing postal code, in the clear; passed to the gateway, never stored."),
+    postal_code: z.nullish(z.string().check(z.maxLength(32))).check(z.describe("The card's billing postal code, in the clear; passed to the gateway, never stored.")),
   }),
-}));
+});
 
 export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'];
 
@@ -53,12 +53,12 @@ export type CreditCardBody = z.output<typeof createCreditCardBody>['credit_card'
 export const PAYMENT_PREFERENCE_TYPES = ['monthly_billing', 'preload', 'instant_billing'] as const;
 
 /** GET /v15/payment_method: the card the user is billed with (the promoted one). */
-export const paymentMethodResponse = /* @__PURE__ */ schema(() => named(
+export const paymentMethodResponse = named(
   'PaymentMethod',
   z.object({
     payment_method: z.object({
-      type: z.enum(['credit_card', 'debit_card']).describe('This service bills cards only (no Apple Pay or carrier billing)'),
-      description: z.string().describe('"Visa *1111"'),
+      type: z.enum(['credit_card', 'debit_card']).check(z.describe('This service bills cards only (no Apple Pay or carrier billing)')),
+      description: z.string().check(z.describe('"Visa *1111"')),
       metadata: z.object({
         expiration_month: z.string(),
         expiration_year: z.string(),
@@ -66,33 +66,33 @@ export const paymentMethodResponse = /* @__PURE__ */ schema(() => named(
         last_4: z.string(),
       }),
       payment_preference_type: z.enum(PAYMENT_PREFERENCE_TYPES),
-      monthly_billing_day: z.number().int().nullable(),
-      monthly_transaction_limit_amount: z.number().int().nullable(),
-      preload_reload_threshold_amount: z.number().int().nullable(),
-      preload_value_amount: z.number().int().nullable(),
+      monthly_billing_day: z.nullable(z.number().check(z.int())),
+      monthly_transaction_limit_amount: z.nullable(z.number().check(z.int())),
+      preload_reload_threshold_amount: z.nullable(z.number().check(z.int())),
+      preload_value_amount: z.nullable(z.number().check(z.int())),
     }),
   }),
-));
+);
 
 /** GET /v15/payment_options_summary */
-export const paymentOptionsSummaryResponse = /* @__PURE__ */ schema(() => named(
+export const paymentOptionsSummaryResponse = named(
   'PaymentOptionsSummary',
   z.object({
     payment_options_summary: z.object({
       options: z.array(z.enum(['preload', 'monthly_billing'])),
-      max_credit_limit_amount: z.number().int(),
-      monthly_billing_day: z.number().int(),
-      preload_reload_threshold_amount: z.number().int(),
-      preload_value_amount: z.number().int(),
+      max_credit_limit_amount: z.number().check(z.int()),
+      monthly_billing_day: z.number().check(z.int()),
+      preload_reload_threshold_amount: z.number().check(z.int()),
+      preload_value_amount: z.number().check(z.int()),
     }),
   }),
-));
+);
 
 /** PUT /v15/apps/payment_preference: `{"payment_preference": {"preload": true, "preload_value_amount": 2500}}` or `{"preload": false}`. */
-export const paymentPreferenceBody = /* @__PURE__ */ schema(() => z.object({
+export const paymentPreferenceBody = z.object({
   payment_preference: z.object({
     preload: z.boolean(),
-    preload_value_amount: z.number().int().nullish(),
+    preload_value_amount: z.nullish(z.number().check(z.int())),
   }),
-}));
+});
 export type PaymentPreferenceRequest = z.output<typeof paymentPreferenceBody>['payment_preference'];

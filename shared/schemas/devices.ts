@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { timestamp } from './common.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 
 /**
  * An APNs device token as iOS sends it: hex (upper-case from the SDK; any case accepted and stored upper-case),
@@ -9,34 +9,34 @@ import { named, schema } from './registry.ts';
  * sender then drops the device (shared/domain/push/notifications.ts).
  */
 export const APN_TOKEN_PATTERN = /^(?:[0-9A-Fa-f]{2}){4,100}$/;
-export const apnToken = /* @__PURE__ */ schema(() => z.string().regex(APN_TOKEN_PATTERN, 'must be the APNs device token in hex').transform((token) => token.toUpperCase()));
+export const apnToken = z.pipe(z.string().check(z.regex(APN_TOKEN_PATTERN, 'must be the APNs device token in hex')), z.transform((token) => token.toUpperCase()));
 
 /** I17: `POST /v15/apn_devices` as iOS sends it (`api_key` at the top level, the user token in the header). */
-export const apnDeviceRequest = /* @__PURE__ */ schema(() => z.object({
-  api_key: z.string().min(1).max(256).optional().describe("The app's API key: the device receives that app's notifications (iOS always sends it; without it, the user token's app)"),
+export const apnDeviceRequest = z.object({
+  api_key: z.optional(z.string().check(z.minLength(1), z.maxLength(256))).check(z.describe("The app's API key: the device receives that app's notifications (iOS always sends it; without it, the user token's app)")),
   apn_device: z.object({
-    token: apnToken.describe('The APNs device token, hex'),
-    sandbox: z.boolean().nullish().transform((value) => value ?? false).describe("true for Apple's development APNs environment"),
-    device_identifier: z.string().max(255).nullish().transform((value) => value ?? null).describe('The SDK\'s device identifier (kept, not used)'),
+    token: apnToken.check(z.describe('The APNs device token, hex')),
+    sandbox: z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false)).check(z.describe("true for Apple's development APNs environment")),
+    device_identifier: z.pipe(z.nullish(z.string().check(z.maxLength(255))), z.transform((value) => value ?? null)).check(z.describe('The SDK\'s device identifier (kept, not used)')),
   }),
-}));
+});
 export type ApnDeviceRequest = z.output<typeof apnDeviceRequest>;
 
-export const apnDeviceResponse = /* @__PURE__ */ schema(() => named(
+export const apnDeviceResponse = named(
   'ApnDevice',
   z.object({
     apn_device: z.object({
       token: z.string(),
       sandbox: z.boolean(),
-      device_identifier: z.string().nullable(),
-      user_id: z.number().int().describe('The user it notifies (the token\'s)'),
-      app_id: z.number().int(),
+      device_identifier: z.nullable(z.string()),
+      user_id: z.number().check(z.int(), z.describe('The user it notifies (the token\'s)')),
+      app_id: z.number().check(z.int()),
       registered_at: timestamp,
     }),
   }),
-));
+);
 
 /** I18: `DELETE /v15/apn_devices/:token?api_key=` (iOS puts DELETE parameters in the URL). */
-export const apnDeviceDeleteQuery = /* @__PURE__ */ schema(() => z.object({
-  api_key: z.string().min(1).max(256).optional().describe("The app's API key (or the user token's app when absent)"),
-}));
+export const apnDeviceDeleteQuery = z.object({
+  api_key: z.optional(z.string().check(z.minLength(1), z.maxLength(256))).check(z.describe("The app's API key (or the user token's app when absent)")),
+});

@@ -1,13 +1,13 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Requests (the domain takes their parsed output: z.output of these schemas)
 
 /** An amount a POS sends: integer cents, bounded so no sum of them leaves the safe integers. */
-const amountInCents = /* @__PURE__ */ schema(() => z.number().int().min(0).max(100_000_000));
+const amountInCents = z.number().check(z.int(), z.gte(0), z.lte(100_000_000));
 
 /** One line of an order as a POS sends it (and as the order keeps it); modifiers nest as children. */
 export interface OrderItem {
@@ -34,22 +34,22 @@ export const MAX_ITEM_QUANTITY = 1_000_000;
 /** Most units one order may carry, each line's quantity times its parents' quantities, summed. */
 export const MAX_ORDER_UNITS = 100_000_000;
 
-export const orderItemSchema: z.ZodType<ItemEnvelope> = z.lazy(() =>
+export const orderItemSchema: z.ZodMiniType<ItemEnvelope> = z.lazy(() =>
   z.object({
     item: z.object({
       charged_price_amount: amountInCents,
-      description: z.string().max(1000).nullish().transform((value) => value ?? ''),
-      name: z.string().max(255),
+      description: z.pipe(z.nullish(z.string().check(z.maxLength(1000))), z.transform((value) => value ?? '')),
+      name: z.string().check(z.maxLength(255)),
       // Required by the contract except for child items; omitted means one.
-      quantity: z.number().int().min(1).max(MAX_ITEM_QUANTITY).nullish().transform((value) => value ?? undefined),
-      sku: z.string().max(255).nullish(),
-      category: z.string().max(255).nullish(),
-      standard_price_amount: amountInCents.nullish().transform((value) => value ?? undefined),
-      upc: z.string().max(255).nullish(),
-      children: z.array(orderItemSchema).max(100).nullish().transform((children) => children?.map((child) => child.item)),
+      quantity: z.pipe(z.nullish(z.number().check(z.int(), z.gte(1), z.lte(MAX_ITEM_QUANTITY))), z.transform((value) => value ?? undefined)),
+      sku: z.nullish(z.string().check(z.maxLength(255))),
+      category: z.nullish(z.string().check(z.maxLength(255))),
+      standard_price_amount: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? undefined)),
+      upc: z.nullish(z.string().check(z.maxLength(255))),
+      children: z.pipe(z.nullish(z.array(orderItemSchema).check(z.maxLength(100))), z.transform((children) => children?.map((child) => child.item))),
     }),
   }),
-) as unknown as z.ZodType<ItemEnvelope>;
+) as unknown as z.ZodMiniType<ItemEnvelope>;
 
 /**
  * Deepest `children` nesting accepted. Orders are stored as DynamoDB maps and lists, which nest at most
@@ -77,124 +77,111 @@ export function orderUnits(items: readonly OrderItem[] | undefined, limit = MAX_
   return units;
 }
 
-export const itemsSchema = /* @__PURE__ */ schema(() => z
-  .array(orderItemSchema)
-  .max(200)
-  .nullish()
-  .refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
+export const itemsSchema = z.pipe(z.nullish(z.array(orderItemSchema).check(z.maxLength(200))).check(z.refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
     error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
-  })
-  .refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
+  }), z.refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
     error: `hold at most ${MAX_ORDER_UNITS} units (quantities times their parents' quantities)`,
-  })
-  .transform((items) => (items ?? []).map((envelope) => envelope.item)));
+  })), z.transform((items) => (items ?? []).map((envelope) => envelope.item)));
 
-export const feeSchema = /* @__PURE__ */ schema(() => z.object({
+export const feeSchema = z.object({
   fee: z.object({
-    name: z.string().max(255).nullish(),
+    name: z.nullish(z.string().check(z.maxLength(255))),
     type: z.enum(['delivery', 'custom', 'catering']),
     charged_price_amount: amountInCents,
-    tax_amount: amountInCents.nullish(),
+    tax_amount: z.nullish(amountInCents),
     collector: z.literal('merchant'),
   }),
-}));
+});
 
 export type OrderFee = z.output<typeof feeSchema>['fee'];
 
-export const amounts = /* @__PURE__ */ schema(() => ({
+export const amounts = ({
   required: amountInCents,
-  optional: amountInCents.nullish().transform((value) => value ?? 0),
-}));
+  optional: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? 0)),
+});
 
 /** A flag clients send as true, false, null or not at all: only true is true. */
-const flag = /* @__PURE__ */ schema(() => z.boolean().nullish().transform((value) => value ?? false));
+const flag = z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false));
 
 /**
  * The fields a POS sends both when it proposes an order and when it completes it: the completed
  * order may differ from the proposed one only in adjusted amounts and the applied discount.
  */
-export const posOrderFields = /* @__PURE__ */ schema(() => ({
-  location_id: z.number().int(),
-  payment_token_data: z.string().max(PAYMENT_TOKEN_DATA_MAX),
+export const posOrderFields = ({
+  location_id: z.number().check(z.int()),
+  payment_token_data: z.string().check(z.maxLength(PAYMENT_TOKEN_DATA_MAX)),
   spend_amount: amounts.required,
   tax_amount: amounts.optional,
   exemption_amount: amounts.optional,
   partial_authorization_allowed: flag,
   discount_only: flag,
-  cashier: z.string().max(255).nullish(),
-  register: z.string().max(255).nullish(),
-  identifier_from_merchant: z.string().max(255).nullish(),
-  receipt_message_html: z.string().nullish(),
+  cashier: z.nullish(z.string().check(z.maxLength(255))),
+  register: z.nullish(z.string().check(z.maxLength(255))),
+  identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
+  receipt_message_html: z.nullish(z.string()),
   items: itemsSchema,
-}));
+});
 
 /** POST /v15/proposed_orders */
-export const proposedOrderBody = /* @__PURE__ */ schema(() => z.object({ proposed_order: z.object(posOrderFields) }));
+export const proposedOrderBody = z.object({ proposed_order: z.object(posOrderFields) });
 export type ProposedOrderRequest = z.output<typeof proposedOrderBody>['proposed_order'];
 
 /** POST /v15/completed_orders */
-export const completedOrderBody = /* @__PURE__ */ schema(() => z.object({
+export const completedOrderBody = z.object({
   completed_order: z.object({
     ...posOrderFields,
-    proposed_order_uuid: z.string().min(1).max(64),
+    proposed_order_uuid: z.string().check(z.minLength(1), z.maxLength(64)),
     // Left null when not sent: the tip the scanned QR code asks for applies then (orders/proposals.ts).
-    tip_amount: amountInCents.nullish().transform((value) => value ?? null),
+    tip_amount: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? null)),
     // Clients with discounts disabled send null.
     applied_discount_amount: amounts.optional,
-    fees: z
-      .array(feeSchema)
-      .max(50)
-      .nullish()
-      .transform((fees) => (fees ?? []).map((entry) => entry.fee)),
+    fees: z.pipe(z.nullish(z.array(feeSchema).check(z.maxLength(50))), z.transform((fees) => (fees ?? []).map((entry) => entry.fee))),
   }),
-}));
+});
 export type CompletedOrderRequest = z.output<typeof completedOrderBody>['completed_order'];
 
 /** POST /v14|v15/orders/:uuid/refund */
-export const refundParams = /* @__PURE__ */ schema(() => z.object({ uuid: z.string().min(1).max(64) }));
+export const refundParams = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 /** Body optional: `{"refund": {"manager_confirmation": "..."}}` (only merchants with a code need it). */
-export const refundBody = /* @__PURE__ */ schema(() => z
-  .object({ refund: z.object({ manager_confirmation: z.string().max(255).nullish() }).nullish() })
-  .optional()
-  .transform((body) => body ?? {}));
+export const refundBody = z.pipe(z.optional(z.object({ refund: z.nullish(z.object({ manager_confirmation: z.nullish(z.string().check(z.maxLength(255))) })) })), z.transform((body) => body ?? {}));
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions */
-export const giftCardValueAdditionParams = /* @__PURE__ */ schema(() => z.object({ merchant_id: z.string().regex(/^\d+$/).transform(Number) }));
-export const giftCardValueAdditionBody = /* @__PURE__ */ schema(() => z.object({
+export const giftCardValueAdditionParams = z.object({ merchant_id: z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)) });
+export const giftCardValueAdditionBody = z.object({
   gift_card_value_addition: z.object({
-    payment_token_data: z.string().max(255),
-    value_amount: z.number().int(),
-    location_id: z.number().int().nullish(),
-    order_uuid: z.string().max(255).nullish(),
-    tender_types: z.array(z.string().max(64)).max(20).nullish(),
-    type: z.string().max(64).nullish(),
-    identifier_from_merchant: z.string().max(255).nullish(),
-    external_identifier: z.string().max(255).nullish(),
+    payment_token_data: z.string().check(z.maxLength(255)),
+    value_amount: z.number().check(z.int()),
+    location_id: z.nullish(z.number().check(z.int())),
+    order_uuid: z.nullish(z.string().check(z.maxLength(255))),
+    tender_types: z.nullish(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(20))),
+    type: z.nullish(z.string().check(z.maxLength(64))),
+    identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
+    external_identifier: z.nullish(z.string().check(z.maxLength(255))),
   }),
-}));
+});
 export type GiftCardValueAdditionRequest = z.output<typeof giftCardValueAdditionBody>['gift_card_value_addition'];
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-export const giftCardValueAdditionResponse = /* @__PURE__ */ schema(() => named(
+export const giftCardValueAdditionResponse = named(
   'GiftCardValueAddition',
   z.object({
     gift_card_value_addition: z.object({
-      added_value_amount: cents.describe('Value loaded'),
-      new_value_at_merchant_amount: cents.describe('New total value at that merchant'),
-      old_value_at_merchant_amount: cents.describe('Previous total at that merchant'),
-      uuid: uuid.describe('Id of the addition'),
+      added_value_amount: cents.check(z.describe('Value loaded')),
+      new_value_at_merchant_amount: cents.check(z.describe('New total value at that merchant')),
+      old_value_at_merchant_amount: cents.check(z.describe('Previous total at that merchant')),
+      uuid: uuid.check(z.describe('Id of the addition')),
     }),
   }),
-));
+);
 
-export const proposedOrderResponse = /* @__PURE__ */ schema(() => named(
+export const proposedOrderResponse = named(
   'ProposedOrder',
   z.object({
     proposed_order: z.object({
       uuid,
-      discount_amount: cents.describe('Merchant-funded credit the customer can apply'),
+      discount_amount: cents.check(z.describe('Merchant-funded credit the customer can apply')),
       spend_amount: cents,
       tax_amount: cents,
       exemption_amount: cents,
@@ -202,9 +189,9 @@ export const proposedOrderResponse = /* @__PURE__ */ schema(() => named(
       created_at: timestamp,
     }),
   }),
-));
+);
 
-export const completedOrderResponse = /* @__PURE__ */ schema(() => named(
+export const completedOrderResponse = named(
   'CompletedOrder',
   z.object({
     order: z.object({
@@ -216,9 +203,9 @@ export const completedOrderResponse = /* @__PURE__ */ schema(() => named(
       uuid,
     }),
   }),
-));
+);
 
-export const merchantOrderResponse = /* @__PURE__ */ schema(() => named(
+export const merchantOrderResponse = named(
   'RefundedOrder',
   z.object({
     order: z.object({
@@ -226,29 +213,29 @@ export const merchantOrderResponse = /* @__PURE__ */ schema(() => named(
       merchant_funded_credit_amount: cents,
       earn_amount: cents,
       uuid,
-      loyalty_id: integerId.describe("The user's id at that merchant"),
+      loyalty_id: integerId.check(z.describe("The user's id at that merchant")),
       spend_amount: cents,
       refunded_at: timestamp,
       tip_amount: cents,
       total_amount: cents,
       location_id: integerId,
-      user_display_name: z.string().describe('First name and last initial'),
+      user_display_name: z.string().check(z.describe('First name and last initial')),
     }),
   }),
   'The merchant-facing order a refund answers.',
-));
+);
 
-const userOrderColumns = /* @__PURE__ */ schema(() => ({
-  balance_amount: cents.describe("Charged to the user's credit card"),
-  bundle_closed_at: timestamp.nullable(),
+const userOrderColumns = ({
+  balance_amount: cents.check(z.describe("Charged to the user's credit card")),
+  bundle_closed_at: z.nullable(timestamp),
   bundle_descriptor: z.string(),
-  contribution_amount: cents.nullable(),
-  contribution_target_name: z.string().nullable(),
+  contribution_amount: z.nullable(cents),
+  contribution_target_name: z.nullable(z.string()),
   created_at: timestamp,
   credit_applied_amount: cents,
   credit_earned_amount: cents,
-  identifier_from_merchant: z.string().nullable(),
-  location_extended_address: z.string().nullable(),
+  identifier_from_merchant: z.nullable(z.string()),
+  location_extended_address: z.nullable(z.string()),
   location_id: integerId,
   location_locality: z.string(),
   location_postal_code: z.string(),
@@ -256,89 +243,87 @@ const userOrderColumns = /* @__PURE__ */ schema(() => ({
   location_street_address: z.string(),
   merchant_id: integerId,
   merchant_name: z.string(),
-  refunded_at: timestamp.nullable(),
+  refunded_at: z.nullable(timestamp),
   spend_amount: cents,
   tip_amount: cents,
   total_amount: cents,
   transacted_at: timestamp,
   uuid,
-}));
+});
 
-export const userOrderSummary = /* @__PURE__ */ schema(() => named('UserOrderSummary', z.object(userOrderColumns), 'A user-oriented order as listed.'));
+export const userOrderSummary = named('UserOrderSummary', z.object(userOrderColumns), 'A user-oriented order as listed.');
 
-export const userOrderItem = /* @__PURE__ */ schema(() => named(
+export const userOrderItem = named(
   'UserOrderItem',
   z.object({
-    category: z.string().nullable(),
+    category: z.nullable(z.string()),
     description: z.string(),
     name: z.string(),
-    quantity: z.number().int(),
-    sku: z.string().nullable(),
-    upc: z.string().nullable(),
+    quantity: z.number().check(z.int()),
+    sku: z.nullable(z.string()),
+    upc: z.nullable(z.string()),
     charged_price_amount: cents,
     standard_price_amount: cents,
     get children() {
       return z.array(z.object({ item: userOrderItem }));
     },
   }),
-));
+);
 
-export const userOrderDetailResponse = /* @__PURE__ */ schema(() => named(
+export const userOrderDetailResponse = named(
   'UserOrder',
   z.object({
     order: z.object({
       id: orderIntegerId,
       ...userOrderColumns,
-      location_latitude: z.number().nullable(),
-      location_longitude: z.number().nullable(),
+      location_latitude: z.nullable(z.number()),
+      location_longitude: z.nullable(z.number()),
       location_name: z.string(),
-      tax_amount: cents.nullable().describe('null when 0'),
+      tax_amount: z.nullable(cents).check(z.describe('null when 0')),
       items: z.array(z.object({ item: userOrderItem })),
     }),
   }),
   'A user-oriented order with its details.',
-));
+);
 
-export const userOrderList = /* @__PURE__ */ schema(() => z.array(z.object({ order: userOrderSummary })));
+export const userOrderList = z.array(z.object({ order: userOrderSummary }));
 
 /** POST /v15/users/gift_card_value_orders (iOS sends merchant_id only when set; PS2 adds web_purchase). */
-export const giftCardValueOrderBody = /* @__PURE__ */ schema(() => z.object({
+export const giftCardValueOrderBody = z.object({
   gift_card_value_order: z.object({
-    merchant_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullish(),
-    recipient_email: z.string().trim().min(3).max(254).email(),
-    recipient_name: z.string().max(255).nullish(),
-    recipient_message: z.string().max(1000).nullish(),
+    merchant_id: z.nullish(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER))),
+    recipient_email: z.string().check(z.trim(), z.minLength(3), z.maxLength(254), z.email()),
+    recipient_name: z.nullish(z.string().check(z.maxLength(255))),
+    recipient_message: z.nullish(z.string().check(z.maxLength(1000))),
     value_amount: amountInCents,
-    web_purchase: z.boolean().nullish(),
+    web_purchase: z.nullish(z.boolean()),
   }),
-}));
+});
 export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
 
 /** GET /v15/users/gift_card_value_orders: the buyer's gift card orders, newest first (the gifts they sent). */
-export const giftCardValueOrderList = /* @__PURE__ */ schema(() => z.array(z.object({
+export const giftCardValueOrderList = z.array(z.object({
   gift_card_value_order: z.object({
     uuid: z.string(),
     merchant_id: integerId,
     value_amount: cents,
     recipient_email: z.string(),
-    recipient_name: z.string().nullable(),
-    state: z.enum(['delivered', 'pending', 'refunded']).describe(
-      "`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).",
-    ),
-    pending_until: timestamp.nullable().describe('While pending: when the value goes back to the buyer unclaimed'),
+    recipient_name: z.nullable(z.string()),
+    state: z.enum(['delivered', 'pending', 'refunded']).check(z.describe("`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).")),
+    pending_until: z.nullable(timestamp).check(z.describe('While pending: when the value goes back to the buyer unclaimed')),
     created_at: timestamp,
   }),
-})));
+}));
 
-export const giftCardValueOrderResponse = /* @__PURE__ */ schema(() => named(
+export const giftCardValueOrderResponse = named(
   'GiftCardValueOrder',
   z.object({
     gift_card_value_order: z.object({
-      added_value_amount: cents.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)"),
+      added_value_amount: cents.check(z.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)")),
       merchant_id: integerId,
       recipient_email: z.string(),
       uuid: z.string(),
     }),
   }),
   "The same answer whether or not the recipient's email has an account: without one, the value is held for that email and credited to the account later created with it (the buyer follows it in GET /v15/users/gift_card_value_orders); unclaimed after 60 days it is refunded to the buyer's card.",
-));
+);

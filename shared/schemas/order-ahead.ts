@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, roundedDecimal, timestamp, url, uuid } from './common.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 import { MAX_LINE_QUANTITY } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -28,13 +28,10 @@ const IOS_STATE_NAMES: Record<string, OrderAheadState> = {
 };
 
 /** A state name as a client may send it (the contract's or the iOS SDK's), read as the contract's name. */
-export const orderAheadStateInput = /* @__PURE__ */ schema(() => z
-  .string()
-  .max(40)
-  .transform((name, context) => {
+export const orderAheadStateInput = z.pipe(z.string().check(z.maxLength(40)), z.transform((name, context) => {
     const known = (ORDER_AHEAD_STATES as readonly string[]).includes(name) ? (name as OrderAheadState) : IOS_STATE_NAMES[name];
     if (known === undefined) {
-      context.addIssue({ code: 'custom', message: `unknown order state ${name}` });
+      context.issues.push({ code: 'custom', message: `unknown order state ${name}`, input: context.value });
       return z.NEVER;
     }
     return known;
@@ -51,103 +48,100 @@ export const MAX_UPSELL_IDS = 50;
 /** Longest instructions stored; the location's own (smaller) limit is checked by validation. */
 export const MAX_STORED_INSTRUCTIONS = 1000;
 
-const id = /* @__PURE__ */ schema(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
-const text = /* @__PURE__ */ schema(() => z.string().max(MAX_STORED_INSTRUCTIONS).nullable().optional());
+const id = z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
+const text = z.optional(z.nullable(z.string().check(z.maxLength(MAX_STORED_INSTRUCTIONS))));
 
-const cartLineSchema = /* @__PURE__ */ schema(() => z.object({
+const cartLineSchema = z.object({
   item: z.object({
     id,
-    quantity: z.number().int().optional(),
-    upsell_id: id.nullable().optional(),
+    quantity: z.optional(z.number().check(z.int())),
+    upsell_id: z.optional(z.nullable(id)),
     special_instructions: text,
-    option_ids: z.array(id).max(MAX_OPTIONS_PER_LINE).nullable().optional(),
+    option_ids: z.optional(z.nullable(z.array(id).check(z.maxLength(MAX_OPTIONS_PER_LINE)))),
   }),
-}));
+});
 
 /** `{"order": {...}}` of POST /v15/order_ahead/orders and POST /v15/upsells. Clients send absent values as null. */
-export const cartBodySchema = /* @__PURE__ */ schema(() => z.object({
+export const cartBodySchema = z.object({
   order: z.object({
-    location_id: id.nullable().optional(),
-    conveyance: z
-      .object({
-        fulfillment_type: z.string().nullable().optional(),
-        desired_ready_time: z.string().max(40).nullable().optional(),
-        delivery_address_id: id.nullable().optional(),
-      })
-      .nullable()
-      .optional(),
-    items: z.array(cartLineSchema).max(MAX_CART_LINES).nullable().optional(),
-    upsell_ids: z.array(id).max(MAX_UPSELL_IDS).nullable().optional(),
+    location_id: z.optional(z.nullable(id)),
+    conveyance: z.optional(z.nullable(z.object({
+        fulfillment_type: z.optional(z.nullable(z.string())),
+        desired_ready_time: z.optional(z.nullable(z.string().check(z.maxLength(40)))),
+        delivery_address_id: z.optional(z.nullable(id)),
+      }))),
+    items: z.optional(z.nullable(z.array(cartLineSchema).check(z.maxLength(MAX_CART_LINES)))),
+    upsell_ids: z.optional(z.nullable(z.array(id).check(z.maxLength(MAX_UPSELL_IDS)))),
     special_instructions: text,
-    tip_amount: z.number().int().min(0).max(100_000_00).nullable().optional(),
+    tip_amount: z.optional(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(100_000_00)))),
     // Kept to 4 decimal places: a denormal percentage (5e-324) is 0, not a number DynamoDB refuses to store.
-    tip_percent: z.number().min(0).max(100).pipe(roundedDecimal(4)).nullable().optional(),
+    tip_percent: z.optional(z.nullable(z.pipe(z.number().check(z.gte(0), z.lte(100)), roundedDecimal(4)))),
     /** Some clients echo the status they were given; read in either vocabulary and otherwise ignored (the server decides states). */
-    state: orderAheadStateInput.nullable().optional(),
+    state: z.optional(z.nullable(orderAheadStateInput)),
   }),
-}));
+});
 export type CartBody = z.output<typeof cartBodySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
 /** What the start and the completion answer (and the completion's 202 polls): where to poll, the state, the uuid. */
-export const orderAheadStatusResponse = /* @__PURE__ */ schema(() => named(
+export const orderAheadStatusResponse = named(
   'OrderAheadStatus',
   z.object({
     order: z.object({
-      order_url: url.describe('Poll this URL with GET; do not construct it'),
+      order_url: url.check(z.describe('Poll this URL with GET; do not construct it')),
       state: z.enum(ORDER_AHEAD_STATES),
       uuid,
     }),
   }),
-));
+);
 
-const upsellItemDetail = /* @__PURE__ */ schema(() => z.object({
+const upsellItemDetail = z.object({
   description: z.string(),
-  id: integerId.describe('Order ahead menu item id'),
-  image_url: z.string().describe('Base URL of the item image, empty when none'),
+  id: integerId.check(z.describe('Order ahead menu item id')),
+  image_url: z.string().check(z.describe('Base URL of the item image, empty when none')),
   name: z.string(),
-  price_amount: z.string().describe('Price in cents, as a string (documented so)'),
-}));
+  price_amount: z.string().check(z.describe('Price in cents, as a string (documented so)')),
+});
 
-const polledItem = /* @__PURE__ */ schema(() => z.object({
+const polledItem = z.object({
   item: z.object({
     id: integerId,
     name: z.string(),
     option_ids: z.array(integerId),
     price_amount: cents,
-    quantity: z.number().int(),
+    quantity: z.number().check(z.int()),
     selected_options: z.array(
       z.object({
-        option: z.object({ id: integerId, free_quantity: z.number().int(), name: z.string(), price_amount: cents, quantity: z.number().int() }),
+        option: z.object({ id: integerId, free_quantity: z.number().check(z.int()), name: z.string(), price_amount: cents, quantity: z.number().check(z.int()) }),
       }),
     ),
     selected_options_description: z.string(),
-    special_instructions: z.string().nullable(),
-    upsell_id: integerId.nullable(),
+    special_instructions: z.nullable(z.string()),
+    upsell_id: z.nullable(integerId),
   }),
-}));
+});
 
-const conveyance = /* @__PURE__ */ schema(() => z.object({
+const conveyance = z.object({
   fulfillment_type: z.enum(['pickup', 'delivery']),
-  desired_ready_time: timestamp.nullable(),
-  delivery_address_id: integerId.nullable(),
-}));
+  desired_ready_time: z.nullable(timestamp),
+  delivery_address_id: z.nullable(integerId),
+});
 
-export const orderAheadOrderResponse = /* @__PURE__ */ schema(() => named(
+export const orderAheadOrderResponse = named(
   'OrderAheadOrder',
   z.object({
     order: z.object({
       allows_special_instructions: z.boolean(),
-      special_instructions_character_limit: z.number().int(),
+      special_instructions_character_limit: z.number().check(z.int()),
       available_at: z.array(timestamp),
       soonest_available_at: timestamp,
       conveyance,
       delivery_fee_amount: cents,
       displayed_upsell_ids: z.array(integerId),
       discount_amount: cents,
-      instructions: z.string().nullable(),
+      instructions: z.nullable(z.string()),
       items: z.array(polledItem),
       latitude: z.number(),
       longitude: z.number(),
@@ -155,35 +149,33 @@ export const orderAheadOrderResponse = /* @__PURE__ */ schema(() => named(
       location_title: z.string(),
       location_subtitle: z.string(),
       merchant_name: z.string(),
-      order_completion_url: url.describe('POST here to complete (charge) the order'),
+      order_completion_url: url.check(z.describe('POST here to complete (charge) the order')),
       provider_service_fee_amount: cents,
       service_fee_amount: cents,
-      special_instructions: z.string().nullable(),
+      special_instructions: z.nullable(z.string()),
       spend_amount: cents,
       state: z.enum(ORDER_AHEAD_STATES),
       subtotal: cents,
       tax_amount: cents,
       tip_amount: cents,
       total_amount: cents,
-      upsell: z
-        .object({ id: integerId, prompt: z.string(), show_prices: z.boolean(), items: z.array(z.object({ item: upsellItemDetail })) })
-        .nullable(),
+      upsell: z.nullable(z.object({ id: integerId, prompt: z.string(), show_prices: z.boolean(), items: z.array(z.object({ item: upsellItemDetail })) })),
       uuid,
     }),
   }),
   'A validated order ahead order (the poll answer once validation succeeded).',
-));
+);
 
-export const completedOrderAheadResponse = /* @__PURE__ */ schema(() => named(
+export const completedOrderAheadResponse = named(
   'CompletedOrderAheadOrder',
   z.object({
     order: z.object({
       conveyance,
       delivery_fee_amount: cents,
-      delivery_instructions: z.string().nullable(),
-      delivery_uuid: z.string().nullable(),
-      discount_amount: cents.describe('Merchant-funded credit and gift card value applied'),
-      instructions: z.string().describe('Pickup or delivery instructions (empty when none)'),
+      delivery_instructions: z.nullable(z.string()),
+      delivery_uuid: z.nullable(z.string()),
+      discount_amount: cents.check(z.describe('Merchant-funded credit and gift card value applied')),
+      instructions: z.string().check(z.describe('Pickup or delivery instructions (empty when none)')),
       items: z.array(polledItem),
       latitude: z.number(),
       longitude: z.number(),
@@ -191,44 +183,44 @@ export const completedOrderAheadResponse = /* @__PURE__ */ schema(() => named(
       location_subtitle: z.string(),
       location_title: z.string(),
       merchant_name: z.string(),
-      order_number: z.string().describe("The ordering provider's order number (a string, as the iOS SDK reads it)"),
+      order_number: z.string().check(z.describe("The ordering provider's order number (a string, as the iOS SDK reads it)")),
       order_url: url,
-      phone: z.string().describe("The location's phone number (empty when unknown)"),
-      ready_at: timestamp.describe('When the provider will have it ready'),
+      phone: z.string().check(z.describe("The location's phone number (empty when unknown)")),
+      ready_at: timestamp.check(z.describe('When the provider will have it ready')),
       service_fee_amount: cents,
-      special_instructions: z.string().nullable(),
+      special_instructions: z.nullable(z.string()),
       spend_amount: cents,
       state: z.literal('completed'),
       subtotal: cents,
       tax_amount: cents,
       tip_amount: cents,
-      total_amount: cents.describe('Charged to the card (the balance, as for an in-store order)'),
+      total_amount: cents.check(z.describe('Charged to the card (the balance, as for an in-store order)')),
       uuid,
     }),
   }),
   'An order ahead order the provider accepted (the completion poll answer once it succeeded).',
-));
+);
 
-const suggestedOrder = /* @__PURE__ */ schema(() => z.object({
+const suggestedOrder = z.object({
   order: z.object({
     banner: z.enum(['past', 'popular']),
     conveyance,
-    created_at: timestamp.describe('When this cart was last completed'),
-    description: z.string().describe('Item names'),
-    items: z.array(z.object({ item: z.object({ id: integerId, quantity: z.number().int(), special_instructions: z.string().nullable(), option_ids: z.array(integerId) }) })),
+    created_at: timestamp.check(z.describe('When this cart was last completed')),
+    description: z.string().check(z.describe('Item names')),
+    items: z.array(z.object({ item: z.object({ id: integerId, quantity: z.number().check(z.int()), special_instructions: z.nullable(z.string()), option_ids: z.array(integerId) }) })),
     location_id: integerId,
     menu_url: url,
     merchant_name: z.string(),
-    special_instructions: z.string().nullable(),
+    special_instructions: z.nullable(z.string()),
     total_amount: cents,
     uuid,
-    walking_time_minutes: z.number().int().optional().describe('With lat and lng only'),
+    walking_time_minutes: z.optional(z.number().check(z.int())).check(z.describe('With lat and lng only')),
   }),
-}));
+});
 
-export const suggestedOrdersResponse = /* @__PURE__ */ schema(() => named('SuggestedOrders', z.array(suggestedOrder).max(25), 'Carts ready to start again: past carts of the user, then popular carts of the location.'));
+export const suggestedOrdersResponse = named('SuggestedOrders', z.array(suggestedOrder).check(z.maxLength(25)), 'Carts ready to start again: past carts of the user, then popular carts of the location.');
 
-export const upsellSuggestionResponse = /* @__PURE__ */ schema(() => named(
+export const upsellSuggestionResponse = named(
   'UpsellSuggestion',
   z.object({
     upsell: z.object({
@@ -238,11 +230,11 @@ export const upsellSuggestionResponse = /* @__PURE__ */ schema(() => named(
       items: z.array(z.object({ item: z.object({ id: integerId }) })),
     }),
   }),
-));
+);
 
-const availabilityWindows = /* @__PURE__ */ schema(() => z.array(z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) })));
+const availabilityWindows = z.array(z.object({ start: z.string(), end: z.string(), days: z.array(z.enum(WEEKDAYS)) }));
 
-export const menuResponse = /* @__PURE__ */ schema(() => named(
+export const menuResponse = named(
   'Menu',
   z.object({
     menu: z.object({
@@ -251,16 +243,16 @@ export const menuResponse = /* @__PURE__ */ schema(() => named(
       time_zone: z.string(),
       updated_at: timestamp,
       allows_special_instructions: z.boolean(),
-      special_instructions_character_limit: z.number().int(),
-      category_groups: z.array(z.object({ category_group: z.object({ id: integerId, name: z.string(), description: z.string().nullable(), display_order: z.number().int() }) })),
+      special_instructions_character_limit: z.number().check(z.int()),
+      category_groups: z.array(z.object({ category_group: z.object({ id: integerId, name: z.string(), description: z.nullable(z.string()), display_order: z.number().check(z.int()) }) })),
       categories: z.array(
         z.object({
           category: z.object({
             id: integerId,
             name: z.string(),
-            description: z.string().nullable(),
-            category_group_id: integerId.nullable(),
-            display_order: z.number().int(),
+            description: z.nullable(z.string()),
+            category_group_id: z.nullable(integerId),
+            display_order: z.number().check(z.int()),
             availability_windows: availabilityWindows,
             items: z.array(
               z.object({
@@ -268,16 +260,16 @@ export const menuResponse = /* @__PURE__ */ schema(() => named(
                   id: integerId,
                   name: z.string(),
                   description: z.string(),
-                  display_order: z.number().int(),
+                  display_order: z.number().check(z.int()),
                   price_amount: cents,
-                  image_url: z.string().nullable().describe('Base URL of the item picture: add density, width and height'),
+                  image_url: z.nullable(z.string()).check(z.describe('Base URL of the item picture: add density, width and height')),
                   nutrition: z.record(z.string(), z.string()),
-                  sku: z.string().nullable(),
-                  upc: z.string().nullable(),
+                  sku: z.nullable(z.string()),
+                  upc: z.nullable(z.string()),
                   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
                   allows_special_instructions: z.boolean(),
-                  special_instructions_character_limit: z.number().int(),
-                  tax_rate: z.number().describe('Decimal (0.0825 = 8.25%)'),
+                  special_instructions_character_limit: z.number().check(z.int()),
+                  tax_rate: z.number().check(z.describe('Decimal (0.0825 = 8.25%)')),
                   timescopes: z.array(
                     z.object({ day_of_week_starts_at: z.string(), day_of_week_ends_at: z.string(), time_of_day_starts_at: z.string(), time_of_day_ends_at: z.string() }),
                   ),
@@ -288,14 +280,14 @@ export const menuResponse = /* @__PURE__ */ schema(() => named(
                       option_group: z.object({
                         id: integerId,
                         name: z.string(),
-                        display_order: z.number().int(),
-                        minimum_choices: z.number().int(),
-                        maximum_choices: z.number().int().nullable(),
-                        free_choices: z.number().int(),
+                        display_order: z.number().check(z.int()),
+                        minimum_choices: z.number().check(z.int()),
+                        maximum_choices: z.nullable(z.number().check(z.int())),
+                        free_choices: z.number().check(z.int()),
                         default_option_ids: z.array(integerId),
                         options: z.array(
                           z.object({
-                            option: z.object({ id: integerId, name: z.string(), display_order: z.number().int(), price_amount: cents, available: z.boolean() }),
+                            option: z.object({ id: integerId, name: z.string(), display_order: z.number().check(z.int()), price_amount: cents, available: z.boolean() }),
                           }),
                         ),
                       }),
@@ -311,4 +303,4 @@ export const menuResponse = /* @__PURE__ */ schema(() => named(
     }),
   }),
   'An order ahead menu as apps read it (local times are in time_zone).',
-));
+);

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { schema } from './registry.ts';
+import * as z from '#shared/schemas/zod.ts';
 
 /**
  * Path and query parameter schemas shared by handlers. Path parameters that fail their schema answer
@@ -7,20 +6,16 @@ import { schema } from './registry.ts';
  */
 
 /** A numeric id in a path (`/v15/campaigns/{id}`). */
-export const pathId = /* @__PURE__ */ schema(() => z.string().regex(/^[1-9]\d{0,14}$/).transform(Number));
+export const pathId = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,14}$/)), z.transform(Number));
 
 /** Query values arrive as strings; an empty one (`page=`) counts as not given. */
-export const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+export const optionalQuery = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform((value: unknown) => (value === '' ? undefined : value)), z.optional(schema));
 
 export const decimalQuery = (message = 'must be a number') =>
-  z
-    .string()
-    .trim()
-    .regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)
-    .transform(Number);
+  z.pipe(z.string().check(z.trim(), z.regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)), z.transform(Number));
 
-export const latitudeQuery = /* @__PURE__ */ schema(() => decimalQuery().pipe(z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90')));
-export const longitudeQuery = /* @__PURE__ */ schema(() => decimalQuery().pipe(z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180')));
+export const latitudeQuery = z.pipe(decimalQuery(), z.number().check(z.gte(-90, 'must be between -90 and 90'), z.lte(90, 'must be between -90 and 90')));
+export const longitudeQuery = z.pipe(decimalQuery(), z.number().check(z.gte(-180, 'must be between -180 and 180'), z.lte(180, 'must be between -180 and 180')));
 
 /** lat and lng come together or not at all. */
 export function requireLatLngTogether(query: { lat?: number; lng?: number }, context: z.core.$RefinementCtx): void {
@@ -31,13 +26,8 @@ export function requireLatLngTogether(query: { lat?: number; lng?: number }, con
 }
 
 /** A true/false query flag (`transfer_supported=true`); `1`/`0` too. */
-export const booleanQuery = /* @__PURE__ */ schema(() => z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1'));
+export const booleanQuery = z.pipe(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }), z.transform((value) => value === 'true' || value === '1'));
 
 /** A whole number of 1 or more in a query string (`after`, `image[width]`). */
 export const positiveInteger = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\+?\d+$/, message)
-    .transform(Number)
-    .refine((value) => Number.isSafeInteger(value) && value >= 1, message);
+  z.pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, message)), z.transform(Number)).check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, message));

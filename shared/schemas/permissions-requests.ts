@@ -1,26 +1,26 @@
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { integerId, timestamp } from './common.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 
-const state = /* @__PURE__ */ schema(() => z.enum(['pending', 'accepted', 'rejected']));
+const state = z.enum(['pending', 'accepted', 'rejected']);
 
 /** What the app sees (create: without email and token). */
-export const permissionsRequestForApp = /* @__PURE__ */ schema(() => named(
+export const permissionsRequestForApp = named(
   'PermissionsRequest',
   z.object({
     permissions_request: z.object({
       app_id: integerId,
-      email: z.string().optional(),
+      email: z.optional(z.string()),
       id: integerId,
       permission_keynames: z.array(z.string()),
       state,
-      token: z.string().nullable().optional().describe('The granted user token: given once, by the first poll after acceptance (or POSTed to the app callback); null otherwise'),
+      token: z.optional(z.nullable(z.string())).check(z.describe('The granted user token: given once, by the first poll after acceptance (or POSTed to the app callback); null otherwise')),
     }),
   }),
-));
+);
 
 /** What the user sees: their pending request, or the one they just answered. */
-export const permissionsRequestForUser = /* @__PURE__ */ schema(() => named(
+export const permissionsRequestForUser = named(
   'UserPermissionsRequest',
   z.object({
     permissions_request: z.object({
@@ -34,4 +34,4 @@ export const permissionsRequestForUser = /* @__PURE__ */ schema(() => named(
       permissions: z.array(z.object({ permission: z.object({ keyname: z.string(), description: z.string() }) })),
     }),
   }),
-));
+);

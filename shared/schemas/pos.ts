@@ -2,48 +2,48 @@
  * The POS surface beyond the contract (docs/pos.md): merchant views of orders and locations, contribution
  * targets and remote checks. Shapes follow what LevelUp's SDKs send and read (the reference's P11-P21).
  */
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
 import { location, orderAheadMenuUrl, tipPreference } from './locations.ts';
 import { amounts, completedOrderResponse, itemsSchema, userOrderItem } from './money.ts';
-import { named, schema } from './registry.ts';
+import { named } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
 
-const merchantOrderV14Fields = /* @__PURE__ */ schema(() => ({
+const merchantOrderV14Fields = ({
   created_at: timestamp,
   merchant_funded_credit_amount: cents,
-  earn_amount: cents.describe('Credit the order earned'),
+  earn_amount: cents.check(z.describe('Credit the order earned')),
   uuid,
-  loyalty_id: integerId.describe("The user's id at that merchant"),
+  loyalty_id: integerId.check(z.describe("The user's id at that merchant")),
   spend_amount: cents,
-  refunded_at: timestamp.nullable(),
+  refunded_at: z.nullable(timestamp),
   tip_amount: cents,
   total_amount: cents,
   location_id: integerId,
-  user_display_name: z.string().describe('First name and last initial'),
-}));
+  user_display_name: z.string().check(z.describe('First name and last initial')),
+});
 
-export const merchantOrderV14Response = /* @__PURE__ */ schema(() => named(
+export const merchantOrderV14Response = named(
   'MerchantOrderV14',
   z.object({ order: z.object({ ...merchantOrderV14Fields, transacted_at: timestamp }) }),
   'The merchant-facing order (v14).',
-));
+);
 
-export const merchantOrderV15Response = /* @__PURE__ */ schema(() => named(
+export const merchantOrderV15Response = named(
   'MerchantOrder',
   z.object({
     order: z.object({
       ...merchantOrderV14Fields,
       transacted_at: timestamp,
       id: orderIntegerId,
-      cashier: z.string().nullable(),
-      identifier_from_merchant: z.string().nullable(),
-      register: z.string().nullable(),
+      cashier: z.nullable(z.string()),
+      identifier_from_merchant: z.nullable(z.string()),
+      register: z.nullable(z.string()),
       merchant_id: integerId,
       merchant_name: z.string(),
-      balance_amount: cents.describe('Charged to the card'),
+      balance_amount: cents.check(z.describe('Charged to the card')),
       credit_applied_amount: cents,
       credit_earned_amount: cents,
       exemption_amount: cents,
@@ -55,178 +55,172 @@ export const merchantOrderV15Response = /* @__PURE__ */ schema(() => named(
     }),
   }),
   'The merchant-facing order with the POS fields and items (v15).',
-));
+);
 
-export const locationOrderList = /* @__PURE__ */ schema(() => z.array(
+export const locationOrderList = z.array(
   z.object({
     order: named(
       'LocationOrder',
-      z.object({ ...merchantOrderV14Fields, refund_source: z.enum(['merchant']).nullable().describe('Who refunded the order; null while not refunded') }),
+      z.object({ ...merchantOrderV14Fields, refund_source: z.nullable(z.enum(['merchant'])).check(z.describe('Who refunded the order; null while not refunded')) }),
       "An order as a location's order list shows it.",
     ),
   }),
-));
+);
 
 // ---------------------------------------------------------------------------------------------
 // Locations (P13, P14, P15)
 
-export const managedLocationList = /* @__PURE__ */ schema(() => z.array(
+export const managedLocationList = z.array(
   z.object({
     location: named(
       'ManagedLocation',
       z.object({
-        address: z.string().describe('One line: street, locality, region'),
+        address: z.string().check(z.describe('One line: street, locality, region')),
         id: integerId,
         merchant_id: integerId,
         merchant_name: z.string(),
         name: z.string(),
-        pos_location_identifier: z.string().nullable(),
+        pos_location_identifier: z.nullable(z.string()),
         tip_preference: tipPreference,
       }),
       'A location the merchant token may place orders for.',
     ),
   }),
-));
+);
 
-export const locationDetailsV15 = /* @__PURE__ */ schema(() => named(
+export const locationDetailsV15 = named(
   'LocationDetails',
-  location.extend({
-    name: z.string().nullable(),
-    phone: z.string().nullable(),
-    foodler_url: absoluteUrl.nullable(),
-    delivery_menu_url: orderAheadMenuUrl.describe('Absolute URL of the order ahead menu to order delivery from; null unless the location delivers and has a menu'),
-    visible: z.boolean().describe('Same as shown (older clients read this name)'),
+  z.extend(location, {
+    name: z.nullable(z.string()),
+    phone: z.nullable(z.string()),
+    foodler_url: z.nullable(absoluteUrl),
+    delivery_menu_url: orderAheadMenuUrl.check(z.describe('Absolute URL of the order ahead menu to order delivery from; null unless the location delivers and has a menu')),
+    visible: z.boolean().check(z.describe('Same as shown (older clients read this name)')),
   }),
   'A location with the fields POS and app SDKs read besides the contract Location (v15).',
-));
+);
 
-export const locationDetailsV15Response = /* @__PURE__ */ schema(() => z.object({ location: locationDetailsV15 }));
-export const locationDetailsV15List = /* @__PURE__ */ schema(() => z.array(z.object({ location: locationDetailsV15 })));
+export const locationDetailsV15Response = z.object({ location: locationDetailsV15 });
+export const locationDetailsV15List = z.array(z.object({ location: locationDetailsV15 }));
 
-export const locationDetailsV14Response = /* @__PURE__ */ schema(() => z.object({
+export const locationDetailsV14Response = z.object({
   location: named(
     'LocationDetailsV14',
     z.object({
-      categories: z.array(z.number().int()),
+      categories: z.array(z.number().check(z.int())),
       delivery_menu_url: orderAheadMenuUrl,
       description_html: z.string(),
       extended_address: z.string(),
-      facebook_url: absoluteUrl.nullable(),
-      foodler_url: absoluteUrl.nullable(),
+      facebook_url: z.nullable(absoluteUrl),
+      foodler_url: z.nullable(absoluteUrl),
       hours: z.string(),
       id: integerId,
       latitude: z.number(),
       locality: z.string(),
       longitude: z.number(),
-      menu_url: absoluteUrl.nullable(),
+      menu_url: z.nullable(absoluteUrl),
       merchant_description_html: z.string(),
       merchant_id: integerId,
       merchant_name: z.string(),
       merchant_tip_preference: tipPreference,
-      name: z.string().nullable(),
-      newsletter_url: absoluteUrl.nullable(),
-      opentable_url: absoluteUrl.nullable(),
-      phone: z.string().nullable(),
+      name: z.nullable(z.string()),
+      newsletter_url: z.nullable(absoluteUrl),
+      opentable_url: z.nullable(absoluteUrl),
+      phone: z.nullable(z.string()),
       pickup_menu_url: orderAheadMenuUrl,
       postal_code: z.string(),
       region: z.string(),
       shown: z.boolean(),
       street_address: z.string(),
-      twitter_url: absoluteUrl.nullable(),
+      twitter_url: z.nullable(absoluteUrl),
       updated_at: timestamp,
-      visible: z.boolean().describe('Same as shown (older clients read this name)'),
-      yelp_url: absoluteUrl.nullable(),
+      visible: z.boolean().check(z.describe('Same as shown (older clients read this name)')),
+      yelp_url: z.nullable(absoluteUrl),
     }),
     'A location as v14 clients (iOS, Android) read it.',
   ),
-}));
+});
 
-export const merchantLocationSummaryV14List = /* @__PURE__ */ schema(() => z.array(
+export const merchantLocationSummaryV14List = z.array(
   z.object({
-    location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.string().nullable() }), "A merchant's location as v14 lists it."),
+    location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.nullable(z.string()) }), "A merchant's location as v14 lists it."),
   }),
-));
+);
 
 // ---------------------------------------------------------------------------------------------
 // Contribution targets (P20, P21)
 
-const contributionTarget = /* @__PURE__ */ schema(() => named(
+const contributionTarget = named(
   'ContributionTarget',
   z.object({
     description_html: z.string(),
     employer_required: z.boolean(),
-    facebook_url: z.string().nullable(),
+    facebook_url: z.nullable(z.string()),
     featured: z.boolean(),
     home_address_required: z.boolean(),
-    id: z.string().describe('The target id, as text (as LevelUp sent it)'),
-    minimum_age_required: z.number().int().nullable(),
+    id: z.string().check(z.describe('The target id, as text (as LevelUp sent it)')),
+    minimum_age_required: z.nullable(z.number().check(z.int())),
     name: z.string(),
-    partner_specific_terms: z.string().nullable(),
-    twitter_username: z.string().nullable(),
-    website: z.string().nullable(),
+    partner_specific_terms: z.nullable(z.string()),
+    twitter_username: z.nullable(z.string()),
+    website: z.nullable(z.string()),
   }),
   'A charity a user may give to.',
-));
+);
 
-export const contributionTargetResponse = /* @__PURE__ */ schema(() => z.object({ contribution_target: contributionTarget }));
-export const contributionTargetList = /* @__PURE__ */ schema(() => z.array(z.object({ contribution_target: contributionTarget })));
+export const contributionTargetResponse = z.object({ contribution_target: contributionTarget });
+export const contributionTargetList = z.array(z.object({ contribution_target: contributionTarget }));
 
 // ---------------------------------------------------------------------------------------------
 // Remote checks (P16-P19)
 
 /** A check as the POS publishes it (PUT /v15/checks, PUT /v15/checks/:uuid): the C# SDK always sends every key. */
-export const checkBody = /* @__PURE__ */ schema(() => z.object({
+export const checkBody = z.object({
   check: z.object({
-    location_id: z.number().int(),
+    location_id: z.number().check(z.int()),
     spend_amount: amounts.required,
     tax_amount: amounts.optional,
     exemption_amount: amounts.optional,
     // The SDK's default: a remote check may be paid in part, the rest by another tender.
-    partial_authorization_allowed: z.boolean().nullish().transform((value) => value ?? true),
-    cashier: z.string().max(255).nullish(),
-    register: z.string().max(255).nullish(),
-    identifier_from_merchant: z.string().max(255).nullish(),
+    partial_authorization_allowed: z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? true)),
+    cashier: z.nullish(z.string().check(z.maxLength(255))),
+    register: z.nullish(z.string().check(z.maxLength(255))),
+    identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
     items: itemsSchema,
   }),
-}));
+});
 export type CheckRequest = z.output<typeof checkBody>['check'];
 
 /** A check's uuid in a path: 32 hex characters, any case (the QR code holds it upper-cased). */
-export const checkParams = /* @__PURE__ */ schema(() => z.object({ uuid: z.string().regex(/^[0-9a-fA-F]{32}$/).transform((value) => value.toLowerCase()) }));
+export const checkParams = z.object({ uuid: z.pipe(z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)), z.transform((value) => value.toLowerCase())) });
 
 /**
  * POST /v15/checks/:uuid/orders: the POS finalises (`applied_discount_amount`, `tax_amount`, `spend_amount`, as the
  * C# SDK sends them) or the customer's app claims (optionally with a `tip_amount`); the token says which.
  */
-export const checkOrderBody = /* @__PURE__ */ schema(() => z
-  .object({
-    order: z
-      .object({
+export const checkOrderBody = z.pipe(z.optional(z.object({
+    order: z.pipe(z.nullish(z.object({
         applied_discount_amount: amounts.optional,
         tax_amount: amounts.optional,
-        spend_amount: amounts.required.nullish(),
+        spend_amount: z.nullish(amounts.required),
         tip_amount: amounts.optional,
-      })
-      .nullish()
-      .transform((order) => order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }),
-  })
-  .optional()
-  .transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }));
+      })), z.transform((order) => order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 })),
+  })), z.transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }));
 export type CheckOrderRequest = z.output<typeof checkOrderBody>;
 
-export const publishedCheckResponse = /* @__PURE__ */ schema(() => named(
+export const publishedCheckResponse = named(
   'PublishedCheck',
   z.object({
     check: z.object({
-      locator: z.string().describe('Six characters staff can read out; not a credential'),
-      uuid: z.string().describe('32 hex characters'),
-      qr_code_character_art: z.string().describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)'),
+      locator: z.string().check(z.describe('Six characters staff can read out; not a credential')),
+      uuid: z.string().check(z.describe('32 hex characters')),
+      qr_code_character_art: z.string().check(z.describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)')),
     }),
   }),
   'A published remote check.',
-));
+);
 
-export const checkResponse = /* @__PURE__ */ schema(() => named(
+export const checkResponse = named(
   'Check',
   z.object({
     check: z.object({
@@ -239,19 +233,16 @@ export const checkResponse = /* @__PURE__ */ schema(() => named(
       tax_amount: cents,
       exemption_amount: cents,
       items: z.array(z.object({ item: userOrderItem })),
-      pending_order: z
-        .object({
+      pending_order: z.optional(z.object({
           uuid: z.string(),
-          discount_amount: cents.nullable().describe('Merchant-funded credit the POS may apply; null once the check is paid'),
+          discount_amount: z.nullable(cents).check(z.describe('Merchant-funded credit the POS may apply; null once the check is paid')),
           tip_amount: cents,
-        })
-        .optional()
-        .describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)'),
-      completed_order_uuid: z.string().nullable(),
+        })).check(z.describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)')),
+      completed_order_uuid: z.nullable(z.string()),
     }),
   }),
   'A remote check as the POS polls it and as the customer who claimed it sees it.',
-));
+);
 
 /** The finalisation answers the completed order (as POST /v15/completed_orders); a claim answers the check. */
-export const checkOrderResponse = /* @__PURE__ */ schema(() => z.union([completedOrderResponse, checkResponse]));
+export const checkOrderResponse = z.union([completedOrderResponse, checkResponse]);

@@ -143,16 +143,11 @@ describe('one way to do each thing', () => {
     expect(offending(shared, /^\s*import\s+'[^']+';/).filter((line) => !line.startsWith('shared/openapi/'))).toEqual([]);
   });
 
-  // Cold start (docs/architecture.md, "Contract document"): esbuild can only drop a module-level
-  // schema a function never uses when its construction is marked pure, and the response schemas (read by the
-  // OpenAPI generator only) only when the bundle-time flag removes them. Written the plain way, a schema still
-  // works but is built at every cold start of every function that imports its module.
-  // The domain's own schemas (operator inputs such as menus and contribution targets) too: the functions that
-  // only read those records import the module and would otherwise build them at every cold start. And the
-  // HTTP helpers' (the events list imports shared/http/paging.ts for its Link and built `pageQuery` unused).
-  it('builds module-level schemas through /* @__PURE__ */ schema(() => ...) so bundles drop the unused ones', () => {
-    const schemaModules = shared.filter((file) => under('shared/schemas/')(file) || under('shared/domain/')(file) || under('shared/http/')(file));
-    expect(offending(schemaModules, /^(export )?const \w+(: [^=]+)? = (z(\.(?!lazy\()|$)|named\()/)).toEqual([]);
+  // shared/schemas/zod.ts loads zod/mini with its English messages (the error bodies embed them) and no other
+  // locale; a module importing zod itself could build a schema on the classic API (~90 KiB of a bundle) or
+  // parse without those messages.
+  it('takes zod from shared/schemas/zod.ts only', () => {
+    expect(offending(everything.filter((file) => file.path !== 'shared/schemas/zod.ts'), /from 'zod(\/[^']*)?'/)).toEqual([]);
   });
 
   it('declares handler responses plainly: adding a route needs no bundling incantation (issue 35)', () => {

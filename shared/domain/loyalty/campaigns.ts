@@ -1,6 +1,6 @@
 import { projectionOf, queryAll } from '#shared/db/reads.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -90,49 +90,47 @@ export const MAX_CAMPAIGN_GOALS = 20;
  * use, so the API functions that read campaigns do not build it at cold start.
  */
 function buildCampaignInputSchema() {
-  const timeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
-  const cents = z.number().int().nonnegative();
-  const positiveCount = z.number().int().positive();
+  const timeOfDay = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'));
+  const cents = z.number().check(z.int(), z.nonnegative());
+  const positiveCount = z.number().check(z.int(), z.positive());
   const isoDateTime = z.iso.datetime({ offset: true });
 
-  return z
-    .object({
-      merchant_id: z.number().int().positive(),
+  return z.object({
+      merchant_id: z.number().check(z.int(), z.positive()),
       kind: z.enum(CAMPAIGN_KINDS),
-      title: z.string().min(1),
-      description: z.string().default(''),
-      opens_at: isoDateTime.optional(),
-      closes_at: isoDateTime.nullable().default(null),
-      requires_opt_in: z.boolean().default(false),
-      locked: z.boolean().default(false),
-      currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
-      point_label_singular: z.string().nullable().default(null),
-      point_label_plural: z.string().nullable().default(null),
-      cohort_code: z.string().regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3-40 letters, digits, - or _').nullable().default(null),
-      tags: z.array(z.string()).default([]),
-      required_spend_amount: positiveCount.nullable().default(null),
-      required_item_count: positiveCount.nullable().default(null),
-      required_visit_count: positiveCount.nullable().default(null),
-      qualifying_order_spend_amount: cents.nullable().default(null),
-      earn_amount: cents.default(0),
-      item_rules: z.array(z.object({ field: z.enum(['sku', 'category', 'name']), value: z.string().min(1) })).default([]),
-      required_item_singular: z.string().default('item'),
-      required_item_plural: z.string().default('items'),
-      reward_title: z.string().optional(),
-      reward_article: z.string().default('a'),
-      progress_period_days: positiveCount.nullable().default(null),
-      progress_type: z.enum(['item', 'spend']).nullable().default(null),
+      title: z.string().check(z.minLength(1)),
+      description: z._default(z.string(), ''),
+      opens_at: z.optional(isoDateTime),
+      closes_at: z._default(z.nullable(isoDateTime), null),
+      requires_opt_in: z._default(z.boolean(), false),
+      locked: z._default(z.boolean(), false),
+      currency: z._default(z.string().check(z.regex(/^[A-Z]{3}$/)), 'USD'),
+      point_label_singular: z._default(z.nullable(z.string()), null),
+      point_label_plural: z._default(z.nullable(z.string()), null),
+      cohort_code: z._default(z.nullable(z.string().check(z.regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3-40 letters, digits, - or _'))), null),
+      tags: z._default(z.array(z.string()), []),
+      required_spend_amount: z._default(z.nullable(positiveCount), null),
+      required_item_count: z._default(z.nullable(positiveCount), null),
+      required_visit_count: z._default(z.nullable(positiveCount), null),
+      qualifying_order_spend_amount: z._default(z.nullable(cents), null),
+      earn_amount: z._default(cents, 0),
+      item_rules: z._default(z.array(z.object({ field: z.enum(['sku', 'category', 'name']), value: z.string().check(z.minLength(1)) })), []),
+      required_item_singular: z._default(z.string(), 'item'),
+      required_item_plural: z._default(z.string(), 'items'),
+      reward_title: z.optional(z.string()),
+      reward_article: z._default(z.string(), 'a'),
+      progress_period_days: z._default(z.nullable(positiveCount), null),
+      progress_type: z._default(z.nullable(z.enum(['item', 'spend'])), null),
       // Bounded: one order or adjustment may reach every goal at once, each a reward and its event in one transaction.
-      goals: z.array(z.object({ title: z.string().min(1), description: z.string().default(''), progress_required: positiveCount, earn_amount: cents.default(0) })).max(MAX_CAMPAIGN_GOALS).default([]),
-      value_amount: cents.default(0),
-      max_claims: positiveCount.nullable().default(null),
-      transferable: z.boolean().default(false),
-      transfer_required: z.boolean().default(false),
-      usable_hours: z.object({ start: timeOfDay, end: timeOfDay }).nullable().default(null),
-      app_id: z.number().int().positive().nullable().default(null),
-      progress_campaign_id: z.number().int().positive().nullable().default(null),
-    })
-    .superRefine((input, context) => {
+      goals: z._default(z.array(z.object({ title: z.string().check(z.minLength(1)), description: z._default(z.string(), ''), progress_required: positiveCount, earn_amount: z._default(cents, 0) })).check(z.maxLength(MAX_CAMPAIGN_GOALS)), []),
+      value_amount: z._default(cents, 0),
+      max_claims: z._default(z.nullable(positiveCount), null),
+      transferable: z._default(z.boolean(), false),
+      transfer_required: z._default(z.boolean(), false),
+      usable_hours: z._default(z.nullable(z.object({ start: timeOfDay, end: timeOfDay })), null),
+      app_id: z._default(z.nullable(z.number().check(z.int(), z.positive())), null),
+      progress_campaign_id: z._default(z.nullable(z.number().check(z.int(), z.positive())), null),
+    }).check(z.superRefine((input, context) => {
       const need = (field: keyof typeof input, message: string) => {
         if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
       };
@@ -152,7 +150,7 @@ function buildCampaignInputSchema() {
       if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
         context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
       }
-    });
+    }));
 }
 
 let campaignInput: ReturnType<typeof buildCampaignInputSchema> | undefined;

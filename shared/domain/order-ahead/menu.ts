@@ -5,7 +5,7 @@
  * is also what JavaScript clients can hold), never narrowed to 32 bits.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '#shared/schemas/zod.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -13,140 +13,132 @@ import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
 import { getLocation, updateLocation } from '#shared/domain/locations.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
-import { schema } from '#shared/schemas/registry.ts';
 
-const id = /* @__PURE__ */ schema(() => z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
-const money = /* @__PURE__ */ schema(() => z.number().int().min(0).max(100_000_00));
-const clock = /* @__PURE__ */ schema(() => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'));
+const id = z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
+const money = z.number().check(z.int(), z.gte(0), z.lte(100_000_00));
+const clock = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'));
 
-export const timeWindowSchema = /* @__PURE__ */ schema(() => z.object({ start: clock, end: clock, days: z.array(z.enum(WEEKDAYS)).min(1).optional() }));
+export const timeWindowSchema = z.object({ start: clock, end: clock, days: z.optional(z.array(z.enum(WEEKDAYS)).check(z.minLength(1))) });
 
-const optionSchema = /* @__PURE__ */ schema(() => z.object({
+const optionSchema = z.object({
   id,
-  name: z.string().min(1).max(200),
-  price_amount: money.default(0),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  price_amount: z._default(money, 0),
   /** false while the option is sold out. */
-  available: z.boolean().default(true),
-}));
+  available: z._default(z.boolean(), true),
+});
 
-const optionGroupSchema = /* @__PURE__ */ schema(() => z
-  .object({
+const optionGroupSchema = z.object({
     id,
-    name: z.string().min(1).max(200),
-    minimum_choices: z.number().int().min(0).default(0),
+    name: z.string().check(z.minLength(1), z.maxLength(200)),
+    minimum_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
     /** null: no maximum. */
-    maximum_choices: z.number().int().min(1).nullable().default(null),
+    maximum_choices: z._default(z.nullable(z.number().check(z.int(), z.gte(1))), null),
     /** How many selections of the group cost nothing (the most expensive ones). */
-    free_choices: z.number().int().min(0).default(0),
-    default_option_ids: z.array(id).default([]),
-    options: z.array(optionSchema).min(1),
-  })
-  .refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
+    free_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
+    default_option_ids: z._default(z.array(id), []),
+    options: z.array(optionSchema).check(z.minLength(1)),
+  }).check(z.refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
     message: 'maximum_choices must be at least minimum_choices',
     path: ['maximum_choices'],
-  })
-  .refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
+  }), z.refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
     message: 'default_option_ids must name options of the group',
     path: ['default_option_ids'],
   }));
 
 /** Free-form facts a merchant attaches to an item (LevelUp's `metadata`): a few short scalar values. */
-const metadataSchema = /* @__PURE__ */ schema(() => z
-  .record(z.string().min(1).max(50), z.union([z.string().max(200), z.number(), z.boolean(), z.null()]))
-  .refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')
-  .default({}));
+const metadataSchema = z._default(z
+  .record(z.string().check(z.minLength(1), z.maxLength(50)), z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean(), z.null()])).check(z.refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')), {});
 
-const itemSchema = /* @__PURE__ */ schema(() => z.object({
+const itemSchema = z.object({
   id,
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).default(''),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  description: z._default(z.string().check(z.maxLength(2000)), ''),
   price_amount: money,
   /** The item's picture (its source): when set, the menu links the item's image endpoint. */
-  image_url: z.string().url().nullable().default(null),
+  image_url: z._default(z.nullable(z.string().check(z.url())), null),
   metadata: metadataSchema,
   /** Overrides the menu's setting for this item's own instructions; null: the menu's. */
-  allows_special_instructions: z.boolean().nullable().default(null),
-  special_instructions_character_limit: z.number().int().min(0).max(1000).nullable().default(null),
-  nutrition: z.record(z.string(), z.string()).default({}),
-  sku: z.string().max(100).nullable().default(null),
-  upc: z.string().max(100).nullable().default(null),
+  allows_special_instructions: z._default(z.nullable(z.boolean()), null),
+  special_instructions_character_limit: z._default(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(1000))), null),
+  nutrition: z._default(z.record(z.string(), z.string()), {}),
+  sku: z._default(z.nullable(z.string().check(z.maxLength(100))), null),
+  upc: z._default(z.nullable(z.string().check(z.maxLength(100))), null),
   /** false while the item is sold out. */
-  available: z.boolean().default(true),
+  available: z._default(z.boolean(), true),
   /** Local-time windows the item can be ordered for; none means whenever the location is open. */
-  availability_windows: z.array(timeWindowSchema).default([]),
-  option_groups: z.array(optionGroupSchema).default([]),
-}));
+  availability_windows: z._default(z.array(timeWindowSchema), []),
+  option_groups: z._default(z.array(optionGroupSchema), []),
+});
 
 /** Groups of categories apps may show together (LevelUp's `category_groups`, e.g. "Meats"). */
-const categoryGroupSchema = /* @__PURE__ */ schema(() => z.object({
+const categoryGroupSchema = z.object({
   id,
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).nullable().default(null),
-}));
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  description: z._default(z.nullable(z.string().check(z.maxLength(2000))), null),
+});
 
-const categorySchema = /* @__PURE__ */ schema(() => z.object({
+const categorySchema = z.object({
   id,
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).nullable().default(null),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  description: z._default(z.nullable(z.string().check(z.maxLength(2000))), null),
   /** The group it is shown in (one of category_groups), or null. */
-  category_group_id: id.nullable().default(null),
+  category_group_id: z._default(z.nullable(id), null),
   /** Applies to every item of the category, in addition to the item's own windows. */
-  availability_windows: z.array(timeWindowSchema).default([]),
-  items: z.array(itemSchema).min(1),
-}));
+  availability_windows: z._default(z.array(timeWindowSchema), []),
+  items: z.array(itemSchema).check(z.minLength(1)),
+});
 
 /** Who an upsell is shown to. `min_orders`: users with at least that many orders. */
-export const segmentSchema = /* @__PURE__ */ schema(() => z.discriminatedUnion('kind', [
+export const segmentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('everyone') }),
   z.object({ kind: z.literal('new_customers') }),
-  z.object({ kind: z.literal('min_orders'), min_orders: z.number().int().min(1) }),
-]));
+  z.object({ kind: z.literal('min_orders'), min_orders: z.number().check(z.int(), z.gte(1)) }),
+]);
 export type CustomerSegment = z.output<typeof segmentSchema>;
 
-export const upsellSchema = /* @__PURE__ */ schema(() => z.object({
+export const upsellSchema = z.object({
   /** Assigned when absent. */
-  id: id.optional(),
-  prompt: z.string().min(1).max(200),
-  show_prices: z.boolean().default(true),
+  id: z.optional(id),
+  prompt: z.string().check(z.minLength(1), z.maxLength(200)),
+  show_prices: z._default(z.boolean(), true),
   /** Menu items suggested. */
-  item_ids: z.array(id).min(1).max(10),
+  item_ids: z.array(id).check(z.minLength(1), z.maxLength(10)),
   /** Shown when the cart holds any of these items; empty: for any cart. */
-  trigger_item_ids: z.array(id).default([]),
-  segment: segmentSchema.default({ kind: 'everyone' }),
+  trigger_item_ids: z._default(z.array(id), []),
+  segment: z._default(segmentSchema, { kind: 'everyone' }),
   /** Local-time windows it is shown in; empty: always. */
-  time_windows: z.array(timeWindowSchema).default([]),
-}));
+  time_windows: z._default(z.array(timeWindowSchema), []),
+});
 export type UpsellInput = z.input<typeof upsellSchema>;
 
-export const orderAheadSettingsSchema = /* @__PURE__ */ schema(() => z.object({
+export const orderAheadSettingsSchema = z.object({
   /** Sales tax in basis points (825 = 8.25%), applied to the subtotal and fees. */
-  tax_rate_basis_points: z.number().int().min(0).max(5000).default(0),
-  delivery_fee_amount: money.default(0),
+  tax_rate_basis_points: z._default(z.number().check(z.int(), z.gte(0), z.lte(5000)), 0),
+  delivery_fee_amount: z._default(money, 0),
   /** The merchant's own service fee. */
-  service_fee_amount: money.default(0),
+  service_fee_amount: z._default(money, 0),
   /** The fulfillment provider's fee; service_fee_amount shown to users is both combined. */
-  provider_service_fee_amount: money.default(0),
-  allows_special_instructions: z.boolean().default(true),
-  special_instructions_character_limit: z.number().int().min(0).max(1000).default(140),
-  pickup_instructions: z.string().max(500).nullable().default(null),
-  delivery_instructions: z.string().max(500).nullable().default(null),
+  provider_service_fee_amount: z._default(money, 0),
+  allows_special_instructions: z._default(z.boolean(), true),
+  special_instructions_character_limit: z._default(z.number().check(z.int(), z.gte(0), z.lte(1000)), 140),
+  pickup_instructions: z._default(z.nullable(z.string().check(z.maxLength(500))), null),
+  delivery_instructions: z._default(z.nullable(z.string().check(z.maxLength(500))), null),
   /** Added to the location's ready_time_estimate_in_minutes for delivery orders. */
-  delivery_minutes: z.number().int().min(0).max(24 * 60).default(30),
+  delivery_minutes: z._default(z.number().check(z.int(), z.gte(0), z.lte(24 * 60)), 30),
   /** How far ahead ready times are offered (slots every 15 minutes). */
-  scheduling_horizon_minutes: z.number().int().min(0).max(7 * 24 * 60).default(4 * 60),
+  scheduling_horizon_minutes: z._default(z.number().check(z.int(), z.gte(0), z.lte(7 * 24 * 60)), 4 * 60),
   /** Where paid orders are forwarded (docs/order-ahead.md, "Sandbox ordering provider"). */
-  ordering_provider: z.enum(ORDERING_PROVIDER_NAMES).default(DEFAULT_ORDERING_PROVIDER),
-}));
+  ordering_provider: z._default(z.enum(ORDERING_PROVIDER_NAMES), DEFAULT_ORDERING_PROVIDER),
+});
 export type OrderAheadSettings = z.output<typeof orderAheadSettingsSchema>;
 
-export const menuInputSchema = /* @__PURE__ */ schema(() => z
-  .object({
-    settings: orderAheadSettingsSchema.default(orderAheadSettingsSchema.parse({})),
-    category_groups: z.array(categoryGroupSchema).max(50).default([]),
-    categories: z.array(categorySchema).min(1),
-    upsells: z.array(upsellSchema).default([]),
-  })
-  .superRefine((menu, context) => {
+export const menuInputSchema = z.object({
+    settings: z._default(orderAheadSettingsSchema, orderAheadSettingsSchema.parse({})),
+    category_groups: z._default(z.array(categoryGroupSchema).check(z.maxLength(50)), []),
+    categories: z.array(categorySchema).check(z.minLength(1)),
+    upsells: z._default(z.array(upsellSchema), []),
+  }).check(z.superRefine((menu, context) => {
     const groupIds = new Set(menu.category_groups.map((group) => group.id));
     menu.categories.forEach((category, categoryIndex) => {
       if (category.category_group_id !== null && !groupIds.has(category.category_group_id)) {
