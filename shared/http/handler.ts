@@ -7,7 +7,7 @@ import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type OnReadSent, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
-import { checkJsonBounds, parseOrThrow, REQUEST_PARSE } from '#shared/http/validation.ts';
+import { checkJsonBounds, parseOrThrow } from '#shared/http/validation.ts';
 import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
@@ -269,7 +269,7 @@ async function afterReadSent(sent: Promise<void>, reading: Promise<unknown>): Pr
  * 404: its own error when it declares one, otherwise an empty body.
  */
 function parsePathParameters<T extends z.ZodMiniType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
-  const result = schema.safeParse(parameters, REQUEST_PARSE);
+  const result = schema.safeParse(parameters);
   if (!result.success) throw routeNotFound?.() ?? notFound();
   return result.data;
 }

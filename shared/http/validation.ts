@@ -23,19 +23,9 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[], rootObjec
   });
 }
 
-/**
- * How the request pipeline asks zod to parse: without its eval'd fast path. On an object schema's first
- * parse zod writes and compiles (`new Function`) a parser for that shape. Every cold start pays that compile on
- * its first request, and it pays back only after ~1,000 (the order body) to ~10,000 (a path and query) warm
- * requests of one sandbox, many of which never serve that many: a cold start's first parse of a read's path and query 6.1 -> 2.8 ms of CPU, of a POS order body 12.6 -> 6.6 ms,
- * while a warm parse costs +0.3 us (path and query) and +5 us (the order body) per request. Same checks,
- * same answers: jitless is zod's own interpreter of the same schema (bench/notes.md, "zod's fast path").
- */
-export const REQUEST_PARSE: z.core.ParseContext<z.core.$ZodIssue> = { jitless: true };
-
 /** Parses with a schema; a failure becomes an error array (422 unless another status is given). */
 export function parseOrThrow<T extends z.ZodMiniType>(schema: T, value: unknown, rootObject: string, status = 422): z.output<T> {
-  const result = schema.safeParse(value, REQUEST_PARSE);
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ApiError(status, zodIssuesToErrors(result.error.issues, rootObject));
 }
