@@ -64,9 +64,14 @@ async function build(recordsFile: string): Promise<void> {
     seen.add(key);
     if ((await validationAnswer(record)) === record.answer) kept.push(record);
   }
-  kept.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
-  writeFileSync(GOLDEN_422_FIXTURE, `${JSON.stringify(kept, null, 1)}\n`);
-  console.log(`${lines.length} recorded 422s, ${seen.size} distinct, ${kept.length} from input validation: wrote ${GOLDEN_422_FIXTURE}`);
+  // Per distinct answer, the two smallest requests that give it: every error body the suite saw, without its 64 KiB bodies twice.
+  const byAnswer = new Map<string, Golden422[]>();
+  for (const record of kept) byAnswer.set(record.answer, [...(byAnswer.get(record.answer) ?? []), record]);
+  const size = (record: Golden422) => (record.body ?? '').length + record.search.length;
+  const chosen = [...byAnswer.values()].flatMap((records) => records.sort((a, b) => size(a) - size(b)).slice(0, 2));
+  chosen.sort((a, b) => `${a.path} ${a.method} ${a.answer}`.localeCompare(`${b.path} ${b.method} ${b.answer}`));
+  writeFileSync(GOLDEN_422_FIXTURE, `[\n${chosen.map((record) => JSON.stringify(record)).join(',\n')}\n]\n`);
+  console.log(`${lines.length} recorded 422s, ${seen.size} distinct, ${kept.length} from input validation, ${byAnswer.size} distinct bodies: wrote ${chosen.length} cases to ${GOLDEN_422_FIXTURE}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await build(process.argv[2] ?? 'golden-422.jsonl');
