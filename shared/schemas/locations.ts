@@ -8,7 +8,12 @@ import { FULFILLMENT_TYPES, TIP_PREFERENCES, type FulfillmentType } from './voca
 export { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
 
 /** `fulfillment_types` in a query string: comma-separated, any case; empty is not given. */
-export const fulfillmentTypesList = z.pipe(z.pipe(z.string(), z.transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))).check(z.refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup')), z.transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined));
+export const fulfillmentTypesList = z.pipe(
+  z.pipe(z.string(), z.transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))).check(
+    z.refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup'),
+  ),
+  z.transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined),
+);
 
 /** A merchant's tip preference, as LevelUp's clients know it. */
 export const tipPreference = z.enum(TIP_PREFERENCES).check(z.describe("The merchant's tip preference (LevelUp's default: `no preference`)"));

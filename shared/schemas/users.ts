@@ -28,7 +28,10 @@ const BLANK = "can't be blank";
 
 export const emailField = z.pipe(z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(254, { error: 'is too long (maximum is 254 characters)' })), z.email({ error: 'is not a valid email address' }));
 
-export const passwordField = z.string().check(z.minLength(MIN_PASSWORD_LENGTH, { error: `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)` }), z.maxLength(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` }));
+export const passwordField = z.string().check(
+  z.minLength(MIN_PASSWORD_LENGTH, { error: `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)` }),
+  z.maxLength(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` }),
+);
 
 export const nameField = z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(MAX_NAME_LENGTH, { error: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` }));
 
@@ -43,7 +46,13 @@ function isPastOrTodayDate(value: string): boolean {
  * Birthday as `YYYY-MM-DD`. The iOS SDK sends an ISO 8601 timestamp (`1980-01-01T00:00:00-05:00`);
  * its calendar date (before any offset) is taken, since a birthday has no time of day.
  */
-export const bornAtField = z.pipe(z.string().check(z.trim()), z.transform((value) => /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)?.[1] ?? value)).check(z.refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'must be a date in the format YYYY-MM-DD', abort: true }), z.refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' }));
+export const bornAtField = z.pipe(
+  z.string().check(z.trim()),
+  z.transform((value) => /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)?.[1] ?? value),
+).check(
+  z.refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'must be a date in the format YYYY-MM-DD', abort: true }),
+  z.refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' }),
+);
 
 export const genderField = z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')} or null` });
 
@@ -55,8 +64,7 @@ export const phoneField = z.string().check(z.trim(), z.regex(/^\+?[0-9().\-\s]+$
     return digits >= 7 && digits <= 15;
   }, { error: 'must have between 7 and 15 digits' }));
 
-export const customAttributesField = z
-  .record(
+export const customAttributesField = z.record(
     z.string(),
     z.nullable(z.string({ error: 'value must be a string or null' }).check(z.maxLength(MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH, { error: `value is too long (maximum is ${MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH} characters)` }))),
     { error: 'must be an object of string values' },

@@ -47,8 +47,10 @@ const optionGroupSchema = z.object({
   }));
 
 /** Free-form facts a merchant attaches to an item (LevelUp's `metadata`): a few short scalar values. */
-const metadataSchema = z._default(z
-  .record(z.string().check(z.minLength(1), z.maxLength(50)), z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean(), z.null()])).check(z.refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')), {});
+const metadataSchema = z._default(
+  z.record(z.string().check(z.minLength(1), z.maxLength(50)), z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean(), z.null()])).check(z.refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')),
+  {},
+);
 
 const itemSchema = z.object({
   id,
