@@ -11,7 +11,8 @@ import { checkJsonBounds, parseOrThrow, REQUEST_PARSE } from '#shared/http/valid
 import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
-import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
+import { dbStatsEnabled } from '#shared/db/stats.ts';
+import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
 import { withinRequest } from '#shared/db/request-deadline.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
@@ -470,39 +471,6 @@ export function apiHandler<
     .handler(dbStatsEnabled() ? withStatsHeaders(core) : core);
   const apiSpec: ApiSpec = { ...spec, handlerName, route };
   return Object.assign(dbStatsEnabled() ? withHandlerCpuHeader(middyHandler) : middyHandler, { apiSpec });
-}
-
-/**
- * Benchmark mode: the CPU the whole invocation used (middy, validation, the domain, the SDK's
- * serialisation, the log line), in milliseconds, as X-Handler-CPU-Ms. process.cpuUsage counts the
- * whole process, so the figure is the handler's own only while it is the one request in flight
- * (the bench reports it at concurrency 1).
- */
-export function withHandlerCpuHeader(handler: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) {
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const before = process.cpuUsage();
-    const response = await handler(event, context);
-    const used = process.cpuUsage(before);
-    // respond() built these headers for this answer alone: added in place, at the end, as a copy would.
-    (response.headers ??= {})['X-Handler-CPU-Ms'] = ((used.user + used.system) / 1000).toFixed(3);
-    return response;
-  };
-}
-
-/**
- * Benchmark mode: report the request's DynamoDB round trips and consumed capacity in response headers.
- * bench/server.ts wraps its baseline endpoint in this and withHandlerCpuHeader too, so both sides of the
- * overhead ratio pay the same bench-only work.
- */
-export function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>) {
-  return async (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> => {
-    const { result, stats } = await withDbStats(() => core(event, context, options).catch((error: unknown) => ({ error })));
-    if ('error' in result) throw Object.assign(result.error as object, { dbStats: stats });
-    const headers = (result.headers ??= {});
-    headers['X-DynamoDB-Round-Trips'] = String(stats.roundTrips);
-    headers['X-DynamoDB-Capacity-Units'] = String(stats.capacityUnits);
-    return result;
-  };
 }
 
 /** The invocation's X-Ray trace id: the runtime's invoke store when it has one (concurrent invocations), else the env variable Lambda sets. */
