@@ -362,16 +362,6 @@ function requestBodyParser(): (request: MiddyRequest) => unknown {
   };
 }
 
-/**
- * A function's route row as its bundling defined it (infra/constructs/api-function.ts, functionDefine):
- * the bundle then carries no route table. Unbundled (tests, `npm start`) the table is read with findRoute.
- */
-function bundledRoute(json: string, handlerName: string): Route {
-  const route = JSON.parse(json) as Route;
-  if (route.handler !== handlerName) throw new Error(`Bundled with the route of ${route.handler}, not ${handlerName}`);
-  return route;
-}
-
 /** An event's inputs as the pipeline hands them over: the body already parsed from JSON. */
 export type RequestInputsEvent = Pick<APIGatewayProxyEventV2, 'queryStringParameters' | 'pathParameters'> & { body?: unknown };
 
@@ -407,7 +397,7 @@ export function apiHandler<
   spec: HandlerSpec<TBody, TQuery, TParams, TPrefetched>,
   serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>, TPrefetched>) => Promise<ApiResponse>,
 ) {
-  const route = process.env.BUNDLED_ROUTE ? bundledRoute(process.env.BUNDLED_ROUTE, handlerName) : findRoute(handlerName);
+  const route = findRoute(handlerName);
   // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
   const core = (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> =>
     withinRequest(options?.signal, () => serveRequest(event, context));
