@@ -107,9 +107,9 @@ export interface ColdStartRow {
 }
 
 /** The functions' own esbuild options (infra/esbuild-options.ts), plus the metafile the bench reads. */
-export function esbuildOptions(entries: Record<string, string>, outdir: string, handlerName?: string): BuildOptions {
+export function esbuildOptions(entries: Record<string, string>, outdir: string): BuildOptions {
   // Only read by the bench (what makes a bundle big); it does not change the output.
-  return { ...apiFunctionEsbuildOptions(entries, outdir, handlerName), metafile: true, ...(PROBE_PROFILE_DIRECTORY ? { minify: false } : {}) };
+  return { ...apiFunctionEsbuildOptions(entries, outdir), metafile: true, ...(PROBE_PROFILE_DIRECTORY ? { minify: false } : {}) };
 }
 
 /** The biggest contributors to a bundle, by package (or `project` for this repository's own code). */
@@ -335,12 +335,12 @@ export async function measureColdStarts(options: {
   );
 
   const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; largest: string })[] = [];
-  // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
+  // One build per function, as the stack bundles it.
   // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
   // lost all 129 rows to the Tracer reference's failure).
   const builds = await Promise.allSettled(
     targets.map(async (target, index) => {
-      const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler);
+      const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory);
       return (await build(target.reference ? referenceBundleOptions(functionOptions) : functionOptions)).metafile!;
     }),
   );

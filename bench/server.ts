@@ -39,7 +39,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { db } from '#shared/db/client.ts';
-import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/handler.ts';
+import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
 import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
 import { createGateway, listen } from '../scripts/local/gateway.ts';
@@ -128,7 +128,7 @@ process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
 await startLocalDeliveryQueue();
 /**
  * The baseline endpoint with the bench-mode instrumentation every API handler runs under DYNAMODB_STATS=1
- * (the same wrappers, shared/http/handler.ts withHandlerCpuHeader and withStatsHeaders): process.cpuUsage around the invocation
+ * (the same wrappers, shared/http/bench-headers.ts withHandlerCpuHeader and withStatsHeaders): process.cpuUsage around the invocation
  * and X-Handler-CPU-Ms, a withDbStats scope (its AsyncLocalStorage, and ReturnConsumedCapacity on the call)
  * and the X-DynamoDB-* headers. Without it the endpoints paid that bench-only work and their baseline did
  * not; with it the difference between them is the handlers' own work only, and the baseline reports its own

@@ -5,7 +5,7 @@
  * splitting each output is still its own complete bundle, as NodejsFunction builds it.
  */
 import type { BuildOptions } from 'esbuild';
-import { API_FUNCTION_BUNDLING, functionDefine, PROJECT_ROOT } from './constructs/api-function.ts';
+import { API_FUNCTION_BUNDLING, PROJECT_ROOT } from './constructs/api-function.ts';
 
 /** Every NodejsFunction bundling option API_FUNCTION_BUNDLING sets, and how it maps to esbuild. */
 const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'externalModules', 'banner', 'mainFields', 'define', 'esbuildArgs']);
@@ -25,7 +25,7 @@ function aliasesOf(esbuildArgs: Record<string, string | boolean>): Record<string
  * path (under `outdir`, without extension) to its entry file; e.g. `users-show/index` gives
  * `users-show/index.mjs` as the function's asset holds it.
  */
-export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdir: string, handlerName?: string): BuildOptions {
+export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdir: string): BuildOptions {
   const bundling = API_FUNCTION_BUNDLING;
   const unmapped = Object.keys(bundling).filter((option) => !MAPPED_OPTIONS.has(option));
   // A new bundling option must be mirrored here, or the tested bundles would differ from the deployed ones.
@@ -44,9 +44,7 @@ export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdi
     banner: { js: bundling.banner },
     mainFields: [...bundling.mainFields],
     alias: aliasesOf(bundling.esbuildArgs),
-    // A function's own route row is a bundle-time constant (functionDefine): pass its handler name to
-    // bundle one function exactly as ApiFunction does; without one, entries get the shared constants only.
-    define: handlerName ? functionDefine(handlerName) : { ...bundling.define },
+    define: { ...bundling.define },
     absWorkingDir: PROJECT_ROOT,
     logLevel: 'silent',
   };

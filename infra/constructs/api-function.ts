@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES } from '#shared/db/table-definition.ts';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
-import { DEFAULT_MEMORY_MB, routes } from '#shared/routes.ts';
+import { DEFAULT_MEMORY_MB } from '#shared/routes.ts';
 
 /** Memory of a function whose route names none (shared/routes.ts `memory`), in MB. Lambda allocates CPU in proportion. */
 export const FUNCTION_MEMORY_MB = DEFAULT_MEMORY_MB;
@@ -74,17 +74,6 @@ export const API_FUNCTION_BUNDLING = {
   },
 } satisfies BundlingOptions;
 
-/**
- * The bundle-time constants of one function: API_FUNCTION_BUNDLING.define plus, for a route's function,
- * its own row of the route table as `process.env.BUNDLED_ROUTE` (JSON). shared/http/handler.ts takes the
- * row from there instead of calling findRoute, so the ~17 KiB table is not in the bundle; the table stays
- * the single source (this row is copied from it at synth time).
- */
-export function functionDefine(handlerName: string): Record<string, string> {
-  const route = routes.find((candidate) => candidate.handler === handlerName);
-  return { ...API_FUNCTION_BUNDLING.define, ...(route ? { 'process.env.BUNDLED_ROUTE': JSON.stringify(JSON.stringify(route)) } : {}) };
-}
-
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';
 
@@ -140,7 +129,7 @@ export class ApiFunction extends NodejsFunction {
       logGroup,
       role,
       tracing: Tracing.ACTIVE,
-      bundling: { ...API_FUNCTION_BUNDLING, ...bundling, define: { ...bundling?.define, ...functionDefine(handlerName) } },
+      bundling: { ...API_FUNCTION_BUNDLING, ...bundling, define: { ...bundling?.define, ...API_FUNCTION_BUNDLING.define } },
       environment: {
         LOG_LEVEL: 'info',
         POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,

@@ -174,34 +174,16 @@ function toPrincipal(item: TokenItem): Principal | undefined {
   return undefined;
 }
 
-/**
- * Told when the token's read leaves for DynamoDB: the request pipeline validates the request's inputs
- * meanwhile (shared/http/handler.ts). Called once at most, from the SDK's innermost middleware, just
- * before the HTTP handler sends the call (its earlier first-use steps done: config files, signing).
- */
-export type OnReadSent = () => void;
-
 /** Token items by digest, in one round trip (GetItem for one, one BatchGetItem for more). */
-async function getAll(hashes: readonly string[], onSent?: OnReadSent): Promise<Map<string, TokenItem>> {
+async function getAll(hashes: readonly string[]): Promise<Map<string, TokenItem>> {
   const found = new Map<string, TokenItem>();
   const unique = [...new Set(hashes)];
   if (unique.length === 0) return found;
   if (unique.length === 1) {
-    const command = new GetCommand({ TableName: table(), Key: keys.token(unique[0]!) });
-    if (onSent) {
-      command.middlewareStack.add(
-        (next) => (args) => {
-          onSent();
-          return next(args);
-        },
-        { step: 'deserialize', priority: 'low', name: 'tokenReadSent', override: true },
-      );
-    }
-    const result = await db().send(command);
+    const result = await db().send(new GetCommand({ TableName: table(), Key: keys.token(unique[0]!) }));
     if (result.Item) found.set(unique[0]!, result.Item as TokenItem);
     return found;
   }
-  onSent?.();
   const items = await readItems(unique.map((hash) => keys.token(hash)), { consistent: false });
   items.forEach((item, index) => {
     if (item) found.set(unique[index]!, item as unknown as TokenItem);
@@ -213,9 +195,9 @@ async function getAll(hashes: readonly string[], onSent?: OnReadSent): Promise<M
  * Principals of the presented tokens: one read, plus one more only when a token was made from
  * others (a downgrade), to check its ancestors still exist and have not expired.
  */
-async function loadTokens(tokens: string[], onSent?: OnReadSent): Promise<Map<string, Principal>> {
+async function loadTokens(tokens: string[]): Promise<Map<string, Principal>> {
   const hashes = tokens.map(sha256);
-  const items = await getAll(hashes, onSent);
+  const items = await getAll(hashes);
   const principals = new Map<string, Principal>();
   for (const [index, token] of tokens.entries()) {
     const item = items.get(hashes[index]!);
@@ -238,11 +220,10 @@ async function loadTokens(tokens: string[], onSent?: OnReadSent): Promise<Map<st
 /**
  * Resolves presented tokens to principals. Returns undefined when any presented token is unknown,
  * expired, revoked (or made from a revoked one), or tagged with a kind it is not: such a request is unauthorized.
- * `onSent` is told when the first read leaves (OnReadSent).
  */
-export async function resolveCredentials(presented: PresentedTokens, onSent?: OnReadSent): Promise<Credentials | undefined> {
+export async function resolveCredentials(presented: PresentedTokens): Promise<Credentials | undefined> {
   const all = [...presented.untagged, ...(presented.user ? [presented.user] : []), ...(presented.merchant ? [presented.merchant] : [])];
-  const principals = await loadTokens(all, onSent);
+  const principals = await loadTokens(all);
   const credentials: Credentials = {};
   const assign = (principal: Principal): boolean => {
     if (credentials[principal.kind] !== undefined) return false;

@@ -5,13 +5,14 @@ import type * as z from '#shared/schemas/zod.ts';
 import { ApiError, errorDetail, notFound, serviceUnavailable, unauthorized } from '#shared/errors.ts';
 import { addSecurityHeaders } from '#shared/http/headers.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
-import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type OnReadSent, type UserPrincipal } from '#shared/auth/tokens.ts';
+import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { findRoute, type Permission, type Route } from '#shared/routes.ts';
 import { checkJsonBounds, parseOrThrow } from '#shared/http/validation.ts';
 import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
-import { dbStatsEnabled, withDbStats } from '#shared/db/stats.ts';
+import { dbStatsEnabled } from '#shared/db/stats.ts';
+import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
 import { withinRequest } from '#shared/db/request-deadline.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
@@ -40,9 +41,9 @@ export interface ApiRequest<TBody, TQuery, TParams, TPrefetched = undefined> {
   query: TQuery;
   params: TParams;
   /**
-   * The route's prefetch (HandlerSpec.prefetch), started as soon as the token's read had left: undefined when
-   * the route declares none or the request named nothing to read. Already marked handled: a failed prefetch
-   * rejects only where it is awaited (the domain then makes its read itself).
+   * The route's prefetch (HandlerSpec.prefetch): undefined when the route declares none or the request named
+   * nothing to read. Already marked handled: a failed prefetch rejects only where it is awaited (the domain
+   * then makes its read itself).
    */
   prefetched?: Promise<TPrefetched>;
   /** Resolved credentials, already checked against the route's credential kind and permissions. */
@@ -110,15 +111,15 @@ interface HandlerSpec<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType,
   /** A paged list (answered by `pageAnswer`, shared/http/paging.ts): the OpenAPI document shows the `Link` header of its 200. */
   paged?: boolean;
   /**
-   * A read keyed only by the request as it came (never by the token: it is not known yet), started as soon as
-   * the token's read has left and before the inputs are validated, so that neither the validation's CPU nor the
-   * token's wait delays it; handed to the domain as `request.prefetched`, which awaits it where it would have
-   * made the read. It is speculative: the raw request may name keys the validated inputs do not (a body that
-   * fails validation, a value the schema changes), so the domain takes from it only the items of the keys it
-   * wants (`itemsOf`, shared/db/reads.ts) and reads the others itself. Undefined when the request names nothing
-   * to read. Nothing of it may reach the answer before the token is admitted: a refused token or an invalid
-   * input answers its 401 or 4xx without waiting for it, and the domain makes the route's checks on the items
-   * itself (docs/security.md, "Prefetched reads").
+   * A read keyed only by the request as it came (never by the token: it is not known yet), sent together with
+   * the token's read so that both cost one wait; handed to the domain as `request.prefetched`, which awaits it
+   * where it would have made the read. Without a token to read it is sent once the inputs are valid. It is
+   * speculative: the raw request may name keys the validated inputs do not (a body that fails validation, a
+   * value the schema changes), so the domain takes from it only the items of the keys it wants (`itemsOf`,
+   * shared/db/reads.ts) and reads the others itself. Undefined when the request names nothing to read. Nothing
+   * of it may reach the answer before the token is admitted: a refused token or an invalid input answers its
+   * 401 or 4xx without waiting for it, and the domain makes the route's checks on the items itself
+   * (docs/security.md, "Prefetched reads").
    */
   prefetch?: (request: RawRequest) => Promise<TPrefetched> | undefined;
 }
@@ -180,20 +181,20 @@ export function baseUrlOf(event: APIGatewayProxyEventV2): string {
  * A header that refuses the request before any read throws here, as the promise of a refused token rejects:
  * every refusal is a 401, and the request's inputs are never looked at before it (serveRequest).
  */
-function authorize(route: Route, header: string | undefined, onSent?: OnReadSent): Credentials | Promise<Credentials> {
+function authorize(route: Route, header: string | undefined): Credentials | Promise<Credentials> {
   if (route.credential === 'none') return {};
   const presented = parseAuthorization(header);
   if (route.credential === 'app-optional') {
     // The body's api_key is the credential unless a valid app token is sent. iOS sends whatever token it
     // holds on every request, so a user token (or a stale one) here is ignored, not refused.
     if (!presented) return {};
-    return resolveCredentials(presented, onSent).then((credentials) => (credentials?.app ? { app: credentials.app } : {}));
+    return resolveCredentials(presented).then((credentials) => (credentials?.app ? { app: credentials.app } : {}));
   }
   if (!presented) {
     if (route.credential === 'user-optional' && !header) return {};
     throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
   }
-  return resolveCredentials(presented, onSent).then((credentials) => admit(route, credentials));
+  return resolveCredentials(presented).then((credentials) => admit(route, credentials));
 }
 
 /** The route's check of the credentials a presented token resolved to: its kind, then its permissions. */
@@ -227,15 +228,6 @@ function admit(route: Route, credentials: Credentials | undefined): Credentials 
   return credentials;
 }
 
-/** A call's value or what it threw, to be acted on later. */
-function attempt<A, T>(call: (argument: A) => T, argument: A): { value: T } | { error: unknown } {
-  try {
-    return { value: call(argument) };
-  } catch (error) {
-    return { error };
-  }
-}
-
 /** For a promise whose rejection is read later (awaited after other work): marks it handled now. */
 function ignore(): void {}
 
@@ -249,19 +241,6 @@ function startPrefetch<T>(prefetch: (request: RawRequest) => Promise<T> | undefi
   }
   reading?.catch(ignore);
   return reading;
-}
-
-/**
- * Resolves once the token's read has left: `sent` (told by the SDK's innermost middleware, just before its
- * HTTP handler) or the read already settled, then two turns of the event loop. The handler's promise steps
- * create the HTTP request and start the connection; a first request's socket still has to connect, which
- * the first turn's I/O poll may miss (the check phase can come first), the second's does not, and the
- * request is written then. Work started after this runs while DynamoDB answers.
- */
-async function afterReadSent(sent: Promise<void>, reading: Promise<unknown>): Promise<void> {
-  await Promise.race([sent, reading.then(ignore, ignore)]);
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -383,16 +362,6 @@ function requestBodyParser(): (request: MiddyRequest) => unknown {
   };
 }
 
-/**
- * A function's route row as its bundling defined it (infra/constructs/api-function.ts, functionDefine):
- * the bundle then carries no route table. Unbundled (tests, `npm start`) the table is read with findRoute.
- */
-function bundledRoute(json: string, handlerName: string): Route {
-  const route = JSON.parse(json) as Route;
-  if (route.handler !== handlerName) throw new Error(`Bundled with the route of ${route.handler}, not ${handlerName}`);
-  return route;
-}
-
 /** An event's inputs as the pipeline hands them over: the body already parsed from JSON. */
 export type RequestInputsEvent = Pick<APIGatewayProxyEventV2, 'queryStringParameters' | 'pathParameters'> & { body?: unknown };
 
@@ -428,40 +397,22 @@ export function apiHandler<
   spec: HandlerSpec<TBody, TQuery, TParams, TPrefetched>,
   serve: (request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>, TPrefetched>) => Promise<ApiResponse>,
 ) {
-  const route = process.env.BUNDLED_ROUTE ? bundledRoute(process.env.BUNDLED_ROUTE, handlerName) : findRoute(handlerName);
+  const route = findRoute(handlerName);
   // middy aborts `signal` when it answers 503 timeout: the domain's transactions check it (shared/db/request-deadline.ts).
   const core = (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> =>
     withinRequest(options?.signal, () => serveRequest(event, context));
   type Inputs = { body: Output<TBody>; query: Output<TQuery>; params: Output<TParams> };
-  const hasInputs = spec.body !== undefined || spec.query !== undefined || spec.params !== undefined;
-  const parseInputs = (event: APIGatewayProxyEventV2) => parseRequestInputs(spec, event) as Inputs;
   const serveRequest = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers = lowerCaseHeaders(event.headers);
-    let readSent: OnReadSent | undefined;
-    const sent = hasInputs && route.credential !== 'none' ? new Promise<void>((resolve) => (readSent = resolve)) : undefined;
-    const authorized = authorize(route, headers.authorization, readSent);
-    let inputs: Inputs;
-    let credentials: Credentials;
-    let prefetched: Promise<TPrefetched> | undefined;
-    if (authorized instanceof Promise && sent) {
-      // The token's GetItem is in flight: send the route's prefetch beside it, then validate the path, query and
-      // body meanwhile (the first request's schema work is milliseconds of CPU, which neither read waits for),
-      // but answer as if authorization came first: a refused token is its 401 whatever the inputs, and an
-      // input's error is thrown only once the token has been admitted. A refusal does not wait for the prefetch.
-      authorized.catch(ignore);
-      await afterReadSent(sent, authorized);
-      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
-      const parsed = attempt(parseInputs, event);
-      credentials = await authorized;
-      if ('error' in parsed) throw parsed.error;
-      inputs = parsed.value;
-    } else {
-      credentials = await authorized;
-      inputs = parseInputs(event);
-      // Nothing in flight to overlap: read only for inputs that are valid.
-      if (spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
-    }
+    // Authorize, then validate: a refused token is its 401 whatever the inputs. The prefetch leaves beside the
+    // token's read (one wait for both) and a refusal does not wait for it; with no read in flight it waits for valid inputs.
+    const authorized = authorize(route, headers.authorization);
+    const reading = authorized instanceof Promise;
+    let prefetched = reading && spec.prefetch ? startPrefetch(spec.prefetch, event) : undefined;
+    const credentials = await authorized;
+    const inputs = parseRequestInputs(spec, event) as Inputs;
+    if (!reading && spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
     // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
     let baseUrl: string | undefined;
     let sourceIp: string | undefined;
@@ -510,39 +461,6 @@ export function apiHandler<
     .handler(dbStatsEnabled() ? withStatsHeaders(core) : core);
   const apiSpec: ApiSpec = { ...spec, handlerName, route };
   return Object.assign(dbStatsEnabled() ? withHandlerCpuHeader(middyHandler) : middyHandler, { apiSpec });
-}
-
-/**
- * Benchmark mode: the CPU the whole invocation used (middy, validation, the domain, the SDK's
- * serialisation, the log line), in milliseconds, as X-Handler-CPU-Ms. process.cpuUsage counts the
- * whole process, so the figure is the handler's own only while it is the one request in flight
- * (the bench reports it at concurrency 1).
- */
-export function withHandlerCpuHeader(handler: (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>) {
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const before = process.cpuUsage();
-    const response = await handler(event, context);
-    const used = process.cpuUsage(before);
-    // respond() built these headers for this answer alone: added in place, at the end, as a copy would.
-    (response.headers ??= {})['X-Handler-CPU-Ms'] = ((used.user + used.system) / 1000).toFixed(3);
-    return response;
-  };
-}
-
-/**
- * Benchmark mode: report the request's DynamoDB round trips and consumed capacity in response headers.
- * bench/server.ts wraps its baseline endpoint in this and withHandlerCpuHeader too, so both sides of the
- * overhead ratio pay the same bench-only work.
- */
-export function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>) {
-  return async (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> => {
-    const { result, stats } = await withDbStats(() => core(event, context, options).catch((error: unknown) => ({ error })));
-    if ('error' in result) throw Object.assign(result.error as object, { dbStats: stats });
-    const headers = (result.headers ??= {});
-    headers['X-DynamoDB-Round-Trips'] = String(stats.roundTrips);
-    headers['X-DynamoDB-Capacity-Units'] = String(stats.capacityUnits);
-    return result;
-  };
 }
 
 /** The invocation's X-Ray trace id: the runtime's invoke store when it has one (concurrent invocations), else the env variable Lambda sets. */

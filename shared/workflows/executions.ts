@@ -10,7 +10,7 @@
  * with the same one-execution-per-name rule.
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { awsClientConfig, keepPerProcessWorkOnce, loadedOnFirstUse, optionalEnv, requireEnv } from '#shared/env.ts';
+import { awsClientConfig, loadedOnFirstUse, optionalEnv, requireEnv } from '#shared/env.ts';
 
 export type WorkflowKind = 'validation' | 'completion';
 
@@ -43,8 +43,6 @@ function sfn({ SFNClient }: SfnModule): SFNClient {
   const sfnClient = new SFNClient(awsClientConfig('STEPFUNCTIONS_ENDPOINT'));
   // As for DynamoDB (shared/db/client.ts): the logger middleware copies every call for a logger that discards it.
   sfnClient.middlewareStack.remove('loggerMiddleware');
-  // The signer, the user agent's fixed sections and the body's collector, once per process as for DynamoDB.
-  keepPerProcessWorkOnce(sfnClient);
   client = { sfn: sfnClient, endpoint };
   return sfnClient;
 }

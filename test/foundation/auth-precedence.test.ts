@@ -8,25 +8,22 @@ import { handler as locationRewardsHandler } from '../../functions/location-rewa
 import { handler as locationRewardSummaryHandler } from '../../functions/location-reward-summary-show.ts';
 
 /**
- * The pipeline validates a request's path, query and body while the token's read is in flight
- * (shared/http/handler.ts, serveRequest), but answers as if authorization came first: a request whose token
- * is missing, malformed, unknown, of another kind or lacking a permission is its 401 whatever its inputs; an
- * admitted one gets its body's error, then its query's, then its path's; a failed token read is that
- * failure. The token read is replaced here by one whose outcome and timing each test chooses.
+ * The pipeline authorizes, then validates (shared/http/handler.ts, serveRequest): a request whose token is
+ * missing, malformed, unknown, of another kind or lacking a permission is its 401 whatever its inputs, which
+ * are not even parsed; an admitted one gets its body's error, then its query's, then its path's; a failed
+ * token read is that failure. The token read is replaced here by one whose outcome and timing each test chooses.
  */
 const read = vi.hoisted(() => ({
   /** What the next token read resolves to (or rejects with), and the order of what happened. */
-  outcome: { credentials: undefined as unknown } as { credentials?: unknown; error?: unknown; atOnce?: boolean; unsent?: boolean },
+  outcome: { credentials: undefined as unknown } as { credentials?: unknown; error?: unknown; atOnce?: boolean },
   events: [] as string[],
 }));
 
 vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('#shared/auth/tokens.ts')>()),
-  resolveCredentials: async (_presented: unknown, onSent?: () => void) => {
+  resolveCredentials: async () => {
     read.events.push('read sent');
-    if (!read.outcome.unsent) onSent?.();
-    // Answers later, as DynamoDB would (or at once: a client that fails before sending). 50 ms, a slow first
-    // call's wait: with 5 ms a loaded machine could run this timer before the pipeline's turns (seen once).
+    // Answers later, as DynamoDB would (or at once: a client that fails before sending).
     if (!read.outcome.atOnce) await new Promise((resolve) => setTimeout(resolve, 50));
     read.events.push('read answered');
     if ('error' in read.outcome) throw read.outcome.error;
@@ -103,28 +100,21 @@ afterEach(async () => {
   expect(unhandled).toEqual([]);
 });
 
-describe('authorization before validation, with the token read in flight', () => {
-  it('validates the inputs while the token read is out, and answers once it is back', async () => {
+describe('authorization before validation', () => {
+  it('validates the inputs once the token is admitted, and answers with them', async () => {
     read.outcome = { credentials: { merchant } };
     const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs });
     expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], body: { order: { spend_amount: 100 } }, query: { limit: 5 }, params: { location_id: 12 } } });
-    expect(read.events).toEqual(['read sent', 'body parsed', 'query parsed', 'path parsed', 'read answered']);
-  });
-
-  it('validates after the read when the read never says it left (it failed first), answering the same', async () => {
-    read.outcome = { credentials: { merchant }, unsent: true };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs })).toMatchObject({ status: 200 });
     expect(read.events).toEqual(['read sent', 'read answered', 'body parsed', 'query parsed', 'path parsed']);
-    read.outcome = { credentials: undefined, unsent: true };
-    expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
   });
 
-  it('answers 401 to an unknown, expired or revoked token whatever the inputs', async () => {
+  it('answers 401 to an unknown, expired or revoked token whatever the inputs, without parsing them', async () => {
     read.outcome = { credentials: undefined };
     const invalid = { body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } };
     expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(await invoke('proposed-orders-create', { authorization: token, params: { location_id: 'abc' } })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(await invoke('location-rewards-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(read.events.filter((event) => event.endsWith('parsed'))).toEqual([]);
   });
 
   it('answers 401 to a token of another kind, or one lacking the permission, whatever the inputs', async () => {
@@ -210,12 +200,12 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
   const secret = { location: { name: 'SECRET LOCATION', merchant_id: 99 } };
   const never = () => new Promise<never>(() => {});
 
-  it('starts it as soon as the token read has left, before validation, with the request as it came, and hands its result to the domain once admitted', async () => {
+  it('sends it beside the token read, before validation, with the request as it came, and hands its result to the domain once admitted', async () => {
     read.outcome = { credentials: { merchant } };
     const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async (raw) => ({ read: raw })) });
     // The raw path id is the string the path carried (the validated one is the number 12).
     expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], prefetched: { read: { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } } } } });
-    expect(read.events).toEqual(['read sent', 'prefetch sent', 'body parsed', 'query parsed', 'path parsed', 'read answered']);
+    expect(read.events).toEqual(['read sent', 'prefetch sent', 'read answered', 'body parsed', 'query parsed', 'path parsed']);
   });
 
   it("starts none when the request names nothing to read (the route's prefetch answers undefined)", async () => {
@@ -241,7 +231,7 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
     expect(await invoke('proposed-orders-create', { ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(read.events).not.toContain('prefetch sent');
-    // With the token's read in flight the prefetch leaves before validation, so invalid inputs have sent it too;
+    // With the token's read in flight the prefetch leaves beside it, before validation, so invalid inputs have sent it too;
     // their answer is still the token's 401 or the input's own error, never waiting for it nor showing it.
     read.outcome = { credentials: undefined };
     expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });

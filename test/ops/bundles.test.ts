@@ -182,8 +182,8 @@ beforeAll(async () => {
   const queuedDelivery = {
     Records: [{ messageId: randomUUID(), receiptHandle: 'bundle-smoke-test', body: JSON.stringify({ endpoint_id: 'we_none', event_id: 'evt_none', queued_at: Date.now() }), attributes: { MessageGroupId: 'we_none:credit_card:1', ApproximateReceiveCount: '1' } }],
   };
-  // One build per function, as the stack bundles it: a route's function carries its own route row (functionDefine).
-  await Promise.all(targets.map((target) => build(apiFunctionEsbuildOptions({ [`${target.name}/index`]: handlerEntry(target.name) }, directory, target.name))));
+  // One build per function, as the stack bundles it.
+  await Promise.all(targets.map((target) => build(apiFunctionEsbuildOptions({ [`${target.name}/index`]: handlerEntry(target.name) }, directory))));
   for (const { route } of targets) {
     for (const file of route?.bundledFiles ?? []) copyFileSync(join(PROJECT_ROOT, file), join(directory, route!.handler, basename(file)));
   }
@@ -204,7 +204,7 @@ beforeAll(async () => {
   const shares = Array.from({ length: RUNNERS }, (_, runner) => jobs.filter((_, index) => index % RUNNERS === runner));
   const results = await Promise.all(shares.map((share, runner) => runBundles(share, join(directory, `jobs-${runner}.json`))));
   for (const outcome of results.flat()) outcomes.set(outcome.name, outcome);
-  // One esbuild call per function (each carries its own route row) plus a request through each: slower than
+  // One esbuild call per function plus a request through each: slower than
   // the default hook timeout when the 2 cores are shared.
 }, 300_000);
 
