@@ -13,7 +13,7 @@ const FUNCTION = 'users-create';
 
 describe(`zod in the ${FUNCTION} bundle`, () => {
   it('is zod/mini with its English messages and no other locale', async () => {
-    const result = await build({ ...apiFunctionEsbuildOptions({ [`${FUNCTION}/index`]: handlerEntry(FUNCTION) }, '/nonexistent', FUNCTION), write: false, metafile: true });
+    const result = await build({ ...apiFunctionEsbuildOptions({ [`${FUNCTION}/index`]: handlerEntry(FUNCTION) }, '/nonexistent'), write: false, metafile: true });
     const output = Object.entries((result.metafile as Metafile).outputs).find(([path]) => path.endsWith('.mjs'))![1];
     const zodModules = Object.entries(output.inputs).filter(([path, input]) => path.includes('node_modules/zod/') && input.bytesInOutput > 0).map(([path]) => path.slice(path.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
     expect(zodModules.filter((path) => path.startsWith('v4/locales/'))).toEqual(['v4/locales/en.js']);
