@@ -14,7 +14,7 @@ const query = /* @__PURE__ */ schema(() => z.object({ cursor: cursorQuery(isGift
  */
 export const handler = apiHandler(
   'gift-card-value-orders-list',
-  { responses: { 200: giftCardValueOrderList, 204: null }, summary: 'List the gift card orders the user bought (delivered, pending, refunded)', query },
+  { responses: { 200: giftCardValueOrderList, 204: null }, summary: 'List the gift card orders the user bought (delivered, pending, refunded)', query, paged: true },
   async (request) => {
     const user = requireUser(request);
     const page = await listBuyerGiftCardOrders(user.userId, request.query.cursor);

@@ -49,12 +49,15 @@ describe('the docs page in a browser', () => {
     const shown = await page.$$eval('.opblock', (blocks) =>
       blocks.map((block) => ({
         method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
-        path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+        // Swagger UI gives a deprecated operation's path its own class (struck through).
+        path: block.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path') ?? '',
         summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
+        deprecated: block.classList.contains('opblock-deprecated'),
       })),
     );
     expect(shown.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
     for (const operation of shown) expect(operation.summary, `${operation.method} ${operation.path}`).not.toBe('');
+    expect(shown.filter((operation) => operation.deprecated).map(({ method, path }) => `${method} ${path}`)).toContain('POST /v15/orders');
 
     expect(await page.title()).toBe('Loyalty API reference');
     expect(await page.locator('.info .title').textContent()).toContain('Loyalty, Rewards, Orders and Payments Service API');
