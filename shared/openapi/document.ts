@@ -18,6 +18,7 @@ import { pathParameterNames, routes, type CredentialKind, type Route } from '#sh
 import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
 import { errorDetail, type ErrorBody } from '#shared/errors.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
+import { addExamples } from './examples.ts';
 import { ModuleGraph } from './module-graph.ts';
 import { namedSchemaList } from '#shared/schemas/registry.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
@@ -488,7 +489,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   };
 
   const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
-  return {
+  const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
     info: {
       title: 'Loyalty, Rewards, Orders and Payments Service API',
@@ -506,6 +507,9 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     },
     'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
   };
+  const bodies = new Map([...specs].flatMap(([route, spec]) => (spec.body ? [[`${route.method} ${route.path}`, spec.body] as const] : [])));
+  addExamples(document, bodies, PROJECT_ROOT);
+  return document;
 }
 
 const INFO_DESCRIPTION = [
