@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod';
 import type { ApiSpec } from '#shared/http/handler.ts';
-import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/handler.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
-import { errorDetail, type ErrorBody } from '#shared/errors.ts';
+import { ApiError, errorDetail, type ErrorBody } from '#shared/errors.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
 import { addExamples } from './examples.ts';
 import { ModuleGraph } from './module-graph.ts';
@@ -344,6 +344,24 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/**
+ * The operation's own 422, as the request pipeline's input validation answers it (parseRequestInputs, no
+ * table or token): to an empty body, else to a query whose every parameter is `-1`. Undefined when neither fails.
+ */
+function validationExample(spec: ApiSpec): { summary: string; value: ErrorBody } | undefined {
+  const attempts: [string, Parameters<typeof parseRequestInputs>[1]][] = [['An empty body', { body: {} }]];
+  const queryNames = spec.query ? Object.keys(((z.toJSONSchema(spec.query, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {}) as object) : [];
+  if (queryNames.length > 0) attempts.push(['Every query parameter -1', { queryStringParameters: Object.fromEntries(queryNames.map((name) => [name, '-1'])) }]);
+  for (const [summary, event] of attempts) {
+    try {
+      parseRequestInputs({ body: spec.body, bodyObject: spec.bodyObject, query: spec.query }, event);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.body()) return { summary, value: error.body()! };
+    }
+  }
+  return undefined;
+}
+
 /** The routes whose handler code reads the Idempotency-Key header (through the adapter, directly or via a shared serve function). */
 export function routesHonouringIdempotencyKey(): Route[] {
   const graph = new ModuleGraph(PROJECT_ROOT);
@@ -427,6 +445,15 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
     responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR}` };
+    const ownValidation = responses[422] ? validationExample(spec) : undefined;
+    if (ownValidation) {
+      // This operation's own 422 first, then the pipeline's shared ones.
+      const shared = STANDARD_ERRORS[422]!;
+      responses[422] = {
+        description: shared.description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' }, examples: { validation: ownValidation, ...shared.examples } } },
+      };
+    }
 
     const parameters: JsonObject[] = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     if (keyed.has(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });

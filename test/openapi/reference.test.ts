@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
 import { MAX_JSON_DEPTH } from '#shared/http/validation.ts';
 import { routes, type Route } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, userFixture } from '../support/fixtures.ts';
+import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { compileDocumentSchema, documentAjv } from './response-validator.ts';
 
 type JsonObject = Record<string, any>;
@@ -141,10 +141,12 @@ describe('error responses', () => {
 describe('the error examples are what the API answers', () => {
   const exampleOf = (component: string, name: string) => document.components.responses[component].content['application/json'].examples[name].value;
   let userToken: string;
+  let merchantToken: string;
 
   beforeAll(async () => {
     const app = await appFixture();
     userToken = (await userFixture(app.app.app_id)).token;
+    merchantToken = (await merchantFixture(app.app.app_id)).token;
   });
 
   it('400 malformed_json', async () => {
@@ -184,6 +186,16 @@ describe('the error examples are what the API answers', () => {
     const response = await api.call('POST', '/v15/user_addresses', { token: userToken, rawBody: 'street_address=1+Main+St', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(response.status).toBe(415);
     expect(response.body).toEqual(exampleOf('UnsupportedMediaType', 'unsupported_media_type'));
+  });
+
+  it("422: an operation's own validation answer, to an empty body and to bad query parameters", async () => {
+    const ownExample = (method: string, path: string) => document.paths[path]![method]!.responses['422'].content['application/json'].examples.validation.value;
+    const emptyBody = await api.call('POST', '/v15/completed_orders', { token: merchantToken, body: {} });
+    expect(emptyBody.status).toBe(422);
+    expect(emptyBody.body).toEqual(ownExample('post', '/v15/completed_orders'));
+    const badQuery = await api.call('GET', '/v15/apps/orders?page=-1&cursor=-1', { token: userToken });
+    expect(badQuery.status).toBe(422);
+    expect(badQuery.body).toEqual(ownExample('get', '/v15/apps/orders'));
   });
 
   it('422 too_deep', async () => {
