@@ -348,9 +348,8 @@ export interface OpenApiDocument {
  * The operation's own 422, as the request pipeline's input validation answers it (parseRequestInputs, no
  * table or token): to an empty body, else to a query whose every parameter is `-1`. Undefined when neither fails.
  */
-function validationExample(spec: ApiSpec): { summary: string; value: ErrorBody } | undefined {
+function validationExample(spec: ApiSpec, queryNames: string[]): { summary: string; value: ErrorBody } | undefined {
   const attempts: [string, Parameters<typeof parseRequestInputs>[1]][] = [['An empty body', { body: {} }]];
-  const queryNames = spec.query ? Object.keys(((z.toJSONSchema(spec.query, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {}) as object) : [];
   if (queryNames.length > 0) attempts.push(['Every query parameter -1', { queryStringParameters: Object.fromEntries(queryNames.map((name) => [name, '-1'])) }]);
   for (const [summary, event] of attempts) {
     try {
@@ -445,7 +444,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
     responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR}` };
-    const ownValidation = responses[422] ? validationExample(spec) : undefined;
+    const queryNames = spec.query ? Object.keys((inputSchemas[requestIds.get(spec.query)!]!.properties ?? {}) as object) : [];
+    const ownValidation = responses[422] ? validationExample(spec, queryNames) : undefined;
     if (ownValidation) {
       // This operation's own 422 first, then the pipeline's shared ones.
       const shared = STANDARD_ERRORS[422]!;

@@ -67,7 +67,8 @@ describe('the docs page in a browser', () => {
   });
 
   it('shows POST /v15/completed_orders with its Idempotency-Key header, a real body, a real answer and each error status\'s own example', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 1280, height: 1000 });
     // deepLinking: the operation's tag and operationId open it.
     await page.goto(`${api.baseUrl}/docs#/Money/completed-orders-create`);
     const operation = page.locator('#operations-Money-completed-orders-create');
