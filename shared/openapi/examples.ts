@@ -142,7 +142,6 @@ const STRINGS: Record<string, string> = {
   encrypted_expiration_year: 'enc_2030',
   encrypted_postal_code: 'enc_02110',
   last_4: '1111',
-  type: 'Visa',
   state: 'completed',
   status: 'completed',
   currency: 'USD',
@@ -171,6 +170,25 @@ const SUFFIXES: [string, string][] = [
   ['_code', 'SPRING25'],
   ['_token', '2ab3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1'],
 ];
+
+/** `name` and `type` depend on what they name: the key of the object that holds them. */
+const BY_PARENT: Record<string, Record<string, string>> = {
+  name: {
+    item: 'Hashbrowns',
+    category: 'Breakfast Sides',
+    category_group: 'Breakfast',
+    contribution_target: 'Boston Food Bank',
+    option: 'Extra cheese',
+    option_group: 'Toppings',
+    merchant: 'Coffee Corner',
+    app: 'Coffee Corner Rewards',
+    campaign: 'Free coffee on your tenth visit',
+    reward: 'Free coffee',
+    user: 'Jane Doe',
+    location: 'Downtown Crossing',
+  },
+  type: { credit_card: 'Visa', payment_method: 'Visa', resource: 'order' },
+};
 
 const TIMESTAMP = '2015-01-22T16:29:22+00:00';
 const UUID = 'b2c4e6f8-1a3c-4e5a-9c7e-0f1a2b3c4d5e';
@@ -216,7 +234,8 @@ class ExampleBuilder {
     private readonly optional: boolean,
   ) {}
 
-  build(schema: JsonSchema, name: string, depth = 0): unknown {
+  /** `parent` is the key of the object holding this value (`item` for an item's `name`). */
+  build(schema: JsonSchema, name: string, depth = 0, parent = ''): unknown {
     if (depth > 40) return undefined;
     if (typeof schema.$ref === 'string') {
       const id = schema.$ref.replace('#/components/schemas/', '');
@@ -224,7 +243,7 @@ class ExampleBuilder {
       if (!target || this.building.includes(id)) return undefined;
       this.building.push(id);
       try {
-        return this.build(target, name, depth + 1);
+        return this.build(target, name, depth + 1, parent);
       } finally {
         this.building.pop();
       }
@@ -235,19 +254,19 @@ class ExampleBuilder {
     const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
     if (branches) {
       const branch = branches.find((candidate) => candidate.type !== 'null') ?? branches[0]!;
-      return this.build(branch, name, depth + 1);
+      return this.build(branch, name, depth + 1, parent);
     }
-    if (Array.isArray(schema.allOf)) return this.build(schema.allOf[0], name, depth + 1);
+    if (Array.isArray(schema.allOf)) return this.build(schema.allOf[0], name, depth + 1, parent);
     const type = Array.isArray(schema.type) ? (schema.type as string[]).find((candidate) => candidate !== 'null') : schema.type;
     switch (type) {
       case 'object':
-        return this.object(schema, depth);
+        return this.object(schema, name, depth);
       case 'array': {
-        const item = this.build((schema.items ?? {}) as JsonSchema, name.replace(/s$/, ''), depth + 1);
+        const item = this.build((schema.items ?? {}) as JsonSchema, singular(name), depth + 1, parent);
         return item === undefined ? [] : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => item);
       }
       case 'string':
-        return this.string(schema, name);
+        return this.string(schema, name, parent);
       case 'integer':
       case 'number':
         return this.number(schema, name, type === 'integer');
@@ -256,25 +275,27 @@ class ExampleBuilder {
       case 'null':
         return null;
       default:
-        return properties(schema) ? this.object(schema, depth) : null;
+        return properties(schema) ? this.object(schema, name, depth) : null;
     }
   }
 
   /** Undefined when a required property cannot be built (a recursion cut short): the list holding it stays empty. */
-  private object(schema: JsonSchema, depth: number): Record<string, unknown> | undefined {
+  private object(schema: JsonSchema, name: string, depth: number): Record<string, unknown> | undefined {
     const required = new Set((schema.required ?? []) as string[]);
     const result: Record<string, unknown> = {};
     for (const [property, inner] of Object.entries(properties(schema) ?? {})) {
       if (!this.optional && !required.has(property)) continue;
-      const value = this.build(inner, property, depth + 1);
+      const value = this.build(inner, property, depth + 1, name);
       if (value !== undefined) result[property] = value;
       else if (required.has(property)) return undefined;
     }
     return result;
   }
 
-  private string(schema: JsonSchema, name: string): string {
+  private string(schema: JsonSchema, name: string, parent: string): string {
     const candidates = [
+      BY_PARENT[name]?.[singular(parent)],
+      name === 'id' ? '7f3a9c2e' : undefined,
       STRINGS[name],
       SUFFIXES.find(([suffix]) => name.endsWith(suffix))?.[1],
       schema.format === 'email' ? STRINGS.email : undefined,
@@ -351,6 +372,11 @@ export function samplePattern(pattern: string): string {
     out += piece.repeat(times);
   }
   return out;
+}
+
+/** `categories` -> `category`, `items` -> `item`. */
+function singular(name: string): string {
+  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
 }
 
 function properties(schema: JsonSchema): Record<string, JsonSchema> | undefined {
