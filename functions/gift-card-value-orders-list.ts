@@ -13,7 +13,7 @@ const query = z.object({ cursor: cursorQuery(isGiftCardOrdersCursor) });
  */
 export const handler = apiHandler(
   'gift-card-value-orders-list',
-  { responses: { 200: giftCardValueOrderList, 204: null }, summary: 'List the gift card orders the user bought (delivered, pending, refunded)', query },
+  { responses: { 200: giftCardValueOrderList, 204: null }, summary: 'List the gift card orders the user bought (delivered, pending, refunded)', query, paged: true },
   async (request) => {
     const user = requireUser(request);
     const page = await listBuyerGiftCardOrders(user.userId, request.query.cursor);

@@ -107,6 +107,8 @@ interface HandlerSpec<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType,
   notFound?: () => ApiError;
   /** One line for the API docs; the route's method and path are shown anyway. */
   summary?: string;
+  /** Still served for the clients that call it, but replaced: the OpenAPI document marks the operation `deprecated`. */
+  deprecated?: boolean;
   description?: string;
   /** A paged list (answered by `pageAnswer`, shared/http/paging.ts): the OpenAPI document shows the `Link` header of its 200. */
   paged?: boolean;

@@ -8,6 +8,8 @@ import { withIdempotency, type IdempotencyContext, type StoredResponse } from '#
 import type { ApiRequest } from '#shared/http/handler.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** The key's limits, for the OpenAPI document (which may not import the domain). */
+export { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/domain/idempotency.ts';
 
 type KeyedRequest = Pick<ApiRequest<unknown, unknown, unknown>, 'headers' | 'credentials' | 'rawPath' | 'event'>;
 

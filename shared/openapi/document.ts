@@ -12,10 +12,14 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from '#shared/schemas/zod.ts';
 import type { ApiSpec } from '#shared/http/handler.ts';
-import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/handler.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
+import { ApiError, errorDetail, type ErrorBody } from '#shared/errors.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
+import { addExamples } from './examples.ts';
+import { ModuleGraph } from './module-graph.ts';
 import { namedSchemaList } from '#shared/schemas/registry.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
 import '#shared/schemas/addresses.ts';
@@ -42,44 +46,115 @@ interface ErrorResponseComponent {
   emptyBody?: boolean;
   /** Response headers the answer always carries, with what they say. */
   headers?: Record<string, string>;
+  /** Real answers of this status, by example name: test/openapi/examples.test.ts provokes them and compares. */
+  examples?: Record<string, { summary: string; value: ErrorBody }>;
 }
 
+/** One error of the contract's error array, as an example. */
+function errorExample(summary: string, object: string, property: string, message: string, code: string): { summary: string; value: ErrorBody } {
+  return { summary, value: [{ error: errorDetail(object, property, message, code) }] };
+}
+
+const RETRY_AFTER = { 'Retry-After': 'Seconds to wait before retrying.' };
+
 const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
-  400: { name: 'BadRequest', description: 'The request body is not valid JSON (code `malformed_json`).' },
+  400: {
+    name: 'BadRequest',
+    description: 'The request body is not valid JSON (code `malformed_json`).',
+    examples: { malformed_json: errorExample('A body that is not JSON', 'request', 'body', 'The request body is not valid JSON.', 'malformed_json') },
+  },
   401: {
     name: 'Unauthorized',
     description: 'No, a malformed, an invalid, expired or revoked, or the wrong kind of token, or a permission the token lacks (code `missing_permission`).',
     headers: { 'WWW-Authenticate': 'Always `Token realm="LevelUp"` (RFC 7235).' },
+    examples: {
+      no_token: errorExample('No Authorization header', 'access_token', 'base', 'An access token is required.', 'not_authorized'),
+      invalid_token: errorExample('An unknown, expired or revoked token', 'access_token', 'base', 'The access token is invalid.', 'not_authorized'),
+    },
   },
   404: { name: 'NotFound', description: 'Not found, or not visible to this token. Empty body.', emptyBody: true },
-  409: { name: 'Conflict', description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.' },
-  410: { name: 'Gone', description: 'The operation no longer exists (it was served once); the error says what to do instead (code `gone`, e.g. Facebook login: docs/app-surface.md).' },
-  413: { name: 'PayloadTooLarge', description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).` },
-  415: { name: 'UnsupportedMediaType', description: 'A request body that is not JSON (code `unsupported_media_type`).' },
+  409: {
+    name: 'Conflict',
+    description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.',
+    headers: RETRY_AFTER,
+    examples: {
+      in_flight: errorExample('The same Idempotency-Key is still being served', 'request', 'base', 'A request with this Idempotency-Key is still in progress; retry later.', 'in_flight'),
+      in_progress: errorExample('Another request is changing the same order', 'order', 'base', 'This order is being completed by another request; retry shortly.', 'in_progress'),
+    },
+  },
+  410: {
+    name: 'Gone',
+    description: 'The operation no longer exists (it was served once); the error says what to do instead (code `gone`, e.g. Facebook login: docs/app-surface.md).',
+    examples: {
+      gone: errorExample('Facebook login', 'user', 'facebook_access_token', 'Facebook login is no longer available: sign in with your email address and password.', 'gone'),
+    },
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: `Request bodies are limited to ${MAX_BODY_BYTES} bytes (code \`too_large\`).`,
+    examples: { too_large: errorExample('A body over the limit', 'request', 'body', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, 'too_large') },
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'A request body that is not JSON (code `unsupported_media_type`).',
+    examples: {
+      unsupported_media_type: errorExample('A form-encoded body', 'request', 'content_type', 'Request bodies must be JSON (Content-Type: application/json).', 'unsupported_media_type'),
+    },
+  },
   422: {
     name: 'UnprocessableEntity',
     description: `Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than ${MAX_JSON_DEPTH} levels deep, or holding more than ${MAX_JSON_NODES} values, is refused before any validation (object \`request\`, property \`body\`, code \`too_deep\` or \`too_many_values\`).`,
+    examples: {
+      too_deep: errorExample('A body nested too deep', 'request', 'body', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'too_deep'),
+    },
   },
   429: {
     name: 'TooManyRequests',
     description:
       'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`, `manager_confirmation_locked`; docs/security.md); retry after the Retry-After interval.',
-    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+    headers: RETRY_AFTER,
+    examples: { throttled: errorExample('Too many requests from one credential or address', 'request', 'base', 'Too many requests; retry after the Retry-After interval.', 'throttled') },
   },
   503: {
     name: 'ServiceUnavailable',
     description:
       'A part this request needs is down for a moment, or the request outlived its time limit (code `timeout`: it may still complete; retry, with the same Idempotency-Key where it has one, to learn its outcome). Retry after Retry-After seconds.',
-    headers: { 'Retry-After': 'Seconds to wait before retrying.' },
+    headers: RETRY_AFTER,
+    examples: {
+      timeout: errorExample(
+        'The request outlived its time limit',
+        'request',
+        'base',
+        'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.',
+        'timeout',
+      ),
+    },
   },
-  500: { name: 'InternalError', description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).' },
+  500: {
+    name: 'InternalError',
+    description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).',
+    examples: { internal_error: errorExample('An unexpected failure', 'request', 'base', 'Something went wrong on our side. The request id identifies it.', 'internal_error') },
+  },
 };
 
+/** Any other error an operation answers: the contract's error array. */
+const DEFAULT_ERROR = 'Error';
+
 /** The 404 of the routes whose not-found answer is an error array (their spec's `notFound`). */
-const NOT_FOUND_WITH_ERRORS: ErrorResponseComponent = { name: 'NotFoundWithErrors', description: 'Not found, or not visible to this token: an error array naming what was not found.' };
+const NOT_FOUND_WITH_ERRORS: ErrorResponseComponent = {
+  name: 'NotFoundWithErrors',
+  description: 'Not found, or not visible to this token: an error array naming what was not found.',
+  examples: { not_found: errorExample('A credit card that is not the token user\'s', 'credit_card', 'id', 'Credit card not found.', 'not_found') },
+};
 
 /** What a request that no route serves gets (functions/route-not-found.ts, API Gateway's `$default`). */
 const ROUTE_NOT_FOUND = 'RouteNotFound';
+
+/**
+ * Permissions are not OAuth scopes (an apiKey scheme has none): an operation names the ones its token must
+ * hold in `x-permissions` and in its description, and its security requirements list no scopes.
+ */
+const PERMISSIONS_TEXT = 'The permissions an operation requires are listed in its description and its `x-permissions` extension.';
 
 const SECURITY_SCHEMES = {
   userToken: {
@@ -88,7 +163,8 @@ const SECURITY_SCHEMES = {
     name: 'Authorization',
     description:
       'A user access token: `Authorization: token <USER_TOKEN>` or `token user="<USER_TOKEN>"`. Both kinds in one header: ' +
-      '`token merchant="<MERCHANT_TOKEN>", user="<USER_TOKEN>"`. The scopes listed on an operation are the permissions the token must hold.',
+      '`token merchant="<MERCHANT_TOKEN>", user="<USER_TOKEN>"`. ' +
+      PERMISSIONS_TEXT,
   },
   appToken: {
     type: 'apiKey',
@@ -101,8 +177,7 @@ const SECURITY_SCHEMES = {
     in: 'header',
     name: 'Authorization',
     description:
-      'A merchant access token: `Authorization: token <MERCHANT_TOKEN>` or `token merchant="<MERCHANT_TOKEN>"`. The scopes listed on an ' +
-      'operation are the permissions the token must hold.',
+      'A merchant access token: `Authorization: token <MERCHANT_TOKEN>` or `token merchant="<MERCHANT_TOKEN>"`. ' + PERMISSIONS_TEXT,
   },
 };
 
@@ -119,7 +194,7 @@ const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
 };
 
 function security(route: Route): JsonObject[] {
-  const scopes = [...(route.permissions ?? [])];
+  const scopes: string[] = [];
   switch (route.credential) {
     case 'none':
       return [];
@@ -135,7 +210,7 @@ function security(route: Route): JsonObject[] {
     case 'app-optional':
       return [{}, { appToken: [] }];
     case 'any':
-      return [{ userToken: scopes }, { merchantToken: scopes }, { appToken: scopes }];
+      return [{ userToken: scopes }, { merchantToken: scopes }, { appToken: [] }];
     case 'merchant-or-app':
       return [{ merchantToken: scopes }, { appToken: [] }];
   }
@@ -214,6 +289,37 @@ function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSche
   return undefined;
 }
 
+/**
+ * Where the API is served: a deployment (the stack's `ApiUrl` output, its CloudFront URL, or the custom
+ * domain its PUBLIC_BASE_URL names: docs/operations.md) and `npm start`. GET /openapi.json answers with
+ * the base URL it was asked on instead (functions/openapi-show.ts).
+ */
+export const SERVERS = [
+  {
+    url: '{apiUrl}',
+    description: 'A deployment of the stack',
+    variables: {
+      apiUrl: { default: 'https://d111111abcdef8.cloudfront.net', description: "The stack's ApiUrl output (its CloudFront URL), or its custom domain." },
+    },
+  },
+  { url: 'http://127.0.0.1:3000', description: 'The local gateway (`npm start`)' },
+];
+
+/** The module that reads the Idempotency-Key header: an operation whose handler reaches it honours the key. */
+const IDEMPOTENCY_ADAPTER = 'shared/http/idempotency.ts';
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `A key of your choice (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials ` +
+    `within ${RETENTION_SECONDS / 86_400} days answers the first answer again (with \`Idempotent-Replayed: true\`) and moves no money twice; with another body, 422 ` +
+    '`request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  example: '5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d',
+};
+
 /** The header every page of a paged list carries (docs/app-surface.md "Paging"). */
 const PAGED_LINK_HEADER = {
   Link: {
@@ -238,10 +344,34 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/**
+ * The operation's own 422, as the request pipeline's input validation answers it (parseRequestInputs, no
+ * table or token): to an empty body, else to a query whose every parameter is `-1`. Undefined when neither fails.
+ */
+function validationExample(spec: ApiSpec, queryNames: string[]): { summary: string; value: ErrorBody } | undefined {
+  const attempts: [string, Parameters<typeof parseRequestInputs>[1]][] = [['An empty body', { body: {} }]];
+  if (queryNames.length > 0) attempts.push(['Every query parameter -1', { queryStringParameters: Object.fromEntries(queryNames.map((name) => [name, '-1'])) }]);
+  for (const [summary, event] of attempts) {
+    try {
+      parseRequestInputs({ body: spec.body, bodyObject: spec.bodyObject, query: spec.query }, event);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.body()) return { summary, value: error.body()! };
+    }
+  }
+  return undefined;
+}
+
+/** The routes whose handler code reads the Idempotency-Key header (through the adapter, directly or via a shared serve function). */
+export function routesHonouringIdempotencyKey(): Route[] {
+  const graph = new ModuleGraph(PROJECT_ROOT);
+  return routes.filter((route) => graph.reachableFrom(`functions/${route.handler}.ts`).has(IDEMPOTENCY_ADAPTER));
+}
+
 /** The whole document. Deterministic: same route table and schemas, same JSON. */
 export async function buildDocument(): Promise<OpenApiDocument> {
   const specs = new Map<Route, ApiSpec>();
   for (const route of routes) specs.set(route, await loadApiSpec(route));
+  const keyed = new Set(routesHonouringIdempotencyKey());
 
   // Responses (output mode): every named resource, plus each operation's own response schema under a temporary id.
   const namedSchemas = namedSchemaList();
@@ -313,8 +443,20 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       const component = status === 404 && spec.notFound ? NOT_FOUND_WITH_ERRORS : STANDARD_ERRORS[status]!;
       responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
+    responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR}` };
+    const queryNames = spec.query ? Object.keys((inputSchemas[requestIds.get(spec.query)!]!.properties ?? {}) as object) : [];
+    const ownValidation = responses[422] ? validationExample(spec, queryNames) : undefined;
+    if (ownValidation) {
+      // This operation's own 422 first, then the pipeline's shared ones.
+      const shared = STANDARD_ERRORS[422]!;
+      responses[422] = {
+        description: shared.description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' }, examples: { validation: ownValidation, ...shared.examples } } },
+      };
+    }
 
     const parameters: JsonObject[] = pathParameterNames(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    if (keyed.has(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     if (spec.query) {
       const query = inputSchemas[requestIds.get(spec.query)!]!;
       const required = new Set((query.required as string[] | undefined) ?? []);
@@ -336,6 +478,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       operationId: route.handler,
       summary: spec.summary ?? `${route.method} ${route.path}`,
       description,
+      ...(spec.deprecated ? { deprecated: true } : {}),
       tags: [tagOf(route)],
       security: security(route),
       ...(permissions.length > 0 ? { 'x-permissions': permissions } : {}),
@@ -348,40 +491,52 @@ export async function buildDocument(): Promise<OpenApiDocument> {
             },
           }
         : {}),
-      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
+      // Statuses in order, `default` last.
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : Number(a) - Number(b)))),
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
 
   const errorResponses: Record<string, JsonObject> = {};
-  for (const { name, description, emptyBody, headers } of [...Object.values(STANDARD_ERRORS), NOT_FOUND_WITH_ERRORS]) {
-    const documentedHeaders = headers && { headers: Object.fromEntries(Object.entries(headers).map(([header, text]) => [header, { description: text, schema: { type: 'string' } }])) };
+  for (const { name, description, emptyBody, headers, examples } of [...Object.values(STANDARD_ERRORS), NOT_FOUND_WITH_ERRORS]) {
+    const documentedHeaders = headers && {
+      headers: Object.fromEntries(Object.entries(headers).map(([header, text]) => [header, { description: text, required: true, schema: { type: 'string' } }])),
+    };
     errorResponses[name] = emptyBody
       ? { description, ...documentedHeaders }
-      : { description, ...documentedHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } } };
+      : { description, ...documentedHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' }, ...(examples ? { examples } : {}) } } };
   }
+  errorResponses[DEFAULT_ERROR] = {
+    description: 'Any other error: the contract\'s error array, each error naming its object, property, message and code.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+  };
   errorResponses[ROUTE_NOT_FOUND] = {
     description: 'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
 
   const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
-  return {
+  const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
     info: {
       title: 'Loyalty, Rewards, Orders and Payments Service API',
       version: packageJson.version,
       description: INFO_DESCRIPTION,
     },
+    servers: SERVERS,
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       responses: errorResponses,
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       securitySchemes: SECURITY_SCHEMES,
     },
     'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
   };
+  const bodies = new Map([...specs].flatMap(([route, spec]) => (spec.body ? [[`${route.method} ${route.path}`, spec.body] as const] : [])));
+  addExamples(document, bodies, PROJECT_ROOT);
+  return document;
 }
 
 const INFO_DESCRIPTION = [

@@ -31,13 +31,20 @@ describe('the OpenAPI document', () => {
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
   });
 
-  it('lists the credential and permissions of each route as security requirements', () => {
+  it('lists the credential of each route as security requirements, and its permissions as x-permissions (never as API-key scopes)', () => {
     for (const route of routes) {
       const operation = document.paths[route.path]![route.method.toLowerCase()]!;
       const schemes = (operation.security as Record<string, string[]>[]).flatMap((requirement) => Object.entries(requirement));
       if (route.credential === 'none') expect(operation.security).toEqual([]);
       else expect(schemes.length).toBeGreaterThan(0);
-      for (const [, scopes] of schemes) expect(scopes).toEqual([...(route.permissions ?? [])]);
+      for (const [, scopes] of schemes) expect(scopes).toEqual([]);
+      const permissions = [...(route.permissions ?? [])];
+      if (permissions.length > 0) {
+        expect(operation['x-permissions']).toEqual(permissions);
+        for (const permission of permissions) expect(operation.description).toContain(`\`${permission}\``);
+      } else {
+        expect(operation['x-permissions']).toBeUndefined();
+      }
       if (route.credential !== 'none') expect(operation.responses['401']).toBeDefined();
     }
   });
@@ -52,7 +59,7 @@ describe('the OpenAPI document', () => {
         for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { schema: object }> }>)) {
           for (const media of Object.values(response.content ?? {})) expect(() => compileDocumentSchema(ajv, media.schema)).not.toThrow();
         }
-        for (const parameter of (operation.parameters ?? []) as { schema: object }[]) expect(() => compileDocumentSchema(ajv, parameter.schema)).not.toThrow();
+        for (const parameter of (operation.parameters ?? []) as { schema?: object }[]) if (parameter.schema) expect(() => compileDocumentSchema(ajv, parameter.schema!)).not.toThrow();
         const body = operation.requestBody?.content?.['application/json']?.schema as object | undefined;
         if (body) expect(() => compileDocumentSchema(ajv, body)).not.toThrow();
       }
@@ -157,8 +164,19 @@ describe('the response check every test call runs', () => {
   });
 
   it('rejects an error that is not the error array, and an empty body where one is documented', async () => {
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: json, text: '{"message":"no"}' })).rejects.toThrow(/does not match/);
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers(), text: '' })).rejects.toThrow(/body is empty/);
+    const challenged = new Headers({ 'Content-Type': 'application/json', 'WWW-Authenticate': 'Token realm="LevelUp"' });
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: challenged, text: '{"message":"no"}' })).rejects.toThrow(/does not match/);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers({ 'WWW-Authenticate': 'Token realm="LevelUp"' }), text: '' })).rejects.toThrow(/body is empty/);
+  });
+
+  it('requires the headers the document says are always there, and a Link only where one is declared', async () => {
+    const busy = JSON.stringify([{ error: { object: 'request', property: 'base', message: 'A request with this Idempotency-Key is still in progress; retry later.', code: 'in_flight' } }]);
+    await validateResponse('POST', url('/v15/completed_orders'), { status: 409, headers: new Headers({ 'Content-Type': 'application/json', 'Retry-After': '1' }), text: busy });
+    await expect(validateResponse('POST', url('/v15/completed_orders'), { status: 409, headers: json, text: busy })).rejects.toThrow(/always carries Retry-After, but it is missing/);
+    const unauthorized = JSON.stringify([{ error: { object: 'access_token', property: 'base', message: 'An access token is required.', code: 'not_authorized' } }]);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: json, text: unauthorized })).rejects.toThrow(/always carries WWW-Authenticate/);
+    const linked = new Headers({ 'Content-Type': 'application/json', Link: `<${url('/v15/user_addresses?page=2')}>; rel="next"` });
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: linked, text: JSON.stringify([{ user_address: address }]) })).rejects.toThrow(/Link header the document does not declare/);
   });
 
   it("holds a 404's body to the route's documented shape: empty, or the error array", async () => {

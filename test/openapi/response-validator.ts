@@ -76,6 +76,18 @@ function fail(where: string, problem: string, response: CheckedResponse): never 
   throw new Error(`OpenAPI: ${where} answered ${response.status}: ${problem}\n  body: ${body}`);
 }
 
+/**
+ * The headers the document promises: each one it marks `required` (Retry-After on 409, 429 and 503,
+ * WWW-Authenticate on 401) must be there, and a Link only where it is declared (a paged list's 200).
+ */
+function checkHeaders(where: string, documented: JsonObject, response: CheckedResponse): void {
+  const declared = (documented.headers ?? {}) as Record<string, { required?: boolean }>;
+  for (const [name, header] of Object.entries(declared)) {
+    if (header.required && !response.headers.has(name)) fail(where, `the document says it always carries ${name}, but it is missing`, response);
+  }
+  if (response.headers.has('link') && !declared.Link) fail(where, 'it carries a Link header the document does not declare (a paged list sets `paged: true` in its spec)', response);
+}
+
 /** Throws a descriptive error when the response is not what the document says the operation answers. */
 export async function validateResponse(method: string, url: string, response: CheckedResponse): Promise<void> {
   checker ??= load();
@@ -91,6 +103,8 @@ export async function validateResponse(method: string, url: string, response: Ch
     if (!operation) fail(where, 'the operation is not in the document', response);
     documented = resolveResponse(document, operation.responses[String(response.status)]);
     if (!documented) fail(where, `status ${response.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')})`, response);
+    // `default` is for readers: every status the suite sees must be documented by itself.
+    checkHeaders(where, documented!, response);
   } else {
     if (response.status !== 404 && response.status !== 405 && response.status !== 413 && response.status !== 429) {
       fail(where, 'a request no route serves must get 404 or 405', response);
