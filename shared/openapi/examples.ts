@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type * as z from 'zod';
+import type * as z from '#shared/schemas/zod.ts';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under Node's ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
@@ -69,7 +69,7 @@ export function sourceOf(file: string, call: ClientCall): string {
  * describes (`matches`): a client's own, else one built from the schema (all fields, else the required ones).
  */
 export function requestExample(
-  body: z.ZodType,
+  body: z.ZodMiniType,
   schema: JsonSchema,
   components: Record<string, JsonSchema>,
   clientCalls: { file: string; call: ClientCall }[],
@@ -435,7 +435,7 @@ const SUCCESS = /^2\d\d$/;
  */
 export function addExamples(
   document: { paths: Record<string, Record<string, Record<string, any>>>; components: Record<string, any> },
-  bodies: Map<string, z.ZodType>,
+  bodies: Map<string, z.ZodMiniType>,
   projectRoot: string,
 ): void {
   const calls = loadClientCalls(projectRoot);
