@@ -2,7 +2,6 @@ import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { downgrade } from '#shared/domain/access-tokens.ts';
 import { unauthorized } from '#shared/errors.ts';
-import { issuedAccessToken } from '#shared/schemas/users.ts';
 
 const body = z.object({
   access_token: z.object({
@@ -11,7 +10,7 @@ const body = z.object({
 });
 
 /** POST /v15/access_tokens/downgrades: a token limited to some of the presented token's permissions. */
-export const handler = apiHandler('access-tokens-downgrade', { responses: { 200: issuedAccessToken }, summary: "Issue a token limited to some of the presented token's permissions", body, bodyObject: 'access_token' }, async (request) => {
+export const handler = apiHandler('access-tokens-downgrade', { summary: "Issue a token limited to some of the presented token's permissions", body, bodyObject: 'access_token' }, async (request) => {
   // With both a user and a merchant token presented, the user token is the one downgraded.
   const principal = request.credentials.user ?? request.credentials.merchant;
   if (!principal) throw unauthorized('An app token cannot be downgraded; ask the user for permissions instead.');

@@ -1,6 +1,6 @@
 import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
 import { deviceApp, registerDevice } from '#shared/domain/push/devices.ts';
-import { apnDeviceRequest, apnDeviceResponse } from '#shared/schemas/devices.ts';
+import { apnDeviceRequest } from '#shared/schemas/devices.ts';
 
 /**
  * POST /v15/apn_devices (I17, iOS) — the app's api_key in the body, the user token (when signed in) in the
@@ -10,7 +10,7 @@ import { apnDeviceRequest, apnDeviceResponse } from '#shared/schemas/devices.ts'
  */
 export const handler = apiHandler(
   'apn-devices-create',
-  { body: apnDeviceRequest, bodyObject: 'apn_device', responses: { 200: apnDeviceResponse, 204: null }, summary: 'Register a push-notification device (APNs)' },
+  { body: apnDeviceRequest, bodyObject: 'apn_device', summary: 'Register a push-notification device (APNs)' },
   async (request) => {
     const user = request.credentials.user;
     const appId = await deviceApp(request.body.api_key, user);

@@ -12,7 +12,7 @@ const params = z.object({ token: apnToken });
  */
 export const handler = apiHandler(
   'apn-devices-delete',
-  { query: apnDeviceDeleteQuery, params, responses: { 204: null }, summary: 'Unregister a push-notification device (APNs)' },
+  { query: apnDeviceDeleteQuery, params, summary: 'Unregister a push-notification device (APNs)' },
   async (request) => {
     const appId = await deviceApp(request.query.api_key, request.credentials.user);
     await unregisterDevice(appId, request.params.token);

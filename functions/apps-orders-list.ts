@@ -1,8 +1,7 @@
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { serveUserOrders, userOrdersQuery } from '#shared/http/user-orders.ts';
-import { userOrderList } from '#shared/schemas/money.ts';
 
 /** GET /v15/apps/orders: the user's orders through the requesting app, newest first, paged by Link. */
-export const handler = apiHandler('apps-orders-list', { responses: { 200: userOrderList, 204: null }, summary: "List the user's orders placed through the requesting app", paged: true, query: userOrdersQuery }, async (request) =>
+export const handler = apiHandler('apps-orders-list', { summary: "List the user's orders placed through the requesting app", paged: true, query: userOrdersQuery }, async (request) =>
   serveUserOrders(requireUser(request), request.query, { baseUrl: request.baseUrl, path: '/v15/apps/orders' }, 'no-content'),
 );

@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent, requireMerchant } from '#shared/http/handler.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * POST /v15/campaign_unlockings: a merchant unlocks one of its locked campaigns for a user, by email or
@@ -17,7 +16,7 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('campaign-unlockings-create', { responses: { 204: null, 409: apiErrors }, summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
+export const handler = apiHandler('campaign-unlockings-create', { summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
   const merchant = requireMerchant(request);
   await unlockCampaign(merchant.merchantId, request.body.campaign_unlocking);
   return noContent();

@@ -3,7 +3,6 @@ import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
 import { publicCampaign } from '#shared/domain/app-surface/campaigns.ts';
-import { campaignMerchantIds } from '#shared/schemas/app-surface.ts';
 
 const params = z.object({ id: pathId });
 
@@ -11,7 +10,7 @@ const params = z.object({ id: pathId });
  * GET /v14/campaigns/:id/merchants (A22) — no credential: the bare array of merchant ids the campaign
  * applies to. Our campaigns belong to one merchant, so the list is that one id and never needs a page.
  */
-export const handler = apiHandler('campaigns-merchants-list', { responses: { 200: campaignMerchantIds }, summary: 'List the merchants a campaign applies to', params }, async (request) => {
+export const handler = apiHandler('campaigns-merchants-list', { summary: 'List the merchants a campaign applies to', params }, async (request) => {
   const campaign = await publicCampaign(request.params.id);
   if (!campaign) throw notFound();
   return ok([campaign.merchant_id]);

@@ -3,7 +3,6 @@ import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
 import { campaignRepresentation, REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
-import { campaignResponse } from '#shared/schemas/loyalty.ts';
 
 /**
  * GET /v15/campaigns/{id}/{representation_type}: the campaign in that representation with the user's
@@ -12,7 +11,7 @@ import { campaignResponse } from '#shared/schemas/loyalty.ts';
  */
 const params = z.object({ id: pathId, representation_type: z.enum(REPRESENTATION_TYPES) });
 
-export const handler = apiHandler('campaigns-show', { responses: { 200: campaignResponse }, summary: 'Get campaign details in a representation', params }, async (request) => {
+export const handler = apiHandler('campaigns-show', { summary: 'Get campaign details in a representation', params }, async (request) => {
   const user = requireUser(request);
   const body = await campaignRepresentation(request.params.id, request.params.representation_type, { userId: user.userId, appId: user.appId });
   if (!body) throw notFound();

@@ -4,8 +4,7 @@ import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { claimCheck, finaliseCheck, serializeCheck } from '#shared/domain/orders/checks.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
 import type { Permission } from '#shared/routes.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { checkOrderBody, checkOrderResponse, checkParams } from '#shared/schemas/pos.ts';
+import { checkOrderBody, checkParams } from '#shared/schemas/pos.ts';
 
 
 /** This route takes either token kind, so the permission each needs is checked here rather than by the route row. */
@@ -23,7 +22,7 @@ function requirePermission(principal: { permissions: readonly Permission[] }, pe
  */
 export const handler = apiHandler(
   'checks-orders-create',
-  { responses: { 200: checkOrderResponse, 409: apiErrors }, summary: 'Finalise (POS) or claim (customer) a remote check',
+  { summary: 'Finalise (POS) or claim (customer) a remote check',
     description: 'A finalisation repeated with the same terms answers the stored order (200) and charges nothing; with other terms, 422 order/base `differs_from_completed`.',
     body: checkOrderBody, bodyObject: 'order', params: checkParams },
   async (request) => {

@@ -1,8 +1,7 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { listContributionTargets, serializeContributionTarget } from '#shared/domain/contribution-targets.ts';
-import { contributionTargetList } from '#shared/schemas/pos.ts';
 
 /** GET /v14/contributions/targets — no credential: every contribution target, in id order (not paged; at most 100). */
-export const handler = apiHandler('contribution-targets-list', { responses: { 200: contributionTargetList }, summary: 'List contribution targets' }, async () => {
+export const handler = apiHandler('contribution-targets-list', { summary: 'List contribution targets' }, async () => {
   return ok((await listContributionTargets()).map(serializeContributionTarget));
 });

@@ -3,12 +3,11 @@ import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { getContributionTarget, serializeContributionTarget } from '#shared/domain/contribution-targets.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { contributionTargetResponse } from '#shared/schemas/pos.ts';
 
 const params = z.object({ id: pathId });
 
 /** GET /v14/contributions/targets/:id — no credential: one contribution target; unknown is 404 (empty). */
-export const handler = apiHandler('contribution-targets-show', { responses: { 200: contributionTargetResponse }, summary: 'Get a contribution target', params }, async (request) => {
+export const handler = apiHandler('contribution-targets-show', { summary: 'Get a contribution target', params }, async (request) => {
   const target = await getContributionTarget(request.params.id);
   if (!target) throw notFound();
   return ok(serializeContributionTarget(target));

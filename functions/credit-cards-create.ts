@@ -1,13 +1,12 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { addCreditCard, cardSourceOf, serializeCreditCard } from '#shared/domain/credit-cards.ts';
-import { createCreditCardBody, creditCardResponse } from '#shared/schemas/credit-cards.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
+import { createCreditCardBody } from '#shared/schemas/credit-cards.ts';
 import { CARD_VAULT_ATTEMPTS, consumeOrRefuse } from '#shared/domain/rate-limits.ts';
 
 /** POST /v15/credit_cards: a gateway nonce (the contract) or client-side encrypted card fields (the SDKs); docs/payments.md. */
 export const handler = apiHandler(
   'credit-cards-create',
-  { responses: { 200: creditCardResponse, 409: apiErrors, 429: apiErrors }, summary: 'Create a credit card', body: createCreditCardBody, bodyObject: 'credit_card' },
+  { summary: 'Create a credit card', body: createCreditCardBody, bodyObject: 'credit_card' },
   async (request) => {
     const user = requireUser(request);
     // Every attempt counts, success or not: a stolen token must not become a card-testing rig (docs/security.md).

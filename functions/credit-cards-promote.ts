@@ -1,8 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { CARD_NOT_FOUND, promoteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
-import { creditCardResponse } from '#shared/schemas/credit-cards.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 /**
@@ -13,6 +11,6 @@ const params = z.object({ id: pathId });
 
 export const handler = apiHandler(
   'credit-cards-promote',
-  { responses: { 200: creditCardResponse, 409: apiErrors }, params, notFound: CARD_NOT_FOUND, summary: 'Promote a credit card (make it the one charged)' },
+  { params, notFound: CARD_NOT_FOUND, summary: 'Promote a credit card (make it the one charged)' },
   async (request) => ok(serializeCreditCard(await promoteCreditCard(requireUser(request).userId, request.params.id))),
 );

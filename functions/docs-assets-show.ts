@@ -17,7 +17,7 @@ export const handler = apiHandler(
   'docs-assets-show',
   {
     params,
-    responses: { 200: z.union([z.string().check(z.meta({ contentMediaType: 'text/javascript' })), z.string().check(z.meta({ contentMediaType: 'text/css' }))]) },
+    
     summary: "The docs page's script and stylesheet",
   },
   async (request) => {

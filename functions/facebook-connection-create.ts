@@ -1,6 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { facebookConnectionGone } from '#shared/domain/app-surface/facebook.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * POST /v14/facebook_connection (I13, Android): always 410 Gone in the error format, whatever the
@@ -8,7 +7,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'facebook-connection-create',
-  { responses: { 410: apiErrors }, summary: 'Link Facebook (gone: 410)', description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password." },
+  { summary: 'Link Facebook (gone: 410)', description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password." },
   async () => {
     throw facebookConnectionGone();
   },

@@ -1,14 +1,13 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
-import { giftCardValueAdditionBody, giftCardValueAdditionParams, giftCardValueAdditionResponse } from '#shared/schemas/money.ts';
+import { giftCardValueAdditionBody, giftCardValueAdditionParams } from '#shared/schemas/money.ts';
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions: load value onto the QR code holder's gift card. */
 export const handler = apiHandler(
   'gift-card-value-additions-create',
-  { responses: { 200: giftCardValueAdditionResponse, 409: apiErrors }, summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
+  { summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
   async (request) => {
     const merchant = requireMerchant(request);
     if (merchant.merchantId !== request.params.merchant_id) {

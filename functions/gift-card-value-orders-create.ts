@@ -1,8 +1,7 @@
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { orderGiftCardValue, serializeGiftCardValueOrder } from '#shared/domain/gift-card-orders.ts';
-import { giftCardValueOrderBody, giftCardValueOrderResponse } from '#shared/schemas/money.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
+import { giftCardValueOrderBody } from '#shared/schemas/money.ts';
 
 /**
  * POST /v15/users/gift_card_value_orders (iOS, PowerShell): the user buys gift card value at a merchant for
@@ -12,7 +11,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'gift-card-value-orders-create',
-  { responses: { 200: giftCardValueOrderResponse, 409: apiErrors, 429: apiErrors }, body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
+  { body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
   async (request) => {
     const user = requireUser(request);
     return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user, request.body.gift_card_value_order, respond));

@@ -2,13 +2,12 @@ import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { removeGiftCardValue, type GiftCardRemovalResponse } from '#shared/domain/pos/gift-card-removals.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { giftCardValueRemovalBody, giftCardValueRemovalResponse, merchantParams } from '#shared/schemas/pos-money.ts';
+import { giftCardValueRemovalBody, merchantParams } from '#shared/schemas/pos-money.ts';
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_removals: take value off the QR code holder's gift card, by amount or reversing an addition. */
 export const handler = apiHandler(
   'gift-card-value-removals-create',
-  { responses: { 200: giftCardValueRemovalResponse, 409: apiErrors }, summary: 'Remove gift card value', params: merchantParams, body: giftCardValueRemovalBody, bodyObject: 'gift_card_value_removal' },
+  { summary: 'Remove gift card value', params: merchantParams, body: giftCardValueRemovalBody, bodyObject: 'gift_card_value_removal' },
   async (request) => {
     const merchant = requireMerchant(request);
     if (merchant.merchantId !== request.params.merchant_id) {

@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { claimLegacyCard, LEGACY_NOT_FOUND } from '#shared/domain/loyalty/claims.ts';
-import { claimResponse } from '#shared/schemas/loyalty.ts';
 
 /**
  * POST /v15/loyalties/legacy/{campaign_id}/claims: migrates a legacy loyalty card. The path's campaign
@@ -14,7 +13,7 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('legacy-loyalty-claims-create', { responses: { 200: claimResponse }, notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' }, async (request) => {
+export const handler = apiHandler('legacy-loyalty-claims-create', { notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' }, async (request) => {
   const user = requireUser(request);
   return ok(await claimLegacyCard({ userId: user.userId, appId: user.appId }, request.body.legacy_loyalty.legacy_id));
 });

@@ -2,7 +2,6 @@ import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, readByRawId } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listLocationRewards, readRewardsLocation } from '#shared/domain/loyalty/rewards.ts';
-import { rewardList } from '#shared/schemas/loyalty.ts';
 
 /**
  * GET /v15/locations/{location_id}/rewards ("rewards by location", iOS): the merchant rewards list of the
@@ -13,7 +12,7 @@ const params = z.object({ location_id: pathId });
 
 export const handler = apiHandler(
   'location-rewards-list',
-  { responses: { 200: rewardList }, summary: "List a user's rewards usable at a location", query, params,
+  { summary: "List a user's rewards usable at a location", query, params,
     // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); listLocationRewards checks it once the token is admitted.
     prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation) },
   async (request) =>

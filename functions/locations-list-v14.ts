@@ -1,6 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { appLocationsParams, appLocationsQuery, serveAppLocations } from '#shared/http/app-locations.ts';
-import { locationListV14 } from '#shared/schemas/app-surface.ts';
 
 /**
  * GET /v14/apps/:app_id/locations (A29): the v14 form iOS, Android and the Ruby gem call; the same list
@@ -9,6 +8,6 @@ import { locationListV14 } from '#shared/schemas/app-surface.ts';
  */
 export const handler = apiHandler(
   'locations-list-v14',
-  { responses: { 200: locationListV14, 204: null }, summary: "List an app's locations (v14)", paged: true, query: appLocationsQuery, params: appLocationsParams },
+  { summary: "List an app's locations (v14)", paged: true, query: appLocationsQuery, params: appLocationsParams },
   (request) => serveAppLocations(request, 'v14'),
 );

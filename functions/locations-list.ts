@@ -1,10 +1,9 @@
 import { apiHandler } from '#shared/http/handler.ts';
 import { appLocationsParams, appLocationsQuery, serveAppLocations } from '#shared/http/app-locations.ts';
-import { locationList } from '#shared/schemas/locations.ts';
 
 /** GET /v15/apps/:app_id/locations (shared/http/app-locations.ts). */
 export const handler = apiHandler(
   'locations-list',
-  { responses: { 200: locationList, 204: null }, summary: "List an app's locations", paged: true, query: appLocationsQuery, params: appLocationsParams },
+  { summary: "List an app's locations", paged: true, query: appLocationsQuery, params: appLocationsParams },
   (request) => serveAppLocations(request, 'v15'),
 );

@@ -2,11 +2,10 @@ import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { getShownLocation, locationDetailsV15 } from '#shared/domain/location-views.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { locationDetailsV15Response } from '#shared/schemas/pos.ts';
 
 const params = z.object({ location_id: pathId });
 
 /** GET /v15/locations/:location_id — no credential: a shown location's details; hidden or unknown is 404 (empty). */
-export const handler = apiHandler('locations-show', { responses: { 200: locationDetailsV15Response }, summary: 'Get location details', params }, async (request) => {
+export const handler = apiHandler('locations-show', { summary: 'Get location details', params }, async (request) => {
   return ok({ location: locationDetailsV15(await getShownLocation(request.params.location_id), { baseUrl: request.baseUrl }) });
 });

@@ -4,7 +4,6 @@ import { pageAnswer } from '#shared/http/paging.ts';
 import { optionalQuery } from '#shared/schemas/params.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { locationSummaries, serializeSummary } from '#shared/domain/app-surface/location-summaries.ts';
-import { locationSummaryList } from '#shared/schemas/app-surface.ts';
 
 const query = z.object({
     since: optionalQuery(
@@ -26,7 +25,7 @@ const query = z.object({
  * Each page's Link resumes after its last row (`since` = its updated_at, `last_id` = its id); apps keep
  * the last Link and come back for what changed. Nothing after the position: 204.
  */
-export const handler = apiHandler('locations-summaries-list', { responses: { 200: locationSummaryList, 204: null }, summary: 'List every location as a summary, by change', paged: true, query }, async (request) => {
+export const handler = apiHandler('locations-summaries-list', { summary: 'List every location as a summary, by change', paged: true, query }, async (request) => {
   const { since, last_id: lastId } = request.query;
   const locations = await locationSummaries(since !== undefined ? { since, lastId: lastId ?? 0 } : undefined);
   return pageAnswer(

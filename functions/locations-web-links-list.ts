@@ -3,7 +3,6 @@ import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { locationWebLinks } from '#shared/domain/app-surface/web-links.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { webLinkList } from '#shared/schemas/web-links.ts';
 
 const params = z.object({ location_id: pathId });
 
@@ -12,7 +11,7 @@ const params = z.object({ location_id: pathId });
  * (Facebook, Twitter, Yelp, OpenTable, menu, newsletter), each an absolute URL the location has. An
  * unknown or hidden location is 404 with an empty body; a location with none is 200 `[]`.
  */
-export const handler = apiHandler('locations-web-links-list', { responses: { 200: webLinkList }, summary: "List a location's web links", params }, async (request) => {
+export const handler = apiHandler('locations-web-links-list', { summary: "List a location's web links", params }, async (request) => {
   const links = await locationWebLinks(request.params.location_id);
   if (!links) throw notFound();
   return ok(links);

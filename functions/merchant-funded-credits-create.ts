@@ -1,13 +1,12 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { grantMerchantFundedCredit } from '#shared/domain/pos/credit-grants.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 import { merchantFundedCreditGrantBody } from '#shared/schemas/pos-money.ts';
 
 /** POST /v15/merchant_funded_credits: give a user (by email) credit usable at the merchant, expiring after duration_in_seconds. 204. */
 export const handler = apiHandler(
   'merchant-funded-credits-create',
-  { responses: { 204: null, 409: apiErrors }, summary: 'Give a user merchant-funded credit by email', body: merchantFundedCreditGrantBody, bodyObject: 'merchant_funded_credit' },
+  { summary: 'Give a user merchant-funded credit by email', body: merchantFundedCreditGrantBody, bodyObject: 'merchant_funded_credit' },
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {

@@ -3,7 +3,6 @@ import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
 import { listMerchantLocations } from '#shared/domain/locations.ts';
 import { MERCHANT_NOT_FOUND, merchantLocationSummaryV14, requireOwnMerchant } from '#shared/domain/location-views.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { merchantLocationSummaryV14List } from '#shared/schemas/pos.ts';
 
 const params = z.object({ merchant_id: pathId });
 
@@ -14,7 +13,7 @@ const params = z.object({ merchant_id: pathId });
 export const handler = apiHandler(
   'merchant-locations-list-v14',
   {
-    responses: { 200: merchantLocationSummaryV14List },
+    
     summary: "List a merchant's locations (v14)",
     params,
     notFound: MERCHANT_NOT_FOUND,

@@ -5,7 +5,6 @@ import { nextLocationsPosition } from '#shared/http/app-locations.ts';
 import { listMerchantLocationsPage, locationDetailsV15 } from '#shared/domain/location-views.ts';
 import { FULFILLMENT_TYPES, fulfillmentTypesList } from '#shared/schemas/locations.ts';
 import { latitudeQuery, longitudeQuery, optionalQuery, pathId, positiveInteger, requireLatLngTogether } from '#shared/schemas/params.ts';
-import { locationDetailsV15List } from '#shared/schemas/pos.ts';
 
 const params = z.object({ merchant_id: pathId });
 const query = z.object({
@@ -25,7 +24,7 @@ const query = z.object({
  */
 export const handler = apiHandler(
   'merchant-locations-list',
-  { responses: { 200: locationDetailsV15List, 204: null }, summary: "List a merchant's locations", paged: true, params, query },
+  { summary: "List a merchant's locations", paged: true, params, query },
   async (request) => {
     const { query } = request;
     const merchantId = request.params.merchant_id;

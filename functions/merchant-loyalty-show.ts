@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { merchantLoyalty } from '#shared/domain/loyalty/merchant-loyalty.ts';
-import { merchantLoyaltyResponse } from '#shared/schemas/loyalty.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 /**
@@ -10,6 +9,6 @@ import { pathId } from '#shared/schemas/params.ts';
  */
 const params = z.object({ merchant_id: pathId });
 
-export const handler = apiHandler('merchant-loyalty-show', { responses: { 200: merchantLoyaltyResponse }, summary: "The user's loyalty record at a merchant", params }, async (request) =>
+export const handler = apiHandler('merchant-loyalty-show', { summary: "The user's loyalty record at a merchant", params }, async (request) =>
   ok(await merchantLoyalty(requireUser(request).userId, request.params.merchant_id)),
 );

@@ -2,7 +2,6 @@ import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { booleanQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 import { listRewards } from '#shared/domain/loyalty/rewards.ts';
-import { rewardList } from '#shared/schemas/loyalty.ts';
 
 /**
  * GET /v15/merchants/{merchant_id}/rewards: with a user token that user's rewards at the merchant,
@@ -17,7 +16,7 @@ const query = z.object({
 
 const params = z.object({ merchant_id: pathId });
 
-export const handler = apiHandler('merchant-rewards-list', { responses: { 200: rewardList }, summary: "List a user's rewards at a merchant", query, params }, async (request) => {
+export const handler = apiHandler('merchant-rewards-list', { summary: "List a user's rewards at a merchant", query, params }, async (request) => {
   const rewards = await listRewards(request.params.merchant_id, request.credentials.user?.userId, {
     lat: request.query.lat,
     lng: request.query.lng,

@@ -1,7 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { setRewardPaused } from '#shared/domain/loyalty/rewards.ts';
-import { rewardPauseBody, rewardResponse } from '#shared/schemas/loyalty.ts';
+import { rewardPauseBody } from '#shared/schemas/loyalty.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 /**
@@ -12,6 +12,6 @@ const params = z.object({ merchant_id: pathId, claim_id: z.string() });
 
 export const handler = apiHandler(
   'merchant-rewards-update',
-  { responses: { 200: rewardResponse }, summary: 'Pause or unpause a reward', params, body: rewardPauseBody, bodyObject: 'reward' },
+  { summary: 'Pause or unpause a reward', params, body: rewardPauseBody, bodyObject: 'reward' },
   async (request) => ok(await setRewardPaused(requireUser(request).userId, request.params.claim_id, request.body.reward.paused, request.params.merchant_id)),
 );

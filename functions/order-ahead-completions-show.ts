@@ -3,8 +3,6 @@ import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { notFound, unprocessableAll } from '#shared/errors.ts';
 import { pollCompletion, serializeCompletedOrder, serializeCompletionStatus } from '#shared/domain/order-ahead/completion.ts';
 import { POLL_RETRY_AFTER_SECONDS } from '#shared/domain/order-ahead/orders.ts';
-import { completedOrderAheadResponse, orderAheadStatusResponse } from '#shared/schemas/order-ahead.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
@@ -15,7 +13,7 @@ const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
  */
 export const handler = apiHandler(
   'order-ahead-completions-show',
-  { responses: { 200: completedOrderAheadResponse, 202: orderAheadStatusResponse, 422: apiErrors }, summary: 'Show (poll) a completed order ahead order', params },
+  { summary: 'Show (poll) a completed order ahead order', params },
   async (request) => {
     const user = requireUser(request);
     const polled = await pollCompletion(request.params.uuid, user.userId);

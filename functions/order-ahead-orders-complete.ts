@@ -1,8 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { serializeCompletionStatus, submitCompletion } from '#shared/domain/order-ahead/completion.ts';
-import { orderAheadStatusResponse } from '#shared/schemas/order-ahead.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
@@ -15,7 +13,7 @@ const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
  */
 export const handler = apiHandler(
   'order-ahead-orders-complete',
-  { responses: { 202: orderAheadStatusResponse, 422: apiErrors, 503: apiErrors }, summary: 'Complete (pay for and submit) a validated order ahead order', params },
+  { summary: 'Complete (pay for and submit) a validated order ahead order', params },
   async (request) => {
     const user = requireUser(request);
     const order = await submitCompletion(request.params.uuid, user.userId);

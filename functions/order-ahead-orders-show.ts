@@ -3,8 +3,6 @@ import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { unprocessableAll } from '#shared/errors.ts';
 import { pollOrder, POLL_RETRY_AFTER_SECONDS, VALIDATION_FAILED } from '#shared/domain/order-ahead/orders.ts';
 import { serializePolledOrder } from '#shared/domain/order-ahead/serialize.ts';
-import { orderAheadOrderResponse } from '#shared/schemas/order-ahead.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 const params = z.object({ uuid: z.string().check(z.regex(/^[0-9a-f]{32}$/)) });
 
@@ -17,7 +15,7 @@ const STILL_VALIDATING = { status: 202, headers: { 'Retry-After': String(POLL_RE
  * then 200 with the priced order or 422 with the validation errors, repeated by every later poll. 404 for
  * another user's order.
  */
-export const handler = apiHandler('order-ahead-orders-show', { responses: { 200: orderAheadOrderResponse, 202: null, 422: apiErrors }, summary: 'Show (poll) a proposed order ahead order', params }, async (request) => {
+export const handler = apiHandler('order-ahead-orders-show', { summary: 'Show (poll) a proposed order ahead order', params }, async (request) => {
   const user = requireUser(request);
   const polled = await pollOrder(request.params.uuid, user.userId);
   if (polled.kind === 'early') return STILL_VALIDATING;

@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { serializeSuggestion, suggestedOrders, SUGGESTION_TYPES, type SuggestionType } from '#shared/domain/order-ahead/suggestions.ts';
-import { suggestedOrdersResponse } from '#shared/schemas/order-ahead.ts';
 import { latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 
 /** `types=past,popular` (the iOS SDK sends `past` or nothing); unknown types are ignored, none given means all. */
@@ -21,7 +20,7 @@ const query = z.object({
  */
 export const handler = apiHandler(
   'order-ahead-suggested-orders-list',
-  { responses: { 200: suggestedOrdersResponse }, summary: 'List suggested order ahead orders (past and popular carts)', query },
+  { summary: 'List suggested order ahead orders (past and popular carts)', query },
   async (request) => {
     const user = requireUser(request);
     const types = request.query.types ?? new Set(SUGGESTION_TYPES);

@@ -14,7 +14,7 @@ const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)
  */
 export const handler = apiHandler(
   'orders-feedback-create',
-  { body: feedbackRequest, params, responses: { 200: null }, summary: 'Answer the feedback interstitial of an order' },
+  { body: feedbackRequest, params, summary: 'Answer the feedback interstitial of an order' },
   async (request) => {
     const user = requireUser(request);
     requireAnyPermission(user, ORDER_SCREEN_PERMISSIONS);

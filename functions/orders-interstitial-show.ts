@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { interstitialNotFound, serveInterstitial } from '#shared/http/app-surface.ts';
-import { interstitialResponse } from '#shared/schemas/app-surface.ts';
 
 const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 
@@ -11,6 +10,6 @@ const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)
  */
 export const handler = apiHandler(
   'orders-interstitial-show',
-  { responses: { 200: interstitialResponse }, summary: 'Get the interstitial shown after an order', params, notFound: interstitialNotFound },
+  { summary: 'Get the interstitial shown after an order', params, notFound: interstitialNotFound },
   serveInterstitial,
 );

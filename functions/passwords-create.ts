@@ -4,7 +4,6 @@ import { requestPasswordReset } from '#shared/domain/password-resets.ts';
 import { emailField } from '#shared/schemas/users.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { passwordResetRequest } from '#shared/schemas/identity-requests.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * POST /v14/passwords `{"email"}`: queues a single-use reset link for that email, sent after the answer when a
@@ -14,7 +13,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'passwords-create',
-  { body: passwordResetRequest, bodyObject: 'base', responses: { 204: null, 429: apiErrors }, summary: 'Send a password-reset email (204 whether or not the email is registered)' },
+  { body: passwordResetRequest, bodyObject: 'base', summary: 'Send a password-reset email (204 whether or not the email is registered)' },
   async (request) => {
     const email = z.pipe(z.string(), emailField).safeParse(request.body.email);
     if (!email.success) throw unprocessable('base', 'email', 'Email is invalid', 'invalid');

@@ -1,8 +1,7 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { paymentMethod } from '#shared/domain/payment-methods.ts';
-import { paymentMethodResponse } from '#shared/schemas/credit-cards.ts';
 
 /** GET /v15/payment_method (iOS): the card the user is billed with and their billing preference; 404 (empty) without one. */
-export const handler = apiHandler('payment-method-show', { responses: { 200: paymentMethodResponse, 404: null }, summary: 'The payment method the user is billed with' }, async (request) =>
+export const handler = apiHandler('payment-method-show', { summary: 'The payment method the user is billed with' }, async (request) =>
   ok(await paymentMethod(requireUser(request))),
 );

@@ -1,12 +1,11 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { rotatePaymentToken, serializePaymentToken } from '#shared/domain/payment-tokens.ts';
-import { paymentTokenResponse } from '#shared/schemas/users.ts';
 
 /** POST /v15/payment_token/rotations: a new QR code for the user; the old one stops working at once (a leaked code is killed). */
 export const handler = apiHandler(
   'payment-token-rotations-create',
   {
-    responses: { 200: paymentTokenResponse },
+    
     summary: "Replace the user's QR code data (payment token)",
     description: 'Issues a new payment token and kills the current one in the same write: a POS scanning the old code is refused as for an unknown code. No body. The new token lasts 30 days (docs/identity.md).',
   },

@@ -3,7 +3,6 @@ import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { answerPermissionsRequest } from '#shared/domain/permissions-requests.ts';
 import { pathId } from '#shared/schemas/params.ts';
 import { permissionsRequestAnswer } from '#shared/schemas/identity-requests.ts';
-import { permissionsRequestForUser } from '#shared/schemas/permissions-requests.ts';
 
 /**
  * PUT /v15/permissions_requests/:id (unlimited user token) `{"permissions_request": {"state": "accepted" | "rejected"}}`:
@@ -11,6 +10,6 @@ import { permissionsRequestForUser } from '#shared/schemas/permissions-requests.
  */
 export const handler = apiHandler(
   'permissions-requests-answer',
-  { params: z.object({ id: pathId }), body: permissionsRequestAnswer, bodyObject: 'permissions_request', responses: { 200: permissionsRequestForUser }, summary: 'Accept or reject a permissions request' },
+  { params: z.object({ id: pathId }), body: permissionsRequestAnswer, bodyObject: 'permissions_request', summary: 'Accept or reject a permissions request' },
   async (request) => ok(await answerPermissionsRequest(requireUser(request).userId, request.params.id, request.body.permissions_request.state)),
 );

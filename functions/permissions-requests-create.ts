@@ -1,8 +1,6 @@
 import { apiHandler, ok, requireApp } from '#shared/http/handler.ts';
 import { createPermissionsRequest } from '#shared/domain/permissions-requests.ts';
 import { permissionsRequestCreation } from '#shared/schemas/identity-requests.ts';
-import { permissionsRequestForApp } from '#shared/schemas/permissions-requests.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * POST /v15/apps/permissions_requests (app token): ask a user, by email, for permissions. The same answer whether or
@@ -14,7 +12,7 @@ export const handler = apiHandler(
   {
     body: permissionsRequestCreation,
     bodyObject: 'permissions_request',
-    responses: { 200: permissionsRequestForApp, 429: apiErrors },
+    
     summary: 'Ask a user for permissions (the same answer whether or not the email is registered)',
   },
   async (request) => {

@@ -1,13 +1,12 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { adjustProgress } from '#shared/domain/loyalty/progress-adjustments.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 import { progressAdjustmentBody } from '#shared/schemas/pos-money.ts';
 
 /** POST /v15/progress_adjustments: a merchant adjusts a customer's progress on one of its campaigns, by the rules orders follow. 204. */
 export const handler = apiHandler(
   'progress-adjustments-create',
-  { responses: { 204: null, 409: apiErrors }, summary: "Adjust a customer's loyalty progress", body: progressAdjustmentBody, bodyObject: 'progress_adjustment' },
+  { summary: "Adjust a customer's loyalty progress", body: progressAdjustmentBody, bodyObject: 'progress_adjustment' },
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {

@@ -1,14 +1,13 @@
 import { apiHandler, rawId, rawObject, rawString, requireMerchant } from '#shared/http/handler.ts';
 import { idempotent } from '#shared/http/idempotency.ts';
 import { proposeOrder, readProposalParties, serializeProposedOrder } from '#shared/domain/orders/proposals.ts';
-import { proposedOrderBody, proposedOrderResponse } from '#shared/schemas/money.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
+import { proposedOrderBody } from '#shared/schemas/money.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 
 /** POST /v15/proposed_orders: the POS proposes an order and learns the discount the customer can apply. */
 export const handler = apiHandler(
   'proposed-orders-create',
-  { responses: { 200: proposedOrderResponse, 409: apiErrors }, summary: 'Propose an order (in-store)',
+  { summary: 'Propose an order (in-store)',
     description: "Another merchant's location: 401 order/merchant_token; a location that does not exist: 422 order/location_id.",
     body: proposedOrderBody, bodyObject: 'proposed_order',
     // The location and the QR code, read beside the token's read (HandlerSpec.prefetch) as the body names them

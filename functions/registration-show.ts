@@ -1,14 +1,10 @@
-import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { REGISTRATION_NOT_FOUND, lookUpRegistration } from '#shared/domain/app-users.ts';
 import { registrationQuery } from '#shared/schemas/identity-requests.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-
-const registration = z.object({ registration: z.object({ app_name: z.string(), description: z.string(), facebook: z.boolean() }) });
 
 /** GET /v15/registration?api_key=&email= (iOS, Android): is this email registered, and through which app? */
 export const handler = apiHandler(
   'registration-show',
-  { query: registrationQuery, responses: { 200: registration, 429: apiErrors }, notFound: REGISTRATION_NOT_FOUND, summary: 'Look up whether an email is registered' },
+  { query: registrationQuery, notFound: REGISTRATION_NOT_FOUND, summary: 'Look up whether an email is registered' },
   async (request) => ok(await lookUpRegistration({ apiKey: request.query.api_key, email: request.query.email, client: request.sourceIp })),
 );

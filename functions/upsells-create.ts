@@ -2,10 +2,10 @@ import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts'
 import { unprocessable } from '#shared/errors.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { eligibleUpsell, ordersCountForSegments, serializeUpsellSuggestion } from '#shared/domain/order-ahead/upsells.ts';
-import { cartBodySchema, upsellSuggestionResponse } from '#shared/schemas/order-ahead.ts';
+import { cartBodySchema } from '#shared/schemas/order-ahead.ts';
 
 /** POST /v15/upsells: the cart as for a start; 200 with the first eligible upsell, 204 when none is. */
-export const handler = apiHandler('upsells-create', { responses: { 200: upsellSuggestionResponse, 204: null }, summary: 'Show items to upsell', body: cartBodySchema, bodyObject: 'order' }, async (request) => {
+export const handler = apiHandler('upsells-create', { summary: 'Show items to upsell', body: cartBodySchema, bodyObject: 'order' }, async (request) => {
   const user = requireUser(request);
   const order = request.body.order;
   if (order.location_id === undefined || order.location_id === null) {

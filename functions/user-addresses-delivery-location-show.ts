@@ -1,7 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { deliveryLocationFor, serializeDeliveryLocation } from '#shared/domain/order-ahead/delivery.ts';
 import { addressIdParams } from '#shared/schemas/addresses.ts';
-import { deliveryLocationResponse } from '#shared/schemas/locations.ts';
 
 /**
  * GET /v15/user_addresses/:id/delivery_location: the nearest of the app's locations whose delivery area
@@ -10,7 +9,7 @@ import { deliveryLocationResponse } from '#shared/schemas/locations.ts';
  */
 export const handler = apiHandler(
   'user-addresses-delivery-location-show',
-  { responses: { 200: deliveryLocationResponse }, summary: 'Show the location that delivers to a saved address', params: addressIdParams },
+  { summary: 'Show the location that delivers to a saved address', params: addressIdParams },
   async (request) => {
     const user = requireUser(request);
     return ok(serializeDeliveryLocation(await deliveryLocationFor(user, request.params.id), request.baseUrl));

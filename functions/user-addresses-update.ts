@@ -1,7 +1,6 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { serializeAddress, updateAddress } from '#shared/domain/addresses.ts';
-import { addressIdParams, updateAddressBody, userAddressResponse } from '#shared/schemas/addresses.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
+import { addressIdParams, updateAddressBody } from '#shared/schemas/addresses.ts';
 
 /**
  * PUT /v15/user_addresses/{id}: another user's address is not found (404, empty body). A change that
@@ -9,7 +8,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
  */
 export const handler = apiHandler(
   'user-addresses-update',
-  { responses: { 200: userAddressResponse, 409: apiErrors }, summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
+  { summary: 'Update a user address', body: updateAddressBody, bodyObject: 'user_address', params: addressIdParams },
   async (request) => {
     const principal = requireUser(request);
     const address = await updateAddress(principal.userId, request.params.id, request.body.user_address);

@@ -4,7 +4,6 @@ import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/use
 import { updateUserBody } from '#shared/schemas/users.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { userResponse } from '#shared/schemas/users.ts';
 
 /**
  * PUT /v14/users/:id (the C# SDK's form of PUT /v15/users): the same rules, on the token's own user only
@@ -12,7 +11,7 @@ import { userResponse } from '#shared/schemas/users.ts';
  */
 export const handler = apiHandler(
   'users-update-v14',
-  { params: z.object({ id: pathId }), body: updateUserBody, bodyObject: 'user', responses: { 200: userResponse }, summary: "(v14) Update a user by id (only the token's own user)" },
+  { params: z.object({ id: pathId }), body: updateUserBody, bodyObject: 'user', summary: "(v14) Update a user by id (only the token's own user)" },
   async (request) => {
     const principal = requireUser(request);
     if (request.params.id !== principal.userId) throw notFound();

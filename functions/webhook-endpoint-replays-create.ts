@@ -1,7 +1,7 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
 import { replay } from '#shared/domain/events/delivery.ts';
-import { replayBody, replayResponse, webhookEndpointParams } from '#shared/schemas/events.ts';
+import { replayBody, webhookEndpointParams } from '#shared/schemas/events.ts';
 
 /** POST /v15/webhook_endpoints/:id/replays: delivers again, in order, the endpoint's events after one. */
 export const handler = apiHandler(
@@ -10,7 +10,7 @@ export const handler = apiHandler(
     params: webhookEndpointParams,
     body: replayBody,
     bodyObject: 'replay',
-    responses: { 200: replayResponse },
+    
     summary: 'Replay events to a webhook endpoint',
     description: 'Queues again the events of the last 30 days after `after` that the endpoint subscribes to (at most 1000 per replay), per resource in order, with the same ids and bodies.',
   },

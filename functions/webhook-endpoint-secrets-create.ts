@@ -1,14 +1,14 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
 import { rollSecret, serializeEndpoint } from '#shared/domain/events/endpoints.ts';
-import { webhookEndpointParams, webhookEndpointResponse } from '#shared/schemas/events.ts';
+import { webhookEndpointParams } from '#shared/schemas/events.ts';
 
 /** POST /v15/webhook_endpoints/:id/secrets: rolls the signing secret; the old one keeps signing for 24 hours. */
 export const handler = apiHandler(
   'webhook-endpoint-secrets-create',
   {
     params: webhookEndpointParams,
-    responses: { 200: webhookEndpointResponse },
+    
     summary: 'Roll the signing secret of a webhook endpoint',
     description: 'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
   },

@@ -1,8 +1,6 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { createAccessToken } from '#shared/domain/access-tokens.ts';
 import { accessTokenRequest } from '#shared/schemas/identity-requests.ts';
-import { issuedAccessToken } from '#shared/schemas/users.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
 
 /**
  * The handler of POST /v15/access_tokens and of POST /v14/access_tokens (older SDKs, the Ruby gem's
@@ -12,7 +10,7 @@ export function accessTokenHandler(handlerName: string, version: 'v14' | 'v15') 
   return apiHandler(
     handlerName,
     {
-      responses: { 200: issuedAccessToken, 429: apiErrors },
+      
       summary: `${version === 'v14' ? '(v14) ' : ''}Issue an access token: app grant (api_key + client_secret) or login (username and password)`,
       body: accessTokenRequest,
       bodyObject: 'access_token',

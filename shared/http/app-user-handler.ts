@@ -1,20 +1,8 @@
-import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { appOfRequest, createUserWithToken } from '#shared/domain/app-users.ts';
 import { serializeUser } from '#shared/domain/users.ts';
 import { NO_TOTALS } from '#shared/domain/user-totals.ts';
 import { appUserRequest } from '#shared/schemas/identity-requests.ts';
-import { user } from '#shared/schemas/users.ts';
-
-export const userWithAccessToken = z.object({
-  user,
-  access_token: z.object({
-    token: z.string().check(z.describe('Send as `Authorization: token <token>`: it holds exactly the requested permissions')),
-    app_id: z.number().check(z.int()),
-    user_id: z.number().check(z.int()),
-    merchant_id: z.null(),
-  }),
-});
 
 /**
  * The handler of POST /v15/apps/users (app token in the header, api_key in the body, or both) and of
@@ -22,7 +10,7 @@ export const userWithAccessToken = z.object({
  * permissions, in one call, answered as two top-level keys (`user`, `access_token`).
  */
 export function appUserHandler(handlerName: string, summary: string) {
-  return apiHandler(handlerName, { body: appUserRequest, bodyObject: 'user', responses: { 200: userWithAccessToken }, summary }, async (request) => {
+  return apiHandler(handlerName, { body: appUserRequest, bodyObject: 'user', summary }, async (request) => {
     const { api_key, user: fields, permission_keynames } = request.body;
     const appId = await appOfRequest('user', request.credentials.app, api_key);
     const { custom_attributes, ...rest } = fields;

@@ -94,11 +94,6 @@ interface HandlerSpec<TBody extends z.ZodMiniType, TQuery extends z.ZodMiniType,
   query?: TQuery;
   params?: TParams;
   /**
-   * What the operation answers, by status: the zod schema of the JSON body, or null for an empty body.
-   * The OpenAPI document (shared/openapi/document.ts) adds the error statuses the pipeline itself answers.
-   */
-  responses?: Record<number, z.ZodMiniType | null>;
-  /**
    * The 404 of a route whose not-found answer carries an error array (the contract names one, e.g.
    * credit card deletion): a path parameter that fails its schema gets the same error, and the OpenAPI
    * document shows that body. Without it every 404 of the route has an empty body, as the contract

@@ -5,12 +5,11 @@ import type { KeyedItems } from '#shared/db/reads.ts';
 import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
 import { rawId, rawObject, rawString, requireMerchant, type ApiRequest, type RawRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { oneStepOrderBody, oneStepOrderResponse } from '#shared/schemas/pos-money.ts';
+import { oneStepOrderBody } from '#shared/schemas/pos-money.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 
 export const oneStepOrderSpec = {
-  responses: { 200: oneStepOrderResponse, 409: apiErrors },
+  
   notFound: ONE_STEP_LOCATION_NOT_FOUND,
   description:
     "No natural key: every request is a new order, so a POS that may retry sends an Idempotency-Key (or proposes and completes instead). Another merchant's location: 401 order/merchant_token; a location that does not exist: 404 order/location_id.",

@@ -6,11 +6,10 @@
 import type * as z from '#shared/schemas/zod.ts';
 import { customerCreditAtLocation, locationCredit } from '#shared/domain/pos/credit-checks.ts';
 import { ok, requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { locationCreditResponse, locationParams, merchantFundedCreditBody, merchantFundedCreditQuery, merchantFundedCreditResponse } from '#shared/schemas/pos-money.ts';
+import { locationParams, merchantFundedCreditBody, merchantFundedCreditQuery } from '#shared/schemas/pos-money.ts';
 
 // 409: expiring a due grant kept losing races on the balance (shared/domain/credit.ts `expireCredit`).
-export const locationCreditSpec = { responses: { 200: locationCreditResponse, 409: apiErrors }, params: locationParams };
+export const locationCreditSpec = { params: locationParams };
 
 /** A user's potential credit at a location; without a user token (v14) a new user's: 0. */
 export async function serveLocationCredit(request: ApiRequest<undefined, undefined, z.output<typeof locationParams>>) {
@@ -19,7 +18,7 @@ export async function serveLocationCredit(request: ApiRequest<undefined, undefin
 }
 
 export const merchantFundedCreditSpec = {
-  responses: { 200: merchantFundedCreditResponse, 409: apiErrors },
+  
   params: locationParams,
   query: merchantFundedCreditQuery,
   body: merchantFundedCreditBody,

@@ -21,6 +21,7 @@ import { apiErrors } from '#shared/schemas/errors.ts';
 import { addExamples } from './examples.ts';
 import { ModuleGraph } from './module-graph.ts';
 import { namedSchemaList } from '#shared/schemas/registry.ts';
+import { RESPONSES, type OperationResponses } from '#shared/openapi/responses.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
 import '#shared/schemas/addresses.ts';
 import '#shared/schemas/credit-cards.ts';
@@ -367,6 +368,13 @@ export function routesHonouringIdempotencyKey(): Route[] {
   return routes.filter((route) => graph.reachableFrom(`functions/${route.handler}.ts`).has(IDEMPOTENCY_ADAPTER));
 }
 
+/** What the route's operation answers (shared/openapi/responses.ts): every route has its row. */
+function responsesOf(route: Route): OperationResponses {
+  const responses = RESPONSES[route.handler];
+  if (!responses) throw new Error(`shared/openapi/responses.ts has no row for ${route.handler}`);
+  return responses;
+}
+
 /** The whole document. Deterministic: same route table and schemas, same JSON. */
 export async function buildDocument(): Promise<OpenApiDocument> {
   const specs = new Map<Route, ApiSpec>();
@@ -381,7 +389,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   const inputEntries: { id: string; schema: z.ZodMiniType }[] = [];
   const requestIds = new Map<z.ZodMiniType, string>();
   for (const [route, spec] of specs) {
-    for (const [status, schema] of Object.entries(spec.responses ?? {})) {
+    for (const [status, schema] of Object.entries(responsesOf(route))) {
       if (schema && !responseIds.has(schema)) {
         const id = `${pascal(route.handler)}${status}Response`;
         responseIds.set(schema, id);
@@ -412,14 +420,14 @@ export async function buildDocument(): Promise<OpenApiDocument> {
   const paths: OpenApiDocument['paths'] = {};
   for (const [route, spec] of specs) {
     const responses: Record<string, JsonObject> = {};
-    const declared = Object.entries(spec.responses ?? {}).map(([status, schema]) => [Number(status), schema] as const);
+    const declared = Object.entries(responsesOf(route)).map(([status, schema]) => [Number(status), schema] as const);
     // An operation that is gone for good (410) has no success to declare.
-    if (!declared.some(([status]) => status < 400 || status === 410)) throw new Error(`functions/${route.handler}.ts declares no success response`);
+    if (!declared.some(([status]) => status < 400 || status === 410)) throw new Error(`The responses of ${route.handler} (shared/openapi/responses.ts) declare no success`);
     for (const [status, schema] of declared) {
       // A route with path parameters gets its 404 from the pipeline; one without (a user's single pending
       // record, say) declares its empty 404 as `404: null`.
       if (status === 404 && (schema !== null || pathParameterNames(route.path).length > 0)) {
-        throw new Error(`functions/${route.handler}.ts declares a 404: set its spec's notFound instead (or nothing, for an empty 404)`);
+        throw new Error(`The responses of ${route.handler} declare a 404: set its spec's notFound instead (or nothing, for an empty 404)`);
       }
       if (status === 404) {
         responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[404]!.name}` };

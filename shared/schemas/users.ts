@@ -186,3 +186,14 @@ export const paymentTokenShowResponse = z.object({
 
 /** GET /v15/qr_codes (JSON form): the QR string with the tip and colour preferences already encoded. */
 export const qrCodeResponse = z.object({ qr_code: z.object({ code: z.string().check(z.describe('Payment token data followed by the 8-character v3 preferences suffix')) }) });
+
+/** The answer of an app creating a user (POST /v15/apps/users): the user and a token with exactly the requested permissions. */
+export const userWithAccessToken = z.object({
+  user,
+  access_token: z.object({
+    token: z.string().check(z.describe('Send as `Authorization: token <token>`: it holds exactly the requested permissions')),
+    app_id: z.number().check(z.int()),
+    user_id: z.number().check(z.int()),
+    merchant_id: z.null(),
+  }),
+});

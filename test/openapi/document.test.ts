@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, serializeDocument, type OpenApiDocument } from '#shared/openapi/document.ts';
 import { routes } from '#shared/routes.ts';
+import { RESPONSES } from '#shared/openapi/responses.ts';
 import { useTestApi } from '../support/api.ts';
 import { compileDocumentSchema, documentAjv, validateResponse } from './response-validator.ts';
 
@@ -16,6 +17,10 @@ describe('the OpenAPI document', () => {
   it('is the committed docs/openapi.json (run `npm run openapi` after changing a route or a schema)', () => {
     const committed = readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
     expect(committed).toBe(serializeDocument(document));
+  });
+
+  it('has one row of responses per route in shared/openapi/responses.ts, and no row for a handler that serves none', () => {
+    expect(Object.keys(RESPONSES).sort()).toEqual(routes.map((route) => route.handler).sort());
   });
 
   it('is OpenAPI 3.1 with one operation per route, each with an operationId, summary and a success response', () => {
