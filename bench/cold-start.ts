@@ -61,6 +61,15 @@ const LAMBDA_NODE_OPTIONS: string[] = [];
  */
 const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('--functions='))?.slice('--functions='.length).split(',').filter(Boolean);
 /**
+ * `--sdk-comparison` (with `--cold-start`): the AWS SDK left to the runtime (as deployed) against the SDK bundled
+ * with each function (minified, tree-shaken), for the baseline and SDK_COMPARISON_FUNCTIONS (or `--functions=`):
+ * each function's two bundles probed one right after the other in every round, no twins, no Powertools rows.
+ */
+const SDK_COMPARISON = process.argv.includes('--sdk-comparison');
+const SDK_COMPARISON_FUNCTIONS = ['users-show', 'orders-create', 'completed-orders-create', 'locations-show'];
+export const SDK_BUNDLED = ' (AWS SDK bundled)';
+const COMPARED_FUNCTIONS = SELECTED_FUNCTIONS ?? (SDK_COMPARISON ? SDK_COMPARISON_FUNCTIONS : undefined);
+/**
  * `--cpu-prof` (set by bench/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
  * its profile in bench/tmp/profiles/cold-start/, and the bundles are built unminified so its functions keep
  * their names (timings of such a run are the profiler's, not figures).
@@ -73,6 +82,8 @@ export interface ColdStartRow {
   available: boolean;
   note?: string;
   bundleBytes?: number;
+  /** The AWS SDK's part of bundleBytes (0 when the SDK is left to the runtime); the size target does not count it. */
+  sdkBytes?: number;
   /** Median over the runs, ms since process start until the first response was returned. */
   totalMs?: number;
   /** Median import time of the bundle (module init). */
@@ -83,6 +94,11 @@ export interface ColdStartRow {
   importCpuMs?: number;
   firstRequestCpuMs?: number;
   totalCpuMs?: number;
+  /**
+   * An SDK-bundled variant (`--sdk-comparison`): the median over the rounds of its figure minus its pair's (the
+   * same function with the SDK external, probed right before it in the same round); negative: bundled is faster.
+   */
+  sdkBundledDeltaMs?: { import: number; firstRequest: number; total: number; totalCpu: number };
   /** The three biggest contributors to the bundle, KiB by package. */
   largestInputs?: string;
   /** totalMs / the baseline's totalMs. */
@@ -157,7 +173,9 @@ interface Target {
   token?: TokenKind;
   /** Files the function reads at run time (the route's `bundledFiles`), copied beside the bundles as the stack copies them beside index.mjs. */
   bundledFiles?: readonly string[];
-  /** A Powertools reference row: bundled with Node's own `node:http` (see referenceBundleOptions). */
+  /** How its bundle differs from the functions' own (a Powertools reference's, an SDK-bundled variant's). */
+  bundling?: (options: BuildOptions) => BuildOptions;
+  /** A reference or variant row: no cold twin (its calls are not recorded). */
   reference?: boolean;
   /** The request body each probe sends (PROBE_BODIES), JSON-encoded; writes without one send `{}`. */
   body?: (world: World) => unknown;
@@ -173,6 +191,22 @@ interface Target {
 function referenceBundleOptions(options: BuildOptions): BuildOptions {
   const { 'node:http': _nodeHttp, ...alias } = options.alias ?? {};
   return { ...options, alias };
+}
+
+/**
+ * The AWS SDK bundled with the function instead of left to the runtime: its ES modules (mainFields) minified
+ * and tree-shaken with the rest. The probe cannot record such a bundle's DynamoDB calls (the SDK is not in
+ * node_modules' module cache), so these rows have no round trips and no twin.
+ */
+function sdkBundledOptions(options: BuildOptions): BuildOptions {
+  return { ...options, external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
+}
+
+/** Bytes of a bundle that are the AWS SDK's (its packages and the Smithy and crypto ones it is built from). */
+export function sdkBytes(inputs: Record<string, { bytesInOutput: number }>): number {
+  return Object.entries(inputs)
+    .filter(([path]) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))
+    .reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
 }
 
 type TokenKind = 'user' | 'merchant' | 'app';
@@ -310,7 +344,7 @@ export async function measureColdStarts(options: {
   const rows: ColdStartRow[] = [];
   const candidates: { handler: string; route?: Route }[] = options.referencesOnly ? [] : [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
   for (const { handler, route } of candidates) {
-    if (seen.has(handler) || (SELECTED_FUNCTIONS && !SELECTED_FUNCTIONS.includes(handler))) continue;
+    if (seen.has(handler) || (COMPARED_FUNCTIONS && !COMPARED_FUNCTIONS.includes(handler))) continue;
     seen.add(handler);
     const routeLabel = route ? `${route.method} ${route.path}` : '$default (404/405)';
     const entry = handlerEntry(handler);
@@ -331,17 +365,19 @@ export async function measureColdStarts(options: {
   }
   targets.unshift(
     { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
-    ...(SELECTED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
+    ...(COMPARED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), bundling: referenceBundleOptions, reference: true })),
   );
+  // Each SDK-bundled variant right after its function: the pair is probed back to back in every round.
+  if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, bundling: sdkBundledOptions, reference: true }]));
 
-  const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; largest: string })[] = [];
+  const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; sdk: number; largest: string })[] = [];
   // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
   // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
   // lost all 129 rows to the Tracer reference's failure).
   const builds = await Promise.allSettled(
     targets.map(async (target, index) => {
       const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler);
-      return (await build(target.reference ? referenceBundleOptions(functionOptions) : functionOptions)).metafile!;
+      return (await build(target.bundling ? target.bundling(functionOptions) : functionOptions)).metafile!;
     }),
   );
   for (const [index, target] of targets.entries()) {
@@ -358,13 +394,13 @@ export async function measureColdStarts(options: {
     const eventFile = join(bundleDirectory, `function-${index}.event.json`);
     const callsFile = join(bundleDirectory, `function-${index}.calls.bin`);
     const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
-    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
+    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, sdk: output ? sdkBytes(output.inputs) : 0, largest: output ? largestInputs(output.inputs) : '' });
   }
 
   // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
   // (not the Powertools references); each function's twin reads its own replay file, named in its event.
   // Not for `--powertools` (the references alone: what a utility adds to the baseline).
-  const twins = options.referencesOnly ? noTwins('not measured with --powertools') : await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
+  const twins = options.referencesOnly || SDK_COMPARISON ? noTwins('not measured with --powertools or --sdk-comparison') : await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
   options.progress(
     `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
   );
@@ -434,13 +470,17 @@ export async function measureColdStarts(options: {
     const importMs = median(list.map((sample) => sample.importMs));
     const firstRequestMs = median(list.map((sample) => sample.firstRequestMs));
     const twin = twinFigures(pairs.get(target.handler) ?? []);
+    const external = target.handler.endsWith(SDK_BUNDLED) ? samples.get(target.handler.slice(0, -SDK_BUNDLED.length)) : undefined;
+    const delta = (figure: 'importMs' | 'firstRequestMs' | 'totalMs' | 'totalCpuMs') => round(median(list.map((sample, run) => sample[figure] - external![run]![figure])), 1);
     const notes = [failures.get(target.handler), twinFailures.get(target.handler), twin.note].filter(Boolean);
     rows.push({
       handler: target.handler,
       route: target.route,
       available: true,
       bundleBytes: target.bytes,
+      sdkBytes: target.sdk,
       largestInputs: target.largest,
+      ...(external?.length === list.length ? { sdkBundledDeltaMs: { import: delta('importMs'), firstRequest: delta('firstRequestMs'), total: delta('totalMs'), totalCpu: delta('totalCpuMs') } } : {}),
       totalMs: round(totalMs, 1),
       importMs: round(importMs, 1),
       firstRequestMs: round(firstRequestMs, 1),

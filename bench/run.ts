@@ -523,6 +523,9 @@ async function main(): Promise<void> {
   }
 }
 
+/** Rounds of `--cold-start --sdk-comparison` (paired runs: the machine is shared and noisy). */
+const SDK_COMPARISON_RUNS = quick ? 3 : 15;
+
 /** `--cold-start`: the cold-start part alone (about 2 minutes full, 20 s quick), for changes to what bundles carry. */
 async function coldStartOnly(): Promise<void> {
   progress('starting DynamoDB Local (in memory) and a fresh table for the cold-start probes');
@@ -532,13 +535,14 @@ async function coldStartOnly(): Promise<void> {
     const { measureColdStarts } = await import('./cold-start.ts');
     const world = await seedWorld(randomUUID().slice(0, 8));
     const referencesOnly = process.argv.includes('--powertools');
-    const runs = referencesOnly ? 30 : PLAN.coldStartRuns;
+    const sdkComparison = process.argv.includes('--sdk-comparison');
+    const runs = referencesOnly ? 30 : sdkComparison ? SDK_COMPARISON_RUNS : PLAN.coldStartRuns;
     const coldStarts = await measureColdStarts({ world, runs, environment: stack.tableEnvironment, progress, referencesOnly });
     const resultsDirectory = join(BENCH_DIRECTORY, 'results');
     mkdirSync(resultsDirectory, { recursive: true });
     const machine = { ...machineFacts(), loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
-    const file = referencesOnly ? 'powertools.json' : 'cold-start.json';
-    const command = `npm run bench -- --cold-start${referencesOnly ? ' --powertools' : ''}${quick ? ' --quick' : ''}`;
+    const file = referencesOnly ? 'powertools.json' : sdkComparison ? 'sdk-comparison.json' : 'cold-start.json';
+    const command = `npm run bench -- --cold-start${referencesOnly ? ' --powertools' : ''}${sdkComparison ? ' --sdk-comparison' : ''}${quick ? ' --quick' : ''}`;
     writeFileSync(join(resultsDirectory, file), `${JSON.stringify({ command, date: new Date().toISOString(), runs, machine, coldStarts }, null, 2)}\n`);
     const rows = coldStarts.map((row) =>
       [
@@ -554,6 +558,7 @@ async function coldStartOnly(): Promise<void> {
         String(row.twinRatio ?? '-').padStart(5),
         String(row.twinCpuRatio ?? '-').padStart(5),
         String(row.twinRoundTrips ?? '-').padStart(4),
+        row.sdkBundledDeltaMs ? `vs SDK external: import ${row.sdkBundledDeltaMs.import}, first request ${row.sdkBundledDeltaMs.firstRequest}, total ${row.sdkBundledDeltaMs.total}, CPU ${row.sdkBundledDeltaMs.totalCpu} ms; SDK ${((row.sdkBytes ?? 0) / 1024).toFixed(1)} KiB` : '',
         row.note ?? '',
       ].join('  '),
     );

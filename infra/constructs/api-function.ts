@@ -75,6 +75,18 @@ export const API_FUNCTION_BUNDLING = {
 } satisfies BundlingOptions;
 
 /**
+ * What serves only the tests, the bench or `npm start`, never a deployed function: fault injection, the
+ * sandboxes of outside services (the postal-code geocoder and its data, the push sink) and the tools' own
+ * folders. The constants of API_FUNCTION_BUNDLING.define make the shared modules' only imports dead code in a
+ * bundle; test/infra/deployed-bundles.test.ts builds every function of the stack and fails if any bundle holds
+ * one of these (project paths: a trailing `/` names a folder) or a package listed here or in devDependencies.
+ */
+export const TEST_ONLY_MODULES = {
+  project: ['shared/db/faults.ts', 'shared/geocoding/sandbox.ts', 'shared/push/sandbox.ts', 'scripts/', 'test/', 'bench/'],
+  packages: ['zipcodes'],
+} as const;
+
+/**
  * The bundle-time constants of one function: API_FUNCTION_BUNDLING.define plus, for a route's function,
  * its own row of the route table as `process.env.BUNDLED_ROUTE` (JSON). shared/http/handler.ts takes the
  * row from there instead of calling findRoute, so the ~17 KiB table is not in the bundle; the table stays
