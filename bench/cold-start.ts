@@ -101,10 +101,6 @@ export interface ColdStartRow {
   sdkBundledDeltaMs?: { import: number; firstRequest: number; total: number; totalCpu: number };
   /** The three biggest contributors to the bundle, KiB by package. */
   largestInputs?: string;
-  /** totalMs / the baseline's totalMs. */
-  ratio?: number;
-  /** (importMs + firstRequestMs) / the baseline's, i.e. without Node's own bootstrap. */
-  initRatio?: number;
   status?: number | null;
   runs?: number;
   /** The DynamoDB calls of the probe's first request (calls sent through the document client; retries inside the SDK not counted), median, and the first probe's calls (`GetItem|Query+Query`). */
@@ -195,11 +191,12 @@ function referenceBundleOptions(options: BuildOptions): BuildOptions {
 
 /**
  * The AWS SDK bundled with the function instead of left to the runtime: its ES modules (mainFields) minified
- * and tree-shaken with the rest. The probe cannot record such a bundle's DynamoDB calls (the SDK is not in
- * node_modules' module cache), so these rows have no round trips and no twin.
+ * and tree-shaken with the rest, with Node's own `node:http` (referenceBundleOptions): the SDK's HTTP handler
+ * and credential chain import it, which the status table cannot stand in for. The probe cannot record such a
+ * bundle's DynamoDB calls (the SDK is not in node_modules' module cache), so these rows have no round trips.
  */
 function sdkBundledOptions(options: BuildOptions): BuildOptions {
-  return { ...options, external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
+  return { ...referenceBundleOptions(options), external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
 }
 
 /** Bytes of a bundle that are the AWS SDK's (its packages and the Smithy and crypto ones it is built from). */
@@ -457,9 +454,6 @@ export async function measureColdStarts(options: {
   await mail?.stop();
   twins.stop();
 
-  const baselineSamples = samples.get(BASELINE) ?? [];
-  const baselineTotal = median(baselineSamples.map((sample) => sample.totalMs));
-  const baselineInit = median(baselineSamples.map((sample) => sample.importMs + sample.firstRequestMs));
   for (const target of built) {
     const list = samples.get(target.handler) ?? [];
     if (list.length === 0) {
@@ -487,8 +481,6 @@ export async function measureColdStarts(options: {
       importCpuMs: round(median(list.map((sample) => sample.importCpuMs)), 1),
       firstRequestCpuMs: round(median(list.map((sample) => sample.firstRequestCpuMs)), 1),
       totalCpuMs: round(median(list.map((sample) => sample.totalCpuMs)), 1),
-      ratio: round(totalMs / baselineTotal, 2),
-      initRatio: round((importMs + firstRequestMs) / baselineInit, 2),
       status: list[0]!.status,
       runs: list.length,
       roundTrips: median(list.map((sample) => sample.roundTrips)),

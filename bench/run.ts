@@ -551,7 +551,6 @@ async function coldStartOnly(): Promise<void> {
         String(row.importMs ?? '-').padStart(7),
         String(row.firstRequestMs ?? '-').padStart(7),
         String(row.totalMs ?? '-').padStart(7),
-        String(row.ratio ?? '-').padStart(5),
         String(row.totalCpuMs ?? '-').padStart(7),
         String(row.roundTrips ?? '-').padStart(3),
         String(row.twinTotalMs ?? '-').padStart(7),
@@ -562,7 +561,7 @@ async function coldStartOnly(): Promise<void> {
         row.note ?? '',
       ].join('  '),
     );
-    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
+    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
     process.stdout.write(`\n${header.join('  ')}\n${rows.join('\n')}\n`);
     progress(`done: bench/results/${file}`);
   } finally {
