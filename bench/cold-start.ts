@@ -24,21 +24,7 @@ import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scena
 
 export const BASELINE = 'baseline (one GetItem)';
 
-/**
- * Reference rows: the baseline plus one Powertools utility each, so every run shows what a utility
- * adds to a cold start and a bundle (docs/operations.md, "Tracing and metrics", uses these figures).
- * No targets apply to them.
- */
-const POWERTOOLS_REFERENCES = [
-  { handler: 'baseline + Powertools Metrics', file: './powertools/metrics-handler.ts' },
-  { handler: 'baseline + Powertools Tracer', file: './powertools/tracer-handler.ts' },
-  { handler: 'baseline + Powertools Logger', file: './powertools/logger-handler.ts' },
-];
-
-/**
- * What Lambda sets in a sandbox, so utilities behave as deployed (Tracer is active only in Lambda
- * and sends its segments over UDP to the daemon address: loopback here, nothing listening).
- */
+/** What Lambda sets in a sandbox, so the functions' utilities (Powertools Metrics) behave as deployed. */
 const LAMBDA_ENVIRONMENT = {
   AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
   AWS_LAMBDA_FUNCTION_NAME: 'cold-start-probe',
@@ -55,15 +41,14 @@ const LAMBDA_ENVIRONMENT = {
 const LAMBDA_NODE_OPTIONS: string[] = [];
 
 /**
- * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline, no
- * Powertools rows; for measuring one function's change before and after, several runs, without the others'
- * 2 minutes. Its rows are not the figures of record (the lead's full run is).
+ * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline; for
+ * measuring one function's change before and after, several runs, without the others' 2 minutes. Its rows are not the figures of record (the lead's full run is).
  */
 const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('--functions='))?.slice('--functions='.length).split(',').filter(Boolean);
 /**
  * `--sdk-comparison` (with `--cold-start`): the AWS SDK left to the runtime (as deployed) against the SDK bundled
  * with each function (minified, tree-shaken), for the baseline and SDK_COMPARISON_FUNCTIONS (or `--functions=`):
- * each function's two bundles probed one right after the other in every round, no twins, no Powertools rows.
+ * each function's two bundles probed one right after the other in every round, no twins.
  */
 const SDK_COMPARISON = process.argv.includes('--sdk-comparison');
 const SDK_COMPARISON_FUNCTIONS = ['users-show', 'orders-create', 'completed-orders-create', 'locations-show'];
@@ -169,10 +154,8 @@ interface Target {
   token?: TokenKind;
   /** Files the function reads at run time (the route's `bundledFiles`), copied beside the bundles as the stack copies them beside index.mjs. */
   bundledFiles?: readonly string[];
-  /** How its bundle differs from the functions' own (a Powertools reference's, an SDK-bundled variant's). */
-  bundling?: (options: BuildOptions) => BuildOptions;
-  /** A reference or variant row: no cold twin (its calls are not recorded). */
-  reference?: boolean;
+  /** An SDK-bundled variant (sdkBundledOptions): no cold twin, its calls are not recorded. */
+  sdkBundled?: boolean;
   /** The request body each probe sends (PROBE_BODIES), JSON-encoded; writes without one send `{}`. */
   body?: (world: World) => unknown;
   /** Its route sends email (shared/routes.ts `sendsEmail`): the probes then get a local SES endpoint. */
@@ -180,23 +163,14 @@ interface Target {
 }
 
 /**
- * A reference row's options: the functions' own, less the `node:http` alias (API_FUNCTION_BUNDLING). The
- * Tracer's X-Ray provider imports `node:http` itself (its default export), which the alias's status table
- * cannot stand in for; the references show what a utility adds as it would be deployed, so they get Node's.
- */
-function referenceBundleOptions(options: BuildOptions): BuildOptions {
-  const { 'node:http': _nodeHttp, ...alias } = options.alias ?? {};
-  return { ...options, alias };
-}
-
-/**
  * The AWS SDK bundled with the function instead of left to the runtime: its ES modules (mainFields) minified
- * and tree-shaken with the rest, with Node's own `node:http` (referenceBundleOptions): the SDK's HTTP handler
- * and credential chain import it, which the status table cannot stand in for. The probe cannot record such a
- * bundle's DynamoDB calls (the SDK is not in node_modules' module cache), so these rows have no round trips.
+ * and tree-shaken with the rest, with Node's own `node:http` (no alias): the SDK's credential chain imports its
+ * default export, which the status table cannot stand in for. The probe cannot record such a bundle's DynamoDB
+ * calls (the SDK is not in node_modules' module cache), so these rows have no round trips and no twin.
  */
 function sdkBundledOptions(options: BuildOptions): BuildOptions {
-  return { ...referenceBundleOptions(options), external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
+  const { 'node:http': _nodeHttp, ...alias } = options.alias ?? {};
+  return { ...options, alias, external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
 }
 
 /** Bytes of a bundle that are the AWS SDK's (its packages and the Smithy and crypto ones it is built from). */
@@ -329,8 +303,6 @@ export async function measureColdStarts(options: {
   runs: number;
   environment: Record<string, string>;
   progress: (message: string) => void;
-  /** Only the baseline and the Powertools reference rows (what each utility adds, with more runs). */
-  referencesOnly?: boolean;
 }): Promise<ColdStartRow[]> {
   const bundleDirectory = join(SCRATCH_DIRECTORY, 'bundles');
   rmSync(bundleDirectory, { recursive: true, force: true });
@@ -339,7 +311,7 @@ export async function measureColdStarts(options: {
   const seen = new Set<string>();
   const targets: Target[] = [];
   const rows: ColdStartRow[] = [];
-  const candidates: { handler: string; route?: Route }[] = options.referencesOnly ? [] : [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
+  const candidates: { handler: string; route?: Route }[] = [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
   for (const { handler, route } of candidates) {
     if (seen.has(handler) || (COMPARED_FUNCTIONS && !COMPARED_FUNCTIONS.includes(handler))) continue;
     seen.add(handler);
@@ -360,21 +332,18 @@ export async function measureColdStarts(options: {
       ...(body ? { body, sendsEmail: route?.sendsEmail === true } : {}),
     });
   }
-  targets.unshift(
-    { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
-    ...(COMPARED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), bundling: referenceBundleOptions, reference: true })),
-  );
+  targets.unshift({ handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) });
   // Each SDK-bundled variant right after its function: the pair is probed back to back in every round.
-  if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, bundling: sdkBundledOptions, reference: true }]));
+  if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, sdkBundled: true }]));
 
   const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; sdk: number; largest: string })[] = [];
   // One build per function: each bundle carries its own route row as a bundle-time constant (functionDefine).
   // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
-  // lost all 129 rows to the Tracer reference's failure).
+  // lost all 129 rows to one bundle's failure).
   const builds = await Promise.allSettled(
     targets.map(async (target, index) => {
       const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory, target.route === '-' ? undefined : target.handler);
-      return (await build(target.bundling ? target.bundling(functionOptions) : functionOptions)).metafile!;
+      return (await build(target.sdkBundled ? sdkBundledOptions(functionOptions) : functionOptions)).metafile!;
     }),
   );
   for (const [index, target] of targets.entries()) {
@@ -395,9 +364,8 @@ export async function measureColdStarts(options: {
   }
 
   // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
-  // (not the Powertools references); each function's twin reads its own replay file, named in its event.
-  // Not for `--powertools` (the references alone: what a utility adds to the baseline).
-  const twins = options.referencesOnly || SDK_COMPARISON ? noTwins('not measured with --powertools or --sdk-comparison') : await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
+  // Each function's twin reads its own replay file, named in its event. Not for `--sdk-comparison` (no recordings).
+  const twins = SDK_COMPARISON ? noTwins('not measured with --sdk-comparison') : await prepareTwins(built, bundleDirectory, options.environment);
   options.progress(
     `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
   );
@@ -438,7 +406,7 @@ export async function measureColdStarts(options: {
         failures.set(target.handler, (error as Error).message.split('\n')[0]!.slice(0, 200));
         continue;
       }
-      if (target.reference) continue;
+      if (target.sdkBundled) continue;
       const recording = readProbeRecording(target.callsFile);
       recordings.set(target.handler, recording);
       if (!twinRound || twinFailures.has(target.handler)) continue;
