@@ -53,7 +53,9 @@ export const API_FUNCTION_BUNDLING = {
   sourceMap: true,
   format: OutputFormat.ESM,
   target: 'node24',
-  // The Node.js 24 runtime ships AWS SDK v3.
+  // The Node.js 24 runtime's AWS SDK v3. Bundling it instead (minified, tree-shaken) was measured for issue 35
+  // (bench/notes.md, "The AWS SDK: the runtime's against bundled"): no faster from process start to served,
+  // ~325 KiB more per bundle, and the bench's cold twins could no longer record a function's calls.
   externalModules: ['@aws-sdk/*'],
   // CommonJS dependencies bundled into an ESM file may still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
