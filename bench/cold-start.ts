@@ -52,7 +52,7 @@ const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('
  */
 const SDK_COMPARISON = process.argv.includes('--sdk-comparison');
 const SDK_COMPARISON_FUNCTIONS = ['users-show', 'orders-create', 'completed-orders-create', 'locations-show'];
-export const SDK_BUNDLED = ' (AWS SDK bundled)';
+const SDK_BUNDLED = ' (AWS SDK bundled)';
 const COMPARED_FUNCTIONS = SELECTED_FUNCTIONS ?? (SDK_COMPARISON ? SDK_COMPARISON_FUNCTIONS : undefined);
 /**
  * `--cpu-prof` (set by bench/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
