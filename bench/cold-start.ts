@@ -24,21 +24,7 @@ import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scena
 
 export const BASELINE = 'baseline (one GetItem)';
 
-/**
- * Reference rows: the baseline plus one Powertools utility each, so every run shows what a utility
- * adds to a cold start and a bundle (docs/operations.md, "Tracing and metrics", uses these figures).
- * No targets apply to them.
- */
-const POWERTOOLS_REFERENCES = [
-  { handler: 'baseline + Powertools Metrics', file: './powertools/metrics-handler.ts' },
-  { handler: 'baseline + Powertools Tracer', file: './powertools/tracer-handler.ts' },
-  { handler: 'baseline + Powertools Logger', file: './powertools/logger-handler.ts' },
-];
-
-/**
- * What Lambda sets in a sandbox, so utilities behave as deployed (Tracer is active only in Lambda
- * and sends its segments over UDP to the daemon address: loopback here, nothing listening).
- */
+/** What Lambda sets in a sandbox, so the functions' utilities (Powertools Metrics) behave as deployed. */
 const LAMBDA_ENVIRONMENT = {
   AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
   AWS_LAMBDA_FUNCTION_NAME: 'cold-start-probe',
@@ -55,11 +41,19 @@ const LAMBDA_ENVIRONMENT = {
 const LAMBDA_NODE_OPTIONS: string[] = [];
 
 /**
- * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline, no
- * Powertools rows; for measuring one function's change before and after, several runs, without the others'
- * 2 minutes. Its rows are not the figures of record (the lead's full run is).
+ * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline; for
+ * measuring one function's change before and after, several runs, without the others' 2 minutes. Its rows are not the figures of record (the lead's full run is).
  */
 const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('--functions='))?.slice('--functions='.length).split(',').filter(Boolean);
+/**
+ * `--sdk-comparison` (with `--cold-start`): the AWS SDK left to the runtime (as deployed) against the SDK bundled
+ * with each function (minified, tree-shaken), for the baseline and SDK_COMPARISON_FUNCTIONS (or `--functions=`):
+ * each function's two bundles probed one right after the other in every round, no twins.
+ */
+const SDK_COMPARISON = process.argv.includes('--sdk-comparison');
+const SDK_COMPARISON_FUNCTIONS = ['users-show', 'orders-create', 'completed-orders-create', 'locations-show'];
+const SDK_BUNDLED = ' (AWS SDK bundled)';
+const COMPARED_FUNCTIONS = SELECTED_FUNCTIONS ?? (SDK_COMPARISON ? SDK_COMPARISON_FUNCTIONS : undefined);
 /**
  * `--cpu-prof` (set by bench/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
  * its profile in bench/tmp/profiles/cold-start/, and the bundles are built unminified so its functions keep
@@ -73,6 +67,8 @@ export interface ColdStartRow {
   available: boolean;
   note?: string;
   bundleBytes?: number;
+  /** The AWS SDK's part of bundleBytes (0 when the SDK is left to the runtime); the size target does not count it. */
+  sdkBytes?: number;
   /** Median over the runs, ms since process start until the first response was returned. */
   totalMs?: number;
   /** Median import time of the bundle (module init). */
@@ -83,12 +79,13 @@ export interface ColdStartRow {
   importCpuMs?: number;
   firstRequestCpuMs?: number;
   totalCpuMs?: number;
+  /**
+   * An SDK-bundled variant (`--sdk-comparison`): the median over the rounds of its figure minus its pair's (the
+   * same function with the SDK external, probed right before it in the same round); negative: bundled is faster.
+   */
+  sdkBundledDeltaMs?: { import: number; firstRequest: number; total: number; totalCpu: number };
   /** The three biggest contributors to the bundle, KiB by package. */
   largestInputs?: string;
-  /** totalMs / the baseline's totalMs. */
-  ratio?: number;
-  /** (importMs + firstRequestMs) / the baseline's, i.e. without Node's own bootstrap. */
-  initRatio?: number;
   status?: number | null;
   runs?: number;
   /** The DynamoDB calls of the probe's first request (calls sent through the document client; retries inside the SDK not counted), median, and the first probe's calls (`GetItem|Query+Query`). */
@@ -157,8 +154,8 @@ interface Target {
   token?: TokenKind;
   /** Files the function reads at run time (the route's `bundledFiles`), copied beside the bundles as the stack copies them beside index.mjs. */
   bundledFiles?: readonly string[];
-  /** A Powertools reference row: bundled with Node's own `node:http` (see referenceBundleOptions). */
-  reference?: boolean;
+  /** An SDK-bundled variant (sdkBundledOptions): no cold twin, its calls are not recorded. */
+  sdkBundled?: boolean;
   /** The request body each probe sends (PROBE_BODIES), JSON-encoded; writes without one send `{}`. */
   body?: (world: World) => unknown;
   /** Its route sends email (shared/routes.ts `sendsEmail`): the probes then get a local SES endpoint. */
@@ -166,13 +163,21 @@ interface Target {
 }
 
 /**
- * A reference row's options: the functions' own, less the `node:http` alias (API_FUNCTION_BUNDLING). The
- * Tracer's X-Ray provider imports `node:http` itself (its default export), which the alias's status table
- * cannot stand in for; the references show what a utility adds as it would be deployed, so they get Node's.
+ * The AWS SDK bundled with the function instead of left to the runtime: its ES modules (mainFields) minified
+ * and tree-shaken with the rest, with Node's own `node:http` (no alias): the SDK's credential chain imports its
+ * default export, which the status table cannot stand in for. The probe cannot record such a bundle's DynamoDB
+ * calls (the SDK is not in node_modules' module cache), so these rows have no round trips and no twin.
  */
-function referenceBundleOptions(options: BuildOptions): BuildOptions {
+function sdkBundledOptions(options: BuildOptions): BuildOptions {
   const { 'node:http': _nodeHttp, ...alias } = options.alias ?? {};
-  return { ...options, alias };
+  return { ...options, alias, external: (options.external ?? []).filter((module) => !module.startsWith('@aws-sdk/')) };
+}
+
+/** Bytes of a bundle that are the AWS SDK's (its packages and the Smithy and crypto ones it is built from). */
+export function sdkBytes(inputs: Record<string, { bytesInOutput: number }>): number {
+  return Object.entries(inputs)
+    .filter(([path]) => /node_modules\/(@aws-sdk|@smithy|@aws-crypto)\//.test(path))
+    .reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
 }
 
 type TokenKind = 'user' | 'merchant' | 'app';
@@ -298,8 +303,6 @@ export async function measureColdStarts(options: {
   runs: number;
   environment: Record<string, string>;
   progress: (message: string) => void;
-  /** Only the baseline and the Powertools reference rows (what each utility adds, with more runs). */
-  referencesOnly?: boolean;
 }): Promise<ColdStartRow[]> {
   const bundleDirectory = join(SCRATCH_DIRECTORY, 'bundles');
   rmSync(bundleDirectory, { recursive: true, force: true });
@@ -308,9 +311,9 @@ export async function measureColdStarts(options: {
   const seen = new Set<string>();
   const targets: Target[] = [];
   const rows: ColdStartRow[] = [];
-  const candidates: { handler: string; route?: Route }[] = options.referencesOnly ? [] : [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
+  const candidates: { handler: string; route?: Route }[] = [...routes.map((route) => ({ handler: route.handler, route })), { handler: FALLBACK_HANDLER }];
   for (const { handler, route } of candidates) {
-    if (seen.has(handler) || (SELECTED_FUNCTIONS && !SELECTED_FUNCTIONS.includes(handler))) continue;
+    if (seen.has(handler) || (COMPARED_FUNCTIONS && !COMPARED_FUNCTIONS.includes(handler))) continue;
     seen.add(handler);
     const routeLabel = route ? `${route.method} ${route.path}` : '$default (404/405)';
     const entry = handlerEntry(handler);
@@ -329,19 +332,18 @@ export async function measureColdStarts(options: {
       ...(body ? { body, sendsEmail: route?.sendsEmail === true } : {}),
     });
   }
-  targets.unshift(
-    { handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) },
-    ...(SELECTED_FUNCTIONS ? [] : POWERTOOLS_REFERENCES).map((reference) => ({ handler: reference.handler, route: '-', entry: fileURLToPath(new URL(reference.file, import.meta.url)), event: eventFor(undefined), reference: true })),
-  );
+  targets.unshift({ handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) });
+  // Each SDK-bundled variant right after its function: the pair is probed back to back in every round.
+  if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, sdkBundled: true }]));
 
-  const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; largest: string })[] = [];
+  const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; sdk: number; largest: string })[] = [];
   // One build per function, as the stack bundles it.
   // Settled one by one: a bundle that fails is its own row's note, never every row's (a full run at 6c2f533
-  // lost all 129 rows to the Tracer reference's failure).
+  // lost all 129 rows to one bundle's failure).
   const builds = await Promise.allSettled(
     targets.map(async (target, index) => {
       const functionOptions = esbuildOptions({ [`function-${index}`]: target.entry }, bundleDirectory);
-      return (await build(target.reference ? referenceBundleOptions(functionOptions) : functionOptions)).metafile!;
+      return (await build(target.sdkBundled ? sdkBundledOptions(functionOptions) : functionOptions)).metafile!;
     }),
   );
   for (const [index, target] of targets.entries()) {
@@ -358,13 +360,12 @@ export async function measureColdStarts(options: {
     const eventFile = join(bundleDirectory, `function-${index}.event.json`);
     const callsFile = join(bundleDirectory, `function-${index}.calls.bin`);
     const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
-    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, largest: output ? largestInputs(output.inputs) : '' });
+    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, sdk: output ? sdkBytes(output.inputs) : 0, largest: output ? largestInputs(output.inputs) : '' });
   }
 
   // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
-  // (not the Powertools references); each function's twin reads its own replay file, named in its event.
-  // Not for `--powertools` (the references alone: what a utility adds to the baseline).
-  const twins = options.referencesOnly ? noTwins('not measured with --powertools') : await prepareTwins(built.filter((target) => !target.reference), bundleDirectory, options.environment);
+  // Each function's twin reads its own replay file, named in its event. Not for `--sdk-comparison` (no recordings).
+  const twins = SDK_COMPARISON ? noTwins('not measured with --sdk-comparison') : await prepareTwins(built, bundleDirectory, options.environment);
   options.progress(
     `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
   );
@@ -405,7 +406,7 @@ export async function measureColdStarts(options: {
         failures.set(target.handler, (error as Error).message.split('\n')[0]!.slice(0, 200));
         continue;
       }
-      if (target.reference) continue;
+      if (target.sdkBundled) continue;
       const recording = readProbeRecording(target.callsFile);
       recordings.set(target.handler, recording);
       if (!twinRound || twinFailures.has(target.handler)) continue;
@@ -421,9 +422,6 @@ export async function measureColdStarts(options: {
   await mail?.stop();
   twins.stop();
 
-  const baselineSamples = samples.get(BASELINE) ?? [];
-  const baselineTotal = median(baselineSamples.map((sample) => sample.totalMs));
-  const baselineInit = median(baselineSamples.map((sample) => sample.importMs + sample.firstRequestMs));
   for (const target of built) {
     const list = samples.get(target.handler) ?? [];
     if (list.length === 0) {
@@ -434,21 +432,23 @@ export async function measureColdStarts(options: {
     const importMs = median(list.map((sample) => sample.importMs));
     const firstRequestMs = median(list.map((sample) => sample.firstRequestMs));
     const twin = twinFigures(pairs.get(target.handler) ?? []);
+    const external = target.handler.endsWith(SDK_BUNDLED) ? samples.get(target.handler.slice(0, -SDK_BUNDLED.length)) : undefined;
+    const delta = (figure: 'importMs' | 'firstRequestMs' | 'totalMs' | 'totalCpuMs') => round(median(list.map((sample, run) => sample[figure] - external![run]![figure])), 1);
     const notes = [failures.get(target.handler), twinFailures.get(target.handler), twin.note].filter(Boolean);
     rows.push({
       handler: target.handler,
       route: target.route,
       available: true,
       bundleBytes: target.bytes,
+      sdkBytes: target.sdk,
       largestInputs: target.largest,
+      ...(external?.length === list.length ? { sdkBundledDeltaMs: { import: delta('importMs'), firstRequest: delta('firstRequestMs'), total: delta('totalMs'), totalCpu: delta('totalCpuMs') } } : {}),
       totalMs: round(totalMs, 1),
       importMs: round(importMs, 1),
       firstRequestMs: round(firstRequestMs, 1),
       importCpuMs: round(median(list.map((sample) => sample.importCpuMs)), 1),
       firstRequestCpuMs: round(median(list.map((sample) => sample.firstRequestCpuMs)), 1),
       totalCpuMs: round(median(list.map((sample) => sample.totalCpuMs)), 1),
-      ratio: round(totalMs / baselineTotal, 2),
-      initRatio: round((importMs + firstRequestMs) / baselineInit, 2),
       status: list[0]!.status,
       runs: list.length,
       roundTrips: median(list.map((sample) => sample.roundTrips)),

@@ -7,10 +7,10 @@
  * the order-ahead start -> valid flow, paging cost at 10 and 10,000 records, and cold starts.
  * Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
  * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
- * `-- --cold-start` (with or without `--quick`) measures only the cold starts (bundles, the baseline and
- * the Powertools reference rows), prints them and saves bench/results/cold-start.json; docs untouched.
- * `-- --cold-start --powertools`: only the baseline and the Powertools rows, 30 runs each (what each
- * utility adds, with enough runs to see it through a shared machine's noise).
+ * `-- --cold-start` (with or without `--quick`) measures only the cold starts (every function, its cold twin
+ * and the baseline), prints them and saves bench/results/cold-start.json; docs untouched.
+ * `-- --cold-start --sdk-comparison`: the AWS SDK external against bundled (bench/cold-start.ts), paired runs;
+ * saves bench/results/sdk-comparison.json.
  * `-- --only=users-show,completed-order` (with or without `--quick`): only those endpoint scenarios (ids from
  * bench/scenarios.ts; `order-ahead` for the start -> 200 flow) between the floors, no paging or cold starts;
  * prints the table and saves bench/results/only.json, docs untouched. For profiling one endpoint.
@@ -523,6 +523,9 @@ async function main(): Promise<void> {
   }
 }
 
+/** Rounds of `--cold-start --sdk-comparison` (paired runs: the machine is shared and noisy). */
+const SDK_COMPARISON_RUNS = quick ? 3 : 15;
+
 /** `--cold-start`: the cold-start part alone (about 2 minutes full, 20 s quick), for changes to what bundles carry. */
 async function coldStartOnly(): Promise<void> {
   progress('starting DynamoDB Local (in memory) and a fresh table for the cold-start probes');
@@ -531,14 +534,14 @@ async function coldStartOnly(): Promise<void> {
     const { seedWorld } = await import('./seed.ts');
     const { measureColdStarts } = await import('./cold-start.ts');
     const world = await seedWorld(randomUUID().slice(0, 8));
-    const referencesOnly = process.argv.includes('--powertools');
-    const runs = referencesOnly ? 30 : PLAN.coldStartRuns;
-    const coldStarts = await measureColdStarts({ world, runs, environment: stack.tableEnvironment, progress, referencesOnly });
+    const sdkComparison = process.argv.includes('--sdk-comparison');
+    const runs = sdkComparison ? SDK_COMPARISON_RUNS : PLAN.coldStartRuns;
+    const coldStarts = await measureColdStarts({ world, runs, environment: stack.tableEnvironment, progress });
     const resultsDirectory = join(BENCH_DIRECTORY, 'results');
     mkdirSync(resultsDirectory, { recursive: true });
     const machine = { ...machineFacts(), loadAverageAtEnd: loadavg().map((value) => round(value, 2)) };
-    const file = referencesOnly ? 'powertools.json' : 'cold-start.json';
-    const command = `npm run bench -- --cold-start${referencesOnly ? ' --powertools' : ''}${quick ? ' --quick' : ''}`;
+    const file = sdkComparison ? 'sdk-comparison.json' : 'cold-start.json';
+    const command = `npm run bench -- --cold-start${sdkComparison ? ' --sdk-comparison' : ''}${quick ? ' --quick' : ''}`;
     writeFileSync(join(resultsDirectory, file), `${JSON.stringify({ command, date: new Date().toISOString(), runs, machine, coldStarts }, null, 2)}\n`);
     const rows = coldStarts.map((row) =>
       [
@@ -547,17 +550,17 @@ async function coldStartOnly(): Promise<void> {
         String(row.importMs ?? '-').padStart(7),
         String(row.firstRequestMs ?? '-').padStart(7),
         String(row.totalMs ?? '-').padStart(7),
-        String(row.ratio ?? '-').padStart(5),
         String(row.totalCpuMs ?? '-').padStart(7),
         String(row.roundTrips ?? '-').padStart(3),
         String(row.twinTotalMs ?? '-').padStart(7),
         String(row.twinRatio ?? '-').padStart(5),
         String(row.twinCpuRatio ?? '-').padStart(5),
         String(row.twinRoundTrips ?? '-').padStart(4),
+        row.sdkBundledDeltaMs ? `vs SDK external: import ${row.sdkBundledDeltaMs.import}, first request ${row.sdkBundledDeltaMs.firstRequest}, total ${row.sdkBundledDeltaMs.total}, CPU ${row.sdkBundledDeltaMs.totalCpu} ms; SDK ${((row.sdkBytes ?? 0) / 1024).toFixed(1)} KiB` : '',
         row.note ?? '',
       ].join('  '),
     );
-    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'ratio'.padStart(5), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
+    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
     process.stdout.write(`\n${header.join('  ')}\n${rows.join('\n')}\n`);
     progress(`done: bench/results/${file}`);
   } finally {

@@ -53,7 +53,9 @@ export const API_FUNCTION_BUNDLING = {
   sourceMap: true,
   format: OutputFormat.ESM,
   target: 'node24',
-  // The Node.js 24 runtime ships AWS SDK v3.
+  // The Node.js 24 runtime's AWS SDK v3. Bundling it instead (minified, tree-shaken) was measured for issue 35
+  // (bench/notes.md, "The AWS SDK: the runtime's against bundled"): no faster from process start to served,
+  // ~325 KiB more per bundle, and the bench's cold twins could no longer record a function's calls.
   externalModules: ['@aws-sdk/*'],
   // CommonJS dependencies bundled into an ESM file may still call require().
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
@@ -73,6 +75,18 @@ export const API_FUNCTION_BUNDLING = {
     'process.env.DYNAMODB_FAULTS': 'undefined',
   },
 } satisfies BundlingOptions;
+
+/**
+ * What serves only the tests, the bench or `npm start`, never a deployed function: fault injection, the
+ * sandboxes of outside services (the postal-code geocoder and its data, the push sink) and the tools' own
+ * folders. The constants of API_FUNCTION_BUNDLING.define make the shared modules' only imports dead code in a
+ * bundle; test/infra/deployed-bundles.test.ts builds every function of the stack and fails if any bundle holds
+ * one of these (project paths: a trailing `/` names a folder) or a package listed here or in devDependencies.
+ */
+export const TEST_ONLY_MODULES = {
+  project: ['shared/db/faults.ts', 'shared/geocoding/sandbox.ts', 'shared/push/sandbox.ts', 'scripts/', 'test/', 'bench/'],
+  packages: ['zipcodes'],
+} as const;
 
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';
