@@ -73,6 +73,8 @@ export const API_FUNCTION_BUNDLING = {
     'process.env.PUSH_SENDER': JSON.stringify('sns'),
     // Fault injection is for the reliability tests (shared/db/faults.ts, run unbundled): out of every bundle.
     'process.env.DYNAMODB_FAULTS': 'undefined',
+    // The bench's round-trip and CPU headers (shared/db/stats.ts, shared/http/bench-headers.ts): out of every bundle.
+    'process.env.DYNAMODB_STATS': 'undefined',
   },
 } satisfies BundlingOptions;
 
@@ -84,7 +86,7 @@ export const API_FUNCTION_BUNDLING = {
  * one of these (project paths: a trailing `/` names a folder) or a package listed here or in devDependencies.
  */
 export const TEST_ONLY_MODULES = {
-  project: ['shared/db/faults.ts', 'shared/geocoding/sandbox.ts', 'shared/push/sandbox.ts', 'scripts/', 'test/', 'bench/'],
+  project: ['shared/db/faults.ts', 'shared/db/stats.ts', 'shared/http/bench-headers.ts', 'shared/geocoding/sandbox.ts', 'shared/push/sandbox.ts', 'scripts/', 'test/', 'bench/'],
   packages: ['zipcodes'],
 } as const;
 

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClientConfig, requireEnv } from '#shared/env.ts';
-import { dbStatsEnabled, instrumentClient } from '#shared/db/stats.ts';
+import { instrumentClient } from '#shared/db/stats.ts';
 import { injectFaults } from '#shared/db/faults.ts';
 
 /**
@@ -13,7 +13,8 @@ function createDocumentClient(): DynamoDBDocumentClient {
   // The SDK's logger middleware builds a redacted copy of every call's input and output for its
   // logger even when that logger discards it (the default): CPU on every call for nothing.
   client.middlewareStack.remove('loggerMiddleware');
-  if (dbStatsEnabled()) instrumentClient(client);
+  // Written out: the bundling defines DYNAMODB_STATS away, so the bench's stats module leaves deployed bundles.
+  if (process.env.DYNAMODB_STATS === '1') instrumentClient(client);
   // Reliability tests only (test/faults, docs/reliability.md): DYNAMODB_FAULTS is never set in AWS.
   // Deployed bundles define DYNAMODB_FAULTS as undefined (API_FUNCTION_BUNDLING): this line is dead code
   // there and faults.ts is not in the bundle, so no setting can turn fault injection on in AWS.

@@ -14,8 +14,6 @@ export interface RequestDbStats {
 
 const scope = new AsyncLocalStorage<RequestDbStats>();
 
-export const dbStatsEnabled = (): boolean => process.env.DYNAMODB_STATS === '1';
-
 export function withDbStats<T>(run: () => Promise<T>): Promise<{ result: T; stats: RequestDbStats }> {
   const stats: RequestDbStats = { roundTrips: 0, readCapacityUnits: 0, writeCapacityUnits: 0, capacityUnits: 0 };
   return scope.run(stats, async () => ({ result: await run(), stats }));
