@@ -193,7 +193,7 @@ export function createGateway(options: GatewayLimits = {}): Server {
     const own = limiter?.admit(client);
     return own && !own.allowed ? own : bucket?.take();
   };
-  return createServer(async (request, response) => {
+  const server = createServer(async (request, response) => {
     try {
       const admission = admit(request);
       if (admission && !admission.allowed) {
@@ -227,6 +227,11 @@ export function createGateway(options: GatewayLimits = {}): Server {
       if (!response.headersSent) send(response, 500, { 'Content-Type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
+  // Longer than a client's idle keep-alive (Node's agent drops a free socket after 5 s, as Node's server used to
+  // close one): the client closes an idle connection first, so it never sends a request on a socket the gateway is
+  // closing (a read ECONNRESET on the client, seen under a loaded suite). API Gateway keeps idle connections too.
+  server.keepAliveTimeout = 60_000;
+  return server;
 }
 
 export async function listen(server: Server, options: GatewayOptions): Promise<number> {
