@@ -250,7 +250,7 @@ export async function httpLoad(options: {
           if (!options.expectedStatuses.includes(status)) unexpectedSample ??= `${status} ${String(body).slice(0, 300)}`;
           options.onResponse?.(status, String(body));
         },
-      } as autocannon.Request,
+      },
     ],
     // Without a callback autocannon returns its tracker (an EventEmitter) that is also thenable.
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;

@@ -527,7 +527,7 @@ export const scenarios: Scenario[] = [
         if (published.status !== 200 || typeof uuid !== 'string') throw new Error(`publishing a check answered ${published.status} ${JSON.stringify(published.body).slice(0, 300)}`);
         const claim = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: nextUser().token, body: {} });
         if (claim.status !== 200) throw new Error(`claiming a check answered ${claim.status} ${JSON.stringify(claim.body).slice(0, 300)}`);
-        return uuid as string;
+        return uuid;
       });
       return () => {
         const uuid = claimed.pop();

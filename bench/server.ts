@@ -108,6 +108,7 @@ installCallRecording(db(), () => requestScope.getStore()?.recorder);
 
 // The routes' SFN client is built inside shared/workflows/executions.ts, out of this process's reach, so
 // StartExecution calls are counted on every SFN client's send (this process only: the bench server).
+// eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the client as `this` by the counting wrapper below
 const sfnSend = SFNClient.prototype.send as (this: SFNClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
 (SFNClient.prototype as unknown as { send: typeof sfnSend }).send = function (this: SFNClient, command: unknown, ...rest: unknown[]) {
   const stats = requestScope.getStore();

@@ -40,7 +40,7 @@ async function runStep(event: unknown): Promise<unknown> {
     case 'check':
       return checkStep(parsed.order_uuid);
     case 'reject': {
-      const errors = rejectionErrors(parsed.state as Parameters<typeof rejectionErrors>[0]);
+      const errors = rejectionErrors(parsed.state);
       const failure = (parsed.state as { failure?: { Error?: string; Cause?: unknown } }).failure;
       if (failure) log('error', 'order ahead completion failed', { order_uuid: parsed.order_uuid, error: failure.Error, cause: failure.Cause });
       const order = await rejectOrder(parsed.order_uuid, errors);

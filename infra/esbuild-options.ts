@@ -4,6 +4,7 @@
  * and the cold-start bench (bench/cold-start.ts). One build call takes many entries; without code
  * splitting each output is still its own complete bundle, as NodejsFunction builds it.
  */
+import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 import { API_FUNCTION_BUNDLING, PROJECT_ROOT } from './constructs/api-function.ts';
 
@@ -33,11 +34,11 @@ export function apiFunctionEsbuildOptions(entries: Record<string, string>, outdi
   return {
     entryPoints: entries,
     outdir,
-    outExtension: { '.js': bundling.format === 'esm' ? '.mjs' : '.js' },
+    outExtension: { '.js': bundling.format === OutputFormat.ESM ? '.mjs' : '.js' },
     bundle: true,
     platform: 'node',
     target: bundling.target,
-    format: bundling.format === 'esm' ? 'esm' : 'cjs',
+    format: bundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
     minify: bundling.minify,
     sourcemap: bundling.sourceMap,
     external: [...bundling.externalModules],

@@ -103,17 +103,17 @@ export class LoyaltyApiStack extends Stack {
     new PushNotifications(this, 'PushNotifications', {
       table: this.table,
       sender: this.webhookDelivery.streamFunction,
-      apnsPlatformApplicationArn: props.push?.apnsPlatformApplicationArn ?? this.node.tryGetContext('pushApnsPlatformApplicationArn'),
-      apnsSandboxPlatformApplicationArn: props.push?.apnsSandboxPlatformApplicationArn ?? this.node.tryGetContext('pushApnsSandboxPlatformApplicationArn'),
+      apnsPlatformApplicationArn: props.push?.apnsPlatformApplicationArn ?? (this.node.tryGetContext('pushApnsPlatformApplicationArn') as string | undefined),
+      apnsSandboxPlatformApplicationArn: props.push?.apnsSandboxPlatformApplicationArn ?? (this.node.tryGetContext('pushApnsSandboxPlatformApplicationArn') as string | undefined),
     });
 
     // Email (password resets, permissions-request notices, the mail outbox): SES, send-only, for the functions that send.
-    const mailFrom: string = props.mailFrom ?? this.node.tryGetContext('mailFrom') ?? DEFAULT_MAIL_FROM;
-    const mailIdentity: string = props.mailIdentity ?? this.node.tryGetContext('mailIdentity') ?? addressOf(mailFrom).split('@')[1]!;
+    const mailFrom: string = props.mailFrom ?? (this.node.tryGetContext('mailFrom') as string | undefined) ?? DEFAULT_MAIL_FROM;
+    const mailIdentity: string = props.mailIdentity ?? (this.node.tryGetContext('mailIdentity') as string | undefined) ?? addressOf(mailFrom).split('@')[1]!;
     this.mail = new Mail(this, 'Mail', {
       from: mailFrom,
       identity: mailIdentity,
-      support: this.node.tryGetContext('supportEmail'),
+      support: (this.node.tryGetContext('supportEmail') as string | undefined),
       // The stream function sends the mail outbox (gift card orders' emails, after the answer).
       senders: [...routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!), this.webhookDelivery.streamFunction],
     });

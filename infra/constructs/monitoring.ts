@@ -220,7 +220,6 @@ export class Monitoring extends Construct {
   }
 
   private workflowWidgets(stateMachine: IStateMachine): IWidget[] {
-    const period = Duration.minutes(5);
     const validations = METRIC_DIMENSIONS[BUSINESS_METRICS.orderAheadValidations];
     const lockouts = METRIC_DIMENSIONS[BUSINESS_METRICS.loginLockouts];
     return [

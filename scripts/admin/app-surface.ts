@@ -18,7 +18,7 @@ function shareOption(raw: string | undefined): Partial<ShareAction> | undefined 
   try {
     const parsed = JSON.parse(raw.trim().startsWith('{') ? raw : readFileSync(raw, 'utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-    return parsed as Partial<ShareAction>;
+    return parsed;
   } catch (error) {
     throw new UsageError(`--share takes a JSON object or a file holding one (${(error as Error).message})`);
   }

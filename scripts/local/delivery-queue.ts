@@ -10,7 +10,6 @@
  * deliveries still waiting for a retry when `npm start` stops are not resumed (docs/events.md).
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { registerLocalDeliveryQueue, type QueuedDelivery } from '#shared/queues/deliveries.ts';
 
 const DEDUPLICATION_MS = 5 * 60 * 1000;
@@ -28,7 +27,6 @@ interface Message {
   sentAt: number;
 }
 
-type Consumer = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 export interface LocalQueue {
   /** Messages not yet deleted (waiting or in flight). */
@@ -37,7 +35,7 @@ export interface LocalQueue {
 }
 
 export async function startLocalDeliveryQueue(): Promise<LocalQueue> {
-  const { queueHandler } = (await import('../../functions/webhook-deliveries.ts')) as { queueHandler: Consumer };
+  const { queueHandler } = (await import('../../functions/webhook-deliveries.ts'));
   const groups = new Map<string, Message[]>();
   const byHandle = new Map<string, Message>();
   const seen = new Map<string, number>();

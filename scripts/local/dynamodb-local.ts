@@ -57,7 +57,7 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, timeoutMs
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${(error as Error).message}`);
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${(error as Error).message}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -94,7 +94,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDirectory
     await waitUntilServing(endpoint, child, 120_000);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${stderr}`);
+    throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
   }
   return {
     endpoint,

@@ -17,8 +17,8 @@ export async function deleteItems(itemKeys: readonly Key[]): Promise<void> {
       if (round > TRANSIENT_ATTEMPTS) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed after ${TRANSIENT_ATTEMPTS} rounds`);
       if (round > 1) await backoff(round - 1);
       const batch = pending;
-      const result = await retryTransient(() => db().send(new BatchWriteCommand({ RequestItems: { [table()]: batch as never } })));
-      pending = (result.UnprocessedItems?.[table()] ?? []) as Record<string, unknown>[];
+      const result = await retryTransient(() => db().send(new BatchWriteCommand({ RequestItems: { [table()]: batch } })));
+      pending = (result.UnprocessedItems?.[table()] ?? []);
     }
   }
 }

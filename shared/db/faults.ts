@@ -50,7 +50,7 @@ export function parseFaultSpec(spec: string): FaultConfig {
     const [name, value] = part.includes('=') ? part.split('=', 2).map((word) => word.trim()) : [undefined, part];
     if (name === undefined) {
       if (!listing) throw new Error(`DYNAMODB_FAULTS: "${part}" is not name=value`);
-      kinds.push(parseKind(value!));
+      kinds.push(parseKind(value));
       continue;
     }
     listing = false;
@@ -61,7 +61,7 @@ export function parseFaultSpec(spec: string): FaultConfig {
       config.layer = value;
     } else if (name === 'kinds') {
       listing = true;
-      kinds.push(parseKind(value!));
+      kinds.push(parseKind(value));
     } else throw new Error(`DYNAMODB_FAULTS: unknown setting "${name}"`);
   }
   if (!(config.rate >= 0 && config.rate <= 1)) throw new Error('DYNAMODB_FAULTS: rate must be between 0 and 1');

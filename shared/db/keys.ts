@@ -56,7 +56,7 @@ export const keys = {
 
   token: (tokenHash: string): Key => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   /** The digest a token item's key holds (the inverse of `token`). */
-  tokenHashOf: (item: { pk?: unknown }): string => String(item.pk ?? '').slice('TOKEN#'.length),
+  tokenHashOf: (item: { pk?: unknown }): string => (typeof item.pk === 'string' ? item.pk : '').slice('TOKEN#'.length),
   /** gsi1 of a token: an account's tokens (revoked together on a password change). */
   accountTokensIndex: (subject: string, accountId: number, createdAt: string, tokenHash: string) => ({
     gsi1pk: `TOKENS#${subject}#${accountId}`,
@@ -250,15 +250,15 @@ export const keys = {
   /** A resource's event counter: the last sequence number, raised by one (conditionally) by each event of it. */
   eventSequence: (resourceType: string, resourceId: string): Key => ({ pk: `${EVENT_SEQUENCE_PREFIX}${resourceType}#${resourceId}`, sk: 'EVENTSEQ' }),
   /** Whether a key is an event counter (a transaction cancelled only by one lost a race to another event of the resource). */
-  isEventSequenceKey: (key: { pk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_SEQUENCE_PREFIX),
+  isEventSequenceKey: (key: { pk?: unknown }): boolean => (typeof key.pk === 'string' ? key.pk : '').startsWith(EVENT_SEQUENCE_PREFIX),
   /** One event of the outbox, written in the transaction of its change. */
   event: (eventId: string): Key => ({ pk: `${EVENT_PREFIX}${eventId}`, sk: 'EVENT' }),
   /** Whether a stream record's key is an event's (what the delivery path reads from the table's stream). */
-  isEventKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(EVENT_PREFIX) && key.sk === 'EVENT',
+  isEventKey: (key: { pk?: unknown; sk?: unknown }): boolean => (typeof key.pk === 'string' ? key.pk : '').startsWith(EVENT_PREFIX) && key.sk === 'EVENT',
   /** One mail of the mail outbox (shared/db/mail-outbox.ts), written in the transaction of the change that owes it. */
   mail: (mailId: string): Key => ({ pk: `${MAIL_PREFIX}${mailId}`, sk: 'MAIL' }),
   /** Whether a stream record's key is a mail's (what the stream function sends). */
-  isMailKey: (key: { pk?: unknown; sk?: unknown }): boolean => String(key.pk ?? '').startsWith(MAIL_PREFIX) && key.sk === 'MAIL',
+  isMailKey: (key: { pk?: unknown; sk?: unknown }): boolean => (typeof key.pk === 'string' ? key.pk : '').startsWith(MAIL_PREFIX) && key.sk === 'MAIL',
   /**
    * gsi1 of an event: one of the audience's EVENT_INDEX_SHARDS partitions (the resource's, so a resource's
    * events share one), by id (ids sort by time). docs/scale.md: one partition took ~500-1,000 events/s.

@@ -59,7 +59,7 @@ export function chargeLimitKeys(userId: number, merchantId: number, appId: numbe
 
 function settingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
   const settings = item?.charge_limits;
-  return typeof settings === 'object' && settings !== null ? (settings as ChargeLimitSettings) : {};
+  return typeof settings === 'object' && settings !== null ? (settings) : {};
 }
 
 /** The user-wide monthly limit of charges made through an app (what the payment method shows as `monthly_transaction_limit_amount`). */
@@ -71,7 +71,7 @@ export function monthlyChargeLimit(app: StoredItem | undefined): number {
 export function chargeLimitsFrom(read: readonly (StoredItem | undefined)[], merchant: object, month: string): ChargeLimits {
   const [app, userMonth, merchantMonth] = read;
   const appLimits = settingsOf(app);
-  const merchantLimits = settingsOf(merchant as StoredItem);
+  const merchantLimits = settingsOf(merchant);
   const perOrder = appLimits.per_order_amount ?? DEFAULT_CHARGE_LIMITS.per_order_amount;
   return {
     month,

@@ -64,10 +64,11 @@ export function expiryDue(grantsItem: StoredItem | undefined, now: string = isoS
  * expired first (then the balances are read again), so expired credit is never offered.
  */
 export async function availableCreditFrom(userId: number, merchantId: number, items: readonly (StoredItem | undefined)[]): Promise<AvailableCredit> {
-  let [credit, giftCard, grants] = items;
+  let [credit, giftCard] = items;
+  const grants = items[2];
   if (expiryDue(grants)) {
     await expireCredit(userId, merchantId);
-    [credit, giftCard, grants] = await readItems(availableCreditKeys(userId, merchantId), { consistent: true });
+    [credit, giftCard] = await readItems(availableCreditKeys(userId, merchantId), { consistent: true });
   }
   return { merchantFunded: spendable(credit), giftCard: spendable(giftCard) };
 }
@@ -111,7 +112,7 @@ async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
 async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string, string>> {
   if (uuids.length === 0) return new Map();
   const records = await readItems(uuids.map((uuid) => keys.creditGrant(uuid)), { consistent: true, attributes: ['expires_at'] });
-  return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at as string] as const] : [])));
+  return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at] as const] : [])));
 }
 
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */

@@ -551,7 +551,7 @@ export function openState(location: Pick<LocationItem, 'hours' | 'time_zone'>, n
 export function parseHoursSpec(spec: string): OpeningPeriod[] {
   if (spec.trim() === '') return [];
   return spec.split(';').map((entry) => {
-    const match = /^\s*([a-z,\-]+)\s+(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})\s*$/i.exec(entry);
+    const match = /^\s*([a-z,-]+)\s+(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})\s*$/i.exec(entry);
     if (!match || !CLOCK_TIME.test(match[2]!) || !CLOCK_TIME.test(match[3]!)) {
       throw new LocationInputError(`hours: cannot read "${entry.trim()}"; expected e.g. "mon-fri 07:00-19:00; sat,sun 08:00-17:00"`);
     }
@@ -561,7 +561,7 @@ export function parseHoursSpec(spec: string): OpeningPeriod[] {
       else {
         const [from, to = from] = group.split('-') as [Weekday, Weekday?];
         const first = WEEK_FROM_MONDAY.indexOf(from);
-        const last = WEEK_FROM_MONDAY.indexOf(to as Weekday);
+        const last = WEEK_FROM_MONDAY.indexOf(to);
         if (first < 0 || last < 0) throw new LocationInputError(`hours: unknown day in "${group}"; use mon, tue, wed, thu, fri, sat, sun or daily`);
         for (let index = first; ; index = (index + 1) % 7) {
           days.add(WEEK_FROM_MONDAY[index]!);
@@ -606,7 +606,7 @@ export function serializeLocation(location: LocationItem, options: { baseUrl: st
     hours: displayHours(location.hours),
     id: location.location_id,
     image_url: image
-      ? `${options.baseUrl}/v15/locations/${location.location_id}/image?${new URLSearchParams({ width: String(image.width), height: String(image.height), density: String(image.density) })}`
+      ? `${options.baseUrl}/v15/locations/${location.location_id}/image?${new URLSearchParams({ width: String(image.width), height: String(image.height), density: String(image.density) }).toString()}`
       : null,
     latitude: location.latitude,
     locality: location.locality,

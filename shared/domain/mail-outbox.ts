@@ -113,6 +113,7 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
       log('error', 'outbox_mail_not_marked', { mail_id: id, error: (error as Error).message });
     }
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the retryable error caught above as it came
   if (retry) throw retry;
   return outcome;
 }

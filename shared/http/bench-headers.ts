@@ -26,6 +26,7 @@ export function withHandlerCpuHeader(handler: (event: APIGatewayProxyEventV2, co
 export function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>) {
   return async (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> => {
     const { result, stats } = await withDbStats(() => core(event, context, options).catch((error: unknown) => ({ error })));
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the handler's own error, whatever it is, with the stats attached
     if ('error' in result) throw Object.assign(result.error as object, { dbStats: stats });
     const headers = (result.headers ??= {});
     headers['X-DynamoDB-Round-Trips'] = String(stats.roundTrips);

@@ -354,7 +354,7 @@ function requestBodyParser(): (request: MiddyRequest) => unknown {
       (event as { body?: unknown }).body = undefined;
       return undefined;
     }
-    return parser.before?.(request as never);
+    return parser.before?.(request);
   };
 }
 

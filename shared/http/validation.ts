@@ -2,7 +2,7 @@ import type * as z from '#shared/schemas/zod.ts';
 import { ApiError, errorDetail, type ErrorDetail } from '#shared/errors.ts';
 
 function humanize(property: string): string {
-  const words = property.replace(/[_\[\]]+/g, ' ').trim();
+  const words = property.replace(/[_[\]]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -434,7 +434,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         continue;
       }
       if (schema === apiErrors && STANDARD_ERRORS[status]) {
-        responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[status]!.name}` };
+        responses[status] = { $ref: `#/components/responses/${STANDARD_ERRORS[status].name}` };
       } else if (schema === null) {
         responses[status] = { description: describeStatus(status) };
       } else {
@@ -452,7 +452,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
     responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR}` };
-    const queryNames = spec.query ? Object.keys((inputSchemas[requestIds.get(spec.query)!]!.properties ?? {}) as object) : [];
+    const queryNames = spec.query ? Object.keys((inputSchemas[requestIds.get(spec.query)!]!.properties ?? {})) : [];
     const ownValidation = responses[422] ? validationExample(spec, queryNames) : undefined;
     if (ownValidation) {
       // This operation's own 422 first, then the pipeline's shared ones.

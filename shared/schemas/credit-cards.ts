@@ -1,7 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { integerId } from './common.ts';
 import { named } from './registry.ts';
-import { ENCRYPTED_FIELDS, NONCE_FIELDS } from './vocabularies.ts';
 
 export const creditCard = named(
   'CreditCard',

@@ -49,7 +49,7 @@ export const orderItemSchema: z.ZodMiniType<ItemEnvelope> = z.lazy(() =>
       children: z.pipe(z.nullish(z.array(orderItemSchema).check(z.maxLength(100))), z.transform((children) => children?.map((child) => child.item))),
     }),
   }),
-) as unknown as z.ZodMiniType<ItemEnvelope>;
+);
 
 /**
  * Deepest `children` nesting accepted. Orders are stored as DynamoDB maps and lists, which nest at most

@@ -2,7 +2,6 @@ import * as z from '#shared/schemas/zod.ts';
 import { WEEKDAYS } from '#shared/time.ts';
 import { cents, integerId, roundedDecimal, timestamp, url, uuid } from './common.ts';
 import { named } from './registry.ts';
-import { MAX_LINE_QUANTITY } from './vocabularies.ts';
 
 // ---------------------------------------------------------------------------------------------
 // States

@@ -6,7 +6,7 @@
  */
 process.env.DYNAMODB_FAULTS = 'rate=1,seed=1,kinds=500,timeout';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFaultsActive } from '#shared/db/faults.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';

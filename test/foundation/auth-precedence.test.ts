@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Credentials } from '#shared/auth/tokens.ts';
 import { apiHandler, ok, type RawRequest } from '#shared/http/handler.ts';
 import { contextWithRemaining } from '../support/lambda-invocation.ts';
 import { handler as locationRewardsHandler } from '../../functions/location-rewards-list.ts';
@@ -13,11 +12,12 @@ import { handler as locationRewardSummaryHandler } from '../../functions/locatio
  * are not even parsed; an admitted one gets its body's error, then its query's, then its path's; a failed
  * token read is that failure. The token read is replaced here by one whose outcome and timing each test chooses.
  */
-const read = vi.hoisted(() => ({
-  /** What the next token read resolves to (or rejects with), and the order of what happened. */
-  outcome: { credentials: undefined as unknown } as { credentials?: unknown; error?: unknown; atOnce?: boolean },
-  events: [] as string[],
-}));
+const read = vi.hoisted(() => {
+  /** What the next token read resolves to (or rejects with). */
+  const outcome: { credentials?: unknown; error?: unknown; atOnce?: boolean } = { credentials: undefined };
+  /** And the order of what happened. */
+  return { outcome, events: [] as string[] };
+});
 
 vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('#shared/auth/tokens.ts')>()),
@@ -63,7 +63,7 @@ function handlerOf(handlerName: string) {
       return value;
     }, schema);
   return apiHandler(handlerName, { body: noted(body, 'body'), query: noted(query, 'query'), params: noted(params, 'path') }, async (request) =>
-    ok({ kinds: Object.keys(request.credentials as Credentials), body: request.body, query: request.query, params: request.params }),
+    ok({ kinds: Object.keys(request.credentials), body: request.body, query: request.query, params: request.params }),
   );
 }
 
@@ -194,8 +194,8 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
           return read_(raw);
         },
       },
-      async (request) => ok({ kinds: Object.keys(request.credentials as Credentials), prefetched: options.awaited === false ? 'not awaited' : await request.prefetched }),
-    ) as unknown as ReturnType<typeof handlerOf>;
+      async (request) => ok({ kinds: Object.keys(request.credentials), prefetched: options.awaited === false ? 'not awaited' : await request.prefetched }),
+    );
   }
   const secret = { location: { name: 'SECRET LOCATION', merchant_id: 99 } };
   const never = () => new Promise<never>(() => {});

@@ -43,6 +43,7 @@ describe('clientAddress', () => {
 
 describe("the distribution's viewer-request function", () => {
   // cloudfront-js-2.0 runs this source; here it runs as plain JavaScript against an event of that shape.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the CloudFront function's source as CloudFront would
   const handler = new Function(`${VIEWER_ADDRESS_FUNCTION_CODE}; return handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
 
   it('sets the viewer address from the connection, replacing a value the client sent, and keeps the other headers', () => {

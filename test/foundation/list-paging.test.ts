@@ -16,7 +16,7 @@ import { EVENTS_PAGE_SIZE } from '#shared/domain/events/events.ts';
 import { MAX_PAGE_WITHOUT_CURSOR } from '#shared/http/paging.ts';
 import { buildDocument } from '#shared/openapi/document.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { appFixture } from '../support/fixtures.ts';
 import { cardFixture } from '../support/cards.ts';
 import { locationFixture, nextLink } from '../support/locations.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';

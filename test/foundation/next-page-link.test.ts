@@ -42,7 +42,7 @@ describe('the next-page Link', () => {
     for (let round = 0; round < 2; round++) {
       for (const base of BASES) {
         for (const path of PATHS) {
-          for (const query of QUERIES) expect(nextPageLink(base, path, query).Link, `${base} ${path} ${query}`).toBe(parsedLink(base, path, query));
+          for (const query of QUERIES) expect(nextPageLink(base, path, query).Link, `${base} ${path} ${query.toString()}`).toBe(parsedLink(base, path, query));
         }
       }
     }

@@ -259,7 +259,7 @@ const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
         ),
         { maxLength: 6 },
       )
-      .map((pairs) => (pairs.length === 0 ? '' : `?${new URLSearchParams(pairs)}`)),
+      .map((pairs) => (pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`)),
   },
   { weight: 1, arbitrary: fc.constantFrom('?page=%zz', '?lat=1&lat=2&lng=3', '?&&&=', '?page[]=1', '?a=%00', `?cursor=${'A'.repeat(3000)}`) },
 );

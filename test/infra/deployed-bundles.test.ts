@@ -41,7 +41,7 @@ const metafiles = new Map<string, Metafile>();
 
 async function bundle(handlerName: string, change: (options: BuildOptions) => BuildOptions = (options) => options): Promise<Metafile> {
   const options = apiFunctionEsbuildOptions({ [`${handlerName}/index`]: handlerEntry(handlerName) }, outdir);
-  return (await build({ ...change(options), metafile: true, write: false })).metafile!;
+  return (await build({ ...change(options), metafile: true, write: false })).metafile;
 }
 
 beforeAll(async () => {

@@ -4,7 +4,8 @@ import { db } from '#shared/db/client.ts';
 import { addCredit, auditLedger, balanceChangeItems, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
 import { useTestApi } from '../support/api.ts';
 
-const api = useTestApi();
+// Starts the local table the balance writes below go to.
+useTestApi();
 
 const apply = (account: string, movements: Parameters<typeof balanceChangeItems>[1]) =>
   db().send(new TransactWriteCommand({ TransactItems: balanceChangeItems(account, movements) }));

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { runAdmin } from '../support/admin.ts';
 import { merchantFixture, userFixture } from '../support/fixtures.ts';

@@ -15,6 +15,7 @@ import { auditLedger, CONTRA_ENTRY } from '#shared/domain/ledger.ts';
 
 const api = useTestApi();
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called with the client as `this` by the recording wrapper
 const send = DynamoDBDocumentClient.prototype.send;
 
 /** Every TransactWriteItems the API sends while `run` runs. */

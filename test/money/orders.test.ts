@@ -13,7 +13,6 @@ const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {
   const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
   return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
 };
-const baseError = (message: string) => [{ error: expect.objectContaining({ object: 'order', property: 'base', message }) }];
 
 describe('POST /v15/proposed_orders', () => {
   it('answers the uuid and the merchant-funded credit the customer can apply (C# client body)', async () => {

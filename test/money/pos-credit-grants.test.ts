@@ -116,7 +116,7 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
       grant(world, { value_amount: 100 }),
       ...proposals.map((proposed) => complete(api, world, proposed.body.proposed_order.uuid, { spend_amount: 500, applied_discount_amount: 100 })),
     ]);
-    expect(granted!.status).toBe(204);
+    expect(granted.status).toBe(204);
     const applied = completions.filter((response) => response.status === 200);
     for (const response of completions.filter((candidate) => candidate.status !== 200)) {
       expect([409, 422]).toContain(response.status);

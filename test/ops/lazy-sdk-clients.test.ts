@@ -46,7 +46,7 @@ describe('SDK clients other than DynamoDB, in the bundles', () => {
 
   it.each(handlers)('%s imports them on first use only, and leaves them to the runtime', async (handler) => {
     const result = await build({ ...apiFunctionEsbuildOptions({ [`${handler}/index`]: handlerEntry(handler) }, join(directory, 'metafile')), metafile: true, write: false });
-    const [output] = Object.values(result.metafile!.outputs).filter((candidate) => candidate.entryPoint);
+    const [output] = Object.values(result.metafile.outputs).filter((candidate) => candidate.entryPoint);
     const packages = Object.keys(LAZY).filter((name) => LAZY[name]!.includes(handler));
     for (const name of packages) {
       const imports = output!.imports.filter((entry) => entry.path === name);

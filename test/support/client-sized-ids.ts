@@ -21,10 +21,10 @@ export function oversizedIds(value: unknown, path = '$', parent = ''): string[] 
     const isId = name === 'id' || name.endsWith('_id');
     const isIdList = name.endsWith('_ids') && Array.isArray(field);
     const exempt = MERCHANT_SUPPLIED_ID_PARENTS.has(parent) || name === 'option_id' || name.endsWith('option_ids');
-    if (!exempt && isId && Number.isInteger(field) && (field as number) >= CLIENT_ID_LIMIT) found.push(`${fieldPath}: ${field}`);
+    if (!exempt && isId && Number.isInteger(field) && (field as number) >= CLIENT_ID_LIMIT) found.push(`${fieldPath}: ${field as number}`);
     if (!exempt && isIdList) {
       (field as unknown[]).forEach((element, index) => {
-        if (Number.isInteger(element) && (element as number) >= CLIENT_ID_LIMIT) found.push(`${fieldPath}[${index}]: ${element}`);
+        if (Number.isInteger(element) && (element as number) >= CLIENT_ID_LIMIT) found.push(`${fieldPath}[${index}]: ${element as number}`);
       });
     }
     found.push(...oversizedIds(field, fieldPath, name));

@@ -7,7 +7,7 @@ import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
 import { campaignFixture } from './loyalty.ts';
 import { orderAheadLocationFixture } from './order-ahead.ts';
-import type { ApiCall, ApiResult, TestApi } from './api.ts';
+import type { ApiCall, ApiResult } from './api.ts';
 
 /** One HTTP request of the model, as data: the runner decides how it is sent (retries, Idempotency-Key, copies). */
 export interface ModelRequest {

@@ -21,11 +21,11 @@ export interface SynthesizedTemplates {
   merged: Template;
   resources: Record<string, Resource>;
   /** The logical id (unique in `resources`) of a construct's CloudFormation resource, in whichever stack it lives. */
-  logicalIdOf(construct: IConstruct): string;
+  logicalIdOf: (construct: IConstruct) => string;
 }
 
 /** Replaces every `{ Ref: name }` for which `refs` has a value, and every `Fn::GetAtt` for which `getAtts` has one. */
-function substitute(value: Json, refs: (name: string) => Json | undefined, getAtts: (id: string, attribute: string) => Json | undefined): Json {
+function substitute(value: Json, refs: (name: string) => Json, getAtts: (id: string, attribute: string) => Json): Json {
   if (Array.isArray(value)) return value.map((item) => substitute(item, refs, getAtts));
   if (value === null || typeof value !== 'object') return value;
   const keys = Object.keys(value);
@@ -71,7 +71,7 @@ export function synthesizedTemplates(stack: Stack): SynthesizedTemplates {
     merged,
     resources,
     logicalIdOf: (construct) => {
-      const cfn = (construct.node.defaultChild ?? construct) as IConstruct;
+      const cfn = (construct.node.defaultChild ?? construct);
       return Stack.of(cfn).getLogicalId(cfn as any);
     },
   };

@@ -35,7 +35,7 @@ import { balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue, qualifyingSpend } from '#shared/domain/loyalty/progress.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
-import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type ProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';

@@ -192,7 +192,7 @@ export async function checkStep(uuid: string, now: Date = new Date()): Promise<P
 
 /** Why the workflow is rejecting, from what its state holds: the decline, the provider's answer, or a failure. */
 export function rejectionErrors(state: { charge?: Partial<ChargeOutcome>; provider?: Partial<{ status: string; errors: ErrorDetail[] }>; failure?: unknown }): ErrorDetail[] {
-  const charge = state.charge as { charged?: boolean; errors?: ErrorDetail[] } | undefined;
+  const charge = state.charge;
   if (charge?.charged === false && charge.errors?.length) return charge.errors;
   if (state.provider?.status === 'rejected' && state.provider.errors?.length) return state.provider.errors;
   return [COMPLETION_FAILED];

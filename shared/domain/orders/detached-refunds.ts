@@ -91,8 +91,8 @@ export async function createDetachedRefund(input: {
       [keys.balance(cardAccountKey(userId, merchantId)), keys.balance(detachedAccountKey(userId, merchantId)), keys.user(userId), keys.merchantCreditDay(merchantId, day)],
       { consistent: true },
     );
-    const name = displayName(user as { first_name?: unknown; last_name?: unknown } | undefined);
-    const merchantName = String(merchant.name ?? 'this merchant');
+    const name = displayName(user);
+    const merchantName = typeof merchant.name === 'string' ? merchant.name : 'this merchant';
     if (Number(card?.version ?? 0) === 0) {
       throw unprocessable('detached_refund', 'base', `You can't refund ${name} because they've never transacted at ${merchantName}.`);
     }

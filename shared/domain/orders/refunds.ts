@@ -71,8 +71,8 @@ export async function refundOrder(input: {
   // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
   const refundToken = newUuid();
   const committedByUs = async () => {
-    const current = await retryTransient(() => getOrder(order.uuid));
-    return (current as (OrderRecord & { refund_token?: string }) | undefined)?.refund_token === refundToken ? current : undefined;
+    const current: (OrderRecord & { refund_token?: string }) | undefined = await retryTransient(() => getOrder(order.uuid));
+    return current?.refund_token === refundToken ? current : undefined;
   };
   let builds = 0;
   // The customer's card and detached-refund accounts, read only once a round found detached refunds

@@ -189,6 +189,7 @@ export async function sendNotifications(notifications: readonly PendingNotificat
       outcomes.sent++;
     }
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the retryable error caught above as it came
   if (retry) throw retry;
   return outcomes;
 }
