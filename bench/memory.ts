@@ -14,7 +14,7 @@
  * LATENCY_BOUND of the fastest setting's (1769 MB). `-- --remodel` re-applies the model and the rule to
  * the saved measurements (bench/results/memory.json) without measuring again. Writes bench/results/memory.json and the
  * "Memory per function" section of docs/cost.md. shared/routes.ts carries each pick (`memory`), which
- * the stack sets as the function's MemorySize; test/infra/memory.test.ts checks the two agree.
+ * the stack sets as the function's MemorySize; test/infra/memory.unit.test.ts checks the two agree.
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -78,7 +78,7 @@ function markdown(rows: MemoryRow[], date: string, machine: string, requests: nu
     '',
     `CPU ms and wait ms: medians over ${requests} invocations of the handler, one at a time, on the bench's stack (DynamoDB Local): CPU is \`process.cpuUsage()\` around the invocation, wait the rest of its wall time (DynamoDB round trips, sandbox services). Modelled as AWS Lambda Power Tuning would measure it: at M MB a function has M / ${ONE_VCPU_MB} of a vCPU, so duration(M) = CPU x max(1, ${ONE_VCPU_MB} / M) + wait; cost = $${PRICES.lambdaPerMillionRequests} per million requests + the billed milliseconds (rounded up) x M / 1024 GB x $${PRICES.lambdaArmPerGbSecond} per GB-second (arm64, prices of ${PRICES_AS_OF}). One core of this machine stands for one Lambda vCPU, and DynamoDB Local's round trips for DynamoDB's: both are assumptions to check against a Power Tuning run on AWS.`,
     '',
-    `Rule: ${MEMORY_RULE}. The pick is the route's \`memory\` in shared/routes.ts, which the stack sets as the function's MemorySize (test/infra/memory.test.ts checks they agree); routes without a scenario keep the default. Cold starts (module import, also CPU-bound) are not in the model: they shorten with memory too, so a route with many cold starts leans towards more memory.`,
+    `Rule: ${MEMORY_RULE}. The pick is the route's \`memory\` in shared/routes.ts, which the stack sets as the function's MemorySize (test/infra/memory.unit.test.ts checks they agree); routes without a scenario keep the default. Cold starts (module import, also CPU-bound) are not in the model: they shorten with memory too, so a route with many cold starts leans towards more memory.`,
     '',
     header,
     `| --- | --- | --- | ${LAMBDA_MEMORY_CHOICES.map(() => '---').join(' | ')} | --- |`,
