@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { routes, type HttpMethod } from '#shared/routes.ts';
 import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
-import type { HttpRequestSpec } from './measure.ts';
-import { BENCH_PASSWORD, type BenchUser, type World } from './seed.ts';
+import type { HttpRequestSpec } from '../harness/measure.ts';
+import { BENCH_PASSWORD, type BenchUser, type World } from '../harness/seed.ts';
 
 export interface RouteRef {
   method: HttpMethod;
@@ -55,7 +55,7 @@ export interface Scenario {
   /**
    * Its requests start Step Functions executions that on AWS never share their CPU: the bench's local
    * workflow service holds them from before its warm-up until its last run, then runs them, and the next
-   * measurement starts once they have all finished (bench/stack.ts holdWorkflows).
+   * measurement starts once they have all finished (bench/harness/stack.ts holdWorkflows).
    */
   holdsWorkflows?: true;
   /** Sees every measured response (e.g. to keep completed orders for the refund scenario). */
