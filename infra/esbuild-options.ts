@@ -1,7 +1,7 @@
 /**
  * The esbuild options NodejsFunction runs for every API function (API_FUNCTION_BUNDLING), for tools
  * that bundle the same way through esbuild's API: the bundle smoke test (test/ops/bundles.test.ts)
- * and the cold-start bench (bench/cold-start.ts). One build call takes many entries; without code
+ * and the cold-start bench (bench/cold-start/cold-start.ts). One build call takes many entries; without code
  * splitting each output is still its own complete bundle, as NodejsFunction builds it.
  */
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';

@@ -53,7 +53,7 @@ export const MERCHANT_PERMISSIONS: readonly Permission[] = [
 /** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write, `none` neither (nor TABLE_NAME). */
 export type TableAccess = 'read' | 'write' | 'none';
 
-/** Memory settings a function may have, in MB (1,769 MB = one vCPU); bench/memory.ts models each from measurement. */
+/** Memory settings a function may have, in MB (1,769 MB = one vCPU); bench/memory/memory.ts models each from measurement. */
 export const LAMBDA_MEMORY_CHOICES = [256, 512, 1024, 1769] as const;
 export type LambdaMemory = (typeof LAMBDA_MEMORY_CHOICES)[number];
 /** Memory of a route without a measured pick (no bench scenario) and of the non-route functions. */

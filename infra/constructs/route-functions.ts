@@ -67,7 +67,7 @@ function copiedBesideBundle(files: readonly string[]): ICommandHooks {
 function routeFunction(scope: Construct, route: Route, table: ITable): ApiFunction {
   const fn = new ApiFunction(scope, 'Function', {
     handlerName: route.handler,
-    // The measured pick (bench/memory.ts, docs/cost.md "Memory per function"), else the default.
+    // The measured pick (bench/memory/memory.ts, docs/cost.md "Memory per function"), else the default.
     memorySize: route.memory ?? DEFAULT_MEMORY_MB,
     ...(route.bundledFiles ? { bundling: { ...API_FUNCTION_BUNDLING, commandHooks: copiedBesideBundle(route.bundledFiles) } } : {}),
   });

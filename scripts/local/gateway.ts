@@ -158,7 +158,7 @@ export interface GatewayOptions {
 
 /**
  * A handler the gateway serves outside the route table, by exact method and path: the bench's
- * baseline endpoint (bench/baseline-handler.ts), which prices the HTTP hop. Never a deployed route.
+ * baseline endpoint (bench/harness/baseline-handler.ts), which prices the HTTP hop. Never a deployed route.
  */
 export interface ExtraRoute {
   method: string;

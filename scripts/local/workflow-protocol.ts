@@ -36,7 +36,7 @@ export type WorkflowServiceReply =
   | { type: 'invoked'; id: number; output?: unknown; error?: { name: string; message: string } }
   | { type: 'stop' }
   /**
-   * The bench's (bench/server.ts) measurement window, never a route's: `hold` queues the executions started
+   * The bench's (bench/harness/server.ts) measurement window, never a route's: `hold` queues the executions started
    * from now on (StartExecution answers exactly as before), `release` runs them and answers `drained` once
    * nothing runs any more. Over this IPC channel only: no HTTP request reaches it.
    */

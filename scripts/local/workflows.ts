@@ -11,7 +11,7 @@
  * Task is invoked over the IPC channel and its handler runs here, in the starting process (where a test's
  * counters, gates and fault switches live); Retry, Catch, Choice and Wait still run in the service.
  *
- * holdLocalWorkflows / releaseLocalWorkflows are the bench's alone (bench/server.ts calls them when the
+ * holdLocalWorkflows / releaseLocalWorkflows are the bench's alone (bench/harness/server.ts calls them when the
  * bench runner asks over its own IPC channel; `npm start` and the routes never do): while the bench measures
  * a route that starts executions, the service queues them, so they do not share the measured requests'
  * CPU (on AWS they run on Step Functions and other Lambdas), and runs them when released.

@@ -120,9 +120,9 @@ export const keys = {
 
   // Demo (locations area): marks a local table as seeded by scripts/demo/seed.ts; holds ids only, no secrets.
   demoSeed: (): Key => ({ pk: 'DEMO', sk: 'DEMO' }),
-  /** The item bench/baseline-handler.ts reads: the floor of a handler that does one GetItem. */
+  /** The item bench/harness/baseline-handler.ts reads: the floor of a handler that does one GetItem. */
   benchBaseline: (): Key => ({ pk: 'BENCH#BASELINE', sk: 'BENCH#BASELINE' }),
-  /** An item of a bench read floor (bench/floor.ts): a partition per run and read shape, `index` its place in it. */
+  /** An item of a bench read floor (bench/floors/floor.ts): a partition per run and read shape, `index` its place in it. */
   benchFloorRead: (partition: string, index: number): Key => ({ pk: `BENCH#FLOOR#${partition}`, sk: `BENCH#ITEM#${String(index).padStart(4, '0')}` }),
 
   // Money (gift cards, orders, ledger, idempotency) — see docs/data-model.md "Money"

@@ -1,6 +1,6 @@
 /**
  * Response headers the benchmark reads (DYNAMODB_STATS=1 only: shared/http/handler.ts wraps every handler in
- * them then, bench/server.ts its baseline and twin endpoints, so both sides of a ratio pay the same).
+ * them then, bench/harness/server.ts its baseline and twin endpoints, so both sides of a ratio pay the same).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { withDbStats } from '#shared/db/stats.ts';

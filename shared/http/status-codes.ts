@@ -3,7 +3,7 @@
  * module (infra/constructs/api-function.ts, API_FUNCTION_BUNDLING.esbuildArgs). The one bundled import of
  * `node:http` is @middy/util reading STATUS_CODES for its error messages, and loading `node:http` costs a cold
  * start ~25 ms (its server half; the SDK's client loads only `node:https`). A bundled import of anything else
- * from `node:http` fails the build (no such export). test/foundation/status-codes.test.ts keeps the copy equal.
+ * from `node:http` fails the build (no such export). test/foundation/status-codes.unit.test.ts keeps the copy equal.
  */
 export const STATUS_CODES: Readonly<Record<number, string | undefined>> = {
   100: 'Continue',

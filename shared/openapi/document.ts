@@ -47,7 +47,7 @@ interface ErrorResponseComponent {
   emptyBody?: boolean;
   /** Response headers the answer always carries, with what they say. */
   headers?: Record<string, string>;
-  /** Real answers of this status, by example name: test/openapi/examples.test.ts provokes them and compares. */
+  /** Real answers of this status, by example name: test/openapi/examples.unit.test.ts provokes them and compares. */
   examples?: Record<string, { summary: string; value: ErrorBody }>;
 }
 

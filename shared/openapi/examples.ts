@@ -7,7 +7,7 @@
  * the LevelUp docs), where the body is one this API accepts (the handler's zod schema parses it) or
  * answers (it matches the response schema). Elsewhere a body is built from the JSON Schema with values
  * chosen by field name (cents for `*_amount`, a Boston address, the contract's timestamp format), then
- * held to the same check. test/openapi/examples.test.ts validates every example against the document.
+ * held to the same check. test/openapi/examples.unit.test.ts validates every example against the document.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ import { orderWorld, placeOrder } from '../support/money.ts';
 
 /**
  * DynamoDB round trips per request of the app-surface routes in the bench (a count from
- * X-DynamoDB-Round-Trips, not a timing): each equals the minimum in bench/scenarios.ts and docs/data-model.md.
+ * X-DynamoDB-Round-Trips, not a timing): each equals the minimum in bench/scenarios/scenarios.ts and docs/data-model.md.
  */
 const api = useTestApi();
 const roundTrips = (response: ApiResult) => Number(response.headers.get('x-dynamodb-round-trips'));

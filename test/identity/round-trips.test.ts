@@ -5,7 +5,7 @@ import { appFixture, userFixture } from '../support/fixtures.ts';
 
 /**
  * DynamoDB round trips of the payment token and user endpoints (a count from X-DynamoDB-Round-Trips, not a timing):
- * each equals the minimum documented in docs/data-model.md ("Access patterns per request") and bench/scenarios.ts.
+ * each equals the minimum documented in docs/data-model.md ("Access patterns per request") and bench/scenarios/scenarios.ts.
  */
 const api = useTestApi();
 let user: Awaited<ReturnType<typeof userFixture>>;

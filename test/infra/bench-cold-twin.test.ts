@@ -1,5 +1,5 @@
 /**
- * A function's cold twin (docs/benchmarks.md "Cold start", bench/cold-twin.ts): the cold-start probe records the
+ * A function's cold twin (docs/benchmarks.md "Cold start", bench/cold-start/cold-twin.ts): the cold-start probe records the
  * DynamoDB calls of the function's first request (command, input, order, which were in flight together) and the
  * twin, bundled as the baseline is, makes exactly those calls in its own first request, its writes on a scratch
  * table holding the items they touch as they were before the round, so the world never changes and a guarded
@@ -17,8 +17,8 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { createTableInput } from '#shared/db/table-definition.ts';
-import { esbuildOptions, twinFigures } from '../../bench/cold-start.ts';
-import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableInput, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-twin.ts';
+import { esbuildOptions, twinFigures } from '../../bench/cold-start/cold-start.ts';
+import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableInput, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-start/cold-twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -121,7 +121,7 @@ describe('bench cold twin: what the twin replays', () => {
 });
 
 describe('bench cold twin: a function’s first request, recorded by the probe and replayed by its twin', () => {
-  const PROBE = fileURLToPath(new URL('../../bench/cold-start-probe.mjs', import.meta.url));
+  const PROBE = fileURLToPath(new URL('../../bench/cold-start/cold-start-probe.mjs', import.meta.url));
   const directory = join(fileURLToPath(new URL('../../bench/tmp/', import.meta.url)), `cold-twin-test-${randomUUID().slice(0, 8)}`);
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -144,7 +144,7 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
 
   it('records the calls in their groups, and the twin makes the same ones, its guarded write committed on the scratch table only', async () => {
     mkdirSync(directory, { recursive: true });
-    const entries = { function: fileURLToPath(new URL('../fixtures/cold-twin/recorded-function.ts', import.meta.url)), twin: fileURLToPath(new URL('../../bench/cold-twin-handler.ts', import.meta.url)) };
+    const entries = { function: fileURLToPath(new URL('../fixtures/cold-twin/recorded-function.ts', import.meta.url)), twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)) };
     await build(esbuildOptions(entries, directory));
     const scratch = scratchTableName(table());
     await ensureScratchTable(localClient(process.env.DYNAMODB_ENDPOINT!), scratch);
@@ -193,7 +193,7 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
 
   it('gives a function that makes no DynamoDB call a twin that makes none', async () => {
     mkdirSync(directory, { recursive: true });
-    await build(esbuildOptions({ twin: fileURLToPath(new URL('../../bench/cold-twin-handler.ts', import.meta.url)) }, directory));
+    await build(esbuildOptions({ twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)) }, directory));
     const replayFile = join(directory, 'empty.replay.bin');
     writeFileSync(replayFile, serialize([]));
     expect(await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'empty')).toMatchObject({ status: 200, roundTrips: 0, calls: '', recording: [] });

@@ -1,5 +1,5 @@
 /**
- * A read endpoint's twin (docs/benchmarks.md "How it was measured", bench/twin.ts): the bench records the calls of
+ * A read endpoint's twin (docs/benchmarks.md "How it was measured", bench/floors/twin.ts): the bench records the calls of
  * a GET endpoint's warm-up request (command, input, order, which were in flight together) and replays exactly
  * those through the handlers' own client; its p50 is the floor of an endpoint whose calls were all reads, and
  * any write keeps the priced floor.
@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { floorFor, overheadFloor } from '../../bench/call-prices.ts';
-import { CallRecorder, describeRecording, installCallRecording, operationOf, parseRecordingDescription, replay, replayable } from '../../bench/twin.ts';
+import { floorFor, overheadFloor } from '../../bench/floors/call-prices.ts';
+import { CallRecorder, describeRecording, installCallRecording, operationOf, parseRecordingDescription, replay, replayable } from '../../bench/floors/twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { GEOCODE_ACTION } from '../../infra/constructs/geocoder.ts';
 import { handlerEntry } from '../../infra/constructs/api-function.ts';
-import { esbuildOptions } from '../../bench/cold-start.ts';
+import { esbuildOptions } from '../../bench/cold-start/cold-start.ts';
 import { FALLBACK_HANDLER, routes } from '#shared/routes.ts';
 import { SYNTH_TIMEOUT_MS, synthesizedTemplates, type SynthesizedTemplates } from '../support/templates.ts';
 

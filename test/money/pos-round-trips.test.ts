@@ -7,7 +7,7 @@ import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../suppor
 /**
  * DynamoDB round trips per request of the POS money endpoints (a count from X-DynamoDB-Round-Trips, not
  * a timing): each equals the minimum documented in docs/data-model.md ("Access patterns per request") and
- * bench/scenarios.ts.
+ * bench/scenarios/scenarios.ts.
  */
 const api = useTestApi();
 let world: OrderWorld;

@@ -8,7 +8,7 @@ import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '..
 /**
  * DynamoDB round trips per request of the money endpoints (a count from X-DynamoDB-Round-Trips, not a
  * timing): each must equal the minimum documented in docs/data-model.md ("Access patterns per request")
- * and bench/scenarios.ts. A change that adds a read shows up here.
+ * and bench/scenarios/scenarios.ts. A change that adds a read shows up here.
  */
 const api = useTestApi();
 let world: OrderWorld;

@@ -9,7 +9,7 @@ import { stepHandler } from '../../functions/order-ahead-validate.ts';
 /**
  * DynamoDB round trips per request of the order-ahead endpoints (a count from X-DynamoDB-Round-Trips, not
  * a timing): each equals the minimum documented in docs/data-model.md ("Order ahead", per request) and
- * bench/scenarios.ts. The workflows' own calls run outside the request and are not counted.
+ * bench/scenarios/scenarios.ts. The workflows' own calls run outside the request and are not counted.
  */
 /** Holds the Validate step until released, so a test can poll an order that is validating. */
 let gate: Promise<void> = Promise.resolve();

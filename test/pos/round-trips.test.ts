@@ -7,7 +7,7 @@ import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 /**
  * DynamoDB round trips per request of the POS routes (X-DynamoDB-Round-Trips, a count, not a timing): each
  * equals the minimum docs/data-model.md states ("Point of sale views", "Remote checks") and, for the money
- * route, bench/scenarios.ts.
+ * route, bench/scenarios/scenarios.ts.
  */
 const api = useTestApi();
 let world: OrderWorld;

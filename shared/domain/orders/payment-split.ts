@@ -1,6 +1,6 @@
 /**
  * How one order's money is split between its tenders (contract rules 1 to 5): pure arithmetic on
- * integer cents, no I/O, so every rule is tested directly (test/money/payment-split.test.ts).
+ * integer cents, no I/O, so every rule is tested directly (test/money/payment-split.unit.test.ts).
  */
 
 export interface Split {

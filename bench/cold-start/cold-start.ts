@@ -12,15 +12,15 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build, type BuildOptions } from 'esbuild';
-import { handlerEntry, PROJECT_ROOT } from '../infra/constructs/api-function.ts';
-import { apiFunctionEsbuildOptions } from '../infra/esbuild-options.ts';
+import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
+import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
-import { median, round } from './measure.ts';
-import { SCRATCH_DIRECTORY } from './stack.ts';
+import { median, round } from '../harness/measure.ts';
+import { SCRATCH_DIRECTORY } from '../harness/stack.ts';
 import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
-import type { World } from './seed.ts';
-import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from './scenarios.ts';
+import type { World } from '../harness/seed.ts';
+import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from '../scenarios/scenarios.ts';
 
 export const BASELINE = 'baseline (one GetItem)';
 
@@ -55,7 +55,7 @@ const SDK_COMPARISON_FUNCTIONS = ['users-show', 'orders-create', 'completed-orde
 const SDK_BUNDLED = ' (AWS SDK bundled)';
 const COMPARED_FUNCTIONS = SELECTED_FUNCTIONS ?? (SDK_COMPARISON ? SDK_COMPARISON_FUNCTIONS : undefined);
 /**
- * `--cpu-prof` (set by bench/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
+ * `--cpu-prof` (set by bench/harness/run.ts as BENCH_CPU_PROFILE_DIRECTORY): each probe runs under `node --cpu-prof`,
  * its profile in bench/tmp/profiles/cold-start/, and the bundles are built unminified so its functions keep
  * their names (timings of such a run are the profiler's, not figures).
  */
@@ -92,7 +92,7 @@ export interface ColdStartRow {
   roundTrips?: number;
   calls?: string;
   /**
-   * The function's cold twin (bench/cold-twin.ts), probed right after the function in every TWIN_ROUND_EVERY-th
+   * The function's cold twin (bench/cold-start/cold-twin.ts), probed right after the function in every TWIN_ROUND_EVERY-th
    * round: its median total ms; the median over those rounds of the function's total / its twin's (and of their
    * total CPU); the twin's round trips (median: the function's when the replay is faithful); how many rounds.
    */
@@ -125,7 +125,7 @@ function largestInputs(inputs: Record<string, { bytesInOutput: number }>): strin
 }
 
 /**
- * Valid bodies for write probes, as the function's bench scenario sends them (bench/scenarios.ts), so its first
+ * Valid bodies for write probes, as the function's bench scenario sends them (bench/scenarios/scenarios.ts), so its first
  * request runs the domain to the commit rather than stopping at 422 at validation (**a change of method**,
  * 2026-11-23: before, every write sent `{}`). The token is the world's first user's (or its merchant's, by the
  * route's credential): a function listed here must succeed with it on every round. Writes not listed still send
@@ -270,7 +270,7 @@ interface ProbeResult {
   firstRequestCpuMs: number;
   totalCpuMs: number;
   status: number | null;
-  /** The DynamoDB calls the probe process saw its first request send (bench/cold-start-probe.mjs). */
+  /** The DynamoDB calls the probe process saw its first request send (bench/cold-start/cold-start-probe.mjs). */
   roundTrips: number;
   calls: string;
 }
@@ -332,7 +332,7 @@ export async function measureColdStarts(options: {
       ...(body ? { body, sendsEmail: route?.sendsEmail === true } : {}),
     });
   }
-  targets.unshift({ handler: BASELINE, route: '-', entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)), event: eventFor(undefined) });
+  targets.unshift({ handler: BASELINE, route: '-', entry: fileURLToPath(new URL('../harness/baseline-handler.ts', import.meta.url)), event: eventFor(undefined) });
   // Each SDK-bundled variant right after its function: the pair is probed back to back in every round.
   if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, sdkBundled: true }]));
 
@@ -363,7 +363,7 @@ export async function measureColdStarts(options: {
     built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, sdk: output ? sdkBytes(output.inputs) : 0, largest: output ? largestInputs(output.inputs) : '' });
   }
 
-  // The cold twins (bench/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
+  // The cold twins (bench/cold-start/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
   // Each function's twin reads its own replay file, named in its event. Not for `--sdk-comparison` (no recordings).
   const twins = SDK_COMPARISON ? noTwins('not measured with --sdk-comparison') : await prepareTwins(built, bundleDirectory, options.environment);
   options.progress(
@@ -371,7 +371,7 @@ export async function measureColdStarts(options: {
   );
 
   // A probe whose valid body sends an email sends it as deployed, to SES: here the local emulator the tests use.
-  const ses = built.some((target) => target.sendsEmail) ? await import('../scripts/local/ses.ts') : undefined;
+  const ses = built.some((target) => target.sendsEmail) ? await import('../../scripts/local/ses.ts') : undefined;
   const mail = ses ? await ses.startSesLocal() : undefined;
   const environment = ses && mail ? { ...options.environment, SES_ENDPOINT: mail.endpoint, MAIL_FROM: ses.LOCAL_MAIL_FROM } : options.environment;
 
@@ -517,7 +517,7 @@ function noTwins(note: string): Twins {
   return { note, rounds: () => 0, copyPreStates: async () => {}, probe: () => Promise.reject(new Error(note)), stop: () => {} };
 }
 
-/** The twin bundle (the baseline's bundling, bench/cold-twin-handler.ts), its scratch table, and its files per function. */
+/** The twin bundle (the baseline's bundling, bench/cold-start/cold-twin-handler.ts), its scratch table, and its files per function. */
 async function prepareTwins(functions: { handler: string; callsFile: string }[], bundleDirectory: string, environment: Record<string, string>): Promise<Twins> {
   const rounds = (runs: number) => Array.from({ length: runs }, (_, run) => run).filter((run) => isTwinRound(run, runs)).length;
   const entry = fileURLToPath(new URL('./cold-twin-handler.ts', import.meta.url));
@@ -529,7 +529,7 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
   const bundle = join(bundleDirectory, 'cold-twin.mjs');
   const table = environment.TABLE_NAME!;
   const scratch = scratchTableName(table);
-  const { localClient } = await import('../scripts/local/dynamodb-local.ts');
+  const { localClient } = await import('../../scripts/local/dynamodb-local.ts');
   const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
   const client = localClient(environment.DYNAMODB_ENDPOINT!);
   await ensureScratchTable(client, scratch);

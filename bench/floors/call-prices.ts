@@ -4,10 +4,10 @@
  * StartExecution to the same service. Both measured next to the endpoint's run, only when its warm-up
  * made such calls; an endpoint without them keeps exactly the floor it had.
  */
-import type { HttpLoadResult } from './measure.ts';
+import type { HttpLoadResult } from '../harness/measure.ts';
 import { shapedReadAdjustment } from './read-shape.ts';
-import type { EndpointRun } from './run.ts';
-import type { IntrinsicWork } from './scenarios.ts';
+import type { EndpointRun, FloorKind } from '../types.ts';
+import type { IntrinsicWork } from '../scenarios/scenarios.ts';
 
 /** The single-item writes: a conditional write costs DynamoDB Local clearly more than a GetItem. */
 export const SINGLE_WRITES = ['PutItem', 'UpdateItem', 'DeleteItem'] as const;
@@ -24,7 +24,7 @@ export interface CallFloors {
  * What pricing these calls at their own floors adds to a floor that priced every DynamoDB call at the
  * GetItem floor and StartExecution at nothing: each single-item write at the UpdateItem floor instead of
  * a GetItem's (never below it: a conditional write does at least a read's work, as a Query does; see
- * bench/read-shape.ts shapedReadAdjustment), each StartExecution at the StartExecution floor. Zero without
+ * bench/floors/read-shape.ts shapedReadAdjustment), each StartExecution at the StartExecution floor. Zero without
  * such calls or without those floors (results from before they existed).
  */
 export function callPriceAdjustment(load: { calls: Record<string, number>; startExecutions?: number }, floor: CallFloors): number {
@@ -65,11 +65,10 @@ export function floorFor(
   return calls + hop + work;
 }
 
-export type FloorKind = 'twin' | 'priced';
 
 /**
  * The floor an endpoint's overhead ratio divides by, and today's priced floor (floorFor) beside it, always.
- * A GET endpoint whose recorded calls were all reads has a twin (bench/twin.ts) measured next to its run: its
+ * A GET endpoint whose recorded calls were all reads has a twin (bench/floors/twin.ts) measured next to its run: its
  * own round trips, with its own items, made through the same gateway, process, client and instrumentation,
  * so endpoint minus twin is exactly the handler's own work. Its p50 is the floor when the twin made as many
  * round trips as the endpoint's requests did on average (a replay of one request stands for all of them only

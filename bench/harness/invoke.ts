@@ -1,7 +1,7 @@
 /**
- * One bench request (bench/scenarios.ts) handed straight to its handler as an API Gateway payload v2
- * event, without the gateway or a load generator in the process: what bench/handler-cpu.ts and
- * bench/memory.ts time. Answers the status, and the invocation's CPU (`process.cpuUsage`, every thread
+ * One bench request (bench/scenarios/scenarios.ts) handed straight to its handler as an API Gateway payload v2
+ * event, without the gateway or a load generator in the process: what bench/harness/handler-cpu.ts and
+ * bench/memory/memory.ts time. Answers the status, and the invocation's CPU (`process.cpuUsage`, every thread
  * of the process) and wall milliseconds.
  */
 import type { HttpRequestSpec } from './measure.ts';
@@ -13,7 +13,7 @@ export interface InvocationSample {
 }
 
 export async function invokeDirectly(spec: HttpRequestSpec): Promise<InvocationSample> {
-  const { findMatchingRoute, loadHandler, toEvent, lambdaContext } = await import('../scripts/local/gateway.ts');
+  const { findMatchingRoute, loadHandler, toEvent, lambdaContext } = await import('../../scripts/local/gateway.ts');
   const url = new URL(spec.path, 'http://127.0.0.1');
   const { route, params } = findMatchingRoute(spec.method, url.pathname);
   if (!route) throw new Error(`no route for ${spec.method} ${url.pathname}`);

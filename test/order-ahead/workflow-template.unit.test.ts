@@ -31,7 +31,7 @@ beforeAll(() => {
   template = synthesized.merged;
   resources = synthesized.resources as Record<string, Resource>;
   const machines = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::StepFunctions::StateMachine');
-  // Validation, and completion (test/order-ahead/completion-template.test.ts).
+  // Validation, and completion (test/order-ahead/completion-template.unit.test.ts).
   expect(machines).toHaveLength(2);
   machineId = logicalIdOf(stack.orderAheadWorkflow.stateMachine);
   definition = JSON.parse(resolveTokens(resources[machineId]!.Properties.DefinitionString, resources));

@@ -1,12 +1,12 @@
 /**
- * `npx tsx bench/handler-cpu.ts <scenario-id> [requests]`: one endpoint's handler CPU per request,
+ * `npx tsx bench/harness/handler-cpu.ts <scenario-id> [requests]`: one endpoint's handler CPU per request,
  * in this process, without the gateway or the load generator beside it: the bench's own stack and
- * seed, the scenario's own requests (bench/scenarios.ts) turned into payload v2 events, the
+ * seed, the scenario's own requests (bench/scenarios/scenarios.ts) turned into payload v2 events, the
  * handler invoked directly one request at a time. Prints the median CPU and wall time per
  * invocation next to a bare GetItem's through the same client (what the SDK alone costs).
  *
  * For a profile of the handler alone: `node --import tsx --cpu-prof --cpu-prof-dir=bench/tmp/profiles
- * bench/handler-cpu.ts users-show 2000 > /dev/null`, then `npx tsx bench/profile.ts`.
+ * bench/harness/handler-cpu.ts users-show 2000 > /dev/null`, then `npx tsx bench/harness/profile.ts`.
  * Request logs are on, as deployed (to stdout; redirect it). Never run by `npm test`.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,7 +15,7 @@ import { median, round } from './measure.ts';
 import { invokeDirectly } from './invoke.ts';
 
 const [scenarioId, requestsArgument] = process.argv.slice(2);
-if (!scenarioId) throw new Error('usage: bench/handler-cpu.ts <scenario-id> [requests]');
+if (!scenarioId) throw new Error('usage: bench/harness/handler-cpu.ts <scenario-id> [requests]');
 const requests = Number(requestsArgument ?? 300);
 const warmup = Math.min(50, requests);
 
@@ -23,7 +23,7 @@ process.env.LOG_LEVEL ??= 'info';
 const stack = await startBenchStack();
 try {
   const { seedWorld } = await import('./seed.ts');
-  const { scenarios, createApi } = await import('./scenarios.ts');
+  const { scenarios, createApi } = await import('../scenarios/scenarios.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db, table } = await import('#shared/db/client.ts');
   const { keys } = await import('#shared/db/keys.ts');

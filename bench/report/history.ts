@@ -15,9 +15,9 @@ import { newUuid } from '#shared/db/ids.ts';
 import { createMerchant } from '#shared/domain/merchants.ts';
 import { createApp } from '#shared/domain/apps.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { median, round } from './measure.ts';
-import { completeOrder, completeOrders, createMany, type Api } from './scenarios.ts';
-import { createLocationFor, type World } from './seed.ts';
+import { median, round } from '../harness/measure.ts';
+import { completeOrder, completeOrders, createMany, type Api } from '../scenarios/scenarios.ts';
+import { createLocationFor, type World } from '../harness/seed.ts';
 
 export interface PageCost {
   label: string;

@@ -13,7 +13,7 @@ import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword, sha256 } from '#shared/auth/secrets.ts';
-import { closedLoop, round, type LatencySummary, type RunLimit } from './measure.ts';
+import { closedLoop, round, type LatencySummary, type RunLimit } from '../harness/measure.ts';
 import { itemBytes, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
 
 export interface FloorResult {
@@ -100,7 +100,7 @@ export async function singleWriteFloor(runId: string, concurrency: number, limit
   return { operation: 'UpdateItem', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
 }
 
-/** A StartExecution request as a route made it (bench/server.ts samples one per request). */
+/** A StartExecution request as a route made it (bench/harness/server.ts samples one per request). */
 export interface StartExecutionSample {
   stateMachineArn: string;
   name: string;
@@ -148,7 +148,7 @@ const seededShapes = new Map<string, Promise<{ pk: string; keys: { pk: string; s
 
 /**
  * `shape.items` items of `shape.attributesPerItem` top-level attributes and about `shape.bytesPerItem`
- * JSON bytes each (bench/read-shape.ts measures them the same way on the handlers' reads), in one
+ * JSON bytes each (bench/floors/read-shape.ts measures them the same way on the handlers' reads), in one
  * partition of their own.
  */
 function floorPartition(runId: string, shape: FloorShape) {

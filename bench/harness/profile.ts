@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts [file.cpuprofile]`: where the bench server's CPU went, from the profile
+ * `npx tsx bench/harness/profile.ts [file.cpuprofile]`: where the bench server's CPU went, from the profile
  * `npm run bench -- --cpu-prof` leaves in bench/tmp/profiles/ (the newest one by default).
  * Prints self time by package / project file, the functions with the most self time, and the
  * functions with the most inclusive time (each sample counted once per function on its stack).

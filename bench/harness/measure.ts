@@ -4,7 +4,7 @@
  * (milliseconds as floats) and summarised here, so HTTP and floor figures are computed the same way.
  */
 import autocannon from 'autocannon';
-import { parseReadShapes, type ReadShape, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
+import { parseReadShapes, type ReadShape, type ReadShapeTotals, type ShapedRead } from '../floors/read-shape.ts';
 
 export interface LatencySummary {
   count: number;
@@ -109,7 +109,7 @@ export interface HttpLoadResult {
   roundTripsMax: number | null;
   /** Mean consumed capacity units per request, from X-DynamoDB-Capacity-Units. */
   capacityUnits: number | null;
-  /** Mean read / write capacity units per request (X-Bench-Read-Units / X-Bench-Write-Units from bench/server.ts). */
+  /** Mean read / write capacity units per request (X-Bench-Read-Units / X-Bench-Write-Units from bench/harness/server.ts). */
   readUnits: number | null;
   writeUnits: number | null;
   /**
@@ -135,7 +135,7 @@ export interface HttpLoadResult {
   /** Mean DynamoDB calls per request by operation (X-Bench-DynamoDB-Calls). */
   calls: Record<string, number>;
   /**
-   * The distinct call recordings the responses reported (X-Bench-Recorded-Calls, bench/twin.ts describeRecording:
+   * The distinct call recordings the responses reported (X-Bench-Recorded-Calls, bench/floors/twin.ts describeRecording:
    * the warm-up's requests of GET endpoints only); absent when none did.
    */
   recordedCalls?: string[];

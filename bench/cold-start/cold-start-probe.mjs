@@ -2,7 +2,7 @@
 // Plain JavaScript so nothing but Node itself runs before the bundle. performance.now() counts from
 // this process's start, so `totalMs` includes Node's own bootstrap.
 //
-// It also records the DynamoDB calls of that first request (bench/cold-twin.ts: the function's cold twin
+// It also records the DynamoDB calls of that first request (bench/cold-start/cold-twin.ts: the function's cold twin
 // replays them) and writes them, once the timings are taken, to the file named by its third argument. Every
 // probe records, the baseline's, the functions' and the twins' alike, so all of them pay the same (about
 // 0.3 ms: one module lookup after the import; then a few microseconds per call, a copy of its input).
@@ -26,7 +26,7 @@ const cpuMs = () => {
 };
 
 /**
- * The calls sent through a document client (db() is one), in groups as bench/twin.ts's CallRecorder makes them:
+ * The calls sent through a document client (db() is one), in groups as bench/floors/twin.ts's CallRecorder makes them:
  * a call that starts while none is in flight opens a group, one that starts while another is out joins it. Each
  * entry: the command's class name (the twin sends a new one of it), the DynamoDB operation, its input as sent,
  * and the name of the error it failed with, if it did.

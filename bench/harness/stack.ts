@@ -7,10 +7,10 @@ import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
-import { ensureTable } from '../scripts/local/table.ts';
+import { localClient, startDynamoDbLocal, type DynamoDbLocal } from '../../scripts/local/dynamodb-local.ts';
+import { ensureTable } from '../../scripts/local/table.ts';
 
-export const BENCH_DIRECTORY = fileURLToPath(new URL('./', import.meta.url));
+export const BENCH_DIRECTORY = fileURLToPath(new URL('../', import.meta.url));
 /** Scratch space (git-ignored): server log, bundles for the cold-start measurement. */
 export const SCRATCH_DIRECTORY = join(BENCH_DIRECTORY, 'tmp');
 
@@ -62,7 +62,7 @@ export async function startBenchStack(): Promise<BenchStack> {
 
   const serverLog = join(SCRATCH_DIRECTORY, 'server.log');
   const logFd = openSync(serverLog, 'w');
-  const child = fork(join(BENCH_DIRECTORY, 'server.ts'), [], {
+  const child = fork(join(BENCH_DIRECTORY, 'harness', 'server.ts'), [], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIRECTORY}`] : [])],
     // Request logs stay on at `info`, as deployed: writing them is part of a request's cost.
     env: { ...process.env, ...tableEnvironment, DYNAMODB_STATS: '1', LOG_LEVEL: 'info' },

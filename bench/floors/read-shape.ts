@@ -1,7 +1,7 @@
 /**
  * The shape of a shaped read (a Query that returned any item; a BatchGetItem that returned two items or more, or a single item of at least LARGE_ITEM_BYTES): how many
- * items it returned and how large they were. bench/server.ts measures it on the handlers' calls,
- * bench/floor.ts on its bare reads, with the same functions here, so an endpoint's reads and the floor
+ * items it returned and how large they were. bench/harness/server.ts measures it on the handlers' calls,
+ * bench/floors/floor.ts on its bare reads, with the same functions here, so an endpoint's reads and the floor
  * they are priced at are sized the same way.
  *
  * Size: the JSON length of the items as the document client returns them (unmarshalled: the items'
@@ -11,7 +11,7 @@
  */
 
 /**
- * Request header of the warm-up's requests: only they make bench/server.ts size the items the reads returned
+ * Request header of the warm-up's requests: only they make bench/harness/server.ts size the items the reads returned
  * (a JSON serialisation of each item: server CPU that the measured requests must not pay, since the baseline
  * endpoint they are compared with pays none). The measured run is priced at its warm-up's shapes.
  */
@@ -31,7 +31,7 @@ export interface ReadShapeTotals {
   attributes: number;
   /**
    * For one request: the most calls of the operation in flight at once (a handler that queries index shards
-   * in parallel). Summed over requests by bench/measure.ts (each request's capped at its multi-item calls).
+   * in parallel). Summed over requests by bench/harness/measure.ts (each request's capped at its multi-item calls).
    */
   parallel: number;
 }
@@ -89,7 +89,7 @@ export function parseReadShapes(header: string): Partial<Record<ShapedRead, Read
   return shapes;
 }
 
-/** The mean shape of an endpoint's multi-item calls of one operation (what bench/measure.ts reports). */
+/** The mean shape of an endpoint's multi-item calls of one operation (what bench/harness/measure.ts reports). */
 export interface ReadShape {
   /** Multi-item calls per request (mean over the requests). */
   callsPerRequest: number;

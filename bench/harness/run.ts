@@ -9,13 +9,13 @@
  * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
  * `-- --cold-start` (with or without `--quick`) measures only the cold starts (every function, its cold twin
  * and the baseline), prints them and saves bench/results/cold-start.json; docs untouched.
- * `-- --cold-start --sdk-comparison`: the AWS SDK external against bundled (bench/cold-start.ts), paired runs;
+ * `-- --cold-start --sdk-comparison`: the AWS SDK external against bundled (bench/cold-start/cold-start.ts), paired runs;
  * saves bench/results/sdk-comparison.json.
  * `-- --only=users-show,completed-order` (with or without `--quick`): only those endpoint scenarios (ids from
- * bench/scenarios.ts; `order-ahead` for the start -> 200 flow) between the floors, no paging or cold starts;
+ * bench/scenarios/scenarios.ts; `order-ahead` for the start -> 200 flow) between the floors, no paging or cold starts;
  * prints the table and saves bench/results/only.json, docs untouched. For profiling one endpoint.
  * `-- --cpu-prof` (any mode): the gateway process runs under `node --cpu-prof`; its profile lands in
- * bench/tmp/profiles/ and `npx tsx bench/profile.ts` summarises where the CPU went.
+ * bench/tmp/profiles/ and `npx tsx bench/harness/profile.ts` summarises where the CPU went.
  * Never run by `npm test`; figures come from here, not from timed assertions.
  */
 import { cpus, freemem, loadavg, totalmem, platform, release } from 'node:os';
@@ -24,26 +24,24 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchStack, BENCH_DIRECTORY } from './stack.ts';
-import { localStateMachineArn } from '../scripts/local/workflow-protocol.ts';
-import { closedLoop, httpLoad, median, round, type HttpLoadResult, type HttpRequestSpec, type LatencySummary } from './measure.ts';
-import type { FloorResult } from './floor.ts';
-import { overheadFloor, SINGLE_WRITES, TRANSACTION_OPERATIONS, type FloorKind } from './call-prices.ts';
-import { parseRecordingDescription, RECORD_CALLS_HEADER, replayable, TWIN_PATH, type TwinFloor } from './twin.ts';
-import { floorShape, RECORD_READ_SHAPES_HEADER, SHAPED_READS, type FloorShape, type ShapedRead } from './read-shape.ts';
-import type { ColdStartRow } from './cold-start.ts';
-import type { HistoryResult } from './history.ts';
-import type { IntrinsicWork, MinimumRoundTrips } from './scenarios.ts';
+import { localStateMachineArn } from '../../scripts/local/workflow-protocol.ts';
+import { closedLoop, httpLoad, median, round, type HttpLoadResult, type HttpRequestSpec } from './measure.ts';
+import type { FloorResult } from '../floors/floor.ts';
+import { overheadFloor, SINGLE_WRITES, TRANSACTION_OPERATIONS } from '../floors/call-prices.ts';
+import { parseRecordingDescription, RECORD_CALLS_HEADER, replayable, TWIN_PATH } from '../floors/twin.ts';
+import { floorShape, RECORD_READ_SHAPES_HEADER, SHAPED_READS, type FloorShape, type ShapedRead } from '../floors/read-shape.ts';
+import type { IntrinsicWork } from '../scenarios/scenarios.ts';
+import type { AdjacentSide, BenchPlan, BenchResults, Concurrency, EndpointRow, EndpointRun, OrderAheadRow, OrderAheadRun } from '../types.ts';
 
 const quick = process.argv.includes('--quick');
 /** `--only=a,b`: the scenario ids to run (every one when absent). */
 const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
 const selected = (id: string) => only === undefined || only.includes(id);
 if (process.argv.includes('--cpu-prof')) process.env.BENCH_CPU_PROFILE_DIRECTORY ??= join(BENCH_DIRECTORY, 'tmp', 'profiles');
-const CONCURRENCIES = [1, 16] as const;
-type Concurrency = (typeof CONCURRENCIES)[number];
+const CONCURRENCIES = [1, 16] as const satisfies readonly Concurrency[];
 
 /** How long / how much each measurement runs. Full: ~5 minutes in all; quick: about 75 s (a sanity run of every figure). */
-const PLAN = quick
+const PLAN: BenchPlan = quick
   ? { durationMs: 400, warmupRequests: 4, floorMs: 400, adjacentFloorMs: 100, adjacentHashMs: 300, jvmWarmupMs: 1_000, consumable: { 1: 10, 16: 32 }, orderAheadFlows: { 1: 3, 16: 16 }, coldStartRuns: 1, historyRecords: 500 }
   : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, adjacentHashMs: 2_000, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
 
@@ -58,129 +56,6 @@ const startedAt = Date.now();
 function progress(message: string): void {
   const seconds = Math.round((Date.now() - startedAt) / 1000);
   process.stderr.write(`[bench ${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${message}\n`);
-}
-
-export interface EndpointRun {
-  concurrency: Concurrency;
-  load: HttpLoadResult;
-  /**
-   * Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses); the
-   * transaction floor is a bare TransactWriteItems of `transactItems` items (the endpoint's own size).
-   */
-  adjacentFloor: {
-    getItemP50: number;
-    /** Absent when the endpoint's warm-up made no TransactWriteItems / BatchWriteItem (nothing to price at it). */
-    transactWriteP50?: number;
-    transactItems?: number;
-    /**
-     * p50 of the baseline endpoint (bench/baseline-handler.ts: one GetItem, no framework) through the same
-     * gateway and HTTP client: the local HTTP hop plus one GetItem. Absent in results from before it existed.
-     */
-    baselineP50?: number;
-    /**
-     * The baseline endpoint's CPU per request: its handler's (X-Handler-CPU-Ms, median; meaningful at c=1 only)
-     * and the bench server's (gateway + handler). At c=16 the server is CPU-bound, so an endpoint's ratio there is
-     * about its server CPU per request over this one. Absent in results from before they were recorded.
-     */
-    baselineHandlerCpuMs?: number;
-    baselineServerCpuMs?: number;
-    /**
-     * Each floor's p50 on either side of the run (measured before it and again after it; the figures above are
-     * their means, so a drift of the machine's load during the run cancels). Absent in results from before.
-     */
-    sides?: { before: AdjacentSide; after: AdjacentSide };
-    /** p50 of a bare password hash with the handlers' parameters (scenarios with `intrinsic: 'passwordHash'`). */
-    passwordHashP50?: number;
-    /**
-     * p50 of a bare Query / BatchGetItem of the endpoint's own shape (its warm-up's multi-item calls: items
-     * per call, bytes and attributes per item, bucketed), for endpoints whose warm-up made such calls.
-     */
-    reads?: Partial<Record<ShapedRead, { p50: number; shape: FloorShape }>>;
-    /** p50 of a bare conditional UpdateItem, for endpoints whose warm-up made single-item writes (PutItem, UpdateItem, DeleteItem). */
-    singleWriteP50?: number;
-    /** p50 of a bare StartExecution to the local workflow service, for endpoints whose warm-up started executions. */
-    startExecutionP50?: number;
-    /**
-     * The endpoint's twin (bench/twin.ts: its warm-up's recorded calls replayed through the bench gateway), for GET
-     * endpoints whose recorded calls were all reads; absent otherwise and in results from before it existed.
-     */
-    twin?: TwinFloor;
-  };
-  /**
-   * The request's floor at this concurrency: the baseline endpoint's p50 (HTTP hop + one GetItem) plus its
-   * other DynamoDB calls, each at the floor p50 of its kind, plus any intrinsic work (a password hash).
-   */
-  floorMs: number | null;
-  overheadRatio: number | null;
-  /** Which floor the ratio used: the twin's p50 (read endpoints with a faithful twin) or the priced floor. Absent in older results (priced). */
-  floorKind?: FloorKind;
-  /** The priced floor (bench/call-prices.ts floorFor) and the ratio to it, kept beside a twin floor for comparison with earlier runs. */
-  pricedFloorMs?: number | null;
-  pricedOverheadRatio?: number | null;
-}
-
-/** The p50s of one side (before or after an endpoint's run) of its adjacent floors. */
-export interface AdjacentSide {
-  getItemP50: number;
-  baselineP50: number;
-  transactWriteP50?: number;
-  reads?: Partial<Record<ShapedRead, number>>;
-  singleWriteP50?: number;
-  startExecutionP50?: number;
-  passwordHashP50?: number;
-  twinP50?: number;
-}
-
-export interface EndpointRow {
-  id: string;
-  title: string;
-  route: string;
-  available: boolean;
-  note?: string;
-  minimum: MinimumRoundTrips;
-  /** Work the endpoint must do by design, priced into its floor (bench/scenarios.ts). */
-  intrinsic?: IntrinsicWork;
-  runs: EndpointRun[];
-}
-
-export interface OrderAheadRun {
-  concurrency: Concurrency;
-  summary: LatencySummary;
-  errors: number;
-  firstError?: string;
-  pollsPerFlow: number;
-  startRoundTrips: number | null;
-  startCapacityUnits: number | null;
-  pollRoundTrips: number | null;
-  pollCapacityUnits: number | null;
-  /** Read / write units of one start and of the poll that answered 200. */
-  startUnits: { read: number; write: number } | null;
-  pollUnits: { read: number; write: number } | null;
-  /** Median latency of the start request alone and of the 200 poll alone. */
-  startP50Ms: number;
-  pollP50Ms: number;
-}
-
-export interface OrderAheadRow {
-  available: boolean;
-  note?: string;
-  runs: OrderAheadRun[];
-}
-
-export interface BenchResults {
-  command: string;
-  mode: 'quick' | 'full';
-  date: string;
-  durationSeconds: number;
-  machine: { cpuModel: string; cores: number; memoryGb: number; freeMemoryGbAtStart: number; node: string; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
-  plan: typeof PLAN;
-  throttling: 'disabled (createGateway({ throttling: false }))';
-  seedProblems: Record<string, string>;
-  floor: { start: FloorResult[]; end: FloorResult[] };
-  endpoints: EndpointRow[];
-  orderAhead: OrderAheadRow;
-  history: HistoryResult | { unavailable: string };
-  coldStarts: ColdStartRow[];
 }
 
 function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
@@ -219,7 +94,7 @@ async function main(): Promise<void> {
   try {
     // Imported after the stack set TABLE_NAME / DYNAMODB_ENDPOINT for this process.
     const { seedWorld } = await import('./seed.ts');
-    const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor, singleWriteFloor, startExecutionFloor } = await import('./floor.ts');
+    const { getItemFloor, transactWriteFloor, passwordHashFloor, shapedReadFloor, singleWriteFloor, startExecutionFloor } = await import('../floors/floor.ts');
     const { BASELINE_PATH } = await import('./baseline-handler.ts');
     /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
     const baselineLoad = async (concurrency: number, durationMs: number): Promise<HttpLoadResult> => {
@@ -228,7 +103,7 @@ async function main(): Promise<void> {
       return load;
     };
     /**
-     * Adds the header that asks bench/server.ts to record the read shapes (the warm-up's requests only) and, for a GET
+     * Adds the header that asks bench/harness/server.ts to record the read shapes (the warm-up's requests only) and, for a GET
      * endpoint, the one that asks it to record the calls under `recordingId` (the twin replays the latest recording).
      */
     const recordingReadShapes = (next: () => HttpRequestSpec, recordingId?: string) => (): HttpRequestSpec => {
@@ -247,7 +122,7 @@ async function main(): Promise<void> {
       const sample = warmup.startExecutionSample;
       const recorded = warmup.recordedCalls ?? [];
       return {
-        // A GET endpoint's twin, when every recording its warm-up reported was of reads only (bench/twin.ts).
+        // A GET endpoint's twin, when every recording its warm-up reported was of reads only (bench/floors/twin.ts).
         twin: recordingId !== undefined && intrinsic === undefined && recorded.length > 0 && recorded.every((calls) => replayable(parseRecordingDescription(calls))) ? { recordingId, calls: recorded.at(-1)! } : undefined,
         // A transaction is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
         transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0) ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2)) : undefined,
@@ -322,16 +197,16 @@ async function main(): Promise<void> {
       }
       return floor;
     };
-    const { scenarios, createApi, orderAheadStartBody } = await import('./scenarios.ts');
-    const { measureHistory } = await import('./history.ts');
-    const { measureColdStarts } = await import('./cold-start.ts');
+    const { scenarios, createApi, orderAheadStartBody } = await import('../scenarios/scenarios.ts');
+    const { measureHistory } = await import('../report/history.ts');
+    const { measureColdStarts } = await import('../cold-start/cold-start.ts');
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const { db, table } = await import('#shared/db/client.ts');
     const { keys } = await import('#shared/db/keys.ts');
     /** The order's state as stored (an eventually consistent read would lag). */
     const orderAheadState = async (uuid: string): Promise<unknown> =>
       (await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadOrder(uuid), ProjectionExpression: '#state', ExpressionAttributeNames: { '#state': 'state' }, ConsistentRead: true }))).Item?.state;
-    const { writeReports, terminalTable } = await import('./report.ts');
+    const { writeReports, terminalTable } = await import('../report/report.ts');
 
     progress('seeding: app, merchant, 10 locations, campaign, menu, 32 users with tokens and cards');
     const world = await seedWorld(runId);
@@ -379,8 +254,8 @@ async function main(): Promise<void> {
         for (const concurrency of CONCURRENCIES) {
           const onResponse = scenario.onResponse ? (status: number, body: string) => scenario.onResponse!(world, status, body) : undefined;
           // Only the warm-up's responses carry the read shapes (sizing returned items costs the server CPU that
-          // the measured requests must not pay; bench/server.ts): the run is priced at the warm-up's shapes.
-          // A GET endpoint's warm-up also records its calls, for its twin (bench/twin.ts).
+          // the measured requests must not pay; bench/harness/server.ts): the run is priced at the warm-up's shapes.
+          // A GET endpoint's warm-up also records its calls, for its twin (bench/floors/twin.ts).
           const recordingId = scenario.route.method === 'GET' ? `${scenario.id}:${concurrency}` : undefined;
           const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next: recordingReadShapes(next, recordingId), expectedStatuses: scenario.expectedStatuses, onResponse });
           // The floors again, right next to this run (the machine's load drifts over minutes), once before it
@@ -532,7 +407,7 @@ async function coldStartOnly(): Promise<void> {
   const stack = await startBenchStack();
   try {
     const { seedWorld } = await import('./seed.ts');
-    const { measureColdStarts } = await import('./cold-start.ts');
+    const { measureColdStarts } = await import('../cold-start/cold-start.ts');
     const world = await seedWorld(randomUUID().slice(0, 8));
     const sdkComparison = process.argv.includes('--sdk-comparison');
     const runs = sdkComparison ? SDK_COMPARISON_RUNS : PLAN.coldStartRuns;
@@ -571,7 +446,7 @@ async function coldStartOnly(): Promise<void> {
 /** `--report-only`: re-render docs/benchmarks.md and docs/cost.md from the saved results (e.g. after editing bench/notes.md). */
 async function reportOnly(): Promise<void> {
   const { readFileSync } = await import('node:fs');
-  const { writeReports, terminalTable } = await import('./report.ts');
+  const { writeReports, terminalTable } = await import('../report/report.ts');
   const mode = quick ? 'quick' : 'full';
   const saved = JSON.parse(readFileSync(join(BENCH_DIRECTORY, 'results', `${mode}.json`), 'utf8')) as BenchResults;
   writeReports(saved, `bench/results/${mode}.json`);

@@ -13,11 +13,11 @@
  * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
  * X-Bench-Read-Shapes the items its shaped Query / BatchGetItem calls returned (read-shape.ts addReadShape), only for requests that carry
  * RECORD_READ_SHAPES_HEADER (the warm-up's: sizing items is CPU the measured requests must not pay) (calls:items:bytes:attributes:parallel
- * per operation, bench/read-shape.ts; the floor prices such a read as a bare one of the same shape).
+ * per operation, bench/floors/read-shape.ts; the floor prices such a read as a bare one of the same shape).
  * X-Bench-Start-Executions counts its Step Functions StartExecution calls and X-Bench-Start-Execution-Sample
  * carries the first one's request (base64url JSON: state machine, name, input), which the StartExecution floor
- * repeats while the bench holds the executions (bench/floor.ts startExecutionFloor).
- * RECORD_CALLS_HEADER (the warm-up's requests of GET endpoints) records the request's calls (bench/twin.ts: each
+ * repeats while the bench holds the executions (bench/floors/floor.ts startExecutionFloor).
+ * RECORD_CALLS_HEADER (the warm-up's requests of GET endpoints) records the request's calls (bench/floors/twin.ts: each
  * command and its input, in order, and which were in flight together) under the header's value, and answers
  * X-Bench-Recorded-Calls; the twin route (TWIN_PATH, `?recording=<id>`, beside the baseline's) replays the
  * latest such recording of a 2xx answer whose calls were all reads: the read endpoint's own round trips as its floor.
@@ -25,7 +25,7 @@
  * takes the difference between its first and last response over the requests in between, which
  * stays a per-request figure at any concurrency (a handler's own X-Handler-CPU-Ms does not).
  *
- * BENCH_CPU_PROFILE_DIRECTORY (set by `npm run bench -- --cpu-prof`) makes bench/stack.ts start this
+ * BENCH_CPU_PROFILE_DIRECTORY (set by `npm run bench -- --cpu-prof`) makes bench/harness/stack.ts start this
  * process with `node --cpu-prof`; the profile is written when it exits.
  *
  * The bench runner may ask, over the IPC channel, to hold the local workflow executions while it measures a
@@ -40,12 +40,12 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { db } from '#shared/db/client.ts';
 import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
-import { startLocalDeliveryQueue } from '../scripts/local/delivery-queue.ts';
-import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../scripts/local/workflows.ts';
-import { createGateway, listen } from '../scripts/local/gateway.ts';
+import { startLocalDeliveryQueue } from '../../scripts/local/delivery-queue.ts';
+import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../../scripts/local/workflows.ts';
+import { createGateway, listen } from '../../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
-import { addReadShape, formatReadShapes, RECORD_READ_SHAPES_HEADER, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from './read-shape.ts';
-import { CallRecorder, installCallRecording, describeRecording, RECORD_CALLS_HEADER, RECORDED_CALLS_HEADER, replay, replayable, TWIN_PATH, type CallRecording } from './twin.ts';
+import { addReadShape, formatReadShapes, RECORD_READ_SHAPES_HEADER, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from '../floors/read-shape.ts';
+import { CallRecorder, installCallRecording, describeRecording, RECORD_CALLS_HEADER, RECORDED_CALLS_HEADER, replay, replayable, TWIN_PATH, type CallRecording } from '../floors/twin.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -141,7 +141,7 @@ const instrumentedBaseline = withHandlerCpuHeader(withStatsHeaders(baselineHandl
 const recordings = new Map<string, CallRecording>();
 const TWIN_HEADERS = { 'Content-Type': 'application/json' };
 /**
- * A read endpoint's twin (bench/twin.ts): its recorded calls again, through the handlers' own client, under the
+ * A read endpoint's twin (bench/floors/twin.ts): its recorded calls again, through the handlers' own client, under the
  * same instrumentation as the baseline and every handler; a small fixed body, like the baseline's.
  */
 const instrumentedTwin = withHandlerCpuHeader(

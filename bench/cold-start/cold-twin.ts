@@ -1,10 +1,10 @@
 /**
- * A function's COLD TWIN (bench/cold-start.ts): a second, per-function cold-start baseline. The twin is a process
+ * A function's COLD TWIN (bench/cold-start/cold-start.ts): a second, per-function cold-start baseline. The twin is a process
  * bundled exactly like the one-GetItem baseline (the functions' esbuild options, the same db() client of
- * shared/db/client.ts; bench/cold-twin-handler.ts) whose first request makes the DynamoDB calls the function's
+ * shared/db/client.ts; bench/cold-start/cold-twin-handler.ts) whose first request makes the DynamoDB calls the function's
  * probe made on its first request, in the same round: each a new command of the class the function sent, with its
  * input as the function gave it, in order, the calls that were in flight together sent together (the groups of
- * bench/twin.ts's CallRecorder). The probe process records them (bench/cold-start-probe.mjs, every probe alike)
+ * bench/floors/twin.ts's CallRecorder). The probe process records them (bench/cold-start/cold-start-probe.mjs, every probe alike)
  * and this module turns a function's recording into its twin's.
  *
  * Writes. A write replayed against the table the function just wrote is not the same call: its condition now
@@ -29,7 +29,7 @@ import { deserialize } from 'node:v8';
 import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTableInput, PARTITION_KEY, SORT_KEY } from '#shared/db/table-definition.ts';
-import { ensureTable } from '../scripts/local/table.ts';
+import { ensureTable } from '../../scripts/local/table.ts';
 
 /** One call as the probe recorded it: the document client command's class name, the operation it makes, its input. */
 export interface ProbeCall {
@@ -45,7 +45,7 @@ export interface ProbeCall {
   attempts?: number;
   retryDelayMs?: number;
 }
-/** A first request's calls, in groups (bench/twin.ts CallRecording): a group's calls were in flight together. */
+/** A first request's calls, in groups (bench/floors/twin.ts CallRecording): a group's calls were in flight together. */
 export type ProbeRecording = ProbeCall[][];
 
 /** The operations a twin sends to the scratch table. */

@@ -5,10 +5,10 @@
  * minus a GetItem's, and endpoints without such calls keep the floor they had.
  */
 import { describe, expect, it } from 'vitest';
-import { callPriceAdjustment, floorFor } from '../../bench/call-prices.ts';
-import { withBaseline } from '../../bench/report.ts';
-import { closedLoop } from '../../bench/measure.ts';
-import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/read-shape.ts';
+import { callPriceAdjustment, floorFor } from '../../bench/floors/call-prices.ts';
+import { withBaseline } from '../../bench/report/report.ts';
+import { closedLoop } from '../../bench/harness/measure.ts';
+import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/floors/read-shape.ts';
 
 const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
 

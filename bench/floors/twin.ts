@@ -1,5 +1,5 @@
 /**
- * A read endpoint's twin: its own DynamoDB round trips, replayed. bench/server.ts records the calls one
+ * A read endpoint's twin: its own DynamoDB round trips, replayed. bench/harness/server.ts records the calls one
  * warm-up request of a GET endpoint made (RECORD_CALLS_HEADER: the command, its exact input as the handler
  * passed it to the document client, in order, and which calls were in flight together) and serves TWIN_PATH,
  * a bench-only gateway route (never in shared/routes.ts, never deployed) that makes exactly those calls
@@ -9,10 +9,10 @@
  * endpoint whose calls are all reads: endpoint minus twin is then exactly the handler's own work.
  */
 
-/** Served by the bench's gateway only (bench/server.ts), as `?recording=<id>`. */
+/** Served by the bench's gateway only (bench/harness/server.ts), as `?recording=<id>`. */
 export const TWIN_PATH = '/bench/twin';
 
-/** Request header of a warm-up request whose calls bench/server.ts records under the header's value (a recording id). */
+/** Request header of a warm-up request whose calls bench/harness/server.ts records under the header's value (a recording id). */
 export const RECORD_CALLS_HEADER = 'x-bench-record-calls';
 
 /** Response header of such a request: its calls as describeRecording writes them (`GetItem|Query+Query`). */
@@ -33,7 +33,7 @@ type CommandClass = new (input: never) => SentCommand;
 /**
  * The DynamoDB operation a command makes (`GetItem` for a GetCommand, `Query` for a QueryCommand): the name of the
  * DynamoDB client command it wraps (a document client command's `clientCommand`), as the stats middleware of
- * bench/server.ts names a call from the same client command's `commandName`.
+ * bench/harness/server.ts names a call from the same client command's `commandName`.
  */
 export function operationOf(command: SentCommand): string {
   const clientCommand = (command as { clientCommand?: SentCommand }).clientCommand ?? command;
@@ -126,7 +126,7 @@ export async function replay(recording: CallRecording, send: (command: SentComma
   }
 }
 
-/** The twin measured next to an endpoint's run (bench/run.ts: right before it and right after it, the means). */
+/** The twin measured next to an endpoint's run (bench/harness/run.ts: right before it and right after it, the means). */
 export interface TwinFloor {
   p50: number;
   /** The twin's handler CPU (X-Handler-CPU-Ms, median; meaningful at c=1) and the bench server's per request. */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEMORY_MB, LAMBDA_MEMORY_CHOICES, routeKey, routes } from '#shared/routes.ts';
-import { modelMemory, type MemoryRow } from '../../bench/memory.ts';
+import { modelMemory, type MemoryRow } from '../../bench/memory/memory.ts';
 
 const measured = JSON.parse(readFileSync(new URL('../../bench/results/memory.json', import.meta.url), 'utf8')) as { date: string; machine: string; rows: MemoryRow[] };
 

@@ -4,8 +4,8 @@
  * 120 KiB, not counting the AWS SDK if it is bundled; no verdict reads the ratio to the one-GetItem baseline.
  */
 import { describe, expect, it } from 'vitest';
-import type { ColdStartRow } from '../../bench/cold-start.ts';
-import { coldStartVerdicts, TARGETS } from '../../bench/report.ts';
+import type { ColdStartRow } from '../../bench/cold-start/cold-start.ts';
+import { coldStartVerdicts, TARGETS } from '../../bench/report/report.ts';
 
 const KIB = 1024;
 const row = (figures: Partial<ColdStartRow>): ColdStartRow => ({ handler: 'users-show', route: 'GET /v15/users', available: true, ...figures });
