@@ -142,7 +142,16 @@ export interface BenchResults {
   mode: 'quick' | 'full';
   date: string;
   durationSeconds: number;
-  machine: { cpuModel: string; cores: number; memoryGb: number; freeMemoryGbAtStart: number; node: string; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  machine: {
+    cpuModel: string;
+    cores: number;
+    memoryGb: number;
+    freeMemoryGbAtStart: number;
+    node: string;
+    platform: string;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+  };
   plan: BenchPlan;
   throttling: 'disabled (createGateway({ throttling: false }))';
   seedProblems: Record<string, string>;

@@ -17,6 +17,15 @@ export const handler = apiHandler(
     if (!user) return noContent();
     const { token, sandbox, device_identifier } = request.body.apn_device;
     const device = await registerDevice({ appId, userId: user.userId, token, sandbox, deviceIdentifier: device_identifier });
-    return ok({ apn_device: { token: device.token, sandbox, device_identifier: device.device_identifier, user_id: device.user_id, app_id: device.app_id, registered_at: device.registered_at } });
+    return ok({
+      apn_device: {
+        token: device.token,
+        sandbox,
+        device_identifier: device.device_identifier,
+        user_id: device.user_id,
+        app_id: device.app_id,
+        registered_at: device.registered_at,
+      },
+    });
   },
 );

@@ -11,8 +11,12 @@ const params = z.object({ app_id: pathId });
  * The id must be the token's own app (a token sees orders only through the app it was granted to):
  * any other is 404 with an empty body. 204 past the last page.
  */
-export const handler = apiHandler('apps-orders-list-v14', { summary: "List the user's orders through an app (v14)", paged: true, query: userOrdersQuery, params }, async (request) => {
-  const user = requireUser(request);
-  if (request.params.app_id !== user.appId) throw notFound();
-  return serveUserOrders(user, request.query, { baseUrl: request.baseUrl, path: `/v14/apps/${user.appId}/orders` }, 'no-content');
-});
+export const handler = apiHandler(
+  'apps-orders-list-v14',
+  { summary: "List the user's orders through an app (v14)", paged: true, query: userOrdersQuery, params },
+  async (request) => {
+    const user = requireUser(request);
+    if (request.params.app_id !== user.appId) throw notFound();
+    return serveUserOrders(user, request.query, { baseUrl: request.baseUrl, path: `/v14/apps/${user.appId}/orders` }, 'no-content');
+  },
+);

@@ -16,8 +16,12 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('campaign-unlockings-create', { summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' }, async (request) => {
-  const merchant = requireMerchant(request);
-  await unlockCampaign(merchant.merchantId, request.body.campaign_unlocking);
-  return noContent();
-});
+export const handler = apiHandler(
+  'campaign-unlockings-create',
+  { summary: 'Unlock a campaign for a user', body, bodyObject: 'campaign_unlocking' },
+  async (request) => {
+    const merchant = requireMerchant(request);
+    await unlockCampaign(merchant.merchantId, request.body.campaign_unlocking);
+    return noContent();
+  },
+);

@@ -6,7 +6,6 @@ import { serializeCompletedOrder } from '#shared/domain/orders/views.ts';
 import type { Permission } from '#shared/routes.ts';
 import { checkOrderBody, checkParams } from '#shared/schemas/pos.ts';
 
-
 /** This route takes either token kind, so the permission each needs is checked here rather than by the route row. */
 function requirePermission(principal: { permissions: readonly Permission[] }, permission: Permission): void {
   if (!principal.permissions.includes(permission)) {
@@ -22,9 +21,14 @@ function requirePermission(principal: { permissions: readonly Permission[] }, pe
  */
 export const handler = apiHandler(
   'checks-orders-create',
-  { summary: 'Finalise (POS) or claim (customer) a remote check',
-    description: 'A finalisation repeated with the same terms answers the stored order (200) and charges nothing; with other terms, 422 order/base `differs_from_completed`.',
-    body: checkOrderBody, bodyObject: 'order', params: checkParams },
+  {
+    summary: 'Finalise (POS) or claim (customer) a remote check',
+    description:
+      'A finalisation repeated with the same terms answers the stored order (200) and charges nothing; with other terms, 422 order/base `differs_from_completed`.',
+    body: checkOrderBody,
+    bodyObject: 'order',
+    params: checkParams,
+  },
   async (request) => {
     const { merchant, user } = request.credentials;
     if (merchant) {

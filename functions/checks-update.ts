@@ -3,7 +3,6 @@ import { updateCheck } from '#shared/domain/orders/checks.ts';
 import { checkQrCodeArt, publishedCheckAnswer } from '#shared/domain/orders/published-checks.ts';
 import { checkBody, checkParams } from '#shared/schemas/pos.ts';
 
-
 /** PUT /v15/checks/:uuid: new terms for a published check, before it is paid (C# SDK UpdateRemoteCheckData). */
 export const handler = apiHandler(
   'checks-update',

@@ -12,7 +12,10 @@ const params = z.object({ code: z.string().check(z.trim(), z.minLength(1), z.max
  * per client address (60 per 15 minutes, then 429): codes must not be guessable by walking the space.
  */
 export const handler = apiHandler('codes-campaign-show', { summary: 'Get the campaign behind a cohort code', params }, async (request) => {
-  await consumeOrRefuse(CODE_LOOKUPS_PER_CLIENT, request.sourceIp, { object: 'code', message: 'Too many code lookups from this client; retry after the Retry-After interval.' });
+  await consumeOrRefuse(CODE_LOOKUPS_PER_CLIENT, request.sourceIp, {
+    object: 'code',
+    message: 'Too many code lookups from this client; retry after the Retry-After interval.',
+  });
   const campaign = await campaignForCode(request.params.code);
   if (!campaign) throw notFound();
   return ok(await legacyCampaignView(campaign));

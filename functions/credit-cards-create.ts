@@ -10,7 +10,10 @@ export const handler = apiHandler(
   async (request) => {
     const user = requireUser(request);
     // Every attempt counts, success or not: a stolen token must not become a card-testing rig (docs/security.md).
-    await consumeOrRefuse(CARD_VAULT_ATTEMPTS, String(user.userId), { object: 'credit_card', message: 'Too many cards added from this account; retry after the Retry-After interval.' });
+    await consumeOrRefuse(CARD_VAULT_ATTEMPTS, String(user.userId), {
+      object: 'credit_card',
+      message: 'Too many cards added from this account; retry after the Retry-After interval.',
+    });
     const { source, nonceField } = cardSourceOf(request.body.credit_card);
     return ok(serializeCreditCard(await addCreditCard(user.userId, source, nonceField)));
   },

@@ -1,4 +1,3 @@
-
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { listCreditCards, serializeCreditCard } from '#shared/domain/credit-cards.ts';
 

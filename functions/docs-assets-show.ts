@@ -17,7 +17,7 @@ export const handler = apiHandler(
   'docs-assets-show',
   {
     params,
-    
+
     summary: "The docs page's script and stylesheet",
   },
   async (request) => {

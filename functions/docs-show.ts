@@ -1,4 +1,3 @@
-
 import { apiHandler } from '#shared/http/handler.ts';
 
 /**
@@ -24,8 +23,8 @@ const PAGE = `<!doctype html>
 `;
 
 /** GET /docs: the human-readable API reference. */
-export const handler = apiHandler(
-  'docs-show',
-  { summary: 'The API reference page (Swagger UI)' },
-  async () => ({ status: 200, rawBody: PAGE, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' } }),
-);
+export const handler = apiHandler('docs-show', { summary: 'The API reference page (Swagger UI)' }, async () => ({
+  status: 200,
+  rawBody: PAGE,
+  headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+}));

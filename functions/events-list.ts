@@ -9,10 +9,11 @@ export const handler = apiHandler(
   'events-list',
   {
     query: eventsQuery,
-    
+
     summary: "List the caller's events",
     paged: true,
-    description: '`after` (an event id) resumes after that event; `types` (comma-separated) keeps only those types. 50 per page; every page links the next in `Link` (a stored Link polls for new events: 200 with them, 204 while there are none).',
+    description:
+      '`after` (an event id) resumes after that event; `types` (comma-separated) keeps only those types. 50 per page; every page links the next in `Link` (a stored Link polls for new events: 200 with them, 204 while there are none).',
   },
   async (request) => {
     const page = await listEvents(audienceOf(request.credentials), { after: request.query.after, types: request.query.types });

@@ -23,16 +23,24 @@ import { notificationsOfStream, sendNotifications } from '#shared/domain/push/no
 import { log } from '#shared/log.ts';
 
 export async function streamHandler(event: DynamoDBStreamEvent): Promise<{ queued: number; mailed: number }> {
-  const changes = event.Records.filter((record) => (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && record.dynamodb?.NewImage).map((record) => ({
-    eventName: record.eventName!,
-    image: unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>),
-  }));
+  const changes = event.Records.filter((record) => (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && record.dynamodb?.NewImage).map(
+    (record) => ({
+      eventName: record.eventName!,
+      image: unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>),
+    }),
+  );
   const images = changes.filter((change) => change.eventName === 'INSERT').map((change) => change.image);
   const events = eventsOfStream(images);
-  const [queuing, mailing, pushing] = await Promise.allSettled([fanOut(events), sendOutboxMails(mailsOfStream(images)), sendNotifications(notificationsOfStream(changes))]);
+  const [queuing, mailing, pushing] = await Promise.allSettled([
+    fanOut(events),
+    sendOutboxMails(mailsOfStream(images)),
+    sendNotifications(notificationsOfStream(changes)),
+  ]);
   if (queuing.status === 'fulfilled' && events.length > 0) log('info', 'events_fanned_out', { events: events.length, deliveries: queuing.value });
-  if (mailing.status === 'fulfilled' && mailing.value.sent + mailing.value.skipped + mailing.value.refused > 0) log('info', 'outbox_mails_handled', { ...mailing.value });
-  if (pushing.status === 'fulfilled' && pushing.value.sent + pushing.value.skipped + pushing.value.dropped > 0) log('info', 'push_notifications_handled', { ...pushing.value });
+  if (mailing.status === 'fulfilled' && mailing.value.sent + mailing.value.skipped + mailing.value.refused > 0)
+    log('info', 'outbox_mails_handled', { ...mailing.value });
+  if (pushing.status === 'fulfilled' && pushing.value.sent + pushing.value.skipped + pushing.value.dropped > 0)
+    log('info', 'push_notifications_handled', { ...pushing.value });
   if (queuing.status === 'rejected') throw queuing.reason;
   if (mailing.status === 'rejected') throw mailing.reason;
   if (pushing.status === 'rejected') throw pushing.reason;

@@ -7,7 +7,10 @@ import { facebookConnectionGone } from '#shared/domain/app-surface/facebook.ts';
  */
 export const handler = apiHandler(
   'facebook-connection-delete',
-  { summary: 'Unlink Facebook (gone: 410)', description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password." },
+  {
+    summary: 'Unlink Facebook (gone: 410)',
+    description: "Facebook's old login API no longer exists: answered 410 with code `gone`. Users sign in with email and password.",
+  },
   async () => {
     throw facebookConnectionGone();
   },

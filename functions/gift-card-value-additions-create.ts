@@ -14,6 +14,10 @@ export const handler = apiHandler(
       throw unauthorized('Not authorized to add gift card value for this merchant.', 'gift_card_value_addition', 'merchant_token');
     }
     const addition = request.body.gift_card_value_addition;
-    return idempotentCommit(request, (response) => response, (respond) => addGiftCardValue(merchant.merchantId, addition, respond));
+    return idempotentCommit(
+      request,
+      (response) => response,
+      (respond) => addGiftCardValue(merchant.merchantId, addition, respond),
+    );
   },
 );

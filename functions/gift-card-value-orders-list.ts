@@ -17,7 +17,9 @@ export const handler = apiHandler(
     const user = requireUser(request);
     const page = await listBuyerGiftCardOrders(user.userId, request.query.cursor);
     if (page.orders.length === 0) return noContent();
-    const next = page.nextCursor ? nextPageLink(request.baseUrl, '/v15/users/gift_card_value_orders', new URLSearchParams({ cursor: encodeCursor(page.nextCursor) })) : {};
+    const next = page.nextCursor
+      ? nextPageLink(request.baseUrl, '/v15/users/gift_card_value_orders', new URLSearchParams({ cursor: encodeCursor(page.nextCursor) }))
+      : {};
     return ok(page.orders.map(serializeBuyerGiftCardOrder), next);
   },
 );

@@ -13,8 +13,10 @@ export const handler = apiHandler(
     if (merchant.merchantId !== request.params.merchant_id) {
       throw unauthorized('Not authorized to remove gift card value for this merchant.', 'gift_card_value_removal', 'merchant_token');
     }
-    return idempotentCommit(request, (response: GiftCardRemovalResponse) => response, (respond) =>
-      removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, respond }),
+    return idempotentCommit(
+      request,
+      (response: GiftCardRemovalResponse) => response,
+      (respond) => removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, respond }),
     );
   },
 );

@@ -13,7 +13,11 @@ const body = z.object({
   }),
 });
 
-export const handler = apiHandler('legacy-loyalty-claims-create', { notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' }, async (request) => {
-  const user = requireUser(request);
-  return ok(await claimLegacyCard({ userId: user.userId, appId: user.appId }, request.body.legacy_loyalty.legacy_id));
-});
+export const handler = apiHandler(
+  'legacy-loyalty-claims-create',
+  { notFound: LEGACY_NOT_FOUND, summary: 'Claim a legacy loyalty campaign', body, bodyObject: 'legacy_loyalty' },
+  async (request) => {
+    const user = requireUser(request);
+    return ok(await claimLegacyCard({ userId: user.userId, appId: user.appId }, request.body.legacy_loyalty.legacy_id));
+  },
+);

@@ -12,19 +12,13 @@ const query = z.object({
 });
 
 /** GET /v14/locations/:location_id/orders: the location's orders, newest first, paged by Link (every page has one); 204 past the end. */
-export const handler = apiHandler(
-  'location-orders-list',
-  { summary: "List a location's orders (merchant)", paged: true, params, query },
-  async (request) => {
-    const merchant = requireMerchant(request);
-    requireReachablePage(request.query);
-    const locationId = request.params.location_id;
-    const page = request.query.page ?? 1;
-    const orders = await listLocationOrders(merchant.merchantId, locationId, { cursor: request.query.cursor, page });
-    return pageAnswer(
-      request.baseUrl,
-      { items: orders, after: (last) => cursorPosition(`/v14/locations/${locationId}/orders`, page, last.position) },
-      (shown) => shown.map((entry) => ({ order: locationOrderColumns(entry.order) })),
-    );
-  },
-);
+export const handler = apiHandler('location-orders-list', { summary: "List a location's orders (merchant)", paged: true, params, query }, async (request) => {
+  const merchant = requireMerchant(request);
+  requireReachablePage(request.query);
+  const locationId = request.params.location_id;
+  const page = request.query.page ?? 1;
+  const orders = await listLocationOrders(merchant.merchantId, locationId, { cursor: request.query.cursor, page });
+  return pageAnswer(request.baseUrl, { items: orders, after: (last) => cursorPosition(`/v14/locations/${locationId}/orders`, page, last.position) }, (shown) =>
+    shown.map((entry) => ({ order: locationOrderColumns(entry.order) })),
+  );
+});

@@ -9,8 +9,15 @@ const params = z.object({ location_id: pathId });
 
 export const handler = apiHandler(
   'location-reward-summary-show',
-  { summary: "Totals of a user's rewards at a location", query, params,
+  {
+    summary: "Totals of a user's rewards at a location",
+    query,
+    params,
     // The location, read beside the token's read as the path names it (HandlerSpec.prefetch); locationRewardSummary checks it once the token is admitted.
-    prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation) },
-  async (request) => ok(await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false, request.prefetched)),
+    prefetch: ({ params: raw }) => readByRawId(raw.location_id, readRewardsLocation),
+  },
+  async (request) =>
+    ok(
+      await locationRewardSummary(request.params.location_id, request.credentials.user?.userId, request.query.transfer_supported ?? false, request.prefetched),
+    ),
 );

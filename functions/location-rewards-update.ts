@@ -10,5 +10,6 @@ const params = z.object({ location_id: pathId, claim_id: z.string() });
 export const handler = apiHandler(
   'location-rewards-update',
   { summary: 'Pause or unpause a reward (location path)', params, body: rewardPauseBody, bodyObject: 'reward' },
-  async (request) => ok(await setLocationRewardPaused(requireUser(request).userId, request.params.location_id, request.params.claim_id, request.body.reward.paused)),
+  async (request) =>
+    ok(await setLocationRewardPaused(requireUser(request).userId, request.params.location_id, request.params.claim_id, request.body.reward.paused)),
 );

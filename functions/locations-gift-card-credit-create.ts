@@ -8,7 +8,9 @@ export const handler = apiHandler(
   { summary: 'Gift card value at a location', params: locationParams, body: giftCardCreditBody, bodyObject: 'get_merchant_funded_gift_card_credit' },
   async (request) => {
     const merchant = requireMerchant(request);
-    const credit = await customerCreditAtLocation(merchant.merchantId, request.params.location_id, { paymentTokenData: request.body.get_merchant_funded_gift_card_credit.payment_token_data });
+    const credit = await customerCreditAtLocation(merchant.merchantId, request.params.location_id, {
+      paymentTokenData: request.body.get_merchant_funded_gift_card_credit.payment_token_data,
+    });
     return ok({ merchant_funded_gift_card_credit: { total_amount: credit.giftCard } });
   },
 );

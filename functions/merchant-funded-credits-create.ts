@@ -10,7 +10,11 @@ export const handler = apiHandler(
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {
-      await grantMerchantFundedCredit({ merchantId: merchant.merchantId, grant: request.body.merchant_funded_credit, respond: () => idempotency.completionItem({ status: 204 }) });
+      await grantMerchantFundedCredit({
+        merchantId: merchant.merchantId,
+        grant: request.body.merchant_funded_credit,
+        respond: () => idempotency.completionItem({ status: 204 }),
+      });
       return { status: 204 };
     });
   },

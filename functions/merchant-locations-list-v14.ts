@@ -13,7 +13,6 @@ const params = z.object({ merchant_id: pathId });
 export const handler = apiHandler(
   'merchant-locations-list-v14',
   {
-    
     summary: "List a merchant's locations (v14)",
     params,
     notFound: MERCHANT_NOT_FOUND,

@@ -8,11 +8,13 @@ import { listRewards } from '#shared/domain/loyalty/rewards.ts';
  * without one what a new user would see. lat/lng pick the nearest location's time zone for usable_now;
  * transfer_supported blank or false leaves out rewards that must be transferred.
  */
-const query = z.object({
+const query = z
+  .object({
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
     transfer_supported: optionalQuery(booleanQuery),
-  }).check(z.superRefine(requireLatLngTogether));
+  })
+  .check(z.superRefine(requireLatLngTogether));
 
 const params = z.object({ merchant_id: pathId });
 

@@ -24,12 +24,8 @@ function documentFor(baseUrl: string): string {
 }
 
 /** GET /openapi.json: the OpenAPI 3.1 document of this API, with this deployment's base URL as its server. */
-export const handler = apiHandler(
-  'openapi-show',
-  { summary: 'The OpenAPI 3.1 document of this API' },
-  async (request) => ({
-    status: 200,
-    rawBody: documentFor(request.baseUrl),
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
-  }),
-);
+export const handler = apiHandler('openapi-show', { summary: 'The OpenAPI 3.1 document of this API' }, async (request) => ({
+  status: 200,
+  rawBody: documentFor(request.baseUrl),
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+}));

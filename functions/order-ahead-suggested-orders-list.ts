@@ -4,14 +4,27 @@ import { serializeSuggestion, suggestedOrders, SUGGESTION_TYPES, type Suggestion
 import { latitudeQuery, longitudeQuery, optionalQuery, pathId, requireLatLngTogether } from '#shared/schemas/params.ts';
 
 /** `types=past,popular` (the iOS SDK sends `past` or nothing); unknown types are ignored, none given means all. */
-const typesList = z.pipe(z.string().check(z.maxLength(200)), z.transform((value) => new Set(value.split(',').map((type) => type.trim().toLowerCase()).filter((type): type is SuggestionType => (SUGGESTION_TYPES as readonly string[]).includes(type)))));
+const typesList = z.pipe(
+  z.string().check(z.maxLength(200)),
+  z.transform(
+    (value) =>
+      new Set(
+        value
+          .split(',')
+          .map((type) => type.trim().toLowerCase())
+          .filter((type): type is SuggestionType => (SUGGESTION_TYPES as readonly string[]).includes(type)),
+      ),
+  ),
+);
 
-const query = z.object({
+const query = z
+  .object({
     location_id: optionalQuery(pathId.check(z.describe('Only carts of this location (and its popular carts)'))),
     types: optionalQuery(typesList),
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
-  }).check(z.superRefine(requireLatLngTogether));
+  })
+  .check(z.superRefine(requireLatLngTogether));
 
 /**
  * GET /v15/order_ahead/orders/suggested: up to 25 ready-to-send carts, the user's past ones (deduplicated,

@@ -17,12 +17,20 @@ import { validateProposedOrder, type ValidationOutcome } from '#shared/domain/or
 const errorDetailSchema = z.object({ object: z.string(), property: z.string(), message: z.string(), code: z.optional(z.string()) });
 
 /** The order's app as `validate` read it; null for an order that does not exist (recording then reads, and finds none). */
-const appId = z.pipe(z.nullable(z.number().check(z.int(), z.positive())), z.transform((value) => value ?? undefined));
+const appId = z.pipe(
+  z.nullable(z.number().check(z.int(), z.positive())),
+  z.transform((value) => value ?? undefined),
+);
 
 const eventSchema = z.discriminatedUnion('step', [
   z.object({ step: z.literal('validate'), order_uuid: z.string().check(z.minLength(1)) }),
   z.object({ step: z.literal('record_valid'), order_uuid: z.string().check(z.minLength(1)), app_id: appId, priced: z.record(z.string(), z.unknown()) }),
-  z.object({ step: z.literal('record_invalid'), order_uuid: z.string().check(z.minLength(1)), app_id: appId, errors: z.array(errorDetailSchema).check(z.minLength(1)) }),
+  z.object({
+    step: z.literal('record_invalid'),
+    order_uuid: z.string().check(z.minLength(1)),
+    app_id: appId,
+    errors: z.array(errorDetailSchema).check(z.minLength(1)),
+  }),
   z.object({
     step: z.literal('record_failure'),
     order_uuid: z.string().check(z.minLength(1)),

@@ -81,8 +81,8 @@ const HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
-export const handler = apiHandler(
-  'password-reset-page',
-  { summary: 'The page a password-reset email links to (sets a new password)' },
-  async () => ({ status: 200, rawBody: PAGE, headers: HEADERS }),
-);
+export const handler = apiHandler('password-reset-page', { summary: 'The page a password-reset email links to (sets a new password)' }, async () => ({
+  status: 200,
+  rawBody: PAGE,
+  headers: HEADERS,
+}));

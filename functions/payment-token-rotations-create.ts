@@ -5,9 +5,9 @@ import { rotatePaymentToken, serializePaymentToken } from '#shared/domain/paymen
 export const handler = apiHandler(
   'payment-token-rotations-create',
   {
-    
     summary: "Replace the user's QR code data (payment token)",
-    description: 'Issues a new payment token and kills the current one in the same write: a POS scanning the old code is refused as for an unknown code. No body. The new token lasts 30 days (docs/identity.md).',
+    description:
+      'Issues a new payment token and kills the current one in the same write: a POS scanning the old code is refused as for an unknown code. No body. The new token lasts 30 days (docs/identity.md).',
   },
   async (request) => ok(serializePaymentToken(await rotatePaymentToken(requireUser(request).userId))),
 );

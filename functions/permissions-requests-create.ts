@@ -12,7 +12,7 @@ export const handler = apiHandler(
   {
     body: permissionsRequestCreation,
     bodyObject: 'permissions_request',
-    
+
     summary: 'Ask a user for permissions (the same answer whether or not the email is registered)',
   },
   async (request) => {

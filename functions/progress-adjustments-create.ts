@@ -10,7 +10,11 @@ export const handler = apiHandler(
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotent(request, async (idempotency) => {
-      await adjustProgress({ merchantId: merchant.merchantId, adjustment: request.body.progress_adjustment, respond: () => idempotency.completionItem({ status: 204 }) });
+      await adjustProgress({
+        merchantId: merchant.merchantId,
+        adjustment: request.body.progress_adjustment,
+        respond: () => idempotency.completionItem({ status: 204 }),
+      });
       return { status: 204 };
     });
   },

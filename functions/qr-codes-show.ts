@@ -21,12 +21,15 @@ export const MAX_QR_WIDTH = 1024;
 export const handler = apiHandler(
   'qr-codes-show',
   {
-    
     summary: "The user's QR code with tip and colour preferences (JSON, or PNG with Accept: image/png)",
     query,
   },
   async (request) => {
-    const preferences = preferencesFromQuery({ color: request.query['preferences[color]'], tipAmount: request.query['preferences[tip_amount]'], tipPercent: request.query['preferences[tip_percent]'] });
+    const preferences = preferencesFromQuery({
+      color: request.query['preferences[color]'],
+      tipAmount: request.query['preferences[tip_amount]'],
+      tipPercent: request.query['preferences[tip_percent]'],
+    });
     const code = encodePaymentCode(await paymentTokenData(requireUser(request).userId), preferences);
     if (!/\bimage\/png\b/i.test(request.headers.accept ?? '')) return ok({ qr_code: { code } });
     const width = request.query.width?.trim() ? Number(request.query.width.trim()) : 300;

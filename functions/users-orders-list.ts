@@ -6,6 +6,8 @@ import { serveUserOrders, userOrdersQuery } from '#shared/http/user-orders.ts';
  * app, newest first. No orders is 200 `[]`, never 204 (the gem maps the body). The gem reads one page; the
  * Link of the next one is there for clients that follow it.
  */
-export const handler = apiHandler('users-orders-list', { summary: "List the user's orders (Ruby gem form)", paged: true, query: userOrdersQuery }, async (request) =>
-  serveUserOrders(requireUser(request), request.query, { baseUrl: request.baseUrl, path: '/v15/users/orders' }, 'empty-list'),
+export const handler = apiHandler(
+  'users-orders-list',
+  { summary: "List the user's orders (Ruby gem form)", paged: true, query: userOrdersQuery },
+  async (request) => serveUserOrders(requireUser(request), request.query, { baseUrl: request.baseUrl, path: '/v15/users/orders' }, 'empty-list'),
 );

@@ -23,7 +23,8 @@ export async function queueHandler(event: SQSEvent): Promise<SQSBatchResponse> {
       try {
         const message = JSON.parse(record.body) as DeliveryMessage;
         const outcome = await deliver(message, Number(record.attributes.ApproximateReceiveCount ?? '1'));
-        if (outcome.kind === 'dropped') log('info', 'webhook_dropped', { endpoint_id: message.endpoint_id, event_id: message.event_id, reason: outcome.reason });
+        if (outcome.kind === 'dropped')
+          log('info', 'webhook_dropped', { endpoint_id: message.endpoint_id, event_id: message.event_id, reason: outcome.reason });
         if (outcome.kind !== 'retry') continue;
         await delayRedelivery(record.receiptHandle, outcome.delaySeconds);
       } catch (error) {

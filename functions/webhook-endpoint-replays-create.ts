@@ -10,9 +10,10 @@ export const handler = apiHandler(
     params: webhookEndpointParams,
     body: replayBody,
     bodyObject: 'replay',
-    
+
     summary: 'Replay events to a webhook endpoint',
-    description: 'Queues again the events of the last 30 days after `after` that the endpoint subscribes to (at most 1000 per replay), per resource in order, with the same ids and bodies.',
+    description:
+      'Queues again the events of the last 30 days after `after` that the endpoint subscribes to (at most 1000 per replay), per resource in order, with the same ids and bodies.',
   },
   async (request) => {
     const after = request.body.replay.after;

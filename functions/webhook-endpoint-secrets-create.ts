@@ -8,9 +8,10 @@ export const handler = apiHandler(
   'webhook-endpoint-secrets-create',
   {
     params: webhookEndpointParams,
-    
+
     summary: 'Roll the signing secret of a webhook endpoint',
-    description: 'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
+    description:
+      'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
   },
   async (request) => {
     const { endpoint, secret } = await rollSecret(audienceOf(request.credentials), request.params.id);

@@ -9,9 +9,10 @@ export const handler = apiHandler(
   {
     body: webhookEndpointBody,
     bodyObject: 'webhook_endpoint',
-    
+
     summary: 'Register a webhook endpoint for events',
-    description: 'https URLs of public hosts only (the local stack also takes http://127.0.0.1 and http://localhost). The secret signs every delivery (LevelUp-Signature) and is shown only here. See docs/events.md.',
+    description:
+      'https URLs of public hosts only (the local stack also takes http://127.0.0.1 and http://localhost). The secret signs every delivery (LevelUp-Signature) and is shown only here. See docs/events.md.',
   },
   async (request) => {
     const { endpoint, secret } = await createEndpoint(audienceOf(request.credentials), request.body.webhook_endpoint);

@@ -4,11 +4,7 @@ import { deleteEndpoint } from '#shared/domain/events/endpoints.ts';
 import { webhookEndpointParams } from '#shared/schemas/events.ts';
 
 /** DELETE /v15/webhook_endpoints/:id: no more deliveries to it (queued ones are dropped). */
-export const handler = apiHandler(
-  'webhook-endpoints-delete',
-  { params: webhookEndpointParams, summary: 'Delete a webhook endpoint' },
-  async (request) => {
-    await deleteEndpoint(audienceOf(request.credentials), request.params.id);
-    return noContent();
-  },
-);
+export const handler = apiHandler('webhook-endpoints-delete', { params: webhookEndpointParams, summary: 'Delete a webhook endpoint' }, async (request) => {
+  await deleteEndpoint(audienceOf(request.credentials), request.params.id);
+  return noContent();
+});

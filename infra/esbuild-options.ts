@@ -15,7 +15,8 @@ const MAPPED_OPTIONS = new Set(['minify', 'sourceMap', 'format', 'target', 'exte
 function aliasesOf(esbuildArgs: Record<string, string | boolean>): Record<string, string> {
   const aliases: Record<string, string> = {};
   for (const [argument, value] of Object.entries(esbuildArgs)) {
-    if (!argument.startsWith('--alias:') || typeof value !== 'string') throw new Error(`apiFunctionEsbuildOptions does not map the esbuild argument ${argument}`);
+    if (!argument.startsWith('--alias:') || typeof value !== 'string')
+      throw new Error(`apiFunctionEsbuildOptions does not map the esbuild argument ${argument}`);
     aliases[argument.slice('--alias:'.length)] = value;
   }
   return aliases;

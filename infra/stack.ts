@@ -104,7 +104,8 @@ export class LoyaltyApiStack extends Stack {
       table: this.table,
       sender: this.webhookDelivery.streamFunction,
       apnsPlatformApplicationArn: props.push?.apnsPlatformApplicationArn ?? (this.node.tryGetContext('pushApnsPlatformApplicationArn') as string | undefined),
-      apnsSandboxPlatformApplicationArn: props.push?.apnsSandboxPlatformApplicationArn ?? (this.node.tryGetContext('pushApnsSandboxPlatformApplicationArn') as string | undefined),
+      apnsSandboxPlatformApplicationArn:
+        props.push?.apnsSandboxPlatformApplicationArn ?? (this.node.tryGetContext('pushApnsSandboxPlatformApplicationArn') as string | undefined),
     });
 
     // Email (password resets, permissions-request notices, the mail outbox): SES, send-only, for the functions that send.
@@ -113,9 +114,12 @@ export class LoyaltyApiStack extends Stack {
     this.mail = new Mail(this, 'Mail', {
       from: mailFrom,
       identity: mailIdentity,
-      support: (this.node.tryGetContext('supportEmail') as string | undefined),
+      support: this.node.tryGetContext('supportEmail') as string | undefined,
       // The stream function sends the mail outbox (gift card orders' emails, after the answer).
-      senders: [...routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!), this.webhookDelivery.streamFunction],
+      senders: [
+        ...routes.filter((route) => route.sendsEmail).map((route) => routeFunctions.functions.get(route.handler)!),
+        this.webhookDelivery.streamFunction,
+      ],
     });
 
     // Images: a private bucket; the routes marked readsImages may GetObject its image keys (to sign redirects).
@@ -126,10 +130,14 @@ export class LoyaltyApiStack extends Stack {
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
-      for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction]) fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
+      for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction])
+        fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);
       // HTTP functions key per-client caps on the viewer address only when a request carries this (shared/http/client-address.ts).
       for (const fn of this.functions.values()) fn.addEnvironment('EDGE_ORIGIN_SECRET', this.edge.originSecret);
-      new CfnOutput(this, 'OriginUrl', { value: httpApi.url, description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)' });
+      new CfnOutput(this, 'OriginUrl', {
+        value: httpApi.url,
+        description: 'The API stage behind CloudFront (bypasses the per-client limits; not for clients)',
+      });
     }
     this.apiUrl = this.edge?.url ?? httpApi.url;
 
@@ -149,7 +157,10 @@ export class LoyaltyApiStack extends Stack {
     this.webhookDelivery.alarmTo(this.monitoring.topic, this.monitoring.dashboard);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Invoke URL of the API' });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe on-call to this SNS topic: every alarm notifies it' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'Subscribe on-call to this SNS topic: every alarm notifies it',
+    });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
   }

@@ -63,7 +63,8 @@ export function integerOption(values: OptionValues, name: string, required: true
 export function integerOption(values: OptionValues, name: string, required = false): number | undefined {
   const value = required ? stringOption(values, name, true) : stringOption(values, name);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a whole number of 1 or more, not "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${name} must be a whole number of 1 or more, not "${value}"`);
   return Number(value);
 }
 
@@ -80,7 +81,10 @@ export function numberOption(values: OptionValues, name: string, required = fals
 /** A comma-separated option (`--merchant-ids 1,2`); undefined when not given. */
 export function listOption(values: OptionValues, name: string): string[] | undefined {
   const value = stringOption(values, name);
-  return value?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return value
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 export function integerListOption(values: OptionValues, name: string): number[] | undefined {
@@ -116,7 +120,7 @@ const createAppCommand: AdminCommand = {
 
 const rotateAppSecretCommand: AdminCommand = {
   summary: "Give an app a new client secret (shown once); the old one and the app's tokens stop working.",
-  usage: '--api-key <the app\'s API key>',
+  usage: "--api-key <the app's API key>",
   options: { 'api-key': { type: 'string' } },
   async run(values) {
     const rotated = await rotateClientSecret(stringOption(values, 'api-key', true));
@@ -220,7 +224,13 @@ const createLocationCommand: AdminCommand = {
 const createUserCommand: AdminCommand = {
   summary: 'Create a user of an app.',
   usage: '--app-id <id> --email <email> --password <password> [--first-name <name>] [--last-name <name>]',
-  options: { 'app-id': { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } },
+  options: {
+    'app-id': { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+  },
   async run(values) {
     const appId = integerOption(values, 'app-id', true);
     if (!(await getApp(appId))) throw new CommandError(`App ${appId} does not exist`);
@@ -230,7 +240,9 @@ const createUserCommand: AdminCommand = {
       first_name: stringOption(values, 'first-name') ?? '',
       last_name: stringOption(values, 'last-name') ?? '',
     });
-    return { user: { id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name, payment_token_data: user.payment_token_data } };
+    return {
+      user: { id: user.user_id, email: user.email, first_name: user.first_name, last_name: user.last_name, payment_token_data: user.payment_token_data },
+    };
   },
 };
 
@@ -244,8 +256,15 @@ function permissionsOption(values: OptionValues, allowed: readonly Permission[],
 
 const createTokenCommand: AdminCommand = {
   summary: 'Issue an access token for a user or a merchant and print it (shown once).',
-  usage: '(--user-id <id> [--app-id <id>] | --merchant-id <id> --app-id <id>) [--permissions <name,name>] [--limited]\n        (--limited: a user token that may not change the account itself, like a downgraded one)',
-  options: { 'user-id': { type: 'string' }, 'merchant-id': { type: 'string' }, 'app-id': { type: 'string' }, permissions: { type: 'string' }, limited: { type: 'boolean' } },
+  usage:
+    '(--user-id <id> [--app-id <id>] | --merchant-id <id> --app-id <id>) [--permissions <name,name>] [--limited]\n        (--limited: a user token that may not change the account itself, like a downgraded one)',
+  options: {
+    'user-id': { type: 'string' },
+    'merchant-id': { type: 'string' },
+    'app-id': { type: 'string' },
+    permissions: { type: 'string' },
+    limited: { type: 'boolean' },
+  },
   async run(values) {
     const userId = integerOption(values, 'user-id');
     const merchantId = integerOption(values, 'merchant-id');
@@ -331,7 +350,7 @@ async function generalHelp(): Promise<string> {
     const command = await loadCommand(name);
     lines.push(`  ${name.padEnd(width)} ${command?.summary ?? ''}`);
   }
-  lines.push('', 'npm run admin -- <command> --help shows a command\'s options.', '', TABLE_HELP);
+  lines.push('', "npm run admin -- <command> --help shows a command's options.", '', TABLE_HELP);
   return lines.join('\n');
 }
 

@@ -175,7 +175,12 @@ async function startStack() {
   ]);
   const customers: Customer[] = [];
   for (let index = 0; index < customerCount; index++) {
-    const user = await createUser(demo.app.id, { email: `soak-${index}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'Soak', last_name: `Customer${index}`, password: 'soak password 1' });
+    const user = await createUser(demo.app.id, {
+      email: `soak-${index}-${randomUUID().slice(0, 6)}@example.com`,
+      first_name: 'Soak',
+      last_name: `Customer${index}`,
+      password: 'soak password 1',
+    });
     const token = await issueToken({ subject: 'user', userId: user.user_id, appId: demo.app.id, permissions: USER_PERMISSIONS, unlimited: true });
     await addCreditCard(user.user_id, `fake-valid-nonce-soak-${user.user_id}`);
     customers.push({ id: user.user_id, token, qr: user.payment_token_data, busy: false });
@@ -278,7 +283,13 @@ function workload(demo: Demo, customers: Customer[]) {
     const menu = demo.menu as { location_id: number; item_with_option: { id: number; option_id: number } };
     const started = await measured('order ahead start', [200], 'POST', '/v15/order_ahead/orders', {
       token: customer.token,
-      body: { order: { location_id: menu.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: menu.item_with_option.id, quantity: between(1, 3), option_ids: [menu.item_with_option.option_id] } }] } },
+      body: {
+        order: {
+          location_id: menu.location_id,
+          conveyance: { fulfillment_type: 'pickup' },
+          items: [{ item: { id: menu.item_with_option.id, quantity: between(1, 3), option_ids: [menu.item_with_option.option_id] } }],
+        },
+      },
     });
     if (started.status !== 200) return;
     const orderUrl = started.body.order.order_url as string;
@@ -308,7 +319,10 @@ function workload(demo: Demo, customers: Customer[]) {
     const customer = pick(customers);
     const campaigns = Object.entries(demo.campaigns as Record<string, number>);
     const [kind, campaignId] = pick(campaigns);
-    const representation = pick(['basic_v1', `${kind === 'custom_progress' ? 'custom_progress_based' : `${kind.replace('_gift_card', '')}_based${kind.endsWith('gift_card') ? '_gift_card' : ''}_loyalty`}_v1`]);
+    const representation = pick([
+      'basic_v1',
+      `${kind === 'custom_progress' ? 'custom_progress_based' : `${kind.replace('_gift_card', '')}_based${kind.endsWith('gift_card') ? '_gift_card' : ''}_loyalty`}_v1`,
+    ]);
     const choice = between(1, 4);
     if (choice === 1) await measured('read locations', [200, 204], 'GET', `/v15/apps/${demo.app.id}/locations`);
     else if (choice === 2) await measured('read orders', [200, 204], 'GET', '/v15/apps/orders', { token: customer.token });
@@ -370,14 +384,21 @@ async function main(): Promise<number> {
     print();
     print(`soak: ${startedAt.toISOString()}, ${durationSeconds} s, concurrency ${concurrency}, ${stack.customers.length} customers`);
     print(`requests: ${requests} (${(requests / durationSeconds).toFixed(1)}/s)`);
-    print(`statuses: ${[...byStatus].sort(([a], [b]) => a - b).map(([status, count]) => `${status}=${count}`).join(' ')}`);
+    print(
+      `statuses: ${[...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}=${count}`)
+        .join(' ')}`,
+    );
     print(`latency ms: p50 ${percentile(all, 0.5).toFixed(1)}, p99 ${percentile(all, 0.99).toFixed(1)}, max ${(all.at(-1) ?? 0).toFixed(1)}`);
     print();
     print('operation                 count   p50 ms   p99 ms  statuses');
     for (const [label, values] of [...latencies].sort(([a], [b]) => a.localeCompare(b))) {
       const sorted = [...values].sort((a, b) => a - b);
       const codes = [...statuses.get(label)!].map(([status, count]) => `${status}=${count}`).join(' ');
-      print(`${label.padEnd(24)} ${String(values.length).padStart(6)} ${percentile(sorted, 0.5).toFixed(1).padStart(8)} ${percentile(sorted, 0.99).toFixed(1).padStart(8)}  ${codes}`);
+      print(
+        `${label.padEnd(24)} ${String(values.length).padStart(6)} ${percentile(sorted, 0.5).toFixed(1).padStart(8)} ${percentile(sorted, 0.99).toFixed(1).padStart(8)}  ${codes}`,
+      );
     }
     print();
     print(`audit: ${audit.accounts} accounts, ${audit.entries} ledger entries, ${audit.mismatches.length} mismatches`);

@@ -73,7 +73,12 @@ async function main(): Promise<void> {
   const { startLocalEventStream } = await import('./local/event-stream.ts');
   const deliveries = await startLocalDeliveryQueue();
   const streamClient = localClient(dynamo.endpoint);
-  const eventStream = await startLocalEventStream({ endpoint: dynamo.endpoint, client: streamClient, tableName, checkpointFile: join(localDirectory, 'event-stream.json') });
+  const eventStream = await startLocalEventStream({
+    endpoint: dynamo.endpoint,
+    client: streamClient,
+    tableName,
+    checkpointFile: join(localDirectory, 'event-stream.json'),
+  });
   logLine('webhook delivery started', { stream: 'DynamoDB Local', checkpoint: join(localDirectory, 'event-stream.json') });
 
   const { createGateway, listen } = await import('./local/gateway.ts');

@@ -85,6 +85,8 @@ const timings = { bootMs, importMs: importedAt - bootMs, firstRequestMs: servedA
 const cpu = { importCpuMs: importedCpuMs - bootCpuMs, firstRequestCpuMs: servedCpuMs - importedCpuMs, totalCpuMs: servedCpuMs };
 if (callsFile) writeFileSync(callsFile, serialize(groups));
 const calls = groups.map((group) => group.map((call) => call.operation).join('+')).join('|');
-process.stderr.write(`COLD-START-PROBE ${JSON.stringify({ ...timings, ...cpu, status: result?.statusCode ?? null, roundTrips: groups.flat().length, calls })}\n`);
+process.stderr.write(
+  `COLD-START-PROBE ${JSON.stringify({ ...timings, ...cpu, status: result?.statusCode ?? null, roundTrips: groups.flat().length, calls })}\n`,
+);
 // The SDK keeps its connection open; a Lambda sandbox would freeze here instead.
 process.exit(0);

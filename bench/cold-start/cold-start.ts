@@ -18,7 +18,18 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from '../harness/measure.ts';
 import { SCRATCH_DIRECTORY } from '../harness/stack.ts';
-import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableName, withWritesOnScratch, type ProbeRecording } from './cold-twin.ts';
+import {
+  copyPreState,
+  ensureScratchTable,
+  failedOnlyInTwin,
+  isTwinRound,
+  twinWaits,
+  keysWritten,
+  readProbeRecording,
+  scratchTableName,
+  withWritesOnScratch,
+  type ProbeRecording,
+} from './cold-twin.ts';
 import type { World } from '../harness/seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from '../scenarios/scenarios.ts';
 
@@ -44,7 +55,11 @@ const LAMBDA_NODE_OPTIONS: string[] = [];
  * `--functions=a,b` (with `--cold-start`): only those functions (handler names), beside the baseline; for
  * measuring one function's change before and after, several runs, without the others' 2 minutes. Its rows are not the figures of record (the lead's full run is).
  */
-const SELECTED_FUNCTIONS = process.argv.find((argument) => argument.startsWith('--functions='))?.slice('--functions='.length).split(',').filter(Boolean);
+const SELECTED_FUNCTIONS = process.argv
+  .find((argument) => argument.startsWith('--functions='))
+  ?.slice('--functions='.length)
+  .split(',')
+  .filter(Boolean);
 /**
  * `--sdk-comparison` (with `--cold-start`): the AWS SDK left to the runtime (as deployed) against the SDK bundled
  * with each function (minified, tree-shaken), for the baseline and SDK_COMPARISON_FUNCTIONS (or `--functions=`):
@@ -135,7 +150,9 @@ const PROBE_BODIES: Record<string, (world: World) => unknown> = {
   // The second user buys $10 for the first (the bench app's charge limits are lifted by the seed; 10 rounds stay far below them).
   // The buyer is the second user (PROBE_TOKEN_USERS): payment-method-delete, probed earlier in each round with the
   // first user's token, removes the first user's card, after which every probe of this order answered 422.
-  'gift-card-value-orders-create': (world) => ({ gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[0]!.email, value_amount: 1_000 } }),
+  'gift-card-value-orders-create': (world) => ({
+    gift_card_value_order: { merchant_id: world.merchantId, recipient_email: world.users[0]!.email, value_amount: 1_000 },
+  }),
   // The POS's writes for the second user (the first user's QR code is replaced by payment-token-rotations-create's probe each round).
   'proposed-orders-create': (world) => proposedOrderBody(world, world.users[1]!),
   'orders-create': (world) => oneStepOrderBody(world, world.users[1]!),
@@ -213,7 +230,8 @@ function tokenKindFor(route: Route | undefined): TokenKind | undefined {
  * probed after that one answered 401 without running its own path (63 of 129 rows in the run of 2026-11-23).
  */
 function freshToken(kind: TokenKind, world: World, userIndex = 0): Promise<string> {
-  if (kind === 'user') return issueToken({ subject: 'user', userId: world.users[userIndex]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
+  if (kind === 'user')
+    return issueToken({ subject: 'user', userId: world.users[userIndex]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true });
   if (kind === 'merchant') return issueToken({ subject: 'merchant', merchantId: world.merchantId, appId: world.appId, permissions: MERCHANT_PERMISSIONS });
   return issueToken({ subject: 'app', appId: world.appId });
 }
@@ -226,8 +244,12 @@ interface ProbeEvent {
 /** The route's request as API Gateway's payload v2 (no Authorization header: withToken adds the probe's own). */
 function eventFor(route: Route | undefined): ProbeEvent {
   const method = route?.method ?? 'GET';
-  const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1')) : '/v15/no-such-route';
-  const params = route ? Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, match[1] === 'uuid' ? 'bench0000000000000000000000000000' : '1'])) : undefined;
+  const path = route
+    ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1'))
+    : '/v15/no-such-route';
+  const params = route
+    ? Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, match[1] === 'uuid' ? 'bench0000000000000000000000000000' : '1']))
+    : undefined;
   const headers: Record<string, string> = { host: 'cold-start.local', accept: 'application/json', 'x-forwarded-proto': 'https' };
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   if (hasBody) headers['content-type'] = 'application/json';
@@ -279,7 +301,9 @@ interface ProbeResult {
 function probe(bundle: string, eventFile: string, callsFile: string, environment: Record<string, string>): Promise<ProbeResult> {
   const probeScript = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    const profiling = PROBE_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${PROBE_PROFILE_DIRECTORY}`, `--cpu-prof-name=${basename(bundle, '.mjs')}-${Date.now()}.cpuprofile`] : [];
+    const profiling = PROBE_PROFILE_DIRECTORY
+      ? ['--cpu-prof', `--cpu-prof-dir=${PROBE_PROFILE_DIRECTORY}`, `--cpu-prof-name=${basename(bundle, '.mjs')}-${Date.now()}.cpuprofile`]
+      : [];
     const child = spawn(process.execPath, [...LAMBDA_NODE_OPTIONS, ...profiling, probeScript, bundle, eventFile, callsFile], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...LAMBDA_ENVIRONMENT, ...environment, LOG_LEVEL: 'info' },
@@ -332,9 +356,15 @@ export async function measureColdStarts(options: {
       ...(body ? { body, sendsEmail: route?.sendsEmail === true } : {}),
     });
   }
-  targets.unshift({ handler: BASELINE, route: '-', entry: fileURLToPath(new URL('../harness/baseline-handler.ts', import.meta.url)), event: eventFor(undefined) });
+  targets.unshift({
+    handler: BASELINE,
+    route: '-',
+    entry: fileURLToPath(new URL('../harness/baseline-handler.ts', import.meta.url)),
+    event: eventFor(undefined),
+  });
   // Each SDK-bundled variant right after its function: the pair is probed back to back in every round.
-  if (SDK_COMPARISON) targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, sdkBundled: true }]));
+  if (SDK_COMPARISON)
+    targets.splice(0, targets.length, ...targets.flatMap((target) => [target, { ...target, handler: `${target.handler}${SDK_BUNDLED}`, sdkBundled: true }]));
 
   const built: (Target & { bundle: string; eventFile: string; callsFile: string; bytes: number; sdk: number; largest: string })[] = [];
   // One build per function, as the stack bundles it.
@@ -360,14 +390,23 @@ export async function measureColdStarts(options: {
     const eventFile = join(bundleDirectory, `function-${index}.event.json`);
     const callsFile = join(bundleDirectory, `function-${index}.calls.bin`);
     const output = Object.entries(outcome.value.outputs).find(([path]) => path.endsWith(`function-${index}.mjs`))?.[1];
-    built.push({ ...target, bundle, eventFile, callsFile, bytes: statSync(bundle).size, sdk: output ? sdkBytes(output.inputs) : 0, largest: output ? largestInputs(output.inputs) : '' });
+    built.push({
+      ...target,
+      bundle,
+      eventFile,
+      callsFile,
+      bytes: statSync(bundle).size,
+      sdk: output ? sdkBytes(output.inputs) : 0,
+      largest: output ? largestInputs(output.inputs) : '',
+    });
   }
 
   // The cold twins (bench/cold-start/cold-twin.ts): one bundle, built as the baseline's, for the baseline and every function
   // Each function's twin reads its own replay file, named in its event. Not for `--sdk-comparison` (no recordings).
   const twins = SDK_COMPARISON ? noTwins('not measured with --sdk-comparison') : await prepareTwins(built, bundleDirectory, options.environment);
   options.progress(
-    `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` + (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
+    `bundled ${built.length} functions; ${options.runs} cold starts each, interleaved` +
+      (twins.bundle ? `; their cold twins in ${twins.rounds(options.runs)} of the rounds, each right after its function` : `; no cold twins: ${twins.note}`),
   );
 
   // A probe whose valid body sends an email sends it as deployed, to SES: here the local emulator the tests use.
@@ -411,8 +450,13 @@ export async function measureColdStarts(options: {
       recordings.set(target.handler, recording);
       if (!twinRound || twinFailures.has(target.handler)) continue;
       try {
-        const { twin, twinRecording } = await twins.probe(target, recording, (bundle, eventFile, callsFile) => probe(bundle, eventFile, callsFile, environment));
-        pairs.set(target.handler, [...(pairs.get(target.handler) ?? []), { probe: result, twin, failedOnlyInTwin: failedOnlyInTwin(recording, twinRecording), waitedInTwin: twinWaits(recording, twinRecording) }]);
+        const { twin, twinRecording } = await twins.probe(target, recording, (bundle, eventFile, callsFile) =>
+          probe(bundle, eventFile, callsFile, environment),
+        );
+        pairs.set(target.handler, [
+          ...(pairs.get(target.handler) ?? []),
+          { probe: result, twin, failedOnlyInTwin: failedOnlyInTwin(recording, twinRecording), waitedInTwin: twinWaits(recording, twinRecording) },
+        ]);
       } catch (error) {
         twinFailures.set(target.handler, `cold twin: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`);
       }
@@ -425,7 +469,14 @@ export async function measureColdStarts(options: {
   for (const target of built) {
     const list = samples.get(target.handler) ?? [];
     if (list.length === 0) {
-      rows.push({ handler: target.handler, route: target.route, available: false, bundleBytes: target.bytes, largestInputs: target.largest, note: failures.get(target.handler) ?? 'no runs' });
+      rows.push({
+        handler: target.handler,
+        route: target.route,
+        available: false,
+        bundleBytes: target.bytes,
+        largestInputs: target.largest,
+        note: failures.get(target.handler) ?? 'no runs',
+      });
       continue;
     }
     const totalMs = median(list.map((sample) => sample.totalMs));
@@ -433,7 +484,8 @@ export async function measureColdStarts(options: {
     const firstRequestMs = median(list.map((sample) => sample.firstRequestMs));
     const twin = twinFigures(pairs.get(target.handler) ?? []);
     const external = target.handler.endsWith(SDK_BUNDLED) ? samples.get(target.handler.slice(0, -SDK_BUNDLED.length)) : undefined;
-    const delta = (figure: 'importMs' | 'firstRequestMs' | 'totalMs' | 'totalCpuMs') => round(median(list.map((sample, run) => sample[figure] - external![run]![figure])), 1);
+    const delta = (figure: 'importMs' | 'firstRequestMs' | 'totalMs' | 'totalCpuMs') =>
+      round(median(list.map((sample, run) => sample[figure] - external![run]![figure])), 1);
     const notes = [failures.get(target.handler), twinFailures.get(target.handler), twin.note].filter(Boolean);
     rows.push({
       handler: target.handler,
@@ -442,7 +494,9 @@ export async function measureColdStarts(options: {
       bundleBytes: target.bytes,
       sdkBytes: target.sdk,
       largestInputs: target.largest,
-      ...(external?.length === list.length ? { sdkBundledDeltaMs: { import: delta('importMs'), firstRequest: delta('firstRequestMs'), total: delta('totalMs'), totalCpu: delta('totalCpuMs') } } : {}),
+      ...(external?.length === list.length
+        ? { sdkBundledDeltaMs: { import: delta('importMs'), firstRequest: delta('firstRequestMs'), total: delta('totalMs'), totalCpu: delta('totalCpuMs') } }
+        : {}),
       totalMs: round(totalMs, 1),
       importMs: round(importMs, 1),
       firstRequestMs: round(firstRequestMs, 1),
@@ -485,8 +539,12 @@ export function twinFigures(rounds: TwinRound[]): {
   const waited = rounds.filter((pair) => (pair.waitedInTwin ?? []).length > 0);
   const notes = [
     differing > 0 ? `the twin's round trips differ from the function's in ${differing} of ${rounds.length} rounds` : undefined,
-    otherState.length > 0 ? `in ${otherState.length} of ${rounds.length} rounds a twin's call failed where the function's succeeded (${[...new Set(otherState.flatMap((pair) => pair.failedOnlyInTwin))].join(', ')})` : undefined,
-    waited.length > 0 ? `in ${waited.length} of ${rounds.length} rounds a twin's call waited where the function's did not (${[...new Set(waited.flatMap((pair) => pair.waitedInTwin!))].slice(0, 3).join(', ')})` : undefined,
+    otherState.length > 0
+      ? `in ${otherState.length} of ${rounds.length} rounds a twin's call failed where the function's succeeded (${[...new Set(otherState.flatMap((pair) => pair.failedOnlyInTwin))].join(', ')})`
+      : undefined,
+    waited.length > 0
+      ? `in ${waited.length} of ${rounds.length} rounds a twin's call waited where the function's did not (${[...new Set(waited.flatMap((pair) => pair.waitedInTwin!))].slice(0, 3).join(', ')})`
+      : undefined,
     failed > 0 ? `the twin answered ${rounds.find((pair) => pair.twin.status !== 200)!.twin.status} in ${failed} of ${rounds.length} rounds` : undefined,
   ].filter(Boolean);
   return {
@@ -509,7 +567,11 @@ interface Twins {
   /** Copies into the scratch table the items each function's latest recorded writes touch, as they are now. */
   copyPreStates(recordings: Map<string, ProbeRecording>): Promise<void>;
   /** Probes the function's twin with the function's recording of this round, its writes sent to the scratch table. */
-  probe(target: { handler: string; callsFile: string }, recording: ProbeRecording, run: (bundle: string, eventFile: string, callsFile: string) => Promise<ProbeResult>): Promise<{ twin: ProbeResult; twinRecording: ProbeRecording }>;
+  probe(
+    target: { handler: string; callsFile: string },
+    recording: ProbeRecording,
+    run: (bundle: string, eventFile: string, callsFile: string) => Promise<ProbeResult>,
+  ): Promise<{ twin: ProbeResult; twinRecording: ProbeRecording }>;
   stop(): void;
 }
 

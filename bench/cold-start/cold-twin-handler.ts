@@ -25,6 +25,10 @@ export const handler = async (event: { recording: string }): Promise<APIGatewayP
       return { operation, command: commandClass, input };
     }),
   );
-  await replay(recording, (command) => db().send(command as never).catch(() => undefined));
+  await replay(recording, (command) =>
+    db()
+      .send(command as never)
+      .catch(() => undefined),
+  );
   return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ replayed: recording.flat().length }) };
 };

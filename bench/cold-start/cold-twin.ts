@@ -104,7 +104,8 @@ export function twinWaits(recording: ProbeRecording, twin: ProbeRecording): stri
   return twin.flat().flatMap((call, index) => {
     const counterpart = functionCalls[index];
     const attempts = call.attempts ?? 1;
-    if (attempts > (counterpart?.attempts ?? 1)) return [`${call.operation} ${attempts} attempts, ${Math.round(call.retryDelayMs ?? 0)} ms retry delay${call.error ? `, ${call.error}` : ''}`];
+    if (attempts > (counterpart?.attempts ?? 1))
+      return [`${call.operation} ${attempts} attempts, ${Math.round(call.retryDelayMs ?? 0)} ms retry delay${call.error ? `, ${call.error}` : ''}`];
     if (call.ms !== undefined && counterpart?.ms !== undefined && call.ms > counterpart.ms + TWIN_WAIT_MS && call.ms > 2 * counterpart.ms) {
       return [`${call.operation} ${Math.round(call.ms)} ms against ${Math.round(counterpart.ms)}`];
     }
@@ -135,11 +136,15 @@ export function withWritesOnScratch(recording: ProbeRecording, table: string, sc
       if (!WRITE_OPERATIONS.has(call.operation)) return call;
       const input = call.input;
       if (call.operation === 'TransactWriteItems') {
-        const items = (input.TransactItems as TransactItem[]).map((item) => Object.fromEntries(Object.entries(item).map(([kind, part]) => [kind, part && retarget(part, table, scratch)])));
+        const items = (input.TransactItems as TransactItem[]).map((item) =>
+          Object.fromEntries(Object.entries(item).map(([kind, part]) => [kind, part && retarget(part, table, scratch)])),
+        );
         return { ...call, input: { ...input, TransactItems: items } };
       }
       if (call.operation === 'BatchWriteItem') {
-        const requests = Object.fromEntries(Object.entries(input.RequestItems as Record<string, unknown>).map(([name, writes]) => [name === table ? scratch : name, writes]));
+        const requests = Object.fromEntries(
+          Object.entries(input.RequestItems as Record<string, unknown>).map(([name, writes]) => [name === table ? scratch : name, writes]),
+        );
         return { ...call, input: { ...input, RequestItems: requests } };
       }
       return { ...call, input: retarget(input as { TableName?: string }, table, scratch) };
@@ -163,7 +168,7 @@ export function keysWritten(recording: ProbeRecording, table: string): Key[] {
         for (const part of Object.values(item)) if (part?.TableName === table) add(part.Item ?? part.Key!);
       }
     } else if (call.operation === 'BatchWriteItem') {
-      for (const write of ((input.RequestItems as Record<string, BatchWrite[]>)[table] ?? [])) add(write.PutRequest?.Item ?? write.DeleteRequest!.Key);
+      for (const write of (input.RequestItems as Record<string, BatchWrite[]>)[table] ?? []) add(write.PutRequest?.Item ?? write.DeleteRequest!.Key);
     } else if (input.TableName === table) {
       add((input.Item ?? input.Key) as Key);
     }

@@ -57,14 +57,18 @@ export function floorFor(
       ? load.roundTrips === null
         ? null
         : load.roundTrips * floor.getItemP50
-      : entries.reduce((sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? (floor.transactWriteP50 ?? Number.NaN) : floor.getItemP50), 0) + shapedReadAdjustment(load, floor) + callPriceAdjustment(load, floor);
+      : entries.reduce(
+          (sum, [operation, count]) => sum + count * (TRANSACTION_OPERATIONS.has(operation) ? (floor.transactWriteP50 ?? Number.NaN) : floor.getItemP50),
+          0,
+        ) +
+        shapedReadAdjustment(load, floor) +
+        callPriceAdjustment(load, floor);
   // NaN: a call whose floor was not measured (a transaction the warm-up never made): no ratio rather than a wrong one.
   if (calls === null || Number.isNaN(calls)) return null;
   const hop = floor.baselineP50 === undefined ? 0 : floor.baselineP50 - floor.getItemP50;
   const work = intrinsic === 'passwordHash' ? (floor.passwordHashP50 ?? 0) : 0;
   return calls + hop + work;
 }
-
 
 /**
  * The floor an endpoint's overhead ratio divides by, and today's priced floor (floorFor) beside it, always.

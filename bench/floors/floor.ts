@@ -62,7 +62,9 @@ export async function transactWriteFloor(runId: string, concurrency: number, lim
               ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
             },
           },
-          ...Array.from({ length: Math.max(1, items - 1) }, (_, entry) => putNew({ ...keys.ledgerEntry(account, `floor:${sequence}:${entry}`), entity: 'BenchFloor', amount: 1 })),
+          ...Array.from({ length: Math.max(1, items - 1) }, (_, entry) =>
+            putNew({ ...keys.ledgerEntry(account, `floor:${sequence}:${entry}`), entity: 'BenchFloor', amount: 1 }),
+          ),
         ],
         1,
       ),
@@ -165,13 +167,19 @@ function floorPartition(runId: string, shape: FloorShape) {
         return item;
       });
       for (let start = 0; start < items.length; start += 25) {
-        let requests: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = { [table()]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) };
+        let requests: Record<string, { PutRequest: { Item: Record<string, unknown> } }[]> | undefined = {
+          [table()]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })),
+        };
         while (requests && Object.keys(requests).length > 0) {
           const written = await db().send(new BatchWriteCommand({ RequestItems: requests }));
           requests = written.UnprocessedItems as typeof requests;
         }
       }
-      return { pk: items[0]!.pk!, keys: items.map(({ pk: itemPk, sk }) => ({ pk: itemPk!, sk: sk! })), bytesPerItem: round(items.reduce((sum, item) => sum + itemBytes(item), 0) / items.length, 0) };
+      return {
+        pk: items[0]!.pk!,
+        keys: items.map(({ pk: itemPk, sk }) => ({ pk: itemPk!, sk: sk! })),
+        bytesPerItem: round(items.reduce((sum, item) => sum + itemBytes(item), 0) / items.length, 0),
+      };
     })();
     seededShapes.set(name, seeded);
   }
@@ -204,5 +212,12 @@ export async function shapedReadFloor(runId: string, operation: ShapedRead, shap
     capacity = stats.capacityUnits;
   });
   if (run.errors > 0) throw new Error(`the ${operation} floor failed ${run.errors} times: ${run.firstError}`);
-  return { operation, concurrency, shape: { ...shape, items: partition.keys.length, bytesPerItem: partition.bytesPerItem }, summary: run.summary, capacityUnits: capacity, errors: run.errors };
+  return {
+    operation,
+    concurrency,
+    shape: { ...shape, items: partition.keys.length, bytesPerItem: partition.bytesPerItem },
+    summary: run.summary,
+    capacityUnits: capacity,
+    errors: run.errors,
+  };
 }

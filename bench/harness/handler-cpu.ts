@@ -56,7 +56,8 @@ try {
     const sample = await measure(() => db().send(new GetCommand({ TableName: table(), Key: key })));
     if (index >= warmup) floor.push(sample);
   }
-  const summary = (list: { cpuMs: number; wallMs: number }[]) => `CPU ${round(median(list.map((sample) => sample.cpuMs)), 3)} ms, wall ${round(median(list.map((sample) => sample.wallMs)), 3)} ms (medians of ${list.length})`;
+  const summary = (list: { cpuMs: number; wallMs: number }[]) =>
+    `CPU ${round(median(list.map((sample) => sample.cpuMs)), 3)} ms, wall ${round(median(list.map((sample) => sample.wallMs)), 3)} ms (medians of ${list.length})`;
   process.stderr.write(`${scenario.id} (${scenario.route.method} ${scenario.route.path}): ${summary(samples)}; statuses ${JSON.stringify(statuses)}\n`);
   process.stderr.write(`bare GetItem, same client: ${summary(floor)}\n`);
 } finally {

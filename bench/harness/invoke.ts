@@ -18,7 +18,14 @@ export async function invokeDirectly(spec: HttpRequestSpec): Promise<InvocationS
   const { route, params } = findMatchingRoute(spec.method, url.pathname);
   if (!route) throw new Error(`no route for ${spec.method} ${url.pathname}`);
   const body = spec.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(spec.body));
-  const headers = Object.fromEntries(Object.entries({ host: '127.0.0.1', accept: 'application/json', ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }), ...spec.headers }).map(([name, value]) => [name.toLowerCase(), value]));
+  const headers = Object.fromEntries(
+    Object.entries({
+      host: '127.0.0.1',
+      accept: 'application/json',
+      ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...spec.headers,
+    }).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const event = toEvent({ headers, method: spec.method, httpVersion: '1.1', socket: { remoteAddress: '127.0.0.1' } } as never, body, url, route, params);
   const handler = await loadHandler(route.handler);
   const cpu = process.cpuUsage();

@@ -232,7 +232,8 @@ export async function httpLoad(options: {
             startExecutions += Number(starts);
           }
           const startSample = headerValue(headers, 'x-bench-start-execution-sample');
-          if (startSample !== undefined) startExecutionSample = JSON.parse(Buffer.from(startSample, 'base64url').toString('utf8')) as HttpLoadResult['startExecutionSample'];
+          if (startSample !== undefined)
+            startExecutionSample = JSON.parse(Buffer.from(startSample, 'base64url').toString('utf8')) as HttpLoadResult['startExecutionSample'];
           const cpu = headerValue(headers, 'x-handler-cpu-ms');
           if (cpu !== undefined) handlerCpu.push(Number(cpu));
           const serverCpu = headerValue(headers, 'x-bench-process-cpu-ms');
@@ -279,7 +280,13 @@ export async function httpLoad(options: {
           readShapes: Object.fromEntries(
             Object.entries(readShapeTotals).map(([operation, totals]) => [
               operation,
-              { callsPerRequest: round(totals.calls / readShapeSamples, 3), itemsPerCall: round(totals.items / totals.calls, 2), bytesPerItem: round(totals.bytes / totals.items, 0), attributesPerItem: round(totals.attributes / totals.items, 1), parallelCalls: round(totals.parallel / totals.requests, 2) },
+              {
+                callsPerRequest: round(totals.calls / readShapeSamples, 3),
+                itemsPerCall: round(totals.items / totals.calls, 2),
+                bytesPerItem: round(totals.bytes / totals.items, 0),
+                attributesPerItem: round(totals.attributes / totals.items, 1),
+                parallelCalls: round(totals.parallel / totals.requests, 2),
+              },
             ]),
           ),
         }),

@@ -31,19 +31,45 @@ import { overheadFloor, SINGLE_WRITES, TRANSACTION_OPERATIONS } from '../floors/
 import { parseRecordingDescription, RECORD_CALLS_HEADER, replayable, TWIN_PATH } from '../floors/twin.ts';
 import { floorShape, RECORD_READ_SHAPES_HEADER, SHAPED_READS, type FloorShape, type ShapedRead } from '../floors/read-shape.ts';
 import type { IntrinsicWork } from '../scenarios/scenarios.ts';
-import type { AdjacentSide, BenchPlan, BenchResults, Concurrency, EndpointRow, EndpointRun, OrderAheadRow, OrderAheadRun } from '../types.ts';
+import type { AdjacentSide, BenchPlan, BenchResults, Concurrency, EndpointRow, EndpointRun, OrderAheadRow } from '../types.ts';
 
 const quick = process.argv.includes('--quick');
 /** `--only=a,b`: the scenario ids to run (every one when absent). */
-const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
+const only = process.argv
+  .find((argument) => argument.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter(Boolean);
 const selected = (id: string) => only === undefined || only.includes(id);
 if (process.argv.includes('--cpu-prof')) process.env.BENCH_CPU_PROFILE_DIRECTORY ??= join(BENCH_DIRECTORY, 'tmp', 'profiles');
 const CONCURRENCIES = [1, 16] as const satisfies readonly Concurrency[];
 
 /** How long / how much each measurement runs. Full: ~5 minutes in all; quick: about 75 s (a sanity run of every figure). */
 const PLAN: BenchPlan = quick
-  ? { durationMs: 400, warmupRequests: 4, floorMs: 400, adjacentFloorMs: 100, adjacentHashMs: 300, jvmWarmupMs: 1_000, consumable: { 1: 10, 16: 32 }, orderAheadFlows: { 1: 3, 16: 16 }, coldStartRuns: 1, historyRecords: 500 }
-  : { durationMs: 4_000, warmupRequests: 40, floorMs: 3_000, adjacentFloorMs: 750, adjacentHashMs: 2_000, jvmWarmupMs: 5_000, consumable: { 1: 100, 16: 400 }, orderAheadFlows: { 1: 30, 16: 96 }, coldStartRuns: 10, historyRecords: 10_000 };
+  ? {
+      durationMs: 400,
+      warmupRequests: 4,
+      floorMs: 400,
+      adjacentFloorMs: 100,
+      adjacentHashMs: 300,
+      jvmWarmupMs: 1_000,
+      consumable: { 1: 10, 16: 32 },
+      orderAheadFlows: { 1: 3, 16: 16 },
+      coldStartRuns: 1,
+      historyRecords: 500,
+    }
+  : {
+      durationMs: 4_000,
+      warmupRequests: 40,
+      floorMs: 3_000,
+      adjacentFloorMs: 750,
+      adjacentHashMs: 2_000,
+      jvmWarmupMs: 5_000,
+      consumable: { 1: 100, 16: 400 },
+      orderAheadFlows: { 1: 30, 16: 96 },
+      coldStartRuns: 10,
+      historyRecords: 10_000,
+    };
 
 /**
  * How often the bench looks at an order-ahead order's state in the table while it validates. The bench
@@ -81,7 +107,9 @@ const ADJACENT_FLOOR_MINIMUM_SAMPLES = 40;
 async function main(): Promise<void> {
   const runId = randomUUID().slice(0, 8);
   const machine = machineFacts();
-  progress(`${quick ? 'quick' : 'full'} run on ${machine.cores} x ${machine.cpuModel}, Node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')}`);
+  progress(
+    `${quick ? 'quick' : 'full'} run on ${machine.cores} x ${machine.cpuModel}, Node ${machine.node}; load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
   progress('starting DynamoDB Local (in memory), a fresh table and the gateway (throttling disabled)');
   const stack = await startBenchStack();
   const results: Partial<BenchResults> = {
@@ -98,8 +126,15 @@ async function main(): Promise<void> {
     const { BASELINE_PATH } = await import('./baseline-handler.ts');
     /** The baseline endpoint through the gateway, at this concurrency: the price of the HTTP hop plus one GetItem. */
     const baselineLoad = async (concurrency: number, durationMs: number): Promise<HttpLoadResult> => {
-      const load = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { durationMs }, next: () => ({ method: 'GET', path: BASELINE_PATH }), expectedStatuses: [200] });
-      if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the baseline endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
+      const load = await httpLoad({
+        baseUrl: stack.baseUrl,
+        connections: concurrency,
+        limit: { durationMs },
+        next: () => ({ method: 'GET', path: BASELINE_PATH }),
+        expectedStatuses: [200],
+      });
+      if (load.statuses['200'] === undefined || load.errors > 0)
+        throw new Error(`the baseline endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
       return load;
     };
     /**
@@ -108,13 +143,23 @@ async function main(): Promise<void> {
      */
     const recordingReadShapes = (next: () => HttpRequestSpec, recordingId?: string) => (): HttpRequestSpec => {
       const spec = next();
-      return { ...spec, headers: { ...spec.headers, [RECORD_READ_SHAPES_HEADER]: '1', ...(recordingId === undefined ? {} : { [RECORD_CALLS_HEADER]: recordingId }) } };
+      return {
+        ...spec,
+        headers: { ...spec.headers, [RECORD_READ_SHAPES_HEADER]: '1', ...(recordingId === undefined ? {} : { [RECORD_CALLS_HEADER]: recordingId }) },
+      };
     };
     /** The twin through the gateway, at this concurrency, as the baseline is loaded. */
     const twinLoad = async (recordingId: string, concurrency: number, durationMs: number): Promise<HttpLoadResult> => {
       const path = `${TWIN_PATH}?recording=${encodeURIComponent(recordingId)}`;
-      const load = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { durationMs }, next: () => ({ method: 'GET', path }), expectedStatuses: [200] });
-      if (load.statuses['200'] === undefined || load.errors > 0) throw new Error(`the twin endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
+      const load = await httpLoad({
+        baseUrl: stack.baseUrl,
+        connections: concurrency,
+        limit: { durationMs },
+        next: () => ({ method: 'GET', path }),
+        expectedStatuses: [200],
+      });
+      if (load.statuses['200'] === undefined || load.errors > 0)
+        throw new Error(`the twin endpoint failed: ${load.unexpectedSample ?? `${load.errors} socket errors`}`);
       return load;
     };
     /** Which adjacent floors an endpoint's run needs, from its warm-up: only the kinds of call it makes. */
@@ -123,9 +168,14 @@ async function main(): Promise<void> {
       const recorded = warmup.recordedCalls ?? [];
       return {
         // A GET endpoint's twin, when every recording its warm-up reported was of reads only (bench/floors/twin.ts).
-        twin: recordingId !== undefined && intrinsic === undefined && recorded.length > 0 && recorded.every((calls) => replayable(parseRecordingDescription(calls))) ? { recordingId, calls: recorded.at(-1)! } : undefined,
+        twin:
+          recordingId !== undefined && intrinsic === undefined && recorded.length > 0 && recorded.every((calls) => replayable(parseRecordingDescription(calls)))
+            ? { recordingId, calls: recorded.at(-1)! }
+            : undefined,
         // A transaction is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
-        transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0) ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2)) : undefined,
+        transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0)
+          ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2))
+          : undefined,
         // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
         // as a bare one of the endpoint's shape (the items its warm-up's shaped calls returned, their size and attributes, bucketed).
         reads: SHAPED_READS.flatMap((operation) => {
@@ -136,7 +186,14 @@ async function main(): Promise<void> {
         singleWrite: SINGLE_WRITES.some((operation) => (warmup.calls[operation] ?? 0) > 0),
         // A StartExecution is priced as a bare one: a repeat of a warm-up's STANDARD execution, answered as the
         // first and starting nothing, which holds only while the executions are held (never run against data).
-        startExecution: (warmup.startExecutions ?? 0) > 0 && holdsWorkflows && sample && stack.workflowsEndpoint && sample.stateMachineArn === localStateMachineArn('completion') ? { endpoint: stack.workflowsEndpoint, sample } : undefined,
+        startExecution:
+          (warmup.startExecutions ?? 0) > 0 &&
+          holdsWorkflows &&
+          sample &&
+          stack.workflowsEndpoint &&
+          sample.stateMachineArn === localStateMachineArn('completion')
+            ? { endpoint: stack.workflowsEndpoint, sample }
+            : undefined,
         passwordHash: intrinsic === 'passwordHash',
       };
     };
@@ -147,7 +204,12 @@ async function main(): Promise<void> {
       // The twin is the floor its endpoint is judged by: measured closest to the run, last before it and first after it.
       const twin = plan.twin && when === 'after' ? await twinLoad(plan.twin.recordingId, concurrency, PLAN.adjacentFloorMs) : undefined;
       const baseline = await baselineLoad(concurrency, PLAN.adjacentFloorMs);
-      const side: AdjacentSide & { shapes?: Partial<Record<ShapedRead, FloorShape>>; baselineHandlerCpuMs: number | null; baselineServerCpuMs: number | null; twin?: HttpLoadResult } = {
+      const side: AdjacentSide & {
+        shapes?: Partial<Record<ShapedRead, FloorShape>>;
+        baselineHandlerCpuMs: number | null;
+        baselineServerCpuMs: number | null;
+        twin?: HttpLoadResult;
+      } = {
         baselineP50: baseline.summary.p50,
         baselineHandlerCpuMs: baseline.handlerCpuMs,
         baselineServerCpuMs: baseline.serverCpuMs,
@@ -160,23 +222,35 @@ async function main(): Promise<void> {
         (side.shapes ??= {})[operation] = measured.shape!;
       }
       if (plan.singleWrite) side.singleWriteP50 = (await singleWriteFloor(runId, concurrency, limit)).summary.p50;
-      if (plan.startExecution) side.startExecutionP50 = (await startExecutionFloor(plan.startExecution.endpoint, plan.startExecution.sample, concurrency, limit)).summary.p50;
+      if (plan.startExecution)
+        side.startExecutionP50 = (await startExecutionFloor(plan.startExecution.endpoint, plan.startExecution.sample, concurrency, limit)).summary.p50;
       if (plan.passwordHash) side.passwordHashP50 = (await passwordHashFloor(concurrency, { durationMs: PLAN.adjacentHashMs })).summary.p50;
       side.twin = twin ?? (plan.twin ? await twinLoad(plan.twin.recordingId, concurrency, PLAN.adjacentFloorMs) : undefined);
       if (side.twin) side.twinP50 = side.twin.summary.p50;
       return side;
     };
-    const combineAdjacent = (plan: AdjacentPlan, before: Awaited<ReturnType<typeof measureAdjacent>>, after: Awaited<ReturnType<typeof measureAdjacent>>): EndpointRun['adjacentFloor'] => {
+    const combineAdjacent = (
+      plan: AdjacentPlan,
+      before: Awaited<ReturnType<typeof measureAdjacent>>,
+      after: Awaited<ReturnType<typeof measureAdjacent>>,
+    ): EndpointRun['adjacentFloor'] => {
       const { shapes, baselineHandlerCpuMs, baselineServerCpuMs, twin: twinBefore, ...beforeSide } = before;
       const { shapes: _shapes, baselineHandlerCpuMs: afterHandlerCpu, baselineServerCpuMs: afterServerCpu, twin: twinAfter, ...afterSide } = after;
-      const mean = (first: number | null | undefined, second: number | null | undefined) => (first == null || second == null ? undefined : round((first + second) / 2, 3));
-      const floor: EndpointRun['adjacentFloor'] = { getItemP50: mean(before.getItemP50, after.getItemP50)!, baselineP50: mean(before.baselineP50, after.baselineP50)!, sides: { before: beforeSide, after: afterSide } };
+      const mean = (first: number | null | undefined, second: number | null | undefined) =>
+        first == null || second == null ? undefined : round((first + second) / 2, 3);
+      const floor: EndpointRun['adjacentFloor'] = {
+        getItemP50: mean(before.getItemP50, after.getItemP50)!,
+        baselineP50: mean(before.baselineP50, after.baselineP50)!,
+        sides: { before: beforeSide, after: afterSide },
+      };
       const handlerCpu = mean(baselineHandlerCpuMs, afterHandlerCpu);
       const serverCpu = mean(baselineServerCpuMs, afterServerCpu);
       if (handlerCpu !== undefined) floor.baselineHandlerCpuMs = handlerCpu;
       if (serverCpu !== undefined) floor.baselineServerCpuMs = serverCpu;
-      if (plan.transactItems !== undefined) Object.assign(floor, { transactWriteP50: mean(before.transactWriteP50, after.transactWriteP50), transactItems: plan.transactItems });
-      for (const { operation } of plan.reads) (floor.reads ??= {})[operation] = { p50: mean(before.reads?.[operation], after.reads?.[operation])!, shape: shapes![operation]! };
+      if (plan.transactItems !== undefined)
+        Object.assign(floor, { transactWriteP50: mean(before.transactWriteP50, after.transactWriteP50), transactItems: plan.transactItems });
+      for (const { operation } of plan.reads)
+        (floor.reads ??= {})[operation] = { p50: mean(before.reads?.[operation], after.reads?.[operation])!, shape: shapes![operation]! };
       if (plan.singleWrite) floor.singleWriteP50 = mean(before.singleWriteP50, after.singleWriteP50)!;
       if (plan.startExecution) floor.startExecutionP50 = mean(before.startExecutionP50, after.startExecutionP50)!;
       if (plan.passwordHash) floor.passwordHashP50 = mean(before.passwordHashP50, after.passwordHashP50)!;
@@ -205,7 +279,17 @@ async function main(): Promise<void> {
     const { keys } = await import('#shared/db/keys.ts');
     /** The order's state as stored (an eventually consistent read would lag). */
     const orderAheadState = async (uuid: string): Promise<unknown> =>
-      (await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadOrder(uuid), ProjectionExpression: '#state', ExpressionAttributeNames: { '#state': 'state' }, ConsistentRead: true }))).Item?.state;
+      (
+        await db().send(
+          new GetCommand({
+            TableName: table(),
+            Key: keys.orderAheadOrder(uuid),
+            ProjectionExpression: '#state',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ConsistentRead: true,
+          }),
+        )
+      ).Item?.state;
     const { writeReports, terminalTable } = await import('../report/report.ts');
 
     progress('seeding: app, merchant, 10 locations, campaign, menu, 32 users with tokens and cards');
@@ -234,7 +318,15 @@ async function main(): Promise<void> {
     const endpointLoads: { row: EndpointRow; loads: Map<Concurrency, { load: HttpLoadResult; adjacentFloor: EndpointRun['adjacentFloor'] }> }[] = [];
     for (const scenario of scenarios.filter((candidate) => selected(candidate.id))) {
       const route = `${scenario.route.method} ${scenario.route.path}`;
-      const row: EndpointRow = { id: scenario.id, title: scenario.title, route, available: false, minimum: scenario.minimum, ...(scenario.intrinsic ? { intrinsic: scenario.intrinsic } : {}), runs: [] };
+      const row: EndpointRow = {
+        id: scenario.id,
+        title: scenario.title,
+        route,
+        available: false,
+        minimum: scenario.minimum,
+        ...(scenario.intrinsic ? { intrinsic: scenario.intrinsic } : {}),
+        runs: [],
+      };
       const unavailable = (scenario.needs ?? []).filter((piece) => world[piece] === undefined).map((piece) => `seed did not create ${piece}`)[0];
       if (unavailable) {
         row.note = `not available: ${unavailable}`;
@@ -257,7 +349,14 @@ async function main(): Promise<void> {
           // the measured requests must not pay; bench/harness/server.ts): the run is priced at the warm-up's shapes.
           // A GET endpoint's warm-up also records its calls, for its twin (bench/floors/twin.ts).
           const recordingId = scenario.route.method === 'GET' ? `${scenario.id}:${concurrency}` : undefined;
-          const warmup = await httpLoad({ baseUrl: stack.baseUrl, connections: concurrency, limit: { amount: warmupFor(concurrency) }, next: recordingReadShapes(next, recordingId), expectedStatuses: scenario.expectedStatuses, onResponse });
+          const warmup = await httpLoad({
+            baseUrl: stack.baseUrl,
+            connections: concurrency,
+            limit: { amount: warmupFor(concurrency) },
+            next: recordingReadShapes(next, recordingId),
+            expectedStatuses: scenario.expectedStatuses,
+            onResponse,
+          });
           // The floors again, right next to this run (the machine's load drifts over minutes), once before it
           // and once after it: each is priced at the mean of its two p50s, so a drift during the run cancels.
           const plan = adjacentPlan(warmup, scenario.holdsWorkflows === true, scenario.intrinsic, recordingId);
@@ -321,7 +420,8 @@ async function main(): Promise<void> {
           startLatencies.push(performance.now() - startSentAt);
           const orderUrl = started.body?.order?.order_url;
           const uuid = started.body?.order?.uuid;
-          if (started.status !== 200 || typeof orderUrl !== 'string' || typeof uuid !== 'string') throw new Error(`start answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+          if (started.status !== 200 || typeof orderUrl !== 'string' || typeof uuid !== 'string')
+            throw new Error(`start answered ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
           stats.startRoundTrips = header(started.headers, 'x-dynamodb-round-trips');
           stats.startCapacityUnits = header(started.headers, 'x-dynamodb-capacity-units');
           stats.startUnits = units(started.headers);
@@ -340,8 +440,19 @@ async function main(): Promise<void> {
           stats.pollUnits = units(polled.headers);
           flows += 1;
         });
-        orderAhead.runs.push({ concurrency, summary: run.summary, errors: run.errors, firstError: run.firstError, pollsPerFlow: round(polls / Math.max(1, flows), 1), ...stats, startP50Ms: round(median(startLatencies)), pollP50Ms: round(median(pollLatencies)) });
-        progress(`order ahead start -> 200 c=${concurrency}: p50 ${run.summary.p50} ms, p99 ${run.summary.p99} ms, ${round(polls / Math.max(1, flows), 1)} polls/flow${run.errors ? `; ${run.errors} errors: ${run.firstError}` : ''}`);
+        orderAhead.runs.push({
+          concurrency,
+          summary: run.summary,
+          errors: run.errors,
+          firstError: run.firstError,
+          pollsPerFlow: round(polls / Math.max(1, flows), 1),
+          ...stats,
+          startP50Ms: round(median(startLatencies)),
+          pollP50Ms: round(median(pollLatencies)),
+        });
+        progress(
+          `order ahead start -> 200 c=${concurrency}: p50 ${run.summary.p50} ms, p99 ${run.summary.p99} ms, ${round(polls / Math.max(1, flows), 1)} polls/flow${run.errors ? `; ${run.errors} errors: ${run.firstError}` : ''}`,
+        );
         if (run.summary.count > 0) orderAhead.available = true;
         else orderAhead.note = `failed: ${run.firstError}`;
       }
@@ -392,7 +503,9 @@ async function main(): Promise<void> {
     writeFileSync(join(resultsDirectory, `${resultsName}.json`), `${JSON.stringify(complete, null, 2)}\n`);
     if (!only) writeReports(complete, `bench/results/${complete.mode}.json`);
     process.stdout.write(`\n${terminalTable(complete)}\n`);
-    progress(`done in ${complete.durationSeconds} s: ${only ? '' : 'docs/benchmarks.md, docs/cost.md, '}bench/results/${resultsName}.json (server log: ${stack.serverLog})`);
+    progress(
+      `done in ${complete.durationSeconds} s: ${only ? '' : 'docs/benchmarks.md, docs/cost.md, '}bench/results/${resultsName}.json (server log: ${stack.serverLog})`,
+    );
   } finally {
     await stack.stop();
   }
@@ -431,11 +544,25 @@ async function coldStartOnly(): Promise<void> {
         String(row.twinRatio ?? '-').padStart(5),
         String(row.twinCpuRatio ?? '-').padStart(5),
         String(row.twinRoundTrips ?? '-').padStart(4),
-        row.sdkBundledDeltaMs ? `vs SDK external: import ${row.sdkBundledDeltaMs.import}, first request ${row.sdkBundledDeltaMs.firstRequest}, total ${row.sdkBundledDeltaMs.total}, CPU ${row.sdkBundledDeltaMs.totalCpu} ms; SDK ${((row.sdkBytes ?? 0) / 1024).toFixed(1)} KiB` : '',
+        row.sdkBundledDeltaMs
+          ? `vs SDK external: import ${row.sdkBundledDeltaMs.import}, first request ${row.sdkBundledDeltaMs.firstRequest}, total ${row.sdkBundledDeltaMs.total}, CPU ${row.sdkBundledDeltaMs.totalCpu} ms; SDK ${((row.sdkBytes ?? 0) / 1024).toFixed(1)} KiB`
+          : '',
         row.note ?? '',
       ].join('  '),
     );
-    const header = ['function'.padEnd(40), 'KiB'.padStart(7), 'import'.padStart(7), 'first'.padStart(7), 'total'.padStart(7), 'cpu'.padStart(7), 'rt'.padStart(3), 'twin'.padStart(7), 'x twin'.padStart(5), 'x cpu'.padStart(5), 'twin rt'.padStart(4)];
+    const header = [
+      'function'.padEnd(40),
+      'KiB'.padStart(7),
+      'import'.padStart(7),
+      'first'.padStart(7),
+      'total'.padStart(7),
+      'cpu'.padStart(7),
+      'rt'.padStart(3),
+      'twin'.padStart(7),
+      'x twin'.padStart(5),
+      'x cpu'.padStart(5),
+      'twin rt'.padStart(4),
+    ];
     process.stdout.write(`\n${header.join('  ')}\n${rows.join('\n')}\n`);
     progress(`done: bench/results/${file}`);
   } finally {

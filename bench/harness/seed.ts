@@ -57,7 +57,9 @@ async function inBatches<T>(count: number, concurrency: number, create: (index: 
   return results;
 }
 
-const ALL_DAY = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], opens: '00:00', closes: '24:00' }];
+const ALL_DAY = [
+  { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], opens: '00:00', closes: '24:00' },
+];
 
 export async function createLocationFor(merchantId: number, index = 0): Promise<number> {
   const { createLocation } = await import('#shared/domain/locations.ts');
@@ -90,7 +92,12 @@ export async function seedWorld(runId: string): Promise<World> {
   const { app, apiKey } = await createApp({ name: 'Bench App', global: false, merchantIds: [merchant.merchant_id] });
   const merchantToken = await issueToken({ subject: 'merchant', merchantId: merchant.merchant_id, appId: app.app_id, permissions: MERCHANT_PERMISSIONS });
   const users = await inBatches(USER_POOL_SIZE, 4, async (index) => {
-    const user = await createUser(app.app_id, { email: `bench-${runId}-${index}@example.com`, first_name: 'Bench', last_name: `User${index}`, password: BENCH_PASSWORD });
+    const user = await createUser(app.app_id, {
+      email: `bench-${runId}-${index}@example.com`,
+      first_name: 'Bench',
+      last_name: `User${index}`,
+      password: BENCH_PASSWORD,
+    });
     const token = await issueToken({ subject: 'user', userId: user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
     return { userId: user.user_id, token, paymentTokenData: user.payment_token_data, email: user.email };
   });
@@ -111,7 +118,13 @@ export async function seedWorld(runId: string): Promise<World> {
   });
   await attempt(world.problems, 'loyalty campaign', async () => {
     const { createCampaign } = await import('#shared/domain/loyalty/campaigns.ts');
-    const campaign = await createCampaign({ merchant_id: merchant.merchant_id, kind: 'spend', title: 'Spend $100, get $5', required_spend_amount: 10_000, earn_amount: 500 });
+    const campaign = await createCampaign({
+      merchant_id: merchant.merchant_id,
+      kind: 'spend',
+      title: 'Spend $100, get $5',
+      required_spend_amount: 10_000,
+      earn_amount: 500,
+    });
     world.campaignId = campaign.campaign_id;
   });
   if (world.locationId !== undefined) {
@@ -131,13 +144,31 @@ export async function seedWorld(runId: string): Promise<World> {
       const { createMenuForLocation } = await import('#shared/domain/order-ahead/menu.ts');
       const { createAddress } = await import('#shared/domain/addresses.ts');
       const kitchen = await createLocation({
-        merchant_id: merchant.merchant_id, name: 'Bench kitchen', street_address: '1 Delivery Way', locality: 'Boston', region: 'MA', postal_code: '02110',
-        latitude: 42.36, longitude: -71.06, time_zone: 'America/New_York', fulfillment_types: ['in_store', 'pickup', 'delivery'], delivery_radius_m: 3000, hours: ALL_DAY,
+        merchant_id: merchant.merchant_id,
+        name: 'Bench kitchen',
+        street_address: '1 Delivery Way',
+        locality: 'Boston',
+        region: 'MA',
+        postal_code: '02110',
+        latitude: 42.36,
+        longitude: -71.06,
+        time_zone: 'America/New_York',
+        fulfillment_types: ['in_store', 'pickup', 'delivery'],
+        delivery_radius_m: 3000,
+        hours: ALL_DAY,
       });
       await createMenuForLocation(kitchen.location_id, { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] });
       world.deliveryAddresses = await inBatches(8, 4, async (index) => {
         const user = users[index]!;
-        const address = await createAddress(user.userId, { address_type: 'delivery', street_address: `${index + 1} Hanover St`, locality: 'Boston', region: 'MA', postal_code: '02113', latitude: 42.3656, longitude: -71.0546 });
+        const address = await createAddress(user.userId, {
+          address_type: 'delivery',
+          street_address: `${index + 1} Hanover St`,
+          locality: 'Boston',
+          region: 'MA',
+          postal_code: '02113',
+          latitude: 42.3656,
+          longitude: -71.0546,
+        });
         return { user, addressId: address.address_id };
       });
     });

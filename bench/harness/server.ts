@@ -44,8 +44,26 @@ import { startLocalDeliveryQueue } from '../../scripts/local/delivery-queue.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../../scripts/local/workflows.ts';
 import { createGateway, listen } from '../../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
-import { addReadShape, formatReadShapes, RECORD_READ_SHAPES_HEADER, returnedItems, SHAPED_READS, type ReadShapeTotals, type ShapedRead } from '../floors/read-shape.ts';
-import { CallRecorder, installCallRecording, describeRecording, RECORD_CALLS_HEADER, RECORDED_CALLS_HEADER, replay, replayable, TWIN_PATH, type CallRecording } from '../floors/twin.ts';
+import {
+  addReadShape,
+  formatReadShapes,
+  RECORD_READ_SHAPES_HEADER,
+  returnedItems,
+  SHAPED_READS,
+  type ReadShapeTotals,
+  type ShapedRead,
+} from '../floors/read-shape.ts';
+import {
+  CallRecorder,
+  installCallRecording,
+  describeRecording,
+  RECORD_CALLS_HEADER,
+  RECORDED_CALLS_HEADER,
+  replay,
+  replayable,
+  TWIN_PATH,
+  type CallRecording,
+} from '../floors/twin.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -171,12 +189,25 @@ server.removeAllListeners('request');
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
   const recordShapes = request.headers[RECORD_READ_SHAPES_HEADER] !== undefined;
   const recordingId = request.headers[RECORD_CALLS_HEADER];
-  const stats: CallStats = { calls: new Map(), readUnits: 0, writeUnits: 0, transactItems: 0, readShapes: {}, shapedInFlight: {}, dynamoMs: 0, starts: 0, recordShapes, inFlight: 0, busySince: 0 };
+  const stats: CallStats = {
+    calls: new Map(),
+    readUnits: 0,
+    writeUnits: 0,
+    transactItems: 0,
+    readShapes: {},
+    shapedInFlight: {},
+    dynamoMs: 0,
+    starts: 0,
+    recordShapes,
+    inFlight: 0,
+    busySince: 0,
+  };
   if (typeof recordingId === 'string') Object.assign(stats, { recorder: new CallRecorder(), recordingId });
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
     const recorded = stats.recorder && describeRecording(stats.recorder.groups);
-    if (stats.recorder && status >= 200 && status < 300 && replayable(stats.recorder.groups.map((group) => group.map((call) => call.operation)))) recordings.set(stats.recordingId!, stats.recorder.groups);
+    if (stats.recorder && status >= 200 && status < 300 && replayable(stats.recorder.groups.map((group) => group.map((call) => call.operation))))
+      recordings.set(stats.recordingId!, stats.recorder.groups);
     return writeHead(status, {
       ...headers,
       'X-Bench-DynamoDB-Calls': [...stats.calls].map(([operation, count]) => `${operation}=${count}`).join(','),
@@ -198,7 +229,12 @@ const port = await listen(server, { port: 0 });
 // The workflow service's endpoint: the bench's StartExecution floor calls it as the routes do.
 process.send?.({ port, workflowsEndpoint: process.env.STEPFUNCTIONS_ENDPOINT });
 process.on('message', (message: { workflows?: 'hold' | 'release' }) => {
-  const request = message.workflows === 'hold' ? holdLocalWorkflows().then(() => ({ workflows: 'held' })) : message.workflows === 'release' ? releaseLocalWorkflows().then((executions) => ({ workflows: 'drained', executions })) : undefined;
+  const request =
+    message.workflows === 'hold'
+      ? holdLocalWorkflows().then(() => ({ workflows: 'held' }))
+      : message.workflows === 'release'
+        ? releaseLocalWorkflows().then((executions) => ({ workflows: 'drained', executions }))
+        : undefined;
   request?.then(
     (answer) => process.send?.(answer),
     (error: unknown) => process.send?.({ workflows: 'failed', error: (error as Error).message }),

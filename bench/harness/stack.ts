@@ -38,7 +38,8 @@ function waitForPort(child: ChildProcess, serverLog: string): Promise<{ port: nu
     const timer = setTimeout(() => reject(new Error(`the bench gateway did not start within 60 s; see ${serverLog}`)), 60_000);
     child.once('message', (message: { port?: number; workflowsEndpoint?: string }) => {
       clearTimeout(timer);
-      if (typeof message.port === 'number') resolve({ port: message.port, ...(message.workflowsEndpoint ? { workflowsEndpoint: message.workflowsEndpoint } : {}) });
+      if (typeof message.port === 'number')
+        resolve({ port: message.port, ...(message.workflowsEndpoint ? { workflowsEndpoint: message.workflowsEndpoint } : {}) });
       else reject(new Error(`unexpected message from the bench gateway: ${JSON.stringify(message)}`));
     });
     child.once('exit', (code) => {
@@ -63,7 +64,11 @@ export async function startBenchStack(): Promise<BenchStack> {
   const serverLog = join(SCRATCH_DIRECTORY, 'server.log');
   const logFd = openSync(serverLog, 'w');
   const child = fork(join(BENCH_DIRECTORY, 'harness', 'server.ts'), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIRECTORY}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROFILE_DIRECTORY ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIRECTORY}`] : []),
+    ],
     // Request logs stay on at `info`, as deployed: writing them is part of a request's cost.
     env: { ...process.env, ...tableEnvironment, DYNAMODB_STATS: '1', LOG_LEVEL: 'info' },
     stdio: ['ignore', logFd, logFd, 'ipc'],

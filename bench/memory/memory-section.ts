@@ -29,4 +29,3 @@ export function currentMemorySection(): string | undefined {
   const end = doc.indexOf(MEMORY_SECTION_END);
   return start >= 0 && end > start ? doc.slice(start, end + MEMORY_SECTION_END.length) : undefined;
 }
-

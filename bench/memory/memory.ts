@@ -129,7 +129,12 @@ function save(rows: MemoryRow[], date: string, machine: string, requests: number
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--remodel')) {
     const saved = JSON.parse(readFileSync(MEMORY_RESULTS, 'utf8')) as { date: string; machine: string; requests: number; rows: MemoryRow[] };
-    save(saved.rows.map((row) => ({ ...row, ...modelMemory(row.cpuMs, row.waitMs) })), saved.date, saved.machine, saved.requests);
+    save(
+      saved.rows.map((row) => ({ ...row, ...modelMemory(row.cpuMs, row.waitMs) })),
+      saved.date,
+      saved.machine,
+      saved.requests,
+    );
   } else {
     const rows = await measureAll();
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the end`;

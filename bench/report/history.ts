@@ -87,7 +87,15 @@ function statsOf(headers: Headers): { roundTrips: number | null; capacityUnits: 
 }
 
 /** Requests `url` REPEATS times; the stats of the last, the median latency. */
-async function measurePage(api: Api, url: string, token: string | undefined, label: string, records: number, page: number, how: PageCost['how']): Promise<PageCost> {
+async function measurePage(
+  api: Api,
+  url: string,
+  token: string | undefined,
+  label: string,
+  records: number,
+  page: number,
+  how: PageCost['how'],
+): Promise<PageCost> {
   const latencies: number[] = [];
   let last: Awaited<ReturnType<Api['call']>> | undefined;
   for (let repeat = 0; repeat < REPEATS; repeat++) {

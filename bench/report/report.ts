@@ -35,7 +35,10 @@ export const TARGETS = {
 };
 
 /** A function's three cold-start verdicts (null: not measured); the baseline and the reference rows have none. */
-export function coldStartVerdicts(row: ColdStartRow, baselineImportMs: number | undefined): { twin: boolean | null; import: boolean | null; bundle: boolean | null; importOverMs?: number } {
+export function coldStartVerdicts(
+  row: ColdStartRow,
+  baselineImportMs: number | undefined,
+): { twin: boolean | null; import: boolean | null; bundle: boolean | null; importOverMs?: number } {
   const importOverMs = row.importMs === undefined || baselineImportMs === undefined ? undefined : round(row.importMs - baselineImportMs, 1);
   return {
     twin: row.twinRatio === undefined ? null : row.twinRatio <= TARGETS.coldStartTwinRatio,
@@ -142,7 +145,12 @@ export function shapedReadsText(run: EndpointRun): string {
 export function twinText(run: EndpointRun): string {
   const twin = run.adjacentFloor.twin;
   if (!twin) return '';
-  const cpu = [run.concurrency === 1 && twin.handlerCpuMs !== undefined ? `CPU ${fmt(twin.handlerCpuMs)} ms` : undefined, twin.serverCpuMs === undefined ? undefined : `server ${fmt(twin.serverCpuMs)} ms / req`].filter(Boolean).join(', ');
+  const cpu = [
+    run.concurrency === 1 && twin.handlerCpuMs !== undefined ? `CPU ${fmt(twin.handlerCpuMs)} ms` : undefined,
+    twin.serverCpuMs === undefined ? undefined : `server ${fmt(twin.serverCpuMs)} ms / req`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return ` / twin ${fmt(twin.p50)} (${twin.calls}; ${fmt(twin.roundTrips)} round trip${twin.roundTrips === 1 ? '' : 's'}${twin.capacityUnits === undefined ? '' : `, ${fmt(twin.capacityUnits)} CU`}${twin.dynamoMs === undefined ? '' : `, ${fmt(twin.dynamoMs)} ms in DynamoDB`}${cpu ? `; ${cpu}` : ''})`;
 }
 
@@ -156,10 +164,40 @@ function runAt(row: EndpointRow, concurrency: number) {
 }
 
 export function terminalTable(results: BenchResults): string {
-  const headers = ['endpoint', 'c', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'round trips', 'CU/req', 'handler CPU ms (baseline)', 'server CPU ms/req (baseline)', 'twin CPU ms (handler / server)', 'in DynamoDB ms', 'overhead (priced)', 'target'];
+  const headers = [
+    'endpoint',
+    'c',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'req/s',
+    'round trips',
+    'CU/req',
+    'handler CPU ms (baseline)',
+    'server CPU ms/req (baseline)',
+    'twin CPU ms (handler / server)',
+    'in DynamoDB ms',
+    'overhead (priced)',
+    'target',
+  ];
   const rows: string[][] = [];
   for (const floor of results.floor.start) {
-    rows.push([`floor ${floor.operation}`, String(floor.concurrency), fmt(floor.summary.p50), fmt(floor.summary.p95), fmt(floor.summary.p99), fmt(floor.summary.rps, 0), '1', fmt(floor.capacityUnits), dash, dash, dash, dash, dash, dash]);
+    rows.push([
+      `floor ${floor.operation}`,
+      String(floor.concurrency),
+      fmt(floor.summary.p50),
+      fmt(floor.summary.p95),
+      fmt(floor.summary.p99),
+      fmt(floor.summary.rps, 0),
+      '1',
+      fmt(floor.capacityUnits),
+      dash,
+      dash,
+      dash,
+      dash,
+      dash,
+      dash,
+    ]);
   }
   for (const row of results.endpoints) {
     if (!row.available) {
@@ -180,7 +218,9 @@ export function terminalTable(results: BenchResults): string {
         fmt(run.load.capacityUnits),
         run.concurrency === 1 ? withBaseline(run.load.handlerCpuMs, run.adjacentFloor.baselineHandlerCpuMs) : dash,
         withBaseline(run.load.serverCpuMs, run.adjacentFloor.baselineServerCpuMs),
-        run.adjacentFloor.twin ? `${run.concurrency === 1 ? fmt(run.adjacentFloor.twin.handlerCpuMs) : dash} / ${fmt(run.adjacentFloor.twin.serverCpuMs)}` : dash,
+        run.adjacentFloor.twin
+          ? `${run.concurrency === 1 ? fmt(run.adjacentFloor.twin.handlerCpuMs) : dash} / ${fmt(run.adjacentFloor.twin.serverCpuMs)}`
+          : dash,
         fmt(run.load.dynamoMs),
         run.floorKind === 'twin' ? `${fmt(run.overheadRatio)} twin (${fmt(run.pricedOverheadRatio)})` : fmt(run.overheadRatio),
         `${run.overheadRatio === null ? dash : run.overheadRatio <= target ? 'met' : 'MISSED'} (<= ${target})`,
@@ -189,7 +229,22 @@ export function terminalTable(results: BenchResults): string {
   }
   if (results.orderAhead.available) {
     for (const run of results.orderAhead.runs) {
-      rows.push(['order ahead start->200', String(run.concurrency), fmt(run.summary.p50), fmt(run.summary.p95), fmt(run.summary.p99), fmt(run.summary.rps, 1), `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`, dash, dash, dash, dash, dash, dash, dash]);
+      rows.push([
+        'order ahead start->200',
+        String(run.concurrency),
+        fmt(run.summary.p50),
+        fmt(run.summary.p95),
+        fmt(run.summary.p99),
+        fmt(run.summary.rps, 1),
+        `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`,
+        dash,
+        dash,
+        dash,
+        dash,
+        dash,
+        dash,
+        dash,
+      ]);
     }
   } else {
     rows.push(['order ahead start->200', dash, results.orderAhead.note ?? 'not available', '', '', '', '', '', '']);
@@ -226,14 +281,34 @@ function endpointSection(results: BenchResults): string {
     'Round trips (min)',
     'Round-trip target',
     'CU / req (read + write)',
-    'Adjacent floor p50 ms: baseline endpoint / GetItem / Transact (items per transaction) [/ Query, BatchGetItem of the endpoint\'s shape (items x bytes, attributes per item)] [/ write: a conditional UpdateItem] [/ StartExecution] [/ password hash] [/ twin (its replayed calls; round trips, CU, in DynamoDB ms; handler CPU ms at c=1, server CPU ms / req)]',
+    "Adjacent floor p50 ms: baseline endpoint / GetItem / Transact (items per transaction) [/ Query, BatchGetItem of the endpoint's shape (items x bytes, attributes per item)] [/ write: a conditional UpdateItem] [/ StartExecution] [/ password hash] [/ twin (its replayed calls; round trips, CU, in DynamoDB ms; handler CPU ms at c=1, server CPU ms / req)]",
     'Floor ms (reads with a twin: twin (priced))',
     `Overhead ratio (target: read <= ${TARGETS.overheadRatio.read}, write <= ${TARGETS.overheadRatio.write}, at c=1 and c=16) [ratio to the priced floor]`,
   ];
   const rows: string[][] = [];
   for (const row of results.endpoints) {
     if (!row.available) {
-      rows.push([row.title, row.route, dash, row.note ?? 'not available', '', '', '', '', '', '', '', '', '', `(${row.minimum.roundTrips})`, dash, '', '', '', '']);
+      rows.push([
+        row.title,
+        row.route,
+        dash,
+        row.note ?? 'not available',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        `(${row.minimum.roundTrips})`,
+        dash,
+        '',
+        '',
+        '',
+        '',
+      ]);
       continue;
     }
     for (const run of row.runs) {
@@ -276,7 +351,10 @@ function endpointSection(results: BenchResults): string {
 }
 
 function floorSection(results: BenchResults): string {
-  const rows = [...results.floor.start.map((floor) => ['before endpoints', floor] as const), ...results.floor.end.map((floor) => ['after endpoints', floor] as const)].map(([when, floor]) => [
+  const rows = [
+    ...results.floor.start.map((floor) => ['before endpoints', floor] as const),
+    ...results.floor.end.map((floor) => ['after endpoints', floor] as const),
+  ].map(([when, floor]) => [
     floor.operation,
     String(floor.concurrency),
     when,
@@ -303,7 +381,20 @@ function orderAheadSection(results: BenchResults): string {
     run.concurrency === 1 ? verdict(run.summary.p50 <= TARGETS.orderAheadP50Ms) : dash,
     run.errors ? `${run.errors}: ${run.firstError}` : '0',
   ]);
-  return markdownTable(['c', 'p50 ms', 'p95 ms', 'p99 ms', 'flows', 'start: round trips / CU', 'poll (200): round trips / CU', `Target p50 <= ${TARGETS.orderAheadP50Ms} ms`, 'errors'], rows);
+  return markdownTable(
+    [
+      'c',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'flows',
+      'start: round trips / CU',
+      'poll (200): round trips / CU',
+      `Target p50 <= ${TARGETS.orderAheadP50Ms} ms`,
+      'errors',
+    ],
+    rows,
+  );
 }
 
 function pagingRows(pages: PageCost[]): string[][] {
@@ -344,7 +435,12 @@ function historySection(results: BenchResults): string {
       parts.push(`${name}: not available (${pages.unavailable}).`);
       continue;
     }
-    parts.push(`${name} — cost per page does not grow with history (target): ${pagingVerdict(pages, history.records)}`, '', markdownTable(headers, pagingRows(pages)), '');
+    parts.push(
+      `${name} — cost per page does not grow with history (target): ${pagingVerdict(pages, history.records)}`,
+      '',
+      markdownTable(headers, pagingRows(pages)),
+      '',
+    );
   }
   if (history.scans.length > 0) {
     parts.push(
@@ -370,8 +466,12 @@ function historySection(results: BenchResults): string {
 function coldStartSection(results: BenchResults): string {
   const { baselineImportMs } = coldStartFunctions(results);
   const rows = results.coldStarts.map((row) => {
-    const bundle = row.bundleBytes === undefined ? dash : `${fmt(row.bundleBytes / 1024, 1)}${row.sdkBytes ? ` (${fmt(ownBundleBytes(row) / 1024, 1)} without the SDK)` : ''}`;
-    if (!row.available) return [row.handler, row.route, bundle, row.largestInputs ?? '', dash, dash, dash, dash, dash, dash, dash, dash, `not available: ${row.note ?? ''}`];
+    const bundle =
+      row.bundleBytes === undefined
+        ? dash
+        : `${fmt(row.bundleBytes / 1024, 1)}${row.sdkBytes ? ` (${fmt(ownBundleBytes(row) / 1024, 1)} without the SDK)` : ''}`;
+    if (!row.available)
+      return [row.handler, row.route, bundle, row.largestInputs ?? '', dash, dash, dash, dash, dash, dash, dash, dash, `not available: ${row.note ?? ''}`];
     const verdicts = row.route === '-' ? undefined : coldStartVerdicts(row, baselineImportMs);
     return [
       row.handler,
@@ -415,12 +515,16 @@ function summarySection(results: BenchResults): string {
     const run = runAt(row, 1);
     if (!row.available || !run) continue;
     if (run.load.roundTripsMax !== null && run.load.roundTripsMax > row.minimum.roundTrips) {
-      missed.push(`${row.title}: ${fmt(run.load.roundTrips)} round trips (${callsText(run.load.calls)}) where the minimum is ${row.minimum.roundTrips} (${row.minimum.rationale}).`);
+      missed.push(
+        `${row.title}: ${fmt(run.load.roundTrips)} round trips (${callsText(run.load.calls)}) where the minimum is ${row.minimum.roundTrips} (${row.minimum.rationale}).`,
+      );
     }
     const target = overheadTarget(row);
     for (const measured of row.runs) {
       if (measured.overheadRatio !== null && measured.overheadRatio > target) {
-        missed.push(`${row.title}: overhead ratio ${fmt(measured.overheadRatio)} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${measured.floorKind === 'twin' ? `; to its twin (${fmt(measured.pricedOverheadRatio)} to the priced floor)` : ''}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`);
+        missed.push(
+          `${row.title}: overhead ratio ${fmt(measured.overheadRatio)} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${measured.floorKind === 'twin' ? `; to its twin (${fmt(measured.pricedOverheadRatio)} to the priced floor)` : ''}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`,
+        );
       }
     }
   }
@@ -431,17 +535,24 @@ function summarySection(results: BenchResults): string {
   };
   missed.push(
     ...coldMisses('twin', (row) => `${fmt(row.twinRatio)}`).map((line) => `Cold start over ${TARGETS.coldStartTwinRatio}x the cold twin's: ${line}`),
-    ...coldMisses('import', (row) => `+${fmt(coldStartVerdicts(row, baselineImportMs).importOverMs, 1)} ms`).map((line) => `Import over the baseline's + ${TARGETS.importMsOverBaseline} ms: ${line}`),
-    ...coldMisses('bundle', (row) => `${fmt(ownBundleBytes(row) / 1024, 1)} KiB (${row.largestInputs?.split(',')[0] ?? ''})`).map((line) => `Bundle over ${TARGETS.bundleKiB} KiB: ${line}`),
+    ...coldMisses('import', (row) => `+${fmt(coldStartVerdicts(row, baselineImportMs).importOverMs, 1)} ms`).map(
+      (line) => `Import over the baseline's + ${TARGETS.importMsOverBaseline} ms: ${line}`,
+    ),
+    ...coldMisses('bundle', (row) => `${fmt(ownBundleBytes(row) / 1024, 1)} KiB (${row.largestInputs?.split(',')[0] ?? ''})`).map(
+      (line) => `Bundle over ${TARGETS.bundleKiB} KiB: ${line}`,
+    ),
   );
   const orderAheadC1 = results.orderAhead.runs.find((run) => run.concurrency === 1);
-  if (orderAheadC1 && orderAheadC1.summary.p50 > TARGETS.orderAheadP50Ms) missed.push(`Order ahead start -> 200: p50 ${fmt(orderAheadC1.summary.p50)} ms (target <= ${TARGETS.orderAheadP50Ms}).`);
+  if (orderAheadC1 && orderAheadC1.summary.p50 > TARGETS.orderAheadP50Ms)
+    missed.push(`Order ahead start -> 200: p50 ${fmt(orderAheadC1.summary.p50)} ms (target <= ${TARGETS.orderAheadP50Ms}).`);
   const unavailable = [
     ...results.endpoints.filter((row) => !row.available).map((row) => `${row.title} (${row.note})`),
     ...(results.orderAhead.available ? [] : [`Order ahead start -> 200 (${results.orderAhead.note})`]),
   ];
   return [
-    missed.length === 0 ? 'Every measured figure meets its target.' : `Targets missed in this run (${missed.length}):\n\n${missed.map((line) => `- ${line}`).join('\n')}`,
+    missed.length === 0
+      ? 'Every measured figure meets its target.'
+      : `Targets missed in this run (${missed.length}):\n\n${missed.map((line) => `- ${line}`).join('\n')}`,
     ...(unavailable.length > 0 ? ['', `Not measured in this run (${unavailable.length}):`, '', ...unavailable.map((line) => `- ${line}`)] : []),
   ].join('\n');
 }
@@ -567,10 +678,12 @@ function costMarkdown(results: BenchResults): string {
   if (results.orderAhead.available && orderAhead) {
     const startMemoryMb = memoryOfRoute('POST /v15/order_ahead/orders');
     const pollMemoryMb = memoryOfRoute('GET /v15/order_ahead/orders/{uuid}');
-    const lambdaCall = (ms: number, memoryMb: number) => PRICES.lambdaPerMillionRequests / 1e6 + (memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaArmPerGbSecond;
+    const lambdaCall = (ms: number, memoryMb: number) =>
+      PRICES.lambdaPerMillionRequests / 1e6 + (memoryMb / 1024) * (Math.ceil(ms) / 1000) * PRICES.lambdaArmPerGbSecond;
     // The validation Lambda the workflow invokes runs for at most the time between start and valid.
     const validationMs = Math.max(1, orderAhead.summary.p50 - orderAhead.startP50Ms - orderAhead.pollP50Ms);
-    const lambda = lambdaCall(orderAhead.startP50Ms, startMemoryMb) + lambdaCall(orderAhead.pollP50Ms, pollMemoryMb) + lambdaCall(validationMs, FUNCTION_MEMORY_MB);
+    const lambda =
+      lambdaCall(orderAhead.startP50Ms, startMemoryMb) + lambdaCall(orderAhead.pollP50Ms, pollMemoryMb) + lambdaCall(validationMs, FUNCTION_MEMORY_MB);
     const api = (2 * PRICES.httpApiPerMillionRequests) / 1e6;
     const expressSeconds = Math.max(0.1, Math.ceil(orderAhead.summary.p50 / 100) / 10);
     const express = PRICES.expressPerMillionRequests / 1e6 + PRICES.expressMemoryGb * expressSeconds * PRICES.expressPerGbSecond;
@@ -637,23 +750,58 @@ function observabilityCostSection(): string {
   const prices = OBSERVABILITY_PRICES;
   const functions = routes.length + 3; // the route functions, the $default fallback and the two workflows' tasks
   // Alarm metrics as infra/constructs/monitoring.ts builds them: a math alarm is billed per metric in it.
-  const alarmMetrics = functions /* errors, one per function */ + 2 /* 5xx rate */ + 1 /* p99 */ + 1 /* Lambda throttles */ + 9 /* table throttles */ + 9 /* table system errors */ + 4 /* two workflows: failed, timed out */ + 2 /* validation failed, charge_void_failed */;
-  const customMetrics = Object.values(BUSINESS_METRICS).reduce((sum, name) => sum + ((METRIC_DIMENSIONS as Record<string, { values: readonly string[] }>)[name]?.values.length ?? 1), 0);
+  const alarmMetrics =
+    functions /* errors, one per function */ +
+    2 /* 5xx rate */ +
+    1 /* p99 */ +
+    1 /* Lambda throttles */ +
+    9 /* table throttles */ +
+    9 /* table system errors */ +
+    4 /* two workflows: failed, timed out */ +
+    2; /* validation failed, charge_void_failed */
+  const customMetrics = Object.values(BUSINESS_METRICS).reduce(
+    (sum, name) => sum + ((METRIC_DIMENSIONS as Record<string, { values: readonly string[] }>)[name]?.values.length ?? 1),
+    0,
+  );
   const fixed = [
-    ['CloudWatch alarms', `${alarmMetrics} alarm metrics (${functions} function-error alarms and 9 others; math alarms count each metric)`, alarmMetrics * prices.alarmPerMetricMonth],
+    [
+      'CloudWatch alarms',
+      `${alarmMetrics} alarm metrics (${functions} function-error alarms and 9 others; math alarms count each metric)`,
+      alarmMetrics * prices.alarmPerMetricMonth,
+    ],
     ['CloudWatch dashboard', '1 dashboard (the first 3 of an account are free)', prices.dashboardMonth],
-    ['Custom metrics (EMF)', `${customMetrics} metrics (names x dimension values of shared/metrics.ts), billed once they receive data`, customMetrics * prices.customMetricMonth],
+    [
+      'Custom metrics (EMF)',
+      `${customMetrics} metrics (names x dimension values of shared/metrics.ts), billed once they receive data`,
+      customMetrics * prices.customMetricMonth,
+    ],
     ['KMS key of the alarm topic', '1 customer managed key', prices.kmsKeyMonth],
     ['AWS WAF', '1 web ACL + 3 rate-based rules', prices.wafWebAclMonth + 3 * prices.wafRuleMonth],
   ] as const;
   const fixedTotal = fixed.reduce((sum, [, , cost]) => sum + cost, 0);
   const accessLogBytes = accessLogLineBytes();
   const perMillion = [
-    ['CloudFront', `$${prices.cloudFrontPerMillionHttpsRequests} per million HTTPS requests + $${prices.cloudFrontPerGbOut}/GB out (~1 KB per answer)`, prices.cloudFrontPerMillionHttpsRequests + prices.cloudFrontPerGbOut],
+    [
+      'CloudFront',
+      `$${prices.cloudFrontPerMillionHttpsRequests} per million HTTPS requests + $${prices.cloudFrontPerGbOut}/GB out (~1 KB per answer)`,
+      prices.cloudFrontPerMillionHttpsRequests + prices.cloudFrontPerGbOut,
+    ],
     ['AWS WAF requests', `$${prices.wafPerMillionRequests} per million requests inspected`, prices.wafPerMillionRequests],
-    ['Stage access log', `one ~${accessLogBytes}-byte JSON line per request, $${prices.logsIngestedPerGb}/GB ingested`, (accessLogBytes * 1e6 * prices.logsIngestedPerGb) / 1e9],
-    ['X-Ray traces', `$${prices.xrayPerMillionTracesRecorded} per million traces; the default sampling keeps the first request each second and 5% of the rest: 100% at 1 req/s, ~15% at 10 req/s, ~6% at 100 req/s`, 0.06 * prices.xrayPerMillionTracesRecorded],
-    ['EMF metric lines', 'one ~450-byte line per money-moving request only (loads, orders, refunds, validations)', (450 * 1e6 * prices.logsIngestedPerGb) / 1e9],
+    [
+      'Stage access log',
+      `one ~${accessLogBytes}-byte JSON line per request, $${prices.logsIngestedPerGb}/GB ingested`,
+      (accessLogBytes * 1e6 * prices.logsIngestedPerGb) / 1e9,
+    ],
+    [
+      'X-Ray traces',
+      `$${prices.xrayPerMillionTracesRecorded} per million traces; the default sampling keeps the first request each second and 5% of the rest: 100% at 1 req/s, ~15% at 10 req/s, ~6% at 100 req/s`,
+      0.06 * prices.xrayPerMillionTracesRecorded,
+    ],
+    [
+      'EMF metric lines',
+      'one ~450-byte line per money-moving request only (loads, orders, refunds, validations)',
+      (450 * 1e6 * prices.logsIngestedPerGb) / 1e9,
+    ],
   ] as const;
   const perMillionTotal = perMillion.reduce((sum, [, , cost]) => sum + cost, 0);
   return `## Observability and per-client limits
@@ -662,13 +810,19 @@ What issue 18 (tracing, metrics, alarms, dashboard, access logs) and the per-cli
 
 Each month, whatever the traffic:
 
-${markdownTable(['Item', 'What', 'Per month'], fixed.map(([item, what, cost]) => [item, what, `$${fmt(cost)}`]))}
+${markdownTable(
+  ['Item', 'What', 'Per month'],
+  fixed.map(([item, what, cost]) => [item, what, `$${fmt(cost)}`]),
+)}
 
 **About $${fmt(fixedTotal)} a month** (the function-error alarms are ${Math.round(((functions * prices.alarmPerMetricMonth) / fixedTotal) * 100)}% of it: one alarm per function names the failing one at once, docs/operations.md).
 
 Per million requests, on top of the endpoint figures above:
 
-${markdownTable(['Item', 'How', 'Per million requests'], perMillion.map(([item, how, cost]) => [item, how, `$${fmt(cost)}`]))}
+${markdownTable(
+  ['Item', 'How', 'Per million requests'],
+  perMillion.map(([item, how, cost]) => [item, how, `$${fmt(cost)}`]),
+)}
 
 **About $${fmt(perMillionTotal)} per million requests** at 100 req/s sustained (X-Ray at ~6% sampled; at low rates nearly every request is traced: up to $${fmt(prices.xrayPerMillionTracesRecorded)} per million, after X-Ray's free 100,000 traces a month; EMF lines counted as if every request moved money, an upper bound). CloudFront and WAF are most of it: for the cheap reads above (about $1.40 per million) they more than double the cost per request; that is the price of per-client limits, since API Gateway HTTP APIs have no per-client throttling of their own (docs/security.md). Function log lines (one per request, ~300 bytes) were already there and are not counted again.
 `;

@@ -64,7 +64,8 @@ export interface Scenario {
 
 /** A route this bench measures: it must be a row of shared/routes.ts. */
 function routeRef(ref: RouteRef): RouteRef {
-  if (!routes.some((route) => route.method === ref.method && route.path === ref.path)) throw new Error(`bench: ${ref.method} ${ref.path} is not in shared/routes.ts`);
+  if (!routes.some((route) => route.method === ref.method && route.path === ref.path))
+    throw new Error(`bench: ${ref.method} ${ref.path} is not in shared/routes.ts`);
   return ref;
 }
 
@@ -86,7 +87,8 @@ function eachUserGets(path: (world: World) => string): Scenario['prepare'] {
 
 /** A GET of `path` without a token. */
 function anonymousGets(path: (world: World) => string): Scenario['prepare'] {
-  return async ({ world }) => () => ({ method: 'GET', path: path(world) });
+  return async ({ world }) =>
+    () => ({ method: 'GET', path: path(world) });
 }
 
 export interface ApiResponse {
@@ -150,17 +152,48 @@ const auth = (token: string) => ({ authorization: `token ${token}` });
 const SPEND_AMOUNT = 1_100;
 const TAX_AMOUNT = 100;
 const CHECK_ITEMS = [
-  { item: { charged_price_amount: 1_000, description: '12oz latte', name: 'Latte', quantity: 2, sku: 'LAT-12', category: 'Coffee', standard_price_amount: 1_000 } },
+  {
+    item: {
+      charged_price_amount: 1_000,
+      description: '12oz latte',
+      name: 'Latte',
+      quantity: 2,
+      sku: 'LAT-12',
+      category: 'Coffee',
+      standard_price_amount: 1_000,
+    },
+  },
 ];
 
 /** A check the POS publishes for a customer to claim (PUT /v15/checks). */
 export function publishedCheckBody(world: World) {
-  return { check: { location_id: world.locationId, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Bench', register: '1', identifier_from_merchant: 'bench', items: CHECK_ITEMS } };
+  return {
+    check: {
+      location_id: world.locationId,
+      spend_amount: SPEND_AMOUNT,
+      tax_amount: TAX_AMOUNT,
+      exemption_amount: 0,
+      partial_authorization_allowed: false,
+      cashier: 'Bench',
+      register: '1',
+      identifier_from_merchant: 'bench',
+      items: CHECK_ITEMS,
+    },
+  };
 }
 
 /** A one-step POS order paid with the user's QR code (POST /v15/orders). */
 export function oneStepOrderBody(world: World, user: BenchUser) {
-  return { order: { location_id: world.locationId, payment_token_data: user.paymentTokenData, spend_amount: SPEND_AMOUNT, tax_amount: TAX_AMOUNT, identifier_from_merchant: 'bench', items: CHECK_ITEMS } };
+  return {
+    order: {
+      location_id: world.locationId,
+      payment_token_data: user.paymentTokenData,
+      spend_amount: SPEND_AMOUNT,
+      tax_amount: TAX_AMOUNT,
+      identifier_from_merchant: 'bench',
+      items: CHECK_ITEMS,
+    },
+  };
 }
 
 export function proposedOrderBody(world: World, user: BenchUser) {
@@ -204,7 +237,8 @@ export function completedOrderBody(world: World, user: BenchUser, proposedOrderU
 export async function proposeOrder(api: Api, world: World, user: BenchUser): Promise<string> {
   const response = await api.call('POST', '/v15/proposed_orders', { token: world.merchantToken, body: proposedOrderBody(world, user) });
   const uuid = response.body?.proposed_order?.uuid;
-  if (response.status !== 200 || typeof uuid !== 'string') throw new Error(`proposing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  if (response.status !== 200 || typeof uuid !== 'string')
+    throw new Error(`proposing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
   return uuid;
 }
 
@@ -219,7 +253,8 @@ export async function completeOrder(api: Api, world: World, user: BenchUser): Pr
     const response = await api.call('POST', '/v15/completed_orders', { token: world.merchantToken, body: completedOrderBody(world, user, proposed) });
     const uuid = response.body?.order?.uuid;
     if (response.status === 200 && typeof uuid === 'string') return uuid;
-    if (attempt >= 3 || response.status !== 422) throw new Error(`completing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+    if (attempt >= 3 || response.status !== 422)
+      throw new Error(`completing an order answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
   }
 }
 
@@ -238,7 +273,10 @@ const READ_MINIMUM: MinimumRoundTrips = { roundTrips: 2, transactions: 0, ration
 
 /** The measured endpoints, one row each, in the order they run (scenarioFrom fills in the rest). */
 const SCENARIO_ROWS: ScenarioRow[] = [
-  { id: 'login', title: 'Log in (username and password)', route: 'POST /v15/access_tokens',
+  {
+    id: 'login',
+    title: 'Log in (username and password)',
+    route: 'POST /v15/access_tokens',
     minimum: {
       roundTrips: 4,
       transactions: 1,
@@ -255,23 +293,44 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       });
     },
   },
-  { id: 'logout', title: 'Log out (revoke the presented token)', route: 'DELETE /v15/access_tokens',
+  {
+    id: 'logout',
+    title: 'Log out (revoke the presented token)',
+    route: 'DELETE /v15/access_tokens',
     minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + one BatchWriteItem deleting it' },
     expectedStatuses: [204],
     consumable: true,
     async prepare({ world, count }) {
       const { issueToken } = await import('#shared/auth/tokens.ts');
       const { USER_PERMISSIONS } = await import('#shared/routes.ts');
-      const tokens = await createMany(count, 8, (index) => issueToken({ subject: 'user', userId: world.users[index % world.users.length]!.userId, appId: world.appId, permissions: USER_PERMISSIONS, unlimited: true }));
+      const tokens = await createMany(count, 8, (index) =>
+        issueToken({
+          subject: 'user',
+          userId: world.users[index % world.users.length]!.userId,
+          appId: world.appId,
+          permissions: USER_PERMISSIONS,
+          unlimited: true,
+        }),
+      );
       let next = 0;
       return () => ({ method: 'DELETE', path: '/v15/access_tokens', headers: auth(tokens[next++]!) });
     },
   },
-  { id: 'users-show', title: 'Show user (reference read)', route: 'GET /v15/users',
-    minimum: { ...READ_MINIMUM, rationale: 'token check + one Query of the user item and its totals item (orders, merchants visited, savings; adjacent sort keys: docs/data-model.md, Identity)' },
+  {
+    id: 'users-show',
+    title: 'Show user (reference read)',
+    route: 'GET /v15/users',
+    minimum: {
+      ...READ_MINIMUM,
+      rationale:
+        'token check + one Query of the user item and its totals item (orders, merchants visited, savings; adjacent sort keys: docs/data-model.md, Identity)',
+    },
     prepare: eachUserGets(() => '/v15/users'),
   },
-  { id: 'payment-token-rotation', title: 'Rotate the QR code (payment token)', route: 'POST /v15/payment_token/rotations',
+  {
+    id: 'payment-token-rotation',
+    title: 'Rotate the QR code (payment token)',
+    route: 'POST /v15/payment_token/rotations',
     minimum: {
       roundTrips: 4,
       transactions: 1,
@@ -292,53 +351,104 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => ({ method: 'POST', path: '/v15/payment_token/rotations', headers: auth(tokens[next++]!) });
     },
   },
-  { id: 'locations-list', title: 'List locations (page 1)', route: 'GET /v15/apps/{app_id}/locations',
+  {
+    id: 'locations-list',
+    title: 'List locations (page 1)',
+    route: 'GET /v15/apps/{app_id}/locations',
     needs: ['locationId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: 'no token; the app (its merchants) + one index query' },
     prepare: anonymousGets((world) => `/v15/apps/${world.appId}/locations`),
   },
-  { id: 'campaign-representation', title: 'Campaign representation (spend_based_loyalty_v1)', route: 'GET /v15/campaigns/{id}/{representation_type}',
+  {
+    id: 'campaign-representation',
+    title: 'Campaign representation (spend_based_loyalty_v1)',
+    route: 'GET /v15/campaigns/{id}/{representation_type}',
     needs: ['campaignId'],
-    minimum: { roundTrips: 3, transactions: 0, rationale: "token check + the campaign + one BatchGetItem of the app and the user's progress (unavoidable: the progress key holds the campaign's merchant, known only from the campaign; docs/data-model.md \"Per-request reads (loyalty)\")" },
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale:
+        'token check + the campaign + one BatchGetItem of the app and the user\'s progress (unavoidable: the progress key holds the campaign\'s merchant, known only from the campaign; docs/data-model.md "Per-request reads (loyalty)")',
+    },
     prepare: eachUserGets((world) => `/v15/campaigns/${world.campaignId}/spend_based_loyalty_v1`),
   },
-  { id: 'rewards-list', title: 'List rewards at a merchant', route: 'GET /v15/merchants/{merchant_id}/rewards',
+  {
+    id: 'rewards-list',
+    title: 'List rewards at a merchant',
+    route: 'GET /v15/merchants/{merchant_id}/rewards',
     needs: ['campaignId'],
-    minimum: { roundTrips: 3, transactions: 0, rationale: "token check + two parallel Queries: the merchant's catalog (merchant + campaigns) and the user's loyalty at the merchant (unavoidable: one is shared by all users, the other is one user's; docs/data-model.md \"Per-request reads (loyalty)\"); 1 without a token" },
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale:
+        "token check + two parallel Queries: the merchant's catalog (merchant + campaigns) and the user's loyalty at the merchant (unavoidable: one is shared by all users, the other is one user's; docs/data-model.md \"Per-request reads (loyalty)\"); 1 without a token",
+    },
     prepare: eachUserGets((world) => `/v15/merchants/${world.merchantId}/rewards`),
   },
-  { id: 'merchant-loyalty', title: "User's loyalty record at a merchant", route: 'GET /v15/merchants/{merchant_id}/loyalty',
+  {
+    id: 'merchant-loyalty',
+    title: "User's loyalty record at a merchant",
+    route: 'GET /v15/merchants/{merchant_id}/loyalty',
     needs: ['campaignId'],
     minimum: {
       roundTrips: 4,
       transactions: 0,
       rationale:
-        "token check + three parallel reads: the merchant's catalog (Query: the spend goal), the user's loyalty at the merchant (Query: progress and totals), and one BatchGetItem of the credit and paused-credit balances (docs/data-model.md \"Per-request reads (loyalty)\")",
+        'token check + three parallel reads: the merchant\'s catalog (Query: the spend goal), the user\'s loyalty at the merchant (Query: progress and totals), and one BatchGetItem of the credit and paused-credit balances (docs/data-model.md "Per-request reads (loyalty)")',
     },
     prepare: eachUserGets((world) => `/v15/merchants/${world.merchantId}/loyalty`),
   },
-  { id: 'location-rewards', title: 'Rewards usable at a location', route: 'GET /v15/locations/{location_id}/rewards',
+  {
+    id: 'location-rewards',
+    title: 'Rewards usable at a location',
+    route: 'GET /v15/locations/{location_id}/rewards',
     needs: ['locationId', 'campaignId'],
-    minimum: { roundTrips: 4, transactions: 0, rationale: "token check with the location (it names the merchant and the time zone; keyed by the path, sent beside it) + the rewards list's two parallel Queries: 2 waits; 2 calls without a token" },
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale:
+        "token check with the location (it names the merchant and the time zone; keyed by the path, sent beside it) + the rewards list's two parallel Queries: 2 waits; 2 calls without a token",
+    },
     prepare: eachUserGets((world) => `/v15/locations/${world.locationId}/rewards`),
   },
-  { id: 'location-reward-summary', title: "Totals of a user's rewards at a location", route: 'GET /v15/locations/{location_id}/reward_summary',
+  {
+    id: 'location-reward-summary',
+    title: "Totals of a user's rewards at a location",
+    route: 'GET /v15/locations/{location_id}/reward_summary',
     needs: ['locationId', 'campaignId'],
-    minimum: { roundTrips: 4, transactions: 0, rationale: 'the same reads as the rewards at the location, in the same 2 waits (the summary is computed from that list)' },
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale: 'the same reads as the rewards at the location, in the same 2 waits (the summary is computed from that list)',
+    },
     prepare: eachUserGets((world) => `/v15/locations/${world.locationId}/reward_summary`),
   },
-  { id: 'location-campaigns', title: 'Campaign metadata at a location (A18)', route: 'GET /v15/locations/{location_id}/campaigns',
+  {
+    id: 'location-campaigns',
+    title: 'Campaign metadata at a location (A18)',
+    route: 'GET /v15/locations/{location_id}/campaigns',
     needs: ['locationId', 'campaignId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: "no token; the location (its merchant) + one Query of the merchant's catalog partition" },
     prepare: anonymousGets((world) => `/v15/locations/${world.locationId}/campaigns`),
   },
-  { id: 'location-web-links', title: "A location's web links (A27)", route: 'GET /v15/locations/{location_id}/web_links',
+  {
+    id: 'location-web-links',
+    title: "A location's web links (A27)",
+    route: 'GET /v15/locations/{location_id}/web_links',
     needs: ['locationId'],
     minimum: { roundTrips: 1, transactions: 0, rationale: 'no token; one GetItem of the location (its link URLs and whether it is shown)' },
     prepare: anonymousGets((world) => `/v15/locations/${world.locationId}/web_links`),
   },
-  { id: 'apn-device-register', title: 'Register a push-notification device (I17)', route: 'POST /v15/apn_devices',
-    minimum: { roundTrips: 4, transactions: 0, rationale: "token check + the api_key's app (must be the token's) + the device's PutItem and the Query of the user's other devices in one wait (the cap of 10)" },
+  {
+    id: 'apn-device-register',
+    title: 'Register a push-notification device (I17)',
+    route: 'POST /v15/apn_devices',
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale:
+        "token check + the api_key's app (must be the token's) + the device's PutItem and the Query of the user's other devices in one wait (the cap of 10)",
+    },
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
       return () => ({
@@ -346,20 +456,32 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         path: '/v15/apn_devices',
         headers: auth(nextUser().token),
         // A new device each time, as phones register (the cap drops each user's oldest).
-        body: { api_key: world.apiKey, apn_device: { device_identifier: 'bench-device', sandbox: false, token: randomBytes(32).toString('hex').toUpperCase() } },
+        body: {
+          api_key: world.apiKey,
+          apn_device: { device_identifier: 'bench-device', sandbox: false, token: randomBytes(32).toString('hex').toUpperCase() },
+        },
       });
     },
   },
-  { id: 'merchant-campaigns', title: 'Campaign metadata of a merchant (A19)', route: 'GET /v15/merchants/{merchant_id}/campaigns',
+  {
+    id: 'merchant-campaigns',
+    title: 'Campaign metadata of a merchant (A19)',
+    route: 'GET /v15/merchants/{merchant_id}/campaigns',
     needs: ['campaignId'],
     minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the merchant's catalog partition (its merchant row says it exists)" },
     prepare: anonymousGets((world) => `/v15/merchants/${world.merchantId}/campaigns`),
   },
-  { id: 'users-orders', title: "The user's orders, Ruby form (A31)", route: 'GET /v15/users/orders',
+  {
+    id: 'users-orders',
+    title: "The user's orders, Ruby form (A31)",
+    route: 'GET /v15/users/orders',
     minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the user's orders index (the app is kept in the function's memory)" },
     prepare: eachUserGets(() => '/v15/users/orders'),
   },
-  { id: 'gift-card-load', title: 'Gift card load', route: 'POST /v15/merchants/{merchant_id}/gift_card_value_additions',
+  {
+    id: 'gift-card-load',
+    title: 'Gift card load',
+    route: 'POST /v15/merchants/{merchant_id}/gift_card_value_additions',
     minimum: {
       roundTrips: 4,
       transactions: 1,
@@ -384,7 +506,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       });
     },
   },
-  { id: 'proposed-order', title: 'Proposed order (in-store)', route: 'POST /v15/proposed_orders',
+  {
+    id: 'proposed-order',
+    title: 'Proposed order (in-store)',
+    route: 'POST /v15/proposed_orders',
     needs: ['locationId'],
     minimum: {
       roundTrips: 4,
@@ -397,7 +522,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => ({ method: 'POST', path: '/v15/proposed_orders', headers: auth(world.merchantToken), body: proposedOrderBody(world, nextUser()) });
     },
   },
-  { id: 'completed-order', title: 'Completed order (in-store, card charge)', route: 'POST /v15/completed_orders',
+  {
+    id: 'completed-order',
+    title: 'Completed order (in-store, card charge)',
+    route: 'POST /v15/completed_orders',
     needs: ['locationId'],
     consumable: true,
     minimum: {
@@ -424,7 +552,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'remote-check-finalise', title: 'Remote check finalised by the POS (card charge)', route: 'POST /v15/checks/{uuid}/orders',
+  {
+    id: 'remote-check-finalise',
+    title: 'Remote check finalised by the POS (card charge)',
+    route: 'POST /v15/checks/{uuid}/orders',
     needs: ['locationId'],
     consumable: true,
     minimum: {
@@ -442,7 +573,8 @@ const SCENARIO_ROWS: ScenarioRow[] = [
           body: publishedCheckBody(world),
         });
         const uuid = published.body?.check?.uuid;
-        if (published.status !== 200 || typeof uuid !== 'string') throw new Error(`publishing a check answered ${published.status} ${JSON.stringify(published.body).slice(0, 300)}`);
+        if (published.status !== 200 || typeof uuid !== 'string')
+          throw new Error(`publishing a check answered ${published.status} ${JSON.stringify(published.body).slice(0, 300)}`);
         const claim = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: nextUser().token, body: {} });
         if (claim.status !== 200) throw new Error(`claiming a check answered ${claim.status} ${JSON.stringify(claim.body).slice(0, 300)}`);
         return uuid;
@@ -450,17 +582,26 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => {
         const uuid = claimed.pop();
         if (!uuid) throw new Error('ran out of claimed checks');
-        return { method: 'POST', path: `/v15/checks/${uuid}/orders`, headers: auth(world.merchantToken), body: { order: { applied_discount_amount: null, tax_amount: TAX_AMOUNT, spend_amount: SPEND_AMOUNT } } };
+        return {
+          method: 'POST',
+          path: `/v15/checks/${uuid}/orders`,
+          headers: auth(world.merchantToken),
+          body: { order: { applied_discount_amount: null, tax_amount: TAX_AMOUNT, spend_amount: SPEND_AMOUNT } },
+        };
       };
     },
   },
-  { id: 'refund', title: 'Refund an order', route: 'POST /v14/orders/{uuid}/refund',
+  {
+    id: 'refund',
+    title: 'Refund an order',
+    route: 'POST /v14/orders/{uuid}/refund',
     needs: ['locationId'],
     consumable: true,
     minimum: {
       roundTrips: 4,
       transactions: 1,
-      rationale: "token check + one BatchGetItem (order, merchant, loyalty's record of the order) + the user's loyalty at the merchant (Query: rewards and progress to undo) + one transaction",
+      rationale:
+        "token check + one BatchGetItem (order, merchant, loyalty's record of the order) + the user's loyalty at the merchant (Query: rewards and progress to undo) + one transaction",
     },
     async prepare({ world, api, count }) {
       // Orders the completed-order scenario completed, topped up through the API.
@@ -473,7 +614,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'one-step-order', title: 'One-step order (POST /v15/orders, card charge)', route: 'POST /v15/orders',
+  {
+    id: 'one-step-order',
+    title: 'One-step order (POST /v15/orders, card charge)',
+    route: 'POST /v15/orders',
     needs: ['locationId'],
     minimum: {
       roundTrips: 9,
@@ -491,7 +635,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       });
     },
   },
-  { id: 'gift-card-value-order', title: 'Gift card value order (A17, card charge)', route: 'POST /v15/users/gift_card_value_orders',
+  {
+    id: 'gift-card-value-order',
+    title: 'Gift card value order (A17, card charge)',
+    route: 'POST /v15/users/gift_card_value_orders',
     minimum: {
       roundTrips: 5,
       transactions: 1,
@@ -513,7 +660,9 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         sinceForgiven.set(buyer.userId, placed);
         if (placed >= GIFT_CARD_ORDERS_PER_BUYER.limit / 2) {
           sinceForgiven.set(buyer.userId, 0);
-          clearWindow(GIFT_CARD_ORDERS_PER_BUYER, String(buyer.userId)).catch((error: unknown) => console.error('bench: forgiving a gift order window failed', error));
+          clearWindow(GIFT_CARD_ORDERS_PER_BUYER, String(buyer.userId)).catch((error: unknown) =>
+            console.error('bench: forgiving a gift order window failed', error),
+          );
         }
         return {
           method: 'POST',
@@ -524,19 +673,30 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'merchant-funded-credit', title: 'Merchant-funded credit at a location (POS credit check)', route: 'GET /v15/locations/{location_id}/merchant_funded_credit',
+  {
+    id: 'merchant-funded-credit',
+    title: 'Merchant-funded credit at a location (POS credit check)',
+    route: 'GET /v15/locations/{location_id}/merchant_funded_credit',
     needs: ['locationId'],
     minimum: {
       roundTrips: 3,
       transactions: 0,
-      rationale: "token check + one BatchGetItem (location, QR code -> user) + one BatchGetItem of the available credit (credit and gift card balances, expiring grants; keys need the user)",
+      rationale:
+        'token check + one BatchGetItem (location, QR code -> user) + one BatchGetItem of the available credit (credit and gift card balances, expiring grants; keys need the user)',
     },
     async prepare({ world }) {
       const nextUser = roundRobin(world.users);
-      return () => ({ method: 'GET', path: `/v15/locations/${world.locationId}/merchant_funded_credit?payment_token_data=${nextUser().paymentTokenData}`, headers: auth(world.merchantToken) });
+      return () => ({
+        method: 'GET',
+        path: `/v15/locations/${world.locationId}/merchant_funded_credit?payment_token_data=${nextUser().paymentTokenData}`,
+        headers: auth(world.merchantToken),
+      });
     },
   },
-  { id: 'gift-card-removal', title: 'Gift card value removal (by amount)', route: 'POST /v15/merchants/{merchant_id}/gift_card_value_removals',
+  {
+    id: 'gift-card-removal',
+    title: 'Gift card value removal (by amount)',
+    route: 'POST /v15/merchants/{merchant_id}/gift_card_value_removals',
     consumable: true,
     minimum: {
       roundTrips: 4,
@@ -547,7 +707,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       // Enough value on every user's card for its share of the removals (1 cent each).
       const perUser = Math.max(1_000, Math.ceil(count / world.users.length));
       await createMany(world.users.length, 8, (index) =>
-        api.call('POST', `/v15/merchants/${world.merchantId}/gift_card_value_additions`, { token: world.merchantToken, body: { gift_card_value_addition: { payment_token_data: world.users[index]!.paymentTokenData, value_amount: Math.min(50_000, perUser) } } }),
+        api.call('POST', `/v15/merchants/${world.merchantId}/gift_card_value_additions`, {
+          token: world.merchantToken,
+          body: { gift_card_value_addition: { payment_token_data: world.users[index]!.paymentTokenData, value_amount: Math.min(50_000, perUser) } },
+        }),
       );
       const nextUser = roundRobin(world.users);
       return () => ({
@@ -558,13 +721,17 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       });
     },
   },
-  { id: 'detached-refund', title: 'Detached refund (credit not tied to an order)', route: 'POST /v15/detached_refunds',
+  {
+    id: 'detached-refund',
+    title: 'Detached refund (credit not tied to an order)',
+    route: 'POST /v15/detached_refunds',
     needs: ['locationId'],
     consumable: true,
     minimum: {
       roundTrips: 4,
       transactions: 1,
-      rationale: "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user, the merchant's daily credit budget counter; keys need the user) + one transaction (its ADD on that counter makes one merchant's concurrent detached refunds, grants and adjustments take turns)",
+      rationale:
+        "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user, the merchant's daily credit budget counter; keys need the user) + one transaction (its ADD on that counter makes one merchant's concurrent detached refunds, grants and adjustments take turns)",
     },
     async prepare({ world, api, count }) {
       // Each user must have paid the merchant at least its share (1 cent per refund).
@@ -574,11 +741,23 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         method: 'POST',
         path: '/v15/detached_refunds',
         headers: auth(world.merchantToken),
-        body: { detached_refund: { credit_amount: 1, location_id: world.locationId, payment_token_data: nextUser().paymentTokenData, cashier: 'Bench', register: '1', manager_confirmation: null } },
+        body: {
+          detached_refund: {
+            credit_amount: 1,
+            location_id: world.locationId,
+            payment_token_data: nextUser().paymentTokenData,
+            cashier: 'Bench',
+            register: '1',
+            manager_confirmation: null,
+          },
+        },
       });
     },
   },
-  { id: 'user-orders-page', title: "User's orders (page 1)", route: 'GET /v15/apps/orders',
+  {
+    id: 'user-orders-page',
+    title: "User's orders (page 1)",
+    route: 'GET /v15/apps/orders',
     needs: ['locationId'],
     minimum: READ_MINIMUM,
     async prepare({ world, api, quick }) {
@@ -589,17 +768,24 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => ({ method: 'GET', path: '/v15/apps/orders', headers: auth(nextUser().token) });
     },
   },
-  { id: 'order-ahead-menu', title: 'Order-ahead menu by id (menu_url)', route: 'GET /v15/order_ahead/menus/{menu_id}',
+  {
+    id: 'order-ahead-menu',
+    title: 'Order-ahead menu by id (menu_url)',
+    route: 'GET /v15/order_ahead/menus/{menu_id}',
     needs: ['menuId'],
     minimum: { roundTrips: 1, transactions: 0, rationale: "no token; one Query of the menu's own entry in gsi1 (the menu by its id)" },
     prepare: anonymousGets((world) => `/v15/order_ahead/menus/${world.menuId}`),
   },
-  { id: 'order-ahead-suggested', title: 'Suggested order-ahead orders (past and popular carts)', route: 'GET /v15/order_ahead/orders/suggested',
+  {
+    id: 'order-ahead-suggested',
+    title: 'Suggested order-ahead orders (past and popular carts)',
+    route: 'GET /v15/order_ahead/orders/suggested',
     needs: ['menuItemId'],
     minimum: {
       roundTrips: 3,
       transactions: 0,
-      rationale: "token check + one BatchGetItem (the user's recent carts, the location's popular carts) + one BatchGetItem (the carts' locations and menus, to drop what no longer fits); the app is kept in memory",
+      rationale:
+        "token check + one BatchGetItem (the user's recent carts, the location's popular carts) + one BatchGetItem (the carts' locations and menus, to drop what no longer fits); the app is kept in memory",
     },
     async prepare({ world, api, quick }) {
       // Each reader has completed an order ahead (a past cart at the location, and a popular one).
@@ -609,12 +795,16 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => ({ method: 'GET', path: `/v15/order_ahead/orders/suggested?location_id=${world.locationId}`, headers: auth(nextUser().token) });
     },
   },
-  { id: 'delivery-location', title: 'Delivery location of a saved address', route: 'GET /v15/user_addresses/{id}/delivery_location',
+  {
+    id: 'delivery-location',
+    title: 'Delivery location of a saved address',
+    route: 'GET /v15/user_addresses/{id}/delivery_location',
     needs: ['deliveryAddresses'],
     minimum: {
       roundTrips: 4,
       transactions: 0,
-      rationale: "token check + the address (its coordinates) + the app's locations that deliver (an index Query per stream) + one BatchGetItem of their menus; the app is kept in memory",
+      rationale:
+        "token check + the address (its coordinates) + the app's locations that deliver (an index Query per stream) + one BatchGetItem of their menus; the app is kept in memory",
     },
     async prepare({ world }) {
       const next = roundRobin(world.deliveryAddresses!);
@@ -624,13 +814,17 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'order-ahead-complete', title: 'Order-ahead completion (POST order_completion_url)', route: 'POST /v15/order_ahead/orders/{uuid}/complete',
+  {
+    id: 'order-ahead-complete',
+    title: 'Order-ahead completion (POST order_completion_url)',
+    route: 'POST /v15/order_ahead/orders/{uuid}/complete',
     needs: ['menuItemId'],
     consumable: true,
     minimum: {
       roundTrips: 2,
       transactions: 0,
-      rationale: "token check + the order's conditional transition to submitting (it holds only for the caller's valid order; when it does not, the order as it stood comes back with the failure); the charge and the provider run in the completion workflow, after the 202",
+      rationale:
+        "token check + the order's conditional transition to submitting (it holds only for the caller's valid order; when it does not, the order as it stood comes back with the failure); the charge and the provider run in the completion workflow, after the 202",
     },
     expectedStatuses: [202],
     holdsWorkflows: true,
@@ -647,7 +841,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'order-ahead-completion-poll', title: 'Completed order-ahead order (poll of the completion order_url)', route: 'GET /v15/order_ahead/orders/{uuid}/complete',
+  {
+    id: 'order-ahead-completion-poll',
+    title: 'Completed order-ahead order (poll of the completion order_url)',
+    route: 'GET /v15/order_ahead/orders/{uuid}/complete',
     needs: ['menuItemId'],
     minimum: READ_MINIMUM,
     async prepare({ world, api, quick }) {
@@ -661,7 +858,10 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'webhook-endpoint-create', title: 'Create a webhook endpoint (app token)', route: 'POST /v15/webhook_endpoints',
+  {
+    id: 'webhook-endpoint-create',
+    title: 'Create a webhook endpoint (app token)',
+    route: 'POST /v15/webhook_endpoints',
     consumable: true,
     minimum: { roundTrips: 2, transactions: 1, rationale: "token check + one transaction: the endpoint and the audience's endpoint count, guarded at 10" },
     async prepare({ world, count }) {
@@ -670,11 +870,19 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       let next = 0;
       return () => {
         const index = next++;
-        return { method: 'POST', path: '/v15/webhook_endpoints', headers: auth(apps[Math.floor(index / MAX_BENCH_ENDPOINTS)]!.token), body: { webhook_endpoint: { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created', 'order_ahead.completed'] } } };
+        return {
+          method: 'POST',
+          path: '/v15/webhook_endpoints',
+          headers: auth(apps[Math.floor(index / MAX_BENCH_ENDPOINTS)]!.token),
+          body: { webhook_endpoint: { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created', 'order_ahead.completed'] } },
+        };
       };
     },
   },
-  { id: 'webhook-endpoints-list', title: "List the caller's webhook endpoints", route: 'GET /v15/webhook_endpoints',
+  {
+    id: 'webhook-endpoints-list',
+    title: "List the caller's webhook endpoints",
+    route: 'GET /v15/webhook_endpoints',
     minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the audience's endpoints (at most 10)" },
     async prepare({ world }) {
       const [app] = await benchApps(world, 1);
@@ -682,13 +890,20 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       return () => ({ method: 'GET', path: '/v15/webhook_endpoints', headers: auth(app!.token) });
     },
   },
-  { id: 'webhook-endpoint-delete', title: 'Delete a webhook endpoint', route: 'DELETE /v15/webhook_endpoints/{id}',
+  {
+    id: 'webhook-endpoint-delete',
+    title: 'Delete a webhook endpoint',
+    route: 'DELETE /v15/webhook_endpoints/{id}',
     consumable: true,
     minimum: { roundTrips: 2, transactions: 1, rationale: 'token check + one transaction: the delete, guarded by the owner (so no read first), and the count' },
     expectedStatuses: [204],
     async prepare({ world, count }) {
       const apps = await benchApps(world, Math.ceil(count / MAX_BENCH_ENDPOINTS));
-      const made = (await createMany(apps.length, 4, async (index) => (await benchEndpoints(apps[index]!.appId, MAX_BENCH_ENDPOINTS)).map((id) => ({ id, token: apps[index]!.token })))).flat();
+      const made = (
+        await createMany(apps.length, 4, async (index) =>
+          (await benchEndpoints(apps[index]!.appId, MAX_BENCH_ENDPOINTS)).map((id) => ({ id, token: apps[index]!.token })),
+        )
+      ).flat();
       let next = 0;
       return () => {
         const endpoint = made[next++];
@@ -697,8 +912,11 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'webhook-secret-roll', title: "Roll a webhook endpoint's secret", route: 'POST /v15/webhook_endpoints/{id}/secrets',
-    minimum: { roundTrips: 3, transactions: 1, rationale: "token check + the endpoint (the secrets the roll keeps) + one transaction guarded by them" },
+  {
+    id: 'webhook-secret-roll',
+    title: "Roll a webhook endpoint's secret",
+    route: 'POST /v15/webhook_endpoints/{id}/secrets',
+    minimum: { roundTrips: 3, transactions: 1, rationale: 'token check + the endpoint (the secrets the roll keeps) + one transaction guarded by them' },
     async prepare({ world }) {
       // 32 endpoints in turn: 16 concurrent rolls never meet on one endpoint (that would be the designed 409).
       const apps = await benchApps(world, 4);
@@ -710,16 +928,32 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
-  { id: 'events-list', title: "List the caller's events (an app: its users' cards)", route: 'GET /v15/events',
-    minimum: { roundTrips: 10, transactions: 0, rationale: "token check + one Query page from each of the audience's 8 event index shards and its pre-sharding partition, the 9 in parallel (one round trip of wall time; docs/scale.md)" },
+  {
+    id: 'events-list',
+    title: "List the caller's events (an app: its users' cards)",
+    route: 'GET /v15/events',
+    minimum: {
+      roundTrips: 10,
+      transactions: 0,
+      rationale:
+        "token check + one Query page from each of the audience's 8 event index shards and its pre-sharding partition, the 9 in parallel (one round trip of wall time; docs/scale.md)",
+    },
     async prepare({ world }) {
       // The seed added a card for each bench user: credit_card.created events of the bench app.
       const token = await appToken(world.appId);
       return () => ({ method: 'GET', path: '/v15/events', headers: auth(token) });
     },
   },
-  { id: 'webhook-replay', title: 'Replay events to a webhook endpoint', route: 'POST /v15/webhook_endpoints/{id}/replays',
-    minimum: { roundTrips: 11, transactions: 0, rationale: 'token check + the endpoint (its event types) + one Query page of the events after `after` from each of the 8 index shards and the pre-sharding partition, in parallel (a page evaluates up to 1000 events or 1 MB; events of types the endpoint does not take are read and dropped, one more page per ~1 MB of them); queueing is an SQS call, not DynamoDB' },
+  {
+    id: 'webhook-replay',
+    title: 'Replay events to a webhook endpoint',
+    route: 'POST /v15/webhook_endpoints/{id}/replays',
+    minimum: {
+      roundTrips: 11,
+      transactions: 0,
+      rationale:
+        'token check + the endpoint (its event types) + one Query page of the events after `after` from each of the 8 index shards and the pre-sharding partition, in parallel (a page evaluates up to 1000 events or 1 MB; events of types the endpoint does not take are read and dropped, one more page per ~1 MB of them); queueing is an SQS call, not DynamoDB',
+    },
     async prepare({ world, api }) {
       const token = await appToken(world.appId);
       // A real receiver on loopback (the bench server runs the local delivery queue, as npm start).
@@ -731,14 +965,21 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       // event then queues the last one from one Query page. (Subscribed to cards only, a full run's later
       // rewards and order-ahead events of the app sit after its cards, and the replay reads through all of them.)
       const { EVENT_AUDIENCE } = await import('#shared/domain/events/catalogue.ts');
-      const events = Object.entries(EVENT_AUDIENCE).filter(([, audience]) => audience === 'app').map(([type]) => type);
+      const events = Object.entries(EVENT_AUDIENCE)
+        .filter(([, audience]) => audience === 'app')
+        .map(([type]) => type);
       const made = await api.call('POST', '/v15/webhook_endpoints', { token, body: { webhook_endpoint: { url, events } } });
       if (made.status !== 200) throw new Error(`webhook endpoint answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
       const ids = await allEventIds(api, token);
       if (ids.length < 2) throw new Error(`the bench app has ${ids.length} events to replay`);
       // After the audience's second-to-last event: each replay reads one page and queues one delivery.
       const after = ids.at(-2)!;
-      return () => ({ method: 'POST', path: `/v15/webhook_endpoints/${made.body.webhook_endpoint.id}/replays`, headers: auth(token), body: { replay: { after } } });
+      return () => ({
+        method: 'POST',
+        path: `/v15/webhook_endpoints/${made.body.webhook_endpoint.id}/replays`,
+        headers: auth(token),
+        body: { replay: { after } },
+      });
     },
   },
 ];
@@ -780,7 +1021,10 @@ async function benchEndpoints(appId: number, count: number): Promise<string[]> {
   const { createEndpoint } = await import('#shared/domain/events/endpoints.ts');
   const { appAudience } = await import('#shared/domain/events/catalogue.ts');
   const ids: string[] = [];
-  for (let index = 0; index < count; index++) ids.push((await createEndpoint(appAudience(appId), { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created'] })).endpoint.endpoint_id);
+  for (let index = 0; index < count; index++)
+    ids.push(
+      (await createEndpoint(appAudience(appId), { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created'] })).endpoint.endpoint_id,
+    );
   return ids;
 }
 

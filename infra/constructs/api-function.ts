@@ -30,12 +30,7 @@ export function handlerEntry(handler: string): string {
  * own: DynamoDB authorizes each item of a transaction by its Put/Update/Delete/ConditionCheckItem
  * (or GetItem) action, so these lists cover transactions too.
  */
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
 export const TABLE_WRITE_ACTIONS = [
   ...TABLE_READ_ACTIONS,
   'dynamodb:PutItem',
@@ -86,7 +81,16 @@ export const API_FUNCTION_BUNDLING = {
  * one of these (project paths: a trailing `/` names a folder) or a package listed here or in devDependencies.
  */
 export const TEST_ONLY_MODULES = {
-  project: ['shared/db/faults.ts', 'shared/db/stats.ts', 'shared/http/bench-headers.ts', 'shared/geocoding/sandbox.ts', 'shared/push/sandbox.ts', 'scripts/', 'test/', 'bench/'],
+  project: [
+    'shared/db/faults.ts',
+    'shared/db/stats.ts',
+    'shared/http/bench-headers.ts',
+    'shared/geocoding/sandbox.ts',
+    'shared/push/sandbox.ts',
+    'scripts/',
+    'test/',
+    'bench/',
+  ],
   packages: ['zipcodes'],
 } as const;
 

@@ -55,11 +55,16 @@ function rateRule(
         customResponse: {
           responseCode: 429,
           customResponseBodyKey: 'throttled',
-          responseHeaders: [{ name: 'Retry-After', value: String(CLIENT_LIMITS.windowSeconds) }, ...Object.entries(SERVER_HEADER).map(([name, value]) => ({ name, value }))],
+          responseHeaders: [
+            { name: 'Retry-After', value: String(CLIENT_LIMITS.windowSeconds) },
+            ...Object.entries(SERVER_HEADER).map(([name, value]) => ({ name, value })),
+          ],
         },
       },
     },
-    statement: { rateBasedStatement: { ...statement, limit: limit.ratePerSecond * CLIENT_LIMITS.windowSeconds, evaluationWindowSec: CLIENT_LIMITS.windowSeconds } },
+    statement: {
+      rateBasedStatement: { ...statement, limit: limit.ratePerSecond * CLIENT_LIMITS.windowSeconds, evaluationWindowSec: CLIENT_LIMITS.windowSeconds },
+    },
     visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: true },
   };
 }
@@ -102,11 +107,17 @@ export class ClientLimitsWebAcl extends Construct {
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: WEB_ACL_METRIC_NAME, sampledRequestsEnabled: true },
     });
 
-    this.logGroup = new LogGroup(this, 'BlockedRequests', { logGroupName: WAF_LOG_GROUP_NAME, retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    this.logGroup = new LogGroup(this, 'BlockedRequests', {
+      logGroupName: WAF_LOG_GROUP_NAME,
+      retention: FUNCTION_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const logging = new CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
       // WAF wants the log group ARN without the `:*` suffix of LogGroup.logGroupArn.
-      logDestinationConfigs: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: WAF_LOG_GROUP_NAME, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      logDestinationConfigs: [
+        Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: WAF_LOG_GROUP_NAME, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+      ],
       // Tokens never reach a log.
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],
       // Only what was blocked: allowed traffic is in the API's access log already.
@@ -122,4 +133,3 @@ export class ClientLimitsWebAcl extends Construct {
     return { webAclArn: this.webAcl.attrArn, metricName: WEB_ACL_METRIC_NAME, ruleMetricNames: Object.values(CLIENT_LIMIT_RULES) };
   }
 }
-

@@ -123,7 +123,11 @@ export class EdgeDistribution extends Construct {
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'Customers and points of sale may be anywhere: no geo restriction.' },
       { id: 'AwsSolutions-CFR3', reason: 'Every request is logged by the API stage access log, and every blocked one by the web ACL log.' },
-      { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate allows TLSv1; an operator with a custom domain sets its certificate and TLSv1.2_2021 (docs/operations.md).' },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The default *.cloudfront.net certificate allows TLSv1; an operator with a custom domain sets its certificate and TLSv1.2_2021 (docs/operations.md).',
+      },
     );
   }
 }

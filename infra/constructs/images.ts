@@ -48,7 +48,8 @@ export class ImageStore extends Construct {
     }
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
+      reason:
+        'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
     });
   }
 }

@@ -66,7 +66,13 @@ export interface MonitoringProps {
 
 /** A business metric as the EMF lines of shared/metrics.ts publish it. */
 export function businessMetric(name: string, extraDimensions: Record<string, string> = {}, statistic: string = Stats.SUM): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: METRICS_SERVICE, ...extraDimensions }, statistic, period: ALARM_PERIOD });
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: { service: METRICS_SERVICE, ...extraDimensions },
+    statistic,
+    period: ALARM_PERIOD,
+  });
 }
 
 /**
@@ -90,7 +96,11 @@ export class Monitoring extends Construct {
     const action = new SnsAction(this.topic);
 
     /** `runbook`: the heading of docs/operations.md that says what the alarm means and what to do first. */
-    const alarm = (alarmId: string, metric: IMetric, options: { threshold: number; description: string; periods?: number; runbook?: string; scope?: Construct }) => {
+    const alarm = (
+      alarmId: string,
+      metric: IMetric,
+      options: { threshold: number; description: string; periods?: number; runbook?: string; scope?: Construct },
+    ) => {
       const created = new Alarm(options.scope ?? this, alarmId, {
         metric,
         threshold: options.threshold,
@@ -177,7 +187,9 @@ export class Monitoring extends Construct {
     });
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
-    this.dashboard.addWidgets(new TextWidget({ markdown: '# Loyalty API\nAlarms notify the SNS topic `AlarmTopic`; runbook in docs/operations.md.', width: 24, height: 2 }));
+    this.dashboard.addWidgets(
+      new TextWidget({ markdown: '# Loyalty API\nAlarms notify the SNS topic `AlarmTopic`; runbook in docs/operations.md.', width: 24, height: 2 }),
+    );
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
     this.dashboard.addWidgets(...this.apiWidgets(api));
     this.dashboard.addWidgets(...moneyWidgets());
@@ -188,7 +200,9 @@ export class Monitoring extends Construct {
         workflowRunsWidget('Order-ahead completion workflow', props.completionStateMachine),
         new GraphWidget({
           title: 'Order-ahead completions by outcome',
-          left: completions.values.map((outcome) => businessMetric(BUSINESS_METRICS.orderAheadCompletions, { [completions.name]: outcome }).with({ label: outcome })),
+          left: completions.values.map((outcome) =>
+            businessMetric(BUSINESS_METRICS.orderAheadCompletions, { [completions.name]: outcome }).with({ label: outcome }),
+          ),
           width: 8,
         }),
       );
@@ -226,7 +240,9 @@ export class Monitoring extends Construct {
       workflowRunsWidget('Order-ahead validation workflow', stateMachine),
       new GraphWidget({
         title: 'Order-ahead validations by outcome',
-        left: validations.values.map((outcome) => businessMetric(BUSINESS_METRICS.orderAheadValidations, { [validations.name]: outcome }).with({ label: outcome })),
+        left: validations.values.map((outcome) =>
+          businessMetric(BUSINESS_METRICS.orderAheadValidations, { [validations.name]: outcome }).with({ label: outcome }),
+        ),
         width: 8,
       }),
       new GraphWidget({
@@ -273,16 +289,32 @@ function tableWidgets(table: ITable): IWidget[] {
   return [
     new GraphWidget({
       title: 'Table capacity consumed',
-      left: [table.metricConsumedReadCapacityUnits({ period, statistic: Stats.SUM, label: 'read units' }), table.metricConsumedWriteCapacityUnits({ period, statistic: Stats.SUM, label: 'write units' })],
+      left: [
+        table.metricConsumedReadCapacityUnits({ period, statistic: Stats.SUM, label: 'read units' }),
+        table.metricConsumedWriteCapacityUnits({ period, statistic: Stats.SUM, label: 'write units' }),
+      ],
       width: 6,
     }),
     // One expression per graph: both sum the same per-operation metrics, whose ids would clash.
-    new GraphWidget({ title: 'Table throttled requests', left: [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period, label: 'throttled' })], width: 6 }),
-    new GraphWidget({ title: 'Table system errors', left: [table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period, label: 'system errors' })], width: 6 }),
+    new GraphWidget({
+      title: 'Table throttled requests',
+      left: [table.metricThrottledRequestsForOperations({ operations: TABLE_OPERATIONS, period, label: 'throttled' })],
+      width: 6,
+    }),
+    new GraphWidget({
+      title: 'Table system errors',
+      left: [table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, period, label: 'system errors' })],
+      width: 6,
+    }),
     new GraphWidget({
       title: 'Table latency p99 (ms)',
       left: [Operation.GET_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS].map((operation) =>
-        table.metricSuccessfulRequestLatency({ period, statistic: Stats.p(99), dimensionsMap: { TableName: table.tableName, Operation: operation }, label: operation }),
+        table.metricSuccessfulRequestLatency({
+          period,
+          statistic: Stats.p(99),
+          dimensionsMap: { TableName: table.tableName, Operation: operation },
+          label: operation,
+        }),
       ),
       width: 6,
     }),
@@ -310,7 +342,11 @@ function functionWidgets(functions: ReadonlyMap<string, IFunction>): IWidget[] {
   const each = (metric: (fn: IFunction, handler: string) => IMetric) => [...functions].map(([handler, fn]) => metric(fn, handler));
   return [
     new GraphWidget({ title: 'Function errors', left: each((fn, handler) => fn.metricErrors({ period, statistic: Stats.SUM, label: handler })), width: 8 }),
-    new GraphWidget({ title: 'Function duration p99 (ms)', left: each((fn, handler) => fn.metricDuration({ period, statistic: Stats.p(99), label: handler })), width: 8 }),
+    new GraphWidget({
+      title: 'Function duration p99 (ms)',
+      left: each((fn, handler) => fn.metricDuration({ period, statistic: Stats.p(99), label: handler })),
+      width: 8,
+    }),
     new GraphWidget({
       title: 'Lambda concurrency and throttles (account)',
       left: [new Metric({ namespace: 'AWS/Lambda', metricName: 'ConcurrentExecutions', statistic: Stats.MAXIMUM, period, label: 'concurrent executions' })],
@@ -323,11 +359,29 @@ function functionWidgets(functions: ReadonlyMap<string, IFunction>): IWidget[] {
 /** WAF for CloudFront publishes its metrics in us-east-1, whatever the API's region. */
 function edgeWidget(webAcl: { metricName: string; ruleMetricNames: readonly string[] }): IWidget {
   const blocked = (rule: string) =>
-    new Metric({ namespace: 'AWS/WAFV2', metricName: 'BlockedRequests', dimensionsMap: { WebACL: webAcl.metricName, Rule: rule }, statistic: Stats.SUM, period: Duration.minutes(5), region: 'us-east-1', label: rule });
+    new Metric({
+      namespace: 'AWS/WAFV2',
+      metricName: 'BlockedRequests',
+      dimensionsMap: { WebACL: webAcl.metricName, Rule: rule },
+      statistic: Stats.SUM,
+      period: Duration.minutes(5),
+      region: 'us-east-1',
+      label: rule,
+    });
   return new GraphWidget({
     title: 'Per-client limits: requests blocked by rule (WAF)',
     left: webAcl.ruleMetricNames.map(blocked),
-    right: [new Metric({ namespace: 'AWS/WAFV2', metricName: 'AllowedRequests', dimensionsMap: { WebACL: webAcl.metricName, Rule: 'ALL' }, statistic: Stats.SUM, period: Duration.minutes(5), region: 'us-east-1', label: 'allowed' })],
+    right: [
+      new Metric({
+        namespace: 'AWS/WAFV2',
+        metricName: 'AllowedRequests',
+        dimensionsMap: { WebACL: webAcl.metricName, Rule: 'ALL' },
+        statistic: Stats.SUM,
+        period: Duration.minutes(5),
+        region: 'us-east-1',
+        label: 'allowed',
+      }),
+    ],
     width: 24,
   });
 }

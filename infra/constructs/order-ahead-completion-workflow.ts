@@ -112,12 +112,17 @@ export class OrderAheadCompletionWorkflow extends Construct {
 
     const answered = new Choice(this, COMPLETION_STATES.answered)
       .when(Condition.stringEquals('$.provider.status', 'accepted'), new Succeed(this, COMPLETION_STATES.completed))
-      .when(Condition.stringEquals('$.provider.status', 'pending'), new Wait(this, COMPLETION_STATES.wait, { time: WaitTime.duration(Duration.seconds(PROVIDER_POLL_SECONDS)) }).next(check))
+      .when(
+        Condition.stringEquals('$.provider.status', 'pending'),
+        new Wait(this, COMPLETION_STATES.wait, { time: WaitTime.duration(Duration.seconds(PROVIDER_POLL_SECONDS)) }).next(check),
+      )
       .otherwise(reject);
     forward.next(answered);
     check.next(answered);
 
-    const definition = Chain.start(charge).next(new Choice(this, COMPLETION_STATES.charged).when(Condition.booleanEquals('$.charge.charged', true), forward).otherwise(reject));
+    const definition = Chain.start(charge).next(
+      new Choice(this, COMPLETION_STATES.charged).when(Condition.booleanEquals('$.charge.charged', true), forward).otherwise(reject),
+    );
 
     const logGroup = new LogGroup(this, 'LogGroup', { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
@@ -130,7 +135,10 @@ export class OrderAheadCompletionWorkflow extends Construct {
     });
 
     Validations.of(this.stateMachine).acknowledge(
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.',
+      },
       {
         id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.completionFunction.node.defaultChild as CfnFunction)}.Arn>:*]`,
         reason: 'LambdaInvoke grants the Task function and its versions (`:*`); the definition invokes only this function.',

@@ -52,7 +52,14 @@ export const TASK_RETRY: RetryProps = {
  * One Task of an order-ahead workflow: the step's Lambda invoked with `{...payload, order_uuid}`, its
  * answer (payload only) stored at `resultPath`, the given Retry, and the Task's timeout = the function's.
  */
-export function lambdaStep(scope: Construct, name: string, fn: LambdaFunction, payload: Record<string, unknown>, resultPath: string, retry: RetryProps): LambdaInvoke {
+export function lambdaStep(
+  scope: Construct,
+  name: string,
+  fn: LambdaFunction,
+  payload: Record<string, unknown>,
+  resultPath: string,
+  retry: RetryProps,
+): LambdaInvoke {
   const task = new LambdaInvoke(scope, name, {
     lambdaFunction: fn,
     payload: TaskInput.fromObject({ ...payload, order_uuid: JsonPath.stringAt('$.order_uuid') }),
@@ -95,16 +102,25 @@ export class OrderAheadWorkflow extends Construct {
     this.validationFunction = new ApiFunction(this, 'ValidateFunction', { handlerName: VALIDATION_TASK_HANDLER, handler: VALIDATION_TASK_EXPORT });
     this.validationFunction.bindTable({ table, accessMode: 'RW' });
 
-    const step = (name: string, payload: Record<string, unknown>, resultPath: string) => lambdaStep(this, name, this.validationFunction, payload, resultPath, TASK_RETRY);
+    const step = (name: string, payload: Record<string, unknown>, resultPath: string) =>
+      lambdaStep(this, name, this.validationFunction, payload, resultPath, TASK_RETRY);
 
     const recordFailure = step(WORKFLOW_STATES.recordFailure, { step: 'record_failure', failure: JsonPath.objectAt('$.failure') }, '$.recorded');
     const catchToFailure = { errors: ['States.ALL'], resultPath: '$.failure' };
 
     const validate = step(WORKFLOW_STATES.validate, { step: 'validate' }, '$.outcome');
     validate.addCatch(recordFailure, catchToFailure);
-    const recordValid = step(WORKFLOW_STATES.recordValid, { step: 'record_valid', app_id: JsonPath.numberAt('$.outcome.app_id'), priced: JsonPath.objectAt('$.outcome.priced') }, '$.recorded');
+    const recordValid = step(
+      WORKFLOW_STATES.recordValid,
+      { step: 'record_valid', app_id: JsonPath.numberAt('$.outcome.app_id'), priced: JsonPath.objectAt('$.outcome.priced') },
+      '$.recorded',
+    );
     recordValid.addCatch(recordFailure, catchToFailure);
-    const recordInvalid = step(WORKFLOW_STATES.recordInvalid, { step: 'record_invalid', app_id: JsonPath.numberAt('$.outcome.app_id'), errors: JsonPath.objectAt('$.outcome.errors') }, '$.recorded');
+    const recordInvalid = step(
+      WORKFLOW_STATES.recordInvalid,
+      { step: 'record_invalid', app_id: JsonPath.numberAt('$.outcome.app_id'), errors: JsonPath.objectAt('$.outcome.errors') },
+      '$.recorded',
+    );
     recordInvalid.addCatch(recordFailure, catchToFailure);
 
     const definition = Chain.start(validate).next(
@@ -125,7 +141,10 @@ export class OrderAheadWorkflow extends Construct {
 
     Validations.of(this.stateMachine).acknowledge(
       { id: 'AwsSolutions-SF1', reason: 'Logs ERROR events without execution data on purpose: orders and user ids stay out of logs (docs/operations.md).' },
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.',
+      },
       {
         id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.validationFunction.node.defaultChild as CfnFunction)}.Arn>:*]`,
         reason: 'LambdaInvoke grants the Task function and its versions (`:*`); the definition invokes only this function.',

@@ -26,7 +26,10 @@ export const PUSH_STREAM_FILTERS = [
   // A reward earned by progress (claimed ones are the user's own doing).
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Reward'] }, source: { S: ['earned'] } } } },
   // Gift card value put on a user's gift card account, loaded or a held gift claimed (the handler leaves out the till's).
-  { eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: keys.ledgerEntryPrefix('giftcard:').pk }] } }, NewImage: { kind: { S: [...GIFT_CARD_RECEIPTS] } } } },
+  {
+    eventName: ['INSERT'],
+    dynamodb: { Keys: { pk: { S: [{ prefix: keys.ledgerEntryPrefix('giftcard:').pk }] } }, NewImage: { kind: { S: [...GIFT_CARD_RECEIPTS] } } },
+  },
 ];
 
 /** The table partitions of sent-notification markers and devices (shared/db/keys.ts pushSent, pushDevice). */

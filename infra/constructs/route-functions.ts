@@ -105,7 +105,9 @@ export class RouteFunctions extends Construct {
       const index = routeStackIndex(handler, stackCount);
       let stack = stacks.get(index);
       if (!stack) {
-        stack = new NestedStack(this, `Routes${index}`, { description: `Loyalty API routes, group ${index} of ${stackCount} (infra/constructs/route-functions.ts)` });
+        stack = new NestedStack(this, `Routes${index}`, {
+          description: `Loyalty API routes, group ${index} of ${stackCount} (infra/constructs/route-functions.ts)`,
+        });
         stacks.set(index, stack);
       }
       return stack;

@@ -64,11 +64,21 @@ export class WebhookDelivery extends Construct {
     // Where stream batches go that fail every retry (a standard queue: the mapping's on-failure destination).
     this.streamFailures = new Queue(this, 'StreamFailures', { retentionPeriod: retention, enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED });
     for (const deadLetters of [this.deadLetters, this.streamFailures]) {
-      Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (alarmed on its depth); it needs none of its own.' });
-      Validations.of(deadLetters).acknowledge({ id: 'Serverless-SQSRedrivePolicy', reason: 'This queue is itself a dead-letter queue (alarmed on its depth); nothing redrives from it.' });
+      Validations.of(deadLetters).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is itself a dead-letter queue (alarmed on its depth); it needs none of its own.',
+      });
+      Validations.of(deadLetters).acknowledge({
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'This queue is itself a dead-letter queue (alarmed on its depth); nothing redrives from it.',
+      });
     }
 
-    this.streamFunction = new ApiFunction(this, 'StreamFunction', { handlerName: EVENTS_STREAM_HANDLER, handler: 'streamHandler', timeout: Duration.seconds(60) });
+    this.streamFunction = new ApiFunction(this, 'StreamFunction', {
+      handlerName: EVENTS_STREAM_HANDLER,
+      handler: 'streamHandler',
+      timeout: Duration.seconds(60),
+    });
     this.streamFunction.bindTable({ table: props.table, accessMode: 'RO' });
     // It also sends the mail outbox (shared/domain/mail-outbox.ts): it marks mail items sent, and may update
     // nothing else (the mail partitions only). Its SES permission and MAIL_FROM come from the Mail construct.
@@ -101,13 +111,19 @@ export class WebhookDelivery extends Construct {
         // (shared/domain/push/notifications.ts): an order-ahead order written completed or rejected, an earned
         // reward, a gift card load. Never other updates, nor expiries. Five filters: Lambda's default quota.
         filters: [
-          ...['EVENT', 'MAIL'].map((sortKey) => FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } })),
+          ...['EVENT', 'MAIL'].map((sortKey) =>
+            FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } }),
+          ),
           ...PUSH_STREAM_FILTERS.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
         ],
       }),
     );
 
-    this.deliveryFunction = new ApiFunction(this, 'DeliveryFunction', { handlerName: WEBHOOK_DELIVERY_HANDLER, handler: 'queueHandler', timeout: DELIVERY_TIMEOUT });
+    this.deliveryFunction = new ApiFunction(this, 'DeliveryFunction', {
+      handlerName: WEBHOOK_DELIVERY_HANDLER,
+      handler: 'queueHandler',
+      timeout: DELIVERY_TIMEOUT,
+    });
     this.deliveryFunction.bindTable({ table: props.table, accessMode: 'RW' });
     this.deliveryFunction.addEnvironment(DELIVERY_QUEUE_URL_ENV, this.queue.queueUrl);
     this.queue.grant(this.deliveryFunction, 'sqs:ChangeMessageVisibility');
@@ -159,8 +175,21 @@ export class WebhookDelivery extends Construct {
       alarm.addOkAction(new SnsAction(topic));
     }
     const byOutcome = (outcome: string) =>
-      new Metric({ namespace: METRICS_NAMESPACE, metricName: BUSINESS_METRICS.webhookDeliveries, dimensionsMap: { service: METRICS_SERVICE, outcome }, statistic: 'Sum', label: outcome });
-    dashboard?.addWidgets(new GraphWidget({ title: 'Webhook deliveries by outcome', width: 12, left: [byOutcome('delivered'), byOutcome('retried')], right: [byOutcome('failed')] }));
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: BUSINESS_METRICS.webhookDeliveries,
+        dimensionsMap: { service: METRICS_SERVICE, outcome },
+        statistic: 'Sum',
+        label: outcome,
+      });
+    dashboard?.addWidgets(
+      new GraphWidget({
+        title: 'Webhook deliveries by outcome',
+        width: 12,
+        left: [byOutcome('delivered'), byOutcome('retried')],
+        right: [byOutcome('failed')],
+      }),
+    );
     return alarms;
   }
 }

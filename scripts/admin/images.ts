@@ -60,7 +60,10 @@ async function chooseLocalS3(): Promise<() => Promise<void>> {
   const settingsFile = join(localDirectory, 'settings.json');
   const settings = existsSync(settingsFile) ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as { s3_endpoint?: string }) : {};
   if (settings.s3_endpoint) {
-    const answers = await fetch(settings.s3_endpoint, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false);
+    const answers = await fetch(settings.s3_endpoint, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
     if (answers) {
       process.env.S3_ENDPOINT = settings.s3_endpoint;
       return async () => undefined;
@@ -104,8 +107,12 @@ export const uploadImageCommand: AdminCommand = {
       const format = IMAGE_FORMAT[subject.kind];
       const objects: Record<string, string> = {};
       for (const variant of variantsOf(subject.kind)) {
-        const resized = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize(variant.pixelWidth, variant.pixelHeight, { fit: 'cover', position: 'attention' });
-        const bytes = await (format.extension === 'png' ? resized.png({ compressionLevel: 9 }) : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true })).toBuffer();
+        const resized = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+          .rotate()
+          .resize(variant.pixelWidth, variant.pixelHeight, { fit: 'cover', position: 'attention' });
+        const bytes = await (
+          format.extension === 'png' ? resized.png({ compressionLevel: 9 }) : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true })
+        ).toBuffer();
         const key = objectKey(subject, version, variant.name);
         await putImage(key, bytes, format.contentType);
         objects[variant.name] = key;

@@ -28,7 +28,8 @@ function itemRulesOption(value: string | undefined): ItemRule[] | undefined {
   return value.split(',').map((entry) => {
     const [field, ...rest] = entry.split(':');
     const ruleValue = rest.join(':').trim();
-    if (!['sku', 'category', 'name'].includes(field?.trim() ?? '') || ruleValue === '') throw new UsageError(`--item-rules entries look like sku:VALUE, category:VALUE or name:VALUE; not "${entry}"`);
+    if (!['sku', 'category', 'name'].includes(field?.trim() ?? '') || ruleValue === '')
+      throw new UsageError(`--item-rules entries look like sku:VALUE, category:VALUE or name:VALUE; not "${entry}"`);
     return { field: field!.trim() as ItemRule['field'], value: ruleValue };
   });
 }
@@ -130,7 +131,8 @@ function parseCards(text: string): { legacy_id: string; value_amount: number; pr
     .map((line) => line.split(',').map((cell) => cell.trim()))
     .filter((cells) => cells[0] !== '' && cells[0] !== 'legacy_id')
     .map(([legacyId, value, progress, email]) => {
-      if (!/^\d+$/.test(value ?? '') || (progress !== undefined && progress !== '' && !/^\d+$/.test(progress))) throw new CommandError(`Bad card line: ${legacyId},${value},${progress ?? ''}`);
+      if (!/^\d+$/.test(value ?? '') || (progress !== undefined && progress !== '' && !/^\d+$/.test(progress)))
+        throw new CommandError(`Bad card line: ${legacyId},${value},${progress ?? ''}`);
       return { legacy_id: legacyId!, value_amount: Number(value), progress_amount: progress ? Number(progress) : 0, email: email || null };
     });
 }

@@ -18,7 +18,8 @@ export const setTipPreferenceCommand: AdminCommand = {
   async run(values) {
     const merchantId = integerOption(values, 'merchant-id', true);
     const preference = stringOption(values, 'tip-preference', true);
-    if (!(TIP_PREFERENCES as readonly string[]).includes(preference)) throw new UsageError(`--tip-preference must be one of ${TIP_PREFERENCES.map((value) => `"${value}"`).join(', ')}`);
+    if (!(TIP_PREFERENCES as readonly string[]).includes(preference))
+      throw new UsageError(`--tip-preference must be one of ${TIP_PREFERENCES.map((value) => `"${value}"`).join(', ')}`);
     const merchant = await setMerchantTipPreference(merchantId, preference as TipPreference);
     if (!merchant) throw new CommandError(`Merchant ${merchantId} does not exist`);
     return { merchant_id: merchantId, tip_preference: merchant.tip_preference };

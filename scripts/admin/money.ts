@@ -13,7 +13,8 @@ import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setC
 import { CreditBudgetMerchantMissing, DEFAULT_DAILY_CREDIT_BUDGET, MAX_DAILY_CREDIT_BUDGET, setDailyCreditBudget } from '#shared/domain/merchant-budget.ts';
 
 export const auditCommand: AdminCommand = {
-  summary: 'Recompute every balance (gift card value, credit, card charges) from the ledger and check every transfer balances and came from its source; exit 1 on a mismatch.',
+  summary:
+    'Recompute every balance (gift card value, credit, card charges) from the ledger and check every transfer balances and came from its source; exit 1 on a mismatch.',
   usage: '',
   options: {},
   async run() {
@@ -48,7 +49,13 @@ export const ledgerMigrateCommand: AdminCommand = {
 export const setChargeLimitsCommand: AdminCommand = {
   summary: "Set an app's or a merchant's card charge limits per order and per calendar month (cents); --clear goes back to the defaults.",
   usage: `(--app-id <id> | --merchant-id <id>) [--per-order-amount <cents>] [--monthly-amount <cents>] [--clear]\n        (defaults: ${DEFAULT_CHARGE_LIMITS.per_order_amount} per order, ${DEFAULT_CHARGE_LIMITS.monthly_amount} a month; at most ${MAX_CHARGE_LIMIT})`,
-  options: { 'app-id': { type: 'string' }, 'merchant-id': { type: 'string' }, 'per-order-amount': { type: 'string' }, 'monthly-amount': { type: 'string' }, clear: { type: 'boolean' } },
+  options: {
+    'app-id': { type: 'string' },
+    'merchant-id': { type: 'string' },
+    'per-order-amount': { type: 'string' },
+    'monthly-amount': { type: 'string' },
+    clear: { type: 'boolean' },
+  },
   async run(values) {
     const appId = integerOption(values, 'app-id');
     const merchantId = integerOption(values, 'merchant-id');
@@ -57,13 +64,20 @@ export const setChargeLimitsCommand: AdminCommand = {
     const monthly = integerOption(values, 'monthly-amount');
     const clear = values.clear === true;
     if (clear === (perOrder !== undefined || monthly !== undefined)) throw new UsageError('Give --per-order-amount and/or --monthly-amount, or --clear alone');
-    for (const [name, amount] of [['per-order-amount', perOrder], ['monthly-amount', monthly]] as const) {
+    for (const [name, amount] of [
+      ['per-order-amount', perOrder],
+      ['monthly-amount', monthly],
+    ] as const) {
       if (amount !== undefined && amount > MAX_CHARGE_LIMIT) throw new UsageError(`--${name} is at most ${MAX_CHARGE_LIMIT} cents`);
     }
     const target = appId !== undefined ? { appId } : { merchantId: merchantId! };
     try {
       const limits = await setChargeLimits(target, clear ? null : { per_order_amount: perOrder, monthly_amount: monthly });
-      return { ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }), charge_limits: limits, defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null };
+      return {
+        ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }),
+        charge_limits: limits,
+        defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null,
+      };
     } catch (error) {
       if (error instanceof ChargeLimitTargetMissing) throw new CommandError(error.message);
       throw error;
@@ -76,7 +90,8 @@ export const setChargeLimitsCommand: AdminCommand = {
  * detached refunds, progress adjustments); docs/money.md, "Caps and budgets". 0 turns those off.
  */
 export const setCreditBudgetCommand: AdminCommand = {
-  summary: "Set a merchant's daily budget (cents, UTC day) of credit given by hand: grants, detached refunds, progress adjustments; --clear goes back to the default.",
+  summary:
+    "Set a merchant's daily budget (cents, UTC day) of credit given by hand: grants, detached refunds, progress adjustments; --clear goes back to the default.",
   usage: `--merchant-id <id> (--daily-amount <cents> | --clear)\n        (default: ${DEFAULT_DAILY_CREDIT_BUDGET} a day; 0 to ${MAX_DAILY_CREDIT_BUDGET})`,
   options: { 'merchant-id': { type: 'string' }, 'daily-amount': { type: 'string' }, clear: { type: 'boolean' } },
   async run(values) {
@@ -87,7 +102,8 @@ export const setCreditBudgetCommand: AdminCommand = {
     let amount: number | null = null;
     if (!clear) {
       amount = Number(given);
-      if (!/^\d+$/.test(String(given)) || amount > MAX_DAILY_CREDIT_BUDGET) throw new UsageError(`--daily-amount is a whole number of cents from 0 to ${MAX_DAILY_CREDIT_BUDGET}`);
+      if (!/^\d+$/.test(String(given)) || amount > MAX_DAILY_CREDIT_BUDGET)
+        throw new UsageError(`--daily-amount is a whole number of cents from 0 to ${MAX_DAILY_CREDIT_BUDGET}`);
     }
     try {
       const budget = await setDailyCreditBudget(merchantId, amount);

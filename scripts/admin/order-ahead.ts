@@ -30,8 +30,10 @@ async function plainErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof z.core.$ZodError) throw new CommandError(error.issues.map((issue) => `${issue.path.join('.') || 'menu'}: ${issue.message}`).join('\n'));
-    if (error instanceof Error && /does not exist|no order-ahead menu|Unknown menu items|kept changing/.test(error.message)) throw new CommandError(error.message);
+    if (error instanceof z.core.$ZodError)
+      throw new CommandError(error.issues.map((issue) => `${issue.path.join('.') || 'menu'}: ${issue.message}`).join('\n'));
+    if (error instanceof Error && /does not exist|no order-ahead menu|Unknown menu items|kept changing/.test(error.message))
+      throw new CommandError(error.message);
     throw error;
   }
 }
@@ -72,7 +74,8 @@ export const createUpsellCommand: AdminCommand = {
     else {
       const segmentText = stringOption(values, 'segment') ?? 'everyone';
       const minOrders = /^min_orders:(\d+)$/.exec(segmentText);
-      if (!minOrders && segmentText !== 'everyone' && segmentText !== 'new_customers') throw new UsageError('--segment is everyone, new_customers or min_orders:<n>');
+      if (!minOrders && segmentText !== 'everyone' && segmentText !== 'new_customers')
+        throw new UsageError('--segment is everyone, new_customers or min_orders:<n>');
       const window = stringOption(values, 'window');
       const windowMatch = window ? /^(\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(window) : null;
       if (window && !windowMatch) throw new UsageError('--window is HH:MM-HH:MM in the location time zone');

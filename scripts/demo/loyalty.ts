@@ -12,7 +12,15 @@ export const DEMO_LEGACY_ID = 'PUNCH-1001';
 
 export async function seedLoyalty(context: DemoContext): Promise<Record<string, unknown>> {
   const merchantId = context.merchant.id;
-  const spend = await createCampaign({ merchant_id: merchantId, kind: 'spend', title: 'Spend $50, get $5', description: 'Spend $50 and get $5 of credit', required_spend_amount: 5000, earn_amount: 500, reward_title: '$5 credit' });
+  const spend = await createCampaign({
+    merchant_id: merchantId,
+    kind: 'spend',
+    title: 'Spend $50, get $5',
+    description: 'Spend $50 and get $5 of credit',
+    required_spend_amount: 5000,
+    earn_amount: 500,
+    reward_title: '$5 credit',
+  });
   const item = await createCampaign({
     merchant_id: merchantId,
     kind: 'item',
@@ -20,13 +28,24 @@ export async function seedLoyalty(context: DemoContext): Promise<Record<string, 
     description: 'Buy 5 coffees, the next is on us',
     required_item_count: 5,
     earn_amount: 350,
-    item_rules: [{ field: 'sku', value: DEMO_ITEM_SKU }, { field: 'category', value: 'Coffee' }],
+    item_rules: [
+      { field: 'sku', value: DEMO_ITEM_SKU },
+      { field: 'category', value: 'Coffee' },
+    ],
     required_item_singular: 'coffee',
     required_item_plural: 'coffees',
     reward_title: 'free coffee',
     reward_article: 'a',
   });
-  const visit = await createCampaign({ merchant_id: merchantId, kind: 'visit', title: 'Regulars', description: 'Visit 5 times, get $4!', required_visit_count: 5, qualifying_order_spend_amount: 500, earn_amount: 400 });
+  const visit = await createCampaign({
+    merchant_id: merchantId,
+    kind: 'visit',
+    title: 'Regulars',
+    description: 'Visit 5 times, get $4!',
+    required_visit_count: 5,
+    qualifying_order_spend_amount: 500,
+    earn_amount: 400,
+  });
   const itemGiftCard = await createCampaign({
     merchant_id: merchantId,
     kind: 'item_gift_card',
@@ -40,7 +59,16 @@ export async function seedLoyalty(context: DemoContext): Promise<Record<string, 
     required_item_plural: 'bagels',
     reward_title: '$3 gift card',
   });
-  const spendGiftCard = await createCampaign({ merchant_id: merchantId, kind: 'spend_gift_card', title: 'Monthly spender', description: 'Spend $100 in 30 days for a $10 gift card', required_spend_amount: 10000, earn_amount: 1000, progress_period_days: 30, reward_title: '$10 gift card' });
+  const spendGiftCard = await createCampaign({
+    merchant_id: merchantId,
+    kind: 'spend_gift_card',
+    title: 'Monthly spender',
+    description: 'Spend $100 in 30 days for a $10 gift card',
+    required_spend_amount: 10000,
+    earn_amount: 1000,
+    progress_period_days: 30,
+    reward_title: '$10 gift card',
+  });
   const customProgress = await createCampaign({
     merchant_id: merchantId,
     kind: 'custom_progress',
@@ -54,9 +82,32 @@ export async function seedLoyalty(context: DemoContext): Promise<Record<string, 
       { title: 'Gold', description: '$100 spent', progress_required: 10000, earn_amount: 1000 },
     ],
   });
-  await createCampaign({ merchant_id: merchantId, kind: 'value', title: '$5 welcome credit', description: 'Five dollars on us', value_amount: 500, cohort_code: DEMO_COHORT_CODE });
-  const locked = await createCampaign({ merchant_id: merchantId, kind: 'value', title: 'VIP $10', description: 'For our favourite customers', value_amount: 1000, locked: true, cohort_code: 'VIP10' });
-  const legacy = await createCampaign({ merchant_id: merchantId, kind: 'legacy', title: 'Punch card migration', description: 'Bring your paper punch card over', app_id: context.app.id, progress_campaign_id: spend.campaign_id, cohort_code: 'LEGACY_LOYALTY' });
+  await createCampaign({
+    merchant_id: merchantId,
+    kind: 'value',
+    title: '$5 welcome credit',
+    description: 'Five dollars on us',
+    value_amount: 500,
+    cohort_code: DEMO_COHORT_CODE,
+  });
+  const locked = await createCampaign({
+    merchant_id: merchantId,
+    kind: 'value',
+    title: 'VIP $10',
+    description: 'For our favourite customers',
+    value_amount: 1000,
+    locked: true,
+    cohort_code: 'VIP10',
+  });
+  const legacy = await createCampaign({
+    merchant_id: merchantId,
+    kind: 'legacy',
+    title: 'Punch card migration',
+    description: 'Bring your paper punch card over',
+    app_id: context.app.id,
+    progress_campaign_id: spend.campaign_id,
+    cohort_code: 'LEGACY_LOYALTY',
+  });
   await importLegacyCards(legacy.campaign_id, [
     { legacy_id: DEMO_LEGACY_ID, value_amount: 500, progress_amount: 1500 },
     { legacy_id: 'PUNCH-1002', value_amount: 250 },

@@ -32,11 +32,20 @@ export async function seedMoney(context: DemoContext): Promise<Record<string, un
   // Requests as a POS sends them, parsed by the endpoints' own schemas.
   const addition = await addGiftCardValue(
     merchantId,
-    giftCardValueAdditionBody.parse({ gift_card_value_addition: { payment_token_data: holder.payment_token_data, value_amount: 2500, external_identifier: 'demo-gift-card-load-1', tender_types: ['cash'] } })
-      .gift_card_value_addition,
+    giftCardValueAdditionBody.parse({
+      gift_card_value_addition: {
+        payment_token_data: holder.payment_token_data,
+        value_amount: 2500,
+        external_identifier: 'demo-gift-card-load-1',
+        tender_types: ['cash'],
+      },
+    }).gift_card_value_addition,
   );
   await addCredit({ userId: holder.id, merchantId, amount: 500, entryId: 'demo:welcome-credit', reference: { reason: 'demo' } });
-  context.progress('money: gift card value and credit loaded', { user_id: holder.id, value_at_merchant_amount: addition.gift_card_value_addition.new_value_at_merchant_amount });
+  context.progress('money: gift card value and credit loaded', {
+    user_id: holder.id,
+    value_at_merchant_amount: addition.gift_card_value_addition.new_value_at_merchant_amount,
+  });
 
   const locationId = context.merchant.location_ids[0]!;
   const check = {
@@ -44,12 +53,25 @@ export async function seedMoney(context: DemoContext): Promise<Record<string, un
     payment_token_data: holder.payment_token_data,
     spend_amount: 1250,
     tax_amount: 80,
-    items: [{ item: { name: 'Latte', description: '16oz oat latte', quantity: 1, charged_price_amount: 550, standard_price_amount: 550, sku: 'LATTE-16', category: 'Coffee' } }],
+    items: [
+      {
+        item: {
+          name: 'Latte',
+          description: '16oz oat latte',
+          quantity: 1,
+          charged_price_amount: 550,
+          standard_price_amount: 550,
+          sku: 'LATTE-16',
+          category: 'Coffee',
+        },
+      },
+    ],
   };
   const proposed = await proposeOrder({ merchantId, appId: context.app.id }, proposedOrderBody.parse({ proposed_order: check }).proposed_order);
   const order = await completeProposedOrder(
     merchantId,
-    completedOrderBody.parse({ completed_order: { ...check, proposed_order_uuid: proposed.uuid, tip_amount: 200, identifier_from_merchant: 'DEMO-1' } }).completed_order,
+    completedOrderBody.parse({ completed_order: { ...check, proposed_order_uuid: proposed.uuid, tip_amount: 200, identifier_from_merchant: 'DEMO-1' } })
+      .completed_order,
   );
   context.progress('money: demo order completed', { order_uuid: order.uuid });
 

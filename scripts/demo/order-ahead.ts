@@ -39,7 +39,16 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
   const address = await createAddress(
     user.id,
     createAddressBody.parse({
-      user_address: { address_type: 'delivery', street_address: '77 Massachusetts Ave', locality: 'Cambridge', region: 'MA', postal_code: '02139', nickname: 'Work', latitude: 42.3592, longitude: -71.0935 },
+      user_address: {
+        address_type: 'delivery',
+        street_address: '77 Massachusetts Ave',
+        locality: 'Cambridge',
+        region: 'MA',
+        postal_code: '02139',
+        nickname: 'Work',
+        latitude: 42.3592,
+        longitude: -71.0935,
+      },
     }).user_address,
   );
   context.progress('order ahead delivery address', { user_id: user.id, address_id: address.address_id });

@@ -79,7 +79,14 @@ export function localSettingsFile(demoFile: string): string {
 }
 
 function writeLocalSettings(demoFile: string, baseUrl: string): void {
-  const settings = { dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT, table_name: table(), s3_endpoint: process.env.S3_ENDPOINT, images_bucket: process.env.IMAGES_BUCKET, base_url: baseUrl, written_at: isoSeconds() };
+  const settings = {
+    dynamodb_endpoint: process.env.DYNAMODB_ENDPOINT,
+    table_name: table(),
+    s3_endpoint: process.env.S3_ENDPOINT,
+    images_bucket: process.env.IMAGES_BUCKET,
+    base_url: baseUrl,
+    written_at: isoSeconds(),
+  };
   writeFileSync(localSettingsFile(demoFile), `${JSON.stringify(settings, null, 2)}\n`);
 }
 
@@ -108,7 +115,9 @@ async function seedFoundation(baseUrl: string): Promise<FoundationDemo> {
   progress('locations created', { count: DEMO_LOCATIONS.length, merchant: locationIds.merchant.length, other_merchant: locationIds.other_merchant.length });
 
   const [merchantToken, otherMerchantToken] = await Promise.all(
-    [merchant, otherMerchant].map((owner) => issueToken({ subject: 'merchant', merchantId: owner.merchant_id, appId: app.app_id, permissions: MERCHANT_PERMISSIONS })),
+    [merchant, otherMerchant].map((owner) =>
+      issueToken({ subject: 'merchant', merchantId: owner.merchant_id, appId: app.app_id, permissions: MERCHANT_PERMISSIONS }),
+    ),
   );
 
   const users: DemoUser[] = [];
@@ -124,7 +133,13 @@ async function seedFoundation(baseUrl: string): Promise<FoundationDemo> {
   return {
     base_url: baseUrl,
     app: { id: app.app_id, api_key: apiKey, client_secret: clientSecret },
-    merchant: { id: merchant.merchant_id, token: merchantToken!, location_ids: locationIds.merchant, username: DEMO_MERCHANT.username, password: DEMO_MERCHANT.password },
+    merchant: {
+      id: merchant.merchant_id,
+      token: merchantToken!,
+      location_ids: locationIds.merchant,
+      username: DEMO_MERCHANT.username,
+      password: DEMO_MERCHANT.password,
+    },
     other_merchant: { id: otherMerchant.merchant_id, token: otherMerchantToken!, location_ids: locationIds.other_merchant },
     users,
     card_nonces: {
@@ -148,7 +163,9 @@ export async function seedDemoIfEmpty(options: { baseUrl: string; demoFile: stri
   const marker = await db().send(new GetCommand({ TableName: table(), Key: keys.demoSeed(), ConsistentRead: true }));
   if (marker.Item) {
     if (!existsSync(options.demoFile)) {
-      throw new Error(`The table already holds the demo, but ${options.demoFile} (its tokens and passwords) is missing. Delete ${join(dirname(options.demoFile), 'dynamodb')} to start over with a fresh demo.`);
+      throw new Error(
+        `The table already holds the demo, but ${options.demoFile} (its tokens and passwords) is missing. Delete ${join(dirname(options.demoFile), 'dynamodb')} to start over with a fresh demo.`,
+      );
     }
     progress('demo already seeded', { demo_file: options.demoFile });
     return undefined;
@@ -165,7 +182,15 @@ export async function seedDemoIfEmpty(options: { baseUrl: string; demoFile: stri
   await db().send(
     new PutCommand({
       TableName: table(),
-      Item: { ...keys.demoSeed(), entity: 'DemoSeed', app_id: demo.app.id, merchant_ids: [demo.merchant.id, demo.other_merchant.id], user_ids: demo.users.map((user) => user.id), created_at: isoSeconds(), updated_at: isoSeconds() },
+      Item: {
+        ...keys.demoSeed(),
+        entity: 'DemoSeed',
+        app_id: demo.app.id,
+        merchant_ids: [demo.merchant.id, demo.other_merchant.id],
+        user_ids: demo.users.map((user) => user.id),
+        created_at: isoSeconds(),
+        updated_at: isoSeconds(),
+      },
     }),
   );
   writeFileSync(options.demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
@@ -213,7 +238,9 @@ export function printWalkthrough(demo: Demo): void {
     `  # ${withCard.email} (has a card)`,
     `  curl -H "Authorization: token ${withCard.token}" "$BASE/v15/users"`,
     `  curl -H "Authorization: token ${withCard.token}" "$BASE/v15/credit_cards"`,
-    `  # ${withoutCard.email} adds a sandbox card (nonces: ${Object.values(demo.card_nonces).filter((value) => typeof value === 'string').join(', ')})`,
+    `  # ${withoutCard.email} adds a sandbox card (nonces: ${Object.values(demo.card_nonces)
+      .filter((value) => typeof value === 'string')
+      .join(', ')})`,
     `  curl -X POST -H "Authorization: token ${withoutCard.token}" -H "Content-Type: application/json" \\`,
     `       -d '{"credit_card": {"gateway_payment_nonce": "${demo.card_nonces.valid}"}}' "$BASE/v15/credit_cards"`,
     '  # Log in as the merchant',

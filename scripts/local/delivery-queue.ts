@@ -27,7 +27,6 @@ interface Message {
   sentAt: number;
 }
 
-
 export interface LocalQueue {
   /** Messages not yet deleted (waiting or in flight). */
   pending(): number;
@@ -35,7 +34,7 @@ export interface LocalQueue {
 }
 
 export async function startLocalDeliveryQueue(): Promise<LocalQueue> {
-  const { queueHandler } = (await import('../../functions/webhook-deliveries.ts'));
+  const { queueHandler } = await import('../../functions/webhook-deliveries.ts');
   const groups = new Map<string, Message[]>();
   const byHandle = new Map<string, Message>();
   const seen = new Map<string, number>();
@@ -61,23 +60,25 @@ export async function startLocalDeliveryQueue(): Promise<LocalQueue> {
     let failed = true;
     try {
       const result = await queueHandler({
-        Records: [{
-          messageId: message.id,
-          receiptHandle: message.receiptHandle,
-          body: message.body,
-          attributes: {
-            ApproximateReceiveCount: String(message.receiveCount),
-            SentTimestamp: String(message.sentAt),
-            SenderId: 'local',
-            ApproximateFirstReceiveTimestamp: String(message.sentAt),
-            MessageGroupId: message.group,
+        Records: [
+          {
+            messageId: message.id,
+            receiptHandle: message.receiptHandle,
+            body: message.body,
+            attributes: {
+              ApproximateReceiveCount: String(message.receiveCount),
+              SentTimestamp: String(message.sentAt),
+              SenderId: 'local',
+              ApproximateFirstReceiveTimestamp: String(message.sentAt),
+              MessageGroupId: message.group,
+            },
+            messageAttributes: {},
+            md5OfBody: '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries.fifo',
+            awsRegion: 'local',
           },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries.fifo',
-          awsRegion: 'local',
-        }],
+        ],
       });
       failed = result.batchItemFailures.some((failure) => failure.itemIdentifier === message.id);
     } finally {
@@ -117,7 +118,16 @@ export async function startLocalDeliveryQueue(): Promise<LocalQueue> {
       for (const delivery of deliveries) {
         if (seen.has(delivery.deduplicationId)) continue;
         seen.set(delivery.deduplicationId, now);
-        const message: Message = { id: randomUUID(), body: JSON.stringify(delivery.message), group: delivery.groupId, receiveCount: 0, visibleAt: now, inFlight: false, receiptHandle: '', sentAt: now };
+        const message: Message = {
+          id: randomUUID(),
+          body: JSON.stringify(delivery.message),
+          group: delivery.groupId,
+          receiveCount: 0,
+          visibleAt: now,
+          inFlight: false,
+          receiptHandle: '',
+          sentAt: now,
+        };
         const queue = groups.get(delivery.groupId) ?? [];
         queue.push(message);
         groups.set(delivery.groupId, queue);

@@ -57,7 +57,8 @@ async function waitUntilServing(endpoint: string, child: ChildProcess, timeoutMs
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${(error as Error).message}`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${(error as Error).message}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -78,7 +79,17 @@ export async function startDynamoDbLocal(options: { port?: number; dataDirectory
   if (options.dataDirectory) mkdirSync(options.dataDirectory, { recursive: true });
   const child = spawn(
     'java',
-    ['-Xms64m', '-Xmx512m', `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`, '-jar', join(directory, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', ...storage],
+    [
+      '-Xms64m',
+      '-Xmx512m',
+      `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(directory, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      '-sharedDb',
+      ...storage,
+    ],
     { cwd: directory, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

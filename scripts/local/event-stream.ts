@@ -34,11 +34,18 @@ export async function ensureStream(client: DynamoDBClient, tableName: string): P
   throw new Error(`the stream of ${tableName} did not become active`);
 }
 
-export async function startLocalEventStream(options: { endpoint: string; client: DynamoDBClient; tableName: string; pollMs?: number; checkpointFile?: string }): Promise<LocalEventStream> {
+export async function startLocalEventStream(options: {
+  endpoint: string;
+  client: DynamoDBClient;
+  tableName: string;
+  pollMs?: number;
+  checkpointFile?: string;
+}): Promise<LocalEventStream> {
   const streamArn = await ensureStream(options.client, options.tableName);
   const { streamHandler } = (await import('../../functions/events-stream.ts')) as { streamHandler: (event: DynamoDBStreamEvent) => Promise<unknown> };
   const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const saved: Record<string, string> = options.checkpointFile && existsSync(options.checkpointFile) ? JSON.parse(readFileSync(options.checkpointFile, 'utf8')) : {};
+  const saved: Record<string, string> =
+    options.checkpointFile && existsSync(options.checkpointFile) ? JSON.parse(readFileSync(options.checkpointFile, 'utf8')) : {};
   const shards = new Map<string, ShardState>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -53,7 +53,13 @@ export function findMatchingRoute(method: string, path: string): { route?: Route
 }
 
 /** HTTP API payload v2: multi-value query parameters and headers are joined with commas, as API Gateway does. */
-export function toEvent(request: Pick<IncomingMessage, 'headers' | 'method' | 'httpVersion' | 'socket'>, body: Buffer, url: URL, route: Route | undefined, params: Record<string, string>): APIGatewayProxyEventV2 {
+export function toEvent(
+  request: Pick<IncomingMessage, 'headers' | 'method' | 'httpVersion' | 'socket'>,
+  body: Buffer,
+  url: URL,
+  route: Route | undefined,
+  params: Record<string, string>,
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -79,7 +85,13 @@ export function toEvent(request: Pick<IncomingMessage, 'headers' | 'method' | 'h
       apiId: 'local',
       domainName: headers.host ?? '127.0.0.1',
       domainPrefix: (headers.host ?? '127.0.0.1').split('.')[0] ?? 'local',
-      http: { method, path: url.pathname, protocol: `HTTP/${request.httpVersion}`, sourceIp: request.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey,
       stage: '$default',
@@ -203,14 +215,21 @@ export function createGateway(options: GatewayLimits = {}): Server {
           response,
           429,
           { 'Content-Type': 'application/json', 'Retry-After': String(admission.retryAfterSeconds) },
-          JSON.stringify([{ error: { object: 'request', property: 'base', message: 'Too many requests; retry after the Retry-After interval.', code: 'throttled' } }]),
+          JSON.stringify([
+            { error: { object: 'request', property: 'base', message: 'Too many requests; retry after the Retry-After interval.', code: 'throttled' } },
+          ]),
         );
       }
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
       const pending = readBody(request);
       const body = pending instanceof Buffer ? pending : await pending;
       if (body === undefined) {
-        return send(response, 413, { 'Content-Type': 'application/json' }, JSON.stringify([{ error: { object: 'request', property: 'body', message: 'Request body too large.', code: 'too_large' } }]));
+        return send(
+          response,
+          413,
+          { 'Content-Type': 'application/json' },
+          JSON.stringify([{ error: { object: 'request', property: 'body', message: 'Request body too large.', code: 'too_large' } }]),
+        );
       }
       const extra = extraRoutes.get(`${request.method} ${url.pathname}`);
       if (extra) {

@@ -30,7 +30,13 @@ export interface S3Local {
 
 export async function startS3Local(options: { directory: string; port?: number; host?: string }): Promise<S3Local> {
   const host = options.host ?? '127.0.0.1';
-  const server = new S3rver({ address: host, port: options.port ?? 0, directory: options.directory, silent: true, configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: [] }] });
+  const server = new S3rver({
+    address: host,
+    port: options.port ?? 0,
+    directory: options.directory,
+    silent: true,
+    configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: [] }],
+  });
   const { port } = await server.run();
   return { endpoint: `http://${host}:${port}`, stop: () => server.close() };
 }

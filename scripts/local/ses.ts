@@ -7,7 +7,10 @@ import type { Server } from 'node:http';
 import emulator from 'aws-ses-v2-local';
 
 // A CommonJS module: its default export arrives as `default` of the imported namespace under ESM.
-const startEmulator = ((emulator as unknown as { default?: typeof emulator }).default ?? emulator) as unknown as (config?: { host?: string; port?: number }) => Promise<Server>;
+const startEmulator = ((emulator as unknown as { default?: typeof emulator }).default ?? emulator) as unknown as (config?: {
+  host?: string;
+  port?: number;
+}) => Promise<Server>;
 
 export interface SesLocal {
   endpoint: string;

@@ -1,11 +1,22 @@
-import { CreateTableCommand, DescribeTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type CreateTableCommandInput, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 
 /**
  * Creates the table from the same definition the CDK stack deploys (or `definition`, a variant of it: the bench's
  * cold-twin scratch table has no stream), unless it exists. Returns true when created.
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string, definition: CreateTableCommandInput = createTableInput(tableName)): Promise<boolean> {
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+  definition: CreateTableCommandInput = createTableInput(tableName),
+): Promise<boolean> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return false;

@@ -58,7 +58,12 @@ export function resolveTokens(value: unknown, resources: Record<string, { Type: 
     throw new Error(`Cannot resolve Fn::GetAtt ${logicalId}.${attribute} for the local state machine`);
   }
   if ('Ref' in intrinsic) {
-    const pseudo: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': LOCAL_REGION, 'AWS::AccountId': LOCAL_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+    const pseudo: Record<string, string> = {
+      'AWS::Partition': 'aws',
+      'AWS::Region': LOCAL_REGION,
+      'AWS::AccountId': LOCAL_ACCOUNT,
+      'AWS::URLSuffix': 'amazonaws.com',
+    };
     const name = intrinsic.Ref as string;
     return pseudo[name] ?? name;
   }

@@ -100,7 +100,9 @@ process.on('message', (reply: WorkflowServiceReply) => {
 });
 
 function statesOfType(definition: Record<string, any>, type: string): string[] {
-  return Object.entries(definition.States as Record<string, { Type: string }>).filter(([, state]) => state.Type === type).map(([name]) => name);
+  return Object.entries(definition.States as Record<string, { Type: string }>)
+    .filter(([, state]) => state.Type === type)
+    .map(([name]) => name);
 }
 
 function loadMachine(kind: WorkflowKind): LoadedMachine {
@@ -109,11 +111,23 @@ function loadMachine(kind: WorkflowKind): LoadedMachine {
   for (const [stateName, target] of Object.entries(workflow.tasks)) {
     taskHandlers[stateName] = options.overriddenTasks?.includes(stateName) ? remoteTask(stateName) : localTask(target.handlerName, target.exportName);
   }
-  return { kind, arn: localStateMachineArn(kind), standard: workflow.type === 'STANDARD', stateMachine: new StateMachine(workflow.definition as never), workflow, taskHandlers };
+  return {
+    kind,
+    arn: localStateMachineArn(kind),
+    standard: workflow.type === 'STANDARD',
+    stateMachine: new StateMachine(workflow.definition as never),
+    workflow,
+    taskHandlers,
+  };
 }
 
 // Synthesis is synchronous CPU work: done once, before the port is announced.
-const machines = new Map(KINDS.map((kind) => { const machine = loadMachine(kind); return [machine.arn, machine]; }));
+const machines = new Map(
+  KINDS.map((kind) => {
+    const machine = loadMachine(kind);
+    return [machine.arn, machine];
+  }),
+);
 
 interface ExecutionRecord {
   arn: string;
@@ -191,7 +205,9 @@ function startExecution(request: StartExecutionInput): { answer: { executionArn:
     throw new ServiceError('InvalidExecutionInput', 'Invalid execution input: not JSON');
   }
   // As in AWS: a STANDARD execution's ARN is its name's; an EXPRESS one's adds a unique suffix.
-  const arn = machine.standard ? `${machine.arn.replace(':stateMachine:', ':execution:')}:${name}` : `${machine.arn.replace(':stateMachine:', ':express:')}:${name}:${randomUUID()}`;
+  const arn = machine.standard
+    ? `${machine.arn.replace(':stateMachine:', ':execution:')}:${name}`
+    : `${machine.arn.replace(':stateMachine:', ':express:')}:${name}:${randomUUID()}`;
   const existing = machine.standard ? executions.get(arn) : undefined;
   if (existing) {
     // The documented idempotency of a STANDARD machine: the same request while it runs answers as the first.
@@ -203,13 +219,16 @@ function startExecution(request: StartExecutionInput): { answer: { executionArn:
     if (executions.size >= EXECUTIONS_LIMIT) executions.clear();
     executions.set(arn, record);
   }
-  return { answer: { executionArn: arn, startDate: record.startDate }, run: () => {
-    unfinished += 1;
-    void execute(machine, record, input, name).finally(() => {
-      unfinished -= 1;
-      if (unfinished === 0) onIdle?.();
-    });
-  } };
+  return {
+    answer: { executionArn: arn, startDate: record.startDate },
+    run: () => {
+      unfinished += 1;
+      void execute(machine, record, input, name).finally(() => {
+        unfinished -= 1;
+        if (unfinished === 0) onIdle?.();
+      });
+    },
+  };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -244,7 +263,12 @@ const server = createServer(async (request, response) => {
     const target = request.headers['x-amz-target'];
     const body = await readBody(request);
     if (request.method !== 'POST' || target !== 'AWSStepFunctions.StartExecution') {
-      answer(response, 400, { __type: 'UnknownOperationException', message: `This local Step Functions answers StartExecution only, not ${String(target)}` }, 'UnknownOperationException');
+      answer(
+        response,
+        400,
+        { __type: 'UnknownOperationException', message: `This local Step Functions answers StartExecution only, not ${String(target)}` },
+        'UnknownOperationException',
+      );
       return;
     }
     const started = startExecution(JSON.parse(body) as StartExecutionInput);

@@ -56,7 +56,11 @@ function withoutFaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** Starts the local workflow service and points this process's workflow port at it. */
 export async function startLocalWorkflows(options: LocalWorkflowOptions = {}): Promise<void> {
   if (service) throw new Error('the local workflow service is already running in this process');
-  const serviceOptions: WorkflowServiceOptions = { overriddenTasks: Object.keys(options.taskHandlers ?? {}), retryIntervalMs: options.retryIntervalMs, waitMs: options.waitMs };
+  const serviceOptions: WorkflowServiceOptions = {
+    overriddenTasks: Object.keys(options.taskHandlers ?? {}),
+    retryIntervalMs: options.retryIntervalMs,
+    waitMs: options.waitMs,
+  };
   const child = fork(SERVICE_MODULE, [JSON.stringify(serviceOptions)], {
     // Its own Node flags (not this process's: a --cpu-prof of the gateway profiles the gateway only).
     execArgv: ['--import', 'tsx'],
@@ -123,7 +127,11 @@ export async function stopLocalWorkflows(): Promise<void> {
 }
 
 /** Resolves with the service's first message of `type` (rejects if the service exits first or after `timeoutMs`). */
-function serviceAnswer<T extends WorkflowServiceMessage['type']>(child: ChildProcess, type: T, timeoutMs: number): Promise<Extract<WorkflowServiceMessage, { type: T }>> {
+function serviceAnswer<T extends WorkflowServiceMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs: number,
+): Promise<Extract<WorkflowServiceMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);

@@ -28,7 +28,11 @@ export function parseAuthorization(header: string | undefined): PresentedTokens 
   if (!header || header.length > MAX_AUTHORIZATION_LENGTH) return undefined;
   const text = header.trim();
   if (!SCHEME.test(text)) return undefined;
-  const parts = text.slice('token'.length).split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const parts = text
+    .slice('token'.length)
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   const presented: PresentedTokens = { untagged: [] };
   for (const part of parts) {
     const tagged = TAGGED.exec(part);

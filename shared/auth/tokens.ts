@@ -184,7 +184,10 @@ async function getAll(hashes: readonly string[]): Promise<Map<string, TokenItem>
     if (result.Item) found.set(unique[0]!, result.Item as TokenItem);
     return found;
   }
-  const items = await readItems(unique.map((hash) => keys.token(hash)), { consistent: false });
+  const items = await readItems(
+    unique.map((hash) => keys.token(hash)),
+    { consistent: false },
+  );
   items.forEach((item, index) => {
     if (item) found.set(unique[index]!, item as unknown as TokenItem);
   });

@@ -46,7 +46,10 @@ export function parseFaultSpec(spec: string): FaultConfig {
   const config: FaultConfig = { rate: 0, seed: 1, kinds: [...FAULT_KINDS], layer: 'call' };
   let listing = false;
   const kinds: FaultKind[] = [];
-  for (const part of spec.split(',').map((word) => word.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((word) => word.trim())
+    .filter(Boolean)) {
     const [name, value] = part.includes('=') ? part.split('=', 2).map((word) => word.trim()) : [undefined, part];
     if (name === undefined) {
       if (!listing) throw new Error(`DYNAMODB_FAULTS: "${part}" is not name=value`);

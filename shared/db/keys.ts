@@ -135,7 +135,10 @@ export const keys = {
   /** A gift card value order: a user bought gift card value at a merchant for someone (by email). */
   giftCardValueOrder: (uuid: string): Key => ({ pk: `GCORDER#${uuid}`, sk: 'GCORDER' }),
   /** gsi1 of a gift card value order: its buyer's orders by creation time (query backwards for newest first). */
-  buyerGiftCardOrdersIndex: (buyerUserId: number, createdAt: string, uuid: string) => ({ gsi1pk: `GCORDERS#${buyerUserId}`, gsi1sk: `GCORDER#${createdAt}#${uuid}` }),
+  buyerGiftCardOrdersIndex: (buyerUserId: number, createdAt: string, uuid: string) => ({
+    gsi1pk: `GCORDERS#${buyerUserId}`,
+    gsi1sk: `GCORDER#${createdAt}#${uuid}`,
+  }),
   buyerGiftCardOrders: (buyerUserId: number) => ({ gsi1pk: `GCORDERS#${buyerUserId}`, skPrefix: 'GCORDER#' }),
   /** The gift card value orders held for an email that has no account yet (`emailKey`: the email's hash; held-gifts.ts). */
   heldGifts: (emailKey: string): Key => ({ pk: `HELDGIFTS#${emailKey}`, sk: 'HELDGIFTS' }),
@@ -147,7 +150,10 @@ export const keys = {
   /** What a user's card was charged in one calendar month (UTC, `YYYY-MM`), everywhere: the monthly charge limit's counter. */
   userChargeMonth: (userId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}` }),
   /** What a user's card was charged in one calendar month at one merchant: that merchant's monthly charge limit's counter. */
-  merchantChargeMonth: (userId: number, merchantId: number, month: string): Key => ({ pk: `CHARGES#${userId}`, sk: `MONTH#${month}#MERCHANT#${padId(merchantId)}` }),
+  merchantChargeMonth: (userId: number, merchantId: number, month: string): Key => ({
+    pk: `CHARGES#${userId}`,
+    sk: `MONTH#${month}#MERCHANT#${padId(merchantId)}`,
+  }),
   /** Merchant-funded credit a merchant gave by hand on one UTC day (`YYYY-MM-DD`): its daily budget's counter (merchant-budget.ts). */
   merchantCreditDay: (merchantId: number, day: string): Key => ({ pk: `FUNDED#${merchantId}`, sk: `DAY#${day}` }),
   order: (uuid: string): Key => ({ pk: `ORDER#${uuid}`, sk: 'ORDER' }),
@@ -156,7 +162,10 @@ export const keys = {
   /** The gsi1 partition of a user's orders. */
   userOrders: (userId: number) => ({ gsi1pk: userOrdersPartition(userId), skPrefix: ORDER_SORT }),
   /** gsi2 of an order: its location's orders by creation time (same sort key as the user's index); what a POS pages through. */
-  locationOrdersIndex: (locationId: number, createdAt: string, uuid: string) => ({ gsi2pk: locationOrdersPartition(locationId), gsi2sk: `${ORDER_SORT}${createdAt}#${uuid}` }),
+  locationOrdersIndex: (locationId: number, createdAt: string, uuid: string) => ({
+    gsi2pk: locationOrdersPartition(locationId),
+    gsi2sk: `${ORDER_SORT}${createdAt}#${uuid}`,
+  }),
   /** The gsi2 partition of a location's orders. */
   locationOrders: (locationId: number) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: ORDER_SORT }),
   /** Whether a value (a paging cursor) can be the index sort key of an order (either order index). */
@@ -202,7 +211,10 @@ export const keys = {
   // Loyalty (campaigns, progress, claims, unlocks, rewards) — see docs/data-model.md "Loyalty"
   campaign: (campaignId: number): Key => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),
   /** gsi1 of a campaign: a merchant's campaigns by id. */
-  merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), gsi1sk: `${CAMPAIGN_SORT}${padId(campaignId)}` }),
+  merchantCampaignsIndex: (merchantId: number, campaignId: number) => ({
+    gsi1pk: merchantCampaignsPartition(merchantId),
+    gsi1sk: `${CAMPAIGN_SORT}${padId(campaignId)}`,
+  }),
   /** gsi1 of a merchant: listed in its own campaigns partition, so one Query answers "exists?" and "which campaigns?" (rewards list). */
   merchantCatalogEntry: (merchantId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), gsi1sk: 'MERCHANT' }),
   /** The gsi1 partition of a merchant's catalog: its campaigns (sort keys under `skPrefix`) and the merchant. */
@@ -214,10 +226,19 @@ export const keys = {
   legacyCard: (campaignId: number, legacyId: string): Key => ({ pk: `LEGACYCARD#${campaignId}#${legacyId}`, sk: 'LEGACYCARD' }),
   /** Everything a user holds at one merchant's loyalty shares this prefix: one Query reads it all. */
   userLoyaltyPrefix: (userId: number, merchantId: number) => ({ pk: `USER#${userId}`, skPrefix: `LOYALTY#${padId(merchantId)}#` }),
-  userProgress: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#PROGRESS#${padId(campaignId)}` }),
-  userUnlock: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#UNLOCK#${padId(campaignId)}` }),
+  userProgress: (userId: number, merchantId: number, campaignId: number): Key => ({
+    pk: `USER#${userId}`,
+    sk: `LOYALTY#${padId(merchantId)}#PROGRESS#${padId(campaignId)}`,
+  }),
+  userUnlock: (userId: number, merchantId: number, campaignId: number): Key => ({
+    pk: `USER#${userId}`,
+    sk: `LOYALTY#${padId(merchantId)}#UNLOCK#${padId(campaignId)}`,
+  }),
   /** One per user and campaign: the guard that makes a claim once-only, and the user's opt-in. */
-  userCampaignClaimed: (userId: number, merchantId: number, campaignId: number): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#CLAIMED#${padId(campaignId)}` }),
+  userCampaignClaimed: (userId: number, merchantId: number, campaignId: number): Key => ({
+    pk: `USER#${userId}`,
+    sk: `LOYALTY#${padId(merchantId)}#CLAIMED#${padId(campaignId)}`,
+  }),
   /** A reward the user holds: `claim-<id>` (from a claim) or `earned-<id>` (earned by progress). */
   userReward: (userId: number, merchantId: number, rewardId: string): Key => ({ pk: `USER#${userId}`, sk: `LOYALTY#${padId(merchantId)}#REWARD#${rewardId}` }),
   /** A user's running totals at one merchant (orders, volume, savings): written by each completion and refund. */
@@ -242,7 +263,10 @@ export const keys = {
   /** A registered device (I17): one per app and device token, whoever registered it last. */
   pushDevice: (appId: number, token: string): Key => ({ pk: `${PUSH_DEVICE_PREFIX}${appId}#${token}`, sk: 'PUSHDEVICE' }),
   /** gsi1 of a device: its user's devices, oldest registration first (the cap evicts from the front). */
-  userPushDevicesIndex: (userId: number, registeredAt: string, appId: number, token: string) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, gsi1sk: `PUSHDEVICE#${registeredAt}#${appId}#${token}` }),
+  userPushDevicesIndex: (userId: number, registeredAt: string, appId: number, token: string) => ({
+    gsi1pk: `USER#${userId}#PUSHDEVICES`,
+    gsi1sk: `PUSHDEVICE#${registeredAt}#${appId}#${token}`,
+  }),
   userPushDevices: (userId: number) => ({ gsi1pk: `USER#${userId}#PUSHDEVICES`, skPrefix: 'PUSHDEVICE#' }),
   /** One notification handed to the push sender, so a retried stream batch never notifies twice. */
   pushSent: (notificationId: string): Key => ({ pk: `${PUSH_SENT_PREFIX}${notificationId}`, sk: 'PUSHSENT' }),
@@ -265,7 +289,10 @@ export const keys = {
    */
   audienceEventsIndex: (audience: string, eventId: string, shard: number) => ({ gsi1pk: `EVENTS#${audience}#${shard}`, gsi1sk: eventId }),
   /** The gsi1 partitions of an audience's events: its shards, then the one partition events had before sharding. */
-  audienceEventPartitions: (audience: string): string[] => [...Array.from({ length: EVENT_INDEX_SHARDS }, (_, shard) => `EVENTS#${audience}#${shard}`), `EVENTS#${audience}`],
+  audienceEventPartitions: (audience: string): string[] => [
+    ...Array.from({ length: EVENT_INDEX_SHARDS }, (_, shard) => `EVENTS#${audience}#${shard}`),
+    `EVENTS#${audience}`,
+  ],
   webhookEndpoint: (endpointId: string): Key => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
   /** gsi1 of a webhook endpoint: an audience's endpoints. */
   audienceWebhookEndpointsIndex: (audience: string, endpointId: string) => ({ gsi1pk: `WEBHOOKS#${audience}`, gsi1sk: `${WEBHOOK_SORT}${endpointId}` }),

@@ -97,7 +97,9 @@ export async function eventItems(event: OutboxEvent, options: EventItemOptions =
   const epochMs = Math.max(options.now ?? Date.now(), Number(counter?.last_event_ms ?? 0) + 1);
   const id = eventId(epochMs);
   const createdAt = isoSecondsOf(epochMs);
-  const body = { event: { id, type: event.type, created_at: createdAt, resource: { type: event.resource.type, id: event.resource.id }, sequence, data: event.data } };
+  const body = {
+    event: { id, type: event.type, created_at: createdAt, resource: { type: event.resource.type, id: event.resource.id }, sequence, data: event.data },
+  };
   const record: EventRecord = {
     event_id: id,
     type: event.type,

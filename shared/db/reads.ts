@@ -32,7 +32,10 @@ export function projectionOf(attributes: readonly string[]): { ProjectionExpress
  * `attributes` reads only those attributes of each item (and its key): for a caller that needs a field or
  * two of large items (menus), the rest is neither sent nor unmarshalled.
  */
-export async function readItems(itemKeys: readonly Key[], options: { consistent: boolean; attributes?: readonly string[] }): Promise<(StoredItem | undefined)[]> {
+export async function readItems(
+  itemKeys: readonly Key[],
+  options: { consistent: boolean; attributes?: readonly string[] },
+): Promise<(StoredItem | undefined)[]> {
   const id = (key: { pk?: unknown; sk?: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
   const found = new Map<string, StoredItem>();
   let pending: Key[] = [...new Map(itemKeys.map((key) => [id(key), { pk: key.pk, sk: key.sk }])).values()];
@@ -41,7 +44,9 @@ export async function readItems(itemKeys: readonly Key[], options: { consistent:
     if (round > TRANSIENT_ATTEMPTS) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${TRANSIENT_ATTEMPTS} rounds`);
     if (round > 1) await backoff(round - 1);
     const batch = pending.slice(0, MAX_BATCH_KEYS);
-    const result = await retryTransient(() => db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: batch, ConsistentRead: options.consistent, ...projection } } })));
+    const result = await retryTransient(() =>
+      db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: batch, ConsistentRead: options.consistent, ...projection } } })),
+    );
     for (const item of result.Responses?.[table()] ?? []) found.set(id(item), item);
     const unprocessed = (result.UnprocessedKeys?.[table()]?.Keys ?? []) as Key[];
     pending = [...unprocessed, ...pending.slice(MAX_BATCH_KEYS)];
@@ -60,7 +65,10 @@ export async function readKeyed(itemKeys: readonly Key[], options: { consistent:
   const [only] = itemKeys;
   const items =
     itemKeys.length === 1 && only
-      ? [(await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: { pk: only.pk, sk: only.sk }, ConsistentRead: options.consistent })))).Item]
+      ? [
+          (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: { pk: only.pk, sk: only.sk }, ConsistentRead: options.consistent }))))
+            .Item,
+        ]
       : await readItems(itemKeys, options);
   return { keys: itemKeys, items };
 }
@@ -75,7 +83,11 @@ export function readKeyedConsistently(itemKeys: readonly Key[]): Promise<KeyedIt
  * with `read`, the reader the prefetch was made with (so both read alike). A prefetch keyed by a request that
  * turned out to name other keys, one that failed, or one that lacks a key, changes nothing but the reads made.
  */
-export async function itemsOf(wanted: readonly Key[], prefetched: Promise<KeyedItems> | undefined, read: (itemKeys: readonly Key[]) => Promise<KeyedItems>): Promise<(StoredItem | undefined)[]> {
+export async function itemsOf(
+  wanted: readonly Key[],
+  prefetched: Promise<KeyedItems> | undefined,
+  read: (itemKeys: readonly Key[]) => Promise<KeyedItems>,
+): Promise<(StoredItem | undefined)[]> {
   const done = await prefetched?.catch(() => undefined);
   if (done) {
     const found = wanted.map((key) => done.keys.findIndex((other) => other.pk === key.pk && other.sk === key.sk));

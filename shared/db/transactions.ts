@@ -68,7 +68,9 @@ export async function transactWrite(buildItems: () => Promise<TransactItem[]> | 
         }
         // Still losing to concurrent writers: a lost race, never an error (callers answer 409 or try again).
         // An event counter's guard that failed (another event of the resource won) is a lost race too.
-        const raced = lostEventSequenceRace(reasons, items) ? reasons.map((reason) => (reason === 'ConditionalCheckFailed' ? TRANSACTION_CONFLICT : reason)) : reasons;
+        const raced = lostEventSequenceRace(reasons, items)
+          ? reasons.map((reason) => (reason === 'ConditionalCheckFailed' ? TRANSACTION_CONFLICT : reason))
+          : reasons;
         return { committed: false, reasons: raced.length > 0 ? raced : [TRANSACTION_CONFLICT] };
       }
       if (name === 'TransactionCanceledException') return { committed: false, reasons };

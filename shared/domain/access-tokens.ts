@@ -8,7 +8,16 @@ import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
 import { MAX_TOKEN_ANCESTORS, issueTokenWithExpiry, revokeTokens, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/apps.ts';
-import { ACCOUNT_LOGIN_FAILURES, CLIENT_LOGIN_FAILURES, clearWindowItem, release, releaseItem, reserve, type Reservation, type WindowLimit } from '#shared/domain/rate-limits.ts';
+import {
+  ACCOUNT_LOGIN_FAILURES,
+  CLIENT_LOGIN_FAILURES,
+  clearWindowItem,
+  release,
+  releaseItem,
+  reserve,
+  type Reservation,
+  type WindowLimit,
+} from '#shared/domain/rate-limits.ts';
 import { invalidApiKey, invalidLogin, rateLimited, unauthorized, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { recordLoginLockout } from '#shared/metrics.ts';
@@ -40,7 +49,12 @@ function logRefusal(fields: { scope: 'account' | 'client'; client: string; retry
 function lockout(scope: 'account' | 'client', client: string, retryAfter: number) {
   logRefusal({ scope, client, retry_after_s: retryAfter });
   return scope === 'account'
-    ? rateLimited('access_token', 'Too many failed logins for this account; try again after the Retry-After interval or reset the password.', 'login_locked', retryAfter)
+    ? rateLimited(
+        'access_token',
+        'Too many failed logins for this account; try again after the Retry-After interval or reset the password.',
+        'login_locked',
+        retryAfter,
+      )
     : rateLimited('access_token', 'Too many failed logins from this client; try again after the Retry-After interval.', 'too_many_failed_logins', retryAfter);
 }
 
@@ -55,8 +69,13 @@ async function releaseAll(held: [WindowLimit, string, Reservation][]): Promise<v
  * counted. A refused window gives the other one its hit back.
  */
 async function admit(client: string, username?: string): Promise<[WindowLimit, string, Reservation][]> {
-  const subjects: [WindowLimit, string][] = [[CLIENT_LOGIN_FAILURES, client], ...(username === undefined ? [] : [[ACCOUNT_LOGIN_FAILURES, username] as [WindowLimit, string]])];
-  const held = await Promise.all(subjects.map(async ([limit, subject]) => [limit, subject, await reserve(limit, subject)] as [WindowLimit, string, Reservation]));
+  const subjects: [WindowLimit, string][] = [
+    [CLIENT_LOGIN_FAILURES, client],
+    ...(username === undefined ? [] : [[ACCOUNT_LOGIN_FAILURES, username] as [WindowLimit, string]]),
+  ];
+  const held = await Promise.all(
+    subjects.map(async ([limit, subject]) => [limit, subject, await reserve(limit, subject)] as [WindowLimit, string, Reservation]),
+  );
   const refused = held.find(([, , reservation]) => !reservation.allowed);
   if (refused) {
     await releaseAll(held);
@@ -159,7 +178,8 @@ export async function authenticateApp(input: { apiKey: string; clientSecret: str
   const [[apiKeyItem]] = await Promise.all([readItems([apiKeyKey], { consistent: true }), admit(input.client)]);
   const record = apiKeyItem as ApiKeyRecord | undefined;
   if (!record) throw invalidApiKey();
-  if (!clientSecretMatches(record, input.clientSecret)) throw unprocessable('access_token', 'client_secret', 'Client secret is invalid.', 'invalid_client_secret');
+  if (!clientSecretMatches(record, input.clientSecret))
+    throw unprocessable('access_token', 'client_secret', 'Client secret is invalid.', 'invalid_client_secret');
   const { token } = (await issueTokenWithExpiry({ subject: 'app', appId: record.app_id }, [releaseItem(CLIENT_LOGIN_FAILURES, input.client)]))!;
   return { token, app_id: record.app_id, user_id: null, merchant_id: null };
 }
@@ -181,12 +201,24 @@ export async function downgrade(principal: UserPrincipal | MerchantPrincipal, re
   if (notHeld.length > 0) throw permissionError(`The access token does not have these permissions: ${notHeld.join(', ')}`, 'not_held');
   const ancestors = [...principal.ancestors, principal.tokenHash];
   if (ancestors.length > MAX_TOKEN_ANCESTORS) {
-    throw unprocessable('access_token', 'base', `A token may be downgraded at most ${MAX_TOKEN_ANCESTORS} times in a chain; downgrade an earlier one.`, 'too_deep');
+    throw unprocessable(
+      'access_token',
+      'base',
+      `A token may be downgraded at most ${MAX_TOKEN_ANCESTORS} times in a chain; downgrade an earlier one.`,
+      'too_deep',
+    );
   }
   const lifetime = { expiresAt: principal.expiresAt, ancestors };
 
   if (principal.kind === 'user') {
-    const { token } = (await issueTokenWithExpiry({ subject: 'user', userId: principal.userId, appId: principal.appId, permissions, unlimited: false, ...lifetime }))!;
+    const { token } = (await issueTokenWithExpiry({
+      subject: 'user',
+      userId: principal.userId,
+      appId: principal.appId,
+      permissions,
+      unlimited: false,
+      ...lifetime,
+    }))!;
     return { token, app_id: principal.appId, user_id: principal.userId, merchant_id: null };
   }
   const { token } = (await issueTokenWithExpiry({ subject: 'merchant', merchantId: principal.merchantId, appId: principal.appId, permissions, ...lifetime }))!;

@@ -136,7 +136,12 @@ export async function updateAddress(userId: number, addressId: number, changes: 
     if (!current) throw notFound();
     const position = await geocodedPosition({ ...current, ...sent });
     const seen = Object.fromEntries(PLACING_FIELDS.map((field) => [field, current[field]]));
-    const updated = await writeAddressChanges(userId, addressId, { ...sent, latitude: position?.latitude ?? null, longitude: position?.longitude ?? null }, seen);
+    const updated = await writeAddressChanges(
+      userId,
+      addressId,
+      { ...sent, latitude: position?.latitude ?? null, longitude: position?.longitude ?? null },
+      seen,
+    );
     if (updated) return updated;
     // Gone meanwhile (the next read answers 404), or moved by a concurrent change: read and geocode again.
   }
@@ -147,7 +152,12 @@ export async function updateAddress(userId: number, addressId: number, changes: 
  * One UpdateItem of the fields given, if the address exists and (with `seen`) those fields still
  * hold the values read; undefined when that condition fails.
  */
-async function writeAddressChanges(userId: number, addressId: number, fields: Record<string, unknown>, seen?: Record<string, unknown>): Promise<UserAddressItem | undefined> {
+async function writeAddressChanges(
+  userId: number,
+  addressId: number,
+  fields: Record<string, unknown>,
+  seen?: Record<string, unknown>,
+): Promise<UserAddressItem | undefined> {
   const names: Record<string, string> = { '#updated_at': 'updated_at' };
   const values: Record<string, unknown> = { ':updated_at': isoSeconds() };
   const assignments = ['#updated_at = :updated_at'];

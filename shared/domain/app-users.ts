@@ -48,7 +48,11 @@ export async function appOfRequest(object: string, appToken: { appId: number } |
  * permissions (never unlimited: it cannot change the account). Without a password the account cannot
  * log in until one is set through the reset flow.
  */
-export async function createUserWithToken(appId: number, input: UserInput, keynames: readonly string[] | undefined): Promise<{ user: UserItem; token: string }> {
+export async function createUserWithToken(
+  appId: number,
+  input: UserInput,
+  keynames: readonly string[] | undefined,
+): Promise<{ user: UserItem; token: string }> {
   const permissions = userPermissions(keynames);
   if (!permissions) throw PERMISSIONS_INVALID();
   let token = '';
@@ -76,7 +80,10 @@ export const REGISTRATION_LOOKUPS_PER_CLIENT: WindowLimit = { name: 'registratio
  * counts against the client; past the limit, 429 until the window ends.
  */
 export async function lookUpRegistration(input: { apiKey: string; email: string; client: string }) {
-  await consumeOrRefuse(REGISTRATION_LOOKUPS_PER_CLIENT, input.client, { object: 'registration', message: 'Too many registration lookups from this client; retry after the Retry-After interval.' });
+  await consumeOrRefuse(REGISTRATION_LOOKUPS_PER_CLIENT, input.client, {
+    object: 'registration',
+    message: 'Too many registration lookups from this client; retry after the Retry-After interval.',
+  });
   if ((await appIdForApiKey(input.apiKey)) === undefined) throw invalidApiKey('registration');
   const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(input.email) }))).Item;
   if (!login || login.subject !== 'user') throw REGISTRATION_NOT_FOUND();

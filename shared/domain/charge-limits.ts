@@ -59,7 +59,7 @@ export function chargeLimitKeys(userId: number, merchantId: number, appId: numbe
 
 function settingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
   const settings = item?.charge_limits;
-  return typeof settings === 'object' && settings !== null ? (settings) : {};
+  return typeof settings === 'object' && settings !== null ? settings : {};
 }
 
 /** The user-wide monthly limit of charges made through an app (what the payment method shows as `monthly_transaction_limit_amount`). */
@@ -86,7 +86,12 @@ export function chargeLimitsFrom(read: readonly (StoredItem | undefined)[], merc
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 const OVER_ORDER_LIMIT = (object: string, amount: number, limit: number) =>
-  unprocessable(object, 'base', `This would charge ${dollars(amount)} to the customer's card; at most ${dollars(limit)} may be charged per order.`, 'over_order_charge_limit');
+  unprocessable(
+    object,
+    'base',
+    `This would charge ${dollars(amount)} to the customer's card; at most ${dollars(limit)} may be charged per order.`,
+    'over_order_charge_limit',
+  );
 /** The message names the limit, not what the user spent elsewhere this month (a merchant's POS reads it). */
 export const OVER_MONTHLY_LIMIT = (object: string) =>
   unprocessable(object, 'base', "This would take the customer's card past its monthly charge limit; collect another tender.", 'over_monthly_charge_limit');
@@ -95,10 +100,14 @@ export const OVER_MONTHLY_LIMIT = (object: string) =>
 export function refuseOverLimits(limits: ChargeLimits, amount: number, object: string): void {
   if (amount <= 0) return;
   if (amount > limits.perOrder) throw OVER_ORDER_LIMIT(object, amount, limits.perOrder);
-  if (limits.spent + amount > limits.monthly || (limits.merchantMonthly !== null && limits.merchantSpent + amount > limits.merchantMonthly)) throw OVER_MONTHLY_LIMIT(object);
+  if (limits.spent + amount > limits.monthly || (limits.merchantMonthly !== null && limits.merchantSpent + amount > limits.merchantMonthly))
+    throw OVER_MONTHLY_LIMIT(object);
 }
 
-function counterItem(key: Key, fields: { userId: number; merchantId: number | null; month: string; amount: number; limit: number | null; now: string }): TransactItem {
+function counterItem(
+  key: Key,
+  fields: { userId: number; merchantId: number | null; month: string; amount: number; limit: number | null; now: string },
+): TransactItem {
   const values: Record<string, unknown> = {
     ':amount': fields.amount,
     ':entity': 'ChargeMonth',
@@ -166,7 +175,8 @@ export async function setChargeLimits(target: { appId: number } | { merchantId: 
   }
   const key = 'appId' in target ? keys.app(target.appId) : keys.merchant(target.merchantId);
   const current = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
-  const merged = settings === null ? {} : { ...settingsOf(current), ...Object.fromEntries(Object.entries(settings).filter(([, amount]) => amount !== undefined)) };
+  const merged =
+    settings === null ? {} : { ...settingsOf(current), ...Object.fromEntries(Object.entries(settings).filter(([, amount]) => amount !== undefined)) };
   try {
     await db().send(
       new UpdateCommand({
@@ -178,7 +188,8 @@ export async function setChargeLimits(target: { appId: number } | { merchantId: 
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new ChargeLimitTargetMissing(`${'appId' in target ? `App ${target.appId}` : `Merchant ${target.merchantId}`} does not exist`);
+    if (isConditionFailure(error))
+      throw new ChargeLimitTargetMissing(`${'appId' in target ? `App ${target.appId}` : `Merchant ${target.merchantId}`} does not exist`);
     throw error;
   }
   return merged;

@@ -130,7 +130,12 @@ export function serializeCreditCard(view: CreditCardView) {
 
 async function readUserCardsState(userId: number): Promise<UserCardsState | undefined> {
   const result = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: true, ProjectionExpression: 'promoted_card_id, cards_version, created_app_id' }),
+    new GetCommand({
+      TableName: table(),
+      Key: keys.user(userId),
+      ConsistentRead: true,
+      ProjectionExpression: 'promoted_card_id, cards_version, created_app_id',
+    }),
   );
   if (!result.Item) return undefined;
   return {
@@ -213,13 +218,32 @@ export async function addCreditCard(userId: number, source: CardSource | string,
     cardId ??= await nextId('credit_card');
     const card = newCardItem(userId, cardId, vaulted.card);
     const promotedCardId = seen.promoted_card_id ?? card.card_id;
-    const fingerprint = { ...keys.cardFingerprint(card.fingerprint), entity: 'CardFingerprint', user_id: userId, card_id: card.card_id, created_at: card.created_at };
+    const fingerprint = {
+      ...keys.cardFingerprint(card.fingerprint),
+      entity: 'CardFingerprint',
+      user_id: userId,
+      card_id: card.card_id,
+      created_at: card.created_at,
+    };
     const view = { card, promoted: promotedCardId === card.card_id };
     // The card is new (a fresh id, unused by any committed attempt): its first event, no counter to read.
-    const event = await recordEvent('credit_card.created', creditCardResource(card.card_id), appAudience(seen.created_app_id), serializeCreditCard(view).credit_card, { newResource: true });
+    const event = await recordEvent(
+      'credit_card.created',
+      creditCardResource(card.card_id),
+      appAudience(seen.created_app_id),
+      serializeCreditCard(view).credit_card,
+      { newResource: true },
+    );
     const outcome = await transactWrite(() => [
       owner
-        ? { Put: { TableName: table(), Item: fingerprint, ConditionExpression: 'user_id = :user AND card_id = :stale', ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id } } }
+        ? {
+            Put: {
+              TableName: table(),
+              Item: fingerprint,
+              ConditionExpression: 'user_id = :user AND card_id = :stale',
+              ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id },
+            },
+          }
         : putNew(fingerprint),
       putNew({ ...keys.creditCard(userId, card.card_id), entity: 'CreditCard', ...card }),
       userCardsUpdate(userId, seen, promotedCardId, card.created_at),
@@ -270,7 +294,10 @@ export async function listCreditCards(userId: number): Promise<CreditCardView[]>
 export async function deleteCreditCard(userId: number, cardId: number): Promise<CreditCardView> {
   const resource = creditCardResource(cardId);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const [[cardItem, eventCounter], seen] = await Promise.all([readItems([keys.creditCard(userId, cardId), eventCounterKey(resource)], { consistent: true }), userCardsState(userId)]);
+    const [[cardItem, eventCounter], seen] = await Promise.all([
+      readItems([keys.creditCard(userId, cardId), eventCounterKey(resource)], { consistent: true }),
+      userCardsState(userId),
+    ]);
     const card = cardItem as CreditCardItem | undefined;
     if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
     let promotedCardId = seen.promoted_card_id;
@@ -285,7 +312,13 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
       // A rebuild (another event of the card won its counter) reads the counter afresh.
       const counter = first ? { counter: eventCounter ?? null } : {};
       first = false;
-      const event = await recordEvent('credit_card.deactivated', resource, appAudience(seen.created_app_id), serializeCreditCard(deactivated).credit_card, counter);
+      const event = await recordEvent(
+        'credit_card.deactivated',
+        resource,
+        appAudience(seen.created_app_id),
+        serializeCreditCard(deactivated).credit_card,
+        counter,
+      );
       return [
         {
           Update: {
@@ -357,7 +390,10 @@ export const NO_CARD_MESSAGE = 'You have no cards on file. Please add a valid ca
  * promoted card, or it has expired). `expiringSoon`: the card's last valid month is this month or the next.
  * Reads the promoted card named on the user item (one GetItem; none without a promoted card).
  */
-export async function paymentStanding(user: { user_id: number; promoted_card_id?: number | null }, at = new Date()): Promise<{ payable: false } | { payable: true; expiringSoon: boolean }> {
+export async function paymentStanding(
+  user: { user_id: number; promoted_card_id?: number | null },
+  at = new Date(),
+): Promise<{ payable: false } | { payable: true; expiringSoon: boolean }> {
   if (user.promoted_card_id == null) return { payable: false };
   const card = await getCreditCard(user.user_id, user.promoted_card_id);
   if (card?.state !== 'active' || expiresBefore(card, at)) return { payable: false };

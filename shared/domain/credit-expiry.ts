@@ -127,7 +127,9 @@ function replayOrder(input: CreditReplayInput, expiries: ReadonlyMap<string, str
     return entry.kind === 'credit_expired' ? 2 : 1;
   };
   const placed = input.entries.filter((entry) => entriesBefore(entry) !== undefined).sort((a, b) => entriesBefore(a)! - entriesBefore(b)!);
-  const events: ReplayEvent[] = input.entries.filter((entry) => entriesBefore(entry) === undefined).map((entry) => ({ at: timeOf(entry), rank: rankOf(entry), id: entry.entry_id, entry }));
+  const events: ReplayEvent[] = input.entries
+    .filter((entry) => entriesBefore(entry) === undefined)
+    .map((entry) => ({ at: timeOf(entry), rank: rankOf(entry), id: entry.entry_id, entry }));
   const open = new Set(input.openGrants.map((grant) => grant.uuid));
   const expiredByEntry = new Set(input.entries.filter((entry) => entry.kind === 'credit_expired').map(grantUuidOf));
   const grantedAt = new Map(input.entries.filter((entry) => entry.kind === 'credit_granted').map((entry) => [grantUuidOf(entry), timeOf(entry)]));
@@ -224,9 +226,11 @@ export function replayCreditBuckets(input: CreditReplayInput): CreditBuckets {
  */
 export function unspentUpToBalance(balance: number, due: readonly OpenGrant[]): Map<string, number> {
   let left = Math.max(0, balance);
-  return new Map(due.map((grant) => {
-    const expiring = Math.min(grant.amount, left);
-    left -= expiring;
-    return [grant.uuid, expiring];
-  }));
+  return new Map(
+    due.map((grant) => {
+      const expiring = Math.min(grant.amount, left);
+      left -= expiring;
+      return [grant.uuid, expiring];
+    }),
+  );
 }

@@ -80,7 +80,8 @@ export async function availableCredit(userId: number, merchantId: number): Promi
 
 /** Tries before an expiry that keeps losing races on the balance answers 409 (expired credit is never offered instead). */
 const EXPIRY_ROUNDS = 5;
-const EXPIRY_CONTENDED = () => conflict("This customer's credit is being changed by another request; retry shortly.", 1, 'merchant_funded_credit', 'in_progress');
+const EXPIRY_CONTENDED = () =>
+  conflict("This customer's credit is being changed by another request; retry shortly.", 1, 'merchant_funded_credit', 'in_progress');
 
 /**
  * Most ledger entries an expiry replays (the balance's `version` counts them): years of daily orders of one
@@ -105,18 +106,33 @@ async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
     ExpressionAttributeNames,
     ConsistentRead: true,
   });
-  return items.map((item) => ({ entry_id: String(item.entry_id), kind: String(item.kind), amount: Number(item.amount), created_at: String(item.created_at), written_at_ms: typeof item.written_at_ms === 'number' ? item.written_at_ms : undefined, reference: item.reference }));
+  return items.map((item) => ({
+    entry_id: String(item.entry_id),
+    kind: String(item.kind),
+    amount: Number(item.amount),
+    created_at: String(item.created_at),
+    written_at_ms: typeof item.written_at_ms === 'number' ? item.written_at_ms : undefined,
+    reference: item.reference,
+  }));
 }
 
 /** The expiry of closed grants the entries do not tell (fully spent ones left no expiry entry): their grant records. */
 async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string, string>> {
   if (uuids.length === 0) return new Map();
-  const records = await readItems(uuids.map((uuid) => keys.creditGrant(uuid)), { consistent: true, attributes: ['expires_at'] });
+  const records = await readItems(
+    uuids.map((uuid) => keys.creditGrant(uuid)),
+    { consistent: true, attributes: ['expires_at'] },
+  );
   return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at] as const] : [])));
 }
 
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
-async function dueRemainders(account: string, balanceItem: StoredItem | undefined, open: readonly CreditGrantEntry[], due: readonly CreditGrantEntry[]): Promise<Map<string, number>> {
+async function dueRemainders(
+  account: string,
+  balanceItem: StoredItem | undefined,
+  open: readonly CreditGrantEntry[],
+  due: readonly CreditGrantEntry[],
+): Promise<Map<string, number>> {
   const balance = Number(balanceItem?.balance ?? 0);
   if (Number(balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
   const entries = await creditEntries(account);
@@ -150,7 +166,16 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
       reference: { grant_uuid: grant.uuid, expires_at: grant.expires_at, entries_before: Number(balanceItem?.version ?? 0) },
     }));
     const batch = new LabelledItems();
-    batch.add('grants', grantsListUpdate(userId, merchantId, grants.filter((grant) => grant.expires_at > now), Number(grantsItem?.version ?? 0), now));
+    batch.add(
+      'grants',
+      grantsListUpdate(
+        userId,
+        merchantId,
+        grants.filter((grant) => grant.expires_at > now),
+        Number(grantsItem?.version ?? 0),
+        now,
+      ),
+    );
     batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: Number(balanceItem?.version ?? 0), now, allowNegative: true }));
     const outcome = await transactWrite(() => batch.items);
     if (outcome.committed) return;
@@ -166,9 +191,19 @@ export function grantsListUpdate(userId: number, merchantId: number, grants: rea
     Update: {
       TableName: table(),
       Key: keys.creditGrants(userId, merchantId),
-      UpdateExpression: 'SET grants = :grants, next_expiry_at = :next, entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now ADD version :one',
+      UpdateExpression:
+        'SET grants = :grants, next_expiry_at = :next, entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now ADD version :one',
       ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(version) OR version = :expected' : 'version = :expected',
-      ExpressionAttributeValues: { ':grants': grants, ':next': nextExpiry, ':entity': 'CreditGrants', ':user': userId, ':merchant': merchantId, ':now': now, ':one': 1, ':expected': expectedVersion },
+      ExpressionAttributeValues: {
+        ':grants': grants,
+        ':next': nextExpiry,
+        ':entity': 'CreditGrants',
+        ':user': userId,
+        ':merchant': merchantId,
+        ':now': now,
+        ':one': 1,
+        ':expected': expectedVersion,
+      },
     },
   };
 }

@@ -58,7 +58,8 @@ export interface GiftCardValueOrder {
 }
 
 const invalid = (property: string, message: string, code = 'invalid') => unprocessable('gift_card_value_order', property, message, code);
-const TOO_MANY_HELD = () => invalid('recipient_email', `This recipient already has ${MAX_HELD_GIFTS_PER_EMAIL} gifts waiting for them to sign up`, 'too_many_held_gifts');
+const TOO_MANY_HELD = () =>
+  invalid('recipient_email', `This recipient already has ${MAX_HELD_GIFTS_PER_EMAIL} gifts waiting for them to sign up`, 'too_many_held_gifts');
 
 /**
  * The order's answer: the same fields whether the gift was delivered or is held (no registration oracle:
@@ -89,7 +90,10 @@ async function buyerCard(userId: number, user: StoredItem | undefined): Promise<
 
 /** Counts the buyer's attempt (every one, before anything is read or charged): 429 past the limit. */
 function countAttempt(buyerUserId: number): Promise<void> {
-  return consumeOrRefuse(GIFT_CARD_ORDERS_PER_BUYER, String(buyerUserId), { object: 'gift_card_value_order', message: 'Too many gift card orders; try again later.' });
+  return consumeOrRefuse(GIFT_CARD_ORDERS_PER_BUYER, String(buyerUserId), {
+    object: 'gift_card_value_order',
+    message: 'Too many gift card orders; try again later.',
+  });
 }
 
 export async function orderGiftCardValue(
@@ -108,7 +112,13 @@ export async function orderGiftCardValue(
   const [, [merchantItem, appItem, userMonth, merchantMonth, login, heldIndex, buyerItem]] = await Promise.all([
     countAttempt(buyerUserId),
     readItems(
-      [keys.merchant(request.merchant_id), ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month), keys.login(request.recipient_email), keys.heldGifts(emailKey(request.recipient_email)), keys.user(buyerUserId)],
+      [
+        keys.merchant(request.merchant_id),
+        ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month),
+        keys.login(request.recipient_email),
+        keys.heldGifts(emailKey(request.recipient_email)),
+        keys.user(buyerUserId),
+      ],
       { consistent: true },
     ),
   ]);
@@ -121,7 +131,12 @@ export async function orderGiftCardValue(
   if (recipientUserId(login) === undefined && heldCount(heldIndex) >= MAX_HELD_GIFTS_PER_EMAIL) throw TOO_MANY_HELD();
 
   const uuid = newUuid();
-  const charge = await paymentGateway().charge({ gatewayToken: card.gatewayToken, amount: request.value_amount, allowPartial: false, idempotencyKey: `gcorder:${uuid}:charge` });
+  const charge = await paymentGateway().charge({
+    gatewayToken: card.gatewayToken,
+    amount: request.value_amount,
+    allowPartial: false,
+    idempotencyKey: `gcorder:${uuid}:charge`,
+  });
   if (!charge.ok) throw invalid('base', 'Sorry. We cannot charge the credit card at this time.', charge.reason);
 
   const createdAt = new Date();
@@ -177,16 +192,50 @@ function orderItems(order: GiftCardValueOrder, merchant: MerchantItem, context: 
   const { now } = context;
   const reference = { gift_card_value_order_uuid: order.uuid };
   const batch = new LabelledItems();
-  batch.add('order', putNew({ ...keys.giftCardValueOrder(order.uuid), ...keys.buyerGiftCardOrdersIndex(order.buyer_user_id, order.created_at, order.uuid), entity: 'GiftCardValueOrder', ...order, updated_at: now }));
-  batch.add('card', ...balanceChangeItems(cardAccountKey(order.buyer_user_id, order.merchant_id), [
-    { kind: 'card_charge', amount: order.value_amount, entryId: `gcorder:${order.uuid}:card_charge`, reference: { ...reference, charge_id: order.charge_id } },
-  ], { now }));
+  batch.add(
+    'order',
+    putNew({
+      ...keys.giftCardValueOrder(order.uuid),
+      ...keys.buyerGiftCardOrdersIndex(order.buyer_user_id, order.created_at, order.uuid),
+      entity: 'GiftCardValueOrder',
+      ...order,
+      updated_at: now,
+    }),
+  );
+  batch.add(
+    'card',
+    ...balanceChangeItems(
+      cardAccountKey(order.buyer_user_id, order.merchant_id),
+      [
+        {
+          kind: 'card_charge',
+          amount: order.value_amount,
+          entryId: `gcorder:${order.uuid}:card_charge`,
+          reference: { ...reference, charge_id: order.charge_id },
+        },
+      ],
+      { now },
+    ),
+  );
   if (order.recipient_user_id === null) addHoldItems(batch, order, now);
   else {
-    batch.add('gift_card', ...balanceChangeItems(giftCardAccountKey(order.recipient_user_id, order.merchant_id), [
-      // The recipient's value comes from what the buyer paid, not from the merchant's till.
-      { kind: 'gift_card_load', amount: order.value_amount, entryId: `gcorder:${order.uuid}`, reference, contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id) },
-    ], { now }));
+    batch.add(
+      'gift_card',
+      ...balanceChangeItems(
+        giftCardAccountKey(order.recipient_user_id, order.merchant_id),
+        [
+          // The recipient's value comes from what the buyer paid, not from the merchant's till.
+          {
+            kind: 'gift_card_load',
+            amount: order.value_amount,
+            entryId: `gcorder:${order.uuid}`,
+            reference,
+            contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id),
+          },
+        ],
+        { now },
+      ),
+    );
   }
   batch.add('charge_limit', ...countChargeItems(context.limits, order.buyer_user_id, order.merchant_id, order.value_amount, now));
   batch.add('mail', mailItem(`gcorder:${order.uuid}`, recipientMail(order, merchant), now));
@@ -243,7 +292,10 @@ export function isGiftCardOrdersCursor(position: string): boolean {
  * One page of the gift card orders a user bought, newest first (the gsi1 index of the buyer), each with the
  * state the buyer follows: a gift for an email with no account shows `pending` until it is claimed or returned.
  */
-export async function listBuyerGiftCardOrders(buyerUserId: number, cursor: string | undefined): Promise<{ orders: GiftCardValueOrder[]; nextCursor: string | undefined }> {
+export async function listBuyerGiftCardOrders(
+  buyerUserId: number,
+  cursor: string | undefined,
+): Promise<{ orders: GiftCardValueOrder[]; nextCursor: string | undefined }> {
   const partition = keys.buyerGiftCardOrders(buyerUserId);
   const page = await db().send(
     new QueryCommand({

@@ -33,13 +33,17 @@ export interface GiftCardAdditionResponse {
 
 function validateAmount(valueAmount: number): void {
   if (valueAmount <= 0) throw unprocessable('gift_cards/value_adder', 'base', 'You must load a positive amount.');
-  if (valueAmount > MAX_GIFT_CARD_LOAD) throw unprocessable('gift_cards/value_adder', 'base', 'Maximum amount that can be added to a gift card at once is $500.00');
+  if (valueAmount > MAX_GIFT_CARD_LOAD)
+    throw unprocessable('gift_cards/value_adder', 'base', 'Maximum amount that can be added to a gift card at once is $500.00');
   // The contract's limit table has a $10 minimum but no message; ours mirrors the maximum's wording.
-  if (valueAmount < MIN_GIFT_CARD_LOAD) throw unprocessable('gift_cards/value_adder', 'base', 'Minimum amount that can be added to a gift card at once is $10.00', 'below_minimum');
+  if (valueAmount < MIN_GIFT_CARD_LOAD)
+    throw unprocessable('gift_cards/value_adder', 'base', 'Minimum amount that can be added to a gift card at once is $10.00', 'below_minimum');
 }
 
 async function storedResponse(merchantId: number, externalIdentifier: string): Promise<GiftCardAdditionResponse | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.giftCardExternalIdentifier(merchantId, externalIdentifier), ConsistentRead: true }));
+  const result = await db().send(
+    new GetCommand({ TableName: table(), Key: keys.giftCardExternalIdentifier(merchantId, externalIdentifier), ConsistentRead: true }),
+  );
   // Stored as JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical.
   const stored = result.Item?.response_json;
   return typeof stored === 'string' ? (JSON.parse(stored) as GiftCardAdditionResponse) : undefined;
@@ -102,30 +106,58 @@ export async function addGiftCardValue(
     };
     const batch = new LabelledItems();
     if (externalIdentifier) {
-      batch.add('external_identifier', putNew({ ...keys.giftCardExternalIdentifier(merchantId, externalIdentifier), entity: 'GiftCardExternalIdentifier', addition_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
+      batch.add(
+        'external_identifier',
+        putNew({
+          ...keys.giftCardExternalIdentifier(merchantId, externalIdentifier),
+          entity: 'GiftCardExternalIdentifier',
+          addition_uuid: uuid,
+          response_json: JSON.stringify(response),
+          created_at: now,
+        }),
+      );
     }
-    batch.add('addition', putNew({
-      ...keys.giftCardAddition(uuid),
-      entity: 'GiftCardAddition',
-      uuid,
-      merchant_id: merchantId,
-      user_id: userId,
-      value_amount: addition.value_amount,
-      external_identifier: externalIdentifier ?? null,
-      location_id: addition.location_id ?? null,
-      order_uuid: addition.order_uuid ?? null,
-      tender_types: addition.tender_types ?? [],
-      type: addition.type ?? null,
-      identifier_from_merchant: addition.identifier_from_merchant ?? null,
-      created_at: now,
-      updated_at: now,
-    }));
+    batch.add(
+      'addition',
+      putNew({
+        ...keys.giftCardAddition(uuid),
+        entity: 'GiftCardAddition',
+        uuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        value_amount: addition.value_amount,
+        external_identifier: externalIdentifier ?? null,
+        location_id: addition.location_id ?? null,
+        order_uuid: addition.order_uuid ?? null,
+        tender_types: addition.tender_types ?? [],
+        type: addition.type ?? null,
+        identifier_from_merchant: addition.identifier_from_merchant ?? null,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
     // The version guard makes old/new balance in the response exact even with concurrent loads.
-    batch.add('balance', ...balanceChangeItems(account, [{ kind: 'gift_card_load', amount: addition.value_amount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }], {
-      expectedVersion: current.version,
-      now,
-    }));
-    batch.add('event', ...(await recordEvent('gift_card.value_added', giftCardResource(merchantId, userId), merchantAudience(merchantId), { ...response.gift_card_value_addition, loyalty_id: userId }, { counter: eventCounter ?? null })));
+    batch.add(
+      'balance',
+      ...balanceChangeItems(
+        account,
+        [{ kind: 'gift_card_load', amount: addition.value_amount, entryId: `gcadd:${uuid}`, reference: { addition_uuid: uuid } }],
+        {
+          expectedVersion: current.version,
+          now,
+        },
+      ),
+    );
+    batch.add(
+      'event',
+      ...(await recordEvent(
+        'gift_card.value_added',
+        giftCardResource(merchantId, userId),
+        merchantAudience(merchantId),
+        { ...response.gift_card_value_addition, loyalty_id: userId },
+        { counter: eventCounter ?? null },
+      )),
+    );
     const completion = respond?.(response);
     if (completion) batch.add('idempotency', completion);
     const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {

@@ -89,12 +89,32 @@ export function addHoldItems(batch: LabelledItems, order: HeldGiftOrder, now: st
       Key: keys.heldGifts(emailKey(order.recipient_email)),
       UpdateExpression: 'SET entity = :entity, email = :email, updated_at = :now ADD uuids :uuid, version :one',
       ConditionExpression: 'attribute_not_exists(uuids) OR size(uuids) < :max',
-      ExpressionAttributeValues: { ':entity': 'HeldGifts', ':email': normalisedEmail(order.recipient_email), ':now': now, ':uuid': new Set([order.uuid]), ':one': 1, ':max': MAX_HELD_GIFTS_PER_EMAIL },
+      ExpressionAttributeValues: {
+        ':entity': 'HeldGifts',
+        ':email': normalisedEmail(order.recipient_email),
+        ':now': now,
+        ':uuid': new Set([order.uuid]),
+        ':one': 1,
+        ':max': MAX_HELD_GIFTS_PER_EMAIL,
+      },
     },
   });
-  batch.add('held', ...balanceChangeItems(heldAccountKey(order.recipient_email, order.merchant_id), [
-    { kind: 'gift_held', amount: order.value_amount, entryId: `gcorder:${order.uuid}`, reference: { gift_card_value_order_uuid: order.uuid }, contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id) },
-  ], { now }));
+  batch.add(
+    'held',
+    ...balanceChangeItems(
+      heldAccountKey(order.recipient_email, order.merchant_id),
+      [
+        {
+          kind: 'gift_held',
+          amount: order.value_amount,
+          entryId: `gcorder:${order.uuid}`,
+          reference: { gift_card_value_order_uuid: order.uuid },
+          contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id),
+        },
+      ],
+      { now },
+    ),
+  );
 }
 
 /** The gifts held for an email, as read for a claim: the index's version guards the claim's transaction. */
@@ -109,7 +129,13 @@ export async function readHeldGifts(email: string): Promise<HeldGifts> {
   const [index] = await readItems([keys.heldGifts(emailKey(email))], { consistent: true });
   if (!index) return { email, version: undefined, gifts: [] };
   const uuids = index.uuids instanceof Set ? [...(index.uuids as Set<string>)] : [];
-  const orders = uuids.length === 0 ? [] : await readItems(uuids.map((uuid) => keys.giftCardValueOrder(uuid)), { consistent: true });
+  const orders =
+    uuids.length === 0
+      ? []
+      : await readItems(
+          uuids.map((uuid) => keys.giftCardValueOrder(uuid)),
+          { consistent: true },
+        );
   const gifts = orders.filter((order): order is StoredItem => order?.state === 'held') as unknown as HeldGiftOrder[];
   return { email, version: Number(index.version ?? 0), gifts };
 }
@@ -139,8 +165,20 @@ export function claimHeldGiftItems(held: HeldGifts, userId: number, now: string)
       reference: { gift_card_value_order_uuid: gift.uuid },
       contra,
     });
-    items.push(...balanceChangeItems(heldAccount, gifts.map((gift) => transfer(gift, -gift.value_amount, giftCard)), { now }));
-    items.push(...balanceChangeItems(giftCard, gifts.map((gift) => transfer(gift, gift.value_amount, heldAccount)), { now }));
+    items.push(
+      ...balanceChangeItems(
+        heldAccount,
+        gifts.map((gift) => transfer(gift, -gift.value_amount, giftCard)),
+        { now },
+      ),
+    );
+    items.push(
+      ...balanceChangeItems(
+        giftCard,
+        gifts.map((gift) => transfer(gift, gift.value_amount, heldAccount)),
+        { now },
+      ),
+    );
   }
   for (const gift of held.gifts) {
     items.push({
@@ -243,18 +281,43 @@ async function returnToLedger(gift: HeldGiftOrder, now: string): Promise<boolean
       ExpressionAttributeValues: { ':uuid': new Set([gift.uuid]), ':one': 1, ':now': now },
     },
   });
-  batch.add('held', ...balanceChangeItems(heldAccountKey(gift.recipient_email, gift.merchant_id), [
-    { kind: 'gift_returned', amount: -gift.value_amount, entryId: `gcorder:${gift.uuid}:return`, reference, contra: purchasesAccountKey(gift.buyer_user_id, gift.merchant_id) },
-  ], { now }));
-  batch.add('card', ...balanceChangeItems(cardAccountKey(gift.buyer_user_id, gift.merchant_id), [
-    { kind: 'card_refund', amount: -gift.value_amount, entryId: `gcorder:${gift.uuid}:unclaimed_refund`, reference },
-  ], { now }));
+  batch.add(
+    'held',
+    ...balanceChangeItems(
+      heldAccountKey(gift.recipient_email, gift.merchant_id),
+      [
+        {
+          kind: 'gift_returned',
+          amount: -gift.value_amount,
+          entryId: `gcorder:${gift.uuid}:return`,
+          reference,
+          contra: purchasesAccountKey(gift.buyer_user_id, gift.merchant_id),
+        },
+      ],
+      { now },
+    ),
+  );
+  batch.add(
+    'card',
+    ...balanceChangeItems(
+      cardAccountKey(gift.buyer_user_id, gift.merchant_id),
+      [{ kind: 'card_refund', amount: -gift.value_amount, entryId: `gcorder:${gift.uuid}:unclaimed_refund`, reference }],
+      { now },
+    ),
+  );
   const value = `$${(gift.value_amount / 100).toFixed(2)}`;
   const buyer = await readItems([keys.user(gift.buyer_user_id)], { consistent: false });
   const buyerEmail = buyer[0]?.email;
   if (typeof buyerEmail === 'string') {
     const text = `The ${value} gift card you sent to ${gift.recipient_email} was not claimed within ${UNCLAIMED_GIFT_DAYS} days, so we have refunded it to your card.`;
-    batch.add('mail', mailItem(`gcorder:${gift.uuid}:returned`, { to: buyerEmail, subject: `Your ${value} gift card was refunded`, text, html: `<p>${escapeHtml(text)}</p>` }, now));
+    batch.add(
+      'mail',
+      mailItem(
+        `gcorder:${gift.uuid}:returned`,
+        { to: buyerEmail, subject: `Your ${value} gift card was refunded`, text, html: `<p>${escapeHtml(text)}</p>` },
+        now,
+      ),
+    );
   }
   const outcome = await transactWrite(() => batch.items);
   // Claimed (or returned by another run) meanwhile: nothing to give back.
@@ -263,7 +326,11 @@ async function returnToLedger(gift: HeldGiftOrder, now: string): Promise<boolean
 }
 
 async function refundToCard(gift: HeldGiftOrder, now: string): Promise<boolean> {
-  const refund = await paymentGateway().refund({ chargeId: gift.charge_id, amount: gift.value_amount, idempotencyKey: `gcorder:${gift.uuid}:unclaimed_refund` });
+  const refund = await paymentGateway().refund({
+    chargeId: gift.charge_id,
+    amount: gift.value_amount,
+    idempotencyKey: `gcorder:${gift.uuid}:unclaimed_refund`,
+  });
   if (!refund.ok) {
     log('error', 'held_gift_refund_failed', { order_uuid: gift.uuid, charge_id: gift.charge_id });
     return false;

@@ -82,7 +82,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function requestHash(request: Pick<IdempotentRequest, 'caller' | 'method' | 'path' | 'body'>): string {
-  return createHash('sha256').update(`${request.caller}\n${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.caller}\n${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body ?? null)}`)
+    .digest('hex');
 }
 
 function recordKey(scope: string, key: string) {
@@ -97,7 +99,8 @@ interface ClaimResult {
 type Presented = { kind: 'run'; claim: ClaimResult } | { kind: 'replay'; response: StoredResponse } | { kind: 'in_flight'; retryAfter: number };
 
 const MISMATCH = () => unprocessable('request', 'idempotency_key', 'This Idempotency-Key was already used with a different request.', 'mismatch');
-const OTHER_CALLER = () => unprocessable('request', 'idempotency_key', 'This Idempotency-Key was already used by other credentials; use a new key for each customer.', 'other_caller');
+const OTHER_CALLER = () =>
+  unprocessable('request', 'idempotency_key', 'This Idempotency-Key was already used by other credentials; use a new key for each customer.', 'other_caller');
 
 /**
  * Why a live record held by another request is not ours to replay. A record written before the caller was
@@ -120,27 +123,29 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = epochSeconds();
     try {
-      await retryTransient(() => db().send(
-        new PutCommand({
-          TableName: table(),
-          Item: {
-            ...Key,
-            entity: 'IdempotencyKey',
-            scope: request.scope,
-            caller: request.caller,
-            status: 'INPROGRESS',
-            request_hash: hash,
-            lease_token: leaseToken,
-            lease_expires_at: now + leaseSeconds,
-            ttl: now + RETENTION_SECONDS,
-            created_at: isoSeconds(),
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inprogress AND lease_expires_at < :now)',
-          ExpressionAttributeNames: { '#ttl': 'ttl', '#status': 'status' },
-          ExpressionAttributeValues: { ':now': now, ':inprogress': 'INPROGRESS' },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ));
+      await retryTransient(() =>
+        db().send(
+          new PutCommand({
+            TableName: table(),
+            Item: {
+              ...Key,
+              entity: 'IdempotencyKey',
+              scope: request.scope,
+              caller: request.caller,
+              status: 'INPROGRESS',
+              request_hash: hash,
+              lease_token: leaseToken,
+              lease_expires_at: now + leaseSeconds,
+              ttl: now + RETENTION_SECONDS,
+              created_at: isoSeconds(),
+            },
+            ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inprogress AND lease_expires_at < :now)',
+            ExpressionAttributeNames: { '#ttl': 'ttl', '#status': 'status' },
+            ExpressionAttributeValues: { ':now': now, ':inprogress': 'INPROGRESS' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
       return { kind: 'run', claim: { leaseToken } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -148,7 +153,9 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
       // document client does not convert; use it only if it is plain, else read it consistently.
       const returned = (error as { Item?: Record<string, unknown> }).Item;
       const existing =
-        returned && typeof returned.pk === 'string' ? returned : (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true })))).Item;
+        returned && typeof returned.pk === 'string'
+          ? returned
+          : (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true })))).Item;
       if (!existing) continue; // deleted (released) meanwhile: try to claim again
       if (existing.request_hash !== hash) throw refusal(existing, request);
       if (existing.status === 'COMPLETED') return { kind: 'replay', response: JSON.parse(String(existing.response_json)) as StoredResponse };

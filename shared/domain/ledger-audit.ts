@@ -10,7 +10,18 @@ import { keys } from '#shared/db/keys.ts';
 import { scanAll } from '#shared/db/reads.ts';
 import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { CONTRA, CONTRA_ENTRY, contraLegItem, contraRefusal, isUserAccount, mayGoNegative, parseAccount, purchasesAccountKey, transferId, type LedgerKind } from '#shared/domain/ledger.ts';
+import {
+  CONTRA,
+  CONTRA_ENTRY,
+  contraLegItem,
+  contraRefusal,
+  isUserAccount,
+  mayGoNegative,
+  parseAccount,
+  purchasesAccountKey,
+  transferId,
+  type LedgerKind,
+} from '#shared/domain/ledger.ts';
 
 /** A stored balance that is not the sum of its entries (or their count, or is negative where it may not be). */
 export interface BalanceMismatch {
@@ -117,7 +128,14 @@ export async function auditLedger(): Promise<AuditReport> {
       continue;
     }
     const amount = Number(item.amount);
-    legs.push({ account, contra: item.contra_account as string | undefined, transferId: item.transfer_id as string | undefined, entryId: String(item.entry_id), kind: String(item.kind), amount });
+    legs.push({
+      account,
+      contra: item.contra_account as string | undefined,
+      transferId: item.transfer_id as string | undefined,
+      entryId: String(item.entry_id),
+      kind: String(item.kind),
+      amount,
+    });
     if (item.entity === CONTRA_ENTRY) {
       platform[account] = (platform[account] ?? 0) + amount;
       continue;
@@ -195,7 +213,15 @@ export async function migrateLedger(): Promise<LedgerMigration> {
         ExpressionAttributeValues: { ':contra': contra, ':transfer': transferId(account, contra, entryId) },
       },
     };
-    const leg = contraLegItem({ account, contra, kind: item.kind as LedgerKind, amount: Number(item.amount), entryId, reference: item.reference, now: String(item.created_at ?? isoSeconds()) });
+    const leg = contraLegItem({
+      account,
+      contra,
+      kind: item.kind as LedgerKind,
+      amount: Number(item.amount),
+      entryId,
+      reference: item.reference,
+      now: String(item.created_at ?? isoSeconds()),
+    });
     const outcome = await transactWrite(() => (leg ? [update, leg] : [update]));
     if (outcome.committed) report.migrated += 1;
     else report.skipped.push({ account, entryId, reason: `already migrated (${outcome.reasons.join(',')})` });

@@ -170,7 +170,10 @@ type AccountKind = UserAccountKind | PlatformAccountKind;
 export const CONTRA_OVERRIDES: Partial<Record<LedgerKind, readonly (readonly [AccountKind, AccountKind])[]>> = {
   gift_card_load: [['giftcard', 'purchases']],
   gift_held: [['held', 'purchases']],
-  gift_claimed: [['held', 'giftcard'], ['giftcard', 'held']],
+  gift_claimed: [
+    ['held', 'giftcard'],
+    ['giftcard', 'held'],
+  ],
   gift_returned: [['held', 'purchases']],
 };
 
@@ -180,7 +183,8 @@ export function contraRefusal(kind: LedgerKind, account: string, contra: string)
   const other = parseAccount(contra);
   if (contra === CONTRA[kind](own) && !contra.startsWith(UNNAMED)) return undefined;
   if (other.merchantId !== own.merchantId) return `${kind} on ${account} cannot move value from another merchant's ${contra}`;
-  if (!CONTRA_OVERRIDES[kind]?.some(([ownKind, otherKind]) => ownKind === own.kind && otherKind === other.kind)) return `${kind} on ${account} cannot come from ${contra}`;
+  if (!CONTRA_OVERRIDES[kind]?.some(([ownKind, otherKind]) => ownKind === own.kind && otherKind === other.kind))
+    return `${kind} on ${account} cannot come from ${contra}`;
   return undefined;
 }
 
@@ -199,7 +203,15 @@ function contraEntryId(account: string, entryId: string): string {
  * The platform leg of a movement on `account` (undefined when the other leg is user-side: its own
  * balanceChangeItems call writes it, as pausing does). Also what the migration writes for old entries.
  */
-export function contraLegItem(input: { account: string; contra: string; kind: LedgerKind; amount: number; entryId: string; reference: Movement['reference']; now: string }): TransactItem | undefined {
+export function contraLegItem(input: {
+  account: string;
+  contra: string;
+  kind: LedgerKind;
+  amount: number;
+  entryId: string;
+  reference: Movement['reference'];
+  now: string;
+}): TransactItem | undefined {
   if (isUserAccount(input.contra)) return undefined;
   return putNew({
     ...keys.ledgerEntry(input.contra, contraEntryId(input.account, input.entryId)),
@@ -265,7 +277,11 @@ export interface BalanceItem {
  * `expectedVersion` makes the update optimistic (used when the caller shows the old balance, as gift card
  * additions do); without it the update is a blind ADD guarded only against going negative.
  */
-export function balanceChangeItems(account: string, movements: Movement[], options: { expectedVersion?: number; now?: string; allowNegative?: boolean } = {}): TransactItem[] {
+export function balanceChangeItems(
+  account: string,
+  movements: Movement[],
+  options: { expectedVersion?: number; now?: string; allowNegative?: boolean } = {},
+): TransactItem[] {
   const effective = movements.filter((movement) => movement.amount !== 0);
   if (effective.length === 0 && options.expectedVersion === undefined) return [];
   const now = options.now ?? isoSeconds();
@@ -336,7 +352,13 @@ export function balanceChangeItems(account: string, movements: Movement[], optio
  * order's completion do not use this: loyalty's `completionEffects` returns `creditEarnedAmount` and the
  * settlement writes it.
  */
-export function creditEarnedTransactItems(input: { userId: number; merchantId: number; amount: number; entryId: string; reference?: Movement['reference'] }): TransactItem[] {
+export function creditEarnedTransactItems(input: {
+  userId: number;
+  merchantId: number;
+  amount: number;
+  entryId: string;
+  reference?: Movement['reference'];
+}): TransactItem[] {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw new Error('credit earned must be a positive integer amount of cents');
   return balanceChangeItems(creditAccountKey(input.userId, input.merchantId), [
     { kind: 'credit_earned', amount: input.amount, entryId: input.entryId, reference: input.reference },
@@ -344,7 +366,13 @@ export function creditEarnedTransactItems(input: { userId: number; merchantId: n
 }
 
 /** Adds merchant-funded credit on its own transaction (idempotent by entryId: a repeat changes nothing). */
-export async function addCredit(input: { userId: number; merchantId: number; amount: number; entryId: string; reference?: Movement['reference'] }): Promise<{ added: boolean }> {
+export async function addCredit(input: {
+  userId: number;
+  merchantId: number;
+  amount: number;
+  entryId: string;
+  reference?: Movement['reference'];
+}): Promise<{ added: boolean }> {
   const outcome = await transactWrite(() => creditEarnedTransactItems(input));
   return { added: outcome.committed };
 }
@@ -355,4 +383,12 @@ export async function getBalance(account: string): Promise<BalanceItem> {
 }
 
 // The operators' whole-table tools live beside it; re-exported so every caller keeps importing the ledger.
-export { auditLedger, migrateLedger, type AuditMismatch, type AuditReport, type BalanceMismatch, type LedgerMigration, type TransferMismatch } from '#shared/domain/ledger-audit.ts';
+export {
+  auditLedger,
+  migrateLedger,
+  type AuditMismatch,
+  type AuditReport,
+  type BalanceMismatch,
+  type LedgerMigration,
+  type TransferMismatch,
+} from '#shared/domain/ledger-audit.ts';

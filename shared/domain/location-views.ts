@@ -7,7 +7,15 @@
 import { errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import type { FulfillmentType } from '#shared/schemas/locations.ts';
 import { tipPreferenceOf } from '#shared/schemas/vocabularies.ts';
-import { getLocation, listAppLocations, orderAheadMenuUrl, serializeLocation, type AppLocationsPage, type Coordinates, type LocationItem } from '#shared/domain/locations.ts';
+import {
+  getLocation,
+  listAppLocations,
+  orderAheadMenuUrl,
+  serializeLocation,
+  type AppLocationsPage,
+  type Coordinates,
+  type LocationItem,
+} from '#shared/domain/locations.ts';
 import { getMerchant } from '#shared/domain/merchants.ts';
 
 /** A location anyone may see: it exists and is shown (hidden ones are 404, as LevelUp answered). */
@@ -39,7 +47,10 @@ export async function listMerchantLocationsPage(
   merchantId: number,
   query: { fulfillmentTypes: readonly FulfillmentType[]; near?: Coordinates; page: number; after?: number },
 ): Promise<AppLocationsPage> {
-  const [merchant, page] = await Promise.all([getMerchant(merchantId), listAppLocations({ app_id: 0, name: '', global: false, merchant_ids: [merchantId] }, query)]);
+  const [merchant, page] = await Promise.all([
+    getMerchant(merchantId),
+    listAppLocations({ app_id: 0, name: '', global: false, merchant_ids: [merchantId] }, query),
+  ]);
   if (!merchant) throw notFound();
   return page;
 }

@@ -110,7 +110,8 @@ function buildLocationInputSchema() {
   // Clients follow these links as given: absolute http(s) only (a `javascript:` or relative link would be followed too).
   const optionalUrl = z._default(z.nullable(z.string().check(z.regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL'))), null);
 
-  return z.object({
+  return z
+    .object({
       merchant_id: z.number().check(z.int(), z.positive()),
       name: z._default(z.nullable(z.string()), null),
       street_address: z.string().check(z.minLength(1)),
@@ -122,7 +123,10 @@ function buildLocationInputSchema() {
       latitude: z.number().check(z.gte(-90), z.lte(90)),
       longitude: z.number().check(z.gte(-180), z.lte(180)),
       time_zone: z.string().check(z.refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York')),
-      categories: z._default(z.array(z.number().check(z.int(), z.refine(isKnownCategory, 'is not a category of GET /v14/categories'))).check(z.maxLength(20)), []),
+      categories: z._default(
+        z.array(z.number().check(z.int(), z.refine(isKnownCategory, 'is not a category of GET /v14/categories'))).check(z.maxLength(20)),
+        [],
+      ),
       fulfillment_types: z._default(z.array(z.enum(FULFILLMENT_TYPES)).check(z.minLength(1)), ['in_store']),
       delivery_radius_m: z._default(z.nullable(z.number().check(z.positive())), null),
       hours: z._default(z.array(openingPeriodSchema), []),
@@ -140,15 +144,18 @@ function buildLocationInputSchema() {
       supports_scheduling: z._default(z.boolean(), false),
       partner_ids: z._default(z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })), {}),
       pos_location_identifier: z._default(z.nullable(z.string().check(z.minLength(1), z.maxLength(64))), null),
-    }).check(z.superRefine((input, context) => {
-      const delivers = input.fulfillment_types.includes('delivery');
-      if (delivers && input.delivery_radius_m === null) {
-        context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
-      }
-      if (!delivers && input.delivery_radius_m !== null) {
-        context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
-      }
-    }));
+    })
+    .check(
+      z.superRefine((input, context) => {
+        const delivers = input.fulfillment_types.includes('delivery');
+        if (delivers && input.delivery_radius_m === null) {
+          context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
+        }
+        if (!delivers && input.delivery_radius_m !== null) {
+          context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
+        }
+      }),
+    );
 }
 
 let locationInput: ReturnType<typeof buildLocationInputSchema> | undefined;
@@ -242,7 +249,11 @@ export async function updateLocation(locationId: number, change: LocationChange)
           UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}, updated_at = :now`,
           ConditionExpression: 'updated_at = :seen',
           ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:f${index}`, change[name]])), ':now': next.updated_at, ':seen': current.updated_at },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(names.map((name, index) => [`:f${index}`, change[name]])),
+            ':now': next.updated_at,
+            ':seen': current.updated_at,
+          },
         },
       },
       ...(movesRow ? [{ Delete: { TableName: table(), Key: oldRow } }] : []),
@@ -272,7 +283,12 @@ export async function setMerchantTipPreference(merchantId: number, preference: T
  */
 export async function getLocationListing(locationId: number): Promise<Pick<LocationItem, 'merchant_id' | 'shown'> | undefined> {
   const result = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.location(locationId), ProjectionExpression: '#merchant, #shown', ExpressionAttributeNames: { '#merchant': 'merchant_id', '#shown': 'shown' } }),
+    new GetCommand({
+      TableName: table(),
+      Key: keys.location(locationId),
+      ProjectionExpression: '#merchant, #shown',
+      ExpressionAttributeNames: { '#merchant': 'merchant_id', '#shown': 'shown' },
+    }),
   );
   return result.Item as Pick<LocationItem, 'merchant_id' | 'shown'> | undefined;
 }
@@ -286,12 +302,42 @@ export async function getLocationListing(locationId: number): Promise<Pick<Locat
  * with each of the page's eleven items only to be copied away again (withoutKeys).
  */
 const LOCATION_ATTRIBUTES = Object.keys({
-  location_id: true, merchant_id: true, merchant_name: true, merchant_description_html: true, merchant_tip_preference: true, name: true,
-  street_address: true, extended_address: true, locality: true, region: true, postal_code: true, phone: true, latitude: true, longitude: true,
-  time_zone: true, categories: true, fulfillment_types: true, delivery_radius_m: true, hours: true, accepts_tips_in_store: true,
-  accepts_tips_on_delivery: true, accepts_tips_on_pickup: true, facebook_url: true, menu_url: true, newsletter_url: true, opentable_url: true,
-  twitter_url: true, yelp_url: true, order_ahead_menu_id: true, ready_time_estimate_in_minutes: true, shown: true, supports_scheduling: true,
-  partner_ids: true, pos_location_identifier: true, created_at: true, updated_at: true,
+  location_id: true,
+  merchant_id: true,
+  merchant_name: true,
+  merchant_description_html: true,
+  merchant_tip_preference: true,
+  name: true,
+  street_address: true,
+  extended_address: true,
+  locality: true,
+  region: true,
+  postal_code: true,
+  phone: true,
+  latitude: true,
+  longitude: true,
+  time_zone: true,
+  categories: true,
+  fulfillment_types: true,
+  delivery_radius_m: true,
+  hours: true,
+  accepts_tips_in_store: true,
+  accepts_tips_on_delivery: true,
+  accepts_tips_on_pickup: true,
+  facebook_url: true,
+  menu_url: true,
+  newsletter_url: true,
+  opentable_url: true,
+  twitter_url: true,
+  yelp_url: true,
+  order_ahead_menu_id: true,
+  ready_time_estimate_in_minutes: true,
+  shown: true,
+  supports_scheduling: true,
+  partner_ids: true,
+  pos_location_identifier: true,
+  created_at: true,
+  updated_at: true,
 } satisfies Record<keyof LocationItem, true>);
 /** `#l0, #l1, ...` with their names (several attribute names are DynamoDB reserved words). */
 const LOCATION_PROJECTION = LOCATION_ATTRIBUTES.map((_, index) => `#l${index}`).join(', ');
@@ -338,7 +384,13 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
         KeyConditionExpression: '#pk = :pk AND #sk > :after',
         FilterExpression: `#shown = :true AND (${anyType})`,
         ProjectionExpression: LOCATION_PROJECTION,
-        ExpressionAttributeNames: { '#pk': stream.partitionAttribute, '#sk': stream.sortAttribute, '#shown': 'shown', '#types': 'fulfillment_types', ...LOCATION_PROJECTION_NAMES },
+        ExpressionAttributeNames: {
+          '#pk': stream.partitionAttribute,
+          '#sk': stream.sortAttribute,
+          '#shown': 'shown',
+          '#types': 'fulfillment_types',
+          ...LOCATION_PROJECTION_NAMES,
+        },
         ExpressionAttributeValues: { ':pk': stream.partitionValue, ':after': keys.locationSortKey(afterId), ':true': true, ...typeValues },
         Limit: Number.isFinite(limit) ? limit : undefined,
         ExclusiveStartKey: startKey,

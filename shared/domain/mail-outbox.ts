@@ -74,7 +74,10 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
   const outcome: OutboxMailOutcome = { sent: 0, skipped: 0, refused: 0 };
   if (mails.length === 0) return outcome;
   const ids = [...new Set(mails.map((mail) => mail.mail_id))];
-  const current = await readItems(ids.map((id) => keys.mail(id)), { consistent: true });
+  const current = await readItems(
+    ids.map((id) => keys.mail(id)),
+    { consistent: true },
+  );
   let retry: unknown;
   for (const [index, id] of ids.entries()) {
     const item = current[index];

@@ -53,7 +53,12 @@ export async function confirmManager(check: ManagerConfirmationCheck): Promise<v
     // The window that refused holds no hit of this attempt; the one before it must not keep one either.
     await giveBack();
     log('warn', 'manager_confirmation_locked', { merchant_id: check.merchantId, scope: check.scope, retry_after: reservation.retryAfterSeconds });
-    throw rateLimited(check.object, 'Too many incorrect manager confirmations; refunds here are locked for a while. Try again later.', 'manager_confirmation_locked', reservation.retryAfterSeconds);
+    throw rateLimited(
+      check.object,
+      'Too many incorrect manager confirmations; refunds here are locked for a while. Try again later.',
+      'manager_confirmation_locked',
+      reservation.retryAfterSeconds,
+    );
   }
   if (codesMatch(check.expected, check.given ?? '')) {
     await giveBack();

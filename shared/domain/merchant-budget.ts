@@ -112,7 +112,13 @@ export function refuseOverBudget(budget: CreditBudget, source: FundedCreditSourc
  * makes this item's condition fail, and the whole transaction with it (re-read, then `refuseOverBudget`
  * answers). Refuses an amount over the source's cap itself, whatever the caller checked. No item for 0.
  */
-export function countCreditItems(budget: CreditBudget, source: FundedCreditSource, amount: number, now: string, refusal: { object: string; property: string }): TransactItem[] {
+export function countCreditItems(
+  budget: CreditBudget,
+  source: FundedCreditSource,
+  amount: number,
+  now: string,
+  refusal: { object: string; property: string },
+): TransactItem[] {
   refuseOverCap(source, amount, refusal.object, refusal.property);
   if (amount <= 0) return [];
   return [
@@ -121,7 +127,8 @@ export function countCreditItems(budget: CreditBudget, source: FundedCreditSourc
         TableName: table(),
         Key: keys.merchantCreditDay(budget.merchantId, budget.day),
         // The item exists once anything was given that day; before that, the amount alone must fit.
-        UpdateExpression: 'ADD issued :amount, #source :amount SET entity = :entity, merchant_id = :merchant, #day = :day, updated_at = :now, #ttl = if_not_exists(#ttl, :ttl)',
+        UpdateExpression:
+          'ADD issued :amount, #source :amount SET entity = :entity, merchant_id = :merchant, #day = :day, updated_at = :now, #ttl = if_not_exists(#ttl, :ttl)',
         ConditionExpression: '(attribute_not_exists(issued) AND :amount <= :limit) OR issued <= :room',
         ExpressionAttributeNames: { '#source': `${source}_amount`, '#day': 'day', '#ttl': 'ttl' },
         ExpressionAttributeValues: {
@@ -158,7 +165,8 @@ export async function setDailyCreditBudget(merchantId: number, amount: number | 
       new UpdateCommand({
         TableName: table(),
         Key: keys.merchant(merchantId),
-        UpdateExpression: amount === null ? 'REMOVE daily_credit_budget_amount SET updated_at = :now' : 'SET daily_credit_budget_amount = :amount, updated_at = :now',
+        UpdateExpression:
+          amount === null ? 'REMOVE daily_credit_budget_amount SET updated_at = :now' : 'SET daily_credit_budget_amount = :amount, updated_at = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: amount === null ? { ':now': now } : { ':amount': amount, ':now': now },
       }),

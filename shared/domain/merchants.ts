@@ -52,7 +52,15 @@ export async function createMerchant(input: {
     updated_at: now,
   };
   const outcome = await transactWrite(() => [
-    putNew({ ...keys.login(merchant.username), entity: 'Login', subject: 'merchant', merchant_id: merchantId, user_id: loginUserId, password_hash: passwordHash, created_at: now }),
+    putNew({
+      ...keys.login(merchant.username),
+      entity: 'Login',
+      subject: 'merchant',
+      merchant_id: merchantId,
+      user_id: loginUserId,
+      password_hash: passwordHash,
+      created_at: now,
+    }),
     putNew({ ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }),
   ]);
   if (!outcome.committed) {

@@ -24,7 +24,8 @@ import { epochSeconds } from '#shared/time.ts';
  */
 export const RESET_LINK_LIFETIME_SECONDS = 3600;
 
-const INVALID_LINK = () => unprocessable('password_reset', 'token', 'This password reset link is invalid, used or expired; ask for a new one.', 'invalid_token');
+const INVALID_LINK = () =>
+  unprocessable('password_reset', 'token', 'This password reset link is invalid, used or expired; ask for a new one.', 'invalid_token');
 const TOO_MANY_RESETS = { object: 'base', message: 'Too many password reset requests; try again later.' };
 
 interface LoginItem {
@@ -43,7 +44,11 @@ export async function requestPasswordReset(email: string, client: string, baseUr
   const username = email.trim().toLowerCase();
   await consumeOrRefuse(PASSWORD_RESETS_PER_CLIENT, client, TOO_MANY_RESETS);
   await consumeOrRefuse(PASSWORD_RESETS_PER_EMAIL, username, TOO_MANY_RESETS);
-  const mail = composedMailItem(`pwreset:${randomUUID()}`, { to: email.trim(), composer: 'password-reset', inputs: { base_url: baseUrl } }, new Date().toISOString());
+  const mail = composedMailItem(
+    `pwreset:${randomUUID()}`,
+    { to: email.trim(), composer: 'password-reset', inputs: { base_url: baseUrl } },
+    new Date().toISOString(),
+  );
   await db().send(new PutCommand(mail.Put!));
 }
 
@@ -59,7 +64,10 @@ export async function composePasswordResetMail(to: string, baseUrl: string): Pro
   const secret = randomSecret(32);
   const expiresAt = epochSeconds() + RESET_LINK_LIFETIME_SECONDS;
   // A fresh secret's key: a re-sent write that finds it taken found its own first write.
-  await createItem({ ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt }, { resend: true });
+  await createItem(
+    { ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt },
+    { resend: true },
+  );
   const link = `${baseUrl}/password_reset#token=${secret}`;
   log('info', 'password_reset_composed', { user_id: login.user_id });
   return {
@@ -89,7 +97,15 @@ export async function completePasswordReset(secret: string, newPassword: string)
   const userId = Number(reset.user_id);
   const passwordHash = await hashPassword(newPassword);
   const outcome = await transactWrite(() => [
-    { Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(pk) AND #ttl > :now', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':now': now } } },
+    {
+      Delete: {
+        TableName: table(),
+        Key: key,
+        ConditionExpression: 'attribute_exists(pk) AND #ttl > :now',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':now': now },
+      },
+    },
     {
       Update: {
         TableName: table(),

@@ -19,9 +19,31 @@ const MAX_TIP_NUMBER = 36 ** 3 - 1;
 /** The largest tip in cents the format can carry ($453.59). */
 export const MAX_QR_TIP_AMOUNT = MAX_TIP_NUMBER - CENTS_OFFSET;
 /** The docs' palette: 0 Soothing Green ... 9 Ninja Orange. */
-export const QR_COLORS = ['Soothing Green', 'Atomic Lime', 'Tango Red', 'Galactic Blue', 'Purple Haze', 'Yellow Submarine', 'Arctic Teal', 'Sick Flamingo', 'Mint Julep', 'Ninja Orange'] as const;
+export const QR_COLORS = [
+  'Soothing Green',
+  'Atomic Lime',
+  'Tango Red',
+  'Galactic Blue',
+  'Purple Haze',
+  'Yellow Submarine',
+  'Arctic Teal',
+  'Sick Flamingo',
+  'Mint Julep',
+  'Ninja Orange',
+] as const;
 /** Each palette colour as the PNG's dark modules (dark enough to scan on white). */
-export const QR_COLOR_HEX: readonly string[] = ['#2e8b57ff', '#5a8f00ff', '#c0392bff', '#1f4e9aff', '#6a3d9aff', '#9a7d0aff', '#117a7aff', '#c2185bff', '#2f7d4fff', '#d35400ff'];
+export const QR_COLOR_HEX: readonly string[] = [
+  '#2e8b57ff',
+  '#5a8f00ff',
+  '#c0392bff',
+  '#1f4e9aff',
+  '#6a3d9aff',
+  '#9a7d0aff',
+  '#117a7aff',
+  '#c2185bff',
+  '#2f7d4fff',
+  '#d35400ff',
+];
 export const MAX_TIP_PERCENT = 100;
 
 export type Tip = { kind: 'none' } | { kind: 'percent'; percent: number } | { kind: 'amount'; amount: number };
@@ -55,7 +77,8 @@ function decodeTip(value: number): Tip {
 export function encodePaymentCode(tokenData: string, preferences: PaymentPreferences): string {
   const { tip } = preferences;
   // Clamped as the iOS SDK clamps: a percentage to 1295, a cent tip to ZZZ, the colour to one character (Z).
-  const number = tip.kind === 'percent' ? Math.min(tip.percent, CENTS_OFFSET - 1) : tip.kind === 'amount' ? Math.min(CENTS_OFFSET + tip.amount, MAX_TIP_NUMBER) : 0;
+  const number =
+    tip.kind === 'percent' ? Math.min(tip.percent, CENTS_OFFSET - 1) : tip.kind === 'amount' ? Math.min(CENTS_OFFSET + tip.amount, MAX_TIP_NUMBER) : 0;
   const tipPart = number.toString(36).toUpperCase().padStart(3, '0');
   const colorPart = Math.min(Math.max(preferences.color, 0), 35).toString(36).toUpperCase();
   return `${tokenData}${PREFERENCES_VERSION}${tipPart}${colorPart}${SENTINEL}`;

@@ -85,7 +85,12 @@ export async function deactivatePaymentMethod(userId: number): Promise<void> {
 export async function setPaymentPreference(userId: number, choice: PaymentPreferenceRequest): Promise<void> {
   const preloadValue = choice.preload ? (choice.preload_value_amount ?? PAYMENT_OPTIONS.preload_value_amount) : null;
   if (preloadValue !== null && (preloadValue < MIN_PRELOAD_VALUE || preloadValue > MAX_PRELOAD_VALUE)) {
-    throw unprocessable('payment_preference', 'preload_value_amount', `Preload value must be between $${MIN_PRELOAD_VALUE / 100} and $${MAX_PRELOAD_VALUE / 100}`, 'out_of_range');
+    throw unprocessable(
+      'payment_preference',
+      'preload_value_amount',
+      `Preload value must be between $${MIN_PRELOAD_VALUE / 100} and $${MAX_PRELOAD_VALUE / 100}`,
+      'out_of_range',
+    );
   }
   await db()
     .send(

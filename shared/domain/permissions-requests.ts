@@ -35,7 +35,7 @@ export const CALLBACK_TIMEOUT_MS = 5000;
 
 /** What each user permission lets the app do, as the user-side request shows it (the LevelUp permissions list). */
 export const PERMISSION_DESCRIPTIONS: Record<string, string> = {
-  read_user_basic_info: "Read your name, email, birthday and gender",
+  read_user_basic_info: 'Read your name, email, birthday and gender',
   manage_user_campaigns: 'View your credit and claim campaigns',
   create_orders: 'Create orders on your behalf',
   read_user_orders: 'Read your orders',
@@ -114,13 +114,23 @@ export async function createPermissionsRequest(appId: number, input: { email: st
     {
       Put: {
         TableName: table(),
-        Item: { ...keys.emailPendingPermissionsRequest(email), entity: 'PendingPermissionsRequest', request_id: requestId, expires_at: item.expires_at, ttl: item.expires_at },
+        Item: {
+          ...keys.emailPendingPermissionsRequest(email),
+          entity: 'PendingPermissionsRequest',
+          request_id: requestId,
+          expires_at: item.expires_at,
+          ttl: item.expires_at,
+        },
         // One pending request per email; an unanswered one stops blocking when it expires.
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
         ExpressionAttributeValues: { ':now': now },
       },
     },
-    composedMailItem(`permreq:${requestId}`, { to: email, composer: 'permissions-request', inputs: { request_id: requestId } }, new Date(now * 1000).toISOString()),
+    composedMailItem(
+      `permreq:${requestId}`,
+      { to: email, composer: 'permissions-request', inputs: { request_id: requestId } },
+      new Date(now * 1000).toISOString(),
+    ),
   ]);
   if (!outcome.committed) throw error('email', 'This email already has a pending permissions request; it must be answered first.', 'pending_exists');
   return { permissions_request: { app_id: appId, id: requestId, permission_keynames: permissions, state: 'pending' as const } };
@@ -131,7 +141,12 @@ export async function createPermissionsRequest(appId: number, input: { email: st
  * the request is no longer pending. Composed by the mail outbox's sender, after the request was answered.
  */
 export async function composePermissionsRequestMail(to: string, requestId: number): Promise<OutboxMail | undefined> {
-  const [login, item] = await Promise.all([db().send(new GetCommand({ TableName: table(), Key: keys.login(to), ConsistentRead: true })).then((result) => result.Item), getRequest(requestId)]);
+  const [login, item] = await Promise.all([
+    db()
+      .send(new GetCommand({ TableName: table(), Key: keys.login(to), ConsistentRead: true }))
+      .then((result) => result.Item),
+    getRequest(requestId),
+  ]);
   if (!login || login.subject !== 'user' || !item || !sameEmail(item.email, to) || effectiveState(item) !== 'pending') return undefined;
   const app = await getApp(item.app_id);
   const appName = app?.name ?? `App ${item.app_id}`;
@@ -139,8 +154,17 @@ export async function composePermissionsRequestMail(to: string, requestId: numbe
   return {
     to,
     subject: `${appName} asks for access to your account`,
-    text: [`${appName} would like these permissions on your account:`, ...lines.map((line) => `- ${line}`), '', 'Open your app to accept or reject the request.'].join('\n'),
-    html: [`<p>${escapeHtml(appName)} would like these permissions on your account:</p>`, `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`, '<p>Open your app to accept or reject the request.</p>'].join('\n'),
+    text: [
+      `${appName} would like these permissions on your account:`,
+      ...lines.map((line) => `- ${line}`),
+      '',
+      'Open your app to accept or reject the request.',
+    ].join('\n'),
+    html: [
+      `<p>${escapeHtml(appName)} would like these permissions on your account:</p>`,
+      `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+      '<p>Open your app to accept or reject the request.</p>',
+    ].join('\n'),
   };
 }
 
@@ -254,7 +278,14 @@ export async function answerPermissionsRequest(userId: number, requestId: number
       },
     },
     // The email's pointer goes if it is this request's (a request older than email-keyed pointers has none here).
-    { Delete: { TableName: table(), Key: keys.emailPendingPermissionsRequest(item.email), ConditionExpression: 'attribute_not_exists(pk) OR request_id = :id', ExpressionAttributeValues: { ':id': requestId } } },
+    {
+      Delete: {
+        TableName: table(),
+        Key: keys.emailPendingPermissionsRequest(item.email),
+        ConditionExpression: 'attribute_not_exists(pk) OR request_id = :id',
+        ExpressionAttributeValues: { ':id': requestId },
+      },
+    },
   ]);
   if (!outcome.committed) throw error('state', 'This permissions request was answered meanwhile.', 'already_answered');
   const answered: RequestItem = { ...item, state, user_id: userId };

@@ -47,8 +47,11 @@ export async function reserve(limit: WindowLimit, subject: string, refuseAtLimit
         new UpdateCommand({
           TableName: table(),
           Key: key,
-          UpdateExpression: 'SET ends_at = if_not_exists(ends_at, :ends), #ttl = if_not_exists(#ttl, :ttl), entity = :entity, limit_name = :name ADD #count :one',
-          ConditionExpression: refuseAtLimit ? 'attribute_not_exists(ends_at) OR (ends_at > :now AND #count < :limit)' : 'attribute_not_exists(ends_at) OR ends_at > :now',
+          UpdateExpression:
+            'SET ends_at = if_not_exists(ends_at, :ends), #ttl = if_not_exists(#ttl, :ttl), entity = :entity, limit_name = :name ADD #count :one',
+          ConditionExpression: refuseAtLimit
+            ? 'attribute_not_exists(ends_at) OR (ends_at > :now AND #count < :limit)'
+            : 'attribute_not_exists(ends_at) OR ends_at > :now',
           ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
             ':one': 1,

@@ -82,12 +82,21 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     updated_at: now,
   };
   // Gifts bought for this email before it had an account are claimed in the transaction that writes its login.
-  const outcome = await commitWithHeldGiftClaim(user.email, userId, now, (batch) => {
-    batch.add('login', putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
-    batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
-    batch.add('payment_token', paymentToken.qrItem);
-    batch.add('also', ...alsoWrite(userId));
-  }, Promise.resolve(held));
+  const outcome = await commitWithHeldGiftClaim(
+    user.email,
+    userId,
+    now,
+    (batch) => {
+      batch.add(
+        'login',
+        putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }),
+      );
+      batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
+      batch.add('payment_token', paymentToken.qrItem);
+      batch.add('also', ...alsoWrite(userId));
+    },
+    Promise.resolve(held),
+  );
   if (!outcome.committed) {
     if (outcome.failed.has('login')) throw EMAIL_TAKEN();
     throw new Error(`user creation cancelled: ${outcome.reasons.join(',')}`);
@@ -116,11 +125,13 @@ export async function getUserOrUnauthorized(userId: number): Promise<UserItem> {
  */
 export async function getUserWithTotals(userId: number): Promise<{ user: UserItem; totals: UserTotals }> {
   const { pk, skFrom, skTo } = keys.userWithTotals(userId);
-  const result = await db().send(new QueryCommand({
-    TableName: table(),
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': pk, ':from': skFrom, ':to': skTo },
-  }));
+  const result = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': skFrom, ':to': skTo },
+    }),
+  );
   const items = result.Items ?? [];
   const user = items.find((item) => item.sk === skFrom) as UserItem | undefined;
   if (!user) throw unauthorized('The access token is invalid.');
@@ -181,7 +192,18 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   // the payment preference) and a whole-item Put would undo their writes. profile_version guards the read-merge-write
   // of the fields here (custom attributes, email) against a concurrent profile update.
   updated.profile_version = (user.profile_version ?? 0) + 1;
-  const profileFields = ['email', 'first_name', 'last_name', 'born_at', 'gender', 'custom_gender', 'phone', 'custom_attributes', 'updated_at', 'profile_version'] as const;
+  const profileFields = [
+    'email',
+    'first_name',
+    'last_name',
+    'born_at',
+    'gender',
+    'custom_gender',
+    'phone',
+    'custom_attributes',
+    'updated_at',
+    'profile_version',
+  ] as const;
   const batch = new LabelledItems();
   batch.add('user', {
     Update: {
@@ -191,14 +213,29 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
       ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
       ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
       ExpressionAttributeValues: {
-        ...Object.fromEntries(profileFields.map((field) => [`:${field}`, field === 'custom_attributes' ? storableCustomAttributes(updated.custom_attributes) : updated[field]])),
+        ...Object.fromEntries(
+          profileFields.map((field) => [`:${field}`, field === 'custom_attributes' ? storableCustomAttributes(updated.custom_attributes) : updated[field]]),
+        ),
         ':seen_version': user.profile_version ?? 0,
       },
     },
   });
   if (emailChanged) {
-    batch.add('old_login', { Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } } });
-    batch.add('new_login', putNew({ ...(await currentLogin(user.email)), ...keys.login(updated.email), entity: 'Login', subject: 'user', user_id: user.user_id, ...passwordFields(passwordHash), created_at: now }));
+    batch.add('old_login', {
+      Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } },
+    });
+    batch.add(
+      'new_login',
+      putNew({
+        ...(await currentLogin(user.email)),
+        ...keys.login(updated.email),
+        entity: 'Login',
+        subject: 'user',
+        user_id: user.user_id,
+        ...passwordFields(passwordHash),
+        created_at: now,
+      }),
+    );
     // The new email's account is this one now: gifts held for it are claimed with its login (held-gifts.ts).
     batch.add('held_gifts', ...claimHeldGiftItems(await readHeldGifts(updated.email), user.user_id, now));
   } else if (passwordHash !== undefined) {

@@ -22,7 +22,14 @@ import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocod
 
 const places = loadedOnFirstUse(() => import('@aws-sdk/client-geo-places'));
 
-export const ACCEPTED_PLACE_TYPES: GeocodeFilterPlaceType[] = ['PointAddress', 'InterpolatedAddress', 'SecondaryAddress', 'Street', 'Intersection', 'PostalCode'];
+export const ACCEPTED_PLACE_TYPES: GeocodeFilterPlaceType[] = [
+  'PointAddress',
+  'InterpolatedAddress',
+  'SecondaryAddress',
+  'Street',
+  'Intersection',
+  'PostalCode',
+];
 const TIMEOUT_MS = 2_000;
 
 export interface AmazonLocationGeocoderOptions {

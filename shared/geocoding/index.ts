@@ -19,7 +19,10 @@ export const geocoder: () => Promise<Geocoder | undefined> = loadedOnFirstUse(lo
 async function load(): Promise<Geocoder | undefined> {
   if (process.env.GEOCODER === 'amazon-location') {
     const { AmazonLocationGeocoder } = await import('#shared/geocoding/amazon-location.ts');
-    const countries = (process.env.GEOCODER_COUNTRIES ?? 'USA').split(',').map((country) => country.trim()).filter((country) => country !== '');
+    const countries = (process.env.GEOCODER_COUNTRIES ?? 'USA')
+      .split(',')
+      .map((country) => country.trim())
+      .filter((country) => country !== '');
     return new AmazonLocationGeocoder({ countries });
   } else if (process.env.GEOCODER === 'none') {
     return undefined;

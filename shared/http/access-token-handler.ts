@@ -10,7 +10,6 @@ export function accessTokenHandler(handlerName: string, version: 'v14' | 'v15') 
   return apiHandler(
     handlerName,
     {
-      
       summary: `${version === 'v14' ? '(v14) ' : ''}Issue an access token: app grant (api_key + client_secret) or login (username and password)`,
       body: accessTokenRequest,
       bodyObject: 'access_token',

@@ -14,10 +14,16 @@ import { decimalQuery, latitudeQuery, longitudeQuery, optionalQuery, pathId, pos
  * with an empty body.
  */
 
-export const appLocationsQuery = z.object({
+export const appLocationsQuery = z
+  .object({
     fulfillment_types: optionalQuery(fulfillmentTypesList),
     page: pageQuery,
-    in_delivery_area: optionalQuery(z.pipe(z.enum(['true', 'false'], { message: 'must be true or false' }), z.transform((value) => value === 'true'))),
+    in_delivery_area: optionalQuery(
+      z.pipe(
+        z.enum(['true', 'false'], { message: 'must be true or false' }),
+        z.transform((value) => value === 'true'),
+      ),
+    ),
     lat: optionalQuery(latitudeQuery),
     lng: optionalQuery(longitudeQuery),
     'image[width]': optionalQuery(positiveInteger('must be a whole number of 1 or more')),
@@ -25,18 +31,21 @@ export const appLocationsQuery = z.object({
     'image[density]': optionalQuery(z.pipe(decimalQuery('must be a number'), z.number().check(z.positive('must be greater than 0')))),
     /** Cursor this API puts in its own next-page links: the last location id of the previous page. */
     after: optionalQuery(positiveInteger('must be a location id')),
-  }).check(z.superRefine((query, context) => {
-    requireLatLngTogether(query, context);
-    if (query.in_delivery_area) {
-      if (query.lat === undefined && query.lng === undefined) {
-        for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
+  })
+  .check(
+    z.superRefine((query, context) => {
+      requireLatLngTogether(query, context);
+      if (query.in_delivery_area) {
+        if (query.lat === undefined && query.lng === undefined) {
+          for (const name of ['lat', 'lng']) context.addIssue({ code: 'custom', path: [name], message: 'is required when in_delivery_area is true' });
+        }
+        const types = query.fulfillment_types;
+        if (!(types?.length === 1 && types[0] === 'delivery')) {
+          context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
+        }
       }
-      const types = query.fulfillment_types;
-      if (!(types?.length === 1 && types[0] === 'delivery')) {
-        context.addIssue({ code: 'custom', path: ['fulfillment_types'], message: 'must be delivery when in_delivery_area is true' });
-      }
-    }
-  }));
+    }),
+  );
 
 export const appLocationsParams = z.object({ app_id: pathId });
 
@@ -54,7 +63,10 @@ function v14LocationFields(location: LocationItem) {
  * One page of an app's locations as GET /v15/apps/:app_id/locations (and its v14 form, A29) answer it;
  * `version` names the path of the next page's Link (iOS rebuilds it with only the version replaced).
  */
-export async function serveAppLocations(request: ApiRequest<undefined, z.output<typeof appLocationsQuery>, z.output<typeof appLocationsParams>>, version: 'v14' | 'v15'): Promise<ApiResponse> {
+export async function serveAppLocations(
+  request: ApiRequest<undefined, z.output<typeof appLocationsQuery>, z.output<typeof appLocationsParams>>,
+  version: 'v14' | 'v15',
+): Promise<ApiResponse> {
   const { query } = request;
   const app = await getApp(request.params.app_id);
   if (!app) throw notFound();
@@ -76,11 +88,15 @@ export async function serveAppLocations(request: ApiRequest<undefined, z.output<
   const now = new Date();
   return pageAnswer(
     request.baseUrl,
-    { items: result.locations, after: (last) => nextLocationsPosition(request.event.queryStringParameters, `/${version}/apps/${app.app_id}/locations`, page, near ? undefined : last) },
-    (locations) => locations.map((location) => {
-      const serialized = serializeLocation(location, { baseUrl: request.baseUrl, image, now });
-      return { location: version === 'v14' ? { ...serialized, ...v14LocationFields(location) } : serialized };
-    }),
+    {
+      items: result.locations,
+      after: (last) => nextLocationsPosition(request.event.queryStringParameters, `/${version}/apps/${app.app_id}/locations`, page, near ? undefined : last),
+    },
+    (locations) =>
+      locations.map((location) => {
+        const serialized = serializeLocation(location, { baseUrl: request.baseUrl, image, now });
+        return { location: version === 'v14' ? { ...serialized, ...v14LocationFields(location) } : serialized };
+      }),
   );
 }
 

@@ -23,7 +23,9 @@ export function withHandlerCpuHeader(handler: (event: APIGatewayProxyEventV2, co
 }
 
 /** Benchmark mode: the request's DynamoDB round trips and consumed capacity, as X-DynamoDB-* headers. */
-export function withStatsHeaders(core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>) {
+export function withStatsHeaders(
+  core: (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }) => Promise<APIGatewayProxyStructuredResultV2>,
+) {
   return async (event: APIGatewayProxyEventV2, context: Context, options?: { signal: AbortSignal }): Promise<APIGatewayProxyStructuredResultV2> => {
     const { result, stats } = await withDbStats(() => core(event, context, options).catch((error: unknown) => ({ error })));
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the handler's own error, whatever it is, with the stats attached

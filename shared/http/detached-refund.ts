@@ -11,7 +11,9 @@ export const detachedRefundSpec = { body: detachedRefundBody, bodyObject: 'detac
 /** Credits the QR code's customer at the merchant, once per Idempotency-Key (or identifier_from_merchant). */
 export async function serveDetachedRefund(request: ApiRequest<z.output<typeof detachedRefundBody>, undefined, undefined>) {
   const merchant = requireMerchant(request);
-  return idempotentCommit(request, (response: DetachedRefundResponse) => response, (respond) =>
-    createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, respond }),
+  return idempotentCommit(
+    request,
+    (response: DetachedRefundResponse) => response,
+    (respond) => createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, respond }),
   );
 }

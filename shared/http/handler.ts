@@ -78,7 +78,9 @@ export function requireMerchant(request: { credentials: Credentials }): Merchant
  */
 export function requireAnyPermission(principal: { permissions: readonly string[] }, permissions: readonly Permission[]): void {
   if (permissions.some((permission) => principal.permissions.includes(permission))) return;
-  throw new ApiError(401, [errorDetail('access_token', 'permissions', `The access token lacks the ${permissions.join(' or the ')} permission.`, 'missing_permission')]);
+  throw new ApiError(401, [
+    errorDetail('access_token', 'permissions', `The access token lacks the ${permissions.join(' or the ')} permission.`, 'missing_permission'),
+  ]);
 }
 
 export function requireApp(request: { credentials: Credentials }): AppPrincipal {
@@ -197,18 +199,25 @@ function authorize(route: Route, header: string | undefined): Credentials | Prom
 function admit(route: Route, credentials: Credentials | undefined): Credentials {
   if (!credentials) throw unauthorized('The access token is invalid.');
   const principal =
-    route.credential === 'merchant' ? credentials.merchant
-    : route.credential === 'app' ? credentials.app
-    : route.credential === 'any' ? (credentials.user ?? credentials.merchant ?? credentials.app)
-    : route.credential === 'merchant-or-app' ? (credentials.merchant ?? credentials.app)
-    : credentials.user;
+    route.credential === 'merchant'
+      ? credentials.merchant
+      : route.credential === 'app'
+        ? credentials.app
+        : route.credential === 'any'
+          ? (credentials.user ?? credentials.merchant ?? credentials.app)
+          : route.credential === 'merchant-or-app'
+            ? (credentials.merchant ?? credentials.app)
+            : credentials.user;
   if (!principal) {
     if (route.credential === 'user-optional' && !credentials.merchant && !credentials.app) return credentials;
     throw unauthorized(
-      route.credential === 'merchant' ? 'A merchant token is required.'
-      : route.credential === 'app' ? 'An app token is required.'
-      : route.credential === 'merchant-or-app' ? 'A merchant token or an app token is required.'
-      : 'A user token is required.',
+      route.credential === 'merchant'
+        ? 'A merchant token is required.'
+        : route.credential === 'app'
+          ? 'An app token is required.'
+          : route.credential === 'merchant-or-app'
+            ? 'A merchant token or an app token is required.'
+            : 'A user token is required.',
     );
   }
   if (route.credential === 'user-unlimited' && !(principal.kind === 'user' && principal.unlimited)) {
@@ -243,7 +252,11 @@ function startPrefetch<T>(prefetch: (request: RawRequest) => Promise<T> | undefi
  * A path that names no possible resource (`/v15/orders/abc` where an id is numeric) is the route's
  * 404: its own error when it declares one, otherwise an empty body.
  */
-function parsePathParameters<T extends z.ZodMiniType>(schema: T, parameters: Record<string, string | undefined>, routeNotFound: (() => ApiError) | undefined): z.output<T> {
+function parsePathParameters<T extends z.ZodMiniType>(
+  schema: T,
+  parameters: Record<string, string | undefined>,
+  routeNotFound: (() => ApiError) | undefined,
+): z.output<T> {
   const result = schema.safeParse(parameters);
   if (!result.success) throw routeNotFound?.() ?? notFound();
   return result.data;
@@ -310,7 +323,12 @@ const TIMEOUT_RETRY_AFTER_SECONDS = 2;
  * DynamoDB client timeout inside the handler stays what it was.
  */
 function lambdaTimeout(): never {
-  throw serviceUnavailable('request', 'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.', 'timeout', TIMEOUT_RETRY_AFTER_SECONDS);
+  throw serviceUnavailable(
+    'request',
+    'The request took too long to finish. It may still complete: retry it, with the same Idempotency-Key where it has one, to learn its outcome.',
+    'timeout',
+    TIMEOUT_RETRY_AFTER_SECONDS,
+  );
 }
 
 function errorResponse(requestId: string, error: unknown): { response: APIGatewayProxyStructuredResultV2; logged: Record<string, unknown> } {
@@ -319,7 +337,9 @@ function errorResponse(requestId: string, error: unknown): { response: APIGatewa
   }
   const middyError = error as { statusCode?: number; message?: string; expose?: boolean } | null;
   if (middyError?.statusCode === 415) {
-    const apiError = new ApiError(415, [errorDetail('request', 'content_type', 'Request bodies must be JSON (Content-Type: application/json).', 'unsupported_media_type')]);
+    const apiError = new ApiError(415, [
+      errorDetail('request', 'content_type', 'Request bodies must be JSON (Content-Type: application/json).', 'unsupported_media_type'),
+    ]);
     return { response: respond(requestId, { status: 415, body: apiError.body() }), logged: { error: apiError.message } };
   }
   if (middyError?.statusCode === 422 || middyError?.statusCode === 400) {
@@ -468,7 +488,14 @@ function traceRoot(): string | undefined {
   return /Root=([^;]+)/.exec(header)?.[1] ?? (header.includes('=') || header === '' ? undefined : header);
 }
 
-function logRequest(event: APIGatewayProxyEventV2, context: Context, routeName: string, status: number, internal: Record<string, unknown>, logged?: Record<string, unknown>): void {
+function logRequest(
+  event: APIGatewayProxyEventV2,
+  context: Context,
+  routeName: string,
+  status: number,
+  internal: Record<string, unknown>,
+  logged?: Record<string, unknown>,
+): void {
   const startedAt = internal.startedAt;
   const fields: Record<string, unknown> = {
     request_id: event.requestContext?.requestId ?? context.awsRequestId,

@@ -23,7 +23,13 @@ export function securityHeaders(status: number, headers: Record<string, string> 
  * (which replace any header already there that they name exactly). Assignments into one object: the request
  * pipeline calls this on every answer (shared/http/handler.ts respond).
  */
-export function addSecurityHeaders(target: Record<string, string>, status: number, headers: Record<string, string> | undefined, leading?: string, leadingValue?: string): void {
+export function addSecurityHeaders(
+  target: Record<string, string>,
+  status: number,
+  headers: Record<string, string> | undefined,
+  leading?: string,
+  leadingValue?: string,
+): void {
   let cacheControl = false;
   let wwwAuthenticate = false;
   for (const name in headers) {

@@ -9,7 +9,6 @@ import { oneStepOrderBody } from '#shared/schemas/pos-money.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from '#shared/schemas/vocabularies.ts';
 
 export const oneStepOrderSpec = {
-  
   notFound: ONE_STEP_LOCATION_NOT_FOUND,
   description:
     "No natural key: every request is a new order, so a POS that may retry sends an Idempotency-Key (or proposes and completes instead). Another merchant's location: 401 order/merchant_token; a location that does not exist: 404 order/location_id.",
@@ -20,7 +19,9 @@ export const oneStepOrderSpec = {
   prefetch: ({ body }: RawRequest) => {
     const order = rawObject(body, 'order');
     const locationId = rawId(order?.location_id);
-    return locationId === undefined ? undefined : readOneStepParties({ location_id: locationId, payment_token_data: rawString(order?.payment_token_data, PAYMENT_TOKEN_DATA_MAX) });
+    return locationId === undefined
+      ? undefined
+      : readOneStepParties({ location_id: locationId, payment_token_data: rawString(order?.payment_token_data, PAYMENT_TOKEN_DATA_MAX) });
   },
 };
 

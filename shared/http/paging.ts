@@ -12,7 +12,11 @@ const PAGE_MESSAGE = 'must be a whole number of 1 or more';
 /** `page`: 1-based. Absent, empty or `null` (what clients send for "no page") is no page at all. */
 export const pageQuery = z.pipe(
   z.transform((value: unknown) => (value === '' || value === 'null' ? undefined : value)),
-  z.optional(z.pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, PAGE_MESSAGE)), z.transform(Number)).check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, PAGE_MESSAGE))),
+  z.optional(
+    z
+      .pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, PAGE_MESSAGE)), z.transform(Number))
+      .check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, PAGE_MESSAGE)),
+  ),
 );
 
 /** Longest cursor accepted: the sort keys this API puts in its Links are well under 100 characters. */
@@ -20,7 +24,9 @@ const MAX_CURSOR_LENGTH = 400;
 
 /** An opaque position this API put in its own Link (base64url of a sort key); `isValid` checks the decoded key. */
 export function cursorQuery(isValid: (decoded: string) => boolean) {
-  return z.pipe(z.optional(z.string()), z.transform((value, context) => {
+  return z.pipe(
+    z.optional(z.string()),
+    z.transform((value, context) => {
       if (value === undefined || value === '') return undefined;
       const decoded = value.length <= MAX_CURSOR_LENGTH && /^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url').toString('utf8') : '';
       if (decoded === '' || !isValid(decoded)) {
@@ -28,7 +34,8 @@ export function cursorQuery(isValid: (decoded: string) => boolean) {
         return z.NEVER;
       }
       return decoded;
-    }));
+    }),
+  );
 }
 
 export function encodeCursor(position: string): string {
@@ -108,7 +115,11 @@ export interface ListPosition {
  * The position after a page of a list that carries the request's own parameters forward (filters, image
  * sizes, distance origin): those as sent, and the paging ones (`paging`; an undefined one is dropped).
  */
-export function carriedPosition(parameters: Record<string, string | undefined> | undefined, path: string, paging: Record<string, string | undefined>): ListPosition {
+export function carriedPosition(
+  parameters: Record<string, string | undefined> | undefined,
+  path: string,
+  paging: Record<string, string | undefined>,
+): ListPosition {
   const query = carriedQuery(parameters, Object.keys(paging));
   for (const [name, value] of Object.entries(paging)) if (value !== undefined) query.set(name, value);
   return { path, query };
@@ -141,7 +152,12 @@ export type EndOfList = 'no-content' | 'empty-list';
  * - no items: the end, 204 with no body and no Link (or `200 []` with no Link where `end` says so).
  * `render` turns the items into the body (an array) or, for bodies stored as JSON text, the text itself.
  */
-export function pageAnswer<T>(baseUrl: string, page: Page<T>, render: (items: readonly T[]) => unknown[] | { json: string }, end: EndOfList = 'no-content'): ApiResponse {
+export function pageAnswer<T>(
+  baseUrl: string,
+  page: Page<T>,
+  render: (items: readonly T[]) => unknown[] | { json: string },
+  end: EndOfList = 'no-content',
+): ApiResponse {
   const last = page.items.at(-1);
   const position = last === undefined ? page.resume : page.after(last);
   if (position === undefined) return end === 'no-content' ? noContent() : ok([]);

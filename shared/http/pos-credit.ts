@@ -18,14 +18,17 @@ export async function serveLocationCredit(request: ApiRequest<undefined, undefin
 }
 
 export const merchantFundedCreditSpec = {
-  
   params: locationParams,
   query: merchantFundedCreditQuery,
   body: merchantFundedCreditBody,
   bodyObject: 'credit_query',
 };
 
-type MerchantFundedCreditRequest = ApiRequest<z.output<typeof merchantFundedCreditBody>, z.output<typeof merchantFundedCreditQuery>, z.output<typeof locationParams>>;
+type MerchantFundedCreditRequest = ApiRequest<
+  z.output<typeof merchantFundedCreditBody>,
+  z.output<typeof merchantFundedCreditQuery>,
+  z.output<typeof locationParams>
+>;
 
 /**
  * Credit a POS can apply for the customer the QR code names (query string on GET, `credit_query` body on
@@ -37,5 +40,11 @@ export async function serveMerchantFundedCredit(request: MerchantFundedCreditReq
     paymentTokenData: request.body.credit_query?.payment_token_data ?? request.query.payment_token_data,
     user: request.credentials.user,
   });
-  return ok({ merchant_funded_credit: { discount_amount: credit.merchantFunded, gift_card_amount: credit.giftCard, total_amount: credit.merchantFunded + credit.giftCard } });
+  return ok({
+    merchant_funded_credit: {
+      discount_amount: credit.merchantFunded,
+      gift_card_amount: credit.giftCard,
+      total_amount: credit.merchantFunded + credit.giftCard,
+    },
+  });
 }

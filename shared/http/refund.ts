@@ -8,7 +8,6 @@ import { refundBody, refundParams } from '#shared/schemas/money.ts';
 import type * as z from '#shared/schemas/zod.ts';
 
 export const refundSpec = {
-  
   description:
     'Naturally idempotent: a repeat for an order already refunded answers the refunded order (200) and refunds nothing more. ' +
     "The refund takes back the customer's detached refund credit that their remaining card charges at the merchant no longer cover.",

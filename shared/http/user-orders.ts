@@ -19,7 +19,12 @@ export const userOrdersQuery = z.object({
  * `end` says how the position after the last order answers: 204 where the client reads that as the end,
  * `[]` where it maps the body (the Ruby gem calls `map` on it: a 204's nil would raise).
  */
-export async function serveUserOrders(user: UserPrincipal, query: z.output<typeof userOrdersQuery>, link: { baseUrl: string; path: string }, end: EndOfList): Promise<ApiResponse> {
+export async function serveUserOrders(
+  user: UserPrincipal,
+  query: z.output<typeof userOrdersQuery>,
+  link: { baseUrl: string; path: string },
+  end: EndOfList,
+): Promise<ApiResponse> {
   requireReachablePage(query);
   const page = query.page ?? 1;
   const orders = await listAppOrders(user.appId, user.userId, { cursor: query.cursor, page });

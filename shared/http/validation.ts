@@ -18,7 +18,9 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[], rootObjec
     const propertyPath = first !== undefined && rest.length > 0 ? rest : path;
     const property = propertyPath.length > 0 ? propertyPath.join('.') : 'base';
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-    const message = missing ? `${humanize(property === 'base' ? object : property)} can't be blank` : `${humanize(property === 'base' ? object : property)} ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
+    const message = missing
+      ? `${humanize(property === 'base' ? object : property)} can't be blank`
+      : `${humanize(property === 'base' ? object : property)} ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
     return errorDetail(object, property, message, missing ? 'missing' : 'invalid');
   });
 }
@@ -57,7 +59,9 @@ export function checkJsonBounds(body: unknown): void {
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth > MAX_JSON_DEPTH) {
-      throw new ApiError(422, [errorDetail('request', 'body', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'too_deep')]);
+      throw new ApiError(422, [
+        errorDetail('request', 'body', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'too_deep'),
+      ]);
     }
     for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push([child, depth + 1]);
   }

@@ -42,7 +42,9 @@ export async function signedImageUrl(key: string): Promise<string> {
 
 export async function putImage(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
   const { client, commands } = await s3();
-  await client.send(new commands.PutObjectCommand({ Bucket: imagesBucket(), Key: key, Body: bytes, ContentType: contentType, CacheControl: 'private, max-age=86400' }));
+  await client.send(
+    new commands.PutObjectCommand({ Bucket: imagesBucket(), Key: key, Body: bytes, ContentType: contentType, CacheControl: 'private, max-age=86400' }),
+  );
 }
 
 export async function deleteImages(keys: readonly string[]): Promise<void> {
@@ -50,7 +52,8 @@ export async function deleteImages(keys: readonly string[]): Promise<void> {
   const { client, commands } = await s3();
   for (let start = 0; start < keys.length; start += 1000) {
     const batch = keys.slice(start, start + 1000);
-    if (batch.length > 0) await client.send(new commands.DeleteObjectsCommand({ Bucket: imagesBucket(), Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    if (batch.length > 0)
+      await client.send(new commands.DeleteObjectsCommand({ Bucket: imagesBucket(), Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
   }
 }
 

@@ -79,15 +79,34 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
     description: 'A concurrent request holds the resource (or the Idempotency-Key); retry after Retry-After seconds.',
     headers: RETRY_AFTER,
     examples: {
-      in_flight: errorExample('The same Idempotency-Key is still being served', 'request', 'base', 'A request with this Idempotency-Key is still in progress; retry later.', 'in_flight'),
-      in_progress: errorExample('Another request is changing the same order', 'order', 'base', 'This order is being completed by another request; retry shortly.', 'in_progress'),
+      in_flight: errorExample(
+        'The same Idempotency-Key is still being served',
+        'request',
+        'base',
+        'A request with this Idempotency-Key is still in progress; retry later.',
+        'in_flight',
+      ),
+      in_progress: errorExample(
+        'Another request is changing the same order',
+        'order',
+        'base',
+        'This order is being completed by another request; retry shortly.',
+        'in_progress',
+      ),
     },
   },
   410: {
     name: 'Gone',
-    description: 'The operation no longer exists (it was served once); the error says what to do instead (code `gone`, e.g. Facebook login: docs/app-surface.md).',
+    description:
+      'The operation no longer exists (it was served once); the error says what to do instead (code `gone`, e.g. Facebook login: docs/app-surface.md).',
     examples: {
-      gone: errorExample('Facebook login', 'user', 'facebook_access_token', 'Facebook login is no longer available: sign in with your email address and password.', 'gone'),
+      gone: errorExample(
+        'Facebook login',
+        'user',
+        'facebook_access_token',
+        'Facebook login is no longer available: sign in with your email address and password.',
+        'gone',
+      ),
     },
   },
   413: {
@@ -99,14 +118,26 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
     name: 'UnsupportedMediaType',
     description: 'A request body that is not JSON (code `unsupported_media_type`).',
     examples: {
-      unsupported_media_type: errorExample('A form-encoded body', 'request', 'content_type', 'Request bodies must be JSON (Content-Type: application/json).', 'unsupported_media_type'),
+      unsupported_media_type: errorExample(
+        'A form-encoded body',
+        'request',
+        'content_type',
+        'Request bodies must be JSON (Content-Type: application/json).',
+        'unsupported_media_type',
+      ),
     },
   },
   422: {
     name: 'UnprocessableEntity',
     description: `Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than ${MAX_JSON_DEPTH} levels deep, or holding more than ${MAX_JSON_NODES} values, is refused before any validation (object \`request\`, property \`body\`, code \`too_deep\` or \`too_many_values\`).`,
     examples: {
-      too_deep: errorExample('A body nested too deep', 'request', 'body', `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, 'too_deep'),
+      too_deep: errorExample(
+        'A body nested too deep',
+        'request',
+        'body',
+        `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+        'too_deep',
+      ),
     },
   },
   429: {
@@ -114,7 +145,15 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
     description:
       'Throttled (code `throttled`) or over a limit of this operation (codes `rate_limited`, `login_locked`, `too_many_failed_logins`, `manager_confirmation_locked`; docs/security.md); retry after the Retry-After interval.',
     headers: RETRY_AFTER,
-    examples: { throttled: errorExample('Too many requests from one credential or address', 'request', 'base', 'Too many requests; retry after the Retry-After interval.', 'throttled') },
+    examples: {
+      throttled: errorExample(
+        'Too many requests from one credential or address',
+        'request',
+        'base',
+        'Too many requests; retry after the Retry-After interval.',
+        'throttled',
+      ),
+    },
   },
   503: {
     name: 'ServiceUnavailable',
@@ -134,7 +173,15 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   500: {
     name: 'InternalError',
     description: 'Something went wrong on our side; the X-Request-Id header identifies the request (code `internal_error`).',
-    examples: { internal_error: errorExample('An unexpected failure', 'request', 'base', 'Something went wrong on our side. The request id identifies it.', 'internal_error') },
+    examples: {
+      internal_error: errorExample(
+        'An unexpected failure',
+        'request',
+        'base',
+        'Something went wrong on our side. The request id identifies it.',
+        'internal_error',
+      ),
+    },
   },
 };
 
@@ -145,7 +192,7 @@ const DEFAULT_ERROR = 'Error';
 const NOT_FOUND_WITH_ERRORS: ErrorResponseComponent = {
   name: 'NotFoundWithErrors',
   description: 'Not found, or not visible to this token: an error array naming what was not found.',
-  examples: { not_found: errorExample('A credit card that is not the token user\'s', 'credit_card', 'id', 'Credit card not found.', 'not_found') },
+  examples: { not_found: errorExample("A credit card that is not the token user's", 'credit_card', 'id', 'Credit card not found.', 'not_found') },
 };
 
 /** What a request that no route serves gets (functions/route-not-found.ts, API Gateway's `$default`). */
@@ -177,8 +224,7 @@ const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description:
-      'A merchant access token: `Authorization: token <MERCHANT_TOKEN>` or `token merchant="<MERCHANT_TOKEN>"`. ' + PERMISSIONS_TEXT,
+    description: 'A merchant access token: `Authorization: token <MERCHANT_TOKEN>` or `token merchant="<MERCHANT_TOKEN>"`. ' + PERMISSIONS_TEXT,
   },
 };
 
@@ -191,7 +237,7 @@ const CREDENTIAL_TEXT: Record<CredentialKind, string> = {
   app: 'An app token (POST /v15/access_tokens with api_key and client_secret).',
   'app-optional': 'Optional app token; without a valid one (any other header is ignored), the api_key in the body names the app.',
   any: 'A user, merchant or app token.',
-  'merchant-or-app': 'A merchant token (the merchant\'s events) or an app token (the app\'s users\' events).',
+  'merchant-or-app': "A merchant token (the merchant's events) or an app token (the app's users' events).",
 };
 
 function security(route: Route): JsonObject[] {
@@ -285,7 +331,10 @@ function mediaTypesOf(schema: JsonSchema): { mediaType: string; schema: JsonSche
   const branches = schema.anyOf as JsonSchema[] | undefined;
   // A union with media-typed branches is content negotiation (Accept): the other branch is the JSON answer.
   if (branches?.some((branch) => typeof branch.contentMediaType === 'string')) {
-    return branches.map((branch) => ({ mediaType: typeof branch.contentMediaType === 'string' ? branch.contentMediaType : 'application/json', schema: branch }));
+    return branches.map((branch) => ({
+      mediaType: typeof branch.contentMediaType === 'string' ? branch.contentMediaType : 'application/json',
+      schema: branch,
+    }));
   }
   return undefined;
 }
@@ -324,7 +373,8 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 /** The header every page of a paged list carries (docs/app-surface.md "Paging"). */
 const PAGED_LINK_HEADER = {
   Link: {
-    description: '`<url>; rel="next"`: the absolute URL of the page after this one, carrying the request\'s filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it.',
+    description:
+      '`<url>; rel="next"`: the absolute URL of the page after this one, carrying the request\'s filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it.',
     schema: { type: 'string' },
   },
 };
@@ -396,7 +446,10 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         outputEntries.push({ id, schema });
       }
     }
-    for (const [part, schema] of [['Body', spec.body], ['Query', spec.query]] as const) {
+    for (const [part, schema] of [
+      ['Body', spec.body],
+      ['Query', spec.query],
+    ] as const) {
       if (schema && !requestIds.has(schema)) {
         const id = `${pascal(route.handler)}${part}`;
         requestIds.set(schema, id);
@@ -422,7 +475,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     const responses: Record<string, JsonObject> = {};
     const declared = Object.entries(responsesOf(route)).map(([status, schema]) => [Number(status), schema] as const);
     // An operation that is gone for good (410) has no success to declare.
-    if (!declared.some(([status]) => status < 400 || status === 410)) throw new Error(`The responses of ${route.handler} (shared/openapi/responses.ts) declare no success`);
+    if (!declared.some(([status]) => status < 400 || status === 410))
+      throw new Error(`The responses of ${route.handler} (shared/openapi/responses.ts) declare no success`);
     for (const [status, schema] of declared) {
       // A route with path parameters gets its 404 from the pipeline; one without (a user's single pending
       // record, say) declares its empty 404 as `404: null`.
@@ -452,7 +506,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       responses[status] ??= { $ref: `#/components/responses/${component.name}` };
     }
     responses.default = { $ref: `#/components/responses/${DEFAULT_ERROR}` };
-    const queryNames = spec.query ? Object.keys((inputSchemas[requestIds.get(spec.query)!]!.properties ?? {})) : [];
+    const queryNames = spec.query ? Object.keys(inputSchemas[requestIds.get(spec.query)!]!.properties ?? {}) : [];
     const ownValidation = responses[422] ? validationExample(spec, queryNames) : undefined;
     if (ownValidation) {
       // This operation's own 422 first, then the pipeline's shared ones.
@@ -512,14 +566,19 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     };
     errorResponses[name] = emptyBody
       ? { description, ...documentedHeaders }
-      : { description, ...documentedHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' }, ...(examples ? { examples } : {}) } } };
+      : {
+          description,
+          ...documentedHeaders,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' }, ...(examples ? { examples } : {}) } },
+        };
   }
   errorResponses[DEFAULT_ERROR] = {
-    description: 'Any other error: the contract\'s error array, each error naming its object, property, message and code.',
+    description: "Any other error: the contract's error array, each error naming its object, property, message and code.",
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
   errorResponses[ROUTE_NOT_FOUND] = {
-    description: 'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',
+    description:
+      'No route serves the method and path: 404 (code `not_found`), or 405 with an Allow header when the path is served for other methods (code `method_not_allowed`).',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
 
@@ -572,7 +631,11 @@ function tagOf(route: Route): string {
   if (/^\/v1[45]\/(users|user_addresses|credit_cards|payment_token)/.test(path)) return 'Users';
   if (/^\/v1[45]\/(managed_locations|locations\/\{location_id\}$|contributions|checks)/.test(path)) return 'Point of sale';
   if (path.endsWith('/locations')) return 'Locations';
-  if (/gift_card|proposed_orders|completed_orders|\/orders|merchant_funded_credit|detached_refunds|qr_code_validations|\/credit$/.test(path) && !path.includes('order_ahead')) return 'Money';
+  if (
+    /gift_card|proposed_orders|completed_orders|\/orders|merchant_funded_credit|detached_refunds|qr_code_validations|\/credit$/.test(path) &&
+    !path.includes('order_ahead')
+  )
+    return 'Money';
   if (/campaign|codes|loyalties|rewards|progress_adjustments/.test(path)) return 'Loyalty';
   if (/order_ahead|upsells/.test(path)) return 'Order ahead';
   return 'API description';

@@ -45,7 +45,9 @@ function pathShape(path: string): string {
 export function loadClientCalls(projectRoot: string): Map<string, { file: string; call: ClientCall }[]> {
   const directory = join(projectRoot, 'test/fixtures/client-payloads');
   const calls = new Map<string, { file: string; call: ClientCall }[]>();
-  for (const file of readdirSync(directory).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(directory)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const parsed = JSON.parse(readFileSync(join(directory, file), 'utf8')) as ClientCall | ClientCall[];
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
       if (typeof call.method !== 'string' || typeof call.path !== 'string') continue;
@@ -311,20 +313,27 @@ class ExampleBuilder {
     ].filter((candidate): candidate is string => candidate !== undefined);
     const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
     if (pattern) candidates.push(samplePattern(schema.pattern));
-    const fits = (candidate: string) => (!pattern || pattern.test(candidate)) && candidate.length >= (schema.minLength ?? 0) && candidate.length <= (schema.maxLength ?? Infinity);
+    const fits = (candidate: string) =>
+      (!pattern || pattern.test(candidate)) && candidate.length >= (schema.minLength ?? 0) && candidate.length <= (schema.maxLength ?? Infinity);
     return candidates.find(fits) ?? candidates[0]!.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? undefined);
   }
 
   private number(schema: JsonSchema, name: string, integer: boolean): number {
     let value =
       INTEGERS[name] ??
-      (name.endsWith('amount') ? 1250
-      : name.endsWith('_id') ? 19
-      : name === 'latitude' || name === 'lat' ? 42.3588
-      : name === 'longitude' || name === 'lng' ? -71.0574
-      : name.endsWith('percent') ? 10
-      : name.endsWith('_count') ? 3
-      : 1);
+      (name.endsWith('amount')
+        ? 1250
+        : name.endsWith('_id')
+          ? 19
+          : name === 'latitude' || name === 'lat'
+            ? 42.3588
+            : name === 'longitude' || name === 'lng'
+              ? -71.0574
+              : name.endsWith('percent')
+                ? 10
+                : name.endsWith('_count')
+                  ? 3
+                  : 1);
     if (integer) value = Math.round(value);
     const minimum = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + (integer ? 1 : 0.01) : -Infinity);
     const maximum = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - (integer ? 1 : 0.01) : Infinity);
@@ -392,7 +401,8 @@ export function responseExample(
   matches: (value: unknown) => boolean,
 ): FixtureExample | undefined {
   for (const { file, call } of clientCalls) {
-    if (call.response_status === status && call.response_body !== undefined && matches(call.response_body)) return { source: sourceOf(file, call), value: call.response_body };
+    if (call.response_status === status && call.response_body !== undefined && matches(call.response_body))
+      return { source: sourceOf(file, call), value: call.response_body };
   }
   const value = new ExampleBuilder(components, true).build(schema, 'body');
   return matches(value) ? { source: 'built from the schema', value } : undefined;
@@ -405,7 +415,10 @@ function absoluteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(absoluteRefs);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' && inner.startsWith('#/') ? `${DOCUMENT_URI}${inner}` : absoluteRefs(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' && inner.startsWith('#/') ? `${DOCUMENT_URI}${inner}` : absoluteRefs(inner),
+      ]),
     );
   }
   return value;

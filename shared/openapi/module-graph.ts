@@ -21,10 +21,11 @@ export class ModuleGraph {
     if (imports === undefined) {
       imports = [];
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT_SPECIFIER)) {
-        const target =
-          specifier!.startsWith('#shared/') ? join(this.projectRoot, 'shared', specifier!.slice('#shared/'.length))
-          : specifier!.startsWith('.') ? resolve(dirname(file), specifier!)
-          : undefined;
+        const target = specifier!.startsWith('#shared/')
+          ? join(this.projectRoot, 'shared', specifier!.slice('#shared/'.length))
+          : specifier!.startsWith('.')
+            ? resolve(dirname(file), specifier!)
+            : undefined;
         if (target !== undefined && existsSync(target)) imports.push(target);
       }
       this.importsByFile.set(file, imports);

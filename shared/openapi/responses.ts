@@ -8,7 +8,16 @@
 import * as z from '#shared/schemas/zod.ts';
 import { imageResponses } from '#shared/http/images.ts';
 import { userAddressResponse } from '#shared/schemas/addresses.ts';
-import { campaignMerchantIds, campaignMetadataList, categoryList, interstitialResponse, legacyCampaignResponse, locationListV14, locationSummaryList, ticketResponse } from '#shared/schemas/app-surface.ts';
+import {
+  campaignMerchantIds,
+  campaignMetadataList,
+  categoryList,
+  interstitialResponse,
+  legacyCampaignResponse,
+  locationListV14,
+  locationSummaryList,
+  ticketResponse,
+} from '#shared/schemas/app-surface.ts';
 import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryResponse } from '#shared/schemas/credit-cards.ts';
 import { apnDeviceResponse } from '#shared/schemas/devices.ts';
 import { apiErrors } from '#shared/schemas/errors.ts';
@@ -16,12 +25,58 @@ import { eventList } from '#shared/schemas/event-shapes.ts';
 import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/events.ts';
 import { deliveryLocationResponse, locationList } from '#shared/schemas/locations.ts';
 import { campaignResponse, claimResponse, merchantLoyaltyResponse, rewardList, rewardResponse, rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
-import { completedOrderResponse, giftCardValueAdditionResponse, giftCardValueOrderList, giftCardValueOrderResponse, merchantOrderResponse, proposedOrderResponse, userOrderDetailResponse, userOrderList } from '#shared/schemas/money.ts';
-import { completedOrderAheadResponse, menuResponse, orderAheadOrderResponse, orderAheadStatusResponse, suggestedOrdersResponse, upsellSuggestionResponse } from '#shared/schemas/order-ahead.ts';
+import {
+  completedOrderResponse,
+  giftCardValueAdditionResponse,
+  giftCardValueOrderList,
+  giftCardValueOrderResponse,
+  merchantOrderResponse,
+  proposedOrderResponse,
+  userOrderDetailResponse,
+  userOrderList,
+} from '#shared/schemas/money.ts';
+import {
+  completedOrderAheadResponse,
+  menuResponse,
+  orderAheadOrderResponse,
+  orderAheadStatusResponse,
+  suggestedOrdersResponse,
+  upsellSuggestionResponse,
+} from '#shared/schemas/order-ahead.ts';
 import { permissionsRequestForApp, permissionsRequestForUser } from '#shared/schemas/permissions-requests.ts';
-import { detachedRefundResponse, giftCardCreditResponse, giftCardValueRemovalResponse, locationCreditResponse, merchantFundedCreditResponse, oneStepOrderResponse, qrCodeValidationResponse } from '#shared/schemas/pos-money.ts';
-import { checkOrderResponse, checkResponse, contributionTargetList, contributionTargetResponse, locationDetailsV14Response, locationDetailsV15List, locationDetailsV15Response, locationOrderList, managedLocationList, merchantLocationSummaryV14List, merchantOrderV14Response, merchantOrderV15Response, publishedCheckResponse } from '#shared/schemas/pos.ts';
-import { issuedAccessToken, paymentTokenResponse, paymentTokenShowResponse, qrCodeResponse, userResponse, userV14, userWithAccessToken } from '#shared/schemas/users.ts';
+import {
+  detachedRefundResponse,
+  giftCardCreditResponse,
+  giftCardValueRemovalResponse,
+  locationCreditResponse,
+  merchantFundedCreditResponse,
+  oneStepOrderResponse,
+  qrCodeValidationResponse,
+} from '#shared/schemas/pos-money.ts';
+import {
+  checkOrderResponse,
+  checkResponse,
+  contributionTargetList,
+  contributionTargetResponse,
+  locationDetailsV14Response,
+  locationDetailsV15List,
+  locationDetailsV15Response,
+  locationOrderList,
+  managedLocationList,
+  merchantLocationSummaryV14List,
+  merchantOrderV14Response,
+  merchantOrderV15Response,
+  publishedCheckResponse,
+} from '#shared/schemas/pos.ts';
+import {
+  issuedAccessToken,
+  paymentTokenResponse,
+  paymentTokenShowResponse,
+  qrCodeResponse,
+  userResponse,
+  userV14,
+  userWithAccessToken,
+} from '#shared/schemas/users.ts';
 import { webLinkList } from '#shared/schemas/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
@@ -69,7 +124,9 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'credit-cards-promote': { 200: creditCardResponse, 409: apiErrors },
   'detached-refunds-create': { 200: detachedRefundResponse, 404: null, 409: apiErrors },
   'detached-refunds-create-v14': { 200: detachedRefundResponse, 404: null, 409: apiErrors },
-  'docs-assets-show': { 200: z.union([z.string().check(z.meta({ contentMediaType: 'text/javascript' })), z.string().check(z.meta({ contentMediaType: 'text/css' }))]) },
+  'docs-assets-show': {
+    200: z.union([z.string().check(z.meta({ contentMediaType: 'text/javascript' })), z.string().check(z.meta({ contentMediaType: 'text/css' }))]),
+  },
   'docs-show': { 200: z.string().check(z.meta({ contentMediaType: 'text/html' })) },
   'events-list': { 200: eventList, 204: null },
   'facebook-connection-create': { 410: apiErrors },

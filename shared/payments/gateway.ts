@@ -58,9 +58,7 @@ export interface ChargeRequest {
   idempotencyKey: string;
 }
 
-export type ChargeResult =
-  | { ok: true; chargeId: string; amount: number }
-  | { ok: false; reason: 'declined' | 'insufficient_funds' };
+export type ChargeResult = { ok: true; chargeId: string; amount: number } | { ok: false; reason: 'declined' | 'insufficient_funds' };
 
 export interface RefundRequest {
   chargeId: string;

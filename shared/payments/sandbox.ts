@@ -161,7 +161,8 @@ export function sandboxEncryptedCard(encrypted: EncryptedCard, now: Date = new D
   const year = /^\d{4}$/.test(yearText) ? Number(yearText) : /^\d{2}$/.test(yearText) ? 2000 + Number(yearText) : Number.NaN;
   const [thisYear, thisMonth] = [now.getUTCFullYear(), now.getUTCMonth() + 1];
   const expired = year < thisYear || (year === thisYear && month < thisMonth);
-  if (Number.isNaN(year) || expired || year > thisYear + MAX_EXPIRATION_YEARS_AHEAD) return { ok: false, reason: 'invalid_expiration', field: 'expiration_year' };
+  if (Number.isNaN(year) || expired || year > thisYear + MAX_EXPIRATION_YEARS_AHEAD)
+    return { ok: false, reason: 'invalid_expiration', field: 'expiration_year' };
 
   const cvvDigits = card.type === 'AmericanExpress' ? 4 : 3;
   if (!new RegExp(`^\\d{${cvvDigits}}$`).test(plain.cvv!)) return { ok: false, reason: 'invalid_cvv' };

@@ -12,9 +12,7 @@ const PLATFORM_APPLICATION_ENV: Record<PushPlatform, string> = {
 const MESSAGE_KEY: Record<PushPlatform, string> = { apns: 'APNS', apns_sandbox: 'APNS_SANDBOX' };
 
 /** Loaded on the first push, not at import (the stream function's batches are mostly events and mail). */
-const snsClient = loadedOnFirstUse(() =>
-  import('@aws-sdk/client-sns').then((sns) => ({ client: new sns.SNSClient(awsClientConfig('SNS_ENDPOINT')), sns })),
-);
+const snsClient = loadedOnFirstUse(() => import('@aws-sdk/client-sns').then((sns) => ({ client: new sns.SNSClient(awsClientConfig('SNS_ENDPOINT')), sns })));
 
 const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
 
@@ -37,7 +35,8 @@ export class SnsPushSender implements PushSender {
     const { client, sns } = await snsClient();
     let endpointArn: string | undefined;
     try {
-      endpointArn = (await client.send(new sns.CreatePlatformEndpointCommand({ PlatformApplicationArn: platformApplication, Token: target.token }))).EndpointArn;
+      endpointArn = (await client.send(new sns.CreatePlatformEndpointCommand({ PlatformApplicationArn: platformApplication, Token: target.token })))
+        .EndpointArn;
     } catch (error) {
       if (errorName(error) !== 'InvalidParameterException') throw error;
       // The token's endpoint exists with other attributes (SNS names it in the message): use it. Otherwise

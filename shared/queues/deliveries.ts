@@ -64,15 +64,17 @@ export async function queueDeliveries(deliveries: readonly QueuedDelivery[]): Pr
   const { client, commands } = await sqs();
   for (let start = 0; start < deliveries.length; start += 10) {
     const batch = deliveries.slice(start, start + 10);
-    const result = await client.send(new commands.SendMessageBatchCommand({
-      QueueUrl: queueUrl,
-      Entries: batch.map((delivery, index) => ({
-        Id: String(index),
-        MessageBody: JSON.stringify(delivery.message),
-        MessageGroupId: delivery.groupId,
-        MessageDeduplicationId: delivery.deduplicationId,
-      })),
-    }));
+    const result = await client.send(
+      new commands.SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: batch.map((delivery, index) => ({
+          Id: String(index),
+          MessageBody: JSON.stringify(delivery.message),
+          MessageGroupId: delivery.groupId,
+          MessageDeduplicationId: delivery.deduplicationId,
+        })),
+      }),
+    );
     if (result.Failed?.length) throw new Error(`SQS refused ${result.Failed.length} deliveries: ${result.Failed.map((failure) => failure.Code).join(', ')}`);
   }
 }
@@ -86,5 +88,7 @@ export async function delayRedelivery(receiptHandle: string, seconds: number): P
     return;
   }
   const { client, commands } = await sqs();
-  await client.send(new commands.ChangeMessageVisibilityCommand({ QueueUrl: requireEnv(DELIVERY_QUEUE_URL_ENV), ReceiptHandle: receiptHandle, VisibilityTimeout: delay }));
+  await client.send(
+    new commands.ChangeMessageVisibilityCommand({ QueueUrl: requireEnv(DELIVERY_QUEUE_URL_ENV), ReceiptHandle: receiptHandle, VisibilityTimeout: delay }),
+  );
 }

@@ -57,16 +57,24 @@ export const interstitialResponse = named(
 );
 
 /** iOS sends the rating as a string (`"5"`, `""` for none), Android as an integer. */
-const rating = z.pipe(
-  z.nullish(z.union([z.number().check(z.int()), z.string().check(z.trim(), z.regex(/^(\d{1,2})?$/, 'must be a whole number from 0 to 10'))])),
-  z.transform((value) => (value === undefined || value === null || value === '' ? null : Number(value))),
-).check(z.refine((value) => value === null || (value >= 0 && value <= 10), 'must be a whole number from 0 to 10'));
+const rating = z
+  .pipe(
+    z.nullish(z.union([z.number().check(z.int()), z.string().check(z.trim(), z.regex(/^(\d{1,2})?$/, 'must be a whole number from 0 to 10'))])),
+    z.transform((value) => (value === undefined || value === null || value === '' ? null : Number(value))),
+  )
+  .check(z.refine((value) => value === null || (value >= 0 && value <= 10), 'must be a whole number from 0 to 10'));
 
 export const feedbackRequest = z.object({
   feedback: z.object({
-    question_text: z.pipe(z.nullish(z.string().check(z.maxLength(500))), z.transform((value) => value ?? '')),
+    question_text: z.pipe(
+      z.nullish(z.string().check(z.maxLength(500))),
+      z.transform((value) => value ?? ''),
+    ),
     rating,
-    comment: z.pipe(z.nullish(z.string().check(z.maxLength(2000))), z.transform((value) => value ?? null)),
+    comment: z.pipe(
+      z.nullish(z.string().check(z.maxLength(2000))),
+      z.transform((value) => value ?? null),
+    ),
   }),
 });
 export type FeedbackRequest = z.output<typeof feedbackRequest>;

@@ -25,14 +25,25 @@ export const timestamp = named(
 export function roundedDecimal(places: number) {
   const scale = 10 ** places;
   // `+ 0` turns -0 into 0.
-  return z.pipe(z.number({ error: 'must be a number' }), z.transform((value) => Math.round(value * scale) / scale + 0));
+  return z.pipe(
+    z.number({ error: 'must be a number' }),
+    z.transform((value) => Math.round(value * scale) / scale + 0),
+  );
 }
 
 /**
  * An order's integer `id`: within 32 bits, as LevelUp's C# SDK reads it (`int`, issue 34.11). Orders are found by
  * uuid; this id is only shown.
  */
-export const orderIntegerId = z.number().check(z.int(), z.gte(1), z.lte(2 ** 31 - 1), z.meta({ format: 'int32' }), z.describe("The order's integer id, below 2^31 (clients read it as a 32-bit int); orders are addressed by uuid"));
+export const orderIntegerId = z
+  .number()
+  .check(
+    z.int(),
+    z.gte(1),
+    z.lte(2 ** 31 - 1),
+    z.meta({ format: 'int32' }),
+    z.describe("The order's integer id, below 2^31 (clients read it as a 32-bit int); orders are addressed by uuid"),
+  );
 
 export const uuid = z.string().check(z.minLength(1));
 export const url = z.string().check(z.url());

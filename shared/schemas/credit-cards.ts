@@ -37,11 +37,15 @@ export const createCreditCardBody = z.object({
   credit_card: z.looseObject({
     gateway_payment_nonce: cardField("The payment gateway's nonce for the card (the contract's shape)."),
     braintree_payment_nonce: cardField('The same nonce under its branded name.'),
-    encrypted_number: cardField("The card number, encrypted by the gateway's client-side encryption library (the SDKs' shape; all four encrypted fields together)."),
+    encrypted_number: cardField(
+      "The card number, encrypted by the gateway's client-side encryption library (the SDKs' shape; all four encrypted fields together).",
+    ),
     encrypted_cvv: cardField('The CVV, encrypted client-side.'),
     encrypted_expiration_month: cardField('The expiration month, encrypted client-side.'),
     encrypted_expiration_year: cardField('The expiration year, encrypted client-side.'),
-    postal_code: z.nullish(z.string().check(z.maxLength(32))).check(z.describe("The card's billing postal code, in the clear; passed to the gateway, never stored.")),
+    postal_code: z
+      .nullish(z.string().check(z.maxLength(32)))
+      .check(z.describe("The card's billing postal code, in the clear; passed to the gateway, never stored.")),
   }),
 });
 

@@ -9,15 +9,30 @@ import { named } from './registry.ts';
  * sender then drops the device (shared/domain/push/notifications.ts).
  */
 export const APN_TOKEN_PATTERN = /^(?:[0-9A-Fa-f]{2}){4,100}$/;
-export const apnToken = z.pipe(z.string().check(z.regex(APN_TOKEN_PATTERN, 'must be the APNs device token in hex')), z.transform((token) => token.toUpperCase()));
+export const apnToken = z.pipe(
+  z.string().check(z.regex(APN_TOKEN_PATTERN, 'must be the APNs device token in hex')),
+  z.transform((token) => token.toUpperCase()),
+);
 
 /** I17: `POST /v15/apn_devices` as iOS sends it (`api_key` at the top level, the user token in the header). */
 export const apnDeviceRequest = z.object({
-  api_key: z.optional(z.string().check(z.minLength(1), z.maxLength(256))).check(z.describe("The app's API key: the device receives that app's notifications (iOS always sends it; without it, the user token's app)")),
+  api_key: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(256)))
+    .check(z.describe("The app's API key: the device receives that app's notifications (iOS always sends it; without it, the user token's app)")),
   apn_device: z.object({
     token: apnToken.check(z.describe('The APNs device token, hex')),
-    sandbox: z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false)).check(z.describe("true for Apple's development APNs environment")),
-    device_identifier: z.pipe(z.nullish(z.string().check(z.maxLength(255))), z.transform((value) => value ?? null)).check(z.describe('The SDK\'s device identifier (kept, not used)')),
+    sandbox: z
+      .pipe(
+        z.nullish(z.boolean()),
+        z.transform((value) => value ?? false),
+      )
+      .check(z.describe("true for Apple's development APNs environment")),
+    device_identifier: z
+      .pipe(
+        z.nullish(z.string().check(z.maxLength(255))),
+        z.transform((value) => value ?? null),
+      )
+      .check(z.describe("The SDK's device identifier (kept, not used)")),
   }),
 });
 export type ApnDeviceRequest = z.output<typeof apnDeviceRequest>;
@@ -29,7 +44,7 @@ export const apnDeviceResponse = named(
       token: z.string(),
       sandbox: z.boolean(),
       device_identifier: z.nullable(z.string()),
-      user_id: z.number().check(z.int(), z.describe('The user it notifies (the token\'s)')),
+      user_id: z.number().check(z.int(), z.describe("The user it notifies (the token's)")),
       app_id: z.number().check(z.int()),
       registered_at: timestamp,
     }),

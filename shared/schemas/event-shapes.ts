@@ -26,7 +26,10 @@ const EVENT_DATA = {
   'order_ahead.validated': orderAheadOrderResponse.shape.order,
   'order_ahead.invalidated': z.object({ uuid, state: z.literal('externally_invalid'), errors: apiErrors }),
   'order_ahead.completed': completedOrderAheadResponse.shape.order,
-  'reward.earned': z.extend(z.omit(reward, { usable_now: true }), { merchant_id: integerId, order_uuid: z.nullable(uuid).check(z.describe('null for a progress adjustment')) }),
+  'reward.earned': z.extend(z.omit(reward, { usable_now: true }), {
+    merchant_id: integerId,
+    order_uuid: z.nullable(uuid).check(z.describe('null for a progress adjustment')),
+  }),
   'claim.created': z.extend(claimResponse.shape.claim, { merchant_id: integerId, user_id: integerId }),
   'credit_card.created': creditCard,
   'credit_card.deactivated': creditCard,
@@ -38,7 +41,7 @@ const eventOf = <T extends EventType>(type: T) =>
     type: z.literal(type),
     created_at: timestamp,
     resource: z.object({ type: z.string(), id: z.string() }),
-    sequence: integerId.check(z.describe('1 for the resource\'s first event, then one more for each')),
+    sequence: integerId.check(z.describe("1 for the resource's first event, then one more for each")),
     data: EVENT_DATA[type],
   });
 
@@ -51,4 +54,3 @@ export const eventResponse = named(
 );
 
 export const eventList = z.array(eventResponse);
-

@@ -25,17 +25,30 @@ export const replayBody = z.object({ replay: z.object({ after: eventId }) });
 
 /** GET /v15/events?after=<event id>&types=a,b */
 export const eventsQuery = z.object({
-  after: z.pipe(z.transform((value: unknown) => (value === '' ? undefined : value)), z.optional(eventId)),
-  types: z.pipe(z.optional(z.string().check(z.maxLength(1000))), z.transform((value, context) => {
+  after: z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(eventId),
+  ),
+  types: z.pipe(
+    z.optional(z.string().check(z.maxLength(1000))),
+    z.transform((value, context) => {
       if (value === undefined || value.trim() === '') return undefined;
-      const types = [...new Set(value.split(',').map((type) => type.trim()).filter(Boolean))];
+      const types = [
+        ...new Set(
+          value
+            .split(',')
+            .map((type) => type.trim())
+            .filter(Boolean),
+        ),
+      ];
       const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
       if (unknown.length > 0) {
         context.issues.push({ code: 'custom', message: `are not event types: ${unknown.join(', ')}`, input: context.value });
         return z.NEVER;
       }
       return types as EventType[];
-    })),
+    }),
+  ),
 });
 
 const failure = z.object({ event_id: z.string(), failed_at: timestamp, attempts: integerId, last_status: z.nullable(integerId) });

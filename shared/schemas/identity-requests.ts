@@ -25,22 +25,26 @@ const loginFields = z.object({
  * - Login (users and merchants): `{"access_token": {"api_key" (or "client_id"), "username", "password", "device_identifier"?}}`.
  * A body with a top-level `client_secret` is the app grant; any other is a login.
  */
-export const accessTokenRequest = z.object({
+export const accessTokenRequest = z
+  .object({
     access_token: z.optional(loginFields).check(z.describe('Login (user or merchant): api_key (or its alias client_id), username, password')),
-    api_key: z.optional(z.string().check(z.trim(), z.maxLength(256))).check(z.describe('App grant: the app\'s API key (with client_secret, not wrapped)')),
+    api_key: z.optional(z.string().check(z.trim(), z.maxLength(256))).check(z.describe("App grant: the app's API key (with client_secret, not wrapped)")),
     client_secret: z.optional(z.string().check(z.maxLength(256))).check(z.describe('App grant: the client secret issued with the API key')),
-  }).check(z.superRefine((body, context) => {
-    if (body.client_secret !== undefined) {
-      if (!body.api_key) context.addIssue({ code: 'custom', path: ['api_key'], message: BLANK });
-      if (body.client_secret === '') context.addIssue({ code: 'custom', path: ['client_secret'], message: BLANK });
-      return;
-    }
-    if (body.access_token === undefined) {
-      context.addIssue({ code: 'custom', path: ['access_token', 'username'], message: BLANK });
-      return;
-    }
-    if (!body.access_token.api_key && !body.access_token.client_id) context.addIssue({ code: 'custom', path: ['access_token', 'api_key'], message: BLANK });
-  }));
+  })
+  .check(
+    z.superRefine((body, context) => {
+      if (body.client_secret !== undefined) {
+        if (!body.api_key) context.addIssue({ code: 'custom', path: ['api_key'], message: BLANK });
+        if (body.client_secret === '') context.addIssue({ code: 'custom', path: ['client_secret'], message: BLANK });
+        return;
+      }
+      if (body.access_token === undefined) {
+        context.addIssue({ code: 'custom', path: ['access_token', 'username'], message: BLANK });
+        return;
+      }
+      if (!body.access_token.api_key && !body.access_token.client_id) context.addIssue({ code: 'custom', path: ['access_token', 'api_key'], message: BLANK });
+    }),
+  );
 
 export type AccessTokenRequest = z.output<typeof accessTokenRequest>;
 

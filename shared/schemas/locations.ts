@@ -9,9 +9,22 @@ export { FULFILLMENT_TYPES, type FulfillmentType } from './vocabularies.ts';
 
 /** `fulfillment_types` in a query string: comma-separated, any case; empty is not given. */
 export const fulfillmentTypesList = z.pipe(
-  z.pipe(z.string(), z.transform((value) => value.split(',').map((type) => type.trim().toLowerCase()).filter((type) => type !== ''))).check(
-    z.refine((types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)), 'must be a comma-separated list of delivery, in_store, pickup'),
-  ),
+  z
+    .pipe(
+      z.string(),
+      z.transform((value) =>
+        value
+          .split(',')
+          .map((type) => type.trim().toLowerCase())
+          .filter((type) => type !== ''),
+      ),
+    )
+    .check(
+      z.refine(
+        (types) => types.every((type) => (FULFILLMENT_TYPES as readonly string[]).includes(type)),
+        'must be a comma-separated list of delivery, in_store, pickup',
+      ),
+    ),
   z.transform((types) => (types.length > 0 ? [...new Set(types)] : undefined) as FulfillmentType[] | undefined),
 );
 
@@ -47,7 +60,9 @@ export const location = named(
     open_state_display: z.string(),
     opentable_url: z.nullable(absoluteUrl),
     partner_ids: z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })),
-    pickup_menu_url: orderAheadMenuUrl.check(z.describe('Absolute URL of the order ahead menu to order pickup from; null unless the location offers pickup and has a menu')),
+    pickup_menu_url: orderAheadMenuUrl.check(
+      z.describe('Absolute URL of the order ahead menu to order pickup from; null unless the location offers pickup and has a menu'),
+    ),
     postal_code: z.string(),
     ready_time_estimate_in_minutes: z.number().check(z.int()),
     region: z.string(),

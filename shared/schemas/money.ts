@@ -38,15 +38,27 @@ export const orderItemSchema: z.ZodMiniType<ItemEnvelope> = z.lazy(() =>
   z.object({
     item: z.object({
       charged_price_amount: amountInCents,
-      description: z.pipe(z.nullish(z.string().check(z.maxLength(1000))), z.transform((value) => value ?? '')),
+      description: z.pipe(
+        z.nullish(z.string().check(z.maxLength(1000))),
+        z.transform((value) => value ?? ''),
+      ),
       name: z.string().check(z.maxLength(255)),
       // Required by the contract except for child items; omitted means one.
-      quantity: z.pipe(z.nullish(z.number().check(z.int(), z.gte(1), z.lte(MAX_ITEM_QUANTITY))), z.transform((value) => value ?? undefined)),
+      quantity: z.pipe(
+        z.nullish(z.number().check(z.int(), z.gte(1), z.lte(MAX_ITEM_QUANTITY))),
+        z.transform((value) => value ?? undefined),
+      ),
       sku: z.nullish(z.string().check(z.maxLength(255))),
       category: z.nullish(z.string().check(z.maxLength(255))),
-      standard_price_amount: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? undefined)),
+      standard_price_amount: z.pipe(
+        z.nullish(amountInCents),
+        z.transform((value) => value ?? undefined),
+      ),
       upc: z.nullish(z.string().check(z.maxLength(255))),
-      children: z.pipe(z.nullish(z.array(orderItemSchema).check(z.maxLength(100))), z.transform((children) => children?.map((child) => child.item))),
+      children: z.pipe(
+        z.nullish(z.array(orderItemSchema).check(z.maxLength(100))),
+        z.transform((children) => children?.map((child) => child.item)),
+      ),
     }),
   }),
 );
@@ -77,11 +89,17 @@ export function orderUnits(items: readonly OrderItem[] | undefined, limit = MAX_
   return units;
 }
 
-export const itemsSchema = z.pipe(z.nullish(z.array(orderItemSchema).check(z.maxLength(200))).check(z.refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
-    error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
-  }), z.refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
-    error: `hold at most ${MAX_ORDER_UNITS} units (quantities times their parents' quantities)`,
-  })), z.transform((items) => (items ?? []).map((envelope) => envelope.item)));
+export const itemsSchema = z.pipe(
+  z.nullish(z.array(orderItemSchema).check(z.maxLength(200))).check(
+    z.refine((items) => nesting(items?.map((envelope) => envelope.item)) <= MAX_ITEM_NESTING, {
+      error: `nest children at most ${MAX_ITEM_NESTING} levels deep`,
+    }),
+    z.refine((items) => orderUnits(items?.map((envelope) => envelope.item)) <= MAX_ORDER_UNITS, {
+      error: `hold at most ${MAX_ORDER_UNITS} units (quantities times their parents' quantities)`,
+    }),
+  ),
+  z.transform((items) => (items ?? []).map((envelope) => envelope.item)),
+);
 
 export const feeSchema = z.object({
   fee: z.object({
@@ -95,19 +113,25 @@ export const feeSchema = z.object({
 
 export type OrderFee = z.output<typeof feeSchema>['fee'];
 
-export const amounts = ({
+export const amounts = {
   required: amountInCents,
-  optional: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? 0)),
-});
+  optional: z.pipe(
+    z.nullish(amountInCents),
+    z.transform((value) => value ?? 0),
+  ),
+};
 
 /** A flag clients send as true, false, null or not at all: only true is true. */
-const flag = z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false));
+const flag = z.pipe(
+  z.nullish(z.boolean()),
+  z.transform((value) => value ?? false),
+);
 
 /**
  * The fields a POS sends both when it proposes an order and when it completes it: the completed
  * order may differ from the proposed one only in adjusted amounts and the applied discount.
  */
-export const posOrderFields = ({
+export const posOrderFields = {
   location_id: z.number().check(z.int()),
   payment_token_data: z.string().check(z.maxLength(PAYMENT_TOKEN_DATA_MAX)),
   spend_amount: amounts.required,
@@ -120,7 +144,7 @@ export const posOrderFields = ({
   identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
   receipt_message_html: z.nullish(z.string()),
   items: itemsSchema,
-});
+};
 
 /** POST /v15/proposed_orders */
 export const proposedOrderBody = z.object({ proposed_order: z.object(posOrderFields) });
@@ -132,10 +156,16 @@ export const completedOrderBody = z.object({
     ...posOrderFields,
     proposed_order_uuid: z.string().check(z.minLength(1), z.maxLength(64)),
     // Left null when not sent: the tip the scanned QR code asks for applies then (orders/proposals.ts).
-    tip_amount: z.pipe(z.nullish(amountInCents), z.transform((value) => value ?? null)),
+    tip_amount: z.pipe(
+      z.nullish(amountInCents),
+      z.transform((value) => value ?? null),
+    ),
     // Clients with discounts disabled send null.
     applied_discount_amount: amounts.optional,
-    fees: z.pipe(z.nullish(z.array(feeSchema).check(z.maxLength(50))), z.transform((fees) => (fees ?? []).map((entry) => entry.fee))),
+    fees: z.pipe(
+      z.nullish(z.array(feeSchema).check(z.maxLength(50))),
+      z.transform((fees) => (fees ?? []).map((entry) => entry.fee)),
+    ),
   }),
 });
 export type CompletedOrderRequest = z.output<typeof completedOrderBody>['completed_order'];
@@ -143,7 +173,10 @@ export type CompletedOrderRequest = z.output<typeof completedOrderBody>['complet
 /** POST /v14|v15/orders/:uuid/refund */
 export const refundParams = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 /** Body optional: `{"refund": {"manager_confirmation": "..."}}` (only merchants with a code need it). */
-export const refundBody = z.pipe(z.optional(z.object({ refund: z.nullish(z.object({ manager_confirmation: z.nullish(z.string().check(z.maxLength(255))) })) })), z.transform((body) => body ?? {}));
+export const refundBody = z.pipe(
+  z.optional(z.object({ refund: z.nullish(z.object({ manager_confirmation: z.nullish(z.string().check(z.maxLength(255))) })) })),
+  z.transform((body) => body ?? {}),
+);
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions */
 export const giftCardValueAdditionParams = z.object({ merchant_id: z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform(Number)) });
@@ -225,7 +258,7 @@ export const merchantOrderResponse = named(
   'The merchant-facing order a refund answers.',
 );
 
-const userOrderColumns = ({
+const userOrderColumns = {
   balance_amount: cents.check(z.describe("Charged to the user's credit card")),
   bundle_closed_at: z.nullable(timestamp),
   bundle_descriptor: z.string(),
@@ -249,7 +282,7 @@ const userOrderColumns = ({
   total_amount: cents,
   transacted_at: timestamp,
   uuid,
-});
+};
 
 export const userOrderSummary = named('UserOrderSummary', z.object(userOrderColumns), 'A user-oriented order as listed.');
 
@@ -302,18 +335,26 @@ export const giftCardValueOrderBody = z.object({
 export type GiftCardValueOrderRequest = z.output<typeof giftCardValueOrderBody>['gift_card_value_order'];
 
 /** GET /v15/users/gift_card_value_orders: the buyer's gift card orders, newest first (the gifts they sent). */
-export const giftCardValueOrderList = z.array(z.object({
-  gift_card_value_order: z.object({
-    uuid: z.string(),
-    merchant_id: integerId,
-    value_amount: cents,
-    recipient_email: z.string(),
-    recipient_name: z.nullable(z.string()),
-    state: z.enum(['delivered', 'pending', 'refunded']).check(z.describe("`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).")),
-    pending_until: z.nullable(timestamp).check(z.describe('While pending: when the value goes back to the buyer unclaimed')),
-    created_at: timestamp,
+export const giftCardValueOrderList = z.array(
+  z.object({
+    gift_card_value_order: z.object({
+      uuid: z.string(),
+      merchant_id: integerId,
+      value_amount: cents,
+      recipient_email: z.string(),
+      recipient_name: z.nullable(z.string()),
+      state: z
+        .enum(['delivered', 'pending', 'refunded'])
+        .check(
+          z.describe(
+            "`delivered`: on the recipient's gift card. `pending`: the email has no account yet; the value waits for one (pending_until), then goes back to the buyer's card (`refunded`).",
+          ),
+        ),
+      pending_until: z.nullable(timestamp).check(z.describe('While pending: when the value goes back to the buyer unclaimed')),
+      created_at: timestamp,
+    }),
   }),
-}));
+);
 
 export const giftCardValueOrderResponse = named(
   'GiftCardValueOrder',

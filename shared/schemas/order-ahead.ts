@@ -11,7 +11,16 @@ import { named } from './registry.ts';
  * then the completion states LevelUp documents (`submitting`, `charging`, `completed`, `rejected`) and
  * `submitted` (charged and forwarded, waiting for the provider's answer; a name the iOS SDK knows).
  */
-export const ORDER_AHEAD_STATES = ['externally_validating', 'externally_valid', 'externally_invalid', 'submitting', 'charging', 'submitted', 'completed', 'rejected'] as const;
+export const ORDER_AHEAD_STATES = [
+  'externally_validating',
+  'externally_valid',
+  'externally_invalid',
+  'submitting',
+  'charging',
+  'submitted',
+  'completed',
+  'rejected',
+] as const;
 export type OrderAheadState = (typeof ORDER_AHEAD_STATES)[number];
 
 /**
@@ -27,14 +36,17 @@ const IOS_STATE_NAMES: Record<string, OrderAheadState> = {
 };
 
 /** A state name as a client may send it (the contract's or the iOS SDK's), read as the contract's name. */
-export const orderAheadStateInput = z.pipe(z.string().check(z.maxLength(40)), z.transform((name, context) => {
+export const orderAheadStateInput = z.pipe(
+  z.string().check(z.maxLength(40)),
+  z.transform((name, context) => {
     const known = (ORDER_AHEAD_STATES as readonly string[]).includes(name) ? (name as OrderAheadState) : IOS_STATE_NAMES[name];
     if (known === undefined) {
       context.issues.push({ code: 'custom', message: `unknown order state ${name}`, input: context.value });
       return z.NEVER;
     }
     return known;
-  }));
+  }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -64,11 +76,15 @@ const cartLineSchema = z.object({
 export const cartBodySchema = z.object({
   order: z.object({
     location_id: z.optional(z.nullable(id)),
-    conveyance: z.optional(z.nullable(z.object({
-        fulfillment_type: z.optional(z.nullable(z.string())),
-        desired_ready_time: z.optional(z.nullable(z.string().check(z.maxLength(40)))),
-        delivery_address_id: z.optional(z.nullable(id)),
-      }))),
+    conveyance: z.optional(
+      z.nullable(
+        z.object({
+          fulfillment_type: z.optional(z.nullable(z.string())),
+          desired_ready_time: z.optional(z.nullable(z.string().check(z.maxLength(40)))),
+          delivery_address_id: z.optional(z.nullable(id)),
+        }),
+      ),
+    ),
     items: z.optional(z.nullable(z.array(cartLineSchema).check(z.maxLength(MAX_CART_LINES)))),
     upsell_ids: z.optional(z.nullable(z.array(id).check(z.maxLength(MAX_UPSELL_IDS)))),
     special_instructions: text,
@@ -113,7 +129,13 @@ const polledItem = z.object({
     quantity: z.number().check(z.int()),
     selected_options: z.array(
       z.object({
-        option: z.object({ id: integerId, free_quantity: z.number().check(z.int()), name: z.string(), price_amount: cents, quantity: z.number().check(z.int()) }),
+        option: z.object({
+          id: integerId,
+          free_quantity: z.number().check(z.int()),
+          name: z.string(),
+          price_amount: cents,
+          quantity: z.number().check(z.int()),
+        }),
       }),
     ),
     selected_options_description: z.string(),
@@ -206,7 +228,11 @@ const suggestedOrder = z.object({
     conveyance,
     created_at: timestamp.check(z.describe('When this cart was last completed')),
     description: z.string().check(z.describe('Item names')),
-    items: z.array(z.object({ item: z.object({ id: integerId, quantity: z.number().check(z.int()), special_instructions: z.nullable(z.string()), option_ids: z.array(integerId) }) })),
+    items: z.array(
+      z.object({
+        item: z.object({ id: integerId, quantity: z.number().check(z.int()), special_instructions: z.nullable(z.string()), option_ids: z.array(integerId) }),
+      }),
+    ),
     location_id: integerId,
     menu_url: url,
     merchant_name: z.string(),
@@ -217,7 +243,11 @@ const suggestedOrder = z.object({
   }),
 });
 
-export const suggestedOrdersResponse = named('SuggestedOrders', z.array(suggestedOrder).check(z.maxLength(25)), 'Carts ready to start again: past carts of the user, then popular carts of the location.');
+export const suggestedOrdersResponse = named(
+  'SuggestedOrders',
+  z.array(suggestedOrder).check(z.maxLength(25)),
+  'Carts ready to start again: past carts of the user, then popular carts of the location.',
+);
 
 export const upsellSuggestionResponse = named(
   'UpsellSuggestion',
@@ -243,7 +273,11 @@ export const menuResponse = named(
       updated_at: timestamp,
       allows_special_instructions: z.boolean(),
       special_instructions_character_limit: z.number().check(z.int()),
-      category_groups: z.array(z.object({ category_group: z.object({ id: integerId, name: z.string(), description: z.nullable(z.string()), display_order: z.number().check(z.int()) }) })),
+      category_groups: z.array(
+        z.object({
+          category_group: z.object({ id: integerId, name: z.string(), description: z.nullable(z.string()), display_order: z.number().check(z.int()) }),
+        }),
+      ),
       categories: z.array(
         z.object({
           category: z.object({
@@ -270,7 +304,12 @@ export const menuResponse = named(
                   special_instructions_character_limit: z.number().check(z.int()),
                   tax_rate: z.number().check(z.describe('Decimal (0.0825 = 8.25%)')),
                   timescopes: z.array(
-                    z.object({ day_of_week_starts_at: z.string(), day_of_week_ends_at: z.string(), time_of_day_starts_at: z.string(), time_of_day_ends_at: z.string() }),
+                    z.object({
+                      day_of_week_starts_at: z.string(),
+                      day_of_week_ends_at: z.string(),
+                      time_of_day_starts_at: z.string(),
+                      time_of_day_ends_at: z.string(),
+                    }),
                   ),
                   available_now: z.boolean(),
                   availability_windows: availabilityWindows,
@@ -286,7 +325,13 @@ export const menuResponse = named(
                         default_option_ids: z.array(integerId),
                         options: z.array(
                           z.object({
-                            option: z.object({ id: integerId, name: z.string(), display_order: z.number().check(z.int()), price_amount: cents, available: z.boolean() }),
+                            option: z.object({
+                              id: integerId,
+                              name: z.string(),
+                              display_order: z.number().check(z.int()),
+                              price_amount: cents,
+                              available: z.boolean(),
+                            }),
                           }),
                         ),
                       }),

@@ -9,7 +9,11 @@ import * as z from '#shared/schemas/zod.ts';
 export const pathId = z.pipe(z.string().check(z.regex(/^[1-9]\d{0,14}$/)), z.transform(Number));
 
 /** Query values arrive as strings; an empty one (`page=`) counts as not given. */
-export const optionalQuery = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform((value: unknown) => (value === '' ? undefined : value)), z.optional(schema));
+export const optionalQuery = <T extends z.ZodMiniType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(schema),
+  );
 
 export const decimalQuery = (message = 'must be a number') =>
   z.pipe(z.string().check(z.trim(), z.regex(/^[-+]?(\d+\.?\d*|\.\d+)$/, message)), z.transform(Number));
@@ -26,8 +30,13 @@ export function requireLatLngTogether(query: { lat?: number; lng?: number }, con
 }
 
 /** A true/false query flag (`transfer_supported=true`); `1`/`0` too. */
-export const booleanQuery = z.pipe(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }), z.transform((value) => value === 'true' || value === '1'));
+export const booleanQuery = z.pipe(
+  z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }),
+  z.transform((value) => value === 'true' || value === '1'),
+);
 
 /** A whole number of 1 or more in a query string (`after`, `image[width]`). */
 export const positiveInteger = (message: string) =>
-  z.pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, message)), z.transform(Number)).check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, message));
+  z
+    .pipe(z.string().check(z.trim(), z.regex(/^\+?\d+$/, message)), z.transform(Number))
+    .check(z.refine((value) => Number.isSafeInteger(value) && value >= 1, message));

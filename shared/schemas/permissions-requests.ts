@@ -14,7 +14,9 @@ export const permissionsRequestForApp = named(
       id: integerId,
       permission_keynames: z.array(z.string()),
       state,
-      token: z.optional(z.nullable(z.string())).check(z.describe('The granted user token: given once, by the first poll after acceptance (or POSTed to the app callback); null otherwise')),
+      token: z
+        .optional(z.nullable(z.string()))
+        .check(z.describe('The granted user token: given once, by the first poll after acceptance (or POSTed to the app callback); null otherwise')),
     }),
   }),
 );

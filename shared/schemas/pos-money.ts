@@ -15,8 +15,15 @@ import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
  * which the domain reads off it with the one parser of shared/domain/payment-codes.ts.
  */
 const paymentTokenData = z.string().check(z.maxLength(PAYMENT_TOKEN_DATA_MAX));
-const flag = z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false));
-const optionalText = (max: number) => z.pipe(z.nullish(z.string().check(z.maxLength(max))), z.transform((value) => value ?? null));
+const flag = z.pipe(
+  z.nullish(z.boolean()),
+  z.transform((value) => value ?? false),
+);
+const optionalText = (max: number) =>
+  z.pipe(
+    z.nullish(z.string().check(z.maxLength(max))),
+    z.transform((value) => value ?? null),
+  );
 
 /**
  * Items as every client sends them: the 2014 docs and the Ruby gem name prices `charged_price` /
@@ -35,7 +42,11 @@ function withCurrentItemKeys(items: unknown): unknown {
   };
   return items
     .filter((entry) => entry !== null)
-    .map((entry) => (entry && typeof entry === 'object' && 'item' in entry && entry.item && typeof entry.item === 'object' ? { item: rename(entry.item as Record<string, unknown>) } : entry));
+    .map((entry) =>
+      entry && typeof entry === 'object' && 'item' in entry && entry.item && typeof entry.item === 'object'
+        ? { item: rename(entry.item as Record<string, unknown>) }
+        : entry,
+    );
 }
 const legacyItems = z.pipe(z.transform(withCurrentItemKeys), itemsSchema);
 
@@ -68,7 +79,7 @@ export const oneStepOrderResponse = named(
     order: z.object({
       uuid,
       spend_amount: cents,
-      tip_amount: cents.check(z.describe('From the QR code\'s tip preference unless the request names one')),
+      tip_amount: cents.check(z.describe("From the QR code's tip preference unless the request names one")),
       total_amount: cents,
       gift_card_total_amount: cents,
       gift_card_tip_amount: cents,
@@ -91,13 +102,20 @@ export const locationCreditResponse = named(
 
 /** GET or POST /v15/locations/:location_id/merchant_funded_credit: the QR code in the query, the body, or a user token. */
 export const merchantFundedCreditQuery = z.object({ payment_token_data: z.optional(paymentTokenData) });
-export const merchantFundedCreditBody = z.pipe(z.optional(z.object({
-    credit_query: z.nullish(z.object({
-        payment_token_data: z.nullish(paymentTokenData),
-        identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
-        items: itemsSchema,
-      })),
-  })), z.transform((body) => body ?? {}));
+export const merchantFundedCreditBody = z.pipe(
+  z.optional(
+    z.object({
+      credit_query: z.nullish(
+        z.object({
+          payment_token_data: z.nullish(paymentTokenData),
+          identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
+          items: itemsSchema,
+        }),
+      ),
+    }),
+  ),
+  z.transform((body) => body ?? {}),
+);
 export const merchantFundedCreditResponse = named(
   'MerchantFundedCredit',
   z.object({
@@ -144,7 +162,16 @@ export const giftCardValueRemovalResponse = named(
 /** POST /v15/detached_refunds (and v14) */
 export const detachedRefundBody = z.object({
   detached_refund: z.object({
-    credit_amount: z.number().check(z.int(), z.gte(-100_000_000), z.lte(100_000_000), z.describe("Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget)")),
+    credit_amount: z
+      .number()
+      .check(
+        z.int(),
+        z.gte(-100_000_000),
+        z.lte(100_000_000),
+        z.describe(
+          "Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget)",
+        ),
+      ),
     location_id: z.number().check(z.int()),
     payment_token_data: paymentTokenData,
     cashier: optionalText(255),
@@ -177,7 +204,14 @@ export const detachedRefundResponse = named(
 export const merchantFundedCreditGrantBody = z.object({
   merchant_funded_credit: z.object({
     email: z.string().check(z.trim(), z.minLength(1), z.maxLength(254)),
-    value_amount: z.number().check(z.int(), z.gte(-100_000_000), z.lte(100_000_000), z.describe("Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)")),
+    value_amount: z
+      .number()
+      .check(
+        z.int(),
+        z.gte(-100_000_000),
+        z.lte(100_000_000),
+        z.describe("Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)"),
+      ),
     merchant_id: z.nullish(z.number().check(z.int())),
     duration_in_seconds: z.nullish(z.number().check(z.int(), z.gte(-1_000_000_000_000), z.lte(1_000_000_000_000))),
     message: optionalText(1000),
@@ -189,7 +223,16 @@ export type MerchantFundedCreditGrantRequest = z.output<typeof merchantFundedCre
 /** POST /v15/progress_adjustments */
 export const progressAdjustmentBody = z.object({
   progress_adjustment: z.object({
-    adjustment: z.number().check(z.int(), z.gte(-1_000_000), z.lte(1_000_000), z.describe("Items, visits or cents by the campaign's kind; the rewards one adjustment earns are worth at most $500 (422 over_operation_cap) and their credit stays within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)")),
+    adjustment: z
+      .number()
+      .check(
+        z.int(),
+        z.gte(-1_000_000),
+        z.lte(1_000_000),
+        z.describe(
+          "Items, visits or cents by the campaign's kind; the rewards one adjustment earns are worth at most $500 (422 over_operation_cap) and their credit stays within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)",
+        ),
+      ),
     campaign_id: z.number().check(z.int()),
     email: z.nullish(z.string().check(z.trim(), z.maxLength(254))),
     user_id: z.nullish(z.number().check(z.int())),

@@ -11,7 +11,7 @@ import { named } from './registry.ts';
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
 
-const merchantOrderV14Fields = ({
+const merchantOrderV14Fields = {
   created_at: timestamp,
   merchant_funded_credit_amount: cents,
   earn_amount: cents.check(z.describe('Credit the order earned')),
@@ -23,7 +23,7 @@ const merchantOrderV14Fields = ({
   total_amount: cents,
   location_id: integerId,
   user_display_name: z.string().check(z.describe('First name and last initial')),
-});
+};
 
 export const merchantOrderV14Response = named(
   'MerchantOrderV14',
@@ -61,7 +61,10 @@ export const locationOrderList = z.array(
   z.object({
     order: named(
       'LocationOrder',
-      z.object({ ...merchantOrderV14Fields, refund_source: z.nullable(z.enum(['merchant'])).check(z.describe('Who refunded the order; null while not refunded')) }),
+      z.object({
+        ...merchantOrderV14Fields,
+        refund_source: z.nullable(z.enum(['merchant'])).check(z.describe('Who refunded the order; null while not refunded')),
+      }),
       "An order as a location's order list shows it.",
     ),
   }),
@@ -94,7 +97,9 @@ export const locationDetailsV15 = named(
     name: z.nullable(z.string()),
     phone: z.nullable(z.string()),
     foodler_url: z.nullable(absoluteUrl),
-    delivery_menu_url: orderAheadMenuUrl.check(z.describe('Absolute URL of the order ahead menu to order delivery from; null unless the location delivers and has a menu')),
+    delivery_menu_url: orderAheadMenuUrl.check(
+      z.describe('Absolute URL of the order ahead menu to order delivery from; null unless the location delivers and has a menu'),
+    ),
     visible: z.boolean().check(z.describe('Same as shown (older clients read this name)')),
   }),
   'A location with the fields POS and app SDKs read besides the contract Location (v15).',
@@ -143,7 +148,11 @@ export const locationDetailsV14Response = z.object({
 
 export const merchantLocationSummaryV14List = z.array(
   z.object({
-    location: named('MerchantLocationV14', z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.nullable(z.string()) }), "A merchant's location as v14 lists it."),
+    location: named(
+      'MerchantLocationV14',
+      z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.nullable(z.string()) }),
+      "A merchant's location as v14 lists it.",
+    ),
   }),
 );
 
@@ -182,7 +191,10 @@ export const checkBody = z.object({
     tax_amount: amounts.optional,
     exemption_amount: amounts.optional,
     // The SDK's default: a remote check may be paid in part, the rest by another tender.
-    partial_authorization_allowed: z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? true)),
+    partial_authorization_allowed: z.pipe(
+      z.nullish(z.boolean()),
+      z.transform((value) => value ?? true),
+    ),
     cashier: z.nullish(z.string().check(z.maxLength(255))),
     register: z.nullish(z.string().check(z.maxLength(255))),
     identifier_from_merchant: z.nullish(z.string().check(z.maxLength(255))),
@@ -192,20 +204,35 @@ export const checkBody = z.object({
 export type CheckRequest = z.output<typeof checkBody>['check'];
 
 /** A check's uuid in a path: 32 hex characters, any case (the QR code holds it upper-cased). */
-export const checkParams = z.object({ uuid: z.pipe(z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)), z.transform((value) => value.toLowerCase())) });
+export const checkParams = z.object({
+  uuid: z.pipe(
+    z.string().check(z.regex(/^[0-9a-fA-F]{32}$/)),
+    z.transform((value) => value.toLowerCase()),
+  ),
+});
 
 /**
  * POST /v15/checks/:uuid/orders: the POS finalises (`applied_discount_amount`, `tax_amount`, `spend_amount`, as the
  * C# SDK sends them) or the customer's app claims (optionally with a `tip_amount`); the token says which.
  */
-export const checkOrderBody = z.pipe(z.optional(z.object({
-    order: z.pipe(z.nullish(z.object({
-        applied_discount_amount: amounts.optional,
-        tax_amount: amounts.optional,
-        spend_amount: z.nullish(amounts.required),
-        tip_amount: amounts.optional,
-      })), z.transform((order) => order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 })),
-  })), z.transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }));
+export const checkOrderBody = z.pipe(
+  z.optional(
+    z.object({
+      order: z.pipe(
+        z.nullish(
+          z.object({
+            applied_discount_amount: amounts.optional,
+            tax_amount: amounts.optional,
+            spend_amount: z.nullish(amounts.required),
+            tip_amount: amounts.optional,
+          }),
+        ),
+        z.transform((order) => order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }),
+      ),
+    }),
+  ),
+  z.transform((body) => body?.order ?? { applied_discount_amount: 0, tax_amount: 0, spend_amount: undefined, tip_amount: 0 }),
+);
 export type CheckOrderRequest = z.output<typeof checkOrderBody>;
 
 export const publishedCheckResponse = named(
@@ -214,7 +241,9 @@ export const publishedCheckResponse = named(
     check: z.object({
       locator: z.string().check(z.describe('Six characters staff can read out; not a credential')),
       uuid: z.string().check(z.describe('32 hex characters')),
-      qr_code_character_art: z.string().check(z.describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)')),
+      qr_code_character_art: z
+        .string()
+        .check(z.describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)')),
     }),
   }),
   'A published remote check.',
@@ -233,11 +262,15 @@ export const checkResponse = named(
       tax_amount: cents,
       exemption_amount: cents,
       items: z.array(z.object({ item: userOrderItem })),
-      pending_order: z.optional(z.object({
-          uuid: z.string(),
-          discount_amount: z.nullable(cents).check(z.describe('Merchant-funded credit the POS may apply; null once the check is paid')),
-          tip_amount: cents,
-        })).check(z.describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)')),
+      pending_order: z
+        .optional(
+          z.object({
+            uuid: z.string(),
+            discount_amount: z.nullable(cents).check(z.describe('Merchant-funded credit the POS may apply; null once the check is paid')),
+            tip_amount: cents,
+          }),
+        )
+        .check(z.describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)')),
       completed_order_uuid: z.nullable(z.string()),
     }),
   }),

@@ -26,14 +26,21 @@ export const CUSTOM_ATTRIBUTE_KEY = /^[A-Za-z0-9_.-]+$/;
 
 const BLANK = "can't be blank";
 
-export const emailField = z.pipe(z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(254, { error: 'is too long (maximum is 254 characters)' })), z.email({ error: 'is not a valid email address' }));
-
-export const passwordField = z.string().check(
-  z.minLength(MIN_PASSWORD_LENGTH, { error: `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)` }),
-  z.maxLength(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` }),
+export const emailField = z.pipe(
+  z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(254, { error: 'is too long (maximum is 254 characters)' })),
+  z.email({ error: 'is not a valid email address' }),
 );
 
-export const nameField = z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(MAX_NAME_LENGTH, { error: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` }));
+export const passwordField = z
+  .string()
+  .check(
+    z.minLength(MIN_PASSWORD_LENGTH, { error: `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)` }),
+    z.maxLength(MAX_PASSWORD_LENGTH, { error: `is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)` }),
+  );
+
+export const nameField = z
+  .string()
+  .check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(MAX_NAME_LENGTH, { error: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` }));
 
 /** A real calendar date `YYYY-MM-DD`, not in the future (UTC). */
 function isPastOrTodayDate(value: string): boolean {
@@ -46,41 +53,64 @@ function isPastOrTodayDate(value: string): boolean {
  * Birthday as `YYYY-MM-DD`. The iOS SDK sends an ISO 8601 timestamp (`1980-01-01T00:00:00-05:00`);
  * its calendar date (before any offset) is taken, since a birthday has no time of day.
  */
-export const bornAtField = z.pipe(
-  z.string().check(z.trim()),
-  z.transform((value) => /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)?.[1] ?? value),
-).check(
-  z.refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'must be a date in the format YYYY-MM-DD', abort: true }),
-  z.refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' }),
-);
+export const bornAtField = z
+  .pipe(
+    z.string().check(z.trim()),
+    z.transform((value) => /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value)?.[1] ?? value),
+  )
+  .check(
+    z.refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), { error: 'must be a date in the format YYYY-MM-DD', abort: true }),
+    z.refine(isPastOrTodayDate, { error: 'must be a real date that is not in the future' }),
+  );
 
 export const genderField = z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')} or null` });
 
-export const customGenderField = z.string().check(z.trim(), z.minLength(1, { error: BLANK }), z.maxLength(MAX_CUSTOM_GENDER_LENGTH, { error: `is too long (maximum is ${MAX_CUSTOM_GENDER_LENGTH} characters)` }));
+export const customGenderField = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, { error: BLANK }),
+    z.maxLength(MAX_CUSTOM_GENDER_LENGTH, { error: `is too long (maximum is ${MAX_CUSTOM_GENDER_LENGTH} characters)` }),
+  );
 
 /** Digits with the usual separators (`(123) 123-1234`, `+1 617 555 0100`): 7 to 15 digits as in E.164. */
-export const phoneField = z.string().check(z.trim(), z.regex(/^\+?[0-9().\-\s]+$/, { error: 'must contain only digits, spaces and + ( ) - .', abort: true }), z.refine((value) => {
-    const digits = value.replace(/\D/g, '').length;
-    return digits >= 7 && digits <= 15;
-  }, { error: 'must have between 7 and 15 digits' }));
+export const phoneField = z.string().check(
+  z.trim(),
+  z.regex(/^\+?[0-9().\-\s]+$/, { error: 'must contain only digits, spaces and + ( ) - .', abort: true }),
+  z.refine(
+    (value) => {
+      const digits = value.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15;
+    },
+    { error: 'must have between 7 and 15 digits' },
+  ),
+);
 
-export const customAttributesField = z.record(
+export const customAttributesField = z
+  .record(
     z.string(),
-    z.nullable(z.string({ error: 'value must be a string or null' }).check(z.maxLength(MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH, { error: `value is too long (maximum is ${MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH} characters)` }))),
+    z.nullable(
+      z
+        .string({ error: 'value must be a string or null' })
+        .check(z.maxLength(MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH, { error: `value is too long (maximum is ${MAX_CUSTOM_ATTRIBUTE_VALUE_LENGTH} characters)` })),
+    ),
     { error: 'must be an object of string values' },
-  ).check(z.superRefine((attributes, context) => {
-    for (const key of Object.keys(attributes)) {
-      if (key.length > MAX_CUSTOM_ATTRIBUTE_KEY_LENGTH || !CUSTOM_ATTRIBUTE_KEY.test(key)) {
-        context.addIssue({
-          code: 'custom',
-          message: `key ${JSON.stringify(key.slice(0, 80))} must be 1 to ${MAX_CUSTOM_ATTRIBUTE_KEY_LENGTH} letters, digits, _ . or -`,
-        });
+  )
+  .check(
+    z.superRefine((attributes, context) => {
+      for (const key of Object.keys(attributes)) {
+        if (key.length > MAX_CUSTOM_ATTRIBUTE_KEY_LENGTH || !CUSTOM_ATTRIBUTE_KEY.test(key)) {
+          context.addIssue({
+            code: 'custom',
+            message: `key ${JSON.stringify(key.slice(0, 80))} must be 1 to ${MAX_CUSTOM_ATTRIBUTE_KEY_LENGTH} letters, digits, _ . or -`,
+          });
+        }
       }
-    }
-    if (Object.keys(attributes).length > MAX_CUSTOM_ATTRIBUTES) {
-      context.addIssue({ code: 'custom', message: `are limited to ${MAX_CUSTOM_ATTRIBUTES} keys per app` });
-    }
-  }));
+      if (Object.keys(attributes).length > MAX_CUSTOM_ATTRIBUTES) {
+        context.addIssue({ code: 'custom', message: `are limited to ${MAX_CUSTOM_ATTRIBUTES} keys per app` });
+      }
+    }),
+  );
 
 /** `POST /v14/users`. Optional profile fields the iOS SDK sends at sign-up are kept; unknown keys are ignored. */
 export const createUserBody = z.object({
@@ -101,7 +131,8 @@ export const createUserBody = z.object({
  * it is accepted as a synonym of `password`.
  */
 export const updateUserBody = z.object({
-  user: z.object({
+  user: z
+    .object({
       born_at: z.optional(z.nullable(bornAtField)),
       custom_attributes: z.optional(customAttributesField),
       email: z.optional(emailField),
@@ -112,19 +143,27 @@ export const updateUserBody = z.object({
       password: z.optional(passwordField),
       new_password: z.optional(passwordField),
       phone: z.optional(z.nullable(phoneField)),
-    }).check(z.refine((user) => user.password === undefined || user.new_password === undefined || user.password === user.new_password, {
-      error: 'and new_password differ; send one of them',
-      path: ['password'],
-    })),
+    })
+    .check(
+      z.refine((user) => user.password === undefined || user.new_password === undefined || user.password === user.new_password, {
+        error: 'and new_password differ; send one of them',
+        path: ['password'],
+      }),
+    ),
 });
-
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-const userFields = ({
+const userFields = {
   id: integerId,
-  born_at: z.nullable(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T12:00:00\+00:00$/))).check(z.describe('Birthday: its date at midday UTC, `YYYY-MM-DDT12:00:00+00:00` (the datetime form the C#, iOS and Android SDKs parse; the same calendar day in any zone from UTC-11 to UTC+11). Sent as `YYYY-MM-DD` or an ISO 8601 datetime, of which the date is kept.')),
+  born_at: z
+    .nullable(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T12:00:00\+00:00$/)))
+    .check(
+      z.describe(
+        'Birthday: its date at midday UTC, `YYYY-MM-DDT12:00:00+00:00` (the datetime form the C#, iOS and Android SDKs parse; the same calendar day in any zone from UTC-11 to UTC+11). Sent as `YYYY-MM-DD` or an ISO 8601 datetime, of which the date is kept.',
+      ),
+    ),
   cause_id: z.nullable(integerId),
   connected_to_facebook: z.boolean(),
   custom_attributes: z.record(z.string(), z.string()).check(z.describe("Key-value data scoped by the API key of the request's token")),
@@ -133,11 +172,18 @@ const userFields = ({
   last_name: z.string(),
   gender: z.nullable(z.enum(GENDERS)),
   global_credit_amount: cents,
-  merchants_visited_count: z.number().check(z.int(), z.describe('Merchants where the user has at least one completed order not refunded (a refund of the only one there takes the merchant off)')),
+  merchants_visited_count: z
+    .number()
+    .check(
+      z.int(),
+      z.describe('Merchants where the user has at least one completed order not refunded (a refund of the only one there takes the merchant off)'),
+    ),
   orders_count: z.number().check(z.int(), z.describe('Completed orders (every merchant, every app), not counting refunded ones')),
   terms_accepted_at: z.nullable(z.string()),
-  total_savings_amount: cents.check(z.describe('Merchant-funded credit applied to those orders (their applied_discount_amount), in cents; a refund takes its order\'s back')),
-});
+  total_savings_amount: cents.check(
+    z.describe("Merchant-funded credit applied to those orders (their applied_discount_amount), in cents; a refund takes its order's back"),
+  ),
+};
 
 /** v14 (create) omits app_id, debit_card_only, phone and user_app_id. */
 export const userV14 = named('UserV14', z.object(userFields), 'The user as POST /v14/users answers it.');
@@ -162,7 +208,13 @@ export const issuedAccessToken = named(
     access_token: z.object({
       token: z.string().check(z.describe('Send as `Authorization: token <token>`')),
       app_id: z.optional(integerId),
-      user_id: z.nullable(integerId).check(z.describe('The person who logged in: a user, or the person behind a merchant login (never null for a login); null for an app token and a downgraded merchant token')),
+      user_id: z
+        .nullable(integerId)
+        .check(
+          z.describe(
+            'The person who logged in: a user, or the person behind a merchant login (never null for a login); null for an app token and a downgraded merchant token',
+          ),
+        ),
       merchant_id: z.nullable(integerId),
     }),
   }),
@@ -185,7 +237,9 @@ export const paymentTokenShowResponse = z.object({
 });
 
 /** GET /v15/qr_codes (JSON form): the QR string with the tip and colour preferences already encoded. */
-export const qrCodeResponse = z.object({ qr_code: z.object({ code: z.string().check(z.describe('Payment token data followed by the 8-character v3 preferences suffix')) }) });
+export const qrCodeResponse = z.object({
+  qr_code: z.object({ code: z.string().check(z.describe('Payment token data followed by the 8-character v3 preferences suffix')) }),
+});
 
 /** The answer of an app creating a user (POST /v15/apps/users): the user and a token with exactly the requested permissions. */
 export const userWithAccessToken = z.object({

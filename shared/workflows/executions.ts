@@ -50,7 +50,9 @@ function sfn({ SFNClient }: SfnModule): SFNClient {
 async function startExecution(kind: WorkflowKind, input: WorkflowInput, executionName: string): Promise<void> {
   const sdk = await loadSfn();
   try {
-    await sfn(sdk).send(new sdk.StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }));
+    await sfn(sdk).send(
+      new sdk.StartExecutionCommand({ stateMachineArn: requireEnv(STATE_MACHINE_ARN_ENV[kind]), name: executionName, input: JSON.stringify(input) }),
+    );
   } catch (error) {
     // The execution of that name exists (and is or was running): the order is in hand.
     if ((error as { name?: string }).name === 'ExecutionAlreadyExists') return;

@@ -21,13 +21,45 @@ describe('npm run admin', () => {
   });
 
   it('creates a merchant, a location, and an app listing that merchant; the API key and the listing work', async () => {
-    const { merchant } = json(await admin(['create-merchant', '--name', 'CLI Coffee', '--username', `cli-${Date.now()}`, '--password', 'cli password', '--manager-confirmation', '1234']));
+    const { merchant } = json(
+      await admin([
+        'create-merchant',
+        '--name',
+        'CLI Coffee',
+        '--username',
+        `cli-${Date.now()}`,
+        '--password',
+        'cli password',
+        '--manager-confirmation',
+        '1234',
+      ]),
+    );
     expect(merchant).toMatchObject({ name: 'CLI Coffee', manager_confirmation: '1234' });
     const { location } = json(
       await admin([
-        'create-location', '--merchant-id', String(merchant.merchant_id), '--street-address', '1 Main St', '--locality', 'Boston', '--region', 'MA',
-        '--postal-code', '02110', '--lat', '42.36', '--lng', '-71.06', '--time-zone', 'America/New_York',
-        '--fulfillment-types', 'in_store,delivery', '--delivery-radius-m', '3000', '--hours', 'mon-fri 07:00-19:00',
+        'create-location',
+        '--merchant-id',
+        String(merchant.merchant_id),
+        '--street-address',
+        '1 Main St',
+        '--locality',
+        'Boston',
+        '--region',
+        'MA',
+        '--postal-code',
+        '02110',
+        '--lat',
+        '42.36',
+        '--lng',
+        '-71.06',
+        '--time-zone',
+        'America/New_York',
+        '--fulfillment-types',
+        'in_store,delivery',
+        '--delivery-radius-m',
+        '3000',
+        '--hours',
+        'mon-fri 07:00-19:00',
       ]),
     );
     const created = json(await admin(['create-app', '--name', 'CLI App', '--merchant-ids', String(merchant.merchant_id)]));
@@ -41,7 +73,9 @@ describe('npm run admin', () => {
 
     const listed = await api.call('GET', `/v15/apps/${created.app.app_id}/locations?fulfillment_types=delivery`);
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual([{ location: expect.objectContaining({ id: location.location_id, merchant_name: 'CLI Coffee', hours: 'Mon - Fri 7am - 7pm' }) }]);
+    expect(listed.body).toEqual([
+      { location: expect.objectContaining({ id: location.location_id, merchant_name: 'CLI Coffee', hours: 'Mon - Fri 7am - 7pm' }) },
+    ]);
   });
 
   it("rotates an app's client secret: the new one works, the old one and the app's tokens stop", async () => {
@@ -58,14 +92,18 @@ describe('npm run admin', () => {
 
   it('issues user and merchant tokens that the API accepts', async () => {
     const { app } = json(await admin(['create-app', '--name', 'Token App', '--global']));
-    const { user } = json(await admin(['create-user', '--app-id', String(app.app_id), '--email', `cli-${Date.now()}@example.com`, '--password', 'cli user password']));
+    const { user } = json(
+      await admin(['create-user', '--app-id', String(app.app_id), '--email', `cli-${Date.now()}@example.com`, '--password', 'cli user password']),
+    );
     const issued = json(await admin(['create-token', '--user-id', String(user.id), '--permissions', 'read_user_basic_info']));
     expect(issued).toMatchObject({ subject: 'user', user_id: user.id, app_id: app.app_id, permissions: ['read_user_basic_info'] });
     const shown = await api.call('GET', '/v15/users', { token: issued.token });
     expect(shown.status).toBe(200);
     expect(shown.body.user).toMatchObject({ id: user.id, email: user.email });
 
-    const { merchant } = json(await admin(['create-merchant', '--name', 'Token Merchant', '--username', `cli-token-${Date.now()}`, '--password', 'pw pw pw pw']));
+    const { merchant } = json(
+      await admin(['create-merchant', '--name', 'Token Merchant', '--username', `cli-token-${Date.now()}`, '--password', 'pw pw pw pw']),
+    );
     const merchantToken = json(await admin(['create-token', '--merchant-id', String(merchant.merchant_id), '--app-id', String(app.app_id)]));
     expect(merchantToken).toMatchObject({ subject: 'merchant', merchant_id: merchant.merchant_id, app_id: app.app_id });
     // A merchant token is not a user token: the user route refuses it with 401, not as an unknown token.
@@ -102,8 +140,23 @@ describe('npm run admin', () => {
     expect(missingMerchant.code).toBe(1);
     expect(missingMerchant.stderr).toMatch(/Merchant 999999 does not exist/);
     const badTimeZone = await admin([
-      'create-location', '--merchant-id', '999999', '--street-address', '1 Main St', '--locality', 'Boston', '--region', 'MA',
-      '--postal-code', '02110', '--lat', '42.36', '--lng', '-71.06', '--time-zone', 'Mars/Olympus',
+      'create-location',
+      '--merchant-id',
+      '999999',
+      '--street-address',
+      '1 Main St',
+      '--locality',
+      'Boston',
+      '--region',
+      'MA',
+      '--postal-code',
+      '02110',
+      '--lat',
+      '42.36',
+      '--lng',
+      '-71.06',
+      '--time-zone',
+      'Mars/Olympus',
     ]);
     expect(badTimeZone.code).toBe(1);
     expect(badTimeZone.stderr).toMatch(/time_zone/);

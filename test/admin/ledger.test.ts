@@ -18,12 +18,21 @@ const api = useTestApi();
 
 const admin = async (command: string) => {
   const result = await runAdmin([command], api);
-  return { ...result, report: result.code === 0 || result.stdout.trim().startsWith('{') ? JSON.parse(result.stdout.slice(0, result.stdout.lastIndexOf('}') + 1)) : undefined };
+  return {
+    ...result,
+    report: result.code === 0 || result.stdout.trim().startsWith('{') ? JSON.parse(result.stdout.slice(0, result.stdout.lastIndexOf('}') + 1)) : undefined,
+  };
 };
 
 const ledgerItems = async () =>
-  (await scanAll({ TableName: table(), FilterExpression: 'entity IN (:entry, :contra)', ExpressionAttributeValues: { ':entry': 'LedgerEntry', ':contra': CONTRA_ENTRY }, ConsistentRead: true }))
-    .sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`));
+  (
+    await scanAll({
+      TableName: table(),
+      FilterExpression: 'entity IN (:entry, :contra)',
+      ExpressionAttributeValues: { ':entry': 'LedgerEntry', ':contra': CONTRA_ENTRY },
+      ConsistentRead: true,
+    })
+  ).sort((a, b) => `${a.pk}${a.sk}`.localeCompare(`${b.pk}${b.sk}`));
 
 /** Puts the ledger back the way it was written before it was double-entry: one leg per movement, no transfer. */
 async function writtenTheOldWay(items: Record<string, any>[]) {
@@ -41,7 +50,13 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const userLegs = written.filter((item) => item.entity === 'LedgerEntry');
     expect(userLegs.length).toBeGreaterThan(0);
     // Every leg has its other leg (or, pausing, a user-side partner) under the same transfer id.
-    for (const leg of userLegs) expect(written.filter((item) => item.transfer_id === leg.transfer_id).map((item) => item.amount).sort()).toEqual([leg.amount, -leg.amount].sort());
+    for (const leg of userLegs)
+      expect(
+        written
+          .filter((item) => item.transfer_id === leg.transfer_id)
+          .map((item) => item.amount)
+          .sort(),
+      ).toEqual([leg.amount, -leg.amount].sort());
 
     const clean = await admin('audit');
     expect(clean.code, clean.stderr).toBe(0);
@@ -73,7 +88,10 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const merchantId = world.merchant.merchant.merchant_id;
     const recipient = await userFixture(world.app.app_id);
     const template = clientPayload('ios_v15_users_gift_card_value_orders__create.json').request_body_template.gift_card_value_order;
-    const order = await api.call('POST', '/v15/users/gift_card_value_orders', { token: world.user.token, body: { gift_card_value_order: { ...template, merchant_id: merchantId, recipient_email: recipient.email, value_amount: 2500 } } });
+    const order = await api.call('POST', '/v15/users/gift_card_value_orders', {
+      token: world.user.token,
+      body: { gift_card_value_order: { ...template, merchant_id: merchantId, recipient_email: recipient.email, value_amount: 2500 } },
+    });
     expect(order.status, order.text).toBe(200);
     const written = await ledgerItems();
     const buyer = purchasesAccountKey(world.user.user.user_id, merchantId);
@@ -97,8 +115,28 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const put = (item: Record<string, unknown>) => db().send(new PutCommand({ TableName: table(), Item: item }));
     await put({ ...keys.balance(account), entity: 'Balance', account, balance: 3000, version: 3 });
     const leg = (entryId: string, contra: string | undefined, amount: number) =>
-      put({ ...keys.ledgerEntry(account, entryId), entity: 'LedgerEntry', account, entry_id: entryId, kind: 'credit_earned', amount: 1000, reference: {}, ...(contra ? { contra_account: contra, transfer_id: `${account}|${contra}|${entryId}` } : {}) }).then(() =>
-        contra ? put({ ...keys.ledgerEntry(contra, `${account}#${entryId}`), entity: CONTRA_ENTRY, account: contra, contra_account: account, entry_id: entryId, kind: 'credit_earned', amount, transfer_id: `${account}|${contra}|${entryId}` }) : undefined,
+      put({
+        ...keys.ledgerEntry(account, entryId),
+        entity: 'LedgerEntry',
+        account,
+        entry_id: entryId,
+        kind: 'credit_earned',
+        amount: 1000,
+        reference: {},
+        ...(contra ? { contra_account: contra, transfer_id: `${account}|${contra}|${entryId}` } : {}),
+      }).then(() =>
+        contra
+          ? put({
+              ...keys.ledgerEntry(contra, `${account}#${entryId}`),
+              entity: CONTRA_ENTRY,
+              account: contra,
+              contra_account: account,
+              entry_id: entryId,
+              kind: 'credit_earned',
+              amount,
+              transfer_id: `${account}|${contra}|${entryId}`,
+            })
+          : undefined,
       );
     await leg('minted', undefined, 0);
     await leg('from-the-gateway', `gateway:${merchantId}`, -1000);
@@ -119,8 +157,28 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const transfer = async (entryId: string, kind: string, account: string, contra: string, amount: number) => {
       const transferId = [account, contra].sort().join('|') + `|${entryId}`;
       const platform = !/^(giftcard|held|credit|pausedcredit|card|detached):/.test(contra);
-      await put({ ...keys.ledgerEntry(account, entryId), entity: 'LedgerEntry', account, entry_id: entryId, kind, amount, reference: {}, contra_account: contra, transfer_id: transferId });
-      await put({ ...keys.ledgerEntry(contra, platform ? `${account}#${entryId}` : entryId), entity: platform ? CONTRA_ENTRY : 'LedgerEntry', account: contra, contra_account: account, entry_id: entryId, kind, amount: -amount, reference: {}, transfer_id: transferId });
+      await put({
+        ...keys.ledgerEntry(account, entryId),
+        entity: 'LedgerEntry',
+        account,
+        entry_id: entryId,
+        kind,
+        amount,
+        reference: {},
+        contra_account: contra,
+        transfer_id: transferId,
+      });
+      await put({
+        ...keys.ledgerEntry(contra, platform ? `${account}#${entryId}` : entryId),
+        entity: platform ? CONTRA_ENTRY : 'LedgerEntry',
+        account: contra,
+        contra_account: account,
+        entry_id: entryId,
+        kind,
+        amount: -amount,
+        reference: {},
+        transfer_id: transferId,
+      });
     };
     await transfer('held-from-buyer', 'gift_held', held, purchasesAccountKey(5, merchantId), 1000);
     await transfer('held-from-till', 'gift_held', held, `till:${merchantId}`, 1000);
@@ -132,7 +190,9 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const audit = await admin('audit');
     const written = new Set(['held-from-buyer', 'held-from-till', 'claimed', 'claimed-elsewhere', 'claimed-as-credit', 'loaded-from-held']);
     // (The test before this one left its own bad legs in the table.)
-    const sources = audit.report.mismatches.filter((mismatch: any) => mismatch.problem === 'source' && written.has(mismatch.entryId)).map((mismatch: any) => mismatch.entryId);
+    const sources = audit.report.mismatches
+      .filter((mismatch: any) => mismatch.problem === 'source' && written.has(mismatch.entryId))
+      .map((mismatch: any) => mismatch.entryId);
     expect(new Set(sources)).toEqual(new Set(['held-from-till', 'claimed-elsewhere', 'claimed-as-credit', 'loaded-from-held']));
   });
 });

@@ -16,13 +16,54 @@ describe('npm run admin: loyalty commands', () => {
     const { merchant } = await merchantFixture(app.app_id);
     const merchantId = String(merchant.merchant_id);
 
-    const item = await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'item', '--title', 'Coffee club', '--required', '5', '--earn-amount', '300', '--item-rules', 'sku:COFFEE-12,category:Coffee', '--json', '{"required_item_singular":"coffee","required_item_plural":"coffees"}']);
+    const item = await admin([
+      'create-campaign',
+      '--merchant-id',
+      merchantId,
+      '--kind',
+      'item',
+      '--title',
+      'Coffee club',
+      '--required',
+      '5',
+      '--earn-amount',
+      '300',
+      '--item-rules',
+      'sku:COFFEE-12,category:Coffee',
+      '--json',
+      '{"required_item_singular":"coffee","required_item_plural":"coffees"}',
+    ]);
     expect(item.code, item.stderr).toBe(0);
     const itemCampaign = JSON.parse(item.stdout).campaign;
-    expect(itemCampaign).toMatchObject({ kind: 'item', required_item_count: 5, earn_amount: 300, item_rules: [{ field: 'sku', value: 'COFFEE-12' }, { field: 'category', value: 'Coffee' }] });
+    expect(itemCampaign).toMatchObject({
+      kind: 'item',
+      required_item_count: 5,
+      earn_amount: 300,
+      item_rules: [
+        { field: 'sku', value: 'COFFEE-12' },
+        { field: 'category', value: 'Coffee' },
+      ],
+    });
 
-    const spend = JSON.parse((await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'spend', '--title', 'Spend', '--required', '5000', '--earn-amount', '500'])).stdout).campaign;
-    const legacy = await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'legacy', '--title', 'Punch cards', '--app-id', String(app.app_id), '--progress-campaign-id', String(spend.campaign_id), '--cohort-code', `PUNCH${Date.now()}`]);
+    const spend = JSON.parse(
+      (await admin(['create-campaign', '--merchant-id', merchantId, '--kind', 'spend', '--title', 'Spend', '--required', '5000', '--earn-amount', '500']))
+        .stdout,
+    ).campaign;
+    const legacy = await admin([
+      'create-campaign',
+      '--merchant-id',
+      merchantId,
+      '--kind',
+      'legacy',
+      '--title',
+      'Punch cards',
+      '--app-id',
+      String(app.app_id),
+      '--progress-campaign-id',
+      String(spend.campaign_id),
+      '--cohort-code',
+      `PUNCH${Date.now()}`,
+    ]);
     expect(legacy.code, legacy.stderr).toBe(0);
     const legacyCampaign = JSON.parse(legacy.stdout).campaign;
 
@@ -34,7 +75,10 @@ describe('npm run admin: loyalty commands', () => {
     expect(JSON.parse(imported.stdout)).toEqual({ campaign_id: legacyCampaign.campaign_id, imported: 2, skipped: 0 });
 
     const { token } = await userFixture(app.app_id);
-    expect((await api.call('GET', `/v15/campaigns/${itemCampaign.campaign_id}/item_based_loyalty_v1`, { token })).body.campaign).toMatchObject({ required_item_count: 5, required_item_singular: 'coffee' });
+    expect((await api.call('GET', `/v15/campaigns/${itemCampaign.campaign_id}/item_based_loyalty_v1`, { token })).body.campaign).toMatchObject({
+      required_item_count: 5,
+      required_item_singular: 'coffee',
+    });
     const claim = await api.call('POST', `/v15/loyalties/legacy/0/claims`, { token, body: { legacy_loyalty: { legacy_id: 'PUNCH-1' } } });
     expect(claim.status).toBe(200);
     expect(claim.body.claim).toMatchObject({ value_amount: 250, progress_adjustments: [{ adjustment_amount: 700 }] });

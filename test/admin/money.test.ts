@@ -14,7 +14,10 @@ const audit = () => runAdmin(['audit'], api);
 describe('npm run admin -- audit', () => {
   it('finds every balance equal to its ledger, then reports a tampered balance and exits 1', async () => {
     const world = await orderWorld({ credit: 200 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: 1000,
+    });
     const completed = await placeOrder(api, world, { spend_amount: 1500, applied_discount_amount: 200, tip_amount: 100 });
     await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token });
 
@@ -25,7 +28,9 @@ describe('npm run admin -- audit', () => {
     expect(report.entries).toBeGreaterThanOrEqual(8);
 
     const account = giftCardAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id);
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.balance(account), UpdateExpression: 'ADD balance :extra', ExpressionAttributeValues: { ':extra': 1 } }));
+    await db().send(
+      new UpdateCommand({ TableName: table(), Key: keys.balance(account), UpdateExpression: 'ADD balance :extra', ExpressionAttributeValues: { ':extra': 1 } }),
+    );
     const tampered = await audit();
     expect(tampered.code).toBe(1);
     expect(tampered.stdout).toContain(account);

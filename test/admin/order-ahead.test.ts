@@ -35,15 +35,24 @@ describe('npm run admin -- create-menu / create-upsell', () => {
     expect(menu.text).toContain(`"id":${SAMPLE_IDS.large}`);
 
     const upsell = await admin([
-      'create-upsell', '--location-id', String(location.location_id), '--prompt', 'Thirsty?', '--item-ids', String(SAMPLE_IDS.water),
-      '--segment', 'new_customers',
+      'create-upsell',
+      '--location-id',
+      String(location.location_id),
+      '--prompt',
+      'Thirsty?',
+      '--item-ids',
+      String(SAMPLE_IDS.water),
+      '--segment',
+      'new_customers',
     ]);
     expect(upsell.code, upsell.stderr).toBe(0);
     const { upsell: created_upsell } = JSON.parse(upsell.stdout);
     const customer = await userFixture(app.app_id);
     const suggestion = await api.call('POST', '/v15/upsells', {
       token: customer.token,
-      body: { order: { location_id: location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1 } }] } },
+      body: {
+        order: { location_id: location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1 } }] },
+      },
     });
     expect(suggestion.status).toBe(200);
     expect(suggestion.body).toEqual({ upsell: { id: created_upsell.id, prompt: 'Thirsty?', show_prices: true, items: [{ item: { id: SAMPLE_IDS.water } }] } });

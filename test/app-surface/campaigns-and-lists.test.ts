@@ -42,7 +42,9 @@ describe('A18/A19 campaign metadata by location and merchant', () => {
     const response = await api.call('GET', `/v15/locations/${world.location.location_id}/campaigns`);
     expect(response.status).toBe(200);
     expectShapeOf(response.body, reference.response_body);
-    const byId = new Map<number, string[]>(response.body.map((row: { campaign: { id: number; representation_types: string[] } }) => [row.campaign.id, row.campaign.representation_types]));
+    const byId = new Map<number, string[]>(
+      response.body.map((row: { campaign: { id: number; representation_types: string[] } }) => [row.campaign.id, row.campaign.representation_types]),
+    );
     expect([...byId.keys()].sort((a, b) => a - b)).toEqual([world.spend.campaign_id, world.visit.campaign_id, world.value.campaign_id]);
     expect(byId.get(world.spend.campaign_id)).toEqual(['basic_v1', 'spend_based_loyalty_v1']);
     expect(byId.get(world.visit.campaign_id)).toEqual(['basic_v1', 'visit_based_loyalty_v1']);
@@ -56,7 +58,7 @@ describe('A18/A19 campaign metadata by location and merchant', () => {
     }
   });
 
-  it("lists the same for the merchant; unknown or hidden locations and unknown merchants are 404 with an empty body", async () => {
+  it('lists the same for the merchant; unknown or hidden locations and unknown merchants are 404 with an empty body', async () => {
     const reference = clientPayload('ios_v15_locations_id_campaigns__list.json').merchant_variant;
     const world = await campaignWorld();
     const merchant = await api.call('GET', `/v15/merchants/${world.merchantId}/campaigns`);
@@ -65,7 +67,12 @@ describe('A18/A19 campaign metadata by location and merchant', () => {
     const atLocation = await api.call('GET', `/v15/locations/${world.location.location_id}/campaigns`);
     expect(merchant.body).toEqual(atLocation.body);
     const hidden = await locationFixture(world.merchantId, { shown: false });
-    for (const path of [`/v15/locations/${hidden.location_id}/campaigns`, '/v15/locations/999999999/campaigns', '/v15/merchants/999999999/campaigns', '/v15/locations/abc/campaigns']) {
+    for (const path of [
+      `/v15/locations/${hidden.location_id}/campaigns`,
+      '/v15/locations/999999999/campaigns',
+      '/v15/merchants/999999999/campaigns',
+      '/v15/locations/abc/campaigns',
+    ]) {
       const response = await api.call('GET', path);
       expect(response.status, path).toBe(404);
       expect(response.text).toBe('');
@@ -85,7 +92,14 @@ describe('A20-A22 v14 campaign, cohort code, campaign merchants', () => {
     const response = await api.call('GET', `/v14/campaigns/${world.value.campaign_id}`);
     expect(response.status).toBe(200);
     expectShapeOf(response.body, reference.response_body);
-    expect(response.body.campaign).toMatchObject({ id: world.value.campaign_id, name: world.value.title, value_amount: 500, applies_to_all_merchants: false, sponsor: world.merchant.merchant.name, type: 'value' });
+    expect(response.body.campaign).toMatchObject({
+      id: world.value.campaign_id,
+      name: world.value.title,
+      value_amount: 500,
+      applies_to_all_merchants: false,
+      sponsor: world.merchant.merchant.name,
+      type: 'value',
+    });
     const spend = await api.call('GET', `/v14/campaigns/${world.spend.campaign_id}`);
     expect(spend.body.campaign.value_amount).toBe(world.spend.earn_amount);
     for (const id of [world.locked.campaign_id, world.closed.campaign_id, 999999999]) {
@@ -169,7 +183,8 @@ describe('A28 GET /v14/locations', () => {
     const merchant = await merchantFixture(app.app_id);
     const older = [await locationFixture(merchant.merchant.merchant_id), await locationFixture(merchant.merchant.merchant_id, { shown: false })];
     // A table from before the feed: the locations are there, their feed rows are not.
-    for (const location of older) await db().send(new DeleteCommand({ TableName: table(), Key: keys.locationChange(location.updated_at, location.location_id) }));
+    for (const location of older)
+      await db().send(new DeleteCommand({ TableName: table(), Key: keys.locationChange(location.updated_at, location.location_id) }));
     const listedIds = async () => {
       const listed = await api.call('GET', '/v14/locations'); // 204 without a body when the feed is empty
       return listed.status === 204 ? [] : (listed.body as { location: { id: number } }[]).map((row) => row.location.id);
@@ -185,7 +200,11 @@ describe('A28 GET /v14/locations', () => {
   });
 
   it('refuses a position that is not one (422 with the parameter named)', async () => {
-    for (const [query, property] of [['?since=yesterday', 'since'], ['?last_id=5', 'since'], ['?since=2020-01-01T00:00:00Z&last_id=x', 'last_id']] as const) {
+    for (const [query, property] of [
+      ['?since=yesterday', 'since'],
+      ['?last_id=5', 'since'],
+      ['?since=2020-01-01T00:00:00Z&last_id=x', 'last_id'],
+    ] as const) {
       const response = await api.call('GET', `/v14/locations${query}`);
       expect(response.status, query).toBe(422);
       expect(response.body[0].error.property).toBe(property);
@@ -205,7 +224,14 @@ describe('A29 GET /v14/apps/:app_id/locations', () => {
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(10);
     const row = first.body[0].location;
-    expect(row).toMatchObject({ categories: [4], category_names: ['Coffee & Tea'], name: 'Downtown', phone: '(617) 555-0100', visible: true, merchant_id: merchant.merchant.merchant_id });
+    expect(row).toMatchObject({
+      categories: [4],
+      category_names: ['Coffee & Tea'],
+      name: 'Downtown',
+      phone: '(617) 555-0100',
+      visible: true,
+      merchant_id: merchant.merchant.merchant_id,
+    });
     for (const field of Object.keys(reference.response_body[0].location).filter((name) => !['latitude', 'longitude', 'delivery_menu_url'].includes(name))) {
       expect(row, field).toHaveProperty(field);
     }

@@ -20,10 +20,26 @@ describe('I13-I14 /v14/facebook_connection', () => {
     expect(bodies['DELETE /v14/facebook_connection (user token)']).toBeNull();
     const before = await snapshotTable();
     for (const token of [user.token, undefined]) {
-      for (const [method, body] of [['POST', link], ['DELETE', undefined]] as const) {
-        const response = await api.call(method, '/v14/facebook_connection', { token, body, headers: { 'X-LevelUp-API-Key': 'android-api-key', 'User-Agent': 'Example/1.0 LevelUpSdk/2.1.3' } });
+      for (const [method, body] of [
+        ['POST', link],
+        ['DELETE', undefined],
+      ] as const) {
+        const response = await api.call(method, '/v14/facebook_connection', {
+          token,
+          body,
+          headers: { 'X-LevelUp-API-Key': 'android-api-key', 'User-Agent': 'Example/1.0 LevelUpSdk/2.1.3' },
+        });
         expect(response.status, `${method} with${token ? '' : 'out'} a token`).toBe(410);
-        expect(response.body).toEqual([{ error: { object: 'user', property: 'facebook_access_token', message: expect.stringContaining('Facebook login is no longer available'), code: 'gone' } }]);
+        expect(response.body).toEqual([
+          {
+            error: {
+              object: 'user',
+              property: 'facebook_access_token',
+              message: expect.stringContaining('Facebook login is no longer available'),
+              code: 'gone',
+            },
+          },
+        ]);
         expect(response.headers.get('server')).toBe('LevelUp');
       }
     }

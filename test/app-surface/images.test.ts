@@ -32,7 +32,12 @@ beforeAll(async () => {
     gradient[index * 3 + 1] = (index / 1800) % 256;
     gradient[index * 3 + 2] = 128;
   }
-  writeFileSync(picture, await sharp(gradient, { raw: { width: 1800, height: 1200, channels: 3 } }).png().toBuffer());
+  writeFileSync(
+    picture,
+    await sharp(gradient, { raw: { width: 1800, height: 1200, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 async function upload(args: string[]) {
@@ -106,9 +111,14 @@ describe('upload -> 302 -> the picture at the asked size', () => {
     const place = await orderAheadLocationFixture();
     await upload(['--kind', 'menu-item', '--menu-id', String(place.menu.menu_id), '--item-id', String(SAMPLE_IDS.tots)]);
     const menu = await api.call('GET', `/v15/order_ahead/menus/${place.menu.menu_id}`);
-    const items = menu.body.menu.categories.flatMap((category: { category: { items: { item: { id: number; image_url: string | null } }[] } }) => category.category.items.map((row) => row.item));
+    const items = menu.body.menu.categories.flatMap((category: { category: { items: { item: { id: number; image_url: string | null } }[] } }) =>
+      category.category.items.map((row) => row.item),
+    );
     const imageUrl = new URL(items.find((item: { id: number }) => item.id === SAMPLE_IDS.tots).image_url);
-    for (const [width, height] of [[320, 180], [133, 92]] as const) {
+    for (const [width, height] of [
+      [320, 180],
+      [133, 92],
+    ] as const) {
       const { metadata } = await follow(`${imageUrl.pathname}?density=2&height=${height}&width=${width}`);
       expect([metadata.width, metadata.height]).toEqual([width * 2, height * 2]);
     }
@@ -125,7 +135,9 @@ describe('upload -> 302 -> the picture at the asked size', () => {
     expect(new URL(after).pathname).not.toBe(new URL(before).pathname);
     expect((await fetch(after)).status).toBe(200);
     expect((await fetch(before)).status).toBe(404);
-    expect((await getImage({ kind: 'location', locationId: location.location_id }))?.objects['320x212@1x']).toBe(decodeURIComponent(new URL(after).pathname).split('/').slice(2).join('/'));
+    expect((await getImage({ kind: 'location', locationId: location.location_id }))?.objects['320x212@1x']).toBe(
+      decodeURIComponent(new URL(after).pathname).split('/').slice(2).join('/'),
+    );
   });
 });
 
@@ -156,7 +168,12 @@ describe('404 and bad input', () => {
   });
 
   it('answers 422 naming the parameter when density, width or height is missing or not a number', async () => {
-    for (const [query, property] of [['?height=212&width=320', 'density'], ['?density=1&width=320', 'height'], ['?density=x&height=212&width=320', 'density'], ['?density=1&height=212&width=-3', 'width']] as const) {
+    for (const [query, property] of [
+      ['?height=212&width=320', 'density'],
+      ['?density=1&width=320', 'height'],
+      ['?density=x&height=212&width=320', 'density'],
+      ['?density=1&height=212&width=-3', 'width'],
+    ] as const) {
       const response = await api.call('GET', `/v14/locations/1/image${query}`);
       expect(response.status, query).toBe(422);
       expect(response.body[0].error.property).toBe(property);

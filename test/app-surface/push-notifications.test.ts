@@ -138,13 +138,27 @@ describe('notifications through the push sandbox', () => {
     expect((await register(customer.token, apiKey, device, { sandbox: false })).status).toBe(200);
     // The same user's device through another app is not told about an order placed through this one.
     const elsewhere = await appFixture({ global: true });
-    const elsewhereToken = await issueToken({ subject: 'user', userId: customer.user.user_id, appId: elsewhere.app.app_id, permissions: USER_PERMISSIONS, unlimited: false });
+    const elsewhereToken = await issueToken({
+      subject: 'user',
+      userId: customer.user.user_id,
+      appId: elsewhere.app.app_id,
+      permissions: USER_PERMISSIONS,
+      unlimited: false,
+    });
     expect((await register(elsewhereToken, elsewhere.apiKey, apnToken())).status).toBe(200);
 
     const placeAt = async (locationId: number) => {
       const started = await api.call('POST', '/v15/order_ahead/orders', {
         token: customer.token,
-        body: { order: { location_id: locationId, conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null }, items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.small] } }], special_instructions: null, tip_amount: 0 } },
+        body: {
+          order: {
+            location_id: locationId,
+            conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
+            items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.small] } }],
+            special_instructions: null,
+            tip_amount: 0,
+          },
+        },
       });
       expect(started.status, started.text).toBe(200);
       const { last: valid } = await pollUntilSettled(api, started.body.order.order_url, customer.token);
@@ -158,9 +172,19 @@ describe('notifications through the push sandbox', () => {
     const ready = await placeAt(accepts.location.location_id);
     expect(ready.last.status, ready.last.text).toBe(200);
     const [readyPush] = await pushes.to(customer.user.user_id, 'order_ahead.ready');
-    expect(readyPush).toMatchObject({ platform: 'apns', token: device, app_id: app.app_id, title: merchant.merchant.name, notification_id: `order_ahead.ready:${ready.uuid}` });
+    expect(readyPush).toMatchObject({
+      platform: 'apns',
+      token: device,
+      app_id: app.app_id,
+      title: merchant.merchant.name,
+      notification_id: `order_ahead.ready:${ready.uuid}`,
+    });
     expect(readyPush!.body).toMatch(/^Your order is confirmed and will be ready in about \d+ minutes?\.$/);
-    expect(readyPush!.payload).toMatchObject({ aps: { alert: { title: merchant.merchant.name, body: readyPush!.body } }, kind: 'order_ahead.ready', order_uuid: ready.uuid });
+    expect(readyPush!.payload).toMatchObject({
+      aps: { alert: { title: merchant.merchant.name, body: readyPush!.body } },
+      kind: 'order_ahead.ready',
+      order_uuid: ready.uuid,
+    });
 
     const rejected = await placeAt(rejects.location.location_id);
     expect(rejected.last.status).toBe(422);
@@ -168,17 +192,28 @@ describe('notifications through the push sandbox', () => {
     expect(rejectedPush).toMatchObject({ token: device, app_id: app.app_id, notification_id: `order_ahead.rejected:${rejected.uuid}` });
     expect(rejectedPush!.body).toContain(rejected.last.body[0].error.message);
     expect(rejectedPush!.body).toMatch(/(You were not charged|Your payment was given back)\.$/);
-    expect(pushes.all().filter((push) => push.user_id === customer.user.user_id).map((push) => push.token)).toEqual([device, device]);
+    expect(
+      pushes
+        .all()
+        .filter((push) => push.user_id === customer.user.user_id)
+        .map((push) => push.token),
+    ).toEqual([device, device]);
   });
 
-  it("tells a user who earned a reward, on the devices of apps serving the merchant only; the gift card recipient too; an unreachable device is dropped; a replayed stream sends nothing again", async () => {
+  it('tells a user who earned a reward, on the devices of apps serving the merchant only; the gift card recipient too; an unreachable device is dropped; a replayed stream sends nothing again', async () => {
     const world = await orderWorld({ card: 'valid' });
     const merchantId = world.merchant.merchant.merchant_id;
     await campaignFixture(merchantId, 'spend', { required_spend_amount: 1000, earn_amount: 150, reward_title: '$1.50 credit' });
     const shopperDevice = apnToken();
     expect((await register(world.user.token, undefined, shopperDevice)).status).toBe(200);
     const notServing = await appFixture({ global: false, merchantIds: [] });
-    const notServingToken = await issueToken({ subject: 'user', userId: world.user.user.user_id, appId: notServing.app.app_id, permissions: USER_PERMISSIONS, unlimited: false });
+    const notServingToken = await issueToken({
+      subject: 'user',
+      userId: world.user.user.user_id,
+      appId: notServing.app.app_id,
+      permissions: USER_PERMISSIONS,
+      unlimited: false,
+    });
     expect((await register(notServingToken, notServing.apiKey, apnToken())).status).toBe(200);
 
     const order = await placeOrder(api, world, { spend_amount: 1000 });
@@ -193,14 +228,23 @@ describe('notifications through the push sandbox', () => {
     const gone = apnToken(SANDBOX_UNREACHABLE_TOKEN_PREFIX);
     expect((await register(recipient.token, undefined, live)).status).toBe(200);
     expect((await register(recipient.token, undefined, gone)).status).toBe(200);
-    const gift = await api.call('POST', '/v15/users/gift_card_value_orders', { token: world.user.token, body: { gift_card_value_order: { merchant_id: merchantId, recipient_email: recipient.email, value_amount: 2500 } } });
+    const gift = await api.call('POST', '/v15/users/gift_card_value_orders', {
+      token: world.user.token,
+      body: { gift_card_value_order: { merchant_id: merchantId, recipient_email: recipient.email, value_amount: 2500 } },
+    });
     expect(gift.status, gift.text).toBe(200);
     const received = await pushes.to(recipient.user.user_id, 'gift_card.received');
     expect(received.map((push) => push.token)).toEqual([live]);
-    expect(received[0]).toMatchObject({ title: world.merchant.merchant.name, body: `You received a $25.00 gift card. It is in your wallet at ${world.merchant.merchant.name}.`, payload: { merchant_id: merchantId, value_amount: 2500 } });
+    expect(received[0]).toMatchObject({
+      title: world.merchant.merchant.name,
+      body: `You received a $25.00 gift card. It is in your wallet at ${world.merchant.merchant.name}.`,
+      payload: { merchant_id: merchantId, value_amount: 2500 },
+    });
     expect(await storedDevice(world.app.app_id, gone)).toBeUndefined();
     // Value loaded at the till is the user's own purchase at the counter: no push.
-    expect((await loadGiftCard(api, world.merchant.token, merchantId, { payment_token_data: recipient.user.payment_token_data, value_amount: 1000 })).status).toBe(200);
+    expect(
+      (await loadGiftCard(api, world.merchant.token, merchantId, { payment_token_data: recipient.user.payment_token_data, value_amount: 1000 })).status,
+    ).toBe(200);
 
     // Everything the stream held, handed to the function again (a retried batch): nothing is pushed twice.
     const count = pushes.all().length;

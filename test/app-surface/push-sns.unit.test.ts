@@ -19,8 +19,10 @@ let calls: Record<string, string>[] = [];
 /** What the stand-in answers each action with: an error code, or success. */
 let failures: Record<string, string[]> = {};
 
-const xmlError = (code: string, message: string) => `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>r</RequestId></ErrorResponse>`;
-const xmlOk = (action: string, result: string) => `<${action}Response><${action}Result>${result}</${action}Result><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></${action}Response>`;
+const xmlError = (code: string, message: string) =>
+  `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>r</RequestId></ErrorResponse>`;
+const xmlOk = (action: string, result: string) =>
+  `<${action}Response><${action}Result>${result}</${action}Result><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></${action}Response>`;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -34,7 +36,10 @@ beforeAll(async () => {
       if (failure) {
         const messages: Record<string, [string, string]> = {
           InvalidParameter: ['InvalidParameter', 'Invalid parameter: Token Reason: not a token'],
-          EndpointExists: ['InvalidParameter', `Invalid parameter: Token Reason: Endpoint ${ENDPOINT} already exists with the same Token, but different attributes.`],
+          EndpointExists: [
+            'InvalidParameter',
+            `Invalid parameter: Token Reason: Endpoint ${ENDPOINT} already exists with the same Token, but different attributes.`,
+          ],
         };
         const [code, text] = messages[failure] ?? [failure, 'refused'];
         response.writeHead(400, { 'Content-Type': 'text/xml' }).end(xmlError(code, text));
@@ -62,7 +67,13 @@ beforeEach(() => {
 });
 
 const target: PushTarget = { platform: 'apns', token: 'AB'.repeat(32), appId: 1, userId: 2 };
-const message: PushMessage = { notificationId: 'reward.earned:r-1', kind: 'reward.earned', title: 'Coffee Co', body: 'You earned $1.50 credit!', data: { reward_id: 'r-1', merchant_id: 7 } };
+const message: PushMessage = {
+  notificationId: 'reward.earned:r-1',
+  kind: 'reward.earned',
+  title: 'Coffee Co',
+  body: 'You earned $1.50 credit!',
+  data: { reward_id: 'r-1', merchant_id: 7 },
+};
 
 describe('SNS mobile push', () => {
   it("makes the token's endpoint on the APNS application and publishes the APNs payload to it", async () => {
@@ -72,7 +83,12 @@ describe('SNS mobile push', () => {
     expect(calls[1]).toMatchObject({ TargetArn: ENDPOINT, MessageStructure: 'json' });
     const published = JSON.parse(calls[1]!.Message!);
     expect(published.default).toBe(message.body);
-    expect(JSON.parse(published.APNS)).toEqual({ aps: { alert: { title: 'Coffee Co', body: 'You earned $1.50 credit!' }, sound: 'default' }, kind: 'reward.earned', reward_id: 'r-1', merchant_id: 7 });
+    expect(JSON.parse(published.APNS)).toEqual({
+      aps: { alert: { title: 'Coffee Co', body: 'You earned $1.50 credit!' }, sound: 'default' },
+      kind: 'reward.earned',
+      reward_id: 'r-1',
+      merchant_id: 7,
+    });
   });
 
   it('enables a disabled endpoint and tries once more; one that stays disabled is deleted and unreachable', async () => {

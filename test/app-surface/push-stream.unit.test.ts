@@ -35,7 +35,10 @@ describe('notificationsOfStream', () => {
         { eventName: 'INSERT', image: ledgerLeg('giftcard:41:7', 'gift_card_load', 'till:7', 1000, 'gcadd:a-1') },
         { eventName: 'INSERT', image: ledgerLeg('giftcard:41:7', 'gift_card_removed', 'till:7', -500, 'gcrem:r-1') },
         { eventName: 'INSERT', image: { entity: 'Reward', source: 'claim', reward_id: 'claim-1', user_id: 41, merchant_id: 7, title: 'Free coffee' } },
-        { eventName: 'MODIFY', image: { entity: 'OrderAheadOrder', uuid: 'o-1', user_id: 41, app_id: 3, state: 'submitted', priced: { merchant_id: 7, merchant_name: 'Coffee Co' } } },
+        {
+          eventName: 'MODIFY',
+          image: { entity: 'OrderAheadOrder', uuid: 'o-1', user_id: 41, app_id: 3, state: 'submitted', priced: { merchant_id: 7, merchant_name: 'Coffee Co' } },
+        },
         { eventName: 'MODIFY', image: { entity: 'Reward', source: 'earned', reward_id: 'earned-1', user_id: 41, merchant_id: 7, title: 'Free coffee' } },
         { eventName: 'REMOVE', image: { entity: 'OrderAheadOrder', uuid: 'o-2', user_id: 41, app_id: 3, state: 'completed', priced: { merchant_id: 7 } } },
       ]),

@@ -40,10 +40,13 @@ describe('round trips per request (app surface)', () => {
     expect(roundTrips(links)).toBe(1);
   });
 
-  it('a push device registration: token + the api_key + the put and the user\'s devices in one wait', async () => {
+  it("a push device registration: token + the api_key + the put and the user's devices in one wait", async () => {
     const { app, apiKey } = await appFixture();
     const user = await userFixture(app.app_id);
-    const registered = await api.call('POST', '/v15/apn_devices', { token: user.token, body: { api_key: apiKey, apn_device: { device_identifier: 'phone', sandbox: false, token: 'AB'.repeat(32) } } });
+    const registered = await api.call('POST', '/v15/apn_devices', {
+      token: user.token,
+      body: { api_key: apiKey, apn_device: { device_identifier: 'phone', sandbox: false, token: 'AB'.repeat(32) } },
+    });
     expect(registered.status).toBe(200);
     expect(roundTrips(registered)).toBe(4);
   });

@@ -51,7 +51,17 @@ describe('A5 GET /v14/categories', () => {
     for (const id of named) expect(known.has(id), `category ${id}`).toBe(true);
     await expect(locationFixture(world.merchant.merchant.merchant_id, { categories: [9999] })).rejects.toThrow(LocationInputError);
     await expect(
-      createLocation({ merchant_id: world.merchant.merchant.merchant_id, street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02108', latitude: 42.35, longitude: -71.06, time_zone: 'America/New_York', categories: [0] }),
+      createLocation({
+        merchant_id: world.merchant.merchant.merchant_id,
+        street_address: '1 Main St',
+        locality: 'Boston',
+        region: 'MA',
+        postal_code: '02108',
+        latitude: 42.35,
+        longitude: -71.06,
+        time_zone: 'America/New_York',
+        categories: [0],
+      }),
     ).rejects.toThrow(/categories/);
   });
 });
@@ -91,7 +101,15 @@ describe('A6 GET /v15/orders/:uuid/interstitial (and v14)', () => {
     const merchantId = world.merchant.merchant.merchant_id;
     const [shareVariant, feedbackVariant] = reference.variants;
     const campaign = await campaignFixture(merchantId, 'spend');
-    await setInterstitial({ merchantId, type: 'share', title: '$1 at Test Merchant', calloutText: 'Give Money to Friends', descriptionHtml: '<p>Grab $1.00</p>', campaignId: campaign.campaign_id, share: shareVariant.response_body.interstitial.action });
+    await setInterstitial({
+      merchantId,
+      type: 'share',
+      title: '$1 at Test Merchant',
+      calloutText: 'Give Money to Friends',
+      descriptionHtml: '<p>Grab $1.00</p>',
+      campaignId: campaign.campaign_id,
+      share: shareVariant.response_body.interstitial.action,
+    });
     const share = await api.call('GET', `/v15/orders/${world.orderUuid}/interstitial`, { token: world.user.token });
     expect(share.status).toBe(200);
     expectShapeOf(share.body, shareVariant.response_body);
@@ -100,7 +118,14 @@ describe('A6 GET /v15/orders/:uuid/interstitial (and v14)', () => {
     expect(share.body.interstitial.action.message_for_facebook).toBe('');
     expect(share.body.interstitial.image_url).toBe(`${api.baseUrl}/v14/campaigns/${campaign.campaign_id}/image`);
 
-    await setInterstitial({ merchantId, type: 'feedback', title: 'Give us Feedback', calloutText: 'Give us Feedback', descriptionHtml: '<p>Do you like the app?</p>', questionText: 'How would you rate this app?' });
+    await setInterstitial({
+      merchantId,
+      type: 'feedback',
+      title: 'Give us Feedback',
+      calloutText: 'Give us Feedback',
+      descriptionHtml: '<p>Do you like the app?</p>',
+      questionText: 'How would you rate this app?',
+    });
     const feedback = await api.call('GET', `/v14/orders/${world.orderUuid}/interstitial`, { token: world.user.token });
     expect(feedback.status).toBe(200);
     expectShapeOf(feedback.body, feedbackVariant.response_body);
@@ -115,7 +140,10 @@ describe('A6 GET /v15/orders/:uuid/interstitial (and v14)', () => {
     const merchantId = world.merchant.merchant.merchant_id;
     const code = uniqueCode('THANKS');
     const campaign = await campaignFixture(merchantId, 'value', { cohort_code: code, value_amount: 100 });
-    const set = await runAdmin(['set-interstitial', '--merchant-id', String(merchantId), '--type', 'claim', '--title', 'A gift', '--campaign-id', String(campaign.campaign_id)], api);
+    const set = await runAdmin(
+      ['set-interstitial', '--merchant-id', String(merchantId), '--type', 'claim', '--title', 'A gift', '--campaign-id', String(campaign.campaign_id)],
+      api,
+    );
     expect(set.code, set.stderr).toBe(0);
     const claim = await api.call('GET', `/v15/orders/${world.orderUuid}/interstitial`, { token: world.user.token });
     expect(claim.status).toBe(200);
@@ -162,13 +190,24 @@ describe('A7 POST /v15/orders/:uuid/feedback', () => {
     const ios = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, { token: world.user.token, body: reference.request_body });
     expect(ios.status).toBe(200);
     expect(ios.text).toBe('');
-    expect(await getFeedback(world.orderUuid)).toMatchObject({ rating: 5, comment: 'No comment', question_text: 'Question?', user_id: world.user.user.user_id });
+    expect(await getFeedback(world.orderUuid)).toMatchObject({
+      rating: 5,
+      comment: 'No comment',
+      question_text: 'Question?',
+      user_id: world.user.user.user_id,
+    });
 
-    const android = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, { token: world.user.token, body: { feedback: { ...reference.request_body_android.feedback, comment: null } } });
+    const android = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, {
+      token: world.user.token,
+      body: { feedback: { ...reference.request_body_android.feedback, comment: null } },
+    });
     expect(android.status).toBe(200);
     expect(await getFeedback(world.orderUuid)).toMatchObject({ rating: 1, comment: null, question_text: 'question_text' });
 
-    const noRating = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, { token: world.user.token, body: { feedback: { question_text: 'Q', rating: '' } } });
+    const noRating = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, {
+      token: world.user.token,
+      body: { feedback: { question_text: 'Q', rating: '' } },
+    });
     expect(noRating.status).toBe(200);
     expect((await getFeedback(world.orderUuid))?.rating).toBeNull();
   });
@@ -176,12 +215,18 @@ describe('A7 POST /v15/orders/:uuid/feedback', () => {
   it('refuses a rating that is not a number from 0 to 10 (422), and feedback on an order not the user’s (404)', async () => {
     const world = await worldWithOrder();
     for (const rating of ['five', 11, -1, 2.5]) {
-      const response = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, { token: world.user.token, body: { feedback: { question_text: 'Q', rating } } });
+      const response = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, {
+        token: world.user.token,
+        body: { feedback: { question_text: 'Q', rating } },
+      });
       expect(response.status, String(rating)).toBe(422);
       expect(response.body[0].error).toMatchObject({ object: 'feedback', property: 'rating' });
     }
     const stranger = await userFixture(world.app.app_id);
-    const other = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, { token: stranger.token, body: { feedback: { question_text: 'Q', rating: 1 } } });
+    const other = await api.call('POST', `/v15/orders/${world.orderUuid}/feedback`, {
+      token: stranger.token,
+      body: { feedback: { question_text: 'Q', rating: 1 } },
+    });
     expect(other.status).toBe(404);
     expect(await getFeedback(world.orderUuid)).toBeUndefined();
   });
@@ -199,7 +244,11 @@ describe('A8 POST /v14/tickets', () => {
 
     const listed = await runAdmin(['list-tickets', '--limit', '20'], api);
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).tickets.some((ticket: { body: string; ticket_id: number }) => ticket.body === body && ticket.ticket_id === response.body.ticket.id)).toBe(true);
+    expect(
+      JSON.parse(listed.stdout).tickets.some(
+        (ticket: { body: string; ticket_id: number }) => ticket.body === body && ticket.ticket_id === response.body.ticket.id,
+      ),
+    ).toBe(true);
 
     const deadline = Date.now() + 5000;
     let mail: Awaited<ReturnType<typeof sentEmails>> = [];
@@ -212,7 +261,7 @@ describe('A8 POST /v14/tickets', () => {
     expect(mail[0]!.body.text).toContain(world.user.email);
   });
 
-  it("answers the documented 422 for a blank or missing body, and stores nothing", async () => {
+  it('answers the documented 422 for a blank or missing body, and stores nothing', async () => {
     const reference = clientPayload('ios_v14_tickets__create.json').errors[0];
     const world = await orderWorld();
     for (const ticket of [{ body: '' }, { body: '   ' }, {}]) {

@@ -80,14 +80,27 @@ const MAY_IMPORT: Record<string, string[]> = {
   'shared/ordering': ['shared/env', 'shared/log'],
   'shared/push': ['shared/env', 'shared/log'],
   'shared/auth': [...LEAVES, 'shared/db'],
-  'shared/domain': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/payments', 'shared/workflows', 'shared/queues', 'shared/geocoding', 'shared/mail', 'shared/ordering', 'shared/images', 'shared/push'],
+  'shared/domain': [
+    ...LEAVES,
+    'shared/db',
+    'shared/schemas',
+    'shared/auth',
+    'shared/payments',
+    'shared/workflows',
+    'shared/queues',
+    'shared/geocoding',
+    'shared/mail',
+    'shared/ordering',
+    'shared/images',
+    'shared/push',
+  ],
   'shared/http': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/domain'],
   'shared/openapi': [...LEAVES, 'shared/schemas', 'shared/http', 'functions'],
   functions: [...LEAVES, 'shared/schemas', 'shared/domain', 'shared/http', 'docs/openapi.json'],
 };
 
 describe('what each folder may import (docs/architecture.md)', () => {
-  it('keeps every import of shared/ and functions/ inside its part\'s allowed list', () => {
+  it("keeps every import of shared/ and functions/ inside its part's allowed list", () => {
     const broken = [...shared, ...functions].flatMap((file) => {
       const from = part(file.path);
       const allowed = MAY_IMPORT[from];
@@ -147,7 +160,12 @@ describe('one way to do each thing', () => {
   // locale; a module importing zod itself could build a schema on the classic API (~90 KiB of a bundle) or
   // parse without those messages.
   it('takes zod from shared/schemas/zod.ts only', () => {
-    expect(offending(everything.filter((file) => file.path !== 'shared/schemas/zod.ts'), /from 'zod(\/[^']*)?'/)).toEqual([]);
+    expect(
+      offending(
+        everything.filter((file) => file.path !== 'shared/schemas/zod.ts'),
+        /from 'zod(\/[^']*)?'/,
+      ),
+    ).toEqual([]);
   });
 
   it('declares handler responses plainly: adding a route needs no bundling incantation (issue 35)', () => {
@@ -156,7 +174,12 @@ describe('one way to do each thing', () => {
 });
 
 describe('size', () => {
-  const MONEY = [/^shared\/domain\/orders\//, /^shared\/domain\/(ledger|gift-cards|idempotency)\.ts$/, /^shared\/domain\/loyalty\/order-effects\.ts$/, /^shared\/db\/(transactions|reads|transient)\.ts$/];
+  const MONEY = [
+    /^shared\/domain\/orders\//,
+    /^shared\/domain\/(ledger|gift-cards|idempotency)\.ts$/,
+    /^shared\/domain\/loyalty\/order-effects\.ts$/,
+    /^shared\/db\/(transactions|reads|transient)\.ts$/,
+  ];
 
   it('keeps every money module under 400 lines', () => {
     const money = shared.filter((file) => MONEY.some((pattern) => pattern.test(file.path)));

@@ -13,9 +13,15 @@ const FUNCTION = 'users-create';
 
 describe(`zod in the ${FUNCTION} bundle`, () => {
   it('is zod/mini with its English messages and no other locale', async () => {
-    const result = await build({ ...apiFunctionEsbuildOptions({ [`${FUNCTION}/index`]: handlerEntry(FUNCTION) }, '/nonexistent'), write: false, metafile: true });
-    const output = Object.entries((result.metafile).outputs).find(([path]) => path.endsWith('.mjs'))![1];
-    const zodModules = Object.entries(output.inputs).filter(([path, input]) => path.includes('node_modules/zod/') && input.bytesInOutput > 0).map(([path]) => path.slice(path.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
+    const result = await build({
+      ...apiFunctionEsbuildOptions({ [`${FUNCTION}/index`]: handlerEntry(FUNCTION) }, '/nonexistent'),
+      write: false,
+      metafile: true,
+    });
+    const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('.mjs'))![1];
+    const zodModules = Object.entries(output.inputs)
+      .filter(([path, input]) => path.includes('node_modules/zod/') && input.bytesInOutput > 0)
+      .map(([path]) => path.slice(path.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
     expect(zodModules.filter((path) => path.startsWith('v4/locales/'))).toEqual(['v4/locales/en.js']);
     expect(zodModules.filter((path) => path.startsWith('v4/classic/'))).toEqual([]);
     expect(zodModules.some((path) => path.startsWith('v4/mini/'))).toBe(true);

@@ -40,7 +40,15 @@ describe('GET /v14/credit_cards (A15)', () => {
     for (const variant of iosList.variants) expect(missingKeys(variant.response_body[0].credit_card, response.body[0].credit_card)).toEqual([]);
     expect(missingKeys(csharpList.response_body[0].credit_card, response.body[0].credit_card)).toEqual([]);
     expect(response.body.map((entry: { credit_card: object }) => entry.credit_card)).toEqual([
-      expect.objectContaining({ id: credit.id, debit: false, promoted: true, state: 'active', bin: '411111', expiration_month: expect.any(Number), expiration_year: expect.any(Number) }),
+      expect.objectContaining({
+        id: credit.id,
+        debit: false,
+        promoted: true,
+        state: 'active',
+        bin: '411111',
+        expiration_month: expect.any(Number),
+        expiration_year: expect.any(Number),
+      }),
       expect.objectContaining({ id: debit.id, debit: true, promoted: false, state: 'active', bin: '400005', type: 'Visa' }),
     ]);
     for (const { credit_card: card } of response.body) {
@@ -71,7 +79,11 @@ describe('PUT /v14/credit_cards/:id (A16)', () => {
     // The docs example's `state: "inactive"` is a slip (docs/payments.md): the state is unchanged.
     expect(promoted.body.credit_card).toMatchObject({ id: declining, promoted: true, state: 'active' });
     const listed = (await api.call('GET', '/v14/credit_cards', { token: world.user.token })).body;
-    expect(listed.filter((entry: { credit_card: { promoted: boolean } }) => entry.credit_card.promoted).map((entry: { credit_card: { id: number } }) => entry.credit_card.id)).toEqual([declining]);
+    expect(
+      listed
+        .filter((entry: { credit_card: { promoted: boolean } }) => entry.credit_card.promoted)
+        .map((entry: { credit_card: { id: number } }) => entry.credit_card.id),
+    ).toEqual([declining]);
     // The declining card is now the one charged: the order is refused.
     const refused = await placeOrder(api, world, { spend_amount: 500 });
     expect(refused.status).toBe(422);
@@ -87,7 +99,11 @@ describe('PUT /v14/credit_cards/:id (A16)', () => {
     const other = await userFixture(appId);
     const deleted = await addCard(world.user.token, uniqueNonce());
     expect((await api.call('DELETE', `/v14/credit_cards/${deleted.id}`, { token: world.user.token })).status).toBe(200);
-    for (const [id, token] of [[999_999_999, world.user.token], [deleted.id, world.user.token], [valid, other.token]] as const) {
+    for (const [id, token] of [
+      [999_999_999, world.user.token],
+      [deleted.id, world.user.token],
+      [valid, other.token],
+    ] as const) {
       const response = await api.call('PUT', `/v14/credit_cards/${id}`, { token });
       expect(response.status).toBe(404);
       expect(response.body).toEqual(docsPromote.errors[0].response_body);
@@ -95,7 +111,9 @@ describe('PUT /v14/credit_cards/:id (A16)', () => {
   });
 
   it('of ten concurrent promotions of two cards, the user ends with exactly one promoted card', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, index) => api.call('PUT', `/v14/credit_cards/${index % 2 ? valid : declining}`, { token: world.user.token })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => api.call('PUT', `/v14/credit_cards/${index % 2 ? valid : declining}`, { token: world.user.token })),
+    );
     for (const result of results) expect([200, 409]).toContain(result.status);
     const listed = (await api.call('GET', '/v14/credit_cards', { token: world.user.token })).body;
     expect(listed.filter((entry: { credit_card: { promoted: boolean } }) => entry.credit_card.promoted)).toHaveLength(1);
@@ -130,7 +148,10 @@ describe('GET and DELETE /v15/payment_method, payment options and preference (A1
     });
 
     const [preloadBody, monthlyBody] = iosOptions.set_preference.variants;
-    const preload = await api.call('PUT', '/v15/apps/payment_preference', { token, body: { payment_preference: { ...preloadBody.request_body_template.payment_preference, preload_value_amount: 3000 } } });
+    const preload = await api.call('PUT', '/v15/apps/payment_preference', {
+      token,
+      body: { payment_preference: { ...preloadBody.request_body_template.payment_preference, preload_value_amount: 3000 } },
+    });
     expect(preload.status, preload.text).toBe(200);
     expect(preload.text).toBe('');
     expect((await api.call('GET', '/v15/payment_method', { token })).body.payment_method).toMatchObject({
@@ -151,7 +172,12 @@ describe('GET and DELETE /v15/payment_method, payment options and preference (A1
 
   it('refuses a preload amount out of bounds and a body without the choice, changing nothing', async () => {
     const { token } = await userFixture(appId);
-    for (const body of [{ payment_preference: { preload: true, preload_value_amount: 10 } }, { payment_preference: { preload: true, preload_value_amount: 10_000_000 } }, { payment_preference: {} }, {}]) {
+    for (const body of [
+      { payment_preference: { preload: true, preload_value_amount: 10 } },
+      { payment_preference: { preload: true, preload_value_amount: 10_000_000 } },
+      { payment_preference: {} },
+      {},
+    ]) {
       const response = await api.call('PUT', '/v15/apps/payment_preference', { token, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
     }
@@ -164,7 +190,9 @@ describe('GET and DELETE /v15/payment_method, payment options and preference (A1
     const removed = await api.call('DELETE', '/v15/payment_method', { token });
     expect(removed.status, removed.text).toBe(200);
     expect(removed.text).toBe('');
-    const listed = (await api.call('GET', '/v14/credit_cards', { token })).body.map((entry: { credit_card: { id: number; promoted: boolean } }) => entry.credit_card);
+    const listed = (await api.call('GET', '/v14/credit_cards', { token })).body.map(
+      (entry: { credit_card: { id: number; promoted: boolean } }) => entry.credit_card,
+    );
     expect(listed).toEqual([expect.objectContaining({ id: second.id, promoted: true })]);
     expect(listed.some((card: { id: number }) => card.id === first.id)).toBe(false);
     expect((await api.call('GET', '/v15/payment_method', { token })).body.payment_method.metadata.last_4).toBe(second.last_4);

@@ -36,7 +36,9 @@ function clientBody(template: { credit_card: Record<string, string> }, card: San
   };
   const fields = Object.keys(template.credit_card);
   expect(fields.filter((field) => field.startsWith('encrypted_')).sort()).toEqual(Object.keys(plaintexts).sort());
-  return { credit_card: Object.fromEntries(fields.map((field) => [field, field in plaintexts ? sandboxEncrypt(plaintexts[field]!) : template.credit_card[field]!])) };
+  return {
+    credit_card: Object.fromEntries(fields.map((field) => [field, field in plaintexts ? sandboxEncrypt(plaintexts[field]!) : template.credit_card[field]!])),
+  };
 }
 
 const csharp = clientPayload('csharp_v15_credit_cards__create.json');
@@ -52,7 +54,7 @@ function create(token: string, body: unknown) {
   return api.call('POST', '/v15/credit_cards', { token, body });
 }
 
-describe('POST /v15/credit_cards with the SDKs\' encrypted card body', () => {
+describe("POST /v15/credit_cards with the SDKs' encrypted card body", () => {
   it('creates a card from the C# body, answering the fields the C# client parses with their types', async () => {
     const { user, token } = await userFixture(appId);
     const body = clientBody(csharp.request_body, { number: SANDBOX_CARD_NUMBERS.visa, month: '7', year: '2031' });
@@ -73,7 +75,8 @@ describe('POST /v15/credit_cards with the SDKs\' encrypted card body', () => {
     });
     // Never stored: the card number, the ciphertexts, the CVV, the postal code.
     const stored = JSON.stringify(await getCreditCard(user.user_id, response.body.credit_card.id));
-    for (const secret of [SANDBOX_CARD_NUMBERS.visa, body.credit_card.encrypted_number, body.credit_card.encrypted_cvv, '12345']) expect(stored).not.toContain(secret);
+    for (const secret of [SANDBOX_CARD_NUMBERS.visa, body.credit_card.encrypted_number, body.credit_card.encrypted_cvv, '12345'])
+      expect(stored).not.toContain(secret);
   });
 
   it('creates a card from the iOS body, with what the iOS client reads', async () => {
@@ -81,7 +84,14 @@ describe('POST /v15/credit_cards with the SDKs\' encrypted card body', () => {
     const response = await create(token, clientBody(iosTemplate, { number: SANDBOX_CARD_NUMBERS.mastercard, month: '11', year: '2033' }));
     expect(response.status).toBe(ios.response_status);
     const expected = ios.response_body.credit_card;
-    expect(response.body.credit_card).toMatchObject({ promoted: true, description: expected.description, last_4: expected.last_4, type: expected.type, expiration_month: 11, expiration_year: 2033 });
+    expect(response.body.credit_card).toMatchObject({
+      promoted: true,
+      description: expected.description,
+      last_4: expected.last_4,
+      type: expected.type,
+      expiration_month: 11,
+      expiration_year: 2033,
+    });
   });
 
   it("answers an expired card with the C# client's 422, and changes nothing", async () => {

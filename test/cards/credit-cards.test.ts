@@ -104,15 +104,23 @@ describe('POST /v15/credit_cards', () => {
 
   it('answers a missing nonce with 422 and changes nothing', async () => {
     const { token } = await newUser();
-    for (const body of [{ credit_card: {} }, { credit_card: { gateway_payment_nonce: '  ', postal_code: '02114' } }, { credit_card: { encrypted_number: ' ' } }]) {
+    for (const body of [
+      { credit_card: {} },
+      { credit_card: { gateway_payment_nonce: '  ', postal_code: '02114' } },
+      { credit_card: { encrypted_number: ' ' } },
+    ]) {
       const response = await api.call('POST', '/v15/credit_cards', { token, body });
       expect(response.status).toBe(422);
-      expect(response.body).toEqual([{ error: { object: 'credit_card', property: 'gateway_payment_nonce', message: "Gateway payment nonce can't be blank", code: 'missing' } }]);
+      expect(response.body).toEqual([
+        { error: { object: 'credit_card', property: 'gateway_payment_nonce', message: "Gateway payment nonce can't be blank", code: 'missing' } },
+      ]);
     }
     // Encrypted fields come as a set: once one is sent, the first missing one is named.
     const partial = await api.call('POST', '/v15/credit_cards', { token, body: { credit_card: { encrypted_number: '$bt4|x', encrypted_cvv: '$bt4|y' } } });
     expect(partial.status).toBe(422);
-    expect(partial.body).toEqual([{ error: { object: 'credit_card', property: 'encrypted_expiration_month', message: "Encrypted expiration month can't be blank", code: 'missing' } }]);
+    expect(partial.body).toEqual([
+      { error: { object: 'credit_card', property: 'encrypted_expiration_month', message: "Encrypted expiration month can't be blank", code: 'missing' } },
+    ]);
     const wrongType = await api.call('POST', '/v15/credit_cards', { token, body: { credit_card: { gateway_payment_nonce: 42 } } });
     expect(wrongType.status).toBe(422);
     expect(wrongType.body[0].error).toMatchObject({ object: 'credit_card', property: 'gateway_payment_nonce' });
@@ -155,9 +163,19 @@ describe('GET /v15/credit_cards', () => {
       [first.card.card_id, true],
       [second.card.card_id, false],
     ]);
-    expect(Object.keys(response.body[0].credit_card).sort()).toEqual(
-      ['bin', 'debit', 'description', 'expiration_month', 'expiration_year', 'id', 'last_4', 'nickname', 'promoted', 'state', 'type'],
-    );
+    expect(Object.keys(response.body[0].credit_card).sort()).toEqual([
+      'bin',
+      'debit',
+      'description',
+      'expiration_month',
+      'expiration_year',
+      'id',
+      'last_4',
+      'nickname',
+      'promoted',
+      'state',
+      'type',
+    ]);
   });
 
   it('answers an empty array for a user without cards', async () => {

@@ -44,7 +44,11 @@ describe('sandbox gateway: vaulting', () => {
   });
 
   it('fails the invalid-expiration nonce and unknown nonces', async () => {
-    expect(await gateway.vault({ kind: 'nonce', nonce: SANDBOX_NONCES.invalidExpiration })).toEqual({ ok: false, reason: 'invalid_expiration', field: 'expiration_year' });
+    expect(await gateway.vault({ kind: 'nonce', nonce: SANDBOX_NONCES.invalidExpiration })).toEqual({
+      ok: false,
+      reason: 'invalid_expiration',
+      field: 'expiration_year',
+    });
     expect(await gateway.vault({ kind: 'nonce', nonce: 'tokencc_bf_abc123' })).toEqual({ ok: false, reason: 'invalid_nonce' });
     expect(sandboxCard('')).toEqual({ ok: false, reason: 'invalid_nonce' });
   });
@@ -67,7 +71,14 @@ describe('sandbox gateway: client-side encrypted cards', () => {
   };
 
   it('vaults each test card number with its brand, the expiry it was sent, and its behaviour in the token', () => {
-    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa))).toMatchObject({ bin: '411111', last4: '1111', type: 'Visa', expirationMonth: 11, expirationYear: 2030, gatewayToken: expect.stringMatching(/^sbx_valid_/) });
+    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa))).toMatchObject({
+      bin: '411111',
+      last4: '1111',
+      type: 'Visa',
+      expirationMonth: 11,
+      expirationYear: 2030,
+      gatewayToken: expect.stringMatching(/^sbx_valid_/),
+    });
     expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.mastercard))).toMatchObject({ bin: '555555', last4: '4444', type: 'MasterCard' });
     expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.americanExpress))).toMatchObject({ bin: '378282', last4: '0005', type: 'AmericanExpress' });
     expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.discover))).toMatchObject({ bin: '601111', last4: '1117', type: 'Discover' });
@@ -78,11 +89,17 @@ describe('sandbox gateway: client-side encrypted cards', () => {
   it('is the same card as the nonce that stands for the same test card, suffix for suffix', async () => {
     expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa)).fingerprint).toBe((await vaulted(SANDBOX_NONCES.valid)).fingerprint);
     expect(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-7`)).fingerprint).toBe((await vaulted(`${SANDBOX_NONCES.valid}-7`)).fingerprint);
-    expect(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-8`)).fingerprint).not.toBe(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-7`)).fingerprint);
+    expect(vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-8`)).fingerprint).not.toBe(
+      vaultedEncrypted(encrypted(`${SANDBOX_CARD_NUMBERS.visa}-7`)).fingerprint,
+    );
   });
 
   it('refuses a field it cannot decrypt, naming it', () => {
-    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { number: '$bt4|javascript_1_3_9$FyreT+o2W/9VHHjS43ZJJe2SmdvTBcve58...' }), NOW)).toEqual({ ok: false, reason: 'undecryptable', field: 'number' });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { number: '$bt4|javascript_1_3_9$FyreT+o2W/9VHHjS43ZJJe2SmdvTBcve58...' }), NOW)).toEqual({
+      ok: false,
+      reason: 'undecryptable',
+      field: 'number',
+    });
     expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { cvv: '123' }), NOW)).toEqual({ ok: false, reason: 'undecryptable', field: 'cvv' });
   });
 
@@ -95,13 +112,24 @@ describe('sandbox gateway: client-side encrypted cards', () => {
   it('refuses an expired card, a month or year that is not one, and a CVV of the wrong length', () => {
     const invalidYear = { ok: false, reason: 'invalid_expiration', field: 'expiration_year' };
     expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2025') }), NOW)).toEqual(invalidYear);
-    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2026'), expirationMonth: sandboxEncrypt('5') }), NOW)).toEqual(invalidYear);
+    expect(
+      sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2026'), expirationMonth: sandboxEncrypt('5') }), NOW),
+    ).toEqual(invalidYear);
     expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('2047') }), NOW)).toEqual(invalidYear);
     expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('soon') }), NOW)).toEqual(invalidYear);
-    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationMonth: sandboxEncrypt('13') }), NOW)).toEqual({ ok: false, reason: 'invalid_expiration', field: 'expiration_month' });
-    expect(vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('26'), expirationMonth: sandboxEncrypt('06') }))).toMatchObject({ expirationMonth: 6, expirationYear: 2026 });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationMonth: sandboxEncrypt('13') }), NOW)).toEqual({
+      ok: false,
+      reason: 'invalid_expiration',
+      field: 'expiration_month',
+    });
+    expect(
+      vaultedEncrypted(encrypted(SANDBOX_CARD_NUMBERS.visa, { expirationYear: sandboxEncrypt('26'), expirationMonth: sandboxEncrypt('06') })),
+    ).toMatchObject({ expirationMonth: 6, expirationYear: 2026 });
     expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.visa, { cvv: sandboxEncrypt('1234') }), NOW)).toEqual({ ok: false, reason: 'invalid_cvv' });
-    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.americanExpress, { cvv: sandboxEncrypt('123') }), NOW)).toEqual({ ok: false, reason: 'invalid_cvv' });
+    expect(sandboxEncryptedCard(encrypted(SANDBOX_CARD_NUMBERS.americanExpress, { cvv: sandboxEncrypt('123') }), NOW)).toEqual({
+      ok: false,
+      reason: 'invalid_cvv',
+    });
   });
 });
 
@@ -123,7 +151,10 @@ describe('sandbox gateway: charges and refunds', () => {
   });
 
   it('declines a token the sandbox never issued', async () => {
-    expect(await gateway.charge({ gatewayToken: 'sbx_valid_nothex', amount: 100, allowPartial: false, idempotencyKey: 'c' })).toEqual({ ok: false, reason: 'declined' });
+    expect(await gateway.charge({ gatewayToken: 'sbx_valid_nothex', amount: 100, allowPartial: false, idempotencyKey: 'c' })).toEqual({
+      ok: false,
+      reason: 'declined',
+    });
   });
 
   it('authorizes a limited-funds card up to the limit, partially only when allowed', async () => {

@@ -38,14 +38,28 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
 
   it('a location with pickup, delivery and a published menu links it on every location answer iOS reads; following the link answers the menu', async () => {
     const merchant = await merchantFixture(app.app.app_id);
-    const location = await locationFixture(merchant.merchant.merchant_id, { fulfillment_types: ['in_store', 'pickup', 'delivery'], delivery_radius_m: 3000, menu_url: 'https://example.com/our-menu' });
+    const location = await locationFixture(merchant.merchant.merchant_id, {
+      fulfillment_types: ['in_store', 'pickup', 'delivery'],
+      delivery_radius_m: 3000,
+      menu_url: 'https://example.com/our-menu',
+    });
     const menu = await createMenuForLocation(location.location_id, sampleMenu());
     const menuLink = `${api.baseUrl}/v15/order_ahead/menus/${menu.menu_id}`;
 
     const v14 = await api.call('GET', `/v14/locations/${location.location_id}`);
     expect(v14.status, v14.text).toBe(200);
     // The iOS v14 fixture has a string in every URL field: ours are strings too where there is something to link.
-    expectShapeOf(v14.body, iosV14, { nullable: ['$.location.twitter_url', '$.location.yelp_url', '$.location.facebook_url', '$.location.opentable_url', '$.location.newsletter_url', '$.location.foodler_url', '$.location.phone'] });
+    expectShapeOf(v14.body, iosV14, {
+      nullable: [
+        '$.location.twitter_url',
+        '$.location.yelp_url',
+        '$.location.facebook_url',
+        '$.location.opentable_url',
+        '$.location.newsletter_url',
+        '$.location.foodler_url',
+        '$.location.phone',
+      ],
+    });
     const v15 = await api.call('GET', `/v15/locations/${location.location_id}`);
     const merchantList = await api.call('GET', `/v15/merchants/${merchant.merchant.merchant_id}/locations`);
     const appList = await api.call('GET', `/v15/apps/${app.app.app_id}/locations?fulfillment_types=pickup&lat=42.35&lng=-71.05`);
@@ -82,7 +96,8 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
       expect(pickup.body.location.pickup_menu_url).toMatch(new RegExp(`^${api.baseUrl}/v15/order_ahead/menus/\\d+$`));
       expect(pickup.body.location.delivery_menu_url).toBeNull();
       for (const answer of [none.body.location, pickup.body.location]) {
-        for (const [name, value] of urlFields(answer)) expect(value === null || /^https?:\/\/\S+$/.test(value as string), `${version} ${name}: ${String(value)}`).toBe(true);
+        for (const [name, value] of urlFields(answer))
+          expect(value === null || /^https?:\/\/\S+$/.test(value as string), `${version} ${name}: ${String(value)}`).toBe(true);
       }
     }
   });
@@ -96,7 +111,9 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
     expect((await api.call('GET', `/v15/locations/${location.location_id}`)).body.location.pickup_menu_url).toBeNull();
     const linked = await runAdmin(['link-location-menus'], api);
     expect(linked.code, linked.stderr).toBe(0);
-    expect((await api.call('GET', `/v15/locations/${location.location_id}`)).body.location.pickup_menu_url).toBe(`${api.baseUrl}/v15/order_ahead/menus/${menu.menu_id}`);
+    expect((await api.call('GET', `/v15/locations/${location.location_id}`)).body.location.pickup_menu_url).toBe(
+      `${api.baseUrl}/v15/order_ahead/menus/${menu.menu_id}`,
+    );
   });
 
   it('publishing a menu moves the location in the change feed (GET /v14/locations), so apps that keep copies fetch it again', async () => {
@@ -107,7 +124,24 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
     const stored = (await db().send(new GetCommand({ TableName: table(), Key: keys.location(location.location_id) }))).Item!;
     await db().send(new DeleteCommand({ TableName: table(), Key: keys.locationChange(location.updated_at, location.location_id) }));
     await db().send(new PutCommand({ TableName: table(), Item: { ...stored, updated_at: longAgo } }));
-    await db().send(new PutCommand({ TableName: table(), Item: { ...keys.locationChange(longAgo, location.location_id), entity: 'LocationChange', location_id: location.location_id, shown: true, updated_at: longAgo, categories: [], latitude: 42.35, longitude: -71.05, merchant_id: merchant.merchant.merchant_id, merchant_name: merchant.merchant.name, name: 'Downtown' } }));
+    await db().send(
+      new PutCommand({
+        TableName: table(),
+        Item: {
+          ...keys.locationChange(longAgo, location.location_id),
+          entity: 'LocationChange',
+          location_id: location.location_id,
+          shown: true,
+          updated_at: longAgo,
+          categories: [],
+          latitude: 42.35,
+          longitude: -71.05,
+          merchant_id: merchant.merchant.merchant_id,
+          merchant_name: merchant.merchant.name,
+          name: 'Downtown',
+        },
+      }),
+    );
 
     await createMenuForLocation(location.location_id, sampleMenu());
     const shown = await api.call('GET', `/v15/locations/${location.location_id}`);
@@ -160,7 +194,10 @@ describe("issue 34.7: the merchant's tip preference", () => {
   it('is a per-merchant setting: each value reaches every view of every location of that merchant, and no other merchant', async () => {
     const merchant = await merchantFixture(app.app.app_id);
     const other = await merchantFixture(app.app.app_id);
-    const locations = [await locationFixture(merchant.merchant.merchant_id), await locationFixture(merchant.merchant.merchant_id, { shown: false, name: 'Back office' })];
+    const locations = [
+      await locationFixture(merchant.merchant.merchant_id),
+      await locationFixture(merchant.merchant.merchant_id, { shown: false, name: 'Back office' }),
+    ];
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     for (const preference of ['expected', 'unwanted', 'no preference'] as const) {
       await setMerchantTipPreference(merchant.merchant.merchant_id, preference);
@@ -187,10 +224,17 @@ describe("issue 34.7: the merchant's tip preference", () => {
     expect(await preferencesShown(merchant, location.location_id)).toEqual(Array(5).fill('expected'));
   });
 
-  it("a merchant stored before the setting (`percent`, which no client knows) answers the default", async () => {
+  it('a merchant stored before the setting (`percent`, which no client knows) answers the default', async () => {
     const merchant = await merchantFixture(app.app.app_id);
     const location = await locationFixture(merchant.merchant.merchant_id);
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.location(location.location_id), UpdateExpression: 'SET merchant_tip_preference = :old', ExpressionAttributeValues: { ':old': 'percent' } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.location(location.location_id),
+        UpdateExpression: 'SET merchant_tip_preference = :old',
+        ExpressionAttributeValues: { ':old': 'percent' },
+      }),
+    );
     expect(await preferencesShown(merchant, location.location_id)).toEqual(Array(5).fill('no preference'));
   });
 });
@@ -203,11 +247,16 @@ describe('issue 34.11: integer ids the C# SDK can read (below 2^31)', () => {
   /** The C# SDK's proposal and completion, at the world's location with its customer's code. */
   async function csharpOrder(world: OrderWorld): Promise<string> {
     const own = { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data };
-    const proposed = await api.call('POST', '/v15/proposed_orders', { authorization: `token merchant="${world.merchant.token}"`, body: { proposed_order: { ...proposeBody.proposed_order, ...own } } });
+    const proposed = await api.call('POST', '/v15/proposed_orders', {
+      authorization: `token merchant="${world.merchant.token}"`,
+      body: { proposed_order: { ...proposeBody.proposed_order, ...own } },
+    });
     expect(proposed.status, proposed.text).toBe(200);
     const completed = await api.call('POST', '/v15/completed_orders', {
       authorization: `token merchant="${world.merchant.token}"`,
-      body: { completed_order: { ...completeBody.completed_order, ...own, applied_discount_amount: 0, proposed_order_uuid: proposed.body.proposed_order.uuid } },
+      body: {
+        completed_order: { ...completeBody.completed_order, ...own, applied_discount_amount: 0, proposed_order_uuid: proposed.body.proposed_order.uuid },
+      },
     });
     expect(completed.status, completed.text).toBe(200);
     return completed.body.order.uuid;
@@ -217,7 +266,7 @@ describe('issue 34.11: integer ids the C# SDK can read (below 2^31)', () => {
     return api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/orders/${uuid}`, { authorization: `token ${world.merchant.token}` });
   }
 
-  it('the merchant-facing order detail answers an id below 2^31, the same on every read and on the customer\'s detail; orders settled at once get distinct ids', async () => {
+  it("the merchant-facing order detail answers an id below 2^31, the same on every read and on the customer's detail; orders settled at once get distinct ids", async () => {
     const worlds = await Promise.all([orderWorld(), orderWorld(), orderWorld(), orderWorld()]);
     const uuids = await Promise.all(worlds.map(csharpOrder));
     const ids: number[] = [];
@@ -225,7 +274,9 @@ describe('issue 34.11: integer ids the C# SDK can read (below 2^31)', () => {
       const first = await detail(world, uuids[index]!);
       expect(first.status, first.text).toBe(200);
       // The C# SDK's order carries sku, category and upc per item; the SDK's own proposal leaves some out (null here).
-      expectShapeOf(first.body, orderDetail.response_body, { nullable: ['$.order.items[].item.upc', '$.order.items[].item.sku', '$.order.items[].item.category', '$.order.items[].item.description'] });
+      expectShapeOf(first.body, orderDetail.response_body, {
+        nullable: ['$.order.items[].item.upc', '$.order.items[].item.sku', '$.order.items[].item.category', '$.order.items[].item.description'],
+      });
       const id = first.body.order.id;
       expect(Number.isInteger(id) && id > 0 && id < CLIENT_ID_LIMIT, String(id)).toBe(true);
       expect((await detail(world, uuids[index]!)).body.order.id).toBe(id);
@@ -255,7 +306,9 @@ describe('issue 34.11: integer ids the C# SDK can read (below 2^31)', () => {
     expect(oversizedIds([{ location: { merchant_id: CLIENT_ID_LIMIT } }])).toEqual(['$[0].location.merchant_id: 2147483648']);
     expect(oversizedIds({ order: { campaign_ids: [1, CLIENT_ID_LIMIT] } })).toEqual(['$.order.campaign_ids[1]: 2147483648']);
     expect(oversizedIds({ order: { id: CLIENT_ID_LIMIT - 1 } })).toEqual([]);
-    expect(oversizedIds({ menu: { id: 3, items: [{ item: { id: 101, options: [{ option: { id: 4_294_967_307 } }], option_ids: [4_294_967_307] } }] } })).toEqual([]);
+    expect(
+      oversizedIds({ menu: { id: 3, items: [{ item: { id: 101, options: [{ option: { id: 4_294_967_307 } }], option_ids: [4_294_967_307] } }] } }),
+    ).toEqual([]);
   });
 });
 
@@ -274,9 +327,17 @@ describe('issue 34.13: born_at in a form the SDKs parse', () => {
     const path = `/v14/users/${user.user.user_id}`;
     const set = await api.call('PUT', path, { token: user.token, body: { user: { ...csharp.request_body_template.user, born_at: '1990-05-17' } } });
     expect(set.status, set.text).toBe(200);
-    for (const answer of [set.body.user.born_at, (await api.call('GET', path, { token: user.token })).body.user.born_at, (await api.call('GET', '/v15/users', { token: user.token })).body.user.born_at]) {
-      expect(CSHARP_FORMS.some((form) => form.test(answer)), answer).toBe(true);
-      for (const zone of ['America/Los_Angeles', 'America/New_York', 'Pacific/Honolulu', 'UTC', 'Europe/Berlin', 'Asia/Tokyo']) expect(dayIn(answer, zone), zone).toBe('1990-05-17');
+    for (const answer of [
+      set.body.user.born_at,
+      (await api.call('GET', path, { token: user.token })).body.user.born_at,
+      (await api.call('GET', '/v15/users', { token: user.token })).body.user.born_at,
+    ]) {
+      expect(
+        CSHARP_FORMS.some((form) => form.test(answer)),
+        answer,
+      ).toBe(true);
+      for (const zone of ['America/Los_Angeles', 'America/New_York', 'Pacific/Honolulu', 'UTC', 'Europe/Berlin', 'Asia/Tokyo'])
+        expect(dayIn(answer, zone), zone).toBe('1990-05-17');
     }
     // Sent back as read (a client saving the profile unchanged), the date stays.
     const again = await api.call('PUT', path, { token: user.token, body: { user: { born_at: set.body.user.born_at } } });
@@ -286,7 +347,12 @@ describe('issue 34.13: born_at in a form the SDKs parse', () => {
   it("iOS's sign-up birthday (`1980-01-01T00:00:00-05:00`) reads back as an ISO 8601 datetime of that day", async () => {
     const ios = clientPayload('ios_v15_apps_users__create.json');
     const created = await api.call('POST', '/v15/apps/users', {
-      body: { ...ios.request_body_template, api_key: app.apiKey, user: { email: `ios-${Date.now()}@example.com`, first_name: 'John', last_name: 'Doe', born_at: '1980-01-01T00:00:00-05:00' }, permission_keynames: ['read_user_basic_info'] },
+      body: {
+        ...ios.request_body_template,
+        api_key: app.apiKey,
+        user: { email: `ios-${Date.now()}@example.com`, first_name: 'John', last_name: 'Doe', born_at: '1980-01-01T00:00:00-05:00' },
+        permission_keynames: ['read_user_basic_info'],
+      },
     });
     expect(created.status, created.text).toBe(200);
     const shown = await api.call('GET', '/v15/users', { token: created.body.access_token.token });

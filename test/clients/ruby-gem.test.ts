@@ -63,7 +63,14 @@ const v14 = (path: string) => `/v14/${path}`;
  */
 const gem = {
   /** Api#orders.create: Requests::CreateOrder (merchant and user), `{order: {...}}` with each item wrapped as `{item: ...}` and empty ones left `nil`. */
-  async createOrder(request: { items: Record<string, unknown>[]; location_id: number; spend_amount: number; identifier_from_merchant?: string; merchant_access_token: string; user_access_token: string }) {
+  async createOrder(request: {
+    items: Record<string, unknown>[];
+    location_id: number;
+    spend_amount: number;
+    identifier_from_merchant?: string;
+    merchant_access_token: string;
+    user_access_token: string;
+  }) {
     const { merchant_access_token, user_access_token, ...fields } = request;
     const order = { ...fields, items: fields.items.map((item) => (Object.keys(item).length === 0 ? null : { item })) };
     const response = await gemSend('POST', v15('orders'), { merchant_and_user: [merchant_access_token, user_access_token] }, { order });
@@ -71,7 +78,12 @@ const gem = {
   },
   /** Api#locations(id).merchant_funded_credit.get(qr, merchant_token): merchant_v14 auth, the QR code unencoded in the path. */
   async locationMerchantFundedCredit(locationId: number, paymentTokenData: string, merchantToken: string) {
-    const response = await gemSend('GET', v15(`locations/${locationId}/merchant_funded_credit?payment_token_data=${paymentTokenData}`), { merchant_v14: merchantToken }, {});
+    const response = await gemSend(
+      'GET',
+      v15(`locations/${locationId}/merchant_funded_credit?payment_token_data=${paymentTokenData}`),
+      { merchant_v14: merchantToken },
+      {},
+    );
     return { ...response, credit: response.success ? response.parsed.merchant_funded_credit : undefined };
   },
   /** Api#merchant_funded_credits.give(email:, value_amount:, merchant_access_token:): `{merchant_funded_credit: {email, value_amount}}`; success needs no body. */
@@ -91,7 +103,12 @@ const gem = {
   },
   /** Api#orders(uuid).refund(merchant_token): `{refund: {}}` (manager_confirmation only when set); reads 'order'. */
   async refundOrder(uuid: string, merchantToken: string, managerConfirmation?: string) {
-    const response = await gemSend('POST', `${v15(`orders/${uuid}`)}/refund`, { merchant: merchantToken }, { refund: managerConfirmation === undefined ? {} : { manager_confirmation: managerConfirmation } });
+    const response = await gemSend(
+      'POST',
+      `${v15(`orders/${uuid}`)}/refund`,
+      { merchant: merchantToken },
+      { refund: managerConfirmation === undefined ? {} : { manager_confirmation: managerConfirmation } },
+    );
     return { ...response, order: response.success ? response.parsed.order : undefined };
   },
   /** Api#qr_codes.get(user_token): the three preferences (0 by default) with unescaped brackets, body {}; reads 'qr_code'. */
@@ -133,8 +150,26 @@ describe("LevelUp's Ruby gem, replayed (issue 13: the POS calls)", () => {
     expect(discount.success).toBe(true);
     expect(discount.credit).toMatchObject({ discount_amount: 250, gift_card_amount: 1000 });
 
-    const items = [{ charged_price: 350, description: 'Non-poisonous, supplies vital nutrients', name: 'Food', quantity: 1, sku: '123abc', category: 'Edible Things', standard_price: 350 }, {}];
-    const created = await gem.createOrder({ identifier_from_merchant: '01234', location_id: world.location.location_id, spend_amount: 1500, items, merchant_access_token: merchantToken, user_access_token: world.user.token });
+    const items = [
+      {
+        charged_price: 350,
+        description: 'Non-poisonous, supplies vital nutrients',
+        name: 'Food',
+        quantity: 1,
+        sku: '123abc',
+        category: 'Edible Things',
+        standard_price: 350,
+      },
+      {},
+    ];
+    const created = await gem.createOrder({
+      identifier_from_merchant: '01234',
+      location_id: world.location.location_id,
+      spend_amount: 1500,
+      items,
+      merchant_access_token: merchantToken,
+      user_access_token: world.user.token,
+    });
     expect(created.success, JSON.stringify(created.parsed)).toBe(true);
     // What the gem's PaymentCalculator takes from the answer, and the uuid a refund names.
     expect(created.order).toMatchObject({ spend_amount: 1500, tip_amount: 0, uuid: expect.stringMatching(/^[0-9a-f]{32}$/) });
@@ -146,11 +181,23 @@ describe("LevelUp's Ruby gem, replayed (issue 13: the POS calls)", () => {
   });
 
   it("its specs' failures are failures the gem can read: an invalid user token on orders.create, order '0' refunded", async () => {
-    const invalidUser = await gem.createOrder({ items: [], location_id: world.location.location_id, spend_amount: 10, merchant_access_token: world.merchant.token, user_access_token: 'invalid' });
+    const invalidUser = await gem.createOrder({
+      items: [],
+      location_id: world.location.location_id,
+      spend_amount: 10,
+      merchant_access_token: world.merchant.token,
+      user_access_token: 'invalid',
+    });
     expect(invalidUser.success).toBe(false);
     expect(invalidUser.status).toBe(401);
     // The README passes the scanned QR code as the user token: not supported (docs/pos.md), refused as the gem can read it.
-    const qrAsUser = await gem.createOrder({ items: [], location_id: world.location.location_id, spend_amount: 10, merchant_access_token: world.merchant.token, user_access_token: world.user.user.payment_token_data });
+    const qrAsUser = await gem.createOrder({
+      items: [],
+      location_id: world.location.location_id,
+      spend_amount: 10,
+      merchant_access_token: world.merchant.token,
+      user_access_token: world.user.user.payment_token_data,
+    });
     expect(qrAsUser.success).toBe(false);
     expect(qrAsUser.status).toBe(401);
     const unknownOrder = await gem.refundOrder('0', world.merchant.token);
@@ -166,7 +213,7 @@ describe("LevelUp's Ruby gem, replayed (issue 13: the POS calls)", () => {
     expect(unknownEmail.success).toBe(false);
   });
 
-  it("locations(id).orders.list and merchants(id).locations.list: lists as the gem maps them, [] for none, failures for -25", async () => {
+  it('locations(id).orders.list and merchants(id).locations.list: lists as the gem maps them, [] for none, failures for -25', async () => {
     const orders = await gem.locationOrders(world.location.location_id, world.merchant.token);
     expect(orders.success).toBe(true);
     expect(orders.orders.length).toBeGreaterThan(0);
@@ -202,7 +249,13 @@ describe("LevelUp's Ruby gem, replayed (issue 15: the app calls)", () => {
     expect(none.success).toBe(true);
     expect(none.orders).toEqual([]);
     // An order paid with the code the gem fetched (its no-tip suffix included) is then in the list.
-    const created = await gem.createOrder({ items: [], location_id: world.location.location_id, spend_amount: 10, merchant_access_token: world.merchant.token, user_access_token: world.user.token });
+    const created = await gem.createOrder({
+      items: [],
+      location_id: world.location.location_id,
+      spend_amount: 10,
+      merchant_access_token: world.merchant.token,
+      user_access_token: world.user.token,
+    });
     expect(created.success).toBe(true);
     const listed = await gem.userOrders(world.user.token);
     expect(listed.orders.map((order: any) => order.uuid)).toEqual([created.order.uuid]);

@@ -90,7 +90,10 @@ describe('order-ahead events for the app', () => {
     await waitForEvent('order_ahead.completed', uuid);
 
     const events = ofResource('order_ahead_order', uuid);
-    expect(events.map((event) => [event.type, event.sequence])).toEqual([['order_ahead.validated', 1], ['order_ahead.completed', 2]]);
+    expect(events.map((event) => [event.type, event.sequence])).toEqual([
+      ['order_ahead.validated', 1],
+      ['order_ahead.completed', 2],
+    ]);
     expect(events[0]!.data).toEqual(valid.body.order);
     expect(events[1]!.data).toEqual(completed.body.order);
     for (const delivery of receiver.received) expect(verifySignature(String(delivery.headers['levelup-signature']), delivery.body, endpoint.secret)).toBe(true);
@@ -121,7 +124,10 @@ describe('credit card events for the app', () => {
     await waitForEvent('credit_card.deactivated', cardId);
 
     const events = ofResource('credit_card', cardId);
-    expect(events.map((event) => [event.type, event.sequence])).toEqual([['credit_card.created', 1], ['credit_card.deactivated', 2]]);
+    expect(events.map((event) => [event.type, event.sequence])).toEqual([
+      ['credit_card.created', 1],
+      ['credit_card.deactivated', 2],
+    ]);
     expect(events[0]!.data).toEqual(created.body.credit_card);
     expect(events[1]!.data).toEqual(deleted.body.credit_card);
     expect(events[1]!.data).toMatchObject({ state: 'inactive', promoted: false });
@@ -130,7 +136,13 @@ describe('credit card events for the app', () => {
   it("goes to the app the user registered through, whichever app's token made the change", async () => {
     const customer = await orderAheadUserFixture(place.app.app_id);
     // The other app acting for the user (a token it was granted): the card is still the user's, in every app.
-    const otherAppsUserToken = await issueToken({ subject: 'user', userId: customer.user.user_id, appId: otherAppId, permissions: ['manage_user_payment_methods'], unlimited: false });
+    const otherAppsUserToken = await issueToken({
+      subject: 'user',
+      userId: customer.user.user_id,
+      appId: otherAppId,
+      permissions: ['manage_user_payment_methods'],
+      unlimited: false,
+    });
     const created = await api.call('POST', '/v15/credit_cards', { token: otherAppsUserToken, body: { credit_card: { gateway_payment_nonce: uniqueNonce() } } });
     expect(created.status, created.text).toBe(200);
     await waitForEvent('credit_card.created', String(created.body.credit_card.id));
@@ -161,7 +173,14 @@ describe('listing and tenants', () => {
     expect(merchantListed.body.map((item: { event: { type: string } }) => item.event.type)).toEqual(['order.completed']);
     // The app's endpoint is not the other app's: not deletable, not replayable.
     expect((await api.call('DELETE', `/v15/webhook_endpoints/${endpoint.id}`, { token: otherAppToken })).status).toBe(404);
-    expect((await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: otherAppToken, body: { replay: { after: receiver.delivered()[0]!.id } } })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, {
+          token: otherAppToken,
+          body: { replay: { after: receiver.delivered()[0]!.id } },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("replays the app's events to its endpoint, in order, with the same bodies", async () => {

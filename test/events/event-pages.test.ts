@@ -45,13 +45,19 @@ beforeAll(async () => {
   receiver = await startReceiver();
   endpoint = await createEndpoint(api, appToken, receiver.url, ['credit_card.deactivated']);
   // Registered through the app (its cards' events are the app's); no password: nothing here signs in.
-  const users = await Promise.all(Array.from({ length: USERS }, (_, index) => createUser(app.app_id, { email: `pages-${index}-${randomUUID()}@example.com`, first_name: 'Page', last_name: 'Reader' })));
+  const users = await Promise.all(
+    Array.from({ length: USERS }, (_, index) =>
+      createUser(app.app_id, { email: `pages-${index}-${randomUUID()}@example.com`, first_name: 'Page', last_name: 'Reader' }),
+    ),
+  );
   // Every user at once: each adds its cards, then deletes some, so creations and deactivations interleave.
-  await Promise.all(users.map(async (user) => {
-    const cards = [];
-    for (let card = 0; card < CARDS_PER_USER; card++) cards.push(await cardFixture(user.user_id));
-    for (const { card } of cards.slice(0, DELETED_PER_USER)) await deleteCreditCard(user.user_id, card.card_id);
-  }));
+  await Promise.all(
+    users.map(async (user) => {
+      const cards = [];
+      for (let card = 0; card < CARDS_PER_USER; card++) cards.push(await cardFixture(user.user_id));
+      for (const { card } of cards.slice(0, DELETED_PER_USER)) await deleteCreditCard(user.user_id, card.card_id);
+    }),
+  );
   all = await listAllEvents(api, appToken);
 }, 120_000);
 
@@ -67,7 +73,9 @@ const sorted = (values: readonly string[]) => [...values].sort();
 async function storedEvents(eventIds: readonly string[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for (let start = 0; start < eventIds.length; start += 100) {
-    const read = await db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: eventIds.slice(start, start + 100).map((id) => keys.event(id)) } } }));
+    const read = await db().send(
+      new BatchGetCommand({ RequestItems: { [table()]: { Keys: eventIds.slice(start, start + 100).map((id) => keys.event(id)) } } }),
+    );
     items.push(...(read.Responses?.[table()] ?? []));
   }
   return items;
@@ -105,7 +113,12 @@ describe("an app's interleaved events", () => {
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(50);
     const bodies = new Map((await storedEvents(ids(all).slice(0, 50))).map((item) => [item.event_id as string, item.body_json as string]));
-    expect(first.text).toBe(`[${ids(all).slice(0, 50).map((id) => bodies.get(id)).join(',')}]`);
+    expect(first.text).toBe(
+      `[${ids(all)
+        .slice(0, 50)
+        .map((id) => bodies.get(id))
+        .join(',')}]`,
+    );
     expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(nextLink(first.headers)).toContain(`after=${all[49]!.id}`);
   });
@@ -120,7 +133,9 @@ describe("an app's interleaved events", () => {
     // Resuming after any event lists exactly the later ones.
     const middle = all[Math.floor(all.length / 2)]!.id;
     const after = await api.call('GET', `/v15/events?after=${middle}&types=credit_card.deactivated`, { token: appToken });
-    expect(ids(after.body.map((item: { event: ListedEvent }) => item.event))).toEqual(ids(all.filter((event) => event.id > middle && event.type === 'credit_card.deactivated')).slice(0, 50));
+    expect(ids(after.body.map((item: { event: ListedEvent }) => item.event))).toEqual(
+      ids(all.filter((event) => event.id > middle && event.type === 'credit_card.deactivated')).slice(0, 50),
+    );
   });
 
   it("replays the endpoint's types after an event, skipping the other types in between, in order and with the same bodies", async () => {
@@ -143,7 +158,14 @@ describe("an app's interleaved events", () => {
     // Two events moved back to the partition every event of an audience had before sharding.
     const moved = [all[3]!.id, all[60]!.id];
     for (const id of moved) {
-      await db().send(new UpdateCommand({ TableName: table(), Key: keys.event(id), UpdateExpression: 'SET gsi1pk = :legacy', ExpressionAttributeValues: { ':legacy': keys.audienceEventPartitions(`app:${appId}`).at(-1) } }));
+      await db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: keys.event(id),
+          UpdateExpression: 'SET gsi1pk = :legacy',
+          ExpressionAttributeValues: { ':legacy': keys.audienceEventPartitions(`app:${appId}`).at(-1) },
+        }),
+      );
     }
     expect(ids(await listAllEvents(api, appToken))).toEqual(ids(all));
     expect(ids(await listAllEvents(api, appToken, 'credit_card.deactivated'))).toEqual(ids(all.filter((event) => event.type === 'credit_card.deactivated')));
@@ -154,7 +176,9 @@ describe("an app's interleaved events", () => {
     const shard = keys.audienceEventPartitions(`app:${appId}`)[0];
     const crowded = [...ids(all).slice(0, 60), ...ids(all).slice(-50)];
     for (const id of crowded) {
-      await db().send(new UpdateCommand({ TableName: table(), Key: keys.event(id), UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': shard } }));
+      await db().send(
+        new UpdateCommand({ TableName: table(), Key: keys.event(id), UpdateExpression: 'SET gsi1pk = :shard', ExpressionAttributeValues: { ':shard': shard } }),
+      );
     }
     const first = await api.call('GET', '/v15/events', { token: appToken });
     expect(ids(first.body.map((item: { event: ListedEvent }) => item.event))).toEqual(ids(all).slice(0, 50));
@@ -168,8 +192,10 @@ describe("an app's interleaved events", () => {
     expect((await api.call('GET', past!, { token: appToken })).status).toBe(204);
   });
 
-  it("lists nothing of them to another app, and another app cannot replay them", async () => {
+  it('lists nothing of them to another app, and another app cannot replay them', async () => {
     expect((await api.call('GET', '/v15/events', { token: otherAppToken })).status).toBe(204);
-    expect((await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: otherAppToken, body: { replay: { after: all[0]!.id } } })).status).toBe(404);
+    expect(
+      (await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: otherAppToken, body: { replay: { after: all[0]!.id } } })).status,
+    ).toBe(404);
   });
 });

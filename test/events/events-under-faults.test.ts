@@ -51,27 +51,51 @@ describe('events under DynamoDB faults, with the stream reader down during the c
   it('has exactly the events of the committed changes, and delivers them all in order once the reader is back', async () => {
     const log = newRetryLog();
     setFaultsActive(true);
-    const orders = await inParallel(Array.from({ length: ORDERS }, (_, index) => index), 3, async (index) => {
-      const label = `events-faults-${index}`;
-      const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
-        token: world.merchant.token,
-        headers: { 'Idempotency-Key': `${label}-propose` },
-        body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000, tax_amount: 0 } },
-      });
-      expect(proposed.status, proposed.text).toBe(200);
-      const completed = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {
-        token: world.merchant.token,
-        headers: { 'Idempotency-Key': `${label}-complete` },
-        body: { completed_order: { proposed_order_uuid: proposed.body.proposed_order.uuid, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000, tax_amount: 0, applied_discount_amount: 0 } },
-      });
-      expect(completed.status, completed.text).toBe(200);
-      const uuid = completed.body.order.uuid as string;
-      if (index % 2 === 0) {
-        const refund = await callWithRetries(api, log, `refund ${label}`, 'POST', `/v15/orders/${uuid}/refund`, { token: world.merchant.token, headers: { 'Idempotency-Key': `${label}-refund` }, body: { refund: {} } });
-        expect(refund.status, refund.text).toBe(200);
-      }
-      return uuid;
-    });
+    const orders = await inParallel(
+      Array.from({ length: ORDERS }, (_, index) => index),
+      3,
+      async (index) => {
+        const label = `events-faults-${index}`;
+        const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
+          token: world.merchant.token,
+          headers: { 'Idempotency-Key': `${label}-propose` },
+          body: {
+            proposed_order: {
+              location_id: world.location.location_id,
+              payment_token_data: world.user.user.payment_token_data,
+              spend_amount: 1000,
+              tax_amount: 0,
+            },
+          },
+        });
+        expect(proposed.status, proposed.text).toBe(200);
+        const completed = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {
+          token: world.merchant.token,
+          headers: { 'Idempotency-Key': `${label}-complete` },
+          body: {
+            completed_order: {
+              proposed_order_uuid: proposed.body.proposed_order.uuid,
+              location_id: world.location.location_id,
+              payment_token_data: world.user.user.payment_token_data,
+              spend_amount: 1000,
+              tax_amount: 0,
+              applied_discount_amount: 0,
+            },
+          },
+        });
+        expect(completed.status, completed.text).toBe(200);
+        const uuid = completed.body.order.uuid as string;
+        if (index % 2 === 0) {
+          const refund = await callWithRetries(api, log, `refund ${label}`, 'POST', `/v15/orders/${uuid}/refund`, {
+            token: world.merchant.token,
+            headers: { 'Idempotency-Key': `${label}-refund` },
+            body: { refund: {} },
+          });
+          expect(refund.status, refund.text).toBe(200);
+        }
+        return uuid;
+      },
+    );
 
     // The reader comes back (from the start of the stream), still under faults: fan-out and delivery retry.
     stream = await startLocalEventStream({ endpoint: api.endpoint, client: client(), tableName: api.tableName, pollMs: 50 });
@@ -91,7 +115,14 @@ describe('events under DynamoDB faults, with the stream reader down during the c
     await waitUntil(() => new Set(receiver.delivered().map((event) => event.id)).size === events.length, 'every event delivered', 60_000);
     setFaultsActive(false);
     for (const uuid of orders) {
-      const firstArrivals = [...new Map(receiver.delivered().filter((event) => event.resource.id === uuid).map((event) => [event.id, event.sequence])).values()];
+      const firstArrivals = [
+        ...new Map(
+          receiver
+            .delivered()
+            .filter((event) => event.resource.id === uuid)
+            .map((event) => [event.id, event.sequence]),
+        ).values(),
+      ];
       expect(firstArrivals).toEqual(refunded.includes(uuid) ? [1, 2] : [1]);
     }
   });

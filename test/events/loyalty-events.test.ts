@@ -42,7 +42,9 @@ afterAll(async () => {
 
 type Delivered = ReturnType<Receiver['delivered']>[number];
 const signed = (receiver: Receiver, secret: string, eventId: string) =>
-  receiver.received.filter((delivery) => delivery.status < 300 && JSON.parse(delivery.body).event.id === eventId).every((delivery) => verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret));
+  receiver.received
+    .filter((delivery) => delivery.status < 300 && JSON.parse(delivery.body).event.id === eventId)
+    .every((delivery) => verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret));
 
 /** Every event of the caller listed by GET /v15/events (following Link to the 204). */
 const listEvents = (token: string, types?: string): Promise<Delivered[]> => listAllEvents(api, token, types);
@@ -50,7 +52,10 @@ const listEvents = (token: string, types?: string): Promise<Delivered[]> => list
 describe('gift_card.value_removed', () => {
   const removalsPath = (target: OrderWorld) => `/v15/merchants/${target.merchant.merchant.merchant_id}/gift_card_value_removals`;
   const remove = (target: OrderWorld, removal: Record<string, unknown>) =>
-    api.call('POST', removalsPath(target), { token: target.merchant.token, body: { gift_card_value_removal: { payment_token_data: target.user.user.payment_token_data, ...removal } } });
+    api.call('POST', removalsPath(target), {
+      token: target.merchant.token,
+      body: { gift_card_value_removal: { payment_token_data: target.user.user.payment_token_data, ...removal } },
+    });
 
   it('reaches the merchant after the load, in sequence, signed, with the removal as answered; refused and repeated removals emit nothing', async () => {
     const merchantId = world.merchant.merchant.merchant_id;
@@ -62,7 +67,10 @@ describe('gift_card.value_removed', () => {
     // Refused (more than the balance, not positive) and another merchant's attempt: nothing committed, no event.
     expect((await remove(world, { value_amount: 999_999 })).status).toBe(422);
     expect((await remove(world, { value_amount: 0 })).status).toBe(422);
-    const foreign = await api.call('POST', removalsPath(world), { token: other.merchant.token, body: { gift_card_value_removal: { payment_token_data: world.user.user.payment_token_data, value_amount: 100 } } });
+    const foreign = await api.call('POST', removalsPath(world), {
+      token: other.merchant.token,
+      body: { gift_card_value_removal: { payment_token_data: world.user.user.payment_token_data, value_amount: 100 } },
+    });
     expect(foreign.status).toBe(401);
     // Reversing the addition removes what is left of it; reversing it again answers the first removal and emits nothing.
     const reversal = await remove(world, { uuid: loaded.body.gift_card_value_addition.uuid });
@@ -112,7 +120,10 @@ describe('reward.earned and claim.created', () => {
   });
 
   const adjust = (target: OrderWorld, fields: Record<string, unknown>) =>
-    api.call('POST', '/v15/progress_adjustments', { authorization: `token merchant="${target.merchant.token}"`, body: { progress_adjustment: { adjustment: 1, user_id: target.user.user.user_id, ...fields } } });
+    api.call('POST', '/v15/progress_adjustments', {
+      authorization: `token merchant="${target.merchant.token}"`,
+      body: { progress_adjustment: { adjustment: 1, user_id: target.user.user.user_id, ...fields } },
+    });
 
   it("announces each reward an order or a progress adjustment earns to the user's app, signed, with the reward as the rewards list shows it", async () => {
     const merchantId = world.merchant.merchant.merchant_id;
@@ -171,10 +182,12 @@ describe('reward.earned and claim.created', () => {
       };
       const servedOrder = await shopperOf(servingApp.appId);
       const elsewhereOrder = await shopperOf(elsewhereApp.appId);
-      await waitUntil(() => servingApp.receiver.delivered().length === 1, 'the serving app\'s reward.earned', 10_000);
+      await waitUntil(() => servingApp.receiver.delivered().length === 1, "the serving app's reward.earned", 10_000);
       await waitUntil(() => otherReceiver.delivered().some((event) => event.resource.id === elsewhereOrder), 'the second order at the merchant', 10_000);
       await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
-      expect(servingApp.receiver.delivered().map((event) => [event.type, event.data.order_uuid, event.data.merchant_id])).toEqual([['reward.earned', servedOrder, merchantId]]);
+      expect(servingApp.receiver.delivered().map((event) => [event.type, event.data.order_uuid, event.data.merchant_id])).toEqual([
+        ['reward.earned', servedOrder, merchantId],
+      ]);
       expect(elsewhereApp.receiver.received).toEqual([]);
       expect(posApp.receiver.received).toEqual([]);
       // (It lists its shopper's credit_card.created: the card is the user's, and this is the app the user registered through.)
@@ -184,7 +197,7 @@ describe('reward.earned and claim.created', () => {
     }
   });
 
-  it("announces a claim to the claiming app once; a refused claim emits nothing", async () => {
+  it('announces a claim to the claiming app once; a refused claim emits nothing', async () => {
     const merchantId = world.merchant.merchant.merchant_id;
     const promotion = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('EVT'), value_amount: 250 });
     const claimed = await api.call('POST', `/v15/codes/${promotion.cohort_code}/claims`, { token: world.user.token });
@@ -195,7 +208,11 @@ describe('reward.earned and claim.created', () => {
     expect((await api.call('POST', `/v15/codes/${uniqueCode('NONE')}/claims`, { token: world.user.token })).status).toBe(404);
 
     const resourceId = `${promotion.campaign_id}-${world.user.user.user_id}`;
-    await waitUntil(() => userApp.receiver.delivered().some((event) => event.type === 'claim.created' && event.resource.id === resourceId), 'claim.created', 10_000);
+    await waitUntil(
+      () => userApp.receiver.delivered().some((event) => event.type === 'claim.created' && event.resource.id === resourceId),
+      'claim.created',
+      10_000,
+    );
     await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
     const claims = userApp.receiver.delivered().filter((event) => event.type === 'claim.created');
     expect(claims.map((event) => [event.resource.type, event.resource.id, event.sequence])).toEqual([['claim', resourceId, 1]]);
@@ -217,12 +234,16 @@ describe('campaign.unlocked', () => {
     // Refused: another merchant's token, an unknown user, an expiry in the past, a mismatched email.
     expect((await unlock(other.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id })).status).toBe(401);
     expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: 987_654_321 })).status).toBe(422);
-    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: '2001-01-01T00:00:00Z' })).status).toBe(422);
+    expect(
+      (await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: '2001-01-01T00:00:00Z' })).status,
+    ).toBe(422);
     expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id, email: other.user.email })).status).toBe(422);
 
     expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, user_id: user.user_id })).status).toBe(204);
     // Unlocking again (by email, to extend it) replaces the unlocking: the next event of the same resource.
-    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, email: world.user.email, expires_at: '12/31/2099' })).status).toBe(204);
+    expect((await unlock(world.merchant.token, { target_campaign_id: locked.campaign_id, email: world.user.email, expires_at: '12/31/2099' })).status).toBe(
+      204,
+    );
 
     const resourceId = `${locked.campaign_id}-${user.user_id}`;
     await waitUntil(() => merchantReceiver.delivered().filter((event) => event.resource.id === resourceId).length >= 2, 'two campaign.unlocked', 10_000);
@@ -233,17 +254,26 @@ describe('campaign.unlocked', () => {
       ['campaign.unlocked', 'campaign_unlock', 2],
     ]);
     expect(unlocked[0]!.data).toEqual({ target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: null, unlocked_at: expect.any(String) });
-    expect(unlocked[1]!.data).toEqual({ target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: '2100-01-01T00:00:00+00:00', unlocked_at: expect.any(String) });
+    expect(unlocked[1]!.data).toEqual({
+      target_campaign_id: locked.campaign_id,
+      user_id: user.user_id,
+      expires_at: '2100-01-01T00:00:00+00:00',
+      unlocked_at: expect.any(String),
+    });
     for (const event of unlocked) expect(signed(merchantReceiver, merchantEndpoint.secret, event.id)).toBe(true);
-    expect((await listEvents(world.merchant.token, 'campaign.unlocked')).filter((event) => event.resource.id === resourceId).map((event) => event.id)).toEqual(unlocked.map((event) => event.id));
+    expect((await listEvents(world.merchant.token, 'campaign.unlocked')).filter((event) => event.resource.id === resourceId).map((event) => event.id)).toEqual(
+      unlocked.map((event) => event.id),
+    );
     expect(otherReceiver.received.filter((delivery) => delivery.body.includes('campaign.unlocked'))).toEqual([]);
-    expect((await listEvents(other.merchant.token, 'campaign.unlocked'))).toEqual([]);
+    expect(await listEvents(other.merchant.token, 'campaign.unlocked')).toEqual([]);
   });
 
   it('gives concurrent unlockings of one campaign and user one event each, numbered 1..n without gaps', async () => {
     const target = await orderWorld({ card: 'none' });
     const locked = await campaignFixture(target.merchant.merchant.merchant_id, 'visit', { locked: true });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => unlock(target.merchant.token, { target_campaign_id: locked.campaign_id, user_id: target.user.user.user_id })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => unlock(target.merchant.token, { target_campaign_id: locked.campaign_id, user_id: target.user.user.user_id })),
+    );
     for (const answer of answers) expect([204, 409]).toContain(answer.status);
     const committed = answers.filter((answer) => answer.status === 204).length;
     expect(committed).toBeGreaterThan(0);

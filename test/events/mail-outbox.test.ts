@@ -36,10 +36,13 @@ async function startRelay(target: URL): Promise<string> {
       answer.writeHead(status, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': type }).end(JSON.stringify({ message: `relay: ${type}` }));
       return;
     }
-    const outgoing = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (upstream) => {
-      answer.writeHead(upstream.statusCode ?? 502, upstream.headers);
-      upstream.pipe(answer);
-    });
+    const outgoing = httpRequest(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (upstream) => {
+        answer.writeHead(upstream.statusCode ?? 502, upstream.headers);
+        upstream.pipe(answer);
+      },
+    );
     incoming.pipe(outgoing);
   });
   await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));

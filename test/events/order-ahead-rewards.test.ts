@@ -46,7 +46,13 @@ describe('reward.earned from an order-ahead order', () => {
     const registeredThrough = await appFixture({ global: true });
     const user = await orderAheadUserFixture(registeredThrough.app.app_id);
     await cardFixture(user.user.user_id);
-    const orderingToken = await issueToken({ subject: 'user', userId: user.user.user_id, appId: place.app.app_id, permissions: USER_PERMISSIONS, unlimited: false });
+    const orderingToken = await issueToken({
+      subject: 'user',
+      userId: user.user.user_id,
+      appId: place.app.app_id,
+      permissions: USER_PERMISSIONS,
+      unlimited: false,
+    });
 
     const orderingApp = await listener(await issueToken({ subject: 'app', appId: place.app.app_id }), ['reward.earned']);
     const registrationApp = await listener(await issueToken({ subject: 'app', appId: registeredThrough.app.app_id }), ['reward.earned']);
@@ -54,7 +60,13 @@ describe('reward.earned from an order-ahead order', () => {
 
     const started = await api.call('POST', '/v15/order_ahead/orders', {
       token: orderingToken,
-      body: { order: { location_id: place.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [SAMPLE_IDS.small] } }] } },
+      body: {
+        order: {
+          location_id: place.location.location_id,
+          conveyance: { fulfillment_type: 'pickup' },
+          items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [SAMPLE_IDS.small] } }],
+        },
+      },
     });
     expect(started.status, started.text).toBe(200);
     const valid = await pollUntilSettled(api, started.body.order.order_url, orderingToken);
@@ -71,7 +83,12 @@ describe('reward.earned from an order-ahead order', () => {
     await waitUntil(() => merchant.receiver.delivered().some((event) => event.type === 'order.completed'), 'order.completed at the merchant', 15_000);
     await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 15_000);
     const [earned] = orderingApp.receiver.delivered();
-    expect(earned).toMatchObject({ type: 'reward.earned', sequence: 1, resource: { type: 'reward' }, data: { merchant_id: merchantId, value_amount: 100, earned: true } });
+    expect(earned).toMatchObject({
+      type: 'reward.earned',
+      sequence: 1,
+      resource: { type: 'reward' },
+      data: { merchant_id: merchantId, value_amount: 100, earned: true },
+    });
     const completedOrder = merchant.receiver.delivered().find((event) => event.type === 'order.completed')!;
     expect(earned!.data.order_uuid).toBe(completedOrder.resource.id);
     const delivery = orderingApp.receiver.received[0]!;

@@ -32,14 +32,21 @@ function answers(host: string): ResolvedAddress[] {
   const count = (resolutions.get(host) ?? 0) + 1;
   resolutions.set(host, count);
   switch (host) {
-    case 'hooks-v4.example.com': return [{ address: PUBLIC_V4, family: 4 }];
-    case 'hooks-v6.example.com': return [{ address: PUBLIC_V6, family: 6 }];
+    case 'hooks-v4.example.com':
+      return [{ address: PUBLIC_V4, family: 4 }];
+    case 'hooks-v6.example.com':
+      return [{ address: PUBLIC_V6, family: 6 }];
     // DNS rebinding: public for the first question, loopback for every later one.
-    case 'rebind.example.com': return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
-    case 'loopback.example.com': return [{ address: '127.0.0.1', family: 4 }];
-    case 'mapped.example.com': return [{ address: '::ffff:127.0.0.1', family: 6 }];
-    case 'nat64.example.com': return [{ address: '64:ff9b::7f00:1', family: 6 }];
-    default: throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
+    case 'rebind.example.com':
+      return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
+    case 'loopback.example.com':
+      return [{ address: '127.0.0.1', family: 4 }];
+    case 'mapped.example.com':
+      return [{ address: '::ffff:127.0.0.1', family: 6 }];
+    case 'nat64.example.com':
+      return [{ address: '64:ff9b::7f00:1', family: 6 }];
+    default:
+      throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
   }
 }
 
@@ -65,9 +72,14 @@ afterAll(async () => {
   await Promise.all([publicV4?.close(), internal?.close(), publicV6?.close()]);
 });
 
-const endpointCreation = (world: OrderWorld, url: string) => api.call('POST', '/v15/webhook_endpoints', { token: world.merchant.token, body: { webhook_endpoint: { url, events: ['gift_card.value_added'] } } });
+const endpointCreation = (world: OrderWorld, url: string) =>
+  api.call('POST', '/v15/webhook_endpoints', { token: world.merchant.token, body: { webhook_endpoint: { url, events: ['gift_card.value_added'] } } });
 const loadOnce = (world: OrderWorld) =>
-  loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000, external_identifier: `load-${randomUUID()}` });
+  loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+    payment_token_data: world.user.user.payment_token_data,
+    value_amount: 1000,
+    external_identifier: `load-${randomUUID()}`,
+  });
 const eventIdOf = (delivery: { body: string }) => JSON.parse(delivery.body).event.id as string;
 
 describe('endpoint URLs in production', () => {
@@ -78,10 +90,23 @@ describe('endpoint URLs in production', () => {
       expect(response.status, `${url}: ${response.text}`).toBe(200);
     }
     const refused = [
-      'https://127.0.0.1/', 'https://10.0.0.1/', 'https://169.254.169.254/', 'https://[::1]/', `http://${PUBLIC_V4}/`,
-      'https://[::7f00:1]/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/', 'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::a00:1]/',
-      'https://[64:ff9b:1::5db8:d822]/', 'https://[2002:7f00:1::]/', 'https://[2002:a9fe:a9fe::1]/', 'https://[2001:0:7f00:1::a247:2bdd]/',
-      'https://[2001:0:5db8:d822::80ff:fffe]/', 'https://[fd00::1]/', 'https://[fe80::1]/',
+      'https://127.0.0.1/',
+      'https://10.0.0.1/',
+      'https://169.254.169.254/',
+      'https://[::1]/',
+      `http://${PUBLIC_V4}/`,
+      'https://[::7f00:1]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://[64:ff9b::7f00:1]/',
+      'https://[64:ff9b::a00:1]/',
+      'https://[64:ff9b:1::5db8:d822]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2002:a9fe:a9fe::1]/',
+      'https://[2001:0:7f00:1::a247:2bdd]/',
+      'https://[2001:0:5db8:d822::80ff:fffe]/',
+      'https://[fd00::1]/',
+      'https://[fe80::1]/',
     ];
     for (const url of refused) {
       const response = await endpointCreation(world, url);
@@ -96,16 +121,35 @@ describe('delivery in production', () => {
     const world = await orderWorld();
     const port = publicV4.port;
     const secrets = new Map<string, string>();
-    for (const url of [`https://hooks-v4.example.com:${port}/hooks`, `https://hooks-v6.example.com:${publicV6.port}/hooks`, `https://rebind.example.com:${port}/hooks`, `https://loopback.example.com:${port}/hooks`, `https://mapped.example.com:${port}/hooks`, `https://nat64.example.com:${port}/hooks`]) {
+    for (const url of [
+      `https://hooks-v4.example.com:${port}/hooks`,
+      `https://hooks-v6.example.com:${publicV6.port}/hooks`,
+      `https://rebind.example.com:${port}/hooks`,
+      `https://loopback.example.com:${port}/hooks`,
+      `https://mapped.example.com:${port}/hooks`,
+      `https://nat64.example.com:${port}/hooks`,
+    ]) {
       const endpoint = await createEndpoint(api, world.merchant.token, url, ['gift_card.value_added']);
       secrets.set(new URL(url).hostname, endpoint.secret);
     }
     const loaded = await loadOnce(world);
     expect(loaded.status, loaded.text).toBe(200);
     const hostsAt = (receiver: typeof publicV4) => receiver.received.map((delivery) => delivery.host);
-    await waitUntil(() => hostsAt(publicV4).includes(`hooks-v4.example.com:${port}`) && hostsAt(publicV4).includes(`rebind.example.com:${port}`) && publicV6.received.length > 0, 'the public deliveries', 15_000);
+    await waitUntil(
+      () =>
+        hostsAt(publicV4).includes(`hooks-v4.example.com:${port}`) && hostsAt(publicV4).includes(`rebind.example.com:${port}`) && publicV6.received.length > 0,
+      'the public deliveries',
+      15_000,
+    );
     // The refused names were resolved (and retried on the schedule) yet never reached the service on loopback.
-    await waitUntil(() => (resolutions.get('loopback.example.com') ?? 0) >= 2 && (resolutions.get('mapped.example.com') ?? 0) >= 2 && (resolutions.get('nat64.example.com') ?? 0) >= 2, 'retried refusals', 15_000);
+    await waitUntil(
+      () =>
+        (resolutions.get('loopback.example.com') ?? 0) >= 2 &&
+        (resolutions.get('mapped.example.com') ?? 0) >= 2 &&
+        (resolutions.get('nat64.example.com') ?? 0) >= 2,
+      'retried refusals',
+      15_000,
+    );
     expect(internal.received).toEqual([]);
 
     const [v4] = publicV4.received.filter((delivery) => delivery.host === `hooks-v4.example.com:${port}`);
@@ -119,12 +163,16 @@ describe('delivery in production', () => {
 });
 
 describe('replays', () => {
-  const replayTo = (world: OrderWorld, endpointId: string, after: string) => api.call('POST', `/v15/webhook_endpoints/${endpointId}/replays`, { token: world.merchant.token, body: { replay: { after } } });
+  const replayTo = (world: OrderWorld, endpointId: string, after: string) =>
+    api.call('POST', `/v15/webhook_endpoints/${endpointId}/replays`, { token: world.merchant.token, body: { replay: { after } } });
 
   async function replayWorld() {
     const world = await orderWorld();
     const url = `https://hooks-v4.example.com:${publicV4.port}/replays`;
-    const [endpoint, other] = [await createEndpoint(api, world.merchant.token, url, ['gift_card.value_added']), await createEndpoint(api, world.merchant.token, `${url}/other`, ['gift_card.value_added'])];
+    const [endpoint, other] = [
+      await createEndpoint(api, world.merchant.token, url, ['gift_card.value_added']),
+      await createEndpoint(api, world.merchant.token, `${url}/other`, ['gift_card.value_added']),
+    ];
     for (let load = 0; load < 2; load++) expect((await loadOnce(world)).status).toBe(200);
     const [first] = await listAllEvents(api, world.merchant.token, 'gift_card.value_added');
     return { world, endpoint, other, after: first!.id };

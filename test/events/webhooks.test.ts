@@ -39,7 +39,8 @@ afterAll(async () => {
   await otherReceiver?.close();
 });
 
-const signatureValid = (delivery: { headers: Record<string, unknown>; body: string }, secret: string) => verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret);
+const signatureValid = (delivery: { headers: Record<string, unknown>; body: string }, secret: string) =>
+  verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret);
 
 describe('delivery to the merchant', () => {
   it('delivers order.completed then order.refunded, in order, signed, each within 10 s', async () => {
@@ -52,7 +53,10 @@ describe('delivery to the merchant', () => {
     await waitUntil(() => receiver.delivered().some((event) => event.type === 'order.refunded' && event.resource.id === uuid), 'order.refunded', 10_000);
 
     const ofOrder = receiver.delivered().filter((event) => event.resource.id === uuid);
-    expect(ofOrder.map((event) => [event.type, event.sequence])).toEqual([['order.completed', 1], ['order.refunded', 2]]);
+    expect(ofOrder.map((event) => [event.type, event.sequence])).toEqual([
+      ['order.completed', 1],
+      ['order.refunded', 2],
+    ]);
     expect(ofOrder[0]!.data).toMatchObject({ uuid, spend_amount: 1000, refunded_at: null });
     expect(ofOrder[1]!.data).toMatchObject({ uuid, refunded_at: expect.any(String) });
     for (const delivery of receiver.received) {
@@ -63,7 +67,11 @@ describe('delivery to the merchant', () => {
 });
 
 const loadOnce = (target: OrderWorld, amount = 1000) =>
-  loadGiftCard(api, target.merchant.token, target.merchant.merchant.merchant_id, { payment_token_data: target.user.user.payment_token_data, value_amount: amount, external_identifier: `load-${randomUUID()}` });
+  loadGiftCard(api, target.merchant.token, target.merchant.merchant.merchant_id, {
+    payment_token_data: target.user.user.payment_token_data,
+    value_amount: amount,
+    external_identifier: `load-${randomUUID()}`,
+  });
 
 describe('retries', () => {
   it('delivers an event a third time, same id and body, after two 500s, waiting the schedule between attempts', async () => {
@@ -87,7 +95,7 @@ describe('retries', () => {
     }
   });
 
-  it('holds a resource\'s later events while the receiver is down and delivers all five in sequence order when it is back', async () => {
+  it("holds a resource's later events while the receiver is down and delivers all five in sequence order when it is back", async () => {
     const intermittent = await startReceiver();
     try {
       const target = await orderWorld({ card: 'valid' });
@@ -107,7 +115,7 @@ describe('retries', () => {
 });
 
 describe('GET /v15/events and replays', () => {
-  it('pages the merchant\'s events in order with Link, ending in 204, and filters by type', async () => {
+  it("pages the merchant's events in order with Link, ending in 204, and filters by type", async () => {
     const target = await orderWorld({ card: 'valid' });
     for (let load = 0; load < 51; load++) expect((await loadOnce(target, 1000)).status).toBe(200);
     const first = await api.call('GET', '/v15/events', { token: target.merchant.token });
@@ -135,7 +143,10 @@ describe('GET /v15/events and replays', () => {
     expect(listed.map((event) => event.id)).toEqual(receivedIds);
 
     const before = receiver.received.length;
-    const replayed = await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: world.merchant.token, body: { replay: { after: receivedIds[0] } } });
+    const replayed = await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, {
+      token: world.merchant.token,
+      body: { replay: { after: receivedIds[0] } },
+    });
     expect(replayed.status).toBe(200);
     expect(replayed.body.replay.queued).toBe(receivedIds.length - 1);
     await waitUntil(() => receiver.received.length === before + receivedIds.length - 1, 'the replay', 10_000);
@@ -156,15 +167,28 @@ describe('tenants', () => {
     expect((await api.call('GET', '/v15/events', { token: otherMerchant.merchant.token })).status).toBe(204);
     // Another merchant's endpoint id is not found for it: not listed, not deletable, not replayable.
     expect((await api.call('DELETE', `/v15/webhook_endpoints/${endpoint.id}`, { token: otherMerchant.merchant.token })).status).toBe(404);
-    expect((await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, { token: otherMerchant.merchant.token, body: { replay: { after: [...ours][0] } } })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/replays`, {
+          token: otherMerchant.merchant.token,
+          body: { replay: { after: [...ours][0] } },
+        })
+      ).status,
+    ).toBe(404);
     expect((await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/secrets`, { token: otherMerchant.merchant.token })).status).toBe(404);
   });
 
   it("gives an app only its users' event types, and a merchant only its own", async () => {
     const appToken = await issueToken({ subject: 'app', appId: world.app.app_id });
-    const refused = await api.call('POST', '/v15/webhook_endpoints', { token: appToken, body: { webhook_endpoint: { url: receiver.url, events: ['order.completed'] } } });
+    const refused = await api.call('POST', '/v15/webhook_endpoints', {
+      token: appToken,
+      body: { webhook_endpoint: { url: receiver.url, events: ['order.completed'] } },
+    });
     expect(refused.status).toBe(422);
-    const merchantRefused = await api.call('POST', '/v15/webhook_endpoints', { token: world.merchant.token, body: { webhook_endpoint: { url: receiver.url, events: ['reward.earned'] } } });
+    const merchantRefused = await api.call('POST', '/v15/webhook_endpoints', {
+      token: world.merchant.token,
+      body: { webhook_endpoint: { url: receiver.url, events: ['reward.earned'] } },
+    });
     expect(merchantRefused.status).toBe(422);
     const appEndpoint = await createEndpoint(api, appToken, receiver.url, ['reward.earned', 'credit_card.created']);
     // The app lists its users' events (the card its user added), none of the merchants' orders or gift cards.
@@ -191,15 +215,22 @@ describe('endpoint rules', () => {
     'http://10.0.0.8/hook',
     'not a url',
   ])('refuses %s with 422', async (url) => {
-    const response = await api.call('POST', '/v15/webhook_endpoints', { token: world.merchant.token, body: { webhook_endpoint: { url, events: ['order.completed'] } } });
+    const response = await api.call('POST', '/v15/webhook_endpoints', {
+      token: world.merchant.token,
+      body: { webhook_endpoint: { url, events: ['order.completed'] } },
+    });
     expect(response.status).toBe(422);
   });
 
   it('takes at most 10 endpoints, and one more after a delete', async () => {
     const target = await orderWorld({ card: 'none' });
     const made = [];
-    for (let index = 0; index < 10; index++) made.push(await createEndpoint(api, target.merchant.token, `https://hooks.example.com/${index}`, ['order.completed']));
-    const eleventh = await api.call('POST', '/v15/webhook_endpoints', { token: target.merchant.token, body: { webhook_endpoint: { url: 'https://hooks.example.com/x', events: ['order.completed'] } } });
+    for (let index = 0; index < 10; index++)
+      made.push(await createEndpoint(api, target.merchant.token, `https://hooks.example.com/${index}`, ['order.completed']));
+    const eleventh = await api.call('POST', '/v15/webhook_endpoints', {
+      token: target.merchant.token,
+      body: { webhook_endpoint: { url: 'https://hooks.example.com/x', events: ['order.completed'] } },
+    });
     expect(eleventh.status).toBe(422);
     expect((await api.call('DELETE', `/v15/webhook_endpoints/${made[0]!.id}`, { token: target.merchant.token })).status).toBe(204);
     expect((await api.call('DELETE', `/v15/webhook_endpoints/${made[0]!.id}`, { token: target.merchant.token })).status).toBe(404);

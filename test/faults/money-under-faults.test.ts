@@ -60,7 +60,9 @@ const LAYERS: readonly FaultLayer[] = ['call', 'attempt'];
 
 describe('money under 10% DynamoDB faults, with clients that retry with the same keys', () => {
   const loads = (layer: FaultLayer) =>
-    users.flatMap((user, userIndex) => Array.from({ length: LOADS_PER_USER }, (_, index) => ({ user, externalIdentifier: `faults-${layer}-load-${userIndex}-${index}` })));
+    users.flatMap((user, userIndex) =>
+      Array.from({ length: LOADS_PER_USER }, (_, index) => ({ user, externalIdentifier: `faults-${layer}-load-${userIndex}-${index}` })),
+    );
   const loadResponses = new Map<string, any[]>();
   const completed: { uuid: string; proposedUuid: string; userId: number; key: string }[] = [];
   const refunded = new Set<string>();
@@ -72,17 +74,32 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
         loads(layer).flatMap((load) => [load, load]),
         CONCURRENCY,
         async ({ user, externalIdentifier }, index) => {
-          const response = await callWithRetries(api, log, `load ${externalIdentifier} #${index % 2}`, 'POST', `/v15/merchants/${merchant.merchant.merchant_id}/gift_card_value_additions`, {
-            token: merchant.token,
-            body: { gift_card_value_addition: { payment_token_data: user.user.payment_token_data, value_amount: LOAD_AMOUNT, external_identifier: externalIdentifier } },
-          });
+          const response = await callWithRetries(
+            api,
+            log,
+            `load ${externalIdentifier} #${index % 2}`,
+            'POST',
+            `/v15/merchants/${merchant.merchant.merchant_id}/gift_card_value_additions`,
+            {
+              token: merchant.token,
+              body: {
+                gift_card_value_addition: {
+                  payment_token_data: user.user.payment_token_data,
+                  value_amount: LOAD_AMOUNT,
+                  external_identifier: externalIdentifier,
+                },
+              },
+            },
+          );
           expect(response.status, `${externalIdentifier}: ${response.text}`).toBe(200);
           loadResponses.set(externalIdentifier, [...(loadResponses.get(externalIdentifier) ?? []), response.body]);
         },
       );
 
       // Proposed then completed orders: 3000 + 500 tip, paid by gift card value first, then the card.
-      const orders = users.flatMap((user, userIndex) => Array.from({ length: ORDERS_PER_USER }, (_, index) => ({ user, label: `faults-${layer}-order-${userIndex}-${index}` })));
+      const orders = users.flatMap((user, userIndex) =>
+        Array.from({ length: ORDERS_PER_USER }, (_, index) => ({ user, label: `faults-${layer}-order-${userIndex}-${index}` })),
+      );
       const completedHere: typeof completed = [];
       await inParallel(orders, CONCURRENCY, async ({ user, label }) => {
         const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
@@ -97,7 +114,15 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
           token: merchant.token,
           headers: { 'Idempotency-Key': key },
           body: {
-            completed_order: { proposed_order_uuid: proposedUuid, location_id: locationId, payment_token_data: user.user.payment_token_data, spend_amount: 3000, tax_amount: 0, tip_amount: 500, applied_discount_amount: 0 },
+            completed_order: {
+              proposed_order_uuid: proposedUuid,
+              location_id: locationId,
+              payment_token_data: user.user.payment_token_data,
+              spend_amount: 3000,
+              tax_amount: 0,
+              tip_amount: 500,
+              applied_discount_amount: 0,
+            },
           },
         });
         expect(response.status, `${label} complete: ${response.text}`).toBe(200);
@@ -155,18 +180,32 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
       expect(voided.has(order.charge_id), `order ${order.uuid} kept a voided charge`).toBe(false);
     }
     // Net of voids, the gateway holds exactly the orders' charges.
-    expect(keptCharges(gatewayCalls)).toEqual(orders.filter((order) => order.charge_id).map((order) => order.charge_id).sort());
+    expect(keptCharges(gatewayCalls)).toEqual(
+      orders
+        .filter((order) => order.charge_id)
+        .map((order) => order.charge_id)
+        .sort(),
+    );
   });
 
   it('refunded each refunded order once, through one gateway refund', async () => {
     const items = await scanAll({ TableName: table(), ConsistentRead: true });
     const orders = items.filter((item) => item.entity === 'Order');
-    expect(orders.filter((order) => order.state === 'refunded').map((order) => order.uuid).sort()).toEqual([...refunded].sort());
+    expect(
+      orders
+        .filter((order) => order.state === 'refunded')
+        .map((order) => order.uuid)
+        .sort(),
+    ).toEqual([...refunded].sort());
     const refundEntries = items.filter((item) => item.entity === 'LedgerEntry' && item.kind === 'card_refund');
     for (const uuid of refunded) {
       const order = orders.find((candidate) => candidate.uuid === uuid)!;
       expect(refundEntries.filter((entry) => entry.reference.order_uuid === uuid)).toHaveLength(order.charged_amount > 0 ? 1 : 0);
-      const gatewayRefundKeys = new Set(gatewayCalls.refunds.filter((refund) => refund.chargeId === order.charge_id && !refund.idempotencyKey.endsWith(':void')).map((refund) => refund.idempotencyKey));
+      const gatewayRefundKeys = new Set(
+        gatewayCalls.refunds
+          .filter((refund) => refund.chargeId === order.charge_id && !refund.idempotencyKey.endsWith(':void'))
+          .map((refund) => refund.idempotencyKey),
+      );
       expect(gatewayRefundKeys.size).toBeLessThanOrEqual(1);
     }
   });

@@ -66,7 +66,13 @@ async function startOrder(failFirstAttempts: number) {
   const customer = await orderAheadUserFixture(fixture.app.app_id);
   const started = await api.call('POST', '/v15/order_ahead/orders', {
     token: customer.token,
-    body: { order: { location_id: fixture.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+    body: {
+      order: {
+        location_id: fixture.location.location_id,
+        conveyance: { fulfillment_type: 'pickup' },
+        items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }],
+      },
+    },
   });
   expect(started.status).toBe(200);
   return { uuid: started.body.order.uuid as string, customer, orderUrl: started.body.order.order_url as string };

@@ -73,11 +73,22 @@ beforeAll(async () => {
       await addCreditCard(user.user.user_id, `fake-valid-nonce-pos-faults-${user.user.user_id}`);
       const additions: string[] = [];
       for (const value of LOADS) {
-        const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: user.user.payment_token_data, value_amount: value });
+        const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+          payment_token_data: user.user.payment_token_data,
+          value_amount: value,
+        });
         expect(loaded.status, loaded.text).toBe(200);
         additions.push(loaded.body.gift_card_value_addition.uuid);
       }
-      customers.push({ layer, label: `pos-faults-${layer}-${index}`, userId: user.user.user_id, email: user.email, qr: user.user.payment_token_data, userToken: user.token, reversedAddition: additions[1]! });
+      customers.push({
+        layer,
+        label: `pos-faults-${layer}-${index}`,
+        userId: user.user.user_id,
+        email: user.email,
+        qr: user.user.payment_token_data,
+        userToken: user.token,
+        reversedAddition: additions[1]!,
+      });
     }
   }
   gateway = observeGateway();
@@ -123,7 +134,16 @@ async function visit(customer: Customer): Promise<void> {
   await settled(`${customer.label} one-step`, 200, 'POST', '/v15/orders', {
     authorization: byToken ? `token merchant="${world.merchant.token}", user="${customer.userToken}"` : merchant.authorization,
     headers: key('one-step'),
-    body: { order: { location_id: locationId, spend_amount: ONE_STEP_SPEND, tip_amount: 0, identifier_from_merchant: null, items: [], ...(byToken ? {} : { payment_token_data: customer.qr }) } },
+    body: {
+      order: {
+        location_id: locationId,
+        spend_amount: ONE_STEP_SPEND,
+        tip_amount: 0,
+        identifier_from_merchant: null,
+        items: [],
+        ...(byToken ? {} : { payment_token_data: customer.qr }),
+      },
+    },
   });
 
   // P8: a detached refund the POS sends twice at once under one key.
@@ -132,7 +152,16 @@ async function visit(customer: Customer): Promise<void> {
       settled(`${customer.label} detached`, 200, 'POST', '/v15/detached_refunds', {
         ...merchant,
         headers: key('detached'),
-        body: { detached_refund: { credit_amount: DETACHED_CREDIT, location_id: locationId, payment_token_data: customer.qr, manager_confirmation: MANAGER_CODE, cashier: 'Faults', register: '1' } },
+        body: {
+          detached_refund: {
+            credit_amount: DETACHED_CREDIT,
+            location_id: locationId,
+            payment_token_data: customer.qr,
+            manager_confirmation: MANAGER_CODE,
+            cashier: 'Faults',
+            register: '1',
+          },
+        },
       }),
     ),
   );
@@ -160,10 +189,25 @@ async function visit(customer: Customer): Promise<void> {
   // P16-P19: the POS publishes a check (no money: a retry may publish another), the app claims it, the POS finalises it.
   const published = await settled(`${customer.label} publish`, 200, 'PUT', '/v15/checks', {
     ...merchant,
-    body: { check: { location_id: locationId, spend_amount: CHECK_SPEND, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: null, cashier: null, register: null, identifier_from_merchant: null, items: [] } },
+    body: {
+      check: {
+        location_id: locationId,
+        spend_amount: CHECK_SPEND,
+        tax_amount: 0,
+        exemption_amount: 0,
+        partial_authorization_allowed: null,
+        cashier: null,
+        register: null,
+        identifier_from_merchant: null,
+        items: [],
+      },
+    },
   });
   const checkUuid = published.body.check.uuid as string;
-  await settled(`${customer.label} claim`, 200, 'POST', `/v15/checks/${checkUuid}/orders`, { token: customer.userToken, body: { order: { tip_amount: CHECK_TIP } } });
+  await settled(`${customer.label} claim`, 200, 'POST', `/v15/checks/${checkUuid}/orders`, {
+    token: customer.userToken,
+    body: { order: { tip_amount: CHECK_TIP } },
+  });
   await settled(`${customer.label} finalise`, 200, 'POST', `/v15/checks/${checkUuid}/orders`, {
     ...merchant,
     headers: key('finalise'),
@@ -172,7 +216,13 @@ async function visit(customer: Customer): Promise<void> {
 
   // Past the expiry, the POS's credit check expires the grant (a ledger movement) and shows only what lasts.
   await sleep(Math.max(0, expiresAt - Date.now() + 100));
-  const credit = await settled(`${customer.label} credit check`, 200, 'GET', `/v15/locations/${locationId}/merchant_funded_credit?payment_token_data=${customer.qr}`, merchant);
+  const credit = await settled(
+    `${customer.label} credit check`,
+    200,
+    'GET',
+    `/v15/locations/${locationId}/merchant_funded_credit?payment_token_data=${customer.qr}`,
+    merchant,
+  );
   expect(credit.body.merchant_funded_credit.discount_amount).toBe(DETACHED_CREDIT + GRANT + ITEM_REWARD);
 }
 
@@ -199,7 +249,11 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
     const merchantId = world.merchant.merchant.merchant_id;
     for (const customer of customers) {
       const entries = (account: string) => items.filter((item) => item.entity === 'LedgerEntry' && item.account === account);
-      const amounts = (account: string, kind: string) => entries(account).filter((entry) => entry.kind === kind).map((entry) => entry.amount).sort((a, b) => a - b);
+      const amounts = (account: string, kind: string) =>
+        entries(account)
+          .filter((entry) => entry.kind === kind)
+          .map((entry) => entry.amount)
+          .sort((a, b) => a - b);
       const giftCard = giftCardAccountKey(customer.userId, merchantId);
       const credit = creditAccountKey(customer.userId, merchantId);
       expect(amounts(giftCard, 'gift_card_removed'), customer.label).toEqual([-LOADS[1], -REMOVED_BY_AMOUNT]);
@@ -224,7 +278,10 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
     const voided = voidedCharges(gateway);
     for (const customer of customers) {
       const theirs = orders.filter((order) => order.user_id === customer.userId);
-      expect(theirs.map((order) => order.spend_amount + order.tip_amount).sort((a, b) => a - b), customer.label).toEqual([CHECK_SPEND + CHECK_TIP, ONE_STEP_SPEND]);
+      expect(
+        theirs.map((order) => order.spend_amount + order.tip_amount).sort((a, b) => a - b),
+        customer.label,
+      ).toEqual([CHECK_SPEND + CHECK_TIP, ONE_STEP_SPEND]);
       // The gift card's 1800 left went to the one-step order; the rest of both orders to the card.
       expect(theirs.reduce((sum, order) => sum + order.gift_card_total_amount, 0)).toBe(LOADS[0] - REMOVED_BY_AMOUNT);
       for (const order of theirs) {
@@ -234,7 +291,9 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
         expect(entries[0]!.amount).toBe(order.charged_amount);
         expect(voided.has(order.charge_id), `order ${order.uuid} kept a voided charge`).toBe(false);
       }
-      expect((await getBalance(cardAccountKey(customer.userId, merchantId))).balance).toBe(ONE_STEP_SPEND + CHECK_SPEND + CHECK_TIP - (LOADS[0] - REMOVED_BY_AMOUNT));
+      expect((await getBalance(cardAccountKey(customer.userId, merchantId))).balance).toBe(
+        ONE_STEP_SPEND + CHECK_SPEND + CHECK_TIP - (LOADS[0] - REMOVED_BY_AMOUNT),
+      );
     }
     expect(orders).toHaveLength(2 * customers.length);
     expect(keptCharges(gateway)).toEqual(orders.map((order) => order.charge_id).sort());
@@ -248,11 +307,19 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
     const events = items.filter((item) => item.entity === 'Event');
     for (const customer of customers) {
       const giftCardEvents = events.filter((event) => event.resource_type === 'gift_card' && event.resource_id === `${merchantId}-${customer.userId}`);
-      const removals = items.filter((item) => item.entity === 'LedgerEntry' && item.account === giftCardAccountKey(customer.userId, merchantId) && item.kind === 'gift_card_removed');
+      const removals = items.filter(
+        (item) => item.entity === 'LedgerEntry' && item.account === giftCardAccountKey(customer.userId, merchantId) && item.kind === 'gift_card_removed',
+      );
       const removedEvents = giftCardEvents.filter((event) => event.type === 'gift_card.value_removed');
-      expect(removedEvents.map((event) => JSON.parse(event.body_json).event.data.removed_value_amount).sort((a, b) => a - b), customer.label).toEqual(removals.map((entry) => -entry.amount).sort((a, b) => a - b));
+      expect(
+        removedEvents.map((event) => JSON.parse(event.body_json).event.data.removed_value_amount).sort((a, b) => a - b),
+        customer.label,
+      ).toEqual(removals.map((entry) => -entry.amount).sort((a, b) => a - b));
       // The card's events (two loads, two removals) are numbered 1..n without gaps or repeats.
-      expect(giftCardEvents.map((event) => event.sequence).sort((a, b) => a - b), customer.label).toEqual([1, 2, 3, 4]);
+      expect(
+        giftCardEvents.map((event) => event.sequence).sort((a, b) => a - b),
+        customer.label,
+      ).toEqual([1, 2, 3, 4]);
     }
     const ours = new Set(customers.map((customer) => customer.userId));
     const earned = items.filter((item) => item.entity === 'Reward' && item.source === 'earned' && ours.has(item.user_id));
@@ -261,7 +328,9 @@ describe('POS money operations under 10% DynamoDB faults, with clients that retr
     // Exactly one event per earned reward (none for a reward whose transaction did not commit), all to the users' app.
     expect(rewardEvents.map((event) => event.resource_id).sort()).toEqual(earned.map((reward) => reward.reward_id).sort());
     expect(new Set(rewardEvents.map((event) => event.audience))).toEqual(new Set([`app:${world.app.app_id}`]));
-    expect(events.filter((event) => event.type === 'reward.earned' && !items.some((item) => item.entity === 'Reward' && item.reward_id === event.resource_id))).toEqual([]);
+    expect(
+      events.filter((event) => event.type === 'reward.earned' && !items.some((item) => item.entity === 'Reward' && item.reward_id === event.resource_id)),
+    ).toEqual([]);
   });
 
   it('left no key in progress and the ledger audit (npm run admin -- audit) clean', async () => {

@@ -22,7 +22,14 @@ export function newRetryLog(): RetryLog {
 
 const retryable = (status: number) => status >= 500 || status === 409 || status === 429;
 
-export async function callWithRetries<T = any>(api: TestApi, log: RetryLog, label: string, method: string, path: string, options: ApiCall): Promise<ApiResult<T>> {
+export async function callWithRetries<T = any>(
+  api: TestApi,
+  log: RetryLog,
+  label: string,
+  method: string,
+  path: string,
+  options: ApiCall,
+): Promise<ApiResult<T>> {
   const statuses: number[] = [];
   log.attempts.set(label, statuses);
   for (let attempt = 1; ; attempt++) {

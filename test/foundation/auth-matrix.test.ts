@@ -59,8 +59,17 @@ describe('every guarded route', () => {
 
   /** Every token kind a route does not take: user, merchant and app tokens are not interchangeable. */
   const wrongKinds = (route: Route): string[] => {
-    const accepts: readonly string[] = route.credential === 'merchant' ? ['merchant'] : route.credential === 'app' ? ['app'] : route.credential === 'merchant-or-app' ? ['merchant', 'app'] : ['user'];
-    return (['user', 'merchant', 'app'] as const).filter((kind) => !accepts.includes(kind)).map((kind) => ({ user: userToken, merchant: merchantToken, app: appToken })[kind]);
+    const accepts: readonly string[] =
+      route.credential === 'merchant'
+        ? ['merchant']
+        : route.credential === 'app'
+          ? ['app']
+          : route.credential === 'merchant-or-app'
+            ? ['merchant', 'app']
+            : ['user'];
+    return (['user', 'merchant', 'app'] as const)
+      .filter((kind) => !accepts.includes(kind))
+      .map((kind) => ({ user: userToken, merchant: merchantToken, app: appToken })[kind]);
   };
 
   it.each(cases((route) => route.credential !== 'any'))('%s rejects a token of another kind', async (_, route) => {
@@ -73,10 +82,13 @@ describe('every guarded route', () => {
     expect(response.headers.get('www-authenticate')).toBe('Token realm="LevelUp"');
   });
 
-  it.each(cases((route) => (route.permissions?.length ?? 0) > 0 || route.credential === 'user-unlimited'))('%s rejects a token lacking the permission', async (_, route) => {
-    const token = route.credential === 'merchant' ? powerlessMerchantToken : powerlessUserToken;
-    expectUnauthorized(await call(route.method, pathOf(route), { body: bodyFor(route), token }));
-  });
+  it.each(cases((route) => (route.permissions?.length ?? 0) > 0 || route.credential === 'user-unlimited'))(
+    '%s rejects a token lacking the permission',
+    async (_, route) => {
+      const token = route.credential === 'merchant' ? powerlessMerchantToken : powerlessUserToken;
+      expectUnauthorized(await call(route.method, pathOf(route), { body: bodyFor(route), token }));
+    },
+  );
 });
 
 describe('routes without credentials', () => {

@@ -69,10 +69,17 @@ function handlerOf(handlerName: string) {
 
 const validInputs = { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } };
 
-async function invoke(handlerName: string, options: { authorization?: string; body?: unknown; query?: Record<string, string>; params?: Record<string, string>; handler?: ReturnType<typeof handlerOf> }) {
+async function invoke(
+  handlerName: string,
+  options: { authorization?: string; body?: unknown; query?: Record<string, string>; params?: Record<string, string>; handler?: ReturnType<typeof handlerOf> },
+) {
   const event = {
     rawPath: '/precedence',
-    headers: { host: 'localhost', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.authorization ? { Authorization: options.authorization } : {}) },
+    headers: {
+      host: 'localhost',
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.authorization ? { Authorization: options.authorization } : {}),
+    },
     requestContext: { requestId: 'precedence', http: { method: 'POST', path: '/precedence', sourceIp: '127.0.0.1' } },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     queryStringParameters: options.query,
@@ -80,7 +87,10 @@ async function invoke(handlerName: string, options: { authorization?: string; bo
   } as unknown as APIGatewayProxyEventV2;
   const response = await (options.handler ?? handlerOf(handlerName))(event, contextWithRemaining(5_000, 'precedence'));
   const answer = JSON.parse(response.body || 'null') as { error: { object: string; property: string; code: string } }[];
-  return { status: response.statusCode, errors: Array.isArray(answer) ? answer.map((entry) => `${entry.error.object}.${entry.error.property}:${entry.error.code}`) : answer };
+  return {
+    status: response.statusCode,
+    errors: Array.isArray(answer) ? answer.map((entry) => `${entry.error.object}.${entry.error.property}:${entry.error.code}`) : answer,
+  };
 }
 
 const token = `token ${'f'.repeat(64)}`;
@@ -104,7 +114,10 @@ describe('authorization before validation', () => {
   it('validates the inputs once the token is admitted, and answers with them', async () => {
     read.outcome = { credentials: { merchant } };
     const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs });
-    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], body: { order: { spend_amount: 100 } }, query: { limit: 5 }, params: { location_id: 12 } } });
+    expect(answer).toEqual({
+      status: 200,
+      errors: { kinds: ['merchant'], body: { order: { spend_amount: 100 } }, query: { limit: 5 }, params: { location_id: 12 } },
+    });
     expect(read.events).toEqual(['read sent', 'read answered', 'body parsed', 'query parsed', 'path parsed']);
   });
 
@@ -112,7 +125,10 @@ describe('authorization before validation', () => {
     read.outcome = { credentials: undefined };
     const invalid = { body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } };
     expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
-    expect(await invoke('proposed-orders-create', { authorization: token, params: { location_id: 'abc' } })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, params: { location_id: 'abc' } })).toEqual({
+      status: 401,
+      errors: ['access_token.base:not_authorized'],
+    });
     expect(await invoke('location-rewards-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(read.events.filter((event) => event.endsWith('parsed'))).toEqual([]);
   });
@@ -123,7 +139,10 @@ describe('authorization before validation', () => {
     expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(await invoke('events-list', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     read.outcome = { credentials: { merchant: powerlessMerchant } };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['access_token.permissions:missing_permission'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, ...invalid })).toEqual({
+      status: 401,
+      errors: ['access_token.permissions:missing_permission'],
+    });
     read.outcome = { credentials: { user } };
     expect(await invoke('users-update', { authorization: token, ...invalid })).toEqual({ status: 401, errors: ['user.base:not_authorized'] });
     read.outcome = { credentials: { app } };
@@ -133,7 +152,10 @@ describe('authorization before validation', () => {
   it('answers 401 without reading anything when the token is missing or the header malformed', async () => {
     const invalid = { body: { order: {} }, params: { location_id: 'abc' } };
     expect(await invoke('proposed-orders-create', invalid)).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
-    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...invalid })).toEqual({
+      status: 401,
+      errors: ['access_token.base:not_authorized'],
+    });
     expect(await invoke('users-update', { authorization: 'token a, b, c', ...invalid })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
     expect(read.events).toEqual([]);
   });
@@ -141,8 +163,14 @@ describe('authorization before validation', () => {
   it('answers an admitted request its body error first, then its query error, then its path 404', async () => {
     read.outcome = { credentials: { merchant } };
     const valid = { authorization: token, ...validInputs };
-    expect(await invoke('proposed-orders-create', { ...valid, body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
-    expect(await invoke('proposed-orders-create', { ...valid, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({ status: 422, errors: ['request.limit:invalid'] });
+    expect(await invoke('proposed-orders-create', { ...valid, body: { order: {} }, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({
+      status: 422,
+      errors: ['order.spend_amount:missing'],
+    });
+    expect(await invoke('proposed-orders-create', { ...valid, query: { limit: 'x' }, params: { location_id: 'abc' } })).toEqual({
+      status: 422,
+      errors: ['request.limit:invalid'],
+    });
     expect(await invoke('proposed-orders-create', { ...valid, params: { location_id: 'abc' } })).toEqual({ status: 404, errors: null });
     read.outcome = { credentials: { user } };
     expect(await invoke('location-rewards-list', { ...valid, body: { order: {} } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
@@ -153,7 +181,10 @@ describe('authorization before validation', () => {
     expect(read.events).toEqual(['body parsed']);
     // apps-users-create: the body's api_key is the credential; a token that is not a valid app token is ignored.
     read.outcome = { credentials: undefined };
-    expect(await invoke('apps-users-create', { authorization: token, ...validInputs, body: { order: {} } })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    expect(await invoke('apps-users-create', { authorization: token, ...validInputs, body: { order: {} } })).toEqual({
+      status: 422,
+      errors: ['order.spend_amount:missing'],
+    });
     read.outcome = { credentials: { app } };
     expect(await invoke('apps-users-create', { authorization: token, ...validInputs })).toMatchObject({ status: 200, errors: { kinds: ['app'] } });
   });
@@ -166,7 +197,10 @@ describe('authorization before validation', () => {
     expect(await invoke('apps-users-create', { authorization: token, body: { order: {} } })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
     // A read that fails before the pipeline's validation has even started (its rejection must not go unhandled meanwhile).
     read.outcome = { ...read.outcome, atOnce: true };
-    expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, body: { order: {} } })).toEqual({
+      status: 500,
+      errors: ['request.base:internal_error'],
+    });
   });
 });
 
@@ -204,13 +238,19 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
     read.outcome = { credentials: { merchant } };
     const answer = await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(async (raw) => ({ read: raw })) });
     // The raw path id is the string the path carried (the validated one is the number 12).
-    expect(answer).toEqual({ status: 200, errors: { kinds: ['merchant'], prefetched: { read: { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } } } } });
+    expect(answer).toEqual({
+      status: 200,
+      errors: { kinds: ['merchant'], prefetched: { read: { body: { order: { spend_amount: 100 } }, query: { limit: '5' }, params: { location_id: '12' } } } },
+    });
     expect(read.events).toEqual(['read sent', 'prefetch sent', 'read answered', 'body parsed', 'query parsed', 'path parsed']);
   });
 
   it("starts none when the request names nothing to read (the route's prefetch answers undefined)", async () => {
     read.outcome = { credentials: { merchant } };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(() => undefined) })).toEqual({ status: 200, errors: { kinds: ['merchant'] } });
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(() => undefined) })).toEqual({
+      status: 200,
+      errors: { kinds: ['merchant'] },
+    });
   });
 
   it('answers a refused token its 401 without waiting for the prefetch, with nothing of it in the answer', async () => {
@@ -228,15 +268,27 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
   });
 
   it('starts none without a token or for a malformed header; invalid inputs answer their error, after the token, with nothing of it', async () => {
-    expect(await invoke('proposed-orders-create', { ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
-    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...validInputs, handler: prefetching(async () => secret) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { ...validInputs, handler: prefetching(async () => secret) })).toEqual({
+      status: 401,
+      errors: ['access_token.base:not_authorized'],
+    });
+    expect(await invoke('proposed-orders-create', { authorization: 'Bearer x', ...validInputs, handler: prefetching(async () => secret) })).toEqual({
+      status: 401,
+      errors: ['access_token.base:not_authorized'],
+    });
     expect(read.events).not.toContain('prefetch sent');
     // With the token's read in flight the prefetch leaves beside it, before validation, so invalid inputs have sent it too;
     // their answer is still the token's 401 or the input's own error, never waiting for it nor showing it.
     read.outcome = { credentials: undefined };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({
+      status: 401,
+      errors: ['access_token.base:not_authorized'],
+    });
     read.outcome = { credentials: { merchant } };
-    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({ status: 422, errors: ['order.spend_amount:missing'] });
+    expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, body: { order: {} }, handler: prefetching(never) })).toEqual({
+      status: 422,
+      errors: ['order.spend_amount:missing'],
+    });
   });
 
   it('keeps a failed prefetch (rejected or thrown) from surfacing unhandled: refused, admitted and not awaited, or awaited where the domain reads', async () => {
@@ -248,11 +300,19 @@ describe('prefetch: a read keyed by the raw request, sent while the token read i
     };
     for (const failing of [rejected, thrown]) {
       read.outcome = { credentials: undefined };
-      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({
+        status: 401,
+        errors: ['access_token.base:not_authorized'],
+      });
       read.outcome = { credentials: { merchant } };
-      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing, { awaited: false }) })).toMatchObject({ status: 200 });
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing, { awaited: false }) })).toMatchObject(
+        { status: 200 },
+      );
       // Awaited: its error is the domain's read's error (here unexpected: a 500 with no details).
-      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({ status: 500, errors: ['request.base:internal_error'] });
+      expect(await invoke('proposed-orders-create', { authorization: token, ...validInputs, handler: prefetching(failing) })).toEqual({
+        status: 500,
+        errors: ['request.base:internal_error'],
+      });
     }
     // The afterEach hook checks that no rejection went unhandled.
   });
@@ -294,7 +354,10 @@ describe('prefetch: the location of the rewards at a location, read beside the t
       }
       read.events.length = 0;
       read.outcome = { credentials: undefined };
-      expect(await invoke(name, { authorization: token, params: { location_id: 'abc' }, handler: at(handler).handler })).toEqual({ status: 401, errors: ['access_token.base:not_authorized'] });
+      expect(await invoke(name, { authorization: token, params: { location_id: 'abc' }, handler: at(handler).handler })).toEqual({
+        status: 401,
+        errors: ['access_token.base:not_authorized'],
+      });
       read.outcome = { credentials: { user } };
       expect(await invoke(name, { authorization: token, params: { location_id: 'abc' }, handler: at(handler).handler })).toEqual({ status: 404, errors: null });
       expect(read.events).toEqual(['read sent', 'read answered', 'read sent', 'read answered']);

@@ -49,7 +49,11 @@ describe("the distribution's viewer-request function", () => {
   it('sets the viewer address from the connection, replacing a value the client sent, and keeps the other headers', () => {
     const request = handler({
       viewer: { ip: '198.51.100.4' },
-      request: { method: 'POST', uri: '/v15/access_tokens', headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.9.8.7' }, authorization: { value: 'token abc' } } },
+      request: {
+        method: 'POST',
+        uri: '/v15/access_tokens',
+        headers: { [VIEWER_ADDRESS_HEADER]: { value: '10.9.8.7' }, authorization: { value: 'token abc' } },
+      },
     });
     expect(request.headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '198.51.100.4' });
     expect(request.headers.authorization).toEqual({ value: 'token abc' });

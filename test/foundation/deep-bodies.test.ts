@@ -25,11 +25,21 @@ function nestedItems(depth: number): unknown[] {
   return children;
 }
 
-const tooDeep = [{ error: { object: 'request', property: 'body', message: `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`, code: 'too_deep' } }];
+const tooDeep = [
+  {
+    error: {
+      object: 'request',
+      property: 'body',
+      message: `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      code: 'too_deep',
+    },
+  },
+];
 
 const orderWith = (world: OrderWorld, items: unknown, authorization = `token merchant="${world.merchant.token}", user="${world.user.token}"`) =>
   api.call('POST', '/v15/orders', { authorization, body: { order: { location_id: world.location.location_id, spend_amount: 10, items } } });
-const checkWith = (world: OrderWorld, items: unknown) => api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { location_id: world.location.location_id, spend_amount: 10, items } } });
+const checkWith = (world: OrderWorld, items: unknown) =>
+  api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { location_id: world.location.location_id, spend_amount: 10, items } } });
 
 let world: OrderWorld;
 
@@ -50,10 +60,15 @@ describe('deeply nested and oversized JSON bodies', () => {
   it('answers the same 422 on the first invocation of a freshly imported handler (a new Lambda instance), whatever ran before', async () => {
     const body = JSON.stringify({ order: { location_id: world.location.location_id, spend_amount: 10, items: nestedItems(400) } });
     const authorization = `token merchant="${world.merchant.token}", user="${world.user.token}"`;
-    for (const [file, method, path] of [['orders-create', 'POST', '/v15/orders'], ['checks-create', 'PUT', '/v15/checks']] as const) {
+    for (const [file, method, path] of [
+      ['orders-create', 'POST', '/v15/orders'],
+      ['checks-create', 'PUT', '/v15/checks'],
+    ] as const) {
       // A new module graph: the function, its schemas and the pipeline evaluated again, as a cold start does.
       vi.resetModules();
-      const { handler } = (await import(`../../functions/${file}.ts`)) as { handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2> };
+      const { handler } = (await import(`../../functions/${file}.ts`)) as {
+        handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+      };
       const event = {
         rawPath: path,
         headers: { host: 'localhost', authorization, 'content-type': 'application/json' },
@@ -79,7 +94,9 @@ describe('deeply nested and oversized JSON bodies', () => {
     const padding = new Array(MAX_JSON_NODES).fill(0);
     const response = await orderWith(world, padding);
     expect(response.status).toBe(422);
-    expect(response.body).toEqual([{ error: { object: 'request', property: 'body', message: `The request body holds more than ${MAX_JSON_NODES} values.`, code: 'too_many_values' } }]);
+    expect(response.body).toEqual([
+      { error: { object: 'request', property: 'body', message: `The request body holds more than ${MAX_JSON_NODES} values.`, code: 'too_many_values' } },
+    ]);
   });
 
   it('answers 401 first to a deep body without a valid token', async () => {

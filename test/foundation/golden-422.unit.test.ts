@@ -19,7 +19,8 @@ describe('validation 422 bodies', () => {
     const differing: { request: string; expected: string; actual: string | undefined }[] = [];
     for (const item of cases) {
       const actual = await validationAnswer(item);
-      if (actual !== item.answer) differing.push({ request: `${item.method} ${item.path}${item.search} ${item.body ?? ''}`.slice(0, 300), expected: item.answer, actual });
+      if (actual !== item.answer)
+        differing.push({ request: `${item.method} ${item.path}${item.search} ${item.body ?? ''}`.slice(0, 300), expected: item.answer, actual });
     }
     expect(differing).toEqual([]);
   }, 120_000);

@@ -59,17 +59,30 @@ beforeAll(async () => {
   await placeOrder(api, other);
   locationIds.push(world.location.location_id);
   for (let index = 1; index < LOCATIONS; index++) {
-    locationIds.push((await locationFixture(world.merchant.merchant.merchant_id, { latitude: 42.3 + index / 100, fulfillment_types: index % 2 === 0 ? ['in_store', 'pickup'] : ['in_store'] })).location_id);
+    locationIds.push(
+      (
+        await locationFixture(world.merchant.merchant.merchant_id, {
+          latitude: 42.3 + index / 100,
+          fulfillment_types: index % 2 === 0 ? ['in_store', 'pickup'] : ['in_store'],
+        })
+      ).location_id,
+    );
   }
   merchantApp = (await appFixture({ global: false, merchantIds: [world.merchant.merchant.merchant_id] })).app.app_id;
   appToken = await issueToken({ subject: 'app', appId: world.app.app_id });
   otherAppToken = await issueToken({ subject: 'app', appId: other.app.app_id });
   // Users of the world's app adding cards: its events (credit_card.created), more than a page.
-  const users = await Promise.all(Array.from({ length: CARDS / 2 }, (_, index) => createUser(world.app.app_id, { email: `paging-${index}-${randomUUID()}@example.com`, first_name: 'Page', last_name: 'Walker' })));
-  await Promise.all(users.map(async (user) => {
-    await cardFixture(user.user_id);
-    await cardFixture(user.user_id);
-  }));
+  const users = await Promise.all(
+    Array.from({ length: CARDS / 2 }, (_, index) =>
+      createUser(world.app.app_id, { email: `paging-${index}-${randomUUID()}@example.com`, first_name: 'Page', last_name: 'Walker' }),
+    ),
+  );
+  await Promise.all(
+    users.map(async (user) => {
+      await cardFixture(user.user_id);
+      await cardFixture(user.user_id);
+    }),
+  );
 }, 120_000);
 
 describe("the user's orders (GET /v15/apps/orders, its v14 and Ruby gem forms)", () => {
@@ -85,7 +98,11 @@ describe("the user's orders (GET /v15/apps/orders, its v14 and Ruby gem forms)",
   });
 
   it('walks the Ruby gem form to an empty 200 (the gem maps the body), never a 204', async () => {
-    const walk = await walkPages(api, '/v15/users/orders', { call: { authorization: `token user="${world.user.token}"`, body: {} }, keyOf: orderKey, end: 'empty-list' });
+    const walk = await walkPages(api, '/v15/users/orders', {
+      call: { authorization: `token user="${world.user.token}"`, body: {} },
+      keyOf: orderKey,
+      end: 'empty-list',
+    });
     expect(walk.items.map(orderKey)).toEqual([...placed].reverse());
   });
 
@@ -141,14 +158,20 @@ describe("an app's locations (GET /v15 and /v14 apps/:app_id/locations)", () => 
   it('walks in id order to a 204, carrying the filters and image size on every Link', async () => {
     for (const version of ['v15', 'v14']) {
       const query = '?fulfillment_types=in_store,pickup&image[width]=320&image[height]=200&image[density]=2';
-      const walk = await walkPages(api, `/${version}/apps/${merchantApp}/locations${query}`, { keyOf: locationKey, carries: ['fulfillment_types', 'image[width]', 'image[height]', 'image[density]'] });
+      const walk = await walkPages(api, `/${version}/apps/${merchantApp}/locations${query}`, {
+        keyOf: locationKey,
+        carries: ['fulfillment_types', 'image[width]', 'image[height]', 'image[density]'],
+      });
       expect(walk.items.map(locationKey)).toEqual(locationIds);
       expect(walk.pages.map((page) => page.body.length)).toEqual([LOCATIONS_PAGE_SIZE, LOCATIONS - LOCATIONS_PAGE_SIZE]);
     }
   });
 
   it('walks in distance order (page numbers only) to a 204, carrying lat, lng and the filter', async () => {
-    const walk = await walkPages(api, `/v15/apps/${merchantApp}/locations?fulfillment_types=pickup&lat=42.3&lng=-71.05`, { keyOf: locationKey, carries: ['fulfillment_types', 'lat', 'lng'] });
+    const walk = await walkPages(api, `/v15/apps/${merchantApp}/locations?fulfillment_types=pickup&lat=42.3&lng=-71.05`, {
+      keyOf: locationKey,
+      carries: ['fulfillment_types', 'lat', 'lng'],
+    });
     expect(walk.items.map(locationKey)).toEqual(locationIds.filter((_, index) => index % 2 === 0 && index > 0));
     expect(walk.urls.map((url) => new URL(url, api.baseUrl).searchParams.get('after'))).toEqual(walk.urls.map(() => null));
   });
@@ -175,7 +198,10 @@ describe("an app's locations (GET /v15 and /v14 apps/:app_id/locations)", () => 
 
 describe("a merchant's locations (GET /v15/merchants/:merchant_id/locations)", () => {
   it('walks the shown locations to a 204, a Link on every page', async () => {
-    const walk = await walkPages(api, `/v15/merchants/${world.merchant.merchant.merchant_id}/locations?fulfillment_types=in_store`, { keyOf: locationKey, carries: ['fulfillment_types'] });
+    const walk = await walkPages(api, `/v15/merchants/${world.merchant.merchant.merchant_id}/locations?fulfillment_types=in_store`, {
+      keyOf: locationKey,
+      carries: ['fulfillment_types'],
+    });
     expect(walk.items.map(locationKey)).toEqual(locationIds);
   });
 
@@ -218,7 +244,7 @@ describe("the caller's events (GET /v15/events)", () => {
     expect(ids).toEqual([...ids].sort());
   });
 
-  it("resumes from the stored last Link with only the new event; our position shows another app none of ours", async () => {
+  it('resumes from the stored last Link with only the new event; our position shows another app none of ours', async () => {
     const walk = await walkPages(api, '/v15/events', { call: { token: appToken }, keyOf: eventKey });
     const ours = new Set(walk.items.map(eventKey));
     const stored = walk.urls.at(-1)!;
@@ -244,8 +270,15 @@ describe('the OpenAPI document', () => {
   it("shows the Link header on every paged list's 200, and on no other list", async () => {
     const document = await buildDocument();
     const paged = [
-      '/v15/apps/orders', '/v14/apps/{app_id}/orders', '/v15/users/orders', '/v14/locations/{location_id}/orders', '/v15/apps/{app_id}/locations',
-      '/v14/apps/{app_id}/locations', '/v15/merchants/{merchant_id}/locations', '/v14/locations', '/v15/events',
+      '/v15/apps/orders',
+      '/v14/apps/{app_id}/orders',
+      '/v15/users/orders',
+      '/v14/locations/{location_id}/orders',
+      '/v15/apps/{app_id}/locations',
+      '/v14/apps/{app_id}/locations',
+      '/v15/merchants/{merchant_id}/locations',
+      '/v14/locations',
+      '/v15/events',
     ];
     for (const path of paged) expect(document.paths[path]!.get!.responses['200'].headers?.Link, path).toBeDefined();
     for (const path of ['/v15/managed_locations', '/v15/webhook_endpoints', '/v14/merchants/{merchant_id}/locations']) {

@@ -29,11 +29,26 @@ const BASES = [
   'https://[::1]:8443/v',
   'https://user:pass@h.example',
 ];
-const PATHS = ['/v15/apps/12/locations', '/v14/locations', '/v15/events', '/v15/apps/orders', '/v14/locations/7/orders', '/v15/a.b', '/v15/../x', '/v15/%41', '/v15/a b'];
+const PATHS = [
+  '/v15/apps/12/locations',
+  '/v14/locations',
+  '/v15/events',
+  '/v15/apps/orders',
+  '/v14/locations/7/orders',
+  '/v15/a.b',
+  '/v15/../x',
+  '/v15/%41',
+  '/v15/a b',
+];
 const QUERIES = [
   new URLSearchParams({ page: '2', cursor: 'b3JkZXIjMTIz' }),
   new URLSearchParams({ page: '3', after: '45', 'image[width]': '100', fulfillment_types: 'pickup,delivery' }),
-  new URLSearchParams([['since', '2026-11-23T20:00:00.000Z'], ['last_id', '9'], ['since', 'again'], ['x y', 'a&b=c/é ☕']]),
+  new URLSearchParams([
+    ['since', '2026-11-23T20:00:00.000Z'],
+    ['last_id', '9'],
+    ['since', 'again'],
+    ['x y', 'a&b=c/é ☕'],
+  ]),
   new URLSearchParams(),
 ];
 

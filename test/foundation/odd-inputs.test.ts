@@ -42,7 +42,12 @@ describe('custom_attributes with prototype-named keys', () => {
     expect(v15.status).toBe(200);
     expect(v15.body.user.custom_attributes).toEqual(JSON.parse(`{"${key}":"x","plain":"y"}`));
     const shown = await api.call('GET', '/v15/users', { token: user.token });
-    expect(Object.entries(shown.body.user.custom_attributes)).toEqual(expect.arrayContaining([[key, 'x'], ['plain', 'y']]));
+    expect(Object.entries(shown.body.user.custom_attributes)).toEqual(
+      expect.arrayContaining([
+        [key, 'x'],
+        ['plain', 'y'],
+      ]),
+    );
 
     const v14 = await api.call('PUT', `/v14/users/${user.user.user_id}`, { token: user.token, rawBody: `{"user":{"custom_attributes":{"${key}":"z"}}}` });
     expectHandled(v14, `v14 ${key}`);
@@ -75,7 +80,11 @@ describe('custom_attributes with prototype-named keys', () => {
 describe('odd numbers in coordinates and tip_percent', () => {
   it.each(ODD_NUMBERS)('user address coordinates of %s', async (value) => {
     const address = { address_type: 'delivery', street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02110' };
-    for (const coordinates of [{ latitude: value, longitude: -71.05 }, { latitude: 42.36, longitude: value }, { latitude: value, longitude: value }]) {
+    for (const coordinates of [
+      { latitude: value, longitude: -71.05 },
+      { latitude: 42.36, longitude: value },
+      { latitude: value, longitude: value },
+    ]) {
       const response = await api.call('POST', '/v15/user_addresses', { token: customer.token, body: { user_address: { ...address, ...coordinates } } });
       expectHandled(response, JSON.stringify(coordinates));
     }

@@ -19,7 +19,16 @@ import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, routeKey, routes, type Route } 
 import { issueToken } from '#shared/auth/tokens.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
-import { contractErrorProblem, politeCall, snapshotTable, tableChanges, tenantWorld, type Snapshot, type TableChange, type TenantWorld } from '../support/fuzz.ts';
+import {
+  contractErrorProblem,
+  politeCall,
+  snapshotTable,
+  tableChanges,
+  tenantWorld,
+  type Snapshot,
+  type TableChange,
+  type TenantWorld,
+} from '../support/fuzz.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 24);
@@ -45,7 +54,16 @@ beforeAll(async () => {
 /** Values that break naive parsers: type confusion, extremes, odd text. */
 const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, 0, -1, 1.5, -0.0001, 1e308, -1e308, 2 ** 53 + 2, 99999999999, '', ' ', '0', '-1', 'null', 'NaN', 'Infinity', '1e309'),
-  fc.constantFrom('<script>alert(1)</script>', "'; DROP TABLE x; --", '\u0000', '\u202e', '🙂'.repeat(50), 'a'.repeat(5000), '2024-02-30T25:61:00Z', '__proto__'),
+  fc.constantFrom(
+    '<script>alert(1)</script>',
+    "'; DROP TABLE x; --",
+    '\u0000',
+    '\u202e',
+    '🙂'.repeat(50),
+    'a'.repeat(5000),
+    '2024-02-30T25:61:00Z',
+    '__proto__',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.integer(),
   fc.double({ noNaN: true }),
@@ -89,7 +107,12 @@ function deepen(value: unknown, path: (string | number)[], depth: number): unkno
   const node = getAt(value, path);
   if (!node || typeof node !== 'object') return value;
   const arrayPath = nodePaths(node).find((candidate) => candidate.length > 0 && Array.isArray(getAt(node, candidate)));
-  if (!arrayPath) return setAt(value, path, Array.from({ length: 1 }).reduce<unknown>((inner) => [inner], node));
+  if (!arrayPath)
+    return setAt(
+      value,
+      path,
+      Array.from({ length: 1 }).reduce<unknown>((inner) => [inner], node),
+    );
   let nested: unknown = node;
   for (let level = 0; level < depth; level++) nested = setAt(node, arrayPath, [nested]);
   return setAt(value, path, nested);
@@ -119,7 +142,10 @@ function mutate(sample: Json, mutations: Mutation[]): unknown {
         value = path.length === 0 ? undefined : setAt(value, path, undefined, true);
         break;
       case 'add':
-        value = node && typeof node === 'object' && !Array.isArray(node) ? setAt(value, path, { ...node, [change.name]: change.value }) : setAt(value, path, change.value);
+        value =
+          node && typeof node === 'object' && !Array.isArray(node)
+            ? setAt(value, path, { ...node, [change.name]: change.value })
+            : setAt(value, path, change.value);
         break;
       case 'deepen':
         value = deepen(value, path, change.depth);
@@ -137,49 +163,221 @@ function sampleBody(route: Route): Json | undefined {
   const a = world.userA;
   const qr = a.user.payment_token_data;
   const location = world.location1.location_id;
-  const cart = { order: { location_id: location, conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null }, items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1, option_ids: [SAMPLE_IDS.cheese], special_instructions: null } }], upsell_ids: [], tip_amount: 0 } };
-  const item = { item: { charged_price_amount: 500, description: 'A thing', name: 'Thing', quantity: 1, sku: 'SKU-1', category: 'Food', standard_price_amount: 500, upc: null, children: [] } };
+  const cart = {
+    order: {
+      location_id: location,
+      conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
+      items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1, option_ids: [SAMPLE_IDS.cheese], special_instructions: null } }],
+      upsell_ids: [],
+      tip_amount: 0,
+    },
+  };
+  const item = {
+    item: {
+      charged_price_amount: 500,
+      description: 'A thing',
+      name: 'Thing',
+      quantity: 1,
+      sku: 'SKU-1',
+      category: 'Food',
+      standard_price_amount: 500,
+      upc: null,
+      children: [],
+    },
+  };
   const samples: Record<string, Json> = {
     'POST /v15/access_tokens': { access_token: { api_key: apiKey, username: a.email, password: 'not the password', device_identifier: 'fuzz' } },
     'POST /v14/access_tokens': { access_token: { client_id: apiKey, username: world.merchant1.username, password: 'not the password' } },
     'POST /v15/access_tokens/downgrades': { access_token: { permission_keynames: ['read_user_basic_info'] } },
     'PUT /v14/users/{id}': { user: { first_name: 'Fuzzed', custom_attributes: { color: 'blue' }, new_password: 'a new fuzz password' } },
-    'POST /v15/apps/users': { api_key: apiKey, user: { email: 'fuzz-app-user@example.com', first_name: 'Fuzz', last_name: 'App', phone: '(555) 555-5555', custom_attributes: { foo: 'bar' } }, permission_keynames: ['create_orders'] },
-    'POST /v15/users': { api_key: apiKey, user: { email: 'fuzz-android@example.com', first_name: 'Fuzz', last_name: 'Android', terms_accepted: true }, permission_keynames: ['read_user_basic_info'] },
+    'POST /v15/apps/users': {
+      api_key: apiKey,
+      user: { email: 'fuzz-app-user@example.com', first_name: 'Fuzz', last_name: 'App', phone: '(555) 555-5555', custom_attributes: { foo: 'bar' } },
+      permission_keynames: ['create_orders'],
+    },
+    'POST /v15/users': {
+      api_key: apiKey,
+      user: { email: 'fuzz-android@example.com', first_name: 'Fuzz', last_name: 'Android', terms_accepted: true },
+      permission_keynames: ['read_user_basic_info'],
+    },
     'POST /v14/passwords': { email: a.email },
     'POST /v15/password_resets': { password_reset: { token: 'f'.repeat(64), password: 'a new fuzz password' } },
     'POST /v15/apps/permissions_requests': { permissions_request: { email: world.userB.email, permission_keynames: ['create_orders'] } },
     'PUT /v15/permissions_requests/{id}': { permissions_request: { state: 'rejected' } },
-    'POST /v14/users': { api_key: apiKey, user: { email: 'fuzz@example.com', first_name: 'Fuzz', last_name: 'Tester', password: 'fuzz password', born_at: '1990-01-01', gender: 'female', phone: '617-555-0100' } },
+    'POST /v14/users': {
+      api_key: apiKey,
+      user: {
+        email: 'fuzz@example.com',
+        first_name: 'Fuzz',
+        last_name: 'Tester',
+        password: 'fuzz password',
+        born_at: '1990-01-01',
+        gender: 'female',
+        phone: '617-555-0100',
+      },
+    },
     'PUT /v15/users': { user: { first_name: 'Fuzzed', custom_attributes: { color: 'blue' }, email: a.email, born_at: null } },
-    'POST /v15/user_addresses': { user_address: { address_type: 'delivery', street_address: '1 Main St', extended_address: null, locality: 'Boston', region: 'MA', postal_code: '02110', nickname: 'Home', latitude: 42.36, longitude: -71.05 } },
+    'POST /v15/user_addresses': {
+      user_address: {
+        address_type: 'delivery',
+        street_address: '1 Main St',
+        extended_address: null,
+        locality: 'Boston',
+        region: 'MA',
+        postal_code: '02110',
+        nickname: 'Home',
+        latitude: 42.36,
+        longitude: -71.05,
+      },
+    },
     'PUT /v15/user_addresses/{id}': { user_address: { street_address: '2 Main St', latitude: 42.36, longitude: -71.05 } },
     'POST /v15/credit_cards': { credit_card: { gateway_payment_nonce: 'fake-invalid-expiration-nonce', postal_code: '02110' } },
-    'POST /v15/merchants/{merchant_id}/gift_card_value_additions': { gift_card_value_addition: { payment_token_data: qr, value_amount: 1000, location_id: location, order_uuid: null, tender_types: ['cash'], external_identifier: 'fuzz' } },
-    'POST /v15/proposed_orders': { proposed_order: { location_id: location, payment_token_data: qr, spend_amount: 1000, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, cashier: 'Fuzz', register: '1', identifier_from_merchant: 'F1', receipt_message_html: '<strong>hi</strong>', items: [item] } },
-    'POST /v15/completed_orders': { completed_order: { proposed_order_uuid: world.openProposalUuid, location_id: location, payment_token_data: qr, spend_amount: 700, tax_amount: 0, tip_amount: 0, applied_discount_amount: 0, exemption_amount: 0, items: [item], fees: [{ fee: { name: 'Bag', type: 'custom', charged_price_amount: 5, collector: 'merchant' } }] } },
+    'POST /v15/merchants/{merchant_id}/gift_card_value_additions': {
+      gift_card_value_addition: {
+        payment_token_data: qr,
+        value_amount: 1000,
+        location_id: location,
+        order_uuid: null,
+        tender_types: ['cash'],
+        external_identifier: 'fuzz',
+      },
+    },
+    'POST /v15/proposed_orders': {
+      proposed_order: {
+        location_id: location,
+        payment_token_data: qr,
+        spend_amount: 1000,
+        tax_amount: 0,
+        exemption_amount: 0,
+        partial_authorization_allowed: false,
+        cashier: 'Fuzz',
+        register: '1',
+        identifier_from_merchant: 'F1',
+        receipt_message_html: '<strong>hi</strong>',
+        items: [item],
+      },
+    },
+    'POST /v15/completed_orders': {
+      completed_order: {
+        proposed_order_uuid: world.openProposalUuid,
+        location_id: location,
+        payment_token_data: qr,
+        spend_amount: 700,
+        tax_amount: 0,
+        tip_amount: 0,
+        applied_discount_amount: 0,
+        exemption_amount: 0,
+        items: [item],
+        fees: [{ fee: { name: 'Bag', type: 'custom', charged_price_amount: 5, collector: 'merchant' } }],
+      },
+    },
     'POST /v14/orders/{uuid}/refund': { refund: { manager_confirmation: null } },
     'POST /v15/orders/{uuid}/refund': { refund: { manager_confirmation: '1234' } },
     'POST /v15/loyalties/legacy/{campaign_id}/claims': { legacy_loyalty: { legacy_id: 'PUNCH-1' } },
-    'POST /v15/campaign_unlockings': { campaign_unlocking: { target_campaign_id: world.lockedCampaign.campaign_id, email: world.userB.email, expires_at: '12/31/2099' } },
+    'POST /v15/campaign_unlockings': {
+      campaign_unlocking: { target_campaign_id: world.lockedCampaign.campaign_id, email: world.userB.email, expires_at: '12/31/2099' },
+    },
     'PUT /v15/merchants/{merchant_id}/rewards/{claim_id}': { reward: { paused: true } },
     'PUT /v15/locations/{location_id}/rewards/{claim_id}': { reward: { paused: false } },
     'PUT /v15/apps/payment_preference': { payment_preference: { preload: true, preload_value_amount: 2500 } },
-    'PUT /v15/checks': { check: { cashier: 'Fuzz', exemption_amount: 0, location_id: location, partial_authorization_allowed: true, register: '1', spend_amount: 1200, tax_amount: 0, identifier_from_merchant: 'F1', items: [item] } },
-    'PUT /v15/checks/{uuid}': { check: { cashier: null, exemption_amount: 0, location_id: location, partial_authorization_allowed: null, register: null, spend_amount: 1300, tax_amount: 10, identifier_from_merchant: null, items: null } },
+    'PUT /v15/checks': {
+      check: {
+        cashier: 'Fuzz',
+        exemption_amount: 0,
+        location_id: location,
+        partial_authorization_allowed: true,
+        register: '1',
+        spend_amount: 1200,
+        tax_amount: 0,
+        identifier_from_merchant: 'F1',
+        items: [item],
+      },
+    },
+    'PUT /v15/checks/{uuid}': {
+      check: {
+        cashier: null,
+        exemption_amount: 0,
+        location_id: location,
+        partial_authorization_allowed: null,
+        register: null,
+        spend_amount: 1300,
+        tax_amount: 10,
+        identifier_from_merchant: null,
+        items: null,
+      },
+    },
     'POST /v15/checks/{uuid}/orders': { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1200 } },
-    'POST /v15/users/gift_card_value_orders': { gift_card_value_order: { merchant_id: world.merchant1.merchant.merchant_id, recipient_email: world.userB.email, recipient_name: 'B', recipient_message: 'Enjoy', value_amount: 1000 } },
+    'POST /v15/users/gift_card_value_orders': {
+      gift_card_value_order: {
+        merchant_id: world.merchant1.merchant.merchant_id,
+        recipient_email: world.userB.email,
+        recipient_name: 'B',
+        recipient_message: 'Enjoy',
+        value_amount: 1000,
+      },
+    },
     'POST /v15/locations/{location_id}/merchant_funded_credit': { credit_query: { payment_token_data: qr, identifier_from_merchant: null, items: [item] } },
     'POST /v14/locations/{location_id}/merchant_funded_credit': { credit_query: { payment_token_data: qr, identifier_from_merchant: 'F1', items: null } },
     'POST /v15/locations/{location_id}/get_merchant_funded_gift_card_credit': { get_merchant_funded_gift_card_credit: { payment_token_data: qr } },
     'POST /v15/qr_code_validations': { qr_code_validation: { payment_token_data: qr } },
-    'POST /v15/orders': { order: { location_id: location, payment_token_data: qr, spend_amount: 700, identifier_from_merchant: 'F1', cashier: 'Fuzz', register: '1', applied_discount_amount: null, available_gift_card_amount: null, exemption_amount: null, partial_authorization_allowed: false, receipt_message_html: null, items: [item] } },
-    'POST /v14/orders': { order: { location_id: location, payment_token_data: qr, spend_amount: 700, items: [{ item: { charged_price: 700, name: 'Thing', description: 'A thing', quantity: 1, standard_price: 700 } }] } },
+    'POST /v15/orders': {
+      order: {
+        location_id: location,
+        payment_token_data: qr,
+        spend_amount: 700,
+        identifier_from_merchant: 'F1',
+        cashier: 'Fuzz',
+        register: '1',
+        applied_discount_amount: null,
+        available_gift_card_amount: null,
+        exemption_amount: null,
+        partial_authorization_allowed: false,
+        receipt_message_html: null,
+        items: [item],
+      },
+    },
+    'POST /v14/orders': {
+      order: {
+        location_id: location,
+        payment_token_data: qr,
+        spend_amount: 700,
+        items: [{ item: { charged_price: 700, name: 'Thing', description: 'A thing', quantity: 1, standard_price: 700 } }],
+      },
+    },
     'POST /v15/merchants/{merchant_id}/gift_card_value_removals': { gift_card_value_removal: { payment_token_data: qr, value_amount: 100, uuid: null } },
-    'POST /v15/detached_refunds': { detached_refund: { credit_amount: 100, location_id: location, payment_token_data: qr, cashier: 'Fuzz', customer_facing_reason: 'Sorry', identifier_from_merchant: 'F1', internal_reason: 'fuzz', manager_confirmation: null, register: '1' } },
+    'POST /v15/detached_refunds': {
+      detached_refund: {
+        credit_amount: 100,
+        location_id: location,
+        payment_token_data: qr,
+        cashier: 'Fuzz',
+        customer_facing_reason: 'Sorry',
+        identifier_from_merchant: 'F1',
+        internal_reason: 'fuzz',
+        manager_confirmation: null,
+        register: '1',
+      },
+    },
     'POST /v14/detached_refunds': { detached_refund: { credit_amount: 100, location_id: location, payment_token_data: qr } },
-    'POST /v15/merchant_funded_credits': { merchant_funded_credit: { email: world.userB.email, duration_in_seconds: 3600, merchant_id: world.merchant1.merchant.merchant_id, message: 'Fuzz', value_amount: 100, global: false } },
-    'POST /v15/progress_adjustments': { progress_adjustment: { adjustment: 1, audit_comment: 'fuzz', campaign_id: world.rewardCampaign.campaign_id, user_id: world.userB.user.user_id, suppress_email: false } },
+    'POST /v15/merchant_funded_credits': {
+      merchant_funded_credit: {
+        email: world.userB.email,
+        duration_in_seconds: 3600,
+        merchant_id: world.merchant1.merchant.merchant_id,
+        message: 'Fuzz',
+        value_amount: 100,
+        global: false,
+      },
+    },
+    'POST /v15/progress_adjustments': {
+      progress_adjustment: {
+        adjustment: 1,
+        audit_comment: 'fuzz',
+        campaign_id: world.rewardCampaign.campaign_id,
+        user_id: world.userB.user.user_id,
+        suppress_email: false,
+      },
+    },
     'POST /v15/order_ahead/orders': cart,
     'POST /v15/upsells': cart,
     'POST /v15/orders/{uuid}/feedback': { feedback: { question_text: 'How was it?', rating: '5', comment: 'Fine' } },
@@ -218,7 +416,26 @@ function pathValue(): fc.Arbitrary<string> {
   ].map(String);
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...real) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '9'.repeat(40), ' 1', '01', '0x10', 'null', 'undefined', 'claim-0', 'earned-1', 'claim-99999999999999999999', 'a'.repeat(2000), '00000000000000000000000000000000') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '0',
+        '-1',
+        '1.5',
+        '1e3',
+        '9'.repeat(40),
+        ' 1',
+        '01',
+        '0x10',
+        'null',
+        'undefined',
+        'claim-0',
+        'earned-1',
+        'claim-99999999999999999999',
+        'a'.repeat(2000),
+        '00000000000000000000000000000000',
+      ),
+    },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }) },
     { weight: 1, arbitrary: fc.stringMatching(/^[0-9a-f]{32}$/) },
     { weight: 1, arbitrary: fc.integer().map(String) },
@@ -239,7 +456,31 @@ function pathArbitrary(route: Route): fc.Arbitrary<string> {
   });
 }
 
-const QUERY_NAMES = ['preferences[color]', 'preferences[tip_amount]', 'preferences[tip_percent]', 'width', 'page', 'cursor', 'after', 'since', 'last_id', 'density', 'height', 'lat', 'lng', 'fulfillment_types', 'in_delivery_area', 'transfer_supported', 'image[width]', 'image[height]', 'image[density]', 'api_key', 'user_id', 'location_id', 'types'];
+const QUERY_NAMES = [
+  'preferences[color]',
+  'preferences[tip_amount]',
+  'preferences[tip_percent]',
+  'width',
+  'page',
+  'cursor',
+  'after',
+  'since',
+  'last_id',
+  'density',
+  'height',
+  'lat',
+  'lng',
+  'fulfillment_types',
+  'in_delivery_area',
+  'transfer_supported',
+  'image[width]',
+  'image[height]',
+  'image[density]',
+  'api_key',
+  'user_id',
+  'location_id',
+  'types',
+];
 
 const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },
@@ -250,7 +491,25 @@ const queryArbitrary: fc.Arbitrary<string> = fc.oneof(
         fc.tuple(
           fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 10 })),
           fc.oneof(
-            fc.constantFrom('', '1', '0', '-1', '2.5', '1e400', 'NaN', 'true', 'false', 'delivery', 'pickup,in_store', 'delivery,,x', '91', '-181', 'T1JERVIj', 'ORDER#', '9'.repeat(30)),
+            fc.constantFrom(
+              '',
+              '1',
+              '0',
+              '-1',
+              '2.5',
+              '1e400',
+              'NaN',
+              'true',
+              'false',
+              'delivery',
+              'pickup,in_store',
+              'delivery,,x',
+              '91',
+              '-181',
+              'T1JERVIj',
+              'ORDER#',
+              '9'.repeat(30),
+            ),
             fc.string({ unit: 'grapheme', maxLength: 30 }),
             fc.integer().map(String),
             fc.double().map(String),
@@ -281,7 +540,10 @@ const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x2
 const headersArbitrary: fc.Arbitrary<Record<string, string>> = fc.record(
   {
     // Mostly fresh keys: a reused key with another body is (rightly) a 422 mismatch that hides the body's fate.
-    'Idempotency-Key': fc.oneof({ weight: 4, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.oneof(printable(40), fc.constantFrom('', ' ', 'k'.repeat(256), 'fuzz-key')) }),
+    'Idempotency-Key': fc.oneof(
+      { weight: 4, arbitrary: fc.uuid() },
+      { weight: 1, arbitrary: fc.oneof(printable(40), fc.constantFrom('', ' ', 'k'.repeat(256), 'fuzz-key')) },
+    ),
     Accept: fc.constantFrom('application/json', '*/*', 'text/html', 'application/xml', ''),
     'X-Forwarded-Proto': fc.constantFrom('https', 'http', 'gopher', ''),
     'X-Fuzz': printable(200),
@@ -301,7 +563,19 @@ function bodyArbitrary(route: Route): fc.Arbitrary<FuzzRequest['body']> {
       arbitrary: fc
         .oneof(
           fc.string({ unit: 'grapheme', maxLength: 60 }),
-          fc.constantFrom('{', '{"a":', '[1,2', 'NaN', "{'single': 'quotes'}", '{"a":1,}', '\u0000', '{"a":1}{"b":2}', '\uFEFF{}', '{"a":"\\ud800"}', `${'['.repeat(5000)}${']'.repeat(5000)}`),
+          fc.constantFrom(
+            '{',
+            '{"a":',
+            '[1,2',
+            'NaN',
+            "{'single': 'quotes'}",
+            '{"a":1,}',
+            '\u0000',
+            '{"a":1}{"b":2}',
+            '\uFEFF{}',
+            '{"a":"\\ud800"}',
+            `${'['.repeat(5000)}${']'.repeat(5000)}`,
+          ),
         )
         .map((text) => ({ kind: 'raw' as const, text })),
     },
@@ -311,11 +585,17 @@ function bodyArbitrary(route: Route): fc.Arbitrary<FuzzRequest['body']> {
     // Array elements that hold an array themselves (an order item and its children): nested in themselves,
     // they probe recursion and storage depth limits with an otherwise valid body.
     const recursive = nodePaths(sample).filter(
-      (path) => typeof path.at(-1) === 'number' && isObject(getAt(sample, path)) && nodePaths(getAt(sample, path)).some((inner) => inner.length > 0 && Array.isArray(getAt(getAt(sample, path), inner))),
+      (path) =>
+        typeof path.at(-1) === 'number' &&
+        isObject(getAt(sample, path)) &&
+        nodePaths(getAt(sample, path)).some((inner) => inner.length > 0 && Array.isArray(getAt(getAt(sample, path), inner))),
     );
     options.push(
       { weight: 1, arbitrary: fc.constant({ kind: 'json' as const, value: sample }) },
-      { weight: 8, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((changes) => ({ kind: 'json' as const, value: mutate(sample, changes) })) },
+      {
+        weight: 8,
+        arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((changes) => ({ kind: 'json' as const, value: mutate(sample, changes) })),
+      },
       { weight: 1, arbitrary: fc.nat({ max: text.length - 1 }).map((cut) => ({ kind: 'raw' as const, text: text.slice(0, cut) })) },
       ...(recursive.length === 0
         ? []
@@ -330,7 +610,9 @@ function bodyArbitrary(route: Route): fc.Arbitrary<FuzzRequest['body']> {
       {
         weight: 2,
         arbitrary: fc
-          .dictionary(fc.oneof(fc.constantFrom(...nodePaths(sample).map((path) => String(path.at(-1) ?? 'x'))), fc.string({ maxLength: 8 })), weirdValue, { maxKeys: 6 })
+          .dictionary(fc.oneof(fc.constantFrom(...nodePaths(sample).map((path) => String(path.at(-1) ?? 'x'))), fc.string({ maxLength: 8 })), weirdValue, {
+            maxKeys: 6,
+          })
           .map((fields) => ({ kind: 'json' as const, value: Object.fromEntries(wrapper.map((name) => [name, fields])) })),
       },
     );
@@ -346,18 +628,38 @@ function requestArbitrary(route: Route): fc.Arbitrary<FuzzRequest> {
       { weight: 8, arbitrary: fc.constant<TokenChoice>('right') },
       { weight: 1, arbitrary: fc.constantFrom<TokenChoice>('none', 'wrong-kind', 'garbage', 'quoted', 'both') },
     ),
-    garbage: fc.oneof(printable(80), fc.constantFrom('token', 'token ', 'token user=""', 'Bearer x', `token ${'f'.repeat(64)}`, 'token user="a", merchant="b"', `token ${'x'.repeat(9000)}`)),
+    garbage: fc.oneof(
+      printable(80),
+      fc.constantFrom('token', 'token ', 'token user=""', 'Bearer x', `token ${'f'.repeat(64)}`, 'token user="a", merchant="b"', `token ${'x'.repeat(9000)}`),
+    ),
     headers: headersArbitrary,
     body: bodyArbitrary(route),
     contentType: fc.oneof(
       { weight: 8, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/json; charset=utf-16', 'application/vnd.api+json', 'application/jsonx', '') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/octet-stream',
+          'application/json; charset=utf-16',
+          'application/vnd.api+json',
+          'application/jsonx',
+          '',
+        ),
+      },
     ),
   });
 }
 
 function pathArbitraryExample(route: Route): string {
-  const ids: Record<string, string> = { id: String(world.userA.address.address_id), uuid: world.orderUuid, merchant_id: String(world.merchant1.merchant.merchant_id), campaign_id: '1' };
+  const ids: Record<string, string> = {
+    id: String(world.userA.address.address_id),
+    uuid: world.orderUuid,
+    merchant_id: String(world.merchant1.merchant.merchant_id),
+    campaign_id: '1',
+  };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? '1');
 }
 
@@ -390,12 +692,17 @@ async function tokensFor(route: Route): Promise<FuzzTokens> {
 function authorizationFor(route: Route, request: FuzzRequest, tokens: FuzzTokens): string | undefined {
   const { user, merchant, app } = tokens;
   const right =
-    route.credential === 'merchant' ? merchant
-    : route.credential === 'none' ? undefined
-    : route.credential === 'app' || route.credential === 'app-optional' ? app
-    : route.credential === 'any' ? [user, merchant, app][request.garbage.length % 3]!
-    : route.credential === 'merchant-or-app' ? [merchant, app][request.garbage.length % 2]!
-    : user;
+    route.credential === 'merchant'
+      ? merchant
+      : route.credential === 'none'
+        ? undefined
+        : route.credential === 'app' || route.credential === 'app-optional'
+          ? app
+          : route.credential === 'any'
+            ? [user, merchant, app][request.garbage.length % 3]!
+            : route.credential === 'merchant-or-app'
+              ? [merchant, app][request.garbage.length % 2]!
+              : user;
   switch (request.token) {
     case 'right':
       return right === undefined ? undefined : `token ${right}`;
@@ -459,7 +766,19 @@ describe('every route answers bad input below 500, in the error format, changing
   it.each(routes.map((route) => [routeKey(route), route] as const))('%s', async (key, route) => {
     const statuses = new Map<number, number>();
     if (process.env.FUZZ_DEBUG && sampleBody(route) !== undefined) {
-      const probe = await send(route, { path: pathArbitraryExample(route), query: '', token: 'right', garbage: '', headers: {}, body: { kind: 'json', value: sampleBody(route) }, contentType: undefined }, await tokensFor(route));
+      const probe = await send(
+        route,
+        {
+          path: pathArbitraryExample(route),
+          query: '',
+          token: 'right',
+          garbage: '',
+          headers: {},
+          body: { kind: 'json', value: sampleBody(route) },
+          contentType: undefined,
+        },
+        await tokensFor(route),
+      );
       console.error('sample', key, probe.status, probe.text.slice(0, 300));
     }
     baseline = await snapshotTable();
@@ -488,13 +807,19 @@ describe('every route answers bad input below 500, in the error format, changing
           return;
         }
         const changes = tableChanges(before, after).filter((change) => !isBookkeeping(change, request));
-        expect(changes.map((change) => ({ key: change.key, kind: change.kind, attributes: change.attributes })), context).toEqual([]);
+        expect(
+          changes.map((change) => ({ key: change.key, kind: change.kind, attributes: change.attributes })),
+          context,
+        ).toEqual([]);
       }),
       fcOptions(),
     );
     // The fuzz reached validation and the domain, not just the credential check.
     if (process.env.FUZZ_DEBUG) console.error(key, JSON.stringify([...statuses]));
-    expect([...statuses.keys()].some((status) => status !== 401), `${key}: ${JSON.stringify([...statuses])}`).toBe(true);
+    expect(
+      [...statuses.keys()].some((status) => status !== 401),
+      `${key}: ${JSON.stringify([...statuses])}`,
+    ).toBe(true);
   });
 });
 
@@ -508,7 +833,8 @@ describe('oversized bodies', () => {
           return json + ' '.repeat(Math.max(0, size - Buffer.byteLength(json)));
         };
         const tokens = await tokensFor(route);
-        const token = route.credential === 'merchant' || route.credential === 'merchant-or-app' ? tokens.merchant : route.credential === 'app' ? tokens.app : tokens.user;
+        const token =
+          route.credential === 'merchant' || route.credential === 'merchant-or-app' ? tokens.merchant : route.credential === 'app' ? tokens.app : tokens.user;
         const over = wrap(MAX_BODY_BYTES + excess);
         const tooBig = await politeCall(api, route.method, route.path.replace(/\{[^}]+\}/g, '999999999'), { rawBody: over, ...(withToken ? { token } : {}) });
         expect(Buffer.byteLength(over)).toBeGreaterThan(MAX_BODY_BYTES);

@@ -58,20 +58,35 @@ describe('an address created without coordinates', () => {
     expect(created.status).toBe(docsCreate.response_status);
     expect(created.body.user_address).toMatchObject({ ...docsCreate.response_body.user_address, latitude: expect.any(Number), longitude: expect.any(Number) });
     expect(distanceInMeters(at(created.body.user_address), levelUpPosition)).toBeLessThan(1_000);
-    const listed = (await api.call('GET', '/v15/user_addresses', { token: user.token })).body.find((entry: any) => entry.user_address.id === created.body.user_address.id);
+    const listed = (await api.call('GET', '/v15/user_addresses', { token: user.token })).body.find(
+      (entry: any) => entry.user_address.id === created.body.user_address.id,
+    );
     expect(listed.user_address).toEqual(created.body.user_address);
   });
 
   it("and a delivery to it validates (the iOS body, an address in the store's delivery area)", async () => {
     const template = iosCreate.request_body_template.user_address;
-    const body = { user_address: { ...Object.fromEntries(Object.keys(template).map((field) => [field, ''])), address_type: 'home', street_address: '21 Hanover St', extended_address: 'Apt 1', locality: 'Boston', region: 'MA', postal_code: '02113' } };
+    const body = {
+      user_address: {
+        ...Object.fromEntries(Object.keys(template).map((field) => [field, ''])),
+        address_type: 'home',
+        street_address: '21 Hanover St',
+        extended_address: 'Apt 1',
+        locality: 'Boston',
+        region: 'MA',
+        postal_code: '02113',
+      },
+    };
     const created = await createAddress(body);
     expect(created.status).toBe(200);
     const address = created.body.user_address;
     expect(distanceInMeters(at(address), { lat: 42.3656, lng: -71.0546 })).toBeLessThan(1_000);
     const { last } = await deliverTo(address.id);
     expect(last.status).toBe(200);
-    expect(last.body.order).toMatchObject({ state: expect.stringMatching(/valid/), conveyance: { fulfillment_type: 'delivery', delivery_address_id: address.id } });
+    expect(last.body.order).toMatchObject({
+      state: expect.stringMatching(/valid/),
+      conveyance: { fulfillment_type: 'delivery', delivery_address_id: address.id },
+    });
   });
 });
 
@@ -80,7 +95,10 @@ describe('coordinates a client sends', () => {
     const sent = { ...docsCreate.request_body.user_address, latitude: 40.0001, longitude: -75.0001 };
     const created = await createAddress({ user_address: sent });
     expect(created.body.user_address).toMatchObject({ latitude: 40.0001, longitude: -75.0001 });
-    const moved = await api.call('PUT', `/v15/user_addresses/${created.body.user_address.id}`, { token: user.token, body: { user_address: { postal_code: '10001', latitude: 41.5, longitude: -72.5 } } });
+    const moved = await api.call('PUT', `/v15/user_addresses/${created.body.user_address.id}`, {
+      token: user.token,
+      body: { user_address: { postal_code: '10001', latitude: 41.5, longitude: -72.5 } },
+    });
     expect(moved.body.user_address).toMatchObject({ postal_code: '10001', latitude: 41.5, longitude: -72.5 });
   });
 });
@@ -94,7 +112,10 @@ describe('an update', () => {
     expect(distanceInMeters(at(renamed.body.user_address), levelUpPosition)).toBeLessThan(1_000);
     const nicknamed = await api.call('PUT', `/v15/user_addresses/${created.id}`, { token: user.token, body: { user_address: { nickname: 'Home' } } });
     expect(at(nicknamed.body.user_address)).toEqual(at(renamed.body.user_address));
-    const moved = await api.call('PUT', `/v15/user_addresses/${created.id}`, { token: user.token, body: { user_address: { street_address: '20 W 34th St', locality: 'New York', region: 'NY', postal_code: '10001' } } });
+    const moved = await api.call('PUT', `/v15/user_addresses/${created.id}`, {
+      token: user.token,
+      body: { user_address: { street_address: '20 W 34th St', locality: 'New York', region: 'NY', postal_code: '10001' } },
+    });
     expect(moved.status).toBe(200);
     expect(distanceInMeters(at(moved.body.user_address), { lat: 40.7484, lng: -73.9857 })).toBeLessThan(2_000);
   });
@@ -139,7 +160,10 @@ describe('an update', () => {
 
 describe('an address that cannot be geocoded', () => {
   it('keeps null coordinates, and a delivery to it gets the clear 422', async () => {
-    for (const [postal_code, region] of [['00000', 'MA'], ['02114', 'TX']]) {
+    for (const [postal_code, region] of [
+      ['00000', 'MA'],
+      ['02114', 'TX'],
+    ]) {
       const created = await createAddress({ user_address: { ...docsCreate.request_body.user_address, postal_code, region } });
       expect(created.status).toBe(200);
       expect(created.body.user_address).toMatchObject({ postal_code, region, latitude: null, longitude: null });

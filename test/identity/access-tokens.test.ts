@@ -51,7 +51,9 @@ describe('POST /v15/access_tokens', () => {
     const { merchant, username, password } = await merchantFixture(appId);
     const response = await logIn(username, password);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: { token: expect.any(String), app_id: appId, user_id: expect.any(Number), merchant_id: merchant.merchant_id } });
+    expect(response.body).toEqual({
+      access_token: { token: expect.any(String), app_id: appId, user_id: expect.any(Number), merchant_id: merchant.merchant_id },
+    });
     const personId = response.body.access_token.user_id as number;
     expect(Number.isInteger(personId) && personId > 0 && personId < 2 ** 31).toBe(true);
     // The C# POS SDK's own body on v15, and the same login on v14: the same person each time.
@@ -81,9 +83,11 @@ describe('POST /v15/access_tokens', () => {
     expect(later.body.access_token.user_id).toBe(ids[0]);
   });
 
-  it('rejects a wrong password and an unknown username alike, with the docs\' 422 word for word', async () => {
+  it("rejects a wrong password and an unknown username alike, with the docs' 422 word for word", async () => {
     await signUp('wrong-password@example.com');
-    const expected = [{ error: { object: 'access_token', property: 'base', message: 'The email address or password you provided is incorrect.', code: 'invalid_credentials' } }];
+    const expected = [
+      { error: { object: 'access_token', property: 'base', message: 'The email address or password you provided is incorrect.', code: 'invalid_credentials' } },
+    ];
     const wrongPassword = await logIn('wrong-password@example.com', 'not the password');
     expect(wrongPassword.status).toBe(422);
     expect(wrongPassword.body).toEqual(expected);
@@ -92,7 +96,7 @@ describe('POST /v15/access_tokens', () => {
     expect(unknownUser.body).toEqual(expected);
   });
 
-  it('rejects an unknown api_key with the docs\' 422', async () => {
+  it("rejects an unknown api_key with the docs' 422", async () => {
     await signUp('api-key@example.com');
     const response = await logIn('api-key@example.com', 'first password', 'not-an-api-key');
     expect(response.status).toBe(422);

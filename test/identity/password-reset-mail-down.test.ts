@@ -26,10 +26,13 @@ beforeAll(async () => {
   // Down: every connection is dropped. Up: forwarded to the run's SES v2 emulator.
   proxy = createServer((incoming, answer) => {
     if (!sesUp) return void incoming.socket.destroy();
-    const forwarded = httpRequest({ host: ses.hostname, port: ses.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (response) => {
-      answer.writeHead(response.statusCode ?? 502, response.headers);
-      response.pipe(answer);
-    });
+    const forwarded = httpRequest(
+      { host: ses.hostname, port: ses.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      },
+    );
     forwarded.on('error', () => answer.destroy());
     incoming.pipe(forwarded);
   });
@@ -41,7 +44,9 @@ afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
 
 /** The stream's records of the mail items written so far, as the mapping hands a batch (again, on a retry). */
 async function mailBatch(): Promise<DynamoDBStreamEvent> {
-  const records = (await tableStreamRecords(api)).filter((record) => record.eventName === 'INSERT' && keys.isMailKey({ pk: record.dynamodb.Keys?.pk?.S, sk: record.dynamodb.Keys?.sk?.S }));
+  const records = (await tableStreamRecords(api)).filter(
+    (record) => record.eventName === 'INSERT' && keys.isMailKey({ pk: record.dynamodb.Keys?.pk?.S, sk: record.dynamodb.Keys?.sk?.S }),
+  );
   return { Records: records } as DynamoDBStreamEvent;
 }
 
@@ -63,7 +68,9 @@ describe('POST /v14/passwords with SES unreachable', () => {
     // SES down: the batch fails (the mapping retries it); the registered email's mail is still owed.
     await expect(streamHandler(batch)).rejects.toThrow();
     const mailIds = batch.Records.map((record) => record.dynamodb!.Keys!.pk!.S!);
-    const owed = await Promise.all(mailIds.map(async (pk) => (await db().send(new GetCommand({ TableName: table(), Key: { pk, sk: 'MAIL' }, ConsistentRead: true }))).Item!));
+    const owed = await Promise.all(
+      mailIds.map(async (pk) => (await db().send(new GetCommand({ TableName: table(), Key: { pk, sk: 'MAIL' }, ConsistentRead: true }))).Item!),
+    );
     const knownMail = owed.find((item) => item.to === user.email)!;
     expect(knownMail.sent_at).toBeUndefined();
     expect(knownMail.failed_at).toBeUndefined();
@@ -74,8 +81,12 @@ describe('POST /v14/passwords with SES unreachable', () => {
     expect(await streamHandler(batch)).toMatchObject({ mailed: 1 });
     const [mail] = await mailTo(user.email);
     const secret = new URL(resetLinkIn(mail!)).hash.slice('#token='.length);
-    expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'set after the outage' } } })).status).toBe(204);
-    const login = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username: user.email, password: 'set after the outage' } } });
+    expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'set after the outage' } } })).status).toBe(
+      204,
+    );
+    const login = await api.call('POST', '/v15/access_tokens', {
+      body: { access_token: { api_key: apiKey, username: user.email, password: 'set after the outage' } },
+    });
     expect(login.status, login.text).toBe(200);
     expect(await mailTo(nobody, { timeoutMs: 0 })).toEqual([]);
     // Handed over again (a replay): nothing more is sent.

@@ -19,7 +19,15 @@ import { startEventPipeline } from '../support/webhooks.ts';
 
 /** Debian's Chromium, as the docs page test drives it (playwright-core never downloads a browser). */
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const api = useTestApi();
 let app: Awaited<ReturnType<typeof appFixture>>;
@@ -40,7 +48,8 @@ afterAll(async () => {
   if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
-const logIn = (username: string, password: string) => api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey, username, password } } });
+const logIn = (username: string, password: string) =>
+  api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey, username, password } } });
 
 /** The emailed link, pointed at this test's API (the link's host is the one the request came in on). */
 async function requestResetLink(email: string, alreadySent = 0): Promise<string> {
@@ -66,7 +75,9 @@ describe('password reset in a browser', () => {
   it('email -> link -> new password on the page -> it logs in; the old password and other tokens fail; the link works once', async () => {
     const user = await userFixture(app.app.app_id, { password: 'the old password' });
     const otherSession = (await logIn(user.email, 'the old password')).body.access_token.token;
-    const downgraded = (await api.call('POST', '/v15/access_tokens/downgrades', { token: otherSession, body: { access_token: { permission_keynames: ['read_qr_code'] } } })).body.access_token.token;
+    const downgraded = (
+      await api.call('POST', '/v15/access_tokens/downgrades', { token: otherSession, body: { access_token: { permission_keynames: ['read_qr_code'] } } })
+    ).body.access_token.token;
     expect((await api.call('GET', '/v15/payment_token', { token: downgraded })).status).toBe(200);
 
     const link = await requestResetLink(user.email);
@@ -119,7 +130,15 @@ describe('password reset in a browser', () => {
     const expired = await requestResetLink(user.email);
     const secret = new URL(expired).hash.slice('#token='.length);
     // An hour later: the stored link's expiry is in the past (its TTL; reads check it too).
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.passwordReset(sha256(secret)), UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.passwordReset(sha256(secret)),
+        UpdateExpression: 'SET #ttl = :past',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
     const tooLate = await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'late password' } } });
     expect(tooLate.status).toBe(422);
     expect(tooLate.body).toEqual([{ error: expect.objectContaining({ object: 'password_reset', property: 'token', code: 'invalid_token' }) }]);
@@ -134,7 +153,11 @@ describe('password reset in a browser', () => {
 
   it('a reset unlocks an account locked by failed logins', async () => {
     const user = await userFixture(app.app.app_id);
-    for (let attempt = 0; attempt < 10; attempt++) await api.call('POST', '/v15/access_tokens', { localAddress: '127.0.0.21', body: { access_token: { api_key: app.apiKey, username: user.email, password: `wrong ${attempt}` } } });
+    for (let attempt = 0; attempt < 10; attempt++)
+      await api.call('POST', '/v15/access_tokens', {
+        localAddress: '127.0.0.21',
+        body: { access_token: { api_key: app.apiKey, username: user.email, password: `wrong ${attempt}` } },
+      });
     expect((await logIn(user.email, user.password)).status).toBe(429);
     const secret = new URL(await requestResetLink(user.email)).hash.slice('#token='.length);
     expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'unlocked password' } } })).status).toBe(204);

@@ -19,7 +19,9 @@ beforeAll(async () => {
   world = await orderWorld({ card: 'valid' });
 });
 
-const USER_NOT_AUTHORIZED = [{ error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } }];
+const USER_NOT_AUTHORIZED = [
+  { error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } },
+];
 
 /** A purchase with the given code: proposed, then completed (charged). */
 async function buyWith(code: string, spend = 500) {
@@ -41,12 +43,32 @@ function rotate(token = world.user.token) {
 /** Moves the user's current code to `secondsLeft` before its end (the QR item and the user item), as if time had passed. */
 async function ageCurrentCode(userId: number, code: string, secondsLeft: number) {
   const expiresAt = Math.floor(Date.now() / 1000) + secondsLeft;
-  await db().send(new UpdateCommand({ TableName: table(), Key: keys.paymentToken(code), UpdateExpression: 'SET expires_at = :at', ExpressionAttributeValues: { ':at': expiresAt } }));
-  await db().send(new UpdateCommand({ TableName: table(), Key: keys.user(userId), UpdateExpression: 'SET payment_token_expires_at = :at', ExpressionAttributeValues: { ':at': expiresAt } }));
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: keys.paymentToken(code),
+      UpdateExpression: 'SET expires_at = :at',
+      ExpressionAttributeValues: { ':at': expiresAt },
+    }),
+  );
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: keys.user(userId),
+      UpdateExpression: 'SET payment_token_expires_at = :at',
+      ExpressionAttributeValues: { ':at': expiresAt },
+    }),
+  );
 }
 
 async function liveCodesOf(userId: number): Promise<string[]> {
-  const scan = await db().send(new ScanCommand({ TableName: table(), FilterExpression: 'entity = :qr AND user_id = :user', ExpressionAttributeValues: { ':qr': 'PaymentToken', ':user': userId } }));
+  const scan = await db().send(
+    new ScanCommand({
+      TableName: table(),
+      FilterExpression: 'entity = :qr AND user_id = :user',
+      ExpressionAttributeValues: { ':qr': 'PaymentToken', ':user': userId },
+    }),
+  );
   return (scan.Items ?? []).map((item) => String(item.pk).slice('QR#'.length));
 }
 
@@ -131,7 +153,13 @@ describe('payment token lifetime and rotation', () => {
 
   it('a new code lasts the documented lifetime', async () => {
     const rotated = await rotate();
-    const scan = await db().send(new ScanCommand({ TableName: table(), FilterExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.paymentToken(rotated.body.payment_token.data).pk } }));
+    const scan = await db().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.paymentToken(rotated.body.payment_token.data).pk },
+      }),
+    );
     const expiresAt = Number(scan.Items?.[0]?.expires_at);
     const expected = Math.floor(Date.now() / 1000) + PAYMENT_TOKEN_LIFETIME_SECONDS;
     expect(Math.abs(expiresAt - expected)).toBeLessThanOrEqual(5);
@@ -149,7 +177,10 @@ describe('payment token lifetime and rotation', () => {
   it('needs a user token with read_qr_code', async () => {
     expect((await rotate('f'.repeat(64))).status).toBe(401);
     expect((await api.call('POST', '/v15/payment_token/rotations', { token: world.merchant.token })).status).toBe(401);
-    const limited = await api.call('POST', '/v15/access_tokens/downgrades', { token: world.user.token, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } });
+    const limited = await api.call('POST', '/v15/access_tokens/downgrades', {
+      token: world.user.token,
+      body: { access_token: { permission_keynames: ['read_user_basic_info'] } },
+    });
     expect(limited.status).toBe(200);
     expect((await rotate(limited.body.access_token.token)).status).toBe(401);
   });

@@ -27,12 +27,17 @@ function answers(host: string): ResolvedAddress[] {
   const count = (resolutions.get(host) ?? 0) + 1;
   resolutions.set(host, count);
   switch (host) {
-    case 'callback.example.com': return [{ address: PUBLIC_V4, family: 4 }];
-    case 'loopback.example.com': return [{ address: '127.0.0.1', family: 4 }];
+    case 'callback.example.com':
+      return [{ address: PUBLIC_V4, family: 4 }];
+    case 'loopback.example.com':
+      return [{ address: '127.0.0.1', family: 4 }];
     // DNS rebinding: public for the first question, loopback for every later one.
-    case 'rebind.example.com': return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
-    case 'mapped.example.com': return [{ address: '::ffff:127.0.0.1', family: 6 }];
-    default: throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
+    case 'rebind.example.com':
+      return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
+    case 'mapped.example.com':
+      return [{ address: '::ffff:127.0.0.1', family: 6 }];
+    default:
+      throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
   }
 }
 
@@ -59,9 +64,13 @@ afterAll(async () => {
 /** An app with this callback asks a new user for a permission, and the user accepts: the app's poll afterwards. */
 async function acceptWithCallback(callbackUrl: string) {
   const fixture = await appFixture({ callbackUrl });
-  const token = (await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } })).body.access_token.token as string;
+  const token = (await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } })).body.access_token
+    .token as string;
   const user = await userFixture(fixture.app.app_id);
-  const asked = await api.call('POST', '/v15/apps/permissions_requests', { token, body: { permissions_request: { email: user.email, permission_keynames: ['read_user_basic_info'] } } });
+  const asked = await api.call('POST', '/v15/apps/permissions_requests', {
+    token,
+    body: { permissions_request: { email: user.email, permission_keynames: ['read_user_basic_info'] } },
+  });
   expect(asked.status, asked.text).toBe(200);
   const id = asked.body.permissions_request.id as number;
   const accepted = await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } });

@@ -11,7 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
-import { PASSWORD_RESETS_PER_CLIENT, PASSWORD_RESETS_PER_EMAIL, PERMISSIONS_REQUESTS_PER_APP, PERMISSIONS_REQUESTS_PER_EMAIL } from '#shared/domain/rate-limits.ts';
+import {
+  PASSWORD_RESETS_PER_CLIENT,
+  PASSWORD_RESETS_PER_EMAIL,
+  PERMISSIONS_REQUESTS_PER_APP,
+  PERMISSIONS_REQUESTS_PER_EMAIL,
+} from '#shared/domain/rate-limits.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, politeCall } from '../support/fuzz.ts';
@@ -36,7 +41,8 @@ const unknownEmail = () => `user-${randomUUID()}@example.com`;
 
 /** Headers that differ between any two answers (when and which request), whatever the request. */
 const PER_ANSWER = new Set(['date', 'x-request-id', 'x-amzn-requestid', 'apigw-requestid', 'x-amzn-trace-id', 'x-handler-cpu-ms', 'retry-after']);
-const stableHeaders = (response: ApiResult, ignore: readonly string[]) => Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name) && !ignore.includes(name)));
+const stableHeaders = (response: ApiResult, ignore: readonly string[]) =>
+  Object.fromEntries([...response.headers].filter(([name]) => !PER_ANSWER.has(name) && !ignore.includes(name)));
 
 /**
  * The two answers are the same answer: status, body and headers (the round trips and capacity among them).
@@ -53,7 +59,8 @@ function expectSameAnswer(known: ApiResult, unknown: ApiResult, normalize?: (tex
   expect(unknown.headers.has('retry-after')).toBe(known.headers.has('retry-after'));
 }
 
-const appToken = async (fixture = app) => (await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } })).body.access_token.token as string;
+const appToken = async (fixture = app) =>
+  (await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } })).body.access_token.token as string;
 // Bursts wait out the local gateway's own per-client throttle (politeCall), so only the handlers' limits answer 429.
 const askPermissions = (token: string, email: string) =>
   politeCall(api, 'POST', '/v15/apps/permissions_requests', { token, body: { permissions_request: { email, permission_keynames: ['read_user_basic_info'] } } });
@@ -63,7 +70,18 @@ const askReset = (email: string, localAddress = '127.0.0.41') => politeCall(api,
 async function handledMailsTo(to: string): Promise<Record<string, unknown>[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const items = (await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true, FilterExpression: 'entity = :mail AND #to = :to', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':mail': 'Mail', ':to': to } }))).Items ?? [];
+    const items =
+      (
+        await db().send(
+          new ScanCommand({
+            TableName: table(),
+            ConsistentRead: true,
+            FilterExpression: 'entity = :mail AND #to = :to',
+            ExpressionAttributeNames: { '#to': 'to' },
+            ExpressionAttributeValues: { ':mail': 'Mail', ':to': to },
+          }),
+        )
+      ).Items ?? [];
     if ((items.length > 0 && items.every((item) => item.sent_at !== undefined || item.skipped_at !== undefined)) || Date.now() > deadline) return items;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -94,7 +112,9 @@ describe('POST /v14/passwords', () => {
     // The secret was made when the mail was composed: no item of the table ever held it (the outbox item has no body).
     const everything = (await db().send(new ScanCommand({ TableName: table(), ConsistentRead: true }))).Items ?? [];
     expect(JSON.stringify(everything)).not.toContain(secret);
-    expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'a brand new password' } } })).status).toBe(204);
+    expect((await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'a brand new password' } } })).status).toBe(
+      204,
+    );
     const [skipped] = await handledMailsTo(nobody);
     expect(skipped).toMatchObject({ skipped_at: expect.any(String) });
     expect(skipped!.sent_at).toBeUndefined();
@@ -156,8 +176,11 @@ describe('POST /v15/apps/permissions_requests', () => {
     expect(await mailTo(nobody, { timeoutMs: 0 })).toEqual([]);
 
     // Polling each shows the same pending request (the unknown one expires unanswered, as an ignored one does).
-    const polls = await Promise.all([known, unknown].map((answer) => api.call('GET', `/v15/apps/permissions_requests/${answer.body.permissions_request.id}`, { token })));
-    for (const [index, poll] of polls.entries()) expect(poll.body.permissions_request).toMatchObject({ state: 'pending', token: null, email: [user.email, nobody][index] });
+    const polls = await Promise.all(
+      [known, unknown].map((answer) => api.call('GET', `/v15/apps/permissions_requests/${answer.body.permissions_request.id}`, { token })),
+    );
+    for (const [index, poll] of polls.entries())
+      expect(poll.body.permissions_request).toMatchObject({ state: 'pending', token: null, email: [user.email, nobody][index] });
 
     // A second request while one is pending: the same 422 for both (one pending request per email, registered or not).
     const knownAgain = await askPermissions(token, user.email);
@@ -171,7 +194,8 @@ describe('POST /v15/apps/permissions_requests', () => {
     const token = await appToken();
     const user = await userFixture(app.app.app_id);
     const nobody = unknownEmail();
-    for (let attempt = 0; attempt < PERMISSIONS_REQUESTS_PER_EMAIL.limit; attempt++) expectSameAnswer(await askPermissions(token, user.email), await askPermissions(token, nobody), withoutId);
+    for (let attempt = 0; attempt < PERMISSIONS_REQUESTS_PER_EMAIL.limit; attempt++)
+      expectSameAnswer(await askPermissions(token, user.email), await askPermissions(token, nobody), withoutId);
     const known = await askPermissions(token, user.email);
     expectRateLimited(known, PERMISSIONS_REQUESTS_PER_EMAIL.windowSeconds);
     expectSameAnswer(known, await askPermissions(token, nobody));
@@ -184,13 +208,21 @@ describe('POST /v15/apps/permissions_requests', () => {
     // In concurrent waves of 20 (a burst of 101 at once mostly measures the local gateway and DynamoDB Local
     // under load); the last wave of 21 straddles the limit, so concurrent attempts at its edge are counted once each.
     const answers: ApiResult[] = [];
-    for (let sent = 0; sent <= PERMISSIONS_REQUESTS_PER_APP.limit; ) {
+    for (let sent = 0; sent <= PERMISSIONS_REQUESTS_PER_APP.limit;) {
       const remaining = PERMISSIONS_REQUESTS_PER_APP.limit + 1 - sent;
       const wave = remaining <= 21 ? remaining : 20;
       answers.push(...(await Promise.all(Array.from({ length: wave }, () => askPermissions(token, unknownEmail())))));
       sent += wave;
     }
-    expect(answers.map((answer) => answer.status).filter((status) => status !== 200), JSON.stringify(answers.filter((answer) => answer.status !== 200 && answer.status !== 429).map((answer) => answer.body).slice(0, 3))).toEqual([429]);
+    expect(
+      answers.map((answer) => answer.status).filter((status) => status !== 200),
+      JSON.stringify(
+        answers
+          .filter((answer) => answer.status !== 200 && answer.status !== 429)
+          .map((answer) => answer.body)
+          .slice(0, 3),
+      ),
+    ).toEqual([429]);
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PERMISSIONS_REQUESTS_PER_APP.limit);
     const refused = answers.filter((answer) => answer.status !== 200);
     expect(refused).toHaveLength(1);

@@ -65,10 +65,18 @@ describe('I1: app access tokens (api_key + client_secret, not wrapped)', () => {
 });
 
 describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () => {
-  it("logs a user in on /v14 with the iOS body (device_identifier) and answers the fields the SDKs read", async () => {
+  it('logs a user in on /v14 with the iOS body (device_identifier) and answers the fields the SDKs read', async () => {
     const user = await userFixture(app.app.app_id);
     const reference = clientPayload('ios_v14_access_tokens__create.json');
-    const body = { access_token: { ...reference.request_body_template.access_token, api_key: app.apiKey, username: user.email, password: user.password, device_identifier: 'ABC-123' } };
+    const body = {
+      access_token: {
+        ...reference.request_body_template.access_token,
+        api_key: app.apiKey,
+        username: user.email,
+        password: user.password,
+        device_identifier: 'ABC-123',
+      },
+    };
     const response = await api.call('POST', '/v14/access_tokens', { body });
     expect(response.status, response.text).toBe(200);
     expect(missingKeys(reference.response_body.access_token, response.body.access_token)).toEqual([]);
@@ -81,7 +89,9 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
   it('takes client_id (the PowerShell module) in place of api_key, on both versions', async () => {
     const user = await userFixture(app.app.app_id);
     for (const version of ['v14', 'v15']) {
-      const response = await api.call('POST', `/${version}/access_tokens`, { body: { access_token: { client_id: app.apiKey, username: user.email, password: user.password } } });
+      const response = await api.call('POST', `/${version}/access_tokens`, {
+        body: { access_token: { client_id: app.apiKey, username: user.email, password: user.password } },
+      });
       expect(response.status, `${version}: ${response.text}`).toBe(200);
     }
   });
@@ -104,12 +114,20 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
     const reference = clientPayload('docs_v15_access_tokens__create_app.json');
     const user = await userFixture(app.app.app_id);
     for (const version of ['v14', 'v15']) {
-      const badKey = await api.call('POST', `/${version}/access_tokens`, { body: { access_token: { api_key: 'not-a-key', username: user.email, password: user.password } } });
+      const badKey = await api.call('POST', `/${version}/access_tokens`, {
+        body: { access_token: { api_key: 'not-a-key', username: user.email, password: user.password } },
+      });
       expect(badKey.status).toBe(422);
-      expect(badKey.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([{ ...reference.errors[0].response_body[0].error, code: undefined }]);
-      const badPassword = await api.call('POST', `/${version}/access_tokens`, { body: { access_token: { api_key: app.apiKey, username: user.email, password: 'not the password' } } });
+      expect(badKey.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([
+        { ...reference.errors[0].response_body[0].error, code: undefined },
+      ]);
+      const badPassword = await api.call('POST', `/${version}/access_tokens`, {
+        body: { access_token: { api_key: app.apiKey, username: user.email, password: 'not the password' } },
+      });
       expect(badPassword.status).toBe(422);
-      expect(badPassword.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([{ ...reference.errors[1].response_body[0].error, code: undefined }]);
+      expect(badPassword.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([
+        { ...reference.errors[1].response_body[0].error, code: undefined },
+      ]);
     }
   });
 });
@@ -117,7 +135,7 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
 describe('I4/I5: a user and a token with exactly the requested permissions', () => {
   const docs = clientPayload('docs_v15_apps_users__create.json');
 
-  it("creates with the newer docs body (api_key, phone, password, custom_attributes): user and access_token at the top", async () => {
+  it('creates with the newer docs body (api_key, phone, password, custom_attributes): user and access_token at the top', async () => {
     const request = docs.revisions[1].request_body;
     const address = email('ryan');
     const response = await api.call('POST', '/v15/apps/users', { body: { ...request, api_key: app.apiKey, user: { ...request.user, email: address } } });
@@ -125,7 +143,13 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     expect(keysOf(response.body)).toEqual(['access_token', 'user']);
     const ios = clientPayload('ios_v15_apps_users__create.json');
     expect(missingKeys(ios.response_body.user, response.body.user)).toEqual([]);
-    expect(response.body.user).toMatchObject({ email: address, first_name: 'Ryan', last_name: 'Punxsutawney', phone: '(555) 555-5555', custom_attributes: { foo: 'bar', baz: 'qux' } });
+    expect(response.body.user).toMatchObject({
+      email: address,
+      first_name: 'Ryan',
+      last_name: 'Punxsutawney',
+      phone: '(555) 555-5555',
+      custom_attributes: { foo: 'bar', baz: 'qux' },
+    });
     const token: string = response.body.access_token.token;
     expect(response.headers.get('cache-control')).toBe('no-store');
 
@@ -135,7 +159,9 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     expect((await api.call('GET', '/v15/payment_token', { token })).status).toBe(401);
     expect((await api.call('PUT', '/v15/users', { token, body: { user: { first_name: 'X' } } })).status).toBe(401);
     // The password it was created with logs in.
-    const login = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey, username: address, password: request.user.password } } });
+    const login = await api.call('POST', '/v15/access_tokens', {
+      body: { access_token: { api_key: app.apiKey, username: address, password: request.user.password } },
+    });
     expect(login.status).toBe(200);
   });
 
@@ -157,7 +183,10 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     const user = { email: email('both'), first_name: 'firstname', last_name: 'lastname' };
     const same = await api.call('POST', '/v15/apps/users', { token, body: { api_key: app.apiKey, user, permission_keynames: ['create_orders'] } });
     expect(same.status, same.text).toBe(200);
-    const mismatch = await api.call('POST', '/v15/apps/users', { token, body: { api_key: other.apiKey, user: { ...user, email: email('mismatch') }, permission_keynames: ['create_orders'] } });
+    const mismatch = await api.call('POST', '/v15/apps/users', {
+      token,
+      body: { api_key: other.apiKey, user: { ...user, email: email('mismatch') }, permission_keynames: ['create_orders'] },
+    });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body).toEqual([{ error: expect.objectContaining({ object: 'user', property: 'api_key', message: 'Api key is invalid.' }) }]);
   });
@@ -173,7 +202,10 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
       expect(response.body.user.id).not.toBe(holder.user.user_id);
     }
     // Without an api_key, only an app token names the app.
-    const noKey = await api.call('POST', '/v15/apps/users', { token: holder.token, body: { user: { email: email('nokey'), first_name: 'A', last_name: 'B' }, permission_keynames: ['read_qr_code'] } });
+    const noKey = await api.call('POST', '/v15/apps/users', {
+      token: holder.token,
+      body: { user: { email: email('nokey'), first_name: 'A', last_name: 'B' }, permission_keynames: ['read_qr_code'] },
+    });
     expect(noKey.status).toBe(422);
     expect(noKey.body).toEqual([{ error: expect.objectContaining({ object: 'user', property: 'api_key' }) }]);
   });
@@ -188,7 +220,12 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
 
     const android = clientPayload('android_v15_users__create_with_permissions.json').request_body_template;
     const viaAndroid = await api.call('POST', '/v15/users', {
-      body: { ...android, api_key: app.apiKey, user: { ...android.user, email: email('android'), first_name: 'Andy', last_name: 'Droid' }, permission_keynames: ['read_user_basic_info'] },
+      body: {
+        ...android,
+        api_key: app.apiKey,
+        user: { ...android.user, email: email('android'), first_name: 'Andy', last_name: 'Droid' },
+        permission_keynames: ['read_user_basic_info'],
+      },
     });
     expect(viaAndroid.status, viaAndroid.text).toBe(200);
     expect(keysOf(viaAndroid.body)).toEqual(['access_token', 'user']);
@@ -205,7 +242,10 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
 
     const token = await appToken();
     for (const keynames of [undefined, [], ['launch_rockets'], ['manage_merchant_orders'], docs.revisions[0].request_body.permission_keynames]) {
-      const response = await api.call('POST', '/v15/apps/users', { token, body: { user: { email: email('perm'), first_name: 'A', last_name: 'B' }, ...(keynames ? { permission_keynames: keynames } : {}) } });
+      const response = await api.call('POST', '/v15/apps/users', {
+        token,
+        body: { user: { email: email('perm'), first_name: 'A', last_name: 'B' }, ...(keynames ? { permission_keynames: keynames } : {}) },
+      });
       expect(response.status, JSON.stringify(keynames)).toBe(422);
       expect(response.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([{ ...docs.errors[1].response_body[0].error, code: undefined }]);
     }
@@ -213,10 +253,14 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
 
   it('a user created without a password cannot log in until one is set through the reset flow', async () => {
     const address = email('nopassword');
-    const created = await api.call('POST', '/v15/apps/users', { body: { api_key: app.apiKey, user: { email: address, first_name: 'No', last_name: 'Password' }, permission_keynames: ['create_orders'] } });
+    const created = await api.call('POST', '/v15/apps/users', {
+      body: { api_key: app.apiKey, user: { email: address, first_name: 'No', last_name: 'Password' }, permission_keynames: ['create_orders'] },
+    });
     expect(created.status).toBe(200);
     for (const password of ['', 'anything at all']) {
-      const login = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey, username: address, password: password || 'x' } } });
+      const login = await api.call('POST', '/v15/access_tokens', {
+        body: { access_token: { api_key: app.apiKey, username: address, password: password || 'x' } },
+      });
       expect(login.status).toBe(422);
     }
     const reset = await api.call('POST', '/v14/passwords', { body: { email: address } });
@@ -230,7 +274,10 @@ describe('I6/I7: permissions requests', () => {
   const reference = clientPayload('docs_v15_apps_permissions_requests__create_show.json');
 
   async function ask(token: string, to: string, keynames: string[]) {
-    return api.call('POST', '/v15/apps/permissions_requests', { token, body: { permissions_request: { ...reference.request_body.permissions_request, email: to, permission_keynames: keynames } } });
+    return api.call('POST', '/v15/apps/permissions_requests', {
+      token,
+      body: { permissions_request: { ...reference.request_body.permissions_request, email: to, permission_keynames: keynames } },
+    });
   }
 
   it('round trip: create -> pending (user emailed) -> accept -> the token comes once, with exactly those permissions', async () => {
@@ -239,7 +286,11 @@ describe('I6/I7: permissions requests', () => {
     const created = await ask(token, user.email, ['create_orders', 'read_user_basic_info']);
     expect(created.status, created.text).toBe(200);
     expect(keysOf(created.body.permissions_request)).toEqual(keysOf(reference.response_body.permissions_request));
-    expect(created.body.permissions_request).toMatchObject({ app_id: app.app.app_id, permission_keynames: ['create_orders', 'read_user_basic_info'], state: 'pending' });
+    expect(created.body.permissions_request).toMatchObject({
+      app_id: app.app.app_id,
+      permission_keynames: ['create_orders', 'read_user_basic_info'],
+      state: 'pending',
+    });
     const id: number = created.body.permissions_request.id;
 
     const [notice] = await mailTo(user.email);
@@ -261,7 +312,11 @@ describe('I6/I7: permissions requests', () => {
     expect((await api.call('GET', '/v15/permissions_requests', { token: user.token })).status).toBe(404);
 
     const delivered = await api.call('GET', `/v15/apps/permissions_requests/${id}`, { token });
-    expect(delivered.body.permissions_request).toMatchObject({ state: 'accepted', token: expect.any(String), permission_keynames: ['create_orders', 'read_user_basic_info'] });
+    expect(delivered.body.permissions_request).toMatchObject({
+      state: 'accepted',
+      token: expect.any(String),
+      permission_keynames: ['create_orders', 'read_user_basic_info'],
+    });
     expect(delivered.headers.get('cache-control')).toBe('no-store');
     const granted: string = delivered.body.permissions_request.token;
     // Once: stored hashed, never shown again.
@@ -302,7 +357,10 @@ describe('I6/I7: permissions requests', () => {
     const token = await appToken();
     const user = await userFixture(app.app.app_id, { unlimited: false });
     const created = await ask(token, user.email, ['create_orders']);
-    const answer = await api.call('PUT', `/v15/permissions_requests/${created.body.permissions_request.id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } });
+    const answer = await api.call('PUT', `/v15/permissions_requests/${created.body.permissions_request.id}`, {
+      token: user.token,
+      body: { permissions_request: { state: 'accepted' } },
+    });
     expect(answer.status).toBe(401);
     // An email no user has is asked like any other (test/identity/registration-oracle.test.ts): nobody is mailed.
     const stranger = await ask(token, email('stranger'), ['create_orders']);
@@ -359,7 +417,9 @@ describe('I6/I7: permissions requests', () => {
       const token = await appToken(failing);
       const user = await userFixture(app.app.app_id);
       const id = (await ask(token, user.email, ['read_user_basic_info'])).body.permissions_request.id;
-      expect((await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } })).status).toBe(200);
+      expect(
+        (await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } })).status,
+      ).toBe(200);
       const polled = await api.call('GET', `/v15/apps/permissions_requests/${id}`, { token });
       expect(polled.body.permissions_request.token).toEqual(expect.any(String));
       expect((await api.call('GET', '/v15/users', { token: polled.body.permissions_request.token })).status).toBe(200);
@@ -382,7 +442,9 @@ describe('I8: registration lookup', () => {
     expect(found.body.registration).toMatchObject({ app_name: app.app.name, facebook: false, description: expect.stringContaining(app.app.name) });
     const missing = await api.call('GET', `/v15/registration?api_key=${encodeURIComponent(app.apiKey)}&email=${encodeURIComponent(email('nobody'))}`);
     expect(missing.status).toBe(404);
-    expect(missing.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([{ ...reference.not_found.response_body[0].error, code: undefined }]);
+    expect(missing.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([
+      { ...reference.not_found.response_body[0].error, code: undefined },
+    ]);
     const badKey = await api.call('GET', `/v15/registration?api_key=nope&email=${encodeURIComponent(user.email)}`);
     expect(badKey.status).toBe(422);
   });
@@ -444,10 +506,15 @@ describe('I10-I12: the user, by token and by id (v14)', () => {
     expect(empty.status).toBe(200);
     expect(missingKeys(csharp.response_body.user, empty.body.user)).toEqual([]);
     await api.call('PUT', path, { token: user.token, body: { user: { custom_attributes: { foo: 'bar', baz: 'qux' } } } });
-    const merged = await api.call('PUT', path, { token: user.token, body: { user: { custom_attributes: { foo: 'buz', honk: 'blat' }, new_password: 'a brand new password' } } });
+    const merged = await api.call('PUT', path, {
+      token: user.token,
+      body: { user: { custom_attributes: { foo: 'buz', honk: 'blat' }, new_password: 'a brand new password' } },
+    });
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.user.custom_attributes).toEqual({ foo: 'buz', baz: 'qux', honk: 'blat' });
-    const login = await api.call('POST', '/v14/access_tokens', { body: { access_token: { api_key: app.apiKey, username: user.email, password: 'a brand new password' } } });
+    const login = await api.call('POST', '/v14/access_tokens', {
+      body: { access_token: { api_key: app.apiKey, username: user.email, password: 'a brand new password' } },
+    });
     expect(login.status).toBe(200);
     const short = await api.call('PUT', path, { token: user.token, body: { user: { new_password: 'short' } } });
     expect(short.status).toBe(422);
@@ -458,7 +525,9 @@ describe('I15-I16: user addresses with the SDKs bodies', () => {
   it('creates with the six keys iOS and Ruby send and lists the fields C# and iOS read', async () => {
     const user = await userFixture(app.app.app_id);
     const ios = clientPayload('ios_v15_user_addresses__create_and_list.json');
-    const body = { user_address: { address_type: 'home', extended_address: 'Apt 1', locality: 'Boston', postal_code: '02114', region: 'MA', street_address: '123 Main St' } };
+    const body = {
+      user_address: { address_type: 'home', extended_address: 'Apt 1', locality: 'Boston', postal_code: '02114', region: 'MA', street_address: '123 Main St' },
+    };
     expect(keysOf(body.user_address)).toEqual(keysOf(ios.request_body_template.user_address));
     const created = await api.call('POST', '/v15/user_addresses', { authorization: `token user="${user.token}"`, body });
     expect(created.status, created.text).toBe(200);
@@ -493,12 +562,22 @@ describe("the Ruby gem's calls, as lib/levelup/requests/*.rb send them", () => {
     // With no predefined key and secret the gem sends both as null.
     failedAsTheGemReads(await gem('POST', '/v15/access_tokens', { api_key: null, client_secret: null }));
 
-    const created = await gem('POST', '/v15/apps/users', { api_key: app.apiKey, user: { email: email('some'), first_name: 'firstname', last_name: 'lastname' }, permission_keynames: ['create_orders'] }, token);
+    const created = await gem(
+      'POST',
+      '/v15/apps/users',
+      { api_key: app.apiKey, user: { email: email('some'), first_name: 'firstname', last_name: 'lastname' }, permission_keynames: ['create_orders'] },
+      token,
+    );
     expect(created.status, created.text).toBe(200);
     expect(created.body.user.last_name).toBe('lastname');
 
     const user = await userFixture(app.app.app_id);
-    const requested = await gem('POST', '/v15/apps/permissions_requests', { permissions_request: { email: user.email, permission_keynames: ['read_user_basic_info'] } }, token);
+    const requested = await gem(
+      'POST',
+      '/v15/apps/permissions_requests',
+      { permissions_request: { email: user.email, permission_keynames: ['read_user_basic_info'] } },
+      token,
+    );
     expect(requested.status, requested.text).toBe(200);
     expect(requested.body.permissions_request.state).toBe('pending');
     const shown = await gem('GET', `/v15/apps/permissions_requests/${requested.body.permissions_request.id}`, {}, token);

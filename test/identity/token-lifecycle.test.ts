@@ -30,7 +30,14 @@ function logIn(username: string, password: string, from: string, version = 'v15'
 
 /** Ends a lockout window now, as if 15 minutes had passed. */
 async function endWindow(key: { pk: string; sk: string }) {
-  await db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET ends_at = :now', ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) } }));
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: key,
+      UpdateExpression: 'SET ends_at = :now',
+      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+    }),
+  );
 }
 
 describe('login protection', () => {
@@ -59,7 +66,9 @@ describe('login protection', () => {
 
   it('30 concurrent wrong passwords: at most 10 are checked, the rest are 429, and the right one then too', async () => {
     const user = await userFixture(app.app.app_id);
-    const statuses = await Promise.all(Array.from({ length: 30 }, (_, attempt) => logIn(user.email, `burst guess ${attempt}`, '127.0.0.23').then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) => logIn(user.email, `burst guess ${attempt}`, '127.0.0.23').then((response) => response.status)),
+    );
     expect(statuses.filter((status) => status === 422).length).toBeLessThanOrEqual(ACCOUNT_LOGIN_FAILURES.limit);
     expect(statuses.filter((status) => status !== 422 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30 - ACCOUNT_LOGIN_FAILURES.limit);
@@ -90,7 +99,8 @@ describe('login protection', () => {
     const from = '127.0.0.16';
     const statuses: number[] = [];
     // Spread over many accounts (9 each, under the per-account lock) so only the client cap can stop it.
-    for (let attempt = 0; attempt <= CLIENT_LOGIN_FAILURES.limit; attempt++) statuses.push((await logIn(`walker-${Math.floor(attempt / 9)}@example.com`, 'password1', from)).status);
+    for (let attempt = 0; attempt <= CLIENT_LOGIN_FAILURES.limit; attempt++)
+      statuses.push((await logIn(`walker-${Math.floor(attempt / 9)}@example.com`, 'password1', from)).status);
     expect(statuses.slice(0, CLIENT_LOGIN_FAILURES.limit).every((status) => status === 422)).toBe(true);
     const capped = await logIn('walker-new@example.com', 'password1', from);
     expect(capped.status).toBe(429);
@@ -105,9 +115,13 @@ describe('login protection', () => {
   });
 
   it('passwords need 8 characters at sign-up and on change', async () => {
-    const signUp = await api.call('POST', '/v14/users', { body: { api_key: app.apiKey, user: { email: `short-${randomUUID()}@example.com`, first_name: 'A', last_name: 'B', password: '1234567' } } });
+    const signUp = await api.call('POST', '/v14/users', {
+      body: { api_key: app.apiKey, user: { email: `short-${randomUUID()}@example.com`, first_name: 'A', last_name: 'B', password: '1234567' } },
+    });
     expect(signUp.status).toBe(422);
-    expect(signUp.body).toEqual([{ error: expect.objectContaining({ object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)' }) }]);
+    expect(signUp.body).toEqual([
+      { error: expect.objectContaining({ object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)' }) },
+    ]);
     const user = await userFixture(app.app.app_id);
     const change = await api.call('PUT', '/v15/users', { token: user.token, body: { user: { password: '1234567' } } });
     expect(change.status).toBe(422);
@@ -119,8 +133,12 @@ describe('token lifecycle', () => {
   it('logout: DELETE /v15/access_tokens answers 204, then the token is 401 (and tokens downgraded from it die with it)', async () => {
     const user = await userFixture(app.app.app_id);
     const session = (await logIn(user.email, user.password, '127.0.0.18')).body.access_token.token;
-    const child = (await api.call('POST', '/v15/access_tokens/downgrades', { token: session, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })).body.access_token.token;
-    const grandchild = (await api.call('POST', '/v15/access_tokens/downgrades', { token: child, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })).body.access_token.token;
+    const child = (
+      await api.call('POST', '/v15/access_tokens/downgrades', { token: session, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })
+    ).body.access_token.token;
+    const grandchild = (
+      await api.call('POST', '/v15/access_tokens/downgrades', { token: child, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })
+    ).body.access_token.token;
     expect((await api.call('GET', '/v15/users', { token: grandchild })).status).toBe(200);
 
     const logout = await api.call('DELETE', '/v15/access_tokens', { token: session, body: {} });
@@ -142,17 +160,33 @@ describe('token lifecycle', () => {
     const both = await api.call('DELETE', '/v15/access_tokens', { authorization: `token merchant="${merchant.token}", user="${user.token}"` });
     expect(both.status).toBe(204);
     expect((await api.call('GET', '/v15/users', { token: user.token })).status).toBe(401);
-    expect((await api.call('POST', '/v15/access_tokens/downgrades', { token: merchant.token, body: { access_token: { permission_keynames: ['manage_gift_cards'] } } })).status).toBe(401);
+    expect(
+      (
+        await api.call('POST', '/v15/access_tokens/downgrades', {
+          token: merchant.token,
+          body: { access_token: { permission_keynames: ['manage_gift_cards'] } },
+        })
+      ).status,
+    ).toBe(401);
     const appToken = (await api.call('POST', '/v15/access_tokens', { body: { api_key: app.apiKey, client_secret: app.clientSecret } })).body.access_token.token;
     expect((await api.call('DELETE', '/v15/access_tokens', { token: appToken })).status).toBe(204);
-    expect((await api.call('POST', '/v15/apps/permissions_requests', { token: appToken, body: { permissions_request: { email: user.email, permission_keynames: ['create_orders'] } } })).status).toBe(401);
+    expect(
+      (
+        await api.call('POST', '/v15/apps/permissions_requests', {
+          token: appToken,
+          body: { permissions_request: { email: user.email, permission_keynames: ['create_orders'] } },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('a password change makes every other session 401 and keeps the one that made it', async () => {
     const user = await userFixture(app.app.app_id);
     const phone = (await logIn(user.email, user.password, '127.0.0.19')).body.access_token.token;
     const laptop = (await logIn(user.email, user.password, '127.0.0.19')).body.access_token.token;
-    const handedOut = (await api.call('POST', '/v15/access_tokens/downgrades', { token: laptop, body: { access_token: { permission_keynames: ['read_qr_code'] } } })).body.access_token.token;
+    const handedOut = (
+      await api.call('POST', '/v15/access_tokens/downgrades', { token: laptop, body: { access_token: { permission_keynames: ['read_qr_code'] } } })
+    ).body.access_token.token;
     const change = await api.call('PUT', '/v15/users', { token: phone, body: { user: { password: 'a changed password' } } });
     expect(change.status).toBe(200);
     for (const token of [laptop, handedOut, user.token]) expect((await api.call('GET', '/v15/payment_token', { token })).status).toBe(401);
@@ -170,12 +204,22 @@ describe('token lifecycle', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(item.ttl).toBeGreaterThan(now + TOKEN_LIFETIME_SECONDS.user - 60);
     expect(item.ttl).toBeLessThanOrEqual(now + TOKEN_LIFETIME_SECONDS.user + 1);
-    const child = (await api.call('POST', '/v15/access_tokens/downgrades', { token: login, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })).body.access_token.token;
+    const child = (
+      await api.call('POST', '/v15/access_tokens/downgrades', { token: login, body: { access_token: { permission_keynames: ['read_user_basic_info'] } } })
+    ).body.access_token.token;
     const childItem = (await db().send(new GetCommand({ TableName: table(), Key: keys.token(sha256(child)) }))).Item!;
     expect(childItem.ttl).toBe(item.ttl);
 
     // DynamoDB deletes expired items only eventually: the read checks the expiry itself.
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.token(sha256(login)), UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': now - 1 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.token(sha256(login)),
+        UpdateExpression: 'SET #ttl = :past',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':past': now - 1 },
+      }),
+    );
     expect((await api.call('GET', '/v15/users', { token: login })).status).toBe(401);
     expect((await api.call('GET', '/v15/users', { token: child })).status).toBe(401);
   });
@@ -185,7 +229,21 @@ describe('token lifecycle', () => {
     const legacy = async (createdSecondsAgo: number) => {
       const token = randomUUID().replaceAll('-', '');
       const createdAt = new Date(Date.now() - createdSecondsAgo * 1000).toISOString();
-      await db().send(new PutCommand({ TableName: table(), Item: { ...keys.token(sha256(token)), entity: 'AccessToken', subject: 'user', user_id: user.user.user_id, app_id: app.app.app_id, permissions: ['read_user_basic_info'], unlimited: false, created_at: createdAt } }));
+      await db().send(
+        new PutCommand({
+          TableName: table(),
+          Item: {
+            ...keys.token(sha256(token)),
+            entity: 'AccessToken',
+            subject: 'user',
+            user_id: user.user.user_id,
+            app_id: app.app.app_id,
+            permissions: ['read_user_basic_info'],
+            unlimited: false,
+            created_at: createdAt,
+          },
+        }),
+      );
       return token;
     };
     expect((await api.call('GET', '/v15/users', { token: await legacy(3600) })).status).toBe(200);
@@ -196,24 +254,34 @@ describe('token lifecycle', () => {
 describe('limits and headers', () => {
   it(`card vaulting: at most ${CARD_VAULT_ATTEMPTS.limit} attempts per user per hour, then 429 with Retry-After`, async () => {
     const user = await userFixture(app.app.app_id);
-    const attempt = () => api.call('POST', '/v15/credit_cards', { token: user.token, body: { credit_card: { gateway_payment_nonce: SANDBOX_NONCES.invalidExpiration } } });
+    const attempt = () =>
+      api.call('POST', '/v15/credit_cards', { token: user.token, body: { credit_card: { gateway_payment_nonce: SANDBOX_NONCES.invalidExpiration } } });
     for (let index = 0; index < CARD_VAULT_ATTEMPTS.limit; index++) expect((await attempt()).status).toBe(422);
     const refused = await attempt();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Per user: another user adds a card.
     const other = await userFixture(app.app.app_id);
-    const card = await api.call('POST', '/v15/credit_cards', { token: other.token, body: { credit_card: { gateway_payment_nonce: `${SANDBOX_NONCES.valid}-${randomUUID()}` } } });
+    const card = await api.call('POST', '/v15/credit_cards', {
+      token: other.token,
+      body: { credit_card: { gateway_payment_nonce: `${SANDBOX_NONCES.valid}-${randomUUID()}` } },
+    });
     expect(card.status, card.text).toBe(200);
   });
 
   it('token, QR code and card answers say Cache-Control: no-store; every answer says nosniff', async () => {
     const user = await userFixture(app.app.app_id);
-    const card = await api.call('POST', '/v15/credit_cards', { token: user.token, body: { credit_card: { gateway_payment_nonce: `${SANDBOX_NONCES.valid}-${randomUUID()}` } } });
+    const card = await api.call('POST', '/v15/credit_cards', {
+      token: user.token,
+      body: { credit_card: { gateway_payment_nonce: `${SANDBOX_NONCES.valid}-${randomUUID()}` } },
+    });
     const answers: [string, Awaited<ReturnType<TestApi['call']>>][] = [
       ['login', await logIn(user.email, user.password, '127.0.0.22')],
       ['app token', await api.call('POST', '/v15/access_tokens', { body: { api_key: app.apiKey, client_secret: app.clientSecret } })],
-      ['downgrade', await api.call('POST', '/v15/access_tokens/downgrades', { token: user.token, body: { access_token: { permission_keynames: ['read_qr_code'] } } })],
+      [
+        'downgrade',
+        await api.call('POST', '/v15/access_tokens/downgrades', { token: user.token, body: { access_token: { permission_keynames: ['read_qr_code'] } } }),
+      ],
       ['QR code', await api.call('GET', '/v15/payment_token', { token: user.token })],
       ['QR code rotated', await api.call('POST', '/v15/payment_token/rotations', { token: user.token })],
       ['card created', card],

@@ -13,7 +13,14 @@ beforeAll(async () => {
 
 const ADDRESS_KEYS = ['address_type', 'extended_address', 'id', 'latitude', 'locality', 'longitude', 'nickname', 'postal_code', 'region', 'street_address'];
 
-const docsAddress = { address_type: 'home', street_address: '101 Arch Street', extended_address: 'Suite 555', locality: 'Boston', region: 'MA', postal_code: '02114' };
+const docsAddress = {
+  address_type: 'home',
+  street_address: '101 Arch Street',
+  extended_address: 'Suite 555',
+  locality: 'Boston',
+  region: 'MA',
+  postal_code: '02114',
+};
 
 describe('user addresses', () => {
   it('creates, lists, updates and deletes an address', async () => {
@@ -22,7 +29,13 @@ describe('user addresses', () => {
     expect(created.status).toBe(200);
     expect(Object.keys(created.body.user_address).sort()).toEqual(ADDRESS_KEYS);
     // Sent without coordinates: geocoded (test/geocoding/addresses.test.ts covers how).
-    expect(created.body.user_address).toEqual({ ...docsAddress, id: expect.any(Number), nickname: '', latitude: expect.any(Number), longitude: expect.any(Number) });
+    expect(created.body.user_address).toEqual({
+      ...docsAddress,
+      id: expect.any(Number),
+      nickname: '',
+      latitude: expect.any(Number),
+      longitude: expect.any(Number),
+    });
     const id = created.body.user_address.id;
 
     const second = await api.call('POST', '/v15/user_addresses', {
@@ -37,11 +50,17 @@ describe('user addresses', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual([created.body, second.body]);
 
-    const updated = await api.call('PUT', `/v15/user_addresses/${id}`, { token, body: { user_address: { nickname: 'Mi Casa', street_address: '125 Main Street' } } });
+    const updated = await api.call('PUT', `/v15/user_addresses/${id}`, {
+      token,
+      body: { user_address: { nickname: 'Mi Casa', street_address: '125 Main Street' } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.user_address).toEqual({ ...created.body.user_address, nickname: 'Mi Casa', street_address: '125 Main Street' });
 
-    const moved = await api.call('PUT', `/v15/user_addresses/${id}`, { token, body: { user_address: { latitude: 42.3626, longitude: -71.0651, address_type: 'work', extended_address: null } } });
+    const moved = await api.call('PUT', `/v15/user_addresses/${id}`, {
+      token,
+      body: { user_address: { latitude: 42.3626, longitude: -71.0651, address_type: 'work', extended_address: null } },
+    });
     expect(moved.body.user_address).toMatchObject({ latitude: 42.3626, longitude: -71.0651, address_type: 'work', extended_address: '', nickname: 'Mi Casa' });
 
     // A client sending {} with a JSON content type on DELETE.
@@ -66,7 +85,12 @@ describe('user addresses', () => {
     const other = await userFixture(appId);
     const created = await api.call('POST', '/v15/user_addresses', { token: owner.token, body: { user_address: docsAddress } });
     const id = created.body.user_address.id;
-    for (const [method, path] of [['PUT', `/v15/user_addresses/${id}`], ['DELETE', `/v15/user_addresses/${id}`], ['PUT', '/v15/user_addresses/999999'], ['PUT', '/v15/user_addresses/abc']] as const) {
+    for (const [method, path] of [
+      ['PUT', `/v15/user_addresses/${id}`],
+      ['DELETE', `/v15/user_addresses/${id}`],
+      ['PUT', '/v15/user_addresses/999999'],
+      ['PUT', '/v15/user_addresses/abc'],
+    ] as const) {
       const response = await api.call(method, path, { token: other.token, body: { user_address: { nickname: 'mine now' } } });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.text).toBe('');
@@ -80,7 +104,10 @@ describe('user addresses', () => {
     const missing = await api.call('POST', '/v15/user_addresses', { token, body: { user_address: {} } });
     expect(missing.status).toBe(422);
     expect(missing.body.map(({ error }: { error: { object: string; property: string } }) => `${error.object}/${error.property}`).sort()).toEqual([
-      'user_address/locality', 'user_address/postal_code', 'user_address/region', 'user_address/street_address',
+      'user_address/locality',
+      'user_address/postal_code',
+      'user_address/region',
+      'user_address/street_address',
     ]);
     const badType = await api.call('POST', '/v15/user_addresses', { token, body: { user_address: { ...docsAddress, address_type: 'castle' } } });
     expect(badType.status).toBe(422);

@@ -16,8 +16,20 @@ beforeAll(async () => {
 });
 
 const V14_USER_KEYS = [
-  'born_at', 'cause_id', 'connected_to_facebook', 'custom_attributes', 'email', 'first_name', 'gender', 'global_credit_amount',
-  'id', 'last_name', 'merchants_visited_count', 'orders_count', 'terms_accepted_at', 'total_savings_amount',
+  'born_at',
+  'cause_id',
+  'connected_to_facebook',
+  'custom_attributes',
+  'email',
+  'first_name',
+  'gender',
+  'global_credit_amount',
+  'id',
+  'last_name',
+  'merchants_visited_count',
+  'orders_count',
+  'terms_accepted_at',
+  'total_savings_amount',
 ].sort();
 
 function errorsOf(body: { error: { object: string; property: string } }[]) {
@@ -30,7 +42,9 @@ describe('POST /v14/users', () => {
     const docsExample = { user: { email: 'ryanp@thelevelup.com', first_name: 'Ryan', last_name: 'Punxsutawney', password: 's3cr3t' }, api_key: apiKey };
     const tooShort = await api.call('POST', '/v14/users', { body: docsExample });
     expect(tooShort.status).toBe(422);
-    expect(tooShort.body).toEqual([{ error: { object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)', code: 'invalid' } }]);
+    expect(tooShort.body).toEqual([
+      { error: { object: 'user', property: 'password', message: 'Password is too short (minimum is 8 characters)', code: 'invalid' } },
+    ]);
     const response = await api.call('POST', '/v14/users', { body: { ...docsExample, user: { ...docsExample.user, password: 's3cr3t-passphrase' } } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body.user).sort()).toEqual(V14_USER_KEYS);
@@ -53,8 +67,15 @@ describe('POST /v14/users', () => {
       body: {
         api_key: apiKey,
         user: {
-          email: 'ios-signup@example.com', first_name: 'I', last_name: 'OS', password: 'ios password',
-          born_at: '1980-01-01T00:00:00-05:00', gender: 'male', phone: '(123) 123-1234', terms_accepted: true, device_identifier: 'abc',
+          email: 'ios-signup@example.com',
+          first_name: 'I',
+          last_name: 'OS',
+          password: 'ios password',
+          born_at: '1980-01-01T00:00:00-05:00',
+          gender: 'male',
+          phone: '(123) 123-1234',
+          terms_accepted: true,
+          device_identifier: 'abc',
         },
       },
     });
@@ -76,7 +97,9 @@ describe('POST /v14/users', () => {
     expect(response.status).toBe(422);
     expect(errorsOf(response.body)).toEqual(['user/email', 'user/first_name', 'user/last_name', 'user/password']);
     expect(response.body[0].error.message).toBe("Email can't be blank");
-    const noApiKey = await api.call('POST', '/v14/users', { body: { user: { email: 'x@example.com', first_name: 'A', last_name: 'B', password: 'password 1' } } });
+    const noApiKey = await api.call('POST', '/v14/users', {
+      body: { user: { email: 'x@example.com', first_name: 'A', last_name: 'B', password: 'password 1' } },
+    });
     expect(noApiKey.status).toBe(422);
     expect(errorsOf(noApiKey.body)).toEqual(['user/api_key']);
   });
@@ -149,7 +172,10 @@ describe('PUT /v15/users', () => {
       [{ born_at: '1906-12-09' }, { born_at: '1906-12-09T12:00:00+00:00' }],
       [{ born_at: null }, { born_at: null }],
       [{ gender: 'female' }, { gender: 'female' }],
-      [{ gender: 'custom', custom_gender: 'admiral' }, { gender: 'custom', custom_gender: 'admiral' }],
+      [
+        { gender: 'custom', custom_gender: 'admiral' },
+        { gender: 'custom', custom_gender: 'admiral' },
+      ],
       [{ gender: 'prefer_not_to_answer' }, { gender: 'prefer_not_to_answer', custom_gender: null }],
       [{ gender: null }, { gender: null }],
       [{ phone: '+1 (617) 555-0100' }, { phone: '+1 (617) 555-0100' }],
@@ -165,7 +191,12 @@ describe('PUT /v15/users', () => {
       expect(response.body.user, JSON.stringify(change)).toMatchObject(expected);
     }
     const shown = await api.call('GET', '/v15/users', { token });
-    expect(shown.body.user).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', email: 'grace.hopper@example.com', custom_attributes: { favorite: 'cobol' } });
+    expect(shown.body.user).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace.hopper@example.com',
+      custom_attributes: { favorite: 'cobol' },
+    });
   });
 
   it('validates gender, custom_gender and born_at', async () => {
@@ -211,7 +242,10 @@ describe('PUT /v15/users', () => {
     expect((await update(token, { custom_attributes: { tier: 'gold', color: 'blue' } })).body.user.custom_attributes).toEqual({ tier: 'gold', color: 'blue' });
     expect((await update(otherToken, { custom_attributes: { tier: 'silver' } })).body.user.custom_attributes).toEqual({ tier: 'silver' });
     expect((await api.call('GET', '/v15/users', { token })).body.user.custom_attributes).toEqual({ tier: 'gold', color: 'blue' });
-    expect((await api.call('GET', '/v15/users', { token: otherToken })).body.user).toMatchObject({ app_id: otherApp.app.app_id, custom_attributes: { tier: 'silver' } });
+    expect((await api.call('GET', '/v15/users', { token: otherToken })).body.user).toMatchObject({
+      app_id: otherApp.app.app_id,
+      custom_attributes: { tier: 'silver' },
+    });
 
     expect((await update(token, { custom_attributes: { color: null } })).body.user.custom_attributes).toEqual({ tier: 'gold' });
 

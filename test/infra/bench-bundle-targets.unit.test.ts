@@ -15,13 +15,13 @@ describe('bench cold-start verdicts', () => {
     expect([TARGETS.coldStartTwinRatio, TARGETS.importMsOverBaseline, TARGETS.bundleKiB]).toEqual([1.15, 5, 120]);
   });
 
-  it('judges the cold start by the function\'s own twin, whatever its start against the baseline', () => {
+  it("judges the cold start by the function's own twin, whatever its start against the baseline", () => {
     expect(coldStartVerdicts(row({ twinRatio: 1.15, totalMs: 900 }), 100).twin).toBe(true);
     expect(coldStartVerdicts(row({ twinRatio: 1.16, totalMs: 300 }), 100).twin).toBe(false);
     expect(coldStartVerdicts(row({}), 100).twin).toBeNull();
   });
 
-  it('bounds the import at the baseline\'s plus 5 ms', () => {
+  it("bounds the import at the baseline's plus 5 ms", () => {
     expect(coldStartVerdicts(row({ importMs: 105 }), 100)).toMatchObject({ import: true, importOverMs: 5 });
     expect(coldStartVerdicts(row({ importMs: 105.2 }), 100)).toMatchObject({ import: false, importOverMs: 5.2 });
     expect(coldStartVerdicts(row({ importMs: 105 }), undefined).import).toBeNull();

@@ -18,7 +18,19 @@ import { db, table } from '#shared/db/client.ts';
 import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { createTableInput } from '#shared/db/table-definition.ts';
 import { esbuildOptions, twinFigures } from '../../bench/cold-start/cold-start.ts';
-import { copyPreState, ensureScratchTable, failedOnlyInTwin, isTwinRound, twinWaits, keysWritten, readProbeRecording, scratchTableInput, scratchTableName, withWritesOnScratch, type ProbeRecording } from '../../bench/cold-start/cold-twin.ts';
+import {
+  copyPreState,
+  ensureScratchTable,
+  failedOnlyInTwin,
+  isTwinRound,
+  twinWaits,
+  keysWritten,
+  readProbeRecording,
+  scratchTableInput,
+  scratchTableName,
+  withWritesOnScratch,
+  type ProbeRecording,
+} from '../../bench/cold-start/cold-twin.ts';
 import { useTestApi } from '../support/api.ts';
 
 useTestApi();
@@ -28,7 +40,10 @@ const call = (operation: string, command: string, input: Record<string, unknown>
 describe('bench cold twin: what the twin replays', () => {
   const recording: ProbeRecording = [
     [call('GetItem', 'GetCommand', { TableName: 'world', Key: { pk: 'token#1', sk: 'token' } })],
-    [call('Query', 'QueryCommand', { TableName: 'world', KeyConditionExpression: 'pk = :pk' }), call('UpdateItem', 'UpdateCommand', { TableName: 'world', Key: { pk: 'user#1', sk: 'profile' }, UpdateExpression: 'SET a = :a' })],
+    [
+      call('Query', 'QueryCommand', { TableName: 'world', KeyConditionExpression: 'pk = :pk' }),
+      call('UpdateItem', 'UpdateCommand', { TableName: 'world', Key: { pk: 'user#1', sk: 'profile' }, UpdateExpression: 'SET a = :a' }),
+    ],
     [
       call('TransactWriteItems', 'TransactWriteCommand', {
         TransactItems: [
@@ -40,8 +55,15 @@ describe('bench cold twin: what the twin replays', () => {
         ],
       }),
     ],
-    [call('BatchWriteItem', 'BatchWriteCommand', { RequestItems: { world: [{ PutRequest: { Item: { pk: 'event#1', sk: 'e', body: 'b' } } }, { DeleteRequest: { Key: { pk: 'event#0', sk: 'e' } } }] } })],
-    [call('PutItem', 'PutCommand', { TableName: 'world', Item: { pk: 'order#9', sk: 'order', amount: 2 } }), call('DeleteItem', 'DeleteCommand', { TableName: 'world', Key: { pk: 'tmp', sk: 't' } })],
+    [
+      call('BatchWriteItem', 'BatchWriteCommand', {
+        RequestItems: { world: [{ PutRequest: { Item: { pk: 'event#1', sk: 'e', body: 'b' } } }, { DeleteRequest: { Key: { pk: 'event#0', sk: 'e' } } }] },
+      }),
+    ],
+    [
+      call('PutItem', 'PutCommand', { TableName: 'world', Item: { pk: 'order#9', sk: 'order', amount: 2 } }),
+      call('DeleteItem', 'DeleteCommand', { TableName: 'world', Key: { pk: 'tmp', sk: 't' } }),
+    ],
   ];
 
   it('sends every write on the table to the scratch table, input otherwise exact, and leaves reads and the groups as recorded', () => {
@@ -86,12 +108,18 @@ describe('bench cold twin: what the twin replays', () => {
   });
 
   it('takes the ratio to the twin round by round, and says when the twin did not make the function’s round trips', () => {
-    const pair = (total: number, twin: number, roundTrips = 2, failedOnlyInTwin: string[] = []) => ({ probe: { totalMs: total, totalCpuMs: total / 2, roundTrips: 2 }, twin: { totalMs: twin, totalCpuMs: twin / 4, roundTrips, status: 200 }, failedOnlyInTwin });
+    const pair = (total: number, twin: number, roundTrips = 2, failedOnlyInTwin: string[] = []) => ({
+      probe: { totalMs: total, totalCpuMs: total / 2, roundTrips: 2 },
+      twin: { totalMs: twin, totalCpuMs: twin / 4, roundTrips, status: 200 },
+      failedOnlyInTwin,
+    });
     // Per round 1.5, 1.2, 2: median 1.5 (the ratio of the medians would be 500 / 400 = 1.25).
     const figures = twinFigures([pair(600, 400), pair(480, 400), pair(500, 250)]);
     expect(figures).toEqual({ figures: { twinTotalMs: 400, twinRatio: 1.5, twinCpuRatio: 3, twinRoundTrips: 2, twinRuns: 3 } });
     expect(twinFigures([pair(600, 400), pair(600, 400, 1)]).note).toBe("the twin's round trips differ from the function's in 1 of 2 rounds");
-    expect(twinFigures([pair(600, 400), pair(600, 400, 2, ['TransactionCanceledException'])]).note).toBe("in 1 of 2 rounds a twin's call failed where the function's succeeded (TransactionCanceledException)");
+    expect(twinFigures([pair(600, 400), pair(600, 400, 2, ['TransactionCanceledException'])]).note).toBe(
+      "in 1 of 2 rounds a twin's call failed where the function's succeeded (TransactionCanceledException)",
+    );
     expect(twinFigures([{ ...pair(600, 3000), waitedInTwin: ['TransactWriteItems 3 attempts, 1480 ms retry delay'] }, pair(600, 400)]).note).toBe(
       "in 1 of 2 rounds a twin's call waited where the function's did not (TransactWriteItems 3 attempts, 1480 ms retry delay)",
     );
@@ -99,14 +127,27 @@ describe('bench cold twin: what the twin replays', () => {
   });
 
   it('names the twin’s calls that the SDK retried more than the function’s, or that took far longer', () => {
-    const timed = (operation: string, ms: number, attempts = 1, retryDelayMs = 0) => ({ ...call(operation, `${operation}Command`, {}), ms, attempts, retryDelayMs });
+    const timed = (operation: string, ms: number, attempts = 1, retryDelayMs = 0) => ({
+      ...call(operation, `${operation}Command`, {}),
+      ms,
+      attempts,
+      retryDelayMs,
+    });
     const functionCalls: ProbeRecording = [[timed('GetItem', 40)], [timed('PutItem', 10), timed('UpdateItem', 12, 2, 60)], [timed('TransactWriteItems', 45)]];
     // Same attempts, times within TWIN_WAIT_MS or under twice the function's: nothing.
-    expect(twinWaits(functionCalls, [[timed('GetItem', 230)], [timed('PutItem', 15), timed('UpdateItem', 20, 2, 70)], [timed('TransactWriteItems', 80)]])).toEqual([]);
     expect(
-      twinWaits(functionCalls, [[timed('GetItem', 40)], [timed('PutItem', 900, 3, 870), timed('UpdateItem', 12)], [{ ...timed('TransactWriteItems', 1300, 3, 1200), error: 'TransactionCanceledException' }]]),
+      twinWaits(functionCalls, [[timed('GetItem', 230)], [timed('PutItem', 15), timed('UpdateItem', 20, 2, 70)], [timed('TransactWriteItems', 80)]]),
+    ).toEqual([]);
+    expect(
+      twinWaits(functionCalls, [
+        [timed('GetItem', 40)],
+        [timed('PutItem', 900, 3, 870), timed('UpdateItem', 12)],
+        [{ ...timed('TransactWriteItems', 1300, 3, 1200), error: 'TransactionCanceledException' }],
+      ]),
     ).toEqual(['PutItem 3 attempts, 870 ms retry delay', 'TransactWriteItems 3 attempts, 1200 ms retry delay, TransactionCanceledException']);
-    expect(twinWaits(functionCalls, [[timed('GetItem', 40)], [timed('PutItem', 10), timed('UpdateItem', 12)], [timed('TransactWriteItems', 2500)]])).toEqual(['TransactWriteItems 2500 ms against 45']);
+    expect(twinWaits(functionCalls, [[timed('GetItem', 40)], [timed('PutItem', 10), timed('UpdateItem', 12)], [timed('TransactWriteItems', 2500)]])).toEqual([
+      'TransactWriteItems 2500 ms against 45',
+    ]);
     // Recordings made before the probe timed its calls: nothing to compare.
     expect(twinWaits([[call('GetItem', 'GetCommand', {})]], [[call('GetItem', 'GetCommand', {})]])).toEqual([]);
   });
@@ -116,7 +157,9 @@ describe('bench cold twin: what the twin replays', () => {
     const write = call('TransactWriteItems', 'TransactWriteCommand', {});
     const functionCalls: ProbeRecording = [[get], [{ ...write, error: 'TransactionCanceledException' }], [write]];
     expect(failedOnlyInTwin(functionCalls, [[get], [{ ...write, error: 'TransactionCanceledException' }], [write]])).toEqual([]);
-    expect(failedOnlyInTwin(functionCalls, [[{ ...get, error: 'ResourceNotFoundException' }], [write], [{ ...write, error: 'TransactionCanceledException' }]])).toEqual(['ResourceNotFoundException', 'TransactionCanceledException']);
+    expect(
+      failedOnlyInTwin(functionCalls, [[{ ...get, error: 'ResourceNotFoundException' }], [write], [{ ...write, error: 'TransactionCanceledException' }]]),
+    ).toEqual(['ResourceNotFoundException', 'TransactionCanceledException']);
   });
 });
 
@@ -137,14 +180,20 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
       child.on('exit', () => {
         const line = stderr.split('\n').find((candidate) => candidate.startsWith('COLD-START-PROBE '));
         if (!line) return reject(new Error(stderr.slice(-600)));
-        resolve({ ...(JSON.parse(line.slice('COLD-START-PROBE '.length)) as { status: number; roundTrips: number; calls: string }), recording: readProbeRecording(callsFile) });
+        resolve({
+          ...(JSON.parse(line.slice('COLD-START-PROBE '.length)) as { status: number; roundTrips: number; calls: string }),
+          recording: readProbeRecording(callsFile),
+        });
       });
     });
   }
 
   it('records the calls in their groups, and the twin makes the same ones, its guarded write committed on the scratch table only', async () => {
     mkdirSync(directory, { recursive: true });
-    const entries = { function: fileURLToPath(new URL('../fixtures/cold-twin/recorded-function.ts', import.meta.url)), twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)) };
+    const entries = {
+      function: fileURLToPath(new URL('../fixtures/cold-twin/recorded-function.ts', import.meta.url)),
+      twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)),
+    };
     await build(esbuildOptions(entries, directory));
     const scratch = scratchTableName(table());
     await ensureScratchTable(localClient(process.env.DYNAMODB_ENDPOINT!), scratch);
@@ -170,13 +219,17 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     const twin = await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'twin');
     expect(twin).toMatchObject({ status: 200, roundTrips: second.roundTrips, calls: second.calls });
     // The same calls (each call's time and the SDK's attempts are its own), each timed, with the SDK's attempts.
-    const untimed = (recording: ProbeRecording) => recording.map((group) => group.map(({ command, operation, input, error }) => ({ command, operation, input, ...(error ? { error } : {}) })));
+    const untimed = (recording: ProbeRecording) =>
+      recording.map((group) => group.map(({ command, operation, input, error }) => ({ command, operation, input, ...(error ? { error } : {}) })));
     expect(untimed(twin.recording)).toEqual(untimed(replayed));
     for (const entry of twin.recording.flat()) expect(entry).toMatchObject({ ms: expect.any(Number), attempts: 1, retryDelayMs: 0 });
     expect(twinWaits(second.recording, twin.recording).every((wait) => !wait.includes('attempts'))).toBe(true);
 
     // The world as the function left it; the twin's transaction met the pre-round state on the scratch table and committed there.
-    const item = (name: string, sk: string) => db().send(new GetCommand({ TableName: name, Key: { pk, sk }, ConsistentRead: true })).then((output) => output.Item);
+    const item = (name: string, sk: string) =>
+      db()
+        .send(new GetCommand({ TableName: name, Key: { pk, sk }, ConsistentRead: true }))
+        .then((output) => output.Item);
     expect(await item(table(), 'counter')).toMatchObject({ value: 2 });
     expect(await item(scratch, 'counter')).toMatchObject({ value: 2 });
     expect(await item(scratch, 'entry#b')).toMatchObject({ tags: new Set(['a', 'b']) });
@@ -196,6 +249,11 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     await build(esbuildOptions({ twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)) }, directory));
     const replayFile = join(directory, 'empty.replay.bin');
     writeFileSync(replayFile, serialize([]));
-    expect(await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'empty')).toMatchObject({ status: 200, roundTrips: 0, calls: '', recording: [] });
+    expect(await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'empty')).toMatchObject({
+      status: 200,
+      roundTrips: 0,
+      calls: '',
+      recording: [],
+    });
   });
 });

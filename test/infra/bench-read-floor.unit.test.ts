@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { callPriceAdjustment, floorFor } from '../../bench/floors/call-prices.ts';
 import { withBaseline } from '../../bench/report/report.ts';
 import { closedLoop } from '../../bench/harness/measure.ts';
-import { addReadShape, bucket, LARGE_ITEM_BYTES, floorShape, formatReadShapes, parseReadShapes, returnedItems, shapedReadAdjustment, type ReadShapeTotals } from '../../bench/floors/read-shape.ts';
+import {
+  addReadShape,
+  bucket,
+  LARGE_ITEM_BYTES,
+  floorShape,
+  formatReadShapes,
+  parseReadShapes,
+  returnedItems,
+  shapedReadAdjustment,
+  type ReadShapeTotals,
+} from '../../bench/floors/read-shape.ts';
 
 const empty = (): ReadShapeTotals => ({ calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
 
@@ -61,9 +71,19 @@ describe('bench read floor', () => {
   it('rounds shapes to a few buckets, each within ~9% of the measured figure (or half an item)', () => {
     for (const value of [3, 7, 11, 25, 300, 659, 1148, 4000]) expect(Math.abs(bucket(value, 2) - value) / value).toBeLessThan(0.1);
     expect(bucket(2.4, 2)).toBe(2);
-    expect(floorShape({ itemsPerCall: 11, bytesPerItem: 1148, attributesPerItem: 43, parallelCalls: 1 })).toEqual({ items: 11, bytesPerItem: 1218, attributesPerItem: 45, parallelCalls: 1 });
+    expect(floorShape({ itemsPerCall: 11, bytesPerItem: 1148, attributesPerItem: 43, parallelCalls: 1 })).toEqual({
+      items: 11,
+      bytesPerItem: 1218,
+      attributesPerItem: 45,
+      parallelCalls: 1,
+    });
     // Never fewer attributes than the floor item's keys and a value; one item when the calls returned one large item each.
-    expect(floorShape({ itemsPerCall: 1.2, bytesPerItem: 10, attributesPerItem: 2, parallelCalls: 0.4 })).toEqual({ items: 1, bytesPerItem: 64, attributesPerItem: 3, parallelCalls: 1 });
+    expect(floorShape({ itemsPerCall: 1.2, bytesPerItem: 10, attributesPerItem: 2, parallelCalls: 0.4 })).toEqual({
+      items: 1,
+      bytesPerItem: 64,
+      attributesPerItem: 3,
+      parallelCalls: 1,
+    });
     expect(floorShape({ itemsPerCall: 2.4, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 }).items).toBe(2);
   });
 
@@ -71,17 +91,41 @@ describe('bench read floor', () => {
     const shape = { items: 11, bytesPerItem: 724, attributesPerItem: 23, parallelCalls: 1 };
     const floor = { getItemP50: 2, reads: { Query: { p50: 4.5, shape } } };
     // One Query of 11 items per request: priced at 4.5 instead of the GetItem's 2.
-    expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } } }, floor)).toBeCloseTo(2.5);
+    expect(
+      shapedReadAdjustment(
+        {
+          calls: { GetItem: 1, Query: 1 },
+          readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } },
+        },
+        floor,
+      ),
+    ).toBeCloseTo(2.5);
     // No multi-item read in the run (its Queries returned 0 or 1 item), or no shaped floor: nothing changes.
     expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 } }, floor)).toBe(0);
-    expect(shapedReadAdjustment({ calls: { GetItem: 1, Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } } }, { getItemP50: 2 })).toBe(0);
+    expect(
+      shapedReadAdjustment(
+        {
+          calls: { GetItem: 1, Query: 1 },
+          readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 11, bytesPerItem: 700, attributesPerItem: 22, parallelCalls: 1 } },
+        },
+        { getItemP50: 2 },
+      ),
+    ).toBe(0);
     // A shaped floor measured below the GetItem floor (noise: a Query does at least a GetItem's work) never prices the call below a GetItem.
-    expect(shapedReadAdjustment({ calls: { Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 2, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 } } }, { getItemP50: 2, reads: { Query: { p50: 1.5, shape } } })).toBe(0);
+    expect(
+      shapedReadAdjustment(
+        { calls: { Query: 1 }, readShapes: { Query: { callsPerRequest: 1, itemsPerCall: 2, bytesPerItem: 100, attributesPerItem: 5, parallelCalls: 1 } } },
+        { getItemP50: 2, reads: { Query: { p50: 1.5, shape } } },
+      ),
+    ).toBe(0);
   });
 
   it('prices reads issued together as one group at the p50 of as many bare reads issued together', () => {
     const shape = { items: 4, bytesPerItem: 512, attributesPerItem: 3, parallelCalls: 8 };
-    const load = { calls: { GetItem: 1, Query: 9 }, readShapes: { Query: { callsPerRequest: 8, itemsPerCall: 4.25, bytesPerItem: 521, attributesPerItem: 2, parallelCalls: 8 } } };
+    const load = {
+      calls: { GetItem: 1, Query: 9 },
+      readShapes: { Query: { callsPerRequest: 8, itemsPerCall: 4.25, bytesPerItem: 521, attributesPerItem: 2, parallelCalls: 8 } },
+    };
     // Eight calls priced as one group of eight at 6 ms, not as eight GetItems at 2 ms each.
     expect(shapedReadAdjustment(load, { getItemP50: 2, reads: { Query: { p50: 6, shape } } })).toBeCloseTo(6 - 8 * 2);
   });
@@ -102,18 +146,24 @@ describe('bench read floor', () => {
     const shape = { items: 1, bytesPerItem: 304, attributesPerItem: 8, parallelCalls: 1 };
     const query = { Query: { callsPerRequest: 1, itemsPerCall: 1, bytesPerItem: 300, attributesPerItem: 8, parallelCalls: 1 } };
     // One Query (A19's shape): the hop (baseline 4 - GetItem 3) + the bare one-item Query at 3.5.
-    expect(floorFor({ calls: { Query: 1 }, roundTrips: 1, readShapes: query }, { getItemP50: 3, baselineP50: 4, reads: { Query: { p50: 3.5, shape } } })).toBeCloseTo(4.5);
+    expect(
+      floorFor({ calls: { Query: 1 }, roundTrips: 1, readShapes: query }, { getItemP50: 3, baselineP50: 4, reads: { Query: { p50: 3.5, shape } } }),
+    ).toBeCloseTo(4.5);
     // A Query measured below the GetItem floor (a burst during the GetItem floor): never below the baseline endpoint's p50.
-    expect(floorFor({ calls: { Query: 1 }, roundTrips: 1, readShapes: query }, { getItemP50: 12, baselineP50: 6, reads: { Query: { p50: 4, shape } } })).toBeCloseTo(6);
+    expect(
+      floorFor({ calls: { Query: 1 }, roundTrips: 1, readShapes: query }, { getItemP50: 12, baselineP50: 6, reads: { Query: { p50: 4, shape } } }),
+    ).toBeCloseTo(6);
     // A token GetItem and a two-item transaction: the baseline (hop + one GetItem) + the transaction floor.
-    expect(floorFor({ calls: { GetItem: 1, TransactWriteItems: 1 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4, transactWriteP50: 6, transactItems: 2 })).toBeCloseTo(10);
+    expect(
+      floorFor({ calls: { GetItem: 1, TransactWriteItems: 1 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4, transactWriteP50: 6, transactItems: 2 }),
+    ).toBeCloseTo(10);
     // A transaction with no transaction floor measured (its warm-up made none): no ratio rather than a wrong one.
     expect(floorFor({ calls: { GetItem: 1, TransactWriteItems: 1 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4 })).toBeNull();
     // The login: its password hash is priced as intrinsic work.
     expect(floorFor({ calls: { GetItem: 2 }, roundTrips: 2 }, { getItemP50: 3, baselineP50: 4, passwordHashP50: 50 }, 'passwordHash')).toBeCloseTo(57);
   });
 
-  it('shows the baseline endpoint\'s CPU figure beside the endpoint\'s, and nothing for results without it', () => {
+  it("shows the baseline endpoint's CPU figure beside the endpoint's, and nothing for results without it", () => {
     expect(withBaseline(2.31, 1.4)).toBe('2.31 (1.40)');
     expect(withBaseline(2.31, undefined)).toBe('2.31');
   });

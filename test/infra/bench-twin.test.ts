@@ -54,7 +54,15 @@ describe('bench twin: recording', () => {
   });
 
   it('names a call by the DynamoDB operation it makes, from a document client command or a plain one', () => {
-    expect([new GetCommand({ TableName: 't', Key: {} }), new QueryCommand({ TableName: 't' }), new BatchGetCommand({ RequestItems: {} }), new PutCommand({ TableName: 't', Item: {} }), new GetItemCommand({ TableName: 't', Key: {} })].map(operationOf)).toEqual(['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'GetItem']);
+    expect(
+      [
+        new GetCommand({ TableName: 't', Key: {} }),
+        new QueryCommand({ TableName: 't' }),
+        new BatchGetCommand({ RequestItems: {} }),
+        new PutCommand({ TableName: 't', Item: {} }),
+        new GetItemCommand({ TableName: 't', Key: {} }),
+      ].map(operationOf),
+    ).toEqual(['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'GetItem']);
   });
 
   it('replays only recordings of plain reads: any write or Step Functions call keeps the priced floor', () => {
@@ -72,14 +80,28 @@ describe('bench twin: record and replay through the handlers’ client', () => {
     recordOnHandlersClient();
     const pk = `bench-twin#${randomUUID()}`;
     // Items like an endpoint's: nested maps and numbers, not flat strings.
-    for (const sk of ['1', '2']) await db().send(new PutCommand({ TableName: table(), Item: { pk, sk, entity: 'BenchTwin', amount: Number(sk), nested: { list: [1, 'a'], map: { deep: true } } } }));
+    for (const sk of ['1', '2'])
+      await db().send(
+        new PutCommand({ TableName: table(), Item: { pk, sk, entity: 'BenchTwin', amount: Number(sk), nested: { list: [1, 'a'], map: { deep: true } } } }),
+      );
 
     recording = new CallRecorder();
     const recorder = recording;
     const get = await db().send(new GetCommand({ TableName: table(), Key: { pk, sk: '1' } }));
     await Promise.all([
       db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } })),
-      db().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: [{ pk, sk: '1' }, { pk, sk: '2' }] } } })),
+      db().send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table()]: {
+              Keys: [
+                { pk, sk: '1' },
+                { pk, sk: '2' },
+              ],
+            },
+          },
+        }),
+      ),
     ]);
     // A write in the same request: recorded, and it makes the recording unreplayable.
     await db().send(new PutCommand({ TableName: table(), Item: { pk, sk: '3', entity: 'BenchTwin' } }));

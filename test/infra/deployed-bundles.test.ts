@@ -16,7 +16,9 @@ import { ApiFunction, handlerEntry, PROJECT_ROOT, TEST_ONLY_MODULES } from '../.
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 
-const DEV_DEPENDENCIES = Object.keys((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies);
+const DEV_DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies,
+);
 const TEST_ONLY_PACKAGES = new Set<string>([...TEST_ONLY_MODULES.packages, ...DEV_DEPENDENCIES]);
 
 /** The package a bundled file belongs to (node_modules may be a link elsewhere: esbuild names the real path). */
@@ -82,6 +84,10 @@ describe('deployed bundles hold no test-only module', () => {
       return { ...options, define };
     });
     const found = testOnlyInputs(withoutConstant);
-    for (const module of modules) expect(found.some((input) => input === module || packageOf(input) === module), `${module} in ${found.join(', ')}`).toBe(true);
+    for (const module of modules)
+      expect(
+        found.some((input) => input === module || packageOf(input) === module),
+        `${module} in ${found.join(', ')}`,
+      ).toBe(true);
   });
 });

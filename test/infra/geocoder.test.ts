@@ -59,20 +59,32 @@ describe('the geocoder in the stack', () => {
   it('grants no other function any Amazon Location action', () => {
     for (const handler of [...routes.map((route) => route.handler), FALLBACK_HANDLER].filter((name) => !geocoding.includes(name))) {
       const actions = statementsOf(handler).flatMap((statement) => asArray<string>(statement.Action));
-      expect(actions.filter((action) => action.startsWith('geo')), handler).toEqual([]);
+      expect(
+        actions.filter((action) => action.startsWith('geo')),
+        handler,
+      ).toEqual([]);
     }
   });
 });
 
 describe('geocoding bundles, built as the stack builds them', () => {
   it('leave the sandbox and its postal-code data out, and stay within the bundle target', async () => {
-    const result = await build({ ...esbuildOptions(Object.fromEntries(geocoding.map((handler) => [handler, handlerEntry(handler)])), '/tmp/geocoder-bundle-check'), write: false });
+    const result = await build({
+      ...esbuildOptions(Object.fromEntries(geocoding.map((handler) => [handler, handlerEntry(handler)])), '/tmp/geocoder-bundle-check'),
+      write: false,
+    });
     const outputs = Object.entries(result.metafile!.outputs).filter(([path]) => path.endsWith('.mjs'));
     expect(outputs).toHaveLength(geocoding.length);
     for (const [path, output] of outputs) {
       const inputs = Object.keys(output.inputs);
-      expect(inputs.some((input) => input.includes('shared/geocoding/amazon-location.ts')), path).toBe(true);
-      expect(inputs.filter((input) => input.includes('node_modules/zipcodes') || input.includes('shared/geocoding/sandbox.ts')), path).toEqual([]);
+      expect(
+        inputs.some((input) => input.includes('shared/geocoding/amazon-location.ts')),
+        path,
+      ).toBe(true);
+      expect(
+        inputs.filter((input) => input.includes('node_modules/zipcodes') || input.includes('shared/geocoding/sandbox.ts')),
+        path,
+      ).toEqual([]);
       expect(output.bytes, path).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
     }
   });

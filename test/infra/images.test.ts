@@ -21,7 +21,8 @@ let other: LambdaFunction;
 
 beforeAll(() => {
   stack = new Stack(new App(), 'ImagesUnderTest');
-  const fn = (id: string) => new LambdaFunction(stack, id, { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => ({})') });
+  const fn = (id: string) =>
+    new LambdaFunction(stack, id, { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => ({})') });
   reader = fn('Reader');
   other = fn('Other');
   store = new ImageStore(stack, 'Images', { readers: [reader] });
@@ -43,7 +44,12 @@ describe('the image bucket', () => {
     const buckets = ofType('AWS::S3::Bucket');
     expect(buckets).toHaveLength(1);
     const [, bucket] = buckets[0]!;
-    expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.Properties!.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
     expect(bucket.Properties!.OwnershipControls.Rules[0].ObjectOwnership).toBe('BucketOwnerEnforced');
     expect(bucket.DeletionPolicy).toBe('Retain');
@@ -53,7 +59,11 @@ describe('the image bucket', () => {
   it('refuses every request without TLS (enforceSSL bucket policy)', () => {
     const policies = ofType('AWS::S3::BucketPolicy');
     expect(policies).toHaveLength(1);
-    const statements = policies[0]![1].Properties!.PolicyDocument.Statement as { Effect: string; Action: string; Condition?: Record<string, Record<string, string>> }[];
+    const statements = policies[0]![1].Properties!.PolicyDocument.Statement as {
+      Effect: string;
+      Action: string;
+      Condition?: Record<string, Record<string, string>>;
+    }[];
     expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
     // No statement grants anyone anything: the only readers are the functions' roles.
     expect(statements.filter((statement) => statement.Effect === 'Allow')).toEqual([]);
@@ -71,8 +81,16 @@ describe('the image bucket', () => {
 
   it('leaves cdk-nag nothing unacknowledged about the bucket or the grant', () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
-    const ours = new Set([stack.getLogicalId(store.bucket.node.defaultChild as never), ...ofType('AWS::S3::BucketPolicy').map(([id]) => id), ...ofType('AWS::IAM::Policy').map(([id]) => id)]);
-    const findings = report.violations.flatMap((violation) => violation.violatingResources.filter((resource) => ours.has(resource.resourceLogicalId ?? "")).map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`));
+    const ours = new Set([
+      stack.getLogicalId(store.bucket.node.defaultChild as never),
+      ...ofType('AWS::S3::BucketPolicy').map(([id]) => id),
+      ...ofType('AWS::IAM::Policy').map(([id]) => id),
+    ]);
+    const findings = report.violations.flatMap((violation) =>
+      violation.violatingResources
+        .filter((resource) => ours.has(resource.resourceLogicalId ?? ''))
+        .map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+    );
     expect(findings).toEqual([]);
   });
 });
@@ -81,7 +99,13 @@ describe('the route table', () => {
   it('marks exactly the image routes as readers, none of which writes or sends anything', () => {
     const readers = routes.filter((route) => route.readsImages);
     expect(readers.map((route) => route.path).sort()).toEqual(
-      ['/v14/campaigns/{id}/image', '/v14/locations/{location_id}/image', '/v15/campaigns/{id}/icon', '/v15/locations/{location_id}/image', '/v15/order_ahead/menus/{menu_id}/items/{item_id}/image'].sort(),
+      [
+        '/v14/campaigns/{id}/image',
+        '/v14/locations/{location_id}/image',
+        '/v15/campaigns/{id}/icon',
+        '/v15/locations/{location_id}/image',
+        '/v15/order_ahead/menus/{menu_id}/items/{item_id}/image',
+      ].sort(),
     );
     for (const route of readers) {
       expect(route.method).toBe('GET');

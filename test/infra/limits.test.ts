@@ -53,7 +53,9 @@ describe('every synthesized template', () => {
     expect(nested.length).toBeGreaterThan(1);
     expect(nested.length).toBeLessThanOrEqual(ROUTE_STACK_COUNT);
     // Every route's function is in one of them, none in the parent.
-    const nestedFunctions = nested.flatMap((file) => Object.values(templates.get(file)!.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function'));
+    const nestedFunctions = nested.flatMap((file) =>
+      Object.values(templates.get(file)!.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function'),
+    );
     expect(nestedFunctions).toHaveLength(routes.length);
   });
 
@@ -71,19 +73,23 @@ describe('every synthesized template', () => {
 });
 
 describe('the parent stack', () => {
-  it('does not grow with the route table: a route adds resources to a nested stack only', () => {
-    const countOf = (routeTable: typeof routes) => {
-      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-      const stack = new LoyaltyApiStack(app, 'LoyaltyApi', { routes: routeTable });
-      const template = app.synth().getStackByName(stack.stackName).template as TemplateJson;
-      return Object.keys(template.Resources).length;
-    };
-    // One route in each group gives the parent every nested stack it will have: the whole table adds nothing
-    // to it. (One group for all routes would put the whole table in one nested stack, past its own quota.)
-    const onePerGroup = [...new Map(routes.map((route) => [routeStackIndex(route.handler), route])).values()];
-    expect(onePerGroup).toHaveLength(ROUTE_STACK_COUNT);
-    expect(countOf(routes)).toBe(countOf(onePerGroup));
-  }, SYNTH_TIMEOUT_MS);
+  it(
+    'does not grow with the route table: a route adds resources to a nested stack only',
+    () => {
+      const countOf = (routeTable: typeof routes) => {
+        const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+        const stack = new LoyaltyApiStack(app, 'LoyaltyApi', { routes: routeTable });
+        const template = app.synth().getStackByName(stack.stackName).template as TemplateJson;
+        return Object.keys(template.Resources).length;
+      };
+      // One route in each group gives the parent every nested stack it will have: the whole table adds nothing
+      // to it. (One group for all routes would put the whole table in one nested stack, past its own quota.)
+      const onePerGroup = [...new Map(routes.map((route) => [routeStackIndex(route.handler), route])).values()];
+      expect(onePerGroup).toHaveLength(ROUTE_STACK_COUNT);
+      expect(countOf(routes)).toBe(countOf(onePerGroup));
+    },
+    SYNTH_TIMEOUT_MS,
+  );
 });
 
 describe('route groups', () => {

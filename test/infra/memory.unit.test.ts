@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEMORY_MB, LAMBDA_MEMORY_CHOICES, routeKey, routes } from '#shared/routes.ts';
 import { modelMemory, type MemoryRow } from '../../bench/memory/memory.ts';
 
-const measured = JSON.parse(readFileSync(new URL('../../bench/results/memory.json', import.meta.url), 'utf8')) as { date: string; machine: string; rows: MemoryRow[] };
+const measured = JSON.parse(readFileSync(new URL('../../bench/results/memory.json', import.meta.url), 'utf8')) as {
+  date: string;
+  machine: string;
+  rows: MemoryRow[];
+};
 
 describe('memory per function', () => {
   it('every measured route carries the pick of the last measurement; the others the default', () => {

@@ -52,7 +52,9 @@ function ofType(all: Record<string, Resource>, type: string): [string, Resource]
 /** Our own functions: every ApiFunction (CDK's custom resource providers are CfnResources, not functions we configure). */
 function ourFunctions(stack: LoyaltyApiStack): [string, Resource][] {
   const { logicalIdOf, resources: all } = merged.get(stack)!;
-  const ids = new Set([...stack.functions.values(), stack.orderAheadWorkflow.validationFunction, stack.orderAheadCompletionWorkflow.completionFunction].map(logicalIdOf));
+  const ids = new Set(
+    [...stack.functions.values(), stack.orderAheadWorkflow.validationFunction, stack.orderAheadCompletionWorkflow.completionFunction].map(logicalIdOf),
+  );
   return ofType(all as Record<string, Resource>, 'AWS::Lambda::Function').filter(([id]) => ids.has(id));
 }
 
@@ -64,14 +66,20 @@ describe('cdk-nag', () => {
   ])('AwsSolutions and Serverless find nothing unacknowledged in %s', (_, stackOf) => {
     for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
       const report = pack.validateScope(stackOf());
-      const findings = report.violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`));
+      const findings = report.violations.flatMap((violation) =>
+        violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+      );
       expect(findings, `${pack.readPackName} findings`).toEqual([]);
     }
   });
 
   it('every acknowledgement sits in the stack and gives a one-line reason', () => {
     const acknowledged = [bare, api, edge].flatMap((stack) =>
-      stack.node.findAll().flatMap((construct) => construct.node.metadata.filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((entry) => entry.data)),
+      stack.node
+        .findAll()
+        .flatMap((construct) =>
+          construct.node.metadata.filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((entry) => entry.data),
+        ),
     );
     // Recorded as { '<kind>::<rule id>': reason } per acknowledging construct.
     const rules = acknowledged.flatMap((data) => Object.entries(data as Record<string, string>));
@@ -91,7 +99,15 @@ describe('access logs', () => {
     const format = JSON.parse(settings.Format);
     expect(format).toEqual(ACCESS_LOG_FIELDS);
     expect(Object.values(format)).toEqual(
-      expect.arrayContaining(['$context.requestId', '$context.routeKey', '$context.status', '$context.responseLatency', '$context.integrationLatency', '$context.identity.sourceIp', '$context.identity.userAgent']),
+      expect.arrayContaining([
+        '$context.requestId',
+        '$context.routeKey',
+        '$context.status',
+        '$context.responseLatency',
+        '$context.integrationLatency',
+        '$context.identity.sourceIp',
+        '$context.identity.userAgent',
+      ]),
     );
     const logGroupId = settings.DestinationArn['Fn::GetAtt'][0];
     expect(resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: FUNCTION_LOG_RETENTION } });
@@ -203,7 +219,13 @@ describe('per-client limits (edge)', () => {
     });
     for (const rule of Object.values<any>(rules)) {
       // Server: LevelUp too: the mobile SDKs read an answer without it as a generic server error (docs/app-surface.md).
-      expect(rule.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(window) }, { Name: 'Server', Value: 'LevelUp' }] });
+      expect(rule.Action.Block.CustomResponse).toMatchObject({
+        ResponseCode: 429,
+        ResponseHeaders: [
+          { Name: 'Retry-After', Value: String(window) },
+          { Name: 'Server', Value: 'LevelUp' },
+        ],
+      });
     }
     const body = JSON.parse(acl.Properties.CustomResponseBodies.throttled.Content);
     expect(body).toEqual([{ error: expect.objectContaining({ object: 'request', code: 'throttled' }) }]);
@@ -213,22 +235,34 @@ describe('per-client limits (edge)', () => {
     const [, logging] = ofType(edgeResources, 'AWS::WAFv2::LoggingConfiguration')[0]!;
     expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }]);
     expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).toContain(WAF_LOG_GROUP_NAME);
-    expect(ofType(edgeResources, 'AWS::Logs::LogGroup')[0]![1].Properties).toMatchObject({ LogGroupName: WAF_LOG_GROUP_NAME, RetentionInDays: FUNCTION_LOG_RETENTION });
+    expect(ofType(edgeResources, 'AWS::Logs::LogGroup')[0]![1].Properties).toMatchObject({
+      LogGroupName: WAF_LOG_GROUP_NAME,
+      RetentionInDays: FUNCTION_LOG_RETENTION,
+    });
   });
 
   it('CloudFront carries the web ACL in front of the stage, forwards Authorization, caches nothing, and is the base of every link', () => {
     const [distributionId, distribution] = ofType(resources, 'AWS::CloudFront::Distribution')[0]!;
     const config = distribution.Properties.DistributionConfig;
     expect(JSON.stringify(config.WebACLId)).toMatch(/ExportsReader|webacl/i);
-    expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', AllowedMethods: expect.arrayContaining(['POST', 'PUT', 'PATCH', 'DELETE']) });
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      ViewerProtocolPolicy: 'https-only',
+      AllowedMethods: expect.arrayContaining(['POST', 'PUT', 'PATCH', 'DELETE']),
+    });
     const cachePolicy = resources[config.DefaultCacheBehavior.CachePolicyId.Ref]!.Properties.CachePolicyConfig;
-    expect(cachePolicy).toMatchObject({ DefaultTTL: 0, MinTTL: 0, ParametersInCacheKeyAndForwardedToOrigin: { HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } } });
+    expect(cachePolicy).toMatchObject({
+      DefaultTTL: 0,
+      MinTTL: 0,
+      ParametersInCacheKeyAndForwardedToOrigin: { HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Authorization'] } },
+    });
     expect(JSON.stringify(config.Origins[0].DomainName)).toContain('ApiEndpoint');
     // Every answer leaves the edge with Server: LevelUp, over whatever the origin sent (docs/app-surface.md).
     const headersPolicy = resources[config.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref]!.Properties.ResponseHeadersPolicyConfig;
     expect(headersPolicy.CustomHeadersConfig.Items).toEqual([{ Header: 'Server', Value: 'LevelUp', Override: true }]);
     for (const [id, fn] of ourFunctions(api)) {
-      expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
+      expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]],
+      });
     }
     template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] } });
   });
@@ -249,7 +283,8 @@ describe('per-client caps behind CloudFront (viewer address)', () => {
     expect(resources[functionId]!.Properties).toMatchObject({ FunctionCode: VIEWER_ADDRESS_FUNCTION_CODE, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
     // Every HTTP function compares against the same secret; the workflows' Task functions serve no HTTP and get none.
     const { logicalIdOf } = merged.get(api)!;
-    for (const fn of api.functions.values()) expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.EDGE_ORIGIN_SECRET).toEqual(header.HeaderValue);
+    for (const fn of api.functions.values())
+      expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.EDGE_ORIGIN_SECRET).toEqual(header.HeaderValue);
     for (const fn of [api.orderAheadWorkflow.validationFunction, api.orderAheadCompletionWorkflow.completionFunction]) {
       expect(resources[logicalIdOf(fn)]!.Properties.Environment.Variables.EDGE_ORIGIN_SECRET).toBeUndefined();
     }
@@ -265,8 +300,10 @@ describe('per-client caps behind CloudFront (viewer address)', () => {
 describe('metrics environment', () => {
   it('every function knows the metrics namespace and service of shared/metrics.ts', () => {
     for (const [id, fn] of ourFunctions(api)) {
-      expect(fn.Properties.Environment.Variables, id).toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME: 'loyalty-api' });
+      expect(fn.Properties.Environment.Variables, id).toMatchObject({
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        POWERTOOLS_SERVICE_NAME: 'loyalty-api',
+      });
     }
   });
-
 });

@@ -18,7 +18,11 @@ const APNS_SANDBOX = 'arn:aws:sns:us-east-1:123456789012:app/APNS_SANDBOX/loyalt
 
 function build(push: { apnsPlatformApplicationArn?: string; apnsSandboxPlatformApplicationArn?: string }) {
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PushUnderTest');
-  const table = new Table(stack, 'Data', { partitionKey: { name: 'pk', type: AttributeType.STRING }, sortKey: { name: 'sk', type: AttributeType.STRING }, pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true } });
+  const table = new Table(stack, 'Data', {
+    partitionKey: { name: 'pk', type: AttributeType.STRING },
+    sortKey: { name: 'sk', type: AttributeType.STRING },
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+  });
   const sender = new ApiFunction(stack, 'StreamFunction', { handlerName: EVENTS_STREAM_HANDLER, handler: 'streamHandler' });
   const bystander = new ApiFunction(stack, 'Bystander', { handlerName: 'apn-devices-create' });
   new PushNotifications(stack, 'Push', { table, sender, ...push });
@@ -29,7 +33,10 @@ function build(push: { apnsPlatformApplicationArn?: string; apnsSandboxPlatformA
       .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[]);
   };
-  const variables = (fn: ApiFunction) => (Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, any> }>).find((resource) => resource.Type === 'AWS::Lambda::Function' && JSON.stringify(resource).includes(stack.getLogicalId(fn.role!.node.defaultChild as never)))!.Properties.Environment?.Variables ?? {}) as Record<string, string>;
+  const variables = (fn: ApiFunction) =>
+    (Object.values(template.Resources as Record<string, { Type: string; Properties: Record<string, any> }>).find(
+      (resource) => resource.Type === 'AWS::Lambda::Function' && JSON.stringify(resource).includes(stack.getLogicalId(fn.role!.node.defaultChild as never)),
+    )!.Properties.Environment?.Variables ?? {}) as Record<string, string>;
   return { stack, sender, bystander, statementsOf, variables };
 }
 
@@ -50,12 +57,20 @@ describe('push notifications in the template', () => {
       [['dynamodb:DeleteItem', 'dynamodb:PutItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_SENT_PARTITIONS] } }],
       [['dynamodb:DeleteItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PUSH_DEVICE_PARTITIONS] } }],
     ]);
-    expect(statementsOf(bystander).flatMap((statement) => [statement.Action].flat()).filter((action) => action.startsWith('sns:'))).toEqual([]);
+    expect(
+      statementsOf(bystander)
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('sns:')),
+    ).toEqual([]);
   });
 
   it('gives no SNS permission and no platform application when none is configured (pushes are then skipped and logged)', () => {
     const { sender, statementsOf, variables } = build({});
-    expect(statementsOf(sender).flatMap((statement) => [statement.Action].flat()).filter((action) => action.startsWith('sns:'))).toEqual([]);
+    expect(
+      statementsOf(sender)
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('sns:')),
+    ).toEqual([]);
     expect(Object.keys(variables(sender)).filter((name) => name.startsWith('PUSH_'))).toEqual([]);
   });
 
@@ -63,14 +78,20 @@ describe('push notifications in the template', () => {
     const { stack } = build({ apnsPlatformApplicationArn: APNS, apnsSandboxPlatformApplicationArn: APNS_SANDBOX });
     for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
       const report = pack.validateScope(stack);
-      const findings = report.violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`));
+      const findings = report.violations.flatMap((violation) =>
+        violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+      );
       expect(findings, `${pack.readPackName} findings`).toEqual([]);
     }
   });
 
   it('refuses an ARN that is not an APNs platform application', () => {
     expect(platformEndpointsArn(APNS)).toBe('arn:aws:sns:us-east-1:123456789012:endpoint/APNS/loyalty-ios/*');
-    for (const wrong of ['arn:aws:sns:us-east-1:123456789012:my-topic', 'arn:aws:sns:us-east-1:123456789012:app/GCM/android', 'arn:aws:sqs:us-east-1:123456789012:app/APNS/x']) {
+    for (const wrong of [
+      'arn:aws:sns:us-east-1:123456789012:my-topic',
+      'arn:aws:sns:us-east-1:123456789012:app/GCM/android',
+      'arn:aws:sqs:us-east-1:123456789012:app/APNS/x',
+    ]) {
       expect(() => platformEndpointsArn(wrong), wrong).toThrow();
     }
   });

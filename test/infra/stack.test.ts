@@ -3,12 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAIL_FROM, LoyaltyApiStack } from '../../infra/stack.ts';
 import { addressOf } from '../../infra/constructs/mail.ts';
-import {
-  FUNCTION_MEMORY_MB,
-  FUNCTION_TIMEOUT_SECONDS,
-  TABLE_READ_ACTIONS,
-  TABLE_WRITE_ACTIONS,
-} from '../../infra/constructs/api-function.ts';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/api-function.ts';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { FALLBACK_HANDLER, routeKey, routes } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
@@ -86,7 +81,7 @@ describe('functions', () => {
     expect(new Set(handlers.map(functionId))).toEqual(new Set(Object.keys(apiFunctions)));
   });
 
-  it.each(handlers)('%s runs Node.js 24 on arm64 with the house defaults and its route\'s memory', (handler) => {
+  it.each(handlers)("%s runs Node.js 24 on arm64 with the house defaults and its route's memory", (handler) => {
     const fn = resources[functionId(handler)]!;
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
@@ -293,6 +288,8 @@ describe('mail (SES)', () => {
 
   it('refuses a sender outside the identity', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    expect(() => new LoyaltyApiStack(app, 'Mismatch', { mailFrom: 'no-reply@elsewhere.example', mailIdentity: 'loyalty.example.com' })).toThrow(/not an address of the mail identity/);
+    expect(() => new LoyaltyApiStack(app, 'Mismatch', { mailFrom: 'no-reply@elsewhere.example', mailIdentity: 'loyalty.example.com' })).toThrow(
+      /not an address of the mail identity/,
+    );
   });
 });

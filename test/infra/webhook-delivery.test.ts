@@ -44,7 +44,12 @@ describe('webhook delivery', () => {
   it('queues deliveries in a FIFO queue, encrypted, redriving to a FIFO dead-letter queue', () => {
     const queues = ofType('AWS::SQS::Queue');
     const delivery = queues.find(([, queue]) => queue.Properties.RedrivePolicy)!;
-    expect(delivery[1].Properties).toMatchObject({ FifoQueue: true, MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true, RedrivePolicy: { maxReceiveCount: MAX_RECEIVES } });
+    expect(delivery[1].Properties).toMatchObject({
+      FifoQueue: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { maxReceiveCount: MAX_RECEIVES },
+    });
     const deadLetters = resources[delivery[1].Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]]!;
     expect(deadLetters.Properties.FifoQueue).toBe(true);
   });
@@ -71,7 +76,9 @@ describe('webhook delivery', () => {
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
     // It composes password-reset mails, storing each link's secret digest: PutItem on those partitions only,
     // besides its push markers' partitions (test/infra/push-notifications.test.ts).
-    const puts = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:PutItem') && !JSON.stringify(statement).includes('PUSHSENT#'));
+    const puts = policyStatementsOf(streamFunction).filter(
+      (statement) => [statement.Action].flat().includes('dynamodb:PutItem') && !JSON.stringify(statement).includes('PUSHSENT#'),
+    );
     expect(puts).toHaveLength(1);
     expect([puts[0]!.Action].flat()).toEqual(['dynamodb:PutItem']);
     expect((puts[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PASSWORD_RESET_PREFIX}*`] } });
@@ -96,7 +103,13 @@ describe('webhook delivery', () => {
 
   it('alarms on given-up deliveries and on both dead-letter queues', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
-    expect(alarms.some((alarm) => alarm.MetricName === 'WebhookDeliveries' && alarm.Dimensions?.some((dimension: { Name: string; Value: string }) => dimension.Name === 'outcome' && dimension.Value === 'failed'))).toBe(true);
+    expect(
+      alarms.some(
+        (alarm) =>
+          alarm.MetricName === 'WebhookDeliveries' &&
+          alarm.Dimensions?.some((dimension: { Name: string; Value: string }) => dimension.Name === 'outcome' && dimension.Value === 'failed'),
+      ),
+    ).toBe(true);
     expect(alarms.filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
   });
 });

@@ -78,7 +78,9 @@ interface IsolationCase {
 }
 
 const EMPTY_404: Expected = { status: 404, body: 'empty' };
-const notAuthorizedFor = (object: string, property: string, message: string, code?: string) => [{ error: { object, property, message, ...(code ? { code } : {}) } }];
+const notAuthorizedFor = (object: string, property: string, message: string, code?: string) => [
+  { error: { object, property, message, ...(code ? { code } : {}) } },
+];
 
 async function expectListed(path: string, token: string, id: string | number) {
   const response = await call('GET', path, { token });
@@ -118,7 +120,11 @@ const CASES: IsolationCase[] = [
   {
     route: 'POST /v15/webhook_endpoints/{id}/replays',
     name: "merchant 2 replays merchant 1's events to merchant 1's endpoint",
-    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/webhook_endpoints/${w.merchantWebhookId}/replays`, body: { replay: { after: w.merchantEventId } } }),
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/webhook_endpoints/${w.merchantWebhookId}/replays`,
+      body: { replay: { after: w.merchantEventId } },
+    }),
     expected: EMPTY_404,
     otherKind: merchantPath,
     ownerSees: (w) => expectListed('/v15/events', w.merchant1.token, w.merchantEventId),
@@ -126,7 +132,11 @@ const CASES: IsolationCase[] = [
   {
     route: 'PUT /v15/user_addresses/{id}',
     name: "B updates A's address",
-    attempt: (w) => ({ token: w.userB.token, path: `/v15/user_addresses/${w.userA.address.address_id}`, body: { user_address: { street_address: '666 Elsewhere' } } }),
+    attempt: (w) => ({
+      token: w.userB.token,
+      path: `/v15/user_addresses/${w.userA.address.address_id}`,
+      body: { user_address: { street_address: '666 Elsewhere' } },
+    }),
     expected: EMPTY_404,
     otherKind: userPath,
     ownerSees: (w) => expectListed('/v15/user_addresses', w.userA.token, w.userA.address.street_address),
@@ -224,19 +234,19 @@ const CASES: IsolationCase[] = [
     otherKind: userPath,
     ownerSees: (w) => expectListed(`/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards`, w.userA.token, w.rewardId),
   },
-  ...([
-    ['PUT /v15/merchants/{merchant_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards/${w.rewardId}`],
-    ['PUT /v15/locations/{location_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/locations/${w.location1.location_id}/rewards/${w.rewardId}`],
-  ] as const).map(
-    ([route, path]): IsolationCase => ({
-      route,
-      name: `B pauses A's reward (${route.split('/')[2]} path)`,
-      attempt: (w) => ({ token: w.userB.token, path: path(w), body: { reward: { paused: true } } }),
-      expected: EMPTY_404,
-      otherKind: userPath,
-      ownerSees: (w) => expectListed(`/v15/locations/${w.location1.location_id}/rewards`, w.userA.token, w.rewardId),
-    }),
-  ),
+  ...(
+    [
+      ['PUT /v15/merchants/{merchant_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/merchants/${w.merchant1.merchant.merchant_id}/rewards/${w.rewardId}`],
+      ['PUT /v15/locations/{location_id}/rewards/{claim_id}', (w: TenantWorld) => `/v15/locations/${w.location1.location_id}/rewards/${w.rewardId}`],
+    ] as const
+  ).map(([route, path]): IsolationCase => ({
+    route,
+    name: `B pauses A's reward (${route.split('/')[2]} path)`,
+    attempt: (w) => ({ token: w.userB.token, path: path(w), body: { reward: { paused: true } } }),
+    expected: EMPTY_404,
+    otherKind: userPath,
+    ownerSees: (w) => expectListed(`/v15/locations/${w.location1.location_id}/rewards`, w.userA.token, w.rewardId),
+  })),
   {
     route: 'GET /v15/apps/permissions_requests/{id}',
     name: "app 2 polls app 1's permissions request",
@@ -252,8 +262,12 @@ const CASES: IsolationCase[] = [
   },
   {
     route: 'PUT /v15/permissions_requests/{id}',
-    name: "B answers the permissions request sent to A",
-    attempt: (w) => ({ token: w.userB.token, path: `/v15/permissions_requests/${w.permissionsRequestId}`, body: { permissions_request: { state: 'accepted' } } }),
+    name: 'B answers the permissions request sent to A',
+    attempt: (w) => ({
+      token: w.userB.token,
+      path: `/v15/permissions_requests/${w.permissionsRequestId}`,
+      body: { permissions_request: { state: 'accepted' } },
+    }),
     expected: EMPTY_404,
     otherKind: (w) => w.appToken,
     ownerSees: (w) => expectListed('/v15/permissions_requests', w.userA.token, `"id":${w.permissionsRequestId},`),
@@ -269,45 +283,49 @@ const CASES: IsolationCase[] = [
   {
     route: 'PUT /v14/users/{id}',
     name: 'B updates A by id',
-    attempt: (w) => ({ token: w.userB.token, path: `/v14/users/${w.userA.user.user_id}`, body: { user: { first_name: 'Mallory', new_password: 'taken over password' } } }),
+    attempt: (w) => ({
+      token: w.userB.token,
+      path: `/v14/users/${w.userA.user.user_id}`,
+      body: { user: { first_name: 'Mallory', new_password: 'taken over password' } },
+    }),
     expected: EMPTY_404,
     otherKind: userPath,
     ownerSees: (w) => expectListed(`/v14/users/${w.userA.user.user_id}`, w.userA.token, w.userA.email),
   },
-  ...(['v14', 'v15'] as const).map(
-    (version): IsolationCase => ({
-      route: `GET /${version}/orders/{uuid}/interstitial`,
-      name: `B reads the interstitial of A's order (${version})`,
-      attempt: (w) => ({ token: w.userB.token, path: `/${version}/orders/${w.orderUuid}/interstitial` }),
-      expected: { status: 404, body: notAuthorizedFor('interstitial', 'id', 'Interstitial not found.', 'not_found') },
-      otherKind: userPath,
-      ownerSees: async (w) => {
-        await setInterstitial({ merchantId: w.merchant1.merchant.merchant_id, type: 'no_action', title: 'Thanks!' });
-        expect((await call('GET', `/${version}/orders/${w.orderUuid}/interstitial`, { token: w.userA.token })).status).toBe(200);
-      },
-    }),
-  ),
+  ...(['v14', 'v15'] as const).map((version): IsolationCase => ({
+    route: `GET /${version}/orders/{uuid}/interstitial`,
+    name: `B reads the interstitial of A's order (${version})`,
+    attempt: (w) => ({ token: w.userB.token, path: `/${version}/orders/${w.orderUuid}/interstitial` }),
+    expected: { status: 404, body: notAuthorizedFor('interstitial', 'id', 'Interstitial not found.', 'not_found') },
+    otherKind: userPath,
+    ownerSees: async (w) => {
+      await setInterstitial({ merchantId: w.merchant1.merchant.merchant_id, type: 'no_action', title: 'Thanks!' });
+      expect((await call('GET', `/${version}/orders/${w.orderUuid}/interstitial`, { token: w.userA.token })).status).toBe(200);
+    },
+  })),
   {
     route: 'POST /v15/orders/{uuid}/feedback',
     name: "B answers the feedback of A's order",
-    attempt: (w) => ({ token: w.userB.token, path: `/v15/orders/${w.orderUuid}/feedback`, body: { feedback: { question_text: 'How was it?', rating: 1, comment: 'awful' } } }),
+    attempt: (w) => ({
+      token: w.userB.token,
+      path: `/v15/orders/${w.orderUuid}/feedback`,
+      body: { feedback: { question_text: 'How was it?', rating: 1, comment: 'awful' } },
+    }),
     expected: EMPTY_404,
     otherKind: userPath,
     ownerSees: (w) => expectListed(`/v15/orders/${w.orderUuid}`, w.userA.token, w.orderUuid),
   },
-  ...(['v14', 'v15'] as const).map(
-    (version): IsolationCase => ({
-      route: `POST /${version}/orders/{uuid}/refund`,
-      name: `merchant 2 refunds merchant 1's order (${version})`,
-      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders/${w.orderUuid}/refund`, body: { refund: { manager_confirmation: null } } }),
-      expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized') },
-      otherKind: merchantPath,
-      ownerSees: async (w) => {
-        const order = await call('GET', `/v15/orders/${w.orderUuid}`, { token: w.userA.token });
-        expect(order.body.order.refunded_at).toBeNull();
-      },
-    }),
-  ),
+  ...(['v14', 'v15'] as const).map((version): IsolationCase => ({
+    route: `POST /${version}/orders/{uuid}/refund`,
+    name: `merchant 2 refunds merchant 1's order (${version})`,
+    attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders/${w.orderUuid}/refund`, body: { refund: { manager_confirmation: null } } }),
+    expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to refund orders for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async (w) => {
+      const order = await call('GET', `/v15/orders/${w.orderUuid}`, { token: w.userA.token });
+      expect(order.body.order.refunded_at).toBeNull();
+    },
+  })),
   {
     route: 'POST /v15/merchants/{merchant_id}/gift_card_value_additions',
     name: "merchant 2 loads a gift card at merchant 1's id",
@@ -316,15 +334,25 @@ const CASES: IsolationCase[] = [
       path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/gift_card_value_additions`,
       body: { gift_card_value_addition: { payment_token_data: w.userA.user.payment_token_data, value_amount: 1000 } },
     }),
-    expected: { status: 401, body: notAuthorizedFor('gift_card_value_addition', 'merchant_token', 'Not authorized to add gift card value for this merchant.', 'not_authorized') },
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('gift_card_value_addition', 'merchant_token', 'Not authorized to add gift card value for this merchant.', 'not_authorized'),
+    },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
   {
     route: 'POST /v15/campaign_unlockings',
     name: "merchant 2 unlocks merchant 1's locked campaign",
-    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/campaign_unlockings', body: { campaign_unlocking: { target_campaign_id: w.lockedCampaign.campaign_id, email: w.userB.email } } }),
-    expected: { status: 401, body: notAuthorizedFor('campaign_unlocking', 'target_campaign_id', 'Merchant token not associated with the campaign', 'not_authorized') },
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: '/v15/campaign_unlockings',
+      body: { campaign_unlocking: { target_campaign_id: w.lockedCampaign.campaign_id, email: w.userB.email } },
+    }),
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('campaign_unlocking', 'target_campaign_id', 'Merchant token not associated with the campaign', 'not_authorized'),
+    },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
@@ -362,16 +390,14 @@ const CASES: IsolationCase[] = [
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
-  ...(['v15', 'v14'] as const).map(
-    (version): IsolationCase => ({
-      route: `GET /${version}/merchants/{merchant_id}/orders/{uuid}`,
-      name: `merchant 2 reads merchant 1's order at merchant 1's path (${version})`,
-      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}` }),
-      expected: { status: 401, body: notAuthorizedFor('merchant', 'merchant_token', 'Not authorized for this merchant.', 'not_authorized') },
-      otherKind: merchantPath,
-      ownerSees: (w) => expectListed(`/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}`, w.merchant1.token, w.orderUuid),
-    }),
-  ),
+  ...(['v15', 'v14'] as const).map((version): IsolationCase => ({
+    route: `GET /${version}/merchants/{merchant_id}/orders/{uuid}`,
+    name: `merchant 2 reads merchant 1's order at merchant 1's path (${version})`,
+    attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}` }),
+    expected: { status: 401, body: notAuthorizedFor('merchant', 'merchant_token', 'Not authorized for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed(`/${version}/merchants/${w.merchant1.merchant.merchant_id}/orders/${w.orderUuid}`, w.merchant1.token, w.orderUuid),
+  })),
   {
     route: 'GET /v14/locations/{location_id}/orders',
     name: "merchant 2 lists the orders at merchant 1's location",
@@ -402,7 +428,11 @@ const CASES: IsolationCase[] = [
   {
     route: 'PUT /v15/checks/{uuid}',
     name: "merchant 2 rewrites merchant 1's remote check",
-    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/checks/${w.checkUuid}`, body: { check: { location_id: w.location1.location_id, spend_amount: 1 } } }),
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/checks/${w.checkUuid}`,
+      body: { check: { location_id: w.location1.location_id, spend_amount: 1 } },
+    }),
     expected: { status: 401, body: notAuthorizedFor('check', 'merchant_token', 'Not authorized to use checks of this merchant.', 'not_authorized') },
     otherKind: merchantPath,
     ownerSees: async (w) => {
@@ -413,7 +443,11 @@ const CASES: IsolationCase[] = [
   {
     route: 'POST /v15/checks/{uuid}/orders',
     name: "merchant 2 finalises merchant 1's remote check",
-    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/checks/${w.checkUuid}/orders`, body: { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1200 } } }),
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/checks/${w.checkUuid}/orders`,
+      body: { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1200 } },
+    }),
     expected: { status: 401, body: notAuthorizedFor('check', 'merchant_token', 'Not authorized to use checks of this merchant.', 'not_authorized') },
     // The route takes user and merchant tokens (claim or finalise): the kind it never takes is an app's.
     otherKind: (w) => w.appToken,
@@ -424,7 +458,7 @@ const CASES: IsolationCase[] = [
   },
   {
     route: 'POST /v15/checks/{uuid}/orders',
-    name: "B claims the remote check A claimed",
+    name: 'B claims the remote check A claimed',
     attempt: (w) => ({ token: w.userB.token, path: `/v15/checks/${w.checkUuid}/orders`, body: {} }),
     expected: EMPTY_404,
     otherKind: (w) => w.appToken,
@@ -435,53 +469,69 @@ const CASES: IsolationCase[] = [
     },
   },
   // POS credit checks (docs/pos.md): merchant 2 asks for user A's credit at merchant 1's location.
-  ...(['GET /v15', 'GET /v14', 'POST /v15', 'POST /v14'] as const).map(
-    (form): IsolationCase => ({
-      route: `${form.split(' ')[0]} ${form.split(' ')[1]}/locations/{location_id}/merchant_funded_credit`,
-      name: `merchant 2 reads user A's credit at merchant 1's location (${form})`,
-      attempt: (w) => ({
-        token: w.merchant2.token,
-        path: `${form.split(' ')[1]}/locations/${w.location1.location_id}/merchant_funded_credit?payment_token_data=${w.userA.user.payment_token_data}`,
-        body: form.startsWith('POST') ? { credit_query: { payment_token_data: w.userA.user.payment_token_data } } : undefined,
-      }),
-      expected: { status: 401, body: notAuthorizedFor('location', 'merchant_token', 'Not authorized for this location.', 'not_authorized') },
-      otherKind: merchantPath,
-      ownerSees: async () => undefined,
+  ...(['GET /v15', 'GET /v14', 'POST /v15', 'POST /v14'] as const).map((form): IsolationCase => ({
+    route: `${form.split(' ')[0]} ${form.split(' ')[1]}/locations/{location_id}/merchant_funded_credit`,
+    name: `merchant 2 reads user A's credit at merchant 1's location (${form})`,
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `${form.split(' ')[1]}/locations/${w.location1.location_id}/merchant_funded_credit?payment_token_data=${w.userA.user.payment_token_data}`,
+      body: form.startsWith('POST') ? { credit_query: { payment_token_data: w.userA.user.payment_token_data } } : undefined,
     }),
-  ),
-  ...(['v15', 'v14'] as const).map(
-    (version): IsolationCase => ({
-      route: `POST /${version}/orders`,
-      name: `merchant 2 places a one-step order at merchant 1's location for user A (${version})`,
-      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/orders`, body: { order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500 } } }),
-      expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized') },
-      otherKind: merchantPath,
-      ownerSees: async () => undefined,
+    expected: { status: 401, body: notAuthorizedFor('location', 'merchant_token', 'Not authorized for this location.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  })),
+  ...(['v15', 'v14'] as const).map((version): IsolationCase => ({
+    route: `POST /${version}/orders`,
+    name: `merchant 2 places a one-step order at merchant 1's location for user A (${version})`,
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/${version}/orders`,
+      body: { order: { location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data, spend_amount: 500 } },
     }),
-  ),
-  ...(['v15', 'v14'] as const).map(
-    (version): IsolationCase => ({
-      route: `POST /${version}/detached_refunds`,
-      name: `merchant 2 credits user A at merchant 1's location (${version})`,
-      attempt: (w) => ({ token: w.merchant2.token, path: `/${version}/detached_refunds`, body: { detached_refund: { credit_amount: 100, location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data } } }),
-      expected: { status: 401, body: notAuthorizedFor('detached_refund', 'merchant_token', 'Not authorized to refund at this location.', 'not_authorized') },
-      otherKind: merchantPath,
-      ownerSees: async () => undefined,
+    expected: { status: 401, body: notAuthorizedFor('order', 'merchant_token', 'Not authorized to create orders for this merchant.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  })),
+  ...(['v15', 'v14'] as const).map((version): IsolationCase => ({
+    route: `POST /${version}/detached_refunds`,
+    name: `merchant 2 credits user A at merchant 1's location (${version})`,
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/${version}/detached_refunds`,
+      body: { detached_refund: { credit_amount: 100, location_id: w.location1.location_id, payment_token_data: w.userA.user.payment_token_data } },
     }),
-  ),
+    expected: { status: 401, body: notAuthorizedFor('detached_refund', 'merchant_token', 'Not authorized to refund at this location.', 'not_authorized') },
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  })),
   {
     route: 'POST /v15/merchant_funded_credits',
     name: "merchant 2 gives credit at merchant 1's id",
-    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/merchant_funded_credits', body: { merchant_funded_credit: { email: w.userA.email, value_amount: 100, merchant_id: w.merchant1.merchant.merchant_id } } }),
-    expected: { status: 401, body: notAuthorizedFor('merchant_funded_credit', 'merchant_id', 'Not authorized to give credit for this merchant.', 'not_authorized') },
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: '/v15/merchant_funded_credits',
+      body: { merchant_funded_credit: { email: w.userA.email, value_amount: 100, merchant_id: w.merchant1.merchant.merchant_id } },
+    }),
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('merchant_funded_credit', 'merchant_id', 'Not authorized to give credit for this merchant.', 'not_authorized'),
+    },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
   {
     route: 'POST /v15/progress_adjustments',
     name: "merchant 2 adjusts user A's progress on merchant 1's campaign",
-    attempt: (w) => ({ token: w.merchant2.token, path: '/v15/progress_adjustments', body: { progress_adjustment: { adjustment: 1, campaign_id: w.rewardCampaign.campaign_id, user_id: w.userA.user.user_id } } }),
-    expected: { status: 401, body: notAuthorizedFor('progress_adjustment', 'campaign_id', 'Merchant token not associated with the campaign', 'not_authorized') },
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: '/v15/progress_adjustments',
+      body: { progress_adjustment: { adjustment: 1, campaign_id: w.rewardCampaign.campaign_id, user_id: w.userA.user.user_id } },
+    }),
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('progress_adjustment', 'campaign_id', 'Merchant token not associated with the campaign', 'not_authorized'),
+    },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
@@ -493,7 +543,10 @@ const CASES: IsolationCase[] = [
       path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/gift_card_value_removals`,
       body: { gift_card_value_removal: { payment_token_data: w.userA.user.payment_token_data, value_amount: 100 } },
     }),
-    expected: { status: 401, body: notAuthorizedFor('gift_card_value_removal', 'merchant_token', 'Not authorized to remove gift card value for this merchant.', 'not_authorized') },
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('gift_card_value_removal', 'merchant_token', 'Not authorized to remove gift card value for this merchant.', 'not_authorized'),
+    },
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
@@ -595,7 +648,10 @@ const LIST_CASES: ListCase[] = [
     route: 'GET /v15/payment_method',
     name: "B's payment method is B's card, never A's",
     run: async (w) => {
-      const [a, b] = await Promise.all([call('GET', '/v15/payment_method', { token: w.userA.token }), call('GET', '/v15/payment_method', { token: w.userB.token })]);
+      const [a, b] = await Promise.all([
+        call('GET', '/v15/payment_method', { token: w.userA.token }),
+        call('GET', '/v15/payment_method', { token: w.userB.token }),
+      ]);
       const listed = async (token: string) => (await call('GET', '/v15/credit_cards', { token })).body[0].credit_card.last_4;
       expect(a.body.payment_method.metadata.last_4).toBe(await listed(w.userA.token));
       expect(b.body.payment_method.metadata.last_4).toBe(await listed(w.userB.token));
@@ -639,20 +695,18 @@ const LIST_CASES: ListCase[] = [
       expect(await listText(path, w.userA.token)).toContain(w.rewardId);
     },
   },
-  ...(['v14', 'v15'] as const).map(
-    (version): ListCase => ({
-      route: `GET /${version}/merchants/{merchant_id}/loyalty`,
-      name: `B's loyalty record at merchant 1 is B's, without A's order (${version})`,
-      run: async (w) => {
-        const path = `/${version}/merchants/${w.merchant1.merchant.merchant_id}/loyalty`;
-        const own = await call('GET', path, { token: w.userA.token });
-        expect(own.body.loyalty).toMatchObject({ user_id: w.userA.user.user_id, orders_count: expect.any(Number) });
-        expect(own.body.loyalty.orders_count).toBeGreaterThan(0);
-        const other = await call('GET', path, { token: w.userB.token });
-        expect(other.body.loyalty).toMatchObject({ user_id: w.userB.user.user_id, orders_count: 0, total_volume_amount: 0, potential_credit_amount: 0 });
-      },
-    }),
-  ),
+  ...(['v14', 'v15'] as const).map((version): ListCase => ({
+    route: `GET /${version}/merchants/{merchant_id}/loyalty`,
+    name: `B's loyalty record at merchant 1 is B's, without A's order (${version})`,
+    run: async (w) => {
+      const path = `/${version}/merchants/${w.merchant1.merchant.merchant_id}/loyalty`;
+      const own = await call('GET', path, { token: w.userA.token });
+      expect(own.body.loyalty).toMatchObject({ user_id: w.userA.user.user_id, orders_count: expect.any(Number) });
+      expect(own.body.loyalty.orders_count).toBeGreaterThan(0);
+      const other = await call('GET', path, { token: w.userB.token });
+      expect(other.body.loyalty).toMatchObject({ user_id: w.userB.user.user_id, orders_count: 0, total_volume_amount: 0, potential_credit_amount: 0 });
+    },
+  })),
   {
     route: 'GET /v15/locations/{location_id}/rewards',
     name: "B's rewards at merchant 1's location do not include A's, nor do an anonymous caller's",
@@ -669,7 +723,11 @@ const LIST_CASES: ListCase[] = [
     run: async (w) => {
       const path = `/v15/locations/${w.location1.location_id}/reward_summary`;
       expect((await call('GET', path, { token: w.userA.token })).body.reward_summary.reward_count).toBeGreaterThan(0);
-      expect((await call('GET', path, { token: w.userB.token })).body.reward_summary).toEqual({ credit_amount: 0, reward_count: 0, usable_as_credit_reward_count: 0 });
+      expect((await call('GET', path, { token: w.userB.token })).body.reward_summary).toEqual({
+        credit_amount: 0,
+        reward_count: 0,
+        usable_as_credit_reward_count: 0,
+      });
     },
   },
   {
@@ -768,22 +826,24 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'POST /v15/access_tokens': 'login by username and password; wrong credentials are the identity tests',
   'POST /v14/access_tokens': 'login by username and password (v14 form); wrong credentials are the identity tests',
   'DELETE /v15/access_tokens': 'revokes the presented token only (test/identity/token-lifecycle)',
-  'POST /v15/access_tokens/downgrades': "acts on the presented token only; a downgrade never widens (test/identity)",
+  'POST /v15/access_tokens/downgrades': 'acts on the presented token only; a downgrade never widens (test/identity)',
   'POST /v15/apps/users': "sign-up through an app; the token it returns is the new user's own",
   'POST /v15/users': "sign-up through an app (Android form); the token it returns is the new user's own",
   'GET /v15/registration': 'public lookup by email (rate-limited per client); says only which app an email registered through',
   'POST /v15/apn_devices': "registers a device for the token's own user; the api_key must be that token's app (test/app-surface/push-notifications)",
-  'DELETE /v15/apn_devices/{token}': "the app's key and the device's own APNs token are the credential, as LevelUp's; another app's key reaches nothing (test/app-surface/push-notifications)",
+  'DELETE /v15/apn_devices/{token}':
+    "the app's key and the device's own APNs token are the credential, as LevelUp's; another app's key reaches nothing (test/app-surface/push-notifications)",
   'POST /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
   'DELETE /v14/facebook_connection': 'always 410 Gone: reads and writes nothing',
   'POST /v14/passwords': 'sends the reset link to the email itself; the answer is 204 whoever asks',
   'GET /password_reset': 'a static page; the secret stays in the URL fragment',
   'POST /v15/password_resets': 'the emailed single-use secret is the credential (test/identity/password-reset)',
-  'POST /v15/apps/permissions_requests': "the request belongs to the asking app; the user answers it (their pending request is the list case)",
+  'POST /v15/apps/permissions_requests': 'the request belongs to the asking app; the user answers it (their pending request is the list case)',
   'POST /v14/users': 'sign-up; the app is the API key in the body',
   'PUT /v15/users': "changes the token's own user; no id in the request",
   'POST /v15/user_addresses': "creates for the token's own user",
-  'POST /v15/payment_token/rotations': "replaces the token's own user's QR code; no id in the request (test/identity/payment-token: another user's code is untouched)",
+  'POST /v15/payment_token/rotations':
+    "replaces the token's own user's QR code; no id in the request (test/identity/payment-token: another user's code is untouched)",
   'GET /v15/locations/{location_id}/credit': "the token's own user's credit at a public location",
   'GET /v14/locations/{location_id}/credit': "the token's own user's credit at a public location (a new user's without a token)",
   'POST /v15/qr_code_validations': 'says only whether a scanned code exists; the code is the secret',
@@ -791,7 +851,8 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v15/apps/{app_id}/locations': 'public (no credential)',
   'GET /v15/campaigns/{id}/{representation_type}': "campaigns are the merchant's public offer; progress shown is the caller's own (test/loyalty)",
   'POST /v15/codes/{cohort_code}/claims': "a cohort code is a public promotion; the claim is the caller's own",
-  'POST /v15/loyalties/legacy/{campaign_id}/claims': "the token's app's legacy campaign; the claim is the caller's own (an email-bound card is only its email's user's: test/loyalty/legacy-claims-guard)",
+  'POST /v15/loyalties/legacy/{campaign_id}/claims':
+    "the token's app's legacy campaign; the claim is the caller's own (an email-bound card is only its email's user's: test/loyalty/legacy-claims-guard)",
   'GET /v15/order_ahead/locations/{location_id}/menu': 'public (no credential)',
   'GET /v15/order_ahead/menus/{menu_id}': 'public (no credential)',
   'POST /v15/upsells': "reads the public menu and the caller's own order count",
@@ -813,13 +874,14 @@ const NO_TENANT_RESOURCE: Record<string, string> = {
   'GET /v15/merchants/{merchant_id}/locations': 'public (no credential): shown locations only, as an app lists them',
   'GET /v15/locations/{location_id}': 'public (no credential): a shown location; hidden ones are 404 to everyone (test/pos)',
   'GET /v14/locations/{location_id}': 'public (no credential): a shown location; hidden ones are 404 to everyone (test/pos)',
-  'GET /v14/contributions/targets': 'public (no credential): the operators\' list of charities',
+  'GET /v14/contributions/targets': "public (no credential): the operators' list of charities",
   'GET /v14/contributions/targets/{id}': 'public (no credential): one charity',
   'DELETE /v15/payment_method': "deactivates the token's own user's billed card; no id in the request",
   'GET /v15/payment_options_summary': 'the same options for every user',
   'PUT /v15/apps/payment_preference': "sets the token's own user's preference; no id in the request",
   'PUT /v15/checks': "publishes at the token's own merchant's location; another merchant's location is 401 (test/pos)",
-  'POST /v15/users/gift_card_value_orders': "charges the token's own user's card; the recipient is named by email and only receives value (test/money/gift-card-orders)",
+  'POST /v15/users/gift_card_value_orders':
+    "charges the token's own user's card; the recipient is named by email and only receives value (test/money/gift-card-orders)",
   'GET /v15/users/gift_card_value_orders': "lists the gift card orders the token's own user bought; no id in the request (test/money/held-gifts)",
   'GET /openapi.json': 'public API description',
   'GET /docs': 'public API description',
@@ -901,7 +963,9 @@ describe('secrets', () => {
       world.secrets.push(downgraded.body.access_token.token);
       responses.push({ what: 'downgrade', result: downgraded, issuedToken: downgraded.body.access_token.token });
     }
-    const failedLogin = await call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey, username: world.userB.email, password: `${world.userB.password} (wrong)` } } });
+    const failedLogin = await call('POST', '/v15/access_tokens', {
+      body: { access_token: { api_key: apiKey, username: world.userB.email, password: `${world.userB.password} (wrong)` } },
+    });
     world.secrets.push(`${world.userB.password} (wrong)`);
     expect(failedLogin.status).toBe(422);
   });

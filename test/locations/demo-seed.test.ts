@@ -48,7 +48,9 @@ describe('demo seed', () => {
     const appGrant = await api.call('POST', '/v15/access_tokens', { body: { api_key: written.app.api_key, client_secret: written.app.client_secret } });
     expect(appGrant.status, appGrant.text).toBe(200);
     expect(appGrant.body.access_token).toMatchObject({ app_id: written.app.id, user_id: null, merchant_id: null });
-    const merchantLogin = await api.call('POST', '/v14/access_tokens', { body: { access_token: { api_key: written.app.api_key, username: written.merchant.username, password: written.merchant.password } } });
+    const merchantLogin = await api.call('POST', '/v14/access_tokens', {
+      body: { access_token: { api_key: written.app.api_key, username: written.merchant.username, password: written.merchant.password } },
+    });
     expect(merchantLogin.status, merchantLogin.text).toBe(200);
     expect(merchantLogin.body.access_token.merchant_id).toBe(written.merchant.id);
     expect(JSON.parse(readFileSync(join(directory, 'settings.json'), 'utf8'))).toMatchObject({ dynamodb_endpoint: api.endpoint, table_name: api.tableName });
@@ -65,7 +67,10 @@ describe('demo seed', () => {
   });
 
   it('serves its locations over several pages, and its users work with their tokens', async () => {
-    const walk = await walkPages(api, `/v15/apps/${demo!.app.id}/locations?fulfillment_types=delivery,in_store,pickup`, { keyOf: (item: { location: { id: number } }) => item.location.id, carries: ['fulfillment_types'] });
+    const walk = await walkPages(api, `/v15/apps/${demo!.app.id}/locations?fulfillment_types=delivery,in_store,pickup`, {
+      keyOf: (item: { location: { id: number } }) => item.location.id,
+      carries: ['fulfillment_types'],
+    });
     expect(walk.items).toHaveLength(demo!.merchant.location_ids.length + demo!.other_merchant.location_ids.length);
     expect(walk.pages.length).toBeGreaterThanOrEqual(3);
 

@@ -7,30 +7,51 @@ const weekdays = parseHoursSpec('mon-fri 07:00-19:00');
 
 describe('openState', () => {
   it('is open inside a period, read in the location time zone', () => {
-    expect(openState({ hours: weekdays, time_zone: 'America/New_York' }, mondayAt('15:00'))).toEqual({ open_state: 'open', open_state_display: 'Open until 7pm' });
+    expect(openState({ hours: weekdays, time_zone: 'America/New_York' }, mondayAt('15:00'))).toEqual({
+      open_state: 'open',
+      open_state_display: 'Open until 7pm',
+    });
     // 15:00 UTC is 07:00 in Los Angeles: opening minute.
     expect(openState({ hours: weekdays, time_zone: 'America/Los_Angeles' }, mondayAt('15:00')).open_state).toBe('open');
-    expect(openState({ hours: weekdays, time_zone: 'America/Los_Angeles' }, mondayAt('14:59'))).toEqual({ open_state: 'closed', open_state_display: 'Opens at 7am' });
+    expect(openState({ hours: weekdays, time_zone: 'America/Los_Angeles' }, mondayAt('14:59'))).toEqual({
+      open_state: 'closed',
+      open_state_display: 'Opens at 7am',
+    });
   });
 
   it('names the day of the next opening when it is not today', () => {
     // Saturday 12:00 in New York.
-    expect(openState({ hours: weekdays, time_zone: 'America/New_York' }, mondayAt('17:00', 5))).toEqual({ open_state: 'closed', open_state_display: 'Opens Mon 7am' });
+    expect(openState({ hours: weekdays, time_zone: 'America/New_York' }, mondayAt('17:00', 5))).toEqual({
+      open_state: 'closed',
+      open_state_display: 'Opens Mon 7am',
+    });
   });
 
   it('keeps an overnight period open past midnight, including Sunday into Monday', () => {
     const lateNights = parseHoursSpec('fri,sat 17:00-02:00; sun 20:00-01:30');
     // Saturday 01:00 in New York (Friday's period).
-    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('06:00', 5))).toEqual({ open_state: 'open', open_state_display: 'Open until 2am' });
+    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('06:00', 5))).toEqual({
+      open_state: 'open',
+      open_state_display: 'Open until 2am',
+    });
     // Monday 01:00 in New York (Sunday's period).
-    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('06:00'))).toEqual({ open_state: 'open', open_state_display: 'Open until 1:30am' });
+    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('06:00'))).toEqual({
+      open_state: 'open',
+      open_state_display: 'Open until 1:30am',
+    });
     // Monday 02:00 in New York: closed until Friday.
-    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('07:00'))).toEqual({ open_state: 'closed', open_state_display: 'Opens Fri 5pm' });
+    expect(openState({ hours: lateNights, time_zone: 'America/New_York' }, mondayAt('07:00'))).toEqual({
+      open_state: 'closed',
+      open_state_display: 'Opens Fri 5pm',
+    });
   });
 
   it('says open 24 hours and unknown without hours', () => {
     expect(openState({ hours: parseHoursSpec('daily 00:00-24:00'), time_zone: 'America/Chicago' }, mondayAt('09:00')).open_state_display).toBe('Open 24 hours');
-    expect(openState({ hours: [], time_zone: 'America/Chicago' }, mondayAt('09:00'))).toEqual({ open_state: 'unknown', open_state_display: 'Hours not posted' });
+    expect(openState({ hours: [], time_zone: 'America/Chicago' }, mondayAt('09:00'))).toEqual({
+      open_state: 'unknown',
+      open_state_display: 'Hours not posted',
+    });
   });
 });
 

@@ -6,11 +6,40 @@ import { walkPages } from '../support/paging.ts';
 import { distanceInMeters, LOCATIONS_PAGE_SIZE, type LocationItem } from '#shared/domain/locations.ts';
 
 const CONTRACT_FIELDS = [
-  'accepts_tips_in_store', 'accepts_tips_on_delivery', 'accepts_tips_on_pickup', 'categories', 'extended_address',
-  'facebook_url', 'menu_url', 'newsletter_url', 'opentable_url', 'twitter_url', 'yelp_url', 'fulfillment_types', 'hours',
-  'id', 'image_url', 'latitude', 'longitude', 'locality', 'merchant_description_html', 'merchant_id', 'merchant_name',
-  'merchant_tip_preference', 'open_state', 'open_state_display', 'partner_ids', 'pickup_menu_url', 'postal_code',
-  'ready_time_estimate_in_minutes', 'region', 'shown', 'street_address', 'time_zone', 'updated_at', 'supports_scheduling',
+  'accepts_tips_in_store',
+  'accepts_tips_on_delivery',
+  'accepts_tips_on_pickup',
+  'categories',
+  'extended_address',
+  'facebook_url',
+  'menu_url',
+  'newsletter_url',
+  'opentable_url',
+  'twitter_url',
+  'yelp_url',
+  'fulfillment_types',
+  'hours',
+  'id',
+  'image_url',
+  'latitude',
+  'longitude',
+  'locality',
+  'merchant_description_html',
+  'merchant_id',
+  'merchant_name',
+  'merchant_tip_preference',
+  'open_state',
+  'open_state_display',
+  'partner_ids',
+  'pickup_menu_url',
+  'postal_code',
+  'ready_time_estimate_in_minutes',
+  'region',
+  'shown',
+  'street_address',
+  'time_zone',
+  'updated_at',
+  'supports_scheduling',
 ].sort();
 
 /** Where distance is measured from; the in-store locations lie north of it at shuffled distances. */
@@ -51,13 +80,27 @@ beforeAll(async () => {
     await locationFixture(pizza.merchant_id, { fulfillment_types: ['pickup'] }),
     await locationFixture(pizza.merchant_id, { fulfillment_types: ['pickup'] }),
   ];
-  deliveryNear = await locationFixture(pizza.merchant_id, { fulfillment_types: ['delivery'], delivery_radius_m: 5000, latitude: ORIGIN.lat + 0.02, longitude: ORIGIN.lng });
-  deliveryFar = await locationFixture(tacos.merchant_id, { fulfillment_types: ['delivery'], delivery_radius_m: 1000, latitude: ORIGIN.lat + 0.05, longitude: ORIGIN.lng });
-  pickupAndDelivery = await locationFixture(tacos.merchant_id, { fulfillment_types: ['pickup', 'delivery'], delivery_radius_m: 20_000, latitude: ORIGIN.lat + 0.1, longitude: ORIGIN.lng });
+  deliveryNear = await locationFixture(pizza.merchant_id, {
+    fulfillment_types: ['delivery'],
+    delivery_radius_m: 5000,
+    latitude: ORIGIN.lat + 0.02,
+    longitude: ORIGIN.lng,
+  });
+  deliveryFar = await locationFixture(tacos.merchant_id, {
+    fulfillment_types: ['delivery'],
+    delivery_radius_m: 1000,
+    latitude: ORIGIN.lat + 0.05,
+    longitude: ORIGIN.lng,
+  });
+  pickupAndDelivery = await locationFixture(tacos.merchant_id, {
+    fulfillment_types: ['pickup', 'delivery'],
+    delivery_radius_m: 20_000,
+    latitude: ORIGIN.lat + 0.1,
+    longitude: ORIGIN.lng,
+  });
   await locationFixture(tacos.merchant_id, { fulfillment_types: ['in_store', 'pickup', 'delivery'], delivery_radius_m: 50_000, shown: false });
   otherMerchantLocation = await locationFixture(tacos.merchant_id, { fulfillment_types: ['in_store'] });
 });
-
 
 function ids(response: ApiResult): number[] {
   return (response.body as { location: { id: number } }[]).map((entry) => entry.location.id);
@@ -123,7 +166,9 @@ describe('distance ordering', () => {
     const { responses, urls } = await followPages(locationsPath(globalAppId, `?lat=${ORIGIN.lat}&lng=${ORIGIN.lng}`));
     expect(responses.flatMap(ids).sort((a, b) => a - b)).toEqual(inStoreIds());
     const distances = responses.flatMap((response) =>
-      (response.body as { location: { latitude: number; longitude: number } }[]).map(({ location }) => distanceInMeters(ORIGIN, { lat: location.latitude, lng: location.longitude })),
+      (response.body as { location: { latitude: number; longitude: number } }[]).map(({ location }) =>
+        distanceInMeters(ORIGIN, { lat: location.latitude, lng: location.longitude }),
+      ),
     );
     for (let index = 1; index < distances.length; index++) expect(distances[index]).toBeGreaterThanOrEqual(distances[index - 1]!);
     const second = new URL(urls[1]!);
@@ -142,7 +187,9 @@ describe('fulfillment filters', () => {
   });
 
   it('returns a location that offers any listed type, and never a hidden one', async () => {
-    const pickup = [...inStore.filter((location) => location.fulfillment_types.includes('pickup')), ...pickupOnly, pickupAndDelivery].map((location) => location.location_id);
+    const pickup = [...inStore.filter((location) => location.fulfillment_types.includes('pickup')), ...pickupOnly, pickupAndDelivery].map(
+      (location) => location.location_id,
+    );
     expect(await listAll(globalAppId, '?fulfillment_types=pickup')).toEqual([...pickup].sort((a, b) => a - b));
     expect(await listAll(globalAppId, '?fulfillment_types=delivery,pickup')).toEqual(
       [...pickup, deliveryNear.location_id, deliveryFar.location_id].sort((a, b) => a - b),
@@ -153,7 +200,14 @@ describe('fulfillment filters', () => {
     const response = await api.call('GET', locationsPath(globalAppId, '?fulfillment_types=pickup,drive_thru'));
     expect(response.status).toBe(422);
     expect(response.body).toEqual([
-      { error: { object: 'request', property: 'fulfillment_types', message: 'Fulfillment types must be a comma-separated list of delivery, in_store, pickup', code: 'invalid' } },
+      {
+        error: {
+          object: 'request',
+          property: 'fulfillment_types',
+          message: 'Fulfillment types must be a comma-separated list of delivery, in_store, pickup',
+          code: 'invalid',
+        },
+      },
     ]);
   });
 });
@@ -177,7 +231,14 @@ describe('in_delivery_area', () => {
       const response = await api.call('GET', locationsPath(globalAppId, `?in_delivery_area=true&lat=42&lng=-71${types}`));
       expect(response.status).toBe(422);
       expect(response.body).toEqual([
-        { error: { object: 'request', property: 'fulfillment_types', message: 'Fulfillment types must be delivery when in_delivery_area is true', code: 'invalid' } },
+        {
+          error: {
+            object: 'request',
+            property: 'fulfillment_types',
+            message: 'Fulfillment types must be delivery when in_delivery_area is true',
+            code: 'invalid',
+          },
+        },
       ]);
     }
   });
@@ -205,7 +266,9 @@ describe('location fields', () => {
 describe('app scope', () => {
   it('lists only the merchants of a non-global app, merged in id order', async () => {
     const query = '?fulfillment_types=in_store,pickup,delivery';
-    const expected = [...pickupOnly, deliveryNear, deliveryFar, pickupAndDelivery, otherMerchantLocation].map((location) => location.location_id).sort((a, b) => a - b);
+    const expected = [...pickupOnly, deliveryNear, deliveryFar, pickupAndDelivery, otherMerchantLocation]
+      .map((location) => location.location_id)
+      .sort((a, b) => a - b);
     const { responses } = await followPages(locationsPath(partnerAppId, query));
     expect(responses.flatMap(ids)).toEqual(expected);
   });

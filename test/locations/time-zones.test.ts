@@ -6,7 +6,11 @@ import { canonicalTimeZones, isValidTimeZone, localTime, WEEKDAYS } from '#share
 const intlFormatters = new Map<string, Intl.DateTimeFormat>();
 function intlLocalTime(instant: Date, timeZone: string): { weekday: string; minutes: number } {
   let formatter = intlFormatters.get(timeZone);
-  if (!formatter) intlFormatters.set(timeZone, (formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' })));
+  if (!formatter)
+    intlFormatters.set(
+      timeZone,
+      (formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', weekday: 'short', hour: '2-digit', minute: '2-digit' })),
+    );
   const parts = formatter.formatToParts(instant);
   const part = (type: string) => parts.find((candidate) => candidate.type === type)!.value;
   return { weekday: part('weekday').slice(0, 3).toLowerCase(), minutes: (Number(part('hour')) % 24) * 60 + Number(part('minute')) };
@@ -18,7 +22,15 @@ const DAY = 24 * HOUR;
 
 /** A zone's UTC offset in minutes at an instant, as Intl reads it (local wall clock minus UTC). */
 function intlOffset(timeZone: string): (at: number) => number {
-  const formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  const formatter = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   return (at) => {
     const parts = formatter.formatToParts(at);
     const part = (type: string) => Number(parts.find((candidate) => candidate.type === type)!.value);
@@ -77,9 +89,19 @@ describe('localTime', () => {
       { zone: 'America/New_York', at: Date.UTC(2026, 10, 1, 6), before: { weekday: 'sun', minutes: 1 * 60 + 59 }, after: { weekday: 'sun', minutes: 1 * 60 } },
       // London at 01:00 UTC on 2026-03-29; Lord Howe moves by 30 minutes (02:00 -> 02:30 local) at 15:30 UTC on 2026-10-03.
       { zone: 'Europe/London', at: Date.UTC(2026, 2, 29, 1), before: { weekday: 'sun', minutes: 59 }, after: { weekday: 'sun', minutes: 2 * 60 } },
-      { zone: 'Australia/Lord_Howe', at: Date.UTC(2026, 9, 3, 15, 30), before: { weekday: 'sun', minutes: 1 * 60 + 59 }, after: { weekday: 'sun', minutes: 2 * 60 + 30 } },
+      {
+        zone: 'Australia/Lord_Howe',
+        at: Date.UTC(2026, 9, 3, 15, 30),
+        before: { weekday: 'sun', minutes: 1 * 60 + 59 },
+        after: { weekday: 'sun', minutes: 2 * 60 + 30 },
+      },
       // Chatham (+12:45 -> +13:45) at 14:00 UTC on 2026-09-26.
-      { zone: 'Pacific/Chatham', at: Date.UTC(2026, 8, 26, 14), before: { weekday: 'sun', minutes: 2 * 60 + 44 }, after: { weekday: 'sun', minutes: 3 * 60 + 45 } },
+      {
+        zone: 'Pacific/Chatham',
+        at: Date.UTC(2026, 8, 26, 14),
+        before: { weekday: 'sun', minutes: 2 * 60 + 44 },
+        after: { weekday: 'sun', minutes: 3 * 60 + 45 },
+      },
     ];
     for (const { zone, at, before, after } of changes) {
       expect(localTime(new Date(at - MINUTE), zone), `${zone} before`).toEqual(before);
@@ -90,7 +112,13 @@ describe('localTime', () => {
 
   it('answers aliases and other spellings Intl accepts through Intl, the same as the canonical name', () => {
     const at = new Date(Date.UTC(2026, 6, 15, 12, 34));
-    for (const [alias, canonical] of [['US/Eastern', 'America/New_York'], ['america/new_york', 'America/New_York'], ['Asia/Calcutta', 'Asia/Kolkata'], ['EST5EDT', 'America/New_York'], ['Etc/GMT+5', 'America/Bogota']] as const) {
+    for (const [alias, canonical] of [
+      ['US/Eastern', 'America/New_York'],
+      ['america/new_york', 'America/New_York'],
+      ['Asia/Calcutta', 'Asia/Kolkata'],
+      ['EST5EDT', 'America/New_York'],
+      ['Etc/GMT+5', 'America/Bogota'],
+    ] as const) {
       expect(isValidTimeZone(alias), alias).toBe(true);
       expect(localTime(at, alias), alias).toEqual(intlLocalTime(at, alias));
       expect(localTime(at, alias), alias).toEqual(localTime(at, canonical));
@@ -112,8 +140,14 @@ describe('openState across a daylight-saving change', () => {
     const hours = parseHoursSpec('daily 07:00-19:00');
     // Saturday 2026-03-07 is UTC-5: 7am is 12:00 UTC. Monday 2026-03-09 is UTC-4: 7am is 11:00 UTC.
     expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 7, 11, 59))).open_state).toBe('closed');
-    expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 7, 12)))).toEqual({ open_state: 'open', open_state_display: 'Open until 7pm' });
-    expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 9, 10, 59)))).toEqual({ open_state: 'closed', open_state_display: 'Opens at 7am' });
+    expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 7, 12)))).toEqual({
+      open_state: 'open',
+      open_state_display: 'Open until 7pm',
+    });
+    expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 9, 10, 59)))).toEqual({
+      open_state: 'closed',
+      open_state_display: 'Opens at 7am',
+    });
     expect(openState({ hours, time_zone: 'America/New_York' }, new Date(Date.UTC(2026, 2, 9, 11))).open_state).toBe('open');
   });
 });

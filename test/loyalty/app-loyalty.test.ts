@@ -71,7 +71,14 @@ describe('GET /v15 and /v14 merchants/:merchant_id/loyalty (A1)', () => {
     const first = await placeOrder(api, world, { spend_amount: 2000, tip_amount: 150, applied_discount_amount: 300 });
     expect(first.status, first.text).toBe(200);
     let record = (await loyalty(token)).body.loyalty;
-    expect(record).toMatchObject({ orders_count: 1, total_volume_amount: 2150, savings_amount: 300, progress_percentage: 40, spend_remaining_amount: 3000, potential_credit_amount: 0 });
+    expect(record).toMatchObject({
+      orders_count: 1,
+      total_volume_amount: 2150,
+      savings_amount: 300,
+      progress_percentage: 40,
+      spend_remaining_amount: 3000,
+      potential_credit_amount: 0,
+    });
 
     // Order 2 passes the goal: 500 earned (the credit account), 500 of progress left over (10%).
     const second = await placeOrder(api, world, { spend_amount: 3500 });
@@ -108,7 +115,13 @@ describe('GET /v15 and /v14 merchants/:merchant_id/loyalty (A1)', () => {
   it('is disabled (zero goal) at a merchant without spend loyalty', async () => {
     const other = await orderWorld();
     const response = await loyalty(other.user.token, 'v15', other.merchant.merchant.merchant_id);
-    expect(response.body.loyalty).toMatchObject({ merchant_loyalty_enabled: false, merchant_spend_amount: 0, merchant_earn_amount: 0, progress_percentage: 0, spend_remaining_amount: 0 });
+    expect(response.body.loyalty).toMatchObject({
+      merchant_loyalty_enabled: false,
+      merchant_spend_amount: 0,
+      merchant_earn_amount: 0,
+      progress_percentage: 0,
+      spend_remaining_amount: 0,
+    });
   });
 
   it('answers an unknown merchant 404 with an empty body (the C# SDK raises on it), a merchant token 401', async () => {
@@ -138,7 +151,16 @@ describe('GET /v15/locations/:location_id/rewards and reward_summary (A2, A3)', 
     expect(response.status, response.text).toBe(200);
     const held = response.body[0].reward;
     expect(missingKeys(iosRewards.response_body[0].reward, held)).toEqual([]);
-    expect(held).toMatchObject({ id: `claim-${claim.body.claim.id}`, source_campaign_id: promo.campaign_id, tags: ['custom', 'merchant_funded'], usable: true, usable_as_credit: true, usable_now: true, value_remaining_amount: 200, expires_at: null });
+    expect(held).toMatchObject({
+      id: `claim-${claim.body.claim.id}`,
+      source_campaign_id: promo.campaign_id,
+      tags: ['custom', 'merchant_funded'],
+      usable: true,
+      usable_as_credit: true,
+      usable_now: true,
+      value_remaining_amount: 200,
+      expires_at: null,
+    });
     for (const { reward } of response.body) {
       expect(typeof reward.id).toBe('string');
       expect(Array.isArray(reward.tags)).toBe(true);
@@ -172,7 +194,11 @@ describe('GET /v15/locations/:location_id/rewards and reward_summary (A2, A3)', 
     expect(both.body.reward_summary).toEqual({ credit_amount: 300, reward_count: 2, usable_as_credit_reward_count: 2 });
     await api.call('PUT', `/v15/locations/${location}/rewards/claim-${claim.body.claim.id}`, { token, body: { reward: { paused: true } } });
     expect((await summary()).body.reward_summary).toEqual({ credit_amount: 100, reward_count: 2, usable_as_credit_reward_count: 1 });
-    expect((await api.call('GET', `/v15/locations/${location}/reward_summary`)).body.reward_summary).toEqual({ credit_amount: 0, reward_count: 0, usable_as_credit_reward_count: 0 });
+    expect((await api.call('GET', `/v15/locations/${location}/reward_summary`)).body.reward_summary).toEqual({
+      credit_amount: 0,
+      reward_count: 0,
+      usable_as_credit_reward_count: 0,
+    });
   });
 });
 
@@ -210,7 +236,9 @@ describe('PUT /v15/merchants/:merchant_id/rewards/:claim_id and the location pat
     const plainId = `claim-${(await api.call('POST', `/v15/codes/${plain.cohort_code}/claims`, { token })).body.claim.id}`;
     const paused = await put(`/v15/merchants/${merchantId}/rewards/${ids[0]}`, token, { reward: { paused: true } });
     expect(paused.status, paused.text).toBe(200);
-    const listed = (await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token })).body.map((entry: { reward: { id: string; paused: boolean } }) => entry.reward);
+    const listed = (await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token })).body.map(
+      (entry: { reward: { id: string; paused: boolean } }) => entry.reward,
+    );
     const pausedOf = (id: string) => listed.find((reward: { id: string }) => reward.id === id).paused;
     expect([pausedOf(ids[0]!), pausedOf(ids[1]!), pausedOf(plainId)]).toEqual([true, true, false]);
     expect((await getBalance(pausedCreditAccountKey(user.user_id, merchantId))).balance).toBe(3500);

@@ -42,7 +42,14 @@ describe('GET /v15/campaigns/:id/:representation_type', () => {
   it('shows item_based_loyalty_v1', async () => {
     const response = await show(campaigns.item.campaign_id, 'item_based_loyalty_v1');
     expect(response.body).toEqual({
-      campaign: { progress_item_count: 0, required_item_count: 5, required_item_plural: 'coffees', required_item_singular: 'coffee', reward_article: 'a', reward_title: 'free coffee' },
+      campaign: {
+        progress_item_count: 0,
+        required_item_count: 5,
+        required_item_plural: 'coffees',
+        required_item_singular: 'coffee',
+        reward_article: 'a',
+        reward_title: 'free coffee',
+      },
     });
   });
 
@@ -151,7 +158,11 @@ describe('GET /v15/campaigns/:id/:representation_type', () => {
   });
 
   it('answers 404 with an empty body for an unknown campaign, an unknown representation or a non-numeric id', async () => {
-    for (const [id, type] of [[999999, 'basic_v1'], [campaigns.spend.campaign_id, 'fancy_v9'], ['abc', 'basic_v1']] as const) {
+    for (const [id, type] of [
+      [999999, 'basic_v1'],
+      [campaigns.spend.campaign_id, 'fancy_v9'],
+      ['abc', 'basic_v1'],
+    ] as const) {
       const response = await show(id, type);
       expect(response.status).toBe(404);
       expect(response.text).toBe('');
@@ -162,7 +173,11 @@ describe('GET /v15/campaigns/:id/:representation_type', () => {
     const locked = await campaignFixture(merchantId, 'spend', { locked: true });
     const { user, token } = await userFixture(appId);
     expect((await show(locked.campaign_id, 'basic_v1', token)).status).toBe(404);
-    await unlockCampaign(merchantId, { target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: new Date(Date.now() - 86_400_000).toISOString() }, new Date(Date.now() - 2 * 86_400_000));
+    await unlockCampaign(
+      merchantId,
+      { target_campaign_id: locked.campaign_id, user_id: user.user_id, expires_at: new Date(Date.now() - 86_400_000).toISOString() },
+      new Date(Date.now() - 2 * 86_400_000),
+    );
     expect((await show(locked.campaign_id, 'basic_v1', token)).status).toBe(404);
     await unlockCampaign(merchantId, { target_campaign_id: locked.campaign_id, user_id: user.user_id });
     expect((await show(locked.campaign_id, 'spend_based_loyalty_v1', token)).status).toBe(200);

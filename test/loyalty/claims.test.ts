@@ -29,7 +29,9 @@ describe('POST /v15/codes/:cohort_code/claims', () => {
     });
     expect((await getBalance(creditAccountKey(user.user_id, merchantId))).balance).toBe(500);
     const rewards = await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token });
-    expect(rewards.body).toContainEqual({ reward: expect.objectContaining({ id: `claim-${response.body.claim.id}`, value_amount: 500, value_remaining_amount: 500, usable: true }) });
+    expect(rewards.body).toContainEqual({
+      reward: expect.objectContaining({ id: `claim-${response.body.claim.id}`, value_amount: 500, value_remaining_amount: 500, usable: true }),
+    });
   });
 
   it('answers 404 claim/base "Not a valid code" for an unknown code', async () => {
@@ -56,7 +58,11 @@ describe('POST /v15/codes/:cohort_code/claims', () => {
   });
 
   it('answers 422 when the campaign is closed or not open yet', async () => {
-    const closed = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode(), opens_at: '2020-01-01T00:00:00Z', closes_at: '2021-01-01T00:00:00Z' });
+    const closed = await campaignFixture(merchantId, 'value', {
+      cohort_code: uniqueCode(),
+      opens_at: '2020-01-01T00:00:00Z',
+      closes_at: '2021-01-01T00:00:00Z',
+    });
     const future = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode(), opens_at: '2099-01-01T00:00:00Z' });
     const { token } = await userFixture(appId);
     for (const campaign of [closed, future]) {

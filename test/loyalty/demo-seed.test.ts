@@ -33,7 +33,10 @@ describe('seedLoyalty (demo data)', () => {
     }
     expect(demo.item_campaign_sku).toBe('COFFEE-12');
     expect((await api.call('POST', `/v15/codes/${demo.cohort_code}/claims`, { token })).status).toBe(200);
-    const legacy = await api.call('POST', `/v15/loyalties/legacy/${demo.legacy.campaign_id}/claims`, { token, body: { legacy_loyalty: { legacy_id: demo.legacy.legacy_id } } });
+    const legacy = await api.call('POST', `/v15/loyalties/legacy/${demo.legacy.campaign_id}/claims`, {
+      token,
+      body: { legacy_loyalty: { legacy_id: demo.legacy.legacy_id } },
+    });
     expect(legacy.status).toBe(200);
     expect((await api.call('GET', `/v15/campaigns/${demo.locked_campaign_id}/basic_v1`, { token })).status).toBe(404);
   });

@@ -13,7 +13,8 @@ const api = useTestApi();
 let appId: number;
 let owner: Awaited<ReturnType<typeof userFixture>>;
 
-const claimLegacy = (token: string, legacyId: string) => api.call('POST', '/v15/loyalties/legacy/1/claims', { token, body: { legacy_loyalty: { legacy_id: legacyId } } });
+const claimLegacy = (token: string, legacyId: string) =>
+  api.call('POST', '/v15/loyalties/legacy/1/claims', { token, body: { legacy_loyalty: { legacy_id: legacyId } } });
 const NOT_FOUND = [{ error: { object: 'claim', property: 'base', message: 'Loyalty information not found in records' } }];
 
 beforeAll(async () => {
@@ -22,7 +23,11 @@ beforeAll(async () => {
   const merchant = await merchantFixture(appId);
   const spend = await campaignFixture(merchant.merchant.merchant_id, 'spend');
   owner = await userFixture(appId);
-  const cards = Array.from({ length: 16 }, (_, index) => ({ legacy_id: `PUNCH-${995 + index}`, value_amount: 100, email: index % 2 === 0 ? owner.email.toUpperCase() : null }));
+  const cards = Array.from({ length: 16 }, (_, index) => ({
+    legacy_id: `PUNCH-${995 + index}`,
+    value_amount: 100,
+    email: index % 2 === 0 ? owner.email.toUpperCase() : null,
+  }));
   await legacyFixture(merchant.merchant.merchant_id, appId, spend.campaign_id, [...cards, { legacy_id: 'OPEN-1', value_amount: 100 }]);
 });
 

@@ -21,7 +21,9 @@ beforeAll(async () => {
   visit = await campaignFixture(merchantId, 'visit');
 });
 
-const coffees = (quantity: number) => [{ item: { name: 'Latte', description: 'Hot latte', sku: 'COFFEE-12', category: 'Drinks', quantity, charged_price_amount: 400 * quantity } }];
+const coffees = (quantity: number) => [
+  { item: { name: 'Latte', description: 'Hot latte', sku: 'COFFEE-12', category: 'Drinks', quantity, charged_price_amount: 400 * quantity } },
+];
 const muffin = [{ item: { name: 'Muffin', description: 'Blueberry', sku: 'MUFFIN', category: 'Bakery', quantity: 1, charged_price_amount: 300 } }];
 
 /** Proposes and completes a paid order through the API; returns the proposal's discount and the completed order. */
@@ -29,7 +31,11 @@ async function pay(spendAmount: number, items: unknown[], applyDiscount = false)
   const proposed = await propose(api, world, { spend_amount: spendAmount, items });
   expect(proposed.status, proposed.text).toBe(200);
   const discount = proposed.body.proposed_order.discount_amount as number;
-  const completed = await complete(api, world, proposed.body.proposed_order.uuid, { spend_amount: spendAmount, applied_discount_amount: applyDiscount ? discount : 0, items });
+  const completed = await complete(api, world, proposed.body.proposed_order.uuid, {
+    spend_amount: spendAmount,
+    applied_discount_amount: applyDiscount ? discount : 0,
+    items,
+  });
   expect(completed.status, completed.text).toBe(200);
   return { discount, order: completed.body.order as { uuid: string } };
 }
@@ -41,13 +47,21 @@ async function progress() {
     api.call('GET', `/v15/campaigns/${item.campaign_id}/item_based_loyalty_v1`, { token }),
     api.call('GET', `/v15/campaigns/${visit.campaign_id}/visit_based_loyalty_v1`, { token }),
   ]);
-  return { spend: spendView.body.campaign.progress_amount, items: itemView.body.campaign.progress_item_count, visits: visitView.body.campaign.progress_visit_count };
+  return {
+    spend: spendView.body.campaign.progress_amount,
+    items: itemView.body.campaign.progress_item_count,
+    visits: visitView.body.campaign.progress_visit_count,
+  };
 }
 
 async function heldRewards() {
   const response = await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token: world.user.token });
   expect(response.status).toBe(200);
-  return (response.body as { reward: { id: string; source_campaign_id: number; value_amount: number; value_remaining_amount: number | null; earned: boolean; usable: boolean } }[])
+  return (
+    response.body as {
+      reward: { id: string; source_campaign_id: number; value_amount: number; value_remaining_amount: number | null; earned: boolean; usable: boolean };
+    }[]
+  )
     .map((entry) => entry.reward)
     .filter((reward) => reward.id.startsWith('earned-'));
 }
@@ -73,7 +87,9 @@ describe('loyalty through orders, end to end', () => {
     expect(await progress()).toEqual({ spend: 800, items: 0, visits: 0 });
 
     const rewards = await heldRewards();
-    expect(rewards.map((reward) => [reward.source_campaign_id, reward.value_amount, reward.value_remaining_amount, reward.earned, reward.usable]).sort()).toEqual(
+    expect(
+      rewards.map((reward) => [reward.source_campaign_id, reward.value_amount, reward.value_remaining_amount, reward.earned, reward.usable]).sort(),
+    ).toEqual(
       [
         [spend.campaign_id, 500, 500, true, true],
         [item.campaign_id, 300, 300, true, true],

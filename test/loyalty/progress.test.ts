@@ -10,7 +10,6 @@ import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 
 const api = useTestApi();
 
-
 async function pay(world: OrderWorld, spendAmount: number, items: unknown[] = [], extra: Record<string, unknown> = {}) {
   const proposed = await propose(api, world, { spend_amount: spendAmount, items, ...extra });
   expect(proposed.status, proposed.text).toBe(200);
@@ -73,8 +72,14 @@ describe('progress rules', () => {
     const locked = await campaignFixture(merchantId, 'spend', { locked: true });
     await pay(world, 1000);
     expect((await view(world, optIn, 'spend_based_loyalty_v1')).progress_amount).toBe(0);
-    expect((await api.call('POST', `/v15/codes/${optIn.cohort_code}/claims`, { token: world.user.token })).body.claim).toMatchObject({ value_amount: 0, value_remaining_amount: 0 });
-    const unlock = await api.call('POST', '/v15/campaign_unlockings', { token: world.merchant.token, body: { campaign_unlocking: { target_campaign_id: locked.campaign_id, email: world.user.email } } });
+    expect((await api.call('POST', `/v15/codes/${optIn.cohort_code}/claims`, { token: world.user.token })).body.claim).toMatchObject({
+      value_amount: 0,
+      value_remaining_amount: 0,
+    });
+    const unlock = await api.call('POST', '/v15/campaign_unlockings', {
+      token: world.merchant.token,
+      body: { campaign_unlocking: { target_campaign_id: locked.campaign_id, email: world.user.email } },
+    });
     expect(unlock.status).toBe(204);
     await pay(world, 1000);
     expect((await view(world, optIn, 'spend_based_loyalty_v1')).progress_amount).toBe(1000);
@@ -115,9 +120,20 @@ describe('progress arithmetic', () => {
   } as unknown as CampaignItem;
 
   it('resets gift card progress when the period has ended and starts a new one', () => {
-    const previous = { progress: 900, period_starts_at: '2024-01-01T00:00:00Z', period_resets_at: '2024-01-08T00:00:00Z', goals_rewarded: [], version: 3 } as unknown as ProgressItem;
+    const previous = {
+      progress: 900,
+      period_starts_at: '2024-01-01T00:00:00Z',
+      period_resets_at: '2024-01-08T00:00:00Z',
+      goals_rewarded: [],
+      version: 3,
+    } as unknown as ProgressItem;
     const accrual = accrue(campaign, previous, { qualifyingSpendAmount: 300, items: [] }, new Date('2024-01-09T12:00:00Z'))!;
-    expect(accrual.next).toEqual({ progress: 300, period_starts_at: '2024-01-09T12:00:00+00:00', period_resets_at: '2024-01-16T12:00:00+00:00', goals_rewarded: [] });
+    expect(accrual.next).toEqual({
+      progress: 300,
+      period_starts_at: '2024-01-09T12:00:00+00:00',
+      period_resets_at: '2024-01-16T12:00:00+00:00',
+      goals_rewarded: [],
+    });
     expect(accrual.earned).toEqual([]);
   });
 
@@ -128,9 +144,20 @@ describe('progress arithmetic', () => {
   });
 
   it('counts qualifying items by sku, category or name (case-insensitive), including modifiers times their parent quantity', () => {
-    const rules = [{ field: 'sku', value: 'coffee-12' }, { field: 'category', value: 'Coffee' }, { field: 'name', value: 'Extra shot' }] as const;
+    const rules = [
+      { field: 'sku', value: 'coffee-12' },
+      { field: 'category', value: 'Coffee' },
+      { field: 'name', value: 'Extra shot' },
+    ] as const;
     const items = [
-      { name: 'Latte', description: '', sku: 'COFFEE-12', quantity: 2, charged_price_amount: 800, children: [{ name: 'extra shot', description: '', charged_price_amount: 50 }] },
+      {
+        name: 'Latte',
+        description: '',
+        sku: 'COFFEE-12',
+        quantity: 2,
+        charged_price_amount: 800,
+        children: [{ name: 'extra shot', description: '', charged_price_amount: 50 }],
+      },
       { name: 'Drip', description: '', category: 'coffee', quantity: 1, charged_price_amount: 200 },
       { name: 'Muffin', description: '', sku: 'MUFFIN', quantity: 3, charged_price_amount: 900 },
     ];

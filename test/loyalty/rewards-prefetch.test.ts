@@ -32,7 +32,9 @@ beforeAll(async () => {
 describe('rewards at a location: the location read beside the token', () => {
   it('answers a refused token its 401 alone, the same for a location that exists, one that does not and a path that names none', async () => {
     const appToken = await issueToken({ subject: 'app', appId: world.app.app_id });
-    const revealing = [world.location.name, world.merchant.merchant.name, String(world.merchant.merchant.merchant_id)].filter((text) => typeof text === 'string' && text.length > 2) as string[];
+    const revealing = [world.location.name, world.merchant.merchant.name, String(world.merchant.merchant.merchant_id)].filter(
+      (text) => typeof text === 'string' && text.length > 2,
+    ) as string[];
     for (const authorization of [`token ${'f'.repeat(64)}`, `token merchant="${world.merchant.token}"`, `token ${appToken}`]) {
       for (const [index, path] of paths(world.location.location_id).entries()) {
         const answer = await api.call('GET', path, { authorization });
@@ -59,7 +61,9 @@ describe('rewards at a location: the location read beside the token', () => {
     const held = await api.call('GET', list!, { token: userToken });
     expect(held.status, held.text).toBe(200);
     expect(held.body.filter((entry: { reward: { id: string } }) => entry.reward.id.startsWith('claim-'))).toHaveLength(1);
-    expect((await api.call('GET', summary!, { token: userToken })).body).toEqual({ reward_summary: { credit_amount: 200, reward_count: 1, usable_as_credit_reward_count: 1 } });
+    expect((await api.call('GET', summary!, { token: userToken })).body).toEqual({
+      reward_summary: { credit_amount: 200, reward_count: 1, usable_as_credit_reward_count: 1 },
+    });
   });
 
   it('reads the location itself when the prefetch failed, and answers as without one', async () => {
@@ -76,7 +80,10 @@ describe('rewards at a location: the location read beside the token', () => {
     expect(await listLocationRewards(locationId, world.user.user.user_id, { transferSupported: false })).not.toEqual([]);
     // An unknown location is the same 404 whether the prefetch found nothing or failed.
     for (const prefetch of [() => readRewardsLocation(987_654_321), failedRead, () => undefined]) {
-      await expect(listLocationRewards(987_654_321, world.user.user.user_id, { transferSupported: false }, prefetch())).rejects.toMatchObject({ status: 404, details: null });
+      await expect(listLocationRewards(987_654_321, world.user.user.user_id, { transferSupported: false }, prefetch())).rejects.toMatchObject({
+        status: 404,
+        details: null,
+      });
     }
   });
 });

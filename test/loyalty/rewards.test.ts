@@ -16,8 +16,23 @@ let giftForFriend: CampaignItem;
 let lockedPromo: CampaignItem;
 
 const REWARD_FIELDS = [
-  'created_at', 'description', 'earned', 'expires_at', 'id', 'pausable', 'paused', 'source_campaign_id', 'tags', 'title',
-  'transfer_required', 'transferable', 'usable', 'usable_as_credit', 'usable_now', 'value_amount', 'value_remaining_amount',
+  'created_at',
+  'description',
+  'earned',
+  'expires_at',
+  'id',
+  'pausable',
+  'paused',
+  'source_campaign_id',
+  'tags',
+  'title',
+  'transfer_required',
+  'transferable',
+  'usable',
+  'usable_as_credit',
+  'usable_now',
+  'value_amount',
+  'value_remaining_amount',
 ];
 
 beforeAll(async () => {
@@ -25,7 +40,12 @@ beforeAll(async () => {
   merchantId = world.merchant.merchant.merchant_id;
   spend = await campaignFixture(merchantId, 'spend', { tags: ['loyalty'] });
   welcome = await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('WELCOME'), tags: ['merchant_funded'] });
-  giftForFriend = await campaignFixture(merchantId, 'value', { title: 'Give a friend $3', value_amount: 300, transfer_required: true, cohort_code: uniqueCode('FRIEND') });
+  giftForFriend = await campaignFixture(merchantId, 'value', {
+    title: 'Give a friend $3',
+    value_amount: 300,
+    transfer_required: true,
+    cohort_code: uniqueCode('FRIEND'),
+  });
   lockedPromo = await campaignFixture(merchantId, 'value', { locked: true, value_amount: 700, cohort_code: uniqueCode('VIP') });
 });
 
@@ -73,13 +93,26 @@ describe('GET /v15/merchants/:merchant_id/rewards', () => {
     expect(claim.status).toBe(200);
     const response = await list('', token);
     expect(ids(response.body)).toEqual([`claim-${claim.body.claim.id}`, `campaign-${spend.campaign_id}`]);
-    expect(response.body[0].reward).toMatchObject({ earned: false, usable: true, usable_now: true, pausable: true, paused: false, value_amount: 500, value_remaining_amount: 500, source_campaign_id: welcome.campaign_id, tags: ['merchant_funded'] });
+    expect(response.body[0].reward).toMatchObject({
+      earned: false,
+      usable: true,
+      usable_now: true,
+      pausable: true,
+      paused: false,
+      value_amount: 500,
+      value_remaining_amount: 500,
+      source_campaign_id: welcome.campaign_id,
+      tags: ['merchant_funded'],
+    });
   });
 
   it('offers a locked promotion only to users it is unlocked for', async () => {
     const { user, token } = await userFixture(world.app.app_id);
     expect(ids((await list('', token)).body)).not.toContain(`campaign-${lockedPromo.campaign_id}`);
-    const unlock = await api.call('POST', '/v15/campaign_unlockings', { token: world.merchant.token, body: { campaign_unlocking: { target_campaign_id: lockedPromo.campaign_id, user_id: user.user_id } } });
+    const unlock = await api.call('POST', '/v15/campaign_unlockings', {
+      token: world.merchant.token,
+      body: { campaign_unlocking: { target_campaign_id: lockedPromo.campaign_id, user_id: user.user_id } },
+    });
     expect(unlock.status).toBe(204);
     expect(ids((await list('', token)).body)).toContain(`campaign-${lockedPromo.campaign_id}`);
   });
@@ -92,7 +125,10 @@ describe('GET /v15/merchants/:merchant_id/rewards', () => {
     // A five-hour window around the current Tokyo hour; Puerto Rico (13 hours behind) is outside it.
     const tokyoHour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
     const clock = (hour: number) => `${String((hour + 24) % 24).padStart(2, '0')}:00`;
-    const happyHour = await campaignFixture(id, 'value', { cohort_code: uniqueCode('HAPPY'), usable_hours: { start: clock(tokyoHour - 2), end: clock(tokyoHour + 3) } });
+    const happyHour = await campaignFixture(id, 'value', {
+      cohort_code: uniqueCode('HAPPY'),
+      usable_hours: { start: clock(tokyoHour - 2), end: clock(tokyoHour + 3) },
+    });
     const { token } = await userFixture(world.app.app_id);
     expect((await api.call('POST', `/v15/codes/${happyHour.cohort_code}/claims`, { token })).status).toBe(200);
     const inTokyo = await api.call('GET', `/v15/merchants/${id}/rewards?lat=35.7&lng=139.7`, { token });

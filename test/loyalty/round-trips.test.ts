@@ -24,7 +24,10 @@ let spend: CampaignItem;
 beforeAll(async () => {
   appId = (await appFixture()).app.app_id;
   merchantId = (await merchantFixture(appId)).merchant.merchant_id;
-  ({ token, user: { user_id: userId } } = await userFixture(appId));
+  ({
+    token,
+    user: { user_id: userId },
+  } = await userFixture(appId));
   spend = await campaignFixture(merchantId, 'spend');
   await campaignFixture(merchantId, 'value', { cohort_code: uniqueCode('WELCOME') });
 });
@@ -35,7 +38,7 @@ async function roundTrips(path: string, requestToken?: string, method: 'GET' | '
 }
 
 describe('GET /v15/campaigns/:id/:representation_type round trips', () => {
-  it('is the token check, the campaign, then one BatchGetItem (app + the user\'s items): 3', async () => {
+  it("is the token check, the campaign, then one BatchGetItem (app + the user's items): 3", async () => {
     const result = await roundTrips(`/v15/campaigns/${spend.campaign_id}/spend_based_loyalty_v1`, token);
     expect(result.status).toBe(200);
     expect(result.body.campaign.progress_amount).toBe(0);
@@ -71,7 +74,10 @@ describe('GET /v15/merchants/:merchant_id/rewards round trips', () => {
 
   it('reads the locations too only when a held reward has usable hours: 4', async () => {
     const other = await merchantFixture(appId);
-    const timed = await campaignFixture(other.merchant.merchant_id, 'value', { cohort_code: uniqueCode('TIMED'), usable_hours: { start: '00:00', end: '23:59' } });
+    const timed = await campaignFixture(other.merchant.merchant_id, 'value', {
+      cohort_code: uniqueCode('TIMED'),
+      usable_hours: { start: '00:00', end: '23:59' },
+    });
     expect((await api.call('POST', `/v15/codes/${timed.cohort_code}/claims`, { token })).status).toBe(200);
     const result = await roundTrips(`/v15/merchants/${other.merchant.merchant_id}/rewards`, token);
     expect(result.status).toBe(200);

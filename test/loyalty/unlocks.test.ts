@@ -17,7 +17,8 @@ beforeAll(async () => {
   locked = await campaignFixture(merchant.merchant.merchant_id, 'visit', { locked: true });
 });
 
-const unlock = (body: Record<string, unknown>, token = merchantToken) => api.call('POST', '/v15/campaign_unlockings', { token, body: { campaign_unlocking: body } });
+const unlock = (body: Record<string, unknown>, token = merchantToken) =>
+  api.call('POST', '/v15/campaign_unlockings', { token, body: { campaign_unlocking: body } });
 const visible = async (token: string) => (await api.call('GET', `/v15/campaigns/${locked.campaign_id}/visit_based_loyalty_v1`, { token })).status;
 
 describe('POST /v15/campaign_unlockings', () => {
@@ -42,13 +43,17 @@ describe('POST /v15/campaign_unlockings', () => {
   it('answers 422 campaign_unlocking/email "Email does not match any User"', async () => {
     const response = await unlock({ target_campaign_id: locked.campaign_id, email: 'nobody-here@example.com' });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'campaign_unlocking', property: 'email', message: 'Email does not match any User' }) }]);
+    expect(response.body).toEqual([
+      { error: expect.objectContaining({ object: 'campaign_unlocking', property: 'email', message: 'Email does not match any User' }) },
+    ]);
   });
 
   it('answers 422 campaign_unlocking/user_id "User ID does not match any User"', async () => {
     const response = await unlock({ target_campaign_id: locked.campaign_id, user_id: 987654321 });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'campaign_unlocking', property: 'user_id', message: 'User ID does not match any User' }) }]);
+    expect(response.body).toEqual([
+      { error: expect.objectContaining({ object: 'campaign_unlocking', property: 'user_id', message: 'User ID does not match any User' }) },
+    ]);
   });
 
   it('answers 422 when neither email nor user_id is given, or target_campaign_id is missing', async () => {
@@ -81,6 +86,8 @@ describe('POST /v15/campaign_unlockings', () => {
     const limited = await merchantFixture(appId, { permissions: ['manage_merchant_orders'] });
     expect((await unlock({ target_campaign_id: locked.campaign_id, email }, limited.token)).status).toBe(401);
     expect((await unlock({ target_campaign_id: locked.campaign_id, email }, userToken)).status).toBe(401);
-    expect((await api.call('POST', '/v15/campaign_unlockings', { body: { campaign_unlocking: { target_campaign_id: locked.campaign_id, email } } })).status).toBe(401);
+    expect(
+      (await api.call('POST', '/v15/campaign_unlockings', { body: { campaign_unlocking: { target_campaign_id: locked.campaign_id, email } } })).status,
+    ).toBe(401);
   });
 });

@@ -115,7 +115,13 @@ describe('the user totals through orders and refunds', () => {
     const key = `totals-${randomUUID()}`;
     const placed = await order(first, { spend_amount: 700, applied_discount_amount: 200 }, { 'Idempotency-Key': key });
     orders.push({ world: first, uuid: placed.orderUuid });
-    const replay = await complete(api, first, placed.proposedUuid, { spend_amount: 700, applied_discount_amount: 200 }, { headers: { 'Idempotency-Key': key } });
+    const replay = await complete(
+      api,
+      first,
+      placed.proposedUuid,
+      { spend_amount: 700, applied_discount_amount: 200 },
+      { headers: { 'Idempotency-Key': key } },
+    );
     expect(replay.status, replay.text).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.order.uuid).toBe(placed.orderUuid);
@@ -174,7 +180,11 @@ describe('concurrent orders of one user', () => {
     const finals = await Promise.all(
       proposals.map(({ world, uuid }) =>
         untilSettled(() =>
-          api.call('POST', '/v15/completed_orders', { token: world.merchant.token, headers: { 'Idempotency-Key': `concurrent-${uuid}` }, body: completeBody(world, uuid, { spend_amount: 1000 }) }),
+          api.call('POST', '/v15/completed_orders', {
+            token: world.merchant.token,
+            headers: { 'Idempotency-Key': `concurrent-${uuid}` },
+            body: completeBody(world, uuid, { spend_amount: 1000 }),
+          }),
         ),
       ),
     );

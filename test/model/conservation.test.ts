@@ -41,7 +41,12 @@ const regressions: { bug: string; seed?: number; steps: Batch[] }[] = [
     bug: 'a second expiring grant keeps its value after both expired',
     steps: [
       // Far apart, so the credit check falls between the expiries even on a machine that answers slowly.
-      { ops: [{ kind: 'grant', merchant: 0, customer: 0, amount: 1000, seconds: 1, copies: 1 }, { kind: 'grant', merchant: 0, customer: 0, amount: 1000, seconds: 12, copies: 1 }] },
+      {
+        ops: [
+          { kind: 'grant', merchant: 0, customer: 0, amount: 1000, seconds: 1, copies: 1 },
+          { kind: 'grant', merchant: 0, customer: 0, amount: 1000, seconds: 12, copies: 1 },
+        ],
+      },
       { ops: [{ kind: 'wait', seconds: 2 }] },
       { ops: [{ kind: 'creditCheck', merchant: 0, customer: 0 }] },
       { ops: [{ kind: 'wait', seconds: 13 }] },

@@ -85,14 +85,26 @@ describe('remote checks (P16-P19)', () => {
     await setLimits(['--app-id', String(world.app.app_id), '--per-order-amount', '1000']);
     const published = await api.call('PUT', '/v15/checks', {
       token: world.merchant.token,
-      body: { check: { location_id: world.location.location_id, spend_amount: 1500, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, items: [] } },
+      body: {
+        check: {
+          location_id: world.location.location_id,
+          spend_amount: 1500,
+          tax_amount: 0,
+          exemption_amount: 0,
+          partial_authorization_allowed: false,
+          items: [],
+        },
+      },
     });
     expect(published.status, published.text).toBe(200);
     const uuid = published.body.check.uuid as string;
     const claimed = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: world.user.token, body: {} });
     expect(claimed.status, claimed.text).toBe(200);
     const calls = gateway.since();
-    const finalised = await api.call('POST', `/v15/checks/${uuid}/orders`, { token: world.merchant.token, body: { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1500 } } });
+    const finalised = await api.call('POST', `/v15/checks/${uuid}/orders`, {
+      token: world.merchant.token,
+      body: { order: { applied_discount_amount: null, tax_amount: 0, spend_amount: 1500 } },
+    });
     expectLimitRefusal(finalised, 'order', 'over_order_charge_limit');
     expect(calls().charges).toEqual([]);
     expect(await totalCharged([world])).toBe(0);

@@ -11,14 +11,18 @@ import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger
 
 const api = useTestApi();
 
-const credit = (world: OrderWorld) => getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id)).then((balance) => balance.balance);
+const credit = (world: OrderWorld) =>
+  getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id)).then((balance) => balance.balance);
 
 /** Proposes and completes a check; returns the discount offered and the completed order's uuid. */
 async function check(world: OrderWorld, spendAmount: number, applyOffered = false) {
   const proposed = await propose(api, world, { spend_amount: spendAmount });
   expect(proposed.status, proposed.text).toBe(200);
   const offered = proposed.body.proposed_order.discount_amount as number;
-  const completed = await complete(api, world, proposed.body.proposed_order.uuid, { spend_amount: spendAmount, applied_discount_amount: applyOffered ? offered : 0 });
+  const completed = await complete(api, world, proposed.body.proposed_order.uuid, {
+    spend_amount: spendAmount,
+    applied_discount_amount: applyOffered ? offered : 0,
+  });
   expect(completed.status, completed.text).toBe(200);
   return { offered, uuid: completed.body.order.uuid as string };
 }
@@ -28,7 +32,9 @@ const refund = (world: OrderWorld, uuid: string) => api.call('POST', `/v14/order
 async function earnedRewards(world: OrderWorld) {
   const response = await api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/rewards`, { token: world.user.token });
   expect(response.status).toBe(200);
-  return (response.body as { reward: { id: string; value_remaining_amount: number | null; usable: boolean } }[]).map((entry) => entry.reward).filter((reward) => reward.id.startsWith('earned-'));
+  return (response.body as { reward: { id: string; value_remaining_amount: number | null; usable: boolean } }[])
+    .map((entry) => entry.reward)
+    .filter((reward) => reward.id.startsWith('earned-'));
 }
 
 describe('refund claw-back', () => {

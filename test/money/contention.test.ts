@@ -60,7 +60,13 @@ describe('gift card loads to one card', () => {
   };
 
   const load = (headers?: Record<string, string>) =>
-    loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 }, headers);
+    loadGiftCard(
+      api,
+      world.merchant.token,
+      world.merchant.merchant.merchant_id,
+      { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 },
+      headers,
+    );
 
   it('answers 30 concurrent loads with 200 or a 409/429 with Retry-After (or a 503 timeout), never another 5xx, and the card holds what was loaded', async () => {
     const before = await giftCardBalance();
@@ -81,7 +87,9 @@ describe('gift card loads to one card', () => {
     expect(lateCommits).toBeLessThanOrEqual(timedOut.length);
     expect(after.version - before.version).toBe(loaded.length + lateCommits);
     // Each 200 names its own old and new value: together (with any late commit) they are the card's history, without gaps.
-    const steps = loaded.map((response) => response.body.gift_card_value_addition).sort((a, b) => a.old_value_at_merchant_amount - b.old_value_at_merchant_amount);
+    const steps = loaded
+      .map((response) => response.body.gift_card_value_addition)
+      .sort((a, b) => a.old_value_at_merchant_amount - b.old_value_at_merchant_amount);
     if (lateCommits === 0) steps.forEach((step, index) => expect(step.old_value_at_merchant_amount).toBe(before.balance + index * 1000));
     else expect(new Set(steps.map((step) => step.old_value_at_merchant_amount)).size).toBe(steps.length);
   }, 150_000);
@@ -97,7 +105,13 @@ describe('gift card loads to one card', () => {
     expect(second.text).toBe(first.text);
     expect((await giftCardBalance()).balance).toBe(before.balance + 1000);
     // The same key on another request is the contract's mismatch, and loads nothing.
-    const other = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 2000 }, { 'Idempotency-Key': key });
+    const other = await loadGiftCard(
+      api,
+      world.merchant.token,
+      world.merchant.merchant.merchant_id,
+      { payment_token_data: world.user.user.payment_token_data, value_amount: 2000 },
+      { 'Idempotency-Key': key },
+    );
     expect(other.status).toBe(422);
     expect(other.body[0].error).toMatchObject({ object: 'request', property: 'idempotency_key', code: 'mismatch' });
     expect((await giftCardBalance()).balance).toBe(before.balance + 1000);
@@ -143,7 +157,12 @@ describe('concurrent checks for one customer at one merchant', () => {
     const finals = await Promise.all(
       proposals.map((uuid) =>
         untilSettled(
-          () => api.call('POST', '/v15/completed_orders', { token: world.merchant.token, headers: { 'Idempotency-Key': `check-${uuid}` }, body: completeBody(world, uuid, { spend_amount: 1500, tip_amount: 100 }) }),
+          () =>
+            api.call('POST', '/v15/completed_orders', {
+              token: world.merchant.token,
+              headers: { 'Idempotency-Key': `check-${uuid}` },
+              body: completeBody(world, uuid, { spend_amount: 1500, tip_amount: 100 }),
+            }),
           refusals,
         ),
       ),
@@ -181,7 +200,15 @@ describe('concurrent one-step orders for one customer at one merchant', () => {
             api.call('POST', '/v15/orders', {
               authorization: `token merchant="${world.merchant.token}"`,
               headers: { 'Idempotency-Key': `one-step-${world.user.user.user_id}-${index}` },
-              body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1500, tip_amount: 100, items: [] } },
+              body: {
+                order: {
+                  location_id: world.location.location_id,
+                  payment_token_data: world.user.user.payment_token_data,
+                  spend_amount: 1500,
+                  tip_amount: 100,
+                  items: [],
+                },
+              },
             }),
           refusals,
         ),
@@ -200,7 +227,14 @@ describe('concurrent one-step orders for one customer at one merchant', () => {
     expect(card.balance).toBe(12 * 1600);
     expect(card.version).toBe(12);
     // Every source was completed or deleted, and no customer's lease is left behind.
-    const left = await db().send(new ScanCommand({ TableName: table(), FilterExpression: '(entity = :source AND user_id = :user AND #state <> :completed) OR (entity = :lease AND user_id = :user)', ExpressionAttributeNames: { '#state': 'state' }, ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id, ':completed': 'completed' } }));
+    const left = await db().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: '(entity = :source AND user_id = :user AND #state <> :completed) OR (entity = :lease AND user_id = :user)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id, ':completed': 'completed' },
+      }),
+    );
     expect(left.Items).toEqual([]);
     expect((await auditLedger()).mismatches).toEqual([]);
   });

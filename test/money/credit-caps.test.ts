@@ -28,12 +28,16 @@ const creditOf = async (world: OrderWorld, userId = world.user.user.user_id) => 
 const grant = (world: OrderWorld, valueAmount: number, email = world.user.email) =>
   api.call('POST', '/v15/merchant_funded_credits', {
     authorization: `token merchant="${world.merchant.token}"`,
-    body: { merchant_funded_credit: { ...grantsReference.request_body.merchant_funded_credit, email, merchant_id: merchantOf(world), value_amount: valueAmount } },
+    body: {
+      merchant_funded_credit: { ...grantsReference.request_body.merchant_funded_credit, email, merchant_id: merchantOf(world), value_amount: valueAmount },
+    },
   });
 const adjust = (world: OrderWorld, campaignId: number, adjustment: number) =>
   api.call('POST', '/v15/progress_adjustments', {
     authorization: `token merchant="${world.merchant.token}"`,
-    body: { progress_adjustment: { ...adjustmentReference.request_body.progress_adjustment, user_id: world.user.user.user_id, campaign_id: campaignId, adjustment } },
+    body: {
+      progress_adjustment: { ...adjustmentReference.request_body.progress_adjustment, user_id: world.user.user.user_id, campaign_id: campaignId, adjustment },
+    },
   });
 const refundDetached = (world: OrderWorld, creditAmount: number) =>
   api.call('POST', '/v15/detached_refunds', {
@@ -65,7 +69,7 @@ function expectRefusal(response: ApiResult, object: string, property: string, co
 }
 
 describe('a cap on every operation that gives credit by hand', () => {
-  it('refuses the red team\'s progress adjustment of 1,000,000 visits: 422, no progress, no reward, no credit to spend', async () => {
+  it("refuses the red team's progress adjustment of 1,000,000 visits: 422, no progress, no reward, no credit to spend", async () => {
     const world = await orderWorld();
     const visits = await campaignFixture(merchantOf(world), 'visit');
     const attack = await adjust(world, visits.campaign_id, 1_000_000);
@@ -107,7 +111,11 @@ describe('a daily budget per merchant', () => {
   it('counts grants, adjustments and detached refunds together; over it: 422 base, nothing written; --clear restores the default', async () => {
     const world = await orderWorld();
     expect((await placeOrder(api, world, { spend_amount: 5000 })).status).toBe(200);
-    expect(await setBudget(['--merchant-id', String(merchantOf(world)), '--daily-amount', '1000'])).toEqual({ merchant_id: merchantOf(world), daily_credit_budget_amount: 1000, default: false });
+    expect(await setBudget(['--merchant-id', String(merchantOf(world)), '--daily-amount', '1000'])).toEqual({
+      merchant_id: merchantOf(world),
+      daily_credit_budget_amount: 1000,
+      default: false,
+    });
     expect((await grant(world, 600)).status).toBe(204);
     const overGrant = await grant(world, 500);
     expectRefusal(overGrant, 'merchant_funded_credit', 'base', 'over_daily_credit_budget');
@@ -123,7 +131,11 @@ describe('a daily budget per merchant', () => {
     const [counter] = await readItems([keys.merchantCreditDay(merchantOf(world), budgetDay())], { consistent: true });
     expect(counter).toMatchObject({ issued: 1000, credit_grant_amount: 600, progress_adjustment_amount: 400 });
 
-    expect(await setBudget(['--merchant-id', String(merchantOf(world)), '--clear'])).toEqual({ merchant_id: merchantOf(world), daily_credit_budget_amount: DEFAULT_DAILY_CREDIT_BUDGET, default: true });
+    expect(await setBudget(['--merchant-id', String(merchantOf(world)), '--clear'])).toEqual({
+      merchant_id: merchantOf(world),
+      daily_credit_budget_amount: DEFAULT_DAILY_CREDIT_BUDGET,
+      default: true,
+    });
     expect((await grant(world, 500)).status).toBe(204);
     expect((await refundDetached(world, 100)).status).toBe(200);
     expect(await creditOf(world)).toBe(1600);
@@ -153,7 +165,8 @@ describe('a daily budget per merchant', () => {
     );
     const given = outcomes.filter((response) => response.status === 204);
     expect(given).toHaveLength(5);
-    for (const refused of outcomes.filter((response) => response.status !== 204)) expectRefusal(refused, 'merchant_funded_credit', 'base', 'over_daily_credit_budget');
+    for (const refused of outcomes.filter((response) => response.status !== 204))
+      expectRefusal(refused, 'merchant_funded_credit', 'base', 'over_daily_credit_budget');
     let total = 0;
     for (const customer of customers) total += await creditOf(world, customer.user.user_id);
     expect(total).toBe(1000);
@@ -162,7 +175,13 @@ describe('a daily budget per merchant', () => {
   it('set-credit-budget refuses bad input and an unknown merchant', async () => {
     const world = await orderWorld();
     const merchantId = String(merchantOf(world));
-    for (const args of [['--merchant-id', merchantId], ['--merchant-id', merchantId, '--daily-amount', '5', '--clear'], ['--merchant-id', merchantId, '--daily-amount', '-5'], ['--merchant-id', merchantId, '--daily-amount', '1000000001'], ['--daily-amount', '5']]) {
+    for (const args of [
+      ['--merchant-id', merchantId],
+      ['--merchant-id', merchantId, '--daily-amount', '5', '--clear'],
+      ['--merchant-id', merchantId, '--daily-amount', '-5'],
+      ['--merchant-id', merchantId, '--daily-amount', '1000000001'],
+      ['--daily-amount', '5'],
+    ]) {
       expect((await runAdmin(['set-credit-budget', ...args], api)).code, args.join(' ')).toBe(2);
     }
     const missing = await runAdmin(['set-credit-budget', '--merchant-id', '999999999', '--daily-amount', '1000'], api);

@@ -16,7 +16,9 @@ const api = useTestApi();
 const balance = async (world: OrderWorld) => (await getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
 /** The POS's credit check (it expires due grants first). */
 const creditCheck = (world: OrderWorld) =>
-  api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=${world.user.user.payment_token_data}`, { token: world.merchant.token });
+  api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=${world.user.user.payment_token_data}`, {
+    token: world.merchant.token,
+  });
 /** What the credit check shows. */
 const shown = async (world: OrderWorld) => {
   const response = await creditCheck(world);

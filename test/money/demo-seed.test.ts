@@ -20,7 +20,10 @@ describe('money demo data', () => {
     const holder = demo!.users.find((user) => user.id === money.gift_card_holder_user_id)!;
     const orders = await api.call('GET', '/v15/apps/orders', { token: holder.token });
     expect(orders.body.map((entry: any) => entry.order.uuid)).toContain(money.completed_order_uuid);
-    const refund = await api.call('POST', `/v14/orders/${money.completed_order_uuid}/refund`, { token: demo!.merchant.token, body: { refund: { manager_confirmation: demo!.merchant.manager_confirmation } } });
+    const refund = await api.call('POST', `/v14/orders/${money.completed_order_uuid}/refund`, {
+      token: demo!.merchant.token,
+      body: { refund: { manager_confirmation: demo!.merchant.manager_confirmation } },
+    });
     expect(refund.status).toBe(200);
     expect((await auditLedger()).mismatches).toEqual([]);
   });

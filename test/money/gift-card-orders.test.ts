@@ -40,12 +40,24 @@ afterAll(async () => {
 
 /** The mail items of the test's table addressed to `address` (the outbox: one per committed order). */
 const mailItemsTo = async (address: string) =>
-  (await scanAll({ TableName: table(), FilterExpression: 'begins_with(pk, :mail) AND #to = :to', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':mail': MAIL_PREFIX, ':to': address } })).filter((item) =>
-    keys.isMailKey(item),
-  );
+  (
+    await scanAll({
+      TableName: table(),
+      FilterExpression: 'begins_with(pk, :mail) AND #to = :to',
+      ExpressionAttributeNames: { '#to': 'to' },
+      ExpressionAttributeValues: { ':mail': MAIL_PREFIX, ':to': address },
+    })
+  ).filter((item) => keys.isMailKey(item));
 
 const body = (recipientEmail: string, valueAmount: number) => ({
-  gift_card_value_order: { ...ios.request_body_template.gift_card_value_order, merchant_id: merchantId, recipient_email: recipientEmail, recipient_message: 'Happy birthday!', recipient_name: 'Friend', value_amount: valueAmount },
+  gift_card_value_order: {
+    ...ios.request_body_template.gift_card_value_order,
+    merchant_id: merchantId,
+    recipient_email: recipientEmail,
+    recipient_message: 'Happy birthday!',
+    recipient_name: 'Friend',
+    value_amount: valueAmount,
+  },
 });
 const balance = async (account: string) => (await getBalance(account)).balance;
 
@@ -72,7 +84,9 @@ describe('POST /v15/users/gift_card_value_orders (A17)', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.destination.to).toEqual([recipient.email]);
     expect(mail[0]!.subject).toBe(`A $25.00 gift card for ${world.merchant.merchant.name}`);
-    expect(mail[0]!.body.text).toBe(`Hi Friend,\n\nYou have been sent a $25.00 gift card for ${world.merchant.merchant.name}. It is on your account now: pay with your QR code there.\n\nTheir message: Happy birthday!`);
+    expect(mail[0]!.body.text).toBe(
+      `Hi Friend,\n\nYou have been sent a $25.00 gift card for ${world.merchant.merchant.name}. It is on your account now: pay with your QR code there.\n\nTheir message: Happy birthday!`,
+    );
     expect(mail[0]!.body.html).toContain('<p>Their message: Happy birthday!</p>');
     // Its item is marked sent and keeps no body; it expires (TTL) within days.
     const [item] = await readItems([keys.mail(`gcorder:${first.body.gift_card_value_order.uuid}`)], { consistent: true });

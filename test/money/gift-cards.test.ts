@@ -12,26 +12,48 @@ const error = (object: string, property: string, message: string) => [{ error: e
 describe('POST /v15/merchants/:merchant_id/gift_card_value_additions', () => {
   it('loads value at the merchant and answers old and new value (C# client body)', async () => {
     const { merchant, user } = await moneyWorld();
-    const body = { payment_token_data: user.user.payment_token_data, value_amount: 1000, location_id: 1234, order_uuid: 'a7e23820d56802321bb64ab3b58dfe6c', tender_types: ['cash'], identifier_from_merchant: '012345' };
+    const body = {
+      payment_token_data: user.user.payment_token_data,
+      value_amount: 1000,
+      location_id: 1234,
+      order_uuid: 'a7e23820d56802321bb64ab3b58dfe6c',
+      tender_types: ['cash'],
+      identifier_from_merchant: '012345',
+    };
     const first = await loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, body);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ gift_card_value_addition: { added_value_amount: 1000, old_value_at_merchant_amount: 0, new_value_at_merchant_amount: 1000, uuid: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(first.body).toEqual({
+      gift_card_value_addition: {
+        added_value_amount: 1000,
+        old_value_at_merchant_amount: 0,
+        new_value_at_merchant_amount: 1000,
+        uuid: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
+    });
     // No external_identifier: every request is a new addition.
     const second = await loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, { ...body, value_amount: 2500 });
-    expect(second.body.gift_card_value_addition).toMatchObject({ added_value_amount: 2500, old_value_at_merchant_amount: 1000, new_value_at_merchant_amount: 3500 });
+    expect(second.body.gift_card_value_addition).toMatchObject({
+      added_value_amount: 2500,
+      old_value_at_merchant_amount: 1000,
+      new_value_at_merchant_amount: 3500,
+    });
     expect(second.body.gift_card_value_addition.uuid).not.toBe(first.body.gift_card_value_addition.uuid);
   });
 
   it('rejects an unknown QR code', async () => {
     const { merchant } = await moneyWorld();
-    const response = await loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, { payment_token_data: 'LU02NOTAREALCODE00000000000000LU', value_amount: 1000 });
+    const response = await loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, {
+      payment_token_data: 'LU02NOTAREALCODE00000000000000LU',
+      value_amount: 1000,
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual(error('gift_card_value_addition', 'base', 'You cannot add value to this QR code.'));
   });
 
   it('rejects more than $500.00, zero, negative and less than the $10 minimum', async () => {
     const { merchant, user } = await moneyWorld();
-    const load = (value_amount: number) => loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, { payment_token_data: user.user.payment_token_data, value_amount });
+    const load = (value_amount: number) =>
+      loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, { payment_token_data: user.user.payment_token_data, value_amount });
     const tooMuch = await load(50_001);
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body).toEqual(error('gift_cards/value_adder', 'base', 'Maximum amount that can be added to a gift card at once is $500.00'));
@@ -42,7 +64,16 @@ describe('POST /v15/merchants/:merchant_id/gift_card_value_additions', () => {
     }
     const tooLittle = await load(999);
     expect(tooLittle.status).toBe(422);
-    expect(tooLittle.body).toEqual([{ error: { object: 'gift_cards/value_adder', property: 'base', message: 'Minimum amount that can be added to a gift card at once is $10.00', code: 'below_minimum' } }]);
+    expect(tooLittle.body).toEqual([
+      {
+        error: {
+          object: 'gift_cards/value_adder',
+          property: 'base',
+          message: 'Minimum amount that can be added to a gift card at once is $10.00',
+          code: 'below_minimum',
+        },
+      },
+    ]);
     expect((await load(50_000)).status).toBe(200);
     expect((await getBalance(giftCardAccountKey(user.user.user_id, merchant.merchant.merchant_id))).balance).toBe(50_000);
   });
@@ -50,7 +81,10 @@ describe('POST /v15/merchants/:merchant_id/gift_card_value_additions', () => {
   it("answers 401 to another merchant's token", async () => {
     const { app, merchant, user } = await moneyWorld();
     const other = await merchantFixture(app.app_id);
-    const response = await loadGiftCard(api, other.token, merchant.merchant.merchant_id, { payment_token_data: user.user.payment_token_data, value_amount: 1000 });
+    const response = await loadGiftCard(api, other.token, merchant.merchant.merchant_id, {
+      payment_token_data: user.user.payment_token_data,
+      value_amount: 1000,
+    });
     expect(response.status).toBe(401);
     expect((await getBalance(giftCardAccountKey(user.user.user_id, merchant.merchant.merchant_id))).balance).toBe(0);
   });
@@ -64,7 +98,11 @@ describe('POST /v15/merchants/:merchant_id/gift_card_value_additions', () => {
     expect(responses.map((response) => response.status)).toEqual(Array(50).fill(200));
     const texts = new Set(responses.map((response) => JSON.stringify(response.body)));
     expect([...texts]).toEqual([JSON.stringify(responses[0]!.body)]);
-    expect(responses[0]!.body.gift_card_value_addition).toMatchObject({ added_value_amount: 2000, old_value_at_merchant_amount: 1500, new_value_at_merchant_amount: 3500 });
+    expect(responses[0]!.body.gift_card_value_addition).toMatchObject({
+      added_value_amount: 2000,
+      old_value_at_merchant_amount: 1500,
+      new_value_at_merchant_amount: 3500,
+    });
     expect((await getBalance(giftCardAccountKey(user.user.user_id, merchant.merchant.merchant_id))).balance).toBe(3500);
 
     const replay = await loadGiftCard(api, merchant.token, merchant.merchant.merchant_id, { ...body, value_amount: 40_000 });

@@ -60,12 +60,21 @@ function gift(world: OrderWorld, recipientEmail: string, valueAmount = 2500, mer
 
 /** iOS's sign-up (POST /v15/apps/users with the app's api_key), asking for the QR code. */
 function signUpIos(email: string) {
-  return api.call('POST', '/v15/apps/users', { body: { ...iosSignUp, api_key: signUpApp.apiKey, user: { email, first_name: 'New', last_name: 'Friend' }, permission_keynames: ['read_qr_code'] } });
+  return api.call('POST', '/v15/apps/users', {
+    body: { ...iosSignUp, api_key: signUpApp.apiKey, user: { email, first_name: 'New', last_name: 'Friend' }, permission_keynames: ['read_qr_code'] },
+  });
 }
 
 /** Android's sign-up (POST /v15/users). */
 function signUpAndroid(email: string) {
-  return api.call('POST', '/v15/users', { body: { ...androidSignUp, api_key: signUpApp.apiKey, user: { ...androidSignUp.user, email, first_name: 'New', last_name: 'Friend' }, permission_keynames: ['read_qr_code'] } });
+  return api.call('POST', '/v15/users', {
+    body: {
+      ...androidSignUp,
+      api_key: signUpApp.apiKey,
+      user: { ...androidSignUp.user, email, first_name: 'New', last_name: 'Friend' },
+      permission_keynames: ['read_qr_code'],
+    },
+  });
 }
 
 /** What a prober could compare: status, the answer's fields and types, every header but the per-request ones. */
@@ -99,7 +108,11 @@ async function expectBalancedLedger() {
 async function giftCardAtPos(world: OrderWorld, token: string): Promise<number> {
   const code = await api.call('GET', '/v15/payment_token', { token });
   expect(code.status, code.text).toBe(200);
-  const credit = await api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=${code.body.payment_token.data}`, { token: world.merchant.token });
+  const credit = await api.call(
+    'GET',
+    `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=${code.body.payment_token.data}`,
+    { token: world.merchant.token },
+  );
   expect(credit.status, credit.text).toBe(200);
   return credit.body.merchant_funded_credit.gift_card_amount;
 }
@@ -126,8 +139,19 @@ describe('a gift card order for an email with no account', () => {
     await expectBalancedLedger();
     // The buyer sees which gift waits for its recipient, and until when.
     expect(await sentGifts(world)).toEqual([
-      expect.objectContaining({ uuid: toUnknown.body.gift_card_value_order.uuid, recipient_email: email, value_amount: 2500, state: 'pending', pending_until: expect.any(String) }),
-      expect.objectContaining({ uuid: toRegistered.body.gift_card_value_order.uuid, recipient_email: registered.email, state: 'delivered', pending_until: null }),
+      expect.objectContaining({
+        uuid: toUnknown.body.gift_card_value_order.uuid,
+        recipient_email: email,
+        value_amount: 2500,
+        state: 'pending',
+        pending_until: expect.any(String),
+      }),
+      expect.objectContaining({
+        uuid: toRegistered.body.gift_card_value_order.uuid,
+        recipient_email: registered.email,
+        state: 'delivered',
+        pending_until: null,
+      }),
     ]);
 
     // The recipient is told to sign up with that email.
@@ -165,7 +189,9 @@ describe('a gift card order for an email with no account', () => {
     const calls = gateway.since();
     const refused = await gift(second, email, 1000);
     expect(refused.status, refused.text).toBe(422);
-    expect(refused.body).toEqual([{ error: expect.objectContaining({ object: 'gift_card_value_order', property: 'recipient_email', code: 'too_many_held_gifts' }) }]);
+    expect(refused.body).toEqual([
+      { error: expect.objectContaining({ object: 'gift_card_value_order', property: 'recipient_email', code: 'too_many_held_gifts' }) },
+    ]);
     expect(calls().charges).toEqual([]);
 
     const signedUp = await signUpAndroid(email);
@@ -186,7 +212,10 @@ describe('a gift card order for an email with no account', () => {
 
     const responses = await Promise.all([signUpIos(email), signUpAndroid(email), signUpIos(email), signUpAndroid(email)]);
     const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200), responses.map((response) => response.text).join('\n')).toHaveLength(1);
+    expect(
+      statuses.filter((status) => status === 200),
+      responses.map((response) => response.text).join('\n'),
+    ).toHaveLength(1);
     expect(statuses.filter((status) => status === 422)).toHaveLength(3);
     const winner = responses.find((response) => response.status === 200)!;
     expect(await balance(giftCardAccountKey(winner.body.user.id, merchantId))).toBe(2500);
@@ -210,7 +239,7 @@ describe('a gift card order for an email with no account', () => {
     await expectBalancedLedger();
   });
 
-  it('goes to an account that changes its email to the gift\'s', async () => {
+  it("goes to an account that changes its email to the gift's", async () => {
     const world = await orderWorld();
     const merchantId = world.merchant.merchant.merchant_id;
     const email = newEmail();

@@ -46,7 +46,11 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     expect(first.status).toBe(200);
     const changed = await propose(api, world, { spend_amount: 1200 }, headers);
     expect(changed.status).toBe(422);
-    expect(changed.body).toEqual([{ error: { object: 'request', property: 'idempotency_key', message: 'This Idempotency-Key was already used with a different request.', code: 'mismatch' } }]);
+    expect(changed.body).toEqual([
+      {
+        error: { object: 'request', property: 'idempotency_key', message: 'This Idempotency-Key was already used with a different request.', code: 'mismatch' },
+      },
+    ]);
   });
 
   it('answers 409 with Retry-After while the first request is in flight, and proceeds once its lease expired', async () => {
@@ -113,7 +117,11 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     const other = await merchantFixture(world.app.app_id);
     const headers = key();
     const mine = await propose(api, world, {}, headers);
-    const theirs = await api.call('POST', '/v15/proposed_orders', { token: other.token, headers, body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000 } } });
+    const theirs = await api.call('POST', '/v15/proposed_orders', {
+      token: other.token,
+      headers,
+      body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000 } },
+    });
     expect(mine.status).toBe(200);
     expect(theirs.status).toBe(401); // their own request ran (not a mismatch): the location is not theirs (issue 34.3)
     expect(theirs.body[0].error.property).toBe('merchant_token');
@@ -129,7 +137,8 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     const merchantId = world.merchant.merchant.merchant_id;
     const headers = key();
     const body = { order: { location_id: world.location.location_id, spend_amount: 700 } };
-    const orderFor = (userToken: string) => api.call('POST', '/v15/orders', { authorization: `token merchant="${world.merchant.token}", user="${userToken}"`, headers, body });
+    const orderFor = (userToken: string) =>
+      api.call('POST', '/v15/orders', { authorization: `token merchant="${world.merchant.token}", user="${userToken}"`, headers, body });
 
     const first = await orderFor(world.user.token);
     expect(first.status, first.text).toBe(200);
@@ -137,7 +146,14 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     expect(second.status).toBe(422);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
     expect(second.body).toEqual([
-      { error: { object: 'request', property: 'idempotency_key', message: 'This Idempotency-Key was already used by other credentials; use a new key for each customer.', code: 'other_caller' } },
+      {
+        error: {
+          object: 'request',
+          property: 'idempotency_key',
+          message: 'This Idempotency-Key was already used by other credentials; use a new key for each customer.',
+          code: 'other_caller',
+        },
+      },
     ]);
     // The first customer's retry still replays; the second paid nothing and is charged once with a key of their own.
     const retry = await orderFor(world.user.token);
@@ -145,7 +161,11 @@ describe('Idempotency-Key on money-moving POSTs', () => {
     expect(retry.text).toBe(first.text);
     expect((await getBalance(cardAccountKey(world.user.user.user_id, merchantId))).balance).toBe(700);
     expect((await getBalance(cardAccountKey(other.user.user_id, merchantId))).balance).toBe(0);
-    const own = await api.call('POST', '/v15/orders', { authorization: `token merchant="${world.merchant.token}", user="${other.token}"`, headers: key(), body });
+    const own = await api.call('POST', '/v15/orders', {
+      authorization: `token merchant="${world.merchant.token}", user="${other.token}"`,
+      headers: key(),
+      body,
+    });
     expect(own.status, own.text).toBe(200);
     expect(own.body.order.uuid).not.toBe(first.body.order.uuid);
     expect((await getBalance(cardAccountKey(other.user.user_id, merchantId))).balance).toBe(700);

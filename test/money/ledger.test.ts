@@ -33,7 +33,8 @@ async function transactionsOf(run: () => Promise<unknown>): Promise<TransactItem
   return sent;
 }
 
-const ledgerPuts = (items: TransactItem[]) => items.flatMap((item) => (item.Put && [`LedgerEntry`, CONTRA_ENTRY].includes(item.Put.Item?.entity) ? [item.Put.Item!] : []));
+const ledgerPuts = (items: TransactItem[]) =>
+  items.flatMap((item) => (item.Put && [`LedgerEntry`, CONTRA_ENTRY].includes(item.Put.Item?.entity) ? [item.Put.Item!] : []));
 
 /** Each user-side leg's other leg is in the same transaction, with the amount negated. */
 function expectBalancedTransfers(items: TransactItem[], kinds: string[]) {
@@ -42,7 +43,9 @@ function expectBalancedTransfers(items: TransactItem[], kinds: string[]) {
   expect(userLegs.map((leg) => leg.kind).sort()).toEqual([...kinds].sort());
   for (const leg of userLegs) {
     const other = legs.filter((candidate) => candidate !== leg && candidate.transfer_id === leg.transfer_id);
-    expect(other).toEqual([expect.objectContaining({ entity: CONTRA_ENTRY, account: leg.contra_account, contra_account: leg.account, amount: -leg.amount, kind: leg.kind })]);
+    expect(other).toEqual([
+      expect.objectContaining({ entity: CONTRA_ENTRY, account: leg.contra_account, contra_account: leg.account, amount: -leg.amount, kind: leg.kind }),
+    ]);
   }
 }
 
@@ -78,6 +81,12 @@ describe('double-entry ledger', () => {
     const audit = await auditLedger();
     expect(audit).toMatchObject({ mismatches: [], total: 0 });
     // What the order spent and the refund gave back cancel out on the sinks; the sources keep what they put in.
-    expect(audit.platform).toMatchObject({ [`redeemed:${merchantId}`]: 0, [`discounts:${merchantId}`]: 0, [`gateway:${merchantId}`]: 0, [`till:${merchantId}`]: -1000, [`funding:${merchantId}`]: -200 });
+    expect(audit.platform).toMatchObject({
+      [`redeemed:${merchantId}`]: 0,
+      [`discounts:${merchantId}`]: 0,
+      [`gateway:${merchantId}`]: 0,
+      [`till:${merchantId}`]: -1000,
+      [`funding:${merchantId}`]: -200,
+    });
   });
 });

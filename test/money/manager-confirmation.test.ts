@@ -31,7 +31,14 @@ const merchantWindow = (world: OrderWorld) => windowKey(MANAGER_CODE_MERCHANT_FA
 
 /** Ends a window now, as if 15 minutes had passed. */
 async function endWindow(key: { pk: string; sk: string }) {
-  await db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET ends_at = :now', ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) } }));
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: key,
+      UpdateExpression: 'SET ends_at = :now',
+      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+    }),
+  );
 }
 
 async function windowCount(key: { pk: string; sk: string }): Promise<number> {
@@ -70,7 +77,7 @@ describe('manager confirmation lockout', () => {
     expect(accepted.body.order.refunded_at).not.toBeNull();
   });
 
-  it('20 wrong codes over a merchant\'s orders lock every refund there; another merchant is unaffected', async () => {
+  it("20 wrong codes over a merchant's orders lock every refund there; another merchant is unaffected", async () => {
     const world = await orderWorld({ managerConfirmation: CODE });
     // One customer's orders are settled one at a time (docs/money.md): placed in turn.
     const orders: string[] = [];

@@ -21,10 +21,19 @@ const refundRequest = clientPayload('csharp_v15_orders_uuid_refund__create.json'
 const completion = (world: OrderWorld, proposedOrderUuid: string, fields: Record<string, unknown> = {}) =>
   api.call('POST', '/v15/completed_orders', {
     token: world.merchant.token,
-    body: { completed_order: { ...completionRequest, proposed_order_uuid: proposedOrderUuid, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, ...fields } },
+    body: {
+      completed_order: {
+        ...completionRequest,
+        proposed_order_uuid: proposedOrderUuid,
+        location_id: world.location.location_id,
+        payment_token_data: world.user.user.payment_token_data,
+        ...fields,
+      },
+    },
   });
 
-const refund = (world: OrderWorld, orderUuid: string) => api.call('POST', `/v15/orders/${orderUuid}/refund`, { token: world.merchant.token, body: refundRequest });
+const refund = (world: OrderWorld, orderUuid: string) =>
+  api.call('POST', `/v15/orders/${orderUuid}/refund`, { token: world.merchant.token, body: refundRequest });
 
 const balances = async (world: OrderWorld) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
@@ -75,7 +84,14 @@ describe('a completion sent again without an Idempotency-Key', () => {
     const other = await completion(world, uuid, { spend_amount: 500 });
     expect(other.status, other.text).toBe(422);
     expect(other.body).toEqual([
-      { error: { object: 'order', property: 'base', code: 'differs_from_completed', message: 'This order was already completed with different terms; nothing was charged. Propose a new order for a new check.' } },
+      {
+        error: {
+          object: 'order',
+          property: 'base',
+          code: 'differs_from_completed',
+          message: 'This order was already completed with different terms; nothing was charged. Propose a new order for a new check.',
+        },
+      },
     ]);
     expect(observed().charges).toEqual([]);
     expect(await balances(world)).toEqual({ credit: 0, card: 10, cardEntries: 1 });

@@ -28,7 +28,8 @@ const coffee = (quantity: unknown, chargedPriceAmount: unknown = 0, extra: Recor
   item: { name: 'Latte', description: 'Hot latte', sku: 'COFFEE-12', category: 'Drinks', quantity, charged_price_amount: chargedPriceAmount, ...extra },
 });
 
-const credit = (world: OrderWorld) => getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id)).then((balance) => balance.balance);
+const credit = (world: OrderWorld) =>
+  getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id)).then((balance) => balance.balance);
 
 async function itemProgress(world: OrderWorld, campaign: CampaignItem): Promise<number> {
   const view = await api.call('GET', `/v15/campaigns/${campaign.campaign_id}/item_based_loyalty_v1`, { token: world.user.token });
@@ -97,7 +98,10 @@ describe('order math is bounded', () => {
   it('answers 422 to line, fee and check amounts past the safe range', async () => {
     expectItemsError(await propose(api, world, { spend_amount: 100, items: [coffee(1, 1e16)] }), 'proposed_order');
     expectItemsError(await propose(api, world, { spend_amount: 100, items: [coffee(1, 100, { standard_price_amount: 2 ** 53 + 2 })] }), 'proposed_order');
-    const fee = await complete(api, world, proposedUuid, { spend_amount: 0, fees: [{ fee: { type: 'custom', charged_price_amount: 1e300, collector: 'merchant' } }] });
+    const fee = await complete(api, world, proposedUuid, {
+      spend_amount: 0,
+      fees: [{ fee: { type: 'custom', charged_price_amount: 1e300, collector: 'merchant' } }],
+    });
     expect(fee.status, fee.text).toBe(422);
     expect(fee.body[0].error.property).toMatch(/^fees/);
     const spend = await propose(api, world, { spend_amount: 2 ** 53 + 2 });
@@ -115,7 +119,7 @@ describe('order math is bounded', () => {
 });
 
 describe('loyalty earns only what the reconciled check allows', () => {
-  it('earns nothing from the item campaign\'s SKU on a $0 check, at the largest quantity accepted', async () => {
+  it("earns nothing from the item campaign's SKU on a $0 check, at the largest quantity accepted", async () => {
     const { world, item } = await campaignWorld();
     const response = await check(world, 0, [coffee(MAX_ITEM_QUANTITY, 0), coffee(MAX_ITEM_QUANTITY, 5000)]);
     expect(response.status, response.text).toBe(200);
@@ -123,7 +127,7 @@ describe('loyalty earns only what the reconciled check allows', () => {
     expect(await credit(world)).toBe(0);
   });
 
-  it('accepts 10,000 of one item (the C# SDK\'s quantity; issue 34.4) and counts only the 7 cents the line was charged', async () => {
+  it("accepts 10,000 of one item (the C# SDK's quantity; issue 34.4) and counts only the 7 cents the line was charged", async () => {
     const { world, item } = await campaignWorld();
     const response = await check(world, 500, [coffee(10_000, 7)]);
     expect(response.status, response.text).toBe(200);
@@ -132,7 +136,7 @@ describe('loyalty earns only what the reconciled check allows', () => {
     expect(await credit(world)).toBe(300);
   });
 
-  it('counts at most one unit per cent a line was charged, and no more units than the check\'s qualifying spend', async () => {
+  it("counts at most one unit per cent a line was charged, and no more units than the check's qualifying spend", async () => {
     const { world, item } = await campaignWorld();
     // 10 lattes charged 3 cents in all: 3 units.
     expect((await check(world, 1000, [coffee(10, 3)])).status).toBe(200);

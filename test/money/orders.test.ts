@@ -10,7 +10,11 @@ const api = useTestApi();
 
 const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
+  const [giftCard, credit, card] = await Promise.all([
+    getBalance(giftCardAccountKey(userId, merchantId)),
+    getBalance(creditAccountKey(userId, merchantId)),
+    getBalance(cardAccountKey(userId, merchantId)),
+  ]);
   return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
 };
 
@@ -18,7 +22,12 @@ describe('POST /v15/proposed_orders', () => {
   it('answers the uuid and the merchant-funded credit the customer can apply (C# client body)', async () => {
     const world = await orderWorld({ credit: 2578 });
     const request = payload('csharp_v15_proposed_orders__create.json').request_body.proposed_order;
-    const response = await propose(api, world, { ...request, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 5000 });
+    const response = await propose(api, world, {
+      ...request,
+      location_id: world.location.location_id,
+      payment_token_data: world.user.user.payment_token_data,
+      spend_amount: 5000,
+    });
     expect(response.status).toBe(200);
     expect(response.body.proposed_order).toMatchObject({ uuid: expect.stringMatching(/^[0-9a-f]{32}$/), discount_amount: 2578 });
   });
@@ -37,13 +46,17 @@ describe('POST /v15/proposed_orders', () => {
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const badLocation = await propose(api, world, { location_id: otherLocation.location_id });
     expect(badLocation.status).toBe(401);
-    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    expect(badLocation.body).toEqual([
+      { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+    ]);
     const missingLocation = await propose(api, world, { location_id: 987_654_321 });
     expect(missingLocation.status).toBe(422);
     expect(missingLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
     const badUser = await propose(api, world, { payment_token_data: 'LU02UNKNOWN00000000000000000000LU' });
     expect(badUser.status).toBe(401);
-    expect(badUser.body).toEqual([{ error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } }]);
+    expect(badUser.body).toEqual([
+      { error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } },
+    ]);
   });
 });
 
@@ -52,9 +65,23 @@ describe('POST /v15/completed_orders', () => {
     const world = await orderWorld({ credit: 100 });
     const proposed = await propose(api, world, { spend_amount: 110 });
     const request = payload('csharp_v15_completed_orders__create.json').request_body.completed_order;
-    const response = await complete(api, world, proposed.body.proposed_order.uuid, { ...request, proposed_order_uuid: proposed.body.proposed_order.uuid, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data });
+    const response = await complete(api, world, proposed.body.proposed_order.uuid, {
+      ...request,
+      proposed_order_uuid: proposed.body.proposed_order.uuid,
+      location_id: world.location.location_id,
+      payment_token_data: world.user.user.payment_token_data,
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ order: { gift_card_total_amount: 0, gift_card_tip_amount: 0, spend_amount: 110, tip_amount: 0, total_amount: 110, uuid: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(response.body).toEqual({
+      order: {
+        gift_card_total_amount: 0,
+        gift_card_tip_amount: 0,
+        spend_amount: 110,
+        tip_amount: 0,
+        total_amount: 110,
+        uuid: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
+    });
     expect(response.body.order.uuid).not.toBe(proposed.body.proposed_order.uuid);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 10 });
   });
@@ -84,10 +111,19 @@ describe('POST /v15/completed_orders', () => {
 
   it('pays with gift card value at the merchant first, tip included', async () => {
     const world = await orderWorld();
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1100 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: 1100,
+    });
     const response = await placeOrder(api, world, { spend_amount: 1000, tip_amount: 200 });
     expect(response.status).toBe(200);
-    expect(response.body.order).toMatchObject({ gift_card_total_amount: 1100, gift_card_tip_amount: 100, spend_amount: 1000, tip_amount: 200, total_amount: 1200 });
+    expect(response.body.order).toMatchObject({
+      gift_card_total_amount: 1100,
+      gift_card_tip_amount: 100,
+      spend_amount: 1000,
+      tip_amount: 200,
+      total_amount: 1200,
+    });
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 100 });
   });
 
@@ -104,7 +140,9 @@ describe('POST /v15/completed_orders', () => {
     const proposed = await propose(api, limited, { spend_amount: 2000 });
     const rejected = await complete(api, limited, proposed.body.proposed_order.uuid, { spend_amount: 2000, applied_discount_amount: 100 });
     expect(rejected.status).toBe(422);
-    expect(rejected.body).toEqual([{ error: { object: 'order', property: 'base', message: expect.stringContaining('insufficient funds'), code: 'insufficient_funds' } }]);
+    expect(rejected.body).toEqual([
+      { error: { object: 'order', property: 'base', message: expect.stringContaining('insufficient funds'), code: 'insufficient_funds' } },
+    ]);
     expect(await balances(limited)).toEqual({ giftCard: 0, credit: 100, card: 0 });
     // The proposed order is still there to complete another way.
     const retried = await complete(api, limited, proposed.body.proposed_order.uuid, { spend_amount: 1600, applied_discount_amount: 100 });
@@ -131,8 +169,17 @@ describe('POST /v15/completed_orders', () => {
 
   it('rule 5: discount_only applies only merchant-funded credit, no gift card and no charge', async () => {
     const world = await orderWorld({ credit: 250 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 5000 });
-    const response = await placeOrder(api, world, { spend_amount: 1000, applied_discount_amount: 250, discount_only: true, partial_authorization_allowed: true, tip_amount: 100 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: 5000,
+    });
+    const response = await placeOrder(api, world, {
+      spend_amount: 1000,
+      applied_discount_amount: 250,
+      discount_only: true,
+      partial_authorization_allowed: true,
+      tip_amount: 100,
+    });
     expect(response.status).toBe(200);
     expect(response.body.order).toMatchObject({ spend_amount: 250, gift_card_total_amount: 0, tip_amount: 0, total_amount: 250 });
     expect(await balances(world)).toEqual({ giftCard: 5000, credit: 0, card: 0 });
@@ -145,17 +192,23 @@ describe('POST /v15/completed_orders', () => {
     const other = await merchantFixture(world.app.app_id);
     const wrongMerchant = await complete(api, world, uuid, {}, { token: other.token });
     expect(wrongMerchant.status).toBe(401);
-    expect(wrongMerchant.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    expect(wrongMerchant.body).toEqual([
+      { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+    ]);
     const unknownUser = await complete(api, world, uuid, { payment_token_data: 'LU02UNKNOWN00000000000000000000LU' });
     expect(unknownUser.status).toBe(401);
-    expect(unknownUser.body).toEqual([{ error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } }]);
+    expect(unknownUser.body).toEqual([
+      { error: { object: 'order', property: 'user_token', message: 'Not authorized to create orders for this user.', code: 'not_authorized' } },
+    ]);
     const stranger = await orderWorld();
     const otherUser = await complete(api, world, uuid, { payment_token_data: stranger.user.user.payment_token_data });
     expect(otherUser.status).toBe(401);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     const badLocation = await complete(api, world, uuid, { location_id: otherLocation.location_id });
     expect(badLocation.status).toBe(401);
-    expect(badLocation.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    expect(badLocation.body).toEqual([
+      { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+    ]);
     const missingLocation = await complete(api, world, uuid, { location_id: 999_999 });
     expect(missingLocation.status).toBe(422);
     expect(missingLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
@@ -176,7 +229,10 @@ describe('POST /v15/completed_orders', () => {
     }
     const tooLong = await complete(api, world, uuid, { receipt_message_html: 'x'.repeat(1001) });
     expect(tooLong.body[0].error).toMatchObject({ property: 'receipt_message_html', code: 'too_long' });
-    const fine = await complete(api, world, uuid, { identifier_from_merchant: '1234567890', receipt_message_html: '<p>Thanks! <strong>Come again</strong><br/><a href="https://example.com">site</a></p>' });
+    const fine = await complete(api, world, uuid, {
+      identifier_from_merchant: '1234567890',
+      receipt_message_html: '<p>Thanks! <strong>Come again</strong><br/><a href="https://example.com">site</a></p>',
+    });
     expect(fine.status).toBe(200);
   });
 

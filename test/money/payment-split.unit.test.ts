@@ -26,7 +26,14 @@ describe('availableDiscount', () => {
 
 describe('splitPayment', () => {
   it('charges the card everything when there is no discount and no gift card value (rule 1: the tip is on top of the spend)', () => {
-    expect(split({ spend: 1000, tip: 150 })).toEqual({ approvedSpend: 1000, approvedTip: 150, appliedDiscount: 0, giftCardSpend: 0, giftCardTip: 0, charged: 1150 });
+    expect(split({ spend: 1000, tip: 150 })).toEqual({
+      approvedSpend: 1000,
+      approvedTip: 150,
+      appliedDiscount: 0,
+      giftCardSpend: 0,
+      giftCardTip: 0,
+      charged: 1150,
+    });
   });
 
   it('takes the applied discount first, then gift card value for the spend, then for the tip, then the card', () => {
@@ -80,13 +87,26 @@ describe('withCardApproval', () => {
 describe('split invariants', () => {
   const cents = fc.integer({ min: 0, max: 1_000_000 });
   const orders = fc
-    .record({ spend: cents, tip: cents, discount: cents, giftCardValue: cents, discountOnly: fc.boolean(), approvedShare: fc.double({ min: 0, max: 1, noNaN: true }) })
+    .record({
+      spend: cents,
+      tip: cents,
+      discount: cents,
+      giftCardValue: cents,
+      discountOnly: fc.boolean(),
+      approvedShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
     .map((order) => ({ ...order, appliedDiscount: Math.min(order.discount, order.spend) }));
 
   it('pays every approved cent from exactly one tender, never more than was asked or held', () => {
     fc.assert(
       fc.property(orders, (order) => {
-        const planned = splitPayment({ spend: order.spend, tip: order.tip, appliedDiscount: order.appliedDiscount, giftCardValue: order.giftCardValue, discountOnly: order.discountOnly });
+        const planned = splitPayment({
+          spend: order.spend,
+          tip: order.tip,
+          appliedDiscount: order.appliedDiscount,
+          giftCardValue: order.giftCardValue,
+          discountOnly: order.discountOnly,
+        });
         const approved = withCardApproval(planned, Math.floor(planned.charged * order.approvedShare));
         for (const result of [planned, approved]) {
           expect(paidByTenders(result)).toBe(result.approvedSpend + result.approvedTip);

@@ -24,7 +24,14 @@ const grant = (world: OrderWorld, fields: Record<string, unknown> = {}, options:
   api.call('POST', '/v15/merchant_funded_credits', {
     authorization: options.authorization ?? `token merchant="${world.merchant.token}"`,
     headers: options.headers,
-    body: { merchant_funded_credit: { ...grantsReference.request_body.merchant_funded_credit, email: world.user.email, merchant_id: world.merchant.merchant.merchant_id, ...fields } },
+    body: {
+      merchant_funded_credit: {
+        ...grantsReference.request_body.merchant_funded_credit,
+        email: world.user.email,
+        merchant_id: world.merchant.merchant.merchant_id,
+        ...fields,
+      },
+    },
   });
 const offered = async (world: OrderWorld) => (await propose(api, world, { spend_amount: 100_000 })).body.proposed_order.discount_amount as number;
 /** Time passing for the user's open grants at the merchant: each one's stored expiry moves a second into the past. */
@@ -33,7 +40,14 @@ const passExpiry = async (world: OrderWorld) => {
   const [item] = await readItems([key], { consistent: true });
   const past = isoSeconds(new Date(Date.now() - 1000));
   const grants = (item!.grants as { expires_at: string }[]).map((grant) => ({ ...grant, expires_at: past }));
-  await db().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET grants = :grants, next_expiry_at = :past', ExpressionAttributeValues: { ':grants': grants, ':past': past } }));
+  await db().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: key,
+      UpdateExpression: 'SET grants = :grants, next_expiry_at = :past',
+      ExpressionAttributeValues: { ':grants': grants, ':past': past },
+    }),
+  );
 };
 const until = async (condition: () => Promise<boolean>) => {
   for (let attempt = 0; attempt < 100 && !(await condition()); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -58,7 +72,9 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
     const world = await orderWorld();
     const unknown = await grant(world, { email: 'nobody-here@example.com' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body).toEqual([{ error: { object: 'merchant_funded_credit', property: 'email', message: 'Email does not match any User', code: 'not_found' } }]);
+    expect(unknown.body).toEqual([
+      { error: { object: 'merchant_funded_credit', property: 'email', message: 'Email does not match any User', code: 'not_found' } },
+    ]);
     const other = await merchantFixture(world.app.app_id);
     expect((await grant(world, { merchant_id: other.merchant.merchant_id })).status).toBe(401);
     for (const fields of [{ global: true }, { value_amount: 0 }, { value_amount: 50_001 }, { duration_in_seconds: 0 }]) {
@@ -82,7 +98,9 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
     expect((await complete(api, world, proposed.body.proposed_order.uuid, { spend_amount: 1000, applied_discount_amount: 100 })).status).toBe(200);
     const location = world.location.location_id;
     const qr = world.user.user.payment_token_data;
-    const shown = async () => (await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })).body.merchant_funded_credit.discount_amount;
+    const shown = async () =>
+      (await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })).body
+        .merchant_funded_credit.discount_amount;
     const waiting = await propose(api, world, { spend_amount: 1000 });
     expect(await shown()).toBe(250);
     // The hour passes: the stored expiry moves into the past (a real wait made this test depend on the
@@ -98,7 +116,9 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
     const tooMuch = await complete(api, world, waiting.body.proposed_order.uuid, { spend_amount: 1000, applied_discount_amount: 60 });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body[0].error).toMatchObject({ property: 'applied_discount_amount', code: 'exceeds_available' });
-    const entries = await (await import('#shared/db/reads.ts')).queryAll({
+    const entries = await (
+      await import('#shared/db/reads.ts')
+    ).queryAll({
       TableName: api.tableName,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.ledgerEntryPrefix(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id)).pk },
@@ -138,8 +158,12 @@ describe('P9 POST /v15/merchant_funded_credits', () => {
 describe('P10 POST /v15/progress_adjustments', () => {
   const reference = payload('docs_v15_progress_adjustments__create.json');
   const adjust = (world: OrderWorld, fields: Record<string, unknown>, token = world.merchant.token) =>
-    api.call('POST', '/v15/progress_adjustments', { authorization: `token merchant="${token}"`, body: { progress_adjustment: { ...reference.request_body.progress_adjustment, user_id: world.user.user.user_id, ...fields } } });
-  const view = async (world: OrderWorld, campaignId: number, type: string) => (await api.call('GET', `/v15/campaigns/${campaignId}/${type}`, { token: world.user.token })).body.campaign;
+    api.call('POST', '/v15/progress_adjustments', {
+      authorization: `token merchant="${token}"`,
+      body: { progress_adjustment: { ...reference.request_body.progress_adjustment, user_id: world.user.user.user_id, ...fields } },
+    });
+  const view = async (world: OrderWorld, campaignId: number, type: string) =>
+    (await api.call('GET', `/v15/campaigns/${campaignId}/${type}`, { token: world.user.token })).body.campaign;
 
   it('adds progress by the order rules (the docs body, by user id or email): reaching the goal earns the reward as credit', async () => {
     const world = await orderWorld();
@@ -165,7 +189,9 @@ describe('P10 POST /v15/progress_adjustments', () => {
     const campaign = await campaignFixture(world.merchant.merchant.merchant_id, 'spend');
     const unknown = await adjust(world, { campaign_id: campaign.campaign_id, user_id: null, email: 'nobody-here@example.com' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body).toEqual([{ error: { object: 'progress_adjustment', property: 'email', message: 'Email does not match any User', code: 'not_found' } }]);
+    expect(unknown.body).toEqual([
+      { error: { object: 'progress_adjustment', property: 'email', message: 'Email does not match any User', code: 'not_found' } },
+    ]);
     const other = await merchantFixture(world.app.app_id);
     expect((await adjust(world, { campaign_id: campaign.campaign_id }, other.token)).status).toBe(401);
     const value = await campaignFixture(world.merchant.merchant.merchant_id, 'value');

@@ -19,7 +19,10 @@ const withPreferences = (data: string) => `${data}0300FALU`;
 async function worldWithCredit(credit: number, giftCard: number) {
   const world = await orderWorld({ credit });
   if (giftCard > 0) {
-    const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: giftCard });
+    const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: giftCard,
+    });
     expect(loaded.status).toBe(200);
   }
   return world;
@@ -71,13 +74,22 @@ describe('P5 /v15/locations/:location_id/merchant_funded_credit (deprecated, fou
       await api.call(getForm.method, `${path('v14')}?payment_token_data=${qr}`, { token: world.merchant.token }),
       await api.call(getForm.method, `${path('v15')}?payment_token_data=${qr}`, { authorization: `token merchant=${world.merchant.token}` }),
       // 2. C# v2 overload with items: POST, query string kept, credit_query body.
-      await api.call(postWithQuery.method, `${path('v14')}?payment_token_data=${qr}`, { token: world.merchant.token, body: { credit_query: { ...template(postWithQuery).credit_query, items: [] } } }),
+      await api.call(postWithQuery.method, `${path('v14')}?payment_token_data=${qr}`, {
+        token: world.merchant.token,
+        body: { credit_query: { ...template(postWithQuery).credit_query, items: [] } },
+      }),
       // 3. C# v3: POST with the QR in the body (nulls for the rest).
-      await api.call(postV3.method, path('v15'), { token: world.merchant.token, body: { credit_query: { ...postV3.request_body_template.credit_query, payment_token_data: qr } } }),
+      await api.call(postV3.method, path('v15'), {
+        token: world.merchant.token,
+        body: { credit_query: { ...postV3.request_body_template.credit_query, payment_token_data: qr } },
+      }),
       // 4. Ruby gem: GET with an unencoded QR in the query and a JSON body {}.
       await api.call(rubyForm.method, `${path('v15')}?payment_token_data=${withPreferences(qr)}`, { token: world.merchant.token, body: rubyForm.request_body }),
       // Docs: merchant and user tokens in one header instead of a QR code.
-      await api.call('POST', path('v15'), { authorization: `token merchant="${world.merchant.token}", user="${world.user.token}"`, body: { credit_query: {} } }),
+      await api.call('POST', path('v15'), {
+        authorization: `token merchant="${world.merchant.token}", user="${world.user.token}"`,
+        body: { credit_query: {} },
+      }),
     ];
     for (const response of responses) {
       expect(response.status).toBe(200);
@@ -90,12 +102,21 @@ describe('P5 /v15/locations/:location_id/merchant_funded_credit (deprecated, fou
     const world = await worldWithCredit(100, 0);
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
-    const foreign = await api.call('GET', `/v15/locations/${otherLocation.location_id}/merchant_funded_credit?payment_token_data=${world.user.user.payment_token_data}`, { token: world.merchant.token });
+    const foreign = await api.call(
+      'GET',
+      `/v15/locations/${otherLocation.location_id}/merchant_funded_credit?payment_token_data=${world.user.user.payment_token_data}`,
+      { token: world.merchant.token },
+    );
     expect(foreign.status).toBe(401);
-    const unknown = await api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=LU02UNKNOWNLU`, { token: world.merchant.token });
+    const unknown = await api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=LU02UNKNOWNLU`, {
+      token: world.merchant.token,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.text).toBe('');
-    const none = await api.call('POST', `/v15/locations/${world.location.location_id}/merchant_funded_credit`, { token: world.merchant.token, body: { credit_query: {} } });
+    const none = await api.call('POST', `/v15/locations/${world.location.location_id}/merchant_funded_credit`, {
+      token: world.merchant.token,
+      body: { credit_query: {} },
+    });
     expect(none.status).toBe(404);
   });
 });
@@ -104,8 +125,16 @@ describe('P6 POST /v15/locations/:location_id/get_merchant_funded_gift_card_cred
   it('answers the gift card value at the merchant (C# body, tagged merchant token)', async () => {
     const world = await worldWithCredit(300, 2000);
     const reference = payload('csharp_v15_locations_id_get_merchant_funded_gift_card_credit__create.json');
-    const body = { get_merchant_funded_gift_card_credit: { ...reference.request_body.get_merchant_funded_gift_card_credit, payment_token_data: withPreferences(world.user.user.payment_token_data) } };
-    const response = await api.call(reference.method, `/v15/locations/${world.location.location_id}/get_merchant_funded_gift_card_credit`, { authorization: merchantHeader(world), body });
+    const body = {
+      get_merchant_funded_gift_card_credit: {
+        ...reference.request_body.get_merchant_funded_gift_card_credit,
+        payment_token_data: withPreferences(world.user.user.payment_token_data),
+      },
+    };
+    const response = await api.call(reference.method, `/v15/locations/${world.location.location_id}/get_merchant_funded_gift_card_credit`, {
+      authorization: merchantHeader(world),
+      body,
+    });
     expect(response.status).toBe(reference.response_status);
     expect(response.body).toEqual({ merchant_funded_gift_card_credit: { total_amount: 2000 } });
   });
@@ -131,7 +160,10 @@ describe('P22 POST /v15/qr_code_validations', () => {
     const world = await orderWorld();
     const reference = payload('docs_v15_qr_code_validations__create.json');
     for (const data of [world.user.user.payment_token_data, withPreferences(world.user.user.payment_token_data)]) {
-      const response = await api.call(reference.method, reference.path, { authorization: `token merchant=${world.merchant.token}`, body: { qr_code_validation: { payment_token_data: data } } });
+      const response = await api.call(reference.method, reference.path, {
+        authorization: `token merchant=${world.merchant.token}`,
+        body: { qr_code_validation: { payment_token_data: data } },
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual(reference.response_body);
     }
@@ -146,8 +178,14 @@ describe('one definition of available credit', () => {
     const world = await worldWithCredit(700, 1500);
     const qr = world.user.user.payment_token_data;
     const location = world.location.location_id;
-    const mfc = (await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })).body.merchant_funded_credit;
-    const giftCard = (await api.call('POST', `/v15/locations/${location}/get_merchant_funded_gift_card_credit`, { token: world.merchant.token, body: { get_merchant_funded_gift_card_credit: { payment_token_data: qr } } })).body.merchant_funded_gift_card_credit;
+    const mfc = (await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })).body
+      .merchant_funded_credit;
+    const giftCard = (
+      await api.call('POST', `/v15/locations/${location}/get_merchant_funded_gift_card_credit`, {
+        token: world.merchant.token,
+        body: { get_merchant_funded_gift_card_credit: { payment_token_data: qr } },
+      })
+    ).body.merchant_funded_gift_card_credit;
     const userCredit = (await api.call('GET', `/v15/locations/${location}/credit`, { token: world.user.token })).body.credit;
     const proposed = await propose(api, world, { spend_amount: 10_000 });
     expect(proposed.body.proposed_order.discount_amount).toBe(mfc.discount_amount);

@@ -16,9 +16,16 @@ const giftCardOf = async (world: OrderWorld) => (await getBalance(giftCardAccoun
 const creditOf = async (world: OrderWorld) => (await getBalance(creditAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
 const removalsPath = (world: OrderWorld) => `/v15/merchants/${world.merchant.merchant.merchant_id}/gift_card_value_removals`;
 const remove = (world: OrderWorld, removal: Record<string, unknown>, options: { token?: string; headers?: Record<string, string> } = {}) =>
-  api.call('POST', removalsPath(world), { token: options.token ?? world.merchant.token, headers: options.headers, body: { gift_card_value_removal: { payment_token_data: world.user.user.payment_token_data, ...removal } } });
+  api.call('POST', removalsPath(world), {
+    token: options.token ?? world.merchant.token,
+    headers: options.headers,
+    body: { gift_card_value_removal: { payment_token_data: world.user.user.payment_token_data, ...removal } },
+  });
 async function load(world: OrderWorld, amount: number) {
-  const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: amount });
+  const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+    payment_token_data: world.user.user.payment_token_data,
+    value_amount: amount,
+  });
   expect(loaded.status).toBe(200);
   return loaded.body.gift_card_value_addition.uuid as string;
 }
@@ -28,10 +35,16 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
     const world = await orderWorld();
     await load(world, 2020);
     const reference = payload('csharp_v15_merchants_gift_card_value_removals__create.json');
-    const response = await remove(world, { ...reference.request_body.gift_card_value_removal, payment_token_data: world.user.user.payment_token_data, uuid: null });
+    const response = await remove(world, {
+      ...reference.request_body.gift_card_value_removal,
+      payment_token_data: world.user.user.payment_token_data,
+      uuid: null,
+    });
     expect(response.status).toBe(reference.response_status);
     expect(Object.keys(response.body.gift_card_value_removal).sort()).toEqual(Object.keys(reference.response_body.gift_card_value_removal).sort());
-    expect(response.body).toEqual({ gift_card_value_removal: { removed_value_amount: 100, new_value_at_merchant_amount: 1920, old_value_at_merchant_amount: 2020 } });
+    expect(response.body).toEqual({
+      gift_card_value_removal: { removed_value_amount: 100, new_value_at_merchant_amount: 1920, old_value_at_merchant_amount: 2020 },
+    });
     expect(await giftCardOf(world)).toBe(1920);
     // The gift card credit a POS reads next (P6) is the addition less the removal (the C# integration test).
     const credit = await api.call('POST', `/v15/locations/${world.location.location_id}/get_merchant_funded_gift_card_credit`, {
@@ -45,7 +58,10 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
     const world = await orderWorld();
     await load(world, 1000);
     const errors = payload('csharp_v15_merchants_gift_card_value_removals__errors.json').responses;
-    const unknownCode = await api.call('POST', removalsPath(world), { token: world.merchant.token, body: { gift_card_value_removal: { payment_token_data: 'LU020000000THISISFAKE000000000LU', value_amount: 100 } } });
+    const unknownCode = await api.call('POST', removalsPath(world), {
+      token: world.merchant.token,
+      body: { gift_card_value_removal: { payment_token_data: 'LU020000000THISISFAKE000000000LU', value_amount: 100 } },
+    });
     expect(unknownCode.status).toBe(errors[0].response_status);
     expect(unknownCode.text).toBe('');
     for (const amount of [0, -5, null]) {
@@ -55,7 +71,9 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
     }
     const tooMuch = await remove(world, { value_amount: 1001 });
     expect(tooMuch.status).toBe(errors[2].response_status);
-    expect(tooMuch.body).toEqual([{ error: { ...errors[2].response_body[0].error, message: 'This giftcard has a balance of $10.00. Please retry with that amount.' } }]);
+    expect(tooMuch.body).toEqual([
+      { error: { ...errors[2].response_body[0].error, message: 'This giftcard has a balance of $10.00. Please retry with that amount.' } },
+    ]);
     const badToken = await remove(world, { value_amount: 100 }, { token: 'f'.repeat(64) });
     expect(badToken.status).toBe(errors[3].response_status);
     const other = await merchantFixture(world.app.app_id);
@@ -73,7 +91,9 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
     const body = { ...reference.request_body_template.gift_card_value_removal, uuid: guid, payment_token_data: world.user.user.payment_token_data };
     const first = await remove(world, body);
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toEqual({ gift_card_value_removal: { removed_value_amount: 2000, new_value_at_merchant_amount: 1500, old_value_at_merchant_amount: 3500 } });
+    expect(first.body).toEqual({
+      gift_card_value_removal: { removed_value_amount: 2000, new_value_at_merchant_amount: 1500, old_value_at_merchant_amount: 3500 },
+    });
     const again = await remove(world, { ...body, uuid: addition });
     expect(again.body).toEqual(first.body);
     expect(await giftCardOf(world)).toBe(1500);
@@ -99,7 +119,9 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
     const spentAddition = await load(spent, 2000);
     expect((await placeOrder(api, spent, { spend_amount: 1500 })).status).toBe(200);
     const partial = await remove(spent, { uuid: spentAddition });
-    expect(partial.body).toEqual({ gift_card_value_removal: { removed_value_amount: 500, new_value_at_merchant_amount: 0, old_value_at_merchant_amount: 500 } });
+    expect(partial.body).toEqual({
+      gift_card_value_removal: { removed_value_amount: 500, new_value_at_merchant_amount: 0, old_value_at_merchant_amount: 500 },
+    });
   });
 
   it('removes once per Idempotency-Key', async () => {
@@ -117,16 +139,37 @@ describe('P7 POST /v15/merchants/:merchant_id/gift_card_value_removals', () => {
 const detached = payload('csharp_v15_detached_refunds__create.json');
 const detachedErrors = payload('docs_v15_detached_refunds__errors.json');
 const detachedBody = (world: OrderWorld, fields: Record<string, unknown> = {}) => ({
-  detached_refund: { ...detached.request_body.detached_refund, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, manager_confirmation: null, identifier_from_merchant: null, ...fields },
+  detached_refund: {
+    ...detached.request_body.detached_refund,
+    location_id: world.location.location_id,
+    payment_token_data: world.user.user.payment_token_data,
+    manager_confirmation: null,
+    identifier_from_merchant: null,
+    ...fields,
+  },
 });
-const refundDetached = (world: OrderWorld, body: unknown, options: { token?: string; authorization?: string; headers?: Record<string, string>; version?: string } = {}) =>
-  api.call('POST', `/${options.version ?? 'v15'}/detached_refunds`, { authorization: options.authorization ?? `token ${options.token ?? world.merchant.token}`, headers: options.headers, body });
+const refundDetached = (
+  world: OrderWorld,
+  body: unknown,
+  options: { token?: string; authorization?: string; headers?: Record<string, string>; version?: string } = {},
+) =>
+  api.call('POST', `/${options.version ?? 'v15'}/detached_refunds`, {
+    authorization: options.authorization ?? `token ${options.token ?? world.merchant.token}`,
+    headers: options.headers,
+    body,
+  });
 
 describe('P8 POST /v15/detached_refunds (and v14)', () => {
-  it("credits the customer (the C# body with its manager confirmation) and answers every field the SDK reads", async () => {
+  it('credits the customer (the C# body with its manager confirmation) and answers every field the SDK reads', async () => {
     const world = await orderWorld({ managerConfirmation: '12345' });
     expect((await placeOrder(api, world, { spend_amount: 1000 })).status).toBe(200);
-    const response = await refundDetached(world, detachedBody(world, { manager_confirmation: detached.request_body.detached_refund.manager_confirmation, identifier_from_merchant: `${world.user.user.user_id}-1` }));
+    const response = await refundDetached(
+      world,
+      detachedBody(world, {
+        manager_confirmation: detached.request_body.detached_refund.manager_confirmation,
+        identifier_from_merchant: `${world.user.user.user_id}-1`,
+      }),
+    );
     expect(response.status, response.text).toBe(detached.response_status);
     expect(Object.keys(response.body.detached_refund).sort()).toEqual(Object.keys(detached.response_body.detached_refund).sort());
     expect(response.body.detached_refund).toMatchObject({
@@ -141,10 +184,31 @@ describe('P8 POST /v15/detached_refunds (and v14)', () => {
     });
     expect(await creditOf(world)).toBe(743);
     // The docs' minimal body on v14 with a tagged token; the credit is what the next proposed order offers.
-    const minimal = await refundDetached(world, { detached_refund: { ...detachedErrors.request_body_minimal.detached_refund, credit_amount: 100, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, manager_confirmation: '12345' } }, { version: 'v14', authorization: `token merchant="${world.merchant.token}"` });
+    const minimal = await refundDetached(
+      world,
+      {
+        detached_refund: {
+          ...detachedErrors.request_body_minimal.detached_refund,
+          credit_amount: 100,
+          location_id: world.location.location_id,
+          payment_token_data: world.user.user.payment_token_data,
+          manager_confirmation: '12345',
+        },
+      },
+      { version: 'v14', authorization: `token merchant="${world.merchant.token}"` },
+    );
     expect(minimal.status, minimal.text).toBe(200);
-    expect(minimal.body.detached_refund).toMatchObject({ cashier: null, customer_facing_reason: null, identifier_from_merchant: null, internal_reason: null, register: null });
-    const proposed = await api.call('POST', '/v15/proposed_orders', { token: world.merchant.token, body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 5000 } } });
+    expect(minimal.body.detached_refund).toMatchObject({
+      cashier: null,
+      customer_facing_reason: null,
+      identifier_from_merchant: null,
+      internal_reason: null,
+      register: null,
+    });
+    const proposed = await api.call('POST', '/v15/proposed_orders', {
+      token: world.merchant.token,
+      body: { proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 5000 } },
+    });
     expect(proposed.body.proposed_order.discount_amount).toBe(843);
   });
 
@@ -152,14 +216,25 @@ describe('P8 POST /v15/detached_refunds (and v14)', () => {
     const world = await orderWorld({ managerConfirmation: '12345' });
     const never = await refundDetached(world, detachedBody(world, { manager_confirmation: '12345' }));
     expect(never.status).toBe(422);
-    expect(never.body).toEqual([{ error: { ...detachedErrors.errors[2].response_body[0].error, message: `You can't refund Test U. because they've never transacted at ${world.merchant.merchant.name}.` } }]);
+    expect(never.body).toEqual([
+      {
+        error: {
+          ...detachedErrors.errors[2].response_body[0].error,
+          message: `You can't refund Test U. because they've never transacted at ${world.merchant.merchant.name}.`,
+        },
+      },
+    ]);
     expect((await placeOrder(api, world, { spend_amount: 500 })).status).toBe(200);
     const wrongCode = await refundDetached(world, detachedBody(world, { manager_confirmation: '54321' }));
     expect(wrongCode.status).toBe(422);
     expect(wrongCode.body).toEqual(detachedErrors.errors[1].response_body);
     const tooMuch = await refundDetached(world, detachedBody(world, { manager_confirmation: '12345', credit_amount: 501 }));
     expect(tooMuch.status).toBe(422);
-    expect(tooMuch.body[0].error).toMatchObject({ object: 'detached_refund', property: 'credit_amount', message: `Credit amount cannot be more than Test U. has ever spent at ${world.merchant.merchant.name}.` });
+    expect(tooMuch.body[0].error).toMatchObject({
+      object: 'detached_refund',
+      property: 'credit_amount',
+      message: `Credit amount cannot be more than Test U. has ever spent at ${world.merchant.merchant.name}.`,
+    });
     // Together the refunds stay within what was spent.
     expect((await refundDetached(world, detachedBody(world, { manager_confirmation: '12345', credit_amount: 300 }))).status).toBe(200);
     expect((await refundDetached(world, detachedBody(world, { manager_confirmation: '12345', credit_amount: 201 }))).status).toBe(422);
@@ -167,7 +242,10 @@ describe('P8 POST /v15/detached_refunds (and v14)', () => {
     const otherLocation = await locationFixture(other.merchant.merchant_id);
     expect((await refundDetached(world, detachedBody(world, { manager_confirmation: '12345' }), { token: other.token })).status).toBe(401);
     expect((await refundDetached(world, detachedBody(world, { manager_confirmation: '12345', location_id: otherLocation.location_id }))).status).toBe(401);
-    const unknownCode = await refundDetached(world, detachedBody(world, { manager_confirmation: '12345', payment_token_data: 'LU020000000THISISFAKE000000000LU' }));
+    const unknownCode = await refundDetached(
+      world,
+      detachedBody(world, { manager_confirmation: '12345', payment_token_data: 'LU020000000THISISFAKE000000000LU' }),
+    );
     expect(unknownCode.status).toBe(404);
     expect(await creditOf(world)).toBe(300);
   });

@@ -19,7 +19,11 @@ const api = useTestApi();
 
 const balances = async (world: OrderWorld) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
+  const [giftCard, credit, card] = await Promise.all([
+    getBalance(giftCardAccountKey(userId, merchantId)),
+    getBalance(creditAccountKey(userId, merchantId)),
+    getBalance(cardAccountKey(userId, merchantId)),
+  ]);
   return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
 };
 const csharp = payload('csharp_v15_orders__create.json');
@@ -28,7 +32,11 @@ const csharpBody = (world: OrderWorld, fields: Record<string, unknown> = {}) => 
   order: { ...csharp.request_body.order, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, ...fields },
 });
 const order = (world: OrderWorld, body: unknown, options: { version?: 'v14' | 'v15'; authorization?: string; headers?: Record<string, string> } = {}) =>
-  api.call('POST', `/${options.version ?? 'v15'}/orders`, { authorization: options.authorization ?? `token merchant="${world.merchant.token}"`, body, headers: options.headers });
+  api.call('POST', `/${options.version ?? 'v15'}/orders`, {
+    authorization: options.authorization ?? `token merchant="${world.merchant.token}"`,
+    body,
+    headers: options.headers,
+  });
 
 describe('P2 POST /v15/orders and /v14/orders', () => {
   it('charges the C# SDK v3 body (QR in the body, tagged merchant token) and answers the four fields it reads', async () => {
@@ -40,7 +48,11 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 997 });
     // The customer sees it among their orders, with the POS's items.
     const detail = await api.call('GET', `/v15/orders/${response.body.order.uuid}`, { token: world.user.token });
-    expect(detail.body.order).toMatchObject({ spend_amount: 997, identifier_from_merchant: '001001', items: [expect.objectContaining({ item: expect.objectContaining({ name: 'Hashbrowns', charged_price_amount: 299 }) }), expect.anything()] });
+    expect(detail.body.order).toMatchObject({
+      spend_amount: 997,
+      identifier_from_merchant: '001001',
+      items: [expect.objectContaining({ item: expect.objectContaining({ name: 'Hashbrowns', charged_price_amount: 299 }) }), expect.anything()],
+    });
   });
 
   it('takes the v14 docs body (untagged token, legacy charged_price/standard_price item keys)', async () => {
@@ -50,7 +62,10 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.body.order).toMatchObject({ spend_amount: 997, tip_amount: 0, total_amount: 997 });
     const detail = await api.call('GET', `/v15/orders/${response.body.order.uuid}`, { token: world.user.token });
-    expect(detail.body.order.items.map((entry: any) => [entry.item.charged_price_amount, entry.item.standard_price_amount])).toEqual([[599, 599], [398, 199]]);
+    expect(detail.body.order.items.map((entry: any) => [entry.item.charged_price_amount, entry.item.standard_price_amount])).toEqual([
+      [599, 599],
+      [398, 199],
+    ]);
   });
 
   it('takes merchant and user tokens in one header, with or without the space (v15 docs, C#, Ruby gem)', async () => {
@@ -58,14 +73,29 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     const variant = docs.v15_markdown_variant;
     for (const separator of [', ', ',']) {
       const authorization = `token merchant="${world.merchant.token}"${separator}user="${world.user.token}"`;
-      const response = await order(world, { order: { ...variant.request_body.order, location_id: world.location.location_id, spend_amount: 10 } }, { authorization });
+      const response = await order(
+        world,
+        { order: { ...variant.request_body.order, location_id: world.location.location_id, spend_amount: 10 } },
+        { authorization },
+      );
       expect(response.status, response.text).toBe(200);
       expect(response.body.order).toMatchObject({ spend_amount: 10, total_amount: 10 });
     }
     // The Ruby gem's own request: items, identifier_from_merchant, location_id, spend_amount; a dropped empty item is null.
-    const ruby = await order(world, { order: { items: [null, { item: { charged_price: 10, name: 'Coffee', description: null } }], identifier_from_merchant: null, location_id: world.location.location_id, spend_amount: 10 } }, {
-      authorization: `token merchant="${world.merchant.token}", user="${world.user.token}"`,
-    });
+    const ruby = await order(
+      world,
+      {
+        order: {
+          items: [null, { item: { charged_price: 10, name: 'Coffee', description: null } }],
+          identifier_from_merchant: null,
+          location_id: world.location.location_id,
+          spend_amount: 10,
+        },
+      },
+      {
+        authorization: `token merchant="${world.merchant.token}", user="${world.user.token}"`,
+      },
+    );
     expect(ruby.status, ruby.text).toBe(200);
     expect(ruby.body.order.spend_amount).toBe(10);
     expect(await balances(world)).toMatchObject({ card: 30 });
@@ -74,12 +104,18 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
   it("takes the tip from the app's preference on the scanned code unless the request names one", async () => {
     const world = await orderWorld();
     // "03" + "00F" (15 %) + colour "A" + "LU"; "032JK" would be 1296 + 2000 cents.
-    const percent = await order(world, csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}0300FALU` }));
+    const percent = await order(
+      world,
+      csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}0300FALU` }),
+    );
     expect(percent.body.order).toMatchObject({ spend_amount: 1000, tip_amount: 150, total_amount: 1150 });
     const cents = await order(world, csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}032JKALU` }));
     expect(cents.body.order).toMatchObject({ tip_amount: 2000, total_amount: 3000 });
     // A code can carry up to 1295 %: above 100 % it is refused as on completions (payment-codes.ts), charging nothing.
-    const excessive = await order(world, csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}0302TALU` }));
+    const excessive = await order(
+      world,
+      csharpBody(world, { spend_amount: 1000, items: [], payment_token_data: `${world.user.user.payment_token_data}0302TALU` }),
+    );
     expect(excessive.status).toBe(422);
     expect(excessive.body[0].error).toMatchObject({ object: 'order', property: 'payment_token_data', code: 'invalid_preferences' });
     expect(await balances(world)).toMatchObject({ card: 1150 + 3000 });
@@ -87,7 +123,10 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
 
   it('pays as a completion does: applied discount, then gift card value, then the card; partial authorization approves what the card has', async () => {
     const world = await orderWorld({ credit: 200 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: 1000,
+    });
     const response = await order(world, csharpBody(world, { spend_amount: 1500, applied_discount_amount: 200, items: [] }));
     expect(response.body.order).toMatchObject({ spend_amount: 1500, total_amount: 1500, gift_card_total_amount: 1000 });
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 300 });
@@ -122,13 +161,29 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     // Another merchant's location: the contract's 401 for a merchant token not tied to the merchant (issue 34.3).
     const foreign = await order(world, csharpBody(world, { location_id: otherLocation.location_id }));
     expect(foreign.status).toBe(401);
-    expect(foreign.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    expect(foreign.body).toEqual([
+      { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+    ]);
     // A user token without create_orders; an invalid user token (the Ruby gem's spec).
-    const readOnly = await issueToken({ subject: 'user', userId: world.user.user.user_id, appId: world.app.app_id, permissions: ['read_user_basic_info'], unlimited: false });
-    const noPermission = await order(world, { order: { location_id: world.location.location_id, spend_amount: 10 } }, { authorization: `token merchant="${world.merchant.token}", user="${readOnly}"` });
+    const readOnly = await issueToken({
+      subject: 'user',
+      userId: world.user.user.user_id,
+      appId: world.app.app_id,
+      permissions: ['read_user_basic_info'],
+      unlimited: false,
+    });
+    const noPermission = await order(
+      world,
+      { order: { location_id: world.location.location_id, spend_amount: 10 } },
+      { authorization: `token merchant="${world.merchant.token}", user="${readOnly}"` },
+    );
     expect(noPermission.status).toBe(401);
     expect(noPermission.body).toEqual(docs.v15_markdown_variant.errors[0].response_body);
-    const invalid = await order(world, { order: { location_id: world.location.location_id, spend_amount: 10 } }, { authorization: `token merchant="${world.merchant.token}", user="invalid"` });
+    const invalid = await order(
+      world,
+      { order: { location_id: world.location.location_id, spend_amount: 10 } },
+      { authorization: `token merchant="${world.merchant.token}", user="invalid"` },
+    );
     expect(invalid.status).toBe(401);
     const tooLong = await order(world, csharpBody(world, { identifier_from_merchant: '12345678901' }));
     expect(tooLong.status).toBe(422);
@@ -142,7 +197,13 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(overDiscount.body[0].error).toMatchObject({ property: 'applied_discount_amount', code: 'exceeds_spend' });
     const declined = await order(world, csharpBody(world, { items: [] }));
     expect(declined.status).toBe(422);
-    const sources = await db().send(new ScanCommand({ TableName: table(), FilterExpression: 'entity = :entity AND user_id = :user', ExpressionAttributeValues: { ':entity': 'ProposedOrder', ':user': world.user.user.user_id } }));
+    const sources = await db().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: 'entity = :entity AND user_id = :user',
+        ExpressionAttributeValues: { ':entity': 'ProposedOrder', ':user': world.user.user.user_id },
+      }),
+    );
     expect(sources.Items).toEqual([]);
   });
 
@@ -155,7 +216,13 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     const refused = await order(world, csharpBody(world, { items: [] }));
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body[0].error).toMatchObject({ property: 'location_id', code: 'not_found' });
-    const left = await db().send(new ScanCommand({ TableName: table(), FilterExpression: '(entity = :source OR entity = :lease) AND user_id = :user', ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id } }));
+    const left = await db().send(
+      new ScanCommand({
+        TableName: table(),
+        FilterExpression: '(entity = :source OR entity = :lease) AND user_id = :user',
+        ExpressionAttributeValues: { ':source': 'ProposedOrder', ':lease': 'CustomerSettlement', ':user': world.user.user.user_id },
+      }),
+    );
     expect(left.Items).toEqual([]);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });

@@ -16,7 +16,14 @@ describe('P1 POST /v15/proposed_orders as the POS clients send it', () => {
   it('split tender: the C# body with an exemption and the scanned QR string with its preference suffix', async () => {
     const world = await orderWorld({ credit: 2578 });
     const reference = payload('csharp_v15_proposed_orders__create_split_tender.json');
-    const body = { proposed_order: { ...reference.request_body.proposed_order, discount_only: false, location_id: world.location.location_id, payment_token_data: withPreferences(world.user.user.payment_token_data) } };
+    const body = {
+      proposed_order: {
+        ...reference.request_body.proposed_order,
+        discount_only: false,
+        location_id: world.location.location_id,
+        payment_token_data: withPreferences(world.user.user.payment_token_data),
+      },
+    };
     const response = await api.call(reference.method, reference.path, { authorization: tagged(world), body });
     expect(response.status).toBe(reference.response_status);
     // spend 100, exemption 40: at most 60 of the 2578 credit can apply.
@@ -25,7 +32,15 @@ describe('P1 POST /v15/proposed_orders as the POS clients send it', () => {
     // PowerShell sends exemption_amount null and an unquoted tag.
     const powershell = await api.call('POST', '/v15/proposed_orders', {
       authorization: `token merchant=${world.merchant.token}`,
-      body: { proposed_order: { ...reference.request_body.proposed_order, exemption_amount: null, tax_amount: null, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data } },
+      body: {
+        proposed_order: {
+          ...reference.request_body.proposed_order,
+          exemption_amount: null,
+          tax_amount: null,
+          location_id: world.location.location_id,
+          payment_token_data: world.user.user.payment_token_data,
+        },
+      },
     });
     expect(powershell.status).toBe(200);
     expect(powershell.body.proposed_order.discount_amount).toBe(100);
@@ -51,7 +66,14 @@ describe('P3 POST /v15/orders/:uuid/refund as the POS clients send it', () => {
       const response = await refund(world, completed.body.order.uuid, { body: form.body });
       expect(response.status, response.text).toBe(200);
       expect(Object.keys(response.body.order).sort()).toEqual(Object.keys(csharp.response_body.order).sort());
-      expect(response.body.order).toMatchObject({ uuid: completed.body.order.uuid, spend_amount: 10, tip_amount: 0, total_amount: 10, loyalty_id: world.user.user.user_id, refunded_at: expect.any(String) });
+      expect(response.body.order).toMatchObject({
+        uuid: completed.body.order.uuid,
+        spend_amount: 10,
+        tip_amount: 0,
+        total_amount: 10,
+        loyalty_id: world.user.user.user_id,
+        refunded_at: expect.any(String),
+      });
     }
   });
 

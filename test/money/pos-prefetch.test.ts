@@ -21,26 +21,47 @@ const api = useTestApi();
 const oneStep = (world: OrderWorld, fields: Record<string, unknown> = {}, authorization = `token merchant="${world.merchant.token}"`) =>
   api.call('POST', '/v15/orders', {
     authorization,
-    body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, items: [], ...fields } },
+    body: {
+      order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, items: [], ...fields },
+    },
   });
 
 const proposal = (world: OrderWorld) =>
   proposedOrderBody.parse({
-    proposed_order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 1000, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, items: [] },
+    proposed_order: {
+      location_id: world.location.location_id,
+      payment_token_data: world.user.user.payment_token_data,
+      spend_amount: 1000,
+      tax_amount: 0,
+      exemption_amount: 0,
+      partial_authorization_allowed: false,
+      items: [],
+    },
   }).proposed_order;
 
 const failedRead = () => Promise.reject(Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' }));
 
-describe('POS writes that read the request\'s items beside the token', () => {
+describe("POS writes that read the request's items beside the token", () => {
   it('answers a refused token its 401 alone: nothing of the location, the merchant or the QR code reaches the answer', async () => {
     const world = await orderWorld();
-    const revealing = [world.location.name, String(world.user.user.user_id), world.merchant.merchant.name].filter((text) => typeof text === 'string' && text.length > 2) as string[];
-    const userToken = await issueToken({ subject: 'user', userId: world.user.user.user_id, appId: world.app.app_id, permissions: ['create_orders'], unlimited: false });
+    const revealing = [world.location.name, String(world.user.user.user_id), world.merchant.merchant.name].filter(
+      (text) => typeof text === 'string' && text.length > 2,
+    ) as string[];
+    const userToken = await issueToken({
+      subject: 'user',
+      userId: world.user.user.user_id,
+      appId: world.app.app_id,
+      permissions: ['create_orders'],
+      unlimited: false,
+    });
     for (const authorization of [`token merchant="${'f'.repeat(64)}"`, `token ${userToken}`]) {
       const answers = [
         await api.call('POST', '/v15/proposed_orders', { authorization, body: { proposed_order: proposal(world) } }),
         await oneStep(world, {}, authorization),
-        await api.call('POST', '/v14/orders', { authorization, body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, items: [] } } }),
+        await api.call('POST', '/v14/orders', {
+          authorization,
+          body: { order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, items: [] } },
+        }),
       ];
       for (const answer of answers) {
         expect(answer.status, answer.text).toBe(401);
@@ -50,7 +71,7 @@ describe('POS writes that read the request\'s items beside the token', () => {
     }
   });
 
-  it('answers a location that does not exist its not-found error, and another merchant\'s 401 (issue 34.3), as before prefetching', async () => {
+  it("answers a location that does not exist its not-found error, and another merchant's 401 (issue 34.3), as before prefetching", async () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const foreign = await locationFixture(other.merchant.merchant_id);
@@ -63,7 +84,9 @@ describe('POS writes that read the request\'s items beside the token', () => {
     expect(placed.body).toEqual([{ error: { object: 'order', property: 'location_id', message: 'Location not found.', code: 'not_found' } }]);
     for (const response of [await propose(api, world, { location_id: foreign.location_id }), await oneStep(world, { location_id: foreign.location_id })]) {
       expect(response.status, response.text).toBe(401);
-      expect(response.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+      expect(response.body).toEqual([
+        { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+      ]);
     }
   });
 
@@ -81,14 +104,26 @@ describe('POS writes that read the request\'s items beside the token', () => {
     for (const proposed of [afterFailure, prefetched, keyedOtherwise]) {
       expect({ ...proposed, uuid: '', created_at: '', updated_at: '' }).toEqual({ ...without, uuid: '', created_at: '', updated_at: '' });
     }
-    const orderRequest = oneStepOrderBody.parse({ order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, tip_amount: 0, items: [] } }).order;
+    const orderRequest = oneStepOrderBody.parse({
+      order: { location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, spend_amount: 100, tip_amount: 0, items: [] },
+    }).order;
     const placed = await placeOneStepOrder({ merchant, request: orderRequest, prefetched: failedRead() });
     expect(placed).toMatchObject({ spend_amount: 100, user_id: world.user.user.user_id });
     // A prefetch of the location alone (no QR code read): the order reads the location and the code itself.
-    const partial = readOneStepParties({ location_id: world.location.location_id, payment_token_data: null }).then((read) => ({ ...read, keys: [keys.location(world.location.location_id)] }));
-    expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: partial })).toMatchObject({ spend_amount: 100, user_id: world.user.user.user_id });
+    const partial = readOneStepParties({ location_id: world.location.location_id, payment_token_data: null }).then((read) => ({
+      ...read,
+      keys: [keys.location(world.location.location_id)],
+    }));
+    expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: partial })).toMatchObject({
+      spend_amount: 100,
+      user_id: world.user.user.user_id,
+    });
     // Keyed by another location than the validated body's: the order reads its own location and code.
     const elsewhere = readOneStepParties({ location_id: other.location_id, payment_token_data: world.user.user.payment_token_data });
-    expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: elsewhere })).toMatchObject({ spend_amount: 100, user_id: world.user.user.user_id, location_id: world.location.location_id });
+    expect(await placeOneStepOrder({ merchant, request: orderRequest, prefetched: elsewhere })).toMatchObject({
+      spend_amount: 100,
+      user_id: world.user.user.user_id,
+      location_id: world.location.location_id,
+    });
   });
 });

@@ -22,7 +22,14 @@ beforeAll(async () => {
   await campaignFixture(world.merchant.merchant.merchant_id, 'spend');
   // Paid by card first (a detached refund is bounded by what the card paid), then a gift card to remove value from.
   expect((await placeOrder(api, world, { spend_amount: 3000 })).status).toBe(200);
-  expect((await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 5000 })).status).toBe(200);
+  expect(
+    (
+      await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+        payment_token_data: world.user.user.payment_token_data,
+        value_amount: 5000,
+      })
+    ).status,
+  ).toBe(200);
 });
 
 afterAll(() => {
@@ -33,10 +40,21 @@ describe('round trips per POS request', () => {
   it('credit checks: token + (location, QR code) + the available-credit batch; QR validation: token + one read', async () => {
     const qr = world.user.user.payment_token_data;
     const location = world.location.location_id;
-    expect(roundTrips(await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token }))).toBe(3);
-    expect(roundTrips(await api.call('POST', `/v15/locations/${location}/get_merchant_funded_gift_card_credit`, { token: world.merchant.token, body: { get_merchant_funded_gift_card_credit: { payment_token_data: qr } } }))).toBe(3);
+    expect(
+      roundTrips(await api.call('GET', `/v15/locations/${location}/merchant_funded_credit?payment_token_data=${qr}`, { token: world.merchant.token })),
+    ).toBe(3);
+    expect(
+      roundTrips(
+        await api.call('POST', `/v15/locations/${location}/get_merchant_funded_gift_card_credit`, {
+          token: world.merchant.token,
+          body: { get_merchant_funded_gift_card_credit: { payment_token_data: qr } },
+        }),
+      ),
+    ).toBe(3);
     expect(roundTrips(await api.call('GET', `/v15/locations/${location}/credit`, { token: world.user.token }))).toBe(3);
-    expect(roundTrips(await api.call('POST', '/v15/qr_code_validations', { token: world.merchant.token, body: { qr_code_validation: { payment_token_data: qr } } }))).toBe(2);
+    expect(
+      roundTrips(await api.call('POST', '/v15/qr_code_validations', { token: world.merchant.token, body: { qr_code_validation: { payment_token_data: qr } } })),
+    ).toBe(2);
   });
 
   it("one-step order: token beside (location, QR code) + (merchant, user) beside one transaction creating the source claimed with the customer's lease + the settlement's balances, loyalty x2 and transaction", async () => {

@@ -29,8 +29,7 @@ beforeAll(async () => {
 });
 
 /** The Ruby gem: `token user="..."`, a JSON body `{}` on the GET, the three preferences with unescaped brackets. */
-const rubyGet = (query: string, token = world.user.token) =>
-  api.call('GET', `/v15/qr_codes?${query}`, { authorization: `token user="${token}"`, body: {} });
+const rubyGet = (query: string, token = world.user.token) => api.call('GET', `/v15/qr_codes?${query}`, { authorization: `token user="${token}"`, body: {} });
 
 describe('GET /v15/qr_codes (A9)', () => {
   it("answers the Ruby gem's call (all three preferences, 0 = no tip) with qr_code.code: the token and a no-tip suffix", async () => {
@@ -46,9 +45,12 @@ describe('GET /v15/qr_codes (A9)', () => {
     expect(response.body.qr_code.code.slice(-8)).toBe(docsQr.response_body.qr_code.code.slice(-8));
   });
 
-  it("encodes tips as the iOS SDK does (all its test vectors: a cent tip is 1296 + cents in base 36, clamped as iOS clamps)", async () => {
+  it('encodes tips as the iOS SDK does (all its test vectors: a cent tip is 1296 + cents in base 36, clamped as iOS clamps)', async () => {
     for (const vector of iosVectors.vectors) {
-      const tip = vector.tip_percent !== undefined ? { kind: 'percent' as const, percent: vector.tip_percent } : { kind: 'amount' as const, amount: vector.tip_amount_cents };
+      const tip =
+        vector.tip_percent !== undefined
+          ? { kind: 'percent' as const, percent: vector.tip_percent }
+          : { kind: 'amount' as const, amount: vector.tip_amount_cents };
       expect(encodePaymentCode(vector.token, { tip, color: vector.color }), JSON.stringify(vector)).toBe(vector.result);
     }
     // Through HTTP, a $20.00 tip in colour 3: 1296 + 2000 = 3296 = "2JK".
@@ -74,7 +76,9 @@ describe('GET /v15/qr_codes (A9)', () => {
   });
 
   it('answers a PNG of the code when the client asks for image/png, `width` pixels wide', async () => {
-    const response = await fetch(`${api.baseUrl}/v15/qr_codes?preferences[color]=2&preferences[tip_percent]=15&width=240`, { headers: { Accept: 'image/png', Authorization: `token ${world.user.token}` } });
+    const response = await fetch(`${api.baseUrl}/v15/qr_codes?preferences[color]=2&preferences[tip_percent]=15&width=240`, {
+      headers: { Accept: 'image/png', Authorization: `token ${world.user.token}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
     const png = Buffer.from(await response.arrayBuffer());
@@ -153,7 +157,12 @@ describe('GET /v15/payment_token and /v14/payment_token (A10)', () => {
     const now = new Date();
     await addCreditCard(user.user_id, {
       kind: 'encrypted',
-      card: { number: sandboxEncrypt(`4111111111111111-${randomUUID()}`), cvv: sandboxEncrypt('123'), expirationMonth: sandboxEncrypt(now.getUTCMonth() + 1), expirationYear: sandboxEncrypt(now.getUTCFullYear()) },
+      card: {
+        number: sandboxEncrypt(`4111111111111111-${randomUUID()}`),
+        cvv: sandboxEncrypt('123'),
+        expirationMonth: sandboxEncrypt(now.getUTCMonth() + 1),
+        expirationYear: sandboxEncrypt(now.getUTCFullYear()),
+      },
     });
     const response = await api.call('GET', '/v15/payment_token', { token });
     expect(response.body.payment_token).toMatchObject({ action: null, message: iosToken.variants[1].response_body.payment_token.message });

@@ -10,17 +10,28 @@ const api = useTestApi();
 
 const balances = async (world: OrderWorld) => {
   const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([getBalance(giftCardAccountKey(userId, merchantId)), getBalance(creditAccountKey(userId, merchantId)), getBalance(cardAccountKey(userId, merchantId))]);
+  const [giftCard, credit, card] = await Promise.all([
+    getBalance(giftCardAccountKey(userId, merchantId)),
+    getBalance(creditAccountKey(userId, merchantId)),
+    getBalance(cardAccountKey(userId, merchantId)),
+  ]);
   return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
 };
 
 const refund = (world: OrderWorld, uuid: string, options: { body?: unknown; token?: string; version?: 'v14' | 'v15'; headers?: Record<string, string> } = {}) =>
-  api.call('POST', `/${options.version ?? 'v14'}/orders/${uuid}/refund`, { token: options.token ?? world.merchant.token, body: options.body, headers: options.headers });
+  api.call('POST', `/${options.version ?? 'v14'}/orders/${uuid}/refund`, {
+    token: options.token ?? world.merchant.token,
+    body: options.body,
+    headers: options.headers,
+  });
 
 describe('POST /v14/orders/:uuid/refund', () => {
   it('refunds once: restores gift card value and discount, refunds the card, answers the merchant-facing order', async () => {
     const world = await orderWorld({ credit: 300 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, { payment_token_data: world.user.user.payment_token_data, value_amount: 1000 });
+    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+      payment_token_data: world.user.user.payment_token_data,
+      value_amount: 1000,
+    });
     const completed = await placeOrder(api, world, { spend_amount: 2000, applied_discount_amount: 300, tip_amount: 100 });
     expect(completed.status).toBe(200);
     expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
@@ -107,10 +118,20 @@ describe('detached refunds count against an order refund (issue 33, "double refu
   const refundDetached = (world: OrderWorld, amount: number) =>
     api.call('POST', '/v15/detached_refunds', {
       token: world.merchant.token,
-      body: { detached_refund: { ...detachedRequest, credit_amount: amount, location_id: world.location.location_id, payment_token_data: world.user.user.payment_token_data, manager_confirmation: '87168', identifier_from_merchant: null } },
+      body: {
+        detached_refund: {
+          ...detachedRequest,
+          credit_amount: amount,
+          location_id: world.location.location_id,
+          payment_token_data: world.user.user.payment_token_data,
+          manager_confirmation: '87168',
+          identifier_from_merchant: null,
+        },
+      },
     });
   const refundWithCode = (world: OrderWorld, uuid: string) => refund(world, uuid, { version: 'v15', body: { refund: { manager_confirmation: '87168' } } });
-  const detachedOutstanding = async (world: OrderWorld) => (await getBalance(detachedAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
+  const detachedOutstanding = async (world: OrderWorld) =>
+    (await getBalance(detachedAccountKey(world.user.user.user_id, world.merchant.merchant.merchant_id))).balance;
 
   it('takes back the detached credit a refunded $100 order no longer covers: the customer gets $100 back, not $200', async () => {
     const world = await orderWorld({ managerConfirmation: '87168' });

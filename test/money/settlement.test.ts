@@ -32,7 +32,17 @@ describe('settlement saga', () => {
         userId: world.user.user.user_id,
         appId: world.app.app_id,
         promotedCardId: null,
-        terms: { spend_amount: 1000, tax_amount: 0, tip_amount: 0, applied_discount_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, discount_only: false, items: [], fees: [] },
+        terms: {
+          spend_amount: 1000,
+          tax_amount: 0,
+          tip_amount: 0,
+          applied_discount_amount: 0,
+          exemption_amount: 0,
+          partial_authorization_allowed: false,
+          discount_only: false,
+          items: [],
+          fees: [],
+        },
         guard: [failingGuard],
       }),
     ).rejects.toMatchObject({ status: 422, details: [expect.objectContaining({ code: 'not_completable' })] });
@@ -46,7 +56,7 @@ describe('settlement saga', () => {
     expect(await balance(world, 'card')).toBe(1000);
   });
 
-  it("gives back a hold and claim it was handed (Settlement.acquired) when it refuses the order before charging", async () => {
+  it('gives back a hold and claim it was handed (Settlement.acquired) when it refuses the order before charging', async () => {
     const world = await orderWorld();
     const uuid = (await propose(api, world)).body.proposed_order.uuid;
     const source = { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', state: 'proposed', uuid };
@@ -61,30 +71,56 @@ describe('settlement saga', () => {
         userId,
         appId: world.app.app_id,
         promotedCardId: null,
-        terms: { spend_amount: 100, tax_amount: 0, tip_amount: 0, applied_discount_amount: 200, exemption_amount: 0, partial_authorization_allowed: false, discount_only: false, items: [], fees: [] },
+        terms: {
+          spend_amount: 100,
+          tax_amount: 0,
+          tip_amount: 0,
+          applied_discount_amount: 200,
+          exemption_amount: 0,
+          partial_authorization_allowed: false,
+          discount_only: false,
+          items: [],
+          fees: [],
+        },
         acquired,
       }),
     ).rejects.toMatchObject({ status: 422, details: [expect.objectContaining({ code: 'exceeds_spend' })] });
     const after = (await getProposedOrder(uuid)) as unknown as Record<string, unknown>;
     expect(after).toMatchObject({ state: 'proposed', settlement_attempt: 0 });
     expect(after.settlement_lease_token).toBeUndefined();
-    expect((await db().send(new GetCommand({ TableName: table(), Key: keys.customerSettlement(userId, merchantId), ConsistentRead: true }))).Item).toBeUndefined();
+    expect(
+      (await db().send(new GetCommand({ TableName: table(), Key: keys.customerSettlement(userId, merchantId), ConsistentRead: true }))).Item,
+    ).toBeUndefined();
     // Nothing is left held: the order completes at once.
     expect((await complete(api, world, uuid)).status).toBe(200);
   });
 
-  it('lets a retry proceed once a crashed completion\'s lease expired', async () => {
+  it("lets a retry proceed once a crashed completion's lease expired", async () => {
     const world = await orderWorld();
     const proposed = await propose(api, world);
     const uuid = proposed.body.proposed_order.uuid;
     // What a completion that crashed after claiming leaves behind, with its lease still running...
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.proposedOrder(uuid), UpdateExpression: 'SET settlement_lease_token = :t, settlement_lease_until = :until, settlement_attempt = :zero', ExpressionAttributeValues: { ':t': 'crashed', ':until': epochSeconds() + 30, ':zero': 0 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.proposedOrder(uuid),
+        UpdateExpression: 'SET settlement_lease_token = :t, settlement_lease_until = :until, settlement_attempt = :zero',
+        ExpressionAttributeValues: { ':t': 'crashed', ':until': epochSeconds() + 30, ':zero': 0 },
+      }),
+    );
     const blocked = await complete(api, world, uuid);
     expect(blocked.status).toBe(409);
     expect(blocked.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'in_progress' });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // ...and once it has run out.
-    await db().send(new UpdateCommand({ TableName: table(), Key: keys.proposedOrder(uuid), UpdateExpression: 'SET settlement_lease_until = :past', ExpressionAttributeValues: { ':past': epochSeconds() - 1 } }));
+    await db().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.proposedOrder(uuid),
+        UpdateExpression: 'SET settlement_lease_until = :past',
+        ExpressionAttributeValues: { ':past': epochSeconds() - 1 },
+      }),
+    );
     const recovered = await complete(api, world, uuid);
     expect(recovered.status).toBe(200);
     expect(await balance(world, 'card')).toBe(1000);
@@ -94,7 +130,13 @@ describe('settlement saga', () => {
 describe('credit earned through loyalty', () => {
   it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
     const world = await orderWorld();
-    await createCampaign({ merchant_id: world.merchant.merchant.merchant_id, kind: 'spend', title: 'Spend $10, get $5', required_spend_amount: 1000, earn_amount: 500 });
+    await createCampaign({
+      merchant_id: world.merchant.merchant.merchant_id,
+      kind: 'spend',
+      title: 'Spend $10, get $5',
+      required_spend_amount: 1000,
+      earn_amount: 500,
+    });
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(earned.status).toBe(200);
     expect(await balance(world, 'credit')).toBe(500);
@@ -109,7 +151,13 @@ describe('credit earned through loyalty', () => {
 
   it('claws back earned credit already spent: the refund goes ahead and the credit balance goes negative', async () => {
     const world = await orderWorld();
-    await createCampaign({ merchant_id: world.merchant.merchant.merchant_id, kind: 'spend', title: 'Spend $10, get $5', required_spend_amount: 1000, earn_amount: 500 });
+    await createCampaign({
+      merchant_id: world.merchant.merchant.merchant_id,
+      kind: 'spend',
+      title: 'Spend $10, get $5',
+      required_spend_amount: 1000,
+      earn_amount: 500,
+    });
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(await balance(world, 'credit')).toBe(500);
     const spending = await placeOrder(api, world, { spend_amount: 400, applied_discount_amount: 300 });

@@ -24,7 +24,18 @@ beforeAll(async () => {
     tax_amount: 80,
     identifier_from_merchant: 'T-1',
     items: [
-      { item: { name: 'Hashbrowns', description: 'Griddled', quantity: 1, charged_price_amount: 299, standard_price_amount: 299, sku: '01abc192', category: 'Sides', children: [{ item: { name: 'Cheese', description: 'Covered', quantity: 2, charged_price_amount: 100 } }] } },
+      {
+        item: {
+          name: 'Hashbrowns',
+          description: 'Griddled',
+          quantity: 1,
+          charged_price_amount: 299,
+          standard_price_amount: 299,
+          sku: '01abc192',
+          category: 'Sides',
+          children: [{ item: { name: 'Cheese', description: 'Covered', quantity: 2, charged_price_amount: 100 } }],
+        },
+      },
       { item: { name: 'Can Coke', description: '12oz', quantity: 2, charged_price_amount: 398, upc: '04963406' } },
     ],
   });
@@ -36,7 +47,7 @@ beforeAll(async () => {
 });
 
 describe('GET /v15/apps/orders', () => {
-  it('pages the user\'s orders newest first with Link on every page, the last one too, and ends with 204', async () => {
+  it("pages the user's orders newest first with Link on every page, the last one too, and ends with 204", async () => {
     const first = await api.call('GET', '/v15/apps/orders', { token: world.user.token });
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(10);
@@ -106,7 +117,13 @@ describe('GET /v15/apps/orders', () => {
   it('answers 204 to a user without orders and 401 without read_user_orders', async () => {
     const stranger = await orderWorld();
     expect((await api.call('GET', '/v15/apps/orders', { token: stranger.user.token })).status).toBe(204);
-    const token = await issueToken({ subject: 'user', userId: stranger.user.user.user_id, appId: stranger.app.app_id, permissions: ['read_user_basic_info'], unlimited: false });
+    const token = await issueToken({
+      subject: 'user',
+      userId: stranger.user.user.user_id,
+      appId: stranger.app.app_id,
+      permissions: ['read_user_basic_info'],
+      unlimited: false,
+    });
     expect((await api.call('GET', '/v15/apps/orders', { token })).status).toBe(401);
   });
 });
@@ -125,8 +142,46 @@ describe('GET /v15/orders/:uuid', () => {
       balance_amount: 1050,
     });
     expect(response.body.order.items).toEqual([
-      { item: { category: 'Sides', description: 'Griddled', name: 'Hashbrowns', quantity: 1, sku: '01abc192', upc: null, charged_price_amount: 299, standard_price_amount: 299, children: [{ item: { category: null, description: 'Covered', name: 'Cheese', quantity: 2, sku: null, upc: null, charged_price_amount: 100, standard_price_amount: 100, children: [] } }] } },
-      { item: { category: null, description: '12oz', name: 'Can Coke', quantity: 2, sku: null, upc: '04963406', charged_price_amount: 398, standard_price_amount: 398, children: [] } },
+      {
+        item: {
+          category: 'Sides',
+          description: 'Griddled',
+          name: 'Hashbrowns',
+          quantity: 1,
+          sku: '01abc192',
+          upc: null,
+          charged_price_amount: 299,
+          standard_price_amount: 299,
+          children: [
+            {
+              item: {
+                category: null,
+                description: 'Covered',
+                name: 'Cheese',
+                quantity: 2,
+                sku: null,
+                upc: null,
+                charged_price_amount: 100,
+                standard_price_amount: 100,
+                children: [],
+              },
+            },
+          ],
+        },
+      },
+      {
+        item: {
+          category: null,
+          description: '12oz',
+          name: 'Can Coke',
+          quantity: 2,
+          sku: null,
+          upc: '04963406',
+          charged_price_amount: 398,
+          standard_price_amount: 398,
+          children: [],
+        },
+      },
     ]);
     const plain = await api.call('GET', `/v15/orders/${placed[1]}`, { token: world.user.token });
     expect(plain.body.order.tax_amount).toBeNull();

@@ -44,7 +44,10 @@ describe('the docs page in a browser', () => {
     const response = await page.goto(`${api.baseUrl}/docs`);
     expect(response?.status()).toBe(200);
     // Swagger UI renders one .opblock per operation once it has fetched and parsed /openapi.json.
-    await page.locator('.opblock').nth(routes.length - 1).waitFor();
+    await page
+      .locator('.opblock')
+      .nth(routes.length - 1)
+      .waitFor();
 
     const shown = await page.$$eval('.opblock', (blocks) =>
       blocks.map((block) => ({
@@ -66,7 +69,7 @@ describe('the docs page in a browser', () => {
     expect(requested).toContain(`${api.baseUrl}/openapi.json`);
   });
 
-  it('shows POST /v15/completed_orders with its Idempotency-Key header, a real body, a real answer and each error status\'s own example', async () => {
+  it("shows POST /v15/completed_orders with its Idempotency-Key header, a real body, a real answer and each error status's own example", async () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 1280, height: 1000 });
     // deepLinking: the operation's tag and operationId open it.

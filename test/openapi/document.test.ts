@@ -25,13 +25,24 @@ describe('the OpenAPI document', () => {
 
   it('is OpenAPI 3.1 with one operation per route, each with an operationId, summary and a success response', () => {
     expect(document.openapi).toBe('3.1.0');
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })));
-    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      routes.map((route) => `${route.method} ${route.path}`).sort(),
+    );
     for (const { operation } of operations) {
       expect(operation.operationId).toMatch(/^[a-z0-9-]+$/);
       expect(operation.summary).toBeTruthy();
       // 302: the image redirects; 410 alone: an operation gone for good (Facebook link, docs/app-surface.md)
-      expect(Object.keys(operation.responses).some((status) => Number(status) < 300 || Number(status) === 302 || (Number(status) === 410 && !Object.keys(operation.responses).some((other) => Number(other) < 400)))).toBe(true);
+      expect(
+        Object.keys(operation.responses).some(
+          (status) =>
+            Number(status) < 300 ||
+            Number(status) === 302 ||
+            (Number(status) === 410 && !Object.keys(operation.responses).some((other) => Number(other) < 400)),
+        ),
+      ).toBe(true);
     }
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
   });
@@ -64,7 +75,8 @@ describe('the OpenAPI document', () => {
         for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { schema: object }> }>)) {
           for (const media of Object.values(response.content ?? {})) expect(() => compileDocumentSchema(ajv, media.schema)).not.toThrow();
         }
-        for (const parameter of (operation.parameters ?? []) as { schema?: object }[]) if (parameter.schema) expect(() => compileDocumentSchema(ajv, parameter.schema!)).not.toThrow();
+        for (const parameter of (operation.parameters ?? []) as { schema?: object }[])
+          if (parameter.schema) expect(() => compileDocumentSchema(ajv, parameter.schema!)).not.toThrow();
         const body = operation.requestBody?.content?.['application/json']?.schema as object | undefined;
         if (body) expect(() => compileDocumentSchema(ajv, body)).not.toThrow();
       }
@@ -84,7 +96,8 @@ describe("the document's timestamps", () => {
     const validate = compileDocumentSchema(documentAjv(document), { $ref: '#/components/schemas/Timestamp' });
     expect(validate('2015-01-22T16:29:22+00:00')).toBe(true);
     expect(validate('2015-01-22T11:29:22-05:00')).toBe(true);
-    for (const wrong of ['2015-01-22T16:29:22Z', '2015-01-22T16:29:22.000+00:00', '2015-01-22 16:29:22+00:00', '2015-01-22']) expect(validate(wrong), wrong).toBe(false);
+    for (const wrong of ['2015-01-22T16:29:22Z', '2015-01-22T16:29:22.000+00:00', '2015-01-22 16:29:22+00:00', '2015-01-22'])
+      expect(validate(wrong), wrong).toBe(false);
     expect(JSON.stringify(document.paths)).not.toContain('"format":"date-time"');
   });
 });
@@ -148,7 +161,18 @@ describe('GET /docs', () => {
 
 describe('the response check every test call runs', () => {
   const json = new Headers({ 'Content-Type': 'application/json; charset=utf-8' });
-  const address = { id: 1, address_type: 'home', extended_address: '', latitude: null, longitude: null, locality: 'Boston', nickname: '', postal_code: '02110', region: 'MA', street_address: '1 Main St' };
+  const address = {
+    id: 1,
+    address_type: 'home',
+    extended_address: '',
+    latitude: null,
+    longitude: null,
+    locality: 'Boston',
+    nickname: '',
+    postal_code: '02110',
+    region: 'MA',
+    street_address: '1 Main St',
+  };
   const url = (path: string) => `${api.baseUrl}${path}`;
 
   it('accepts a documented status with a matching body', async () => {
@@ -156,40 +180,64 @@ describe('the response check every test call runs', () => {
   });
 
   it('rejects a status the operation does not document', async () => {
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 201, headers: json, text: '[]' })).rejects.toThrow(/status 201 is not documented/);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 201, headers: json, text: '[]' })).rejects.toThrow(
+      /status 201 is not documented/,
+    );
   });
 
   it('rejects a body of the wrong shape, and a field the schema does not have', async () => {
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, id: '1' } }]) })).rejects.toThrow(
-      /does not match.*\n.*\/0\/user_address\/id must be integer/,
-    );
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, secret: 1 } }]) })).rejects.toThrow(
-      /must NOT have additional properties/,
-    );
+    await expect(
+      validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, id: '1' } }]) }),
+    ).rejects.toThrow(/does not match.*\n.*\/0\/user_address\/id must be integer/);
+    await expect(
+      validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: json, text: JSON.stringify([{ user_address: { ...address, secret: 1 } }]) }),
+    ).rejects.toThrow(/must NOT have additional properties/);
   });
 
   it('rejects an error that is not the error array, and an empty body where one is documented', async () => {
     const challenged = new Headers({ 'Content-Type': 'application/json', 'WWW-Authenticate': 'Token realm="LevelUp"' });
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: challenged, text: '{"message":"no"}' })).rejects.toThrow(/does not match/);
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers({ 'WWW-Authenticate': 'Token realm="LevelUp"' }), text: '' })).rejects.toThrow(/body is empty/);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: challenged, text: '{"message":"no"}' })).rejects.toThrow(
+      /does not match/,
+    );
+    await expect(
+      validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: new Headers({ 'WWW-Authenticate': 'Token realm="LevelUp"' }), text: '' }),
+    ).rejects.toThrow(/body is empty/);
   });
 
   it('requires the headers the document says are always there, and a Link only where one is declared', async () => {
-    const busy = JSON.stringify([{ error: { object: 'request', property: 'base', message: 'A request with this Idempotency-Key is still in progress; retry later.', code: 'in_flight' } }]);
-    await validateResponse('POST', url('/v15/completed_orders'), { status: 409, headers: new Headers({ 'Content-Type': 'application/json', 'Retry-After': '1' }), text: busy });
-    await expect(validateResponse('POST', url('/v15/completed_orders'), { status: 409, headers: json, text: busy })).rejects.toThrow(/always carries Retry-After, but it is missing/);
-    const unauthorized = JSON.stringify([{ error: { object: 'access_token', property: 'base', message: 'An access token is required.', code: 'not_authorized' } }]);
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: json, text: unauthorized })).rejects.toThrow(/always carries WWW-Authenticate/);
+    const busy = JSON.stringify([
+      { error: { object: 'request', property: 'base', message: 'A request with this Idempotency-Key is still in progress; retry later.', code: 'in_flight' } },
+    ]);
+    await validateResponse('POST', url('/v15/completed_orders'), {
+      status: 409,
+      headers: new Headers({ 'Content-Type': 'application/json', 'Retry-After': '1' }),
+      text: busy,
+    });
+    await expect(validateResponse('POST', url('/v15/completed_orders'), { status: 409, headers: json, text: busy })).rejects.toThrow(
+      /always carries Retry-After, but it is missing/,
+    );
+    const unauthorized = JSON.stringify([
+      { error: { object: 'access_token', property: 'base', message: 'An access token is required.', code: 'not_authorized' } },
+    ]);
+    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 401, headers: json, text: unauthorized })).rejects.toThrow(
+      /always carries WWW-Authenticate/,
+    );
     const linked = new Headers({ 'Content-Type': 'application/json', Link: `<${url('/v15/user_addresses?page=2')}>; rel="next"` });
-    await expect(validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: linked, text: JSON.stringify([{ user_address: address }]) })).rejects.toThrow(/Link header the document does not declare/);
+    await expect(
+      validateResponse('GET', url('/v15/user_addresses'), { status: 200, headers: linked, text: JSON.stringify([{ user_address: address }]) }),
+    ).rejects.toThrow(/Link header the document does not declare/);
   });
 
   it("holds a 404's body to the route's documented shape: empty, or the error array", async () => {
     const cardNotFound = JSON.stringify([{ error: { object: 'credit_card', property: 'id', message: 'Credit card not found.', code: 'not_found' } }]);
     await validateResponse('PUT', url('/v15/user_addresses/1'), { status: 404, headers: new Headers(), text: '' });
     await validateResponse('DELETE', url('/v14/credit_cards/1'), { status: 404, headers: json, text: cardNotFound });
-    await expect(validateResponse('GET', url('/v15/orders/abc'), { status: 404, headers: json, text: cardNotFound })).rejects.toThrow(/has no body, but the body is not empty/);
-    await expect(validateResponse('DELETE', url('/v14/credit_cards/1'), { status: 404, headers: new Headers(), text: '' })).rejects.toThrow(/body is empty but a body is documented/);
+    await expect(validateResponse('GET', url('/v15/orders/abc'), { status: 404, headers: json, text: cardNotFound })).rejects.toThrow(
+      /has no body, but the body is not empty/,
+    );
+    await expect(validateResponse('DELETE', url('/v14/credit_cards/1'), { status: 404, headers: new Headers(), text: '' })).rejects.toThrow(
+      /body is empty but a body is documented/,
+    );
   });
 
   it('checks requests no route serves against the fallback', async () => {

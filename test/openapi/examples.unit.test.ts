@@ -20,7 +20,12 @@ beforeAll(async () => {
 });
 
 function operations(): { name: string; method: string; path: string; operation: JsonObject }[] {
-  return routes.map((route) => ({ name: `${route.method} ${route.path}`, method: route.method, path: route.path, operation: document.paths[route.path]![route.method.toLowerCase()]! }));
+  return routes.map((route) => ({
+    name: `${route.method} ${route.path}`,
+    method: route.method,
+    path: route.path,
+    operation: document.paths[route.path]![route.method.toLowerCase()]!,
+  }));
 }
 
 /** Every number in a value, however deep. */
@@ -96,12 +101,7 @@ describe('every example', () => {
 });
 
 describe('a string for a pattern', () => {
-  it.each([
-    ['^evt_[0-9a-z]{9}[0-9a-f]{16}$'],
-    ['^\\d{4}-\\d{2}-\\d{2}T12:00:00\\+00:00$'],
-    ['^[A-Z]{2,3}$'],
-    ['^LU[0-9A-Z]+LU$'],
-  ])('matches %s', (pattern) => {
+  it.each([['^evt_[0-9a-z]{9}[0-9a-f]{16}$'], ['^\\d{4}-\\d{2}-\\d{2}T12:00:00\\+00:00$'], ['^[A-Z]{2,3}$'], ['^LU[0-9A-Z]+LU$']])('matches %s', (pattern) => {
     expect(samplePattern(pattern)).toMatch(new RegExp(pattern, 'u'));
   });
 });

@@ -41,7 +41,8 @@ describe('servers', () => {
 });
 
 describe('the Idempotency-Key header', () => {
-  const declaresKey = (operation: JsonObject) => ((operation.parameters ?? []) as JsonObject[]).some((parameter) => resolved(parameter).name === 'Idempotency-Key');
+  const declaresKey = (operation: JsonObject) =>
+    ((operation.parameters ?? []) as JsonObject[]).some((parameter) => resolved(parameter).name === 'Idempotency-Key');
 
   it('is a parameter of exactly the operations whose handler code reads it', () => {
     const keyed = routes.filter((route) => declaresKey(operationOf(route))).map(operationName);
@@ -77,7 +78,9 @@ describe('response headers', () => {
       paged.push(operationName(route));
       expect(resolved(operationOf(route).responses['200']).headers?.Link, operationName(route)).toMatchObject({ schema: { type: 'string' } });
     }
-    expect(paged).toEqual(expect.arrayContaining(['GET /v15/apps/orders', 'GET /v15/apps/{app_id}/locations', 'GET /v15/events', 'GET /v15/users/gift_card_value_orders']));
+    expect(paged).toEqual(
+      expect.arrayContaining(['GET /v15/apps/orders', 'GET /v15/apps/{app_id}/locations', 'GET /v15/events', 'GET /v15/users/gift_card_value_orders']),
+    );
   });
 
   it('declare Retry-After on every 409, 429 and 503, and WWW-Authenticate on every 401', () => {
@@ -183,7 +186,11 @@ describe('the error examples are what the API answers', () => {
   });
 
   it('415 unsupported_media_type', async () => {
-    const response = await api.call('POST', '/v15/user_addresses', { token: userToken, rawBody: 'street_address=1+Main+St', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await api.call('POST', '/v15/user_addresses', {
+      token: userToken,
+      rawBody: 'street_address=1+Main+St',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
     expect(response.body).toEqual(exampleOf('UnsupportedMediaType', 'unsupported_media_type'));
   });

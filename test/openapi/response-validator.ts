@@ -85,7 +85,8 @@ function checkHeaders(where: string, documented: JsonObject, response: CheckedRe
   for (const [name, header] of Object.entries(declared)) {
     if (header.required && !response.headers.has(name)) fail(where, `the document says it always carries ${name}, but it is missing`, response);
   }
-  if (response.headers.has('link') && !declared.Link) fail(where, 'it carries a Link header the document does not declare (a paged list sets `paged: true` in its spec)', response);
+  if (response.headers.has('link') && !declared.Link)
+    fail(where, 'it carries a Link header the document does not declare (a paged list sets `paged: true` in its spec)', response);
 }
 
 /** Throws a descriptive error when the response is not what the document says the operation answers. */
@@ -136,7 +137,9 @@ export async function validateResponse(method: string, url: string, response: Ch
     compiled.set(entry.schema, validate);
   }
   if (!validate(body)) {
-    const problems = (validate.errors ?? []).slice(0, 8).map((error) => `${error.instancePath || '(root)'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+    const problems = (validate.errors ?? [])
+      .slice(0, 8)
+      .map((error) => `${error.instancePath || '(root)'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
     fail(where, `the body does not match the documented schema:\n    ${problems.join('\n    ')}`, response);
   }
 }

@@ -6,7 +6,12 @@ import { pathToFileURL } from 'node:url';
 
 const jobs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 for (const job of jobs) {
-  const context = { callbackWaitsForEmptyEventLoop: false, functionName: job.name, awsRequestId: job.event.requestContext?.requestId ?? job.name, getRemainingTimeInMillis: () => 10_000 };
+  const context = {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: job.name,
+    awsRequestId: job.event.requestContext?.requestId ?? job.name,
+    getRemainingTimeInMillis: () => 10_000,
+  };
   let report;
   try {
     const module = await import(pathToFileURL(job.bundle).href);

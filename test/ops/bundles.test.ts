@@ -145,7 +145,10 @@ function runBundles(jobs: Job[], jobsFile: string): Promise<Outcome[]> {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('exit', () => {
-      const results = stdout.split('\n').filter((line) => line.startsWith('BUNDLE-RESULT ')).map((line) => JSON.parse(line.slice('BUNDLE-RESULT '.length)) as Outcome);
+      const results = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('BUNDLE-RESULT '))
+        .map((line) => JSON.parse(line.slice('BUNDLE-RESULT '.length)) as Outcome);
       if (results.length !== jobs.length) return reject(new Error(`runner reported ${results.length} of ${jobs.length} bundles: ${stderr.slice(-1000)}`));
       resolve(results);
     });
@@ -177,10 +180,20 @@ beforeAll(async () => {
   ];
   // An inserted event of an audience with no endpoints (the stream queues nothing), and a queued delivery
   // to an endpoint that does not exist (dropped): each function reads the table and answers.
-  const [, eventPut] = await eventItems({ type: 'credit_card.created', resource: { type: 'credit_card', id: '1' }, audience: 'app:999999999', data: {} }, { newResource: true });
+  const [, eventPut] = await eventItems(
+    { type: 'credit_card.created', resource: { type: 'credit_card', id: '1' }, audience: 'app:999999999', data: {} },
+    { newResource: true },
+  );
   const streamEvent = { Records: [{ eventName: 'INSERT', dynamodb: { NewImage: marshall(eventPut!.Put!.Item, { removeUndefinedValues: true }) } }] };
   const queuedDelivery = {
-    Records: [{ messageId: randomUUID(), receiptHandle: 'bundle-smoke-test', body: JSON.stringify({ endpoint_id: 'we_none', event_id: 'evt_none', queued_at: Date.now() }), attributes: { MessageGroupId: 'we_none:credit_card:1', ApproximateReceiveCount: '1' } }],
+    Records: [
+      {
+        messageId: randomUUID(),
+        receiptHandle: 'bundle-smoke-test',
+        body: JSON.stringify({ endpoint_id: 'we_none', event_id: 'evt_none', queued_at: Date.now() }),
+        attributes: { MessageGroupId: 'we_none:credit_card:1', ApproximateReceiveCount: '1' },
+      },
+    ],
   };
   // One build per function, as the stack bundles it.
   await Promise.all(targets.map((target) => build(apiFunctionEsbuildOptions({ [`${target.name}/index`]: handlerEntry(target.name) }, directory))));
@@ -194,12 +207,16 @@ beforeAll(async () => {
     exportName: target.exportName,
     // The workflow task gets the Catch's step for an order that does not exist: it records nothing.
     event:
-      target.name === VALIDATION_TASK_HANDLER ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } }
-      // The completion task asked to check an order that does not exist reads the table and fails the Task.
-      : target.name === COMPLETION_TASK_HANDLER ? { step: 'check', order_uuid: randomUUID() }
-      : target.name === EVENTS_STREAM_HANDLER ? streamEvent
-      : target.name === WEBHOOK_DELIVERY_HANDLER ? queuedDelivery
-      : eventFor(target.route, tokens),
+      target.name === VALIDATION_TASK_HANDLER
+        ? { step: 'record_failure', order_uuid: randomUUID(), failure: { Error: 'States.TaskFailed' } }
+        : // The completion task asked to check an order that does not exist reads the table and fails the Task.
+          target.name === COMPLETION_TASK_HANDLER
+          ? { step: 'check', order_uuid: randomUUID() }
+          : target.name === EVENTS_STREAM_HANDLER
+            ? streamEvent
+            : target.name === WEBHOOK_DELIVERY_HANDLER
+              ? queuedDelivery
+              : eventFor(target.route, tokens),
   }));
   const shares = Array.from({ length: RUNNERS }, (_, runner) => jobs.filter((_, index) => index % RUNNERS === runner));
   const results = await Promise.all(shares.map((share, runner) => runBundles(share, join(directory, `jobs-${runner}.json`))));

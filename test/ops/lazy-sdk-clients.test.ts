@@ -44,19 +44,30 @@ afterAll(() => {
 describe('SDK clients other than DynamoDB, in the bundles', () => {
   const handlers = [...new Set(Object.values(LAZY).flat())];
 
-  it.each(handlers)('%s imports them on first use only, and leaves them to the runtime', async (handler) => {
-    const result = await build({ ...apiFunctionEsbuildOptions({ [`${handler}/index`]: handlerEntry(handler) }, join(directory, 'metafile')), metafile: true, write: false });
-    const [output] = Object.values(result.metafile.outputs).filter((candidate) => candidate.entryPoint);
-    const packages = Object.keys(LAZY).filter((name) => LAZY[name]!.includes(handler));
-    for (const name of packages) {
-      const imports = output!.imports.filter((entry) => entry.path === name);
-      expect(imports.length, name).toBeGreaterThan(0);
-      expect(imports.map((entry) => ({ kind: entry.kind, external: entry.external })), name).toEqual(imports.map(() => ({ kind: 'dynamic-import', external: true })));
-    }
-    // No other SDK package than DynamoDB's is imported at load.
-    const atLoad = output!.imports.filter((entry) => entry.kind === 'import-statement' && entry.path.startsWith('@aws-sdk/'));
-    expect(atLoad.map((entry) => entry.path).filter((path) => !/^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)$/.test(path))).toEqual([]);
-  }, 60_000);
+  it.each(handlers)(
+    '%s imports them on first use only, and leaves them to the runtime',
+    async (handler) => {
+      const result = await build({
+        ...apiFunctionEsbuildOptions({ [`${handler}/index`]: handlerEntry(handler) }, join(directory, 'metafile')),
+        metafile: true,
+        write: false,
+      });
+      const [output] = Object.values(result.metafile.outputs).filter((candidate) => candidate.entryPoint);
+      const packages = Object.keys(LAZY).filter((name) => LAZY[name]!.includes(handler));
+      for (const name of packages) {
+        const imports = output!.imports.filter((entry) => entry.path === name);
+        expect(imports.length, name).toBeGreaterThan(0);
+        expect(
+          imports.map((entry) => ({ kind: entry.kind, external: entry.external })),
+          name,
+        ).toEqual(imports.map(() => ({ kind: 'dynamic-import', external: true })));
+      }
+      // No other SDK package than DynamoDB's is imported at load.
+      const atLoad = output!.imports.filter((entry) => entry.kind === 'import-statement' && entry.path.startsWith('@aws-sdk/'));
+      expect(atLoad.map((entry) => entry.path).filter((path) => !/^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)$/.test(path))).toEqual([]);
+    },
+    60_000,
+  );
 
   it('a bundled image store loads S3 and the presigner on its first signed URLs (two at once)', async () => {
     const bundle = join(directory, 'store.mjs');
@@ -85,17 +96,41 @@ describe('SDK clients other than DynamoDB, in the bundles', () => {
   }, 60_000);
 
   it.each([
-    ['Step Functions', "import { startValidation } from '#shared/workflows/executions.ts'; await startValidation({ order_uuid: 'x' });", { STEPFUNCTIONS_ENDPOINT: 'http://127.0.0.1:9', STATE_MACHINE_ARN: 'arn:aws:states:local:000000000000:stateMachine:x' }],
-    ['SQS', "import { delayRedelivery } from '#shared/queues/deliveries.ts'; await delayRedelivery('handle', 1);", { DELIVERY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/q.fifo', AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:9' }],
-  ])('a bundled %s port loads its client on first use: the call reaches the network', async (name, contents, env) => {
-    const bundle = join(directory, `${name.replace(/\W/g, '')}.mjs`);
-    await build({ ...apiFunctionEsbuildOptions({}, directory), entryPoints: undefined, outdir: undefined, outfile: bundle, stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'entry.ts', loader: 'ts' } });
-    const { code, stderr } = await run(bundle, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_MAX_ATTEMPTS: '1', ...env });
-    // The package loaded (no ERR_MODULE_NOT_FOUND) and the call failed where it should: nothing listens there.
-    expect(code).not.toBe(0);
-    expect(stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find/);
-    expect(stderr).toMatch(/ECONNREFUSED/);
-  }, 60_000);
+    [
+      'Step Functions',
+      "import { startValidation } from '#shared/workflows/executions.ts'; await startValidation({ order_uuid: 'x' });",
+      { STEPFUNCTIONS_ENDPOINT: 'http://127.0.0.1:9', STATE_MACHINE_ARN: 'arn:aws:states:local:000000000000:stateMachine:x' },
+    ],
+    [
+      'SQS',
+      "import { delayRedelivery } from '#shared/queues/deliveries.ts'; await delayRedelivery('handle', 1);",
+      { DELIVERY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/q.fifo', AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:9' },
+    ],
+  ])(
+    'a bundled %s port loads its client on first use: the call reaches the network',
+    async (name, contents, env) => {
+      const bundle = join(directory, `${name.replace(/\W/g, '')}.mjs`);
+      await build({
+        ...apiFunctionEsbuildOptions({}, directory),
+        entryPoints: undefined,
+        outdir: undefined,
+        outfile: bundle,
+        stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'entry.ts', loader: 'ts' },
+      });
+      const { code, stderr } = await run(bundle, {
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_MAX_ATTEMPTS: '1',
+        ...env,
+      });
+      // The package loaded (no ERR_MODULE_NOT_FOUND) and the call failed where it should: nothing listens there.
+      expect(code).not.toBe(0);
+      expect(stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find/);
+      expect(stderr).toMatch(/ECONNREFUSED/);
+    },
+    60_000,
+  );
 });
 
 function run(bundle: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -73,7 +73,10 @@ describe('business metrics', () => {
     const { app, apiKey } = await appFixture();
     const merchant = await merchantFixture(app.app_id);
     const attempt = (password: string) =>
-      api.call('POST', '/v15/access_tokens', { localAddress: '127.0.0.31', body: { access_token: { api_key: apiKey, username: merchant.username, password } } });
+      api.call('POST', '/v15/access_tokens', {
+        localAddress: '127.0.0.31',
+        body: { access_token: { api_key: apiKey, username: merchant.username, password } },
+      });
     for (let index = 0; index < ACCOUNT_LOGIN_FAILURES.limit - 1; index++) await attempt(`wrong ${index}`);
     expect(total(BUSINESS_METRICS.loginLockouts)).toBe(0);
     await attempt('the tenth wrong one');

@@ -11,7 +11,16 @@ import { getProposedOrder } from '#shared/domain/order-ahead/orders.ts';
 import { useTestApi } from '../support/api.ts';
 import { cardFixture } from '../support/cards.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
-import { FAR_AWAY, NEARBY, orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi, STORE } from '../support/order-ahead.ts';
+import {
+  FAR_AWAY,
+  NEARBY,
+  orderAheadLocationFixture,
+  orderAheadUserFixture,
+  pollLikeIos,
+  pollUntilSettled,
+  startOrderAheadTestApi,
+  STORE,
+} from '../support/order-ahead.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 
 const api = useTestApi(startOrderAheadTestApi);
@@ -37,7 +46,14 @@ type Line = { id: number; quantity: number; option_ids?: number[]; special_instr
 async function completedOrder(token: string, lines: Line[], place: Place = kitchen, extra: Record<string, unknown> = {}): Promise<string> {
   const started = await api.call('POST', '/v15/order_ahead/orders', {
     token,
-    body: { order: { location_id: place.location.location_id, conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null }, items: lines.map((item) => ({ item })), ...extra } },
+    body: {
+      order: {
+        location_id: place.location.location_id,
+        conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
+        items: lines.map((item) => ({ item })),
+        ...extra,
+      },
+    },
   });
   const valid = await pollUntilSettled(api, started.body.order.order_url, token);
   expect(valid.last.status, valid.last.text).toBe(200);
@@ -78,16 +94,30 @@ describe('menus by id (menu_url)', () => {
     // No picture, no image URL (as the iOS fixture's burrito).
     expect(menu.categories[1].category.items[0].item.image_url).toBeNull();
     const breakfast = menu.categories.find((entry: any) => entry.category.name === 'Breakfast').category.items[0].item;
-    expect(breakfast.timescopes).toEqual([{ day_of_week_starts_at: 'Monday', day_of_week_ends_at: 'Sunday', time_of_day_starts_at: '06:00', time_of_day_ends_at: '10:30' }]);
+    expect(breakfast.timescopes).toEqual([
+      { day_of_week_starts_at: 'Monday', day_of_week_ends_at: 'Sunday', time_of_day_starts_at: '06:00', time_of_day_ends_at: '10:30' },
+    ]);
 
     const maps = ['$.menu.categories[].category.items[].item.nutrition', '$.menu.categories[].category.items[].item.metadata'];
     // An item without a SKU in the merchant's menu has a null sku (the iOS SDK reads it as absent).
     const item = '$.menu.categories[].category.items[].item';
-    expectShapeOf(byId.body, clientPayload('ios_order_ahead_menu__show.json').response_body, { maps, nullable: ['$.menu.categories[].category.description', `${item}.image_url`, `${item}.sku`] });
+    expectShapeOf(byId.body, clientPayload('ios_order_ahead_menu__show.json').response_body, {
+      maps,
+      nullable: ['$.menu.categories[].category.description', `${item}.image_url`, `${item}.sku`],
+    });
     const docs = clientPayload('docs_v15_order_ahead_menus_id__show.json').response_body_excerpt;
     // The docs show a category group's display_order as "1"; every display_order is an integer here (the reference's advice).
     docs.menu.category_groups[0].category_group.display_order = 1;
-    expectShapeOf(byId.body, docs, { maps, nullable: ['$.menu.category_groups[].category_group.description', '$.menu.categories[].category.category_group_id', '$.menu.categories[].category.description', `${item}.image_url`, `${item}.sku`] });
+    expectShapeOf(byId.body, docs, {
+      maps,
+      nullable: [
+        '$.menu.category_groups[].category_group.description',
+        '$.menu.categories[].category.category_group_id',
+        '$.menu.categories[].category.description',
+        `${item}.image_url`,
+        `${item}.sku`,
+      ],
+    });
   });
 
   it('answers 404 (empty) for an id no menu has', async () => {
@@ -128,11 +158,16 @@ describe('suggested orders', () => {
     // The iOS fixture's shape (it says wanted_at where every other object says desired_ready_time, which is what the SDK reads).
     const ios = clientPayload('ios_v15_order_ahead_orders_suggested__list.json').response_body;
     for (const entry of ios) delete entry.order.conveyance.wanted_at;
-    expectShapeOf(response.body, ios, { nullable: ['$[].order.conveyance.delivery_address_id', '$[].order.special_instructions', '$[].order.items[].item.special_instructions'] });
+    expectShapeOf(response.body, ios, {
+      nullable: ['$[].order.conveyance.delivery_address_id', '$[].order.special_instructions', '$[].order.items[].item.special_instructions'],
+    });
     expect((await api.call('GET', first.menu_url)).status).toBe(200);
 
     // A suggestion is a cart a start accepts as it is.
-    const again = await api.call('POST', '/v15/order_ahead/orders', { token: user.token, body: { order: { location_id: first.location_id, conveyance: first.conveyance, items: first.items } } });
+    const again = await api.call('POST', '/v15/order_ahead/orders', {
+      token: user.token,
+      body: { order: { location_id: first.location_id, conveyance: first.conveyance, items: first.items } },
+    });
     expect((await pollUntilSettled(api, again.body.order.order_url, user.token)).last.status).toBe(200);
   });
 
@@ -159,7 +194,9 @@ describe('suggested orders', () => {
     expect(own.body.filter((entry: any) => entry.order.description === 'Burrito').map((entry: any) => entry.order.banner)).toEqual(['past']);
     // Another location: nothing of this one.
     const elsewhere = await orderAheadLocationFixture({ within });
-    expect((await api.call('GET', `/v15/order_ahead/orders/suggested?location_id=${elsewhere.location.location_id}`, { token: regular.token })).body).toEqual([]);
+    expect((await api.call('GET', `/v15/order_ahead/orders/suggested?location_id=${elsewhere.location.location_id}`, { token: regular.token })).body).toEqual(
+      [],
+    );
 
     const half = await api.call('GET', `${here}&lat=${STORE.latitude}`, { token: regular.token });
     expect(half.status).toBe(422);

@@ -3,7 +3,13 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { TABLE_WRITE_ACTIONS } from '../../infra/constructs/api-function.ts';
-import { COMPLETION_STATES, COMPLETION_TASK_EXPORT, COMPLETION_TASK_HANDLER, COMPLETION_TASK_RETRY, REJECT_RETRY } from '../../infra/constructs/order-ahead-completion-workflow.ts';
+import {
+  COMPLETION_STATES,
+  COMPLETION_TASK_EXPORT,
+  COMPLETION_TASK_HANDLER,
+  COMPLETION_TASK_RETRY,
+  REJECT_RETRY,
+} from '../../infra/constructs/order-ahead-completion-workflow.ts';
 import { resolveTokens, synthesizeWorkflow } from '../../scripts/local/workflow-definition.ts';
 import { COMPLETION_TIMEOUT_SECONDS, PROVIDER_CUTOFF_SECONDS, PROVIDER_POLL_SECONDS } from '#shared/domain/order-ahead/orders.ts';
 import { routes } from '#shared/routes.ts';
@@ -21,7 +27,8 @@ let definition: Record<string, any>;
 
 const logicalIdOf = (construct: IConstruct) => synthesized.logicalIdOf(construct);
 const stepsFunctionId = () => logicalIdOf(stack.orderAheadCompletionWorkflow.completionFunction);
-const roleOf = (logicalId: string): string => resources[logicalId]!.Properties.Role?.['Fn::GetAtt']?.[0] ?? resources[logicalId]!.Properties.RoleArn['Fn::GetAtt'][0];
+const roleOf = (logicalId: string): string =>
+  resources[logicalId]!.Properties.Role?.['Fn::GetAtt']?.[0] ?? resources[logicalId]!.Properties.RoleArn['Fn::GetAtt'][0];
 const actionsOf = (statement: any): string[] => [statement.Action].flat();
 function statementsOfRole(roleId: string): any[] {
   return Object.values(resources)
@@ -55,7 +62,12 @@ describe('order-ahead completion state machine', () => {
   it('charges, forwards, waits for the provider in a loop, and rejects from every failure', () => {
     const states = definition.States;
     expect(definition.StartAt).toBe(COMPLETION_STATES.charge);
-    expect(states[COMPLETION_STATES.charge]).toMatchObject({ Type: 'Task', Next: COMPLETION_STATES.charged, ResultPath: '$.charge', Parameters: { step: 'charge', 'order_uuid.$': '$.order_uuid' } });
+    expect(states[COMPLETION_STATES.charge]).toMatchObject({
+      Type: 'Task',
+      Next: COMPLETION_STATES.charged,
+      ResultPath: '$.charge',
+      Parameters: { step: 'charge', 'order_uuid.$': '$.order_uuid' },
+    });
     expect(states[COMPLETION_STATES.charged]).toEqual({
       Type: 'Choice',
       Choices: [{ Variable: '$.charge.charged', BooleanEquals: true, Next: COMPLETION_STATES.forward }],
@@ -76,14 +88,23 @@ describe('order-ahead completion state machine', () => {
     // The reject step reads the reason from the whole state (the decline, the provider's answer or the failure).
     expect(states[COMPLETION_STATES.reject]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'reject', 'state.$': '$' } });
     expect(states[COMPLETION_STATES.reject].Catch).toBeUndefined();
-    expect(states[COMPLETION_STATES.reject].Retry).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], MaxAttempts: REJECT_RETRY.maxAttempts, MaxDelaySeconds: 30, JitterStrategy: 'FULL' })]);
+    expect(states[COMPLETION_STATES.reject].Retry).toEqual([
+      expect.objectContaining({ ErrorEquals: ['States.ALL'], MaxAttempts: REJECT_RETRY.maxAttempts, MaxDelaySeconds: 30, JitterStrategy: 'FULL' }),
+    ]);
     for (const name of [COMPLETION_STATES.charge, COMPLETION_STATES.forward, COMPLETION_STATES.check]) {
       expect(states[name].Catch, name).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: COMPLETION_STATES.reject }]);
       expect(states[name].Retry, name).toEqual([
-        expect.objectContaining({ ErrorEquals: ['States.TaskFailed', 'States.Timeout'], MaxAttempts: COMPLETION_TASK_RETRY.maxAttempts, IntervalSeconds: 1, BackoffRate: 2, MaxDelaySeconds: 16 }),
+        expect.objectContaining({
+          ErrorEquals: ['States.TaskFailed', 'States.Timeout'],
+          MaxAttempts: COMPLETION_TASK_RETRY.maxAttempts,
+          IntervalSeconds: 1,
+          BackoffRate: 2,
+          MaxDelaySeconds: 16,
+        }),
       ]);
     }
-    for (const state of Object.values<any>(states).filter((candidate) => candidate.Type === 'Task')) expect(state.Resource).toContain(`function:${stepsFunctionId()}`);
+    for (const state of Object.values<any>(states).filter((candidate) => candidate.Type === 'Task'))
+      expect(state.Resource).toContain(`function:${stepsFunctionId()}`);
   });
 
   it('its role may invoke only the steps function, and write logs and traces', () => {
@@ -94,7 +115,9 @@ describe('order-ahead completion state machine', () => {
       expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
       for (const resource of [statement.Resource].flat()) expect(JSON.stringify(resource)).toContain(stepsFunctionId());
     }
-    const others = statements.flatMap(actionsOf).filter((action) => !action.startsWith('lambda:') && !action.startsWith('logs:') && !action.startsWith('xray:'));
+    const others = statements
+      .flatMap(actionsOf)
+      .filter((action) => !action.startsWith('lambda:') && !action.startsWith('logs:') && !action.startsWith('xray:'));
     expect(others).toEqual([]);
   });
 
@@ -115,9 +138,13 @@ describe('starting completions', () => {
     const starters = orderAheadRoutes.filter((route) => route.startsCompletion).map((route) => route.handler);
     expect(starters).toEqual(['order-ahead-orders-complete']);
     const starterRole = roleOf(logicalIdOf(stack.functions.get(starters[0]!)!));
-    expect(resources[logicalIdOf(stack.functions.get(starters[0]!)!)]!.Properties.Environment.Variables.COMPLETION_STATE_MACHINE_ARN).toEqual({ Ref: machineId });
+    expect(resources[logicalIdOf(stack.functions.get(starters[0]!)!)]!.Properties.Environment.Variables.COMPLETION_STATE_MACHINE_ARN).toEqual({
+      Ref: machineId,
+    });
     const grants = Object.values(resources).filter(
-      (resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.PolicyDocument.Statement.some((statement: any) => JSON.stringify(statement.Resource) === JSON.stringify({ Ref: machineId })),
+      (resource) =>
+        resource.Type === 'AWS::IAM::Policy' &&
+        resource.Properties.PolicyDocument.Statement.some((statement: any) => JSON.stringify(statement.Resource) === JSON.stringify({ Ref: machineId })),
     );
     expect(grants.flatMap((policy) => policy.Properties.Roles.map((role: any) => role.Ref))).toEqual([starterRole]);
     expect(statementsOfRole(starterRole).filter((statement) => actionsOf(statement).some((action) => action.startsWith('states:')))).toEqual([
@@ -130,7 +157,9 @@ describe('the local completion state machine', () => {
   it('runs the definition synthesized from the construct (not a copy)', () => {
     const local = synthesizeWorkflow('completion');
     expect(local.definition).toEqual(definition);
-    expect(Object.keys(local.tasks).sort()).toEqual([COMPLETION_STATES.charge, COMPLETION_STATES.check, COMPLETION_STATES.forward, COMPLETION_STATES.reject].sort());
+    expect(Object.keys(local.tasks).sort()).toEqual(
+      [COMPLETION_STATES.charge, COMPLETION_STATES.check, COMPLETION_STATES.forward, COMPLETION_STATES.reject].sort(),
+    );
     for (const target of Object.values(local.tasks)) expect(target).toEqual({ handlerName: COMPLETION_TASK_HANDLER, exportName: COMPLETION_TASK_EXPORT });
   });
 });

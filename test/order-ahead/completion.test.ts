@@ -107,7 +107,9 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
 
     const completed = await api.call('POST', order.order_completion_url, { token: user.token });
     expect(completed.status, completed.text).toBe(202);
-    expect(completed.body).toEqual({ order: { order_url: `${api.baseUrl}/v15/order_ahead/orders/${order.uuid}/complete`, state: 'submitting', uuid: order.uuid } });
+    expect(completed.body).toEqual({
+      order: { order_url: `${api.baseUrl}/v15/order_ahead/orders/${order.uuid}/complete`, state: 'submitting', uuid: order.uuid },
+    });
     expectShapeOf(completed.body, clientPayload('ios_v15_order_ahead_orders_uuid_complete__create.json').response_body);
     expectShapeOf(completed.body, clientPayload('docs_v15_order_ahead_orders_uuid_complete__create.json').response_body);
 
@@ -120,7 +122,8 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     const done = last.body.order;
     // The reference: delivery_address_id is an integer or null (pickup), desired_ready_time ISO 8601 or null, item instructions a string or null.
     const nullable = ['$.order.conveyance.delivery_address_id', '$.order.conveyance.desired_ready_time', '$.order.items[].item.special_instructions'];
-    for (const variant of clientPayload('ios_v15_order_ahead_orders_uuid_complete__show.json').responses) expectShapeOf(last.body, variant.response_body, { nullable });
+    for (const variant of clientPayload('ios_v15_order_ahead_orders_uuid_complete__show.json').responses)
+      expectShapeOf(last.body, variant.response_body, { nullable });
     expectShapeOf(last.body, clientPayload('docs_v15_order_ahead_orders_uuid_complete__show.json').response_body_excerpt, { nullable });
     expect(done).toMatchObject({
       uuid: order.uuid,
@@ -139,7 +142,17 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
       tip_amount: 100,
     });
     expect(done.order_number).toMatch(/^\d{7}$/);
-    expect(done.items).toEqual([{ item: expect.objectContaining({ id: SAMPLE_IDS.tots, name: 'Tater Tots', quantity: 1, selected_options_description: 'Small', option_ids: [SAMPLE_IDS.small] }) }]);
+    expect(done.items).toEqual([
+      {
+        item: expect.objectContaining({
+          id: SAMPLE_IDS.tots,
+          name: 'Tater Tots',
+          quantity: 1,
+          selected_options_description: 'Small',
+          option_ids: [SAMPLE_IDS.small],
+        }),
+      },
+    ]);
 
     // The same order under the same uuid in the user's orders; the card charged once; the ledger balances.
     const listed = await api.call('GET', '/v15/apps/orders', { token: user.token });
@@ -163,7 +176,9 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     const { answers, last } = await pollLikeIos(api, completed.body.order.order_url, user.token);
     expectPatientPolls(answers);
     expect(last.status, last.text).toBe(422);
-    expect(last.body).toEqual([{ error: { object: 'order', property: 'base', code: 'provider_rejected', message: `The restaurant rejected this order: ${SANDBOX_REJECTION_REASON}` } }]);
+    expect(last.body).toEqual([
+      { error: { object: 'order', property: 'base', code: 'provider_rejected', message: `The restaurant rejected this order: ${SANDBOX_REJECTION_REASON}` } },
+    ]);
 
     // It was charged, then given back: a charge and its refund on the card account, the order refunded.
     expect(await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).toMatchObject({ balance: 0, version: 2 });
@@ -265,7 +280,9 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
     const settled = await Promise.all(orders.map(async (order) => (await getOrder(order.uuid))!));
     expect(settled.map((order) => order.applied_discount_amount).sort((a, b) => a - b)).toEqual([0, credit]);
     expect(settled.map((order) => order.charged_amount).sort((a, b) => a - b)).toEqual([593 - credit, 593]);
-    expect((await getBalance(creditAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(settled.reduce((sum, order) => sum + order.credit_earned_amount, 0));
+    expect((await getBalance(creditAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(
+      settled.reduce((sum, order) => sum + order.credit_earned_amount, 0),
+    );
     expect((await getBalance(cardAccountKey(user.user.user_id, MERCHANT()))).balance).toBe(2 * 593 - credit);
     expect((await auditLedger()).mismatches).toEqual([]);
   });
@@ -311,7 +328,9 @@ describe('completing an order-ahead order (the iOS SDK flow)', () => {
 
     const started = await api.call('POST', '/v15/order_ahead/orders', {
       token: owner.token,
-      body: { order: { location_id: places.accepts.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: 424242, quantity: 1 } }] } },
+      body: {
+        order: { location_id: places.accepts.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: 424242, quantity: 1 } }] },
+      },
     });
     const invalid = await pollUntilSettled(api, started.body.order.order_url, owner.token);
     expect(invalid.last.status).toBe(422);

@@ -32,7 +32,9 @@ afterAll(() => {
 async function validOrder() {
   const started = await api.call('POST', '/v15/order_ahead/orders', {
     token: user.token,
-    body: { order: { location_id: place.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+    body: {
+      order: { location_id: place.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] },
+    },
   });
   return pollLikeIos(api, started.body.order.order_url, user.token);
 }
@@ -49,7 +51,13 @@ describe('round trips per request (order ahead)', () => {
     gate = new Promise((resolve) => (release = resolve));
     const started = await api.call('POST', '/v15/order_ahead/orders', {
       token: user.token,
-      body: { order: { location_id: place.location.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+      body: {
+        order: {
+          location_id: place.location.location_id,
+          conveyance: { fulfillment_type: 'pickup' },
+          items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }],
+        },
+      },
     });
     const first = await api.call('GET', started.body.order.order_url, { token: user.token });
     expect(first.status).toBe(202);

@@ -128,7 +128,20 @@ describe('start', () => {
       displayed_upsell_ids: [],
       order_completion_url: `${orderUrl}/complete`,
     });
-    for (const field of ['soonest_available_at', 'delivery_fee_amount', 'discount_amount', 'order_completion_url', 'provider_service_fee_amount', 'service_fee_amount', 'spend_amount', 'state', 'subtotal', 'tax_amount', 'tip_amount', 'total_amount']) {
+    for (const field of [
+      'soonest_available_at',
+      'delivery_fee_amount',
+      'discount_amount',
+      'order_completion_url',
+      'provider_service_fee_amount',
+      'service_fee_amount',
+      'spend_amount',
+      'state',
+      'subtotal',
+      'tax_amount',
+      'tip_amount',
+      'total_amount',
+    ]) {
       expect(order[field], field).not.toBeNull();
     }
     expect(order.available_at[0]).toBe(order.soonest_available_at);
@@ -176,7 +189,10 @@ describe('start', () => {
     const started = await start(pickupCart({ items: [{ item: { id: 999_999, quantity: 1 } }] }));
     const { last } = await pollLikeIos(api, started.body.order.order_url, customer.token);
     expect(last.status).toBe(422);
-    const repeats = await Promise.all([api.call('GET', started.body.order.order_url, { token: customer.token }), api.call('GET', started.body.order.order_url, { token: customer.token })]);
+    const repeats = await Promise.all([
+      api.call('GET', started.body.order.order_url, { token: customer.token }),
+      api.call('GET', started.body.order.order_url, { token: customer.token }),
+    ]);
     for (const repeat of repeats) expect(repeat.text).toBe(last.text);
   });
 
@@ -253,10 +269,7 @@ describe('start', () => {
   it('ends 422 on poll for a cart that cannot be ordered', async () => {
     const started = await start(
       pickupCart({
-        items: [
-          { item: { id: 999_999, quantity: 1 } },
-          { item: { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [] } },
-        ],
+        items: [{ item: { id: 999_999, quantity: 1 } }, { item: { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [] } }],
         special_instructions: 'x'.repeat(81),
       }),
     );
@@ -303,7 +316,12 @@ describe('upsells', () => {
     });
     expect(triggered.status).toBe(200);
     expect(triggered.body).toEqual({
-      upsell: { id: SAMPLE_IDS.upsell, prompt: 'Add a drink or something sweet?', show_prices: true, items: [{ item: { id: SAMPLE_IDS.water } }, { item: { id: SAMPLE_IDS.cookie } }] },
+      upsell: {
+        id: SAMPLE_IDS.upsell,
+        prompt: 'Add a drink or something sweet?',
+        show_prices: true,
+        items: [{ item: { id: SAMPLE_IDS.water } }, { item: { id: SAMPLE_IDS.cookie } }],
+      },
     });
 
     const plain = await api.call('POST', '/v15/upsells', { token: customer.token, body: pickupCart() });

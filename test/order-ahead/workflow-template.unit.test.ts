@@ -63,7 +63,13 @@ describe('order-ahead state machine', () => {
     const validate = states[WORKFLOW_STATES.validate];
     expect(validate).toMatchObject({ Type: 'Task', Next: WORKFLOW_STATES.choice, Parameters: { step: 'validate', 'order_uuid.$': '$.order_uuid' } });
     expect(validate.Retry).toEqual([
-      expect.objectContaining({ ErrorEquals: ['States.TaskFailed', 'States.Timeout'], MaxAttempts: TASK_RETRY.maxAttempts, BackoffRate: 2, IntervalSeconds: 1, MaxDelaySeconds: 4 }),
+      expect.objectContaining({
+        ErrorEquals: ['States.TaskFailed', 'States.Timeout'],
+        MaxAttempts: TASK_RETRY.maxAttempts,
+        BackoffRate: 2,
+        IntervalSeconds: 1,
+        MaxDelaySeconds: 4,
+      }),
     ]);
     expect(validate.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: WORKFLOW_STATES.recordFailure }]);
 
@@ -73,8 +79,16 @@ describe('order-ahead state machine', () => {
       Choices: [{ Variable: '$.outcome.valid', BooleanEquals: true, Next: WORKFLOW_STATES.recordValid }],
       Default: WORKFLOW_STATES.recordInvalid,
     });
-    expect(states[WORKFLOW_STATES.recordValid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_valid', 'app_id.$': '$.outcome.app_id', 'priced.$': '$.outcome.priced' } });
-    expect(states[WORKFLOW_STATES.recordInvalid]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_invalid', 'app_id.$': '$.outcome.app_id', 'errors.$': '$.outcome.errors' } });
+    expect(states[WORKFLOW_STATES.recordValid]).toMatchObject({
+      Type: 'Task',
+      End: true,
+      Parameters: { step: 'record_valid', 'app_id.$': '$.outcome.app_id', 'priced.$': '$.outcome.priced' },
+    });
+    expect(states[WORKFLOW_STATES.recordInvalid]).toMatchObject({
+      Type: 'Task',
+      End: true,
+      Parameters: { step: 'record_invalid', 'app_id.$': '$.outcome.app_id', 'errors.$': '$.outcome.errors' },
+    });
     expect(states[WORKFLOW_STATES.recordFailure]).toMatchObject({ Type: 'Task', End: true, Parameters: { step: 'record_failure', 'failure.$': '$.failure' } });
     for (const state of Object.values<any>(states).filter((candidate) => candidate.Type === 'Task')) {
       expect(state.Retry).toHaveLength(1);
@@ -93,13 +107,17 @@ describe('order-ahead state machine', () => {
       for (const resource of [statement.Resource].flat()) expect(JSON.stringify(resource)).toContain(validationFunctionId());
     }
     // Besides invoking: log delivery and X-Ray tracing (test/infra/observability.test.ts).
-    const otherActions = statementsOfRole(roleId).flatMap(actionsOf).filter((action) => !/^(lambda|logs|xray):/.test(action));
+    const otherActions = statementsOfRole(roleId)
+      .flatMap(actionsOf)
+      .filter((action) => !/^(lambda|logs|xray):/.test(action));
     expect(otherActions).toEqual([]);
   });
 
   it('the validation function may write the table', () => {
     const roleId = resources[validationFunctionId()]!.Properties.Role['Fn::GetAtt'][0];
-    const actions = statementsOfRole(roleId).flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
+    const actions = statementsOfRole(roleId)
+      .flatMap(actionsOf)
+      .filter((action) => action.startsWith('dynamodb:'));
     expect(new Set(actions)).toEqual(new Set(TABLE_WRITE_ACTIONS));
   });
 });
@@ -110,7 +128,9 @@ describe('starting executions', () => {
     for (const handler of starters) {
       const fn = resources[logicalIdOf(stack.functions.get(handler)!)]!;
       expect(fn.Properties.Environment.Variables.STATE_MACHINE_ARN).toEqual({ Ref: machineId });
-      const statements = statementsOfRole(fn.Properties.Role['Fn::GetAtt'][0]).filter((statement) => actionsOf(statement).some((action) => action.startsWith('states:')));
+      const statements = statementsOfRole(fn.Properties.Role['Fn::GetAtt'][0]).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('states:')),
+      );
       expect(statements).toEqual([expect.objectContaining({ Effect: 'Allow', Action: 'states:StartExecution', Resource: { Ref: machineId } })]);
     }
   });
@@ -120,7 +140,10 @@ describe('starting executions', () => {
     const startingPolicies = Object.values(resources).filter(
       (resource) =>
         resource.Type === 'AWS::IAM::Policy' &&
-        resource.Properties.PolicyDocument.Statement.some((statement: any) => actionsOf(statement).some((action) => action.startsWith('states:')) && JSON.stringify(statement.Resource) === JSON.stringify({ Ref: machineId })),
+        resource.Properties.PolicyDocument.Statement.some(
+          (statement: any) =>
+            actionsOf(statement).some((action) => action.startsWith('states:')) && JSON.stringify(statement.Resource) === JSON.stringify({ Ref: machineId }),
+        ),
     );
     expect(startingPolicies.length).toBeGreaterThan(0);
     for (const policy of startingPolicies) {
@@ -133,7 +156,11 @@ describe('the local state machine', () => {
   it('runs the definition synthesized from the construct (not a copy)', () => {
     const local = synthesizeWorkflow();
     expect(local.definition).toEqual(definition);
-    expect(Object.keys(local.tasks).sort()).toEqual(Object.values(WORKFLOW_STATES).filter((name) => name !== WORKFLOW_STATES.choice).sort());
+    expect(Object.keys(local.tasks).sort()).toEqual(
+      Object.values(WORKFLOW_STATES)
+        .filter((name) => name !== WORKFLOW_STATES.choice)
+        .sort(),
+    );
     for (const target of Object.values(local.tasks)) expect(target).toEqual({ handlerName: 'order-ahead-validate', exportName: VALIDATION_TASK_EXPORT });
   });
 });

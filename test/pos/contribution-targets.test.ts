@@ -12,7 +12,19 @@ const api = useTestApi();
 const targets: ContributionTargetItem[] = [];
 
 /** The fields LevelUp's C# SDK v2 maps (ContributionTargetContainer). */
-const SDK_FIELDS = ['description_html', 'employer_required', 'facebook_url', 'featured', 'home_address_required', 'id', 'minimum_age_required', 'name', 'partner_specific_terms', 'twitter_username', 'website'];
+const SDK_FIELDS = [
+  'description_html',
+  'employer_required',
+  'facebook_url',
+  'featured',
+  'home_address_required',
+  'id',
+  'minimum_age_required',
+  'name',
+  'partner_specific_terms',
+  'twitter_username',
+  'website',
+];
 
 beforeAll(async () => {
   for (const input of DEMO_CONTRIBUTION_TARGETS) targets.push(await createContributionTarget(input));
@@ -43,7 +55,12 @@ describe('GET /v14/contributions/targets and /v14/contributions/targets/:id', ()
     const second = targets[1]!;
     const response = await api.call('GET', `/v14/contributions/targets/${second.target_id}`, { authorization: 'token ignored' });
     expect(response.status).toBe(200);
-    expect(response.body.contribution_target).toMatchObject({ id: String(second.target_id), name: second.name, minimum_age_required: 18, home_address_required: true });
+    expect(response.body.contribution_target).toMatchObject({
+      id: String(second.target_id),
+      name: second.name,
+      minimum_age_required: 18,
+      home_address_required: true,
+    });
     for (const path of ['/v14/contributions/targets/999999999', '/v14/contributions/targets/abc']) {
       const missing = await api.call('GET', path);
       expect(missing.status).toBe(404);
@@ -51,8 +68,7 @@ describe('GET /v14/contributions/targets and /v14/contributions/targets/:id', ()
     }
   });
 
-
-  it("user orders carry no contribution: no user has chosen a target (cause_id is null), so amount 0 and name null", async () => {
+  it('user orders carry no contribution: no user has chosen a target (cause_id is null), so amount 0 and name null', async () => {
     const world = await orderWorld();
     const placed = await placeOrder(api, world);
     const order = await api.call('GET', `/v15/orders/${placed.body.order.uuid}`, { token: world.user.token });

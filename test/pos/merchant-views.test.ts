@@ -46,7 +46,9 @@ beforeAll(async () => {
 
 describe('P11 GET /v15 and /v14 merchants/:merchant_id/orders/:uuid', () => {
   it('answers the C# SDK with every field of its payload, the POS fields and the items as sent', async () => {
-    const response = await api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/orders/${detailed}`, { authorization: `token ${world.merchant.token}` });
+    const response = await api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/orders/${detailed}`, {
+      authorization: `token ${world.merchant.token}`,
+    });
     expect(response.status, response.text).toBe(200);
     expectShapeOf(response.body, orderDetail.response_body);
     const reference = orderDetail.response_body.order;
@@ -78,7 +80,10 @@ describe('P11 GET /v15 and /v14 merchants/:merchant_id/orders/:uuid', () => {
     expectShapeOf(before.body, orderDetailV14.response_body, { nullable: ['$.order.refunded_at'] });
     expect(before.body.order.refunded_at).toBeNull();
     expect(before.body.order).not.toHaveProperty('items');
-    const refund = await api.call('POST', `/v15/orders/${placed[1]}/refund`, { authorization: `token merchant="${world.merchant.token}"`, body: { refund: {} } });
+    const refund = await api.call('POST', `/v15/orders/${placed[1]}/refund`, {
+      authorization: `token merchant="${world.merchant.token}"`,
+      body: { refund: {} },
+    });
     expect(refund.status, refund.text).toBe(200);
     const after = await api.call('GET', path, { token: world.merchant.token });
     expectShapeOf(after.body, orderDetailV14.response_body);
@@ -90,7 +95,9 @@ describe('P11 GET /v15 and /v14 merchants/:merchant_id/orders/:uuid', () => {
     const unknownMerchant = await api.call('GET', `/v15/merchants/999999999/orders/${detailed}`, { token: world.merchant.token });
     expect(unknownMerchant.status).toBe(404);
     expect(unknownMerchant.body).toEqual(merchantMissing.response_body);
-    const unknownOrder = await api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/orders/0123456789abcdef0123456789abcdef`, { token: world.merchant.token });
+    const unknownOrder = await api.call('GET', `/v15/merchants/${world.merchant.merchant.merchant_id}/orders/0123456789abcdef0123456789abcdef`, {
+      token: world.merchant.token,
+    });
     expect(unknownOrder.status).toBe(404);
     expect(unknownOrder.body).toEqual(orderMissing.response_body);
     const other = await merchantFixture(world.app.app_id);
@@ -166,7 +173,11 @@ describe('P12 GET /v14/locations/:location_id/orders', () => {
   });
 
   it("answers the Ruby gem's locations(id).orders.list: untagged token, a JSON {} body on GET", async () => {
-    const response = await api.call('GET', path(), { authorization: `token ${world.merchant.token}`, headers: { 'Content-Type': 'application/json' }, rawBody: '{}' });
+    const response = await api.call('GET', path(), {
+      authorization: `token ${world.merchant.token}`,
+      headers: { 'Content-Type': 'application/json' },
+      rawBody: '{}',
+    });
     expect(response.status).toBe(200);
     // The gem maps each element's 'order' hash; an unknown location is "not success".
     expect(response.body.map((entry: any) => entry.order.uuid)).toHaveLength(10);
@@ -178,7 +189,11 @@ describe('P12 GET /v14/locations/:location_id/orders', () => {
 describe('P13 GET /v15/managed_locations', () => {
   it("lists the merchant's locations, hidden ones too, in the C# SDK's and the docs' shape", async () => {
     const merchant = await merchantFixture(world.app.app_id);
-    const shown = await locationFixture(merchant.merchant.merchant_id, { name: 'LU#3 - 101 Arch St.', street_address: '101 Arch St.', pos_location_identifier: '72921cb8-9393-11e9-bd5f-6f47f503104a' });
+    const shown = await locationFixture(merchant.merchant.merchant_id, {
+      name: 'LU#3 - 101 Arch St.',
+      street_address: '101 Arch St.',
+      pos_location_identifier: '72921cb8-9393-11e9-bd5f-6f47f503104a',
+    });
     const hidden = await locationFixture(merchant.merchant.merchant_id, { name: null, street_address: '1 Beach Dr', shown: false });
     const response = await api.call('GET', '/v15/managed_locations', { authorization: `token merchant="${merchant.token}"` });
     expect(response.status, response.text).toBe(200);
@@ -204,12 +219,17 @@ describe('P13 GET /v15/managed_locations', () => {
   });
 
   it('refuses a token without manage_merchant_orders (401)', async () => {
-    const token = await issueToken({ subject: 'merchant', merchantId: world.merchant.merchant.merchant_id, appId: world.app.app_id, permissions: ['manage_gift_cards'] });
+    const token = await issueToken({
+      subject: 'merchant',
+      merchantId: world.merchant.merchant.merchant_id,
+      appId: world.app.app_id,
+      permissions: ['manage_gift_cards'],
+    });
     expect((await api.call('GET', '/v15/managed_locations', { authorization: `token merchant="${token}"` })).status).toBe(401);
   });
 });
 
-describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
+describe('P14 GET /v15 and /v14 merchants/:merchant_id/locations', () => {
   let merchant: Awaited<ReturnType<typeof merchantFixture>>;
   const ids: number[] = [];
   let hiddenId: number;
@@ -257,7 +277,10 @@ describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
   });
 
   it("v14 answers the Ruby gem's merchants(id).locations.list: every location, hidden too, not paged", async () => {
-    const response = await api.call('GET', `/v14/merchants/${merchant.merchant.merchant_id}/locations`, { authorization: `token ${merchant.token}`, rawBody: '{}' });
+    const response = await api.call('GET', `/v14/merchants/${merchant.merchant.merchant_id}/locations`, {
+      authorization: `token ${merchant.token}`,
+      rawBody: '{}',
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.headers.get('link')).toBeNull();
     expect(response.body.map((entry: any) => entry.location.id)).toEqual([...ids, hiddenId]);
@@ -277,11 +300,17 @@ describe("P14 GET /v15 and /v14 merchants/:merchant_id/locations", () => {
 
 describe('P15 GET /v15 and /v14 locations/:location_id', () => {
   it("v15 answers the C# SDK's payload fields (its token is sent and ignored)", async () => {
-    const location = await locationFixture(world.merchant.merchant.merchant_id, { categories: [2], yelp_url: 'http://www.yelp.com/biz/pizza-palace', phone: '(617) 555-0100' });
+    const location = await locationFixture(world.merchant.merchant.merchant_id, {
+      categories: [2],
+      yelp_url: 'http://www.yelp.com/biz/pizza-palace',
+      phone: '(617) 555-0100',
+    });
     const response = await api.call('GET', `/v15/locations/${location.location_id}`, { authorization: `token ${world.merchant.token}` });
     expect(response.status, response.text).toBe(200);
     // The SDK's own payloads show these as strings at one location and null at another: string or null.
-    expectShapeOf(response.body, clientPayload('csharp_v15_locations_id__show.json').response_body, { nullable: ['$.location.hours', '$.location.facebook_url', '$.location.foodler_url'] });
+    expectShapeOf(response.body, clientPayload('csharp_v15_locations_id__show.json').response_body, {
+      nullable: ['$.location.hours', '$.location.facebook_url', '$.location.foodler_url'],
+    });
     expect(response.body.location).toMatchObject({
       id: location.location_id,
       categories: [2],
@@ -301,7 +330,20 @@ describe('P15 GET /v15 and /v14 locations/:location_id', () => {
     const location = await locationFixture(world.merchant.merchant.merchant_id, { fulfillment_types: ['in_store', 'delivery'], delivery_radius_m: 5000 });
     const response = await api.call('GET', `/v14/locations/${location.location_id}`);
     expect(response.status, response.text).toBe(200);
-    expectShapeOf(response.body, clientPayload('ios_v14_locations_id__show.json').response_body, { nullable: ['$.location.menu_url', '$.location.twitter_url', '$.location.yelp_url', '$.location.facebook_url', '$.location.opentable_url', '$.location.newsletter_url', '$.location.foodler_url', '$.location.phone', '$.location.delivery_menu_url', '$.location.pickup_menu_url'] });
+    expectShapeOf(response.body, clientPayload('ios_v14_locations_id__show.json').response_body, {
+      nullable: [
+        '$.location.menu_url',
+        '$.location.twitter_url',
+        '$.location.yelp_url',
+        '$.location.facebook_url',
+        '$.location.opentable_url',
+        '$.location.newsletter_url',
+        '$.location.foodler_url',
+        '$.location.phone',
+        '$.location.delivery_menu_url',
+        '$.location.pickup_menu_url',
+      ],
+    });
     expect(response.body.location.visible).toBe(true);
     // No menu published: null, not a link that answers 404 (issue 34.6; test/clients/client-fields.test.ts links one).
     expect(response.body.location).toMatchObject({ delivery_menu_url: null, pickup_menu_url: null });

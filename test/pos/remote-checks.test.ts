@@ -114,21 +114,35 @@ describe('P16-P17 PUT /v15/checks and /v15/checks/:uuid', () => {
     const world = await orderWorld();
     const other = await merchantFixture(world.app.app_id);
     const otherLocation = await locationFixture(other.merchant.merchant_id);
-    const foreign = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
+    const foreign = await api.call('PUT', '/v15/checks', {
+      token: world.merchant.token,
+      body: { check: { ...allFields.check, location_id: otherLocation.location_id } },
+    });
     expect(foreign.status).toBe(401);
-    expect(foreign.body).toEqual([{ error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } }]);
+    expect(foreign.body).toEqual([
+      { error: { object: 'order', property: 'merchant_token', message: 'Not authorized to create orders for this merchant.', code: 'not_authorized' } },
+    ]);
     const nowhere = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: { check: { ...allFields.check, location_id: 987_654_321 } } });
     expect(nowhere.status).toBe(422);
     expect(nowhere.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'not_found' });
     const check = await publish(world);
-    const moved = await api.call('PUT', `/v15/checks/${check.uuid}`, { token: world.merchant.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
+    const moved = await api.call('PUT', `/v15/checks/${check.uuid}`, {
+      token: world.merchant.token,
+      body: { check: { ...allFields.check, location_id: otherLocation.location_id } },
+    });
     expect(moved.status).toBe(422);
     expect(moved.body[0].error).toMatchObject({ object: 'check', property: 'location_id', code: 'immutable' });
-    const notTheirs = await api.call('PUT', `/v15/checks/${check.uuid}`, { token: other.token, body: { check: { ...allFields.check, location_id: otherLocation.location_id } } });
+    const notTheirs = await api.call('PUT', `/v15/checks/${check.uuid}`, {
+      token: other.token,
+      body: { check: { ...allFields.check, location_id: otherLocation.location_id } },
+    });
     expect(notTheirs.status).toBe(401);
     const unknown = await api.call('PUT', `/v15/checks/${randomUUID().replace(/-/g, '')}`, { token: world.merchant.token, body: checkBody(world) });
     expect(unknown.status).toBe(404);
-    const tooLong = await api.call('PUT', '/v15/checks', { token: world.merchant.token, body: checkBody(world, { check: { ...allFields.check, identifier_from_merchant: 'x'.repeat(11) } }) });
+    const tooLong = await api.call('PUT', '/v15/checks', {
+      token: world.merchant.token,
+      body: checkBody(world, { check: { ...allFields.check, identifier_from_merchant: 'x'.repeat(11) } }),
+    });
     expect(tooLong.status).toBe(422);
   });
 });
@@ -337,14 +351,25 @@ describe('P18-P19 claim, pending order and finalisation', () => {
     expect((await api.call('GET', `/v15/checks/${check.uuid}`, { token: other.token })).status).toBe(401);
     const appToken = await issueToken({ subject: 'app', appId: world.app.app_id });
     expect((await api.call('POST', `/v15/checks/${check.uuid}/orders`, { token: appToken, body: {} })).status).toBe(401);
-    const powerlessMerchant = await issueToken({ subject: 'merchant', merchantId: world.merchant.merchant.merchant_id, appId: world.app.app_id, permissions: ['manage_gift_cards'] });
+    const powerlessMerchant = await issueToken({
+      subject: 'merchant',
+      merchantId: world.merchant.merchant.merchant_id,
+      appId: world.app.app_id,
+      permissions: ['manage_gift_cards'],
+    });
     expect((await api.call('POST', `/v15/checks/${check.uuid}/orders`, { token: powerlessMerchant, body: fullFinalise })).status).toBe(401);
-    const powerlessUser = await issueToken({ subject: 'user', userId: world.user.user.user_id, appId: world.app.app_id, permissions: ['read_user_orders'], unlimited: false });
+    const powerlessUser = await issueToken({
+      subject: 'user',
+      userId: world.user.user.user_id,
+      appId: world.app.app_id,
+      permissions: ['read_user_orders'],
+      unlimited: false,
+    });
     expect((await api.call('POST', `/v15/checks/${check.uuid}/orders`, { token: powerlessUser, body: {} })).status).toBe(401);
     expect((await api.call('GET', `/v15/checks/${randomUUID().replace(/-/g, '')}`, { token: world.merchant.token })).status).toBe(404);
   });
 
-  it("another user finds a claimed check not found (404); an app that does not serve the merchant cannot claim", async () => {
+  it('another user finds a claimed check not found (404); an app that does not serve the merchant cannot claim', async () => {
     const world = await orderWorld();
     const check = await publish(world);
     expect((await claim(world, check.uuid)).status).toBe(200);

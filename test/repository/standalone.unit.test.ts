@@ -21,9 +21,7 @@ const SIBLING_SHARED = new RegExp(['\\.\\./', 'shared', '/(spec|reference)'].joi
 
 function trackedTextFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
-  return listed
-    .split('\0')
-    .filter((file) => file !== '' && TEXT_FILE.test(file));
+  return listed.split('\0').filter((file) => file !== '' && TEXT_FILE.test(file));
 }
 
 function escapesRoot(file: string, climb: string): boolean {

@@ -27,10 +27,29 @@ const distinct = (values: readonly number[]) => new Set(values).size === values.
 const isId = (id: unknown) => Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < 2 ** 53;
 
 /** A copy of one of the user's items under another id, created `laterMs` after the original. */
-async function copyWithId(key: { pk: string; sk: string }, rekey: (id: number) => { pk: string; sk: string }, idField: string, id: number, laterMs: number, changes: Record<string, unknown> = {}) {
+async function copyWithId(
+  key: { pk: string; sk: string },
+  rekey: (id: number) => { pk: string; sk: string },
+  idField: string,
+  id: number,
+  laterMs: number,
+  changes: Record<string, unknown> = {},
+) {
   const original = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item!;
   const createdAtMs = (original.created_at_ms as number) + laterMs;
-  await db().send(new PutCommand({ TableName: table(), Item: { ...original, ...rekey(id), ...changes, [idField]: id, created_at_ms: createdAtMs, created_at: new Date(createdAtMs).toISOString().replace(/\.\d{3}Z$/, '+00:00') } }));
+  await db().send(
+    new PutCommand({
+      TableName: table(),
+      Item: {
+        ...original,
+        ...rekey(id),
+        ...changes,
+        [idField]: id,
+        created_at_ms: createdAtMs,
+        created_at: new Date(createdAtMs).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+      },
+    }),
+  );
 }
 
 describe('ids', () => {
@@ -38,11 +57,18 @@ describe('ids', () => {
     const signUps = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
         api.call('POST', '/v15/users', {
-          body: { api_key: app.apiKey, user: { email: `concurrent-${index}-${randomUUID()}@example.com`, first_name: 'Con', last_name: 'Current', terms_accepted: true }, permission_keynames: ['read_user_basic_info'] },
+          body: {
+            api_key: app.apiKey,
+            user: { email: `concurrent-${index}-${randomUUID()}@example.com`, first_name: 'Con', last_name: 'Current', terms_accepted: true },
+            permission_keynames: ['read_user_basic_info'],
+          },
         }),
       ),
     );
-    expect(signUps.map((signUp) => signUp.status), signUps.find((signUp) => signUp.status !== 200)?.text).toEqual(new Array(50).fill(200));
+    expect(
+      signUps.map((signUp) => signUp.status),
+      signUps.find((signUp) => signUp.status !== 200)?.text,
+    ).toEqual(new Array(50).fill(200));
     const userIds = signUps.map((signUp) => signUp.body.user.id as number);
     expect(distinct(userIds)).toBe(true);
     expect(userIds.every(isId)).toBe(true);
@@ -85,7 +111,11 @@ describe('npm run admin -- shard-id-counters (a table with ids from the single c
   it('starts every shard above the legacy counter, so no new id repeats an old one; run again, it never lowers a shard', async () => {
     const kind = 'permissions_request';
     const shardValues = async () =>
-      Promise.all(Array.from({ length: ID_SHARDS }, async (_, shard) => Number((await db().send(new GetCommand({ TableName: table(), Key: keys.counter(kind, shard), ConsistentRead: true }))).Item?.value ?? 0)));
+      Promise.all(
+        Array.from({ length: ID_SHARDS }, async (_, shard) =>
+          Number((await db().send(new GetCommand({ TableName: table(), Key: keys.counter(kind, shard), ConsistentRead: true }))).Item?.value ?? 0),
+        ),
+      );
     // Ids the single counter handed out: up to `legacy`, above anything the shards have reached.
     const legacy = Math.max(...(await shardValues())) * ID_SHARDS + 5_000 + 7;
     await db().send(new PutCommand({ TableName: table(), Item: { ...keys.counter(kind), entity: 'Counter', value: legacy } }));
@@ -109,7 +139,10 @@ describe('npm run admin -- shard-id-counters (a table with ids from the single c
 describe('lists of sharded kinds order by creation, not by id', () => {
   it("a user's addresses: oldest first, whatever their ids", async () => {
     const { user, token } = await userFixture(app.app.app_id);
-    const created = await api.call('POST', '/v15/user_addresses', { token, body: { user_address: { street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02110', latitude: 42.36, longitude: -71.06 } } });
+    const created = await api.call('POST', '/v15/user_addresses', {
+      token,
+      body: { user_address: { street_address: '1 Main St', locality: 'Boston', region: 'MA', postal_code: '02110', latitude: 42.36, longitude: -71.06 } },
+    });
     expect(created.status).toBe(200);
     const firstId = created.body.user_address.id as number;
     // Two newer addresses with smaller ids than the first (as sharded counters may hand out), the newest with the smallest.

@@ -133,7 +133,13 @@ export function useTestApi(start: () => Promise<TestApi> = startTestApi): TestAp
  * node:http rather than fetch: fetch refuses a body on GET, and real clients (C#, Ruby) send `{}`
  * with Content-Type application/json on GET and DELETE.
  */
-function send(method: string, url: string, headers: Record<string, string>, body: string | undefined, localAddress?: string): Promise<{ status: number; headers: Headers; text: string }> {
+function send(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  localAddress?: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) };
     const req = httpRequest(url, { method, headers: outgoing, ...(localAddress ? { localAddress } : {}) }, (res) => {

@@ -59,43 +59,94 @@ export interface Batch {
 }
 
 /** Parties drawn unevenly (the first merchant and customer three times as often), so operations meet on one account. */
-const partyIndex = (count: number) => fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: count - 1, arbitrary: fc.integer({ min: 1, max: count - 1 }) });
+const partyIndex = (count: number) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: count - 1, arbitrary: fc.integer({ min: 1, max: count - 1 }) });
 const merchant = partyIndex(MERCHANTS);
 const customer = partyIndex(CUSTOMERS);
 const party = { merchant, customer };
 /** A request sent once, or twice at once under one Idempotency-Key (a POS that double-sends). */
 const copies = fc.integer({ min: 1, max: 2 });
 /** The operations (weights sum to 36), order-ahead orders weighted `orderAheadWeight` beside them (0: none; they need the local workflows). */
-const operation = (orderAheadWeight: number): fc.Arbitrary<Op> => fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('load' as const), ...party, amount: fc.integer({ min: 1000, max: 5000 }), copies }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), ...party, amount: fc.integer({ min: 1, max: 1500 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('order' as const), ...party, spend: fc.integer({ min: 100, max: 4000 }), applyDiscount: fc.boolean(), partial: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('oneStep' as const), ...party, spend: fc.integer({ min: 100, max: 4000 }), applyDiscount: fc.boolean(), copies }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('check' as const), ...party, spend: fc.integer({ min: 100, max: 4000 }), tip: fc.integer({ min: 0, max: 300 }), applyDiscount: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('refund' as const), order: fc.nat(7), copies: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('detached' as const), order: fc.nat(7), fraction: fc.constantFrom(0.25, 0.5, 1), copies }) },
-  // Grants of a second to a few (they expire within the sequence) or a day (they outlive it).
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('grant' as const), ...party, amount: fc.integer({ min: 100, max: 2000 }), seconds: fc.constantFrom(1, 2, 4, 8, 86_400), copies }) },
-  // A few visits either way: at most one reward's worth, so bounds on adjustments (issue 33.2) never refuse them.
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('adjust' as const), ...party, visits: fc.constantFrom(-2, -1, 1, 2, 3) }) },
-  // To registered recipients only (gift card orders to new emails are another change's).
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('giftOrder' as const), merchant, buyer: customer, recipient: customer, amount: fc.integer({ min: 1000, max: 5000 }), copies }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('creditCheck' as const), ...party }) },
-  // Time passing, so grants expire between operations (and between each other's expiries).
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 1, max: 2 }) }) },
-  ...(orderAheadWeight > 0 ? [{ weight: orderAheadWeight, arbitrary: fc.record({ kind: fc.constant('orderAhead' as const), ...party, quantity: fc.integer({ min: 1, max: 3 }) }) }] : []),
-);
-const batch = (orderAheadWeight: number): fc.Arbitrary<Batch> => fc.record(
-  {
-    ops: fc.array(operation(orderAheadWeight), { minLength: 1, maxLength: 3 }),
-    // One batch in six under faults.
-    faults: fc.oneof(
-      { weight: 5, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), layer: fc.constantFrom<FaultLayer>('call', 'attempt') }) },
-    ),
-  },
-  { requiredKeys: ['ops'] },
-);
+const operation = (orderAheadWeight: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('load' as const), ...party, amount: fc.integer({ min: 1000, max: 5000 }), copies }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), ...party, amount: fc.integer({ min: 1, max: 1500 }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('order' as const),
+        ...party,
+        spend: fc.integer({ min: 100, max: 4000 }),
+        applyDiscount: fc.boolean(),
+        partial: fc.boolean(),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('oneStep' as const),
+        ...party,
+        spend: fc.integer({ min: 100, max: 4000 }),
+        applyDiscount: fc.boolean(),
+        copies,
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('check' as const),
+        ...party,
+        spend: fc.integer({ min: 100, max: 4000 }),
+        tip: fc.integer({ min: 0, max: 300 }),
+        applyDiscount: fc.boolean(),
+      }),
+    },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('refund' as const), order: fc.nat(7), copies: fc.integer({ min: 1, max: 3 }) }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('detached' as const), order: fc.nat(7), fraction: fc.constantFrom(0.25, 0.5, 1), copies }) },
+    // Grants of a second to a few (they expire within the sequence) or a day (they outlive it).
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('grant' as const),
+        ...party,
+        amount: fc.integer({ min: 100, max: 2000 }),
+        seconds: fc.constantFrom(1, 2, 4, 8, 86_400),
+        copies,
+      }),
+    },
+    // A few visits either way: at most one reward's worth, so bounds on adjustments (issue 33.2) never refuse them.
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('adjust' as const), ...party, visits: fc.constantFrom(-2, -1, 1, 2, 3) }) },
+    // To registered recipients only (gift card orders to new emails are another change's).
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('giftOrder' as const),
+        merchant,
+        buyer: customer,
+        recipient: customer,
+        amount: fc.integer({ min: 1000, max: 5000 }),
+        copies,
+      }),
+    },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('creditCheck' as const), ...party }) },
+    // Time passing, so grants expire between operations (and between each other's expiries).
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 1, max: 2 }) }) },
+    ...(orderAheadWeight > 0
+      ? [{ weight: orderAheadWeight, arbitrary: fc.record({ kind: fc.constant('orderAhead' as const), ...party, quantity: fc.integer({ min: 1, max: 3 }) }) }]
+      : []),
+  );
+const batch = (orderAheadWeight: number): fc.Arbitrary<Batch> =>
+  fc.record(
+    {
+      ops: fc.array(operation(orderAheadWeight), { minLength: 1, maxLength: 3 }),
+      // One batch in six under faults.
+      faults: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.record({ seed: fc.integer({ min: 1, max: 1_000_000 }), layer: fc.constantFrom<FaultLayer>('call', 'attempt') }) },
+      ),
+    },
+    { requiredKeys: ['ops'] },
+  );
 /** A sequence of up to 10 steps. */
 export const sequence = (options: { orderAheadWeight: number }) => fc.array(batch(options.orderAheadWeight), { minLength: 1, maxLength: 10 });
 
@@ -193,7 +244,13 @@ function recordOrder(model: Model, at: { merchant: number; customer: number }, o
 }
 
 /** A settled order's answer (completion, one-step order, check finalisation) into the model. */
-function recordSettlement(model: Model, faulty: boolean, step: { merchant: number; customer: number }, response: ApiResult, requested: { total: number; discount: number }) {
+function recordSettlement(
+  model: Model,
+  faulty: boolean,
+  step: { merchant: number; customer: number },
+  response: ApiResult,
+  requested: { total: number; discount: number },
+) {
   const result = outcome(response, faulty);
   if (result === 'done') recordOrder(model, step, { uuid: response.body.order.uuid, total: response.body.order.total_amount, discount: requested.discount });
   else if (result === 'unknown') recordOrder(model, step, requested);
@@ -266,7 +323,8 @@ async function run(world: ConservationWorld, model: Model, send: Send, faulty: b
     }
     case 'grant': {
       const response = await sendCopies(send, world.grant(step.merchant, step.customer, step.amount, step.seconds), step.copies);
-      if (mayHaveHappened(response, faulty)) model.grants.push({ at: key(step.merchant, step.customer), amount: step.amount, expiredAfter: Date.now() + step.seconds * 1000 + EXPIRY_MARGIN_MS });
+      if (mayHaveHappened(response, faulty))
+        model.grants.push({ at: key(step.merchant, step.customer), amount: step.amount, expiredAfter: Date.now() + step.seconds * 1000 + EXPIRY_MARGIN_MS });
       return;
     }
     case 'adjust': {
@@ -308,11 +366,17 @@ async function runBatch(api: TestApi, world: ConservationWorld, model: Model, st
       step.ops.map(async (op) => {
         // The last answer each operation got (its final step's), tallied to show what the runs exercised.
         let last: number | undefined;
-        await run(world, model, async (request, idempotencyKey) => {
-          const response = await send(request, idempotencyKey);
-          last = response.status;
-          return response;
-        }, faulty, op);
+        await run(
+          world,
+          model,
+          async (request, idempotencyKey) => {
+            const response = await send(request, idempotencyKey);
+            last = response.status;
+            return response;
+          },
+          faulty,
+          op,
+        );
         tally(`${op.kind}${faulty ? ' (faults)' : ''} ${last ?? 'nothing to do'}`);
       }),
     );
@@ -343,7 +407,9 @@ async function checkConservation(api: TestApi, world: ConservationWorld, model: 
 
       const liveGrants = sum(model.grants.filter((grant) => grant.at === at && grant.expiredAfter > checkedAt).map((grant) => grant.amount));
       const rewards = Math.floor((model.visits.get(at) ?? 0) / VISITS_PER_REWARD) * VISIT_REWARD;
-      const restoredByRefunds = sum(model.orders.filter((order) => key(order.merchant, order.customer) === at && model.maybeRefunded.has(order.uuid)).map((order) => order.discount));
+      const restoredByRefunds = sum(
+        model.orders.filter((order) => key(order.merchant, order.customer) === at && model.maybeRefunded.has(order.uuid)).map((order) => order.discount),
+      );
       const creditBound = liveGrants + (model.detachedIssued.get(at) ?? 0) + rewards + restoredByRefunds + (model.restored.get(at) ?? 0);
       expect(await balance(creditAccountKey(userId, merchantId)), `credit ${at}`).toBeLessThanOrEqual(creditBound);
 
@@ -351,7 +417,9 @@ async function checkConservation(api: TestApi, world: ConservationWorld, model: 
       // ledger's running total, net of what order refunds took back), never more than was issued or paid.
       const detached = await balance(detachedAccountKey(userId, merchantId));
       expect(detached, `detached credit at ${at}`).toBeLessThanOrEqual(model.detachedIssued.get(at) ?? 0);
-      const refunded = sum(model.orders.filter((order) => key(order.merchant, order.customer) === at && model.refunded.has(order.uuid)).map((order) => order.total));
+      const refunded = sum(
+        model.orders.filter((order) => key(order.merchant, order.customer) === at && model.refunded.has(order.uuid)).map((order) => order.total),
+      );
       expect(refunded + detached, `returned to ${at}`).toBeLessThanOrEqual(charged);
     }
   }
@@ -393,6 +461,11 @@ export async function assertConservation(api: TestApi, options: { orderAheadWeig
   } finally {
     // A time limit ends the runs quietly: say how many sequences (shrinks included) this run covered.
     console.info(`conservation: ${sequences} sequences run (of ${options.runs} asked, within ${options.timeLimitMs / 1000} s); final answers by operation:`);
-    console.info([...answers].sort(([a], [b]) => a.localeCompare(b)).map(([label, count]) => `  ${label}: ${count}`).join('\n'));
+    console.info(
+      [...answers]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([label, count]) => `  ${label}: ${count}`)
+        .join('\n'),
+    );
   }
 }

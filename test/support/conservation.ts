@@ -57,8 +57,16 @@ export async function conservationWorld() {
   );
   const m = (index: number) => merchants[index]!;
   const c = (index: number) => customers[index]!;
-  const merchantCall = (merchant: number, method: string, path: string, body?: unknown): ModelRequest => ({ method, path, options: { token: m(merchant).token, body } });
-  const userCall = (customer: number, method: string, path: string, body?: unknown): ModelRequest => ({ method, path, options: { token: c(customer).token, body } });
+  const merchantCall = (merchant: number, method: string, path: string, body?: unknown): ModelRequest => ({
+    method,
+    path,
+    options: { token: m(merchant).token, body },
+  });
+  const userCall = (customer: number, method: string, path: string, body?: unknown): ModelRequest => ({
+    method,
+    path,
+    options: { token: c(customer).token, body },
+  });
   const qr = (customer: number) => c(customer).user.payment_token_data;
   const locationId = (merchant: number) => m(merchant).location.location_id;
 
@@ -69,29 +77,67 @@ export async function conservationWorld() {
     userId: (index: number) => c(index).user.user_id,
 
     load: (merchant: number, customer: number, amount: number): ModelRequest =>
-      merchantCall(merchant, 'POST', `/v15/merchants/${m(merchant).merchant.merchant_id}/gift_card_value_additions`, { gift_card_value_addition: { payment_token_data: qr(customer), value_amount: amount } }),
+      merchantCall(merchant, 'POST', `/v15/merchants/${m(merchant).merchant.merchant_id}/gift_card_value_additions`, {
+        gift_card_value_addition: { payment_token_data: qr(customer), value_amount: amount },
+      }),
     remove: (merchant: number, customer: number, amount: number): ModelRequest =>
-      merchantCall(merchant, 'POST', `/v15/merchants/${m(merchant).merchant.merchant_id}/gift_card_value_removals`, { gift_card_value_removal: { payment_token_data: qr(customer), value_amount: amount, uuid: null } }),
-    refund: (merchant: number, uuid: string): ModelRequest => merchantCall(merchant, 'POST', `/v15/orders/${uuid}/refund`, { refund: { manager_confirmation: null } }),
+      merchantCall(merchant, 'POST', `/v15/merchants/${m(merchant).merchant.merchant_id}/gift_card_value_removals`, {
+        gift_card_value_removal: { payment_token_data: qr(customer), value_amount: amount, uuid: null },
+      }),
+    refund: (merchant: number, uuid: string): ModelRequest =>
+      merchantCall(merchant, 'POST', `/v15/orders/${uuid}/refund`, { refund: { manager_confirmation: null } }),
     detachedRefund: (merchant: number, customer: number, amount: number): ModelRequest =>
       merchantCall(merchant, 'POST', '/v15/detached_refunds', {
-        detached_refund: { credit_amount: amount, location_id: locationId(merchant), payment_token_data: qr(customer), manager_confirmation: null, identifier_from_merchant: null },
+        detached_refund: {
+          credit_amount: amount,
+          location_id: locationId(merchant),
+          payment_token_data: qr(customer),
+          manager_confirmation: null,
+          identifier_from_merchant: null,
+        },
       }),
     grant: (merchant: number, customer: number, amount: number, seconds: number): ModelRequest =>
       merchantCall(merchant, 'POST', '/v15/merchant_funded_credits', {
-        merchant_funded_credit: { email: c(customer).email, merchant_id: m(merchant).merchant.merchant_id, value_amount: amount, duration_in_seconds: seconds, message: 'Thanks', global: false },
+        merchant_funded_credit: {
+          email: c(customer).email,
+          merchant_id: m(merchant).merchant.merchant_id,
+          value_amount: amount,
+          duration_in_seconds: seconds,
+          message: 'Thanks',
+          global: false,
+        },
       }),
     adjustVisits: (merchant: number, customer: number, adjustment: number): ModelRequest =>
       merchantCall(merchant, 'POST', '/v15/progress_adjustments', {
-        progress_adjustment: { adjustment, audit_comment: 'conservation model', campaign_id: m(merchant).campaign.campaign_id, user_id: c(customer).user.user_id, suppress_email: true },
+        progress_adjustment: {
+          adjustment,
+          audit_comment: 'conservation model',
+          campaign_id: m(merchant).campaign.campaign_id,
+          user_id: c(customer).user.user_id,
+          suppress_email: true,
+        },
       }),
     giftCardOrder: (merchant: number, buyer: number, recipient: number, amount: number): ModelRequest =>
       userCall(buyer, 'POST', '/v15/users/gift_card_value_orders', {
-        gift_card_value_order: { merchant_id: m(merchant).merchant.merchant_id, recipient_email: c(recipient).email, recipient_name: 'Friend', recipient_message: 'For you', value_amount: amount },
+        gift_card_value_order: {
+          merchant_id: m(merchant).merchant.merchant_id,
+          recipient_email: c(recipient).email,
+          recipient_name: 'Friend',
+          recipient_message: 'For you',
+          value_amount: amount,
+        },
       }),
     oneStepOrder: (merchant: number, customer: number, spend: number, discount: number): ModelRequest =>
       merchantCall(merchant, 'POST', '/v15/orders', {
-        order: { location_id: locationId(merchant), payment_token_data: qr(customer), spend_amount: spend, tip_amount: 0, applied_discount_amount: discount, identifier_from_merchant: null, items: [] },
+        order: {
+          location_id: locationId(merchant),
+          payment_token_data: qr(customer),
+          spend_amount: spend,
+          tip_amount: 0,
+          applied_discount_amount: discount,
+          identifier_from_merchant: null,
+          items: [],
+        },
       }),
     /** The POS's credit check: what the customer may spend now (and it expires grants whose time has passed). */
     creditCheck: (merchant: number, customer: number): ModelRequest =>
@@ -99,12 +145,20 @@ export async function conservationWorld() {
 
     /** Proposed + completed, applying the offered discount when asked; the completion's response, or the refusal. */
     async order(send: Send, merchant: number, customer: number, terms: { spend: number; applyDiscount: boolean; partial: boolean }) {
-      const common = { location_id: locationId(merchant), payment_token_data: qr(customer), spend_amount: terms.spend, tax_amount: 0, partial_authorization_allowed: terms.partial };
+      const common = {
+        location_id: locationId(merchant),
+        payment_token_data: qr(customer),
+        spend_amount: terms.spend,
+        tax_amount: 0,
+        partial_authorization_allowed: terms.partial,
+      };
       const proposed = await send(merchantCall(merchant, 'POST', '/v15/proposed_orders', { proposed_order: { ...common, exemption_amount: 0, items: [] } }));
       if (proposed.status !== 200) return { response: proposed, discount: 0 };
       const discount = terms.applyDiscount ? (proposed.body.proposed_order.discount_amount as number) : 0;
       const response = await send(
-        merchantCall(merchant, 'POST', '/v15/completed_orders', { completed_order: { ...common, proposed_order_uuid: proposed.body.proposed_order.uuid, applied_discount_amount: discount } }),
+        merchantCall(merchant, 'POST', '/v15/completed_orders', {
+          completed_order: { ...common, proposed_order_uuid: proposed.body.proposed_order.uuid, applied_discount_amount: discount },
+        }),
       );
       return { response, discount };
     },
@@ -113,7 +167,17 @@ export async function conservationWorld() {
     async remoteCheck(send: Send, merchant: number, customer: number, terms: { spend: number; tip: number; applyDiscount: boolean }) {
       const published = await send(
         merchantCall(merchant, 'PUT', '/v15/checks', {
-          check: { location_id: locationId(merchant), spend_amount: terms.spend, tax_amount: 0, exemption_amount: 0, partial_authorization_allowed: false, cashier: null, register: null, identifier_from_merchant: null, items: [] },
+          check: {
+            location_id: locationId(merchant),
+            spend_amount: terms.spend,
+            tax_amount: 0,
+            exemption_amount: 0,
+            partial_authorization_allowed: false,
+            cashier: null,
+            register: null,
+            identifier_from_merchant: null,
+            items: [],
+          },
         }),
       );
       if (published.status !== 200) return { response: published, discount: 0 };
@@ -123,7 +187,11 @@ export async function conservationWorld() {
       const polled = await send(merchantCall(merchant, 'GET', `/v15/checks/${uuid}`));
       if (polled.status !== 200) return { response: polled, discount: 0 };
       const discount = terms.applyDiscount ? ((polled.body.check.pending_order?.discount_amount as number | null) ?? 0) : 0;
-      const response = await send(merchantCall(merchant, 'POST', `/v15/checks/${uuid}/orders`, { order: { applied_discount_amount: discount, tax_amount: 0, spend_amount: terms.spend } }));
+      const response = await send(
+        merchantCall(merchant, 'POST', `/v15/checks/${uuid}/orders`, {
+          order: { applied_discount_amount: discount, tax_amount: 0, spend_amount: terms.spend },
+        }),
+      );
       return { response, discount };
     },
 

@@ -15,7 +15,9 @@ import type { OrderWorld } from './money.ts';
 export function grantCredit(api: TestApi, world: OrderWorld, fields: { value_amount: number; duration_in_seconds?: number }) {
   return api.call('POST', '/v15/merchant_funded_credits', {
     authorization: `token merchant="${world.merchant.token}"`,
-    body: { merchant_funded_credit: { email: world.user.email, merchant_id: world.merchant.merchant.merchant_id, message: 'Thanks', global: false, ...fields } },
+    body: {
+      merchant_funded_credit: { email: world.user.email, merchant_id: world.merchant.merchant.merchant_id, message: 'Thanks', global: false, ...fields },
+    },
   });
 }
 

@@ -10,7 +10,12 @@ import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared
  * Call after startTestApi(), which points the library at the test's table.
  */
 export async function appFixture(options: { global?: boolean; merchantIds?: number[]; callbackUrl?: string } = {}) {
-  return createApp({ name: `App ${randomUUID().slice(0, 8)}`, global: options.global ?? true, merchantIds: options.merchantIds, callbackUrl: options.callbackUrl });
+  return createApp({
+    name: `App ${randomUUID().slice(0, 8)}`,
+    global: options.global ?? true,
+    merchantIds: options.merchantIds,
+    callbackUrl: options.callbackUrl,
+  });
 }
 
 export async function userFixture(appId: number, options: { permissions?: readonly Permission[]; unlimited?: boolean; password?: string } = {}) {
@@ -30,7 +35,12 @@ export async function userFixture(appId: number, options: { permissions?: readon
 export async function merchantFixture(appId: number, options: { permissions?: readonly Permission[]; managerConfirmation?: string | null } = {}) {
   const password = 'merchant password 1';
   const username = `merchant-${randomUUID()}`;
-  const merchant = await createMerchant({ name: `Merchant ${username.slice(9, 15)}`, username, password, managerConfirmation: options.managerConfirmation ?? null });
+  const merchant = await createMerchant({
+    name: `Merchant ${username.slice(9, 15)}`,
+    username,
+    password,
+    managerConfirmation: options.managerConfirmation ?? null,
+  });
   const token = await issueToken({ subject: 'merchant', merchantId: merchant.merchant_id, appId, permissions: options.permissions ?? MERCHANT_PERMISSIONS });
   return { merchant, token, username, password };
 }

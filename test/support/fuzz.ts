@@ -86,7 +86,8 @@ export function contractErrorProblem(response: { status: number; text: string })
   } catch {
     return `${response.status} body is not JSON: ${response.text.slice(0, 200)}`;
   }
-  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every(isErrorEntry)) return `${response.status} body is not an error array: ${response.text.slice(0, 300)}`;
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every(isErrorEntry))
+    return `${response.status} body is not an error array: ${response.text.slice(0, 300)}`;
   return undefined;
 }
 
@@ -129,14 +130,26 @@ export async function tenantWorld(api: TestApi) {
   const location2 = await locationFixture(merchant2.merchant.merchant_id);
   const userA = await orderAheadUserFixture(app.app_id);
   const userB = await orderAheadUserFixture(app.app_id);
-  const secrets: string[] = [merchant1.token, merchant1.password, merchant2.token, merchant2.password, userA.token, userA.password, userB.token, userB.password];
+  const secrets: string[] = [
+    merchant1.token,
+    merchant1.password,
+    merchant2.token,
+    merchant2.password,
+    userA.token,
+    userA.password,
+    userB.token,
+    userB.password,
+  ];
   const must = (response: ApiResult, what: string) => {
     if (response.status >= 300) throw new Error(`${what}: ${response.status} ${response.text}`);
     return response;
   };
 
   const cards: Record<'A' | 'B', number> = { A: 0, B: 0 };
-  for (const [name, user] of [['A', userA], ['B', userB]] as const) {
+  for (const [name, user] of [
+    ['A', userA],
+    ['B', userB],
+  ] as const) {
     const nonce = `${SANDBOX_NONCES.valid}-${randomUUID()}`;
     secrets.push(nonce);
     const card = must(await api.call('POST', '/v15/credit_cards', { token: user.token, body: { credit_card: { gateway_payment_nonce: nonce } } }), 'add card');
@@ -147,7 +160,16 @@ export async function tenantWorld(api: TestApi) {
   const proposed = must(
     await api.call('POST', '/v15/proposed_orders', {
       token: merchant1.token,
-      body: { proposed_order: { location_id: location1.location_id, payment_token_data: userA.user.payment_token_data, spend_amount: 1500, tax_amount: 0, exemption_amount: 0, items: [] } },
+      body: {
+        proposed_order: {
+          location_id: location1.location_id,
+          payment_token_data: userA.user.payment_token_data,
+          spend_amount: 1500,
+          tax_amount: 0,
+          exemption_amount: 0,
+          items: [],
+        },
+      },
     }),
     'propose',
   );
@@ -185,19 +207,43 @@ export async function tenantWorld(api: TestApi) {
     'gift card',
   );
 
-  const rewardCampaign = await createCampaign({ merchant_id: merchant1.merchant.merchant_id, kind: 'value', title: '$3 on us', description: 'Three dollars', value_amount: 300, cohort_code: uniqueCode('FUZZ') });
+  const rewardCampaign = await createCampaign({
+    merchant_id: merchant1.merchant.merchant_id,
+    kind: 'value',
+    title: '$3 on us',
+    description: 'Three dollars',
+    value_amount: 300,
+    cohort_code: uniqueCode('FUZZ'),
+  });
   const claim = must(await api.call('POST', `/v15/codes/${rewardCampaign.cohort_code}/claims`, { token: userA.token }), 'claim');
   const rewards = must(await api.call('GET', `/v15/merchants/${merchant1.merchant.merchant_id}/rewards`, { token: userA.token }), 'rewards');
   const rewardId: string = rewards.body.find((entry: { reward: { id: string } }) => entry.reward.id.startsWith('claim-'))?.reward.id;
   if (!rewardId) throw new Error(`no claimed reward: ${rewards.text} (claim ${claim.text})`);
-  const lockedCampaign = await createCampaign({ merchant_id: merchant1.merchant.merchant_id, kind: 'spend', title: 'VIP', description: 'VIPs only', required_spend_amount: 5000, earn_amount: 500, locked: true });
-  const merchant2Campaign = await createCampaign({ merchant_id: merchant2.merchant.merchant_id, kind: 'value', title: '$1', description: 'One dollar', value_amount: 100, cohort_code: uniqueCode('FUZZ') });
+  const lockedCampaign = await createCampaign({
+    merchant_id: merchant1.merchant.merchant_id,
+    kind: 'spend',
+    title: 'VIP',
+    description: 'VIPs only',
+    required_spend_amount: 5000,
+    earn_amount: 500,
+    locked: true,
+  });
+  const merchant2Campaign = await createCampaign({
+    merchant_id: merchant2.merchant.merchant_id,
+    kind: 'value',
+    title: '$1',
+    description: 'One dollar',
+    value_amount: 100,
+    cohort_code: uniqueCode('FUZZ'),
+  });
 
   // A's order-ahead order, validated by the local state machine (valid: ready to complete).
   const started = must(
     await api.call('POST', '/v15/order_ahead/orders', {
       token: userA.token,
-      body: { order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1 } }] } },
+      body: {
+        order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1 } }] },
+      },
     }),
     'start order ahead',
   );
@@ -209,7 +255,9 @@ export async function tenantWorld(api: TestApi) {
   const second = must(
     await api.call('POST', '/v15/order_ahead/orders', {
       token: userA.token,
-      body: { order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+      body: {
+        order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] },
+      },
     }),
     'start order ahead to complete',
   );
@@ -222,7 +270,10 @@ export async function tenantWorld(api: TestApi) {
 
   // A remote check of merchant 1 that user A claimed (not yet paid): the POS's to finalise, A's pending order.
   const published = must(
-    await api.call('PUT', '/v15/checks', { token: merchant1.token, body: { check: { location_id: location1.location_id, spend_amount: 1200, tax_amount: 0, exemption_amount: 0, items: null } } }),
+    await api.call('PUT', '/v15/checks', {
+      token: merchant1.token,
+      body: { check: { location_id: location1.location_id, spend_amount: 1200, tax_amount: 0, exemption_amount: 0, items: null } },
+    }),
     'publish check',
   );
   const checkUuid: string = published.body.check.uuid;
@@ -234,15 +285,27 @@ export async function tenantWorld(api: TestApi) {
   const otherAppToken = await issueToken({ subject: 'app', appId: otherApp.app.app_id });
   secrets.push(appToken, otherAppToken, otherApp.apiKey, otherApp.clientSecret);
   const asked = must(
-    await api.call('POST', '/v15/apps/permissions_requests', { token: appToken, body: { permissions_request: { email: userA.email, permission_keynames: ['read_user_basic_info'] } } }),
+    await api.call('POST', '/v15/apps/permissions_requests', {
+      token: appToken,
+      body: { permissions_request: { email: userA.email, permission_keynames: ['read_user_basic_info'] } },
+    }),
     'permissions request',
   );
   const permissionsRequestId: number = asked.body.permissions_request.id;
 
   // Where merchant 1 and app 1 take their events (test/events delivers them; here they are resources to reach for).
   const webhookBody = (url: string, events: string[]) => ({ webhook_endpoint: { url, events } });
-  const merchantWebhook = must(await api.call('POST', '/v15/webhook_endpoints', { token: merchant1.token, body: webhookBody('https://hooks.example.com/merchant-1', ['order.completed', 'order.refunded']) }), 'merchant webhook endpoint');
-  const appWebhook = must(await api.call('POST', '/v15/webhook_endpoints', { token: appToken, body: webhookBody('https://hooks.example.com/app-1', ['reward.earned']) }), 'app webhook endpoint');
+  const merchantWebhook = must(
+    await api.call('POST', '/v15/webhook_endpoints', {
+      token: merchant1.token,
+      body: webhookBody('https://hooks.example.com/merchant-1', ['order.completed', 'order.refunded']),
+    }),
+    'merchant webhook endpoint',
+  );
+  const appWebhook = must(
+    await api.call('POST', '/v15/webhook_endpoints', { token: appToken, body: webhookBody('https://hooks.example.com/app-1', ['reward.earned']) }),
+    'app webhook endpoint',
+  );
   const merchantEvents = must(await api.call('GET', '/v15/events', { token: merchant1.token }), 'merchant events');
 
   return {

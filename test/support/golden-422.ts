@@ -45,7 +45,11 @@ export async function validationAnswer(request: Omit<Golden422, 'answer'>): Prom
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(request.search)) query[name] = name in query ? `${query[name]},${value}` : value;
   try {
-    parseRequestInputs(spec, { body, queryStringParameters: Object.keys(query).length > 0 ? query : undefined, pathParameters: Object.keys(params).length > 0 ? params : undefined });
+    parseRequestInputs(spec, {
+      body,
+      queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+      pathParameters: Object.keys(params).length > 0 ? params : undefined,
+    });
     return undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 422) return JSON.stringify(error.body());
@@ -71,7 +75,9 @@ async function build(recordsFile: string): Promise<void> {
   const chosen = [...byAnswer.values()].flatMap((records) => records.sort((a, b) => size(a) - size(b)).slice(0, 2));
   chosen.sort((a, b) => `${a.path} ${a.method} ${a.answer}`.localeCompare(`${b.path} ${b.method} ${b.answer}`));
   writeFileSync(GOLDEN_422_FIXTURE, `[\n${chosen.map((record) => JSON.stringify(record)).join(',\n')}\n]\n`);
-  console.log(`${lines.length} recorded 422s, ${seen.size} distinct, ${kept.length} from input validation, ${byAnswer.size} distinct bodies: wrote ${chosen.length} cases to ${GOLDEN_422_FIXTURE}`);
+  console.log(
+    `${lines.length} recorded 422s, ${seen.size} distinct, ${kept.length} from input validation, ${byAnswer.size} distinct bodies: wrote ${chosen.length} cases to ${GOLDEN_422_FIXTURE}`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await build(process.argv[2] ?? 'golden-422.jsonl');

@@ -14,7 +14,10 @@ const DEFAULTS: Record<CampaignKind, Partial<CampaignInput>> = {
     description: 'Your sixth coffee is on us',
     required_item_count: 5,
     earn_amount: 300,
-    item_rules: [{ field: 'sku', value: 'COFFEE-12' }, { field: 'category', value: 'Coffee' }],
+    item_rules: [
+      { field: 'sku', value: 'COFFEE-12' },
+      { field: 'category', value: 'Coffee' },
+    ],
     required_item_singular: 'coffee',
     required_item_plural: 'coffees',
     reward_title: 'free coffee',
@@ -32,7 +35,14 @@ const DEFAULTS: Record<CampaignKind, Partial<CampaignInput>> = {
     required_item_plural: 'bagels',
     reward_title: '$2 gift card',
   },
-  spend_gift_card: { title: 'Monthly spender', description: 'Spend $100 a month for a $10 gift card', required_spend_amount: 10000, earn_amount: 1000, progress_period_days: 30, reward_title: '$10 gift card' },
+  spend_gift_card: {
+    title: 'Monthly spender',
+    description: 'Spend $100 a month for a $10 gift card',
+    required_spend_amount: 10000,
+    earn_amount: 1000,
+    progress_period_days: 30,
+    reward_title: '$10 gift card',
+  },
   custom_progress: {
     title: 'Points journey',
     description: 'Earn points toward goals',
@@ -52,7 +62,12 @@ export async function campaignFixture(merchantId: number, kind: CampaignKind, ov
   return createCampaign({ merchant_id: merchantId, kind, ...DEFAULTS[kind], ...overrides } as CampaignInput);
 }
 
-export async function legacyFixture(merchantId: number, appId: number, progressCampaignId: number | null, cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[]) {
+export async function legacyFixture(
+  merchantId: number,
+  appId: number,
+  progressCampaignId: number | null,
+  cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[],
+) {
   const campaign = await campaignFixture(merchantId, 'legacy', { app_id: appId, progress_campaign_id: progressCampaignId, cohort_code: uniqueCode('LEGACY') });
   await importLegacyCards(campaign.campaign_id, cards);
   return campaign;

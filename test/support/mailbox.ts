@@ -9,7 +9,9 @@ import { sentEmails, type SentEmail } from '../../scripts/local/ses.ts';
 export async function mailTo(address: string, options: { atLeast?: number; timeoutMs?: number } = {}): Promise<SentEmail[]> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   for (;;) {
-    const mail = (await sentEmails(inject('sesEndpoint'))).filter((email) => email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())));
+    const mail = (await sentEmails(inject('sesEndpoint'))).filter((email) =>
+      email.destination.to.some((to) => to.toLowerCase().includes(address.toLowerCase())),
+    );
     if (mail.length >= (options.atLeast ?? 1) || Date.now() > deadline) return mail;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -15,7 +15,11 @@ export async function moneyWorld(options: { managerConfirmation?: string | null;
 }
 
 export function loadGiftCard(api: TestApi, merchantToken: string, merchantId: number, addition: Record<string, unknown>, headers?: Record<string, string>) {
-  return api.call('POST', `/v15/merchants/${merchantId}/gift_card_value_additions`, { token: merchantToken, body: { gift_card_value_addition: addition }, headers });
+  return api.call('POST', `/v15/merchants/${merchantId}/gift_card_value_additions`, {
+    token: merchantToken,
+    body: { gift_card_value_addition: addition },
+    headers,
+  });
 }
 
 export type CardKind = 'valid' | 'declines' | 'limited-funds' | 'none';
@@ -27,7 +31,12 @@ export async function orderWorld(options: { card?: CardKind; managerConfirmation
   const card = options.card ?? 'valid';
   if (card !== 'none') await addCreditCard(world.user.user.user_id, `fake-${card}-nonce-${randomUUID()}`);
   if (options.credit) {
-    await addCredit({ userId: world.user.user.user_id, merchantId: world.merchant.merchant.merchant_id, amount: options.credit, entryId: `test:${randomUUID()}` });
+    await addCredit({
+      userId: world.user.user.user_id,
+      merchantId: world.merchant.merchant.merchant_id,
+      amount: options.credit,
+      entryId: `test:${randomUUID()}`,
+    });
   }
   return { ...world, location };
 }
@@ -68,8 +77,18 @@ export function completeBody(world: OrderWorld, proposedOrderUuid: string, field
   };
 }
 
-export async function complete(api: TestApi, world: OrderWorld, proposedOrderUuid: string, fields: Record<string, unknown> = {}, options: { token?: string; headers?: Record<string, string> } = {}) {
-  return api.call('POST', '/v15/completed_orders', { token: options.token ?? world.merchant.token, headers: options.headers, body: completeBody(world, proposedOrderUuid, fields) });
+export async function complete(
+  api: TestApi,
+  world: OrderWorld,
+  proposedOrderUuid: string,
+  fields: Record<string, unknown> = {},
+  options: { token?: string; headers?: Record<string, string> } = {},
+) {
+  return api.call('POST', '/v15/completed_orders', {
+    token: options.token ?? world.merchant.token,
+    headers: options.headers,
+    body: completeBody(world, proposedOrderUuid, fields),
+  });
 }
 
 /** Proposes and completes an order; returns the completion response. */

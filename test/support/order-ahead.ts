@@ -44,7 +44,12 @@ export const FAR_AWAY = { latitude: 42.2808, longitude: -71.8023 };
  * the sandbox ordering provider its orders are forwarded to (docs/order-ahead.md).
  */
 export async function orderAheadLocationFixture(
-  options: { location?: Partial<LocationInput>; menu?: MenuInput; provider?: OrderingProviderName; within?: { app: { app_id: number }; merchant: Awaited<ReturnType<typeof merchantFixture>> } } = {},
+  options: {
+    location?: Partial<LocationInput>;
+    menu?: MenuInput;
+    provider?: OrderingProviderName;
+    within?: { app: { app_id: number }; merchant: Awaited<ReturnType<typeof merchantFixture>> };
+  } = {},
 ) {
   const { app } = options.within ?? (await appFixture({ global: true }));
   const merchant = options.within?.merchant ?? (await merchantFixture(app.app_id));
@@ -62,7 +67,10 @@ export async function orderAheadLocationFixture(
     ...options.location,
   });
   const menuInput = options.menu ?? sampleMenu();
-  const menu = await createMenuForLocation(location.location_id, options.provider ? { ...menuInput, settings: { ...menuInput.settings, ordering_provider: options.provider } } : menuInput);
+  const menu = await createMenuForLocation(
+    location.location_id,
+    options.provider ? { ...menuInput, settings: { ...menuInput.settings, ordering_provider: options.provider } } : menuInput,
+  );
   return { app, merchant, location, menu };
 }
 

@@ -10,7 +10,13 @@ import type { SandboxPush } from '#shared/push/sandbox.ts';
 export function usePushSandbox() {
   const file = join(mkdtempSync(join(tmpdir(), 'push-sandbox-')), 'pushes.jsonl');
   process.env.PUSH_SANDBOX_FILE = file;
-  const all = (): SandboxPush[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as SandboxPush) : []);
+  const all = (): SandboxPush[] =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as SandboxPush)
+      : [];
   return {
     all,
     /** The pushes to one user, waiting (with a deadline) until at least `atLeast` of `kind` arrived. */

@@ -44,7 +44,9 @@ function substitute(value: Json, refs: (name: string) => Json, getAtts: (id: str
 export function synthesizedTemplates(stack: Stack): SynthesizedTemplates {
   const parent = Template.fromStack(stack);
   const parentJson = parent.toJSON();
-  const nestedStacks = stack.node.findAll().filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct) && construct.nestedStackParent === stack);
+  const nestedStacks = stack.node
+    .findAll()
+    .filter((construct): construct is NestedStack => NestedStack.isNestedStack(construct) && construct.nestedStackParent === stack);
   const nested = new Map(nestedStacks.map((child) => [child, Template.fromStack(child)]));
 
   const resources: Record<string, Resource> = {};
@@ -53,14 +55,23 @@ export function synthesizedTemplates(stack: Stack): SynthesizedTemplates {
     const json = template.toJSON();
     const stackResourceId = stack.getLogicalId(child.nestedStackResource!);
     const passed = (parentJson.Resources[stackResourceId].Properties.Parameters ?? {}) as Record<string, Json>;
-    const resolve = (value: Json) => substitute(value, (name) => passed[name], () => undefined);
+    const resolve = (value: Json) =>
+      substitute(
+        value,
+        (name) => passed[name],
+        () => undefined,
+      );
     for (const [id, resource] of Object.entries<Resource>(json.Resources)) {
       if (resources[id] || parentJson.Resources[id]) throw new Error(`Logical id ${id} appears in more than one template; the merged view needs unique ids`);
       resources[id] = resolve(resource);
     }
-    outputsByStackResource.set(stackResourceId, Object.fromEntries(Object.entries<Json>(json.Outputs ?? {}).map(([name, output]) => [name, resolve(output.Value)])));
+    outputsByStackResource.set(
+      stackResourceId,
+      Object.fromEntries(Object.entries<Json>(json.Outputs ?? {}).map(([name, output]) => [name, resolve(output.Value)])),
+    );
   }
-  const fromOutputs = (id: string, attribute: string) => (attribute.startsWith('Outputs.') ? outputsByStackResource.get(id)?.[attribute.slice('Outputs.'.length)] : undefined);
+  const fromOutputs = (id: string, attribute: string) =>
+    attribute.startsWith('Outputs.') ? outputsByStackResource.get(id)?.[attribute.slice('Outputs.'.length)] : undefined;
   for (const [id, resource] of Object.entries<Resource>(parentJson.Resources)) resources[id] = substitute(resource, () => undefined, fromOutputs);
   const outputs = substitute(parentJson.Outputs ?? {}, () => undefined, fromOutputs);
 
@@ -71,7 +82,7 @@ export function synthesizedTemplates(stack: Stack): SynthesizedTemplates {
     merged,
     resources,
     logicalIdOf: (construct) => {
-      const cfn = (construct.node.defaultChild ?? construct);
+      const cfn = construct.node.defaultChild ?? construct;
       return Stack.of(cfn).getLogicalId(cfn as any);
     },
   };

@@ -44,7 +44,8 @@ export async function tableStreamRecords(api: TestApi): Promise<ReturnType<typeo
     const streamArn = await ensureStream(client, api.tableName);
     const records: ReturnType<typeof toLambdaRecord>[] = [];
     for (const shard of (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))).StreamDescription?.Shards ?? []) {
-      let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))).ShardIterator;
+      let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' })))
+        .ShardIterator;
       while (iterator) {
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
         records.push(...(page.Records ?? []).map(toLambdaRecord));
@@ -93,7 +94,19 @@ export async function startReceiver() {
     url,
     received,
     /** Events (parsed bodies) received with a 2xx answer, in arrival order. */
-    delivered: () => received.filter((delivery) => delivery.status < 300).map((delivery) => JSON.parse(delivery.body).event as { id: string; type: string; sequence: number; resource: { type: string; id: string }; data: Record<string, unknown> }),
+    delivered: () =>
+      received
+        .filter((delivery) => delivery.status < 300)
+        .map(
+          (delivery) =>
+            JSON.parse(delivery.body).event as {
+              id: string;
+              type: string;
+              sequence: number;
+              resource: { type: string; id: string };
+              data: Record<string, unknown>;
+            },
+        ),
     answerWith(next: typeof answer) {
       answer = next;
     },
@@ -156,10 +169,29 @@ export async function listAllEvents(api: TestApi, token: string, types?: string)
 export function selfSignedCertificate(names: readonly string[]): { cert: string; key: string } {
   const directory = mkdtempSync(join(tmpdir(), 'receiver-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${names[0]}`,
-      '-addext', `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`, '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${names[0]}`,
+        '-addext',
+        `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
+        '-keyout',
+        join(directory, 'key.pem'),
+        '-out',
+        join(directory, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { cert: readFileSync(join(directory, 'cert.pem'), 'utf8'), key: readFileSync(join(directory, 'key.pem'), 'utf8') };
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -182,7 +214,12 @@ export async function startTlsReceiver(address: string, tls: { cert: string; key
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const servername = (request.socket as TLSSocket).servername || undefined;
-      received.push({ host: request.headers.host, servername, signature: String(request.headers['levelup-signature']), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        host: request.headers.host,
+        servername,
+        signature: String(request.headers['levelup-signature']),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       response.writeHead(200).end();
     });
   });

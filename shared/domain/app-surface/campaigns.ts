@@ -1,6 +1,13 @@
 import { getMerchant } from '#shared/domain/merchants.ts';
 import { getLocationListing } from '#shared/domain/locations.ts';
-import { campaignIdForCohortCode, getCampaign, isOpen, loadMerchantCatalogSummaries, type CampaignItem, type CampaignSummary } from '#shared/domain/loyalty/campaigns.ts';
+import {
+  campaignIdForCohortCode,
+  getCampaign,
+  isOpen,
+  loadMerchantCatalogSummaries,
+  type CampaignItem,
+  type CampaignSummary,
+} from '#shared/domain/loyalty/campaigns.ts';
 import { representationTypesFor } from '#shared/domain/loyalty/representations.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import type { WindowLimit } from '#shared/domain/rate-limits.ts';
@@ -64,7 +71,9 @@ export async function legacyCampaignView(campaign: CampaignItem) {
     campaign: {
       applies_to_all_merchants: false,
       confirmation_html:
-        campaign.kind === 'value' ? `<p>You just loaded ${dollars} to spend at ${escapeHtml(merchant?.name ?? 'this merchant')}.</p>` : `<p>${escapeHtml(campaign.title)}</p>`,
+        campaign.kind === 'value'
+          ? `<p>You just loaded ${dollars} to spend at ${escapeHtml(merchant?.name ?? 'this merchant')}.</p>`
+          : `<p>${escapeHtml(campaign.title)}</p>`,
       id: campaign.campaign_id,
       message_for_email_body: '',
       message_for_email_subject: '',

@@ -7,5 +7,5 @@ import { gone } from '#shared/errors.ts';
  * developer reading logs) learns it will not come back. Users sign in by email (docs/app-surface.md).
  */
 export function facebookConnectionGone() {
-  return gone('user', 'facebook_access_token', "Facebook login is no longer available: sign in with your email address and password.", 'gone');
+  return gone('user', 'facebook_access_token', 'Facebook login is no longer available: sign in with your email address and password.', 'gone');
 }

@@ -123,7 +123,14 @@ export async function getImage(subject: ImageSubject): Promise<ImageItem | undef
 
 /** Records a finished upload (every variant already stored); returns the item it replaced, whose objects the caller deletes. */
 export async function recordImage(subject: ImageSubject, version: string, objects: Record<string, string>): Promise<ImageItem | undefined> {
-  const item: ImageItem = { subject: subjectName(subject), kind: subject.kind, version, objects, content_type: IMAGE_FORMAT[subject.kind].contentType, uploaded_at: isoSeconds() };
+  const item: ImageItem = {
+    subject: subjectName(subject),
+    kind: subject.kind,
+    version,
+    objects,
+    content_type: IMAGE_FORMAT[subject.kind].contentType,
+    uploaded_at: isoSeconds(),
+  };
   const result = await db().send(
     new PutCommand({ TableName: table(), Item: { ...keys.image(item.subject), entity: 'Image', ...item }, ReturnValues: 'ALL_OLD' }),
   );

@@ -44,7 +44,8 @@ async function actionFor(input: InterstitialInput): Promise<InterstitialAction> 
     case 'claim': {
       if (input.campaignId === undefined) throw new InterstitialInputError('a claim interstitial names the campaign whose cohort code it offers (campaign id)');
       const campaign = await getCampaign(input.campaignId);
-      if (!campaign || campaign.merchant_id !== input.merchantId) throw new InterstitialInputError(`campaign ${input.campaignId} is not a campaign of merchant ${input.merchantId}`);
+      if (!campaign || campaign.merchant_id !== input.merchantId)
+        throw new InterstitialInputError(`campaign ${input.campaignId} is not a campaign of merchant ${input.merchantId}`);
       if (!campaign.cohort_code) throw new InterstitialInputError(`campaign ${input.campaignId} has no cohort code to claim`);
       return { code: campaign.cohort_code };
     }
@@ -57,10 +58,19 @@ async function actionFor(input: InterstitialInput): Promise<InterstitialAction> 
     }
     case 'share': {
       const share = input.share ?? {};
-      const fields: (keyof ShareAction)[] = ['message_for_email_subject', 'message_for_email_body', 'message_for_facebook', 'message_for_twitter', 'share_url_email', 'share_url_facebook', 'share_url_twitter'];
+      const fields: (keyof ShareAction)[] = [
+        'message_for_email_subject',
+        'message_for_email_body',
+        'message_for_facebook',
+        'message_for_twitter',
+        'share_url_email',
+        'share_url_facebook',
+        'share_url_twitter',
+      ];
       // A network the merchant does not share on is an empty string (the iOS fixture leaves Facebook out).
       const urls = fields.filter((field) => field.startsWith('share_url_') && typeof share[field] === 'string' && share[field] !== '');
-      if (urls.length === 0) throw new InterstitialInputError('a share interstitial needs at least one of share_url_email, share_url_facebook, share_url_twitter');
+      if (urls.length === 0)
+        throw new InterstitialInputError('a share interstitial needs at least one of share_url_email, share_url_facebook, share_url_twitter');
       return Object.fromEntries(fields.map((field) => [field, typeof share[field] === 'string' ? share[field] : ''])) as ShareAction;
     }
     case 'no_action':
@@ -73,7 +83,8 @@ export async function setInterstitial(input: InterstitialInput): Promise<Interst
   if (!input.title.trim()) throw new InterstitialInputError('an interstitial needs a title');
   if (input.campaignId !== undefined) {
     const campaign = await getCampaign(input.campaignId);
-    if (!campaign || campaign.merchant_id !== input.merchantId) throw new InterstitialInputError(`campaign ${input.campaignId} is not a campaign of merchant ${input.merchantId}`);
+    if (!campaign || campaign.merchant_id !== input.merchantId)
+      throw new InterstitialInputError(`campaign ${input.campaignId} is not a campaign of merchant ${input.merchantId}`);
   }
   const item: InterstitialItem = {
     merchant_id: input.merchantId,
@@ -102,7 +113,10 @@ export function serializeInterstitial(interstitial: InterstitialItem, order: { l
       title: interstitial.title,
       description_html: interstitial.description_html,
       callout_text: interstitial.callout_text,
-      image_url: interstitial.campaign_id !== null ? `${baseUrl}/v14/campaigns/${interstitial.campaign_id}/image` : `${baseUrl}/v14/locations/${order.location_id}/image`,
+      image_url:
+        interstitial.campaign_id !== null
+          ? `${baseUrl}/v14/campaigns/${interstitial.campaign_id}/image`
+          : `${baseUrl}/v14/locations/${order.location_id}/image`,
       action: interstitial.action,
     },
   };

@@ -16,7 +16,17 @@ export const LOCATION_SUMMARIES_PAGE_SIZE = 100;
 const MAX_POSITION_ID = 999_999_999_999;
 
 /** What a summary row shows: the fields a location's change-feed item copies (createLocation writes it). */
-export const LOCATION_SUMMARY_FIELDS = ['location_id', 'shown', 'updated_at', 'categories', 'latitude', 'longitude', 'merchant_id', 'merchant_name', 'name'] as const;
+export const LOCATION_SUMMARY_FIELDS = [
+  'location_id',
+  'shown',
+  'updated_at',
+  'categories',
+  'latitude',
+  'longitude',
+  'merchant_id',
+  'merchant_name',
+  'name',
+] as const;
 export type LocationSummary = Pick<LocationItem, (typeof LOCATION_SUMMARY_FIELDS)[number]>;
 
 /** The change-feed item of a location (docs/data-model.md "Location summaries by change"), written with the location. */

@@ -58,7 +58,12 @@ async function mailSupport(ticket: TicketItem): Promise<void> {
     await mailer().send({
       to: supportAddress(),
       subject: `Support ticket ${ticket.ticket_id} from ${from} (${appName})`,
-      text: [`Ticket ${ticket.ticket_id}, ${ticket.created_at}`, `From: ${from} <${replyTo}>, user ${ticket.user_id}, through ${appName}`, '', ticket.body].join('\n'),
+      text: [
+        `Ticket ${ticket.ticket_id}, ${ticket.created_at}`,
+        `From: ${from} <${replyTo}>, user ${ticket.user_id}, through ${appName}`,
+        '',
+        ticket.body,
+      ].join('\n'),
       html: [
         `<p>Ticket ${ticket.ticket_id}, ${escapeHtml(ticket.created_at)}</p>`,
         `<p>From: ${escapeHtml(from)} &lt;${escapeHtml(replyTo)}&gt;, user ${ticket.user_id}, through ${escapeHtml(appName)}</p>`,

@@ -15,16 +15,32 @@ type Range = readonly [network: string, prefixLength: number];
 
 /** IPv4 ranges that are not public (RFC 6890 and its updates): this host, private, CGNAT, loopback, link-local, protocol assignments, documentation, 6to4 relays, benchmarking, multicast, reserved and broadcast. */
 const IPV4_NOT_PUBLIC: readonly Range[] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
 /**
  * IPv6 ranges inside global unicast (2000::/3; nothing outside it is public) that are not public: IETF protocol
  * assignments (2001::/23, Teredo apart, judged by its embedded addresses) and documentation (2001:db8::/32, 3fff::/20).
  */
-const IPV6_GLOBAL_NOT_PUBLIC: readonly Range[] = [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]];
+const IPV6_GLOBAL_NOT_PUBLIC: readonly Range[] = [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+];
 
 function ipv4Value(address: string): number {
   return address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);

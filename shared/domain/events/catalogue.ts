@@ -65,7 +65,13 @@ export const eventCounterKey = (resource: EventResource): Key => keys.eventSeque
  * already. The audience must be of the kind the catalogue names for the type, so no event reaches the
  * wrong kind of tenant.
  */
-export async function recordEvent(type: EventType, resource: EventResource, audience: Audience, data: Record<string, unknown>, options: Pick<EventItemOptions, 'newResource' | 'counter'> = {}): Promise<TransactItem[]> {
+export async function recordEvent(
+  type: EventType,
+  resource: EventResource,
+  audience: Audience,
+  data: Record<string, unknown>,
+  options: Pick<EventItemOptions, 'newResource' | 'counter'> = {},
+): Promise<TransactItem[]> {
   if (EVENT_AUDIENCE[type] !== audience.kind) throw new Error(`${type} goes to a ${EVENT_AUDIENCE[type]}, not to a ${audience.kind}`);
   return eventItems({ type, resource, audience: audienceKey(audience), data }, options);
 }

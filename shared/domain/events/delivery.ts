@@ -61,9 +61,15 @@ export function retryDelaySeconds(attempts: number, random: () => number = Math.
   return base * (1 + JITTER_FRACTION * random()) * timeScale();
 }
 
-const groupOf = (endpointId: string, event: Pick<EventRecord, 'resource_type' | 'resource_id'>) => `${endpointId}:${event.resource_type}:${event.resource_id}`.slice(0, 128);
+const groupOf = (endpointId: string, event: Pick<EventRecord, 'resource_type' | 'resource_id'>) =>
+  `${endpointId}:${event.resource_type}:${event.resource_id}`.slice(0, 128);
 
-function queued(endpoint: Pick<WebhookEndpointItem, 'endpoint_id'>, event: Pick<EventRecord, 'event_id' | 'resource_type' | 'resource_id'>, now: number, replay?: string): QueuedDelivery {
+function queued(
+  endpoint: Pick<WebhookEndpointItem, 'endpoint_id'>,
+  event: Pick<EventRecord, 'event_id' | 'resource_type' | 'resource_id'>,
+  now: number,
+  replay?: string,
+): QueuedDelivery {
   return {
     message: { endpoint_id: endpoint.endpoint_id, event_id: event.event_id, queued_at: now, ...(replay ? { replay } : {}) },
     groupId: groupOf(endpoint.endpoint_id, event),
@@ -205,7 +211,12 @@ function serverIdentityFor(host: string) {
  * status (null when no answer came) and what went wrong. Webhook deliveries and the permissions-request
  * callback (shared/domain/permissions-requests.ts) both go out through here.
  */
-export async function postToCheckedAddress(rawUrl: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number | null; error?: string }> {
+export async function postToCheckedAddress(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number | null; error?: string }> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -268,15 +279,19 @@ export async function deliver(message: DeliveryMessage, attempt: number, now = D
 
 /** The endpoint remembers its given-up deliveries (count and the last), as GET /v15/webhook_endpoints shows. */
 async function recordFailure(endpoint: WebhookEndpointItem, event: EventRecord, attempts: number, status: number | null): Promise<void> {
-  await db().send(new UpdateCommand({
-    TableName: table(),
-    Key: keys.webhookEndpoint(endpoint.endpoint_id),
-    UpdateExpression: 'ADD failed_deliveries :one SET last_failure = :failure',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':one': 1, ':failure': { event_id: event.event_id, failed_at: isoSeconds(), attempts, last_status: status } },
-  })).catch((error: unknown) => {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await db()
+    .send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: keys.webhookEndpoint(endpoint.endpoint_id),
+        UpdateExpression: 'ADD failed_deliveries :one SET last_failure = :failure',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':failure': { event_id: event.event_id, failed_at: isoSeconds(), attempts, last_status: status } },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
 }
 
 /** The events among a stream batch's new images (the stream carries every write of the table). */

@@ -72,7 +72,10 @@ function checkEventTypes(audience: Audience, events: readonly EventType[]): Even
 
 const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
 
-export async function createEndpoint(audience: Audience, input: { url: string; events: readonly EventType[] }): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
+export async function createEndpoint(
+  audience: Audience,
+  input: { url: string; events: readonly EventType[] },
+): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
   const url = checkEndpointUrl(input.url);
   const events = checkEventTypes(audience, input.events);
   const owner = audienceKey(audience);
@@ -97,10 +100,16 @@ export async function createEndpoint(audience: Audience, input: { url: string; e
         ExpressionAttributeValues: { ':one': 1, ':max': MAX_ENDPOINTS },
       },
     },
-    putNew({ ...keys.webhookEndpoint(endpoint.endpoint_id), ...keys.audienceWebhookEndpointsIndex(owner, endpoint.endpoint_id), entity: 'WebhookEndpoint', ...endpoint }),
+    putNew({
+      ...keys.webhookEndpoint(endpoint.endpoint_id),
+      ...keys.audienceWebhookEndpointsIndex(owner, endpoint.endpoint_id),
+      entity: 'WebhookEndpoint',
+      ...endpoint,
+    }),
   ]);
   if (!outcome.committed) {
-    if (outcome.reasons[0] === 'ConditionalCheckFailed') throw unprocessable('webhook_endpoint', 'base', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, 'too_many');
+    if (outcome.reasons[0] === 'ConditionalCheckFailed')
+      throw unprocessable('webhook_endpoint', 'base', `At most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, 'too_many');
     throw conflict('Another change of these endpoints is in progress; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
   }
   return { endpoint, secret };
@@ -115,17 +124,20 @@ const LISTED_PROJECTION = Object.keys(LISTED_NAMES).join(', ');
 /** The audience's endpoints, oldest first (at most MAX_ENDPOINTS). */
 export async function listEndpoints(audience: Audience): Promise<ListedEndpoint[]> {
   const partition = keys.audienceWebhookEndpoints(audienceKey(audience));
-  const result = await db().send(new QueryCommand({
-    TableName: table(),
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-    ProjectionExpression: LISTED_PROJECTION,
-    ExpressionAttributeNames: LISTED_NAMES,
-    ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
-    Limit: MAX_ENDPOINTS * 2,
-  }));
+  const result = await db().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ProjectionExpression: LISTED_PROJECTION,
+      ExpressionAttributeNames: LISTED_NAMES,
+      ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+      Limit: MAX_ENDPOINTS * 2,
+    }),
+  );
   // Both keys are ASCII (ISO instants, `we_` and hex): code-unit order is their order, no locale needed.
-  const byCreation = (a: ListedEndpoint, b: ListedEndpoint) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.endpoint_id < b.endpoint_id ? -1 : a.endpoint_id > b.endpoint_id ? 1 : 0);
+  const byCreation = (a: ListedEndpoint, b: ListedEndpoint) =>
+    a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.endpoint_id < b.endpoint_id ? -1 : a.endpoint_id > b.endpoint_id ? 1 : 0;
   return ((result.Items ?? []) as ListedEndpoint[]).sort(byCreation);
 }
 
@@ -149,8 +161,22 @@ export async function getOwnEndpoint(audience: Audience, endpointId: string): Pr
 export async function deleteEndpoint(audience: Audience, endpointId: string): Promise<void> {
   const owner = audienceKey(audience);
   const outcome = await transactWrite(() => [
-    { Delete: { TableName: table(), Key: keys.webhookEndpoint(endpointId), ConditionExpression: 'attribute_exists(pk) AND audience = :owner', ExpressionAttributeValues: { ':owner': owner } } },
-    { Update: { TableName: table(), Key: keys.webhookEndpointCount(owner), UpdateExpression: 'ADD endpoint_count :minus', ExpressionAttributeValues: { ':minus': -1 } } },
+    {
+      Delete: {
+        TableName: table(),
+        Key: keys.webhookEndpoint(endpointId),
+        ConditionExpression: 'attribute_exists(pk) AND audience = :owner',
+        ExpressionAttributeValues: { ':owner': owner },
+      },
+    },
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.webhookEndpointCount(owner),
+        UpdateExpression: 'ADD endpoint_count :minus',
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
   ]);
   if (outcome.committed) return;
   if (outcome.reasons[0] === 'ConditionalCheckFailed') throw notFound();
@@ -161,7 +187,11 @@ export async function deleteEndpoint(audience: Audience, endpointId: string): Pr
  * A new secret; the current one keeps signing for SECRET_OVERLAP_SECONDS. Secrets already expired are
  * dropped, so an endpoint holds at most the new one and those still in their overlap.
  */
-export async function rollSecret(audience: Audience, endpointId: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
+export async function rollSecret(
+  audience: Audience,
+  endpointId: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
   const endpoint = await getOwnEndpoint(audience, endpointId);
   const secret = newSecret();
   const kept = endpoint.secrets

@@ -74,7 +74,14 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
   // Without a filter a shard's first Query reads a few times its share of the page, the partition of the
   // events from before sharding (its last) the whole page: it held every event of its time.
   const firstRead = Math.min(options.limit, Math.ceil((FIRST_READ_SHARE_FACTOR * options.limit) / EVENT_INDEX_SHARDS));
-  const reads: PartitionRead<Item>[] = keys.audienceEventPartitions(audienceKey(audience)).map((partition, index) => ({ partition, items: [], reached: start, startKey: undefined, done: false, firstLimit: !types && index < EVENT_INDEX_SHARDS ? firstRead : undefined }));
+  const reads: PartitionRead<Item>[] = keys.audienceEventPartitions(audienceKey(audience)).map((partition, index) => ({
+    partition,
+    items: [],
+    reached: start,
+    startKey: undefined,
+    done: false,
+    firstLimit: !types && index < EVENT_INDEX_SHARDS ? firstRead : undefined,
+  }));
   const readPage = async (read: PartitionRead<Item>, wanted: number) => {
     const result = await db().send(
       new QueryCommand({
@@ -110,7 +117,11 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
     const finalCount = finalCounts.reduce((sum, count) => sum + count, 0);
     // A full page needs no look past it: every page with events links the page after it anyway (shared/http/paging.ts).
     if (finalCount >= options.limit || open === 0 || (options.maxPages !== undefined && round >= options.maxPages)) {
-      const events = mergeLeading(reads.map((read) => read.items), finalCounts, options.limit);
+      const events = mergeLeading(
+        reads.map((read) => read.items),
+        finalCounts,
+        options.limit,
+      );
       const more = finalCount > options.limit || open > 0;
       // More may follow: resume after the last event taken, or (none taken) after the horizon the filter skipped to.
       const next = !more ? undefined : events.length === options.limit ? events.at(-1)!.event_id : horizon;
@@ -162,7 +173,10 @@ export interface EventsPage {
 }
 
 /** One page of GET /v15/events: the audience's events after `after`, of `types` if given. */
-export async function listEvents(audience: Audience, options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {}): Promise<EventsPage> {
+export async function listEvents(
+  audience: Audience,
+  options: { after?: string; types?: readonly EventType[]; limit?: number; now?: number } = {},
+): Promise<EventsPage> {
   const limit = options.limit ?? EVENTS_PAGE_SIZE;
   return readEvents(audience, { ...options, limit, evaluatedPerPage: limit, maxPages: MAX_QUERY_PAGES, fields: ['event_id', 'body_json'] });
 }

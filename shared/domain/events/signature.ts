@@ -24,5 +24,7 @@ export function verifySignature(header: string, body: string, secret: string, no
   const timestamp = Number(parts.find(([name]) => name === 't')?.[1]);
   if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
   const expected = Buffer.from(signatureOf(secret, timestamp, body), 'hex');
-  return parts.some(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected));
+  return parts.some(
+    ([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected),
+  );
 }

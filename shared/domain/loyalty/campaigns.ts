@@ -95,7 +95,8 @@ function buildCampaignInputSchema() {
   const positiveCount = z.number().check(z.int(), z.positive());
   const isoDateTime = z.iso.datetime({ offset: true });
 
-  return z.object({
+  return z
+    .object({
       merchant_id: z.number().check(z.int(), z.positive()),
       kind: z.enum(CAMPAIGN_KINDS),
       title: z.string().check(z.minLength(1)),
@@ -122,7 +123,19 @@ function buildCampaignInputSchema() {
       progress_period_days: z._default(z.nullable(positiveCount), null),
       progress_type: z._default(z.nullable(z.enum(['item', 'spend'])), null),
       // Bounded: one order or adjustment may reach every goal at once, each a reward and its event in one transaction.
-      goals: z._default(z.array(z.object({ title: z.string().check(z.minLength(1)), description: z._default(z.string(), ''), progress_required: positiveCount, earn_amount: z._default(cents, 0) })).check(z.maxLength(MAX_CAMPAIGN_GOALS)), []),
+      goals: z._default(
+        z
+          .array(
+            z.object({
+              title: z.string().check(z.minLength(1)),
+              description: z._default(z.string(), ''),
+              progress_required: positiveCount,
+              earn_amount: z._default(cents, 0),
+            }),
+          )
+          .check(z.maxLength(MAX_CAMPAIGN_GOALS)),
+        [],
+      ),
       value_amount: z._default(cents, 0),
       max_claims: z._default(z.nullable(positiveCount), null),
       transferable: z._default(z.boolean(), false),
@@ -130,27 +143,30 @@ function buildCampaignInputSchema() {
       usable_hours: z._default(z.nullable(z.object({ start: timeOfDay, end: timeOfDay })), null),
       app_id: z._default(z.nullable(z.number().check(z.int(), z.positive())), null),
       progress_campaign_id: z._default(z.nullable(z.number().check(z.int(), z.positive())), null),
-    }).check(z.superRefine((input, context) => {
-      const need = (field: keyof typeof input, message: string) => {
-        if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
-      };
-      const kind = input.kind;
-      if (kind === 'spend' || kind === 'spend_gift_card') need('required_spend_amount', `is required for ${kind} campaigns`);
-      if (kind === 'item' || kind === 'item_gift_card') need('required_item_count', `is required for ${kind} campaigns`);
-      if (kind === 'visit') need('required_visit_count', 'is required for visit campaigns');
-      if (kind === 'item_gift_card' || kind === 'spend_gift_card') need('progress_period_days', `is required for ${kind} campaigns`);
-      if (kind === 'custom_progress') {
-        need('progress_type', 'is required for custom_progress campaigns');
-        if (input.goals.length === 0) context.addIssue({ code: 'custom', path: ['goals'], message: 'needs at least one goal' });
-      }
-      if ((kind === 'item' || kind === 'item_gift_card' || (kind === 'custom_progress' && input.progress_type === 'item')) && input.item_rules.length === 0) {
-        context.addIssue({ code: 'custom', path: ['item_rules'], message: 'needs at least one rule (sku, category or name) for item progress' });
-      }
-      if (kind === 'legacy') need('app_id', 'is required for legacy campaigns');
-      if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
-        context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
-      }
-    }));
+    })
+    .check(
+      z.superRefine((input, context) => {
+        const need = (field: keyof typeof input, message: string) => {
+          if (input[field] === null || input[field] === undefined) context.addIssue({ code: 'custom', path: [field], message });
+        };
+        const kind = input.kind;
+        if (kind === 'spend' || kind === 'spend_gift_card') need('required_spend_amount', `is required for ${kind} campaigns`);
+        if (kind === 'item' || kind === 'item_gift_card') need('required_item_count', `is required for ${kind} campaigns`);
+        if (kind === 'visit') need('required_visit_count', 'is required for visit campaigns');
+        if (kind === 'item_gift_card' || kind === 'spend_gift_card') need('progress_period_days', `is required for ${kind} campaigns`);
+        if (kind === 'custom_progress') {
+          need('progress_type', 'is required for custom_progress campaigns');
+          if (input.goals.length === 0) context.addIssue({ code: 'custom', path: ['goals'], message: 'needs at least one goal' });
+        }
+        if ((kind === 'item' || kind === 'item_gift_card' || (kind === 'custom_progress' && input.progress_type === 'item')) && input.item_rules.length === 0) {
+          context.addIssue({ code: 'custom', path: ['item_rules'], message: 'needs at least one rule (sku, category or name) for item progress' });
+        }
+        if (kind === 'legacy') need('app_id', 'is required for legacy campaigns');
+        if (input.opens_at && input.closes_at && Date.parse(input.closes_at) <= Date.parse(input.opens_at)) {
+          context.addIssue({ code: 'custom', path: ['closes_at'], message: 'must be after opens_at' });
+        }
+      }),
+    );
 }
 
 let campaignInput: ReturnType<typeof buildCampaignInputSchema> | undefined;
@@ -213,12 +229,35 @@ export async function createCampaign(rawInput: CampaignInput): Promise<CampaignI
     updated_at: now,
   };
   const batch = new LabelledItems();
-  batch.add('campaign', putNew({ ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign }));
+  batch.add(
+    'campaign',
+    putNew({ ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign }),
+  );
   if (campaign.cohort_code) {
-    batch.add('cohort_code', putNew({ ...keys.cohortCode(campaign.cohort_code), entity: 'CohortCode', code: campaign.cohort_code, campaign_id: campaignId, created_at: now, updated_at: now }));
+    batch.add(
+      'cohort_code',
+      putNew({
+        ...keys.cohortCode(campaign.cohort_code),
+        entity: 'CohortCode',
+        code: campaign.cohort_code,
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
   }
   if (campaign.kind === 'legacy' && campaign.app_id !== null) {
-    batch.add('legacy', putNew({ ...keys.appLegacyCampaign(campaign.app_id), entity: 'AppLegacyCampaign', app_id: campaign.app_id, campaign_id: campaignId, created_at: now, updated_at: now }));
+    batch.add(
+      'legacy',
+      putNew({
+        ...keys.appLegacyCampaign(campaign.app_id),
+        entity: 'AppLegacyCampaign',
+        app_id: campaign.app_id,
+        campaign_id: campaignId,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
   }
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {
@@ -268,7 +307,9 @@ function catalogProjection(attributes: readonly string[]): ReturnType<typeof pro
 }
 
 /** The attributes loadMerchantCatalogSummaries reads: a CampaignSummary's. */
-const SUMMARY_PROJECTION = catalogProjection(Object.keys({ campaign_id: true, kind: true, locked: true, opens_at: true, closes_at: true } satisfies Record<keyof CampaignSummary, true>));
+const SUMMARY_PROJECTION = catalogProjection(
+  Object.keys({ campaign_id: true, kind: true, locked: true, opens_at: true, closes_at: true } satisfies Record<keyof CampaignSummary, true>),
+);
 
 /**
  * loadMerchantCatalog's one Query reading only the CampaignSummary of each campaign: a campaign item has
@@ -282,7 +323,22 @@ export async function loadMerchantCatalogSummaries(merchantId: number): Promise<
 /** What the rewards list (shared/domain/loyalty/rewards.ts) reads of each campaign: whether it is open and visible now, and its offer's fields. */
 export type CampaignOffer = Pick<
   CampaignItem,
-  'campaign_id' | 'kind' | 'locked' | 'opens_at' | 'closes_at' | 'title' | 'description' | 'created_at' | 'tags' | 'transfer_required' | 'transferable' | 'value_amount' | 'max_claims' | 'claims_count' | 'earn_amount' | 'reward_title'
+  | 'campaign_id'
+  | 'kind'
+  | 'locked'
+  | 'opens_at'
+  | 'closes_at'
+  | 'title'
+  | 'description'
+  | 'created_at'
+  | 'tags'
+  | 'transfer_required'
+  | 'transferable'
+  | 'value_amount'
+  | 'max_claims'
+  | 'claims_count'
+  | 'earn_amount'
+  | 'reward_title'
 >;
 
 const OFFER_PROJECTION = catalogProjection(

@@ -50,8 +50,25 @@ export async function claimByCohortCode(claimant: Claimant, code: string, at = n
 
   const claimId = await nextId('claim');
   const value = campaign.value_amount;
-  const reward = newRewardItem({ rewardId: `claim-${claimId}`, source: 'claim', userId: claimant.userId, campaign, valueAmount: value, title: campaign.title, claimId, code: campaign.cohort_code });
-  const view: ClaimView = { claim: { id: claimId, campaign_id: campaign.campaign_id, code: campaign.cohort_code ?? code.toUpperCase(), value_amount: value, value_remaining_amount: value } };
+  const reward = newRewardItem({
+    rewardId: `claim-${claimId}`,
+    source: 'claim',
+    userId: claimant.userId,
+    campaign,
+    valueAmount: value,
+    title: campaign.title,
+    claimId,
+    code: campaign.cohort_code,
+  });
+  const view: ClaimView = {
+    claim: {
+      id: claimId,
+      campaign_id: campaign.campaign_id,
+      code: campaign.cohort_code ?? code.toUpperCase(),
+      value_amount: value,
+      value_remaining_amount: value,
+    },
+  };
   const outcome = await transactWrite(async () => [
     claimedMarkerItem(claimant.userId, campaign, claimId, reward.created_at),
     claimCounterItem(campaign),
@@ -72,7 +89,10 @@ export async function claimByCohortCode(claimant: Claimant, code: string, at = n
  */
 export async function claimLegacyCard(claimant: Claimant, legacyId: string): Promise<ClaimView> {
   // Every attempt is counted before the lookup (concurrent guesses cannot outrun the limit); a migration gives its hit back.
-  await consumeOrRefuse(LEGACY_CLAIM_FAILURES, String(claimant.userId), { object: 'claim', message: 'Too many legacy card claims that found nothing; try again later.' });
+  await consumeOrRefuse(LEGACY_CLAIM_FAILURES, String(claimant.userId), {
+    object: 'claim',
+    message: 'Too many legacy card claims that found nothing; try again later.',
+  });
   const view = await migrateLegacyCard(claimant, legacyId);
   await release(LEGACY_CLAIM_FAILURES, String(claimant.userId));
   return view;
@@ -175,18 +195,30 @@ function claimCounterItem(campaign: CampaignItem): TransactItem {
 
 function claimCreditItems(userId: number, campaign: CampaignItem, claimId: number, amount: number): TransactItem[] {
   if (amount <= 0 || !countsAsCredit(campaign)) return [];
-  return creditEarnedTransactItems({ userId, merchantId: campaign.merchant_id, amount, entryId: `claim:${claimId}`, reference: { claim_id: claimId, campaign_id: campaign.campaign_id } });
+  return creditEarnedTransactItems({
+    userId,
+    merchantId: campaign.merchant_id,
+    amount,
+    entryId: `claim:${claimId}`,
+    reference: { claim_id: claimId, campaign_id: campaign.campaign_id },
+  });
 }
 
 /** Adds migrated progress (guarded by the progress item's version; it earns on the next qualifying order). */
 async function progressAdjustmentItem(userId: number, target: CampaignItem, amount: number, now: string): Promise<TransactItem> {
   const existing = await getProgress(userId, target);
-  return putProgressItem(userId, target, existing, {
-    progress: (existing?.progress ?? 0) + amount,
-    period_starts_at: existing?.period_starts_at ?? null,
-    period_resets_at: existing?.period_resets_at ?? null,
-    goals_rewarded: existing?.goals_rewarded ?? [],
-  }, now);
+  return putProgressItem(
+    userId,
+    target,
+    existing,
+    {
+      progress: (existing?.progress ?? 0) + amount,
+      period_starts_at: existing?.period_starts_at ?? null,
+      period_resets_at: existing?.period_resets_at ?? null,
+      goals_rewarded: existing?.goals_rewarded ?? [],
+    },
+    now,
+  );
 }
 
 export interface LegacyCardItem {
@@ -207,7 +239,10 @@ export async function getLegacyCard(campaignId: number, legacyId: string): Promi
 }
 
 /** Imports legacy cards (operator tool). Existing cards are left as they are; returns what was new. */
-export async function importLegacyCards(campaignId: number, cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[]): Promise<{ imported: number; skipped: number }> {
+export async function importLegacyCards(
+  campaignId: number,
+  cards: { legacy_id: string; value_amount: number; progress_amount?: number; email?: string | null }[],
+): Promise<{ imported: number; skipped: number }> {
   const campaign = await getCampaign(campaignId);
   if (!campaign || campaign.kind !== 'legacy') throw new Error(`campaign ${campaignId} is not a legacy campaign`);
   let imported = 0;

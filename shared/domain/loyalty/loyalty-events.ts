@@ -38,5 +38,11 @@ export function rewardEarnedItems(reward: RewardItem, appId: number): Promise<Tr
 
 /** The items of `claim.created`: the claim as answered, and its merchant. A user claims a campaign once. */
 export function claimCreatedItems(userId: number, merchantId: number, view: ClaimView, appId: number): Promise<TransactItem[]> {
-  return recordEvent('claim.created', claimResource(view.claim.campaign_id, userId), appAudience(appId), { ...view.claim, merchant_id: merchantId, user_id: userId }, { newResource: true });
+  return recordEvent(
+    'claim.created',
+    claimResource(view.claim.campaign_id, userId),
+    appAudience(appId),
+    { ...view.claim, merchant_id: merchantId, user_id: userId },
+    { newResource: true },
+  );
 }

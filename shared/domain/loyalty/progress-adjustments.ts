@@ -46,7 +46,11 @@ async function userAppOf(userId: number, merchantId: number): Promise<number | u
   return userAppServing((await getUser(userId))?.created_app_id, merchantId);
 }
 
-export async function adjustProgress(input: { merchantId: number; adjustment: ProgressAdjustmentRequest; respond?: () => TransactItem | undefined }): Promise<void> {
+export async function adjustProgress(input: {
+  merchantId: number;
+  adjustment: ProgressAdjustmentRequest;
+  respond?: () => TransactItem | undefined;
+}): Promise<void> {
   const { merchantId, adjustment } = input;
   const campaign = await getCampaign(adjustment.campaign_id);
   // A campaign that is not this merchant's, or does not exist, is not the merchant's to adjust: same answer.
@@ -91,26 +95,43 @@ export async function adjustProgress(input: { merchantId: number; adjustment: Pr
       }
     } else {
       const current = currentProgress(existing, at);
-      const next = { progress: Math.max(0, current.amount + adjustment.adjustment), period_starts_at: current.startsAt, period_resets_at: current.resetsAt, goals_rewarded: existing?.goals_rewarded ?? [] };
+      const next = {
+        progress: Math.max(0, current.amount + adjustment.adjustment),
+        period_starts_at: current.startsAt,
+        period_resets_at: current.resetsAt,
+        goals_rewarded: existing?.goals_rewarded ?? [],
+      };
       batch.add('progress', putProgressItem(userId, campaign, existing, next, now));
     }
     if (creditEarned > 0) {
-      batch.add('credit', ...creditEarnedTransactItems({ userId, merchantId, amount: creditEarned, entryId: `progressadj:${uuid}:credit_earned`, reference: { progress_adjustment_uuid: uuid } }));
+      batch.add(
+        'credit',
+        ...creditEarnedTransactItems({
+          userId,
+          merchantId,
+          amount: creditEarned,
+          entryId: `progressadj:${uuid}:credit_earned`,
+          reference: { progress_adjustment_uuid: uuid },
+        }),
+      );
       batch.add('budget', ...countCreditItems(budget, 'progress_adjustment', creditEarned, now, BUDGET_REFUSAL));
     }
-    batch.add('record', putNew({
-      ...keys.progressAdjustment(uuid),
-      entity: 'ProgressAdjustment',
-      uuid,
-      merchant_id: merchantId,
-      user_id: userId,
-      campaign_id: campaign.campaign_id,
-      adjustment: adjustment.adjustment,
-      audit_comment: adjustment.audit_comment,
-      suppress_email: adjustment.suppress_email,
-      credit_earned_amount: creditEarned,
-      created_at: now,
-    }));
+    batch.add(
+      'record',
+      putNew({
+        ...keys.progressAdjustment(uuid),
+        entity: 'ProgressAdjustment',
+        uuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        campaign_id: campaign.campaign_id,
+        adjustment: adjustment.adjustment,
+        audit_comment: adjustment.audit_comment,
+        suppress_email: adjustment.suppress_email,
+        credit_earned_amount: creditEarned,
+        created_at: now,
+      }),
+    );
     const respond = input.respond?.();
     if (respond) batch.add('idempotency', respond);
     const outcome = await transactWrite(() => batch.items, 1);

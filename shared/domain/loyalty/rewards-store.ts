@@ -49,7 +49,12 @@ export function newRewardItem(input: {
 }
 
 export function putRewardItem(reward: RewardItem): TransactItem {
-  return putNew({ ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id), ...keys.rewardIdIndex(reward.reward_id), entity: 'Reward', ...reward });
+  return putNew({
+    ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id),
+    ...keys.rewardIdIndex(reward.reward_id),
+    entity: 'Reward',
+    ...reward,
+  });
 }
 
 /** Rewards of gift card loyalty, or of a campaign its merchant tagged `gift_card`, are gift cards. */

@@ -58,13 +58,19 @@ export interface RewardView {
 export async function listRewards(merchantId: number, userId: number | undefined, query: RewardsQuery, at = new Date()): Promise<RewardView[]> {
   const [catalog, state] = await Promise.all([
     loadMerchantCatalogOffers(merchantId),
-    userId === undefined ? Promise.resolve<UserLoyaltyState>({ progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] }) : loadUserLoyalty(userId, merchantId),
+    userId === undefined
+      ? Promise.resolve<UserLoyaltyState>({ progress: new Map(), unlocks: new Map(), claimed: new Map(), rewards: [] })
+      : loadUserLoyalty(userId, merchantId),
   ]);
   // A merchant created before its item carried the catalog entry is not listed there: ask its own key.
   if (!catalog.merchantListed && !(await getMerchant(merchantId))) throw notFound();
   const views: RewardView[] = [];
-  const held = state.rewards.filter((reward) => !reward.voided && reward.value_amount > 0).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
-  const timeZone = held.some((reward) => reward.usable_hours !== null && isUsable(reward) && !reward.paused) ? (query.timeZone ?? (await rewardTimeZone(merchantId, query))) : 'UTC';
+  const held = state.rewards
+    .filter((reward) => !reward.voided && reward.value_amount > 0)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.reward_id.localeCompare(b.reward_id));
+  const timeZone = held.some((reward) => reward.usable_hours !== null && isUsable(reward) && !reward.paused)
+    ? (query.timeZone ?? (await rewardTimeZone(merchantId, query)))
+    : 'UTC';
   for (const reward of held) views.push(heldRewardView(reward, timeZone, at));
   for (const campaign of catalog.campaigns.sort((a, b) => a.campaign_id - b.campaign_id)) {
     const offer = campaignOfferView(campaign, state, at);
@@ -98,7 +104,12 @@ async function merchantOfLocation(locationId: number, prefetched?: Promise<Keyed
  * GET /v15/locations/:location_id/rewards: the rewards of the location's merchant, usable_now in the location's time zone.
  * `prefetched`: the route's readRewardsLocation of `locationId` (merchantOfLocation).
  */
-export async function listLocationRewards(locationId: number, userId: number | undefined, query: Omit<RewardsQuery, 'timeZone'>, prefetched?: Promise<KeyedItems>): Promise<RewardView[]> {
+export async function listLocationRewards(
+  locationId: number,
+  userId: number | undefined,
+  query: Omit<RewardsQuery, 'timeZone'>,
+  prefetched?: Promise<KeyedItems>,
+): Promise<RewardView[]> {
   const { merchantId, timeZone } = await merchantOfLocation(locationId, prefetched);
   return listRewards(merchantId, userId, { ...query, timeZone });
 }
@@ -113,7 +124,12 @@ export interface RewardSummaryView {
  * value is in the credit balance a discount draws on (neither paused nor transfer-only); `credit_amount` their
  * remaining value. Offers the user does not hold yet are not rewards held, so without a token all three are 0.
  */
-export async function locationRewardSummary(locationId: number, userId: number | undefined, transferSupported: boolean, prefetched?: Promise<KeyedItems>): Promise<RewardSummaryView> {
+export async function locationRewardSummary(
+  locationId: number,
+  userId: number | undefined,
+  transferSupported: boolean,
+  prefetched?: Promise<KeyedItems>,
+): Promise<RewardSummaryView> {
   const held = (await listLocationRewards(locationId, userId, { transferSupported }, prefetched)).filter(
     ({ reward }) => !reward.id.startsWith('campaign-') && (reward.value_remaining_amount ?? 0) > 0,
   );
@@ -283,7 +299,11 @@ function pauseItems(userId: number, merchantId: number, group: RewardItem[], pau
   const kind = paused ? 'credit_paused' : 'credit_unpaused';
   const movements = group.map((reward) => {
     const pauseCount = reward.pause_count ?? 0;
-    return { reward, entryId: `reward:${reward.reward_id}:${paused ? 'pause' : 'unpause'}:${pauseCount + (paused ? 1 : 0)}`, amount: reward.value_remaining_amount };
+    return {
+      reward,
+      entryId: `reward:${reward.reward_id}:${paused ? 'pause' : 'unpause'}:${pauseCount + (paused ? 1 : 0)}`,
+      amount: reward.value_remaining_amount,
+    };
   });
   return [
     ...group.map((reward) => ({
@@ -292,7 +312,13 @@ function pauseItems(userId: number, merchantId: number, group: RewardItem[], pau
         Key: keys.userReward(userId, merchantId, reward.reward_id),
         UpdateExpression: paused ? 'SET paused = :paused, updated_at = :now ADD pause_count :one' : 'SET paused = :paused, updated_at = :now',
         ConditionExpression: 'paused = :was AND value_remaining_amount = :remaining',
-        ExpressionAttributeValues: { ':paused': paused, ':was': !paused, ':remaining': reward.value_remaining_amount, ':now': now, ...(paused ? { ':one': 1 } : {}) },
+        ExpressionAttributeValues: {
+          ':paused': paused,
+          ':was': !paused,
+          ':remaining': reward.value_remaining_amount,
+          ':now': now,
+          ...(paused ? { ':one': 1 } : {}),
+        },
       },
     })),
     ...balanceChangeItems(

@@ -44,12 +44,15 @@ const CONTENDED = () => conflict('This campaign is being unlocked for this user 
 export async function unlockCampaign(merchantId: number, request: UnlockRequest, at = new Date()): Promise<void> {
   const email = request.email !== undefined && request.email.trim() !== '' ? request.email : undefined;
   const byIdCounter = request.user_id === undefined ? undefined : eventCounterKey(campaignUnlockResource(request.target_campaign_id, request.user_id));
-  const [campaignItem, userItem, loginItem, counterById] = await readItems([
-    keys.campaign(request.target_campaign_id),
-    ...(request.user_id === undefined ? [] : [keys.user(request.user_id)]),
-    ...(email === undefined ? [] : [keys.login(email)]),
-    ...(byIdCounter ? [byIdCounter] : []),
-  ], { consistent: true }).then((items) => {
+  const [campaignItem, userItem, loginItem, counterById] = await readItems(
+    [
+      keys.campaign(request.target_campaign_id),
+      ...(request.user_id === undefined ? [] : [keys.user(request.user_id)]),
+      ...(email === undefined ? [] : [keys.login(email)]),
+      ...(byIdCounter ? [byIdCounter] : []),
+    ],
+    { consistent: true },
+  ).then((items) => {
     let next = 1;
     const userRead = request.user_id === undefined ? undefined : items[next++];
     const loginRead = email === undefined ? undefined : items[next++];
@@ -88,7 +91,10 @@ export async function unlockCampaign(merchantId: number, request: UnlockRequest,
     // The counter read with the campaign serves the first build only; a retry reads it afresh.
     const counter = first ? (counterById ?? null) : undefined;
     first = false;
-    return [{ Put: { TableName: table(), Item: unlocking } }, ...(await recordEvent('campaign.unlocked', resource, merchantAudience(merchantId), data, { counter }))];
+    return [
+      { Put: { TableName: table(), Item: unlocking } },
+      ...(await recordEvent('campaign.unlocked', resource, merchantAudience(merchantId), data, { counter })),
+    ];
   }, ROUNDS);
   if (!outcome.committed) throw CONTENDED();
 }

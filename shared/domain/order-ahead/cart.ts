@@ -62,7 +62,8 @@ export function cartProblems(body: CartBody, options: { requireItems: boolean })
     const quantity = line.item.quantity;
     if (quantity === undefined) problems.push(errorDetail('order', 'items', `Item ${index + 1}: quantity can't be blank`, 'cart_invalid'));
     else if (quantity < 1) problems.push(errorDetail('order', 'items', `Item ${index + 1}: quantity must be at least 1`, 'cart_invalid'));
-    else if (quantity > MAX_LINE_QUANTITY) problems.push(errorDetail('order', 'items', `Item ${index + 1}: quantity must be at most ${MAX_LINE_QUANTITY}`, 'cart_invalid'));
+    else if (quantity > MAX_LINE_QUANTITY)
+      problems.push(errorDetail('order', 'items', `Item ${index + 1}: quantity must be at most ${MAX_LINE_QUANTITY}`, 'cart_invalid'));
   });
   return problems;
 }

@@ -42,7 +42,8 @@ function orderItem(line: PricedLine): OrderItem {
 
 function fees(priced: PricedOrder): OrderFee[] {
   const list: OrderFee[] = [];
-  if (priced.delivery_fee_amount > 0) list.push({ name: 'Delivery fee', type: 'delivery', charged_price_amount: priced.delivery_fee_amount, collector: 'merchant' });
+  if (priced.delivery_fee_amount > 0)
+    list.push({ name: 'Delivery fee', type: 'delivery', charged_price_amount: priced.delivery_fee_amount, collector: 'merchant' });
   if (priced.service_fee_amount > 0) list.push({ name: 'Service fee', type: 'custom', charged_price_amount: priced.service_fee_amount, collector: 'merchant' });
   return list;
 }

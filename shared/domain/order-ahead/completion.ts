@@ -19,11 +19,17 @@ import { completedOrderUrl } from './serialize.ts';
 
 export { completedOrderUrl, serializeCompletedOrder } from './serialize.ts';
 
-const NOT_READY = () => unprocessable('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable');
+const NOT_READY = () =>
+  unprocessable('order', 'base', 'This order cannot be completed: it is still being checked or was not valid. Start it again.', 'not_completable');
 
 /** The reason a rejected order gives, as one sentence for the 422 of a repeated POST. */
 function rejectedAlready(errors: readonly ErrorDetail[]) {
-  return unprocessable('order', 'base', `This order was rejected and cannot be completed: ${errors.map((error) => error.message).join(' ')} Start a new order.`, 'rejected');
+  return unprocessable(
+    'order',
+    'base',
+    `This order was rejected and cannot be completed: ${errors.map((error) => error.message).join(' ')} Start a new order.`,
+    'rejected',
+  );
 }
 
 /** States the workflow is still working in: the poll answers 202. */
@@ -40,7 +46,9 @@ export async function submitCompletion(uuid: string, userId: number, now: Date =
     completion_deadline: epochSeconds(now) + COMPLETION_DEADLINE_SECONDS,
   });
   // Not valid (yet), or another request submitted it first: answer as that one did.
-  const order: Pick<OrderAheadRecord, 'uuid' | 'state' | 'rejection' | 'user_id'> | undefined = submitted.moved ? { uuid, state: 'submitting', user_id: userId } : submitted.current;
+  const order: Pick<OrderAheadRecord, 'uuid' | 'state' | 'rejection' | 'user_id'> | undefined = submitted.moved
+    ? { uuid, state: 'submitting', user_id: userId }
+    : submitted.current;
   if (!order || order.user_id !== userId) throw notFound();
   switch (order.state) {
     case 'externally_validating':
@@ -55,7 +63,12 @@ export async function submitCompletion(uuid: string, userId: number, now: Date =
         await startCompletion({ order_uuid: uuid });
       } catch (error) {
         log('error', 'order ahead completion did not start', { order_uuid: uuid, error: (error as Error).message });
-        throw serviceUnavailable('order', 'Orders cannot be completed right now. Please try again in a moment; you have not been charged.', 'completion_unavailable', 5);
+        throw serviceUnavailable(
+          'order',
+          'Orders cannot be completed right now. Please try again in a moment; you have not been charged.',
+          'completion_unavailable',
+          5,
+        );
       }
       return order;
     default:
@@ -64,9 +77,7 @@ export async function submitCompletion(uuid: string, userId: number, now: Date =
 }
 
 export type CompletionPoll =
-  | { kind: 'in_progress'; order: OrderAheadRecord }
-  | { kind: 'completed'; order: OrderAheadRecord }
-  | { kind: 'rejected'; errors: ErrorDetail[] };
+  { kind: 'in_progress'; order: OrderAheadRecord } | { kind: 'completed'; order: OrderAheadRecord } | { kind: 'rejected'; errors: ErrorDetail[] };
 
 /**
  * GET order_url of a submitted order. 404 for an order never submitted (there is no completion to show)

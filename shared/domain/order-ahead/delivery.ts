@@ -24,14 +24,20 @@ export interface DeliveryLocation {
 
 /** 404 (empty) when the address is not the caller's, has no coordinates, or no location delivers there. */
 export async function deliveryLocationFor(user: { userId: number; appId: number }, addressId: number): Promise<DeliveryLocation> {
-  const [app, addressRead] = await Promise.all([appOf(user.appId), db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(user.userId, addressId) }))]);
+  const [app, addressRead] = await Promise.all([
+    appOf(user.appId),
+    db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(user.userId, addressId) })),
+  ]);
   const address = addressRead.Item as UserAddressItem | undefined;
   if (!app || !address || typeof address.latitude !== 'number' || typeof address.longitude !== 'number') throw notFound();
   const near = { lat: address.latitude, lng: address.longitude };
   const { locations } = await listAppLocations(app, { fulfillmentTypes: ['delivery'], near, inDeliveryArea: true, page: 1 }, CANDIDATES);
   if (locations.length === 0) throw notFound();
   // Only which locations have a menu, and its id (what the answer links): not up to 25 whole menus.
-  const menus = await readItems(locations.map((location) => keys.orderAheadMenu(location.location_id)), { consistent: false, attributes: ['menu_id'] });
+  const menus = await readItems(
+    locations.map((location) => keys.orderAheadMenu(location.location_id)),
+    { consistent: false, attributes: ['menu_id'] },
+  );
   const index = menus.findIndex((menu) => menu !== undefined);
   if (index < 0) throw notFound();
   return { location: locations[index]!, menu: menus[index] as Pick<MenuRecord, 'menu_id'> };

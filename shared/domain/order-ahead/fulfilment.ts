@@ -31,8 +31,18 @@ import { completionEventItems, orderAheadCompleted, orderAheadRejected } from '.
 import { rememberCompletedCart } from './suggestions.ts';
 
 export const PROVIDER_TIMED_OUT = (seconds: number): ErrorDetail =>
-  errorDetail('order', 'base', `The restaurant did not confirm this order within ${seconds} seconds; you have not been charged. Please try again.`, 'provider_timeout');
-export const COMPLETION_FAILED: ErrorDetail = errorDetail('order', 'base', 'We could not complete this order; you have not been charged. Please try again.', 'completion_failed');
+  errorDetail(
+    'order',
+    'base',
+    `The restaurant did not confirm this order within ${seconds} seconds; you have not been charged. Please try again.`,
+    'provider_timeout',
+  );
+export const COMPLETION_FAILED: ErrorDetail = errorDetail(
+  'order',
+  'base',
+  'We could not complete this order; you have not been charged. Please try again.',
+  'completion_failed',
+);
 const providerRejected = (reason: string): ErrorDetail => errorDetail('order', 'base', `The restaurant rejected this order: ${reason}`, 'provider_rejected');
 
 /** The cut-off, from configuration (ORDER_AHEAD_PROVIDER_CUTOFF_SECONDS, whole seconds; tests shorten it). */
@@ -94,7 +104,13 @@ function providerOrder(order: OrderAheadRecord): ProviderOrder {
     delivery_address_id: priced.delivery_address_id,
     ready_at: priced.desired_ready_time ?? priced.soonest_available_at,
     special_instructions: priced.special_instructions,
-    items: priced.items.map((line) => ({ id: line.id, name: line.name, quantity: line.quantity, option_ids: line.option_ids, special_instructions: line.special_instructions })),
+    items: priced.items.map((line) => ({
+      id: line.id,
+      name: line.name,
+      quantity: line.quantity,
+      option_ids: line.option_ids,
+      special_instructions: line.special_instructions,
+    })),
     total_amount: priced.total_amount,
   };
 }
@@ -144,7 +160,11 @@ async function settle(order: OrderAheadRecord, answer: ProviderAnswer, now: Date
  * `submitted` -> `completed`, once, with `order_ahead.completed` for the order's app in the same transaction.
  * Undefined when the order was no longer submitted (a repeated step, or rejected meanwhile).
  */
-async function completeOrder(order: OrderAheadRecord, completion: CompletionFacts, eventCounter: Record<string, unknown> | null): Promise<OrderAheadRecord | undefined> {
+async function completeOrder(
+  order: OrderAheadRecord,
+  completion: CompletionFacts,
+  eventCounter: Record<string, unknown> | null,
+): Promise<OrderAheadRecord | undefined> {
   const completed: OrderAheadRecord = { ...order, state: 'completed', completion, updated_at: isoSeconds() };
   let first = true;
   const result = await transactWrite(async () => {
@@ -191,7 +211,11 @@ export async function checkStep(uuid: string, now: Date = new Date()): Promise<P
 // reject
 
 /** Why the workflow is rejecting, from what its state holds: the decline, the provider's answer, or a failure. */
-export function rejectionErrors(state: { charge?: Partial<ChargeOutcome>; provider?: Partial<{ status: string; errors: ErrorDetail[] }>; failure?: unknown }): ErrorDetail[] {
+export function rejectionErrors(state: {
+  charge?: Partial<ChargeOutcome>;
+  provider?: Partial<{ status: string; errors: ErrorDetail[] }>;
+  failure?: unknown;
+}): ErrorDetail[] {
   const charge = state.charge;
   if (charge?.charged === false && charge.errors?.length) return charge.errors;
   if (state.provider?.status === 'rejected' && state.provider.errors?.length) return state.provider.errors;
@@ -223,7 +247,8 @@ export async function rejectOrder(uuid: string, errors: ErrorDetail[]): Promise<
       return rejected;
     }
     const current = await storedOrder(uuid);
-    if (current.state === 'submitting' || current.state === 'charging') throw new SettlementInFlight(`order ahead order ${uuid} is being charged; retry after its lease`);
+    if (current.state === 'submitting' || current.state === 'charging')
+      throw new SettlementInFlight(`order ahead order ${uuid} is being charged; retry after its lease`);
     return current.state === 'submitted' ? rejectOrder(uuid, errors) : current;
   }
   if (order.state !== 'submitted') throw new Error(`order ahead order ${uuid} cannot be rejected in state ${order.state}`);

@@ -110,7 +110,13 @@ export function serializeMenu(menu: MenuRecord, baseUrl: string, now: Date = new
                   free_choices: group.free_choices,
                   default_option_ids: group.default_option_ids,
                   options: group.options.map((option, optionIndex) => ({
-                    option: { id: option.id, name: option.name, display_order: optionIndex + 1, price_amount: option.price_amount, available: option.available },
+                    option: {
+                      id: option.id,
+                      name: option.name,
+                      display_order: optionIndex + 1,
+                      price_amount: option.price_amount,
+                      available: option.available,
+                    },
                   })),
                 },
               })),

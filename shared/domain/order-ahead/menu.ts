@@ -28,7 +28,8 @@ const optionSchema = z.object({
   available: z._default(z.boolean(), true),
 });
 
-const optionGroupSchema = z.object({
+const optionGroupSchema = z
+  .object({
     id,
     name: z.string().check(z.minLength(1), z.maxLength(200)),
     minimum_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
@@ -38,17 +39,23 @@ const optionGroupSchema = z.object({
     free_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
     default_option_ids: z._default(z.array(id), []),
     options: z.array(optionSchema).check(z.minLength(1)),
-  }).check(z.refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
-    message: 'maximum_choices must be at least minimum_choices',
-    path: ['maximum_choices'],
-  }), z.refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
-    message: 'default_option_ids must name options of the group',
-    path: ['default_option_ids'],
-  }));
+  })
+  .check(
+    z.refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
+      message: 'maximum_choices must be at least minimum_choices',
+      path: ['maximum_choices'],
+    }),
+    z.refine((group) => group.default_option_ids.every((optionId) => group.options.some((option) => option.id === optionId)), {
+      message: 'default_option_ids must name options of the group',
+      path: ['default_option_ids'],
+    }),
+  );
 
 /** Free-form facts a merchant attaches to an item (LevelUp's `metadata`): a few short scalar values. */
 const metadataSchema = z._default(
-  z.record(z.string().check(z.minLength(1), z.maxLength(50)), z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean(), z.null()])).check(z.refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')),
+  z
+    .record(z.string().check(z.minLength(1), z.maxLength(50)), z.union([z.string().check(z.maxLength(200)), z.number(), z.boolean(), z.null()]))
+    .check(z.refine((metadata) => Object.keys(metadata).length <= 20, 'metadata holds at most 20 keys')),
   {},
 );
 
@@ -135,35 +142,49 @@ export const orderAheadSettingsSchema = z.object({
 });
 export type OrderAheadSettings = z.output<typeof orderAheadSettingsSchema>;
 
-export const menuInputSchema = z.object({
+export const menuInputSchema = z
+  .object({
     settings: z._default(orderAheadSettingsSchema, orderAheadSettingsSchema.parse({})),
     category_groups: z._default(z.array(categoryGroupSchema).check(z.maxLength(50)), []),
     categories: z.array(categorySchema).check(z.minLength(1)),
     upsells: z._default(z.array(upsellSchema), []),
-  }).check(z.superRefine((menu, context) => {
-    const groupIds = new Set(menu.category_groups.map((group) => group.id));
-    menu.categories.forEach((category, categoryIndex) => {
-      if (category.category_group_id !== null && !groupIds.has(category.category_group_id)) {
-        context.addIssue({ code: 'custom', message: `category group ${category.category_group_id} is not in category_groups`, path: ['categories', categoryIndex, 'category_group_id'] });
-      }
-    });
-    const itemIds = new Set<number>();
-    menu.categories.forEach((category, categoryIndex) =>
-      category.items.forEach((item, itemIndex) => {
-        if (itemIds.has(item.id)) context.addIssue({ code: 'custom', message: `item id ${item.id} is used twice`, path: ['categories', categoryIndex, 'items', itemIndex, 'id'] });
-        itemIds.add(item.id);
-        // option_ids name options without their group, so an option id is unique within its item.
-        const optionIds = item.option_groups.flatMap((group) => group.options.map((option) => option.id));
-        const repeated = optionIds.filter((optionId, index) => optionIds.indexOf(optionId) !== index);
-        if (repeated.length > 0) context.addIssue({ code: 'custom', message: `option ids ${[...new Set(repeated)].join(', ')} are used twice in item ${item.id}`, path: ['categories', categoryIndex, 'items', itemIndex] });
-      }),
-    );
-    menu.upsells.forEach((upsell, index) => {
-      for (const itemId of [...upsell.item_ids, ...upsell.trigger_item_ids]) {
-        if (!itemIds.has(itemId)) context.addIssue({ code: 'custom', message: `upsell names unknown item ${itemId}`, path: ['upsells', index] });
-      }
-    });
-  }));
+  })
+  .check(
+    z.superRefine((menu, context) => {
+      const groupIds = new Set(menu.category_groups.map((group) => group.id));
+      menu.categories.forEach((category, categoryIndex) => {
+        if (category.category_group_id !== null && !groupIds.has(category.category_group_id)) {
+          context.addIssue({
+            code: 'custom',
+            message: `category group ${category.category_group_id} is not in category_groups`,
+            path: ['categories', categoryIndex, 'category_group_id'],
+          });
+        }
+      });
+      const itemIds = new Set<number>();
+      menu.categories.forEach((category, categoryIndex) =>
+        category.items.forEach((item, itemIndex) => {
+          if (itemIds.has(item.id))
+            context.addIssue({ code: 'custom', message: `item id ${item.id} is used twice`, path: ['categories', categoryIndex, 'items', itemIndex, 'id'] });
+          itemIds.add(item.id);
+          // option_ids name options without their group, so an option id is unique within its item.
+          const optionIds = item.option_groups.flatMap((group) => group.options.map((option) => option.id));
+          const repeated = optionIds.filter((optionId, index) => optionIds.indexOf(optionId) !== index);
+          if (repeated.length > 0)
+            context.addIssue({
+              code: 'custom',
+              message: `option ids ${[...new Set(repeated)].join(', ')} are used twice in item ${item.id}`,
+              path: ['categories', categoryIndex, 'items', itemIndex],
+            });
+        }),
+      );
+      menu.upsells.forEach((upsell, index) => {
+        for (const itemId of [...upsell.item_ids, ...upsell.trigger_item_ids]) {
+          if (!itemIds.has(itemId)) context.addIssue({ code: 'custom', message: `upsell names unknown item ${itemId}`, path: ['upsells', index] });
+        }
+      });
+    }),
+  );
 export type MenuInput = z.input<typeof menuInputSchema>;
 
 export type MenuOption = z.output<typeof optionSchema>;
@@ -219,7 +240,9 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
     updated_at: now,
   };
   const item = { ...keys.orderAheadMenu(owner.locationId), ...keys.menuIdIndex(menu.menu_id), entity: 'OrderAheadMenu', ...menu };
-  const write = existing ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } : putNew(item).Put!;
+  const write = existing
+    ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } }
+    : putNew(item).Put!;
   await db().send(new PutCommand(write));
   // The location links its menu (pickup_menu_url, delivery_menu_url). After the menu, so a link never names a
   // menu that is not there; a publish cut short between the two is finished by publishing again.
@@ -236,7 +259,13 @@ export async function getMenu(locationId: number): Promise<MenuRecord | undefine
 export async function getMenuById(menuId: number): Promise<MenuRecord | undefined> {
   const index = keys.menuIdIndex(menuId);
   const result = await db().send(
-    new QueryCommand({ TableName: table(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk }, Limit: 1 }),
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+      Limit: 1,
+    }),
   );
   return result.Items?.[0] as MenuRecord | undefined;
 }

@@ -86,7 +86,12 @@ const PROPOSED_ORDER_RETENTION_SECONDS = 30 * 24 * 3600;
 /** The contract asks clients to poll at most once a second; a client polling sooner is told to wait this long. */
 export const POLL_RETRY_AFTER_SECONDS = 1;
 
-export const VALIDATION_FAILED: ErrorDetail = errorDetail('order', 'base', 'We could not check this order with the restaurant. Please try again.', 'validation_failed');
+export const VALIDATION_FAILED: ErrorDetail = errorDetail(
+  'order',
+  'base',
+  'We could not check this order with the restaurant. Please try again.',
+  'validation_failed',
+);
 
 export async function createProposedOrder(input: { userId: number; appId: number; cart: Cart; now?: Date }): Promise<OrderAheadRecord> {
   const now = input.now ?? new Date();
@@ -206,7 +211,13 @@ export async function getUsersOrder(uuid: string, userId: number): Promise<Order
 type TransitionCondition = { expression: string; values: Record<string, unknown> };
 
 /** The conditional update of a transition: only while the order exists and is in one of `from` (plus `condition`). */
-function transitionUpdate(uuid: string, from: readonly OrderAheadState[], to: OrderAheadState, fields: Record<string, unknown>, condition?: TransitionCondition) {
+function transitionUpdate(
+  uuid: string,
+  from: readonly OrderAheadState[],
+  to: OrderAheadState,
+  fields: Record<string, unknown>,
+  condition?: TransitionCondition,
+) {
   const names: Record<string, string> = { '#state': 'state' };
   const values: Record<string, unknown> = { ':to': to, ':now': isoSeconds(), ...condition?.values };
   const sets = ['#state = :to', 'updated_at = :now'];

@@ -57,7 +57,13 @@ export function validationEventItems(order: Pick<OrderAheadRecord, 'uuid' | 'app
  */
 export function completionEventItems(completed: OrderAheadRecord, counter: Record<string, unknown> | null | undefined): Promise<TransactItem[]> {
   const data = serializeCompletedOrder(completed, eventBaseUrl()).order;
-  return recordEvent('order_ahead.completed', orderAheadResource(completed.uuid), appAudience(completed.app_id), data, counter === undefined ? {} : { counter });
+  return recordEvent(
+    'order_ahead.completed',
+    orderAheadResource(completed.uuid),
+    appAudience(completed.app_id),
+    data,
+    counter === undefined ? {} : { counter },
+  );
 }
 
 export function orderAheadCompleted(order: OrderAheadRecord): void {

@@ -66,7 +66,12 @@ interface RememberedCart {
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
 function linesOf(order: OrderAheadRecord): CartLineOfSuggestion[] {
-  return order.priced!.items.map((line) => ({ id: line.id, quantity: line.quantity, option_ids: [...line.option_ids].sort((a, b) => a - b), special_instructions: line.special_instructions }));
+  return order.priced!.items.map((line) => ({
+    id: line.id,
+    quantity: line.quantity,
+    option_ids: [...line.option_ids].sort((a, b) => a - b),
+    special_instructions: line.special_instructions,
+  }));
 }
 
 function itemsHash(locationId: number, lines: readonly CartLineOfSuggestion[]): string {
@@ -104,9 +109,12 @@ function rememberedCart(order: OrderAheadRecord): RememberedCart {
 /** Rewrites one bounded list item under its version (retried a few times when another completion got there first). */
 async function rewriteList(key: Key, entity: string, change: (carts: RememberedCart[]) => RememberedCart[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const existing = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item as { carts: RememberedCart[]; version: number } | undefined;
+    const existing = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item as
+      { carts: RememberedCart[]; version: number } | undefined;
     const item = { ...key, entity, carts: change(existing?.carts ?? []), version: (existing?.version ?? 0) + 1, updated_at: isoSeconds() };
-    const write = existing ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } : putNew(item).Put!;
+    const write = existing
+      ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } }
+      : putNew(item).Put!;
     try {
       await db().send(new PutCommand(write));
       return;
@@ -135,7 +143,10 @@ function addPopular(carts: RememberedCart[], cart: RememberedCart): RememberedCa
     last_order_uuid: null,
   };
   const known = carts.find((candidate) => candidate.hash === anonymous.hash);
-  if (known) return carts.map((candidate) => (candidate === known ? { ...candidate, times_ordered: candidate.times_ordered + 1, last_ordered_at: anonymous.last_ordered_at } : candidate));
+  if (known)
+    return carts.map((candidate) =>
+      candidate === known ? { ...candidate, times_ordered: candidate.times_ordered + 1, last_ordered_at: anonymous.last_ordered_at } : candidate,
+    );
   if (carts.length < MAX_POPULAR_CARTS) return [...carts, anonymous];
   const least = carts.reduce((min, candidate) => (candidate.times_ordered < min.times_ordered ? candidate : min));
   return carts.map((candidate) => (candidate === least ? { ...anonymous, times_ordered: least.times_ordered + 1 } : candidate));
@@ -183,13 +194,19 @@ function selections(menu: MenuRecord, line: CartLineOfSuggestion) {
   }
   const allowed = entry.item.allows_special_instructions ?? menu.settings.allows_special_instructions;
   const limit = entry.item.special_instructions_character_limit ?? menu.settings.special_instructions_character_limit;
-  return { name: entry.item.name, unitPrice: entry.item.price_amount, options, instructionsFit: (text: string | null) => text === null || (allowed && text.length <= limit) };
+  return {
+    name: entry.item.name,
+    unitPrice: entry.item.price_amount,
+    options,
+    instructionsFit: (text: string | null) => text === null || (allowed && text.length <= limit),
+  };
 }
 
 /** The cart's item names and its items' price on the current menu, or undefined when it no longer fits the menu. */
 function onMenu(menu: MenuRecord, cart: RememberedCart): { description: string; itemsAmount: number } | undefined {
   const settings = menu.settings;
-  const instructionsFit = (text: string | null) => text === null || (settings.allows_special_instructions && text.length <= settings.special_instructions_character_limit);
+  const instructionsFit = (text: string | null) =>
+    text === null || (settings.allows_special_instructions && text.length <= settings.special_instructions_character_limit);
   if (!instructionsFit(cart.special_instructions)) return undefined;
   const names: string[] = [];
   let itemsAmount = 0;
@@ -235,8 +252,16 @@ export async function suggestedOrders(user: { userId: number; appId: number }, q
   const candidates = [...past.map((cart) => ({ banner: 'past' as const, cart })), ...popular.map((cart) => ({ banner: 'popular' as const, cart }))];
 
   const locationIds = [...new Set(candidates.map(({ cart }) => cart.location_id))];
-  const read = await readItems(locationIds.flatMap((locationId) => [keys.location(locationId), keys.orderAheadMenu(locationId)]), { consistent: false });
-  const places = new Map(locationIds.map((locationId, index) => [locationId, { location: read[index * 2] as LocationItem | undefined, menu: read[index * 2 + 1] as MenuRecord | undefined }]));
+  const read = await readItems(
+    locationIds.flatMap((locationId) => [keys.location(locationId), keys.orderAheadMenu(locationId)]),
+    { consistent: false },
+  );
+  const places = new Map(
+    locationIds.map((locationId, index) => [
+      locationId,
+      { location: read[index * 2] as LocationItem | undefined, menu: read[index * 2 + 1] as MenuRecord | undefined },
+    ]),
+  );
 
   const suggestions: Suggestion[] = [];
   for (const { banner, cart } of candidates) {
@@ -262,14 +287,23 @@ export function serializeSuggestion(suggestion: Suggestion, baseUrl: string, nea
       conveyance: { fulfillment_type: fulfillmentType, desired_ready_time: null, delivery_address_id: own ? cart.delivery_address_id : null },
       created_at: cart.last_ordered_at,
       description: suggestion.description,
-      items: cart.lines.map((line) => ({ item: { id: line.id, quantity: line.quantity, special_instructions: own ? line.special_instructions : null, option_ids: line.option_ids } })),
+      items: cart.lines.map((line) => ({
+        item: { id: line.id, quantity: line.quantity, special_instructions: own ? line.special_instructions : null, option_ids: line.option_ids },
+      })),
       location_id: cart.location_id,
       menu_url: menuUrl(baseUrl, suggestion.menu.menu_id),
       merchant_name: location.merchant_name,
       special_instructions: own ? cart.special_instructions : null,
       total_amount: own ? cart.total_amount : suggestion.itemsAmount,
       uuid: own && cart.last_order_uuid ? cart.last_order_uuid : cart.hash,
-      ...(near ? { walking_time_minutes: Math.max(1, Math.ceil(distanceInMeters({ lat: location.latitude, lng: location.longitude }, near) / WALKING_METERS_PER_MINUTE)) } : {}),
+      ...(near
+        ? {
+            walking_time_minutes: Math.max(
+              1,
+              Math.ceil(distanceInMeters({ lat: location.latitude, lng: location.longitude }, near) / WALKING_METERS_PER_MINUTE),
+            ),
+          }
+        : {}),
     },
   };
 }

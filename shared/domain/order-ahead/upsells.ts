@@ -82,7 +82,9 @@ export async function ordersAtMerchant(userId: number, merchantId: number, atLea
 
 /** The orders count the menu's segments need to be decided (at most the largest threshold they name). */
 export async function ordersCountForSegments(menu: MenuRecord, userId: number): Promise<number> {
-  const thresholds = menu.upsells.map((upsell) => (upsell.segment.kind === 'min_orders' ? upsell.segment.min_orders : upsell.segment.kind === 'new_customers' ? 1 : 0));
+  const thresholds = menu.upsells.map((upsell) =>
+    upsell.segment.kind === 'min_orders' ? upsell.segment.min_orders : upsell.segment.kind === 'new_customers' ? 1 : 0,
+  );
   return ordersAtMerchant(userId, menu.merchant_id, Math.max(0, ...thresholds));
 }
 
@@ -106,7 +108,9 @@ export function pollUpsell(menu: MenuRecord, candidate: UpsellCandidate) {
     show_prices: candidate.upsell.show_prices,
     items: candidate.itemIds.map((itemId) => {
       const item = findMenuItem(menu, itemId)!.item;
-      return { item: { description: item.description, id: item.id, image_url: item.image_url ?? '', name: item.name, price_amount: String(item.price_amount) } };
+      return {
+        item: { description: item.description, id: item.id, image_url: item.image_url ?? '', name: item.name, price_amount: String(item.price_amount) },
+      };
     }),
   };
 }

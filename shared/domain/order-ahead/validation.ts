@@ -84,7 +84,8 @@ function checkLine(menu: MenuRecord, line: CartLine, index: number, at: Date, er
     const chosen = selections.get(group.id) ?? [];
     const total = chosen.reduce((sum, selection) => sum + selection.quantity, 0);
     if (total < group.minimum_choices) errors.push(cartInvalid(`${label}: choose at least ${group.minimum_choices} of ${group.name}`));
-    if (group.maximum_choices !== null && total > group.maximum_choices) errors.push(cartInvalid(`${label}: choose at most ${group.maximum_choices} of ${group.name}`));
+    if (group.maximum_choices !== null && total > group.maximum_choices)
+      errors.push(cartInvalid(`${label}: choose at most ${group.maximum_choices} of ${group.name}`));
     const free = freeQuantities(group, chosen);
     for (const { option, quantity } of chosen) {
       selected.push({ id: option.id, name: option.name, price_amount: option.price_amount, quantity, free_quantity: free.get(option.id) ?? 0 });
@@ -121,7 +122,12 @@ async function deliveryAddressProblem(userId: number, addressId: number, locatio
   const address = result.Item as { latitude?: number | null; longitude?: number | null } | undefined;
   if (!address) return errorDetail('order', 'conveyance.delivery_address_id', 'Delivery address not found.', 'not_found');
   if (typeof address.latitude !== 'number' || typeof address.longitude !== 'number') {
-    return errorDetail('order', 'conveyance.delivery_address_id', 'This address has no map position; add latitude and longitude to deliver to it.', 'not_locatable');
+    return errorDetail(
+      'order',
+      'conveyance.delivery_address_id',
+      'This address has no map position; add latitude and longitude to deliver to it.',
+      'not_locatable',
+    );
   }
   if (!deliversTo(location, { lat: address.latitude, lng: address.longitude })) {
     return errorDetail('order', 'conveyance.delivery_address_id', 'This address is outside the delivery area.', 'outside_delivery_area');
@@ -133,9 +139,13 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
   const { cart, userId } = input;
   const now = input.now ?? new Date();
   const [location, menu] = await Promise.all([getLocation(cart.location_id), getMenu(cart.location_id)]);
-  if (!location || !menu) return { valid: false, errors: [errorDetail('order', 'location_id', 'This location does not take order ahead orders.', 'not_found')] };
+  if (!location || !menu)
+    return { valid: false, errors: [errorDetail('order', 'location_id', 'This location does not take order ahead orders.', 'not_found')] };
   if (!location.fulfillment_types.includes(cart.fulfillment_type)) {
-    return { valid: false, errors: [errorDetail('order', 'conveyance.fulfillment_type', `This location does not offer ${cart.fulfillment_type}.`, 'fulfillment_unavailable')] };
+    return {
+      valid: false,
+      errors: [errorDetail('order', 'conveyance.fulfillment_type', `This location does not offer ${cart.fulfillment_type}.`, 'fulfillment_unavailable')],
+    };
   }
   const errors: ErrorDetail[] = [];
   const [merchant, addressProblem, credit, giftCard, ordersCount] = await Promise.all([
@@ -152,7 +162,8 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
   if (cart.desired_ready_time !== null) {
     const desired = Date.parse(cart.desired_ready_time);
     readyAt = times.find((time) => time.getTime() === desired);
-    if (!readyAt) errors.push(errorDetail('order', 'conveyance.desired_ready_time', 'That ready time is not available; choose one of available_at.', 'unavailable'));
+    if (!readyAt)
+      errors.push(errorDetail('order', 'conveyance.desired_ready_time', 'That ready time is not available; choose one of available_at.', 'unavailable'));
   } else if (isClosedAt(location, now)) {
     errors.push(errorDetail('order', 'location_id', 'This location is closed right now.', 'location_closed'));
   } else if (!readyAt) {
@@ -164,9 +175,17 @@ export async function validateCart(input: { userId: number; cart: Cart; now?: Da
 
   const settings = menu.settings;
   if (cart.special_instructions !== null) {
-    if (!settings.allows_special_instructions) errors.push(errorDetail('order', 'special_instructions', 'This location does not accept special instructions.', 'special_instructions_not_allowed'));
+    if (!settings.allows_special_instructions)
+      errors.push(errorDetail('order', 'special_instructions', 'This location does not accept special instructions.', 'special_instructions_not_allowed'));
     else if (cart.special_instructions.length > settings.special_instructions_character_limit) {
-      errors.push(errorDetail('order', 'special_instructions', `Special instructions are limited to ${settings.special_instructions_character_limit} characters.`, 'too_long'));
+      errors.push(
+        errorDetail(
+          'order',
+          'special_instructions',
+          `Special instructions are limited to ${settings.special_instructions_character_limit} characters.`,
+          'too_long',
+        ),
+      );
     }
   }
   const acceptsTips = cart.fulfillment_type === 'delivery' ? location.accepts_tips_on_delivery : location.accepts_tips_on_pickup;

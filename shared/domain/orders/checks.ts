@@ -200,7 +200,8 @@ async function writeCheckTerms(merchantId: number, uuid: string, request: CheckR
     if (!isConditionFailure(error)) throw error;
     const check = requireMerchantCheck(await readCheck(uuid), merchantId);
     if (check.state === CHECK_COMPLETED) throw ALREADY_PAID();
-    if (check.location_id !== request.location_id) throw unprocessable('check', 'location_id', "A check's location cannot change; publish a new check.", 'immutable');
+    if (check.location_id !== request.location_id)
+      throw unprocessable('check', 'location_id', "A check's location cannot change; publish a new check.", 'immutable');
     throw SETTLING();
   }
 }
@@ -237,13 +238,16 @@ export async function claimCheck(user: { userId: number; appId: number }, uuid: 
     return withDiscount(check);
   }
   // The customer's credit (the discount shown) and promoted card (finalisation batches it with the balances).
-  const [creditItem, userItem] = await readItems([keys.balance(creditAccountKey(user.userId, check.merchant_id)), keys.user(user.userId)], { consistent: true });
+  const [creditItem, userItem] = await readItems([keys.balance(creditAccountKey(user.userId, check.merchant_id)), keys.user(user.userId)], {
+    consistent: true,
+  });
   try {
     const result = await db().send(
       new UpdateCommand({
         TableName: table(),
         Key: keys.check(uuid),
-        UpdateExpression: 'SET #state = :claimed, user_id = :user, user_app_id = :app, pending_order_uuid = :pending, tip_amount = :tip, promoted_card_id = :card, updated_at = :now',
+        UpdateExpression:
+          'SET #state = :claimed, user_id = :user, user_app_id = :app, pending_order_uuid = :pending, tip_amount = :tip, promoted_card_id = :card, updated_at = :now',
         ConditionExpression: '#state = :open AND #ttl > :epoch',
         ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
         ExpressionAttributeValues: {
@@ -275,7 +279,12 @@ export async function claimCheck(user: { userId: number; appId: number }, uuid: 
  * spend, tax and applied discount. The settlement saga charges the customer exactly once per check; the
  * check's own terms (items, exemption, partial authorization, POS fields) and the customer's tip complete it.
  */
-export async function finaliseCheck(merchantId: number, uuid: string, request: CheckOrderRequest, respond?: (order: OrderRecord) => TransactItem | undefined): Promise<OrderRecord> {
+export async function finaliseCheck(
+  merchantId: number,
+  uuid: string,
+  request: CheckOrderRequest,
+  respond?: (order: OrderRecord) => TransactItem | undefined,
+): Promise<OrderRecord> {
   if (request.spend_amount === undefined || request.spend_amount === null) throw unprocessable('order', 'spend_amount', "Spend amount can't be blank", 'blank');
   const [checkItem, merchantItem] = await readItems([keys.check(uuid), keys.merchant(merchantId)], { consistent: true });
   const check = requireMerchantCheck(isLive(checkItem) ? (checkItem as unknown as CheckItem) : undefined, merchantId);
@@ -326,7 +335,9 @@ export function serializeCheck({ check, discountAmount }: CheckView) {
       exemption_amount: check.exemption_amount,
       items: check.items.map(detailItem),
       // Absent, not null, until a customer claims the check: the C# SDK reads a present `pending_order` as claimed (issue 34.12).
-      ...(check.pending_order_uuid ? { pending_order: { uuid: check.pending_order_uuid, discount_amount: discountAmount, tip_amount: check.tip_amount ?? 0 } } : {}),
+      ...(check.pending_order_uuid
+        ? { pending_order: { uuid: check.pending_order_uuid, discount_amount: discountAmount, tip_amount: check.tip_amount ?? 0 } }
+        : {}),
       completed_order_uuid: check.completed_order_uuid ?? null,
     },
   };

@@ -25,7 +25,7 @@ import { IN_PROGRESS, SETTLEMENT_LEASE_SECONDS } from './lease.ts';
 /** How long a settlement waits for another of the same customer before answering 409. */
 export const CUSTOMER_WAIT_MS = 4000;
 
-export const CUSTOMER_BUSY = () => conflict("Another order of this customer is being completed; retry shortly.", 1, 'order', 'customer_busy');
+export const CUSTOMER_BUSY = () => conflict('Another order of this customer is being completed; retry shortly.', 1, 'order', 'customer_busy');
 
 export interface CustomerHold {
   key: Key;
@@ -53,7 +53,15 @@ export function newCustomerHold(userId: number, merchantId: number): CustomerHol
 export function holdPut(hold: CustomerHold, userId: number, merchantId: number, sourceUuid: string, now: number): NonNullable<TransactItem['Put']> {
   return {
     TableName: table(),
-    Item: { ...hold.key, entity: 'CustomerSettlement', user_id: userId, merchant_id: merchantId, source_uuid: sourceUuid, lease_token: hold.token, lease_until: now + SETTLEMENT_LEASE_SECONDS },
+    Item: {
+      ...hold.key,
+      entity: 'CustomerSettlement',
+      user_id: userId,
+      merchant_id: merchantId,
+      source_uuid: sourceUuid,
+      lease_token: hold.token,
+      lease_until: now + SETTLEMENT_LEASE_SECONDS,
+    },
     ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
     ExpressionAttributeValues: { ':now': now },
   };
@@ -95,7 +103,16 @@ export function releaseCustomerItem(hold: CustomerHold): TransactItem {
 /** Gives the lease back after a settlement that did not commit (best effort: it expires anyway). */
 export async function releaseCustomer(hold: CustomerHold): Promise<void> {
   try {
-    await retryTransient(() => db().send(new DeleteCommand({ TableName: table(), Key: hold.key, ConditionExpression: 'lease_token = :token', ExpressionAttributeValues: { ':token': hold.token } })));
+    await retryTransient(() =>
+      db().send(
+        new DeleteCommand({
+          TableName: table(),
+          Key: hold.key,
+          ConditionExpression: 'lease_token = :token',
+          ExpressionAttributeValues: { ':token': hold.token },
+        }),
+      ),
+    );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }

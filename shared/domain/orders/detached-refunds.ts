@@ -69,14 +69,25 @@ export async function createDetachedRefund(input: {
   const identifier = refund.identifier_from_merchant;
   // Location, merchant (name, confirmation code), QR code and an earlier refund with this identifier: one BatchGetItem.
   const [location, merchant, ...rest] = await readItems(
-    [keys.location(refund.location_id), keys.merchant(merchantId), ...customerKeys(customer), ...(identifier ? [keys.detachedRefundIdentifier(merchantId, identifier)] : [])],
+    [
+      keys.location(refund.location_id),
+      keys.merchant(merchantId),
+      ...customerKeys(customer),
+      ...(identifier ? [keys.detachedRefundIdentifier(merchantId, identifier)] : []),
+    ],
     { consistent: true },
   );
   const customerItems = rest.slice(0, customerKeys(customer).length);
   const previous = identifier ? rest[customerItems.length] : undefined;
   if (location?.merchant_id !== merchantId || !merchant) throw NOT_THIS_MERCHANTS_LOCATION();
   // The order refund's check (counted per merchant and per location, locked after too many wrong codes).
-  await confirmManager({ expected: merchant.manager_confirmation as string | null | undefined, given: refund.manager_confirmation, merchantId, scope: `detached:${refund.location_id}`, object: 'detached_refund' });
+  await confirmManager({
+    expected: merchant.manager_confirmation as string | null | undefined,
+    given: refund.manager_confirmation,
+    merchantId,
+    scope: `detached:${refund.location_id}`,
+    object: 'detached_refund',
+  });
   if (identifier && typeof previous?.response_json === 'string') return JSON.parse(previous.response_json) as DetachedRefundResponse;
   if (refund.credit_amount <= 0) throw NOT_POSITIVE();
   refuseOverCap('detached_refund', refund.credit_amount, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
@@ -88,7 +99,12 @@ export async function createDetachedRefund(input: {
     const now = isoSeconds();
     const day = budgetDay(now);
     const [card, total, user, budgetCounter] = await readItems(
-      [keys.balance(cardAccountKey(userId, merchantId)), keys.balance(detachedAccountKey(userId, merchantId)), keys.user(userId), keys.merchantCreditDay(merchantId, day)],
+      [
+        keys.balance(cardAccountKey(userId, merchantId)),
+        keys.balance(detachedAccountKey(userId, merchantId)),
+        keys.user(userId),
+        keys.merchantCreditDay(merchantId, day),
+      ],
       { consistent: true },
     );
     const name = displayName(user);
@@ -119,16 +135,46 @@ export async function createDetachedRefund(input: {
     };
     const batch = new LabelledItems();
     if (identifier) {
-      batch.add('identifier', putNew({ ...keys.detachedRefundIdentifier(merchantId, identifier), entity: 'DetachedRefundIdentifier', refund_uuid: uuid, response_json: JSON.stringify(response), created_at: now }));
+      batch.add(
+        'identifier',
+        putNew({
+          ...keys.detachedRefundIdentifier(merchantId, identifier),
+          entity: 'DetachedRefundIdentifier',
+          refund_uuid: uuid,
+          response_json: JSON.stringify(response),
+          created_at: now,
+        }),
+      );
     }
-    batch.add('refund', putNew({ ...keys.detachedRefund(uuid), entity: 'DetachedRefund', uuid, merchant_id: merchantId, user_id: userId, ...response.detached_refund, created_at: now }));
+    batch.add(
+      'refund',
+      putNew({
+        ...keys.detachedRefund(uuid),
+        entity: 'DetachedRefund',
+        uuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        ...response.detached_refund,
+        created_at: now,
+      }),
+    );
     batch.add('card', cardUnchanged(userId, merchantId, card));
-    batch.add('total', ...balanceChangeItems(detachedAccountKey(userId, merchantId), [
-      { kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } },
-    ], { expectedVersion: Number(total?.version ?? 0), now }));
-    batch.add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
-      { kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } },
-    ], { now }));
+    batch.add(
+      'total',
+      ...balanceChangeItems(
+        detachedAccountKey(userId, merchantId),
+        [{ kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } }],
+        { expectedVersion: Number(total?.version ?? 0), now },
+      ),
+    );
+    batch.add(
+      'credit',
+      ...balanceChangeItems(
+        creditAccountKey(userId, merchantId),
+        [{ kind: 'detached_refund', amount: refund.credit_amount, entryId: `detached:${uuid}`, reference: { detached_refund_uuid: uuid } }],
+        { now },
+      ),
+    );
     batch.add('budget', ...countCreditItems(budget, 'detached_refund', refund.credit_amount, now, BUDGET_REFUSAL));
     const respond = input.respond?.(response);
     if (respond) batch.add('idempotency', respond);

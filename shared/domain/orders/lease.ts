@@ -39,7 +39,8 @@ export interface Claim {
 
 export const ALREADY_COMPLETED = () => unprocessable('order', 'base', 'This order has already been completed.', 'already_completed');
 export const NOT_COMPLETABLE = () => unprocessable('order', 'base', 'This order cannot be completed.', 'not_completable');
-export const IN_PROGRESS = (retryAfter: number) => conflict('This order is being completed by another request; retry shortly.', retryAfter, 'order', 'in_progress');
+export const IN_PROGRESS = (retryAfter: number) =>
+  conflict('This order is being completed by another request; retry shortly.', retryAfter, 'order', 'in_progress');
 
 /** Why a source in `state` cannot be settled (already settled, or never settleable), or undefined. */
 export function stateRefusal(source: SettlementSource, state: unknown): ApiError | undefined {
@@ -74,17 +75,20 @@ export async function claimSource(source: SettlementSource): Promise<Claim> {
   const now = epochSeconds();
   try {
     // Re-sent when its answer is lost; the lease token tells our own earlier success (below) from a rival.
-    const result = await retryTransient(() => db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: source.key,
-        UpdateExpression: 'SET settlement_lease_token = :token, settlement_lease_until = :until, settlement_attempt = if_not_exists(settlement_attempt, :zero)',
-        ConditionExpression: '#state = :from AND (attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :now)',
-        ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
-        ExpressionAttributeValues: { ':token': leaseToken, ':until': now + SETTLEMENT_LEASE_SECONDS, ':zero': 0, ':from': source.fromState, ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ));
+    const result = await retryTransient(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: source.key,
+          UpdateExpression:
+            'SET settlement_lease_token = :token, settlement_lease_until = :until, settlement_attempt = if_not_exists(settlement_attempt, :zero)',
+          ConditionExpression: '#state = :from AND (attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :now)',
+          ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
+          ExpressionAttributeValues: { ':token': leaseToken, ':until': now + SETTLEMENT_LEASE_SECONDS, ':zero': 0, ':from': source.fromState, ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
     return { leaseToken, attempt: Number(result.Attributes?.settlement_attempt ?? 0) };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -104,15 +108,17 @@ export async function claimSource(source: SettlementSource): Promise<Claim> {
  */
 export async function releaseSource(source: SettlementSource, claim: Claim, charged: boolean): Promise<boolean> {
   try {
-    await retryTransient(() => db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: source.key,
-        UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
-        ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
-        ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
-      }),
-    ));
+    await retryTransient(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: table(),
+          Key: source.key,
+          UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
+          ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
+          ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
+        }),
+      ),
+    );
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -129,10 +135,18 @@ export function completeSourceItem(source: SettlementSource, claim: Claim, order
     Update: {
       TableName: table(),
       Key: source.key,
-      UpdateExpression: 'SET #state = :to, completed_order_uuid = :uuid, completed_terms = :terms, updated_at = :now REMOVE settlement_lease_token, settlement_lease_until',
+      UpdateExpression:
+        'SET #state = :to, completed_order_uuid = :uuid, completed_terms = :terms, updated_at = :now REMOVE settlement_lease_token, settlement_lease_until',
       ConditionExpression: '#state = :from AND settlement_lease_token = :token',
       ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
-      ExpressionAttributeValues: { ':to': source.toState, ':from': source.fromState, ':token': claim.leaseToken, ':uuid': orderUuid, ':terms': completedTerms, ':now': now },
+      ExpressionAttributeValues: {
+        ':to': source.toState,
+        ':from': source.fromState,
+        ':token': claim.leaseToken,
+        ':uuid': orderUuid,
+        ':terms': completedTerms,
+        ':now': now,
+      },
     },
   };
 }

@@ -42,7 +42,12 @@ export function isLocationOrdersCursor(position: string): boolean {
  * order with one bounded Query however deep the page; without it, `page` (1-based, as the C# SDK builds
  * `?page=N` itself) skips whole pages from the newest (the handler bounds how deep: shared/http/paging.ts).
  */
-export async function listLocationOrders(merchantId: number, locationId: number, position: { cursor?: string; page: number }, pageSize = LOCATION_ORDERS_PAGE_SIZE): Promise<PositionedOrder<OrderRecord>[]> {
+export async function listLocationOrders(
+  merchantId: number,
+  locationId: number,
+  position: { cursor?: string; page: number },
+  pageSize = LOCATION_ORDERS_PAGE_SIZE,
+): Promise<PositionedOrder<OrderRecord>[]> {
   if ((await getLocation(locationId))?.merchant_id !== merchantId) throw NOT_THIS_LOCATION();
   const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
   const wanted = skip + pageSize;
@@ -55,7 +60,9 @@ export async function listLocationOrders(merchantId: number, locationId: number,
         TableName: table(),
         IndexName: 'gsi2',
         KeyConditionExpression: position.cursor ? 'gsi2pk = :pk AND gsi2sk < :cursor' : 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-        ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi2pk, ':cursor': position.cursor } : { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix },
+        ExpressionAttributeValues: position.cursor
+          ? { ':pk': partition.gsi2pk, ':cursor': position.cursor }
+          : { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix },
         ScanIndexForward: false,
         Limit: Math.min(1000, wanted - found.length),
         ExclusiveStartKey: startKey,

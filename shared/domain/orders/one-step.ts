@@ -70,7 +70,11 @@ export async function placeOneStepOrder(input: {
 
   // The location and the QR code are keyed by the request alone: one consistent BatchGetItem, sent beside
   // the token's read (the route's prefetch, readOneStepParties).
-  const [locationItem, paymentToken] = await itemsOf([keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })], input.prefetched, readKeyedConsistently);
+  const [locationItem, paymentToken] = await itemsOf(
+    [keys.location(request.location_id), ...customerKeys({ user, paymentTokenData: scanned })],
+    input.prefetched,
+    readKeyedConsistently,
+  );
   requireMerchantsLocation(merchant.merchantId, locationItem, ONE_STEP_LOCATION_NOT_FOUND);
   const userId = customerFrom({ user, paymentTokenData: scanned }, [paymentToken]);
   if (userId === undefined) {
@@ -142,7 +146,9 @@ async function createClaimedSource(sourceItem: Record<string, unknown> & { uuid:
   const now = epochSeconds();
   const { claim, attributes } = claimAtCreation(now);
   const hold = newCustomerHold(userId, merchantId);
-  const outcome = await retryTransient(() => transactWrite(() => [putNew({ ...sourceItem, ...attributes }), { Put: holdPut(hold, userId, merchantId, sourceItem.uuid, now) }]));
+  const outcome = await retryTransient(() =>
+    transactWrite(() => [putNew({ ...sourceItem, ...attributes }), { Put: holdPut(hold, userId, merchantId, sourceItem.uuid, now) }]),
+  );
   // The uuid is new: only this transaction, re-sent after its answer was lost, can have created the source
   // (and then, being one transaction, it took the hold too).
   if (outcome.committed || outcome.reasons[0] === 'ConditionalCheckFailed') return { hold, claim };

@@ -9,7 +9,11 @@ export const LOCATION_NOT_FOUND = () => unprocessable('order', 'location_id', "L
 export const MERCHANT_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this merchant.', 'order', 'merchant_token');
 
 /** An order's location must exist (else `missing`, the route's contract answer) and be the merchant's (else 401). */
-export function requireMerchantsLocation<T extends { merchant_id?: unknown }>(merchantId: number, location: T | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): T {
+export function requireMerchantsLocation<T extends { merchant_id?: unknown }>(
+  merchantId: number,
+  location: T | undefined,
+  missing: () => ApiError = LOCATION_NOT_FOUND,
+): T {
   if (typeof location?.merchant_id !== 'number') throw missing();
   if (location.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
   return location;

@@ -78,7 +78,12 @@ export function validateReceiptMessageHtml(html: string | null | undefined, obje
 
 export function validateIdentifierFromMerchant(identifier: string | null | undefined, object = 'order'): void {
   if (identifier && identifier.length > MAX_IDENTIFIER_FROM_MERCHANT) {
-    throw unprocessable(object, 'identifier_from_merchant', `Identifier from merchant is too long (maximum is ${MAX_IDENTIFIER_FROM_MERCHANT} characters)`, 'too_long');
+    throw unprocessable(
+      object,
+      'identifier_from_merchant',
+      `Identifier from merchant is too long (maximum is ${MAX_IDENTIFIER_FROM_MERCHANT} characters)`,
+      'too_long',
+    );
   }
 }
 
@@ -88,7 +93,10 @@ function userNamedBy(paymentToken: StoredItem | undefined, paymentTokenData: str
 }
 
 /** What a POS states about an order, whichever way it opens it (a proposal, a one-step order, a remote check). */
-type PosTerms = Pick<ProposedOrderRequest, 'spend_amount' | 'tax_amount' | 'exemption_amount' | 'partial_authorization_allowed' | 'items' | 'cashier' | 'register' | 'identifier_from_merchant'>;
+type PosTerms = Pick<
+  ProposedOrderRequest,
+  'spend_amount' | 'tax_amount' | 'exemption_amount' | 'partial_authorization_allowed' | 'items' | 'cashier' | 'register' | 'identifier_from_merchant'
+>;
 
 /** The POS's terms as stored: the one mapping of those fields (absent POS fields are null). */
 export function posOrderTerms(request: PosTerms) {
@@ -154,7 +162,11 @@ export function readProposalParties(request: Pick<ProposedOrderRequest, 'locatio
  * `prefetched` is readProposalParties of this request as it came, started before the token was admitted; the
  * proposal reads itself what it lacks (a failed prefetch, one keyed otherwise than the validated body).
  */
-export async function proposeOrder(merchant: { merchantId: number; appId: number }, request: ProposedOrderRequest, prefetched?: Promise<KeyedItems>): Promise<ProposedOrderItem> {
+export async function proposeOrder(
+  merchant: { merchantId: number; appId: number },
+  request: ProposedOrderRequest,
+  prefetched?: Promise<KeyedItems>,
+): Promise<ProposedOrderItem> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
@@ -201,7 +213,11 @@ export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem 
  * Everything the checks need is keyed by the request alone: one consistent BatchGetItem, whose facts
  * (the location, the merchant, the card promoted at proposal) the settlement is given, not re-read.
  */
-export async function completeProposedOrder(merchantId: number, request: CompletedOrderRequest, respond?: (order: OrderRecord) => TransactItem | undefined): Promise<OrderRecord> {
+export async function completeProposedOrder(
+  merchantId: number,
+  request: CompletedOrderRequest,
+  respond?: (order: OrderRecord) => TransactItem | undefined,
+): Promise<OrderRecord> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
   const code = parsePaymentCode(request.payment_token_data);

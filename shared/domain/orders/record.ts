@@ -20,8 +20,18 @@ export type OrderSource = 'in_store' | 'order_ahead';
  */
 export type OrderTerms = Pick<
   CompletedOrderRequest,
-  | 'spend_amount' | 'tax_amount' | 'applied_discount_amount' | 'exemption_amount' | 'partial_authorization_allowed'
-  | 'discount_only' | 'items' | 'fees' | 'identifier_from_merchant' | 'cashier' | 'register' | 'receipt_message_html'
+  | 'spend_amount'
+  | 'tax_amount'
+  | 'applied_discount_amount'
+  | 'exemption_amount'
+  | 'partial_authorization_allowed'
+  | 'discount_only'
+  | 'items'
+  | 'fees'
+  | 'identifier_from_merchant'
+  | 'cashier'
+  | 'register'
+  | 'receipt_message_html'
 > & {
   /** The tip to charge: the POS's, else the scanned QR code's (proposals.ts), else 0. */
   tip_amount: number;

@@ -53,7 +53,13 @@ export async function refundOrder(input: {
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = merchantItem as MerchantItem | undefined;
   if (!input.platformReversal) {
-    await confirmManager({ expected: merchant?.manager_confirmation, given: input.managerConfirmation, merchantId: input.merchantId, scope: order.uuid, object: 'refund' });
+    await confirmManager({
+      expected: merchant?.manager_confirmation,
+      given: input.managerConfirmation,
+      merchantId: input.merchantId,
+      scope: order.uuid,
+      object: 'refund',
+    });
   }
   // A repeat of a refund that committed (its answer lost): the refunded order, nothing moves again.
   if (order.state === 'refunded') return order;
@@ -89,7 +95,14 @@ export async function refundOrder(input: {
       // balance then goes negative and later earnings repay it first); loyalty took back paused rewards itself.
       const creditReversed = Math.max(0, order.credit_earned_amount - effects.creditReversedAmount);
       const detached = detachedCover(order, accounts);
-      refunded = { ...order, state: 'refunded', refunded_at: now, refund_id: refundId, credit_reversed_amount: creditReversed, detached_refund_reversed_amount: detached.reversed };
+      refunded = {
+        ...order,
+        state: 'refunded',
+        refunded_at: now,
+        refund_id: refundId,
+        credit_reversed_amount: creditReversed,
+        detached_refund_reversed_amount: detached.reversed,
+      };
       const reference = { order_uuid: order.uuid };
       batch = new LabelledItems();
       const add = batch.add;
@@ -101,26 +114,63 @@ export async function refundOrder(input: {
             'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, detached_refund_reversed_amount = :detached, refund_token = :token, updated_at = :now',
           ConditionExpression: '#state = :completed',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':refunded': 'refunded', ':completed': 'completed', ':now': now, ':refund': refundId, ':reversed': creditReversed, ':detached': detached.reversed, ':token': refundToken },
+          ExpressionAttributeValues: {
+            ':refunded': 'refunded',
+            ':completed': 'completed',
+            ':now': now,
+            ':refund': refundId,
+            ':reversed': creditReversed,
+            ':detached': detached.reversed,
+            ':token': refundToken,
+          },
         },
       });
-      add('gift_card', ...balanceChangeItems(giftCardAccountKey(order.user_id, order.merchant_id), [
-        { kind: 'gift_card_restored', amount: order.gift_card_total_amount, entryId: `order:${order.uuid}:gift_card_restored`, reference },
-      ], { now }));
-      add('credit', ...balanceChangeItems(creditAccount, [
-        { kind: 'credit_restored', amount: order.applied_discount_amount, entryId: `order:${order.uuid}:credit_restored`, reference },
-        { kind: 'credit_reversed', amount: -creditReversed, entryId: `order:${order.uuid}:credit_reversed`, reference },
-        // Detached credit the refunded charge no longer covers goes back too (may take the balance into debt, as above).
-        { kind: 'detached_refund_reversed', amount: -detached.reversed, entryId: `order:${order.uuid}:detached_refund_reversed`, reference },
-      ], { now, allowNegative: true }));
-      add('card', ...balanceChangeItems(cardAccountKey(order.user_id, order.merchant_id), [
-        { kind: 'card_refund', amount: -order.charged_amount, entryId: `order:${order.uuid}:card_refund`, reference: { ...reference, refund_id: refundId } },
-      ], { now, expectedVersion: detached.cardVersion }));
+      add(
+        'gift_card',
+        ...balanceChangeItems(
+          giftCardAccountKey(order.user_id, order.merchant_id),
+          [{ kind: 'gift_card_restored', amount: order.gift_card_total_amount, entryId: `order:${order.uuid}:gift_card_restored`, reference }],
+          { now },
+        ),
+      );
+      add(
+        'credit',
+        ...balanceChangeItems(
+          creditAccount,
+          [
+            { kind: 'credit_restored', amount: order.applied_discount_amount, entryId: `order:${order.uuid}:credit_restored`, reference },
+            { kind: 'credit_reversed', amount: -creditReversed, entryId: `order:${order.uuid}:credit_reversed`, reference },
+            // Detached credit the refunded charge no longer covers goes back too (may take the balance into debt, as above).
+            { kind: 'detached_refund_reversed', amount: -detached.reversed, entryId: `order:${order.uuid}:detached_refund_reversed`, reference },
+          ],
+          { now, allowNegative: true },
+        ),
+      );
+      add(
+        'card',
+        ...balanceChangeItems(
+          cardAccountKey(order.user_id, order.merchant_id),
+          [
+            {
+              kind: 'card_refund',
+              amount: -order.charged_amount,
+              entryId: `order:${order.uuid}:card_refund`,
+              reference: { ...reference, refund_id: refundId },
+            },
+          ],
+          { now, expectedVersion: detached.cardVersion },
+        ),
+      );
       add('detached', ...detached.items(now, order.uuid));
       // The refunded charge's room comes back to the month it was counted in (card charge limits).
       if (order.charge_month) add('charge_limit', ...giveBackChargeItems(order.user_id, order.merchant_id, order.charge_month, order.charged_amount, now));
       add('effects', ...effects.transactItems);
-      add('event', ...(await recordEvent('order.refunded', orderResource(order.uuid), merchantAudience(order.merchant_id), serializeMerchantOrder(refunded).order, { counter: first ? (eventCounter ?? null) : undefined })));
+      add(
+        'event',
+        ...(await recordEvent('order.refunded', orderResource(order.uuid), merchantAudience(order.merchant_id), serializeMerchantOrder(refunded).order, {
+          counter: first ? (eventCounter ?? null) : undefined,
+        })),
+      );
       const respond = refunded && input.respond?.(refunded);
       if (respond) add('idempotency', respond);
       return batch.items;
@@ -178,7 +228,10 @@ function readRefundAccounts(order: OrderRecord): Promise<RefundAccounts> {
  * neither account moved since (`cardVersion` on the card's update, the detached account's version in `items`).
  * An order that charged nothing lowers no charges: it has nothing to guard.
  */
-function detachedCover(order: OrderRecord, accounts: RefundAccounts | undefined): { reversed: number; cardVersion?: number; items: (now: string, orderUuid: string) => TransactItem[] } {
+function detachedCover(
+  order: OrderRecord,
+  accounts: RefundAccounts | undefined,
+): { reversed: number; cardVersion?: number; items: (now: string, orderUuid: string) => TransactItem[] } {
   if (order.charged_amount <= 0) return { reversed: 0, items: () => [] };
   const detachedKey = detachedAccountKey(order.user_id, order.merchant_id);
   if (!accounts) return { reversed: 0, items: () => [detachedCheck(detachedKey, 'attribute_not_exists(balance) OR balance <= :zero', { ':zero': 0 })] };
@@ -191,10 +244,23 @@ function detachedCover(order: OrderRecord, accounts: RefundAccounts | undefined)
     cardVersion: Number(accounts.card?.version ?? 0),
     items: (now, orderUuid) =>
       reversed > 0
-        ? balanceChangeItems(detachedKey, [
-          { kind: 'detached_refund_reversed', amount: -reversed, entryId: `order:${orderUuid}:detached_refund_reversed`, reference: { order_uuid: orderUuid } },
-        ], { now, expectedVersion: detachedVersion })
-        : [detachedCheck(detachedKey, detachedVersion === 0 ? 'attribute_not_exists(version) OR version = :version' : 'version = :version', { ':version': detachedVersion })],
+        ? balanceChangeItems(
+            detachedKey,
+            [
+              {
+                kind: 'detached_refund_reversed',
+                amount: -reversed,
+                entryId: `order:${orderUuid}:detached_refund_reversed`,
+                reference: { order_uuid: orderUuid },
+              },
+            ],
+            { now, expectedVersion: detachedVersion },
+          )
+        : [
+            detachedCheck(detachedKey, detachedVersion === 0 ? 'attribute_not_exists(version) OR version = :version' : 'version = :version', {
+              ':version': detachedVersion,
+            }),
+          ],
   };
 }
 

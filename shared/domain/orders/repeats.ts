@@ -16,14 +16,30 @@ import { readSource, stateOf, type SettlementSource } from './lease.ts';
 import { getOrder, type OrderRecord, type OrderTerms } from './record.ts';
 
 export const TERMS_DIFFER = () =>
-  unprocessable('order', 'base', 'This order was already completed with different terms; nothing was charged. Propose a new order for a new check.', 'differs_from_completed');
+  unprocessable(
+    'order',
+    'base',
+    'This order was already completed with different terms; nothing was charged. Propose a new order for a new check.',
+    'differs_from_completed',
+  );
 
 /** How long a repeat waits for the first request's settlement in flight before answering its 409. */
 export const REPEAT_WAIT_MS = CUSTOMER_WAIT_MS;
 
 const TERM_FIELDS = [
-  'spend_amount', 'tax_amount', 'tip_amount', 'applied_discount_amount', 'exemption_amount', 'partial_authorization_allowed',
-  'discount_only', 'items', 'fees', 'identifier_from_merchant', 'cashier', 'register', 'receipt_message_html',
+  'spend_amount',
+  'tax_amount',
+  'tip_amount',
+  'applied_discount_amount',
+  'exemption_amount',
+  'partial_authorization_allowed',
+  'discount_only',
+  'items',
+  'fees',
+  'identifier_from_merchant',
+  'cashier',
+  'register',
+  'receipt_message_html',
 ] as const satisfies readonly (keyof OrderTerms)[];
 
 /** The terms an order was completed with, as a short stable string (only these fields: the parties are checked apart). */

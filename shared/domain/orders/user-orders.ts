@@ -63,7 +63,12 @@ export interface PositionedOrder<T> {
  * One page of the user's orders visible to the app, newest first. `cursor` (from a previous page's
  * Link) resumes after that order; without it, `page` (1-based) skips whole pages from the newest.
  */
-export async function listAppOrders(appId: number, userId: number, position: { cursor?: string; page: number }, pageSize = ORDERS_PAGE_SIZE): Promise<PositionedOrder<UserOrderListRecord>[]> {
+export async function listAppOrders(
+  appId: number,
+  userId: number,
+  position: { cursor?: string; page: number },
+  pageSize = ORDERS_PAGE_SIZE,
+): Promise<PositionedOrder<UserOrderListRecord>[]> {
   const app = await appOf(appId);
   if (!app) return [];
   const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
@@ -81,7 +86,9 @@ export async function listAppOrders(appId: number, userId: number, position: { c
         TableName: table(),
         IndexName: 'gsi1',
         KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeValues: position.cursor ? { ':pk': partition.gsi1pk, ':cursor': position.cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+        ExpressionAttributeValues: position.cursor
+          ? { ':pk': partition.gsi1pk, ':cursor': position.cursor }
+          : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
         ProjectionExpression: LIST_PROJECTION.ProjectionExpression,
         ExpressionAttributeNames: { ...LIST_PROJECTION.ExpressionAttributeNames, '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
         ScanIndexForward: false,

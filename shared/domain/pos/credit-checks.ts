@@ -32,7 +32,10 @@ export async function locationCredit(locationId: number, userId: number | undefi
  */
 export async function customerCreditAtLocation(merchantId: number, locationId: number, customer: PosCustomerInput): Promise<AvailableCredit> {
   // Only the location's merchant and what names the customer: not the location's ~40 other attributes.
-  const [location, ...customerItems] = await readItems([keys.location(locationId), ...customerKeys(customer)], { consistent: true, attributes: LOCATION_AND_CUSTOMER_ATTRIBUTES });
+  const [location, ...customerItems] = await readItems([keys.location(locationId), ...customerKeys(customer)], {
+    consistent: true,
+    attributes: LOCATION_AND_CUSTOMER_ATTRIBUTES,
+  });
   if (location?.merchant_id !== merchantId) throw NOT_THIS_MERCHANTS_LOCATION();
   const userId = customerFrom(customer, customerItems);
   if (userId === undefined) throw notFound();

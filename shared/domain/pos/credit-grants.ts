@@ -42,20 +42,40 @@ const ROUNDS = 8;
 function validate(merchantId: number, grant: MerchantFundedCreditGrantRequest): number {
   if (grant.merchant_id !== null && grant.merchant_id !== undefined && grant.merchant_id !== merchantId) throw NOT_THIS_MERCHANT();
   if (grant.global) {
-    throw unprocessable('merchant_funded_credit', 'global', 'Global credit is not offered: credit a merchant gives is usable at that merchant.', 'not_supported');
+    throw unprocessable(
+      'merchant_funded_credit',
+      'global',
+      'Global credit is not offered: credit a merchant gives is usable at that merchant.',
+      'not_supported',
+    );
   }
   if (grant.value_amount <= 0) throw unprocessable('merchant_funded_credit', 'value_amount', 'Value amount must be positive.', 'not_positive');
   if (grant.value_amount > MAX_CREDIT_GRANT) {
-    throw unprocessable('merchant_funded_credit', 'value_amount', `Value amount cannot be more than $${(MAX_CREDIT_GRANT / 100).toFixed(2)} at once.`, 'too_large');
+    throw unprocessable(
+      'merchant_funded_credit',
+      'value_amount',
+      `Value amount cannot be more than $${(MAX_CREDIT_GRANT / 100).toFixed(2)} at once.`,
+      'too_large',
+    );
   }
   const duration = grant.duration_in_seconds ?? DEFAULT_GRANT_SECONDS;
   if (duration <= 0 || duration > MAX_GRANT_SECONDS) {
-    throw unprocessable('merchant_funded_credit', 'duration_in_seconds', `Duration must be between 1 second and ${MAX_GRANT_SECONDS} seconds (7 years).`, 'invalid');
+    throw unprocessable(
+      'merchant_funded_credit',
+      'duration_in_seconds',
+      `Duration must be between 1 second and ${MAX_GRANT_SECONDS} seconds (7 years).`,
+      'invalid',
+    );
   }
   return duration;
 }
 
-export async function grantMerchantFundedCredit(input: { merchantId: number; grant: MerchantFundedCreditGrantRequest; respond?: () => TransactItem | undefined; now?: () => Date }): Promise<void> {
+export async function grantMerchantFundedCredit(input: {
+  merchantId: number;
+  grant: MerchantFundedCreditGrantRequest;
+  respond?: () => TransactItem | undefined;
+  now?: () => Date;
+}): Promise<void> {
   const { merchantId, grant } = input;
   const duration = validate(merchantId, grant);
   const userId = await recipientOf('merchant_funded_credit', { email: grant.email });
@@ -64,30 +84,45 @@ export async function grantMerchantFundedCredit(input: { merchantId: number; gra
     const at = input.now?.() ?? new Date();
     const now = isoSeconds(at);
     const day = budgetDay(now);
-    const [grantsItem, merchant, budgetCounter] = await readItems([keys.creditGrants(userId, merchantId), ...creditBudgetKeys(merchantId, day)], { consistent: true });
+    const [grantsItem, merchant, budgetCounter] = await readItems([keys.creditGrants(userId, merchantId), ...creditBudgetKeys(merchantId, day)], {
+      consistent: true,
+    });
     const budget = creditBudgetFrom(merchant, budgetCounter, merchantId, day);
     refuseOverBudget(budget, 'credit_grant', grant.value_amount, 'merchant_funded_credit', 'value_amount');
     const open = Array.isArray(grantsItem?.grants) ? (grantsItem.grants as CreditGrantEntry[]) : [];
     if (open.length >= MAX_OPEN_GRANTS) {
-      throw unprocessable('merchant_funded_credit', 'base', `This customer already holds ${MAX_OPEN_GRANTS} expiring grants from this merchant.`, 'too_many_grants');
+      throw unprocessable(
+        'merchant_funded_credit',
+        'base',
+        `This customer already holds ${MAX_OPEN_GRANTS} expiring grants from this merchant.`,
+        'too_many_grants',
+      );
     }
     const entry: CreditGrantEntry = { uuid, amount: grant.value_amount, granted_at: now, expires_at: isoSeconds(new Date(at.getTime() + duration * 1000)) };
     const batch = new LabelledItems();
-    batch.add('grant', putNew({
-      ...keys.creditGrant(uuid),
-      entity: 'MerchantFundedCreditGrant',
-      uuid,
-      merchant_id: merchantId,
-      user_id: userId,
-      value_amount: grant.value_amount,
-      message: grant.message,
-      expires_at: entry.expires_at,
-      created_at: now,
-    }));
+    batch.add(
+      'grant',
+      putNew({
+        ...keys.creditGrant(uuid),
+        entity: 'MerchantFundedCreditGrant',
+        uuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        value_amount: grant.value_amount,
+        message: grant.message,
+        expires_at: entry.expires_at,
+        created_at: now,
+      }),
+    );
     batch.add('grants', grantsListUpdate(userId, merchantId, [...open, entry], Number(grantsItem?.version ?? 0), now));
-    batch.add('credit', ...balanceChangeItems(creditAccountKey(userId, merchantId), [
-      { kind: 'credit_granted', amount: grant.value_amount, entryId: `mfcredit:${uuid}:granted`, reference: { grant_uuid: uuid } },
-    ], { now }));
+    batch.add(
+      'credit',
+      ...balanceChangeItems(
+        creditAccountKey(userId, merchantId),
+        [{ kind: 'credit_granted', amount: grant.value_amount, entryId: `mfcredit:${uuid}:granted`, reference: { grant_uuid: uuid } }],
+        { now },
+      ),
+    );
     batch.add('budget', ...countCreditItems(budget, 'credit_grant', grant.value_amount, now, { object: 'merchant_funded_credit', property: 'value_amount' }));
     const respond = input.respond?.();
     if (respond) batch.add('idempotency', respond);

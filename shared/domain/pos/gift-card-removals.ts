@@ -36,7 +36,8 @@ export interface GiftCardRemovalResponse {
 const NOT_POSITIVE = () => unprocessable('gift_cards/value_adder', 'base', 'You must remove a positive value.');
 const MORE_THAN_BALANCE = (balance: number) =>
   unprocessable('gift_cards/value_adder', 'base', `This giftcard has a balance of $${(balance / 100).toFixed(2)}. Please retry with that amount.`);
-const ADDITION_NOT_FOUND = () => unprocessable('gift_card_value_removal', 'uuid', 'No gift card value addition with this uuid was made to this QR code at this merchant.', 'not_found');
+const ADDITION_NOT_FOUND = () =>
+  unprocessable('gift_card_value_removal', 'uuid', 'No gift card value addition with this uuid was made to this QR code at this merchant.', 'not_found');
 const CONTENDED = () => conflict('This gift card is being changed by another request; retry shortly.', 1, 'gift_card_value_removal', 'in_progress');
 
 /** Tries before a removal that keeps losing the balance's version to other writes answers 409. */
@@ -80,7 +81,9 @@ export async function removeGiftCardValue(input: {
   for (let round = 1; round <= ROUNDS; round++) {
     const now = isoSeconds();
     // The balance and the gift card's event counter: one consistent BatchGetItem.
-    const [balanceItem, eventCounter] = await readItems([keys.balance(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
+    const [balanceItem, eventCounter] = await readItems([keys.balance(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], {
+      consistent: true,
+    });
     const balance = Math.max(0, Number(balanceItem?.balance ?? 0));
     const wanted = additionUuid ? Number(addition!.value_amount) : removal.value_amount!;
     if (!additionUuid && wanted > balance) throw MORE_THAN_BALANCE(balance);
@@ -90,22 +93,55 @@ export async function removeGiftCardValue(input: {
     };
     const batch = new LabelledItems();
     if (additionUuid) {
-      batch.add('reversal', putNew({ ...keys.giftCardAdditionReversal(additionUuid), entity: 'GiftCardAdditionReversal', removal_uuid: removalUuid, response_json: JSON.stringify(response), created_at: now }));
+      batch.add(
+        'reversal',
+        putNew({
+          ...keys.giftCardAdditionReversal(additionUuid),
+          entity: 'GiftCardAdditionReversal',
+          removal_uuid: removalUuid,
+          response_json: JSON.stringify(response),
+          created_at: now,
+        }),
+      );
     }
-    batch.add('removal', putNew({
-      ...keys.giftCardRemoval(removalUuid),
-      entity: 'GiftCardRemoval',
-      uuid: removalUuid,
-      merchant_id: merchantId,
-      user_id: userId,
-      value_amount: removed,
-      addition_uuid: additionUuid ?? null,
-      created_at: now,
-    }));
-    batch.add('balance', ...balanceChangeItems(account(userId), [
-      { kind: 'gift_card_removed', amount: -removed, entryId: `gcremove:${removalUuid}`, reference: { removal_uuid: removalUuid, addition_uuid: additionUuid ?? null } },
-    ], { expectedVersion: Number(balanceItem?.version ?? 0), now }));
-    batch.add('event', ...(await recordEvent('gift_card.value_removed', giftCardResource(merchantId, userId), merchantAudience(merchantId), { ...response.gift_card_value_removal, loyalty_id: userId }, { counter: eventCounter ?? null })));
+    batch.add(
+      'removal',
+      putNew({
+        ...keys.giftCardRemoval(removalUuid),
+        entity: 'GiftCardRemoval',
+        uuid: removalUuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        value_amount: removed,
+        addition_uuid: additionUuid ?? null,
+        created_at: now,
+      }),
+    );
+    batch.add(
+      'balance',
+      ...balanceChangeItems(
+        account(userId),
+        [
+          {
+            kind: 'gift_card_removed',
+            amount: -removed,
+            entryId: `gcremove:${removalUuid}`,
+            reference: { removal_uuid: removalUuid, addition_uuid: additionUuid ?? null },
+          },
+        ],
+        { expectedVersion: Number(balanceItem?.version ?? 0), now },
+      ),
+    );
+    batch.add(
+      'event',
+      ...(await recordEvent(
+        'gift_card.value_removed',
+        giftCardResource(merchantId, userId),
+        merchantAudience(merchantId),
+        { ...response.gift_card_value_removal, loyalty_id: userId },
+        { counter: eventCounter ?? null },
+      )),
+    );
     const respond = input.respond?.(response);
     if (respond) batch.add('idempotency', respond);
     const outcome = await transactWrite(() => batch.items, 1);

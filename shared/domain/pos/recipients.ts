@@ -8,12 +8,13 @@ export async function recipientOf(object: string, named: { email?: string | null
   const email = named.email?.trim() ? named.email.trim() : undefined;
   const userId = named.user_id ?? undefined;
   if (email === undefined && userId === undefined) throw unprocessable(object, 'email', "Email can't be blank (give email or user_id)", 'missing');
-  const [login, user] = await readItems([...(email ? [keys.login(email)] : []), ...(userId !== undefined ? [keys.user(userId)] : [])], { consistent: false }).then((items) =>
-    email ? [items[0], items[1]] : [undefined, items[0]],
-  );
+  const [login, user] = await readItems([...(email ? [keys.login(email)] : []), ...(userId !== undefined ? [keys.user(userId)] : [])], {
+    consistent: false,
+  }).then((items) => (email ? [items[0], items[1]] : [undefined, items[0]]));
   if (email !== undefined && login?.subject !== 'user') throw unprocessable(object, 'email', 'Email does not match any User', 'not_found');
   if (userId !== undefined && typeof user?.user_id !== 'number') throw unprocessable(object, 'user_id', 'User ID does not match any User', 'not_found');
   const byEmail = email !== undefined ? (login!.user_id as number) : undefined;
-  if (byEmail !== undefined && userId !== undefined && byEmail !== userId) throw unprocessable(object, 'base', 'Email and user ID belong to different users', 'mismatch');
+  if (byEmail !== undefined && userId !== undefined && byEmail !== userId)
+    throw unprocessable(object, 'base', 'Email and user ID belong to different users', 'mismatch');
   return (byEmail ?? userId)!;
 }

@@ -22,7 +22,6 @@ import type { PushPlatform } from '#shared/push/sender.ts';
 /** Devices one user keeps (phones, tablets, reinstalls); the oldest go first. */
 export const MAX_PUSH_DEVICES_PER_USER = 10;
 
-
 export interface PushDeviceItem {
   app_id: number;
   /** The APNs device token, upper-case hex. */
@@ -60,7 +59,12 @@ export async function registerDevice(registration: DeviceRegistration, now = new
       new PutCommand({
         TableName: table(),
         // The index orders by the instant to the millisecond: registrations within a second still evict oldest first.
-        Item: { ...keys.pushDevice(device.app_id, device.token), ...keys.userPushDevicesIndex(device.user_id, now.toISOString(), device.app_id, device.token), entity: 'PushDevice', ...device },
+        Item: {
+          ...keys.pushDevice(device.app_id, device.token),
+          ...keys.userPushDevicesIndex(device.user_id, now.toISOString(), device.app_id, device.token),
+          entity: 'PushDevice',
+          ...device,
+        },
       }),
     ),
     userDevices(device.user_id),

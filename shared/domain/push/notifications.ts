@@ -74,14 +74,24 @@ function orderAheadNotification(image: Record<string, unknown>): PendingNotifica
     const completion = image.completion as { ready_at?: unknown; completed_at?: unknown } | undefined;
     const minutes = Math.round((Date.parse(String(completion?.ready_at)) - Date.parse(String(completion?.completed_at))) / 60_000);
     const when = Number.isFinite(minutes) && minutes > 0 ? ` and will be ready in about ${minutes} minute${minutes === 1 ? '' : 's'}` : '';
-    return { ...common, id: `order_ahead.ready:${uuid}`, kind: 'order_ahead.ready', text: (merchant) => ({ title: merchant, body: `Your order is confirmed${when}.` }) };
+    return {
+      ...common,
+      id: `order_ahead.ready:${uuid}`,
+      kind: 'order_ahead.ready',
+      text: (merchant) => ({ title: merchant, body: `Your order is confirmed${when}.` }),
+    };
   }
   if (image.state === 'rejected') {
     const rejection = image.rejection as { errors?: { message?: unknown }[]; charge_reversed?: unknown } | undefined;
     const given = text(rejection?.errors?.[0]?.message) ?? 'The restaurant could not take it.';
     const reason = /[.!?]$/.test(given) ? given : `${given}.`;
     const money = rejection?.charge_reversed === true ? 'Your payment was given back.' : 'You were not charged.';
-    return { ...common, id: `order_ahead.rejected:${uuid}`, kind: 'order_ahead.rejected', text: (merchant) => ({ title: merchant, body: `Your order was not placed: ${reason} ${money}` }) };
+    return {
+      ...common,
+      id: `order_ahead.rejected:${uuid}`,
+      kind: 'order_ahead.rejected',
+      text: (merchant) => ({ title: merchant, body: `Your order was not placed: ${reason} ${money}` }),
+    };
   }
   return undefined;
 }
@@ -92,7 +102,14 @@ function rewardNotification(image: Record<string, unknown>): PendingNotification
   const merchantId = whole(image.merchant_id);
   if (image.source !== 'earned' || !rewardId || userId === undefined || merchantId === undefined) return undefined;
   const title = text(image.title) ?? 'a reward';
-  return { id: `reward.earned:${rewardId}`, kind: 'reward.earned', userId, merchantId, data: { reward_id: rewardId, merchant_id: merchantId }, text: (merchant) => ({ title: merchant, body: `You earned ${title}!` }) };
+  return {
+    id: `reward.earned:${rewardId}`,
+    kind: 'reward.earned',
+    userId,
+    merchantId,
+    data: { reward_id: rewardId, merchant_id: merchantId },
+    text: (merchant) => ({ title: merchant, body: `You earned ${title}!` }),
+  };
 }
 
 function giftCardNotification(image: Record<string, unknown>): PendingNotification | undefined {
@@ -101,7 +118,16 @@ function giftCardNotification(image: Record<string, unknown>): PendingNotificati
   const amount = whole(image.amount);
   const entryId = text(image.entry_id);
   // A load from the till is the user's own purchase at the counter: nothing was received.
-  if (!GIFT_CARD_RECEIPTS.includes(String(image.kind)) || account?.length !== 3 || account[0] !== 'giftcard' || contraKind === 'till' || !entryId || amount === undefined || amount <= 0) return undefined;
+  if (
+    !GIFT_CARD_RECEIPTS.includes(String(image.kind)) ||
+    account?.length !== 3 ||
+    account[0] !== 'giftcard' ||
+    contraKind === 'till' ||
+    !entryId ||
+    amount === undefined ||
+    amount <= 0
+  )
+    return undefined;
   const userId = Number(account[1]);
   const merchantId = Number(account[2]);
   if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(merchantId)) return undefined;
@@ -136,7 +162,12 @@ export interface PushOutcomes {
 
 /** Claims a notification's one sending; false when it was sent (or is being sent) already. */
 function claim(id: string): Promise<boolean> {
-  return createItem({ ...keys.pushSent(id), entity: 'PushSent', sent_at: new Date().toISOString(), ttl: Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600 });
+  return createItem({
+    ...keys.pushSent(id),
+    entity: 'PushSent',
+    sent_at: new Date().toISOString(),
+    ttl: Math.floor(Date.now() / 1000) + SENT_MARKER_DAYS * 24 * 3600,
+  });
 }
 
 /** Sends what a batch owes; throws (after trying every one) when a push failed and should be retried. */
@@ -148,12 +179,20 @@ export async function sendNotifications(notifications: readonly PendingNotificat
   const servesMerchant = new Map<string, Promise<boolean>>();
   const nameOf = (notification: PendingNotification) => {
     if (notification.merchantName) return Promise.resolve(notification.merchantName);
-    if (!merchantNames.has(notification.merchantId)) merchantNames.set(notification.merchantId, getMerchant(notification.merchantId).then((merchant) => merchant?.name ?? 'LevelUp'));
+    if (!merchantNames.has(notification.merchantId))
+      merchantNames.set(
+        notification.merchantId,
+        getMerchant(notification.merchantId).then((merchant) => merchant?.name ?? 'LevelUp'),
+      );
     return merchantNames.get(notification.merchantId)!;
   };
   const serves = (appId: number, merchantId: number) => {
     const key = `${appId}:${merchantId}`;
-    if (!servesMerchant.has(key)) servesMerchant.set(key, getApp(appId).then((app) => !!app && (app.global || app.merchant_ids.includes(merchantId))));
+    if (!servesMerchant.has(key))
+      servesMerchant.set(
+        key,
+        getApp(appId).then((app) => !!app && (app.global || app.merchant_ids.includes(merchantId))),
+      );
     return servesMerchant.get(key)!;
   };
   let retry: unknown;
@@ -167,7 +206,12 @@ export async function sendNotifications(notifications: readonly PendingNotificat
       outcomes.skipped++;
       continue;
     }
-    const message: PushMessage = { notificationId: notification.id, kind: notification.kind, ...notification.text(await nameOf(notification)), data: notification.data };
+    const message: PushMessage = {
+      notificationId: notification.id,
+      kind: notification.kind,
+      ...notification.text(await nameOf(notification)),
+      data: notification.data,
+    };
     let failed = false;
     for (const device of devices) {
       try {
