@@ -67,83 +67,88 @@ describe('money under 10% DynamoDB faults, with clients that retry with the same
   const completed: { uuid: string; proposedUuid: string; userId: number; key: string }[] = [];
   const refunded = new Set<string>();
 
-  it.each(LAYERS)('runs loads, completions and refunds to a final answer while DynamoDB fails (layer=%s)', async (layer) => {
-    await runUnderFaults(layer, 42, log, `faults-${layer}-`, async () => {
-      // Gift card loads, each sent by two POS terminals at once (same external_identifier).
-      await inParallel(
-        loads(layer).flatMap((load) => [load, load]),
-        CONCURRENCY,
-        async ({ user, externalIdentifier }, index) => {
-          const response = await callWithRetries(
-            api,
-            log,
-            `load ${externalIdentifier} #${index % 2}`,
-            'POST',
-            `/v15/merchants/${merchant.merchant.merchant_id}/gift_card_value_additions`,
-            {
-              token: merchant.token,
-              body: {
-                gift_card_value_addition: {
-                  payment_token_data: user.user.payment_token_data,
-                  value_amount: LOAD_AMOUNT,
-                  external_identifier: externalIdentifier,
+  it.each(LAYERS)(
+    'runs loads, completions and refunds to a final answer while DynamoDB fails (layer=%s)',
+    async (layer) => {
+      await runUnderFaults(layer, 42, log, `faults-${layer}-`, async () => {
+        // Gift card loads, each sent by two POS terminals at once (same external_identifier).
+        await inParallel(
+          loads(layer).flatMap((load) => [load, load]),
+          CONCURRENCY,
+          async ({ user, externalIdentifier }, index) => {
+            const response = await callWithRetries(
+              api,
+              log,
+              `load ${externalIdentifier} #${index % 2}`,
+              'POST',
+              `/v15/merchants/${merchant.merchant.merchant_id}/gift_card_value_additions`,
+              {
+                token: merchant.token,
+                body: {
+                  gift_card_value_addition: {
+                    payment_token_data: user.user.payment_token_data,
+                    value_amount: LOAD_AMOUNT,
+                    external_identifier: externalIdentifier,
+                  },
                 },
               },
-            },
-          );
-          expect(response.status, `${externalIdentifier}: ${response.text}`).toBe(200);
-          loadResponses.set(externalIdentifier, [...(loadResponses.get(externalIdentifier) ?? []), response.body]);
-        },
-      );
-
-      // Proposed then completed orders: 3000 + 500 tip, paid by gift card value first, then the card.
-      const orders = users.flatMap((user, userIndex) =>
-        Array.from({ length: ORDERS_PER_USER }, (_, index) => ({ user, label: `faults-${layer}-order-${userIndex}-${index}` })),
-      );
-      const completedHere: typeof completed = [];
-      await inParallel(orders, CONCURRENCY, async ({ user, label }) => {
-        const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
-          token: merchant.token,
-          headers: { 'Idempotency-Key': `${label}-propose` },
-          body: { proposed_order: { location_id: locationId, payment_token_data: user.user.payment_token_data, spend_amount: 3000, tax_amount: 0 } },
-        });
-        expect(proposed.status, `${label} propose: ${proposed.text}`).toBe(200);
-        const proposedUuid = proposed.body.proposed_order.uuid as string;
-        const key = `${label}-complete`;
-        const response = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {
-          token: merchant.token,
-          headers: { 'Idempotency-Key': key },
-          body: {
-            completed_order: {
-              proposed_order_uuid: proposedUuid,
-              location_id: locationId,
-              payment_token_data: user.user.payment_token_data,
-              spend_amount: 3000,
-              tax_amount: 0,
-              tip_amount: 500,
-              applied_discount_amount: 0,
-            },
+            );
+            expect(response.status, `${externalIdentifier}: ${response.text}`).toBe(200);
+            loadResponses.set(externalIdentifier, [...(loadResponses.get(externalIdentifier) ?? []), response.body]);
           },
-        });
-        expect(response.status, `${label} complete: ${response.text}`).toBe(200);
-        completedHere.push({ uuid: response.body.order.uuid, proposedUuid, userId: user.user.user_id, key });
-      });
+        );
 
-      // Refund every other order.
-      completed.push(...completedHere);
-      const toRefund = completedHere.filter((_, index) => index % 2 === 0);
-      await inParallel(toRefund, CONCURRENCY, async (order) => {
-        const response = await callWithRetries(api, log, `refund faults-${layer}-${order.uuid}`, 'POST', `/v15/orders/${order.uuid}/refund`, {
-          token: merchant.token,
-          headers: { 'Idempotency-Key': `refund-${order.uuid}` },
-          body: { refund: {} },
+        // Proposed then completed orders: 3000 + 500 tip, paid by gift card value first, then the card.
+        const orders = users.flatMap((user, userIndex) =>
+          Array.from({ length: ORDERS_PER_USER }, (_, index) => ({ user, label: `faults-${layer}-order-${userIndex}-${index}` })),
+        );
+        const completedHere: typeof completed = [];
+        await inParallel(orders, CONCURRENCY, async ({ user, label }) => {
+          const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
+            token: merchant.token,
+            headers: { 'Idempotency-Key': `${label}-propose` },
+            body: { proposed_order: { location_id: locationId, payment_token_data: user.user.payment_token_data, spend_amount: 3000, tax_amount: 0 } },
+          });
+          expect(proposed.status, `${label} propose: ${proposed.text}`).toBe(200);
+          const proposedUuid = proposed.body.proposed_order.uuid as string;
+          const key = `${label}-complete`;
+          const response = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {
+            token: merchant.token,
+            headers: { 'Idempotency-Key': key },
+            body: {
+              completed_order: {
+                proposed_order_uuid: proposedUuid,
+                location_id: locationId,
+                payment_token_data: user.user.payment_token_data,
+                spend_amount: 3000,
+                tax_amount: 0,
+                tip_amount: 500,
+                applied_discount_amount: 0,
+              },
+            },
+          });
+          expect(response.status, `${label} complete: ${response.text}`).toBe(200);
+          completedHere.push({ uuid: response.body.order.uuid, proposedUuid, userId: user.user.user_id, key });
         });
-        expect(response.status, `refund ${order.uuid}: ${response.text}`).toBe(200);
-        expect(response.body.order.refunded_at).toEqual(expect.any(String));
-        refunded.add(order.uuid);
+
+        // Refund every other order.
+        completed.push(...completedHere);
+        const toRefund = completedHere.filter((_, index) => index % 2 === 0);
+        await inParallel(toRefund, CONCURRENCY, async (order) => {
+          const response = await callWithRetries(api, log, `refund faults-${layer}-${order.uuid}`, 'POST', `/v15/orders/${order.uuid}/refund`, {
+            token: merchant.token,
+            headers: { 'Idempotency-Key': `refund-${order.uuid}` },
+            body: { refund: {} },
+          });
+          expect(response.status, `refund ${order.uuid}: ${response.text}`).toBe(200);
+          expect(response.body.order.refunded_at).toEqual(expect.any(String));
+          refunded.add(order.uuid);
+        });
       });
-    });
-  });
+      // Dozens of operations retried through 10% faults: past the default minute on a loaded CI (seen), ~15 s alone.
+    },
+    180_000,
+  );
 
   it('loaded each external_identifier exactly once, and every retry got the first answer', async () => {
     const items = await scanAll({ TableName: table(), ConsistentRead: true });
