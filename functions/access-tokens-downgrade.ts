@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { downgrade } from '#shared/domain/access-tokens.ts';
+import { downgrade } from '#shared/domain/identity/access-tokens.ts';
 import { unauthorized } from '#shared/errors.ts';
 
 const body = z.object({

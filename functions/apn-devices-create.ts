@@ -1,5 +1,5 @@
 import { apiHandler, noContent, ok } from '#shared/http/handler.ts';
-import { deviceApp, registerDevice } from '#shared/domain/push/devices.ts';
+import { deviceApp, registerDevice } from '#shared/domain/notifications/devices.ts';
 import { apnDeviceRequest } from '#shared/schemas/devices.ts';
 
 /**

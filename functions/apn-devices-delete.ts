@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent } from '#shared/http/handler.ts';
-import { deviceApp, unregisterDevice } from '#shared/domain/push/devices.ts';
+import { deviceApp, unregisterDevice } from '#shared/domain/notifications/devices.ts';
 import { apnDeviceDeleteQuery, apnToken } from '#shared/schemas/devices.ts';
 
 const params = z.object({ token: apnToken });

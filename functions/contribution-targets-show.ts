@@ -1,7 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
-import { getContributionTarget, serializeContributionTarget } from '#shared/domain/contribution-targets.ts';
+import { getContributionTarget, serializeContributionTarget } from '#shared/domain/pos/contribution-targets.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 const params = z.object({ id: pathId });

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { addCreditCard, cardSourceOf, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { addCreditCard, cardSourceOf, serializeCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { createCreditCardBody } from '#shared/schemas/credit-cards.ts';
 import { CARD_VAULT_ATTEMPTS, consumeOrRefuse } from '#shared/domain/rate-limits.ts';
 

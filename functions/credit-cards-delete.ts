@@ -1,7 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { CARD_NOT_FOUND, deleteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { CARD_NOT_FOUND, deleteCreditCard, serializeCreditCard } from '#shared/domain/cards/credit-cards.ts';
 
 const params = z.object({ id: pathId });
 

@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { CARD_NOT_FOUND, promoteCreditCard, serializeCreditCard } from '#shared/domain/credit-cards.ts';
+import { CARD_NOT_FOUND, promoteCreditCard, serializeCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 /**

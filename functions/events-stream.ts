@@ -4,7 +4,7 @@
  * images of inserted event and mail items (its two filters); locally scripts/local/event-stream.ts reads
  * DynamoDB Local's stream and calls it the same way.
  *
- * It also sends the push notifications an app user expects (shared/domain/push/notifications.ts), from the new
+ * It also sends the push notifications an app user expects (shared/domain/notifications/notifications.ts), from the new
  * images of the writes they follow (an order-ahead order completed or rejected, an earned reward, a gift card
  * load), filtered the same way; a push never waits in, or fails, the request that made the change.
  *
@@ -12,14 +12,14 @@
  * two readers, the local stand-in drives one function, and both jobs are the same "act on an inserted outbox
  * item" with the same retry, bisection and on-failure queue. A failure of either throws once both finished,
  * so the batch is retried: queuing is deduplicated per endpoint and event, receivers dedupe by event id, and a
- * mail already sent is skipped (shared/domain/mail-outbox.ts; docs/events.md).
+ * mail already sent is skipped (shared/domain/notifications/mail-outbox.ts; docs/events.md).
  */
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { eventsOfStream, fanOut } from '#shared/domain/events/delivery.ts';
-import { mailsOfStream, sendOutboxMails } from '#shared/domain/mail-outbox.ts';
-import { notificationsOfStream, sendNotifications } from '#shared/domain/push/notifications.ts';
+import { mailsOfStream, sendOutboxMails } from '#shared/domain/notifications/mail-outbox.ts';
+import { notificationsOfStream, sendNotifications } from '#shared/domain/notifications/notifications.ts';
 import { log } from '#shared/log.ts';
 
 export async function streamHandler(event: DynamoDBStreamEvent): Promise<{ queued: number; mailed: number }> {

@@ -1,7 +1,7 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { unauthorized } from '#shared/errors.ts';
-import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
+import { addGiftCardValue } from '#shared/domain/money/gift-cards.ts';
 import { giftCardValueAdditionBody, giftCardValueAdditionParams } from '#shared/schemas/money.ts';
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_additions: load value onto the QR code holder's gift card. */

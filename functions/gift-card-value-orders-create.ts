@@ -1,6 +1,6 @@
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { orderGiftCardValue, serializeGiftCardValueOrder } from '#shared/domain/gift-card-orders.ts';
+import { orderGiftCardValue, serializeGiftCardValueOrder } from '#shared/domain/money/gift-card-orders.ts';
 import { giftCardValueOrderBody } from '#shared/schemas/money.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { apiHandler, noContent, ok, requireUser } from '#shared/http/handler.ts';
 import { cursorQuery, encodeCursor, nextPageLink } from '#shared/http/paging.ts';
-import { isGiftCardOrdersCursor, listBuyerGiftCardOrders, serializeBuyerGiftCardOrder } from '#shared/domain/gift-card-orders.ts';
+import { isGiftCardOrdersCursor, listBuyerGiftCardOrders, serializeBuyerGiftCardOrder } from '#shared/domain/money/gift-card-orders.ts';
 import * as z from '#shared/schemas/zod.ts';
 
 const query = z.object({ cursor: cursorQuery(isGiftCardOrdersCursor) });

@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { getShownLocation, locationDetailsV14 } from '#shared/domain/location-views.ts';
+import { getShownLocation, locationDetailsV14 } from '#shared/domain/merchants/location-views.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 const params = z.object({ location_id: pathId });

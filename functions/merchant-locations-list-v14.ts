@@ -1,7 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireMerchant } from '#shared/http/handler.ts';
-import { listMerchantLocations } from '#shared/domain/locations.ts';
-import { MERCHANT_NOT_FOUND, merchantLocationSummaryV14, requireOwnMerchant } from '#shared/domain/location-views.ts';
+import { listMerchantLocations } from '#shared/domain/merchants/locations.ts';
+import { MERCHANT_NOT_FOUND, merchantLocationSummaryV14, requireOwnMerchant } from '#shared/domain/merchants/location-views.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 const params = z.object({ merchant_id: pathId });

@@ -1,5 +1,5 @@
 import { apiHandler, noContent } from '#shared/http/handler.ts';
-import { completePasswordReset } from '#shared/domain/password-resets.ts';
+import { completePasswordReset } from '#shared/domain/identity/password-resets.ts';
 import { passwordResetCompletion } from '#shared/schemas/identity-requests.ts';
 
 /** POST /v15/password_resets: the reset page sets the new password with the emailed link's secret (204). */

@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, noContent } from '#shared/http/handler.ts';
-import { requestPasswordReset } from '#shared/domain/password-resets.ts';
+import { requestPasswordReset } from '#shared/domain/identity/password-resets.ts';
 import { emailField } from '#shared/schemas/users.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { passwordResetRequest } from '#shared/schemas/identity-requests.ts';

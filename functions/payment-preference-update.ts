@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { setPaymentPreference } from '#shared/domain/payment-methods.ts';
+import { setPaymentPreference } from '#shared/domain/cards/payment-methods.ts';
 import { paymentPreferenceBody } from '#shared/schemas/credit-cards.ts';
 
 /** PUT /v15/apps/payment_preference (iOS): preload (with its amount) or monthly billing; 200 with no body (iOS does not read one). */

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { rotatePaymentToken, serializePaymentToken } from '#shared/domain/payment-tokens.ts';
+import { rotatePaymentToken, serializePaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 
 /** POST /v15/payment_token/rotations: a new QR code for the user; the old one stops working at once (a leaked code is killed). */
 export const handler = apiHandler(

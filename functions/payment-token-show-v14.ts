@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { NOT_PAYMENT_ELIGIBLE, paymentTokenForApp } from '#shared/domain/payment-eligibility.ts';
+import { NOT_PAYMENT_ELIGIBLE, paymentTokenForApp } from '#shared/domain/cards/payment-eligibility.ts';
 
 /** GET /v14/payment_token: as v15, but a user with no card to pay with is the documented 404 `no_credit_card`. */
 export const handler = apiHandler(

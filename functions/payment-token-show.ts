@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { paymentTokenForApp } from '#shared/domain/payment-eligibility.ts';
+import { paymentTokenForApp } from '#shared/domain/cards/payment-eligibility.ts';
 
 /**
  * GET /v15/payment_token: the QR code data a POS scans to identify the user, with the app's banner: a user with

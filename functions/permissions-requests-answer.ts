@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { answerPermissionsRequest } from '#shared/domain/permissions-requests.ts';
+import { answerPermissionsRequest } from '#shared/domain/identity/permissions-requests.ts';
 import { pathId } from '#shared/schemas/params.ts';
 import { permissionsRequestAnswer } from '#shared/schemas/identity-requests.ts';
 

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireApp } from '#shared/http/handler.ts';
-import { createPermissionsRequest } from '#shared/domain/permissions-requests.ts';
+import { createPermissionsRequest } from '#shared/domain/identity/permissions-requests.ts';
 import { permissionsRequestCreation } from '#shared/schemas/identity-requests.ts';
 
 /**

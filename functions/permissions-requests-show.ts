@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireApp } from '#shared/http/handler.ts';
-import { showPermissionsRequest } from '#shared/domain/permissions-requests.ts';
+import { showPermissionsRequest } from '#shared/domain/identity/permissions-requests.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 /** GET /v15/apps/permissions_requests/:id (app token): poll a request; only the app that asked sees it. */

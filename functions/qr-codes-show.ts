@@ -4,8 +4,8 @@ import { create as createQrCode } from 'qrcode/lib/core/qrcode.js';
 import { renderToBuffer } from 'qrcode/lib/renderer/png.js';
 import { unprocessable } from '#shared/errors.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { encodePaymentCode, preferencesFromQuery, QR_COLOR_HEX } from '#shared/domain/payment-codes.ts';
-import { paymentTokenData } from '#shared/domain/payment-eligibility.ts';
+import { encodePaymentCode, preferencesFromQuery, QR_COLOR_HEX } from '#shared/domain/cards/payment-codes.ts';
+import { paymentTokenData } from '#shared/domain/cards/payment-eligibility.ts';
 
 /**
  * GET /v15/qr_codes?preferences[color]=0&preferences[tip_percent]=10 (the Ruby gem's qr_codes.get): the user's QR

@@ -1,5 +1,5 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { REGISTRATION_NOT_FOUND, lookUpRegistration } from '#shared/domain/app-users.ts';
+import { REGISTRATION_NOT_FOUND, lookUpRegistration } from '#shared/domain/identity/app-users.ts';
 import { registrationQuery } from '#shared/schemas/identity-requests.ts';
 
 /** GET /v15/registration?api_key=&email= (iOS, Android): is this email registered, and through which app? */

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { createAddress, serializeAddress } from '#shared/domain/addresses.ts';
+import { createAddress, serializeAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
 
 /** POST /v15/user_addresses */

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { deleteAddress, serializeAddress } from '#shared/domain/addresses.ts';
+import { deleteAddress, serializeAddress } from '#shared/domain/identity/addresses.ts';
 import { addressIdParams } from '#shared/schemas/addresses.ts';
 
 /** DELETE /v15/user_addresses/{id}: answers 200 with the deleted address, like credit card deletion. */

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { serializeAddress, updateAddress } from '#shared/domain/addresses.ts';
+import { serializeAddress, updateAddress } from '#shared/domain/identity/addresses.ts';
 import { addressIdParams, updateAddressBody } from '#shared/schemas/addresses.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { appIdForApiKey } from '#shared/domain/apps.ts';
-import { createUser, serializeUser } from '#shared/domain/users.ts';
-import { NO_TOTALS } from '#shared/domain/user-totals.ts';
+import { appIdForApiKey } from '#shared/domain/identity/apps.ts';
+import { createUser, serializeUser } from '#shared/domain/identity/users.ts';
+import { NO_TOTALS } from '#shared/domain/identity/user-totals.ts';
 import { createUserBody } from '#shared/schemas/users.ts';
 import { invalidApiKey } from '#shared/errors.ts';
 

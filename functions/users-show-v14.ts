@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserWithTotals, serializeUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser } from '#shared/domain/identity/users.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
 

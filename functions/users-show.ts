@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserWithTotals, serializeUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser } from '#shared/domain/identity/users.ts';
 
 /** GET /v15/users: the token's user, with the custom attributes of the token's app. */
 export const handler = apiHandler('users-show', { summary: "Get the token's user" }, async (request) => {

@@ -1,5 +1,5 @@
 import { apiHandler, ok, requireUser } from '#shared/http/handler.ts';
-import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/users.ts';
+import { getUserWithTotals, serializeUser, updateUser } from '#shared/domain/identity/users.ts';
 import { updateUserBody } from '#shared/schemas/users.ts';
 
 /** PUT /v15/users: changes the token's user; only an unlimited (username-and-password) token may. A new password revokes the account's other tokens. */

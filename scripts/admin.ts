@@ -21,10 +21,10 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ApiError } from '#shared/errors.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { createApp, getApp, rotateClientSecret } from '#shared/domain/apps.ts';
-import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants.ts';
-import { createUser, getUser } from '#shared/domain/users.ts';
-import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/locations.ts';
+import { createApp, getApp, rotateClientSecret } from '#shared/domain/identity/apps.ts';
+import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants/merchants.ts';
+import { createUser, getUser } from '#shared/domain/identity/users.ts';
+import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/merchants/locations.ts';
 import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;

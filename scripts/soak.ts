@@ -168,9 +168,9 @@ async function startStack() {
   rmSync(scratch, { recursive: true, force: true });
 
   const [{ createUser }, { issueToken }, { addCreditCard }, { USER_PERMISSIONS }] = await Promise.all([
-    import('#shared/domain/users.ts'),
+    import('#shared/domain/identity/users.ts'),
     import('#shared/auth/tokens.ts'),
-    import('#shared/domain/credit-cards.ts'),
+    import('#shared/domain/cards/credit-cards.ts'),
     import('#shared/routes.ts'),
   ]);
   const customers: Customer[] = [];
@@ -373,7 +373,7 @@ async function main(): Promise<number> {
     );
     const elapsedSeconds = (Date.now() - startedAt.getTime()) / 1000;
 
-    const { auditLedger } = await import('#shared/domain/ledger.ts');
+    const { auditLedger } = await import('#shared/domain/money/ledger.ts');
     const audit = await auditLedger();
 
     const all = [...latencies.values()].flat().sort((a, b) => a - b);

@@ -4,10 +4,10 @@
  * card each. Each optional piece is created on its own, so a missing or changed area only makes
  * the scenarios that need it "not available" instead of stopping the bench.
  */
-import { createApp } from '#shared/domain/apps.ts';
-import { MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
-import { createMerchant } from '#shared/domain/merchants.ts';
-import { createUser } from '#shared/domain/users.ts';
+import { createApp } from '#shared/domain/identity/apps.ts';
+import { MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import { createMerchant } from '#shared/domain/merchants/merchants.ts';
+import { createUser } from '#shared/domain/identity/users.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS } from '#shared/routes.ts';
 
@@ -62,7 +62,7 @@ const ALL_DAY = [
 ];
 
 export async function createLocationFor(merchantId: number, index = 0): Promise<number> {
-  const { createLocation } = await import('#shared/domain/locations.ts');
+  const { createLocation } = await import('#shared/domain/merchants/locations.ts');
   const location = await createLocation({
     merchant_id: merchantId,
     name: `Bench ${index}`,
@@ -107,7 +107,7 @@ export async function seedWorld(runId: string): Promise<World> {
   await setChargeLimits({ appId: app.app_id }, { per_order_amount: MAX_CHARGE_LIMIT, monthly_amount: MAX_CHARGE_LIMIT });
 
   await attempt(world.problems, 'credit cards', async () => {
-    const { addCreditCard } = await import('#shared/domain/credit-cards.ts');
+    const { addCreditCard } = await import('#shared/domain/cards/credit-cards.ts');
     const { SANDBOX_NONCES } = await import('#shared/payments/sandbox.ts');
     await inBatches(users.length, 4, (index) => addCreditCard(users[index]!.userId, `${SANDBOX_NONCES.valid}-bench-${runId}-${index}`));
   });
@@ -140,9 +140,9 @@ export async function seedWorld(runId: string): Promise<World> {
     });
     await attempt(world.problems, 'delivery addresses', async () => {
       // A kitchen that delivers (with a menu) and an address inside its area for a few users.
-      const { createLocation } = await import('#shared/domain/locations.ts');
+      const { createLocation } = await import('#shared/domain/merchants/locations.ts');
       const { createMenuForLocation } = await import('#shared/domain/order-ahead/menu.ts');
-      const { createAddress } = await import('#shared/domain/addresses.ts');
+      const { createAddress } = await import('#shared/domain/identity/addresses.ts');
       const kitchen = await createLocation({
         merchant_id: merchant.merchant_id,
         name: 'Bench kitchen',

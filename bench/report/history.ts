@@ -12,8 +12,8 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
-import { createMerchant } from '#shared/domain/merchants.ts';
-import { createApp } from '#shared/domain/apps.ts';
+import { createMerchant } from '#shared/domain/merchants/merchants.ts';
+import { createApp } from '#shared/domain/identity/apps.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { median, round } from '../harness/measure.ts';
 import { completeOrder, completeOrders, createMany, type Api } from '../scenarios/scenarios.ts';

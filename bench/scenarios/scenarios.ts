@@ -340,7 +340,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     consumable: true,
     async prepare({ world, count, runId }) {
       // Users of its own: a rotation kills the QR codes the money scenarios scan.
-      const { createUser } = await import('#shared/domain/users.ts');
+      const { createUser } = await import('#shared/domain/identity/users.ts');
       const { issueToken } = await import('#shared/auth/tokens.ts');
       const { USER_PERMISSIONS } = await import('#shared/routes.ts');
       const tokens = await createMany(count, 8, async (index) => {
@@ -1009,7 +1009,7 @@ async function appToken(appId: number): Promise<string> {
 
 /** `count` fresh apps with their own tokens: each app an audience of its own (at most 10 endpoints each). */
 async function benchApps(world: World, count: number): Promise<{ appId: number; token: string }[]> {
-  const { createApp } = await import('#shared/domain/apps.ts');
+  const { createApp } = await import('#shared/domain/identity/apps.ts');
   return createMany(count, 8, async (index) => {
     const { app } = await createApp({ name: `Bench webhooks ${index}`, global: false, merchantIds: [world.merchantId] });
     return { appId: app.app_id, token: await appToken(app.app_id) };

@@ -3,7 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { keys, PUSH_DEVICE_PREFIX, PUSH_SENT_PREFIX } from '#shared/db/keys.ts';
-import { GIFT_CARD_RECEIPTS } from '#shared/domain/push/notifications.ts';
+import { GIFT_CARD_RECEIPTS } from '#shared/domain/notifications/notifications.ts';
 import type { ApiFunction } from './api-function.ts';
 
 export interface PushNotificationsProps {
@@ -17,7 +17,7 @@ export interface PushNotificationsProps {
 }
 
 /**
- * The stream records push notifications follow (shared/domain/push/notifications.ts), as event source mapping
+ * The stream records push notifications follow (shared/domain/notifications/notifications.ts), as event source mapping
  * filter patterns beside the event and mail ones (infra/constructs/webhook-delivery.ts).
  */
 export const PUSH_STREAM_FILTERS = [

@@ -80,7 +80,7 @@ export class WebhookDelivery extends Construct {
       timeout: Duration.seconds(60),
     });
     this.streamFunction.bindTable({ table: props.table, accessMode: 'RO' });
-    // It also sends the mail outbox (shared/domain/mail-outbox.ts): it marks mail items sent, and may update
+    // It also sends the mail outbox (shared/domain/notifications/mail-outbox.ts): it marks mail items sent, and may update
     // nothing else (the mail partitions only). Its SES permission and MAIL_FROM come from the Mail construct.
     this.streamFunction.addToRolePolicy(
       new PolicyStatement({
@@ -89,7 +89,7 @@ export class WebhookDelivery extends Construct {
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [MAIL_PARTITIONS] } },
       }),
     );
-    // Composing a password-reset mail (shared/domain/password-resets.ts) makes its link's secret then and stores
+    // Composing a password-reset mail (shared/domain/identity/password-resets.ts) makes its link's secret then and stores
     // the digest: PutItem on those partitions only.
     this.streamFunction.addToRolePolicy(
       new PolicyStatement({
@@ -108,7 +108,7 @@ export class WebhookDelivery extends Construct {
         retryAttempts: 20,
         onFailure: new SqsDlq(this.streamFailures),
         // Inserted event items and inserted mail items (the mail outbox), and the writes push notifications follow
-        // (shared/domain/push/notifications.ts): an order-ahead order written completed or rejected, an earned
+        // (shared/domain/notifications/notifications.ts): an order-ahead order written completed or rejected, an earned
         // reward, a gift card load. Never other updates, nor expiries. Five filters: Lambda's default quota.
         filters: [
           ...['EVENT', 'MAIL'].map((sortKey) =>

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { listTickets } from '#shared/domain/app-surface/tickets.ts';
 import { backfillLocationChanges } from '#shared/domain/app-surface/location-summaries.ts';

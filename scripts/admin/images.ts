@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
-import { getLocation } from '#shared/domain/locations.ts';
+import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { findMenuItem, getMenuById } from '#shared/domain/order-ahead/menu.ts';
 import { IMAGE_FORMAT, IMAGE_KINDS, objectKey, recordImage, variantsOf, type ImageKind, type ImageSubject } from '#shared/domain/app-surface/images.ts';

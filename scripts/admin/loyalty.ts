@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { CAMPAIGN_KINDS, CampaignInputError, createCampaign, type CampaignInput, type CampaignKind, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
 

@@ -6,7 +6,7 @@
  *   their menu (`pickup_menu_url`, `delivery_menu_url`; docs/locations.md). Idempotent.
  */
 import { allLocationItems } from '#shared/domain/app-surface/location-summaries.ts';
-import { setMerchantTipPreference, updateLocation } from '#shared/domain/locations.ts';
+import { setMerchantTipPreference, updateLocation } from '#shared/domain/merchants/locations.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { TIP_PREFERENCES, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';

@@ -7,10 +7,15 @@
  * - gifts-return-unclaimed: gives held gifts nobody claimed in time back to their buyers' cards (run daily).
  */
 import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
-import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
-import { auditLedger, migrateLedger } from '#shared/domain/ledger.ts';
-import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/charge-limits.ts';
-import { CreditBudgetMerchantMissing, DEFAULT_DAILY_CREDIT_BUDGET, MAX_DAILY_CREDIT_BUDGET, setDailyCreditBudget } from '#shared/domain/merchant-budget.ts';
+import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
+import { auditLedger, migrateLedger } from '#shared/domain/money/ledger.ts';
+import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import {
+  CreditBudgetMerchantMissing,
+  DEFAULT_DAILY_CREDIT_BUDGET,
+  MAX_DAILY_CREDIT_BUDGET,
+  setDailyCreditBudget,
+} from '#shared/domain/money/merchant-budget.ts';
 
 export const auditCommand: AdminCommand = {
   summary:

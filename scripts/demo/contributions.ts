@@ -2,7 +2,7 @@
  * Contribution targets (charities) for GET /v14/contributions/targets: a short curated list, as operators
  * would make it through the same domain call.
  */
-import { createContributionTarget, type ContributionTargetInput } from '#shared/domain/contribution-targets.ts';
+import { createContributionTarget, type ContributionTargetInput } from '#shared/domain/pos/contribution-targets.ts';
 import type { DemoContext } from './seed.ts';
 
 export const DEMO_CONTRIBUTION_TARGETS: readonly ContributionTargetInput[] = [

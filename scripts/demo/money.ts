@@ -6,8 +6,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { addGiftCardValue } from '#shared/domain/gift-cards.ts';
-import { addCredit } from '#shared/domain/ledger.ts';
+import { addGiftCardValue } from '#shared/domain/money/gift-cards.ts';
+import { addCredit } from '#shared/domain/money/ledger.ts';
 import { completeProposedOrder, proposeOrder } from '#shared/domain/orders/proposals.ts';
 import { completedOrderBody, giftCardValueAdditionBody, proposedOrderBody } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';

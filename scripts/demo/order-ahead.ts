@@ -4,9 +4,9 @@
  * a breakfast-only category, an upsell triggered by the burrito) and a delivery address of the first
  * demo user inside its delivery area.
  */
-import { createAddress } from '#shared/domain/addresses.ts';
+import { createAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
-import { createLocation } from '#shared/domain/locations.ts';
+import { createLocation } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
 import { menuUrl } from '#shared/domain/order-ahead/menu-view.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';

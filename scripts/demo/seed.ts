@@ -14,11 +14,11 @@ import { log } from '#shared/log.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS } from '#shared/routes.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { createApp } from '#shared/domain/apps.ts';
-import { createMerchant } from '#shared/domain/merchants.ts';
-import { createUser } from '#shared/domain/users.ts';
-import { createLocation, parseHoursSpec } from '#shared/domain/locations.ts';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { createApp } from '#shared/domain/identity/apps.ts';
+import { createMerchant } from '#shared/domain/merchants/merchants.ts';
+import { createUser } from '#shared/domain/identity/users.ts';
+import { createLocation, parseHoursSpec } from '#shared/domain/merchants/locations.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { LIMITED_FUNDS_AMOUNT, SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { DEMO_APP, DEMO_LOCATIONS, DEMO_MERCHANT, DEMO_OTHER_MERCHANT, DEMO_PLACES, DEMO_USERS } from './foundation-data.ts';
 

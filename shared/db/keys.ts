@@ -80,7 +80,7 @@ export const keys = {
   user: (userId: number): Key => ({ pk: `USER#${userId}`, sk: USER_SORT }),
   /**
    * A user's platform-wide totals (the User resource's orders_count, merchants_visited_count,
-   * total_savings_amount; shared/domain/user-totals.ts), apart from the profile item so order transactions
+   * total_savings_amount; shared/domain/identity/user-totals.ts), apart from the profile item so order transactions
    * never conflict with profile updates. Its sort key sorts right after the profile's.
    */
   userTotals: (userId: number): Key => ({ pk: `USER#${userId}`, sk: USER_TOTALS_SORT }),
@@ -170,7 +170,7 @@ export const keys = {
   locationOrders: (locationId: number) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: ORDER_SORT }),
   /** Whether a value (a paging cursor) can be the index sort key of an order (either order index). */
   isUserOrdersSortKey: (value: string): boolean => value.startsWith(ORDER_SORT),
-  /** The open expiring merchant-funded credit grants of a user at a merchant (shared/domain/credit.ts). */
+  /** The open expiring merchant-funded credit grants of a user at a merchant (shared/domain/money/credit.ts). */
   creditGrants: (userId: number, merchantId: number): Key => ({ pk: `USER#${userId}`, sk: `CREDITGRANTS#${padId(merchantId)}` }),
   /** A merchant-funded credit grant (POST /v15/merchant_funded_credits). */
   creditGrant: (uuid: string): Key => ({ pk: `MFCREDIT#${uuid}`, sk: 'MFCREDIT' }),

@@ -2,7 +2,7 @@
  * The mail outbox: an email a change owes someone is an item of the SAME TransactWriteItems as the change,
  * so the mail exists if and only if the change committed, and the request answers without waiting for SES.
  * The table's stream hands each inserted mail item to functions/events-stream.ts, which sends it and marks it
- * sent (shared/domain/mail-outbox.ts; docs/events.md, "Email from the outbox"). One item per mail, keyed by
+ * sent (shared/domain/notifications/mail-outbox.ts; docs/events.md, "Email from the outbox"). One item per mail, keyed by
  * what owes it (`gcorder:<uuid>`), written with `attribute_not_exists(pk)`: one change, one mail.
  *
  * The item holds the recipient's address and the rendered message (personal data: docs/security.md); the
@@ -28,7 +28,7 @@ export interface OutboxMail {
 /**
  * A mail written before anyone looks at who its recipient is: the request that owes it answers the same way
  * whether or not the address is a user's (docs/security.md, "No registration oracle"), and the sender composes
- * it when it sends it (shared/domain/mail-outbox.ts), for a registered user only. `inputs` are what the
+ * it when it sends it (shared/domain/notifications/mail-outbox.ts), for a registered user only. `inputs` are what the
  * composer needs besides the address (never a secret: a secret it mails is made when it is composed).
  */
 export const MAIL_COMPOSERS = ['password-reset', 'permissions-request'] as const;
@@ -49,7 +49,7 @@ export interface MailItem extends Partial<OutboxMail> {
   inputs?: Record<string, string | number>;
   /** Set once SES accepted it (the body is then removed). */
   sent_at?: string;
-  /** Set when SES refused it for good (shared/domain/mail-outbox.ts): never retried. */
+  /** Set when SES refused it for good (shared/domain/notifications/mail-outbox.ts): never retried. */
   failed_at?: string;
   failure?: string;
   /** Set when its composer had nothing to send (the address is no user's): never sent. */

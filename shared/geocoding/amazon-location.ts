@@ -12,7 +12,7 @@ import type { Geocoder, PostalAddress, Position } from '#shared/geocoding/geocod
  * - `IntendedUse: Storage`, because the position is stored with the address (the service's terms
  *   require it for results that are kept).
  * - A bounded wait: geocoding is a convenience; when the service is slow or failing the address is
- *   saved without coordinates (shared/domain/addresses.ts logs it) rather than failing the request.
+ *   saved without coordinates (shared/domain/identity/addresses.ts logs it) rather than failing the request.
  * - @aws-sdk/client-geo-places is loaded on the first geocoding, not at import (`loadedOnFirstUse`,
  *   shared/env.ts). index.ts imports this module only when chosen, but a bundle inlines it, and esbuild
  *   hoists its static imports of external packages to the top of the (ESM) bundle: the address functions

@@ -1,5 +1,5 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { createAccessToken } from '#shared/domain/access-tokens.ts';
+import { createAccessToken } from '#shared/domain/identity/access-tokens.ts';
 import { accessTokenRequest } from '#shared/schemas/identity-requests.ts';
 
 /**

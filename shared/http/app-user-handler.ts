@@ -1,7 +1,7 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
-import { appOfRequest, createUserWithToken } from '#shared/domain/app-users.ts';
-import { serializeUser } from '#shared/domain/users.ts';
-import { NO_TOTALS } from '#shared/domain/user-totals.ts';
+import { appOfRequest, createUserWithToken } from '#shared/domain/identity/app-users.ts';
+import { serializeUser } from '#shared/domain/identity/users.ts';
+import { NO_TOTALS } from '#shared/domain/identity/user-totals.ts';
 import { appUserRequest } from '#shared/schemas/identity-requests.ts';
 
 /**

@@ -1,15 +1,15 @@
 /**
  * The Idempotency-Key adapter of the handlers: takes the header, the token's subject (the key's scope),
  * every principal of the credentials (the caller), the method, the path and the body from the request;
- * shared/domain/idempotency.ts stores and replays.
+ * shared/domain/money/idempotency.ts stores and replays.
  */
 import type { TransactItem } from '#shared/db/transactions.ts';
-import { withIdempotency, type IdempotencyContext, type StoredResponse } from '#shared/domain/idempotency.ts';
+import { withIdempotency, type IdempotencyContext, type StoredResponse } from '#shared/domain/money/idempotency.ts';
 import type { ApiRequest } from '#shared/http/handler.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** The key's limits, for the OpenAPI document (which may not import the domain). */
-export { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/domain/idempotency.ts';
+export { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/domain/money/idempotency.ts';
 
 type KeyedRequest = Pick<ApiRequest<unknown, unknown, unknown>, 'headers' | 'credentials' | 'rawPath' | 'event'>;
 

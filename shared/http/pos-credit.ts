@@ -8,7 +8,7 @@ import { customerCreditAtLocation, locationCredit } from '#shared/domain/pos/cre
 import { ok, requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { locationParams, merchantFundedCreditBody, merchantFundedCreditQuery } from '#shared/schemas/pos-money.ts';
 
-// 409: expiring a due grant kept losing races on the balance (shared/domain/credit.ts `expireCredit`).
+// 409: expiring a due grant kept losing races on the balance (shared/domain/money/credit.ts `expireCredit`).
 export const locationCreditSpec = { params: locationParams };
 
 /** A user's potential credit at a location; without a user token (v14) a new user's: 0. */

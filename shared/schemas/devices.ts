@@ -6,7 +6,7 @@ import { named } from './registry.ts';
  * An APNs device token as iOS sends it: hex (upper-case from the SDK; any case accepted and stored upper-case),
  * a whole number of bytes. Today's tokens are 32 bytes; Apple says they may grow, so up to 100. The SDK's own
  * examples use 4-byte tokens (`A60F7DB9`), so that is the least: SNS refuses a token APNs would not take, and the
- * sender then drops the device (shared/domain/push/notifications.ts).
+ * sender then drops the device (shared/domain/notifications/notifications.ts).
  */
 export const APN_TOKEN_PATTERN = /^(?:[0-9A-Fa-f]{2}){4,100}$/;
 export const apnToken = z.pipe(

@@ -12,7 +12,7 @@ import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
 
 /**
  * The scanned QR string as POS clients send it, whole: the app may have appended its payment preferences,
- * which the domain reads off it with the one parser of shared/domain/payment-codes.ts.
+ * which the domain reads off it with the one parser of shared/domain/cards/payment-codes.ts.
  */
 const paymentTokenData = z.string().check(z.maxLength(PAYMENT_TOKEN_DATA_MAX));
 const flag = z.pipe(

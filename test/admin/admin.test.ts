@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { runAdmin, type CliResult } from '../support/admin.ts';
-import { appIdForApiKey } from '#shared/domain/apps.ts';
+import { appIdForApiKey } from '#shared/domain/identity/apps.ts';
 
 const api = useTestApi();
 

@@ -9,7 +9,7 @@ import { seedDemoIfEmpty } from '../../scripts/demo/seed.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { scanAll } from '#shared/db/reads.ts';
-import { CONTRA_ENTRY, creditAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/ledger.ts';
+import { CONTRA_ENTRY, creditAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/money/ledger.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { orderWorld } from '../support/money.ts';
 import { clientPayload } from '../support/client-payloads.ts';

@@ -5,7 +5,7 @@ import { runAdmin } from '../support/admin.ts';
 import { loadGiftCard, orderWorld, placeOrder } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

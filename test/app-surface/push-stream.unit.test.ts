@@ -1,11 +1,11 @@
 /**
- * Which stream records owe a push (shared/domain/push/notifications.ts notificationsOfStream), on the items as the
+ * Which stream records owe a push (shared/domain/notifications/notifications.ts notificationsOfStream), on the items as the
  * writers store them: the end-to-end cases are test/app-surface/push-notifications.test.ts's; here the ones that
  * need another area's writes (a held gift claimed at sign-up) or must stay silent.
  */
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
-import { notificationsOfStream } from '#shared/domain/push/notifications.ts';
+import { notificationsOfStream } from '#shared/domain/notifications/notifications.ts';
 
 const ledgerLeg = (account: string, kind: string, contra: string, amount: number, entryId: string) => ({
   ...keys.ledgerEntry(account, entryId),

@@ -14,7 +14,7 @@ import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { locationFixture } from '../support/locations.ts';
 import { runAdmin } from '../support/admin.ts';
 import { sentEmails } from '../../scripts/local/ses.ts';
-import { createLocation, LocationInputError } from '#shared/domain/locations.ts';
+import { createLocation, LocationInputError } from '#shared/domain/merchants/locations.ts';
 import { getFeedback, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { DEFAULT_SUPPORT_EMAIL } from '#shared/domain/app-surface/tickets.ts';
 

@@ -10,7 +10,7 @@ import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { uniqueNonce } from '../support/cards.ts';
 import { clientPayload, missingKeys } from '../support/client-payloads.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
-import { DEFAULT_CHARGE_LIMITS } from '#shared/domain/charge-limits.ts';
+import { DEFAULT_CHARGE_LIMITS } from '#shared/domain/money/charge-limits.ts';
 
 const api = useTestApi();
 const iosList = clientPayload('ios_v14_credit_cards__list.json');

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { clientPayload } from '../support/client-payloads.ts';
-import { getCreditCard } from '#shared/domain/credit-cards.ts';
+import { getCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { LIMITED_FUNDS_AMOUNT, SANDBOX_CARD_NUMBERS, sandboxEncrypt } from '#shared/payments/sandbox.ts';
 

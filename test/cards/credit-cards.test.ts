@@ -3,8 +3,8 @@ import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { cardFixture, uniqueNonce } from '../support/cards.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
-import { getUser } from '#shared/domain/users.ts';
-import { getCreditCard, promotedCard } from '#shared/domain/credit-cards.ts';
+import { getUser } from '#shared/domain/identity/users.ts';
+import { getCreditCard, promotedCard } from '#shared/domain/cards/credit-cards.ts';
 
 const api = useTestApi();
 let appId: number;

@@ -8,8 +8,8 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
-import { setMerchantTipPreference } from '#shared/domain/locations.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
+import { setMerchantTipPreference } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
 import { TIP_PREFERENCES } from '#shared/schemas/vocabularies.ts';

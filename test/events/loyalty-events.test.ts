@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
-import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
+import { creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { verifySignature } from '#shared/domain/events/signature.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';

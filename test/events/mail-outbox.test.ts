@@ -14,7 +14,7 @@ import { mailTo } from '../support/mailbox.ts';
 import { startEventPipeline, waitUntil } from '../support/webhooks.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 type RelayMode = 'forward' | 'unavailable' | 'reject';
 

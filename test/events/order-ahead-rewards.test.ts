@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { verifySignature } from '#shared/domain/events/signature.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';

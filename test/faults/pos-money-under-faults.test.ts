@@ -17,12 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { table } from '#shared/db/client.ts';
 import { scanAll } from '#shared/db/reads.ts';
 import { setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { startTestApi, useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { keptCharges, observeGateway, voidedCharges, type GatewayCalls } from './observed-gateway.ts';
 import { callWithRetries, inParallel, newRetryLog, runUnderFaults } from './retrying-client.ts';
 

@@ -37,8 +37,8 @@ vi.mock('#shared/auth/tokens.ts', async (importOriginal) => ({
  */
 const locationReads = vi.hoisted(() => ({ answers: [] as (() => Promise<unknown>)[] }));
 
-vi.mock('#shared/domain/locations.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('#shared/domain/locations.ts')>()),
+vi.mock('#shared/domain/merchants/locations.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#shared/domain/merchants/locations.ts')>()),
   getLocation: async (locationId: number) => {
     read.events.push(`location ${locationId} read sent`);
     return (locationReads.answers.shift() ?? (async () => undefined))();

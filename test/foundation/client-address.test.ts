@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER, clientAddress } from '#shared/http/client-address.ts';
-import { REGISTRATION_LOOKUPS_PER_CLIENT } from '#shared/domain/app-users.ts';
+import { REGISTRATION_LOOKUPS_PER_CLIENT } from '#shared/domain/identity/app-users.ts';
 import { VIEWER_ADDRESS_FUNCTION_CODE } from '../../infra/constructs/edge-distribution.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';

@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { contextWithRemaining } from '../support/lambda-invocation.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
-import { cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { cardAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { MAX_ITEM_NESTING } from '#shared/schemas/money.ts';
 

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
-import { createUser } from '#shared/domain/users.ts';
-import { LOCATIONS_PAGE_SIZE } from '#shared/domain/locations.ts';
+import { createUser } from '#shared/domain/identity/users.ts';
+import { LOCATIONS_PAGE_SIZE } from '#shared/domain/merchants/locations.ts';
 import { ORDERS_PAGE_SIZE } from '#shared/domain/orders/user-orders.ts';
 import { LOCATION_ORDERS_PAGE_SIZE } from '#shared/domain/orders/merchant-orders.ts';
 import { EVENTS_PAGE_SIZE } from '#shared/domain/events/events.ts';

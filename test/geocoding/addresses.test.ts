@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
-import { distanceInMeters } from '#shared/domain/locations.ts';
+import { distanceInMeters } from '#shared/domain/merchants/locations.ts';
 import { sandboxPosition } from '#shared/geocoding/sandbox.ts';
 import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';

@@ -8,7 +8,7 @@ import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { PAYMENT_TOKEN_LIFETIME_SECONDS, PAYMENT_TOKEN_RENEWAL_SECONDS } from '#shared/domain/payment-tokens.ts';
+import { PAYMENT_TOKEN_LIFETIME_SECONDS, PAYMENT_TOKEN_RENEWAL_SECONDS } from '#shared/domain/cards/payment-tokens.ts';
 import { useTestApi } from '../support/api.ts';
 import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 

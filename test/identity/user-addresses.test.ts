@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { callWithBody } from '../support/identity.ts';
-import { MAX_ADDRESSES_PER_USER } from '#shared/domain/addresses.ts';
+import { MAX_ADDRESSES_PER_USER } from '#shared/domain/identity/addresses.ts';
 
 const api = useTestApi();
 let appId: number;

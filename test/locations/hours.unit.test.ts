@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayHours, openState, parseHoursSpec, LocationInputError } from '#shared/domain/locations.ts';
+import { displayHours, openState, parseHoursSpec, LocationInputError } from '#shared/domain/merchants/locations.ts';
 
 // 2024-01-08 is a Monday. New York is UTC-5 in January, Los Angeles UTC-8.
 const mondayAt = (utcTime: string, dayOffset = 0) => new Date(Date.parse(`2024-01-08T${utcTime}Z`) + dayOffset * 86_400_000);

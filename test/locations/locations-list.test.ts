@@ -3,7 +3,7 @@ import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture, nextLink } from '../support/locations.ts';
 import { walkPages } from '../support/paging.ts';
-import { distanceInMeters, LOCATIONS_PAGE_SIZE, type LocationItem } from '#shared/domain/locations.ts';
+import { distanceInMeters, LOCATIONS_PAGE_SIZE, type LocationItem } from '#shared/domain/merchants/locations.ts';
 
 const CONTRACT_FIELDS = [
   'accepts_tips_in_store',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openState, parseHoursSpec } from '#shared/domain/locations.ts';
+import { openState, parseHoursSpec } from '#shared/domain/merchants/locations.ts';
 import { canonicalTimeZones, isValidTimeZone, localTime, WEEKDAYS } from '#shared/time.ts';
 
 /** The answer as Intl gives it: what localTime returned before it read the process clock, and still does for aliases. */

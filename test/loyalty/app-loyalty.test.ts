@@ -10,7 +10,7 @@ import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { locationFixture } from '../support/locations.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { clientPayload, missingKeys } from '../support/client-payloads.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 

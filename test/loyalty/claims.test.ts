@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture, legacyFixture, uniqueCode } from '../support/loyalty.ts';
-import { creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
 const api = useTestApi();

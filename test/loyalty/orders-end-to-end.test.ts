@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { accrue, qualifyingItemCount } from '#shared/domain/loyalty/progress.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import type { ProgressItem } from '#shared/domain/loyalty/user-state.ts';

@@ -4,7 +4,7 @@ import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { locationFixture } from '../support/locations.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 
 const api = useTestApi();

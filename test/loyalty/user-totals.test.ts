@@ -1,5 +1,5 @@
 /**
- * The User resource's totals (docs/identity.md, "What the totals count"; shared/domain/user-totals.ts):
+ * The User resource's totals (docs/identity.md, "What the totals count"; shared/domain/identity/user-totals.ts):
  * orders_count, merchants_visited_count and total_savings_amount follow completed orders across merchants,
  * are taken back by refunds, count a replayed or repeated completion once, and count each of a user's
  * concurrent orders once. Kept in the order's own transaction beside the per-merchant totals, which merchant
@@ -16,7 +16,7 @@ import { complete, completeBody, orderWorld, propose, type OrderWorld } from '..
 import { campaignFixture } from '../support/loyalty.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

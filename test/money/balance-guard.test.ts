@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
-import { addCredit, auditLedger, balanceChangeItems, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { addCredit, auditLedger, balanceChangeItems, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { useTestApi } from '../support/api.ts';
 
 // Starts the local table the balance writes below go to.

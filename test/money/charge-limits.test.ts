@@ -13,8 +13,8 @@ import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
 import { observeGateway } from '../support/gateway.ts';
-import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { DEFAULT_CHARGE_LIMITS } from '#shared/domain/charge-limits.ts';
+import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
+import { DEFAULT_CHARGE_LIMITS } from '#shared/domain/money/charge-limits.ts';
 
 const api = useTestApi();
 const gateway = observeGateway();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

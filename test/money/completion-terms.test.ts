@@ -8,7 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose } from '../support/money.ts';
 import { locationFixture } from '../support/locations.ts';
 import { observeGateway } from '../support/gateway.ts';
-import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 const gateway = observeGateway();

@@ -11,7 +11,7 @@ import { completeBody, loadGiftCard, orderWorld, propose, type OrderWorld } from
 import { campaignFixture } from '../support/loyalty.ts';
 import { observeGateway } from '../support/gateway.ts';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { db, table } from '#shared/db/client.ts';
 
 const api = useTestApi();

@@ -13,8 +13,8 @@ import { campaignFixture } from '../support/loyalty.ts';
 import { orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { budgetDay, DEFAULT_DAILY_CREDIT_BUDGET, PER_OPERATION_CAP } from '#shared/domain/merchant-budget.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
+import { budgetDay, DEFAULT_DAILY_CREDIT_BUDGET, PER_OPERATION_CAP } from '#shared/domain/money/merchant-budget.ts';
 
 const api = useTestApi();
 

@@ -1,11 +1,11 @@
 /**
- * The bucket allocation behind expiry per grant (shared/domain/credit-expiry.ts), without a database:
+ * The bucket allocation behind expiry per grant (shared/domain/money/credit-expiry.ts), without a database:
  * named cases, then a property: random sequences of grants, earnings, spends, pauses, claw-backs and
  * refunds, with each grant expired when due, checked against a model that keeps the buckets as it goes.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry, type OpenGrant } from '#shared/domain/credit-expiry.ts';
+import { replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry, type OpenGrant } from '#shared/domain/money/credit-expiry.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

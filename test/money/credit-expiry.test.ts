@@ -9,7 +9,7 @@ import { useTestApi } from '../support/api.ts';
 import { creditLedger, grantCredit, openGrants, passGrantExpiry } from '../support/credit-grants.ts';
 import { uniqueCode, campaignFixture } from '../support/loyalty.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { seedDemoIfEmpty } from '../../scripts/demo/seed.ts';
-import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 
 const api = useTestApi();
 

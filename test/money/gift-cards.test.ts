@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, moneyWorld } from '../support/money.ts';
-import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

@@ -18,8 +18,8 @@ import { runAdmin } from '../support/admin.ts';
 import { startEventPipeline } from '../support/webhooks.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { heldAccountKey, MAX_HELD_GIFTS_PER_EMAIL, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/held-gifts.ts';
+import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { heldAccountKey, MAX_HELD_GIFTS_PER_EMAIL, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
 import { GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 
 const api = useTestApi();

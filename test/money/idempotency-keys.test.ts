@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { complete, completeBody, orderWorld, placeOrder, propose } from '../support/money.ts';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
-import { claimIdempotencyKey } from '#shared/domain/idempotency.ts';
-import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
+import { claimIdempotencyKey } from '#shared/domain/money/idempotency.ts';
+import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

@@ -11,7 +11,7 @@ import { campaignFixture } from '../support/loyalty.ts';
 import { loadGiftCard, orderWorld, placeOrder } from '../support/money.ts';
 import { MAX_TRANSACT_ITEMS, type TransactItem } from '#shared/db/transactions.ts';
 import { MAX_ORDER_EFFECT_ITEMS } from '#shared/domain/loyalty/order-effects.ts';
-import { auditLedger, CONTRA_ENTRY } from '#shared/domain/ledger.ts';
+import { auditLedger, CONTRA_ENTRY } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

@@ -6,7 +6,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
-import { codesMatch } from '#shared/domain/manager-confirmation.ts';
+import { codesMatch } from '#shared/domain/merchants/manager-confirmation.ts';
 import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, windowKey } from '#shared/domain/rate-limits.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
 import { useTestApi } from '../support/api.ts';

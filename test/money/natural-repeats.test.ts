@@ -5,7 +5,7 @@
  * comes after the first committed or at the same moment. A repeat with other terms is a 422 that says so.
  */
 import { describe, expect, it } from 'vitest';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { observeGateway } from '../support/gateway.ts';

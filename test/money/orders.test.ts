@@ -3,7 +3,7 @@ import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { complete, loadGiftCard, orderWorld, placeOrder, propose } from '../support/money.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 
 const api = useTestApi();

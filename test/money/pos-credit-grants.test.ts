@@ -12,8 +12,8 @@ import { complete, orderWorld, propose, type OrderWorld } from '../support/money
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { db, table } from '#shared/db/client.ts';
-import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
-import { expiryEntryId } from '#shared/domain/credit.ts';
+import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
+import { expiryEntryId } from '#shared/domain/money/credit.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 const api = useTestApi();

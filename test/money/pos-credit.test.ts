@@ -1,6 +1,6 @@
 /**
  * POS credit checks (sdk-operations P4, P5, P6, P22) driven by the reference's bodies: every figure is
- * what the next proposed order offers and its completion applies (one definition: shared/domain/credit.ts).
+ * what the next proposed order offers and its completion applies (one definition: shared/domain/money/credit.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
@@ -8,7 +8,7 @@ import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { loadGiftCard, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

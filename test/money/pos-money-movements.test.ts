@@ -8,7 +8,7 @@ import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { auditLedger, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

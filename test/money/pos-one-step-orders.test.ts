@@ -13,7 +13,7 @@ import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 

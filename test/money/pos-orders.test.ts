@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { auditLedger } from '#shared/domain/ledger.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 const withPreferences = (data: string) => `${data}0300FALU`;

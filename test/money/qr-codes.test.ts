@@ -10,10 +10,10 @@ import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { orderWorld, propose, complete, type OrderWorld } from '../support/money.ts';
 import { clientPayload, missingKeys } from '../support/client-payloads.ts';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
-import { encodePaymentCode, parsePaymentCode } from '#shared/domain/payment-codes.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
+import { encodePaymentCode, parsePaymentCode } from '#shared/domain/cards/payment-codes.ts';
 import { sandboxEncrypt } from '#shared/payments/sandbox.ts';
-import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 const docsQr = clientPayload('docs_v15_qr_codes__show.json');

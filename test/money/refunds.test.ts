@@ -3,7 +3,7 @@ import { useTestApi } from '../support/api.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { detachedAccountKey } from '#shared/domain/orders/detached-refunds.ts';
 
 const api = useTestApi();

@@ -7,7 +7,7 @@ import { keys } from '#shared/db/keys.ts';
 import { settleOrder } from '#shared/domain/orders/settlement.ts';
 import { holdCustomer } from '#shared/domain/orders/customer-lease.ts';
 import { claimSource } from '#shared/domain/orders/lease.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { epochSeconds } from '#shared/time.ts';

@@ -5,13 +5,13 @@
  * rejected order. The provider's cut-off is shortened by configuration, never waited out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLedger, cardAccountKey, creditAccountKey, addCredit, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, addCredit, getBalance } from '#shared/domain/money/ledger.ts';
 import { chargeOrderAhead } from '#shared/domain/order-ahead/complete.ts';
 import { getProposedOrder, transitionOrder } from '#shared/domain/order-ahead/orders.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
-import { setChargeLimits } from '#shared/domain/charge-limits.ts';
+import { setChargeLimits } from '#shared/domain/money/charge-limits.ts';
 import { SANDBOX_PROVIDERS, SANDBOX_REJECTION_REASON } from '#shared/ordering/sandbox.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { stepHandler as completionSteps } from '../../functions/order-ahead-completion-steps.ts';

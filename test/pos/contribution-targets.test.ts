@@ -3,7 +3,7 @@
  * token and reads the fields below (its `id` is a string). No payload file exists; the field list is the SDK's model.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createContributionTarget, type ContributionTargetItem } from '#shared/domain/contribution-targets.ts';
+import { createContributionTarget, type ContributionTargetItem } from '#shared/domain/pos/contribution-targets.ts';
 import { DEMO_CONTRIBUTION_TARGETS } from '../../scripts/demo/contributions.ts';
 import { useTestApi } from '../support/api.ts';
 import { orderWorld, placeOrder } from '../support/money.ts';

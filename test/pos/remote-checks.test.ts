@@ -12,7 +12,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { publishCheck, updateCheck, type CheckItem } from '#shared/domain/orders/checks.ts';
 import { checkBody as checkBodySchema } from '#shared/schemas/pos.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { useTestApi } from '../support/api.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';

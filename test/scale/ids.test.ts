@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ID_SHARDS, SHARDED_ID_KINDS, nextId, reserveIds } from '#shared/db/ids.ts';
-import { getUser } from '#shared/domain/users.ts';
+import { getUser } from '#shared/domain/identity/users.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { uniqueNonce } from '../support/cards.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 
 /** A nonce for a card no one else has: the sandbox base nonce plus a unique suffix. */

@@ -25,7 +25,7 @@ import { expect } from 'vitest';
 import type { ApiResult, TestApi } from './api.ts';
 import { conservationWorld, VISIT_REWARD, VISITS_PER_REWARD, type ConservationWorld, type ModelRequest, type Send } from './conservation.ts';
 import { configureFaults, setFaultsActive, type FaultLayer } from '#shared/db/faults.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { detachedAccountKey } from '#shared/domain/orders/detached-refunds.ts';
 
 const MERCHANTS = 2;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { SANDBOX_PROVIDERS } from '#shared/ordering/sandbox.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createApp } from '#shared/domain/apps.ts';
-import { createMerchant } from '#shared/domain/merchants.ts';
-import { createUser } from '#shared/domain/users.ts';
+import { createApp } from '#shared/domain/identity/apps.ts';
+import { createMerchant } from '#shared/domain/merchants/merchants.ts';
+import { createUser } from '#shared/domain/identity/users.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
 

@@ -1,4 +1,4 @@
-import { createLocation, type LocationInput, type LocationItem } from '#shared/domain/locations.ts';
+import { createLocation, type LocationInput, type LocationItem } from '#shared/domain/merchants/locations.ts';
 
 /**
  * THE location fixture: a location made through the domain library (as the admin CLI and the demo seed

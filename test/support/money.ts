@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { addCreditCard } from '#shared/domain/credit-cards.ts';
-import { addCredit } from '#shared/domain/ledger.ts';
+import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
+import { addCredit } from '#shared/domain/money/ledger.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
 import { locationFixture } from './locations.ts';
 import type { TestApi } from './api.ts';

@@ -4,9 +4,9 @@
  * sample menu, a user with a delivery address inside its delivery area.
  */
 import { randomUUID } from 'node:crypto';
-import { createAddress } from '#shared/domain/addresses.ts';
+import { createAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
-import type { LocationInput } from '#shared/domain/locations.ts';
+import type { LocationInput } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
 import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
 import type { OrderingProviderName } from '#shared/ordering/index.ts';

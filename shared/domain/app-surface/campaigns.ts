@@ -1,5 +1,5 @@
-import { getMerchant } from '#shared/domain/merchants.ts';
-import { getLocationListing } from '#shared/domain/locations.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
+import { getLocationListing } from '#shared/domain/merchants/locations.ts';
 import {
   campaignIdForCohortCode,
   getCampaign,

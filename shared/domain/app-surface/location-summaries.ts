@@ -3,7 +3,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import type { LocationItem } from '#shared/domain/locations.ts';
+import type { LocationItem } from '#shared/domain/merchants/locations.ts';
 
 /**
  * Every location as a summary, in change order (A28, GET /v14/locations): apps keep a copy and resume

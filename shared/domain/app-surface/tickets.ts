@@ -8,8 +8,8 @@ import { log } from '#shared/log.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { escapeHtml, mailer } from '#shared/mail/mailer.ts';
 import { consumeOrRefuse, type WindowLimit } from '#shared/domain/rate-limits.ts';
-import { getApp } from '#shared/domain/apps.ts';
-import { getUser } from '#shared/domain/users.ts';
+import { getApp } from '#shared/domain/identity/apps.ts';
+import { getUser } from '#shared/domain/identity/users.ts';
 
 /**
  * Support tickets (A8): a user writes to support from an app. Each ticket is stored (the operators'

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { LocationItem } from '#shared/domain/locations.ts';
+import type { LocationItem } from '#shared/domain/merchants/locations.ts';
 
 /**
  * A location's web links (A27, `GET /v15/locations/:id/web_links`): the links the iOS and Android location

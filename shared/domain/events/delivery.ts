@@ -209,7 +209,7 @@ function serverIdentityFor(host: string) {
 /**
  * POSTs `body` once to a URL a tenant chose, only ever to the address checked for it (`checkedAddress`): the
  * status (null when no answer came) and what went wrong. Webhook deliveries and the permissions-request
- * callback (shared/domain/permissions-requests.ts) both go out through here.
+ * callback (shared/domain/identity/permissions-requests.ts) both go out through here.
  */
 export async function postToCheckedAddress(
   rawUrl: string,

@@ -4,15 +4,15 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
-import { getApp } from '#shared/domain/apps.ts';
-import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
+import { getApp } from '#shared/domain/identity/apps.ts';
+import { creditEarnedTransactItems } from '#shared/domain/money/ledger.ts';
 import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { claimCreatedItems } from '#shared/domain/loyalty/loyalty-events.ts';
 import { consumeOrRefuse, LEGACY_CLAIM_FAILURES, release } from '#shared/domain/rate-limits.ts';
-import { getUser } from '#shared/domain/users.ts';
+import { getUser } from '#shared/domain/identity/users.ts';
 
 export const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
 const CANNOT_CLAIM = () => unprocessable('claim', 'base', 'Sorry, you cannot claim this promotion at this time.');

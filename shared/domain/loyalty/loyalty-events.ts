@@ -9,7 +9,7 @@
  * it cannot list their orders or rewards there either.
  */
 import type { TransactItem } from '#shared/db/transactions.ts';
-import { getApp } from '#shared/domain/apps.ts';
+import { getApp } from '#shared/domain/identity/apps.ts';
 import { appAudience, claimResource, recordEvent, rewardResource } from '#shared/domain/events/catalogue.ts';
 import type { ClaimView } from '#shared/domain/loyalty/claims.ts';
 import { heldRewardView } from '#shared/domain/loyalty/rewards.ts';

@@ -13,8 +13,8 @@
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
-import { creditAccountKey } from '#shared/domain/ledger.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { creditAccountKey } from '#shared/domain/money/ledger.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { isOpen, loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, currentProgress, loadUserLoyalty, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';

@@ -31,7 +31,7 @@ import { keys, type Key } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
-import { balanceChangeItems, type Movement } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, type Movement } from '#shared/domain/money/ledger.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue, qualifyingSpend } from '#shared/domain/loyalty/progress.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
@@ -39,7 +39,7 @@ import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type RewardItem, t
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
-import { userTotalsUpdate } from '#shared/domain/user-totals.ts';
+import { userTotalsUpdate } from '#shared/domain/identity/user-totals.ts';
 
 /** How many items loyalty may add to one completion or refund transaction. */
 export const MAX_ORDER_EFFECT_ITEMS = 60;

@@ -20,8 +20,8 @@ import { newUuid, nextId } from '#shared/db/ids.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
-import { creditEarnedTransactItems } from '#shared/domain/ledger.ts';
-import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, refuseOverBudget, refuseOverCap } from '#shared/domain/merchant-budget.ts';
+import { creditEarnedTransactItems } from '#shared/domain/money/ledger.ts';
+import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { getCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrueDelta } from '#shared/domain/loyalty/progress.ts';
@@ -29,7 +29,7 @@ import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loy
 import { currentProgress, loadUserLoyalty, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { recipientOf } from '#shared/domain/pos/recipients.ts';
 import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
-import { getUser } from '#shared/domain/users.ts';
+import { getUser } from '#shared/domain/identity/users.ts';
 import type { ProgressAdjustmentRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 

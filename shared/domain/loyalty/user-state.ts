@@ -4,7 +4,7 @@ import { keys, type Key } from '#shared/db/keys.ts';
 import { queryAll, readItems } from '#shared/db/reads.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
 import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
-import type { App } from '#shared/domain/apps.ts';
+import type { App } from '#shared/domain/identity/apps.ts';
 
 /** A user's progress toward one campaign. `version` guards every write (read-modify-write). */
 export interface ProgressItem {

@@ -13,7 +13,7 @@
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import type { LocationItem } from '#shared/domain/locations.ts';
+import type { LocationItem } from '#shared/domain/merchants/locations.ts';
 import type { OrderRecord, OrderTerms } from '#shared/domain/orders/record.ts';
 import { orderParties, settleOrder } from '#shared/domain/orders/settlement.ts';
 import type { OrderFee, OrderItem } from '#shared/schemas/money.ts';

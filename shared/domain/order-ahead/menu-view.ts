@@ -7,7 +7,7 @@
  */
 import { WEEKDAYS, type TimeWindow, type Weekday } from '#shared/time.ts';
 import { freeQuantities, itemAvailableAt, type MenuItem, type MenuOption, type MenuRecord } from './menu.ts';
-import { menuUrl } from '#shared/domain/menu-links.ts';
+import { menuUrl } from '#shared/domain/merchants/menu-links.ts';
 
 export { menuUrl };
 

@@ -11,7 +11,7 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
-import { getLocation, updateLocation } from '#shared/domain/locations.ts';
+import { getLocation, updateLocation } from '#shared/domain/merchants/locations.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
 
 const id = z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER));

@@ -18,7 +18,7 @@ import { keys } from '#shared/db/keys.ts';
 import { itemsOf, readItems, readKeyedConsistently, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
 import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
-import { parsePaymentCode, tipFromPreferences } from '#shared/domain/payment-codes.ts';
+import { parsePaymentCode, tipFromPreferences } from '#shared/domain/cards/payment-codes.ts';
 import type { OneStepOrderRequest } from '#shared/schemas/pos-money.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 import { epochSeconds } from '#shared/time.ts';

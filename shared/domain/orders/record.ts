@@ -7,8 +7,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { putNew, type TransactItem } from '#shared/db/transactions.ts';
-import type { LocationItem } from '#shared/domain/locations.ts';
-import type { MerchantItem } from '#shared/domain/merchants.ts';
+import type { LocationItem } from '#shared/domain/merchants/locations.ts';
+import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import type { CompletedOrderRequest, OrderFee, OrderItem } from '#shared/schemas/money.ts';
 import type { Split } from './payment-split.ts';
 

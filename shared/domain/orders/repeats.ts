@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
 import { ApiError, unprocessable } from '#shared/errors.ts';
-import { canonicalJson } from '#shared/domain/idempotency.ts';
+import { canonicalJson } from '#shared/domain/money/idempotency.ts';
 import { CUSTOMER_WAIT_MS } from './customer-lease.ts';
 import { readSource, stateOf, type SettlementSource } from './lease.ts';
 import { getOrder, type OrderRecord, type OrderTerms } from './record.ts';

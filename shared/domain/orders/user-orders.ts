@@ -4,7 +4,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { projectionOf } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
-import { getApp, type App } from '#shared/domain/apps.ts';
+import { getApp, type App } from '#shared/domain/identity/apps.ts';
 import { getOrder, type OrderRecord } from './record.ts';
 import { USER_ORDER_LIST_ATTRIBUTES, type UserOrderListRecord } from './views.ts';
 

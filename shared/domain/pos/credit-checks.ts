@@ -1,13 +1,13 @@
 /**
  * What a POS (or the customer's app) asks before an order: the credit a customer can spend at a
  * location, and whether a scanned code is a LevelUp code. Every figure comes from `availableCredit`
- * (shared/domain/credit.ts), the definition the proposed order uses, so what the POS is shown is what
+ * (shared/domain/money/credit.ts), the definition the proposed order uses, so what the POS is shown is what
  * the next proposed order offers (`discount_amount`) and its completion applies (gift card value).
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { notFound, unauthorized } from '#shared/errors.ts';
-import { availableCredit, type AvailableCredit } from '#shared/domain/credit.ts';
+import { availableCredit, type AvailableCredit } from '#shared/domain/money/credit.ts';
 import { CUSTOMER_ATTRIBUTES, customerFrom, customerKeys, type PosCustomerInput } from './customer.ts';
 
 const LOCATION_AND_CUSTOMER_ATTRIBUTES = ['merchant_id', ...CUSTOMER_ATTRIBUTES];

@@ -4,7 +4,7 @@
  * `credit:<user>:<merchant>` account (ledger entry `credit_granted`), so the next proposed order offers it
  * as `discount_amount`. A grant with a duration is listed on the user's grants item for the merchant; when
  * its time has passed, what is left of it leaves the account as a `credit_expired` movement before any
- * credit is offered or applied (shared/domain/credit.ts).
+ * credit is offered or applied (shared/domain/money/credit.ts).
  *
  * One transaction: the grant record, the balance with its entry, the grants list (guarded by its version),
  * the merchant's daily credit budget counter (guarded by the budget; merchant-budget.ts) and the
@@ -16,9 +16,9 @@ import { readItems } from '#shared/db/reads.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
-import { grantsListUpdate, type CreditGrantEntry } from '#shared/domain/credit.ts';
-import { balanceChangeItems, creditAccountKey } from '#shared/domain/ledger.ts';
-import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/merchant-budget.ts';
+import { grantsListUpdate, type CreditGrantEntry } from '#shared/domain/money/credit.ts';
+import { balanceChangeItems, creditAccountKey } from '#shared/domain/money/ledger.ts';
+import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/money/merchant-budget.ts';
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recipientOf } from './recipients.ts';

@@ -6,8 +6,8 @@
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { UserPrincipal } from '#shared/auth/tokens.ts';
-import { parsePaymentCode } from '#shared/domain/payment-codes.ts';
-import { PAYMENT_TOKEN_USER_ATTRIBUTES, userNamedByPaymentToken } from '#shared/domain/payment-tokens.ts';
+import { parsePaymentCode } from '#shared/domain/cards/payment-codes.ts';
+import { PAYMENT_TOKEN_USER_ATTRIBUTES, userNamedByPaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 
 export interface PosCustomerInput {
   /** The scanned QR string as the POS sent it (the app's preference suffix, if any, is not part of the token). */

@@ -19,7 +19,7 @@ import { readItems } from '#shared/db/reads.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
-import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';

@@ -21,8 +21,8 @@ import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/tran
 import { table } from '#shared/db/client.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict } from '#shared/errors.ts';
-import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/credit-expiry.ts';
-import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/ledger.ts';
+import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/money/credit-expiry.ts';
+import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** One open expiring grant, as listed on the grants item. */

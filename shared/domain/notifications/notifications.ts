@@ -19,8 +19,8 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { getApp } from '#shared/domain/apps.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+import { getApp } from '#shared/domain/identity/apps.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { log } from '#shared/log.ts';
 import { pushSender, type PushMessage } from '#shared/push/sender.ts';
 import { unregisterDevice, userDevices, type PushDeviceItem } from './devices.ts';
@@ -54,7 +54,7 @@ export interface PendingNotification {
 
 /**
  * Ledger kinds that put gift card value on a user's account: a load (a gift card order to a known user), and a
- * held gift's claim (`gift_claimed`, when the recipient's account is made: shared/domain/held-gifts.ts).
+ * held gift's claim (`gift_claimed`, when the recipient's account is made: shared/domain/money/held-gifts.ts).
  */
 export const GIFT_CARD_RECEIPTS = ['gift_card_load', 'gift_claimed'];
 

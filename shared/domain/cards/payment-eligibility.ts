@@ -7,9 +7,9 @@
  * expires this month or next adds an "expiring soon" banner.
  */
 import { errorDetail, notFound, type ApiError } from '#shared/errors.ts';
-import { NO_CARD_MESSAGE, paymentStanding } from '#shared/domain/credit-cards.ts';
-import { getUserOrUnauthorized } from '#shared/domain/users.ts';
-import { paymentTokenToShow, serializePaymentToken } from '#shared/domain/payment-tokens.ts';
+import { NO_CARD_MESSAGE, paymentStanding } from '#shared/domain/cards/credit-cards.ts';
+import { getUserOrUnauthorized } from '#shared/domain/identity/users.ts';
+import { paymentTokenToShow, serializePaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 
 export const ADD_PAYMENT_METHOD_MESSAGE = 'Add a Payment Method for one-touch payments & loyalty';
 export const CARD_EXPIRING_MESSAGE = 'Your credit card is expiring soon!';

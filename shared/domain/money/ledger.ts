@@ -52,7 +52,7 @@ export type LedgerKind =
   | 'detached_refund_reversed'
   | 'gift_card_removed'
   // a gift card order to an email with no account: held for that email, claimed by its account, or returned
-  // to the buyer unclaimed (shared/domain/held-gifts.ts)
+  // to the buyer unclaimed (shared/domain/money/held-gifts.ts)
   | 'gift_held'
   | 'gift_claimed'
   | 'gift_returned';
@@ -391,4 +391,4 @@ export {
   type BalanceMismatch,
   type LedgerMigration,
   type TransferMismatch,
-} from '#shared/domain/ledger-audit.ts';
+} from '#shared/domain/money/ledger-audit.ts';

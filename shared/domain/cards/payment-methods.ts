@@ -9,10 +9,10 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { notFound, unauthorized, unprocessable } from '#shared/errors.ts';
-import { deleteCreditCard, getCreditCard } from '#shared/domain/credit-cards.ts';
-import { monthlyChargeLimit } from '#shared/domain/charge-limits.ts';
-import { getApp } from '#shared/domain/apps.ts';
-import { getUserOrUnauthorized, type UserItem } from '#shared/domain/users.ts';
+import { deleteCreditCard, getCreditCard } from '#shared/domain/cards/credit-cards.ts';
+import { monthlyChargeLimit } from '#shared/domain/money/charge-limits.ts';
+import { getApp } from '#shared/domain/identity/apps.ts';
+import { getUserOrUnauthorized, type UserItem } from '#shared/domain/identity/users.ts';
 import type { PaymentPreferenceRequest } from '#shared/schemas/credit-cards.ts';
 import { isoSeconds } from '#shared/time.ts';
 

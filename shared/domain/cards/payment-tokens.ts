@@ -14,8 +14,8 @@ import { TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { randomSecret } from '#shared/auth/secrets.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
-import type { UserItem } from '#shared/domain/users.ts';
-import { parsePaymentCode } from '#shared/domain/payment-codes.ts';
+import type { UserItem } from '#shared/domain/identity/users.ts';
+import { parsePaymentCode } from '#shared/domain/cards/payment-codes.ts';
 
 /** A payment token works for 30 days after it is issued (a leaked code dies by itself at the latest then). */
 export const PAYMENT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;

@@ -15,8 +15,8 @@ import {
   type AppLocationsPage,
   type Coordinates,
   type LocationItem,
-} from '#shared/domain/locations.ts';
-import { getMerchant } from '#shared/domain/merchants.ts';
+} from '#shared/domain/merchants/locations.ts';
+import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 
 /** A location anyone may see: it exists and is shown (hidden ones are 404, as LevelUp answered). */
 export async function getShownLocation(locationId: number): Promise<LocationItem> {

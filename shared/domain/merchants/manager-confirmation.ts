@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { rateLimited, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
-import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, release, reserve, type WindowLimit } from './rate-limits.ts';
+import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, release, reserve, type WindowLimit } from '#shared/domain/rate-limits.ts';
 
 /** Equal-length SHA-256 digests compared with timingSafeEqual: neither the code's length nor its prefix leaks through timing. */
 export function codesMatch(expected: string, given: string): boolean {

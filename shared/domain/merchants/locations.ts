@@ -8,10 +8,10 @@ import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { locationChangeItem } from '#shared/domain/app-surface/location-summaries.ts';
 import { FULFILLMENT_TYPES, tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
-import type { App } from '#shared/domain/apps.ts';
-import { getMerchant, storeMerchantTipPreference, type MerchantItem } from '#shared/domain/merchants.ts';
+import type { App } from '#shared/domain/identity/apps.ts';
+import { getMerchant, storeMerchantTipPreference, type MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import { isKnownCategory } from '#shared/domain/app-surface/categories.ts';
-import { menuUrl } from '#shared/domain/menu-links.ts';
+import { menuUrl } from '#shared/domain/merchants/menu-links.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment

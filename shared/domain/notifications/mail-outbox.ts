@@ -25,8 +25,8 @@ import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import { mailer } from '#shared/mail/mailer.ts';
-import { composePasswordResetMail } from '#shared/domain/password-resets.ts';
-import { composePermissionsRequestMail } from '#shared/domain/permissions-requests.ts';
+import { composePasswordResetMail } from '#shared/domain/identity/password-resets.ts';
+import { composePermissionsRequestMail } from '#shared/domain/identity/permissions-requests.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** SES errors about the message itself: sending it again cannot succeed. */

@@ -12,8 +12,8 @@ import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/ledger.ts';
-import { userIdForPaymentToken } from '#shared/domain/payment-tokens.ts';
+import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { userIdForPaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueAdditionRequest } from '#shared/schemas/money.ts';

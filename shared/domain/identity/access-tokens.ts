@@ -7,7 +7,7 @@ import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
 import { MAX_TOKEN_ANCESTORS, issueTokenWithExpiry, revokeTokens, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
-import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/apps.ts';
+import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/identity/apps.ts';
 import {
   ACCOUNT_LOGIN_FAILURES,
   CLIENT_LOGIN_FAILURES,

@@ -16,7 +16,7 @@ import { keys } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { invalidApiKey, unprocessable } from '#shared/errors.ts';
-import { appIdForApiKey } from '#shared/domain/apps.ts';
+import { appIdForApiKey } from '#shared/domain/identity/apps.ts';
 import type { PushPlatform } from '#shared/push/sender.ts';
 
 /** Devices one user keeps (phones, tablets, reinstalls); the oldest go first. */

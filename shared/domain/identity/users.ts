@@ -4,14 +4,14 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
-import { issuePaymentToken } from '#shared/domain/payment-tokens.ts';
+import { issuePaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { conflict, unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
-import { userTotalsOf, type UserTotals } from '#shared/domain/user-totals.ts';
-import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/held-gifts.ts';
+import { userTotalsOf, type UserTotals } from '#shared/domain/identity/user-totals.ts';
+import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/money/held-gifts.ts';
 
 export interface UserItem {
   user_id: number;
@@ -29,7 +29,7 @@ export interface UserItem {
   created_app_id: number;
   payment_token_id: number;
   payment_token_data: string;
-  /** Epoch seconds the payment token stops working (shared/domain/payment-tokens.ts); absent on users made before tokens expired. */
+  /** Epoch seconds the payment token stops working (shared/domain/cards/payment-tokens.ts); absent on users made before tokens expired. */
   payment_token_expires_at?: number;
   promoted_card_id: number | null;
   // orders_count, merchants_visited_count and total_savings_amount are not the profile's: they live in the

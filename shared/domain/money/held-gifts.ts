@@ -23,7 +23,7 @@ import { sha256 } from '#shared/auth/secrets.ts';
 import { log } from '#shared/log.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
-import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccountKey, type Movement } from '#shared/domain/ledger.ts';
+import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccountKey, type Movement } from '#shared/domain/money/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /**
