@@ -46,7 +46,6 @@ export default tseslint.config(
       'shared/domain/money/ledger-audit.ts',
       'shared/domain/identity/password-resets.ts',
       'shared/domain/pos/gift-card-removals.ts',
-      'shared/http/handler.ts',
       'shared/openapi/document.ts',
       'shared/openapi/examples.ts',
       'shared/schemas/pos-money.ts',

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from '#shared/schemas/zod.ts';
 import type { ApiSpec } from '#shared/http/handler.ts';
-import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/inputs.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
@@ -282,7 +282,7 @@ export async function loadApiSpec(route: Route): Promise<ApiSpec> {
 
 /** Error statuses an operation can answer besides those it declares, from what the pipeline does for its route. */
 function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
-  // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/handler.ts).
+  // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/response.ts).
   const statuses = [400, 413, 415, 429, 500, 503];
   if (route.credential !== 'none') statuses.push(401);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
