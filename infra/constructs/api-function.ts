@@ -17,6 +17,15 @@ export const FUNCTION_TIMEOUT_SECONDS = 10;
 /** How long function logs are kept. */
 export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
+/** `users-create` -> `UsersCreate`: a stable construct id (and so logical id) per handler. */
+export function constructIdFor(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== '')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
 /** The repository root: handler entries, package.json (for the `#shared/*` imports) and the lock file live here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -6,8 +6,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FALLBACK_HANDLER } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
-import { ApiFunction, FUNCTION_LOG_RETENTION } from './api-function.ts';
-import { constructIdFor } from './route-functions.ts';
+import { ApiFunction, FUNCTION_LOG_RETENTION, constructIdFor } from './api-function.ts';
 
 /**
  * One JSON line per request in the stage's access log (docs/operations.md reads them): what API

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importCircles } from '../support/import-circles.ts';
 
 /**
  * The layout rules of docs/architecture.md, checked by reading the sources (no DynamoDB, no network):
@@ -185,5 +186,11 @@ describe('size', () => {
     const money = shared.filter((file) => MONEY.some((pattern) => pattern.test(file.path)));
     expect(money.length).toBeGreaterThanOrEqual(12);
     expect(money.filter((file) => file.lines.length > 400).map((file) => `${file.path}: ${file.lines.length} lines`)).toEqual([]);
+  });
+});
+
+describe('no import circles outside shared/', () => {
+  it.each(['infra', 'scripts'])('has no import circle inside %s/', (folder) => {
+    expect(importCircles(folder)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { seedLoyalty } from '../../scripts/demo/loyalty.ts';
-import type { DemoContext } from '../../scripts/demo/seed.ts';
+import type { DemoContext } from '../../scripts/demo/context.ts';
 
 const api = useTestApi();
 
