@@ -57,7 +57,7 @@ export async function placeOneStepOrder(input: {
   /** The user token sent beside the merchant's, if any. */
   user?: UserPrincipal;
   request: OneStepOrderRequest;
-  respond?: (order: OrderRecord) => TransactItem | undefined;
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
   /** readOneStepParties of this request, started before the token was admitted (shared/http/one-step-order.ts). */
   prefetched?: Promise<KeyedItems>;
 }): Promise<OrderRecord> {
@@ -125,7 +125,7 @@ export async function placeOneStepOrder(input: {
       appId: merchant.appId,
       promotedCardId,
       terms,
-      respond: input.respond,
+      storeResponse: input.storeResponse,
       acquired,
     });
   } catch (error) {

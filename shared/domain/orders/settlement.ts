@@ -75,7 +75,7 @@ export interface Settlement {
   /** Extra guarded writes of the source committed with the money. */
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
-  respond?: (order: OrderRecord) => TransactItem | undefined;
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
   /**
    * The customer's hold and the source's claim when the caller took them with the source's creation (a
    * one-step order, one-step.ts, which asks `settlementRefusal` first so that a refused order writes
@@ -368,8 +368,8 @@ async function commitSettlement(
     add('charge_limit', ...countChargeItems(facts.limits, userId, merchantId, order.charged_amount, now));
     add('effects', ...effects.transactItems);
     add('event', ...(await recordEvent('order.completed', orderResource(uuid), merchantAudience(merchantId), serializeMerchantOrder(order).order, { newResource: true })));
-    const respond = settlement.respond?.(order);
-    if (respond) add('idempotency', respond);
+    const stored = settlement.storeResponse?.(order);
+    if (stored) add('idempotency', stored);
     return batch.items;
   });
 
