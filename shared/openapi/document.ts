@@ -22,6 +22,9 @@ import { addExamples } from './examples.ts';
 import { ModuleGraph } from './module-graph.ts';
 import { namedSchemaList } from '#shared/schemas/registry.ts';
 import { RESPONSES, type OperationResponses } from '#shared/openapi/responses.ts';
+import { EVENT_SHAPES } from '#shared/schemas/event-shapes.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/events.ts';
+import { WEBHOOKS_TAG, webhooksSection } from './webhooks.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
 import '#shared/schemas/addresses.ts';
 import '#shared/schemas/credit-cards.ts';
@@ -391,6 +394,8 @@ export interface OpenApiDocument {
   openapi: string;
   info: JsonObject;
   paths: Record<string, Record<string, JsonObject>>;
+  /** One entry per event type: what a webhook delivery POSTs (shared/openapi/webhooks.ts). */
+  webhooks: Record<string, JsonObject>;
   components: JsonObject;
   [key: string]: unknown;
 }
@@ -457,6 +462,9 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       }
     }
   }
+  // Each webhook's body, `{"event": <the type's shape>}`, written inline like an operation's own response.
+  const webhookBodyId = (type: EventType) => `Webhook${pascal(type)}Body`;
+  for (const type of EVENT_TYPES) outputEntries.push({ id: webhookBodyId(type), schema: z.object({ event: EVENT_SHAPES[type] }) });
   const outputSchemas = convert(outputEntries, 'output', 'Shared');
   const inputSchemas = convert(inputEntries, 'input', 'SharedInput');
   const namedIds = new Set(namedSchemas.map((entry) => entry.id));
@@ -582,6 +590,8 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
 
+  const { webhooks, parameters: webhookParameters } = webhooksSection((type) => outputSchemas[webhookBodyId(type)]!);
+
   const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
   const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
@@ -593,10 +603,11 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     servers: SERVERS,
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths,
+    webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       responses: errorResponses,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER, ...webhookParameters },
       securitySchemes: SECURITY_SCHEMES,
     },
     'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
@@ -623,6 +634,7 @@ const TAGS: [string, string][] = [
   ['Order ahead', 'Menus, order ahead orders and upsells'],
   ['Point of sale', 'What POS integrations read and publish beyond orders: managed locations, location details, contribution targets, remote checks'],
   ['API description', 'This document and its docs page'],
+  [WEBHOOKS_TAG, 'Events POSTed to your webhook endpoints, signed (docs/events.md): one entry per event type'],
 ];
 
 function tagOf(route: Route): string {

@@ -45,10 +45,24 @@ const eventOf = <T extends EventType>(type: T) =>
     data: EVENT_DATA[type],
   });
 
+type EventShape = ReturnType<typeof eventOf>;
+
+/** `order.completed` -> `OrderCompletedEvent`: each type's shape under its own name (the `webhooks` section refers to it). */
+const componentName = (type: EventType): string =>
+  `${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Event`;
+
+/** Each type's event, as `GET /v15/events` lists it and a webhook delivers it inside `{"event": ...}`. */
+export const EVENT_SHAPES = Object.fromEntries(
+  EVENT_TYPES.map((type) => [type, named(componentName(type), eventOf(type), `A \`${type}\` event (docs/events.md).`)]),
+) as Record<EventType, EventShape>;
+
 export const eventResponse = named(
   'Event',
   z.object({
-    event: z.discriminatedUnion('type', EVENT_TYPES.map((type) => eventOf(type)) as unknown as [ReturnType<typeof eventOf>, ...ReturnType<typeof eventOf>[]]),
+    event: z.discriminatedUnion('type', EVENT_TYPES.map((type) => EVENT_SHAPES[type]) as unknown as [EventShape, ...EventShape[]]),
   }),
   'One event; its `data` is the shape its `type` names.',
 );
