@@ -5,8 +5,7 @@ import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../s
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { settleOrder } from '#shared/domain/orders/settlement.ts';
-import { holdCustomer } from '#shared/domain/orders/customer-lease.ts';
-import { claimSource } from '#shared/domain/orders/lease.ts';
+import { acquireClaim, acquireHold } from '#shared/domain/orders/lease.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
@@ -61,7 +60,7 @@ describe('settlement saga', () => {
     const uuid = (await propose(api, world)).body.proposed_order.uuid;
     const source = { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', state: 'proposed', uuid };
     const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-    const acquired = { hold: await holdCustomer(userId, merchantId, uuid), claim: await claimSource(source) };
+    const acquired = { hold: await acquireHold(userId, merchantId, uuid), claim: await acquireClaim(source) };
     await expect(
       settleOrder({
         kind: 'in_store',
