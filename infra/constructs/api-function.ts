@@ -103,6 +103,14 @@ export const TEST_ONLY_MODULES = {
   packages: ['zipcodes'],
 } as const;
 
+/**
+ * What only the OpenAPI document runs (`npm run openapi` at build time): its builder and the schemas of the answers.
+ * No function validates what it answers, so a bundle holding one of these would carry and build documentation at
+ * every cold start. test/architecture/layout.unit.test.ts keeps the imports out; test/infra/deployed-bundles.test.ts
+ * fails if any bundle holds one of these folders.
+ */
+export const DOCUMENT_ONLY_MODULES = ['shared/openapi/', 'shared/schemas/responses/'] as const;
+
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';
 

@@ -7,7 +7,7 @@
  */
 import * as z from '#shared/schemas/zod.ts';
 import { imageResponses } from '#shared/http/images.ts';
-import { userAddressResponse } from '#shared/schemas/addresses.ts';
+import { userAddressResponse } from '#shared/schemas/responses/addresses.ts';
 import {
   campaignMerchantIds,
   campaignMetadataList,
@@ -17,14 +17,21 @@ import {
   locationListV14,
   locationSummaryList,
   ticketResponse,
-} from '#shared/schemas/app-surface.ts';
-import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryResponse } from '#shared/schemas/credit-cards.ts';
-import { apnDeviceResponse } from '#shared/schemas/devices.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { eventList } from '#shared/schemas/event-shapes.ts';
-import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/events.ts';
-import { deliveryLocationResponse, locationList } from '#shared/schemas/locations.ts';
-import { campaignResponse, claimResponse, merchantLoyaltyResponse, rewardList, rewardResponse, rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
+} from '#shared/schemas/responses/app-surface.ts';
+import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryResponse } from '#shared/schemas/responses/credit-cards.ts';
+import { apnDeviceResponse } from '#shared/schemas/responses/devices.ts';
+import { apiErrors } from '#shared/schemas/responses/errors.ts';
+import { eventList } from '#shared/schemas/responses/event-shapes.ts';
+import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/responses/events.ts';
+import { deliveryLocationResponse, locationList } from '#shared/schemas/responses/locations.ts';
+import {
+  campaignResponse,
+  claimResponse,
+  merchantLoyaltyResponse,
+  rewardList,
+  rewardResponse,
+  rewardSummaryResponse,
+} from '#shared/schemas/responses/loyalty.ts';
 import {
   completedOrderResponse,
   giftCardValueAdditionResponse,
@@ -34,7 +41,7 @@ import {
   proposedOrderResponse,
   userOrderDetailResponse,
   userOrderList,
-} from '#shared/schemas/money.ts';
+} from '#shared/schemas/responses/money.ts';
 import {
   completedOrderAheadResponse,
   menuResponse,
@@ -42,8 +49,8 @@ import {
   orderAheadStatusResponse,
   suggestedOrdersResponse,
   upsellSuggestionResponse,
-} from '#shared/schemas/order-ahead.ts';
-import { permissionsRequestForApp, permissionsRequestForUser } from '#shared/schemas/permissions-requests.ts';
+} from '#shared/schemas/responses/order-ahead.ts';
+import { permissionsRequestForApp, permissionsRequestForUser } from '#shared/schemas/responses/permissions-requests.ts';
 import {
   detachedRefundResponse,
   giftCardCreditResponse,
@@ -52,7 +59,7 @@ import {
   merchantFundedCreditResponse,
   oneStepOrderResponse,
   qrCodeValidationResponse,
-} from '#shared/schemas/pos-money.ts';
+} from '#shared/schemas/responses/pos-money.ts';
 import {
   checkOrderResponse,
   checkResponse,
@@ -67,7 +74,7 @@ import {
   merchantOrderV14Response,
   merchantOrderV15Response,
   publishedCheckResponse,
-} from '#shared/schemas/pos.ts';
+} from '#shared/schemas/responses/pos.ts';
 import {
   issuedAccessToken,
   paymentTokenResponse,
@@ -76,8 +83,8 @@ import {
   userResponse,
   userV14,
   userWithAccessToken,
-} from '#shared/schemas/users.ts';
-import { webLinkList } from '#shared/schemas/web-links.ts';
+} from '#shared/schemas/responses/users.ts';
+import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
 

@@ -1,6 +1,6 @@
 /**
  * The document's OAS 3.1 `webhooks` section (docs/events.md, docs/openapi.md): one entry per event type of the
- * catalogue (shared/domain/events/catalogue.ts), its body the type's own event shape (shared/schemas/event-shapes.ts,
+ * catalogue (shared/domain/events/catalogue.ts), its body the type's own event shape (shared/schemas/responses/event-shapes.ts,
  * the schema `GET /v15/events` answers are checked against), a real payload as its example and the headers every
  * delivery carries.
  *

@@ -128,6 +128,18 @@ describe('what each folder may import (docs/architecture.md)', () => {
     );
     expect([...upward, ...ordersToOrderAhead]).toEqual([]);
   });
+
+  // The answer schemas are documentation (no function validates what it answers): a function that imported one
+  // would carry and build a module of them at every cold start.
+  it('leaves the answer schemas (shared/schemas/responses) to the document: no function, request schema or domain module imports them', () => {
+    const readers = [...shared, ...functions].filter(not(under('shared/openapi/'))).filter(not(under('shared/schemas/responses/')));
+    const offenders = readers.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => target.startsWith('shared/schemas/responses/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe('one way to do each thing', () => {

@@ -1,12 +1,13 @@
 /**
  * The event body as GET /v15/events lists it and a webhook delivers it, one shape per type (docs/events.md).
- * Apart from shared/schemas/events.ts so the endpoint functions do not load every resource's schema.
+ * Each type's `data` is the resource as its own operation answers it, so this module imports the areas' answers.
  */
 import * as z from '#shared/schemas/zod.ts';
+import { EVENT_ID_PATTERN } from '#shared/schemas/events.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/vocabularies.ts';
 import { integerId, timestamp, uuid } from './common.ts';
 import { creditCard } from './credit-cards.ts';
 import { apiErrors } from './errors.ts';
-import { EVENT_ID_PATTERN, EVENT_TYPES, type EventType } from './events.ts';
 import { claimResponse, reward } from './loyalty.ts';
 import { giftCardValueAdditionResponse, merchantOrderResponse } from './money.ts';
 import { completedOrderAheadResponse, orderAheadOrderResponse } from './order-ahead.ts';
