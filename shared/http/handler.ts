@@ -12,6 +12,7 @@ import { clientAddress } from '#shared/http/client-address.ts';
 import { log } from '#shared/log.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
 import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
+import { withDeprecationHeaders } from '#shared/http/deprecation.ts';
 import { withinRequest } from '#shared/db/request-deadline.ts';
 
 /** Largest request body accepted; larger ones get 413 before any parsing. */
@@ -477,7 +478,9 @@ export function apiHandler<
     // Bench mode (DYNAMODB_STATS=1), tested inline: the bundling defines it away, so esbuild drops the bench's modules.
     .handler(process.env.DYNAMODB_STATS ? withStatsHeaders(core) : core);
   const apiSpec: ApiSpec = { ...spec, handlerName, route };
-  return Object.assign(process.env.DYNAMODB_STATS ? withHandlerCpuHeader(middyHandler) : middyHandler, { apiSpec });
+  // A deprecated route says so on every answer, errors too (shared/http/deprecation.ts, docs/versioning.md).
+  const served = spec.deprecated ? withDeprecationHeaders(middyHandler) : middyHandler;
+  return Object.assign(process.env.DYNAMODB_STATS ? withHandlerCpuHeader(served) : served, { apiSpec });
 }
 
 /** The invocation's X-Ray trace id: the runtime's invoke store when it has one (concurrent invocations), else the env variable Lambda sets. */
