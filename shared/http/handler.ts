@@ -9,6 +9,7 @@ import type * as z from '#shared/schemas/zod.ts';
 import { findRoute, type Route } from '#shared/routes.ts';
 import { endInvocation } from '#shared/invocation-end.ts';
 import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
+import { withDeprecationHeaders } from '#shared/http/deprecation.ts';
 import { withinRequest } from '#shared/db/request-deadline.ts';
 import { authorize } from '#shared/http/admission.ts';
 import { parseRequestInputs, requestBodyParser, type InputSchemas } from '#shared/http/inputs.ts';
@@ -106,5 +107,7 @@ export function apiHandler<
     // Bench mode (DYNAMODB_STATS=1), tested inline: the bundling defines it away, so esbuild drops the bench's modules.
     .handler(process.env.DYNAMODB_STATS ? withStatsHeaders(core) : core);
   const apiSpec: ApiSpec = { ...spec, handlerName, route };
-  return Object.assign(process.env.DYNAMODB_STATS ? withHandlerCpuHeader(middyHandler) : middyHandler, { apiSpec });
+  // A deprecated route says so on every answer, errors too (shared/http/deprecation.ts, docs/versioning.md).
+  const served = spec.deprecated ? withDeprecationHeaders(middyHandler) : middyHandler;
+  return Object.assign(process.env.DYNAMODB_STATS ? withHandlerCpuHeader(served) : served, { apiSpec });
 }

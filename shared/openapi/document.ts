@@ -16,6 +16,7 @@ import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/inputs.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
+import { DEPRECATION_HEADER_DESCRIPTIONS } from '#shared/http/deprecation.ts';
 import { ApiError, errorDetail, type ErrorBody } from '#shared/errors.ts';
 import { apiErrors } from '#shared/schemas/responses/errors.ts';
 import { addExamples } from './examples.ts';
@@ -382,6 +383,17 @@ const PAGED_LINK_HEADER = {
   },
 };
 
+/** The Deprecation and Sunset headers every answer of a deprecated operation carries (shared/http/deprecation.ts). */
+const DEPRECATION_RESPONSE_HEADERS = Object.fromEntries(
+  Object.entries(DEPRECATION_HEADER_DESCRIPTIONS).map(([name, description]) => [name, { description, required: true, schema: { type: 'string' } }]),
+);
+
+/** A success answer's own headers: a paged list's Link, a deprecated operation's Deprecation and Sunset. */
+function successHeaders(status: number, spec: { paged?: boolean; deprecated?: boolean }): { headers?: JsonObject } {
+  const headers = { ...(status === 200 && spec.paged ? PAGED_LINK_HEADER : {}), ...(spec.deprecated ? DEPRECATION_RESPONSE_HEADERS : {}) };
+  return Object.keys(headers).length > 0 ? { headers } : {};
+}
+
 function describeStatus(status: number): string {
   if (status === 200) return 'OK';
   if (status === 202) return 'Accepted: still being processed; poll again. Empty body.';
@@ -504,7 +516,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         const media = mediaTypesOf(json);
         responses[status] = {
           description: describeStatus(status),
-          ...(status === 200 && spec.paged ? { headers: PAGED_LINK_HEADER } : {}),
+          ...successHeaders(status, spec),
           content: media ? Object.fromEntries(media.map((entry) => [entry.mediaType, { schema: entry.schema }])) : { 'application/json': { schema: json } },
         };
       }

@@ -142,6 +142,29 @@ describe('what each folder may import (docs/architecture.md)', () => {
   });
 });
 
+describe('the typed client stands alone (clients/typescript, docs/architecture.md)', () => {
+  const client = sources('clients');
+
+  it('imports nothing of the service: shared/, infra/, functions/, scripts/ stay out, so the folder is copied into an app as it is', () => {
+    expect(client.map((file) => file.path)).toContain('clients/typescript/index.ts');
+    const outside = client.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => !target.startsWith('clients/typescript/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    expect([...outside, ...offending(client, /from '#shared\//)]).toEqual([]);
+  });
+
+  it('keeps index.ts free of Node built-ins: it runs in browsers too (only example.ts is a Node script)', () => {
+    expect(
+      offending(
+        client.filter((file) => file.path === 'clients/typescript/index.ts'),
+        /from 'node:/,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('one way to do each thing', () => {
   it('builds raw transactions and batch reads only in shared/db (transactWrite, readItems)', () => {
     expect(offending(everything.filter(not(under('shared/db/'))), /\b(TransactWriteCommand|BatchGetCommand)\b/)).toEqual([]);
