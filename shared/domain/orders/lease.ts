@@ -208,40 +208,39 @@ export function acquiredAtCreation(
  * first answer was lost recognise that it already happened.
  */
 export async function releaseClaim(source: SettlementSource, claim: Claim, charged: boolean): Promise<boolean> {
-  try {
-    await retryTransient(() =>
-      db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: source.key,
-          UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
-          ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
-          ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
-        }),
-      ),
-    );
-    return true;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return false;
-  }
+  return sendRelease(
+    () =>
+      new UpdateCommand({
+        TableName: table(),
+        Key: source.key,
+        UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
+        ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
+        ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
+      }),
+  );
 }
 
 /** Gives the customer's hold back after a settlement that did not commit (best effort: it expires anyway). */
 export async function releaseHold(hold: CustomerHold): Promise<void> {
+  await sendRelease(
+    () =>
+      new DeleteCommand({
+        TableName: table(),
+        Key: hold.key,
+        ConditionExpression: 'lease_token = :token',
+        ExpressionAttributeValues: { ':token': hold.token },
+      }),
+  );
+}
+
+/** Sends a release, re-sent on transient errors: false when its condition failed (the lease was no longer ours). */
+async function sendRelease(command: () => UpdateCommand | DeleteCommand): Promise<boolean> {
   try {
-    await retryTransient(() =>
-      db().send(
-        new DeleteCommand({
-          TableName: table(),
-          Key: hold.key,
-          ConditionExpression: 'lease_token = :token',
-          ExpressionAttributeValues: { ':token': hold.token },
-        }),
-      ),
-    );
+    await retryTransient(() => db().send(command()));
+    return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
+    return false;
   }
 }
 

@@ -262,7 +262,8 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, { hold, claim }, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead, integerId: orderIntegerId });
+    const facts = { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead, integerId: orderIntegerId };
+    return await commitSettlement(settlement, { hold, claim }, orderUuid, facts);
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
@@ -330,6 +331,7 @@ async function commitSettlement(
   let batch = new LabelledItems();
   // Loyalty's reads made beside the claim serve the first build only: a build after a conflict reads afresh.
   let loyaltyRead: CompletionReads | undefined = facts.loyaltyRead;
+  const completedTerms = termsFingerprint(settlement.terms);
 
   const outcome = await transactWrite(async () => {
     const now = isoSeconds();
@@ -359,7 +361,7 @@ async function commitSettlement(
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
     const add = batch.add;
-    const leases = completeItems(source, acquired, uuid, now, termsFingerprint(settlement.terms));
+    const leases = completeItems(source, acquired, uuid, now, completedTerms);
     add('source', leases.source);
     add('customer', leases.customer);
     add('order', putOrderItem(order));
