@@ -176,7 +176,7 @@ describe('one way to do each thing', () => {
 describe('size', () => {
   const MONEY = [
     /^shared\/domain\/orders\//,
-    /^shared\/domain\/money\/(ledger|gift-cards|idempotency)\.ts$/,
+    /^shared\/domain\/money\/(ledger|accounts|gift-cards|idempotency)\.ts$/,
     /^shared\/domain\/loyalty\/order-effects\.ts$/,
     /^shared\/db\/(transactions|reads|transient)\.ts$/,
   ];
