@@ -45,8 +45,9 @@ function imported(file: Source, specifier: string): string | undefined {
 
 function imports(file: Source): { target: string; line: number }[] {
   return file.lines.flatMap((line, index) => {
-    const specifier = /^\s*(?:import|export)\b.*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)/.exec(line);
-    const target = specifier && imported(file, specifier[1] ?? specifier[2] ?? specifier[3]!);
+    // The last alternative is the closing line of an import or export that spans several lines (`} from '...'`).
+    const specifier = /^\s*(?:import|export)\b.*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)|^\s*\}\s*from\s+'([^']+)'/.exec(line);
+    const target = specifier && imported(file, specifier[1] ?? specifier[2] ?? specifier[3] ?? specifier[4]!);
     return target ? [{ target, line: index + 1 }] : [];
   });
 }
@@ -165,6 +166,69 @@ describe('the typed client stands alone (clients/typescript, docs/architecture.m
   });
 });
 
+/**
+ * The import circles among `files`, at file level: each strongly connected part of the import graph (Tarjan)
+ * with more than one file, as `a -> b -> ... -> a` paths of repository paths. Type-only and dynamic imports
+ * count: a circle of types still ties two modules together.
+ */
+function importCircles(files: Source[]): string[] {
+  const paths = new Set(files.map((file) => file.path));
+  const edges = new Map(files.map((file) => [file.path, [...new Set(imports(file).map(({ target }) => target))].filter((target) => paths.has(target))]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[] = [];
+  const visit = (path: string): void => {
+    index.set(path, index.size);
+    low.set(path, index.get(path)!);
+    stack.push(path);
+    for (const next of edges.get(path) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(path, Math.min(low.get(path)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(path, Math.min(low.get(path)!, index.get(next)!));
+    }
+    if (low.get(path) !== index.get(path)) return;
+    const part = stack.splice(stack.indexOf(path));
+    if (part.length > 1) circles.push(part.sort().join(' <-> '));
+  };
+  for (const path of paths) if (!index.has(path)) visit(path);
+  return circles;
+}
+
+/**
+ * The only files at the root of shared/domain, each with why it spans areas; everything else lives in its
+ * business area's folder (docs/architecture.md, "shared/domain by business area").
+ */
+const LOOSE_DOMAIN_FILES: Record<string, string> = {
+  'shared/domain/rate-limits.ts': 'the windows of logins (identity), codes (cards, loyalty) and manager confirmations (merchants)',
+};
+
+describe('shared/domain by business area (docs/architecture.md)', () => {
+  it('keeps no loose file at the root of shared/domain but the ones named here', () => {
+    const loose = shared.filter((file) => /^shared\/domain\/[^/]+\.ts$/.test(file.path)).map((file) => file.path);
+    expect(loose).toEqual(Object.keys(LOOSE_DOMAIN_FILES).sort());
+  });
+
+  // "Back up": a module at the root of shared/domain imports from an area folder below it (shared/domain/<area>/).
+  // The root holds only what several areas use, so it depends on none of them; areas import each other freely,
+  // as long as no circle runs through them (next rule).
+  it('imports nothing back up: the root of shared/domain imports no area', () => {
+    const backUp = shared
+      .filter((file) => /^shared\/domain\/[^/]+\.ts$/.test(file.path))
+      .flatMap((file) =>
+        imports(file)
+          .filter(({ target }) => /^shared\/domain\/[^/]+\//.test(target))
+          .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+      );
+    expect(backUp).toEqual([]);
+  });
+
+  it('has no import circle anywhere inside shared/ (file level)', () => {
+    expect(importCircles(shared)).toEqual([]);
+  });
+});
+
 describe('one way to do each thing', () => {
   it('builds raw transactions and batch reads only in shared/db (transactWrite, readItems)', () => {
     expect(offending(everything.filter(not(under('shared/db/'))), /\b(TransactWriteCommand|BatchGetCommand)\b/)).toEqual([]);
@@ -213,7 +277,7 @@ describe('one way to do each thing', () => {
 describe('size', () => {
   const MONEY = [
     /^shared\/domain\/orders\//,
-    /^shared\/domain\/money\/(ledger|gift-cards|idempotency)\.ts$/,
+    /^shared\/domain\/money\/(ledger|accounts|gift-cards|idempotency)\.ts$/,
     /^shared\/domain\/loyalty\/order-effects\.ts$/,
     /^shared\/db\/(transactions|reads|transient)\.ts$/,
   ];
