@@ -14,9 +14,10 @@ import { withinRequest } from '#shared/db/request-deadline.ts';
 import { authorize } from '#shared/http/admission.ts';
 import { parseRequestInputs, requestBodyParser, type InputSchemas } from '#shared/http/inputs.ts';
 import { startPrefetch, type Prefetch } from '#shared/http/prefetch.ts';
-import { apiRequest, lowerCaseHeaders, type ApiRequest } from '#shared/http/request.ts';
+import { baseUrlOf, lowerCaseHeaders, type ApiRequest } from '#shared/http/request.ts';
+import { clientAddress } from '#shared/http/client-address.ts';
 import { errorResponse, lambdaTimeout, respond, type ApiResponse } from '#shared/http/response.ts';
-import { logRequest, stampRequestStart } from '#shared/http/request-log.ts';
+import { logRequest } from '#shared/http/request-log.ts';
 
 export { noContent, ok, type ApiResponse } from '#shared/http/response.ts';
 export { requireAnyPermission, requireApp, requireMerchant, requireUser } from '#shared/http/admission.ts';
@@ -78,32 +79,51 @@ export function apiHandler<
     const credentials = await authorized;
     const inputs = parseRequestInputs(spec, event) as Inputs;
     if (!reading && spec.prefetch) prefetched = startPrefetch(spec.prefetch, event);
-    const request = apiRequest(event, { ...inputs, prefetched, credentials, headers, requestId, route });
+    // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
+    let baseUrl: string | undefined;
+    let sourceIp: string | undefined;
+    const request: ApiRequest<Output<TBody>, Output<TQuery>, Output<TParams>, TPrefetched> = {
+      body: inputs.body,
+      query: inputs.query,
+      params: inputs.params,
+      prefetched,
+      credentials,
+      headers,
+      requestId,
+      get baseUrl() {
+        return (baseUrl ??= baseUrlOf(event));
+      },
+      rawPath: event.rawPath,
+      route,
+      event,
+      get sourceIp() {
+        return (sourceIp ??= clientAddress(event, headers, process.env.EDGE_ORIGIN_SECRET));
+      },
+    };
     return respond(requestId, await serve(request));
   };
 
   const routeName = `${route.method} ${route.path}`;
   const parseBody = requestBodyParser();
-  // One middleware (clock, size limit, JSON body; then the log line) rather than one each: the same steps in the same order, fewer hops per request.
-  const pipeline: middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> = {
-    before: (request) => {
-      stampRequestStart(request.internal);
-      return parseBody(request);
-    },
-    after: (request) => {
-      logRequest(request.event, request.context, routeName, request.response?.statusCode ?? 0, request.internal);
-      endInvocation();
-    },
-    onError: (request) => {
-      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
-      const { response, logged } = errorResponse(requestId, request.error);
-      request.response = response;
-      logRequest(request.event, request.context, routeName, response.statusCode ?? 500, request.internal, logged);
-      endInvocation();
-    },
-  };
+  // One before middleware (clock, size limit, JSON body) rather than one each: the same steps in the same order, fewer hops per request.
   const middyHandler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>({ timeoutEarlyResponse: lambdaTimeout })
-    .use(pipeline)
+    .use({
+      before: (request) => {
+        (request.internal as Record<string, unknown>).startedAt = performance.now();
+        return parseBody(request);
+      },
+      after: (request) => {
+        logRequest(request.event, request.context, routeName, request.response?.statusCode ?? 0, request.internal);
+        endInvocation();
+      },
+      onError: (request) => {
+        const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+        const { response, logged } = errorResponse(requestId, request.error);
+        request.response = response;
+        logRequest(request.event, request.context, routeName, response.statusCode ?? 500, request.internal, logged);
+        endInvocation();
+      },
+    } satisfies middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>)
     // Bench mode (DYNAMODB_STATS=1), tested inline: the bundling defines it away, so esbuild drops the bench's modules.
     .handler(process.env.DYNAMODB_STATS ? withStatsHeaders(core) : core);
   const apiSpec: ApiSpec = { ...spec, handlerName, route };

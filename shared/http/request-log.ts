@@ -10,11 +10,6 @@ function traceRoot(): string | undefined {
   return /Root=([^;]+)/.exec(header)?.[1] ?? (header.includes('=') || header === '' ? undefined : header);
 }
 
-/** Marks when the request's work began (its first middleware), for the log line's `duration_ms`. */
-export function stampRequestStart(internal: Record<string, unknown>): void {
-  internal.startedAt = performance.now();
-}
-
 export function logRequest(
   event: APIGatewayProxyEventV2,
   context: Context,

@@ -1,8 +1,7 @@
-/** The request a handler serves (`ApiRequest`), built from the Lambda event once it is admitted and its inputs are valid. */
+/** The request a handler serves (`ApiRequest`, built by apiHandler once it is admitted and its inputs are valid) and what it is built from. */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '#shared/auth/tokens.ts';
 import type { Route } from '#shared/routes.ts';
-import { clientAddress } from '#shared/http/client-address.ts';
 
 export interface ApiRequest<TBody, TQuery, TParams, TPrefetched = undefined> {
   body: TBody;
@@ -47,37 +46,4 @@ export function lowerCaseHeaders(headers: Record<string, string | undefined> | u
   const lowered: Record<string, string | undefined> = {};
   for (const name in headers) lowered[name.toLowerCase()] = headers[name];
   return lowered;
-}
-
-/** What the pipeline knows of a request before the handler sees it; the rest comes from the event. */
-type Admitted<TBody, TQuery, TParams, TPrefetched> = Pick<
-  ApiRequest<TBody, TQuery, TParams, TPrefetched>,
-  'body' | 'query' | 'params' | 'prefetched' | 'credentials' | 'headers' | 'requestId' | 'route'
->;
-
-export function apiRequest<TBody, TQuery, TParams, TPrefetched>(
-  event: APIGatewayProxyEventV2,
-  admitted: Admitted<TBody, TQuery, TParams, TPrefetched>,
-): ApiRequest<TBody, TQuery, TParams, TPrefetched> {
-  // baseUrl and sourceIp are worked out when a handler first reads them (most never do), from the same event and environment.
-  let baseUrl: string | undefined;
-  let sourceIp: string | undefined;
-  return {
-    body: admitted.body,
-    query: admitted.query,
-    params: admitted.params,
-    prefetched: admitted.prefetched,
-    credentials: admitted.credentials,
-    headers: admitted.headers,
-    requestId: admitted.requestId,
-    get baseUrl() {
-      return (baseUrl ??= baseUrlOf(event));
-    },
-    rawPath: event.rawPath,
-    route: admitted.route,
-    event,
-    get sourceIp() {
-      return (sourceIp ??= clientAddress(event, admitted.headers, process.env.EDGE_ORIGIN_SECRET));
-    },
-  };
 }

@@ -41,7 +41,7 @@ export function oneStepTip(request: Pick<OneStepOrderRequest, 'tip_amount' | 'sp
 
 /**
  * A one-step order's reads keyed by the request alone: the location and, when one was scanned, the QR code
- * (one consistent read). The route's prefetch (shared/http/one-step-order.ts), sent beside the
+ * (one consistent read). The route's prefetch (shared/endpoints/one-step-order.ts), sent beside the
  * token's read, keyed by the body as it came (before validation: the order takes only the items of the keys
  * its validated body names, `itemsOf`); the token is not known yet, so the code is read even when a user
  * token comes with it (the order then ignores it, as it ignores the code itself).
@@ -57,7 +57,7 @@ export async function placeOneStepOrder(input: {
   user?: UserPrincipal;
   request: OneStepOrderRequest;
   storeResponse?: (order: OrderRecord) => TransactItem | undefined;
-  /** readOneStepParties of this request, started before the token was admitted (shared/http/one-step-order.ts). */
+  /** readOneStepParties of this request, started before the token was admitted (shared/endpoints/one-step-order.ts). */
   prefetched?: Promise<KeyedItems>;
 }): Promise<OrderRecord> {
   const { merchant, user, request } = input;
