@@ -127,15 +127,18 @@ describe('settlement saga', () => {
 });
 
 describe('credit earned through loyalty', () => {
-  it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
-    const world = await orderWorld();
-    await createCampaign({
+  const spendTenEarnFive = (world: OrderWorld) =>
+    createCampaign({
       merchant_id: world.merchant.merchant.merchant_id,
       kind: 'spend',
       title: 'Spend $10, get $5',
       required_spend_amount: 1000,
       earn_amount: 500,
     });
+
+  it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
+    const world = await orderWorld();
+    await spendTenEarnFive(world);
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(earned.status).toBe(200);
     expect(await balance(world, 'credit')).toBe(500);
@@ -150,13 +153,7 @@ describe('credit earned through loyalty', () => {
 
   it('claws back earned credit already spent: the refund goes ahead and the credit balance goes negative', async () => {
     const world = await orderWorld();
-    await createCampaign({
-      merchant_id: world.merchant.merchant.merchant_id,
-      kind: 'spend',
-      title: 'Spend $10, get $5',
-      required_spend_amount: 1000,
-      earn_amount: 500,
-    });
+    await spendTenEarnFive(world);
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(await balance(world, 'credit')).toBe(500);
     const spending = await placeOrder(api, world, { spend_amount: 400, applied_discount_amount: 300 });

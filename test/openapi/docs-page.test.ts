@@ -1,36 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
-
-/** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-/** Without the background-networking flags Chromium keeps dialing out, and this machine has no network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '../support/chromium.ts';
 
 const api = useTestApi();
-let userDataDir: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 
 beforeAll(async () => {
-  userDataDir = mkdtempSync(join(tmpdir(), 'docs-page-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  chromium = await launchChromium('docs-page');
+  browser = chromium.browser;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await chromium?.close();
 });
 
 describe('the docs page in a browser', () => {
