@@ -2497,7 +2497,272 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.completed event
+         * @description POSTed to each webhook endpoint of the merchant that subscribed to `order.completed` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-order.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.refunded event
+         * @description POSTed to each webhook endpoint of the merchant that subscribed to `order.refunded` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-order.refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.value_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card.value_added event
+         * @description POSTed to each webhook endpoint of the merchant that subscribed to `gift_card.value_added` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-gift_card.value_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gift_card.value_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * gift_card.value_removed event
+         * @description POSTed to each webhook endpoint of the merchant that subscribed to `gift_card.value_removed` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-gift_card.value_removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order_ahead.validated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order_ahead.validated event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `order_ahead.validated` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-order_ahead.validated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order_ahead.invalidated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order_ahead.invalidated event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `order_ahead.invalidated` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-order_ahead.invalidated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order_ahead.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order_ahead.completed event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `order_ahead.completed` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-order_ahead.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reward.earned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * reward.earned event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `reward.earned` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-reward.earned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * claim.created event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `claim.created` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-claim.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "campaign.unlocked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * campaign.unlocked event
+         * @description POSTed to each webhook endpoint of the merchant that subscribed to `campaign.unlocked` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-campaign.unlocked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_card.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_card.created event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `credit_card.created` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-credit_card.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "credit_card.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_card.deactivated event
+         * @description POSTed to each webhook endpoint of the app that subscribed to `credit_card.deactivated` (`POST /v15/webhook_endpoints`), with the same body `GET /v15/events` lists. Delivery is at least once, in sequence per resource: dedupe by `event.id`.
+         *
+         *     Verify either signature (`LevelUp-Signature`, or the Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`) over the raw body before parsing it.
+         */
+        post: operations["webhook-credit_card.deactivated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AccessToken: {
@@ -2602,6 +2867,24 @@ export interface components {
             progress_amount: number;
             required_spend_amount: number | null;
         };
+        CampaignUnlockedEvent: {
+            id: string;
+            /** @constant */
+            type: "campaign.unlocked";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                target_campaign_id: number;
+                user_id: number;
+                expires_at: components["schemas"]["Timestamp"] | null;
+                unlocked_at: components["schemas"]["Timestamp"];
+            };
+        };
         CampaignV14: {
             campaign: {
                 applies_to_all_merchants: boolean;
@@ -2677,6 +2960,34 @@ export interface components {
                 progress_adjustments?: {
                     adjustment_amount: number;
                 }[];
+            };
+        };
+        ClaimCreatedEvent: {
+            id: string;
+            /** @constant */
+            type: "claim.created";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                id: number;
+                campaign_id: number;
+                /** @description Cohort code */
+                code: string;
+                /** @description Original value of the claim */
+                value_amount: number;
+                /** @description Amount in cents */
+                value_remaining_amount: number;
+                /** @description Only on a legacy claim */
+                progress_adjustments?: {
+                    adjustment_amount: number;
+                }[];
+                merchant_id: number;
+                user_id: number;
             };
         };
         CompletedOrder: {
@@ -2800,6 +3111,32 @@ export interface components {
             /** @description Card brand */
             type: string;
         };
+        CreditCardCreatedEvent: {
+            id: string;
+            /** @constant */
+            type: "credit_card.created";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: components["schemas"]["CreditCard"];
+        };
+        CreditCardDeactivatedEvent: {
+            id: string;
+            /** @constant */
+            type: "credit_card.deactivated";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: components["schemas"]["CreditCard"];
+        };
         CreditCardResponse: {
             credit_card: components["schemas"]["CreditCard"];
         };
@@ -2892,408 +3229,29 @@ export interface components {
             error: components["schemas"]["ErrorDetail"];
         }[];
         Event: {
-            event: {
+            event: components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderRefundedEvent"] | components["schemas"]["GiftCardValueAddedEvent"] | components["schemas"]["GiftCardValueRemovedEvent"] | components["schemas"]["OrderAheadValidatedEvent"] | components["schemas"]["OrderAheadInvalidatedEvent"] | components["schemas"]["OrderAheadCompletedEvent"] | components["schemas"]["RewardEarnedEvent"] | components["schemas"]["ClaimCreatedEvent"] | components["schemas"]["CampaignUnlockedEvent"] | components["schemas"]["CreditCardCreatedEvent"] | components["schemas"]["CreditCardDeactivatedEvent"];
+        };
+        GiftCardValueAddedEvent: {
+            id: string;
+            /** @constant */
+            type: "gift_card.value_added";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
                 id: string;
-                /** @constant */
-                type: "order.completed";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    created_at: components["schemas"]["Timestamp"];
-                    /** @description Amount in cents */
-                    merchant_funded_credit_amount: number;
-                    /** @description Amount in cents */
-                    earn_amount: number;
-                    uuid: string;
-                    /** @description The user's id at that merchant */
-                    loyalty_id: number;
-                    /** @description Amount in cents */
-                    spend_amount: number;
-                    refunded_at: components["schemas"]["Timestamp"] | null;
-                    /** @description Amount in cents */
-                    tip_amount: number;
-                    /** @description Amount in cents */
-                    total_amount: number;
-                    location_id: number;
-                    /** @description First name and last initial */
-                    user_display_name: string;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "order.refunded";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    created_at: components["schemas"]["Timestamp"];
-                    /** @description Amount in cents */
-                    merchant_funded_credit_amount: number;
-                    /** @description Amount in cents */
-                    earn_amount: number;
-                    uuid: string;
-                    /** @description The user's id at that merchant */
-                    loyalty_id: number;
-                    /** @description Amount in cents */
-                    spend_amount: number;
-                    refunded_at: components["schemas"]["Timestamp"] | null;
-                    /** @description Amount in cents */
-                    tip_amount: number;
-                    /** @description Amount in cents */
-                    total_amount: number;
-                    location_id: number;
-                    /** @description First name and last initial */
-                    user_display_name: string;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "gift_card.value_added";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    /** @description Value loaded */
-                    added_value_amount: number;
-                    /** @description New total value at that merchant */
-                    new_value_at_merchant_amount: number;
-                    /** @description Previous total at that merchant */
-                    old_value_at_merchant_amount: number;
-                    /** @description Id of the addition */
-                    uuid: string;
-                    loyalty_id: number;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "gift_card.value_removed";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    /** @description Amount in cents */
-                    removed_value_amount: number;
-                    /** @description Amount in cents */
-                    new_value_at_merchant_amount: number;
-                    /** @description Amount in cents */
-                    old_value_at_merchant_amount: number;
-                    loyalty_id: number;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "order_ahead.validated";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    allows_special_instructions: boolean;
-                    special_instructions_character_limit: number;
-                    available_at: components["schemas"]["Timestamp"][];
-                    soonest_available_at: components["schemas"]["Timestamp"];
-                    conveyance: {
-                        /** @enum {string} */
-                        fulfillment_type: "pickup" | "delivery";
-                        desired_ready_time: components["schemas"]["Timestamp"] | null;
-                        delivery_address_id: number | null;
-                    };
-                    /** @description Amount in cents */
-                    delivery_fee_amount: number;
-                    displayed_upsell_ids: number[];
-                    /** @description Amount in cents */
-                    discount_amount: number;
-                    instructions: string | null;
-                    items: {
-                        item: {
-                            id: number;
-                            name: string;
-                            option_ids: number[];
-                            /** @description Amount in cents */
-                            price_amount: number;
-                            quantity: number;
-                            selected_options: {
-                                option: {
-                                    id: number;
-                                    free_quantity: number;
-                                    name: string;
-                                    /** @description Amount in cents */
-                                    price_amount: number;
-                                    quantity: number;
-                                };
-                            }[];
-                            selected_options_description: string;
-                            special_instructions: string | null;
-                            upsell_id: number | null;
-                        };
-                    }[];
-                    latitude: number;
-                    longitude: number;
-                    location_id: number;
-                    location_title: string;
-                    location_subtitle: string;
-                    merchant_name: string;
-                    /**
-                     * Format: uri
-                     * @description POST here to complete (charge) the order
-                     */
-                    order_completion_url: string;
-                    /** @description Amount in cents */
-                    provider_service_fee_amount: number;
-                    /** @description Amount in cents */
-                    service_fee_amount: number;
-                    special_instructions: string | null;
-                    /** @description Amount in cents */
-                    spend_amount: number;
-                    /** @enum {string} */
-                    state: "externally_validating" | "externally_valid" | "externally_invalid" | "submitting" | "charging" | "submitted" | "completed" | "rejected";
-                    /** @description Amount in cents */
-                    subtotal: number;
-                    /** @description Amount in cents */
-                    tax_amount: number;
-                    /** @description Amount in cents */
-                    tip_amount: number;
-                    /** @description Amount in cents */
-                    total_amount: number;
-                    upsell: {
-                        id: number;
-                        prompt: string;
-                        show_prices: boolean;
-                        items: {
-                            item: {
-                                description: string;
-                                /** @description Order ahead menu item id */
-                                id: number;
-                                /** @description Base URL of the item image, empty when none */
-                                image_url: string;
-                                name: string;
-                                /** @description Price in cents, as a string (documented so) */
-                                price_amount: string;
-                            };
-                        }[];
-                    } | null;
-                    uuid: string;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "order_ahead.invalidated";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    uuid: string;
-                    /** @constant */
-                    state: "externally_invalid";
-                    errors: components["schemas"]["Errors"];
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "order_ahead.completed";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    conveyance: {
-                        /** @enum {string} */
-                        fulfillment_type: "pickup" | "delivery";
-                        desired_ready_time: components["schemas"]["Timestamp"] | null;
-                        delivery_address_id: number | null;
-                    };
-                    /** @description Amount in cents */
-                    delivery_fee_amount: number;
-                    delivery_instructions: string | null;
-                    delivery_uuid: string | null;
-                    /** @description Merchant-funded credit and gift card value applied */
-                    discount_amount: number;
-                    /** @description Pickup or delivery instructions (empty when none) */
-                    instructions: string;
-                    items: {
-                        item: {
-                            id: number;
-                            name: string;
-                            option_ids: number[];
-                            /** @description Amount in cents */
-                            price_amount: number;
-                            quantity: number;
-                            selected_options: {
-                                option: {
-                                    id: number;
-                                    free_quantity: number;
-                                    name: string;
-                                    /** @description Amount in cents */
-                                    price_amount: number;
-                                    quantity: number;
-                                };
-                            }[];
-                            selected_options_description: string;
-                            special_instructions: string | null;
-                            upsell_id: number | null;
-                        };
-                    }[];
-                    latitude: number;
-                    longitude: number;
-                    location_id: number;
-                    location_subtitle: string;
-                    location_title: string;
-                    merchant_name: string;
-                    /** @description The ordering provider's order number (a string, as the iOS SDK reads it) */
-                    order_number: string;
-                    /** Format: uri */
-                    order_url: string;
-                    /** @description The location's phone number (empty when unknown) */
-                    phone: string;
-                    /** @description When the provider will have it ready */
-                    ready_at: components["schemas"]["Timestamp"];
-                    /** @description Amount in cents */
-                    service_fee_amount: number;
-                    special_instructions: string | null;
-                    /** @description Amount in cents */
-                    spend_amount: number;
-                    /** @constant */
-                    state: "completed";
-                    /** @description Amount in cents */
-                    subtotal: number;
-                    /** @description Amount in cents */
-                    tax_amount: number;
-                    /** @description Amount in cents */
-                    tip_amount: number;
-                    /** @description Charged to the card (the balance, as for an in-store order) */
-                    total_amount: number;
-                    uuid: string;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "reward.earned";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    /** @description Reward id: `claim-<n>`, `earned-<n>` or `campaign-<n>` */
-                    id: string;
-                    title: string;
-                    description: string;
-                    earned: boolean;
-                    created_at: components["schemas"]["Timestamp"];
-                    expires_at: components["schemas"]["Timestamp"] | null;
-                    pausable: boolean;
-                    /** @description Paused rewards are not redeemed automatically */
-                    paused: boolean;
-                    source_campaign_id: number | null;
-                    tags: string[];
-                    transfer_required: boolean;
-                    transferable: boolean;
-                    usable: boolean;
-                    usable_as_credit: boolean;
-                    /** @description Amount in cents */
-                    value_amount: number;
-                    value_remaining_amount: number | null;
-                    merchant_id: number;
-                    /** @description null for a progress adjustment */
-                    order_uuid: string | null;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "claim.created";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    id: number;
-                    campaign_id: number;
-                    /** @description Cohort code */
-                    code: string;
-                    /** @description Original value of the claim */
-                    value_amount: number;
-                    /** @description Amount in cents */
-                    value_remaining_amount: number;
-                    /** @description Only on a legacy claim */
-                    progress_adjustments?: {
-                        adjustment_amount: number;
-                    }[];
-                    merchant_id: number;
-                    user_id: number;
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "campaign.unlocked";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: {
-                    target_campaign_id: number;
-                    user_id: number;
-                    expires_at: components["schemas"]["Timestamp"] | null;
-                    unlocked_at: components["schemas"]["Timestamp"];
-                };
-            } | {
-                id: string;
-                /** @constant */
-                type: "credit_card.created";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: components["schemas"]["CreditCard"];
-            } | {
-                id: string;
-                /** @constant */
-                type: "credit_card.deactivated";
-                created_at: components["schemas"]["Timestamp"];
-                resource: {
-                    type: string;
-                    id: string;
-                };
-                /** @description 1 for the resource's first event, then one more for each */
-                sequence: number;
-                data: components["schemas"]["CreditCard"];
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                /** @description Value loaded */
+                added_value_amount: number;
+                /** @description New total value at that merchant */
+                new_value_at_merchant_amount: number;
+                /** @description Previous total at that merchant */
+                old_value_at_merchant_amount: number;
+                /** @description Id of the addition */
+                uuid: string;
+                loyalty_id: number;
             };
         };
         GiftCardValueAddition: {
@@ -3325,6 +3283,27 @@ export interface components {
                 new_value_at_merchant_amount: number;
                 /** @description Amount in cents */
                 old_value_at_merchant_amount: number;
+            };
+        };
+        GiftCardValueRemovedEvent: {
+            id: string;
+            /** @constant */
+            type: "gift_card.value_removed";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                /** @description Amount in cents */
+                removed_value_amount: number;
+                /** @description Amount in cents */
+                new_value_at_merchant_amount: number;
+                /** @description Amount in cents */
+                old_value_at_merchant_amount: number;
+                loyalty_id: number;
             };
         };
         Interstitial: {
@@ -3842,6 +3821,105 @@ export interface components {
                 gift_card_tip_amount: number;
             };
         };
+        OrderAheadCompletedEvent: {
+            id: string;
+            /** @constant */
+            type: "order_ahead.completed";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                conveyance: {
+                    /** @enum {string} */
+                    fulfillment_type: "pickup" | "delivery";
+                    desired_ready_time: components["schemas"]["Timestamp"] | null;
+                    delivery_address_id: number | null;
+                };
+                /** @description Amount in cents */
+                delivery_fee_amount: number;
+                delivery_instructions: string | null;
+                delivery_uuid: string | null;
+                /** @description Merchant-funded credit and gift card value applied */
+                discount_amount: number;
+                /** @description Pickup or delivery instructions (empty when none) */
+                instructions: string;
+                items: {
+                    item: {
+                        id: number;
+                        name: string;
+                        option_ids: number[];
+                        /** @description Amount in cents */
+                        price_amount: number;
+                        quantity: number;
+                        selected_options: {
+                            option: {
+                                id: number;
+                                free_quantity: number;
+                                name: string;
+                                /** @description Amount in cents */
+                                price_amount: number;
+                                quantity: number;
+                            };
+                        }[];
+                        selected_options_description: string;
+                        special_instructions: string | null;
+                        upsell_id: number | null;
+                    };
+                }[];
+                latitude: number;
+                longitude: number;
+                location_id: number;
+                location_subtitle: string;
+                location_title: string;
+                merchant_name: string;
+                /** @description The ordering provider's order number (a string, as the iOS SDK reads it) */
+                order_number: string;
+                /** Format: uri */
+                order_url: string;
+                /** @description The location's phone number (empty when unknown) */
+                phone: string;
+                /** @description When the provider will have it ready */
+                ready_at: components["schemas"]["Timestamp"];
+                /** @description Amount in cents */
+                service_fee_amount: number;
+                special_instructions: string | null;
+                /** @description Amount in cents */
+                spend_amount: number;
+                /** @constant */
+                state: "completed";
+                /** @description Amount in cents */
+                subtotal: number;
+                /** @description Amount in cents */
+                tax_amount: number;
+                /** @description Amount in cents */
+                tip_amount: number;
+                /** @description Charged to the card (the balance, as for an in-store order) */
+                total_amount: number;
+                uuid: string;
+            };
+        };
+        OrderAheadInvalidatedEvent: {
+            id: string;
+            /** @constant */
+            type: "order_ahead.invalidated";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                uuid: string;
+                /** @constant */
+                state: "externally_invalid";
+                errors: components["schemas"]["Errors"];
+            };
+        };
         OrderAheadOrder: {
             order: {
                 allows_special_instructions: boolean;
@@ -3941,6 +4019,169 @@ export interface components {
                 /** @enum {string} */
                 state: "externally_validating" | "externally_valid" | "externally_invalid" | "submitting" | "charging" | "submitted" | "completed" | "rejected";
                 uuid: string;
+            };
+        };
+        OrderAheadValidatedEvent: {
+            id: string;
+            /** @constant */
+            type: "order_ahead.validated";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                allows_special_instructions: boolean;
+                special_instructions_character_limit: number;
+                available_at: components["schemas"]["Timestamp"][];
+                soonest_available_at: components["schemas"]["Timestamp"];
+                conveyance: {
+                    /** @enum {string} */
+                    fulfillment_type: "pickup" | "delivery";
+                    desired_ready_time: components["schemas"]["Timestamp"] | null;
+                    delivery_address_id: number | null;
+                };
+                /** @description Amount in cents */
+                delivery_fee_amount: number;
+                displayed_upsell_ids: number[];
+                /** @description Amount in cents */
+                discount_amount: number;
+                instructions: string | null;
+                items: {
+                    item: {
+                        id: number;
+                        name: string;
+                        option_ids: number[];
+                        /** @description Amount in cents */
+                        price_amount: number;
+                        quantity: number;
+                        selected_options: {
+                            option: {
+                                id: number;
+                                free_quantity: number;
+                                name: string;
+                                /** @description Amount in cents */
+                                price_amount: number;
+                                quantity: number;
+                            };
+                        }[];
+                        selected_options_description: string;
+                        special_instructions: string | null;
+                        upsell_id: number | null;
+                    };
+                }[];
+                latitude: number;
+                longitude: number;
+                location_id: number;
+                location_title: string;
+                location_subtitle: string;
+                merchant_name: string;
+                /**
+                 * Format: uri
+                 * @description POST here to complete (charge) the order
+                 */
+                order_completion_url: string;
+                /** @description Amount in cents */
+                provider_service_fee_amount: number;
+                /** @description Amount in cents */
+                service_fee_amount: number;
+                special_instructions: string | null;
+                /** @description Amount in cents */
+                spend_amount: number;
+                /** @enum {string} */
+                state: "externally_validating" | "externally_valid" | "externally_invalid" | "submitting" | "charging" | "submitted" | "completed" | "rejected";
+                /** @description Amount in cents */
+                subtotal: number;
+                /** @description Amount in cents */
+                tax_amount: number;
+                /** @description Amount in cents */
+                tip_amount: number;
+                /** @description Amount in cents */
+                total_amount: number;
+                upsell: {
+                    id: number;
+                    prompt: string;
+                    show_prices: boolean;
+                    items: {
+                        item: {
+                            description: string;
+                            /** @description Order ahead menu item id */
+                            id: number;
+                            /** @description Base URL of the item image, empty when none */
+                            image_url: string;
+                            name: string;
+                            /** @description Price in cents, as a string (documented so) */
+                            price_amount: string;
+                        };
+                    }[];
+                } | null;
+                uuid: string;
+            };
+        };
+        OrderCompletedEvent: {
+            id: string;
+            /** @constant */
+            type: "order.completed";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                created_at: components["schemas"]["Timestamp"];
+                /** @description Amount in cents */
+                merchant_funded_credit_amount: number;
+                /** @description Amount in cents */
+                earn_amount: number;
+                uuid: string;
+                /** @description The user's id at that merchant */
+                loyalty_id: number;
+                /** @description Amount in cents */
+                spend_amount: number;
+                refunded_at: components["schemas"]["Timestamp"] | null;
+                /** @description Amount in cents */
+                tip_amount: number;
+                /** @description Amount in cents */
+                total_amount: number;
+                location_id: number;
+                /** @description First name and last initial */
+                user_display_name: string;
+            };
+        };
+        OrderRefundedEvent: {
+            id: string;
+            /** @constant */
+            type: "order.refunded";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                created_at: components["schemas"]["Timestamp"];
+                /** @description Amount in cents */
+                merchant_funded_credit_amount: number;
+                /** @description Amount in cents */
+                earn_amount: number;
+                uuid: string;
+                /** @description The user's id at that merchant */
+                loyalty_id: number;
+                /** @description Amount in cents */
+                spend_amount: number;
+                refunded_at: components["schemas"]["Timestamp"] | null;
+                /** @description Amount in cents */
+                tip_amount: number;
+                /** @description Amount in cents */
+                total_amount: number;
+                location_id: number;
+                /** @description First name and last initial */
+                user_display_name: string;
             };
         };
         PaymentMethod: {
@@ -4061,6 +4302,42 @@ export interface components {
             /** @description Amount in cents */
             value_amount: number;
             value_remaining_amount: number | null;
+        };
+        RewardEarnedEvent: {
+            id: string;
+            /** @constant */
+            type: "reward.earned";
+            created_at: components["schemas"]["Timestamp"];
+            resource: {
+                type: string;
+                id: string;
+            };
+            /** @description 1 for the resource's first event, then one more for each */
+            sequence: number;
+            data: {
+                /** @description Reward id: `claim-<n>`, `earned-<n>` or `campaign-<n>` */
+                id: string;
+                title: string;
+                description: string;
+                earned: boolean;
+                created_at: components["schemas"]["Timestamp"];
+                expires_at: components["schemas"]["Timestamp"] | null;
+                pausable: boolean;
+                /** @description Paused rewards are not redeemed automatically */
+                paused: boolean;
+                source_campaign_id: number | null;
+                tags: string[];
+                transfer_required: boolean;
+                transferable: boolean;
+                usable: boolean;
+                usable_as_credit: boolean;
+                /** @description Amount in cents */
+                value_amount: number;
+                value_remaining_amount: number | null;
+                merchant_id: number;
+                /** @description null for a progress adjustment */
+                order_uuid: string | null;
+            };
         };
         RewardResponse: {
             reward: components["schemas"]["Reward"];
@@ -4498,6 +4775,31 @@ export interface components {
          * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
          */
         IdempotencyKey: string;
+        /**
+         * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+         * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+         */
+        LevelUpSignature: string;
+        /**
+         * @description The event's id (the body's `event.id`).
+         * @example evt_0mxb2nlkra86fbd23cf63a89e
+         */
+        LevelUpEventId: string;
+        /**
+         * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+         * @example evt_0mxb2nlkra86fbd23cf63a89e
+         */
+        WebhookId: string;
+        /**
+         * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+         * @example 1796515015
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+         * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: never;
@@ -7346,6 +7648,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7391,6 +7697,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +7746,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +7795,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7587,6 +7905,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,6 +10334,690 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
+        };
+    };
+    "webhook-order.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["OrderCompletedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-order.refunded": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["OrderRefundedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-gift_card.value_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["GiftCardValueAddedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-gift_card.value_removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["GiftCardValueRemovedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-order_ahead.validated": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["OrderAheadValidatedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-order_ahead.invalidated": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["OrderAheadInvalidatedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-order_ahead.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["OrderAheadCompletedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-reward.earned": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["RewardEarnedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-claim.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["ClaimCreatedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-campaign.unlocked": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["CampaignUnlockedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-credit_card.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["CreditCardCreatedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook-credit_card.deactivated": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, one `v1=` per secret valid at the time (two while a rolled secret overlaps; either verifying is enough). Compare in constant time and reject a `t` more than 300 seconds away. The example signs the `order.completed` example with the secret `whsec_Wt3AmX02O4QydpUdfMPSWw7MJptQZqyexRfebAuvJTU=`.
+                 * @example t=1796515015,v1=672cfeea522012b841c4c70e78a8d52ecf0284fe78ac919975b3dee7c8df89a9
+                 */
+                "LevelUp-Signature": components["parameters"]["LevelUpSignature"];
+                /**
+                 * @description The event's id (the body's `event.id`).
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "LevelUp-Event-Id": components["parameters"]["LevelUpEventId"];
+                /**
+                 * @description Standard Webhooks: the message id, here the event's id, the same on every retry and replay of the event: dedupe by it.
+                 * @example evt_0mxb2nlkra86fbd23cf63a89e
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks: when this attempt was signed, in unix seconds; reject one more than 300 seconds away.
+                 * @example 1796515015
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one per secret valid at the time, space-separated; the key is the bytes the `whsec_` secret encodes. Any Standard Webhooks library verifies it. The example signs the `order.completed` example with the secret of the `LevelUp-Signature` example.
+                 * @example v1,7Bldw2nZtyYh9aqsXoBk0rpDQWAACy9S7G18jTrIDIg=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    event: components["schemas"]["CreditCardDeactivatedEvent"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 s: delivered. The answer's body is not read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a timeout, a redirect, an unreachable host) is retried after 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, then every 12 h, each plus up to 20 % jitter, until an attempt fails 7 days after the delivery was queued: then it is counted on the endpoint as failed (`failed_deliveries`, `last_failure`). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
