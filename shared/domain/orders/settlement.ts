@@ -40,23 +40,8 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
-import {
-  acquireClaim,
-  acquireHold,
-  completeItems,
-  IN_PROGRESS,
-  NOT_COMPLETABLE,
-  readSource,
-  releaseAcquired,
-  releaseClaim,
-  releaseHold,
-  stateOf,
-  stateRefusal,
-  type Acquired,
-  type Claim,
-  type CustomerHold,
-  type SettlementSource,
-} from './lease.ts';
+import { acquireClaim, acquireHold, completeItems, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseAcquired, releaseClaim } from './lease.ts';
+import { releaseHold, stateOf, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
 import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
