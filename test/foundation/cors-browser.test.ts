@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, useTestApi } from '../support/api.ts';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
 
@@ -40,7 +40,7 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let world: OrderWorld;
 
 beforeAll(async () => {
-  chromium = await launchChromium();
+  chromium = await launchChromium('cors');
   world = await orderWorld({ card: 'valid' });
   // Eleven locations: the first page of ten carries a Link to the next.
   for (let index = 0; index < 10; index++) await locationFixture(world.merchant.merchant.merchant_id);
