@@ -1,12 +1,18 @@
 /**
  * Writes docs/openapi.json, the OpenAPI document served at GET /openapi.json, from the route table and
- * the handlers' schemas (shared/openapi/document.ts). Run after changing a route or a schema:
- * `npm run openapi`; test/openapi/document.test.ts fails while the file is stale.
+ * the handlers' schemas (shared/openapi/document.ts), and docs/errors.md, the error-code catalogue
+ * (shared/http/error-codes.ts). Run after changing a route, a schema or the catalogue: `npm run openapi`;
+ * test/openapi/document.test.ts and test/openapi/error-codes.unit.test.ts fail while a file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildDocument, serializeDocument } from '#shared/openapi/document.ts';
+import { errorCodesPage } from './error-codes-page.ts';
 
 const target = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 writeFileSync(target, serializeDocument(await buildDocument()));
 console.log(`wrote ${target}`);
+
+const errors = fileURLToPath(new URL('../docs/errors.md', import.meta.url));
+writeFileSync(errors, await errorCodesPage(errors));
+console.log(`wrote ${errors}`);
