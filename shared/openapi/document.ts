@@ -26,6 +26,7 @@ import { RESPONSES, type OperationResponses } from '#shared/openapi/responses.ts
 import { EVENT_SHAPES } from '#shared/schemas/responses/event-shapes.ts';
 import { EVENT_TYPES, type EventType } from '#shared/schemas/events.ts';
 import { WEBHOOKS_TAG, webhooksSection } from './webhooks.ts';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '#shared/http/error-codes.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
 import '#shared/schemas/responses/addresses.ts';
 import '#shared/schemas/responses/credit-cards.ts';
@@ -602,6 +603,13 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
 
+  // The catalogue (shared/http/error-codes.ts) is the only codes an error carries: every response of the suite is checked against it.
+  const errorDetailSchema = components.ErrorDetail!;
+  errorDetailSchema.properties = {
+    ...(errorDetailSchema.properties as JsonObject),
+    code: { type: 'string', enum: ERROR_CODE_NAMES, description: 'Stable machine-readable code: one of `x-error-codes` (docs/errors.md).' },
+  };
+
   const { webhooks, parameters: webhookParameters } = webhooksSection((type) => outputSchemas[webhookBodyId(type)]!);
 
   const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
@@ -623,6 +631,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       securitySchemes: SECURITY_SCHEMES,
     },
     'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
+    'x-error-codes': Object.fromEntries(ERROR_CODE_NAMES.map((code) => [code, ERROR_CODES[code]])),
   };
   const bodies = new Map([...specs].flatMap(([route, spec]) => (spec.body ? [[`${route.method} ${route.path}`, spec.body] as const] : [])));
   addExamples(document, bodies, PROJECT_ROOT);
@@ -632,7 +641,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
 const INFO_DESCRIPTION = [
   'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
   'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601 to the second with a numeric UTC offset (`2015-01-22T16:29:22+00:00`); requests may send `Z` or any offset.',
-  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
+  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`). Each `code` is one of `x-error-codes`, which says with which statuses, when, and what to do.',
   'Paged lists answer every page that has items with 200 and a `Link: <url>; rel="next"` header to the page after it (an absolute URL carrying the request\'s filters), the last page too; the page after the last item answers 204 (no body, no Link). Follow Link until 204; a stored Link asked again later answers what came since (200) or 204. Money operations honour an `Idempotency-Key` header.',
   'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
 ].join('\n\n');
