@@ -3222,8 +3222,11 @@ export interface components {
             /** @description The field, or `base` for the resource as a whole */
             property: string;
             message: string;
-            /** @description Stable machine-readable code */
-            code?: string;
+            /**
+             * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
+             * @enum {string}
+             */
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "special_instructions_not_allowed" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
