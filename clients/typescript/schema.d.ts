@@ -1356,7 +1356,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Place a one-step order (v14 path)
+         * Place a one-step order (v14 path; propose and complete instead)
+         * @deprecated
          * @description No natural key: every request is a new order, so a POS that may retry sends an Idempotency-Key (or proposes and completes instead). Another merchant's location: 401 order/merchant_token; a location that does not exist: 404 order/location_id.
          *
          *     Credential: A merchant token.
@@ -7978,6 +7979,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description RFC 9745: this operation is deprecated since this date (`@1796515200`, 2026-12-06); docs/versioning.md names what replaces it. */
+                    Deprecation: string;
+                    /** @description RFC 8594: the operation keeps answering at least until this date (`Mon, 06 Dec 2027 00:00:00 GMT`). */
+                    Sunset: string;
                     [name: string]: unknown;
                 };
                 content: {

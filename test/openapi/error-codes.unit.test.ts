@@ -21,7 +21,7 @@ type JsonObject = Record<string, any>;
  */
 const RESOLVED_BY_HAND: Record<string, string[]> = {
   // ChargeResult's refusal reasons (shared/payments/gateway.ts): `'declined' | 'insufficient_funds'`.
-  'shared/domain/gift-card-orders.ts: charge.reason': ['declined', 'insufficient_funds'],
+  'shared/domain/money/gift-card-orders.ts: charge.reason': ['declined', 'insufficient_funds'],
 };
 
 const ERRORS_PAGE = fileURLToPath(new URL('../../docs/errors.md', import.meta.url));
