@@ -156,7 +156,7 @@ const STRINGS: Record<string, string> = {
   subject: 'Receipt',
   platform: 'ios',
   device_token: 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90',
-  secret: 'whsec_a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  secret: 'whsec_CzBVep/E6Q4zWH2ix+wRNluApcrvFDleg6jN8hc8YYY=',
   url: 'https://pos.example.com/levelup/webhooks',
   callback_url: 'https://pos.example.com/levelup/callback',
   event_type: 'order.completed',
