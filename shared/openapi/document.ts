@@ -289,7 +289,9 @@ export async function loadApiSpec(route: Route): Promise<ApiSpec> {
 function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
   // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/response.ts).
   const statuses = [400, 413, 415, 429, 500, 503];
-  if (route.credential !== 'none') statuses.push(401);
+  // An optional app token that is not one is ignored, never refused (shared/http/admission.ts): no 401 to document,
+  // which the mobile SDKs would read as 'log in again' (issue 34.9).
+  if (route.credential !== 'none' && route.credential !== 'app-optional') statuses.push(401);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
   if (spec.body || spec.query) statuses.push(422);
   return statuses;

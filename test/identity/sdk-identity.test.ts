@@ -251,6 +251,36 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     }
   });
 
+  it("answers a bad api_key with 422 on every sign-up the SDKs send (iOS, Android, v14), never the 401 they read as 'log in again', creating no one", async () => {
+    const ios = clientPayload('ios_v15_apps_users__create.json').request_body_template;
+    const android = clientPayload('android_v15_users__create_with_permissions.json');
+    const androidV14 = android.related_v14_bodies['POST /v14/users (email registration)'];
+    const signUps = [
+      { path: '/v15/apps/users', body: { ...ios, permission_keynames: ['read_qr_code'] }, user: ios.user },
+      {
+        path: '/v15/users',
+        body: { ...android.request_body_template, permission_keynames: ['read_user_basic_info'] },
+        user: android.request_body_template.user,
+      },
+      { path: '/v14/users', body: androidV14, user: { ...androidV14.user, password: 'a long password', lat: 42.35, lng: -71.06 } },
+    ];
+    for (const { path, body, user } of signUps) {
+      const address = email('bad-key');
+      const withUser = (apiKey: string) => ({ ...body, api_key: apiKey, user: { ...user, email: address, first_name: 'Ada', last_name: 'Byron' } });
+      // The SDKs' placeholder as sent unfilled, a key of another length, and a stale one of the right form.
+      for (const apiKey of ['<APP_API_KEY>', 'unknown', 'f'.repeat(app.apiKey.length)]) {
+        const refused = await api.call('POST', path, { body: withUser(apiKey) });
+        expect(refused.status, `${path} ${apiKey}: ${refused.text}`).toBe(422);
+        expect(refused.body).toEqual([{ error: { object: 'user', property: 'api_key', message: 'Api key is invalid.', code: 'invalid_api_key' } }]);
+        expect(refused.headers.get('www-authenticate')).toBeNull();
+      }
+      // Nothing was created: the same email signs up with the app's key.
+      const created = await api.call('POST', path, { body: withUser(app.apiKey) });
+      expect(created.status, `${path}: ${created.text}`).toBe(200);
+      expect(created.body.user.email).toBe(address);
+    }
+  });
+
   it('a user created without a password cannot log in until one is set through the reset flow', async () => {
     const address = email('nopassword');
     const created = await api.call('POST', '/v15/apps/users', {

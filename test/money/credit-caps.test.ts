@@ -187,7 +187,8 @@ describe('a daily budget per merchant', () => {
     const missing = await runAdmin(['set-credit-budget', '--merchant-id', '999999999', '--daily-amount', '1000'], api);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Merchant 999999999 does not exist');
-  });
+    // Six admin processes, each a tsx start: a loaded CI outlasts the default minute (seen at load 17).
+  }, 180_000);
 
   it('leaves the ledger balanced', async () => {
     expect((await auditLedger()).mismatches).toEqual([]);

@@ -16,11 +16,13 @@ import { observeGateway } from '../support/gateway.ts';
 import { mailTo } from '../support/mailbox.ts';
 import { runAdmin } from '../support/admin.ts';
 import { startEventPipeline } from '../support/webhooks.ts';
+import { walkPages } from '../support/paging.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { heldAccountKey, MAX_HELD_GIFTS_PER_EMAIL, returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
-import { GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
+import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
+import { GIFT_CARD_ORDERS_PAGE_SIZE } from '#shared/domain/money/gift-card-orders.ts';
 
 const api = useTestApi();
 const gateway = observeGateway();
@@ -85,17 +87,21 @@ function observable(response: Awaited<ReturnType<typeof gift>>) {
   return { status: response.status, headers, fields };
 }
 
-/** The buyer's list of the gift card orders they sent (GET /v15/users/gift_card_value_orders), every page. */
+type SentGift = { gift_card_value_order: { uuid: string; state: string; [field: string]: unknown } };
+
+/**
+ * The buyer's list of the gift card orders they sent (GET /v15/users/gift_card_value_orders), walked as every
+ * list is (test/support/paging.ts: a Link on every page, the last one too, then 204 with no body and no Link).
+ */
+async function sentGiftPages(world: OrderWorld) {
+  return walkPages<SentGift>(api, '/v15/users/gift_card_value_orders', {
+    call: { token: world.user.token },
+    keyOf: (entry) => entry.gift_card_value_order.uuid,
+  });
+}
+
 async function sentGifts(world: OrderWorld) {
-  const gifts = [];
-  let url = '/v15/users/gift_card_value_orders';
-  for (;;) {
-    const page = await api.call('GET', url, { token: world.user.token });
-    if (page.status === 204) return gifts;
-    expect(page.status, page.text).toBe(200);
-    gifts.push(...page.body.map((entry: any) => entry.gift_card_value_order));
-    url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')![1]!;
-  }
+  return (await sentGiftPages(world)).items.map((entry) => entry.gift_card_value_order);
 }
 
 async function expectBalancedLedger() {
@@ -289,6 +295,25 @@ describe('a gift card order for an email with no account', () => {
     expect(await balance(giftCardAccountKey(late.body.user.id, merchantId))).toBe(0);
     await expectBalancedLedger();
   });
+});
+
+describe("the buyer's list of sent gifts", () => {
+  it('pages as every list does (issue 34.8): a Link on every page, the last one too, then 204; each gift once', async () => {
+    const world = await orderWorld();
+    const placed: string[] = [];
+    for (let index = 0; index <= GIFT_CARD_ORDERS_PAGE_SIZE; index++) {
+      // One buyer may order GIFT_CARD_ORDERS_PER_BUYER.limit gifts an hour: forgive the window as it fills.
+      if (index % GIFT_CARD_ORDERS_PER_BUYER.limit === 0) await clearWindow(GIFT_CARD_ORDERS_PER_BUYER, String(world.user.user.user_id));
+      const ordered = await gift(world, newEmail(), 1000);
+      expect(ordered.status, ordered.text).toBe(200);
+      placed.push(ordered.body.gift_card_value_order.uuid);
+    }
+    const walk = await sentGiftPages(world);
+    expect(walk.pages.map((page) => page.body.length)).toEqual([GIFT_CARD_ORDERS_PAGE_SIZE, 1]);
+    // Newest first to the second; gifts of one second follow their uuids, so compare the sets.
+    expect(walk.items.map((entry) => entry.gift_card_value_order.uuid).sort()).toEqual([...placed].sort());
+    await expectBalancedLedger();
+  }, 180_000);
 });
 
 describe('no registration oracle: gift card orders per buyer are rate-limited', () => {
