@@ -5328,7 +5328,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
