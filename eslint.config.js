@@ -45,7 +45,6 @@ export default tseslint.config(
       'shared/domain/money/credit.ts',
       'shared/domain/money/gift-cards.ts',
       'shared/domain/money/ledger-audit.ts',
-      'shared/domain/identity/password-resets.ts',
       'shared/domain/pos/gift-card-removals.ts',
       'shared/openapi/document.ts',
       'shared/openapi/examples.ts',

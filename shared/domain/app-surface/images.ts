@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { IMAGE_KEY_PREFIX, SIGNED_URL_SECONDS, signedImageUrl } from '#shared/images/store.ts';
@@ -106,7 +107,7 @@ export function objectKey(subject: ImageSubject, version: string, variant: strin
   return `${IMAGE_KEY_PREFIX}${subjectName(subject).replaceAll('#', '/')}/${version}/${variant}.${IMAGE_FORMAT[subject.kind].extension}`;
 }
 
-export interface ImageItem {
+interface ImageAttributes {
   subject: string;
   kind: ImageKind;
   version: string;
@@ -116,14 +117,17 @@ export interface ImageItem {
   uploaded_at: string;
 }
 
+/** The stored image of one subject (`location#5`, `campaign-image#3`, ...): its variants' object keys. */
+const Image = defineEntity<ImageAttributes>()({ entity: 'Image', key: keys.image });
+export type ImageItem = EntityItem<typeof Image>;
+
 export async function getImage(subject: ImageSubject): Promise<ImageItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.image(subjectName(subject)) }));
-  return result.Item as ImageItem | undefined;
+  return Image.at(subjectName(subject)).get({ consistent: false });
 }
 
 /** Records a finished upload (every variant already stored); returns the item it replaced, whose objects the caller deletes. */
 export async function recordImage(subject: ImageSubject, version: string, objects: Record<string, string>): Promise<ImageItem | undefined> {
-  const item: ImageItem = {
+  const item: ImageAttributes = {
     subject: subjectName(subject),
     kind: subject.kind,
     version,
@@ -131,10 +135,8 @@ export async function recordImage(subject: ImageSubject, version: string, object
     content_type: IMAGE_FORMAT[subject.kind].contentType,
     uploaded_at: isoSeconds(),
   };
-  const result = await db().send(
-    new PutCommand({ TableName: table(), Item: { ...keys.image(item.subject), entity: 'Image', ...item }, ReturnValues: 'ALL_OLD' }),
-  );
-  return result.Attributes as ImageItem | undefined;
+  const result = await db().send(new PutCommand({ ...Image.at(item.subject).put(item).Put!, ReturnValues: 'ALL_OLD' }));
+  return Image.from(result.Attributes);
 }
 
 /**

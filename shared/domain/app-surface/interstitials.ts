@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { FeedbackRequest, InterstitialAction, InterstitialType, ShareAction } from '#shared/schemas/app-surface.ts';
@@ -10,7 +11,7 @@ import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
  * interstitial, set by an operator (`npm run admin -- set-interstitial`); every order at that merchant
  * shows it. Its image is the attached campaign's image when it names one, else the order's location image.
  */
-export interface InterstitialItem {
+export interface InterstitialAttributes {
   merchant_id: number;
   type: InterstitialType;
   title: string;
@@ -21,6 +22,9 @@ export interface InterstitialItem {
   action: InterstitialAction;
   updated_at: string;
 }
+
+export const Interstitial = defineEntity<InterstitialAttributes>()({ entity: 'Interstitial', key: keys.merchantInterstitial });
+export type InterstitialItem = EntityItem<typeof Interstitial>;
 
 export interface InterstitialInput {
   merchantId: number;
@@ -79,14 +83,14 @@ async function actionFor(input: InterstitialInput): Promise<InterstitialAction> 
 }
 
 /** Sets (or replaces) a merchant's interstitial. Throws InterstitialInputError for an incomplete one. */
-export async function setInterstitial(input: InterstitialInput): Promise<InterstitialItem> {
+export async function setInterstitial(input: InterstitialInput): Promise<InterstitialAttributes> {
   if (!input.title.trim()) throw new InterstitialInputError('an interstitial needs a title');
   if (input.campaignId !== undefined) {
     const campaign = await getCampaign(input.campaignId);
     if (!campaign || campaign.merchant_id !== input.merchantId)
       throw new InterstitialInputError(`campaign ${input.campaignId} is not a campaign of merchant ${input.merchantId}`);
   }
-  const item: InterstitialItem = {
+  const item: InterstitialAttributes = {
     merchant_id: input.merchantId,
     type: input.type,
     title: input.title.trim(),
@@ -96,17 +100,16 @@ export async function setInterstitial(input: InterstitialInput): Promise<Interst
     action: await actionFor(input),
     updated_at: isoSeconds(),
   };
-  await db().send(new PutCommand({ TableName: table(), Item: { ...keys.merchantInterstitial(input.merchantId), entity: 'Interstitial', ...item } }));
+  await db().send(new PutCommand(Interstitial.at(input.merchantId).put(item).Put!));
   return item;
 }
 
 export async function getInterstitial(merchantId: number): Promise<InterstitialItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.merchantInterstitial(merchantId) }));
-  return result.Item as InterstitialItem | undefined;
+  return Interstitial.at(merchantId).get({ consistent: false });
 }
 
 /** The interstitial as the SDKs read it; `image_url` is a base URL the client adds its size to. */
-export function serializeInterstitial(interstitial: InterstitialItem, order: { location_id: number }, baseUrl: string) {
+export function serializeInterstitial(interstitial: InterstitialAttributes, order: { location_id: number }, baseUrl: string) {
   return {
     interstitial: {
       type: interstitial.type,
@@ -122,7 +125,7 @@ export function serializeInterstitial(interstitial: InterstitialItem, order: { l
   };
 }
 
-export interface FeedbackItem {
+export interface FeedbackAttributes {
   order_uuid: string;
   user_id: number;
   merchant_id: number;
@@ -132,12 +135,16 @@ export interface FeedbackItem {
   updated_at: string;
 }
 
+/** A user's answer to a feedback interstitial: one per order, the latest answer kept. */
+export const Feedback = defineEntity<FeedbackAttributes>()({ entity: 'Feedback', key: keys.orderFeedback });
+export type FeedbackItem = EntityItem<typeof Feedback>;
+
 /**
  * Stores a user's answer for one of their orders. A second answer replaces the first: a client that
  * retries after a lost response must not get an error, and the latest answer is the user's opinion.
  */
-export async function recordFeedback(order: { uuid: string; user_id: number; merchant_id: number }, request: FeedbackRequest): Promise<FeedbackItem> {
-  const item: FeedbackItem = {
+export async function recordFeedback(order: { uuid: string; user_id: number; merchant_id: number }, request: FeedbackRequest): Promise<FeedbackAttributes> {
+  const item: FeedbackAttributes = {
     order_uuid: order.uuid,
     user_id: order.user_id,
     merchant_id: order.merchant_id,
@@ -146,11 +153,10 @@ export async function recordFeedback(order: { uuid: string; user_id: number; mer
     comment: request.feedback.comment,
     updated_at: isoSeconds(),
   };
-  await db().send(new PutCommand({ TableName: table(), Item: { ...keys.orderFeedback(order.uuid), entity: 'Feedback', ...item } }));
+  await db().send(new PutCommand(Feedback.at(order.uuid).put(item).Put!));
   return item;
 }
 
 export async function getFeedback(orderUuid: string): Promise<FeedbackItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.orderFeedback(orderUuid) }));
-  return result.Item as FeedbackItem | undefined;
+  return Feedback.at(orderUuid).get({ consistent: false });
 }

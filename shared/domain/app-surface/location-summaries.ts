@@ -3,7 +3,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import { locationChangeItem, type LocationItem, type LocationSummary } from '#shared/domain/merchants/locations.ts';
+import { Location, LocationChangeRow, locationChangeItem, type LocationItem, type LocationSummary } from '#shared/domain/merchants/locations.ts';
 
 /**
  * Every location as a summary, in change order (A28, GET /v14/locations): apps keep a copy and resume
@@ -38,7 +38,7 @@ export async function locationSummaries(position: SummaryPosition | undefined, p
       Limit: pageSize,
     }),
   );
-  return (result.Items ?? []) as unknown as LocationSummary[];
+  return (result.Items ?? []).flatMap((item) => LocationChangeRow.from(item) ?? []);
 }
 
 /** The row as iOS and Android read it: a hidden location carries only what tells the app to drop it. */
@@ -62,12 +62,13 @@ export function serializeSummary(location: LocationSummary) {
 /** Every location, through the all-locations index (gsi2): an operator's read, never a request path. */
 export async function allLocationItems(): Promise<LocationItem[]> {
   const all = keys.allLocations();
-  return (await queryAll({
+  const items = await queryAll({
     TableName: table(),
     IndexName: 'gsi2',
     KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
     ExpressionAttributeValues: { ':pk': all.gsi2pk, ':prefix': all.skPrefix },
-  })) as unknown as LocationItem[];
+  });
+  return items.flatMap((item) => Location.from(item) ?? []);
 }
 
 /**
@@ -79,6 +80,7 @@ export async function allLocationItems(): Promise<LocationItem[]> {
 export async function backfillLocationChanges(): Promise<{ locations: number; written: number }> {
   const locations = await allLocationItems();
   let written = 0;
-  for (const location of locations) if (await createItem(locationChangeItem(location), { resend: true })) written += 1;
+  // Spread: createItem takes any item, and a spread is a plain object type (the entity's is an interface's).
+  for (const location of locations) if (await createItem({ ...locationChangeItem(location) }, { resend: true })) written += 1;
   return { locations: locations.length, written };
 }

@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { createItem } from '#shared/db/transactions.ts';
@@ -17,7 +18,7 @@ import { getUser } from '#shared/domain/identity/users.ts';
  * (SUPPORT_EMAIL) with the user's email to reply to. A ticket stands even when the email cannot be
  * sent: the CLI still shows it.
  */
-export interface TicketItem {
+export interface TicketAttributes {
   ticket_id: number;
   user_id: number;
   app_id: number;
@@ -25,6 +26,9 @@ export interface TicketItem {
   created_at: string;
   updated_at: string;
 }
+
+/** A ticket; listed newest first through gsi1 (keys.ticketsIndex). */
+const Ticket = defineEntity<TicketAttributes & ReturnType<typeof keys.ticketsIndex>>()({ entity: 'Ticket', key: keys.ticket });
 
 /** Per user: a stolen token must not turn the support mailbox into a spam sink (every ticket counts). */
 export const TICKETS_PER_USER: WindowLimit = { name: 'tickets', limit: 10, windowSeconds: 3600 };
@@ -36,20 +40,21 @@ export function supportAddress(): string {
   return optionalEnv('SUPPORT_EMAIL') ?? DEFAULT_SUPPORT_EMAIL;
 }
 
-export async function createTicket(user: { userId: number; appId: number }, body: string): Promise<TicketItem> {
+export async function createTicket(user: { userId: number; appId: number }, body: string): Promise<TicketAttributes> {
   await consumeOrRefuse(TICKETS_PER_USER, String(user.userId), { object: 'ticket', message: 'Too many support tickets; try again later.' });
   const ticketId = await nextId('ticket');
   const createdAt = new Date();
   const now = isoSeconds(createdAt);
-  const ticket: TicketItem = { ticket_id: ticketId, user_id: user.userId, app_id: user.appId, body, created_at: now, updated_at: now };
+  const ticket: TicketAttributes = { ticket_id: ticketId, user_id: user.userId, app_id: user.appId, body, created_at: now, updated_at: now };
   // The index orders by the creation instant to the millisecond: ticket ids (sharded counters) do not follow creation.
-  const created = await createItem({ ...keys.ticket(ticketId), ...keys.ticketsIndex(createdAt.toISOString(), ticketId), entity: 'Ticket', ...ticket });
+  // Spread: createItem takes any item, and a spread is a plain object type (the entity's is an interface's).
+  const created = await createItem({ ...Ticket.at(ticketId).item({ ...keys.ticketsIndex(createdAt.toISOString(), ticketId), ...ticket }) });
   if (!created) throw new Error(`ticket ${ticketId} already exists`);
   await mailSupport(ticket);
   return ticket;
 }
 
-async function mailSupport(ticket: TicketItem): Promise<void> {
+async function mailSupport(ticket: TicketAttributes): Promise<void> {
   const [user, app] = await Promise.all([getUser(ticket.user_id), getApp(ticket.app_id)]);
   const from = user ? `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim() || user.email : `user ${ticket.user_id}`;
   const replyTo = user?.email ?? 'unknown';
@@ -76,7 +81,7 @@ async function mailSupport(ticket: TicketItem): Promise<void> {
 }
 
 /** The newest tickets first, at most `limit` (one Query of the tickets index). */
-export async function listTickets(limit: number): Promise<TicketItem[]> {
+export async function listTickets(limit: number): Promise<TicketAttributes[]> {
   const partition = keys.tickets();
   const result = await db().send(
     new QueryCommand({
@@ -88,5 +93,10 @@ export async function listTickets(limit: number): Promise<TicketItem[]> {
       Limit: limit,
     }),
   );
-  return (result.Items ?? []).map(({ pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, entity: _e, ...ticket }) => ticket as TicketItem);
+  return (result.Items ?? []).flatMap((item) => {
+    const stored = Ticket.from(item);
+    if (!stored) return [];
+    const { pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, entity: _e, ...ticket } = stored;
+    return [ticket];
+  });
 }

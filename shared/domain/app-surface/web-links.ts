@@ -1,7 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import type { LocationItem } from '#shared/domain/merchants/locations.ts';
+import { Location, type LocationItem } from '#shared/domain/merchants/locations.ts';
 
 /**
  * A location's web links (A27, `GET /v15/locations/:id/web_links`): the links the iOS and Android location
@@ -48,18 +45,9 @@ export function webLinksOf(location: Pick<LocationItem, WebLinkField>): WebLink[
   });
 }
 
-/** A shown location's web links (one GetItem of just those attributes); undefined when no such location is listed. */
+/** A shown location's web links (one read of just those attributes); undefined when no such location is listed. */
 export async function locationWebLinks(locationId: number): Promise<WebLink[] | undefined> {
-  const fields = ['shown', ...WEB_LINK_TYPES.map((type) => type.field)];
-  const result = await db().send(
-    new GetCommand({
-      TableName: table(),
-      Key: keys.location(locationId),
-      ProjectionExpression: fields.map((_, index) => `#f${index}`).join(', '),
-      ExpressionAttributeNames: Object.fromEntries(fields.map((field, index) => [`#f${index}`, field])),
-    }),
-  );
-  const item = result.Item as (Pick<LocationItem, WebLinkField> & { shown?: boolean }) | undefined;
+  const item = await Location.at(locationId).get({ consistent: false, attributes: ['shown', ...WEB_LINK_TYPES.map((type) => type.field)] });
   if (!item || item.shown === false) return undefined;
   return webLinksOf(item);
 }

@@ -20,7 +20,8 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
+import { itemExists } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import type { EventRecord } from '#shared/db/outbox.ts';
@@ -35,8 +36,16 @@ export { delayRedelivery, type DeliveryMessage } from '#shared/queues/deliveries
 import { isoSeconds } from '#shared/time.ts';
 import { isLocalLoopbackUrl, isPublicAddress } from './addresses.ts';
 import type { Audience } from './catalogue.ts';
-import { allowsLoopbackUrls, getOwnEndpoint, listEndpoints, signingSecrets, type ListedEndpoint, type WebhookEndpointItem } from './endpoints.ts';
-import { eventsToReplay } from './events.ts';
+import {
+  allowsLoopbackUrls,
+  getOwnEndpoint,
+  listEndpoints,
+  signingSecrets,
+  WebhookEndpoint,
+  type ListedEndpoint,
+  type WebhookEndpointItem,
+} from './endpoints.ts';
+import { eventsToReplay, StoredEvent } from './events.ts';
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from './signature.ts';
 
 /** Waits before the 2nd, 3rd, ... attempt; the last one repeats (every 12 h) until the delivery is given up. */
@@ -254,8 +263,8 @@ async function post(endpoint: WebhookEndpointItem, body: string, eventId: string
  */
 export async function deliver(message: DeliveryMessage, attempt: number, now = Date.now()): Promise<AttemptOutcome> {
   const [endpointItem, eventItem] = await readItems([keys.webhookEndpoint(message.endpoint_id), keys.event(message.event_id)], { consistent: true });
-  const endpoint = endpointItem as WebhookEndpointItem | undefined;
-  const event = eventItem as EventRecord | undefined;
+  const endpoint = WebhookEndpoint.from(endpointItem);
+  const event = StoredEvent.from(eventItem);
   if (!endpoint) return { kind: 'dropped', reason: 'endpoint_deleted' };
   if (!event || event.audience !== endpoint.audience) return { kind: 'dropped', reason: 'event_gone' };
   const answer = await post(endpoint, event.body_json, event.event_id);
@@ -281,15 +290,10 @@ export async function deliver(message: DeliveryMessage, attempt: number, now = D
 
 /** The endpoint remembers its given-up deliveries (count and the last), as GET /v15/webhook_endpoints shows. */
 async function recordFailure(endpoint: WebhookEndpointItem, event: EventRecord, attempts: number, status: number | null): Promise<void> {
+  const failure = { event_id: event.event_id, failed_at: isoSeconds(), attempts, last_status: status };
   await db()
     .send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.webhookEndpoint(endpoint.endpoint_id),
-        UpdateExpression: 'ADD failed_deliveries :one SET last_failure = :failure',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':failure': { event_id: event.event_id, failed_at: isoSeconds(), attempts, last_status: status } },
-      }),
+      new UpdateCommand(WebhookEndpoint.at(endpoint.endpoint_id).update({ add: { failed_deliveries: 1 }, set: { last_failure: failure } }, itemExists).Update!),
     )
     .catch((error: unknown) => {
       if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
@@ -298,5 +302,5 @@ async function recordFailure(endpoint: WebhookEndpointItem, event: EventRecord, 
 
 /** The events among a stream batch's new images (the stream carries every write of the table). */
 export function eventsOfStream(newImages: readonly Record<string, unknown>[]): EventRecord[] {
-  return newImages.filter((image) => keys.isEventKey(image) && typeof image.body_json === 'string') as unknown as EventRecord[];
+  return newImages.flatMap((image) => (keys.isEventKey(image) && typeof image.body_json === 'string' ? (StoredEvent.from(image) ?? []) : []));
 }

@@ -5,10 +5,12 @@
  * for SECRET_OVERLAP_SECONDS, and deliveries are signed with both meanwhile (signature.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { and, attributeMissing, below, equals, itemExists, or } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -26,7 +28,7 @@ export interface EndpointSecret {
   expires_at: number | null;
 }
 
-export interface WebhookEndpointItem {
+interface WebhookEndpointAttributes {
   endpoint_id: string;
   audience: string;
   url: string;
@@ -36,6 +38,19 @@ export interface WebhookEndpointItem {
   failed_deliveries?: number;
   last_failure?: { event_id: string; failed_at: string; attempts: number; last_status: number | null } | null;
 }
+
+/** An endpoint; listed in its audience's partition (gsi1, keys.audienceWebhookEndpointsIndex). */
+export const WebhookEndpoint = defineEntity<WebhookEndpointAttributes & ReturnType<typeof keys.audienceWebhookEndpointsIndex>>()({
+  entity: 'WebhookEndpoint',
+  key: keys.webhookEndpoint,
+});
+export type WebhookEndpointItem = EntityItem<typeof WebhookEndpoint>;
+
+/** How many endpoints an audience has (no entity tag: it is only ever ADDed to). */
+const WebhookEndpointCount = defineEntity<{ endpoint_count: number }>()({ entity: 'WebhookEndpointCount', key: keys.webhookEndpointCount });
+
+/** The endpoint is the audience's (`owner`: audienceKey). */
+const ownedBy = (owner: string) => equals('audience', owner);
 
 const URL_PROBLEM = (message: string) => unprocessable('webhook_endpoint', 'url', message, 'invalid_url');
 
@@ -81,8 +96,10 @@ export async function createEndpoint(
   const events = checkEventTypes(audience, input.events);
   const owner = audienceKey(audience);
   const secret = newSecret();
-  const endpoint: WebhookEndpointItem = {
-    endpoint_id: `we_${randomUUID().replaceAll('-', '')}`,
+  const endpointId = `we_${randomUUID().replaceAll('-', '')}`;
+  const endpoint = WebhookEndpoint.at(endpointId).item({
+    ...keys.audienceWebhookEndpointsIndex(owner, endpointId),
+    endpoint_id: endpointId,
     audience: owner,
     url,
     events,
@@ -90,23 +107,10 @@ export async function createEndpoint(
     created_at: isoSeconds(),
     failed_deliveries: 0,
     last_failure: null,
-  };
+  });
   const outcome = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.webhookEndpointCount(owner),
-        UpdateExpression: 'ADD endpoint_count :one',
-        ConditionExpression: 'attribute_not_exists(endpoint_count) OR endpoint_count < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ENDPOINTS },
-      },
-    },
-    putNew({
-      ...keys.webhookEndpoint(endpoint.endpoint_id),
-      ...keys.audienceWebhookEndpointsIndex(owner, endpoint.endpoint_id),
-      entity: 'WebhookEndpoint',
-      ...endpoint,
-    }),
+    WebhookEndpointCount.at(owner).update({ add: { endpoint_count: 1 } }, or(attributeMissing('endpoint_count'), below('endpoint_count', MAX_ENDPOINTS))),
+    WebhookEndpoint.at(endpointId).putNew(endpoint),
   ]);
   if (!outcome.committed) {
     if (outcome.reasons[0] === 'ConditionalCheckFailed')
@@ -139,12 +143,11 @@ export async function listEndpoints(audience: Audience): Promise<ListedEndpoint[
   // Both keys are ASCII (ISO instants, `we_` and hex): code-unit order is their order, no locale needed.
   const byCreation = (a: ListedEndpoint, b: ListedEndpoint) =>
     a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.endpoint_id < b.endpoint_id ? -1 : a.endpoint_id > b.endpoint_id ? 1 : 0;
-  return ((result.Items ?? []) as ListedEndpoint[]).sort(byCreation);
+  return (result.Items ?? []).flatMap((item) => WebhookEndpoint.from(item) ?? []).sort(byCreation);
 }
 
 export async function getEndpoint(endpointId: string): Promise<WebhookEndpointItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.webhookEndpoint(endpointId), ConsistentRead: true }));
-  return result.Item as WebhookEndpointItem | undefined;
+  return WebhookEndpoint.at(endpointId).get({ consistent: true });
 }
 
 /** The audience's own endpoint; anyone else's is not found (404, never 401: ids of others are not confirmed). */
@@ -162,22 +165,8 @@ export async function getOwnEndpoint(audience: Audience, endpointId: string): Pr
 export async function deleteEndpoint(audience: Audience, endpointId: string): Promise<void> {
   const owner = audienceKey(audience);
   const outcome = await transactWrite(() => [
-    {
-      Delete: {
-        TableName: table(),
-        Key: keys.webhookEndpoint(endpointId),
-        ConditionExpression: 'attribute_exists(pk) AND audience = :owner',
-        ExpressionAttributeValues: { ':owner': owner },
-      },
-    },
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.webhookEndpointCount(owner),
-        UpdateExpression: 'ADD endpoint_count :minus',
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    },
+    WebhookEndpoint.at(endpointId).delete(and(itemExists, ownedBy(owner))),
+    WebhookEndpointCount.at(owner).update({ add: { endpoint_count: -1 } }),
   ]);
   if (outcome.committed) return;
   if (outcome.reasons[0] === 'ConditionalCheckFailed') throw notFound();
@@ -201,15 +190,7 @@ export async function rollSecret(
     .slice(-2);
   const secrets = [{ secret, expires_at: null }, ...kept];
   const outcome = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.webhookEndpoint(endpointId),
-        UpdateExpression: 'SET secrets = :secrets',
-        ConditionExpression: 'attribute_exists(pk) AND secrets = :before',
-        ExpressionAttributeValues: { ':secrets': secrets, ':before': endpoint.secrets },
-      },
-    },
+    WebhookEndpoint.at(endpointId).update({ set: { secrets } }, and(itemExists, equals('secrets', endpoint.secrets))),
   ]);
   if (!outcome.committed) throw conflict('The secret was rolled by another request at the same time; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
   return { endpoint: { ...endpoint, secrets }, secret };

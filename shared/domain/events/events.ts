@@ -1,9 +1,17 @@
 /** The stored events of an audience: GET /v15/events and replays read them in order (oldest first). */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
 import { EVENT_RETENTION_DAYS, eventIdInstant, type EventRecord } from '#shared/db/outbox.ts';
 import { audienceKey, type Audience, type EventType } from './catalogue.ts';
+
+/**
+ * A stored event, as the domain reads it (the list, replays, deliveries, the stream). Written only by the
+ * outbox (shared/db/outbox.ts's eventItems), which shared/db keeps below the domain: its attributes are the
+ * outbox's EventRecord, its TTL and its audience index key.
+ */
+export const StoredEvent = defineEntity<EventRecord & { ttl: number } & ReturnType<typeof keys.audienceEventsIndex>>()({ entity: 'Event', key: keys.event });
 
 /** Events per page of GET /v15/events. */
 export const EVENTS_PAGE_SIZE = 50;
@@ -98,7 +106,10 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
       }),
     );
     read.firstLimit = undefined;
-    read.items.push(...((result.Items ?? []) as Item[]));
+    for (const item of result.Items ?? []) {
+      const event = StoredEvent.from(item);
+      if (event) read.items.push(event);
+    }
     read.startKey = result.LastEvaluatedKey;
     read.done = !result.LastEvaluatedKey;
     if (result.LastEvaluatedKey) read.reached = String(result.LastEvaluatedKey.gsi1sk);

@@ -1,13 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
+import { and, attributeExists, attributeMissing, equals } from '#shared/db/conditions.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { UNKNOWN_USER_PASSWORD_HASH, sha256, verifyPassword } from '#shared/auth/secrets.ts';
 import { MAX_TOKEN_ANCESTORS, issueTokenWithExpiry, revokeTokens, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
-import { clientSecretMatches, type ApiKeyRecord } from '#shared/domain/identity/apps.ts';
+import { ApiKey, clientSecretMatches } from '#shared/domain/identity/apps.ts';
+import { Login } from '#shared/domain/identity/entities.ts';
 import {
   ACCOUNT_LOGIN_FAILURES,
   CLIENT_LOGIN_FAILURES,
@@ -22,14 +24,6 @@ import { invalidApiKey, invalidLogin, rateLimited, unauthorized, unprocessable }
 import { log } from '#shared/log.ts';
 import { recordLoginLockout } from '#shared/metrics.ts';
 import { MERCHANT_PERMISSIONS, PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
-
-interface LoginItem {
-  subject: 'user' | 'merchant';
-  user_id?: number;
-  merchant_id?: number;
-  /** Absent for a user created without a password (POST /v15/apps/users): no login until one is set. */
-  password_hash?: string;
-}
 
 export interface IssuedAccessToken {
   token: string;
@@ -98,8 +92,8 @@ export async function logIn(input: { apiKey: string; username: string; password:
   const apiKeyKey = keys.apiKey(sha256(input.apiKey));
   const loginKey = keys.login(username);
   const [[apiKeyItem, loginItem], held] = await Promise.all([readItems([apiKeyKey, loginKey], { consistent: true }), admit(input.client, username)]);
-  const apiKey = apiKeyItem as ApiKeyRecord | undefined;
-  const login = loginItem as LoginItem | undefined;
+  const apiKey = ApiKey.from(apiKeyItem);
+  const login = Login.from(loginItem);
   const passwordMatches = await verifyPassword(input.password, login?.password_hash ?? UNKNOWN_USER_PASSWORD_HASH);
   if (!apiKey) {
     // Not a password guess: the answer says nothing about the password.
@@ -116,14 +110,7 @@ export async function logIn(input: { apiKey: string; username: string; password:
   // Issued only if the password is still the one just verified (a concurrent change or reset wins), in the
   // same transaction that forgives the account's failures and gives the client its hit back.
   const guard = [
-    {
-      ConditionCheck: {
-        TableName: table(),
-        Key: loginKey,
-        ConditionExpression: 'password_hash = :verified',
-        ExpressionAttributeValues: { ':verified': login.password_hash },
-      },
-    },
+    Login.at(username).conditionCheck(equals('password_hash', login.password_hash)),
     clearWindowItem(ACCOUNT_LOGIN_FAILURES, username),
     releaseItem(CLIENT_LOGIN_FAILURES, input.client),
   ];
@@ -134,7 +121,7 @@ export async function logIn(input: { apiKey: string; username: string; password:
     issued = token && { token: token.token, app_id: appId, user_id: login.user_id, merchant_id: null };
   } else if (login.subject === 'merchant' && login.merchant_id !== undefined) {
     // Before the token: a login that cannot be given its person id issues no token it cannot answer.
-    const personId = login.user_id ?? (await retryTransient(() => assignLoginPersonId(loginKey)));
+    const personId = login.user_id ?? (await retryTransient(() => assignLoginPersonId(username)));
     const token = await issueTokenWithExpiry({ subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS }, guard);
     issued = token && { token: token.token, app_id: appId, user_id: personId, merchant_id: login.merchant_id };
   }
@@ -147,23 +134,17 @@ export async function logIn(input: { apiKey: string; username: string; password:
  * A merchant login created before merchant logins had a person id gets one on its first successful
  * login; a concurrent login that assigned one first wins, and both answer that one.
  */
-async function assignLoginPersonId(loginKey: ReturnType<typeof keys.login>): Promise<number> {
+async function assignLoginPersonId(username: string): Promise<number> {
   const candidate = await nextId('user');
+  const login = Login.at(username);
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: loginKey,
-        UpdateExpression: 'SET user_id = :id',
-        ConditionExpression: 'attribute_exists(password_hash) AND attribute_not_exists(user_id)',
-        ExpressionAttributeValues: { ':id': candidate },
-      }),
+      new UpdateCommand(login.update({ set: { user_id: candidate } }, and(attributeExists('password_hash'), attributeMissing('user_id'))).Update!),
     );
     return candidate;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const [stored] = await readItems([loginKey], { consistent: true });
-    const storedId = (stored as LoginItem | undefined)?.user_id;
+    const storedId = (await login.get({ consistent: true }))?.user_id;
     if (storedId === undefined) throw invalidLogin();
     return storedId;
   }
@@ -176,7 +157,7 @@ async function assignLoginPersonId(loginKey: ReturnType<typeof keys.login>): Pro
 export async function authenticateApp(input: { apiKey: string; clientSecret: string; client: string }): Promise<IssuedAccessToken> {
   const apiKeyKey = keys.apiKey(sha256(input.apiKey));
   const [[apiKeyItem]] = await Promise.all([readItems([apiKeyKey], { consistent: true }), admit(input.client)]);
-  const record = apiKeyItem as ApiKeyRecord | undefined;
+  const record = ApiKey.from(apiKeyItem);
   if (!record) throw invalidApiKey();
   if (!clientSecretMatches(record, input.clientSecret))
     throw unprocessable('access_token', 'client_secret', 'Client secret is invalid.', 'invalid_client_secret');
@@ -194,9 +175,10 @@ function permissionError(message: string, code: string) {
  * It expires with its parent and dies when its parent (or any token in its chain) is revoked.
  */
 export async function downgrade(principal: UserPrincipal | MerchantPrincipal, requested: readonly string[]): Promise<IssuedAccessToken> {
-  const unknown = requested.filter((name) => !(PERMISSIONS as readonly string[]).includes(name));
+  const isPermission = (name: string): name is Permission => (PERMISSIONS as readonly string[]).includes(name);
+  const unknown = requested.filter((name) => !isPermission(name));
   if (unknown.length > 0) throw permissionError(`Unknown permissions: ${unknown.join(', ')}`, 'unknown_permission');
-  const permissions = [...new Set(requested as Permission[])];
+  const permissions = [...new Set(requested.filter(isPermission))];
   const notHeld = permissions.filter((permission) => !principal.permissions.includes(permission));
   if (notHeld.length > 0) throw permissionError(`The access token does not have these permissions: ${notHeld.join(', ')}`, 'not_held');
   const ancestors = [...principal.ancestors, principal.tokenHash];

@@ -1,9 +1,11 @@
 import { queryAll } from '#shared/db/reads.ts';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { and, attributeMissing, below, equals, itemExists, or, type Condition } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { byCreation, nextId } from '#shared/db/ids.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { geocoder, type PostalAddress, type Position } from '#shared/geocoding/index.ts';
 import { log } from '#shared/log.ts';
@@ -13,7 +15,7 @@ import type { AddressChanges, AddressType, NewAddress } from '#shared/schemas/ad
 /** The list is answered in one response without paging; the bound keeps it small. */
 export const MAX_ADDRESSES_PER_USER = 50;
 
-export interface UserAddressItem {
+interface UserAddressAttributes {
   address_id: number;
   user_id: number;
   address_type: AddressType;
@@ -30,6 +32,12 @@ export interface UserAddressItem {
   created_at_ms?: number;
   updated_at: string;
 }
+
+export const UserAddress = defineEntity<UserAddressAttributes>()({ entity: 'UserAddress', key: keys.userAddress });
+export type UserAddressItem = EntityItem<typeof UserAddress>;
+
+/** How many addresses a user has, kept beside them so the per-user limit holds under concurrent creates. */
+const UserAddressCount = defineEntity<{ address_count: number; updated_at: string }>()({ entity: 'UserAddressCount', key: keys.userAddressCount });
 
 /** The fields a geocoder places an address by; changing one of them moves the address. */
 const PLACING_FIELDS = ['street_address', 'locality', 'region', 'postal_code'] as const;
@@ -63,7 +71,7 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
   ]);
   const createdAt = new Date();
   const now = isoSeconds(createdAt);
-  const address: UserAddressItem = {
+  const address = UserAddress.at(userId, addressId).item({
     address_id: addressId,
     user_id: userId,
     address_type: input.address_type,
@@ -78,18 +86,13 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
     created_at: now,
     created_at_ms: createdAt.getTime(),
     updated_at: now,
-  };
+  });
   const outcome = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.userAddressCount(userId),
-        UpdateExpression: 'ADD address_count :one SET entity = :entity, updated_at = :now',
-        ConditionExpression: 'attribute_not_exists(address_count) OR address_count < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ADDRESSES_PER_USER, ':entity': 'UserAddressCount', ':now': now },
-      },
-    },
-    putNew({ ...keys.userAddress(userId, addressId), entity: 'UserAddress', ...address }),
+    UserAddressCount.at(userId).update(
+      { add: { address_count: 1 }, set: { updated_at: now }, creates: true },
+      or(attributeMissing('address_count'), below('address_count', MAX_ADDRESSES_PER_USER)),
+    ),
+    UserAddress.at(userId, addressId).putNew(address),
   ]);
   if (!outcome.committed) {
     if (outcome.reasons[0] === 'ConditionalCheckFailed') {
@@ -106,11 +109,13 @@ export async function createAddress(userId: number, input: NewAddress): Promise<
  */
 export async function listAddresses(userId: number): Promise<UserAddressItem[]> {
   const prefix = keys.userAddressPrefix(userId);
-  const addresses = (await queryAll({
-    TableName: table(),
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
-  })) as UserAddressItem[];
+  const addresses = (
+    await queryAll({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
+    })
+  ).flatMap((item) => UserAddress.from(item) ?? []);
   return addresses.sort(byCreation((address) => address.address_id));
 }
 
@@ -131,11 +136,10 @@ export async function updateAddress(userId: number, addressId: number, changes: 
     return updated;
   }
   for (let attempt = 1; attempt <= MAX_GEOCODED_UPDATE_ATTEMPTS; attempt++) {
-    const found = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId), ConsistentRead: true }));
-    const current = found.Item as UserAddressItem | undefined;
+    const current = await UserAddress.at(userId, addressId).get({ consistent: true });
     if (!current) throw notFound();
     const position = await geocodedPosition({ ...current, ...sent });
-    const seen = Object.fromEntries(PLACING_FIELDS.map((field) => [field, current[field]]));
+    const seen = and(...PLACING_FIELDS.map((field) => equals(field, current[field])));
     const updated = await writeAddressChanges(
       userId,
       addressId,
@@ -155,36 +159,13 @@ export async function updateAddress(userId: number, addressId: number, changes: 
 async function writeAddressChanges(
   userId: number,
   addressId: number,
-  fields: Record<string, unknown>,
-  seen?: Record<string, unknown>,
+  fields: Partial<UserAddressAttributes>,
+  seen?: Condition<(typeof PLACING_FIELDS)[number]>,
 ): Promise<UserAddressItem | undefined> {
-  const names: Record<string, string> = { '#updated_at': 'updated_at' };
-  const values: Record<string, unknown> = { ':updated_at': isoSeconds() };
-  const assignments = ['#updated_at = :updated_at'];
-  for (const [field, value] of Object.entries(fields)) {
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    assignments.push(`#${field} = :${field}`);
-  }
-  const conditions = ['attribute_exists(pk)'];
-  for (const [field, value] of Object.entries(seen ?? {})) {
-    names[`#${field}`] = field;
-    values[`:seen_${field}`] = value;
-    conditions.push(`#${field} = :seen_${field}`);
-  }
+  const update = UserAddress.at(userId, addressId).update({ set: { ...fields, updated_at: isoSeconds() } }, seen ? and(itemExists, seen) : itemExists);
   try {
-    const result = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.userAddress(userId, addressId),
-        UpdateExpression: `SET ${assignments.join(', ')}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return result.Attributes as UserAddressItem;
+    const result = await db().send(new UpdateCommand({ ...update.Update!, ReturnValues: 'ALL_NEW' }));
+    return UserAddress.from(result.Attributes);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -193,22 +174,16 @@ async function writeAddressChanges(
 
 /** Deletes one of the user's addresses and returns it as it was. */
 export async function deleteAddress(userId: number, addressId: number): Promise<UserAddressItem> {
-  const found = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId), ConsistentRead: true }));
-  if (!found.Item) throw notFound();
+  const stored = UserAddress.at(userId, addressId);
+  const found = await stored.get({ consistent: true });
+  if (!found) throw notFound();
   const outcome = await transactWrite(() => [
-    { Delete: { TableName: table(), Key: keys.userAddress(userId, addressId), ConditionExpression: 'attribute_exists(pk)' } },
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.userAddressCount(userId),
-        UpdateExpression: 'ADD address_count :minusOne SET updated_at = :now',
-        ExpressionAttributeValues: { ':minusOne': -1, ':now': isoSeconds() },
-      },
-    },
+    stored.delete(itemExists),
+    UserAddressCount.at(userId).update({ add: { address_count: -1 }, set: { updated_at: isoSeconds() } }),
   ]);
   // A concurrent delete of the same address won.
   if (!outcome.committed) throw notFound();
-  return found.Item as UserAddressItem;
+  return found;
 }
 
 export function serializeAddress(address: UserAddressItem) {

@@ -1,10 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import { newTokenItem } from '#shared/auth/tokens.ts';
 import { putNew } from '#shared/db/transactions.ts';
 import { appIdForApiKey, getApp } from '#shared/domain/identity/apps.ts';
-import { createUser, type UserInput, type UserItem } from '#shared/domain/identity/users.ts';
+import { createUser, getUser, type UserInput, type UserItem } from '#shared/domain/identity/users.ts';
+import { Login } from '#shared/domain/identity/entities.ts';
 import { consumeOrRefuse, type WindowLimit } from '#shared/domain/rate-limits.ts';
 import { ApiError, invalidApiKey, notFound, unprocessable } from '#shared/errors.ts';
 import { USER_PERMISSIONS, type Permission } from '#shared/routes.ts';
@@ -26,9 +24,10 @@ const EMAIL_TAKEN = () =>
 
 /** A non-empty list of user permission keynames, without repeats; undefined when any is unknown (or a merchant's). */
 export function userPermissions(keynames: readonly string[] | undefined): Permission[] | undefined {
+  const isUserPermission = (name: string): name is Permission => (USER_PERMISSIONS as readonly string[]).includes(name);
   if (!keynames || keynames.length === 0) return undefined;
-  if (!keynames.every((name) => (USER_PERMISSIONS as readonly string[]).includes(name))) return undefined;
-  return [...new Set(keynames as Permission[])];
+  if (!keynames.every(isUserPermission)) return undefined;
+  return [...new Set(keynames.filter(isUserPermission))];
 }
 
 /**
@@ -85,9 +84,9 @@ export async function lookUpRegistration(input: { apiKey: string; email: string;
     message: 'Too many registration lookups from this client; retry after the Retry-After interval.',
   });
   if ((await appIdForApiKey(input.apiKey)) === undefined) throw invalidApiKey('registration');
-  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(input.email) }))).Item;
+  const login = await Login.at(input.email).get({ consistent: false });
   if (!login || login.subject !== 'user') throw REGISTRATION_NOT_FOUND();
-  const user = (await db().send(new GetCommand({ TableName: table(), Key: keys.user(Number(login.user_id)) }))).Item;
+  const user = await getUser(Number(login.user_id));
   const app = user ? await getApp(Number(user.created_app_id)) : undefined;
   const appName = app?.name ?? 'this service';
   return {

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { itemExists } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
 import { randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -17,6 +19,19 @@ export interface App {
   /** Where an accepted permissions request is POSTed (https in AWS); null: the app polls. */
   permissions_request_callback_url?: string | null;
 }
+
+export const AppEntity = defineEntity<App & { created_at: string; updated_at: string }>()({ entity: 'App', key: keys.app });
+
+/** An API key, stored by its SHA-256: the app it belongs to and the digest of the app's client secret. */
+export const ApiKey = defineEntity<{
+  app_id: number;
+  /** Absent on apps created before client secrets existed (rotateClientSecret gives them one). */
+  client_secret_hash?: string;
+  created_at: string;
+  updated_at?: string;
+}>()({ entity: 'ApiKey', key: keys.apiKey });
+/** The API key's stored record (app id and client secret digest). */
+export type ApiKeyRecord = EntityItem<typeof ApiKey>;
 
 /**
  * Creates an app; its API key and client secret are returned once and stored only as digests (both
@@ -41,28 +56,20 @@ export async function createApp(input: {
     permissions_request_callback_url: input.callbackUrl ?? null,
   };
   const outcome = await transactWrite(() => [
-    putNew({ ...keys.app(appId), entity: 'App', ...app, created_at: now, updated_at: now }),
-    putNew({ ...keys.apiKey(sha256(apiKey)), entity: 'ApiKey', app_id: appId, client_secret_hash: sha256(clientSecret), created_at: now }),
+    AppEntity.at(appId).putNew({ ...app, created_at: now, updated_at: now }),
+    ApiKey.at(sha256(apiKey)).putNew({ app_id: appId, client_secret_hash: sha256(clientSecret), created_at: now }),
   ]);
   if (!outcome.committed) throw new Error(`app creation cancelled: ${outcome.reasons.join(',')}`);
   return { app, apiKey, clientSecret };
 }
 
 export async function getApp(appId: number): Promise<App | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.app(appId) }));
-  return result.Item as App | undefined;
+  return AppEntity.at(appId).get({ consistent: false });
 }
 
 /** The app an API key belongs to, or undefined. */
 export async function appIdForApiKey(apiKey: string): Promise<number | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.apiKey(sha256(apiKey)) }));
-  return result.Item?.app_id as number | undefined;
-}
-
-/** The API key's stored record (app id and client secret digest) from a read the caller already made, or undefined. */
-export interface ApiKeyRecord {
-  app_id: number;
-  client_secret_hash?: string;
+  return (await ApiKey.at(sha256(apiKey)).get({ consistent: false }))?.app_id;
 }
 
 /** True when the client secret is the one issued with this API key (constant-time comparison of digests). */
@@ -83,15 +90,11 @@ export async function rotateClientSecret(apiKey: string): Promise<{ appId: numbe
   try {
     const result = await db().send(
       new UpdateCommand({
-        TableName: table(),
-        Key: keys.apiKey(sha256(apiKey)),
-        UpdateExpression: 'SET client_secret_hash = :hash, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':hash': sha256(clientSecret), ':now': isoSeconds() },
+        ...ApiKey.at(sha256(apiKey)).update({ set: { client_secret_hash: sha256(clientSecret), updated_at: isoSeconds() } }, itemExists).Update!,
         ReturnValues: 'ALL_NEW',
       }),
     );
-    appId = Number(result.Attributes?.app_id);
+    appId = Number(ApiKey.from(result.Attributes)?.app_id);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;

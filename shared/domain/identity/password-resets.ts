@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { and, atMost, attributeMissing, above, itemExists, or } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { composedMailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { createItem, transactWrite } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -11,6 +13,7 @@ import { escapeHtml } from '#shared/mail/mailer.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds } from '#shared/time.ts';
+import { Login, loginIsUsers, passwordFields } from '#shared/domain/identity/entities.ts';
 
 /**
  * Password reset by email (POST /v14/passwords, then the page at /password_reset, then
@@ -28,10 +31,11 @@ const INVALID_LINK = () =>
   unprocessable('password_reset', 'token', 'This password reset link is invalid, used or expired; ask for a new one.', 'invalid_token');
 const TOO_MANY_RESETS = { object: 'base', message: 'Too many password reset requests; try again later.' };
 
-interface LoginItem {
-  subject: 'user' | 'merchant';
-  user_id?: number;
-}
+/** A reset link's secret, by its SHA-256: whose password it resets, and until when (ttl, epoch seconds). */
+const PasswordReset = defineEntity<{ user_id: number; username: string; issued_at: string; ttl: number }>()({
+  entity: 'PasswordReset',
+  key: keys.passwordReset,
+});
 
 /**
  * POST /v14/passwords: counts the request against the client's and the email's hourly windows (429 with
@@ -59,13 +63,14 @@ export async function requestPasswordReset(email: string, client: string, baseUr
  */
 export async function composePasswordResetMail(to: string, baseUrl: string): Promise<OutboxMail | undefined> {
   const username = to.trim().toLowerCase();
-  const login = (await db().send(new GetCommand({ TableName: table(), Key: keys.login(username), ConsistentRead: true }))).Item as LoginItem | undefined;
+  const login = await Login.at(username).get({ consistent: true });
   if (!login || login.subject !== 'user' || login.user_id === undefined) return undefined;
   const secret = randomSecret(32);
   const expiresAt = epochSeconds() + RESET_LINK_LIFETIME_SECONDS;
   // A fresh secret's key: a re-sent write that finds it taken found its own first write.
+  // Spread: createItem takes any item, and a spread is a plain object type (the entity's is an interface's).
   await createItem(
-    { ...keys.passwordReset(sha256(secret)), entity: 'PasswordReset', user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt },
+    { ...PasswordReset.at(sha256(secret)).item({ user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt }) },
     { resend: true },
   );
   const link = `${baseUrl}/password_reset#token=${secret}`;
@@ -90,32 +95,19 @@ export async function composePasswordResetMail(to: string, baseUrl: string): Pro
 
 /** Sets the new password with a reset link's secret; the link dies, and so does every token of the account. */
 export async function completePasswordReset(secret: string, newPassword: string): Promise<void> {
-  const key = keys.passwordReset(sha256(secret));
-  const reset = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
+  const stored = PasswordReset.at(sha256(secret));
+  const reset = await stored.get({ consistent: true });
   const now = epochSeconds();
   if (!reset || Number(reset.ttl) <= now) throw INVALID_LINK();
   const userId = Number(reset.user_id);
   const passwordHash = await hashPassword(newPassword);
   const outcome = await transactWrite(() => [
-    {
-      Delete: {
-        TableName: table(),
-        Key: key,
-        ConditionExpression: 'attribute_exists(pk) AND #ttl > :now',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':now': now },
-      },
-    },
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.login(String(reset.username)),
-        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :changed',
-        // The account still has this email, and its password has not changed since the link was sent.
-        ConditionExpression: 'user_id = :user AND (attribute_not_exists(password_changed_at) OR password_changed_at <= :issued)',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':changed': new Date().toISOString(), ':user': userId, ':issued': reset.issued_at },
-      },
-    },
+    stored.delete(and(itemExists, above('ttl', now))),
+    // The account still has this email, and its password has not changed since the link was sent.
+    Login.at(String(reset.username)).update(
+      { set: passwordFields(passwordHash) },
+      and(loginIsUsers(userId), or(attributeMissing('password_changed_at'), atMost('password_changed_at', reset.issued_at))),
+    ),
   ]);
   if (!outcome.committed) throw INVALID_LINK();
   await Promise.all([revokeAccountTokens({ subject: 'user', id: userId }), clearWindow(ACCOUNT_LOGIN_FAILURES, String(reset.username))]);

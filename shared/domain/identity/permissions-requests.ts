@@ -1,5 +1,7 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { above, and, atMost, attributeMissing, equals, itemIsNew, or, stateIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -11,6 +13,7 @@ import { escapeHtml } from '#shared/mail/mailer.ts';
 import { composedMailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { consumeOrRefuse, PERMISSIONS_REQUESTS_PER_APP, PERMISSIONS_REQUESTS_PER_EMAIL } from '#shared/domain/rate-limits.ts';
 import { getUser } from '#shared/domain/identity/users.ts';
+import { Login } from '#shared/domain/identity/entities.ts';
 import { postToCheckedAddress } from '#shared/domain/events/delivery.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
@@ -44,7 +47,7 @@ export const PERMISSION_DESCRIPTIONS: Record<string, string> = {
   read_qr_code: 'Read your payment QR code',
 };
 
-interface RequestItem {
+interface RequestAttributes {
   request_id: number;
   app_id: number;
   /** Set when the user answers: the request is addressed to an email, whoever has it (or nobody). */
@@ -55,7 +58,18 @@ interface RequestItem {
   created_at: string;
   expires_at: number;
   token_delivered?: boolean;
+  /** When the user answered (ISO). */
+  answered_at?: string;
 }
+
+const PermissionsRequest = defineEntity<RequestAttributes>()({ entity: 'PermissionsRequest', key: keys.permissionsRequest });
+type RequestItem = EntityItem<typeof PermissionsRequest>;
+
+/** The one pending request to an email: its id, until it expires (expires_at, and ttl for DynamoDB to remove it). */
+const PendingPermissionsRequest = defineEntity<{ request_id: number; expires_at: number; ttl: number }>()({
+  entity: 'PendingPermissionsRequest',
+  key: keys.emailPendingPermissionsRequest,
+});
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const TOO_MANY_REQUESTS = { object: 'permissions_request', message: 'Too many permissions requests; try again later.' };
@@ -67,8 +81,7 @@ function effectiveState(item: RequestItem, now = epochSeconds()): PermissionsReq
 }
 
 async function getRequest(requestId: number): Promise<RequestItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.permissionsRequest(requestId), ConsistentRead: true }));
-  return result.Item as RequestItem | undefined;
+  return PermissionsRequest.at(requestId).get({ consistent: true });
 }
 
 /** The app-side representation (I7); `token` only when this very call delivered it. */
@@ -100,7 +113,7 @@ export async function createPermissionsRequest(appId: number, input: { email: st
   await consumeOrRefuse(PERMISSIONS_REQUESTS_PER_EMAIL, email.toLowerCase(), TOO_MANY_REQUESTS);
   const requestId = await nextId('permissions_request');
   const now = epochSeconds();
-  const item: RequestItem = {
+  const item: RequestAttributes = {
     request_id: requestId,
     app_id: appId,
     email,
@@ -110,22 +123,12 @@ export async function createPermissionsRequest(appId: number, input: { email: st
     expires_at: now + PENDING_LIFETIME_SECONDS,
   };
   const outcome = await transactWrite(() => [
-    putNew({ ...keys.permissionsRequest(requestId), entity: 'PermissionsRequest', ...item }),
-    {
-      Put: {
-        TableName: table(),
-        Item: {
-          ...keys.emailPendingPermissionsRequest(email),
-          entity: 'PendingPermissionsRequest',
-          request_id: requestId,
-          expires_at: item.expires_at,
-          ttl: item.expires_at,
-        },
-        // One pending request per email; an unanswered one stops blocking when it expires.
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
-        ExpressionAttributeValues: { ':now': now },
-      },
-    },
+    PermissionsRequest.at(requestId).putNew(item),
+    // One pending request per email; an unanswered one stops blocking when it expires.
+    PendingPermissionsRequest.at(email).put(
+      { request_id: requestId, expires_at: item.expires_at, ttl: item.expires_at },
+      or(itemIsNew, atMost('expires_at', now)),
+    ),
     composedMailItem(
       `permreq:${requestId}`,
       { to: email, composer: 'permissions-request', inputs: { request_id: requestId } },
@@ -141,12 +144,7 @@ export async function createPermissionsRequest(appId: number, input: { email: st
  * the request is no longer pending. Composed by the mail outbox's sender, after the request was answered.
  */
 export async function composePermissionsRequestMail(to: string, requestId: number): Promise<OutboxMail | undefined> {
-  const [login, item] = await Promise.all([
-    db()
-      .send(new GetCommand({ TableName: table(), Key: keys.login(to), ConsistentRead: true }))
-      .then((result) => result.Item),
-    getRequest(requestId),
-  ]);
+  const [login, item] = await Promise.all([Login.at(to).get({ consistent: true }), getRequest(requestId)]);
   if (!login || login.subject !== 'user' || !item || !sameEmail(item.email, to) || effectiveState(item) !== 'pending') return undefined;
   const app = await getApp(item.app_id);
   const appName = app?.name ?? `App ${item.app_id}`;
@@ -176,16 +174,7 @@ async function deliverToken(item: RequestItem): Promise<{ token: string; hash: s
   if (item.user_id === undefined) return undefined;
   const issued = newTokenItem({ subject: 'user', userId: item.user_id, appId: item.app_id, permissions: item.permission_keynames, unlimited: false });
   const outcome = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.permissionsRequest(item.request_id),
-        UpdateExpression: 'SET token_delivered = :yes',
-        ConditionExpression: '#state = :accepted AND attribute_not_exists(token_delivered)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':yes': true, ':accepted': 'accepted' },
-      },
-    },
+    PermissionsRequest.at(item.request_id).update({ set: { token_delivered: true } }, and(stateIs('accepted'), attributeMissing('token_delivered'))),
     putNew(issued.item),
   ]);
   return outcome.committed ? { token: issued.token, hash: sha256(issued.token) } : undefined;
@@ -226,7 +215,7 @@ async function emailOf(userId: number): Promise<string> {
 /** GET /v15/permissions_requests: the pending request to the user's email (404 with no body when there is none). */
 export async function pendingPermissionsRequest(userId: number) {
   const email = await emailOf(userId);
-  const pointer = (await db().send(new GetCommand({ TableName: table(), Key: keys.emailPendingPermissionsRequest(email), ConsistentRead: true }))).Item;
+  const pointer = await PendingPermissionsRequest.at(email).get({ consistent: true });
   if (!pointer || Number(pointer.expires_at) <= epochSeconds()) throw notFound();
   const item = await getRequest(Number(pointer.request_id));
   if (!item || !sameEmail(item.email, email) || effectiveState(item) !== 'pending') throw notFound();
@@ -256,7 +245,7 @@ async function postToCallback(item: RequestItem, url: string): Promise<void> {
   if (answer.status !== null && answer.status >= 200 && answer.status < 300) return;
   // Not delivered after all: that token dies, and the next poll issues another.
   await revokeTokens([delivered.hash]);
-  await db().send(new UpdateCommand({ TableName: table(), Key: keys.permissionsRequest(item.request_id), UpdateExpression: 'REMOVE token_delivered' }));
+  await db().send(new UpdateCommand(PermissionsRequest.at(item.request_id).update({ remove: ['token_delivered'] }).Update!));
   log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status: answer.status, error: answer.error });
 }
 
@@ -266,26 +255,13 @@ export async function answerPermissionsRequest(userId: number, requestId: number
   if (!item || !sameEmail(item.email, email)) throw notFound();
   if (effectiveState(item) !== 'pending') throw error('state', `This permissions request is already ${effectiveState(item)}.`, 'already_answered');
   const outcome = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.permissionsRequest(requestId),
-        // The user who answers is the one the token (if any) is for.
-        UpdateExpression: 'SET #state = :state, answered_at = :now, user_id = :user',
-        ConditionExpression: '#state = :pending AND expires_at > :epoch',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':state': state, ':now': isoSeconds(), ':pending': 'pending', ':epoch': epochSeconds(), ':user': userId },
-      },
-    },
+    // The user who answers is the one the token (if any) is for.
+    PermissionsRequest.at(requestId).update(
+      { set: { state, answered_at: isoSeconds(), user_id: userId } },
+      and(stateIs('pending'), above('expires_at', epochSeconds())),
+    ),
     // The email's pointer goes if it is this request's (a request older than email-keyed pointers has none here).
-    {
-      Delete: {
-        TableName: table(),
-        Key: keys.emailPendingPermissionsRequest(item.email),
-        ConditionExpression: 'attribute_not_exists(pk) OR request_id = :id',
-        ExpressionAttributeValues: { ':id': requestId },
-      },
-    },
+    PendingPermissionsRequest.at(item.email).delete(or(itemIsNew, equals('request_id', requestId))),
   ]);
   if (!outcome.committed) throw error('state', 'This permissions request was answered meanwhile.', 'already_answered');
   const answered: RequestItem = { ...item, state, user_id: userId };

@@ -15,7 +15,7 @@
  * whether the order is the last one left at its merchant, which costs the refund a read; the per-merchant
  * counts make it an ADD like the others.
  */
-import { table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 
@@ -33,34 +33,43 @@ export const NO_TOTALS: Readonly<UserTotals> = Object.freeze({ orders_count: 0, 
 
 /** The attribute holding the user's order count at one merchant. */
 const MERCHANT_ORDERS = 'orders_at_';
+type MerchantOrders = `${typeof MERCHANT_ORDERS}${number}`;
+
+export const StoredUserTotals = defineEntity<
+  {
+    user_id: number;
+    orders_count: number;
+    total_savings_amount: number;
+    created_at: string;
+    updated_at: string;
+  } & { [merchantOrders: MerchantOrders]: number }
+>()({ entity: 'UserTotals', key: keys.userTotals });
 
 /**
  * Adds (or with -1, takes back) one order to the user's totals: one order, its savings, one order at its merchant.
  * Goes into the transaction that writes the order's per-merchant totals.
  */
 export function userTotalsUpdate(userId: number, merchantId: number, savingsAmount: number, sign: 1 | -1, now: string): TransactItem {
-  return {
-    Update: {
-      TableName: table(),
-      Key: keys.userTotals(userId),
-      UpdateExpression:
-        'ADD orders_count :orders, total_savings_amount :savings, #at_merchant :orders SET entity = :entity, user_id = :user, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeNames: { '#at_merchant': `${MERCHANT_ORDERS}${merchantId}` },
-      ExpressionAttributeValues: { ':orders': sign, ':savings': sign * savingsAmount, ':entity': 'UserTotals', ':user': userId, ':now': now },
-    },
-  };
+  const atMerchant: MerchantOrders = `${MERCHANT_ORDERS}${merchantId}`;
+  return StoredUserTotals.at(userId).update({
+    add: { orders_count: sign, total_savings_amount: sign * savingsAmount, [atMerchant]: sign },
+    set: { user_id: userId, updated_at: now },
+    setIfAbsent: { created_at: now },
+    creates: true,
+  });
 }
 
 /** The totals a stored item holds (absent: zeros). Never below 0, as merchant loyalty shows its totals. */
 export function userTotalsOf(item: Record<string, unknown> | undefined): UserTotals {
-  if (!item) return NO_TOTALS;
+  const totals = StoredUserTotals.from(item);
+  if (!totals) return NO_TOTALS;
   let visited = 0;
-  for (const [name, value] of Object.entries(item)) {
+  for (const [name, value] of Object.entries(totals)) {
     if (name.startsWith(MERCHANT_ORDERS) && Number(value) > 0) visited++;
   }
   return {
-    orders_count: Math.max(0, Number(item.orders_count ?? 0)),
+    orders_count: Math.max(0, Number(totals.orders_count ?? 0)),
     merchants_visited_count: visited,
-    total_savings_amount: Math.max(0, Number(item.total_savings_amount ?? 0)),
+    total_savings_amount: Math.max(0, Number(totals.total_savings_amount ?? 0)),
   };
 }

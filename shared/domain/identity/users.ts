@@ -1,8 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { and, attributeMissing, equals, itemExists, or } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { issuePaymentToken, type PaymentTokenFields } from '#shared/domain/cards/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
@@ -12,8 +14,15 @@ import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 import { userTotalsOf, type UserTotals } from '#shared/domain/identity/user-totals.ts';
 import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/money/held-gifts.ts';
+import { Login, loginIsUsers, passwordFields, type LoginAttributes } from '#shared/domain/identity/entities.ts';
 
-export interface UserItem extends PaymentTokenFields {
+/**
+ * Custom attributes per app id. Read back, each app's scope is a plain object; written, a Map
+ * (storableCustomAttributes says why), so the stored attribute admits both.
+ */
+type CustomAttributes = Record<string, Record<string, string> | ReadonlyMap<string, string>>;
+
+interface UserAttributes extends PaymentTokenFields {
   user_id: number;
   email: string;
   first_name: string;
@@ -22,8 +31,8 @@ export interface UserItem extends PaymentTokenFields {
   gender: Gender | null;
   custom_gender: string | null;
   phone: string | null;
-  /** Key-value data per app id: each app sees only its own. */
-  custom_attributes: Record<string, Record<string, string>>;
+  /** Key-value data per app id: each app sees only its own (customAttributesOf). */
+  custom_attributes: CustomAttributes;
   terms_accepted_at: string | null;
   /** The app whose API key created the user. */
   created_app_id: number;
@@ -37,6 +46,21 @@ export interface UserItem extends PaymentTokenFields {
   updated_at: string;
   /** Bumped by every profile update (updateUser); absent until the first. */
   profile_version?: number;
+}
+
+export const User = defineEntity<UserAttributes>()({ entity: 'User', key: keys.user });
+export type UserItem = EntityItem<typeof User>;
+
+/** A profile update's guard: nobody updated the profile since it was read at `seen` (never updated: no version). */
+const profileVersionIs = (seen: number) => or(attributeMissing('profile_version'), equals('profile_version', seen));
+
+const isMap = (scope: CustomAttributes[string]): scope is ReadonlyMap<string, string> => scope instanceof Map;
+
+/** One app's custom attributes, as a plain object whichever way the item holds them. */
+function customAttributesOf(user: Pick<UserAttributes, 'custom_attributes'>, appId: number): Record<string, string> {
+  const scope = user.custom_attributes[String(appId)];
+  if (scope === undefined) return {};
+  return isMap(scope) ? Object.fromEntries(scope) : { ...scope };
 }
 
 const EMAIL_TAKEN = () => unprocessable('user', 'email', 'Email already associated with another app', 'taken');
@@ -58,7 +82,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
   ]);
   const now = isoSeconds();
   const paymentToken = issuePaymentToken(userId, paymentTokenId, now);
-  const user: UserItem = {
+  const user = User.at(userId).item({
     user_id: userId,
     email: input.email.trim(),
     first_name: input.first_name,
@@ -77,18 +101,15 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
     global_credit_amount: 0,
     created_at: now,
     updated_at: now,
-  };
+  });
   // Gifts bought for this email before it had an account are claimed in the transaction that writes its login.
   const outcome = await commitWithHeldGiftClaim(
     user.email,
     userId,
     now,
     (batch) => {
-      batch.add(
-        'login',
-        putNew({ ...keys.login(user.email), entity: 'Login', subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }),
-      );
-      batch.add('user', putNew({ ...keys.user(userId), entity: 'User', ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
+      batch.add('login', Login.at(user.email).putNew({ subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
+      batch.add('user', User.at(userId).putNew({ ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
       batch.add('payment_token', paymentToken.qrItem);
       batch.add('also', ...alsoWrite(userId));
     },
@@ -102,8 +123,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
 }
 
 export async function getUser(userId: number): Promise<UserItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.user(userId) }));
-  return result.Item as UserItem | undefined;
+  return User.at(userId).get({ consistent: false });
 }
 
 /** The user a valid token names; a token whose user is gone is as good as no token. */
@@ -130,7 +150,7 @@ export async function getUserWithTotals(userId: number): Promise<{ user: UserIte
     }),
   );
   const items = result.Items ?? [];
-  const user = items.find((item) => item.sk === skFrom) as UserItem | undefined;
+  const user = User.from(items.find((item) => item.sk === skFrom));
   if (!user) throw unauthorized('The access token is invalid.');
   return { user, totals: userTotalsOf(items.find((item) => item.sk === skTo)) };
 }
@@ -157,9 +177,10 @@ export interface UserChanges {
 export async function updateUser(user: UserItem, appId: number, changes: UserChanges, sessionTokenHash?: string): Promise<UserItem> {
   const now = isoSeconds();
   const updated: UserItem = { ...user, updated_at: now };
-  for (const field of ['first_name', 'last_name', 'born_at', 'phone'] as const) {
-    if (changes[field] !== undefined) (updated as unknown as Record<string, unknown>)[field] = changes[field];
-  }
+  if (changes.first_name !== undefined) updated.first_name = changes.first_name;
+  if (changes.last_name !== undefined) updated.last_name = changes.last_name;
+  if (changes.born_at !== undefined) updated.born_at = changes.born_at;
+  if (changes.phone !== undefined) updated.phone = changes.phone;
   if (changes.gender !== undefined) {
     updated.gender = changes.gender;
     if (changes.gender !== 'custom') updated.custom_gender = null;
@@ -171,7 +192,7 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
     updated.custom_gender = changes.custom_gender;
   }
   if (changes.custom_attributes !== undefined) {
-    const scope = { ...(user.custom_attributes[String(appId)] ?? {}) };
+    const scope = customAttributesOf(user, appId);
     for (const [name, value] of Object.entries(changes.custom_attributes)) {
       if (value === null) delete scope[name];
       else scope[name] = value;
@@ -189,44 +210,33 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
   // the payment preference) and a whole-item Put would undo their writes. profile_version guards the read-merge-write
   // of the fields here (custom attributes, email) against a concurrent profile update.
   updated.profile_version = (user.profile_version ?? 0) + 1;
-  const profileFields = [
-    'email',
-    'first_name',
-    'last_name',
-    'born_at',
-    'gender',
-    'custom_gender',
-    'phone',
-    'custom_attributes',
-    'updated_at',
-    'profile_version',
-  ] as const;
   const batch = new LabelledItems();
-  batch.add('user', {
-    Update: {
-      TableName: table(),
-      Key: keys.user(user.user_id),
-      UpdateExpression: `SET ${profileFields.map((field) => `#${field} = :${field}`).join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#profile_version) OR #profile_version = :seen_version)',
-      ExpressionAttributeNames: Object.fromEntries(profileFields.map((field) => [`#${field}`, field])),
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(
-          profileFields.map((field) => [`:${field}`, field === 'custom_attributes' ? storableCustomAttributes(updated.custom_attributes) : updated[field]]),
-        ),
-        ':seen_version': user.profile_version ?? 0,
+  batch.add(
+    'user',
+    User.at(user.user_id).update(
+      {
+        set: {
+          email: updated.email,
+          first_name: updated.first_name,
+          last_name: updated.last_name,
+          born_at: updated.born_at,
+          gender: updated.gender,
+          custom_gender: updated.custom_gender,
+          phone: updated.phone,
+          custom_attributes: storableCustomAttributes(updated.custom_attributes),
+          updated_at: updated.updated_at,
+          profile_version: updated.profile_version,
+        },
       },
-    },
-  });
+      and(itemExists, profileVersionIs(user.profile_version ?? 0)),
+    ),
+  );
   if (emailChanged) {
-    batch.add('old_login', {
-      Delete: { TableName: table(), Key: keys.login(user.email), ConditionExpression: 'user_id = :user', ExpressionAttributeValues: { ':user': user.user_id } },
-    });
+    batch.add('old_login', Login.at(user.email).delete(loginIsUsers(user.user_id)));
     batch.add(
       'new_login',
-      putNew({
+      Login.at(updated.email).putNew({
         ...(await currentLogin(user.email)),
-        ...keys.login(updated.email),
-        entity: 'Login',
         subject: 'user',
         user_id: user.user_id,
         ...passwordFields(passwordHash),
@@ -236,15 +246,7 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
     // The new email's account is this one now: gifts held for it are claimed with its login (held-gifts.ts).
     batch.add('held_gifts', ...claimHeldGiftItems(await readHeldGifts(updated.email), user.user_id, now));
   } else if (passwordHash !== undefined) {
-    batch.add('login', {
-      Update: {
-        TableName: table(),
-        Key: keys.login(user.email),
-        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :changed',
-        ConditionExpression: 'user_id = :user',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':changed': new Date().toISOString(), ':user': user.user_id },
-      },
-    });
+    batch.add('login', Login.at(user.email).update({ set: passwordFields(passwordHash) }, loginIsUsers(user.user_id)));
   }
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {
@@ -262,19 +264,13 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
  * key named `constructor` (a string there) is not recognised as a map by the marshaller and failed the write
  * with a 500; a Map is marshalled by its entries, whatever their names. Read back, it is a plain object again.
  */
-function storableCustomAttributes(attributes: UserItem['custom_attributes']): Record<string, Map<string, string>> {
-  return Object.fromEntries(Object.entries(attributes).map(([appId, scope]) => [appId, new Map(Object.entries(scope))]));
+function storableCustomAttributes(attributes: CustomAttributes): Record<string, ReadonlyMap<string, string>> {
+  return Object.fromEntries(Object.entries(attributes).map(([appId, scope]) => [appId, isMap(scope) ? scope : new Map(Object.entries(scope))]));
 }
 
-/** A new password's login fields: the hash and when it changed (a reset link issued before then is dead). */
-export function passwordFields(passwordHash: string | undefined): Record<string, string> {
-  return passwordHash === undefined ? {} : { password_hash: passwordHash, password_changed_at: new Date().toISOString() };
-}
-
-/** The login item as stored (password hash and its change time move with an email change). */
-async function currentLogin(email: string): Promise<Record<string, unknown>> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.login(email), ConsistentRead: true }));
-  const { pk: _pk, sk: _sk, ...rest } = result.Item ?? {};
+/** The login item's attributes as stored (password hash and its change time move with an email change). */
+async function currentLogin(email: string): Promise<Partial<LoginAttributes>> {
+  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = (await Login.at(email).get({ consistent: true })) ?? {};
   return rest;
 }
 
@@ -300,7 +296,7 @@ export function serializeUser(user: UserItem, totals: UserTotals, appId: number,
     born_at: birthdayDateTime(user.born_at),
     cause_id: null,
     connected_to_facebook: false,
-    custom_attributes: user.custom_attributes[String(appId)] ?? {},
+    custom_attributes: customAttributesOf(user, appId),
     email: user.email,
     first_name: user.first_name,
     last_name: user.last_name,

@@ -1,10 +1,12 @@
 import { queryAll } from '#shared/db/reads.ts';
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
+import { equals } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
 import { FULFILLMENT_TYPES, tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/identity/apps.ts';
@@ -38,6 +40,7 @@ export interface PartnerIds {
   merchant_id: string;
 }
 
+/** A location's attributes (what the reads here answer: a stored Location item without its keys, withoutKeys). */
 export interface LocationItem {
   location_id: number;
   merchant_id: number;
@@ -106,10 +109,27 @@ export const LOCATION_SUMMARY_FIELDS = [
 ] as const;
 export type LocationSummary = Pick<LocationItem, (typeof LOCATION_SUMMARY_FIELDS)[number]>;
 
-/** The change-feed item of a location (docs/data-model.md "Location summaries by change"), written with the location. */
-export function locationChangeItem(location: LocationItem): Record<string, unknown> {
-  const summary = Object.fromEntries(LOCATION_SUMMARY_FIELDS.map((field) => [field, location[field]]));
-  return { ...keys.locationChange(location.updated_at, location.location_id), entity: 'LocationChange', ...summary };
+/** The index keys a location is listed by: its merchant's locations (gsi1) and every location (gsi2). */
+type LocationIndexKeys = ReturnType<typeof keys.merchantLocationsIndex> & ReturnType<typeof keys.allLocationsIndex>;
+
+export const Location = defineEntity<LocationItem & LocationIndexKeys>()({ entity: 'Location', key: keys.location });
+type StoredLocation = EntityItem<typeof Location>;
+
+/** A location's row in the change feed (docs/data-model.md "Location summaries by change"), keyed by (updated_at, id). */
+export const LocationChangeRow = defineEntity<LocationSummary>()({ entity: 'LocationChange', key: keys.locationChange });
+
+/** The change-feed row of a location as it is now. */
+const locationChangeRow = (location: LocationItem) => LocationChangeRow.at(location.updated_at, location.location_id);
+
+/** What the location's change-feed row copies of it (LOCATION_SUMMARY_FIELDS). */
+function summaryOf(location: LocationItem): LocationSummary {
+  const { location_id, shown, updated_at, categories, latitude, longitude, merchant_id, merchant_name, name } = location;
+  return { location_id, shown, updated_at, categories, latitude, longitude, merchant_id, merchant_name, name };
+}
+
+/** The change-feed item of a location, written with the location. */
+export function locationChangeItem(location: LocationItem) {
+  return locationChangeRow(location).item(summaryOf(location));
 }
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
@@ -213,14 +233,8 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
   // feed row in the same transaction (the row's key holds updated_at).
   const outcome = await transactWrite(
     () => [
-      putNew({
-        ...keys.location(locationId),
-        ...keys.merchantLocationsIndex(location.merchant_id, locationId),
-        ...keys.allLocationsIndex(locationId),
-        entity: 'Location',
-        ...location,
-      }),
-      putNew(locationChangeItem(location)),
+      Location.at(locationId).putNew({ ...keys.merchantLocationsIndex(location.merchant_id, locationId), ...keys.allLocationsIndex(locationId), ...location }),
+      locationChangeRow(location).putNew(summaryOf(location)),
     ],
     1,
   );
@@ -228,18 +242,15 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
   return location;
 }
 
-const KEY_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity']);
-
-/** The location without its table keys. A plain copy loop: a page copies eleven items of ~40 attributes, where rest destructuring costs about twice as much. */
-function withoutKeys(item: Record<string, unknown>): LocationItem {
-  const location: Record<string, unknown> = {};
-  for (const name in item) if (!KEY_ATTRIBUTES.has(name)) location[name] = item[name];
-  return location as unknown as LocationItem;
+/** The location without its table keys (a listed page never has them: it reads LOCATION_ATTRIBUTES only). */
+function withoutKeys(item: StoredLocation): LocationItem {
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, gsi2pk: _gsi2pk, gsi2sk: _gsi2sk, entity: _entity, ...location } = item;
+  return location;
 }
 
 export async function getLocation(locationId: number, options: { consistent?: boolean } = {}): Promise<LocationItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.location(locationId), ConsistentRead: options.consistent }));
-  return result.Item ? withoutKeys(result.Item) : undefined;
+  const item = await Location.at(locationId).get({ consistent: options.consistent ?? false });
+  return item && withoutKeys(item);
 }
 
 /** What may change on a location after it is made: its copy of merchant settings and its menu link. */
@@ -257,26 +268,13 @@ export async function updateLocation(locationId: number, change: LocationChange)
     const current = await getLocation(locationId, { consistent: true });
     if (!current || names.every((name) => current[name] === change[name])) return current;
     const next: LocationItem = { ...current, ...change, updated_at: isoSeconds() };
-    const oldRow = keys.locationChange(current.updated_at, locationId);
-    const newRow = locationChangeItem(next);
-    const movesRow = oldRow.sk !== newRow.sk;
+    const oldRow = locationChangeRow(current);
+    const newRow = locationChangeRow(next);
+    const movesRow = oldRow.key.sk !== newRow.key.sk;
     const outcome = await transactWrite(() => [
-      {
-        Update: {
-          TableName: table(),
-          Key: keys.location(locationId),
-          UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}, updated_at = :now`,
-          ConditionExpression: 'updated_at = :seen',
-          ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: {
-            ...Object.fromEntries(names.map((name, index) => [`:f${index}`, change[name]])),
-            ':now': next.updated_at,
-            ':seen': current.updated_at,
-          },
-        },
-      },
-      ...(movesRow ? [{ Delete: { TableName: table(), Key: oldRow } }] : []),
-      { Put: { TableName: table(), Item: newRow } },
+      Location.at(locationId).update({ set: { ...change, updated_at: next.updated_at } }, equals('updated_at', current.updated_at)),
+      ...(movesRow ? [oldRow.delete()] : []),
+      newRow.put(summaryOf(next)),
     ]);
     if (outcome.committed) return next;
   }
@@ -301,15 +299,7 @@ export async function setMerchantTipPreference(merchantId: number, preference: T
  * (A18's campaigns at a location), so the rest is neither sent nor unmarshalled.
  */
 export async function getLocationListing(locationId: number): Promise<Pick<LocationItem, 'merchant_id' | 'shown'> | undefined> {
-  const result = await db().send(
-    new GetCommand({
-      TableName: table(),
-      Key: keys.location(locationId),
-      ProjectionExpression: '#merchant, #shown',
-      ExpressionAttributeNames: { '#merchant': 'merchant_id', '#shown': 'shown' },
-    }),
-  );
-  return result.Item as Pick<LocationItem, 'merchant_id' | 'shown'> | undefined;
+  return Location.at(locationId).get({ consistent: false, attributes: ['merchant_id', 'shown'] });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -416,7 +406,8 @@ async function readStream(stream: LocationStream, fulfillmentTypes: readonly Ful
       }),
     );
     for (const item of result.Items ?? []) {
-      found.push(item as LocationItem);
+      const location = Location.from(item);
+      if (location) found.push(location);
       if (found.length >= wanted) return found;
     }
     startKey = result.LastEvaluatedKey;
@@ -511,7 +502,7 @@ export async function listMerchantLocations(merchantId: number): Promise<Locatio
     KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
     ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
   });
-  return items.map(withoutKeys);
+  return items.flatMap((item) => Location.from(item) ?? []).map(withoutKeys);
 }
 
 // ---------------------------------------------------------------------------------------------

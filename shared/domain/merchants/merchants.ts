@@ -1,12 +1,16 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { itemExists } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
+import { Login } from '#shared/domain/identity/entities.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { DEFAULT_TIP_PREFERENCE, type TipPreference } from '#shared/schemas/vocabularies.ts';
 
+/** A merchant's attributes (what createMerchant answers; a stored one is a Merchant item, its keys besides). */
 export interface MerchantItem {
   merchant_id: number;
   name: string;
@@ -20,6 +24,9 @@ export interface MerchantItem {
   created_at: string;
   updated_at: string;
 }
+
+/** A merchant; listed in its own catalog partition (gsi1, keys.merchantCatalogEntry) beside its campaigns. */
+export const Merchant = defineEntity<MerchantItem & { gsi1pk: string; gsi1sk: string }>()({ entity: 'Merchant', key: keys.merchant });
 
 /** Thrown by createMerchant when another merchant or a user already logs in with that username. */
 export class UsernameTakenError extends Error {
@@ -52,16 +59,8 @@ export async function createMerchant(input: {
     updated_at: now,
   };
   const outcome = await transactWrite(() => [
-    putNew({
-      ...keys.login(merchant.username),
-      entity: 'Login',
-      subject: 'merchant',
-      merchant_id: merchantId,
-      user_id: loginUserId,
-      password_hash: passwordHash,
-      created_at: now,
-    }),
-    putNew({ ...keys.merchant(merchantId), ...keys.merchantCatalogEntry(merchantId), entity: 'Merchant', ...merchant }),
+    Login.at(merchant.username).putNew({ subject: 'merchant', merchant_id: merchantId, user_id: loginUserId, password_hash: passwordHash, created_at: now }),
+    Merchant.at(merchantId).putNew({ ...keys.merchantCatalogEntry(merchantId), ...merchant }),
   ]);
   if (!outcome.committed) {
     if (outcome.reasons[0] === 'ConditionalCheckFailed') throw new UsernameTakenError(merchant.username);
@@ -71,8 +70,7 @@ export async function createMerchant(input: {
 }
 
 export async function getMerchant(merchantId: number): Promise<MerchantItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.merchant(merchantId) }));
-  return result.Item as MerchantItem | undefined;
+  return Merchant.at(merchantId).get({ consistent: false });
 }
 
 /**
@@ -83,15 +81,11 @@ export async function storeMerchantTipPreference(merchantId: number, preference:
   try {
     const result = await db().send(
       new UpdateCommand({
-        TableName: table(),
-        Key: keys.merchant(merchantId),
-        UpdateExpression: 'SET tip_preference = :preference, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':preference': preference, ':now': isoSeconds() },
+        ...Merchant.at(merchantId).update({ set: { tip_preference: preference, updated_at: isoSeconds() } }, itemExists).Update!,
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return result.Attributes as MerchantItem;
+    return Merchant.from(result.Attributes);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
