@@ -2,6 +2,7 @@ import { projectionOf, queryAll } from '#shared/db/reads.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
@@ -269,9 +270,11 @@ export async function createCampaign(rawInput: CampaignInput): Promise<CampaignI
   return campaign;
 }
 
+/** A campaign as stored (`keys.campaign`; gsi1: its merchant's campaigns). */
+export const Campaign = defineEntity<CampaignItem>()({ entity: 'Campaign', key: keys.campaign });
+
 export async function getCampaign(campaignId: number): Promise<CampaignItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.campaign(campaignId) }));
-  return result.Item as CampaignItem | undefined;
+  return Campaign.at(campaignId).get({ consistent: false });
 }
 
 export async function campaignIdForCohortCode(code: string): Promise<number | undefined> {

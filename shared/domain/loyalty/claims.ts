@@ -1,13 +1,13 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { and, below, equals, itemExists } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { createItem, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { getApp } from '#shared/domain/identity/apps.ts';
 import { creditEarnedTransactItems } from '#shared/domain/money/ledger.ts';
-import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
-import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
+import { Campaign, campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { CampaignClaimed, campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { appAudience, claimResource, recordEvent } from '#shared/domain/events/catalogue.ts';
@@ -150,15 +150,10 @@ async function migrateLegacyCard(claimant: Claimant, legacyId: string): Promise<
     },
   };
   const outcome = await transactWrite(async () => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.legacyCard(campaign.campaign_id, legacyId),
-        UpdateExpression: 'SET claimed_by_user_id = :user, claim_id = :claim, claimed_at = :now, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk) AND claimed_by_user_id = :nobody',
-        ExpressionAttributeValues: { ':user': claimant.userId, ':claim': claimId, ':now': now, ':nobody': null },
-      },
-    },
+    LegacyCard.at(campaign.campaign_id, legacyId).update(
+      { set: { claimed_by_user_id: claimant.userId, claim_id: claimId, claimed_at: now, updated_at: now } },
+      and(itemExists, equals('claimed_by_user_id', null)),
+    ),
     claimedMarkerItem(claimant.userId, campaign, claimId, now),
     putRewardItem(reward),
     ...claimCreditItems(claimant.userId, campaign, claimId, card.value_amount),
@@ -180,9 +175,7 @@ async function appServesMerchant(appId: number, merchantId: number): Promise<boo
 }
 
 function claimedMarkerItem(userId: number, campaign: CampaignItem, claimId: number, now: string): TransactItem {
-  return putNew({
-    ...keys.userCampaignClaimed(userId, campaign.merchant_id, campaign.campaign_id),
-    entity: 'CampaignClaimed',
+  return CampaignClaimed.at(userId, campaign.merchant_id, campaign.campaign_id).putNew({
     user_id: userId,
     merchant_id: campaign.merchant_id,
     campaign_id: campaign.campaign_id,
@@ -192,16 +185,9 @@ function claimedMarkerItem(userId: number, campaign: CampaignItem, claimId: numb
 }
 
 function claimCounterItem(campaign: CampaignItem): TransactItem {
-  const limited = campaign.max_claims !== null;
-  return {
-    Update: {
-      TableName: table(),
-      Key: keys.campaign(campaign.campaign_id),
-      UpdateExpression: 'ADD claims_count :one',
-      ConditionExpression: limited ? 'attribute_exists(pk) AND claims_count < :max' : 'attribute_exists(pk)',
-      ExpressionAttributeValues: limited ? { ':one': 1, ':max': campaign.max_claims } : { ':one': 1 },
-    },
-  };
+  // A campaign with a cap takes a claim only while it is below the cap.
+  const condition = campaign.max_claims !== null ? and(itemExists, below('claims_count', campaign.max_claims)) : itemExists;
+  return Campaign.at(campaign.campaign_id).update({ add: { claims_count: 1 } }, condition);
 }
 
 function claimCreditItems(userId: number, campaign: CampaignItem, claimId: number, amount: number): TransactItem[] {
@@ -232,7 +218,7 @@ async function progressAdjustmentItem(userId: number, target: CampaignItem, amou
   );
 }
 
-export interface LegacyCardItem {
+interface LegacyCardAttributes {
   campaign_id: number;
   legacy_id: string;
   value_amount: number;
@@ -242,11 +228,16 @@ export interface LegacyCardItem {
   claimed_by_user_id: number | null;
   claim_id: number | null;
   claimed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
+/** A card of a legacy loyalty program (`keys.legacyCard`), imported to be migrated once into a claim. */
+const LegacyCard = defineEntity<LegacyCardAttributes>()({ entity: 'LegacyCard', key: keys.legacyCard });
+export type LegacyCardItem = EntityItem<typeof LegacyCard>;
+
 export async function getLegacyCard(campaignId: number, legacyId: string): Promise<LegacyCardItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.legacyCard(campaignId, legacyId), ConsistentRead: true }));
-  return result.Item as LegacyCardItem | undefined;
+  return LegacyCard.at(campaignId, legacyId).get({ consistent: true });
 }
 
 /** Imports legacy cards (operator tool). Existing cards are left as they are; returns what was new. */
@@ -262,19 +253,20 @@ export async function importLegacyCards(
     const legacyId = String(card.legacy_id).trim();
     if (legacyId === '' || !Number.isInteger(card.value_amount) || card.value_amount < 0) throw new Error(`invalid legacy card ${JSON.stringify(card)}`);
     const now = isoSeconds();
+    // Spread: createItem takes a plain record.
     const created = await createItem({
-      ...keys.legacyCard(campaignId, legacyId),
-      entity: 'LegacyCard',
-      campaign_id: campaignId,
-      legacy_id: legacyId,
-      value_amount: card.value_amount,
-      progress_amount: card.progress_amount ?? 0,
-      email: card.email ? card.email.trim().toLowerCase() : null,
-      claimed_by_user_id: null,
-      claim_id: null,
-      claimed_at: null,
-      created_at: now,
-      updated_at: now,
+      ...LegacyCard.at(campaignId, legacyId).item({
+        campaign_id: campaignId,
+        legacy_id: legacyId,
+        value_amount: card.value_amount,
+        progress_amount: card.progress_amount ?? 0,
+        email: card.email ? card.email.trim().toLowerCase() : null,
+        claimed_by_user_id: null,
+        claim_id: null,
+        claimed_at: null,
+        created_at: now,
+        updated_at: now,
+      }),
     });
     if (created) imported += 1;
     else skipped += 1;

@@ -12,7 +12,7 @@ import type { TransactItem } from '#shared/db/transactions.ts';
 import { getApp } from '#shared/domain/identity/apps.ts';
 import { appAudience, recordEvent, rewardResource } from '#shared/domain/events/catalogue.ts';
 import { heldRewardView } from '#shared/domain/loyalty/rewards.ts';
-import type { RewardItem } from '#shared/domain/loyalty/user-state.ts';
+import type { RewardAttributes } from '#shared/domain/loyalty/user-state.ts';
 
 /** `appId` when that app serves the merchant, else undefined (no event). One GetItem. */
 export async function userAppServing(appId: number | null | undefined, merchantId: number): Promise<number | undefined> {
@@ -25,12 +25,12 @@ export async function userAppServing(appId: number | null | undefined, merchantI
  * A held reward as the rewards list shows it to the app, with the merchant and order it came from;
  * without `usable_now`, the answer of one moment in one time zone, not a fact of the reward.
  */
-export function rewardEventData(reward: RewardItem): Record<string, unknown> {
+export function rewardEventData(reward: RewardAttributes): Record<string, unknown> {
   const { usable_now: _moment, ...shown } = heldRewardView(reward, 'UTC', new Date()).reward;
   return { ...shown, merchant_id: reward.merchant_id, order_uuid: reward.order_uuid };
 }
 
 /** The items of `reward.earned` for a reward the transaction creates (its first event: no counter read). */
-export function rewardEarnedItems(reward: RewardItem, appId: number): Promise<TransactItem[]> {
+export function rewardEarnedItems(reward: RewardAttributes, appId: number): Promise<TransactItem[]> {
   return recordEvent('reward.earned', rewardResource(reward.reward_id), appAudience(appId), rewardEventData(reward), { newResource: true });
 }

@@ -25,17 +25,17 @@
  *   the earned credit itself is reversed by the refund from the order's `credit_earned_amount`, less what
  *   loyalty reports as `creditReversedAmount` (taken back from paused rewards).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { and, equals } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import { balanceChangeItems, type Movement } from '#shared/domain/money/ledger.ts';
 import { getCampaign, isOpen, isProgressCampaign, listMerchantCampaigns, progressRequired, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { accrue, qualifyingSpend } from '#shared/domain/loyalty/progress.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
-import { campaignVisibleTo, loadUserLoyalty, putProgressItem, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { campaignVisibleTo, LoyaltyStats, loadUserLoyalty, putProgressItem, Reward, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
 import { rewardEarnedItems, userAppServing } from '#shared/domain/loyalty/loyalty-events.ts';
@@ -133,28 +133,25 @@ interface OrderLoyaltyEffects {
    */
   user_totals?: true;
   reversed: boolean;
+  /** Set by the refund that undid it. */
+  reversed_at?: string;
   created_at: string;
 }
 
+/** Loyalty's record of one order (`keys.orderLoyaltyEffects`): written by the completion, undone once by the refund. */
+const LoyaltyEffects = defineEntity<OrderLoyaltyEffects>()({ entity: 'OrderLoyaltyEffects', key: keys.orderLoyaltyEffects });
+
+/** The reward still holds `remaining` and is paused as `paused`: what a change of its value was worked out from. */
+const rewardIs = (remaining: number, paused: boolean) => and(equals('value_remaining_amount', remaining), equals('paused', paused));
+
 /** Adds (or with -1, takes back) one order's part of the user's totals at the merchant. */
 function statsUpdate(userId: number, merchantId: number, stats: NonNullable<OrderLoyaltyEffects['stats']>, sign: 1 | -1, now: string): TransactItem {
-  return {
-    Update: {
-      TableName: table(),
-      Key: keys.userLoyaltyStats(userId, merchantId),
-      UpdateExpression:
-        'ADD orders_count :orders, total_volume_amount :volume, savings_amount :savings SET entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeValues: {
-        ':orders': sign,
-        ':volume': sign * stats.total_volume_amount,
-        ':savings': sign * stats.savings_amount,
-        ':entity': 'LoyaltyStats',
-        ':user': userId,
-        ':merchant': merchantId,
-        ':now': now,
-      },
-    },
-  };
+  return LoyaltyStats.at(userId, merchantId).update({
+    add: { orders_count: sign, total_volume_amount: sign * stats.total_volume_amount, savings_amount: sign * stats.savings_amount },
+    set: { user_id: userId, merchant_id: merchantId, updated_at: now },
+    setIfAbsent: { created_at: now },
+    creates: true,
+  });
 }
 
 /** Does this campaign accrue for this user at this moment? */
@@ -253,15 +250,12 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
     if (toConsume <= 0) break;
     const amount = Math.min(toConsume, reward.value_remaining_amount);
     toConsume -= amount;
-    items.push({
-      Update: {
-        TableName: table(),
-        Key: keys.userReward(order.user_id, order.merchant_id, reward.reward_id),
-        UpdateExpression: 'SET value_remaining_amount = :remaining, updated_at = :now',
-        ConditionExpression: 'value_remaining_amount = :seen AND paused = :unpaused',
-        ExpressionAttributeValues: { ':remaining': reward.value_remaining_amount - amount, ':seen': reward.value_remaining_amount, ':unpaused': false, ':now': now },
-      },
-    });
+    items.push(
+      Reward.at(order.user_id, order.merchant_id, reward.reward_id).update(
+        { set: { value_remaining_amount: reward.value_remaining_amount - amount, updated_at: now } },
+        rewardIs(reward.value_remaining_amount, false),
+      ),
+    );
     record.consumed.push({ reward_id: reward.reward_id, amount });
   }
 
@@ -269,7 +263,7 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
   // user's platform-wide totals (the User resource), in this transaction, which the record's Put makes once-only.
   items.push(statsUpdate(order.user_id, order.merchant_id, stats, 1, now));
   items.push(userTotalsUpdate(order.user_id, order.merchant_id, stats.savings_amount, 1, now));
-  items.push(putNew({ ...loyaltyRecordKey(order.uuid), entity: 'OrderLoyaltyEffects', ...record }));
+  items.push(LoyaltyEffects.at(order.uuid).putNew(record));
   return { transactItems: items, creditEarnedAmount };
 }
 
@@ -282,9 +276,7 @@ export async function completionEffects(order: CompletedOrder, userAppId?: numbe
  * order when the refund read it with the order (its first try); without it, the record is read here.
  */
 export async function refundEffects(order: RefundedOrder, refundedAt: string, read?: { record: StoredItem | undefined }): Promise<RefundEffects> {
-  const record = (read
-    ? read.record
-    : (await db().send(new GetCommand({ TableName: table(), Key: loyaltyRecordKey(order.uuid), ConsistentRead: true }))).Item) as OrderLoyaltyEffects | undefined;
+  const record = read ? LoyaltyEffects.from(read.record) : await LoyaltyEffects.at(order.uuid).get({ consistent: true });
   if (!record || record.reversed) return { transactItems: [], creditReversedAmount: 0 };
   const now = refundedAt;
   // An order that only counted in the totals needs no read of the user's loyalty to be undone.
@@ -297,23 +289,21 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
   let creditReversedAmount = 0;
 
   for (const accrual of record.accruals) {
-    const campaign =
-      accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : await getCampaign(accrual.campaign_id);
+    // Records written before `progress_required` was kept: the campaign says it.
+    const stored = accrual.progress_required === undefined ? await getCampaign(accrual.campaign_id) : undefined;
+    const campaign = accrual.progress_required !== undefined ? { campaign_id: accrual.campaign_id, merchant_id: record.merchant_id } : stored;
     let voidedCount = 0;
     for (const { reward_id: rewardId, goal_id: goalId } of accrual.rewards) {
       const reward = rewardsById.get(rewardId);
       if (!reward || reward.voided) continue;
       // Every reward the order earned goes, used or not: the refund claws its whole value back from the
       // credit balance, which may go negative for what was already spent (docs/money.md, "Refunds").
-      items.push({
-        Update: {
-          TableName: table(),
-          Key: keys.userReward(record.user_id, record.merchant_id, rewardId),
-          UpdateExpression: 'SET voided = :true, value_remaining_amount = :zero, paused = :false, updated_at = :now',
-          ConditionExpression: 'value_remaining_amount = :remaining AND paused = :paused',
-          ExpressionAttributeValues: { ':true': true, ':false': false, ':zero': 0, ':remaining': reward.value_remaining_amount, ':paused': reward.paused, ':now': now },
-        },
-      });
+      items.push(
+        Reward.at(record.user_id, record.merchant_id, rewardId).update(
+          { set: { voided: true, value_remaining_amount: 0, paused: false, updated_at: now } },
+          rewardIs(reward.value_remaining_amount, reward.paused),
+        ),
+      );
       if (reward.paused && countsAsCredit(reward) && reward.value_remaining_amount > 0) {
         // A paused reward's unspent value sits in the paused-credit account: taken back from there.
         pausedReversals.push({ kind: 'credit_reversed', amount: -reward.value_remaining_amount, entryId: `order:${order.uuid}:reward:${rewardId}:reversed`, reference: { order_uuid: order.uuid, reward_id: rewardId } });
@@ -325,7 +315,7 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
     if (!campaign || !progress) continue;
     // Gift card loyalty: once the order's period has ended, its progress is gone anyway.
     if (accrual.period_starts_at !== null && progress.period_starts_at !== accrual.period_starts_at) continue;
-    const required = (accrual.progress_required !== undefined ? accrual.progress_required : progressRequired(campaign as CampaignItem)) ?? 0;
+    const required = (stored ? progressRequired(stored) : accrual.progress_required) ?? 0;
     const restored = Math.max(0, progress.progress + voidedCount * required - accrual.delta);
     items.push(
       putProgressItem(record.user_id, campaign, progress, {
@@ -354,28 +344,17 @@ export async function refundEffects(order: RefundedOrder, refundedAt: string, re
       items.push(putRewardItem(newRewardItem({ rewardId, source: reward.source, userId: record.user_id, campaign, valueAmount: consumed.amount, title: reward.title, orderUuid: order.uuid, now })));
       continue;
     }
-    items.push({
-      Update: {
-        TableName: table(),
-        Key: keys.userReward(record.user_id, record.merchant_id, consumed.reward_id),
-        UpdateExpression: 'SET value_remaining_amount = value_remaining_amount + :amount, updated_at = :now',
-        ConditionExpression: 'paused = :unpaused AND voided = :unvoided',
-        ExpressionAttributeValues: { ':amount': consumed.amount, ':unpaused': false, ':unvoided': false, ':now': now },
-      },
-    });
+    items.push(
+      Reward.at(record.user_id, record.merchant_id, consumed.reward_id).update(
+        { add: { value_remaining_amount: consumed.amount }, set: { updated_at: now } },
+        and(equals('paused', false), equals('voided', false)),
+      ),
+    );
   }
 
   if (record.stats) items.push(statsUpdate(record.user_id, record.merchant_id, record.stats, -1, now));
   // Guarded, as the line above, by `reversed = false` on the record below: taken back once.
   if (record.stats && record.user_totals) items.push(userTotalsUpdate(record.user_id, record.merchant_id, record.stats.savings_amount, -1, now));
-  items.push({
-    Update: {
-      TableName: table(),
-      Key: loyaltyRecordKey(order.uuid),
-      UpdateExpression: 'SET reversed = :true, reversed_at = :now',
-      ConditionExpression: 'reversed = :false',
-      ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now },
-    },
-  });
+  items.push(LoyaltyEffects.at(order.uuid).update({ set: { reversed: true, reversed_at: now } }, equals('reversed', false)));
   return { transactItems: items, creditReversedAmount: Math.min(creditReversedAmount, order.credit_earned_amount) };
 }

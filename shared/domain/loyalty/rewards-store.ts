@@ -1,7 +1,7 @@
 import { keys } from '#shared/db/keys.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
-import type { RewardItem } from '#shared/domain/loyalty/user-state.ts';
+import { Reward, type RewardAttributes } from '#shared/domain/loyalty/user-state.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** Reward ids are public strings with a source prefix, as clients expect (`claim-123`). */
@@ -9,7 +9,7 @@ export const REWARD_ID_PATTERN = /^(claim|earned)-(\d+)$/;
 
 export function newRewardItem(input: {
   rewardId: string;
-  source: RewardItem['source'];
+  source: RewardAttributes['source'];
   userId: number;
   campaign: CampaignItem;
   valueAmount: number;
@@ -19,7 +19,7 @@ export function newRewardItem(input: {
   orderUuid?: string;
   progressAdjustments?: { adjustment_amount: number }[];
   now?: string;
-}): RewardItem {
+}): RewardAttributes {
   const now = input.now ?? isoSeconds();
   return {
     reward_id: input.rewardId,
@@ -48,13 +48,8 @@ export function newRewardItem(input: {
   };
 }
 
-export function putRewardItem(reward: RewardItem): TransactItem {
-  return putNew({
-    ...keys.userReward(reward.user_id, reward.merchant_id, reward.reward_id),
-    ...keys.rewardIdIndex(reward.reward_id),
-    entity: 'Reward',
-    ...reward,
-  });
+export function putRewardItem(reward: RewardAttributes): TransactItem {
+  return Reward.at(reward.user_id, reward.merchant_id, reward.reward_id).putNew({ ...keys.rewardIdIndex(reward.reward_id), ...reward });
 }
 
 /** Rewards of gift card loyalty, or of a campaign its merchant tagged `gift_card`, are gift cards. */
@@ -66,15 +61,15 @@ export const GIFT_CARD_TAG = 'gift_card';
 /** A campaign tagged `preload` holds pre-loaded credit: it is spent like any credit but can never be paused. */
 export const PRELOAD_TAG = 'preload';
 
-export function isGiftCardReward(reward: Pick<RewardItem, 'gift_card' | 'tags'>): boolean {
+export function isGiftCardReward(reward: Pick<RewardAttributes, 'gift_card' | 'tags'>): boolean {
   return reward.gift_card ?? reward.tags.includes(GIFT_CARD_TAG);
 }
 
-export function isPreloadedCredit(reward: Pick<RewardItem, 'tags'>): boolean {
+export function isPreloadedCredit(reward: Pick<RewardAttributes, 'tags'>): boolean {
   return reward.tags.includes(PRELOAD_TAG);
 }
 
 /** A transfer-only reward cannot be spent by its holder, so its value never enters the credit balance. */
-export function countsAsCredit(reward: Pick<RewardItem, 'transfer_required'>): boolean {
+export function countsAsCredit(reward: Pick<RewardAttributes, 'transfer_required'>): boolean {
   return !reward.transfer_required;
 }

@@ -1,14 +1,22 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
+import { and, equals } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { itemsOf, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
+import { itemsOf, type KeyedItems } from '#shared/db/reads.ts';
 import { transactWrite } from '#shared/db/transactions.ts';
 import { notFound, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { distanceInMeters, getLocation, listMerchantLocations } from '#shared/domain/merchants/locations.ts';
 import { isOpen, isProgressCampaign, loadMerchantCatalogOffers, type CampaignOffer, type UsableHours } from '#shared/domain/loyalty/campaigns.ts';
-import { campaignVisibleTo, loadUserLoyalty, type RewardItem, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import {
+  campaignVisibleTo,
+  loadUserLoyalty,
+  Reward,
+  type RewardAttributes,
+  type RewardItem,
+  type UserLoyaltyState,
+} from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds, localTime, parseClock } from '#shared/time.ts';
 
@@ -86,7 +94,9 @@ export async function listRewards(merchantId: number, userId: number | undefined
  * takes its item only for the validated path's location, and makes the check on it.
  */
 export async function readRewardsLocation(locationId: number): Promise<KeyedItems> {
-  return { keys: [keys.location(locationId)], items: [(await getLocation(locationId)) as StoredItem | undefined] };
+  const location = await getLocation(locationId);
+  // Spread: a location's interface is a plain record of its attributes.
+  return { keys: [keys.location(locationId)], items: [location && { ...location }] };
 }
 
 /**
@@ -143,12 +153,12 @@ export async function locationRewardSummary(
   };
 }
 
-function isUsable(reward: RewardItem): boolean {
+function isUsable(reward: RewardAttributes): boolean {
   return reward.value_remaining_amount > 0 && !reward.transfer_required;
 }
 
 /** `timeZone` matters only for a usable, unpaused reward with usable_hours (otherwise any value will do). */
-export function heldRewardView(reward: RewardItem, timeZone: string, at: Date): RewardView {
+export function heldRewardView(reward: RewardAttributes, timeZone: string, at: Date): RewardView {
   const usable = isUsable(reward);
   return {
     reward: {
@@ -233,7 +243,7 @@ export function withinUsableHours(hours: UsableHours | null, timeZone: string, a
   return start <= end ? now >= start && now < end : now >= start || now < end;
 }
 
-function isPausable(reward: RewardItem): boolean {
+function isPausable(reward: RewardAttributes): boolean {
   return !reward.voided && reward.value_remaining_amount > 0 && countsAsCredit(reward) && !isPreloadedCredit(reward);
 }
 
@@ -306,21 +316,12 @@ function pauseItems(userId: number, merchantId: number, group: RewardItem[], pau
     };
   });
   return [
-    ...group.map((reward) => ({
-      Update: {
-        TableName: table(),
-        Key: keys.userReward(userId, merchantId, reward.reward_id),
-        UpdateExpression: paused ? 'SET paused = :paused, updated_at = :now ADD pause_count :one' : 'SET paused = :paused, updated_at = :now',
-        ConditionExpression: 'paused = :was AND value_remaining_amount = :remaining',
-        ExpressionAttributeValues: {
-          ':paused': paused,
-          ':was': !paused,
-          ':remaining': reward.value_remaining_amount,
-          ':now': now,
-          ...(paused ? { ':one': 1 } : {}),
-        },
-      },
-    })),
+    ...group.map((reward) =>
+      Reward.at(userId, merchantId, reward.reward_id).update(
+        { set: { paused, updated_at: now }, ...(paused ? { add: { pause_count: 1 } } : {}) },
+        and(equals('paused', !paused), equals('value_remaining_amount', reward.value_remaining_amount)),
+      ),
+    ),
     ...balanceChangeItems(
       creditAccountKey(userId, merchantId),
       movements.map(({ reward, entryId, amount }) => ({ kind, amount: paused ? -amount : amount, entryId, reference: { reward_id: reward.reward_id } })),
@@ -335,8 +336,7 @@ function pauseItems(userId: number, merchantId: number, group: RewardItem[], pau
 }
 
 async function getUserReward(userId: number, merchantId: number, rewardId: string): Promise<RewardItem | undefined> {
-  const current = await db().send(new GetCommand({ TableName: table(), Key: keys.userReward(userId, merchantId, rewardId), ConsistentRead: true }));
-  return current.Item as RewardItem | undefined;
+  return Reward.at(userId, merchantId, rewardId).get({ consistent: true });
 }
 
 async function findUserReward(userId: number, rewardId: string): Promise<RewardItem | undefined> {
@@ -349,7 +349,7 @@ async function findUserReward(userId: number, rewardId: string): Promise<RewardI
       ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
     }),
   );
-  const indexed = result.Items?.[0] as RewardItem | undefined;
+  const indexed = Reward.from(result.Items?.[0]);
   // Someone else's reward is "not found": a user sees only their own data.
   if (!indexed || indexed.user_id !== userId) return undefined;
   // The index is eventually consistent; the reward's own item is the truth the write is guarded on.

@@ -4,7 +4,7 @@ import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { transactWrite } from '#shared/db/transactions.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { campaignUnlockResource, eventCounterKey, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
-import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { Campaign } from '#shared/domain/loyalty/campaigns.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export interface UnlockRequest {
@@ -58,7 +58,7 @@ export async function unlockCampaign(merchantId: number, request: UnlockRequest,
     const loginRead = email === undefined ? undefined : items[next++];
     return [items[0], userRead, loginRead, byIdCounter ? items[next] : undefined] as const;
   });
-  const campaign = campaignItem as CampaignItem | undefined;
+  const campaign = Campaign.from(campaignItem);
   // A campaign that is not this merchant's, or does not exist, is not the merchant's to unlock: same answer.
   if (!campaign || campaign.merchant_id !== merchantId) {
     throw unauthorized('Merchant token not associated with the campaign', 'campaign_unlocking', 'target_campaign_id');

@@ -1,13 +1,14 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
+import { versionIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import { queryAll, readItems } from '#shared/db/reads.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import type { CampaignItem, UsableHours } from '#shared/domain/loyalty/campaigns.ts';
 import type { App } from '#shared/domain/identity/apps.ts';
 
 /** A user's progress toward one campaign. `version` guards every write (read-modify-write). */
-export interface ProgressItem {
+interface ProgressAttributes {
   user_id: number;
   merchant_id: number;
   campaign_id: number;
@@ -22,7 +23,7 @@ export interface ProgressItem {
   updated_at: string;
 }
 
-export interface UnlockItem {
+interface UnlockAttributes {
   user_id: number;
   merchant_id: number;
   campaign_id: number;
@@ -32,7 +33,7 @@ export interface UnlockItem {
 }
 
 /** Marks that the user claimed (and so opted in to) a campaign; its key makes claims once-only. */
-export interface ClaimedItem {
+interface ClaimedAttributes {
   user_id: number;
   merchant_id: number;
   campaign_id: number;
@@ -45,7 +46,7 @@ export interface ClaimedItem {
  * `earned-<id>` rewards from progress. Its unpaused, non-transfer-only remaining value is part of the
  * user's merchant-funded credit balance (the money area's account), and is consumed as that credit is applied.
  */
-export interface RewardItem {
+export interface RewardAttributes {
   reward_id: string;
   source: 'claim' | 'earned';
   user_id: number;
@@ -83,13 +84,29 @@ export interface RewardItem {
  * A user's running totals at one merchant, kept by the completion and refund transactions (order-effects.ts)
  * beside the ledger entries they write: orders, volume (spend + tip) and savings (credit applied).
  */
-export interface LoyaltyStatsItem {
+interface LoyaltyStatsAttributes {
   user_id: number;
   merchant_id: number;
   orders_count: number;
   total_volume_amount: number;
   savings_amount: number;
+  created_at: string;
+  updated_at: string;
 }
+
+// What a user holds in one merchant's loyalty: one partition (`keys.userLoyaltyPrefix`), one entity per kind.
+export const LoyaltyProgress = defineEntity<ProgressAttributes>()({ entity: 'LoyaltyProgress', key: keys.userProgress });
+export const CampaignUnlock = defineEntity<UnlockAttributes>()({ entity: 'CampaignUnlock', key: keys.userUnlock });
+export const CampaignClaimed = defineEntity<ClaimedAttributes>()({ entity: 'CampaignClaimed', key: keys.userCampaignClaimed });
+/** A held reward, also found by its public id (gsi1, `keys.rewardIdIndex`). */
+export const Reward = defineEntity<RewardAttributes & { gsi1pk: string; gsi1sk: string }>()({ entity: 'Reward', key: keys.userReward });
+export const LoyaltyStats = defineEntity<LoyaltyStatsAttributes>()({ entity: 'LoyaltyStats', key: keys.userLoyaltyStats });
+
+export type ProgressItem = EntityItem<typeof LoyaltyProgress>;
+export type UnlockItem = EntityItem<typeof CampaignUnlock>;
+export type ClaimedItem = EntityItem<typeof CampaignClaimed>;
+export type RewardItem = EntityItem<typeof Reward>;
+export type LoyaltyStatsItem = EntityItem<typeof LoyaltyStats>;
 
 export interface UserLoyaltyState {
   progress: Map<number, ProgressItem>;
@@ -98,6 +115,11 @@ export interface UserLoyaltyState {
   rewards: RewardItem[];
   /** Absent until the user's first order at the merchant. */
   stats?: LoyaltyStatsItem;
+}
+
+/** Files a campaign's item under its campaign. */
+function put<Item extends { campaign_id: number }>(byCampaign: Map<number, Item>, item: Item | undefined): void {
+  if (item) byCampaign.set(item.campaign_id, item);
 }
 
 /** Everything a user holds in one merchant's loyalty: one Query on the user's partition. */
@@ -112,20 +134,22 @@ export async function loadUserLoyalty(userId: number, merchantId: number, consis
   });
   for (const item of items) {
     switch (item.entity) {
-      case 'LoyaltyProgress':
-        state.progress.set(item.campaign_id as number, item as ProgressItem);
+      case LoyaltyProgress.entity:
+        put(state.progress, LoyaltyProgress.from(item));
         break;
-      case 'CampaignUnlock':
-        state.unlocks.set(item.campaign_id as number, item as UnlockItem);
+      case CampaignUnlock.entity:
+        put(state.unlocks, CampaignUnlock.from(item));
         break;
-      case 'CampaignClaimed':
-        state.claimed.set(item.campaign_id as number, item as ClaimedItem);
+      case CampaignClaimed.entity:
+        put(state.claimed, CampaignClaimed.from(item));
         break;
-      case 'Reward':
-        state.rewards.push(item as RewardItem);
+      case Reward.entity: {
+        const reward = Reward.from(item);
+        if (reward) state.rewards.push(reward);
         break;
-      case 'LoyaltyStats':
-        state.stats = item as LoyaltyStatsItem;
+      }
+      case LoyaltyStats.entity:
+        state.stats = LoyaltyStats.from(item);
         break;
     }
   }
@@ -142,13 +166,11 @@ export function campaignVisibleTo(campaign: Pick<CampaignItem, 'locked'>, unlock
 }
 
 export async function getUnlock(userId: number, campaign: CampaignItem): Promise<UnlockItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userUnlock(userId, campaign.merchant_id, campaign.campaign_id) }));
-  return result.Item as UnlockItem | undefined;
+  return CampaignUnlock.at(userId, campaign.merchant_id, campaign.campaign_id).get({ consistent: false });
 }
 
 export async function getProgress(userId: number, campaign: CampaignItem): Promise<ProgressItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id) }));
-  return result.Item as ProgressItem | undefined;
+  return LoyaltyProgress.at(userId, campaign.merchant_id, campaign.campaign_id).get({ consistent: false });
 }
 
 export interface CampaignViewerState {
@@ -179,9 +201,9 @@ export async function loadCampaignViewerState(
   const item = (key: Key | undefined) => (key ? items[requested.indexOf(key)] : undefined);
   return {
     app: item(appKey) as App | undefined,
-    unlock: item(unlockKey) as UnlockItem | undefined,
-    progress: item(progressKey) as ProgressItem | undefined,
-    claimed: item(claimedKey) as ClaimedItem | undefined,
+    unlock: CampaignUnlock.from(item(unlockKey)),
+    progress: LoyaltyProgress.from(item(progressKey)),
+    claimed: CampaignClaimed.from(item(claimedKey)),
   };
 }
 
@@ -205,9 +227,8 @@ export function putProgressItem(
   next: Pick<ProgressItem, 'progress' | 'period_starts_at' | 'period_resets_at' | 'goals_rewarded'>,
   now: string,
 ): TransactItem {
-  const item = {
-    ...keys.userProgress(userId, campaign.merchant_id, campaign.campaign_id),
-    entity: 'LoyaltyProgress',
+  const progress = LoyaltyProgress.at(userId, campaign.merchant_id, campaign.campaign_id);
+  const attributes = {
     user_id: userId,
     merchant_id: campaign.merchant_id,
     campaign_id: campaign.campaign_id,
@@ -216,6 +237,5 @@ export function putProgressItem(
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  if (!existing) return putNew(item);
-  return { Put: { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } } };
+  return existing ? progress.put(attributes, versionIs(existing.version)) : progress.putNew(attributes);
 }

@@ -13,7 +13,7 @@
  *   reject   `submitting`/`charging`/`submitted` -> `rejected`, the reason kept; a charged order is first
  *            withdrawn from the provider and given back (orders/refunds.ts reverseRejectedOrder).
  */
-import { table } from '#shared/db/client.ts';
+import { and, itemExists, stateIs } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { transactWrite } from '#shared/db/transactions.ts';
@@ -21,13 +21,15 @@ import { eventCounterKey, orderAheadResource } from '#shared/domain/events/catal
 import { optionalEnv } from '#shared/env.ts';
 import { ApiError, errorDetail, type ErrorDetail } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
-import type { OrderRecord } from '#shared/domain/orders/record.ts';
+import { noClaimRuns } from '#shared/domain/orders/lease.ts';
+import { Order, type OrderRecord } from '#shared/domain/orders/record.ts';
 import { reverseRejectedOrder } from '#shared/domain/orders/refunds.ts';
 import { DEFAULT_ORDERING_PROVIDER, orderingProvider, type ProviderAnswer, type ProviderOrder } from '#shared/ordering/index.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { chargeOrderAhead } from './complete.ts';
 import { getProposedOrder, PROVIDER_CUTOFF_SECONDS, transitionOrder, type CompletionFacts, type OrderAheadRecord } from './orders.ts';
 import { completionEventItems, orderAheadCompleted, orderAheadRejected } from './outcomes.ts';
+import { OrderAheadOrder } from './record.ts';
 import { rememberCompletedCart } from './suggestions.ts';
 
 export const PROVIDER_TIMED_OUT = (seconds: number): ErrorDetail =>
@@ -149,7 +151,7 @@ async function settle(order: OrderAheadRecord, answer: ProviderAnswer, now: Date
   }
   // The settled order's amounts and the order's event counter, in one read.
   const [settled, eventCounter] = await readItems([keys.order(order.uuid), eventCounterKey(orderAheadResource(order.uuid))], { consistent: true });
-  const completed = await completeOrder(order, completionFacts(order, settled as OrderRecord | undefined, answer), eventCounter ?? null);
+  const completed = await completeOrder(order, completionFacts(order, Order.from(settled), answer), eventCounter ?? null);
   if (!completed) return finalOutcome(await storedOrder(order.uuid)) ?? { status: 'pending' };
   orderAheadCompleted(completed);
   await rememberCompletedCart(completed);
@@ -172,16 +174,10 @@ async function completeOrder(
     const counter = first ? eventCounter : undefined;
     first = false;
     return [
-      {
-        Update: {
-          TableName: table(),
-          Key: keys.orderAheadOrder(order.uuid),
-          UpdateExpression: 'SET #state = :completed, completion = :completion, updated_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND #state = :submitted',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':submitted': 'submitted', ':completion': completion, ':now': completed.updated_at },
-        },
-      },
+      OrderAheadOrder.at(order.uuid).update(
+        { set: { state: 'completed', completion, updated_at: completed.updated_at } },
+        and(itemExists, stateIs('submitted')),
+      ),
       ...(await completionEventItems(completed, counter)),
     ];
   });
@@ -238,10 +234,7 @@ export async function rejectOrder(uuid: string, errors: ErrorDetail[]): Promise<
   if (order.state === 'rejected' || order.state === 'completed') return order;
   if (order.state === 'submitting' || order.state === 'charging') {
     // Not charged yet: reject unless a settlement holds its lease (it may be committing its charge now).
-    const rejected = await transitionOrder(uuid, ['submitting', 'charging'], 'rejected', rejection(false), {
-      expression: 'attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :leaseNow',
-      values: { ':leaseNow': epochSeconds() },
-    });
+    const rejected = await transitionOrder(uuid, ['submitting', 'charging'], 'rejected', rejection(false), noClaimRuns(epochSeconds()));
     if (rejected) {
       orderAheadRejected(rejected);
       return rejected;

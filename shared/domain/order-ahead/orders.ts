@@ -5,17 +5,17 @@
  * workflow's states (completion.ts, fulfilment.ts): `submitting` -> `charging` -> `submitted` ->
  * `completed`, or `rejected`. Every transition is a conditional write on the current state.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { and, equals, itemExists, oneOf, stateIs, type Condition } from '#shared/db/conditions.ts';
 import { newUuid } from '#shared/db/ids.ts';
-import { keys } from '#shared/db/keys.ts';
 import { createItem, transactWrite } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, type ErrorDetail } from '#shared/errors.ts';
 import type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import type { Cart } from './cart.ts';
-import type { OrderAheadRecord } from './record.ts';
+import { OrderAheadOrder, type OrderAheadItem, type OrderAheadRecord } from './record.ts';
 import { validationEventItems, type ValidationResult } from './outcomes.ts';
 
 export type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
@@ -62,19 +62,21 @@ export async function createProposedOrder(input: { userId: number; appId: number
     updated_at: isoSeconds(now),
     ttl: epochSeconds(now) + PROPOSED_ORDER_RETENTION_SECONDS,
   };
-  const created = await createItem({ ...keys.orderAheadOrder(order.uuid), entity: 'OrderAheadOrder', ...order });
+  // Spread: createItem takes a plain record.
+  const created = await createItem({ ...OrderAheadOrder.at(order.uuid).item(order) });
   if (!created) throw new Error(`order ahead order ${order.uuid} already exists`);
   return order;
 }
 
-export function stripKeys(item: Record<string, unknown>): OrderAheadRecord {
+/** The order without its key and tag: what the order-ahead modules and their answers work with. */
+function withoutKeys(item: OrderAheadItem | undefined): OrderAheadRecord | undefined {
+  if (!item) return undefined;
   const { pk: _pk, sk: _sk, entity: _entity, ...order } = item;
-  return order as unknown as OrderAheadRecord;
+  return order;
 }
 
 export async function getProposedOrder(uuid: string): Promise<OrderAheadRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadOrder(uuid), ConsistentRead: true }));
-  return result.Item ? stripKeys(result.Item) : undefined;
+  return withoutKeys(await OrderAheadOrder.at(uuid).get({ consistent: true }));
 }
 
 /**
@@ -94,24 +96,18 @@ export async function finishValidation(uuid: string, outcome: ValidationResult, 
   const valid = 'priced' in outcome;
   const events = await validationEventItems({ uuid, app_id: app }, outcome);
   const result = await transactWrite(() => [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.orderAheadOrder(uuid),
-        UpdateExpression: 'SET #state = :next, priced = :priced, #errors = :errors, updated_at = :now',
-        // The app is part of the guard: the event goes to the order's own app, never to one a caller named wrongly.
-        ConditionExpression: 'attribute_exists(pk) AND #state = :validating AND app_id = :app',
-        ExpressionAttributeNames: { '#state': 'state', '#errors': 'errors' },
-        ExpressionAttributeValues: {
-          ':next': valid ? 'externally_valid' : 'externally_invalid',
-          ':priced': valid ? outcome.priced : null,
-          ':errors': valid ? null : outcome.errors,
-          ':validating': 'externally_validating',
-          ':app': app,
-          ':now': isoSeconds(),
+    OrderAheadOrder.at(uuid).update(
+      {
+        set: {
+          state: valid ? 'externally_valid' : 'externally_invalid',
+          priced: valid ? outcome.priced : null,
+          errors: valid ? null : outcome.errors,
+          updated_at: isoSeconds(),
         },
       },
-    },
+      // The app is part of the guard: the event goes to the order's own app, never to one a caller named wrongly.
+      and(itemExists, stateIs('externally_validating'), equals('app_id', app)),
+    ),
     ...events,
   ]);
   if (result.committed) return true;
@@ -162,34 +158,19 @@ export async function getUsersOrder(uuid: string, userId: number): Promise<Order
   return order;
 }
 
-type TransitionCondition = { expression: string; values: Record<string, unknown> };
+/** A condition on an order-ahead order's attributes. */
+export type OrderAheadCondition = Condition<Extract<keyof OrderAheadItem, string>>;
 
 /** The conditional update of a transition: only while the order exists and is in one of `from` (plus `condition`). */
 function transitionUpdate(
   uuid: string,
   from: readonly OrderAheadState[],
   to: OrderAheadState,
-  fields: Record<string, unknown>,
-  condition?: TransitionCondition,
+  fields: Partial<OrderAheadRecord>,
+  condition?: OrderAheadCondition,
 ) {
-  const names: Record<string, string> = { '#state': 'state' };
-  const values: Record<string, unknown> = { ':to': to, ':now': isoSeconds(), ...condition?.values };
-  const sets = ['#state = :to', 'updated_at = :now'];
-  Object.entries(fields).forEach(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    sets.push(`#f${index} = :f${index}`);
-  });
-  from.forEach((state, index) => (values[`:from${index}`] = state));
-  const inFrom = `#state IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
-  return {
-    TableName: table(),
-    Key: keys.orderAheadOrder(uuid),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: `attribute_exists(pk) AND ${inFrom}${condition ? ` AND (${condition.expression})` : ''}`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+  const guard = and(itemExists, oneOf('state', from), ...(condition ? [condition] : []));
+  return OrderAheadOrder.at(uuid).update({ set: { state: to, updated_at: isoSeconds(), ...fields } }, guard).Update!;
 }
 
 /**
@@ -200,12 +181,12 @@ export async function transitionOrder(
   uuid: string,
   from: readonly OrderAheadState[],
   to: OrderAheadState,
-  fields: Record<string, unknown> = {},
-  condition?: TransitionCondition,
+  fields: Partial<OrderAheadRecord> = {},
+  condition?: OrderAheadCondition,
 ): Promise<OrderAheadRecord | undefined> {
   try {
     const result = await db().send(new UpdateCommand({ ...transitionUpdate(uuid, from, to, fields, condition), ReturnValues: 'ALL_NEW' }));
-    return stripKeys(result.Attributes!);
+    return withoutKeys(OrderAheadOrder.from(result.Attributes));
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
     throw error;
@@ -223,18 +204,19 @@ export async function transitionUsersOrder(
   userId: number,
   from: readonly OrderAheadState[],
   to: OrderAheadState,
-  fields: Record<string, unknown>,
+  fields: Partial<OrderAheadRecord>,
 ): Promise<{ moved: true } | { moved: false; current: OrderAheadRecord | undefined }> {
   try {
-    const update = transitionUpdate(uuid, from, to, fields, { expression: 'user_id = :user', values: { ':user': userId } });
+    const update = transitionUpdate(uuid, from, to, fields, equals('user_id', userId));
     await db().send(new UpdateCommand({ ...update, ReturnValues: 'NONE', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
     return { moved: true };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // The document client leaves the returned item in DynamoDB's own (marshalled) form.
     const returned = (error as { Item?: Record<string, unknown> }).Item;
-    if (returned && typeof returned.pk === 'object') return { moved: false, current: stripKeys(unmarshall(returned as Parameters<typeof unmarshall>[0])) };
-    if (returned && typeof returned.pk === 'string') return { moved: false, current: stripKeys(returned) };
+    if (returned && typeof returned.pk === 'object')
+      return { moved: false, current: withoutKeys(OrderAheadOrder.from(unmarshall(returned as Parameters<typeof unmarshall>[0]))) };
+    if (returned && typeof returned.pk === 'string') return { moved: false, current: withoutKeys(OrderAheadOrder.from(returned)) };
     return { moved: false, current: await getProposedOrder(uuid) };
   }
 }

@@ -1,4 +1,7 @@
 /** The stored order-ahead order (orders.ts writes and transitions it; outcomes.ts and serialize.ts read it). */
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { SettlementSourceAttributes } from '#shared/domain/orders/lease.ts';
 import type { ErrorDetail } from '#shared/errors.ts';
 import type { OrderAheadState } from '#shared/schemas/order-ahead.ts';
 import type { Cart } from './cart.ts';
@@ -51,3 +54,7 @@ export interface OrderAheadRecord {
   updated_at: string;
   ttl: number;
 }
+
+/** An order-ahead order as stored (`keys.orderAheadOrder(uuid)`): its record, and the settlement's lease while it is charged (complete.ts). */
+export const OrderAheadOrder = defineEntity<OrderAheadRecord & SettlementSourceAttributes>()({ entity: 'OrderAheadOrder', key: keys.orderAheadOrder });
+export type OrderAheadItem = EntityItem<typeof OrderAheadOrder>;

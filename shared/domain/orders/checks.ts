@@ -7,9 +7,11 @@
  *   open --claim (user)--> claimed --finalise (POS)--> completed
  *   open/claimed --update (POS, no settlement in flight)--> same state, new terms
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomInt } from 'node:crypto';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { above, and, equals, itemExists, oneOf, stateIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
@@ -21,6 +23,7 @@ import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import type { CheckOrderRequest, CheckRequest } from '#shared/schemas/pos.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
+import { noClaimRuns, type SettlementSourceAttributes } from './lease.ts';
 import { availableDiscount } from './payment-split.ts';
 import { posOrderTerms, validateIdentifierFromMerchant } from './proposals.ts';
 import type { OrderRecord } from './record.ts';
@@ -40,7 +43,7 @@ export const CHECK_LIFETIME_SECONDS = 24 * 3600;
 /** Locator characters: no 0/O or 1/I, so staff can read it out. */
 const LOCATOR_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-export interface CheckItem {
+interface CheckAttributes extends SettlementSourceAttributes {
   uuid: string;
   locator: string;
   state: CheckState;
@@ -63,11 +66,31 @@ export interface CheckItem {
   pending_order_uuid?: string;
   tip_amount?: number;
   promoted_card_id?: number | null;
-  completed_order_uuid?: string;
   created_at: string;
   updated_at: string;
+  /** Epoch seconds: DynamoDB's TTL removes an unpaid check after this; reads treat it as gone already. */
   ttl: number;
 }
+
+/** A remote check as stored (`keys.check(uuid)`): the settlement source of its finalisation. */
+const Check = defineEntity<CheckAttributes>()({ entity: 'Check', key: keys.check });
+export type CheckItem = EntityItem<typeof Check>;
+
+/** The check has not expired at `now` (epoch seconds). */
+const checkIsLive = (now: number) => above('ttl', now);
+/**
+ * A check's terms may change at `now`: it is the merchant's at that location, live, open or claimed, and no
+ * settlement's claim runs on it (the order must be charged for the terms it read).
+ */
+const termsMayChange = (merchantId: number, locationId: number, now: number) =>
+  and(
+    itemExists,
+    equals('merchant_id', merchantId),
+    equals('location_id', locationId),
+    checkIsLive(now),
+    oneOf('state', [CHECK_OPEN, CHECK_CLAIMED]),
+    noClaimRuns(now),
+  );
 
 const CHECK_NOT_FOUND = () => notFound();
 const NOT_THIS_MERCHANT = () => unauthorized('Not authorized to use checks of this merchant.', 'check', 'merchant_token');
@@ -80,11 +103,17 @@ function newLocator(): string {
   return Array.from({ length: 6 }, () => LOCATOR_ALPHABET[randomInt(LOCATOR_ALPHABET.length)]).join('');
 }
 
-const isLive = (item: StoredItem | undefined): item is StoredItem => item !== undefined && Number(item.ttl ?? 0) > epochSeconds();
+/** The check, unless it expired (DynamoDB's TTL removes an expired item only some time later). */
+const live = (check: CheckItem | undefined): CheckItem | undefined => (check !== undefined && check.ttl > epochSeconds() ? check : undefined);
 
 async function readCheck(uuid: string): Promise<CheckItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.check(uuid), ConsistentRead: true }));
-  return isLive(result.Item) ? (result.Item as unknown as CheckItem) : undefined;
+  return live(await Check.at(uuid).get({ consistent: true }));
+}
+
+/** Sends one of Check's updates on its own, answering the check as the update left it. */
+async function sendCheckUpdate(update: TransactItem): Promise<CheckItem> {
+  const result = await db().send(new UpdateCommand({ ...update.Update!, ReturnValues: 'ALL_NEW' }));
+  return Check.from(result.Attributes)!;
 }
 
 /** The merchant's own live check, or 404 (no such check) / 401 (another merchant's). */
@@ -132,8 +161,9 @@ export async function publishCheck<Answer>(merchantId: number, request: CheckReq
   // Another merchant's location: 401, as for its checks (issue 34.3); one that does not exist: 422.
   const location = requireMerchantsLocation(merchantId, await getLocation(request.location_id), LOCATION_NOT_FOUND);
   const now = isoSeconds();
-  const check: CheckItem = {
-    uuid: newUuid(),
+  const uuid = newUuid();
+  const check = Check.at(uuid).item({
+    uuid,
     locator: newLocator(),
     state: CHECK_OPEN,
     merchant_id: merchantId,
@@ -144,9 +174,10 @@ export async function publishCheck<Answer>(merchantId: number, request: CheckReq
     created_at: now,
     updated_at: now,
     ttl: epochSeconds() + CHECK_LIFETIME_SECONDS,
-  };
+  });
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
-  const written = createItem({ ...keys.check(check.uuid), entity: 'Check', ...check }, { resend: true });
+  // Spread: createItem takes a plain record.
+  const written = createItem({ ...check }, { resend: true });
   const [, answer] = await whileWriting(written, () => present(check));
   return answer;
 }
@@ -165,37 +196,24 @@ export async function updateCheck<Drawn>(merchantId: number, uuid: string, reque
 async function writeCheckTerms(merchantId: number, uuid: string, request: CheckRequest, terms: ReturnType<typeof checkTerms>): Promise<CheckItem> {
   const now = epochSeconds();
   try {
-    const result = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.check(uuid),
-        UpdateExpression:
-          'SET spend_amount = :spend, tax_amount = :tax, exemption_amount = :exemption, partial_authorization_allowed = :partial, ' +
-          'cashier = :cashier, #register = :register, identifier_from_merchant = :identifier, #items = :items, updated_at = :now',
-        ConditionExpression:
-          'attribute_exists(pk) AND merchant_id = :merchant AND location_id = :location AND #ttl > :epoch AND #state IN (:open, :claimed) ' +
-          'AND (attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :epoch)',
-        ExpressionAttributeNames: { '#register': 'register', '#items': 'items', '#ttl': 'ttl', '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':spend': terms.spend_amount,
-          ':tax': terms.tax_amount,
-          ':exemption': terms.exemption_amount,
-          ':partial': terms.partial_authorization_allowed,
-          ':cashier': terms.cashier,
-          ':register': terms.register,
-          ':identifier': terms.identifier_from_merchant,
-          ':items': terms.items,
-          ':now': isoSeconds(),
-          ':merchant': merchantId,
-          ':location': request.location_id,
-          ':epoch': now,
-          ':open': CHECK_OPEN,
-          ':claimed': CHECK_CLAIMED,
+    return await sendCheckUpdate(
+      Check.at(uuid).update(
+        {
+          set: {
+            spend_amount: terms.spend_amount,
+            tax_amount: terms.tax_amount,
+            exemption_amount: terms.exemption_amount,
+            partial_authorization_allowed: terms.partial_authorization_allowed,
+            cashier: terms.cashier,
+            register: terms.register,
+            identifier_from_merchant: terms.identifier_from_merchant,
+            items: terms.items,
+            updated_at: isoSeconds(),
+          },
         },
-        ReturnValues: 'ALL_NEW',
-      }),
+        termsMayChange(merchantId, request.location_id, now),
+      ),
     );
-    return result.Attributes as unknown as CheckItem;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const check = requireMerchantCheck(await readCheck(uuid), merchantId);
@@ -242,29 +260,23 @@ export async function claimCheck(user: { userId: number; appId: number }, uuid: 
     consistent: true,
   });
   try {
-    const result = await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.check(uuid),
-        UpdateExpression:
-          'SET #state = :claimed, user_id = :user, user_app_id = :app, pending_order_uuid = :pending, tip_amount = :tip, promoted_card_id = :card, updated_at = :now',
-        ConditionExpression: '#state = :open AND #ttl > :epoch',
-        ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':claimed': CHECK_CLAIMED,
-          ':open': CHECK_OPEN,
-          ':user': user.userId,
-          ':app': user.appId,
-          ':pending': newUuid(),
-          ':tip': request.tip_amount,
-          ':card': typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null,
-          ':now': isoSeconds(),
-          ':epoch': epochSeconds(),
+    const claimed = await sendCheckUpdate(
+      Check.at(uuid).update(
+        {
+          set: {
+            state: CHECK_CLAIMED,
+            user_id: user.userId,
+            user_app_id: user.appId,
+            pending_order_uuid: newUuid(),
+            tip_amount: request.tip_amount,
+            promoted_card_id: typeof userItem?.promoted_card_id === 'number' ? userItem.promoted_card_id : null,
+            updated_at: isoSeconds(),
+          },
         },
-        ReturnValues: 'ALL_NEW',
-      }),
+        and(stateIs(CHECK_OPEN), checkIsLive(epochSeconds())),
+      ),
     );
-    return withDiscount(result.Attributes as unknown as CheckItem, creditItem ?? {});
+    return withDiscount(claimed, creditItem ?? {});
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     // Another claim won the race: ours only if it was this user's own (a re-sent claim).
@@ -287,7 +299,7 @@ export async function finaliseCheck(
 ): Promise<OrderRecord> {
   if (request.spend_amount === undefined || request.spend_amount === null) throw unprocessable('order', 'spend_amount', "Spend amount can't be blank", 'blank');
   const [checkItem, merchantItem] = await readItems([keys.check(uuid), keys.merchant(merchantId)], { consistent: true });
-  const check = requireMerchantCheck(isLive(checkItem) ? (checkItem as unknown as CheckItem) : undefined, merchantId);
+  const check = requireMerchantCheck(live(Check.from(checkItem)), merchantId);
   if (check.state === CHECK_OPEN || check.user_id === undefined || check.pending_order_uuid === undefined) throw NOT_CLAIMED();
   if (!merchantItem) throw LOCATION_NOT_FOUND();
   return settleOrder({

@@ -19,10 +19,11 @@
  * first refund again.
  */
 import { table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/money/ledger.ts';
@@ -32,6 +33,18 @@ import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
+
+/** One detached refund as stored (`keys.detachedRefund(uuid)`): the answer's fields, and whose it is. */
+const DetachedRefund = defineEntity<DetachedRefundResponse['detached_refund'] & { uuid: string; merchant_id: number; user_id: number; created_at: string }>()({
+  entity: 'DetachedRefund',
+  key: keys.detachedRefund,
+});
+
+/** A merchant's identifier_from_merchant taken by a detached refund (`keys.detachedRefundIdentifier`): a repeat answers `response_json`. */
+const DetachedRefundIdentifier = defineEntity<{ refund_uuid: string; response_json: string; created_at: string }>()({
+  entity: 'DetachedRefundIdentifier',
+  key: keys.detachedRefundIdentifier,
+});
 
 export interface DetachedRefundResponse {
   detached_refund: {
@@ -78,7 +91,7 @@ export async function createDetachedRefund(input: {
     { consistent: true },
   );
   const customerItems = rest.slice(0, customerKeys(customer).length);
-  const previous = identifier ? rest[customerItems.length] : undefined;
+  const previous = identifier ? DetachedRefundIdentifier.from(rest[customerItems.length]) : undefined;
   if (location?.merchant_id !== merchantId || !merchant) throw NOT_THIS_MERCHANTS_LOCATION();
   // The order refund's check (counted per merchant and per location, locked after too many wrong codes).
   await confirmManager({
@@ -88,7 +101,7 @@ export async function createDetachedRefund(input: {
     scope: `detached:${refund.location_id}`,
     object: 'detached_refund',
   });
-  if (identifier && typeof previous?.response_json === 'string') return JSON.parse(previous.response_json) as DetachedRefundResponse;
+  if (previous) return JSON.parse(previous.response_json) as DetachedRefundResponse;
   if (refund.credit_amount <= 0) throw NOT_POSITIVE();
   refuseOverCap('detached_refund', refund.credit_amount, BUDGET_REFUSAL.object, BUDGET_REFUSAL.property);
   const userId = customerFrom(customer, customerItems);
@@ -137,27 +150,10 @@ export async function createDetachedRefund(input: {
     if (identifier) {
       batch.add(
         'identifier',
-        putNew({
-          ...keys.detachedRefundIdentifier(merchantId, identifier),
-          entity: 'DetachedRefundIdentifier',
-          refund_uuid: uuid,
-          response_json: JSON.stringify(response),
-          created_at: now,
-        }),
+        DetachedRefundIdentifier.at(merchantId, identifier).putNew({ refund_uuid: uuid, response_json: JSON.stringify(response), created_at: now }),
       );
     }
-    batch.add(
-      'refund',
-      putNew({
-        ...keys.detachedRefund(uuid),
-        entity: 'DetachedRefund',
-        uuid,
-        merchant_id: merchantId,
-        user_id: userId,
-        ...response.detached_refund,
-        created_at: now,
-      }),
-    );
+    batch.add('refund', DetachedRefund.at(uuid).putNew({ uuid, merchant_id: merchantId, user_id: userId, ...response.detached_refund, created_at: now }));
     batch.add('card', cardUnchanged(userId, merchantId, card));
     batch.add(
       'total',
@@ -185,8 +181,8 @@ export async function createDetachedRefund(input: {
     if (failed.has('refund')) return response;
     if (failed.has('idempotency')) throw CONTENDED();
     if (identifier && failed.has('identifier')) {
-      const [winner] = await readItems([keys.detachedRefundIdentifier(merchantId, identifier)], { consistent: true });
-      if (typeof winner?.response_json === 'string') return JSON.parse(winner.response_json) as DetachedRefundResponse;
+      const winner = await DetachedRefundIdentifier.at(merchantId, identifier).get({ consistent: true });
+      if (winner) return JSON.parse(winner.response_json) as DetachedRefundResponse;
     }
     // The card account or the running total moved (an order, another refund), or the budget's room went to
     // another operation: read them again.

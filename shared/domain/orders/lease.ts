@@ -20,8 +20,10 @@
  * (the hold never outlives the claim). A one-step order acquires both with the write that creates its
  * source (`acquiredAtCreation`).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { and, attributeMissing, below, equals, itemIsNew, or, stateIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
@@ -38,8 +40,6 @@ export const CUSTOMER_WAIT_MS = 4000;
 export interface SettlementSource {
   /** The item whose state transition guards the settlement. */
   key: Key;
-  /** Attribute holding its state (default `state`). */
-  stateAttribute?: string;
   fromState: string;
   toState: string;
   /** Its state as the caller read it: a source that cannot be settled is refused before any lease. */
@@ -48,9 +48,58 @@ export interface SettlementSource {
   uuid: string;
 }
 
+/**
+ * What the settlement writes on its source's item, whatever the source (a proposed order, a check, an order-ahead
+ * order: each entity's attributes include these): the claim's lease, and what the completion leaves.
+ */
+export interface SettlementSourceAttributes {
+  state: string;
+  settlement_lease_token?: string;
+  /** Epoch seconds: the claim's lease runs until then. */
+  settlement_lease_until?: number;
+  /** Raised by a release after a charge: the gateway keys of the next try differ. */
+  settlement_attempt?: number;
+  /** The lease a release gave back (a re-sent release recognises itself). */
+  settlement_released_lease?: string;
+  completed_order_uuid?: string;
+  /** The fingerprint of the terms the source was completed with (repeats.ts). */
+  completed_terms?: string;
+  updated_at?: string;
+}
+
+/**
+ * The settlement's view of its source's item, by the source's own key: the claim reads and writes only the
+ * attributes above, so one view serves every kind of source (it never writes an item of its own: no put, no tag).
+ */
+const LeasedSource = defineEntity<SettlementSourceAttributes>()({ entity: 'SettlementSource', key: (key: Key) => key });
+export type LeasedSourceItem = EntityItem<typeof LeasedSource>;
+
+/** The customer's hold at a merchant as stored (`keys.customerSettlement`): one settlement's lease on it. */
+const CustomerSettlement = defineEntity<{
+  user_id: number;
+  merchant_id: number;
+  source_uuid: string;
+  lease_token: string;
+  /** Epoch seconds: the hold runs until then. */
+  lease_until: number;
+}>()({ entity: 'CustomerSettlement', key: keys.customerSettlement });
+
+/** The hold may be taken: nobody holds it, or its holder's lease ran out before `now` (epoch seconds). */
+const holdIsFree = (now: number) => or(itemIsNew, below('lease_until', now));
+/** The hold is still the one `token` took. */
+const holdIs = (token: string) => equals('lease_token', token);
+/** No claim's lease runs on the source at `now` (epoch seconds): none was taken, or it ran out (a check's terms may change then too). */
+export const noClaimRuns = (now: number) => or(attributeMissing('settlement_lease_until'), below('settlement_lease_until', now));
+/** The source's claim is still the one `token` took. */
+const claimIs = (token: string) => equals('settlement_lease_token', token);
+/** No claim is on the source, or only `claim` (ours). */
+export const unclaimedOrClaimedBy = (claim?: Claim) =>
+  claim ? or(attributeMissing('settlement_lease_token'), claimIs(claim.leaseToken)) : attributeMissing('settlement_lease_token');
+
 /** The customer's hold at a merchant (its lease item and our token on it). */
 export interface CustomerHold {
-  key: Key;
+  userId: number;
+  merchantId: number;
   token: string;
 }
 
@@ -79,18 +128,9 @@ export function stateRefusal(source: SettlementSource, state: unknown): ApiError
   return undefined;
 }
 
-export function stateOf(source: SettlementSource, item: Record<string, unknown> | undefined): unknown {
-  return item?.[source.stateAttribute ?? 'state'];
-}
-
-/** The item under `key` as it is now (consistent read), re-sent on transient errors. */
-async function readNow(key: Key): Promise<Record<string, unknown> | undefined> {
-  return (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true })))).Item;
-}
-
 /** The source as it is now (consistent read), re-sent on transient errors. */
-export async function readSource(source: SettlementSource): Promise<Record<string, unknown> | undefined> {
-  return readNow(source.key);
+export async function readSource(source: SettlementSource): Promise<LeasedSourceItem | undefined> {
+  return retryTransient(() => LeasedSource.at(source.key).get({ consistent: true }));
 }
 
 /** Retry-After of a 409 for a lease that runs until `until` (epoch seconds). */
@@ -104,42 +144,32 @@ function secondsLeft(until: unknown, now: number): number {
  * The Put that takes `hold` for `sourceUuid` at `now` (epoch seconds): only while the hold is free or its
  * holder's lease expired.
  */
-function holdPut(hold: CustomerHold, userId: number, merchantId: number, sourceUuid: string, now: number): NonNullable<TransactItem['Put']> {
-  return {
-    TableName: table(),
-    Item: {
-      ...hold.key,
-      entity: 'CustomerSettlement',
-      user_id: userId,
-      merchant_id: merchantId,
-      source_uuid: sourceUuid,
-      lease_token: hold.token,
-      lease_until: now + SETTLEMENT_LEASE_SECONDS,
-    },
-    ConditionExpression: 'attribute_not_exists(pk) OR lease_until < :now',
-    ExpressionAttributeValues: { ':now': now },
-  };
+function holdPut(hold: CustomerHold, sourceUuid: string, now: number): TransactItem {
+  return CustomerSettlement.at(hold.userId, hold.merchantId).put(
+    { user_id: hold.userId, merchant_id: hold.merchantId, source_uuid: sourceUuid, lease_token: hold.token, lease_until: now + SETTLEMENT_LEASE_SECONDS },
+    holdIsFree(now),
+  );
 }
 
 /** Acquires the customer's hold at the merchant for `sourceUuid`, waiting up to CUSTOMER_WAIT_MS for another holder. */
 export async function acquireHold(userId: number, merchantId: number, sourceUuid: string): Promise<CustomerHold> {
-  const hold: CustomerHold = { key: keys.customerSettlement(userId, merchantId), token: newUuid() };
+  const hold: CustomerHold = { userId, merchantId, token: newUuid() };
   const deadline = Date.now() + CUSTOMER_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
-    const put = holdPut(hold, userId, merchantId, sourceUuid, epochSeconds());
+    const put = holdPut(hold, sourceUuid, epochSeconds());
     try {
       // Re-sent when its answer is lost; the token tells our own earlier success from a rival's.
-      await retryTransient(() => db().send(new PutCommand(put)));
+      await retryTransient(() => db().send(new PutCommand(put.Put!)));
       return hold;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
     // Held: wait with reads until it looks free, then try to take it again.
     for (;;) {
-      const holder = await readNow(hold.key);
+      const holder = await retryTransient(() => CustomerSettlement.at(hold.userId, hold.merchantId).get({ consistent: true }));
       if (holder?.lease_token === hold.token) return hold;
       const now = epochSeconds();
-      if (holder === undefined || Number(holder.lease_until ?? 0) < now) break;
+      if (holder === undefined || holder.lease_until < now) break;
       // The holder is settling this very order (a duplicate request): the answer the source's own claim gives.
       if (holder.source_uuid === sourceUuid) throw IN_PROGRESS(secondsLeft(holder.lease_until, now));
       if (Date.now() > deadline) throw CUSTOMER_BUSY();
@@ -154,28 +184,18 @@ export async function acquireClaim(source: SettlementSource): Promise<Claim> {
   const now = epochSeconds();
   try {
     // Re-sent when its answer is lost; the lease token tells our own earlier success (below) from a rival.
-    const result = await retryTransient(() =>
-      db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: source.key,
-          UpdateExpression:
-            'SET settlement_lease_token = :token, settlement_lease_until = :until, settlement_attempt = if_not_exists(settlement_attempt, :zero)',
-          ConditionExpression: '#state = :from AND (attribute_not_exists(settlement_lease_until) OR settlement_lease_until < :now)',
-          ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
-          ExpressionAttributeValues: { ':token': leaseToken, ':until': now + SETTLEMENT_LEASE_SECONDS, ':zero': 0, ':from': source.fromState, ':now': now },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+    const claim = LeasedSource.at(source.key).update(
+      { set: { settlement_lease_token: leaseToken, settlement_lease_until: now + SETTLEMENT_LEASE_SECONDS }, setIfAbsent: { settlement_attempt: 0 } },
+      and(stateIs(source.fromState), noClaimRuns(now)),
     );
-    return { leaseToken, attempt: Number(result.Attributes?.settlement_attempt ?? 0) };
+    const result = await retryTransient(() => db().send(new UpdateCommand({ ...claim.Update!, ReturnValues: 'ALL_NEW' })));
+    return { leaseToken, attempt: LeasedSource.from(result.Attributes)?.settlement_attempt ?? 0 };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const current = await readSource(source);
     if (!current) throw NOT_COMPLETABLE();
-    const state = stateOf(source, current);
-    if (current.settlement_lease_token === leaseToken && state === source.fromState) return { leaseToken, attempt: Number(current.settlement_attempt ?? 0) };
-    throw stateRefusal(source, state) ?? IN_PROGRESS(secondsLeft(current.settlement_lease_until, now));
+    if (current.settlement_lease_token === leaseToken && current.state === source.fromState) return { leaseToken, attempt: current.settlement_attempt ?? 0 };
+    throw stateRefusal(source, current.state) ?? IN_PROGRESS(secondsLeft(current.settlement_lease_until, now));
   }
 }
 
@@ -189,13 +209,17 @@ export function acquiredAtCreation(
   merchantId: number,
   sourceUuid: string,
   now: number = epochSeconds(),
-): { acquired: Acquired; claimAttributes: Record<string, unknown>; holdPut: NonNullable<TransactItem['Put']> } {
+): {
+  acquired: Acquired;
+  claimAttributes: Required<Pick<SettlementSourceAttributes, 'settlement_lease_token' | 'settlement_lease_until' | 'settlement_attempt'>>;
+  holdPut: TransactItem;
+} {
   const claim: Claim = { leaseToken: newUuid(), attempt: 0 };
-  const hold: CustomerHold = { key: keys.customerSettlement(userId, merchantId), token: newUuid() };
+  const hold: CustomerHold = { userId, merchantId, token: newUuid() };
   return {
     acquired: { hold, claim },
     claimAttributes: { settlement_lease_token: claim.leaseToken, settlement_lease_until: now + SETTLEMENT_LEASE_SECONDS, settlement_attempt: 0 },
-    holdPut: holdPut(hold, userId, merchantId, sourceUuid, now),
+    holdPut: holdPut(hold, sourceUuid, now),
   };
 }
 
@@ -208,29 +232,20 @@ export function acquiredAtCreation(
  * first answer was lost recognise that it already happened.
  */
 export async function releaseClaim(source: SettlementSource, claim: Claim, charged: boolean): Promise<boolean> {
-  return sendRelease(
-    () =>
-      new UpdateCommand({
-        TableName: table(),
-        Key: source.key,
-        UpdateExpression: 'REMOVE settlement_lease_token, settlement_lease_until SET settlement_attempt = :attempt, settlement_released_lease = :token',
-        ConditionExpression: 'settlement_lease_token = :token OR settlement_released_lease = :token',
-        ExpressionAttributeValues: { ':token': claim.leaseToken, ':attempt': claim.attempt + (charged ? 1 : 0) },
-      }),
+  const release = LeasedSource.at(source.key).update(
+    {
+      remove: ['settlement_lease_token', 'settlement_lease_until'],
+      set: { settlement_attempt: claim.attempt + (charged ? 1 : 0), settlement_released_lease: claim.leaseToken },
+    },
+    or(claimIs(claim.leaseToken), equals('settlement_released_lease', claim.leaseToken)),
   );
+  return sendRelease(() => new UpdateCommand(release.Update!));
 }
 
 /** Gives the customer's hold back after a settlement that did not commit (best effort: it expires anyway). */
 export async function releaseHold(hold: CustomerHold): Promise<void> {
-  await sendRelease(
-    () =>
-      new DeleteCommand({
-        TableName: table(),
-        Key: hold.key,
-        ConditionExpression: 'lease_token = :token',
-        ExpressionAttributeValues: { ':token': hold.token },
-      }),
-  );
+  const release = CustomerSettlement.at(hold.userId, hold.merchantId).delete(holdIs(hold.token));
+  await sendRelease(() => new DeleteCommand(release.Delete!));
 }
 
 /** Sends a release, re-sent on transient errors: false when its condition failed (the lease was no longer ours). */
@@ -264,26 +279,13 @@ export function completeItems(
   completedTerms: string,
 ): { source: TransactItem; customer: TransactItem } {
   return {
-    source: {
-      Update: {
-        TableName: table(),
-        Key: source.key,
-        UpdateExpression:
-          'SET #state = :to, completed_order_uuid = :uuid, completed_terms = :terms, updated_at = :now REMOVE settlement_lease_token, settlement_lease_until',
-        ConditionExpression: '#state = :from AND settlement_lease_token = :token',
-        ExpressionAttributeNames: { '#state': source.stateAttribute ?? 'state' },
-        ExpressionAttributeValues: {
-          ':to': source.toState,
-          ':from': source.fromState,
-          ':token': claim.leaseToken,
-          ':uuid': orderUuid,
-          ':terms': completedTerms,
-          ':now': now,
-        },
+    source: LeasedSource.at(source.key).update(
+      {
+        set: { state: source.toState, completed_order_uuid: orderUuid, completed_terms: completedTerms, updated_at: now },
+        remove: ['settlement_lease_token', 'settlement_lease_until'],
       },
-    },
-    customer: {
-      Delete: { TableName: table(), Key: hold.key, ConditionExpression: 'lease_token = :token', ExpressionAttributeValues: { ':token': hold.token } },
-    },
+      and(stateIs(source.fromState), claimIs(claim.leaseToken)),
+    ),
+    customer: CustomerSettlement.at(hold.userId, hold.merchantId).delete(holdIs(hold.token)),
   };
 }

@@ -9,7 +9,7 @@ import { keys } from '#shared/db/keys.ts';
 import { errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { requireOwnMerchant } from '#shared/domain/merchants/location-views.ts';
-import { getOrder, type OrderRecord } from './record.ts';
+import { getOrder, ordersFrom, type OrderRecord } from './record.ts';
 import type { PositionedOrder } from './user-orders.ts';
 import { detailItem, orderId, serializeMerchantOrder, userOrderListColumns } from './views.ts';
 
@@ -68,7 +68,7 @@ export async function listLocationOrders(
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) found.push({ order: item as unknown as OrderRecord, position: String(item.gsi2sk) });
+    for (const order of ordersFrom(page.Items)) found.push({ order, position: order.gsi2sk });
     startKey = found.length >= wanted ? undefined : page.LastEvaluatedKey;
   } while (startKey);
   return found.slice(skip, skip + pageSize);

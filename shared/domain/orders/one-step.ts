@@ -11,19 +11,28 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { UserPrincipal } from '#shared/auth/tokens.ts';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { and, stateIs } from '#shared/db/conditions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsOf, readItems, readKeyedConsistently, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
-import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { createItem, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { parsePaymentCode, tipFromPreferences } from '#shared/domain/cards/payment-codes.ts';
 import type { OneStepOrderRequest } from '#shared/schemas/pos-money.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 import { epochSeconds } from '#shared/time.ts';
-import { acquiredAtCreation, releaseHold, type Acquired, type Claim, type SettlementSource } from './lease.ts';
-import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml } from './proposals.ts';
+import { acquiredAtCreation, releaseHold, unclaimedOrClaimedBy, type Acquired, type Claim, type SettlementSource } from './lease.ts';
+import {
+  COMPLETED,
+  newProposedOrder,
+  PROPOSED,
+  ProposedOrder,
+  type ProposedOrderAttributes,
+  validateIdentifierFromMerchant,
+  validateReceiptMessageHtml,
+} from './proposals.ts';
 import type { OrderRecord, OrderTerms } from './record.ts';
 import { requireMerchantsLocation } from './parties.ts';
 import { orderParties, settlementRefusal, settleOrder } from './settlement.ts';
@@ -86,7 +95,7 @@ export async function placeOneStepOrder(input: {
   // Written before the user is read, so without the promoted card's hint (null: none known); the settlement
   // takes the hint from the user read beside the write (the source of a one-step order serves no one else).
   const source = newProposedOrder(merchant, userId, undefined, request, { discount_amount: request.applied_discount_amount, discount_only: false });
-  const sourceItem = { ...keys.proposedOrder(source.uuid), entity: 'ProposedOrder', one_step: true, ...source };
+  const sourceAttributes = { one_step: true, ...source };
   const terms = oneStepTerms(request, oneStepTip(request));
   const refused = settlementRefusal({ source: sourceOf(source.uuid), terms });
   if (refused) throw refused;
@@ -95,7 +104,7 @@ export async function placeOneStepOrder(input: {
   // read beside the transaction that creates the source already claimed and takes the customer's hold: the
   // settlement then starts at its reads, and nothing is read under the hold before the hold is ours.
   const [created, partiesRead] = await Promise.allSettled([
-    createClaimedSource(sourceItem, userId, merchant.merchantId),
+    createClaimedSource(sourceAttributes, userId, merchant.merchantId),
     readItems([keys.merchant(merchant.merchantId), keys.user(userId)], { consistent: true }),
   ]);
   const acquired = created.status === 'fulfilled' ? created.value : undefined;
@@ -114,7 +123,7 @@ export async function placeOneStepOrder(input: {
   // The hold was another settlement's (nothing was written): the source is created on its own and the
   // settlement waits for the hold as every completion does. The uuid is new: only our own write, re-sent
   // after its answer was lost, can already be there.
-  if (!acquired) await createItem({ ...sourceItem, promoted_card_id: promotedCardId }, { resend: true });
+  if (!acquired) await createItem({ ...ProposedOrder.at(source.uuid).item({ ...sourceAttributes, promoted_card_id: promotedCardId }) }, { resend: true });
   try {
     return await settleOrder({
       kind: 'in_store',
@@ -141,10 +150,11 @@ export async function placeOneStepOrder(input: {
  * the hold, the claim), a one-step order does in one, as its source is ours alone from its creation.
  * Undefined when the hold is another settlement's, or the transaction kept losing races: nothing was written.
  */
-async function createClaimedSource(sourceItem: Record<string, unknown> & { uuid: string }, userId: number, merchantId: number): Promise<Acquired | undefined> {
+async function createClaimedSource(sourceAttributes: ProposedOrderAttributes, userId: number, merchantId: number): Promise<Acquired | undefined> {
   const now = epochSeconds();
-  const { acquired, claimAttributes, holdPut } = acquiredAtCreation(userId, merchantId, sourceItem.uuid, now);
-  const outcome = await retryTransient(() => transactWrite(() => [putNew({ ...sourceItem, ...claimAttributes }), { Put: holdPut }]));
+  const { acquired, claimAttributes, holdPut } = acquiredAtCreation(userId, merchantId, sourceAttributes.uuid, now);
+  const sourcePut = ProposedOrder.at(sourceAttributes.uuid).putNew({ ...sourceAttributes, ...claimAttributes });
+  const outcome = await retryTransient(() => transactWrite(() => [sourcePut, holdPut]));
   // The uuid is new: only this transaction, re-sent after its answer was lost, can have created the source
   // (and then, being one transaction, it took the hold too).
   if (outcome.committed || outcome.reasons[0] === 'ConditionalCheckFailed') return acquired;
@@ -162,19 +172,9 @@ async function giveBack(uuid: string, acquired: Acquired): Promise<void> {
  * release that failed: its charge is left to the lease's expiry and a retry, as for any completion); best effort.
  */
 async function discardSource(uuid: string, claim?: Claim): Promise<void> {
-  const ours = claim ? ' OR settlement_lease_token = :ours' : '';
+  const discard = ProposedOrder.at(uuid).delete(and(stateIs(PROPOSED), unclaimedOrClaimedBy(claim)));
   try {
-    await retryTransient(() =>
-      db().send(
-        new DeleteCommand({
-          TableName: table(),
-          Key: keys.proposedOrder(uuid),
-          ConditionExpression: `#state = :proposed AND (attribute_not_exists(settlement_lease_token)${ours})`,
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':proposed': PROPOSED, ...(claim ? { ':ours': claim.leaseToken } : {}) },
-        }),
-      ),
-    );
+    await retryTransient(() => db().send(new DeleteCommand(discard.Delete!)));
   } catch (error) {
     if (!isConditionFailure(error)) log('warn', 'one_step_source_left', { source_uuid: uuid, error: (error as Error).message });
   }

@@ -3,8 +3,7 @@
  * completes it, which settles it (settlement.ts) at most once. Both take the parsed request body as is
  * (shared/schemas/money.ts); each field is mapped to the stored proposal or order in one place.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsOf, readItems, readKeyedConsistently, type KeyedItems, type StoredItem } from '#shared/db/reads.ts';
@@ -15,6 +14,7 @@ import { parsePaymentCode, tipFromPreferences } from '#shared/domain/cards/payme
 import { availableCreditFrom, availableCreditKeys } from '#shared/domain/money/credit.ts';
 import type { CompletedOrderRequest, OrderItem, ProposedOrderRequest } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
+import type { SettlementSourceAttributes } from './lease.ts';
 import { availableDiscount } from './payment-split.ts';
 import type { OrderRecord } from './record.ts';
 import { MERCHANT_NOT_AUTHORIZED, requireMerchantsLocation } from './parties.ts';
@@ -28,7 +28,7 @@ export const MAX_RECEIPT_MESSAGE_HTML = 1000;
 const USER_NOT_AUTHORIZED = () => unauthorized('Not authorized to create orders for this user.', 'order', 'user_token');
 const LOCATION_DIFFERS = () => unprocessable('order', 'location_id', 'Location must be the location the order was proposed at.', 'differs_from_proposal');
 
-export interface ProposedOrderItem {
+export interface ProposedOrderAttributes extends SettlementSourceAttributes {
   uuid: string;
   state: string;
   merchant_id: number;
@@ -50,10 +50,13 @@ export interface ProposedOrderItem {
    * as the user item and the balances, and reads the card again only if the user promoted another since.
    */
   promoted_card_id?: number | null;
-  completed_order_uuid?: string;
   created_at: string;
   updated_at: string;
 }
+
+/** A proposed order as stored (`keys.proposedOrder(uuid)`): a completion's settlement source; a one-step order's too (`one_step`). */
+export const ProposedOrder = defineEntity<ProposedOrderAttributes & { one_step?: boolean }>()({ entity: 'ProposedOrder', key: keys.proposedOrder });
+export type ProposedOrderItem = EntityItem<typeof ProposedOrder>;
 
 const ALLOWED_TAGS = new Set(['a', 'br', 'p', 'strong']);
 
@@ -123,7 +126,7 @@ export function newProposedOrder(
   user: StoredItem | undefined,
   request: PosTerms & { location_id: number },
   offer: { discount_amount: number; discount_only: boolean },
-): ProposedOrderItem {
+): ProposedOrderAttributes {
   const now = isoSeconds();
   return {
     uuid: newUuid(),
@@ -166,7 +169,7 @@ export async function proposeOrder(
   merchant: { merchantId: number; appId: number },
   request: ProposedOrderRequest,
   prefetched?: Promise<KeyedItems>,
-): Promise<ProposedOrderItem> {
+): Promise<ProposedOrderAttributes> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
   // Location and QR code are independent: one BatchGetItem. The QR code names the user, so the credit
@@ -185,11 +188,12 @@ export async function proposeOrder(
     discount_only: request.discount_only,
   });
   // The uuid is new: only our own write, re-sent after its answer was lost, can already be there.
-  await createItem({ ...keys.proposedOrder(proposed.uuid), entity: 'ProposedOrder', ...proposed }, { resend: true });
+  // Spread: createItem takes a plain record.
+  await createItem({ ...ProposedOrder.at(proposed.uuid).item(proposed) }, { resend: true });
   return proposed;
 }
 
-export function serializeProposedOrder(proposed: ProposedOrderItem) {
+export function serializeProposedOrder(proposed: ProposedOrderAttributes) {
   return {
     proposed_order: {
       uuid: proposed.uuid,
@@ -204,8 +208,7 @@ export function serializeProposedOrder(proposed: ProposedOrderItem) {
 }
 
 export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.proposedOrder(uuid), ConsistentRead: true }));
-  return result.Item as ProposedOrderItem | undefined;
+  return ProposedOrder.at(uuid).get({ consistent: true });
 }
 
 /**
@@ -225,7 +228,7 @@ export async function completeProposedOrder(
     [keys.proposedOrder(request.proposed_order_uuid), keys.paymentToken(code.tokenData), keys.location(request.location_id), keys.merchant(merchantId)],
     { consistent: true },
   );
-  const proposed = proposedItem as ProposedOrderItem | undefined;
+  const proposed = ProposedOrder.from(proposedItem);
   if (!proposed) throw unprocessable('order', 'proposed_order_uuid', 'Proposed order not found.', 'not_found');
   if (proposed.merchant_id !== merchantId) throw MERCHANT_NOT_AUTHORIZED();
   const userId = userNamedBy(paymentToken, request.payment_token_data);

@@ -3,10 +3,10 @@
  * record every order path writes and every view (views.ts) reads. `newOrderRecord` is the one place an
  * order's terms — the request's own fields, or the priced order-ahead order's — become stored fields.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { StoredItem } from '#shared/db/reads.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 import type { LocationItem } from '#shared/domain/merchants/locations.ts';
 import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import type { CompletedOrderRequest, OrderFee, OrderItem } from '#shared/schemas/money.ts';
@@ -96,6 +96,25 @@ export interface OrderRecord {
   refund_id: string | null;
 }
 
+/** An order as stored: its record, its places in the user's (gsi1) and its location's (gsi2) orders, and what a refund marks. */
+interface StoredOrderAttributes extends OrderRecord {
+  gsi1pk: string;
+  gsi1sk: string;
+  gsi2pk: string;
+  gsi2sk: string;
+  updated_at: string;
+  /** The refund request that refunded it (refunds.ts: a refund whose answer was lost knows it committed). */
+  refund_token?: string;
+}
+
+export const Order = defineEntity<StoredOrderAttributes>()({ entity: 'Order', key: keys.order });
+export type StoredOrder = EntityItem<typeof Order>;
+
+/** The orders among items a Query of an orders index read. */
+export function ordersFrom(items: readonly StoredItem[] | undefined): StoredOrder[] {
+  return (items ?? []).flatMap((item) => (item.entity === Order.entity ? (Order.from(item) ?? []) : []));
+}
+
 /** "First L." as merchants see a customer. */
 export function displayName(user: { first_name?: unknown; last_name?: unknown } | undefined): string {
   const first = typeof user?.first_name === 'string' ? user.first_name.trim() : '';
@@ -176,17 +195,14 @@ export function newOrderRecord(input: {
 export function putOrderItem(order: OrderRecord): TransactItem {
   // Millisecond time in the index keys keeps newest-first exact for orders within one second.
   const indexedAt = new Date().toISOString();
-  return putNew({
-    ...keys.order(order.uuid),
+  return Order.at(order.uuid).putNew({
     ...keys.userOrdersIndex(order.user_id, indexedAt, order.uuid),
     ...keys.locationOrdersIndex(order.location_id, indexedAt, order.uuid),
-    entity: 'Order',
     ...order,
     updated_at: order.created_at,
   });
 }
 
-export async function getOrder(uuid: string): Promise<OrderRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.order(uuid), ConsistentRead: true }));
-  return result.Item as OrderRecord | undefined;
+export async function getOrder(uuid: string): Promise<StoredOrder | undefined> {
+  return Order.at(uuid).get({ consistent: true });
 }

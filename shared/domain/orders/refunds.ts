@@ -9,6 +9,7 @@
  * A repeat of a refund (a POS re-sending after a lost answer) answers the refunded order.
  */
 import { table } from '#shared/db/client.ts';
+import { stateIs } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
@@ -25,7 +26,7 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recordOrderRefunded } from '#shared/metrics.ts';
 import { detachedAccountKey } from './detached-refunds.ts';
-import { getOrder, type OrderRecord } from './record.ts';
+import { getOrder, Order, type OrderRecord } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
 const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
@@ -48,7 +49,7 @@ export async function refundOrder(input: {
     [keys.order(input.orderUuid), keys.merchant(input.merchantId), loyaltyRecordKey(input.orderUuid), eventCounterKey(orderResource(input.orderUuid))],
     { consistent: true },
   );
-  const order = orderItem as OrderRecord | undefined;
+  const order = Order.from(orderItem);
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = merchantItem as MerchantItem | undefined;
@@ -77,7 +78,7 @@ export async function refundOrder(input: {
   // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
   const refundToken = newUuid();
   const committedByUs = async () => {
-    const current: (OrderRecord & { refund_token?: string }) | undefined = await retryTransient(() => getOrder(order.uuid));
+    const current = await retryTransient(() => getOrder(order.uuid));
     return current?.refund_token === refundToken ? current : undefined;
   };
   let builds = 0;
@@ -106,25 +107,23 @@ export async function refundOrder(input: {
       const reference = { order_uuid: order.uuid };
       batch = new LabelledItems();
       const add = batch.add;
-      add('order', {
-        Update: {
-          TableName: table(),
-          Key: keys.order(order.uuid),
-          UpdateExpression:
-            'SET #state = :refunded, refunded_at = :now, refund_id = :refund, credit_reversed_amount = :reversed, detached_refund_reversed_amount = :detached, refund_token = :token, updated_at = :now',
-          ConditionExpression: '#state = :completed',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':refunded': 'refunded',
-            ':completed': 'completed',
-            ':now': now,
-            ':refund': refundId,
-            ':reversed': creditReversed,
-            ':detached': detached.reversed,
-            ':token': refundToken,
+      add(
+        'order',
+        Order.at(order.uuid).update(
+          {
+            set: {
+              state: 'refunded',
+              refunded_at: now,
+              refund_id: refundId,
+              credit_reversed_amount: creditReversed,
+              detached_refund_reversed_amount: detached.reversed,
+              refund_token: refundToken,
+              updated_at: now,
+            },
           },
-        },
-      });
+          stateIs('completed'),
+        ),
+      );
       add(
         'gift_card',
         ...balanceChangeItems(

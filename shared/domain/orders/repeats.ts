@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
 import { ApiError, unprocessable } from '#shared/errors.ts';
 import { canonicalJson } from '#shared/domain/money/idempotency.ts';
-import { CUSTOMER_WAIT_MS, readSource, stateOf, type SettlementSource } from './lease.ts';
+import { CUSTOMER_WAIT_MS, readSource, type SettlementSource } from './lease.ts';
 import { getOrder, type OrderRecord, type OrderTerms } from './record.ts';
 
 export const TERMS_DIFFER = () =>
@@ -63,7 +63,7 @@ export async function repeatedSettlement(source: SettlementSource, terms: OrderT
   const deadline = Date.now() + REPEAT_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     const current = await readSource(source);
-    const state = stateOf(source, current);
+    const state = current?.state;
     if (state === source.toState) {
       // A source completed before its terms were stored has no fingerprint: it keeps the old answer.
       if (typeof current?.completed_terms !== 'string' || typeof current.completed_order_uuid !== 'string') return undefined;

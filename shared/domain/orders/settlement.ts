@@ -41,7 +41,7 @@ import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { acquireClaim, acquireHold, completeItems, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseAcquired, releaseClaim } from './lease.ts';
-import { releaseHold, stateOf, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
+import { releaseHold, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
 import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
@@ -378,7 +378,7 @@ async function commitSettlement(
     const current = await readSource(source);
     // Our own transaction, re-sent after its answer was lost, finds the source completed by itself.
     if (current?.completed_order_uuid === uuid && order) return order;
-    throw stateRefusal(source, stateOf(source, current)) ?? NOT_COMPLETABLE();
+    throw stateRefusal(source, current?.state) ?? NOT_COMPLETABLE();
   }
   if (failed.has('idempotency')) throw IN_PROGRESS(1);
   // A balance, loyalty item or the customer's hold moved, or concurrent writers kept winning: start over.

@@ -5,7 +5,7 @@ import { keys } from '#shared/db/keys.ts';
 import { projectionOf } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/identity/apps.ts';
-import { getOrder, type OrderRecord } from './record.ts';
+import { getOrder, ordersFrom, type OrderRecord } from './record.ts';
 import { USER_ORDER_LIST_ATTRIBUTES, type UserOrderListRecord } from './views.ts';
 
 /** Orders per page of GET /v15/apps/orders. */
@@ -96,10 +96,9 @@ export async function listAppOrders(
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) {
-      if (item.entity !== 'Order') continue;
-      const order = item as unknown as UserOrderListRecord;
-      if (visibleTo(app, order)) visible.push({ order, position: String(item.gsi1sk) });
+    // Projected: each order holds the list's columns only (UserOrderListRecord) and its position.
+    for (const order of ordersFrom(page.Items)) {
+      if (visibleTo(app, order)) visible.push({ order, position: order.gsi1sk });
       if (visible.length >= wanted) break;
     }
     startKey = visible.length >= wanted ? undefined : page.LastEvaluatedKey;
