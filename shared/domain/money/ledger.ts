@@ -25,10 +25,10 @@
  * never be recorded twice; a debit carries `balance >= :debit`, so no balance goes negative, except the
  * credit a refund claws back (`mayGoNegative`); `version` counts the entries (the audit compares).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { and, balanceCovers, versionIs, type Condition } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export type LedgerKind =
@@ -56,6 +56,38 @@ export type LedgerKind =
   | 'gift_held'
   | 'gift_claimed'
   | 'gift_returned';
+
+/** A user-side account's stored balance (`keys.balance(account)`): what the account holds, and how many entries made it. */
+export const Balance = defineEntity<{
+  account: string;
+  account_kind: string;
+  /** Absent on a held gift's account (keyed by an email's hash). */
+  user_id?: number;
+  merchant_id: number;
+  balance: number;
+  /** How many entries the balance holds (the audit compares). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}>()({ entity: 'Balance', key: keys.balance });
+
+/** The fields both legs of a transfer carry. */
+interface LegAttributes {
+  account: string;
+  contra_account: string;
+  transfer_id: string;
+  entry_id: string;
+  kind: LedgerKind;
+  amount: number;
+  reference: Record<string, string | number | null>;
+  created_at: string;
+}
+
+/** A user-side account's leg (immutable), keyed by the movement's natural id. */
+export const LedgerEntry = defineEntity<LegAttributes & { written_at_ms?: number }>()({ entity: 'LedgerEntry', key: keys.ledgerEntry });
+
+/** A platform account's leg: its own tag, so readers of user-side entries (and their tests) are unchanged. */
+export const ContraLedgerEntry = defineEntity<LegAttributes & { merchant_id: number }>()({ entity: 'ContraLedgerEntry', key: keys.ledgerEntry });
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {
   return `giftcard:${userId}:${merchantId}`;
@@ -213,9 +245,7 @@ export function contraLegItem(input: {
   now: string;
 }): TransactItem | undefined {
   if (isUserAccount(input.contra)) return undefined;
-  return putNew({
-    ...keys.ledgerEntry(input.contra, contraEntryId(input.account, input.entryId)),
-    entity: CONTRA_ENTRY,
+  return ContraLedgerEntry.at(input.contra, contraEntryId(input.account, input.entryId)).putNew({
     account: input.contra,
     contra_account: input.account,
     transfer_id: transferId(input.account, input.contra, input.entryId),
@@ -229,7 +259,7 @@ export function contraLegItem(input: {
 }
 
 /** A platform account's leg: not `LedgerEntry`, so readers of user-side entries (and their tests) are unchanged. */
-export const CONTRA_ENTRY = 'ContraLedgerEntry';
+export const CONTRA_ENTRY = ContraLedgerEntry.entity;
 
 /**
  * Only merchant-funded credit may go below zero: a refund takes back the credit its order earned even
@@ -290,45 +320,26 @@ export function balanceChangeItems(
   // (a refund restores a discount and reverses earned credit in one step).
   const debit = Math.max(0, -delta);
   const { kind, userId, merchantId } = parseAccount(account);
-  // A held gift's account is keyed by an email's hash, not a user: it has no user_id.
-  const owner = Number.isInteger(userId) ? { ':user': userId } : {};
-  const conditions: string[] = [];
-  const values: Record<string, unknown> = {
-    ':delta': delta,
-    ':count': effective.length,
-    ':entity': 'Balance',
-    ':account': account,
-    ':kind': kind,
-    ...owner,
-    ':merchant': merchantId,
-    ':now': now,
-  };
-  if (debit > 0 && !options.allowNegative) {
-    conditions.push('balance >= :debit');
-    values[':debit'] = debit;
-  }
-  if (options.expectedVersion !== undefined) {
-    conditions.push(options.expectedVersion === 0 ? '(attribute_not_exists(version) OR version = :expected)' : 'version = :expected');
-    values[':expected'] = options.expectedVersion;
-  }
+  const conditions: Condition<'balance' | 'version'>[] = [];
+  if (debit > 0 && !options.allowNegative) conditions.push(balanceCovers(debit));
+  if (options.expectedVersion !== undefined) conditions.push(versionIs(options.expectedVersion));
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.balance(account),
-        UpdateExpression: `ADD balance :delta, version :count SET entity = :entity, account = :account, account_kind = :kind, ${':user' in owner ? 'user_id = :user, ' : ''}merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)`,
-        ConditionExpression: conditions.length > 0 ? conditions.join(' AND ') : undefined,
-        ExpressionAttributeValues: values,
+    Balance.at(account).update(
+      {
+        add: { balance: delta, version: effective.length },
+        // A held gift's account is keyed by an email's hash, not a user: it has no user_id.
+        set: { account, account_kind: kind, user_id: Number.isInteger(userId) ? userId : undefined, merchant_id: merchantId, updated_at: now },
+        setIfAbsent: { created_at: now },
+        creates: true,
       },
-    },
+      conditions.length > 0 ? and(...conditions) : undefined,
+    ),
   ];
   for (const movement of effective) {
     const contra = contraOf(account, movement);
     const reference = movement.reference ?? {};
     items.push(
-      putNew({
-        ...keys.ledgerEntry(account, movement.entryId),
-        entity: 'LedgerEntry',
+      LedgerEntry.at(account, movement.entryId).putNew({
         account,
         entry_id: movement.entryId,
         kind: movement.kind,
@@ -378,8 +389,8 @@ export async function addCredit(input: {
 }
 
 export async function getBalance(account: string): Promise<BalanceItem> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.balance(account), ConsistentRead: true }));
-  return { account, balance: Number(result.Item?.balance ?? 0), version: Number(result.Item?.version ?? 0) };
+  const item = await Balance.at(account).get({ consistent: true });
+  return { account, balance: item?.balance ?? 0, version: item?.version ?? 0 };
 }
 
 // The operators' whole-table tools live beside it; re-exported so every caller keeps importing the ledger.
