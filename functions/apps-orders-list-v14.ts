@@ -2,7 +2,7 @@ import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
 import { notFound } from '#shared/errors.ts';
 import { pathId } from '#shared/schemas/params.ts';
-import { serveUserOrders, userOrdersQuery } from '#shared/http/user-orders.ts';
+import { serveUserOrders, userOrdersQuery } from '#shared/endpoints/user-orders.ts';
 
 const params = z.object({ app_id: pathId });
 

@@ -1,5 +1,5 @@
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
-import { serveUserOrders, userOrdersQuery } from '#shared/http/user-orders.ts';
+import { serveUserOrders, userOrdersQuery } from '#shared/endpoints/user-orders.ts';
 
 /** GET /v15/apps/orders: the user's orders through the requesting app, newest first, paged by Link. */
 export const handler = apiHandler(

@@ -33,7 +33,9 @@ export const handler = apiHandler(
     const { merchant, user } = request.credentials;
     if (merchant) {
       requirePermission(merchant, 'manage_merchant_orders');
-      return idempotentCommit(request, serializeCompletedOrder, (respond) => finaliseCheck(merchant.merchantId, request.params.uuid, request.body, respond));
+      return idempotentCommit(request, serializeCompletedOrder, (storeResponse) =>
+        finaliseCheck(merchant.merchantId, request.params.uuid, request.body, storeResponse),
+      );
     }
     if (!user) throw unauthorized('A merchant or user token is required.');
     requirePermission(user, 'create_orders');

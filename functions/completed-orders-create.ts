@@ -17,6 +17,8 @@ export const handler = apiHandler(
   },
   async (request) => {
     const merchant = requireMerchant(request);
-    return idempotentCommit(request, serializeCompletedOrder, (respond) => completeProposedOrder(merchant.merchantId, request.body.completed_order, respond));
+    return idempotentCommit(request, serializeCompletedOrder, (storeResponse) =>
+      completeProposedOrder(merchant.merchantId, request.body.completed_order, storeResponse),
+    );
   },
 );

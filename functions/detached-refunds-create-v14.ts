@@ -1,5 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { detachedRefundSpec, serveDetachedRefund } from '#shared/http/detached-refund.ts';
+import { detachedRefundSpec, serveDetachedRefund } from '#shared/endpoints/detached-refund.ts';
 
 /** POST /v14/detached_refunds: give the QR code's customer merchant-funded credit not tied to an order. */
 export const handler = apiHandler(

@@ -17,7 +17,7 @@ export const handler = apiHandler(
     return idempotentCommit(
       request,
       (response) => response,
-      (respond) => addGiftCardValue(merchant.merchantId, addition, respond),
+      (storeResponse) => addGiftCardValue(merchant.merchantId, addition, storeResponse),
     );
   },
 );

@@ -14,6 +14,8 @@ export const handler = apiHandler(
   { body: giftCardValueOrderBody, bodyObject: 'gift_card_value_order', summary: 'Buy gift card value for someone (by email)' },
   async (request) => {
     const user = requireUser(request);
-    return idempotentCommit(request, serializeGiftCardValueOrder, (respond) => orderGiftCardValue(user, request.body.gift_card_value_order, respond));
+    return idempotentCommit(request, serializeGiftCardValueOrder, (storeResponse) =>
+      orderGiftCardValue(user, request.body.gift_card_value_order, storeResponse),
+    );
   },
 );

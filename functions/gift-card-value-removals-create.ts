@@ -16,7 +16,7 @@ export const handler = apiHandler(
     return idempotentCommit(
       request,
       (response: GiftCardRemovalResponse) => response,
-      (respond) => removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, respond }),
+      (storeResponse) => removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, storeResponse }),
     );
   },
 );

@@ -1,5 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { locationCreditSpec, serveLocationCredit } from '#shared/http/pos-credit.ts';
+import { locationCreditSpec, serveLocationCredit } from '#shared/endpoints/pos-credit.ts';
 
 /** GET /v14/locations/:location_id/credit: as v15; without a token, the credit a new user would have (0). */
 export const handler = apiHandler(

@@ -1,11 +1,11 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
-import { imageQuery, redirectToImage } from '#shared/http/images.ts';
+import { imageQuery, redirectToImage } from '#shared/endpoints/images.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 const params = z.object({ location_id: pathId });
 
-/** GET /v15/locations/{location_id}/image — no credential. A25: a location's image (the sizes of docs/app-surface.md; the Location's image_url points here). shared/http/images.ts says what each answer means. */
+/** GET /v15/locations/{location_id}/image — no credential. A25: a location's image (the sizes of docs/app-surface.md; the Location's image_url points here). shared/endpoints/images.ts says what each answer means. */
 export const handler = apiHandler('locations-image-show', { summary: 'Redirect to an image', params, query: imageQuery }, async (request) =>
   redirectToImage({ kind: 'location', locationId: request.params.location_id }, request.query),
 );

@@ -1,5 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { merchantFundedCreditSpec, serveMerchantFundedCredit } from '#shared/http/pos-credit.ts';
+import { merchantFundedCreditSpec, serveMerchantFundedCredit } from '#shared/endpoints/pos-credit.ts';
 
 /** POST /v14/locations/:location_id/merchant_funded_credit with a credit_query: credit a POS can apply (deprecated; still called). */
 export const handler = apiHandler(

@@ -1,5 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { merchantFundedCreditSpec, serveMerchantFundedCredit } from '#shared/http/pos-credit.ts';
+import { merchantFundedCreditSpec, serveMerchantFundedCredit } from '#shared/endpoints/pos-credit.ts';
 
 /** GET /v15/locations/:location_id/merchant_funded_credit?payment_token_data=: credit a POS can apply for the QR code's customer (deprecated; still called). */
 export const handler = apiHandler(

@@ -13,7 +13,7 @@ export const handler = apiHandler(
       await grantMerchantFundedCredit({
         merchantId: merchant.merchantId,
         grant: request.body.merchant_funded_credit,
-        respond: () => idempotency.completionItem({ status: 204 }),
+        storeResponse: () => idempotency.storeResponse({ status: 204 }),
       });
       return { status: 204 };
     });

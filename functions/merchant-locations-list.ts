@@ -1,7 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { pageAnswer, pageQuery } from '#shared/http/paging.ts';
-import { nextLocationsPosition } from '#shared/http/app-locations.ts';
+import { nextLocationsPosition } from '#shared/endpoints/app-locations.ts';
 import { listMerchantLocationsPage, locationDetailsV15 } from '#shared/domain/merchants/location-views.ts';
 import { FULFILLMENT_TYPES, fulfillmentTypesList } from '#shared/schemas/locations.ts';
 import { latitudeQuery, longitudeQuery, optionalQuery, pathId, positiveInteger, requireLatLngTogether } from '#shared/schemas/params.ts';

@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
-import { imageQuery, redirectToImage } from '#shared/http/images.ts';
+import { imageQuery, redirectToImage } from '#shared/endpoints/images.ts';
 import { pathId } from '#shared/schemas/params.ts';
 
 const params = z.object({ menu_id: pathId, item_id: pathId });

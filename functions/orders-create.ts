@@ -1,5 +1,5 @@
 import { apiHandler } from '#shared/http/handler.ts';
-import { oneStepOrderSpec, serveOneStepOrder } from '#shared/http/one-step-order.ts';
+import { oneStepOrderSpec, serveOneStepOrder } from '#shared/endpoints/one-step-order.ts';
 
 /** POST /v15/orders: the classic one-step order (deprecated by LevelUp; older POS clients and the Ruby gem send it). */
 export const handler = apiHandler(

@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler, requireAnyPermission, requireUser } from '#shared/http/handler.ts';
-import { ORDER_SCREEN_PERMISSIONS, ownOrder } from '#shared/http/app-surface.ts';
+import { ORDER_SCREEN_PERMISSIONS, ownOrder } from '#shared/endpoints/app-surface.ts';
 import { notFound } from '#shared/errors.ts';
 import { recordFeedback } from '#shared/domain/app-surface/interstitials.ts';
 import { feedbackRequest } from '#shared/schemas/app-surface.ts';

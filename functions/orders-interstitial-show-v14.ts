@@ -1,6 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
 import { apiHandler } from '#shared/http/handler.ts';
-import { interstitialNotFound, serveInterstitial } from '#shared/http/app-surface.ts';
+import { interstitialNotFound, serveInterstitial } from '#shared/endpoints/app-surface.ts';
 
 const params = z.object({ uuid: z.string().check(z.minLength(1), z.maxLength(64)) });
 

@@ -13,7 +13,7 @@ export const handler = apiHandler(
       await adjustProgress({
         merchantId: merchant.merchantId,
         adjustment: request.body.progress_adjustment,
-        respond: () => idempotency.completionItem({ status: 204 }),
+        storeResponse: () => idempotency.storeResponse({ status: 204 }),
       });
       return { status: 204 };
     });

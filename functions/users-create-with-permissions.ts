@@ -1,4 +1,4 @@
-import { appUserHandler } from '#shared/http/app-user-handler.ts';
+import { appUserHandler } from '#shared/endpoints/app-user-handler.ts';
 
 /** POST /v15/users (Android SDK 2.1.3): as POST /v15/apps/users, with the api_key in the body. */
 export const handler = appUserHandler(

@@ -1,5 +1,5 @@
 import { apiHandler, requireUser } from '#shared/http/handler.ts';
-import { serveUserOrders, userOrdersQuery } from '#shared/http/user-orders.ts';
+import { serveUserOrders, userOrdersQuery } from '#shared/endpoints/user-orders.ts';
 
 /**
  * GET /v15/users/orders (A31, the Ruby gem's `users.orders.list`): the user's orders through the token's

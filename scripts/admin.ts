@@ -11,7 +11,7 @@
  * Each command prints its result as JSON on stdout. Exit codes: 0 ok, 1 failed, 2 usage error.
  *
  * Other areas register commands with ONE line in `commands` below, pointing at an AdminCommand
- * exported from their own module; the option helpers here are exported for them.
+ * exported from their own module; the command type and option helpers are in scripts/admin/options.ts.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,73 +26,17 @@ import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/
 import { createUser, getUser } from '#shared/domain/identity/users.ts';
 import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/merchants/locations.ts';
 import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
-
-export type OptionValues = Record<string, string | boolean | undefined>;
-
-export interface AdminCommand {
-  /** One line for `--help`. */
-  summary: string;
-  /** The options part of the usage line, e.g. `--name <name> [--global]`. */
-  usage: string;
-  options: ParseArgsOptionsConfig;
-  /** Returns what is printed as JSON. Throw UsageError for bad options, anything else for a failure. */
-  run(values: OptionValues): Promise<unknown>;
-}
-
-/** Bad or missing options: exit code 2 with the command's usage. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/** A failure worth a plain message (exit code 1), not a stack trace. */
-export class CommandError extends Error {
-  override readonly name = 'CommandError';
-}
-
-export function stringOption(values: OptionValues, name: string): string | undefined;
-export function stringOption(values: OptionValues, name: string, required: true): string;
-export function stringOption(values: OptionValues, name: string, required = false): string | undefined {
-  const value = values[name];
-  if (typeof value === 'string' && value.trim() !== '') return value;
-  if (required) throw new UsageError(`--${name} is required`);
-  return undefined;
-}
-
-export function integerOption(values: OptionValues, name: string): number | undefined;
-export function integerOption(values: OptionValues, name: string, required: true): number;
-export function integerOption(values: OptionValues, name: string, required = false): number | undefined {
-  const value = required ? stringOption(values, name, true) : stringOption(values, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`--${name} must be a whole number of 1 or more, not "${value}"`);
-  return Number(value);
-}
-
-export function numberOption(values: OptionValues, name: string): number | undefined;
-export function numberOption(values: OptionValues, name: string, required: true): number;
-export function numberOption(values: OptionValues, name: string, required = false): number | undefined {
-  const value = required ? stringOption(values, name, true) : stringOption(values, name);
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw new UsageError(`--${name} must be a number, not "${value}"`);
-  return number;
-}
-
-/** A comma-separated option (`--merchant-ids 1,2`); undefined when not given. */
-export function listOption(values: OptionValues, name: string): string[] | undefined {
-  const value = stringOption(values, name);
-  return value
-    ?.split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-}
-
-export function integerListOption(values: OptionValues, name: string): number[] | undefined {
-  return listOption(values, name)?.map((entry) => {
-    if (!/^\d+$/.test(entry) || Number(entry) < 1) throw new UsageError(`--${name} must list whole numbers, not "${entry}"`);
-    return Number(entry);
-  });
-}
+import {
+  CommandError,
+  UsageError,
+  integerListOption,
+  integerOption,
+  listOption,
+  numberOption,
+  stringOption,
+  type AdminCommand,
+  type OptionValues,
+} from './admin/options.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Commands
@@ -473,7 +417,6 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  // No top-level await: command modules import this file's helpers, and would wait forever on a module still evaluating.
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -10,13 +10,13 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } 
 import { serialize } from 'node:v8';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { build, type BuildOptions } from 'esbuild';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type CredentialKind, type Route } from '#shared/routes.ts';
 import { median, round } from '../harness/measure.ts';
+import { routeEvent, type RouteEvent } from '../harness/route-event.ts';
 import { SCRATCH_DIRECTORY } from '../harness/stack.ts';
 import {
   copyPreState,
@@ -236,46 +236,15 @@ function freshToken(kind: TokenKind, world: World, userIndex = 0): Promise<strin
   return issueToken({ subject: 'app', appId: world.appId });
 }
 
-interface ProbeEvent {
-  headers: Record<string, string>;
-  [field: string]: unknown;
-}
+type ProbeEvent = RouteEvent;
 
-/** The route's request as API Gateway's payload v2 (no Authorization header: withToken adds the probe's own). */
+/** The route's request (no Authorization header: roundEvent adds the probe's own). */
 function eventFor(route: Route | undefined): ProbeEvent {
-  const method = route?.method ?? 'GET';
-  const path = route
-    ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1'))
-    : '/v15/no-such-route';
-  const params = route
-    ? Object.fromEntries([...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, match[1] === 'uuid' ? 'bench0000000000000000000000000000' : '1']))
-    : undefined;
-  const headers: Record<string, string> = { host: 'cold-start.local', accept: 'application/json', 'x-forwarded-proto': 'https' };
-  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
-  if (hasBody) headers['content-type'] = 'application/json';
-  const routeKey = route ? `${route.method} ${route.path}` : '$default';
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString: '',
-    headers,
-    pathParameters: params && Object.keys(params).length > 0 ? params : undefined,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: 'cold-start.local',
-      domainPrefix: 'cold-start',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    body: hasBody ? '{}' : undefined,
-    isBase64Encoded: false,
-  };
+  return routeEvent(route, {
+    host: 'cold-start.local',
+    userAgent: 'bench',
+    pathValue: (name) => (name === 'uuid' ? 'bench0000000000000000000000000000' : '1'),
+  });
 }
 
 /** The round's request: the probe's own token, and its body when the function has one (PROBE_BODIES). */

@@ -103,6 +103,9 @@ export const OBSERVABILITY_PRICES = {
 };
 
 const dash = '-';
+/** `count` empty cells of a table row. */
+const dashes = (count: number): string[] => Array<string>(count).fill(dash);
+
 function fmt(value: number | null | undefined, digits = 2): string {
   if (value === null || value === undefined || Number.isNaN(value)) return dash;
   return Number.isInteger(value) ? String(value) : value.toFixed(digits);
@@ -191,12 +194,7 @@ export function terminalTable(results: BenchResults): string {
       fmt(floor.summary.rps, 0),
       '1',
       fmt(floor.capacityUnits),
-      dash,
-      dash,
-      dash,
-      dash,
-      dash,
-      dash,
+      ...dashes(6),
     ]);
   }
   for (const row of results.endpoints) {
@@ -237,13 +235,7 @@ export function terminalTable(results: BenchResults): string {
         fmt(run.summary.p99),
         fmt(run.summary.rps, 1),
         `${fmt(run.startRoundTrips)}+${fmt(run.pollRoundTrips)}/poll`,
-        dash,
-        dash,
-        dash,
-        dash,
-        dash,
-        dash,
-        dash,
+        ...dashes(7),
       ]);
     }
   } else {

@@ -17,6 +17,15 @@ export const FUNCTION_TIMEOUT_SECONDS = 10;
 /** How long function logs are kept. */
 export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
+/** `users-create` -> `UsersCreate`: a stable construct id (and so logical id) per handler. */
+export function constructIdFor(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .filter((part) => part !== '')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
 /** The repository root: handler entries, package.json (for the `#shared/*` imports) and the lock file live here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -93,6 +102,14 @@ export const TEST_ONLY_MODULES = {
   ],
   packages: ['zipcodes'],
 } as const;
+
+/**
+ * What only the OpenAPI document runs (`npm run openapi` at build time): its builder and the schemas of the answers.
+ * No function validates what it answers, so a bundle holding one of these would carry and build documentation at
+ * every cold start. test/architecture/layout.unit.test.ts keeps the imports out; test/infra/deployed-bundles.test.ts
+ * fails if any bundle holds one of these folders.
+ */
+export const DOCUMENT_ONLY_MODULES = ['shared/openapi/', 'shared/schemas/responses/'] as const;
 
 /** Read-only (RO) or read-write (RW). */
 export type AccessMode = 'RO' | 'RW';

@@ -1,13 +1,20 @@
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi as CdkHttpApi, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpApi as CdkHttpApi,
+  CorsHttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+  type CorsPreflightOptions,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { corsSettings, parseAllowedOrigins, type CorsSettings } from '#shared/http/cors.ts';
 import { FALLBACK_HANDLER } from '#shared/routes.ts';
 import { API_THROTTLING } from '#shared/throttling.ts';
-import { ApiFunction, FUNCTION_LOG_RETENTION } from './api-function.ts';
-import { constructIdFor } from './route-functions.ts';
+import { ApiFunction, FUNCTION_LOG_RETENTION, constructIdFor } from './api-function.ts';
 
 /**
  * One JSON line per request in the stage's access log (docs/operations.md reads them): what API
@@ -35,11 +42,31 @@ export const ACCESS_LOG_FIELDS = {
   user_agent: '$context.identity.userAgent',
 } as const;
 
+/** The CDK context naming the origins browser apps may call this deployment from (comma-separated; docs/security.md). */
+export const CORS_CONTEXT = 'corsAllowOrigins';
+
+/** shared/http/cors.ts's settings as API Gateway's CORS configuration: it answers preflights and adds the headers itself. */
+export function corsPreflightOf(settings: CorsSettings): CorsPreflightOptions {
+  return {
+    allowOrigins: [...settings.allowOrigins],
+    allowMethods: settings.allowMethods.map((method) => CorsHttpMethod[method]),
+    allowHeaders: [...settings.allowHeaders],
+    exposeHeaders: [...settings.exposeHeaders],
+    maxAge: Duration.seconds(settings.maxAgeSeconds),
+  };
+}
+
+export interface LoyaltyHttpApiProps {
+  /** Origins allowed to call from a browser. @default the `corsAllowOrigins` context, else none (no CORS) */
+  corsAllowOrigins?: readonly string[];
+}
+
 /**
  * The HTTP API (API Gateway v2) with its `$default` route to the fallback function (FALLBACK_HANDLER:
  * every request no route matches), a Lambda proxy integration with payload format 2.0. The routes of
  * the route table join it from their nested stacks (infra/constructs/route-functions.ts).
  * The `$default` stage auto-deploys, is throttled with API_THROTTLING and writes JSON access logs.
+ * With allowed origins, API Gateway answers CORS preflights and adds the CORS headers (shared/http/cors.ts).
  */
 export class LoyaltyHttpApi extends Construct {
   public readonly api: CdkHttpApi;
@@ -50,8 +77,9 @@ export class LoyaltyHttpApi extends Construct {
   /** Invoke URL of the `$default` stage, ending in `/`. */
   public readonly url: string;
 
-  public constructor(scope: Construct, id: string) {
+  public constructor(scope: Construct, id: string, props: LoyaltyHttpApiProps = {}) {
     super(scope, id);
+    const cors = corsSettings(parseAllowedOrigins(props.corsAllowOrigins ?? (this.node.tryGetContext(CORS_CONTEXT) as string | string[] | undefined)));
     this.fallback = new ApiFunction(this, constructIdFor(FALLBACK_HANDLER), { handlerName: FALLBACK_HANDLER });
 
     this.api = new CdkHttpApi(this, 'HttpApi', {
@@ -61,6 +89,7 @@ export class LoyaltyHttpApi extends Construct {
       }),
       // The default stage is created below instead, because HttpApiProps cannot throttle it.
       createDefaultStage: false,
+      ...(cors ? { corsPreflight: corsPreflightOf(cors) } : {}),
     });
     Validations.of(this.api).acknowledge(UNAUTHORIZED_ROUTE_ACKNOWLEDGEMENT);
 

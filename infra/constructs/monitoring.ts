@@ -23,7 +23,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { constructIdFor } from './route-functions.ts';
+import { constructIdFor } from './api-function.ts';
 import { BUSINESS_METRICS, METRIC_DIMENSIONS, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 
 /** The period every alarm evaluates. */

@@ -1,27 +1,10 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import {
-  Chain,
-  Choice,
-  Condition,
-  DefinitionBody,
-  JitterType,
-  JsonPath,
-  LogLevel,
-  StateMachine,
-  StateMachineType,
-  Succeed,
-  Wait,
-  WaitTime,
-  type RetryProps,
-} from 'aws-cdk-lib/aws-stepfunctions';
+import { Duration } from 'aws-cdk-lib';
+import { Chain, Choice, Condition, JsonPath, LogLevel, StateMachineType, Succeed, Wait, WaitTime, type StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { COMPLETION_TIMEOUT_SECONDS, PROVIDER_CUTOFF_SECONDS, PROVIDER_POLL_SECONDS } from '#shared/domain/order-ahead/orders.ts';
 import { STATE_MACHINE_ARN_ENV } from '#shared/workflows/executions.ts';
-import { ApiFunction, FUNCTION_LOG_RETENTION } from './api-function.ts';
-import { lambdaStep } from './order-ahead-workflow.ts';
+import { ApiFunction } from './api-function.ts';
+import { TRANSIENT_TASK_ERRORS, backoffRetry, lambdaStep, taskStateMachine, type TaskWorkflowProps } from './task-workflow.ts';
 
 /** The Task function's module under functions/ and its export (not `handler`: it is no HTTP route). */
 export const COMPLETION_TASK_HANDLER = 'order-ahead-completion-steps';
@@ -43,30 +26,10 @@ export const COMPLETION_STATES = {
  * Charging and asking the provider: transient failures retried with full jitter. The charge's retries
  * outlast the settlement lease (30 s: 1 + 2 + 4 + 8 + 16), so a step that crashed holding it can run again.
  */
-export const COMPLETION_TASK_RETRY: RetryProps = {
-  errors: ['States.TaskFailed', 'States.Timeout'],
-  interval: Duration.seconds(1),
-  backoffRate: 2,
-  maxAttempts: 5,
-  maxDelay: Duration.seconds(16),
-  jitterStrategy: JitterType.FULL,
-};
+export const COMPLETION_TASK_RETRY = backoffRetry(TRANSIENT_TASK_ERRORS, { intervalSeconds: 1, maxAttempts: 5, maxDelaySeconds: 16 });
 
 /** A rejection must happen (it gives money back): retried longer; the poll's backstop covers the rest. */
-export const REJECT_RETRY: RetryProps = {
-  errors: ['States.ALL'],
-  interval: Duration.seconds(2),
-  backoffRate: 2,
-  maxAttempts: 8,
-  maxDelay: Duration.seconds(30),
-  jitterStrategy: JitterType.FULL,
-};
-
-export interface OrderAheadCompletionWorkflowProps {
-  table: ITable;
-  /** Functions that start executions (routes with `startsCompletion`): get states:StartExecution and COMPLETION_STATE_MACHINE_ARN. */
-  startingFunctions: readonly LambdaFunction[];
-}
+export const REJECT_RETRY = backoffRetry(['States.ALL'], { intervalSeconds: 2, maxAttempts: 8, maxDelaySeconds: 30 });
 
 /**
  * Order-ahead completion: a STANDARD state machine (exactly-once executions, one per order by name; it
@@ -87,7 +50,7 @@ export class OrderAheadCompletionWorkflow extends Construct {
   public readonly stateMachine: StateMachine;
   public readonly completionFunction: ApiFunction;
 
-  public constructor(scope: Construct, id: string, { table, startingFunctions }: OrderAheadCompletionWorkflowProps) {
+  public constructor(scope: Construct, id: string, { table, startingFunctions }: TaskWorkflowProps) {
     super(scope, id);
 
     this.completionFunction = new ApiFunction(this, 'StepsFunction', {
@@ -124,30 +87,15 @@ export class OrderAheadCompletionWorkflow extends Construct {
       new Choice(this, COMPLETION_STATES.charged).when(Condition.booleanEquals('$.charge.charged', true), forward).otherwise(reject),
     );
 
-    const logGroup = new LogGroup(this, 'LogGroup', { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
-    this.stateMachine = new StateMachine(this, 'StateMachine', {
+    this.stateMachine = taskStateMachine(this, {
+      taskFunction: this.completionFunction,
+      definition,
       stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromChainable(definition),
-      timeout: Duration.seconds(COMPLETION_TIMEOUT_SECONDS),
-      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
-      tracingEnabled: true,
+      timeoutSeconds: COMPLETION_TIMEOUT_SECONDS,
+      logLevel: LogLevel.ALL,
       comment: 'Order-ahead completion: charge once, forward to the ordering provider, then completed or rejected (charge reversed)',
+      startingFunctions,
+      arnEnvironment: STATE_MACHINE_ARN_ENV.completion,
     });
-
-    Validations.of(this.stateMachine).acknowledge(
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.',
-      },
-      {
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.completionFunction.node.defaultChild as CfnFunction)}.Arn>:*]`,
-        reason: 'LambdaInvoke grants the Task function and its versions (`:*`); the definition invokes only this function.',
-      },
-    );
-
-    for (const fn of startingFunctions) {
-      this.stateMachine.grantStartExecution(fn);
-      fn.addEnvironment(STATE_MACHINE_ARN_ENV.completion, this.stateMachine.stateMachineArn);
-    }
   }
 }

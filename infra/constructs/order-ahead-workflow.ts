@@ -1,25 +1,9 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import {
-  Chain,
-  Choice,
-  Condition,
-  DefinitionBody,
-  JitterType,
-  JsonPath,
-  LogLevel,
-  StateMachine,
-  StateMachineType,
-  TaskInput,
-  Timeout,
-  type RetryProps,
-} from 'aws-cdk-lib/aws-stepfunctions';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Chain, Choice, Condition, JsonPath, LogLevel, StateMachineType, type StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { VALIDATION_TIMEOUT_SECONDS } from '#shared/domain/order-ahead/orders.ts';
-import { ApiFunction, FUNCTION_LOG_RETENTION, FUNCTION_TIMEOUT_SECONDS } from './api-function.ts';
+import { STATE_MACHINE_ARN_ENV } from '#shared/workflows/executions.ts';
+import { ApiFunction } from './api-function.ts';
+import { TRANSIENT_TASK_ERRORS, backoffRetry, lambdaStep, taskStateMachine, type TaskWorkflowProps } from './task-workflow.ts';
 
 /** The Task function's module under functions/ and its export (not `handler`: it is no HTTP route). */
 export const VALIDATION_TASK_HANDLER = 'order-ahead-validate';
@@ -39,45 +23,7 @@ export const WORKFLOW_STATES = {
  * exponential backoff and full jitter, a bounded number of times: 4 attempts of at most 10 s plus
  * at most 1 + 2 + 4 s of waiting fit well inside the state machine timeout.
  */
-export const TASK_RETRY: RetryProps = {
-  errors: ['States.TaskFailed', 'States.Timeout'],
-  interval: Duration.seconds(1),
-  backoffRate: 2,
-  maxAttempts: 3,
-  maxDelay: Duration.seconds(4),
-  jitterStrategy: JitterType.FULL,
-};
-
-/**
- * One Task of an order-ahead workflow: the step's Lambda invoked with `{...payload, order_uuid}`, its
- * answer (payload only) stored at `resultPath`, the given Retry, and the Task's timeout = the function's.
- */
-export function lambdaStep(
-  scope: Construct,
-  name: string,
-  fn: LambdaFunction,
-  payload: Record<string, unknown>,
-  resultPath: string,
-  retry: RetryProps,
-): LambdaInvoke {
-  const task = new LambdaInvoke(scope, name, {
-    lambdaFunction: fn,
-    payload: TaskInput.fromObject({ ...payload, order_uuid: JsonPath.stringAt('$.order_uuid') }),
-    payloadResponseOnly: true,
-    // The construct's own service-exception retry would wait up to ~2 minutes; the step's Retry replaces it.
-    retryOnServiceExceptions: false,
-    taskTimeout: Timeout.duration(Duration.seconds(FUNCTION_TIMEOUT_SECONDS)),
-    resultPath,
-  });
-  task.addRetry(retry);
-  return task;
-}
-
-export interface OrderAheadWorkflowProps {
-  table: ITable;
-  /** Functions that start executions (routes with `startsValidation`): get states:StartExecution and STATE_MACHINE_ARN. */
-  startingFunctions: readonly LambdaFunction[];
-}
+export const TASK_RETRY = backoffRetry(TRANSIENT_TASK_ERRORS, { intervalSeconds: 1, maxAttempts: 3, maxDelaySeconds: 4 });
 
 /**
  * Order-ahead validation: an Express state machine (short, high-volume, started asynchronously with
@@ -96,7 +42,7 @@ export class OrderAheadWorkflow extends Construct {
   public readonly stateMachine: StateMachine;
   public readonly validationFunction: ApiFunction;
 
-  public constructor(scope: Construct, id: string, { table, startingFunctions }: OrderAheadWorkflowProps) {
+  public constructor(scope: Construct, id: string, { table, startingFunctions }: TaskWorkflowProps) {
     super(scope, id);
 
     this.validationFunction = new ApiFunction(this, 'ValidateFunction', { handlerName: VALIDATION_TASK_HANDLER, handler: VALIDATION_TASK_EXPORT });
@@ -127,33 +73,19 @@ export class OrderAheadWorkflow extends Construct {
       new Choice(this, WORKFLOW_STATES.choice).when(Condition.booleanEquals('$.outcome.valid', true), recordValid).otherwise(recordInvalid),
     );
 
-    const logGroup = new LogGroup(this, 'LogGroup', { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
-    this.stateMachine = new StateMachine(this, 'StateMachine', {
+    this.stateMachine = taskStateMachine(this, {
+      taskFunction: this.validationFunction,
+      definition,
       stateMachineType: StateMachineType.EXPRESS,
-      definitionBody: DefinitionBody.fromChainable(definition),
-      timeout: Duration.seconds(VALIDATION_TIMEOUT_SECONDS),
-      // ERROR only, without execution data: inputs and outputs carry orders and user ids (privacy), and
-      // every logged event is billed; a failed execution's error and cause are what an operator needs.
-      logs: { destination: logGroup, level: LogLevel.ERROR, includeExecutionData: false },
-      tracingEnabled: true,
+      timeoutSeconds: VALIDATION_TIMEOUT_SECONDS,
+      // ERROR only: every logged event is billed; a failed execution's error and cause are what an operator needs.
+      logLevel: LogLevel.ERROR,
       comment: 'Order-ahead validation: validate and price a proposed order, then record externally_valid or externally_invalid',
+      acknowledgements: [
+        { id: 'AwsSolutions-SF1', reason: 'Logs ERROR events without execution data on purpose: orders and user ids stay out of logs (docs/operations.md).' },
+      ],
+      startingFunctions,
+      arnEnvironment: STATE_MACHINE_ARN_ENV.validation,
     });
-
-    Validations.of(this.stateMachine).acknowledge(
-      { id: 'AwsSolutions-SF1', reason: 'Logs ERROR events without execution data on purpose: orders and user ids stay out of logs (docs/operations.md).' },
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Log delivery (logs:*LogDelivery, DescribeResourcePolicies) and X-Ray tracing actions support no resource-level permissions.',
-      },
-      {
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.validationFunction.node.defaultChild as CfnFunction)}.Arn>:*]`,
-        reason: 'LambdaInvoke grants the Task function and its versions (`:*`); the definition invokes only this function.',
-      },
-    );
-
-    for (const fn of startingFunctions) {
-      this.stateMachine.grantStartExecution(fn);
-      fn.addEnvironment('STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
-    }
   }
 }

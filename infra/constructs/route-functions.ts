@@ -6,7 +6,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { DEFAULT_MEMORY_MB, FALLBACK_HANDLER, type Route } from '#shared/routes.ts';
-import { API_FUNCTION_BUNDLING, ApiFunction } from './api-function.ts';
+import { API_FUNCTION_BUNDLING, ApiFunction, constructIdFor } from './api-function.ts';
 import { UNAUTHORIZED_ROUTE_ACKNOWLEDGEMENT } from './http-api.ts';
 
 /**
@@ -25,15 +25,6 @@ export const ROUTE_RESOURCES = 8;
  * other 100 are headroom for a route group that grows before someone raises ROUTE_STACK_COUNT.
  */
 export const ROUTE_STACK_RESOURCE_BUDGET = 400;
-
-/** `users-create` -> `UsersCreate`: a stable construct id (and so logical id) per handler. */
-export function constructIdFor(handler: string): string {
-  return handler
-    .split(/[^A-Za-z0-9]+/)
-    .filter((part) => part !== '')
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
-}
 
 /**
  * The nested stack (0 .. count-1) that holds a handler's function and route: rendezvous (highest

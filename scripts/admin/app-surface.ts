@@ -6,7 +6,7 @@
  *   before it existed.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { listTickets } from '#shared/domain/app-surface/tickets.ts';

@@ -3,7 +3,7 @@
  * - shard-id-counters: once, before the sharded id code serves a table that has ids from the single
  *   counters (docs/scale.md "Id counters"), start every counter shard above them.
  */
-import type { AdminCommand } from '../admin.ts';
+import type { AdminCommand } from './options.ts';
 import { raiseShardsAboveLegacyCounters } from '#shared/db/ids.ts';
 
 export const shardIdCountersCommand: AdminCommand = {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { findMenuItem, getMenuById } from '#shared/domain/order-ahead/menu.ts';

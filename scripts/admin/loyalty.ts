@@ -5,7 +5,7 @@
  *   POST /v15/loyalties/legacy/:campaign_id/claims.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { CAMPAIGN_KINDS, CampaignInputError, createCampaign, type CampaignInput, type CampaignKind, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';

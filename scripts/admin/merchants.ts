@@ -9,7 +9,7 @@ import { allLocationItems } from '#shared/domain/app-surface/location-summaries.
 import { setMerchantTipPreference, updateLocation } from '#shared/domain/merchants/locations.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { TIP_PREFERENCES, type TipPreference } from '#shared/schemas/vocabularies.ts';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
 
 export const setTipPreferenceCommand: AdminCommand = {
   summary: "Set a merchant's tip preference, on the merchant and all its locations (re-run to finish one cut short).",

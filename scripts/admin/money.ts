@@ -6,7 +6,7 @@
  * - set-credit-budget: a merchant's daily budget of credit given by hand (grants, detached refunds, adjustments).
  * - gifts-return-unclaimed: gives held gifts nobody claimed in time back to their buyers' cards (run daily).
  */
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from '../admin.ts';
+import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
 import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/money/ledger.ts';
 import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { addUpsell, createMenuForLocation } from '#shared/domain/order-ahead/menu.ts';
 import { serializeMenu } from '#shared/domain/order-ahead/menu-view.ts';
-import { CommandError, UsageError, integerListOption, integerOption, stringOption, type AdminCommand, type OptionValues } from '../admin.ts';
+import { CommandError, UsageError, integerListOption, integerOption, stringOption, type AdminCommand, type OptionValues } from './options.ts';
 import * as z from '#shared/schemas/zod.ts';
 
 function readJsonFile(values: OptionValues): unknown {

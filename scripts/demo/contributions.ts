@@ -3,7 +3,7 @@
  * would make it through the same domain call.
  */
 import { createContributionTarget, type ContributionTargetInput } from '#shared/domain/pos/contribution-targets.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 export const DEMO_CONTRIBUTION_TARGETS: readonly ContributionTargetInput[] = [
   {

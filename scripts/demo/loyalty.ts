@@ -4,7 +4,7 @@
  */
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 export const DEMO_ITEM_SKU = 'COFFEE-12';
 export const DEMO_COHORT_CODE = 'WELCOME5';

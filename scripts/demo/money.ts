@@ -11,7 +11,7 @@ import { addCredit } from '#shared/domain/money/ledger.ts';
 import { completeProposedOrder, proposeOrder } from '#shared/domain/orders/proposals.ts';
 import { completedOrderBody, giftCardValueAdditionBody, proposedOrderBody } from '#shared/schemas/money.ts';
 import { isoSeconds } from '#shared/time.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 export const DEMO_MANAGER_CONFIRMATION = '87168';
 

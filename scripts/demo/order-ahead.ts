@@ -10,7 +10,7 @@ import { createLocation } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
 import { menuUrl } from '#shared/domain/order-ahead/menu-view.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
-import type { DemoContext } from './seed.ts';
+import type { DemoContext } from './context.ts';
 
 export async function seedOrderAhead(context: DemoContext): Promise<Record<string, unknown>> {
   const location = await createLocation({

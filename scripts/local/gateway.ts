@@ -7,6 +7,7 @@ import { FALLBACK_HANDLER, matchPath, pathParameterNames, routes, type Route } f
 import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling.ts';
 import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
 import { SERVER_HEADER } from '#shared/http/headers.ts';
+import { corsSettings, isPreflight, parseAllowedOrigins, preflightHeaders, responseCorsHeaders, type CorsSettings } from '#shared/http/cors.ts';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
 
@@ -154,10 +155,12 @@ function send(response: ServerResponse, status: number, headers: Record<string, 
   response.end(body);
 }
 
-function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string): void {
-  if (typeof result === 'string') return send(response, 200, { 'Content-Type': 'application/json' }, result);
+function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string, cors: Record<string, string>): void {
+  if (typeof result === 'string') return send(response, 200, { 'Content-Type': 'application/json', ...cors }, result);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  // Like API Gateway with a CORS configuration: its own CORS headers replace any the function answered.
+  Object.assign(headers, cors);
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   if (result.cookies?.length) response.setHeader('Set-Cookie', result.cookies);
   send(response, result.statusCode ?? 200, headers, body);
@@ -186,12 +189,20 @@ export interface GatewayLimits {
   throttling?: { rateLimit: number; burstLimit: number } | false;
   /** The per-client limits (AWS WAF in front of the deployed API); `false` turns them off. */
   clientLimits?: ClientLimitSettings | false;
+  /** CORS (shared/http/cors.ts); default the origins in CORS_ALLOW_ORIGINS, none when unset (as a deployment without `corsAllowOrigins`). */
+  cors?: CorsSettings;
+}
+
+/** The local stack's CORS: the same settings API Gateway's corsPreflight gets, from the CORS_ALLOW_ORIGINS list. */
+export function localCorsSettings(): CorsSettings | undefined {
+  return corsSettings(parseAllowedOrigins(process.env.CORS_ALLOW_ORIGINS));
 }
 
 /**
  * The local stand-in for CloudFront + WAF + API Gateway (HTTP API): applies the per-client limits,
- * then the stage's shared throttle, routes each request by the route table, turns it into a payload
- * v2 event, invokes that route's own handler, and turns the result back into HTTP.
+ * then the stage's shared throttle, answers CORS preflights as API Gateway's corsPreflight does, routes each
+ * request by the route table, turns it into a payload v2 event, invokes that route's own handler, and turns
+ * the result back into HTTP (with the CORS headers API Gateway adds for an allowed origin).
  */
 export function createGateway(options: GatewayLimits = {}): Server {
   const throttling = options.throttling ?? API_THROTTLING;
@@ -199,6 +210,7 @@ export function createGateway(options: GatewayLimits = {}): Server {
   const clientLimits = throttling === false ? false : (options.clientLimits ?? CLIENT_LIMITS);
   const limiter = clientLimits ? new ClientLimiter(clientLimits) : undefined;
   const extraRoutes = new Map((options.extraRoutes ?? []).map((extra) => [`${extra.method} ${extra.path}`, extra]));
+  const cors = 'cors' in options ? options.cors : localCorsSettings();
   // A caller is refused by its own buckets before it can take a token from the stage's shared one.
   const admit = (request: IncomingMessage): Admission | undefined => {
     const client = { credential: credentialKey(request.headers.authorization), address: request.socket.remoteAddress ?? 'unknown' };
@@ -207,6 +219,7 @@ export function createGateway(options: GatewayLimits = {}): Server {
   };
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- the body catches every error and answers it, so no rejection escapes
   const server = createServer(async (request, response) => {
+    const corsHeaders = cors ? responseCorsHeaders(cors, request.headers.origin) : {};
     try {
       const admission = admit(request);
       if (admission && !admission.allowed) {
@@ -214,11 +227,16 @@ export function createGateway(options: GatewayLimits = {}): Server {
         return send(
           response,
           429,
-          { 'Content-Type': 'application/json', 'Retry-After': String(admission.retryAfterSeconds) },
+          { 'Content-Type': 'application/json', 'Retry-After': String(admission.retryAfterSeconds), ...corsHeaders },
           JSON.stringify([
             { error: { object: 'request', property: 'base', message: 'Too many requests; retry after the Retry-After interval.', code: 'throttled' } },
           ]),
         );
+      }
+      // API Gateway answers a preflight itself, whatever the path: no function runs.
+      if (cors && isPreflight(request.method, request.headers)) {
+        request.resume();
+        return send(response, 204, preflightHeaders(cors, request.headers.origin), '');
       }
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
       const pending = readBody(request);
@@ -227,24 +245,25 @@ export function createGateway(options: GatewayLimits = {}): Server {
         return send(
           response,
           413,
-          { 'Content-Type': 'application/json' },
+          { 'Content-Type': 'application/json', ...corsHeaders },
           JSON.stringify([{ error: { object: 'request', property: 'body', message: 'Request body too large.', code: 'too_large' } }]),
         );
       }
       const extra = extraRoutes.get(`${request.method} ${url.pathname}`);
       if (extra) {
         const event = toEvent(request, body, url, undefined, {});
-        return writeResult(response, await extra.handler(event, lambdaContext(extra.name, event.requestContext.requestId)));
+        return writeResult(response, await extra.handler(event, lambdaContext(extra.name, event.requestContext.requestId)), corsHeaders);
       }
       const { route, params } = findMatchingRoute(request.method ?? 'GET', url.pathname);
       const handlerName = route?.handler ?? FALLBACK_HANDLER;
       const event = toEvent(request, body, url, route, params);
       const handler = ready.get(handlerName) ?? (await loadHandler(handlerName));
-      writeResult(response, await handler(event, lambdaContext(handlerName, event.requestContext.requestId)));
+      writeResult(response, await handler(event, lambdaContext(handlerName, event.requestContext.requestId)), corsHeaders);
     } catch (error) {
       // A handler that throws is what API Gateway answers with 500 "Internal Server Error".
       console.error(JSON.stringify({ level: 'error', message: 'handler failed', error: (error as Error).message, stack: (error as Error).stack }));
-      if (!response.headersSent) send(response, 500, { 'Content-Type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+      if (!response.headersSent)
+        send(response, 500, { 'Content-Type': 'application/json', ...corsHeaders }, JSON.stringify({ message: 'Internal Server Error' }));
     }
   });
   // Longer than a client's idle keep-alive (Node's agent drops a free socket after 5 s, as Node's server used to

@@ -8,15 +8,17 @@
  *   const balance = await Balance.at(account).get({ consistent: true });     // BalanceItem | undefined
  *   items.push(Balance.at(account).update({ add: { balance: -5 } }, balanceCovers(5)));
  *
- * Types only: nothing is parsed at run time (an item is typed where it is read, `from`, the one cast). Reads go
- * through readItems (shared/db/reads.ts); writes are TransactItems for transactWrite (shared/db/transactions.ts),
+ * Types only: nothing is parsed at run time (an item is typed where it is read, `from`, the one cast). `get` is
+ * one GetItem; several items are read together through readItems (shared/db/reads.ts) and typed by `from`; writes are TransactItems for transactWrite (shared/db/transactions.ts),
  * so every money write stays in its one TransactWriteItems. Conditions come from shared/db/conditions.ts.
  */
-import { table } from '#shared/db/client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
 import { itemIsNew, Placeholders, type Condition } from '#shared/db/conditions.ts';
 import type { Key } from '#shared/db/keys.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { projectionOf, type StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
+import { retryTransient } from '#shared/db/transient.ts';
 
 /** The stored item of an entity: its key, its tag and its attributes. */
 export type EntityItem<E extends { from: (item: never) => unknown }> = NonNullable<ReturnType<E['from']>>;
@@ -44,7 +46,7 @@ export interface Changes<Attributes> {
 /** The operations on one stored item of an entity, by its key. */
 export interface StoredEntity<Name extends string, Attributes> {
   readonly key: Key;
-  /** The item (one read through readItems), undefined when absent; `attributes` projects. */
+  /** The item (one GetItem, retried when transient), undefined when absent; `attributes` projects. */
   get: (options: { consistent: boolean; attributes?: readonly (keyof Attributes & string)[] }) => Promise<(Key & { entity: Name } & Attributes) | undefined>;
   /** The whole item: key, tag and attributes. */
   item: (attributes: Attributes) => Key & { entity: Name } & Attributes;
@@ -107,7 +109,13 @@ export function defineEntity<Attributes extends object>() {
       };
       return {
         key,
-        get: async (options) => from((await readItems([key], options))[0]),
+        get: async (options) => {
+          const projection = options.attributes && projectionOf(['pk', 'sk', ...options.attributes]);
+          const result = await retryTransient(() =>
+            db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: options.consistent, ...projection })),
+          );
+          return from(result.Item);
+        },
         item,
         put,
         putNew: (attributes) => put(attributes, itemIsNew),

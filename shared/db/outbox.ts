@@ -129,9 +129,3 @@ export async function eventItems(event: OutboxEvent, options: EventItemOptions =
     },
   ];
 }
-
-/** Whether a transaction item is an event counter's guarded write. */
-export function isEventSequenceItem(item: TransactItem | undefined): boolean {
-  const key = item?.Put?.Item ?? item?.Update?.Key;
-  return key !== undefined && keys.isEventSequenceKey(key);
-}

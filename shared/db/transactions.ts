@@ -6,7 +6,7 @@
  */
 import { PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { cancellationReasons, db, isConditionFailure, table } from '#shared/db/client.ts';
-import { isEventSequenceItem } from '#shared/db/outbox.ts';
+import { keys } from '#shared/db/keys.ts';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
 import { refuseIfRequestAbandoned } from '#shared/db/request-deadline.ts';
 
@@ -41,6 +41,12 @@ function isConflict(error: unknown, reasons: string[], items: TransactItem[]): b
 function lostEventSequenceRace(reasons: string[], items: TransactItem[]): boolean {
   const failed = reasons.flatMap((reason, index) => (reason === 'ConditionalCheckFailed' ? [index] : []));
   return failed.length > 0 && failed.every((index) => isEventSequenceItem(items[index]));
+}
+
+/** Whether a transaction item is an event counter's guarded write (the outbox's, which imports this module). */
+function isEventSequenceItem(item: TransactItem | undefined): boolean {
+  const key = item?.Put?.Item ?? item?.Update?.Key;
+  return key !== undefined && keys.isEventSequenceKey(key);
 }
 
 /**

@@ -21,7 +21,7 @@ export function securityHeaders(status: number, headers: Record<string, string> 
 /**
  * Adds to `target`, in this order, the security headers, then `leading` (X-Request-Id), then `headers`
  * (which replace any header already there that they name exactly). Assignments into one object: the request
- * pipeline calls this on every answer (shared/http/handler.ts respond).
+ * pipeline calls this on every answer (shared/http/response.ts respond).
  */
 export function addSecurityHeaders(
   target: Record<string, string>,

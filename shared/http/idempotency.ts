@@ -51,16 +51,16 @@ export function idempotent(request: KeyedRequest, work: (context: IdempotencyCon
 }
 
 /**
- * A money POST answered 200 with `view(result)`: `work` gets `respond`, the Put of the stored response,
+ * A money POST answered 200 with `view(result)`: `work` gets `storeResponse`, the Put of the stored response,
  * to commit inside its money transaction, so no crash can separate the money from its answer.
  */
 export function idempotentCommit<T>(
   request: KeyedRequest,
   view: (result: T) => unknown,
-  work: (respond: (result: T) => TransactItem | undefined) => Promise<T>,
+  work: (storeResponse: (result: T) => TransactItem | undefined) => Promise<T>,
 ): Promise<StoredResponse> {
   return idempotent(request, async (idempotency) => {
-    const result = await work((committed) => idempotency.completionItem({ status: 200, body: view(committed) }));
+    const result = await work((committed) => idempotency.storeResponse({ status: 200, body: view(committed) }));
     return { status: 200, body: view(result) };
   });
 }

@@ -5,7 +5,7 @@
  */
 import * as z from '#shared/schemas/zod.ts';
 import { unprocessable } from '#shared/errors.ts';
-import { noContent, ok, type ApiResponse } from '#shared/http/handler.ts';
+import { noContent, ok, type ApiResponse } from '#shared/http/response.ts';
 
 const PAGE_MESSAGE = 'must be a whole number of 1 or more';
 

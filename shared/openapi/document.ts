@@ -12,25 +12,30 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from '#shared/schemas/zod.ts';
 import type { ApiSpec } from '#shared/http/handler.ts';
-import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES, parseRequestInputs } from '#shared/http/inputs.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_NODES } from '#shared/http/validation.ts';
 import { pathParameterNames, routes, type CredentialKind, type Route } from '#shared/routes.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, RETENTION_SECONDS } from '#shared/http/idempotency.ts';
+import { DEPRECATION_HEADER_DESCRIPTIONS } from '#shared/http/deprecation.ts';
 import { ApiError, errorDetail, type ErrorBody } from '#shared/errors.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
+import { apiErrors } from '#shared/schemas/responses/errors.ts';
 import { addExamples } from './examples.ts';
 import { ModuleGraph } from './module-graph.ts';
-import { namedSchemaList } from '#shared/schemas/registry.ts';
+import { namedSchemaList } from '#shared/schemas/responses/registry.ts';
 import { RESPONSES, type OperationResponses } from '#shared/openapi/responses.ts';
+import { EVENT_SHAPES } from '#shared/schemas/responses/event-shapes.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/events.ts';
+import { WEBHOOKS_TAG, webhooksSection } from './webhooks.ts';
+import { ERROR_CODE_NAMES, ERROR_CODES } from '#shared/http/error-codes.ts';
 // Every resource schema module, so each named schema is registered even if no handler imported it yet.
-import '#shared/schemas/addresses.ts';
-import '#shared/schemas/credit-cards.ts';
-import '#shared/schemas/users.ts';
-import '#shared/schemas/locations.ts';
-import '#shared/schemas/loyalty.ts';
-import '#shared/schemas/money.ts';
-import '#shared/schemas/order-ahead.ts';
-import '#shared/schemas/permissions-requests.ts';
+import '#shared/schemas/responses/addresses.ts';
+import '#shared/schemas/responses/credit-cards.ts';
+import '#shared/schemas/responses/users.ts';
+import '#shared/schemas/responses/locations.ts';
+import '#shared/schemas/responses/loyalty.ts';
+import '#shared/schemas/responses/money.ts';
+import '#shared/schemas/responses/order-ahead.ts';
+import '#shared/schemas/responses/permissions-requests.ts';
 
 type JsonSchema = Record<string, unknown>;
 type JsonObject = Record<string, any>;
@@ -282,7 +287,7 @@ export async function loadApiSpec(route: Route): Promise<ApiSpec> {
 
 /** Error statuses an operation can answer besides those it declares, from what the pipeline does for its route. */
 function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
-  // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/handler.ts).
+  // Every route may outlive its Lambda timeout: 503 `timeout` (shared/http/response.ts).
   const statuses = [400, 413, 415, 429, 500, 503];
   if (route.credential !== 'none') statuses.push(401);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
@@ -379,6 +384,17 @@ const PAGED_LINK_HEADER = {
   },
 };
 
+/** The Deprecation and Sunset headers every answer of a deprecated operation carries (shared/http/deprecation.ts). */
+const DEPRECATION_RESPONSE_HEADERS = Object.fromEntries(
+  Object.entries(DEPRECATION_HEADER_DESCRIPTIONS).map(([name, description]) => [name, { description, required: true, schema: { type: 'string' } }]),
+);
+
+/** A success answer's own headers: a paged list's Link, a deprecated operation's Deprecation and Sunset. */
+function successHeaders(status: number, spec: { paged?: boolean; deprecated?: boolean }): { headers?: JsonObject } {
+  const headers = { ...(status === 200 && spec.paged ? PAGED_LINK_HEADER : {}), ...(spec.deprecated ? DEPRECATION_RESPONSE_HEADERS : {}) };
+  return Object.keys(headers).length > 0 ? { headers } : {};
+}
+
 function describeStatus(status: number): string {
   if (status === 200) return 'OK';
   if (status === 202) return 'Accepted: still being processed; poll again. Empty body.';
@@ -391,6 +407,8 @@ export interface OpenApiDocument {
   openapi: string;
   info: JsonObject;
   paths: Record<string, Record<string, JsonObject>>;
+  /** One entry per event type: what a webhook delivery POSTs (shared/openapi/webhooks.ts). */
+  webhooks: Record<string, JsonObject>;
   components: JsonObject;
   [key: string]: unknown;
 }
@@ -457,6 +475,9 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       }
     }
   }
+  // Each webhook's body, `{"event": <the type's shape>}`, written inline like an operation's own response.
+  const webhookBodyId = (type: EventType) => `Webhook${pascal(type)}Body`;
+  for (const type of EVENT_TYPES) outputEntries.push({ id: webhookBodyId(type), schema: z.object({ event: EVENT_SHAPES[type] }) });
   const outputSchemas = convert(outputEntries, 'output', 'Shared');
   const inputSchemas = convert(inputEntries, 'input', 'SharedInput');
   const namedIds = new Set(namedSchemas.map((entry) => entry.id));
@@ -496,7 +517,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
         const media = mediaTypesOf(json);
         responses[status] = {
           description: describeStatus(status),
-          ...(status === 200 && spec.paged ? { headers: PAGED_LINK_HEADER } : {}),
+          ...successHeaders(status, spec),
           content: media ? Object.fromEntries(media.map((entry) => [entry.mediaType, { schema: entry.schema }])) : { 'application/json': { schema: json } },
         };
       }
@@ -582,6 +603,15 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
   };
 
+  // The catalogue (shared/http/error-codes.ts) is the only codes an error carries: every response of the suite is checked against it.
+  const errorDetailSchema = components.ErrorDetail!;
+  errorDetailSchema.properties = {
+    ...(errorDetailSchema.properties as JsonObject),
+    code: { type: 'string', enum: ERROR_CODE_NAMES, description: 'Stable machine-readable code: one of `x-error-codes` (docs/errors.md).' },
+  };
+
+  const { webhooks, parameters: webhookParameters } = webhooksSection((type) => outputSchemas[webhookBodyId(type)]!);
+
   const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
   const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
@@ -593,13 +623,15 @@ export async function buildDocument(): Promise<OpenApiDocument> {
     servers: SERVERS,
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths,
+    webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       responses: errorResponses,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER, ...webhookParameters },
       securitySchemes: SECURITY_SCHEMES,
     },
     'x-fallback-response': { $ref: `#/components/responses/${ROUTE_NOT_FOUND}` },
+    'x-error-codes': Object.fromEntries(ERROR_CODE_NAMES.map((code) => [code, ERROR_CODES[code]])),
   };
   const bodies = new Map([...specs].flatMap(([route, spec]) => (spec.body ? [[`${route.method} ${route.path}`, spec.body] as const] : [])));
   addExamples(document, bodies, PROJECT_ROOT);
@@ -609,7 +641,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
 const INFO_DESCRIPTION = [
   'Loyalty campaigns, gift cards, in-store and order ahead orders, payment methods, rewards and locations.',
   'Request and response bodies are JSON (`Accept: application/json`, `Content-Type: application/json`); each resource is wrapped in an object keyed by its name, and lists are arrays of wrapped objects. Amounts named `*_amount` are integer cents; timestamps are ISO 8601 to the second with a numeric UTC offset (`2015-01-22T16:29:22+00:00`); requests may send `Z` or any offset.',
-  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`).',
+  'Errors are a JSON array of `{"error": {"object", "property", "message", "code"}}`. A 404 has an empty body (response `NotFound`) except on the operations whose 404 names what was not found (response `NotFoundWithErrors`). A request no route serves gets 404, or 405 with an Allow header (`x-fallback-response`). Each `code` is one of `x-error-codes`, which says with which statuses, when, and what to do.',
   'Paged lists answer every page that has items with 200 and a `Link: <url>; rel="next"` header to the page after it (an absolute URL carrying the request\'s filters), the last page too; the page after the last item answers 204 (no body, no Link). Follow Link until 204; a stored Link asked again later answers what came since (200) or 204. Money operations honour an `Idempotency-Key` header.',
   'The version is the first path segment (`/v15`, and `/v14` for refund, create user and delete credit card).',
 ].join('\n\n');
@@ -623,6 +655,7 @@ const TAGS: [string, string][] = [
   ['Order ahead', 'Menus, order ahead orders and upsells'],
   ['Point of sale', 'What POS integrations read and publish beyond orders: managed locations, location details, contribution targets, remote checks'],
   ['API description', 'This document and its docs page'],
+  [WEBHOOKS_TAG, 'Events POSTed to your webhook endpoints, signed (docs/events.md): one entry per event type'],
 ];
 
 function tagOf(route: Route): string {

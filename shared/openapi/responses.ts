@@ -6,8 +6,7 @@
  * cold start (docs/benchmarks.md, "Issue 35"). test/openapi/document.test.ts fails when a route has no row.
  */
 import * as z from '#shared/schemas/zod.ts';
-import { imageResponses } from '#shared/http/images.ts';
-import { userAddressResponse } from '#shared/schemas/addresses.ts';
+import { userAddressResponse } from '#shared/schemas/responses/addresses.ts';
 import {
   campaignMerchantIds,
   campaignMetadataList,
@@ -17,14 +16,21 @@ import {
   locationListV14,
   locationSummaryList,
   ticketResponse,
-} from '#shared/schemas/app-surface.ts';
-import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryResponse } from '#shared/schemas/credit-cards.ts';
-import { apnDeviceResponse } from '#shared/schemas/devices.ts';
-import { apiErrors } from '#shared/schemas/errors.ts';
-import { eventList } from '#shared/schemas/event-shapes.ts';
-import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/events.ts';
-import { deliveryLocationResponse, locationList } from '#shared/schemas/locations.ts';
-import { campaignResponse, claimResponse, merchantLoyaltyResponse, rewardList, rewardResponse, rewardSummaryResponse } from '#shared/schemas/loyalty.ts';
+} from '#shared/schemas/responses/app-surface.ts';
+import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryResponse } from '#shared/schemas/responses/credit-cards.ts';
+import { apnDeviceResponse } from '#shared/schemas/responses/devices.ts';
+import { apiErrors } from '#shared/schemas/responses/errors.ts';
+import { eventList } from '#shared/schemas/responses/event-shapes.ts';
+import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/responses/events.ts';
+import { deliveryLocationResponse, locationList } from '#shared/schemas/responses/locations.ts';
+import {
+  campaignResponse,
+  claimResponse,
+  merchantLoyaltyResponse,
+  rewardList,
+  rewardResponse,
+  rewardSummaryResponse,
+} from '#shared/schemas/responses/loyalty.ts';
 import {
   completedOrderResponse,
   giftCardValueAdditionResponse,
@@ -34,7 +40,7 @@ import {
   proposedOrderResponse,
   userOrderDetailResponse,
   userOrderList,
-} from '#shared/schemas/money.ts';
+} from '#shared/schemas/responses/money.ts';
 import {
   completedOrderAheadResponse,
   menuResponse,
@@ -42,8 +48,8 @@ import {
   orderAheadStatusResponse,
   suggestedOrdersResponse,
   upsellSuggestionResponse,
-} from '#shared/schemas/order-ahead.ts';
-import { permissionsRequestForApp, permissionsRequestForUser } from '#shared/schemas/permissions-requests.ts';
+} from '#shared/schemas/responses/order-ahead.ts';
+import { permissionsRequestForApp, permissionsRequestForUser } from '#shared/schemas/responses/permissions-requests.ts';
 import {
   detachedRefundResponse,
   giftCardCreditResponse,
@@ -52,7 +58,7 @@ import {
   merchantFundedCreditResponse,
   oneStepOrderResponse,
   qrCodeValidationResponse,
-} from '#shared/schemas/pos-money.ts';
+} from '#shared/schemas/responses/pos-money.ts';
 import {
   checkOrderResponse,
   checkResponse,
@@ -67,7 +73,7 @@ import {
   merchantOrderV14Response,
   merchantOrderV15Response,
   publishedCheckResponse,
-} from '#shared/schemas/pos.ts';
+} from '#shared/schemas/responses/pos.ts';
 import {
   issuedAccessToken,
   paymentTokenResponse,
@@ -76,8 +82,8 @@ import {
   userResponse,
   userV14,
   userWithAccessToken,
-} from '#shared/schemas/users.ts';
-import { webLinkList } from '#shared/schemas/web-links.ts';
+} from '#shared/schemas/responses/users.ts';
+import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
 
@@ -88,6 +94,9 @@ const openApiDocument = z.looseObject({
   servers: z.array(z.object({ url: z.string() })),
   paths: z.record(z.string(), z.unknown()),
 });
+
+/** The image routes (shared/endpoints/images.ts) answer 302 to a signed URL of the variant. */
+const imageResponses = { 302: null } as const;
 
 const registration = z.object({ registration: z.object({ app_name: z.string(), description: z.string(), facebook: z.boolean() }) });
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
-import { apnsPayload, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from '#shared/push/sender.ts';
+import { apnsPayload, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from '#shared/push/message.ts';
 
 /** Device tokens starting with this are gone for the sandbox (as APNs says of an uninstalled app): the device is dropped. */
 export const SANDBOX_UNREACHABLE_TOKEN_PREFIX = 'DEAD';

@@ -1,6 +1,6 @@
 import { awsClientConfig, loadedOnFirstUse, optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
-import { apnsPayload, type PushMessage, type PushOutcome, type PushPlatform, type PushSender, type PushTarget } from '#shared/push/sender.ts';
+import { apnsPayload, type PushMessage, type PushOutcome, type PushPlatform, type PushSender, type PushTarget } from '#shared/push/message.ts';
 
 /** The platform application of each APNs environment (infra/constructs/push-notifications.ts sets them). */
 const PLATFORM_APPLICATION_ENV: Record<PushPlatform, string> = {

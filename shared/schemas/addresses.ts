@@ -1,10 +1,6 @@
 import * as z from '#shared/schemas/zod.ts';
-import { integerId, roundedDecimal } from './common.ts';
+import { roundedDecimal } from './common.ts';
 import { pathId } from './params.ts';
-import { named } from './registry.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Requests
 
 export const ADDRESS_TYPES = ['billing', 'delivery', 'home', 'other', 'payment', 'shipping', 'work'] as const;
 export type AddressType = (typeof ADDRESS_TYPES)[number];
@@ -75,23 +71,3 @@ export const addressIdParams = z.object({ id: pathId });
 
 export type NewAddress = z.output<typeof createAddressBody>['user_address'];
 export type AddressChanges = z.output<typeof updateAddressBody>['user_address'];
-
-// ---------------------------------------------------------------------------------------------
-// Responses
-
-export const userAddress = named(
-  'UserAddress',
-  z.object({
-    id: integerId,
-    address_type: z.enum(ADDRESS_TYPES),
-    extended_address: z.string(),
-    latitude: z.nullable(z.number()),
-    longitude: z.nullable(z.number()),
-    locality: z.string().check(z.describe('City')),
-    nickname: z.string(),
-    postal_code: z.string(),
-    region: z.string().check(z.describe('State')),
-    street_address: z.string(),
-  }),
-);
-export const userAddressResponse = named('UserAddressResponse', z.object({ user_address: userAddress }));

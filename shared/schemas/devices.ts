@@ -1,6 +1,4 @@
 import * as z from '#shared/schemas/zod.ts';
-import { timestamp } from './common.ts';
-import { named } from './registry.ts';
 
 /**
  * An APNs device token as iOS sends it: hex (upper-case from the SDK; any case accepted and stored upper-case),
@@ -36,20 +34,6 @@ export const apnDeviceRequest = z.object({
   }),
 });
 export type ApnDeviceRequest = z.output<typeof apnDeviceRequest>;
-
-export const apnDeviceResponse = named(
-  'ApnDevice',
-  z.object({
-    apn_device: z.object({
-      token: z.string(),
-      sandbox: z.boolean(),
-      device_identifier: z.nullable(z.string()),
-      user_id: z.number().check(z.int(), z.describe("The user it notifies (the token's)")),
-      app_id: z.number().check(z.int()),
-      registered_at: timestamp,
-    }),
-  }),
-);
 
 /** I18: `DELETE /v15/apn_devices/:token?api_key=` (iOS puts DELETE parameters in the URL). */
 export const apnDeviceDeleteQuery = z.object({

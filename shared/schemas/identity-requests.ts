@@ -1,5 +1,5 @@
 import * as z from '#shared/schemas/zod.ts';
-import { bornAtField, customAttributesField, emailField, genderField, nameField, passwordField, phoneField } from '#shared/schemas/users.ts';
+import { bornAtField, customAttributesField, emailField, genderField, nameField, passwordField, phoneField } from './users.ts';
 
 /**
  * Request bodies of the identity operations added for LevelUp's SDKs (sdk-operations section I):

@@ -2,7 +2,7 @@ import * as z from '#shared/schemas/zod.ts';
 
 /**
  * Path and query parameter schemas shared by handlers. Path parameters that fail their schema answer
- * 404 with an empty body (shared/http/handler.ts): a path that cannot name a resource is not found.
+ * 404 with an empty body (shared/http/inputs.ts): a path that cannot name a resource is not found.
  */
 
 /** A numeric id in a path (`/v15/campaigns/{id}`). */

@@ -1,11 +1,9 @@
 /**
- * Request and response schemas of the POS operations beyond the contract (sdk-operations.md, section
+ * Request schemas of the POS operations beyond the contract (sdk-operations.md, section
  * "POS money"): the classic one-step order, credit checks, gift card value removals, detached refunds,
- * merchant-funded credit grants, progress adjustments and QR code validation.
+ * merchant-funded credit grants, progress adjustments and QR code validation. Their answers: shared/schemas/responses/pos-money.ts.
  */
 import * as z from '#shared/schemas/zod.ts';
-import { cents, integerId, timestamp, uuid } from './common.ts';
-import { named } from './registry.ts';
 import { amounts, itemsSchema } from './money.ts';
 import { pathId } from './params.ts';
 import { PAYMENT_TOKEN_DATA_MAX } from './vocabularies.ts';
@@ -73,32 +71,7 @@ export const oneStepOrderBody = z.object({
 });
 export type OneStepOrderRequest = z.output<typeof oneStepOrderBody>['order'];
 
-export const oneStepOrderResponse = named(
-  'OneStepOrder',
-  z.object({
-    order: z.object({
-      uuid,
-      spend_amount: cents,
-      tip_amount: cents.check(z.describe("From the QR code's tip preference unless the request names one")),
-      total_amount: cents,
-      gift_card_total_amount: cents,
-      gift_card_tip_amount: cents,
-    }),
-  }),
-);
-
 export const locationParams = z.object({ location_id: pathId });
-
-/** GET /v15/locations/:location_id/credit */
-export const locationCreditResponse = named(
-  'LocationCredit',
-  z.object({
-    credit: z.object({
-      total_amount: cents.check(z.describe('Merchant-funded credit plus gift card value the user can spend at the location')),
-      merchant_funded_credit_amount: cents,
-    }),
-  }),
-);
 
 /** GET or POST /v15/locations/:location_id/merchant_funded_credit: the QR code in the query, the body, or a user token. */
 export const merchantFundedCreditQuery = z.object({ payment_token_data: z.optional(paymentTokenData) });
@@ -116,27 +89,12 @@ export const merchantFundedCreditBody = z.pipe(
   ),
   z.transform((body) => body ?? {}),
 );
-export const merchantFundedCreditResponse = named(
-  'MerchantFundedCredit',
-  z.object({
-    merchant_funded_credit: z.object({
-      discount_amount: cents.check(z.describe('Merchant-funded credit the next proposed order can apply')),
-      gift_card_amount: cents.check(z.describe('Gift card value at the merchant (a tender)')),
-      total_amount: cents,
-    }),
-  }),
-);
 
 /** POST /v15/locations/:location_id/get_merchant_funded_gift_card_credit */
 export const giftCardCreditBody = z.object({ get_merchant_funded_gift_card_credit: z.object({ payment_token_data: paymentTokenData }) });
-export const giftCardCreditResponse = named('MerchantFundedGiftCardCredit', z.object({ merchant_funded_gift_card_credit: z.object({ total_amount: cents }) }));
 
 /** POST /v15/qr_code_validations */
 export const qrCodeValidationBody = z.object({ qr_code_validation: z.object({ payment_token_data: paymentTokenData }) });
-export const qrCodeValidationResponse = named(
-  'QrCodeValidation',
-  z.object({ qr_code_validation: z.object({ gift_card: z.boolean(), linked_to_user: z.boolean() }) }),
-);
 
 /** POST /v15/merchants/:merchant_id/gift_card_value_removals: by amount, or reversing an addition by its uuid. */
 export const merchantParams = z.object({ merchant_id: pathId });
@@ -148,16 +106,6 @@ export const giftCardValueRemovalBody = z.object({
   }),
 });
 export type GiftCardValueRemovalRequest = z.output<typeof giftCardValueRemovalBody>['gift_card_value_removal'];
-export const giftCardValueRemovalResponse = named(
-  'GiftCardValueRemoval',
-  z.object({
-    gift_card_value_removal: z.object({
-      removed_value_amount: cents,
-      new_value_at_merchant_amount: cents,
-      old_value_at_merchant_amount: cents,
-    }),
-  }),
-);
 
 /** POST /v15/detached_refunds (and v14) */
 export const detachedRefundBody = z.object({
@@ -183,22 +131,6 @@ export const detachedRefundBody = z.object({
   }),
 });
 export type DetachedRefundRequest = z.output<typeof detachedRefundBody>['detached_refund'];
-export const detachedRefundResponse = named(
-  'DetachedRefund',
-  z.object({
-    detached_refund: z.object({
-      cashier: z.nullable(z.string()),
-      credit_amount: cents,
-      customer_facing_reason: z.nullable(z.string()),
-      identifier_from_merchant: z.nullable(z.string()),
-      internal_reason: z.nullable(z.string()),
-      location_id: integerId,
-      loyalty_id: integerId.check(z.describe("The user's id")),
-      refunded_at: timestamp,
-      register: z.nullable(z.string()),
-    }),
-  }),
-);
 
 /** POST /v15/merchant_funded_credits */
 export const merchantFundedCreditGrantBody = z.object({

@@ -8,6 +8,22 @@ const api = useTestApi();
 /** Against this file's test table unless `env` names another (or none). */
 const admin = (args: string[], env?: Record<string, string | undefined>) => runAdmin(args, env ?? api);
 
+/** create-location's address options: a Boston street address and its coordinates. */
+const BOSTON_ADDRESS = [
+  '--street-address',
+  '1 Main St',
+  '--locality',
+  'Boston',
+  '--region',
+  'MA',
+  '--postal-code',
+  '02110',
+  '--lat',
+  '42.36',
+  '--lng',
+  '-71.06',
+];
+
 function json(result: CliResult): any {
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
@@ -40,18 +56,7 @@ describe('npm run admin', () => {
         'create-location',
         '--merchant-id',
         String(merchant.merchant_id),
-        '--street-address',
-        '1 Main St',
-        '--locality',
-        'Boston',
-        '--region',
-        'MA',
-        '--postal-code',
-        '02110',
-        '--lat',
-        '42.36',
-        '--lng',
-        '-71.06',
+        ...BOSTON_ADDRESS,
         '--time-zone',
         'America/New_York',
         '--fulfillment-types',
@@ -139,25 +144,7 @@ describe('npm run admin', () => {
     const missingMerchant = await admin(['create-app', '--name', 'X', '--merchant-ids', '999999']);
     expect(missingMerchant.code).toBe(1);
     expect(missingMerchant.stderr).toMatch(/Merchant 999999 does not exist/);
-    const badTimeZone = await admin([
-      'create-location',
-      '--merchant-id',
-      '999999',
-      '--street-address',
-      '1 Main St',
-      '--locality',
-      'Boston',
-      '--region',
-      'MA',
-      '--postal-code',
-      '02110',
-      '--lat',
-      '42.36',
-      '--lng',
-      '-71.06',
-      '--time-zone',
-      'Mars/Olympus',
-    ]);
+    const badTimeZone = await admin(['create-location', '--merchant-id', '999999', ...BOSTON_ADDRESS, '--time-zone', 'Mars/Olympus']);
     expect(badTimeZone.code).toBe(1);
     expect(badTimeZone.stderr).toMatch(/time_zone/);
   });

@@ -44,8 +44,9 @@ function imported(file: Source, specifier: string): string | undefined {
 
 function imports(file: Source): { target: string; line: number }[] {
   return file.lines.flatMap((line, index) => {
-    const specifier = /^\s*(?:import|export)\b.*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)/.exec(line);
-    const target = specifier && imported(file, specifier[1] ?? specifier[2] ?? specifier[3]!);
+    // The last alternative is the closing line of an import or export that spans several lines (`} from '...'`).
+    const specifier = /^\s*(?:import|export)\b.*?\bfrom\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\('([^']+)'\)|^\s*\}\s*from\s+'([^']+)'/.exec(line);
+    const target = specifier && imported(file, specifier[1] ?? specifier[2] ?? specifier[3] ?? specifier[4]!);
     return target ? [{ target, line: index + 1 }] : [];
   });
 }
@@ -95,8 +96,10 @@ const MAY_IMPORT: Record<string, string[]> = {
     'shared/push',
   ],
   'shared/http': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/domain'],
-  'shared/openapi': [...LEAVES, 'shared/schemas', 'shared/http', 'functions'],
-  functions: [...LEAVES, 'shared/schemas', 'shared/domain', 'shared/http', 'docs/openapi.json'],
+  'shared/endpoints': [...LEAVES, 'shared/db', 'shared/schemas', 'shared/auth', 'shared/domain', 'shared/http'],
+  // The document describes the domain's catalogues too: the webhooks section reads the events' audiences, retry schedule and signatures.
+  'shared/openapi': [...LEAVES, 'shared/schemas', 'shared/http', 'shared/domain', 'functions'],
+  functions: [...LEAVES, 'shared/schemas', 'shared/domain', 'shared/http', 'shared/endpoints', 'docs/openapi.json'],
 };
 
 describe('what each folder may import (docs/architecture.md)', () => {
@@ -109,6 +112,18 @@ describe('what each folder may import (docs/architecture.md)', () => {
         .filter(({ target }) => part(target) !== from && !allowed.includes(part(target)))
         .map(({ target, line }) => `${file.path}:${line} -> ${target}`);
     });
+    expect(broken).toEqual([]);
+  });
+
+  // Route code shared by several handlers sits above the pipeline: the pipeline never reaches a route, and a
+  // route's code is a handler's, so nothing but a handler (and the tests) imports it.
+  it('lets only functions/ import shared/endpoints (not the pipeline, the OpenAPI generator, infra, scripts or the bench)', () => {
+    const importers = everything.filter((file) => !file.path.startsWith('shared/endpoints/') && !file.path.startsWith('functions/'));
+    const broken = importers.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => target.startsWith('shared/endpoints/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
     expect(broken).toEqual([]);
   });
 
@@ -125,6 +140,104 @@ describe('what each folder may import (docs/architecture.md)', () => {
         .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
     );
     expect([...upward, ...ordersToOrderAhead]).toEqual([]);
+  });
+
+  // The answer schemas are documentation (no function validates what it answers): a function that imported one
+  // would carry and build a module of them at every cold start.
+  it('leaves the answer schemas (shared/schemas/responses) to the document: no function, request schema or domain module imports them', () => {
+    const readers = [...shared, ...functions].filter(not(under('shared/openapi/'))).filter(not(under('shared/schemas/responses/')));
+    const offenders = readers.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => target.startsWith('shared/schemas/responses/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the typed client stands alone (clients/typescript, docs/architecture.md)', () => {
+  const client = sources('clients');
+
+  it('imports nothing of the service: shared/, infra/, functions/, scripts/ stay out, so the folder is copied into an app as it is', () => {
+    expect(client.map((file) => file.path)).toContain('clients/typescript/index.ts');
+    const outside = client.flatMap((file) =>
+      imports(file)
+        .filter(({ target }) => !target.startsWith('clients/typescript/'))
+        .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+    );
+    expect([...outside, ...offending(client, /from '#shared\//)]).toEqual([]);
+  });
+
+  it('keeps index.ts free of Node built-ins: it runs in browsers too (only example.ts is a Node script)', () => {
+    expect(
+      offending(
+        client.filter((file) => file.path === 'clients/typescript/index.ts'),
+        /from 'node:/,
+      ),
+    ).toEqual([]);
+  });
+});
+
+/**
+ * The import circles among `files`, at file level: each strongly connected part of the import graph (Tarjan)
+ * with more than one file, as `a -> b -> ... -> a` paths of repository paths. Type-only and dynamic imports
+ * count: a circle of types still ties two modules together.
+ */
+function importCircles(files: Source[]): string[] {
+  const paths = new Set(files.map((file) => file.path));
+  const edges = new Map(files.map((file) => [file.path, [...new Set(imports(file).map(({ target }) => target))].filter((target) => paths.has(target))]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[] = [];
+  const visit = (path: string): void => {
+    index.set(path, index.size);
+    low.set(path, index.get(path)!);
+    stack.push(path);
+    for (const next of edges.get(path) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(path, Math.min(low.get(path)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(path, Math.min(low.get(path)!, index.get(next)!));
+    }
+    if (low.get(path) !== index.get(path)) return;
+    const part = stack.splice(stack.indexOf(path));
+    if (part.length > 1) circles.push(part.sort().join(' <-> '));
+  };
+  for (const path of paths) if (!index.has(path)) visit(path);
+  return circles;
+}
+
+/**
+ * The only files at the root of shared/domain, each with why it spans areas; everything else lives in its
+ * business area's folder (docs/architecture.md, "shared/domain by business area").
+ */
+const LOOSE_DOMAIN_FILES: Record<string, string> = {
+  'shared/domain/rate-limits.ts': 'the windows of logins (identity), codes (cards, loyalty) and manager confirmations (merchants)',
+};
+
+describe('shared/domain by business area (docs/architecture.md)', () => {
+  it('keeps no loose file at the root of shared/domain but the ones named here', () => {
+    const loose = shared.filter((file) => /^shared\/domain\/[^/]+\.ts$/.test(file.path)).map((file) => file.path);
+    expect(loose).toEqual(Object.keys(LOOSE_DOMAIN_FILES).sort());
+  });
+
+  // "Back up": a module at the root of shared/domain imports from an area folder below it (shared/domain/<area>/).
+  // The root holds only what several areas use, so it depends on none of them; areas import each other freely,
+  // as long as no circle runs through them (next rule).
+  it('imports nothing back up: the root of shared/domain imports no area', () => {
+    const backUp = shared
+      .filter((file) => /^shared\/domain\/[^/]+\.ts$/.test(file.path))
+      .flatMap((file) =>
+        imports(file)
+          .filter(({ target }) => /^shared\/domain\/[^/]+\//.test(target))
+          .map(({ target, line }) => `${file.path}:${line} -> ${target}`),
+      );
+    expect(backUp).toEqual([]);
+  });
+
+  it('has no import circle anywhere inside shared/ (file level)', () => {
+    expect(importCircles(shared)).toEqual([]);
   });
 });
 
@@ -169,14 +282,16 @@ describe('one way to do each thing', () => {
   });
 
   it('declares handler responses plainly: adding a route needs no bundling incantation (issue 35)', () => {
-    expect(offending([...functions, ...shared.filter(under('shared/http/'))], /OMIT_RESPONSE_SCHEMAS/)).toEqual([]);
+    expect(offending([...functions, ...shared.filter(under('shared/http/')), ...shared.filter(under('shared/endpoints/'))], /OMIT_RESPONSE_SCHEMAS/)).toEqual(
+      [],
+    );
   });
 });
 
 describe('size', () => {
   const MONEY = [
     /^shared\/domain\/orders\//,
-    /^shared\/domain\/money\/(ledger|gift-cards|idempotency)\.ts$/,
+    /^shared\/domain\/money\/(ledger|accounts|gift-cards|idempotency)\.ts$/,
     /^shared\/domain\/loyalty\/order-effects\.ts$/,
     /^shared\/db\/(transactions|reads|transient)\.ts$/,
   ];
@@ -185,5 +300,11 @@ describe('size', () => {
     const money = shared.filter((file) => MONEY.some((pattern) => pattern.test(file.path)));
     expect(money.length).toBeGreaterThanOrEqual(12);
     expect(money.filter((file) => file.lines.length > 400).map((file) => `${file.path}: ${file.lines.length} lines`)).toEqual([]);
+  });
+});
+
+describe('no import circles outside shared/', () => {
+  it.each(['infra', 'scripts'])('has no import circle inside %s/', (folder) => {
+    expect(importCircles(sources(folder))).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { runAdmin } from '../support/admin.ts';
 import { useTestApi } from '../support/api.ts';
 import { CLIENT_ID_LIMIT, oversizedIds } from '../support/client-sized-ids.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
-import { locationFixture } from '../support/locations.ts';
+import { V14_LOCATION_OPTIONAL_LINKS, locationFixture } from '../support/locations.ts';
 import { orderWorld, type OrderWorld } from '../support/money.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 
@@ -50,15 +50,7 @@ describe('issue 34.6: menu links are absolute URLs or null, never ""', () => {
     expect(v14.status, v14.text).toBe(200);
     // The iOS v14 fixture has a string in every URL field: ours are strings too where there is something to link.
     expectShapeOf(v14.body, iosV14, {
-      nullable: [
-        '$.location.twitter_url',
-        '$.location.yelp_url',
-        '$.location.facebook_url',
-        '$.location.opentable_url',
-        '$.location.newsletter_url',
-        '$.location.foodler_url',
-        '$.location.phone',
-      ],
+      nullable: V14_LOCATION_OPTIONAL_LINKS,
     });
     const v15 = await api.call('GET', `/v15/locations/${location.location_id}`);
     const merchantList = await api.call('GET', `/v15/merchants/${merchant.merchant.merchant_id}/locations`);

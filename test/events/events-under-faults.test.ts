@@ -18,7 +18,7 @@ import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
 import { startLocalEventStream, type LocalEventStream } from '../../scripts/local/event-stream.ts';
 import { startTestApi, useTestApi } from '../support/api.ts';
-import { orderWorld, type OrderWorld } from '../support/money.ts';
+import { orderWorld, proposeBody, type OrderWorld } from '../support/money.ts';
 import { createEndpoint, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 import { callWithRetries, inParallel, newRetryLog } from '../faults/retrying-client.ts';
 
@@ -59,14 +59,7 @@ describe('events under DynamoDB faults, with the stream reader down during the c
         const proposed = await callWithRetries(api, log, `propose ${label}`, 'POST', '/v15/proposed_orders', {
           token: world.merchant.token,
           headers: { 'Idempotency-Key': `${label}-propose` },
-          body: {
-            proposed_order: {
-              location_id: world.location.location_id,
-              payment_token_data: world.user.user.payment_token_data,
-              spend_amount: 1000,
-              tax_amount: 0,
-            },
-          },
+          body: proposeBody(world),
         });
         expect(proposed.status, proposed.text).toBe(200);
         const completed = await callWithRetries(api, log, `complete ${label}`, 'POST', '/v15/completed_orders', {

@@ -9,11 +9,10 @@ process.env.DYNAMODB_FAULTS = 'rate=1,seed=1,kinds=500,timeout';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFaultsActive } from '#shared/db/faults.ts';
-import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
 import { useTestApi } from '../support/api.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, startOrderAheadTestApi, startWaterPickup } from '../support/order-ahead.ts';
 
 /** Validate attempts per order uuid, and how many of an order's first attempts DynamoDB fails. */
 const attempts = new Map<string, number>();
@@ -64,16 +63,7 @@ async function startOrder(failFirstAttempts: number) {
   nextOrderFailures = failFirstAttempts;
   const fixture = await orderAheadLocationFixture();
   const customer = await orderAheadUserFixture(fixture.app.app_id);
-  const started = await api.call('POST', '/v15/order_ahead/orders', {
-    token: customer.token,
-    body: {
-      order: {
-        location_id: fixture.location.location_id,
-        conveyance: { fulfillment_type: 'pickup' },
-        items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }],
-      },
-    },
-  });
+  const started = await startWaterPickup(api, customer.token, fixture.location.location_id);
   expect(started.status).toBe(200);
   return { uuid: started.body.order.uuid as string, customer, orderUrl: started.body.order.order_url as string };
 }

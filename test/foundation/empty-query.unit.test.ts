@@ -5,7 +5,7 @@ import { contextWithRemaining, publicPostEvent } from '../support/lambda-invocat
 
 /**
  * A request without a query string: the pipeline keeps a query schema's answer to `{}` per process
- * (shared/http/handler.ts, parseQuery). Each request must still get exactly what parsing `{}` gives, as a
+ * (shared/http/inputs.ts, parseQuery). Each request must still get exactly what parsing `{}` gives, as a
  * copy of its own, and a schema that refuses `{}` must keep refusing it.
  */
 const invoke = async (handler: ReturnType<typeof apiHandler>, query?: Record<string, string>) => {

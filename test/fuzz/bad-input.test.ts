@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES } from '#shared/http/inputs.ts';
 import { auditLedger } from '#shared/domain/money/ledger.ts';
 import { REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';

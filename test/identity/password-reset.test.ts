@@ -3,35 +3,21 @@
  * SES v2 emulator, its link opened in the browser, a new password set on the API's own page; then the new
  * password logs in, the old one and every other token of the account fail, and the link works once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { sha256 } from '#shared/auth/secrets.ts';
 import { useTestApi } from '../support/api.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { mailTo, resetLinkIn } from '../support/mailbox.ts';
 import { startEventPipeline } from '../support/webhooks.ts';
 
-/** Debian's Chromium, as the docs page test drives it (playwright-core never downloads a browser). */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 const api = useTestApi();
 let app: Awaited<ReturnType<typeof appFixture>>;
-let userDataDir: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 // The reset email is composed and sent from the table's stream, after the answer.
 let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
@@ -39,13 +25,12 @@ let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
 beforeAll(async () => {
   pipeline = await startEventPipeline(api);
   app = await appFixture();
-  userDataDir = mkdtempSync(join(tmpdir(), 'password-reset-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  chromium = await launchChromium('password-reset');
+  browser = chromium.browser;
 });
 afterAll(async () => {
   await pipeline?.stop();
-  await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await chromium?.close();
 });
 
 const logIn = (username: string, password: string) =>

@@ -14,6 +14,7 @@ import { TOKEN_LIFETIME_SECONDS } from '#shared/auth/tokens.ts';
 import { ACCOUNT_LOGIN_FAILURES, CARD_VAULT_ATTEMPTS, CLIENT_LOGIN_FAILURES, windowKey } from '#shared/domain/rate-limits.ts';
 import { MAX_AUTHORIZATION_LENGTH } from '#shared/auth/header.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
+import { endWindow } from '../support/rate-limit-windows.ts';
 import { useTestApi, type ApiCall, type TestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 
@@ -26,18 +27,6 @@ beforeAll(async () => {
 
 function logIn(username: string, password: string, from: string, version = 'v15') {
   return api.call('POST', `/${version}/access_tokens`, { localAddress: from, body: { access_token: { api_key: app.apiKey, username, password } } });
-}
-
-/** Ends a lockout window now, as if 15 minutes had passed. */
-async function endWindow(key: { pk: string; sk: string }) {
-  await db().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: key,
-      UpdateExpression: 'SET ends_at = :now',
-      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
-    }),
-  );
 }
 
 describe('login protection', () => {

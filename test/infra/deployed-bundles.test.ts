@@ -3,7 +3,8 @@
  * function the stack deploys is bundled as its NodejsFunction bundles it (infra/esbuild-options.ts mirrors
  * API_FUNCTION_BUNDLING, with the function's own constants), and esbuild's metafile names the modules each
  * bundle holds. The list of test-only modules is TEST_ONLY_MODULES (infra/constructs/api-function.ts), plus
- * every devDependency of package.json.
+ * every devDependency of package.json. Nor does what only the OpenAPI document runs (DOCUMENT_ONLY_MODULES beside it):
+ * no function validates its answers, so none should carry their schemas.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { App } from 'aws-cdk-lib';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction, handlerEntry, PROJECT_ROOT, TEST_ONLY_MODULES } from '../../infra/constructs/api-function.ts';
+import { ApiFunction, DOCUMENT_ONLY_MODULES, handlerEntry, PROJECT_ROOT, TEST_ONLY_MODULES } from '../../infra/constructs/api-function.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 
@@ -26,14 +27,28 @@ function packageOf(input: string): string | undefined {
   return /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
 }
 
-/** What a bundle carries (its output's inputs: a module parsed but shaken out entirely is not in it) that serves only tests, the bench or `npm start`. */
+/** What a bundle carries: its output's inputs (a module parsed but shaken out entirely is not in it). */
+function bundledInputs(metafile: Metafile): string[] {
+  return Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+}
+
+/** Whether a project path is one of `modules` (a trailing `/` names a folder). */
+function listed(input: string, modules: readonly string[]): boolean {
+  return modules.some((module) => (module.endsWith('/') ? input.startsWith(module) : input === module));
+}
+
+/** What a bundle carries that serves only tests, the bench or `npm start`. */
 function testOnlyInputs(metafile: Metafile): string[] {
-  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
-  return inputs.filter((input) => {
+  return bundledInputs(metafile).filter((input) => {
     const name = packageOf(input);
     if (name !== undefined) return TEST_ONLY_PACKAGES.has(name);
-    return TEST_ONLY_MODULES.project.some((module) => (module.endsWith('/') ? input.startsWith(module) : input === module));
+    return listed(input, TEST_ONLY_MODULES.project);
   });
+}
+
+/** What a bundle carries that only the OpenAPI document runs. */
+function documentOnlyInputs(metafile: Metafile): string[] {
+  return bundledInputs(metafile).filter((input) => listed(input, DOCUMENT_ONLY_MODULES));
 }
 
 let outdir: string;
@@ -89,5 +104,28 @@ describe('deployed bundles hold no test-only module', () => {
         found.some((input) => input === module || packageOf(input) === module),
         `${module} in ${found.join(', ')}`,
       ).toBe(true);
+  });
+});
+
+describe('deployed bundles hold none of the OpenAPI document', () => {
+  it('no bundle includes a DOCUMENT_ONLY_MODULES module: functions do not run the schemas of their answers', () => {
+    const offenders = [...metafiles].flatMap(([name, metafile]) => documentOnlyInputs(metafile).map((input) => `${name}: ${input}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('a function that imported an answer schema would carry its module, and the check above would name it', async () => {
+    const { metafile } = await build({
+      ...apiFunctionEsbuildOptions({}, outdir),
+      entryPoints: undefined,
+      stdin: {
+        contents: "import { proposedOrderResponse } from '#shared/schemas/responses/money.ts'; export const handler = () => proposedOrderResponse;",
+        resolveDir: PROJECT_ROOT,
+        sourcefile: 'entry.ts',
+        loader: 'ts',
+      },
+      metafile: true,
+      write: false,
+    });
+    expect(documentOnlyInputs(metafile)).toContain('shared/schemas/responses/money.ts');
   });
 });

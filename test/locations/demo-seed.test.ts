@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { walkPages } from '../support/paging.ts';
-import { printWalkthrough, seedDemoIfEmpty, type Demo } from '../../scripts/demo/seed.ts';
+import type { Demo } from '../../scripts/demo/context.ts';
+import { printWalkthrough, seedDemoIfEmpty } from '../../scripts/demo/seed.ts';
 
 const api = useTestApi();
 let directory: string;

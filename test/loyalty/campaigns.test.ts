@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
-import { campaignFixture } from '../support/loyalty.ts';
-import { REPRESENTATION_TYPES, type RepresentationType } from '#shared/domain/loyalty/representations.ts';
+import { LOYALTY_REPRESENTATION_OF_KIND, campaignFixture } from '../support/loyalty.ts';
+import { REPRESENTATION_TYPES } from '#shared/domain/loyalty/representations.ts';
 import type { CampaignItem, CampaignKind } from '#shared/domain/loyalty/campaigns.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 
@@ -133,14 +133,7 @@ describe('GET /v15/campaigns/:id/:representation_type', () => {
   });
 
   it('answers 404 with an empty body for a representation that does not apply to the campaign kind', async () => {
-    const applicable: Record<string, RepresentationType> = {
-      spend: 'spend_based_loyalty_v1',
-      item: 'item_based_loyalty_v1',
-      visit: 'visit_based_loyalty_v1',
-      item_gift_card: 'item_based_gift_card_loyalty_v1',
-      spend_gift_card: 'spend_based_gift_card_loyalty_v1',
-      custom_progress: 'custom_progress_based_v1',
-    };
+    const applicable = LOYALTY_REPRESENTATION_OF_KIND;
     for (const [kind, campaign] of Object.entries(campaigns)) {
       for (const type of REPRESENTATION_TYPES) {
         if (type === 'basic_v1' || type === applicable[kind]) continue;

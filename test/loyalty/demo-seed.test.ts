@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { seedLoyalty } from '../../scripts/demo/loyalty.ts';
-import type { DemoContext } from '../../scripts/demo/seed.ts';
+import type { DemoContext } from '../../scripts/demo/context.ts';
+import { LOYALTY_REPRESENTATION_OF_KIND } from '../support/loyalty.ts';
 
 const api = useTestApi();
 
@@ -19,14 +20,7 @@ describe('seedLoyalty (demo data)', () => {
       locked_campaign_id: number;
     };
     const { token } = await userFixture(app.app_id);
-    const representation: Record<string, string> = {
-      spend: 'spend_based_loyalty_v1',
-      item: 'item_based_loyalty_v1',
-      visit: 'visit_based_loyalty_v1',
-      item_gift_card: 'item_based_gift_card_loyalty_v1',
-      spend_gift_card: 'spend_based_gift_card_loyalty_v1',
-      custom_progress: 'custom_progress_based_v1',
-    };
+    const representation = LOYALTY_REPRESENTATION_OF_KIND;
     expect(Object.keys(demo.campaigns).sort()).toEqual(Object.keys(representation).sort());
     for (const [kind, id] of Object.entries(demo.campaigns)) {
       expect((await api.call('GET', `/v15/campaigns/${id}/${representation[kind]}`, { token })).status, kind).toBe(200);

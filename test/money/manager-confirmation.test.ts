@@ -3,12 +3,13 @@
  * stack: the contract's 422 for the first wrong codes, then 429 with Retry-After for the order (5) or the
  * merchant (20) until the 15-minute window passes, even for the right code; concurrent guesses cannot outrun it.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { codesMatch } from '#shared/domain/merchants/manager-confirmation.ts';
 import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, windowKey } from '#shared/domain/rate-limits.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
+import { endWindow } from '../support/rate-limit-windows.ts';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
@@ -28,18 +29,6 @@ async function completedOrder(world: OrderWorld): Promise<string> {
 
 const orderWindow = (world: OrderWorld, uuid: string) => windowKey(MANAGER_CODE_ORDER_FAILURES, `${world.merchant.merchant.merchant_id}#${uuid}`);
 const merchantWindow = (world: OrderWorld) => windowKey(MANAGER_CODE_MERCHANT_FAILURES, String(world.merchant.merchant.merchant_id));
-
-/** Ends a window now, as if 15 minutes had passed. */
-async function endWindow(key: { pk: string; sk: string }) {
-  await db().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: key,
-      UpdateExpression: 'SET ends_at = :now',
-      ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
-    }),
-  );
-}
 
 async function windowCount(key: { pk: string; sk: string }): Promise<number> {
   return Number((await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item?.count ?? 0);

@@ -2,21 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { complete, loadGiftCard, orderWorld, placeOrder, propose } from '../support/money.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { complete, loadGiftCard, orderWorld, placeOrder, propose, worldBalances } from '../support/money.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
-
-const balances = async (world: Awaited<ReturnType<typeof orderWorld>>) => {
-  const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([
-    getBalance(giftCardAccountKey(userId, merchantId)),
-    getBalance(creditAccountKey(userId, merchantId)),
-    getBalance(cardAccountKey(userId, merchantId)),
-  ]);
-  return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
-};
 
 describe('POST /v15/proposed_orders', () => {
   it('answers the uuid and the merchant-funded credit the customer can apply (C# client body)', async () => {
@@ -83,7 +73,7 @@ describe('POST /v15/completed_orders', () => {
       },
     });
     expect(response.body.order.uuid).not.toBe(proposed.body.proposed_order.uuid);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 10 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 10 });
   });
 
   it('accepts a null applied_discount_amount (discounts disabled client)', async () => {
@@ -98,7 +88,7 @@ describe('POST /v15/completed_orders', () => {
     const world = await orderWorld({ credit: 300 });
     const response = await placeOrder(api, world, { spend_amount: 1000, applied_discount_amount: 300, tip_amount: 150 });
     expect(response.body.order).toMatchObject({ spend_amount: 1000, tip_amount: 150, total_amount: 1150, gift_card_total_amount: 0 });
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 850 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 850 });
   });
 
   it('rejects an applied discount above the credit available', async () => {
@@ -106,7 +96,7 @@ describe('POST /v15/completed_orders', () => {
     const response = await placeOrder(api, world, { applied_discount_amount: 301 });
     expect(response.status).toBe(422);
     expect(response.body[0].error).toMatchObject({ object: 'order', property: 'applied_discount_amount', code: 'exceeds_available' });
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 300, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 300, card: 0 });
   });
 
   it('pays with gift card value at the merchant first, tip included', async () => {
@@ -124,7 +114,7 @@ describe('POST /v15/completed_orders', () => {
       tip_amount: 200,
       total_amount: 1200,
     });
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 100 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 100 });
   });
 
   it('rule 2: partial authorization approves what the card has', async () => {
@@ -132,7 +122,7 @@ describe('POST /v15/completed_orders', () => {
     const response = await placeOrder(api, world, { spend_amount: 2000, partial_authorization_allowed: true });
     expect(response.status).toBe(200);
     expect(response.body.order).toMatchObject({ spend_amount: 1500, total_amount: 1500 });
-    expect(await balances(world)).toMatchObject({ card: 1500 });
+    expect(await worldBalances(world)).toMatchObject({ card: 1500 });
   });
 
   it('rule 3: without partial authorization an insufficient balance or a decline is rejected and changes nothing', async () => {
@@ -143,7 +133,7 @@ describe('POST /v15/completed_orders', () => {
     expect(rejected.body).toEqual([
       { error: { object: 'order', property: 'base', message: expect.stringContaining('insufficient funds'), code: 'insufficient_funds' } },
     ]);
-    expect(await balances(limited)).toEqual({ giftCard: 0, credit: 100, card: 0 });
+    expect(await worldBalances(limited)).toEqual({ giftCard: 0, credit: 100, card: 0 });
     // The proposed order is still there to complete another way.
     const retried = await complete(api, limited, proposed.body.proposed_order.uuid, { spend_amount: 1600, applied_discount_amount: 100 });
     expect(retried.status).toBe(200);
@@ -152,7 +142,7 @@ describe('POST /v15/completed_orders', () => {
     const declined = await placeOrder(api, declines, { partial_authorization_allowed: true });
     expect(declined.status).toBe(422);
     expect(declined.body).toEqual([{ error: { object: 'order', property: 'base', message: 'Sorry. We cannot charge the credit card at this time.' } }]);
-    expect(await balances(declines)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(declines)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('rule 4: a user without a card gets loyalty only with partial authorization', async () => {
@@ -182,7 +172,7 @@ describe('POST /v15/completed_orders', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body.order).toMatchObject({ spend_amount: 250, gift_card_total_amount: 0, tip_amount: 0, total_amount: 250 });
-    expect(await balances(world)).toEqual({ giftCard: 5000, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 5000, credit: 0, card: 0 });
   });
 
   it("rejects another merchant's token, an unknown or another user's QR code and another merchant's location", async () => {
@@ -212,7 +202,7 @@ describe('POST /v15/completed_orders', () => {
     const missingLocation = await complete(api, world, uuid, { location_id: 999_999 });
     expect(missingLocation.status).toBe(422);
     expect(missingLocation.body).toEqual([{ error: { object: 'order', property: 'location_id', message: "Location can't be blank", code: 'not_found' } }]);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('limits identifier_from_merchant to 10 characters and receipt_message_html to 1000 characters of a, br, p, strong', async () => {
@@ -250,7 +240,7 @@ describe('POST /v15/completed_orders', () => {
       expect(response.status).toBe(409);
       expect(response.body[0].error).toMatchObject({ object: 'order', property: 'base', code: 'in_progress' });
     }
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
     const again = await complete(api, world, uuid, { spend_amount: 900, applied_discount_amount: 100 });
     expect(again.status).toBe(200);
     expect(again.text).toBe(won[0]!.text);

@@ -9,23 +9,14 @@ import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
+import { loadGiftCard, orderWorld, type OrderWorld, worldBalances } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
 
-const balances = async (world: OrderWorld) => {
-  const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([
-    getBalance(giftCardAccountKey(userId, merchantId)),
-    getBalance(creditAccountKey(userId, merchantId)),
-    getBalance(cardAccountKey(userId, merchantId)),
-  ]);
-  return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
-};
 const csharp = payload('csharp_v15_orders__create.json');
 const docs = payload('docs_v14_orders__create.json');
 const csharpBody = (world: OrderWorld, fields: Record<string, unknown> = {}) => ({
@@ -45,7 +36,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(response.status, response.text).toBe(csharp.response_status);
     for (const key of Object.keys(csharp.response_body.order)) expect(response.body.order).toHaveProperty(key);
     expect(response.body.order).toMatchObject({ uuid: expect.stringMatching(/^[0-9a-f]{32}$/), spend_amount: 997, tip_amount: 0, total_amount: 997 });
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 997 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 997 });
     // The customer sees it among their orders, with the POS's items.
     const detail = await api.call('GET', `/v15/orders/${response.body.order.uuid}`, { token: world.user.token });
     expect(detail.body.order).toMatchObject({
@@ -98,7 +89,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     );
     expect(ruby.status, ruby.text).toBe(200);
     expect(ruby.body.order.spend_amount).toBe(10);
-    expect(await balances(world)).toMatchObject({ card: 30 });
+    expect(await worldBalances(world)).toMatchObject({ card: 30 });
   });
 
   it("takes the tip from the app's preference on the scanned code unless the request names one", async () => {
@@ -118,7 +109,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     );
     expect(excessive.status).toBe(422);
     expect(excessive.body[0].error).toMatchObject({ object: 'order', property: 'payment_token_data', code: 'invalid_preferences' });
-    expect(await balances(world)).toMatchObject({ card: 1150 + 3000 });
+    expect(await worldBalances(world)).toMatchObject({ card: 1150 + 3000 });
   });
 
   it('pays as a completion does: applied discount, then gift card value, then the card; partial authorization approves what the card has', async () => {
@@ -129,7 +120,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     });
     const response = await order(world, csharpBody(world, { spend_amount: 1500, applied_discount_amount: 200, items: [] }));
     expect(response.body.order).toMatchObject({ spend_amount: 1500, total_amount: 1500, gift_card_total_amount: 1000 });
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 300 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 300 });
 
     const limited = await orderWorld({ card: 'limited-funds' });
     const partial = await order(limited, csharpBody(limited, { spend_amount: 2000, partial_authorization_allowed: true, items: [] }));
@@ -142,7 +133,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     const declined = await order(declines, csharpBody(declines, { items: [] }));
     expect(declined.status).toBe(422);
     expect(declined.body).toEqual(docs.errors[1].response_body);
-    expect(await balances(declines)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(declines)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('answers the documented errors', async () => {
@@ -187,7 +178,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     expect(invalid.status).toBe(401);
     const tooLong = await order(world, csharpBody(world, { identifier_from_merchant: '12345678901' }));
     expect(tooLong.status).toBe(422);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('leaves no source behind when refused, before the settlement (a discount over the spend) or after a declined charge', async () => {
@@ -224,7 +215,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
       }),
     );
     expect(left.Items).toEqual([]);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
   });
 
   it('charges once for 10 concurrent requests with one Idempotency-Key, and replays the answer', async () => {
@@ -241,7 +232,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
     const replay = await order(world, csharpBody(world, { spend_amount: 500, items: [] }), { headers });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(succeeded[0]!.body);
-    expect(await balances(world)).toMatchObject({ card: 500 });
+    expect(await worldBalances(world)).toMatchObject({ card: 500 });
   });
 
   it('leaves the ledger balanced', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { orderWorld, propose, type OrderWorld } from '../support/money.ts';
+import { orderWorld, propose, proposeBody, type OrderWorld } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { keys } from '#shared/db/keys.ts';
 import { placeOneStepOrder, readOneStepParties } from '#shared/domain/orders/one-step.ts';
@@ -26,18 +26,7 @@ const oneStep = (world: OrderWorld, fields: Record<string, unknown> = {}, author
     },
   });
 
-const proposal = (world: OrderWorld) =>
-  proposedOrderBody.parse({
-    proposed_order: {
-      location_id: world.location.location_id,
-      payment_token_data: world.user.user.payment_token_data,
-      spend_amount: 1000,
-      tax_amount: 0,
-      exemption_amount: 0,
-      partial_authorization_allowed: false,
-      items: [],
-    },
-  }).proposed_order;
+const proposal = (world: OrderWorld) => proposedOrderBody.parse(proposeBody(world)).proposed_order;
 
 const failedRead = () => Promise.reject(Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' }));
 

@@ -2,21 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
-import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { auditLedger, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { loadGiftCard, orderWorld, placeOrder, type OrderWorld, worldBalances } from '../support/money.ts';
+import { auditLedger, getBalance } from '#shared/domain/money/ledger.ts';
 import { detachedAccountKey } from '#shared/domain/orders/detached-refunds.ts';
 
 const api = useTestApi();
-
-const balances = async (world: OrderWorld) => {
-  const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-  const [giftCard, credit, card] = await Promise.all([
-    getBalance(giftCardAccountKey(userId, merchantId)),
-    getBalance(creditAccountKey(userId, merchantId)),
-    getBalance(cardAccountKey(userId, merchantId)),
-  ]);
-  return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
-};
 
 const refund = (world: OrderWorld, uuid: string, options: { body?: unknown; token?: string; version?: 'v14' | 'v15'; headers?: Record<string, string> } = {}) =>
   api.call('POST', `/${options.version ?? 'v14'}/orders/${uuid}/refund`, {
@@ -34,7 +24,7 @@ describe('POST /v14/orders/:uuid/refund', () => {
     });
     const completed = await placeOrder(api, world, { spend_amount: 2000, applied_discount_amount: 300, tip_amount: 100 });
     expect(completed.status).toBe(200);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });
 
     const response = await refund(world, completed.body.order.uuid);
     expect(response.status).toBe(200);
@@ -53,13 +43,13 @@ describe('POST /v14/orders/:uuid/refund', () => {
         user_display_name: 'Test U.',
       },
     });
-    expect(await balances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
 
     // Sent again (a POS whose answer was lost): the refunded order, nothing refunded twice (issue 34.2).
     const second = await refund(world, completed.body.order.uuid);
     expect(second.status).toBe(200);
     expect(second.text).toBe(response.text);
-    expect(await balances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 1000, credit: 300, card: 0 });
   });
 
   it('answers 404 with an empty body for an unknown order', async () => {
@@ -75,7 +65,7 @@ describe('POST /v14/orders/:uuid/refund', () => {
     const other = await merchantFixture(world.app.app_id);
     const response = await refund(world, completed.body.order.uuid, { token: other.token });
     expect(response.status).toBe(401);
-    expect(await balances(world)).toMatchObject({ card: 1000 });
+    expect(await worldBalances(world)).toMatchObject({ card: 1000 });
   });
 
   it('requires the manager confirmation when the merchant has one', async () => {
@@ -104,7 +94,7 @@ describe('POST /v14/orders/:uuid/refund', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => refund(world, completed.body.order.uuid)));
     for (const response of responses) expect(response.status, response.text).toBe(200);
     expect(new Set(responses.map((response) => response.text)).size).toBe(1);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 100, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 100, card: 0 });
   });
 
   it('leaves a ledger that matches every balance, none negative', async () => {
@@ -139,12 +129,12 @@ describe('detached refunds count against an order refund (issue 33, "double refu
     expect(order.status, order.text).toBe(200);
     const detached = await refundDetached(world, 10_000);
     expect(detached.status, detached.text).toBe(200);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 10_000, card: 10_000 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 10_000, card: 10_000 });
 
     const refunded = await refundWithCode(world, order.body.order.uuid);
     expect(refunded.status, refunded.text).toBe(200);
     // The card has its $100 back; the $100 of detached credit it paid for is gone with it.
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
     expect(await detachedOutstanding(world)).toBe(0);
     // Nothing left to give: a new detached refund finds no charges to cover it.
     expect((await refundDetached(world, 100)).status).toBe(422);
@@ -157,11 +147,11 @@ describe('detached refunds count against an order refund (issue 33, "double refu
     expect((await refundDetached(world, 8_000)).status).toBe(200);
     // The customer spends 3000 of the detached credit on a third order (charged 2000).
     expect((await placeOrder(api, world, { spend_amount: 5_000, applied_discount_amount: 3_000 })).status).toBe(200);
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 5_000, card: 17_000 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 5_000, card: 17_000 });
 
     expect((await refundWithCode(world, first.body.order.uuid)).status).toBe(200);
     // 7000 of charges are left, so 1000 of the 8000 of detached refunds is no longer covered: taken back.
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 4_000, card: 7_000 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 4_000, card: 7_000 });
     expect(await detachedOutstanding(world)).toBe(7_000);
   });
 
@@ -172,7 +162,7 @@ describe('detached refunds count against an order refund (issue 33, "double refu
     expect(refunded.status, refunded.text).toBe(200);
     expect([200, 409, 422]).toContain(detached.status);
     // Whichever committed first, the customer holds no credit the card's remaining charges do not cover.
-    expect(await balances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
+    expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 0 });
     expect(await detachedOutstanding(world)).toBe(0);
   });
 

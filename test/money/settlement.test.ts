@@ -5,8 +5,7 @@ import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../s
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { settleOrder } from '#shared/domain/orders/settlement.ts';
-import { holdCustomer } from '#shared/domain/orders/customer-lease.ts';
-import { claimSource } from '#shared/domain/orders/lease.ts';
+import { acquireClaim, acquireHold } from '#shared/domain/orders/lease.ts';
 import { auditLedger, cardAccountKey, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { getProposedOrder } from '#shared/domain/orders/proposals.ts';
 import { createCampaign } from '#shared/domain/loyalty/campaigns.ts';
@@ -61,7 +60,7 @@ describe('settlement saga', () => {
     const uuid = (await propose(api, world)).body.proposed_order.uuid;
     const source = { key: keys.proposedOrder(uuid), fromState: 'proposed', toState: 'completed', state: 'proposed', uuid };
     const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
-    const acquired = { hold: await holdCustomer(userId, merchantId, uuid), claim: await claimSource(source) };
+    const acquired = { hold: await acquireHold(userId, merchantId, uuid), claim: await acquireClaim(source) };
     await expect(
       settleOrder({
         kind: 'in_store',
@@ -128,15 +127,18 @@ describe('settlement saga', () => {
 });
 
 describe('credit earned through loyalty', () => {
-  it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
-    const world = await orderWorld();
-    await createCampaign({
+  const spendTenEarnFive = (world: OrderWorld) =>
+    createCampaign({
       merchant_id: world.merchant.merchant.merchant_id,
       kind: 'spend',
       title: 'Spend $10, get $5',
       required_spend_amount: 1000,
       earn_amount: 500,
     });
+
+  it('credits what loyalty earns in the completion transaction and reverses it on refund', async () => {
+    const world = await orderWorld();
+    await spendTenEarnFive(world);
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(earned.status).toBe(200);
     expect(await balance(world, 'credit')).toBe(500);
@@ -151,13 +153,7 @@ describe('credit earned through loyalty', () => {
 
   it('claws back earned credit already spent: the refund goes ahead and the credit balance goes negative', async () => {
     const world = await orderWorld();
-    await createCampaign({
-      merchant_id: world.merchant.merchant.merchant_id,
-      kind: 'spend',
-      title: 'Spend $10, get $5',
-      required_spend_amount: 1000,
-      earn_amount: 500,
-    });
+    await spendTenEarnFive(world);
     const earned = await placeOrder(api, world, { spend_amount: 1000 });
     expect(await balance(world, 'credit')).toBe(500);
     const spending = await placeOrder(api, world, { spend_amount: 400, applied_discount_amount: 300 });

@@ -1,40 +1,32 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '#shared/domain/events/catalogue.ts';
 import { routes } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
-
-/** Debian's Chromium (`.ci/run` installs it when missing); playwright-core never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-/** Without the background-networking flags Chromium keeps dialing out, and this machine has no network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from '../support/chromium.ts';
 
 const api = useTestApi();
-let userDataDir: string;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 
 beforeAll(async () => {
-  userDataDir = mkdtempSync(join(tmpdir(), 'docs-page-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  chromium = await launchChromium('docs-page');
+  browser = chromium.browser;
 });
 
+/**
+ * Swagger UI parses and renders the whole document (its webhooks and examples included) before it shows an
+ * operation: on a loaded two-core machine that takes longer than Playwright's 30 s default.
+ */
+const RENDER_WAIT = { timeout: 150_000 };
+const PAGE_TEST = { timeout: 240_000 };
+
 afterAll(async () => {
-  await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await chromium?.close();
 });
 
 describe('the docs page in a browser', () => {
-  it('renders every operation of the route table, loading nothing from outside this API', async () => {
+  it('renders every operation of the route table and every webhook, loading nothing from outside this API', PAGE_TEST, async () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
@@ -43,11 +35,12 @@ describe('the docs page in a browser', () => {
 
     const response = await page.goto(`${api.baseUrl}/docs`);
     expect(response?.status()).toBe(200);
-    // Swagger UI renders one .opblock per operation once it has fetched and parsed /openapi.json.
+    // Swagger UI renders one .opblock per operation and per webhook (its name as the path) once it has fetched and parsed /openapi.json.
+    const expected = [...routes.map((route) => `${route.method} ${route.path}`), ...EVENT_TYPES.map((type) => `POST ${type}`)];
     await page
       .locator('.opblock')
-      .nth(routes.length - 1)
-      .waitFor();
+      .nth(expected.length - 1)
+      .waitFor(RENDER_WAIT);
 
     const shown = await page.$$eval('.opblock', (blocks) =>
       blocks.map((block) => ({
@@ -58,7 +51,7 @@ describe('the docs page in a browser', () => {
         deprecated: block.classList.contains('opblock-deprecated'),
       })),
     );
-    expect(shown.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
+    expect(shown.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
     for (const operation of shown) expect(operation.summary, `${operation.method} ${operation.path}`).not.toBe('');
     expect(shown.filter((operation) => operation.deprecated).map(({ method, path }) => `${method} ${path}`)).toContain('POST /v15/orders');
 
@@ -69,23 +62,27 @@ describe('the docs page in a browser', () => {
     expect(requested).toContain(`${api.baseUrl}/openapi.json`);
   });
 
-  it("shows POST /v15/completed_orders with its Idempotency-Key header, a real body, a real answer and each error status's own example", async () => {
-    const page = await browser.newPage();
-    await page.setViewportSize({ width: 1280, height: 1000 });
-    // deepLinking: the operation's tag and operationId open it.
-    await page.goto(`${api.baseUrl}/docs#/Money/completed-orders-create`);
-    const operation = page.locator('#operations-Money-completed-orders-create');
-    await operation.locator('.parameters-container').waitFor();
-    expect(await operation.locator('.parameters .parameter__name').allTextContents()).toEqual([expect.stringContaining('Idempotency-Key')]);
-    const text = (await operation.textContent()) ?? '';
-    // The C# SDK's own completed order (test/fixtures/client-payloads/csharp_v15_completed_orders__create.json) and its answer.
-    expect(text).toContain('"cashier": "Bob"');
-    expect(text).toContain('"uuid": "5a1z9x2h31ah7g8a9i9h8g7f6e5d4c4a21o"');
-    expect(text).not.toContain('-9007199254740991');
-    // The 409's own example, and this operation's own 422 first.
-    expect(text).toContain('A request with this Idempotency-Key is still in progress; retry later.');
-    expect(text).toContain("Completed order can't be blank");
-    // `DOCS_SCREENSHOT=docs/api-reference-completed-order.png` keeps a picture of it (docs/openapi.md).
-    if (process.env.DOCS_SCREENSHOT) await operation.screenshot({ path: process.env.DOCS_SCREENSHOT });
-  });
+  it(
+    "shows POST /v15/completed_orders with its Idempotency-Key header, a real body, a real answer and each error status's own example",
+    PAGE_TEST,
+    async () => {
+      const page = await browser.newPage();
+      await page.setViewportSize({ width: 1280, height: 1000 });
+      // deepLinking: the operation's tag and operationId open it.
+      await page.goto(`${api.baseUrl}/docs#/Money/completed-orders-create`);
+      const operation = page.locator('#operations-Money-completed-orders-create');
+      await operation.locator('.parameters-container').waitFor(RENDER_WAIT);
+      expect(await operation.locator('.parameters .parameter__name').allTextContents()).toEqual([expect.stringContaining('Idempotency-Key')]);
+      const text = (await operation.textContent()) ?? '';
+      // The C# SDK's own completed order (test/fixtures/client-payloads/csharp_v15_completed_orders__create.json) and its answer.
+      expect(text).toContain('"cashier": "Bob"');
+      expect(text).toContain('"uuid": "5a1z9x2h31ah7g8a9i9h8g7f6e5d4c4a21o"');
+      expect(text).not.toContain('-9007199254740991');
+      // The 409's own example, and this operation's own 422 first.
+      expect(text).toContain('A request with this Idempotency-Key is still in progress; retry later.');
+      expect(text).toContain("Completed order can't be blank");
+      // `DOCS_SCREENSHOT=docs/api-reference-completed-order.png` keeps a picture of it (docs/openapi.md).
+      if (process.env.DOCS_SCREENSHOT) await operation.screenshot({ path: process.env.DOCS_SCREENSHOT });
+    },
+  );
 });

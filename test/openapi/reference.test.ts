@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument, loadApiSpec, routesHonouringIdempotencyKey, type OpenApiDocument } from '#shared/openapi/document.ts';
-import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { MAX_BODY_BYTES } from '#shared/http/inputs.ts';
 import { MAX_JSON_DEPTH } from '#shared/http/validation.ts';
 import { routes, type Route } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
+import { routeEvent } from '../../bench/harness/route-event.ts';
 import { VALIDATION_TASK_EXPORT, VALIDATION_TASK_HANDLER } from '../../infra/constructs/order-ahead-workflow.ts';
 import { COMPLETION_TASK_EXPORT, COMPLETION_TASK_HANDLER } from '../../infra/constructs/order-ahead-completion-workflow.ts';
 import { EVENTS_STREAM_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/constructs/webhook-delivery.ts';
@@ -85,40 +86,18 @@ function pathValue(name: string): string {
 
 /** `logout` is a token of its own: logging out revokes the token it is sent with. */
 function eventFor(route: Route | undefined, tokens: { user: string; merchant: string; app: string; logout: string }) {
-  const method = route?.method ?? 'GET';
-  const params = Object.fromEntries([...(route?.path ?? '').matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, pathValue(match[1]!)]));
-  const path = route ? route.path.replace(/\{([^}]+)\}/g, (_, name: string) => params[name]!) : '/v15/no-such-route';
-  const headers: Record<string, string> = { host: 'bundles.test', accept: 'application/json', 'x-forwarded-proto': 'https' };
   const credential = route?.credential ?? 'none';
-  if (route?.handler === 'access-tokens-delete') headers.authorization = `token ${tokens.logout}`;
-  else if (credential === 'merchant' || credential === 'merchant-or-app') headers.authorization = `token ${tokens.merchant}`;
-  else if (credential === 'app') headers.authorization = `token ${tokens.app}`;
-  else if (credential !== 'none') headers.authorization = `token ${tokens.user}`;
-  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
-  if (hasBody) headers['content-type'] = 'application/json';
-  const routeKey = route ? `${route.method} ${route.path}` : '$default';
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString: '',
-    headers,
-    pathParameters: Object.keys(params).length > 0 ? params : undefined,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: 'bundles.test',
-      domainPrefix: 'bundles',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bundle-smoke-test' },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-    },
-    body: hasBody ? '{}' : undefined,
-    isBase64Encoded: false,
-  };
+  let token: string | undefined;
+  if (route?.handler === 'access-tokens-delete') token = tokens.logout;
+  else if (credential === 'merchant' || credential === 'merchant-or-app') token = tokens.merchant;
+  else if (credential === 'app') token = tokens.app;
+  else if (credential !== 'none') token = tokens.user;
+  return routeEvent(route, {
+    host: 'bundles.test',
+    userAgent: 'bundle-smoke-test',
+    pathValue,
+    authorization: token === undefined ? undefined : `token ${token}`,
+  });
 }
 
 function runBundles(jobs: Job[], jobsFile: string): Promise<Outcome[]> {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerEntry, PROJECT_ROOT } from '../../infra/constructs/api-function.ts';
 import { EVENTS_STREAM_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/constructs/webhook-delivery.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
+import { finished, type ProcessResult } from '../support/child-process.ts';
 
 /** Each lazily loaded package and functions that may load it. */
 const LAZY: Record<string, string[]> = {
@@ -133,14 +134,6 @@ describe('SDK clients other than DynamoDB, in the bundles', () => {
   );
 });
 
-function run(bundle: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bundle], { cwd: directory, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(bundle: string, env: Record<string, string>): Promise<ProcessResult> {
+  return finished(spawn(process.execPath, [bundle], { cwd: directory, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }

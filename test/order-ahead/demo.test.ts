@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoContext } from '../../scripts/demo/seed.ts';
+import type { DemoContext } from '../../scripts/demo/context.ts';
 import { seedOrderAhead } from '../../scripts/demo/order-ahead.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';

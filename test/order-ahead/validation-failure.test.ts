@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
 import { useTestApi } from '../support/api.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi, startWaterPickup } from '../support/order-ahead.ts';
 
 let validateCalls = 0;
 
@@ -23,16 +22,7 @@ describe('a validation function that throws', () => {
   it('is retried, then caught: the order ends externally_invalid, never stuck validating', async () => {
     const fixture = await orderAheadLocationFixture();
     const customer = await orderAheadUserFixture(fixture.app.app_id);
-    const started = await api.call('POST', '/v15/order_ahead/orders', {
-      token: customer.token,
-      body: {
-        order: {
-          location_id: fixture.location.location_id,
-          conveyance: { fulfillment_type: 'pickup' },
-          items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }],
-        },
-      },
-    });
+    const started = await startWaterPickup(api, customer.token, fixture.location.location_id);
     expect(started.status).toBe(200);
     const { last } = await pollUntilSettled(api, started.body.order.order_url, customer.token);
     expect(last.status).toBe(422);

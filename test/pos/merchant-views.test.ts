@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
-import { locationFixture, nextLink } from '../support/locations.ts';
+import { V14_LOCATION_OPTIONAL_LINKS, locationFixture, nextLink } from '../support/locations.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 
@@ -331,18 +331,7 @@ describe('P15 GET /v15 and /v14 locations/:location_id', () => {
     const response = await api.call('GET', `/v14/locations/${location.location_id}`);
     expect(response.status, response.text).toBe(200);
     expectShapeOf(response.body, clientPayload('ios_v14_locations_id__show.json').response_body, {
-      nullable: [
-        '$.location.menu_url',
-        '$.location.twitter_url',
-        '$.location.yelp_url',
-        '$.location.facebook_url',
-        '$.location.opentable_url',
-        '$.location.newsletter_url',
-        '$.location.foodler_url',
-        '$.location.phone',
-        '$.location.delivery_menu_url',
-        '$.location.pickup_menu_url',
-      ],
+      nullable: ['$.location.menu_url', ...V14_LOCATION_OPTIONAL_LINKS, '$.location.delivery_menu_url', '$.location.pickup_menu_url'],
     });
     expect(response.body.location.visible).toBe(true);
     // No menu published: null, not a link that answers 404 (issue 34.6; test/clients/client-fields.test.ts links one).

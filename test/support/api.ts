@@ -8,6 +8,7 @@ import { LOCAL_MAIL_FROM } from '../../scripts/local/ses.ts';
 import { LOCAL_IMAGES_BUCKET } from '../../scripts/local/s3.ts';
 import { validateResponse } from '../openapi/response-validator.ts';
 import { assertClientSizedIds } from './client-sized-ids.ts';
+import { recordListedEvents } from './event-examples.ts';
 
 export interface ApiCall {
   token?: string;
@@ -74,6 +75,7 @@ export async function startTestApi(): Promise<TestApi> {
       const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
       const response = await send(method, url, headers, body, options.localAddress);
       if (process.env.GOLDEN_422_RECORD && response.status === 422) recordGolden422(method, url, body, response.text);
+      if (process.env.EVENT_EXAMPLES_RECORD && response.status === 200) recordListedEvents(process.env.EVENT_EXAMPLES_RECORD, method, url, response.text);
       // Every response of the suite must be what the OpenAPI document says (status and body schema).
       await validateResponse(method, url, response);
       const text = response.text;

@@ -1,6 +1,6 @@
 /**
  * The validation 422s the suite receives, replayed through the request pipeline's own input parsing
- * (`parseRequestInputs`, shared/http/handler.ts) with no table, token or clock: what keeps error bodies
+ * (`parseRequestInputs`, shared/http/inputs.ts) with no table, token or clock: what keeps error bodies
  * byte-identical across a change of schema library (issue 35).
  *
  * `npx tsx test/support/golden-422.ts <records.jsonl>` turns what `GOLDEN_422_RECORD=<records.jsonl>`
@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApiError } from '#shared/errors.ts';
-import { parseRequestInputs, type ApiSpec } from '#shared/http/handler.ts';
+import type { ApiSpec } from '#shared/http/handler.ts';
+import { parseRequestInputs } from '#shared/http/inputs.ts';
 import { findMatchingRoute } from '../../scripts/local/gateway.ts';
 
 export interface Golden422 {

@@ -26,3 +26,14 @@ export function nextLink(headers: Headers): string | undefined {
   const link = headers.get('link');
   return link ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined;
 }
+
+/** A v14 location's link and phone fields: the reference fixtures fill them, ours are null where a merchant has none. */
+export const V14_LOCATION_OPTIONAL_LINKS = [
+  '$.location.twitter_url',
+  '$.location.yelp_url',
+  '$.location.facebook_url',
+  '$.location.opentable_url',
+  '$.location.newsletter_url',
+  '$.location.foodler_url',
+  '$.location.phone',
+];

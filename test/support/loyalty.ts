@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createCampaign, type CampaignInput, type CampaignKind } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
+import type { RepresentationType } from '#shared/domain/loyalty/representations.ts';
+
+/** The loyalty representation each loyalty campaign kind (not value or legacy) is served in: the contract's table, written out, not read from the code under test. */
+export const LOYALTY_REPRESENTATION_OF_KIND: Readonly<Record<string, RepresentationType>> = {
+  spend: 'spend_based_loyalty_v1',
+  item: 'item_based_loyalty_v1',
+  visit: 'visit_based_loyalty_v1',
+  item_gift_card: 'item_based_gift_card_loyalty_v1',
+  spend_gift_card: 'spend_based_gift_card_loyalty_v1',
+  custom_progress: 'custom_progress_based_v1',
+};
 
 /** A unique cohort code for one test (codes are global). */
 export function uniqueCode(prefix = 'CODE'): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { addCreditCard } from '#shared/domain/cards/credit-cards.ts';
-import { addCredit } from '#shared/domain/money/ledger.ts';
+import { addCredit, cardAccountKey, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { appFixture, merchantFixture, userFixture } from './fixtures.ts';
 import { locationFixture } from './locations.ts';
 import type { TestApi } from './api.ts';
@@ -43,23 +43,35 @@ export async function orderWorld(options: { card?: CardKind; managerConfirmation
 
 export type OrderWorld = Awaited<ReturnType<typeof orderWorld>>;
 
-export async function propose(api: TestApi, world: OrderWorld, fields: Record<string, unknown> = {}, headers?: Record<string, string>) {
-  return api.call('POST', '/v15/proposed_orders', {
-    token: world.merchant.token,
-    headers,
-    body: {
-      proposed_order: {
-        location_id: world.location.location_id,
-        payment_token_data: world.user.user.payment_token_data,
-        spend_amount: 1000,
-        tax_amount: 0,
-        exemption_amount: 0,
-        partial_authorization_allowed: false,
-        items: [],
-        ...fields,
-      },
+/** The customer's gift card value, merchant-funded credit and card charges at the world's merchant, in cents. */
+export async function worldBalances(world: OrderWorld) {
+  const [userId, merchantId] = [world.user.user.user_id, world.merchant.merchant.merchant_id];
+  const [giftCard, credit, card] = await Promise.all([
+    getBalance(giftCardAccountKey(userId, merchantId)),
+    getBalance(creditAccountKey(userId, merchantId)),
+    getBalance(cardAccountKey(userId, merchantId)),
+  ]);
+  return { giftCard: giftCard.balance, credit: credit.balance, card: card.balance };
+}
+
+/** A proposed order of 10.00 at the world's location for its user, no tax, exemption or items; `fields` override. */
+export function proposeBody(world: OrderWorld, fields: Record<string, unknown> = {}) {
+  return {
+    proposed_order: {
+      location_id: world.location.location_id,
+      payment_token_data: world.user.user.payment_token_data,
+      spend_amount: 1000,
+      tax_amount: 0,
+      exemption_amount: 0,
+      partial_authorization_allowed: false,
+      items: [],
+      ...fields,
     },
-  });
+  };
+}
+
+export async function propose(api: TestApi, world: OrderWorld, fields: Record<string, unknown> = {}, headers?: Record<string, string>) {
+  return api.call('POST', '/v15/proposed_orders', { token: world.merchant.token, headers, body: proposeBody(world, fields) });
 }
 
 export function completeBody(world: OrderWorld, proposedOrderUuid: string, fields: Record<string, unknown> = {}) {

@@ -8,7 +8,7 @@ import { createAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
 import type { LocationInput } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation, type MenuInput } from '#shared/domain/order-ahead/menu.ts';
-import { sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
+import { SAMPLE_IDS, sampleMenu } from '#shared/domain/order-ahead/sample-menu.ts';
 import type { OrderingProviderName } from '#shared/ordering/index.ts';
 import { startLocalWorkflows, stopLocalWorkflows, type LocalWorkflowOptions } from '../../scripts/local/workflows.ts';
 import { startTestApi, type ApiResult, type TestApi } from './api.ts';
@@ -83,6 +83,14 @@ export async function orderAheadUserFixture(appId: number, position: { latitude:
     }).user_address,
   );
   return { ...user, address };
+}
+
+/** Starts the smallest order-ahead order (one water, for pickup) at a sample-menu location, as the user of `token`. */
+export function startWaterPickup(api: TestApi, token: string, locationId: number): Promise<ApiResult> {
+  return api.call('POST', '/v15/order_ahead/orders', {
+    token,
+    body: { order: { location_id: locationId, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+  });
 }
 
 const POLL_INTERVAL_MS = 1_050;

@@ -3,7 +3,7 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
 import { createItem } from '#shared/db/transactions.ts';
-import type { LocationItem } from '#shared/domain/merchants/locations.ts';
+import { locationChangeItem, type LocationItem, type LocationSummary } from '#shared/domain/merchants/locations.ts';
 
 /**
  * Every location as a summary, in change order (A28, GET /v14/locations): apps keep a copy and resume
@@ -14,26 +14,6 @@ export const LOCATION_SUMMARIES_PAGE_SIZE = 100;
 
 /** The largest id a position can name in the feed's sort key (ids are 12 digits there). */
 const MAX_POSITION_ID = 999_999_999_999;
-
-/** What a summary row shows: the fields a location's change-feed item copies (createLocation writes it). */
-export const LOCATION_SUMMARY_FIELDS = [
-  'location_id',
-  'shown',
-  'updated_at',
-  'categories',
-  'latitude',
-  'longitude',
-  'merchant_id',
-  'merchant_name',
-  'name',
-] as const;
-export type LocationSummary = Pick<LocationItem, (typeof LOCATION_SUMMARY_FIELDS)[number]>;
-
-/** The change-feed item of a location (docs/data-model.md "Location summaries by change"), written with the location. */
-export function locationChangeItem(location: LocationItem): Record<string, unknown> {
-  const summary = Object.fromEntries(LOCATION_SUMMARY_FIELDS.map((field) => [field, location[field]]));
-  return { ...keys.locationChange(location.updated_at, location.location_id), entity: 'LocationChange', ...summary };
-}
 
 export interface SummaryPosition {
   since: string;

@@ -14,7 +14,6 @@ import { TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { randomSecret } from '#shared/auth/secrets.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
-import type { UserItem } from '#shared/domain/identity/users.ts';
 import { parsePaymentCode } from '#shared/domain/cards/payment-codes.ts';
 
 /** A payment token works for 30 days after it is issued (a leaked code dies by itself at the latest then). */
@@ -30,6 +29,20 @@ export function newPaymentTokenData(): string {
   return `LU02${randomSecret(16).toUpperCase()}LU`;
 }
 
+/**
+ * The payment token's fields of the user item: identity/users.ts's UserItem extends this, because users.ts
+ * issues a token with every account and so imports this module (not the other way round).
+ */
+export interface PaymentTokenFields {
+  payment_token_id: number;
+  payment_token_data: string;
+  /** Epoch seconds the payment token stops working; absent on users made before tokens expired. */
+  payment_token_expires_at?: number;
+}
+
+/** What this module reads of a user item. */
+type TokenHolder = PaymentTokenFields & { user_id: number; created_at: string };
+
 /** What the user item says about its current payment token. */
 export interface CurrentPaymentToken {
   id: number;
@@ -44,7 +57,7 @@ function expiryFromCreation(createdAt: unknown): number {
   return Number.isFinite(issued) ? Math.floor(issued / 1000) + PAYMENT_TOKEN_LIFETIME_SECONDS : 0;
 }
 
-export function currentPaymentToken(user: UserItem): CurrentPaymentToken {
+export function currentPaymentToken(user: TokenHolder): CurrentPaymentToken {
   return { id: user.payment_token_id, data: user.payment_token_data, expiresAt: user.payment_token_expires_at ?? expiryFromCreation(user.created_at) };
 }
 
@@ -88,7 +101,7 @@ export function issuePaymentToken(userId: number, paymentTokenId: number, now: s
  * replaces) and the old QR item's deletion, in one transaction. Of concurrent rotations one commits; the others
  * answer the token it made (the old one is dead either way, which is what was asked).
  */
-async function replacePaymentToken(user: UserItem, paymentTokenId: number): Promise<CurrentPaymentToken> {
+async function replacePaymentToken(user: TokenHolder, paymentTokenId: number): Promise<CurrentPaymentToken> {
   const old = currentPaymentToken(user);
   const { token, qrItem } = issuePaymentToken(user.user_id, paymentTokenId, isoSeconds());
   const batch = new LabelledItems();
@@ -111,8 +124,8 @@ async function replacePaymentToken(user: UserItem, paymentTokenId: number): Prom
 }
 
 /** The user item (users.ts imports this module, so it is read here rather than through getUser). */
-async function readUser(userId: number, consistent: boolean): Promise<UserItem> {
-  const user = (await db().send(new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: consistent }))).Item as UserItem | undefined;
+async function readUser(userId: number, consistent: boolean): Promise<TokenHolder> {
+  const user = (await db().send(new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: consistent }))).Item as TokenHolder | undefined;
   if (!user) throw unauthorized('The access token is invalid.');
   return user;
 }
@@ -124,7 +137,7 @@ export async function rotatePaymentToken(userId: number): Promise<CurrentPayment
 }
 
 /** The token an app should show: the current one, or a new one when it has less than the renewal margin left. */
-export async function paymentTokenToShow(user: UserItem): Promise<CurrentPaymentToken> {
+export async function paymentTokenToShow(user: TokenHolder): Promise<CurrentPaymentToken> {
   const current = currentPaymentToken(user);
   if (current.expiresAt - epochSeconds() > PAYMENT_TOKEN_RENEWAL_SECONDS) return current;
   return replacePaymentToken(user, await nextId('payment_token'));

@@ -37,7 +37,7 @@ import { isLocalLoopbackUrl, isPublicAddress } from './addresses.ts';
 import type { Audience } from './catalogue.ts';
 import { allowsLoopbackUrls, getOwnEndpoint, listEndpoints, signingSecrets, type ListedEndpoint, type WebhookEndpointItem } from './endpoints.ts';
 import { eventsToReplay } from './events.ts';
-import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from './signature.ts';
 
 /** Waits before the 2nd, 3rd, ... attempt; the last one repeats (every 12 h) until the delivery is given up. */
 export const RETRY_SCHEDULE_SECONDS = [10, 60, 300, 1800, 7200, 21_600, 43_200] as const;
@@ -233,14 +233,16 @@ export async function postToCheckedAddress(
   }
 }
 
-/** POSTs the event's body once, signed. */
+/** POSTs the event's body once, signed both ways (signature.ts). */
 async function post(endpoint: WebhookEndpointItem, body: string, eventId: string): Promise<{ status: number | null; error?: string }> {
   const timestamp = Math.floor(Date.now() / 1000);
+  const secrets = signingSecrets(endpoint, timestamp);
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': 'LevelUp-Webhooks/1.0',
     'LevelUp-Event-Id': eventId,
-    [SIGNATURE_HEADER]: signatureHeader(signingSecrets(endpoint, timestamp), timestamp, body),
+    [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, body),
+    ...standardWebhooksHeaders(secrets, eventId, timestamp, body),
   };
   return postToCheckedAddress(endpoint.url, headers, body, DELIVERY_TIMEOUT_MS);
 }

@@ -70,7 +70,8 @@ function checkEventTypes(audience: Audience, events: readonly EventType[]): Even
   return unique;
 }
 
-const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+/** `whsec_` + standard base64 of 32 random bytes: the Standard Webhooks secret format (signature.ts). */
+const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 export async function createEndpoint(
   audience: Audience,

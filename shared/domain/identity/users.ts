@@ -4,7 +4,7 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
-import { issuePaymentToken } from '#shared/domain/cards/payment-tokens.ts';
+import { issuePaymentToken, type PaymentTokenFields } from '#shared/domain/cards/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { conflict, unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -13,7 +13,7 @@ import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 import { userTotalsOf, type UserTotals } from '#shared/domain/identity/user-totals.ts';
 import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/money/held-gifts.ts';
 
-export interface UserItem {
+export interface UserItem extends PaymentTokenFields {
   user_id: number;
   email: string;
   first_name: string;
@@ -27,10 +27,7 @@ export interface UserItem {
   terms_accepted_at: string | null;
   /** The app whose API key created the user. */
   created_app_id: number;
-  payment_token_id: number;
-  payment_token_data: string;
-  /** Epoch seconds the payment token stops working (shared/domain/cards/payment-tokens.ts); absent on users made before tokens expired. */
-  payment_token_expires_at?: number;
+  // payment_token_id, payment_token_data, payment_token_expires_at: PaymentTokenFields (cards/payment-tokens.ts).
   promoted_card_id: number | null;
   // orders_count, merchants_visited_count and total_savings_amount are not the profile's: they live in the
   // user's totals item (user-totals.ts), read beside it by getUserWithTotals. Users made before then hold

@@ -10,7 +10,7 @@ import { campaignIdForCohortCode, getCampaign, isOpen, legacyCampaignIdForApp, t
 import { campaignVisibleTo, getProgress, getUnlock, putProgressItem } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, newRewardItem, putRewardItem } from '#shared/domain/loyalty/rewards-store.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { claimCreatedItems } from '#shared/domain/loyalty/loyalty-events.ts';
+import { appAudience, claimResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { consumeOrRefuse, LEGACY_CLAIM_FAILURES, release } from '#shared/domain/rate-limits.ts';
 import { getUser } from '#shared/domain/identity/users.ts';
 
@@ -28,6 +28,17 @@ export interface ClaimView {
     value_remaining_amount: number;
     progress_adjustments?: { adjustment_amount: number }[];
   };
+}
+
+/** The items of `claim.created`: the claim as answered, and its merchant. A user claims a campaign once. */
+export function claimCreatedItems(userId: number, merchantId: number, view: ClaimView, appId: number): Promise<TransactItem[]> {
+  return recordEvent(
+    'claim.created',
+    claimResource(view.claim.campaign_id, userId),
+    appAudience(appId),
+    { ...view.claim, merchant_id: merchantId, user_id: userId },
+    { newResource: true },
+  );
 }
 
 export interface Claimant {

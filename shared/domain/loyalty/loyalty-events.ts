@@ -1,6 +1,6 @@
 /**
- * Loyalty's events for the user's app (docs/events.md, "Loyalty events"): `reward.earned` and
- * `claim.created`, each recorded in the transaction that creates the reward or the claim.
+ * Loyalty's events for the user's app (docs/events.md, "Loyalty events"): `reward.earned`, recorded in the
+ * transaction that creates the reward, and which app hears of it (`claim.created` is the claim's own, claims.ts).
  *
  * Which app is "the user's app": the app the user acted through when the user acted (a claim, an
  * order-ahead order), otherwise (an in-store order, a merchant's progress adjustment) the app the user
@@ -10,8 +10,7 @@
  */
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { getApp } from '#shared/domain/identity/apps.ts';
-import { appAudience, claimResource, recordEvent, rewardResource } from '#shared/domain/events/catalogue.ts';
-import type { ClaimView } from '#shared/domain/loyalty/claims.ts';
+import { appAudience, recordEvent, rewardResource } from '#shared/domain/events/catalogue.ts';
 import { heldRewardView } from '#shared/domain/loyalty/rewards.ts';
 import type { RewardItem } from '#shared/domain/loyalty/user-state.ts';
 
@@ -34,15 +33,4 @@ export function rewardEventData(reward: RewardItem): Record<string, unknown> {
 /** The items of `reward.earned` for a reward the transaction creates (its first event: no counter read). */
 export function rewardEarnedItems(reward: RewardItem, appId: number): Promise<TransactItem[]> {
   return recordEvent('reward.earned', rewardResource(reward.reward_id), appAudience(appId), rewardEventData(reward), { newResource: true });
-}
-
-/** The items of `claim.created`: the claim as answered, and its merchant. A user claims a campaign once. */
-export function claimCreatedItems(userId: number, merchantId: number, view: ClaimView, appId: number): Promise<TransactItem[]> {
-  return recordEvent(
-    'claim.created',
-    claimResource(view.claim.campaign_id, userId),
-    appAudience(appId),
-    { ...view.claim, merchant_id: merchantId, user_id: userId },
-    { newResource: true },
-  );
 }

@@ -49,7 +49,7 @@ async function userAppOf(userId: number, merchantId: number): Promise<number | u
 export async function adjustProgress(input: {
   merchantId: number;
   adjustment: ProgressAdjustmentRequest;
-  respond?: () => TransactItem | undefined;
+  storeResponse?: () => TransactItem | undefined;
 }): Promise<void> {
   const { merchantId, adjustment } = input;
   const campaign = await getCampaign(adjustment.campaign_id);
@@ -132,8 +132,8 @@ export async function adjustProgress(input: {
         created_at: now,
       }),
     );
-    const respond = input.respond?.();
-    if (respond) batch.add('idempotency', respond);
+    const stored = input.storeResponse?.();
+    if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1);
     if (outcome.committed) return;
     const failed = batch.failedLabels(outcome.reasons);

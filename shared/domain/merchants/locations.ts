@@ -5,7 +5,6 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
-import { locationChangeItem } from '#shared/domain/app-surface/location-summaries.ts';
 import { FULFILLMENT_TYPES, tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/identity/apps.ts';
@@ -91,6 +90,26 @@ export interface LocationItem {
   pos_location_identifier?: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** What a summary row shows: the fields a location's change-feed item copies (createLocation writes it). */
+export const LOCATION_SUMMARY_FIELDS = [
+  'location_id',
+  'shown',
+  'updated_at',
+  'categories',
+  'latitude',
+  'longitude',
+  'merchant_id',
+  'merchant_name',
+  'name',
+] as const;
+export type LocationSummary = Pick<LocationItem, (typeof LOCATION_SUMMARY_FIELDS)[number]>;
+
+/** The change-feed item of a location (docs/data-model.md "Location summaries by change"), written with the location. */
+export function locationChangeItem(location: LocationItem): Record<string, unknown> {
+  const summary = Object.fromEntries(LOCATION_SUMMARY_FIELDS.map((field) => [field, location[field]]));
+  return { ...keys.locationChange(location.updated_at, location.location_id), entity: 'LocationChange', ...summary };
 }
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;

@@ -20,7 +20,7 @@ import { projectionOf, queryAll, readItems, type StoredItem } from '#shared/db/r
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { table } from '#shared/db/client.ts';
 import { versionIs } from '#shared/db/conditions.ts';
-import { defineEntity } from '#shared/db/entity.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict } from '#shared/errors.ts';
 import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/money/credit-expiry.ts';
@@ -141,13 +141,12 @@ async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
 async function dueRemainders(
   account: string,
-  balanceItem: StoredItem | undefined,
+  balanceItem: EntityItem<typeof Balance> | undefined,
   open: readonly CreditGrantEntry[],
   due: readonly CreditGrantEntry[],
 ): Promise<Map<string, number>> {
-  const stored = Balance.from(balanceItem);
-  const balance = stored?.balance ?? 0;
-  if ((stored?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
+  const balance = balanceItem?.balance ?? 0;
+  if ((balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
   const entries = await creditEntries(account);
   const closedGrants = await closedGrantExpiries(grantsOfUnknownExpiry(entries, open));
   const buckets = replayCreditBuckets({ balance, entries, openGrants: open, closedGrantExpiries: closedGrants });

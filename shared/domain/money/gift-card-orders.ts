@@ -99,7 +99,7 @@ function countAttempt(buyerUserId: number): Promise<void> {
 export async function orderGiftCardValue(
   buyer: { userId: number; appId: number },
   request: GiftCardValueOrderRequest,
-  respond?: (order: GiftCardValueOrder) => TransactItem | undefined,
+  storeResponse?: (order: GiftCardValueOrder) => TransactItem | undefined,
 ): Promise<GiftCardValueOrder> {
   if (request.merchant_id === undefined || request.merchant_id === null) throw invalid('merchant_id', "Merchant can't be blank", 'missing');
   if (request.value_amount < MIN_GIFT_CARD_LOAD) throw invalid('value_amount', 'Value amount must be at least $10.00', 'below_minimum');
@@ -160,7 +160,7 @@ export async function orderGiftCardValue(
       created_at: now,
     };
     const batch = orderItems(order, merchant, { limits, now });
-    const stored = respond?.(order);
+    const stored = storeResponse?.(order);
     if (stored) batch.add('idempotency', stored);
 
     const outcome = await transactWrite(() => batch.items).catch(async (error: unknown) => {

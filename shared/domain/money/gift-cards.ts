@@ -82,12 +82,12 @@ async function additionExists(uuid: string): Promise<boolean> {
 
 /**
  * Loads value onto the gift card of the user the QR code names, at the merchant; answers old and new value.
- * `respond` builds the Idempotency-Key's COMPLETED record (shared/http/idempotency.ts), committed with the load.
+ * `storeResponse` builds the Idempotency-Key's COMPLETED record (shared/http/idempotency.ts), committed with the load.
  */
 export async function addGiftCardValue(
   merchantId: number,
   addition: GiftCardValueAdditionRequest,
-  respond?: (response: GiftCardAdditionResponse) => TransactItem | undefined,
+  storeResponse?: (response: GiftCardAdditionResponse) => TransactItem | undefined,
 ): Promise<GiftCardAdditionResponse> {
   const externalIdentifier = addition.external_identifier || undefined;
   // A repeat answers the first response before anything else (contract idempotency rule 2). The happy
@@ -113,8 +113,8 @@ export async function addGiftCardValue(
     const now = isoSeconds();
     // The balance and the gift card's event counter: one consistent BatchGetItem.
     const [balanceItem, eventCounter] = await readItems([Balance.key(account), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
-    const stored = Balance.from(balanceItem);
-    const current = { balance: stored?.balance ?? 0, version: stored?.version ?? 0 };
+    const storedBalance = Balance.from(balanceItem);
+    const current = { balance: storedBalance?.balance ?? 0, version: storedBalance?.version ?? 0 };
     const response: GiftCardAdditionResponse = {
       gift_card_value_addition: {
         added_value_amount: addition.value_amount,
@@ -173,8 +173,8 @@ export async function addGiftCardValue(
         { counter: eventCounter ?? null },
       )),
     );
-    const completion = respond?.(response);
-    if (completion) batch.add('idempotency', completion);
+    const stored = storeResponse?.(response);
+    if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {
       // The answer may be lost after the addition committed: our uuid's addition then exists.
       if (isTransientDbError(error) && (await additionExists(uuid))) return { committed: true } as const;

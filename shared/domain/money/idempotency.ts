@@ -3,7 +3,7 @@
  * completion): the records and their rules. shared/http/idempotency.ts reads the key and the request
  * from a handler's request. Modelled on Powertools idempotency, with one improvement where money moves: the
  * COMPLETED record can be written inside the same TransactWriteItems as the money change
- * (`context.completionItem()`), so no crash can leave money moved without its stored response.
+ * (`context.storeResponse()`), so no crash can leave money moved without its stored response.
  *
  * Record (`keys.idempotencyKey(scope, sha256(key))`):
  *   status INPROGRESS | COMPLETED, caller (every principal of the credentials), request_hash (SHA-256 of the
@@ -64,10 +64,10 @@ export interface IdempotencyContext {
    * (undefined when the request carried no key). Guarded by this request's lease, so a request whose
    * lease was taken over cannot commit.
    */
-  completionItem(response: StoredResponse): TransactItem | undefined;
+  storeResponse(response: StoredResponse): TransactItem | undefined;
 }
 
-const noKeyContext: IdempotencyContext = { completionItem: () => undefined };
+const noKeyContext: IdempotencyContext = { storeResponse: () => undefined };
 
 /** JSON with object keys sorted at every level, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -222,7 +222,7 @@ function shouldStore(status: number): boolean {
 }
 
 /**
- * Runs `work` at most once per (scope, Idempotency-Key). `work` gets a context whose `completionItem()`
+ * Runs `work` at most once per (scope, Idempotency-Key). `work` gets a context whose `storeResponse()`
  * it should put into its money transaction; whatever it returns (or the 4xx ApiError it throws) is
  * stored and replayed for the same key and request.
  */
@@ -240,7 +240,7 @@ export async function withIdempotency(request: IdempotentRequest, work: (context
 
   const { leaseToken } = presented.claim;
   const context: IdempotencyContext = {
-    completionItem: (response) => ({ Put: completedRecord(keyed, leaseToken, response) }),
+    storeResponse: (response) => ({ Put: completedRecord(keyed, leaseToken, response) }),
   };
   let response: StoredResponse;
   try {

@@ -21,7 +21,7 @@ import {
   purchasesAccountKey,
   transferId,
   type LedgerKind,
-} from '#shared/domain/money/ledger.ts';
+} from '#shared/domain/money/accounts.ts';
 
 /** A stored balance that is not the sum of its entries (or their count, or is negative where it may not be). */
 export interface BalanceMismatch {

@@ -16,7 +16,7 @@ import type { ErrorDetail } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
 import { recordOrderAheadCompletion } from '#shared/metrics.ts';
-import type { OrderAheadRecord } from './orders.ts';
+import type { OrderAheadRecord } from './record.ts';
 import type { PricedOrder } from './pricing.ts';
 import { serializeCompletedOrder, serializePolledOrder } from './serialize.ts';
 

@@ -3,7 +3,7 @@
  * the contract's poll table), the completed order, and their links. Imports types only, so the modules that
  * write orders (and their events, outcomes.ts) can use it without an import cycle.
  */
-import type { OrderAheadRecord } from './orders.ts';
+import type { OrderAheadRecord } from './record.ts';
 import type { PricedLine, PricedOrder } from './pricing.ts';
 
 export function orderUrl(baseUrl: string, uuid: string): string {

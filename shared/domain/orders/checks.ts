@@ -283,7 +283,7 @@ export async function finaliseCheck(
   merchantId: number,
   uuid: string,
   request: CheckOrderRequest,
-  respond?: (order: OrderRecord) => TransactItem | undefined,
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined,
 ): Promise<OrderRecord> {
   if (request.spend_amount === undefined || request.spend_amount === null) throw unprocessable('order', 'spend_amount', "Spend amount can't be blank", 'blank');
   const [checkItem, merchantItem] = await readItems([keys.check(uuid), keys.merchant(merchantId)], { consistent: true });
@@ -315,7 +315,7 @@ export async function finaliseCheck(
     },
     // The check is its finalisation's natural key: a POS re-sending it after a lost answer gets the order.
     answersRepeats: true,
-    respond,
+    storeResponse,
   });
 }
 

@@ -62,7 +62,7 @@ const BUDGET_REFUSAL = { object: 'detached_refund', property: 'credit_amount' } 
 export async function createDetachedRefund(input: {
   merchantId: number;
   refund: DetachedRefundRequest;
-  respond?: (response: DetachedRefundResponse) => TransactItem | undefined;
+  storeResponse?: (response: DetachedRefundResponse) => TransactItem | undefined;
 }): Promise<DetachedRefundResponse> {
   const { merchantId, refund } = input;
   const customer = { paymentTokenData: refund.payment_token_data };
@@ -176,8 +176,8 @@ export async function createDetachedRefund(input: {
       ),
     );
     batch.add('budget', ...countCreditItems(budget, 'detached_refund', refund.credit_amount, now, BUDGET_REFUSAL));
-    const respond = input.respond?.(response);
-    if (respond) batch.add('idempotency', respond);
+    const stored = input.storeResponse?.(response);
+    if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1);
     if (outcome.committed) return response;
     const failed = batch.failedLabels(outcome.reasons);

@@ -22,12 +22,11 @@ import { parsePaymentCode, tipFromPreferences } from '#shared/domain/cards/payme
 import type { OneStepOrderRequest } from '#shared/schemas/pos-money.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 import { epochSeconds } from '#shared/time.ts';
-import { newCustomerHold, holdPut, releaseCustomer } from './customer-lease.ts';
-import { claimAtCreation, type Claim, type SettlementSource } from './lease.ts';
+import { acquiredAtCreation, releaseHold, type Acquired, type Claim, type SettlementSource } from './lease.ts';
 import { COMPLETED, newProposedOrder, PROPOSED, validateIdentifierFromMerchant, validateReceiptMessageHtml } from './proposals.ts';
 import type { OrderRecord, OrderTerms } from './record.ts';
 import { requireMerchantsLocation } from './parties.ts';
-import { orderParties, settlementRefusal, settleOrder, type Acquired } from './settlement.ts';
+import { orderParties, settlementRefusal, settleOrder } from './settlement.ts';
 
 const UNRECOGNIZED_CODE = () => unprocessable('order', 'base', "We couldn't recognize that as a valid LevelUp Code. Perhaps scan again?");
 const PAYMENT_TOKEN_INVALID = () => unprocessable('order', 'payment_token_data', 'Payment token is invalid.', 'invalid');
@@ -42,7 +41,7 @@ export function oneStepTip(request: Pick<OneStepOrderRequest, 'tip_amount' | 'sp
 
 /**
  * A one-step order's reads keyed by the request alone: the location and, when one was scanned, the QR code
- * (one consistent read). The route's prefetch (shared/http/one-step-order.ts), sent beside the
+ * (one consistent read). The route's prefetch (shared/endpoints/one-step-order.ts), sent beside the
  * token's read, keyed by the body as it came (before validation: the order takes only the items of the keys
  * its validated body names, `itemsOf`); the token is not known yet, so the code is read even when a user
  * token comes with it (the order then ignores it, as it ignores the code itself).
@@ -57,8 +56,8 @@ export async function placeOneStepOrder(input: {
   /** The user token sent beside the merchant's, if any. */
   user?: UserPrincipal;
   request: OneStepOrderRequest;
-  respond?: (order: OrderRecord) => TransactItem | undefined;
-  /** readOneStepParties of this request, started before the token was admitted (shared/http/one-step-order.ts). */
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
+  /** readOneStepParties of this request, started before the token was admitted (shared/endpoints/one-step-order.ts). */
   prefetched?: Promise<KeyedItems>;
 }): Promise<OrderRecord> {
   const { merchant, user, request } = input;
@@ -125,7 +124,7 @@ export async function placeOneStepOrder(input: {
       appId: merchant.appId,
       promotedCardId,
       terms,
-      respond: input.respond,
+      storeResponse: input.storeResponse,
       acquired,
     });
   } catch (error) {
@@ -137,27 +136,24 @@ export async function placeOneStepOrder(input: {
 }
 
 /**
- * Creates the one-step order's source already claimed (lease.ts, claimAtCreation) and takes the customer's
- * hold (customer-lease.ts, holdPut) in one transaction: what a completion does in three writes (the source,
+ * Creates the one-step order's source already claimed and takes the customer's hold (lease.ts,
+ * acquiredAtCreation) in one transaction: what a completion does in three writes (the source,
  * the hold, the claim), a one-step order does in one, as its source is ours alone from its creation.
  * Undefined when the hold is another settlement's, or the transaction kept losing races: nothing was written.
  */
 async function createClaimedSource(sourceItem: Record<string, unknown> & { uuid: string }, userId: number, merchantId: number): Promise<Acquired | undefined> {
   const now = epochSeconds();
-  const { claim, attributes } = claimAtCreation(now);
-  const hold = newCustomerHold(userId, merchantId);
-  const outcome = await retryTransient(() =>
-    transactWrite(() => [putNew({ ...sourceItem, ...attributes }), { Put: holdPut(hold, userId, merchantId, sourceItem.uuid, now) }]),
-  );
+  const { acquired, claimAttributes, holdPut } = acquiredAtCreation(userId, merchantId, sourceItem.uuid, now);
+  const outcome = await retryTransient(() => transactWrite(() => [putNew({ ...sourceItem, ...claimAttributes }), { Put: holdPut }]));
   // The uuid is new: only this transaction, re-sent after its answer was lost, can have created the source
   // (and then, being one transaction, it took the hold too).
-  if (outcome.committed || outcome.reasons[0] === 'ConditionalCheckFailed') return { hold, claim };
+  if (outcome.committed || outcome.reasons[0] === 'ConditionalCheckFailed') return acquired;
   return undefined;
 }
 
 /** Undoes createClaimedSource when the order stops before its settlement: the hold is given back and the source deleted. */
 async function giveBack(uuid: string, acquired: Acquired): Promise<void> {
-  await releaseCustomer(acquired.hold);
+  await releaseHold(acquired.hold);
   await discardSource(uuid, acquired.claim);
 }
 

@@ -216,7 +216,7 @@ export async function getProposedOrder(uuid: string): Promise<ProposedOrderItem 
 export async function completeProposedOrder(
   merchantId: number,
   request: CompletedOrderRequest,
-  respond?: (order: OrderRecord) => TransactItem | undefined,
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined,
 ): Promise<OrderRecord> {
   validateIdentifierFromMerchant(request.identifier_from_merchant);
   validateReceiptMessageHtml(request.receipt_message_html);
@@ -246,6 +246,6 @@ export async function completeProposedOrder(
     terms: { ...request, tip_amount: request.tip_amount ?? tipFromPreferences(code.preferences, request.spend_amount) },
     // The proposal is the completion's natural key: a POS re-sending it after a lost answer gets the order.
     answersRepeats: true,
-    respond,
+    storeResponse,
   });
 }

@@ -38,7 +38,7 @@ export async function refundOrder(input: {
   merchantId: number;
   orderUuid: string;
   managerConfirmation?: string | null;
-  respond?: (order: OrderRecord) => TransactItem | undefined;
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
   /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
   platformReversal?: boolean;
 }): Promise<OrderRecord> {
@@ -171,8 +171,8 @@ export async function refundOrder(input: {
           counter: first ? (eventCounter ?? null) : undefined,
         })),
       );
-      const respond = refunded && input.respond?.(refunded);
-      if (respond) add('idempotency', respond);
+      const stored = refunded && input.storeResponse?.(refunded);
+      if (stored) add('idempotency', stored);
       return batch.items;
     }).catch(async (error: unknown) => {
       if (isTransientDbError(error) && (await committedByUs())) return { committed: true } as const;

@@ -2,7 +2,7 @@
  * Natural idempotency of a settlement (issue 34.2): no LevelUp SDK sends an Idempotency-Key, so a POS that
  * lost the answer of a completion sends the same completion again. A source (a proposed order, a remote
  * check) is completed at most once, and its money transaction stores a fingerprint of the terms it was
- * completed with (`completed_terms`, lease.ts `completeSourceItem`). A repeat of the same terms answers the
+ * completed with (`completed_terms`, lease.ts `completeItems`). A repeat of the same terms answers the
  * stored order (nothing is charged again); a repeat with other terms is a 422 that says so. A repeat that
  * arrives while the first is still settling waits for it (reads only), as a second settlement of the same
  * customer waits for the customer's hold.
@@ -11,8 +11,7 @@ import { createHash } from 'node:crypto';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
 import { ApiError, unprocessable } from '#shared/errors.ts';
 import { canonicalJson } from '#shared/domain/money/idempotency.ts';
-import { CUSTOMER_WAIT_MS } from './customer-lease.ts';
-import { readSource, stateOf, type SettlementSource } from './lease.ts';
+import { CUSTOMER_WAIT_MS, readSource, stateOf, type SettlementSource } from './lease.ts';
 import { getOrder, type OrderRecord, type OrderTerms } from './record.ts';
 
 export const TERMS_DIFFER = () =>

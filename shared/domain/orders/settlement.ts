@@ -1,10 +1,10 @@
 /**
  * The settlement saga: the money path of every completed order (in-store and order-ahead).
  *
- *  0. Hold the customer (customer-lease.ts): one settlement per customer and merchant at a time, so two
+ *  0. Hold the customer (lease.ts `acquireHold`): one settlement per customer and merchant at a time, so two
  *     orders of one customer never both charge against the same balances (and one of them void).
- *  1. Claim the source (lease.ts): only the lease holder may charge. A one-step order takes 0 and 1 in the
- *     transaction that creates its source (`Settlement.acquired`, one-step.ts).
+ *  1. Claim the source (lease.ts `acquireClaim`): only the claim's holder may charge. A one-step order takes 0
+ *     and 1 in the transaction that creates its source (`Settlement.acquired`, one-step.ts).
  *  2. Read balances (gift card value, merchant-funded credit), the user and the promoted card in one
  *     batch, and loyalty's campaigns and user state (two Queries), all sent beside the claim (one round
  *     trip of waiting instead of three) and used only once the claim is ours; work out the split
@@ -40,8 +40,8 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { holdCustomer, releaseCustomer, releaseCustomerItem, type CustomerHold } from './customer-lease.ts';
-import { claimSource, completeSourceItem, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseSource, stateOf, stateRefusal, type Claim, type SettlementSource } from './lease.ts';
+import { acquireClaim, acquireHold, completeItems, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseAcquired, releaseClaim } from './lease.ts';
+import { releaseHold, stateOf, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
 import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
@@ -75,7 +75,7 @@ export interface Settlement {
   /** Extra guarded writes of the source committed with the money. */
   guard?: TransactItem[];
   /** Builds the Idempotency-Key COMPLETED record from the order, to commit in the same transaction. */
-  respond?: (order: OrderRecord) => TransactItem | undefined;
+  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
   /**
    * The customer's hold and the source's claim when the caller took them with the source's creation (a
    * one-step order, one-step.ts, which asks `settlementRefusal` first so that a refused order writes
@@ -83,12 +83,6 @@ export interface Settlement {
    * again (the failed round gave both back), and a refused settlement gives them back before its answer.
    */
   acquired?: Acquired;
-}
-
-/** A customer hold and a source claim already taken (steps 0 and 1 of the saga). */
-export interface Acquired {
-  hold: CustomerHold;
-  claim: Claim;
 }
 
 const DECLINED = () => unprocessable('order', 'base', 'Sorry. We cannot charge the credit card at this time.');
@@ -147,7 +141,7 @@ async function settleSource(settlement: Settlement): Promise<OrderRecord> {
   const refused = settlementRefusal(settlement);
   if (refused) {
     // Nothing was charged: what the caller took is given back, as a failed round gives back its own.
-    if (acquired) await Promise.all([releaseSource(settlement.source, acquired.claim, false), releaseCustomer(acquired.hold)]);
+    if (acquired) await releaseAcquired(settlement.source, acquired);
     throw refused;
   }
   for (let round = 1; ; round++) {
@@ -175,12 +169,12 @@ interface Charge {
 }
 
 async function settleOnce(settlement: Settlement, acquired: Acquired | undefined): Promise<OrderRecord> {
-  const hold = acquired?.hold ?? (await holdCustomer(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid));
+  const hold = acquired?.hold ?? (await acquireHold(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid));
   try {
     // Committed: the money transaction deleted the hold with the rest.
     return await settleHeld(settlement, hold, acquired?.claim);
   } catch (error) {
-    await releaseCustomer(hold);
+    await releaseHold(hold);
     throw error;
   }
 }
@@ -215,7 +209,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
   balances.catch(() => undefined);
   loyalty.catch(() => undefined);
   integerId.catch(() => undefined);
-  const claim = claimed ?? (await claimSource(source));
+  const claim = claimed ?? (await acquireClaim(source));
   const orderUuid = settlement.orderUuid ?? newUuid();
   const charge: Charge = { chargeId: null, amount: 0, key: `settle:${source.uuid}:${claim.attempt}` };
   try {
@@ -253,14 +247,15 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
         split = withCardApproval(split, result.amount);
       }
     }
-    return await commitSettlement(settlement, claim, hold, orderUuid, { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead, integerId: orderIntegerId });
+    const facts = { userDisplayName: displayName(user), userAppId: userAppOf(settlement, user), split, chargeId: charge.chargeId, limits, loyaltyRead, integerId: orderIntegerId };
+    return await commitSettlement(settlement, { hold, claim }, orderUuid, facts);
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
     const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
     if (settled?.uuid === orderUuid) return settled;
     // The same charge may belong to a settlement that took over after our lease expired: keep it then.
     const chargeKept = charge.chargeId !== null && settled?.charge_id === charge.chargeId;
-    const released = await releaseSource(source, claim, charge.chargeId !== null);
+    const released = await releaseClaim(source, claim, charge.chargeId !== null);
     // Void only once the attempt is raised: a lease holder on the old attempt would re-use this charge.
     if (charge.chargeId && !chargeKept) {
       if (released) await voidCharge(charge, source.uuid);
@@ -311,8 +306,7 @@ function userAppOf(settlement: Settlement, user: StoredItem | undefined): number
 
 async function commitSettlement(
   settlement: Settlement,
-  claim: Claim,
-  hold: CustomerHold,
+  acquired: Acquired,
   uuid: string,
   facts: { userDisplayName: string; userAppId: number | undefined; split: Split; chargeId: string | null; limits: ChargeLimits; loyaltyRead: CompletionReads; integerId: number },
 ): Promise<OrderRecord> {
@@ -322,6 +316,7 @@ async function commitSettlement(
   let batch = new LabelledItems();
   // Loyalty's reads made beside the claim serve the first build only: a build after a conflict reads afresh.
   let loyaltyRead: CompletionReads | undefined = facts.loyaltyRead;
+  const completedTerms = termsFingerprint(settlement.terms);
 
   const outcome = await transactWrite(async () => {
     const now = isoSeconds();
@@ -351,8 +346,9 @@ async function commitSettlement(
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
     const add = batch.add;
-    add('source', completeSourceItem(source, claim, uuid, now, termsFingerprint(settlement.terms)));
-    add('customer', releaseCustomerItem(hold));
+    const leases = completeItems(source, acquired, uuid, now, completedTerms);
+    add('source', leases.source);
+    add('customer', leases.customer);
     add('order', putOrderItem(order));
     add('gift_card', ...balanceChangeItems(giftCardAccountKey(userId, merchantId), [
       { kind: 'gift_card_redeemed', amount: -order.gift_card_total_amount, entryId: `order:${uuid}:gift_card_redeemed`, reference },
@@ -368,8 +364,8 @@ async function commitSettlement(
     add('charge_limit', ...countChargeItems(facts.limits, userId, merchantId, order.charged_amount, now));
     add('effects', ...effects.transactItems);
     add('event', ...(await recordEvent('order.completed', orderResource(uuid), merchantAudience(merchantId), serializeMerchantOrder(order).order, { newResource: true })));
-    const respond = settlement.respond?.(order);
-    if (respond) add('idempotency', respond);
+    const stored = settlement.storeResponse?.(order);
+    if (stored) add('idempotency', stored);
     return batch.items;
   });
 

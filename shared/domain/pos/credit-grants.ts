@@ -73,7 +73,7 @@ function validate(merchantId: number, grant: MerchantFundedCreditGrantRequest): 
 export async function grantMerchantFundedCredit(input: {
   merchantId: number;
   grant: MerchantFundedCreditGrantRequest;
-  respond?: () => TransactItem | undefined;
+  storeResponse?: () => TransactItem | undefined;
   now?: () => Date;
 }): Promise<void> {
   const { merchantId, grant } = input;
@@ -124,8 +124,8 @@ export async function grantMerchantFundedCredit(input: {
       ),
     );
     batch.add('budget', ...countCreditItems(budget, 'credit_grant', grant.value_amount, now, { object: 'merchant_funded_credit', property: 'value_amount' }));
-    const respond = input.respond?.();
-    if (respond) batch.add('idempotency', respond);
+    const stored = input.storeResponse?.();
+    if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1);
     if (outcome.committed) return;
     const failed = batch.failedLabels(outcome.reasons);

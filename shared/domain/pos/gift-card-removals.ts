@@ -57,7 +57,7 @@ async function storedReversal(additionUuid: string): Promise<GiftCardRemovalResp
 export async function removeGiftCardValue(input: {
   merchantId: number;
   removal: GiftCardValueRemovalRequest;
-  respond?: (response: GiftCardRemovalResponse) => TransactItem | undefined;
+  storeResponse?: (response: GiftCardRemovalResponse) => TransactItem | undefined;
 }): Promise<GiftCardRemovalResponse> {
   const { merchantId, removal } = input;
   const additionUuid = removal.uuid ? additionUuidOf(removal.uuid) : undefined;
@@ -142,8 +142,8 @@ export async function removeGiftCardValue(input: {
         { counter: eventCounter ?? null },
       )),
     );
-    const respond = input.respond?.(response);
-    if (respond) batch.add('idempotency', respond);
+    const stored = input.storeResponse?.(response);
+    if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1);
     if (outcome.committed) return response;
     const failed = batch.failedLabels(outcome.reasons);

@@ -1,3 +1,4 @@
+/** A location's web links as the apps read them. */
 import * as z from '#shared/schemas/zod.ts';
 import { named } from './registry.ts';
 

@@ -17,8 +17,6 @@ export const imageQuery = z.object({
   height: dimension,
 });
 
-export const imageResponses = { 302: null } as const;
-
 export async function redirectToImage(subject: ImageSubject, query: z.output<typeof imageQuery>): Promise<ApiResponse> {
   const location = await imageLocation(subject, query);
   if (!location) throw notFound();

@@ -14,6 +14,6 @@ export async function serveDetachedRefund(request: ApiRequest<z.output<typeof de
   return idempotentCommit(
     request,
     (response: DetachedRefundResponse) => response,
-    (respond) => createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, respond }),
+    (storeResponse) => createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, storeResponse }),
   );
 }

@@ -19,7 +19,12 @@ export const refundSpec = {
 export async function serveRefund(request: ApiRequest<z.output<typeof refundBody>, undefined, z.output<typeof refundParams>>) {
   const merchant = request.credentials.merchant;
   if (!merchant) throw unauthorized();
-  return idempotentCommit(request, serializeMerchantOrder, (respond) =>
-    refundOrder({ merchantId: merchant.merchantId, orderUuid: request.params.uuid, managerConfirmation: request.body.refund?.manager_confirmation, respond }),
+  return idempotentCommit(request, serializeMerchantOrder, (storeResponse) =>
+    refundOrder({
+      merchantId: merchant.merchantId,
+      orderUuid: request.params.uuid,
+      managerConfirmation: request.body.refund?.manager_confirmation,
+      storeResponse,
+    }),
   );
 }

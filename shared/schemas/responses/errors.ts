@@ -1,3 +1,4 @@
+/** The contract's error body, as the document shows every 4xx and 5xx (shared/errors.ts writes it). */
 import * as z from '#shared/schemas/zod.ts';
 import { named } from './registry.ts';
 

@@ -1,12 +1,13 @@
 /**
  * The event body as GET /v15/events lists it and a webhook delivers it, one shape per type (docs/events.md).
- * Apart from shared/schemas/events.ts so the endpoint functions do not load every resource's schema.
+ * Each type's `data` is the resource as its own operation answers it, so this module imports the areas' answers.
  */
 import * as z from '#shared/schemas/zod.ts';
+import { EVENT_ID_PATTERN } from '#shared/schemas/events.ts';
+import { EVENT_TYPES, type EventType } from '#shared/schemas/vocabularies.ts';
 import { integerId, timestamp, uuid } from './common.ts';
 import { creditCard } from './credit-cards.ts';
 import { apiErrors } from './errors.ts';
-import { EVENT_ID_PATTERN, EVENT_TYPES, type EventType } from './events.ts';
 import { claimResponse, reward } from './loyalty.ts';
 import { giftCardValueAdditionResponse, merchantOrderResponse } from './money.ts';
 import { completedOrderAheadResponse, orderAheadOrderResponse } from './order-ahead.ts';
@@ -45,10 +46,24 @@ const eventOf = <T extends EventType>(type: T) =>
     data: EVENT_DATA[type],
   });
 
+type EventShape = ReturnType<typeof eventOf>;
+
+/** `order.completed` -> `OrderCompletedEvent`: each type's shape under its own name (the `webhooks` section refers to it). */
+const componentName = (type: EventType): string =>
+  `${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Event`;
+
+/** Each type's event, as `GET /v15/events` lists it and a webhook delivers it inside `{"event": ...}`. */
+export const EVENT_SHAPES = Object.fromEntries(
+  EVENT_TYPES.map((type) => [type, named(componentName(type), eventOf(type), `A \`${type}\` event (docs/events.md).`)]),
+) as Record<EventType, EventShape>;
+
 export const eventResponse = named(
   'Event',
   z.object({
-    event: z.discriminatedUnion('type', EVENT_TYPES.map((type) => eventOf(type)) as unknown as [ReturnType<typeof eventOf>, ...ReturnType<typeof eventOf>[]]),
+    event: z.discriminatedUnion('type', EVENT_TYPES.map((type) => EVENT_SHAPES[type]) as unknown as [EventShape, ...EventShape[]]),
   }),
   'One event; its `data` is the shape its `type` names.',
 );

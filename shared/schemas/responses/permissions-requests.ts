@@ -1,3 +1,4 @@
+/** A permissions request as the app and as the user see it (the requests: shared/schemas/identity-requests.ts). */
 import * as z from '#shared/schemas/zod.ts';
 import { integerId, timestamp } from './common.ts';
 import { named } from './registry.ts';

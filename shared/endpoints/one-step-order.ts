@@ -28,7 +28,7 @@ export const oneStepOrderSpec = {
 /** Charges the customer (user token beside the merchant's, or the QR code) through the settlement saga, once per Idempotency-Key. */
 export async function serveOneStepOrder(request: ApiRequest<z.output<typeof oneStepOrderBody>, undefined, undefined, KeyedItems>) {
   const merchant = requireMerchant(request);
-  return idempotentCommit(request, serializeCompletedOrder, (respond) =>
-    placeOneStepOrder({ merchant, user: request.credentials.user, request: request.body.order, respond, prefetched: request.prefetched }),
+  return idempotentCommit(request, serializeCompletedOrder, (storeResponse) =>
+    placeOneStepOrder({ merchant, user: request.credentials.user, request: request.body.order, storeResponse, prefetched: request.prefetched }),
   );
 }

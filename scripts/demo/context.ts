@@ -1,0 +1,36 @@
+/**
+ * The demo's shapes: what the foundation seeds and what each area seeder (scripts/demo/<area>.ts)
+ * gets. Apart from seed.ts, which runs the seeders, so a seeder never imports its runner.
+ */
+export interface DemoUser {
+  id: number;
+  email: string;
+  password: string;
+  /** User token (all user permissions, granted as by username and password). */
+  token: string;
+  /** QR code data a POS scans for this user. */
+  payment_token_data: string;
+  has_card: boolean;
+}
+
+/** The foundation part of .local/demo.json; every area seeder gets it. */
+export interface FoundationDemo {
+  base_url: string;
+  /** client_secret: with api_key, an app token (POST /v15/access_tokens), e.g. for permissions requests. */
+  app: { id: number; api_key: string; client_secret: string };
+  /** manager_confirmation is added by the money seeder: refunds at this merchant must send it. */
+  merchant: { id: number; token: string; location_ids: number[]; username: string; password: string; manager_confirmation?: string };
+  other_merchant: { id: number; token: string; location_ids: number[] };
+  users: DemoUser[];
+  card_nonces: { valid: string; invalid_expiration: string; declines: string; limited_funds: string; limited_funds_amount: number };
+}
+
+/** .local/demo.json: the foundation plus whatever keys the area seeders returned. */
+export type Demo = FoundationDemo & Record<string, unknown>;
+
+/** What an area seeder gets: the foundation demo (ids, tokens, ...) and a progress logger. */
+export interface DemoContext extends FoundationDemo {
+  progress(step: string, fields?: Record<string, unknown>): void;
+}
+
+export type AreaSeeder = (context: DemoContext) => Promise<Record<string, unknown>>;

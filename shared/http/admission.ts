@@ -1,0 +1,96 @@
+/**
+ * Who may call a route: the request's credentials checked against its row of the route table (`authorize`:
+ * the credential kind, then the permissions), and the guards a handler takes its principal through
+ * (`requireUser`, `requireMerchant`, `requireApp`, `requireAnyPermission`). Every refusal is a 401.
+ */
+import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
+import { parseAuthorization } from '#shared/auth/header.ts';
+import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
+import type { Permission, Route } from '#shared/routes.ts';
+
+/** The user principal of a request whose route requires one. */
+export function requireUser(request: { credentials: Credentials }): UserPrincipal {
+  if (!request.credentials.user) throw unauthorized();
+  return request.credentials.user;
+}
+
+export function requireMerchant(request: { credentials: Credentials }): MerchantPrincipal {
+  if (!request.credentials.merchant) throw unauthorized();
+  return request.credentials.merchant;
+}
+
+/**
+ * For operations the SDKs allow with any one of several permissions (Android: `create_orders` or
+ * `read_qr_code` for interstitials and feedback); the route table lists permissions that are all required.
+ */
+export function requireAnyPermission(principal: { permissions: readonly string[] }, permissions: readonly Permission[]): void {
+  if (permissions.some((permission) => principal.permissions.includes(permission))) return;
+  throw new ApiError(401, [
+    errorDetail('access_token', 'permissions', `The access token lacks the ${permissions.join(' or the ')} permission.`, 'missing_permission'),
+  ]);
+}
+
+export function requireApp(request: { credentials: Credentials }): AppPrincipal {
+  if (!request.credentials.app) throw unauthorized();
+  return request.credentials.app;
+}
+
+/**
+ * The request's credentials for its route: at once when no token has to be read (a route without
+ * credentials, or a request without a token), else a promise of them while the token's read is in flight.
+ * A header that refuses the request before any read throws here, as the promise of a refused token rejects:
+ * every refusal is a 401, and the request's inputs are never looked at before it (apiHandler).
+ */
+export function authorize(route: Route, header: string | undefined): Credentials | Promise<Credentials> {
+  if (route.credential === 'none') return {};
+  const presented = parseAuthorization(header);
+  if (route.credential === 'app-optional') {
+    // The body's api_key is the credential unless a valid app token is sent. iOS sends whatever token it
+    // holds on every request, so a user token (or a stale one) here is ignored, not refused.
+    if (!presented) return {};
+    return resolveCredentials(presented).then((credentials) => (credentials?.app ? { app: credentials.app } : {}));
+  }
+  if (!presented) {
+    if (route.credential === 'user-optional' && !header) return {};
+    throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
+  }
+  return resolveCredentials(presented).then((credentials) => admit(route, credentials));
+}
+
+/** The route's check of the credentials a presented token resolved to: its kind, then its permissions. */
+function admit(route: Route, credentials: Credentials | undefined): Credentials {
+  if (!credentials) throw unauthorized('The access token is invalid.');
+  const principal =
+    route.credential === 'merchant'
+      ? credentials.merchant
+      : route.credential === 'app'
+        ? credentials.app
+        : route.credential === 'any'
+          ? (credentials.user ?? credentials.merchant ?? credentials.app)
+          : route.credential === 'merchant-or-app'
+            ? (credentials.merchant ?? credentials.app)
+            : credentials.user;
+  if (!principal) {
+    if (route.credential === 'user-optional' && !credentials.merchant && !credentials.app) return credentials;
+    throw unauthorized(
+      route.credential === 'merchant'
+        ? 'A merchant token is required.'
+        : route.credential === 'app'
+          ? 'An app token is required.'
+          : route.credential === 'merchant-or-app'
+            ? 'A merchant token or an app token is required.'
+            : 'A user token is required.',
+    );
+  }
+  if (route.credential === 'user-unlimited' && !(principal.kind === 'user' && principal.unlimited)) {
+    throw unauthorized('This operation needs a token granted by username and password.', 'user', 'base');
+  }
+  const missing = (route.permissions ?? []).filter((permission) => !principal.permissions.includes(permission));
+  if (missing.length > 0) {
+    throw new ApiError(
+      401,
+      missing.map((permission) => errorDetail('access_token', 'permissions', `The access token lacks the ${permission} permission.`, 'missing_permission')),
+    );
+  }
+  return credentials;
+}
