@@ -43,6 +43,12 @@ export interface Changes<Attributes> {
   creates?: boolean;
 }
 
+/**
+ * One kind of TransactItem, its body always present: a non-transactional write sends the same body
+ * (`new UpdateCommand(X.at(k).update(...).Update)`), so a condition is written one way only.
+ */
+type Transact<Kind extends 'Put' | 'Update' | 'Delete' | 'ConditionCheck'> = { [K in Kind]: NonNullable<TransactItem[K]> };
+
 /** The operations on one stored item of an entity, by its key. */
 export interface StoredEntity<Name extends string, Attributes> {
   readonly key: Key;
@@ -51,12 +57,12 @@ export interface StoredEntity<Name extends string, Attributes> {
   /** The whole item: key, tag and attributes. */
   item: (attributes: Attributes) => Key & { entity: Name } & Attributes;
   /** Put (replacing any item of the key unless `condition` refuses). */
-  put: (attributes: Attributes, condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
+  put: (attributes: Attributes, condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Put'>;
   /** Put that only creates (fails when the key is taken). */
-  putNew: (attributes: Attributes) => TransactItem;
-  update: (changes: Changes<Attributes>, condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
-  delete: (condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
-  conditionCheck: (condition: Condition<AttributeName<Name, Attributes>>) => TransactItem;
+  putNew: (attributes: Attributes) => Transact<'Put'>;
+  update: (changes: Changes<Attributes>, condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Update'>;
+  delete: (condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Delete'>;
+  conditionCheck: (condition: Condition<AttributeName<Name, Attributes>>) => Transact<'ConditionCheck'>;
 }
 
 export interface Entity<Name extends string, Attributes, Args extends unknown[]> {
@@ -103,7 +109,7 @@ export function defineEntity<Attributes extends object>() {
     const at = (...args: Args): StoredEntity<Name, Attributes> => {
       const key = definition.key(...args);
       const item = (attributes: Attributes): Item => ({ ...attributes, pk: key.pk, sk: key.sk, entity: definition.entity });
-      const put = (attributes: Attributes, condition?: Condition): TransactItem => {
+      const put = (attributes: Attributes, condition?: Condition): Transact<'Put'> => {
         const placeholders = new Placeholders();
         return { Put: { TableName: table(), Item: item(attributes), ...expression(placeholders, condition) } };
       };
