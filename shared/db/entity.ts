@@ -26,8 +26,15 @@ export type EntityItem<E extends { from: (item: never) => unknown }> = NonNullab
 /** An attribute name of the entity's item (what its conditions may name). */
 type AttributeName<Name extends string, Attributes> = keyof (Key & { entity: Name } & Attributes) & string;
 
-/** The attributes of `Attributes` whose values are numbers (what ADD may raise). */
-type NumericAttributes<Attributes> = { [K in keyof Attributes as NonNullable<Attributes[K]> extends number ? K : never]?: number };
+/** The attributes of `Attributes` whose values are numbers or sets (what ADD may raise or add elements to), by their value. */
+type AddableAttributes<Attributes> = {
+  [K in keyof Attributes as NonNullable<Attributes[K]> extends number | ReadonlySet<unknown> ? K : never]?: NonNullable<Attributes[K]>;
+};
+
+/** The set attributes of `Attributes` (what DELETE may take elements from), by their value. */
+type SetAttributes<Attributes> = {
+  [K in keyof Attributes as NonNullable<Attributes[K]> extends ReadonlySet<unknown> ? K : never]?: NonNullable<Attributes[K]>;
+};
 
 /** An UpdateItem's clauses, each naming attributes of the entity. */
 export interface Changes<Attributes> {
@@ -35,10 +42,12 @@ export interface Changes<Attributes> {
   set?: Partial<Attributes>;
   /** SET attribute = if_not_exists(attribute, value): written once, kept after. */
   setIfAbsent?: Partial<Attributes>;
-  /** ADD attribute value (absent counts as 0). */
-  add?: NumericAttributes<Attributes>;
+  /** ADD attribute value: a number (absent counts as 0), or a set's elements (absent counts as empty). */
+  add?: AddableAttributes<Attributes>;
   /** REMOVE attribute. */
   remove?: readonly (keyof Attributes & string)[];
+  /** DELETE attribute elements: takes the elements out of a set attribute. */
+  deleteFromSet?: SetAttributes<Attributes>;
   /** The update may create the item: it also writes the entity tag (an update never does otherwise). */
   creates?: boolean;
 }
@@ -90,10 +99,12 @@ function updateExpression<Attributes>(entity: string, changes: Changes<Attribute
   ];
   const add = entries(changes.add).map(([name, value]) => `${placeholders.name(name)} ${placeholders.value(value)}`);
   const remove = (changes.remove ?? []).map((name) => placeholders.name(name));
+  const deleted = entries(changes.deleteFromSet).map(([name, value]) => `${placeholders.name(name)} ${placeholders.value(value)}`);
   const clauses = [
     add.length > 0 ? `ADD ${add.join(', ')}` : '',
     set.length > 0 ? `SET ${set.join(', ')}` : '',
     remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+    deleted.length > 0 ? `DELETE ${deleted.join(', ')}` : '',
   ];
   return clauses.filter(Boolean).join(' ');
 }
