@@ -45,6 +45,17 @@ export const CreditGrants = defineEntity<{
   version: number;
 }>()({ entity: 'CreditGrants', key: keys.creditGrants });
 
+/** One grant of merchant-funded credit (POS `merchant_funded_credits`): kept after it closes, for its expiry. */
+export const MerchantFundedCreditGrant = defineEntity<{
+  uuid: string;
+  merchant_id: number;
+  user_id: number;
+  value_amount: number;
+  message: string | null | undefined;
+  expires_at: string;
+  created_at: string;
+}>()({ entity: 'MerchantFundedCreditGrant', key: keys.creditGrant });
+
 export interface AvailableCredit {
   /** Merchant-funded credit: what a proposed order offers as `discount_amount` (before the spend caps it). */
   merchantFunded: number;
@@ -132,10 +143,15 @@ async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
 async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string, string>> {
   if (uuids.length === 0) return new Map();
   const records = await readItems(
-    uuids.map((uuid) => keys.creditGrant(uuid)),
+    uuids.map((uuid) => MerchantFundedCreditGrant.key(uuid)),
     { consistent: true, attributes: ['expires_at'] },
   );
-  return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at] as const] : [])));
+  return new Map(
+    uuids.flatMap((uuid, index) => {
+      const expiresAt = MerchantFundedCreditGrant.from(records[index])?.expires_at;
+      return typeof expiresAt === 'string' ? [[uuid, expiresAt] as const] : [];
+    }),
+  );
 }
 
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
