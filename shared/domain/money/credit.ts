@@ -24,7 +24,7 @@ import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict } from '#shared/errors.ts';
 import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/money/credit-expiry.ts';
-import { Balance, balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { Balance, balanceChangeItems, creditAccountKey, giftCardAccountKey, LedgerEntry } from '#shared/domain/money/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** One open expiring grant, as listed on the grants item. */
@@ -129,14 +129,22 @@ async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
     ExpressionAttributeNames,
     ConsistentRead: true,
   });
-  return items.map((item) => ({
-    entry_id: String(item.entry_id),
-    kind: String(item.kind),
-    amount: Number(item.amount),
-    created_at: String(item.created_at),
-    written_at_ms: typeof item.written_at_ms === 'number' ? item.written_at_ms : undefined,
-    reference: item.reference,
-  }));
+  // Projected: only the fields the replay reads are present.
+  return items.flatMap((read) => {
+    const item = LedgerEntry.from(read);
+    return item
+      ? [
+          {
+            entry_id: item.entry_id,
+            kind: item.kind,
+            amount: item.amount,
+            created_at: item.created_at,
+            written_at_ms: item.written_at_ms,
+            reference: item.reference,
+          },
+        ]
+      : [];
+  });
 }
 
 /** The expiry of closed grants the entries do not tell (fully spent ones left no expiry entry): their grant records. */
