@@ -42,10 +42,7 @@ export default tseslint.config(
     files: [
       'infra/constructs/webhook-delivery.ts',
       'shared/db/reads.ts',
-      'shared/domain/money/credit.ts',
-      'shared/domain/money/gift-cards.ts',
       'shared/domain/money/ledger-audit.ts',
-      'shared/domain/pos/gift-card-removals.ts',
       'shared/openapi/document.ts',
       'shared/openapi/examples.ts',
       'shared/schemas/pos-money.ts',

@@ -100,3 +100,12 @@ export const versionIs = (version: number): Condition<'version'> =>
 export const balanceCovers = (amount: number): Condition<'balance'> => atLeast('balance', amount);
 /** The item's state machine is at `state`. */
 export const stateIs = (state: string): Condition<'state'> => equals('state', state);
+
+/**
+ * A counter has room for `amount` more under `limit` (charge limits, the merchant credit budget): at most
+ * `limit - amount` so far; a counter not yet written admits any amount up to the limit (decided here, as both are known).
+ */
+export const counterAllows = <Attribute extends string>(attribute: Attribute, limit: number, amount: number): Condition<Attribute> => {
+  const roomLeft = atMost(attribute, limit - amount);
+  return amount <= limit ? or(attributeMissing(attribute), roomLeft) : roomLeft;
+};

@@ -8,15 +8,17 @@
  *   const balance = await Balance.at(account).get({ consistent: true });     // BalanceItem | undefined
  *   items.push(Balance.at(account).update({ add: { balance: -5 } }, balanceCovers(5)));
  *
- * Types only: nothing is parsed at run time (an item is typed where it is read, `from`, the one cast). Reads go
- * through readItems (shared/db/reads.ts); writes are TransactItems for transactWrite (shared/db/transactions.ts),
+ * Types only: nothing is parsed at run time (an item is typed where it is read, `from`, the one cast). `get` is
+ * one GetItem; several items are read together through readItems (shared/db/reads.ts) and typed by `from`; writes are TransactItems for transactWrite (shared/db/transactions.ts),
  * so every money write stays in its one TransactWriteItems. Conditions come from shared/db/conditions.ts.
  */
-import { table } from '#shared/db/client.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from '#shared/db/client.ts';
 import { itemIsNew, Placeholders, type Condition } from '#shared/db/conditions.ts';
 import type { Key } from '#shared/db/keys.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { projectionOf, type StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
+import { retryTransient } from '#shared/db/transient.ts';
 
 /** The stored item of an entity: its key, its tag and its attributes. */
 export type EntityItem<E extends { from: (item: never) => unknown }> = NonNullable<ReturnType<E['from']>>;
@@ -24,8 +26,15 @@ export type EntityItem<E extends { from: (item: never) => unknown }> = NonNullab
 /** An attribute name of the entity's item (what its conditions may name). */
 type AttributeName<Name extends string, Attributes> = keyof (Key & { entity: Name } & Attributes) & string;
 
-/** The attributes of `Attributes` whose values are numbers (what ADD may raise). */
-type NumericAttributes<Attributes> = { [K in keyof Attributes as NonNullable<Attributes[K]> extends number ? K : never]?: number };
+/** The attributes of `Attributes` whose values are numbers or sets (what ADD may raise or add elements to), by their value. */
+type AddableAttributes<Attributes> = {
+  [K in keyof Attributes as NonNullable<Attributes[K]> extends number | ReadonlySet<unknown> ? K : never]?: NonNullable<Attributes[K]>;
+};
+
+/** The set attributes of `Attributes` (what DELETE may take elements from), by their value. */
+type SetAttributes<Attributes> = {
+  [K in keyof Attributes as NonNullable<Attributes[K]> extends ReadonlySet<unknown> ? K : never]?: NonNullable<Attributes[K]>;
+};
 
 /** An UpdateItem's clauses, each naming attributes of the entity. */
 export interface Changes<Attributes> {
@@ -33,28 +42,36 @@ export interface Changes<Attributes> {
   set?: Partial<Attributes>;
   /** SET attribute = if_not_exists(attribute, value): written once, kept after. */
   setIfAbsent?: Partial<Attributes>;
-  /** ADD attribute value (absent counts as 0). */
-  add?: NumericAttributes<Attributes>;
+  /** ADD attribute value: a number (absent counts as 0), or a set's elements (absent counts as empty). */
+  add?: AddableAttributes<Attributes>;
   /** REMOVE attribute. */
   remove?: readonly (keyof Attributes & string)[];
+  /** DELETE attribute elements: takes the elements out of a set attribute. */
+  deleteFromSet?: SetAttributes<Attributes>;
   /** The update may create the item: it also writes the entity tag (an update never does otherwise). */
   creates?: boolean;
 }
 
+/**
+ * One kind of TransactItem, its body always present: a non-transactional write sends the same body
+ * (`new UpdateCommand(X.at(k).update(...).Update)`), so a condition is written one way only.
+ */
+type Transact<Kind extends 'Put' | 'Update' | 'Delete' | 'ConditionCheck'> = { [K in Kind]: NonNullable<TransactItem[K]> };
+
 /** The operations on one stored item of an entity, by its key. */
 export interface StoredEntity<Name extends string, Attributes> {
   readonly key: Key;
-  /** The item (one read through readItems), undefined when absent; `attributes` projects. */
+  /** The item (one GetItem, retried when transient), undefined when absent; `attributes` projects. */
   get: (options: { consistent: boolean; attributes?: readonly (keyof Attributes & string)[] }) => Promise<(Key & { entity: Name } & Attributes) | undefined>;
   /** The whole item: key, tag and attributes. */
   item: (attributes: Attributes) => Key & { entity: Name } & Attributes;
   /** Put (replacing any item of the key unless `condition` refuses). */
-  put: (attributes: Attributes, condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
+  put: (attributes: Attributes, condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Put'>;
   /** Put that only creates (fails when the key is taken). */
-  putNew: (attributes: Attributes) => TransactItem;
-  update: (changes: Changes<Attributes>, condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
-  delete: (condition?: Condition<AttributeName<Name, Attributes>>) => TransactItem;
-  conditionCheck: (condition: Condition<AttributeName<Name, Attributes>>) => TransactItem;
+  putNew: (attributes: Attributes) => Transact<'Put'>;
+  update: (changes: Changes<Attributes>, condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Update'>;
+  delete: (condition?: Condition<AttributeName<Name, Attributes>>) => Transact<'Delete'>;
+  conditionCheck: (condition: Condition<AttributeName<Name, Attributes>>) => Transact<'ConditionCheck'>;
 }
 
 export interface Entity<Name extends string, Attributes, Args extends unknown[]> {
@@ -82,10 +99,12 @@ function updateExpression<Attributes>(entity: string, changes: Changes<Attribute
   ];
   const add = entries(changes.add).map(([name, value]) => `${placeholders.name(name)} ${placeholders.value(value)}`);
   const remove = (changes.remove ?? []).map((name) => placeholders.name(name));
+  const deleted = entries(changes.deleteFromSet).map(([name, value]) => `${placeholders.name(name)} ${placeholders.value(value)}`);
   const clauses = [
     add.length > 0 ? `ADD ${add.join(', ')}` : '',
     set.length > 0 ? `SET ${set.join(', ')}` : '',
     remove.length > 0 ? `REMOVE ${remove.join(', ')}` : '',
+    deleted.length > 0 ? `DELETE ${deleted.join(', ')}` : '',
   ];
   return clauses.filter(Boolean).join(' ');
 }
@@ -101,13 +120,19 @@ export function defineEntity<Attributes extends object>() {
     const at = (...args: Args): StoredEntity<Name, Attributes> => {
       const key = definition.key(...args);
       const item = (attributes: Attributes): Item => ({ ...attributes, pk: key.pk, sk: key.sk, entity: definition.entity });
-      const put = (attributes: Attributes, condition?: Condition): TransactItem => {
+      const put = (attributes: Attributes, condition?: Condition): Transact<'Put'> => {
         const placeholders = new Placeholders();
         return { Put: { TableName: table(), Item: item(attributes), ...expression(placeholders, condition) } };
       };
       return {
         key,
-        get: async (options) => from((await readItems([key], options))[0]),
+        get: async (options) => {
+          const projection = options.attributes && projectionOf(['pk', 'sk', ...options.attributes]);
+          const result = await retryTransient(() =>
+            db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: options.consistent, ...projection })),
+          );
+          return from(result.Item);
+        },
         item,
         put,
         putNew: (attributes) => put(attributes, itemIsNew),

@@ -1,5 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { above, and, attributeMissing, atMost, below, itemIsNew, or } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { rateLimited } from '#shared/errors.ts';
 import { epochSeconds } from '#shared/time.ts';
@@ -29,61 +31,54 @@ export interface WindowState {
 
 export type Reservation = { allowed: true; state: WindowState } | { allowed: false; retryAfterSeconds: number };
 
+/** One open window of a limit for one subject. */
+export const RateWindow = defineEntity<{
+  limit_name: string;
+  count: number;
+  /** Epoch seconds the window ends. */
+  ends_at: number;
+  /** Epoch seconds: a minute after the window, DynamoDB TTL deletes it. */
+  ttl: number;
+}>()({ entity: 'RateWindow', key: (limit: WindowLimit, subject: string) => keys.rateWindow(`${limit.name}#${subject}`) });
+
 export function windowKey(limit: WindowLimit, subject: string) {
-  return keys.rateWindow(`${limit.name}#${subject}`);
+  return RateWindow.key(limit, subject);
 }
+
+/** The window is open at `now` (it ends later). */
+const windowOpen = (now: number) => above('ends_at', now);
 
 /**
  * Counts one hit unless the open window already holds `limit` (then refuses, counting nothing).
  * One UpdateItem in the usual case; a window that has ended is replaced by a new one.
  */
 export async function reserve(limit: WindowLimit, subject: string, refuseAtLimit = true): Promise<Reservation> {
-  const key = windowKey(limit, subject);
+  const window = RateWindow.at(limit, subject);
   for (let attempt = 0; attempt < 4; attempt++) {
     const now = epochSeconds();
     const endsAt = now + limit.windowSeconds;
     try {
-      const result = await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: key,
-          UpdateExpression:
-            'SET ends_at = if_not_exists(ends_at, :ends), #ttl = if_not_exists(#ttl, :ttl), entity = :entity, limit_name = :name ADD #count :one',
-          ConditionExpression: refuseAtLimit
-            ? 'attribute_not_exists(ends_at) OR (ends_at > :now AND #count < :limit)'
-            : 'attribute_not_exists(ends_at) OR ends_at > :now',
-          ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':now': now,
-            ':ends': endsAt,
-            ':ttl': endsAt + 60,
-            ':entity': 'RateWindow',
-            ':name': limit.name,
-            ...(refuseAtLimit ? { ':limit': limit.limit } : {}),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const hit = window.update(
+        { setIfAbsent: { ends_at: endsAt, ttl: endsAt + 60 }, set: { limit_name: limit.name }, add: { count: 1 }, creates: true },
+        // A window not yet opened takes the hit; an open one only below its limit (unless the hit is only recorded).
+        or(attributeMissing('ends_at'), refuseAtLimit ? and(windowOpen(now), below('count', limit.limit)) : windowOpen(now)),
+      ).Update;
+      const result = await db().send(new UpdateCommand({ ...hit, ReturnValues: 'ALL_NEW' }));
       return { allowed: true, state: { count: Number(result.Attributes?.count), endsAt: Number(result.Attributes?.ends_at) } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
     // Refused: either the window is full, or it has ended and must be replaced.
-    const current = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
-    const currentEnd = Number(current?.ends_at ?? 0);
+    const current = await window.get({ consistent: true });
+    const currentEnd = current?.ends_at ?? 0;
     if (current && currentEnd > now) {
-      if (Number(current.count) >= limit.limit && refuseAtLimit) return { allowed: false, retryAfterSeconds: currentEnd - now };
+      if (current.count >= limit.limit && refuseAtLimit) return { allowed: false, retryAfterSeconds: currentEnd - now };
       continue;
     }
     try {
+      // A new window replaces one that has ended.
       await db().send(
-        new PutCommand({
-          TableName: table(),
-          Item: { ...key, entity: 'RateWindow', limit_name: limit.name, count: 1, ends_at: endsAt, ttl: endsAt + 60 },
-          ConditionExpression: 'attribute_not_exists(pk) OR ends_at <= :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
+        new PutCommand(window.put({ limit_name: limit.name, count: 1, ends_at: endsAt, ttl: endsAt + 60 }, or(itemIsNew, atMost('ends_at', now))).Put),
       );
       return { allowed: true, state: { count: 1, endsAt } };
     } catch (error) {
@@ -104,16 +99,7 @@ export async function recordHit(limit: WindowLimit, subject: string): Promise<Wi
 /** Gives back a reserved hit that turned out not to count (a successful login, an attempt refused elsewhere). */
 export async function release(limit: WindowLimit, subject: string): Promise<void> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: windowKey(limit, subject),
-        UpdateExpression: 'ADD #count :minus',
-        ConditionExpression: 'ends_at > :now AND #count > :zero',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0, ':now': epochSeconds() },
-      }),
-    );
+    await db().send(new UpdateCommand(RateWindow.at(limit, subject).update({ add: { count: -1 } }, and(windowOpen(epochSeconds()), above('count', 0))).Update));
   } catch (error) {
     // The window ended (or was cleared) meanwhile: nothing to give back.
     if (!isConditionFailure(error)) throw error;

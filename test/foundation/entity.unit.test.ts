@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { and, balanceCovers, differs, equals, itemIsNew, oneOf, or, sizeBelow, versionIs, type Condition } from '#shared/db/conditions.ts';
+import { and, balanceCovers, counterAllows, differs, equals, itemIsNew, oneOf, or, sizeBelow, versionIs, type Condition } from '#shared/db/conditions.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 
@@ -66,6 +66,17 @@ describe('defineEntity', () => {
     });
   });
 
+  it('adds elements to a set and deletes them (ADD and DELETE of a set attribute)', () => {
+    const Sets = defineEntity<{ uuids?: Set<string>; version: number }>()({ entity: 'Sets', key: keys.balance });
+    expect(Sets.at('a').update({ add: { uuids: new Set(['x']), version: 1 }, deleteFromSet: { uuids: new Set(['y']) } }).Update).toMatchObject({
+      UpdateExpression: 'ADD #a0 :v0, #a1 :v1 DELETE #a0 :v2',
+      ExpressionAttributeNames: { '#a0': 'uuids', '#a1': 'version' },
+      ExpressionAttributeValues: { ':v0': new Set(['x']), ':v1': 1, ':v2': new Set(['y']) },
+    });
+    // @ts-expect-error: DELETE takes set attributes only
+    Sets.at('a').update({ deleteFromSet: { version: 1 } });
+  });
+
   it('leaves out what a command does not use (DynamoDB refuses empty maps)', () => {
     expect(Sample.at('a').delete()).toEqual({ Delete: { TableName: 'unit-table', Key: { pk: 'BALANCE#a', sk: 'BALANCE' } } });
   });
@@ -77,6 +88,17 @@ describe('named condition fragments', () => {
       ConditionExpression: '(attribute_not_exists(#a0)) OR (#a0 = :v0)',
       ExpressionAttributeNames: { '#a0': 'version' },
       ExpressionAttributeValues: { ':v0': 0 },
+    });
+  });
+
+  it('counterAllows admits an unwritten counter only when the amount alone fits the limit', () => {
+    expect(Sample.at('a').conditionCheck(counterAllows('balance', 100, 30)).ConditionCheck).toMatchObject({
+      ConditionExpression: '(attribute_not_exists(#a0)) OR (#a0 <= :v0)',
+      ExpressionAttributeValues: { ':v0': 70 },
+    });
+    expect(Sample.at('a').conditionCheck(counterAllows('balance', 100, 130)).ConditionCheck).toMatchObject({
+      ConditionExpression: '#a0 <= :v0',
+      ExpressionAttributeValues: { ':v0': -30 },
     });
   });
 

@@ -2,10 +2,12 @@
  * The ledger's chart of accounts (ledger.ts writes the movements): the kinds of movement, the account names,
  * and which account each movement's other leg lands on (`CONTRA`, docs/money.md "Accounts and transfers").
  * Apart from ledger.ts so the operators' audit (ledger-audit.ts) reads the same rules without importing the
- * writer that re-exports it.
+ * writer that re-exports it; the ledger's stored items (Balance, LedgerEntry, ContraLedgerEntry) are defined
+ * here for the same reason.
  */
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 
 export type LedgerKind =
   | 'gift_card_load'
@@ -32,6 +34,38 @@ export type LedgerKind =
   | 'gift_held'
   | 'gift_claimed'
   | 'gift_returned';
+
+/** A user-side account's stored balance (`keys.balance(account)`): what the account holds, and how many entries made it. */
+export const Balance = defineEntity<{
+  account: string;
+  account_kind: string;
+  /** Absent on a held gift's account (keyed by an email's hash). */
+  user_id?: number;
+  merchant_id: number;
+  balance: number;
+  /** How many entries the balance holds (the audit compares). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}>()({ entity: 'Balance', key: keys.balance });
+
+/** The fields both legs of a transfer carry. */
+interface LegAttributes {
+  account: string;
+  contra_account: string;
+  transfer_id: string;
+  entry_id: string;
+  kind: LedgerKind;
+  amount: number;
+  reference: Record<string, string | number | null>;
+  created_at: string;
+}
+
+/** A user-side account's leg (immutable), keyed by the movement's natural id. */
+export const LedgerEntry = defineEntity<LegAttributes & { written_at_ms?: number }>()({ entity: 'LedgerEntry', key: keys.ledgerEntry });
+
+/** A platform account's leg: its own tag, so readers of user-side entries (and their tests) are unchanged. */
+export const ContraLedgerEntry = defineEntity<LegAttributes & { merchant_id: number }>()({ entity: 'ContraLedgerEntry', key: keys.ledgerEntry });
 
 export function giftCardAccountKey(userId: number, merchantId: number): string {
   return `giftcard:${userId}:${merchantId}`;
@@ -189,9 +223,7 @@ export function contraLegItem(input: {
   now: string;
 }): TransactItem | undefined {
   if (isUserAccount(input.contra)) return undefined;
-  return putNew({
-    ...keys.ledgerEntry(input.contra, contraEntryId(input.account, input.entryId)),
-    entity: CONTRA_ENTRY,
+  return ContraLedgerEntry.at(input.contra, contraEntryId(input.account, input.entryId)).putNew({
     account: input.contra,
     contra_account: input.account,
     transfer_id: transferId(input.account, input.contra, input.entryId),
@@ -205,7 +237,7 @@ export function contraLegItem(input: {
 }
 
 /** A platform account's leg: not `LedgerEntry`, so readers of user-side entries (and their tests) are unchanged. */
-export const CONTRA_ENTRY = 'ContraLedgerEntry';
+export const CONTRA_ENTRY = ContraLedgerEntry.entity;
 
 /**
  * Only merchant-funded credit may go below zero: a refund takes back the credit its order earned even

@@ -14,6 +14,8 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { counterAllows } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
@@ -36,6 +38,22 @@ export const MAX_CHARGE_LIMIT = 1_000_000_000;
 /** Counters outlive their month by a year (refunds of old orders still find them), then DynamoDB TTL deletes them. */
 const COUNTER_RETENTION_SECONDS = 400 * 24 * 3600;
 
+/** A month's charge counter: what was charged (cents) in one calendar month. */
+interface ChargeMonthAttributes {
+  spent: number;
+  user_id: number;
+  month: string;
+  updated_at: string;
+  /** Epoch seconds: DynamoDB TTL deletes the counter after COUNTER_RETENTION_SECONDS. */
+  ttl: number;
+}
+
+/** What a user's card was charged in one calendar month (the user-wide monthly limit's counter). */
+export const UserChargeMonth = defineEntity<ChargeMonthAttributes>()({ entity: 'ChargeMonth', key: keys.userChargeMonth });
+
+/** What a user's card was charged in one calendar month at one merchant (that merchant's monthly limit's counter). */
+export const MerchantChargeMonth = defineEntity<ChargeMonthAttributes & { merchant_id: number }>()({ entity: 'ChargeMonth', key: keys.merchantChargeMonth });
+
 /** The limits that hold for one charge of a user at a merchant, and what was charged this month so far. */
 export interface ChargeLimits {
   /** The calendar month (UTC) the counters read belong to, `YYYY-MM`. */
@@ -54,7 +72,7 @@ export function chargeMonth(now: string = isoSeconds()): string {
 
 /** What `chargeLimitsFrom` needs read (put them in the caller's BatchGetItem): the app, and this month's two counters. */
 export function chargeLimitKeys(userId: number, merchantId: number, appId: number, month: string): Key[] {
-  return [keys.app(appId), keys.userChargeMonth(userId, month), keys.merchantChargeMonth(userId, merchantId, month)];
+  return [keys.app(appId), UserChargeMonth.key(userId, month), MerchantChargeMonth.key(userId, merchantId, month)];
 }
 
 function settingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
@@ -78,8 +96,8 @@ export function chargeLimitsFrom(read: readonly (StoredItem | undefined)[], merc
     perOrder: Math.min(perOrder, merchantLimits.per_order_amount ?? perOrder),
     monthly: monthlyChargeLimit(app),
     merchantMonthly: merchantLimits.monthly_amount ?? null,
-    spent: Number(userMonth?.spent ?? 0),
-    merchantSpent: Number(merchantMonth?.spent ?? 0),
+    spent: UserChargeMonth.from(userMonth)?.spent ?? 0,
+    merchantSpent: MerchantChargeMonth.from(merchantMonth)?.spent ?? 0,
   };
 }
 
@@ -104,36 +122,28 @@ export function refuseOverLimits(limits: ChargeLimits, amount: number, object: s
     throw OVER_MONTHLY_LIMIT(object);
 }
 
-function counterItem(
-  key: Key,
-  fields: { userId: number; merchantId: number | null; month: string; amount: number; limit: number | null; now: string },
-): TransactItem {
-  const values: Record<string, unknown> = {
-    ':amount': fields.amount,
-    ':entity': 'ChargeMonth',
-    ':user': fields.userId,
-    ':month': fields.month,
-    ':now': fields.now,
-    ':ttl': epochSeconds(new Date(fields.now)) + COUNTER_RETENTION_SECONDS,
+/**
+ * The two counters of a month (user-wide, and the user's at the merchant) changed by `amount`, each guarded by
+ * its limit when it has one (null: a give-back, or a merchant without a monthly limit).
+ */
+function counterItems(
+  userId: number,
+  merchantId: number,
+  change: { month: string; amount: number; limit: number | null; merchantLimit: number | null; now: string },
+): TransactItem[] {
+  const { month, amount, now } = change;
+  const counted = {
+    add: { spent: amount },
+    set: { user_id: userId, month, updated_at: now },
+    setIfAbsent: { ttl: epochSeconds(new Date(now)) + COUNTER_RETENTION_SECONDS },
+    creates: true,
   };
-  let condition: string | undefined;
-  if (fields.limit !== null) {
-    // The item exists once anything was charged this month; before that, the amount alone must fit.
-    condition = '(attribute_not_exists(spent) AND :amount <= :limit) OR spent <= :room';
-    values[':limit'] = fields.limit;
-    values[':room'] = fields.limit - fields.amount;
-  }
-  if (fields.merchantId !== null) values[':merchant'] = fields.merchantId;
-  return {
-    Update: {
-      TableName: table(),
-      Key: key,
-      UpdateExpression: `ADD spent :amount SET entity = :entity, user_id = :user, #month = :month, ${fields.merchantId !== null ? 'merchant_id = :merchant, ' : ''}updated_at = :now, #ttl = if_not_exists(#ttl, :ttl)`,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { '#month': 'month', '#ttl': 'ttl' },
-      ExpressionAttributeValues: values,
-    },
-  };
+  // A counter exists once anything was charged this month; before that, the amount alone must fit.
+  const guard = (limit: number | null) => (limit === null ? undefined : counterAllows('spent', limit, amount));
+  return [
+    UserChargeMonth.at(userId, month).update(counted, guard(change.limit)),
+    MerchantChargeMonth.at(userId, merchantId, month).update({ ...counted, set: { ...counted.set, merchant_id: merchantId } }, guard(change.merchantLimit)),
+  ];
 }
 
 /**
@@ -142,20 +152,13 @@ function counterItem(
  */
 export function countChargeItems(limits: ChargeLimits, userId: number, merchantId: number, amount: number, now: string): TransactItem[] {
   if (amount <= 0) return [];
-  const month = chargeMonth(now);
-  return [
-    counterItem(keys.userChargeMonth(userId, month), { userId, merchantId: null, month, amount, limit: limits.monthly, now }),
-    counterItem(keys.merchantChargeMonth(userId, merchantId, month), { userId, merchantId, month, amount, limit: limits.merchantMonthly, now }),
-  ];
+  return counterItems(userId, merchantId, { month: chargeMonth(now), amount, limit: limits.monthly, merchantLimit: limits.merchantMonthly, now });
 }
 
 /** A refund gives the amount back to the month the charge was counted in (no condition: giving back cannot pass a limit). */
 export function giveBackChargeItems(userId: number, merchantId: number, month: string, amount: number, now: string): TransactItem[] {
   if (amount <= 0) return [];
-  return [
-    counterItem(keys.userChargeMonth(userId, month), { userId, merchantId: null, month, amount: -amount, limit: null, now }),
-    counterItem(keys.merchantChargeMonth(userId, merchantId, month), { userId, merchantId, month, amount: -amount, limit: null, now }),
-  ];
+  return counterItems(userId, merchantId, { month, amount: -amount, limit: null, merchantLimit: null, now });
 }
 
 /** Thrown by setChargeLimits for an app or merchant that does not exist. */

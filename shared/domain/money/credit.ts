@@ -19,10 +19,12 @@ import { keys, type Key } from '#shared/db/keys.ts';
 import { projectionOf, queryAll, readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { table } from '#shared/db/client.ts';
+import { versionIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict } from '#shared/errors.ts';
 import { grantsOfUnknownExpiry, replayCreditBuckets, unspentUpToBalance, type CreditLedgerEntry } from '#shared/domain/money/credit-expiry.ts';
-import { balanceChangeItems, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { Balance, balanceChangeItems, creditAccountKey, giftCardAccountKey, LedgerEntry } from '#shared/domain/money/ledger.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** One open expiring grant, as listed on the grants item. */
@@ -33,6 +35,27 @@ export interface CreditGrantEntry {
   expires_at: string;
 }
 
+/** The open expiring grants of a user at a merchant, and the earliest expiry among them. */
+export const CreditGrants = defineEntity<{
+  grants: CreditGrantEntry[];
+  next_expiry_at: string | null;
+  user_id: number;
+  merchant_id: number;
+  updated_at: string;
+  version: number;
+}>()({ entity: 'CreditGrants', key: keys.creditGrants });
+
+/** One grant of merchant-funded credit (POS `merchant_funded_credits`): kept after it closes, for its expiry. */
+export const MerchantFundedCreditGrant = defineEntity<{
+  uuid: string;
+  merchant_id: number;
+  user_id: number;
+  value_amount: number;
+  message: string | null | undefined;
+  expires_at: string;
+  created_at: string;
+}>()({ entity: 'MerchantFundedCreditGrant', key: keys.creditGrant });
+
 export interface AvailableCredit {
   /** Merchant-funded credit: what a proposed order offers as `discount_amount` (before the spend caps it). */
   merchantFunded: number;
@@ -42,16 +65,16 @@ export interface AvailableCredit {
 
 /** The items available credit is computed from, in this order: one BatchGetItem (callers may add their own keys after them). */
 export function availableCreditKeys(userId: number, merchantId: number): Key[] {
-  return [keys.balance(creditAccountKey(userId, merchantId)), keys.balance(giftCardAccountKey(userId, merchantId)), keys.creditGrants(userId, merchantId)];
+  return [Balance.key(creditAccountKey(userId, merchantId)), Balance.key(giftCardAccountKey(userId, merchantId)), CreditGrants.key(userId, merchantId)];
 }
 
 /** A balance as offered: a negative one (credit clawed back by a refund) offers nothing. */
 function spendable(balance: StoredItem | undefined): number {
-  return Math.max(0, Number(balance?.balance ?? 0));
+  return Math.max(0, Balance.from(balance)?.balance ?? 0);
 }
 
 function grantsOf(item: StoredItem | undefined): CreditGrantEntry[] {
-  return Array.isArray(item?.grants) ? (item.grants as CreditGrantEntry[]) : [];
+  return CreditGrants.from(item)?.grants ?? [];
 }
 
 /** True when a listed grant's time has passed (its credit must leave before any is offered). */
@@ -106,35 +129,48 @@ async function creditEntries(account: string): Promise<CreditLedgerEntry[]> {
     ExpressionAttributeNames,
     ConsistentRead: true,
   });
-  return items.map((item) => ({
-    entry_id: String(item.entry_id),
-    kind: String(item.kind),
-    amount: Number(item.amount),
-    created_at: String(item.created_at),
-    written_at_ms: typeof item.written_at_ms === 'number' ? item.written_at_ms : undefined,
-    reference: item.reference,
-  }));
+  // Projected: only the fields the replay reads are present.
+  return items.flatMap((read) => {
+    const item = LedgerEntry.from(read);
+    return item
+      ? [
+          {
+            entry_id: item.entry_id,
+            kind: item.kind,
+            amount: item.amount,
+            created_at: item.created_at,
+            written_at_ms: item.written_at_ms,
+            reference: item.reference,
+          },
+        ]
+      : [];
+  });
 }
 
 /** The expiry of closed grants the entries do not tell (fully spent ones left no expiry entry): their grant records. */
 async function closedGrantExpiries(uuids: readonly string[]): Promise<Map<string, string>> {
   if (uuids.length === 0) return new Map();
   const records = await readItems(
-    uuids.map((uuid) => keys.creditGrant(uuid)),
+    uuids.map((uuid) => MerchantFundedCreditGrant.key(uuid)),
     { consistent: true, attributes: ['expires_at'] },
   );
-  return new Map(uuids.flatMap((uuid, index) => (typeof records[index]?.expires_at === 'string' ? [[uuid, records[index].expires_at] as const] : [])));
+  return new Map(
+    uuids.flatMap((uuid, index) => {
+      const expiresAt = MerchantFundedCreditGrant.from(records[index])?.expires_at;
+      return typeof expiresAt === 'string' ? [[uuid, expiresAt] as const] : [];
+    }),
+  );
 }
 
 /** What each grant due now leaves behind: its bucket of the replayed ledger (credit-expiry.ts). */
 async function dueRemainders(
   account: string,
-  balanceItem: StoredItem | undefined,
+  balanceItem: EntityItem<typeof Balance> | undefined,
   open: readonly CreditGrantEntry[],
   due: readonly CreditGrantEntry[],
 ): Promise<Map<string, number>> {
-  const balance = Number(balanceItem?.balance ?? 0);
-  if (Number(balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
+  const balance = balanceItem?.balance ?? 0;
+  if ((balanceItem?.version ?? 0) > MAX_REPLAY_ENTRIES) return unspentUpToBalance(balance, due);
   const entries = await creditEntries(account);
   const closedGrants = await closedGrantExpiries(grantsOfUnknownExpiry(entries, open));
   const buckets = replayCreditBuckets({ balance, entries, openGrants: open, closedGrantExpiries: closedGrants });
@@ -153,8 +189,9 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
   const account = creditAccountKey(userId, merchantId);
   for (let round = 1; round <= EXPIRY_ROUNDS; round++) {
     const now = isoSeconds();
-    const [balanceItem, grantsItem] = await readItems([keys.balance(account), keys.creditGrants(userId, merchantId)], { consistent: true });
-    const grants = grantsOf(grantsItem);
+    const [balanceRead, grantsRead] = await readItems([Balance.key(account), CreditGrants.key(userId, merchantId)], { consistent: true });
+    const [balanceItem, grantsItem] = [Balance.from(balanceRead), CreditGrants.from(grantsRead)];
+    const grants = grantsItem?.grants ?? [];
     const due = grants.filter((grant) => grant.expires_at <= now).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
     if (due.length === 0) return;
     const remainders = await dueRemainders(account, balanceItem, grants, due);
@@ -163,7 +200,7 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
       amount: -(remainders.get(grant.uuid) ?? 0),
       entryId: expiryEntryId(grant.uuid),
       // Where the replay puts this expiry among the account's entries (its version counts them).
-      reference: { grant_uuid: grant.uuid, expires_at: grant.expires_at, entries_before: Number(balanceItem?.version ?? 0) },
+      reference: { grant_uuid: grant.uuid, expires_at: grant.expires_at, entries_before: balanceItem?.version ?? 0 },
     }));
     const batch = new LabelledItems();
     batch.add(
@@ -172,11 +209,11 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
         userId,
         merchantId,
         grants.filter((grant) => grant.expires_at > now),
-        Number(grantsItem?.version ?? 0),
+        grantsItem?.version ?? 0,
         now,
       ),
     );
-    batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: Number(balanceItem?.version ?? 0), now, allowNegative: true }));
+    batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: balanceItem?.version ?? 0, now, allowNegative: true }));
     const outcome = await transactWrite(() => batch.items);
     if (outcome.committed) return;
     await backoff(round, CONTENTION_BACKOFF);
@@ -187,23 +224,12 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
 /** Replaces the open grants list, guarded by the version read (0: the item did not exist). */
 export function grantsListUpdate(userId: number, merchantId: number, grants: readonly CreditGrantEntry[], expectedVersion: number, now: string): TransactItem {
   const nextExpiry = grants.map((grant) => grant.expires_at).sort()[0] ?? null;
-  return {
-    Update: {
-      TableName: table(),
-      Key: keys.creditGrants(userId, merchantId),
-      UpdateExpression:
-        'SET grants = :grants, next_expiry_at = :next, entity = :entity, user_id = :user, merchant_id = :merchant, updated_at = :now ADD version :one',
-      ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(version) OR version = :expected' : 'version = :expected',
-      ExpressionAttributeValues: {
-        ':grants': grants,
-        ':next': nextExpiry,
-        ':entity': 'CreditGrants',
-        ':user': userId,
-        ':merchant': merchantId,
-        ':now': now,
-        ':one': 1,
-        ':expected': expectedVersion,
-      },
+  return CreditGrants.at(userId, merchantId).update(
+    {
+      set: { grants: [...grants], next_expiry_at: nextExpiry, user_id: userId, merchant_id: merchantId, updated_at: now },
+      add: { version: 1 },
+      creates: true,
     },
-  };
+    versionIs(expectedVersion),
+  );
 }

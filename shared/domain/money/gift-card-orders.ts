@@ -11,14 +11,14 @@
  * account with it is created, and its email tells the recipient to sign up. Every attempt counts against the
  * buyer's hourly limit (rate-limits.ts), so the order cannot probe which emails are registered.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { mailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { isTransientDbError } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
@@ -30,32 +30,11 @@ import { addHoldItems, emailKey, heldCount, heldUntil, MAX_HELD_GIFTS_PER_EMAIL 
 import { consumeOrRefuse, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/money/charge-limits.ts';
 import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
+import { GiftCardValueOrderRecord, HeldGiftsIndex, type GiftCardValueOrder, type GiftCardValueOrderState } from '#shared/domain/money/entities.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueOrderRequest } from '#shared/schemas/money.ts';
 
-/**
- * `delivered`: loaded on the recipient's gift card at once (their email had an account). `held`: waiting for
- * an account with the email (held-gifts.ts), then `claimed` by it, or `returning` -> `returned` to the buyer's
- * card after UNCLAIMED_GIFT_DAYS.
- */
-export type GiftCardValueOrderState = 'delivered' | 'held' | 'claimed' | 'returning' | 'returned';
-
-export interface GiftCardValueOrder {
-  uuid: string;
-  buyer_user_id: number;
-  /** null while the gift is held for an email with no account. */
-  recipient_user_id: number | null;
-  merchant_id: number;
-  value_amount: number;
-  charge_id: string;
-  recipient_email: string;
-  recipient_name: string | null;
-  recipient_message: string | null;
-  state: GiftCardValueOrderState;
-  /** A held gift's deadline: unclaimed then, it goes back to the buyer's card. */
-  held_until: string | null;
-  created_at: string;
-}
+export type { GiftCardValueOrder, GiftCardValueOrderState } from '#shared/domain/money/entities.ts';
 
 const invalid = (property: string, message: string, code = 'invalid') => unprocessable('gift_card_value_order', property, message, code);
 const TOO_MANY_HELD = () =>
@@ -116,7 +95,7 @@ export async function orderGiftCardValue(
         keys.merchant(request.merchant_id),
         ...chargeLimitKeys(buyerUserId, request.merchant_id, buyer.appId, month),
         keys.login(request.recipient_email),
-        keys.heldGifts(emailKey(request.recipient_email)),
+        HeldGiftsIndex.key(emailKey(request.recipient_email)),
         keys.user(buyerUserId),
       ],
       { consistent: true },
@@ -194,10 +173,8 @@ function orderItems(order: GiftCardValueOrder, merchant: MerchantItem, context: 
   const batch = new LabelledItems();
   batch.add(
     'order',
-    putNew({
-      ...keys.giftCardValueOrder(order.uuid),
+    GiftCardValueOrderRecord.at(order.uuid).putNew({
       ...keys.buyerGiftCardOrdersIndex(order.buyer_user_id, order.created_at, order.uuid),
-      entity: 'GiftCardValueOrder',
       ...order,
       updated_at: now,
     }),
@@ -243,8 +220,7 @@ function orderItems(order: GiftCardValueOrder, merchant: MerchantItem, context: 
 }
 
 async function orderExists(uuid: string): Promise<boolean> {
-  const result = await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.giftCardValueOrder(uuid), ConsistentRead: true })));
-  return result.Item !== undefined;
+  return (await GiftCardValueOrderRecord.at(uuid).get({ consistent: true })) !== undefined;
 }
 
 /** Compensation: the charge of an order that did not commit goes back (same key on a retry: one refund). */
@@ -308,8 +284,8 @@ export async function listBuyerGiftCardOrders(
       Limit: GIFT_CARD_ORDERS_PAGE_SIZE,
     }),
   );
-  const orders = (page.Items ?? []) as GiftCardValueOrder[];
-  return { orders, nextCursor: orders.length > 0 ? String((page.Items ?? []).at(-1)!.gsi1sk) : undefined };
+  const orders = (page.Items ?? []).flatMap((item) => GiftCardValueOrderRecord.from(item) ?? []);
+  return { orders, nextCursor: orders.at(-1)?.gsi1sk };
 }
 
 export function serializeBuyerGiftCardOrder(order: GiftCardValueOrder) {

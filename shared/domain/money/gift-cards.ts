@@ -4,15 +4,14 @@
  * its idempotency record, the addition, the ledger entry and the new balance are one transaction, so a
  * repeat (even concurrent, even with another value_amount) finds the first one's stored response.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { userIdForPaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -21,6 +20,30 @@ import { recordGiftCardLoad } from '#shared/metrics.ts';
 
 export const MIN_GIFT_CARD_LOAD = 1000;
 export const MAX_GIFT_CARD_LOAD = 50_000;
+
+/** A POS gift card value addition (POST /v15/gift_card_value_additions). */
+export const GiftCardAddition = defineEntity<{
+  uuid: string;
+  merchant_id: number;
+  user_id: number;
+  value_amount: number;
+  external_identifier: string | null;
+  location_id: number | null;
+  order_uuid: string | null;
+  tender_types: string[];
+  type: string | null;
+  identifier_from_merchant: string | null;
+  created_at: string;
+  updated_at: string;
+}>()({ entity: 'GiftCardAddition', key: keys.giftCardAddition });
+
+/** An addition's external_identifier at its merchant: at most one addition each, and the first one's answer. */
+export const GiftCardExternalIdentifier = defineEntity<{
+  addition_uuid: string;
+  /** JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical. */
+  response_json: string;
+  created_at: string;
+}>()({ entity: 'GiftCardExternalIdentifier', key: keys.giftCardExternalIdentifier });
 
 export interface GiftCardAdditionResponse {
   gift_card_value_addition: {
@@ -41,11 +64,7 @@ function validateAmount(valueAmount: number): void {
 }
 
 async function storedResponse(merchantId: number, externalIdentifier: string): Promise<GiftCardAdditionResponse | undefined> {
-  const result = await db().send(
-    new GetCommand({ TableName: table(), Key: keys.giftCardExternalIdentifier(merchantId, externalIdentifier), ConsistentRead: true }),
-  );
-  // Stored as JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical.
-  const stored = result.Item?.response_json;
+  const stored = (await GiftCardExternalIdentifier.at(merchantId, externalIdentifier).get({ consistent: true }))?.response_json;
   return typeof stored === 'string' ? (JSON.parse(stored) as GiftCardAdditionResponse) : undefined;
 }
 
@@ -58,8 +77,7 @@ export const CARD_BUSY = () => conflict('This gift card is being loaded by other
 const KEY_TAKEN_OVER = () => conflict('A request with this Idempotency-Key is still in progress; retry later.', 1);
 
 async function additionExists(uuid: string): Promise<boolean> {
-  const result = await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key: keys.giftCardAddition(uuid), ConsistentRead: true })));
-  return result.Item !== undefined;
+  return (await GiftCardAddition.at(uuid).get({ consistent: true })) !== undefined;
 }
 
 /**
@@ -94,8 +112,9 @@ export async function addGiftCardValue(
   for (let attempt = 1; attempt <= RETRIES; attempt++) {
     const now = isoSeconds();
     // The balance and the gift card's event counter: one consistent BatchGetItem.
-    const [balanceItem, eventCounter] = await readItems([keys.balance(account), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
-    const current = { balance: Number(balanceItem?.balance ?? 0), version: Number(balanceItem?.version ?? 0) };
+    const [balanceItem, eventCounter] = await readItems([Balance.key(account), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
+    const storedBalance = Balance.from(balanceItem);
+    const current = { balance: storedBalance?.balance ?? 0, version: storedBalance?.version ?? 0 };
     const response: GiftCardAdditionResponse = {
       gift_card_value_addition: {
         added_value_amount: addition.value_amount,
@@ -108,9 +127,7 @@ export async function addGiftCardValue(
     if (externalIdentifier) {
       batch.add(
         'external_identifier',
-        putNew({
-          ...keys.giftCardExternalIdentifier(merchantId, externalIdentifier),
-          entity: 'GiftCardExternalIdentifier',
+        GiftCardExternalIdentifier.at(merchantId, externalIdentifier).putNew({
           addition_uuid: uuid,
           response_json: JSON.stringify(response),
           created_at: now,
@@ -119,9 +136,7 @@ export async function addGiftCardValue(
     }
     batch.add(
       'addition',
-      putNew({
-        ...keys.giftCardAddition(uuid),
-        entity: 'GiftCardAddition',
+      GiftCardAddition.at(uuid).putNew({
         uuid,
         merchant_id: merchantId,
         user_id: userId,

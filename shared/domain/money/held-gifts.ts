@@ -13,6 +13,7 @@
  *   operators' daily `npm run admin -- gifts-return-unclaimed`; docs/money.md, "Held gifts").
  */
 import { db, table } from '#shared/db/client.ts';
+import { attributeMissing, equals, or, sizeBelow, stateIs } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { mailItem } from '#shared/db/mail-outbox.ts';
 import { readItems, scanAll, type StoredItem } from '#shared/db/reads.ts';
@@ -24,6 +25,7 @@ import { log } from '#shared/log.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccountKey, type Movement } from '#shared/domain/money/ledger.ts';
+import { GiftCardValueOrderRecord, HeldGiftsIndex, type GiftCardValueOrderState } from '#shared/domain/money/entities.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /**
@@ -65,7 +67,18 @@ export interface HeldGiftOrder {
 
 /** How many gifts the index item (read with the order's other items) already holds for the email. */
 export function heldCount(index: StoredItem | undefined): number {
-  return index?.uuids instanceof Set ? index.uuids.size : 0;
+  return HeldGiftsIndex.from(index)?.uuids?.size ?? 0;
+}
+
+/** A gift card value order's move from `from` (its guard) to `to`, stamped `now`, with what else the move sets. */
+function orderMove(
+  uuid: string,
+  from: GiftCardValueOrderState,
+  to: GiftCardValueOrderState,
+  now: string,
+  set: { recipient_user_id?: number; claimed_at?: string; returned_at?: string } = {},
+) {
+  return GiftCardValueOrderRecord.at(uuid).update({ set: { state: to, ...set, updated_at: now } }, stateIs(from));
 }
 
 /**
@@ -83,22 +96,13 @@ export function addHoldItems(batch: LabelledItems, order: HeldGiftOrder, now: st
       ExpressionAttributeValues: { ':user': 'user' },
     },
   });
-  batch.add('held_index', {
-    Update: {
-      TableName: table(),
-      Key: keys.heldGifts(emailKey(order.recipient_email)),
-      UpdateExpression: 'SET entity = :entity, email = :email, updated_at = :now ADD uuids :uuid, version :one',
-      ConditionExpression: 'attribute_not_exists(uuids) OR size(uuids) < :max',
-      ExpressionAttributeValues: {
-        ':entity': 'HeldGifts',
-        ':email': normalisedEmail(order.recipient_email),
-        ':now': now,
-        ':uuid': new Set([order.uuid]),
-        ':one': 1,
-        ':max': MAX_HELD_GIFTS_PER_EMAIL,
-      },
-    },
-  });
+  batch.add(
+    'held_index',
+    HeldGiftsIndex.at(emailKey(order.recipient_email)).update(
+      { set: { email: normalisedEmail(order.recipient_email), updated_at: now }, add: { uuids: new Set([order.uuid]), version: 1 }, creates: true },
+      or(attributeMissing('uuids'), sizeBelow('uuids', MAX_HELD_GIFTS_PER_EMAIL)),
+    ),
+  );
   batch.add(
     'held',
     ...balanceChangeItems(
@@ -126,18 +130,19 @@ export interface HeldGifts {
 }
 
 export async function readHeldGifts(email: string): Promise<HeldGifts> {
-  const [index] = await readItems([keys.heldGifts(emailKey(email))], { consistent: true });
+  const [read] = await readItems([HeldGiftsIndex.key(emailKey(email))], { consistent: true });
+  const index = HeldGiftsIndex.from(read);
   if (!index) return { email, version: undefined, gifts: [] };
-  const uuids = index.uuids instanceof Set ? [...(index.uuids as Set<string>)] : [];
+  const uuids = [...(index.uuids ?? [])];
   const orders =
     uuids.length === 0
       ? []
       : await readItems(
-          uuids.map((uuid) => keys.giftCardValueOrder(uuid)),
+          uuids.map((uuid) => GiftCardValueOrderRecord.key(uuid)),
           { consistent: true },
         );
-  const gifts = orders.filter((order): order is StoredItem => order?.state === 'held') as unknown as HeldGiftOrder[];
-  return { email, version: Number(index.version ?? 0), gifts };
+  const gifts = orders.flatMap((item) => GiftCardValueOrderRecord.from(item) ?? []).filter((order) => order.state === 'held');
+  return { email, version: index.version ?? 0, gifts };
 }
 
 /**
@@ -146,13 +151,9 @@ export async function readHeldGifts(email: string): Promise<HeldGifts> {
  * cancellation of these items (labelled `held_gifts` by the caller) means read again and retry.
  */
 export function claimHeldGiftItems(held: HeldGifts, userId: number, now: string): TransactItem[] {
-  const index = keys.heldGifts(emailKey(held.email));
-  if (held.version === undefined) {
-    return [{ ConditionCheck: { TableName: table(), Key: index, ConditionExpression: 'attribute_not_exists(version)' } }];
-  }
-  const items: TransactItem[] = [
-    { Delete: { TableName: table(), Key: index, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': held.version } } },
-  ];
+  const index = HeldGiftsIndex.at(emailKey(held.email));
+  if (held.version === undefined) return [index.conditionCheck(attributeMissing('version'))];
+  const items: TransactItem[] = [index.delete(equals('version', held.version))];
   const byMerchant = new Map<number, HeldGiftOrder[]>();
   for (const gift of held.gifts) byMerchant.set(gift.merchant_id, [...(byMerchant.get(gift.merchant_id) ?? []), gift]);
   for (const [merchantId, gifts] of byMerchant) {
@@ -181,16 +182,7 @@ export function claimHeldGiftItems(held: HeldGifts, userId: number, now: string)
     );
   }
   for (const gift of held.gifts) {
-    items.push({
-      Update: {
-        TableName: table(),
-        Key: keys.giftCardValueOrder(gift.uuid),
-        UpdateExpression: 'SET #state = :claimed, recipient_user_id = :user, claimed_at = :now, updated_at = :now',
-        ConditionExpression: '#state = :held',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':claimed': 'claimed', ':held': 'held', ':user': userId, ':now': now },
-      },
-    });
+    items.push(orderMove(gift.uuid, 'held', 'claimed', now, { recipient_user_id: userId, claimed_at: now }));
   }
   return items;
 }
@@ -249,9 +241,10 @@ export async function returnUnclaimedGifts(now: Date = new Date()): Promise<Uncl
   const report: UnclaimedReturn = { returned: [], refundPending: [] };
   const stamp = isoSeconds(now);
   for (const order of orders) {
-    const gift = order as unknown as HeldGiftOrder & { state: string; held_until: string };
+    const gift = GiftCardValueOrderRecord.from(order);
+    if (!gift) continue;
     if (gift.state === 'held') {
-      if (gift.held_until > stamp) continue;
+      if (gift.held_until !== null && gift.held_until > stamp) continue;
       if (!(await returnToLedger(gift, stamp))) continue;
     }
     if (await refundToCard(gift, stamp)) report.returned.push(gift.uuid);
@@ -263,24 +256,11 @@ export async function returnUnclaimedGifts(now: Date = new Date()): Promise<Uncl
 async function returnToLedger(gift: HeldGiftOrder, now: string): Promise<boolean> {
   const reference = { gift_card_value_order_uuid: gift.uuid, charge_id: gift.charge_id };
   const batch = new LabelledItems();
-  batch.add('order', {
-    Update: {
-      TableName: table(),
-      Key: keys.giftCardValueOrder(gift.uuid),
-      UpdateExpression: 'SET #state = :returning, updated_at = :now',
-      ConditionExpression: '#state = :held',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':returning': 'returning', ':held': 'held', ':now': now },
-    },
-  });
-  batch.add('held_index', {
-    Update: {
-      TableName: table(),
-      Key: keys.heldGifts(emailKey(gift.recipient_email)),
-      UpdateExpression: 'DELETE uuids :uuid ADD version :one SET updated_at = :now',
-      ExpressionAttributeValues: { ':uuid': new Set([gift.uuid]), ':one': 1, ':now': now },
-    },
-  });
+  batch.add('order', orderMove(gift.uuid, 'held', 'returning', now));
+  batch.add(
+    'held_index',
+    HeldGiftsIndex.at(emailKey(gift.recipient_email)).update({ deleteFromSet: { uuids: new Set([gift.uuid]) }, add: { version: 1 }, set: { updated_at: now } }),
+  );
   batch.add(
     'held',
     ...balanceChangeItems(
@@ -335,19 +315,10 @@ async function refundToCard(gift: HeldGiftOrder, now: string): Promise<boolean> 
     log('error', 'held_gift_refund_failed', { order_uuid: gift.uuid, charge_id: gift.charge_id });
     return false;
   }
-  await retryTransient(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.giftCardValueOrder(gift.uuid),
-        UpdateExpression: 'SET #state = :returned, returned_at = :now, updated_at = :now',
-        ConditionExpression: '#state = :returning',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':returned': 'returned', ':returning': 'returning', ':now': now },
-      }),
-    ),
-  ).catch((error: unknown) => {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await retryTransient(() => db().send(new UpdateCommand(orderMove(gift.uuid, 'returning', 'returned', now, { returned_at: now }).Update))).catch(
+    (error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    },
+  );
   return true;
 }

@@ -23,8 +23,11 @@
  * - same key while the first is in flight: 409 with Retry-After.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import type { StoredItem } from '#shared/db/reads.ts';
+import { and, below, equals, itemIsNew, or } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -36,6 +39,29 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const RETENTION_SECONDS = 7 * 24 * 60 * 60;
 /** How long an unfinished request holds its key; after that a retry may proceed (crash recovery). */
 export const IN_PROGRESS_LEASE_SECONDS = 30;
+
+/** The record of one (scope, Idempotency-Key): see the header. */
+export const IdempotencyKey = defineEntity<{
+  scope: string;
+  /** Absent on a record written before the caller was recorded (never replayed: see `refusal`). */
+  caller?: string;
+  status: 'INPROGRESS' | 'COMPLETED';
+  request_hash: string;
+  /** INPROGRESS only: which request holds the key, and until when (epoch seconds). */
+  lease_token?: string;
+  lease_expires_at?: number;
+  /** COMPLETED only: the StoredResponse as JSON text (a DynamoDB map would not keep the body's key order). */
+  response_json?: string;
+  /** Epoch seconds: DynamoDB TTL deletes the record some time after; reads treat an expired one as absent. */
+  ttl: number;
+  created_at: string;
+}>()({ entity: 'IdempotencyKey', key: (scope: string, key: string) => keys.idempotencyKey(scope, createHash('sha256').update(key).digest('hex')) });
+
+/** A request may take the key at `now`: no record, an expired one, or one whose in-progress lease ran out. */
+const keyClaimable = (now: number) => or(itemIsNew, below('ttl', now), and(equals('status', 'INPROGRESS'), below('lease_expires_at', now)));
+
+/** The key is still held, in progress, by the request with `leaseToken` (a taken-over lease cannot commit). */
+const leaseHeld = (leaseToken: string) => and(equals('status', 'INPROGRESS'), equals('lease_token', leaseToken));
 
 export interface StoredResponse {
   status: number;
@@ -87,10 +113,6 @@ export function requestHash(request: Pick<IdempotentRequest, 'caller' | 'method'
     .digest('hex');
 }
 
-function recordKey(scope: string, key: string) {
-  return keys.idempotencyKey(scope, createHash('sha256').update(key).digest('hex'));
-}
-
 interface ClaimResult {
   leaseToken: string;
 }
@@ -106,7 +128,7 @@ const OTHER_CALLER = () =>
  * Why a live record held by another request is not ours to replay. A record written before the caller was
  * recorded has no `caller` and a hash without it: it never matches, so it is never replayed to anyone.
  */
-function refusal(existing: Record<string, unknown>, request: IdempotentRequest): ApiError {
+function refusal(existing: EntityItem<typeof IdempotencyKey>, request: IdempotentRequest): ApiError {
   return typeof existing.caller === 'string' && existing.caller !== request.caller ? OTHER_CALLER() : MISMATCH();
 }
 
@@ -116,51 +138,39 @@ function refusal(existing: Record<string, unknown>, request: IdempotentRequest):
  */
 export async function claimIdempotencyKey(request: IdempotentRequest & { key: string }, leaseSeconds = IN_PROGRESS_LEASE_SECONDS): Promise<Presented> {
   const hash = requestHash(request);
-  const Key = recordKey(request.scope, request.key);
+  const record = IdempotencyKey.at(request.scope, request.key);
   // One token for every try: a write whose answer was lost is re-sent, and finding this token on the
   // record means the earlier try took the key (else the key would stay locked until the lease expires).
   const leaseToken = randomUUID();
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = epochSeconds();
+    const claim = record.put(
+      {
+        scope: request.scope,
+        caller: request.caller,
+        status: 'INPROGRESS',
+        request_hash: hash,
+        lease_token: leaseToken,
+        lease_expires_at: now + leaseSeconds,
+        ttl: now + RETENTION_SECONDS,
+        created_at: isoSeconds(),
+      },
+      keyClaimable(now),
+    ).Put;
     try {
-      await retryTransient(() =>
-        db().send(
-          new PutCommand({
-            TableName: table(),
-            Item: {
-              ...Key,
-              entity: 'IdempotencyKey',
-              scope: request.scope,
-              caller: request.caller,
-              status: 'INPROGRESS',
-              request_hash: hash,
-              lease_token: leaseToken,
-              lease_expires_at: now + leaseSeconds,
-              ttl: now + RETENTION_SECONDS,
-              created_at: isoSeconds(),
-            },
-            ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inprogress AND lease_expires_at < :now)',
-            ExpressionAttributeNames: { '#ttl': 'ttl', '#status': 'status' },
-            ExpressionAttributeValues: { ':now': now, ':inprogress': 'INPROGRESS' },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
+      await retryTransient(() => db().send(new PutCommand({ ...claim, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' })));
       return { kind: 'run', claim: { leaseToken } };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // The winner's record comes back with the failure, but in the low-level (marshalled) form the
       // document client does not convert; use it only if it is plain, else read it consistently.
-      const returned = (error as { Item?: Record<string, unknown> }).Item;
-      const existing =
-        returned && typeof returned.pk === 'string'
-          ? returned
-          : (await retryTransient(() => db().send(new GetCommand({ TableName: table(), Key, ConsistentRead: true })))).Item;
+      const returned = (error as { Item?: StoredItem }).Item;
+      const existing = returned && typeof returned.pk === 'string' ? IdempotencyKey.from(returned) : await record.get({ consistent: true });
       if (!existing) continue; // deleted (released) meanwhile: try to claim again
       if (existing.request_hash !== hash) throw refusal(existing, request);
       if (existing.status === 'COMPLETED') return { kind: 'replay', response: JSON.parse(String(existing.response_json)) as StoredResponse };
       if (existing.lease_token === leaseToken) return { kind: 'run', claim: { leaseToken } };
-      const leaseLeft = Number(existing.lease_expires_at ?? now) - now;
+      const leaseLeft = (existing.lease_expires_at ?? now) - now;
       if (leaseLeft < 0) continue; // expired between our write and read: claim again
       return { kind: 'in_flight', retryAfter: Math.max(1, Math.min(leaseLeft, 5)) };
     }
@@ -170,11 +180,8 @@ export async function claimIdempotencyKey(request: IdempotentRequest & { key: st
 
 function completedRecord(request: IdempotentRequest & { key: string }, leaseToken: string, response: StoredResponse) {
   const now = epochSeconds();
-  return {
-    TableName: table(),
-    Item: {
-      ...recordKey(request.scope, request.key),
-      entity: 'IdempotencyKey',
+  return IdempotencyKey.at(request.scope, request.key).put(
+    {
       scope: request.scope,
       caller: request.caller,
       status: 'COMPLETED',
@@ -184,15 +191,13 @@ function completedRecord(request: IdempotentRequest & { key: string }, leaseToke
       ttl: now + RETENTION_SECONDS,
       created_at: isoSeconds(),
     },
-    ConditionExpression: '#status = :inprogress AND lease_token = :lease',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':inprogress': 'INPROGRESS', ':lease': leaseToken },
-  };
+    leaseHeld(leaseToken),
+  );
 }
 
 async function storeCompleted(request: IdempotentRequest & { key: string }, leaseToken: string, response: StoredResponse): Promise<void> {
   try {
-    await retryTransient(() => db().send(new PutCommand(completedRecord(request, leaseToken, response))));
+    await retryTransient(() => db().send(new PutCommand(completedRecord(request, leaseToken, response).Put)));
   } catch (error) {
     // Already COMPLETED inside the money transaction (or our lease was taken over): nothing to do.
     if (!isConditionFailure(error)) throw error;
@@ -201,17 +206,7 @@ async function storeCompleted(request: IdempotentRequest & { key: string }, leas
 
 async function release(request: IdempotentRequest & { key: string }, leaseToken: string): Promise<void> {
   try {
-    await retryTransient(() =>
-      db().send(
-        new DeleteCommand({
-          TableName: table(),
-          Key: recordKey(request.scope, request.key),
-          ConditionExpression: '#status = :inprogress AND lease_token = :lease',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':inprogress': 'INPROGRESS', ':lease': leaseToken },
-        }),
-      ),
-    );
+    await retryTransient(() => db().send(new DeleteCommand(IdempotencyKey.at(request.scope, request.key).delete(leaseHeld(leaseToken)).Delete)));
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
@@ -240,7 +235,7 @@ export async function withIdempotency(request: IdempotentRequest, work: (context
 
   const { leaseToken } = presented.claim;
   const context: IdempotencyContext = {
-    storeResponse: (response) => ({ Put: completedRecord(keyed, leaseToken, response) }),
+    storeResponse: (response) => completedRecord(keyed, leaseToken, response),
   };
   let response: StoredResponse;
   try {

@@ -4,11 +4,11 @@
  * from the source its kind names) and the migration of entries written before the ledger was double-entry.
  * Full scans: `npm run admin -- audit` / `ledger-migrate` and tests, never a request path.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { table } from '#shared/db/client.ts';
+import { and, attributeMissing, itemExists } from '#shared/db/conditions.ts';
 import { scanAll } from '#shared/db/reads.ts';
-import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { transactWrite } from '#shared/db/transactions.ts';
+import { GiftCardValueOrderRecord } from '#shared/domain/money/entities.ts';
 import { isoSeconds } from '#shared/time.ts';
 import {
   CONTRA,
@@ -16,6 +16,7 @@ import {
   contraLegItem,
   contraRefusal,
   isUserAccount,
+  LedgerEntry,
   mayGoNegative,
   parseAccount,
   purchasesAccountKey,
@@ -175,9 +176,9 @@ async function legacyContra(account: string, item: Record<string, any>): Promise
   if (!Object.hasOwn(CONTRA, kind)) return undefined;
   const orderUuid = item.reference?.gift_card_value_order_uuid;
   if (kind === 'gift_card_load' && typeof orderUuid === 'string') {
-    const order = await db().send(new GetCommand({ TableName: table(), Key: keys.giftCardValueOrder(orderUuid), ConsistentRead: true }));
-    if (!order.Item) return undefined;
-    return purchasesAccountKey(Number(order.Item.buyer_user_id), parseAccount(account).merchantId);
+    const order = await GiftCardValueOrderRecord.at(orderUuid).get({ consistent: true });
+    if (!order) return undefined;
+    return purchasesAccountKey(order.buyer_user_id, parseAccount(account).merchantId);
   }
   return CONTRA[kind](parseAccount(account));
 }
@@ -204,15 +205,10 @@ export async function migrateLedger(): Promise<LedgerMigration> {
       report.skipped.push({ account, entryId, reason: `no other account for ${String(item.kind)}` });
       continue;
     }
-    const update: TransactItem = {
-      Update: {
-        TableName: table(),
-        Key: keys.ledgerEntry(account, entryId),
-        UpdateExpression: 'SET contra_account = :contra, transfer_id = :transfer',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(transfer_id)',
-        ExpressionAttributeValues: { ':contra': contra, ':transfer': transferId(account, contra, entryId) },
-      },
-    };
+    const update = LedgerEntry.at(account, entryId).update(
+      { set: { contra_account: contra, transfer_id: transferId(account, contra, entryId) } },
+      and(itemExists, attributeMissing('transfer_id')),
+    );
     const leg = contraLegItem({
       account,
       contra,

@@ -25,12 +25,10 @@
  * never be recorded twice; a debit carries `balance >= :debit`, so no balance goes negative, except the
  * credit a refund claws back (`mayGoNegative`); `version` counts the entries (the audit compares).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { and, balanceCovers, versionIs, type Condition } from '#shared/db/conditions.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { contraLegItem, contraOf, creditAccountKey, parseAccount, transferId, type Movement } from '#shared/domain/money/accounts.ts';
+import { Balance, contraLegItem, contraOf, creditAccountKey, LedgerEntry, parseAccount, transferId, type Movement } from '#shared/domain/money/accounts.ts';
 
 // The chart of accounts lives in accounts.ts; re-exported so every caller keeps importing the ledger.
 export * from '#shared/domain/money/accounts.ts';
@@ -60,45 +58,26 @@ export function balanceChangeItems(
   // (a refund restores a discount and reverses earned credit in one step).
   const debit = Math.max(0, -delta);
   const { kind, userId, merchantId } = parseAccount(account);
-  // A held gift's account is keyed by an email's hash, not a user: it has no user_id.
-  const owner = Number.isInteger(userId) ? { ':user': userId } : {};
-  const conditions: string[] = [];
-  const values: Record<string, unknown> = {
-    ':delta': delta,
-    ':count': effective.length,
-    ':entity': 'Balance',
-    ':account': account,
-    ':kind': kind,
-    ...owner,
-    ':merchant': merchantId,
-    ':now': now,
-  };
-  if (debit > 0 && !options.allowNegative) {
-    conditions.push('balance >= :debit');
-    values[':debit'] = debit;
-  }
-  if (options.expectedVersion !== undefined) {
-    conditions.push(options.expectedVersion === 0 ? '(attribute_not_exists(version) OR version = :expected)' : 'version = :expected');
-    values[':expected'] = options.expectedVersion;
-  }
+  const conditions: Condition<'balance' | 'version'>[] = [];
+  if (debit > 0 && !options.allowNegative) conditions.push(balanceCovers(debit));
+  if (options.expectedVersion !== undefined) conditions.push(versionIs(options.expectedVersion));
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.balance(account),
-        UpdateExpression: `ADD balance :delta, version :count SET entity = :entity, account = :account, account_kind = :kind, ${':user' in owner ? 'user_id = :user, ' : ''}merchant_id = :merchant, updated_at = :now, created_at = if_not_exists(created_at, :now)`,
-        ConditionExpression: conditions.length > 0 ? conditions.join(' AND ') : undefined,
-        ExpressionAttributeValues: values,
+    Balance.at(account).update(
+      {
+        add: { balance: delta, version: effective.length },
+        // A held gift's account is keyed by an email's hash, not a user: it has no user_id.
+        set: { account, account_kind: kind, user_id: Number.isInteger(userId) ? userId : undefined, merchant_id: merchantId, updated_at: now },
+        setIfAbsent: { created_at: now },
+        creates: true,
       },
-    },
+      conditions.length > 0 ? and(...conditions) : undefined,
+    ),
   ];
   for (const movement of effective) {
     const contra = contraOf(account, movement);
     const reference = movement.reference ?? {};
     items.push(
-      putNew({
-        ...keys.ledgerEntry(account, movement.entryId),
-        entity: 'LedgerEntry',
+      LedgerEntry.at(account, movement.entryId).putNew({
         account,
         entry_id: movement.entryId,
         kind: movement.kind,
@@ -148,8 +127,8 @@ export async function addCredit(input: {
 }
 
 export async function getBalance(account: string): Promise<BalanceItem> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.balance(account), ConsistentRead: true }));
-  return { account, balance: Number(result.Item?.balance ?? 0), version: Number(result.Item?.version ?? 0) };
+  const item = await Balance.at(account).get({ consistent: true });
+  return { account, balance: item?.balance ?? 0, version: item?.version ?? 0 };
 }
 
 // The operators' whole-table tools live beside it; re-exported so every caller keeps importing the ledger.

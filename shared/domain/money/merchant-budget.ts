@@ -17,6 +17,8 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { counterAllows } from '#shared/db/conditions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
@@ -49,6 +51,26 @@ export const MAX_DAILY_CREDIT_BUDGET = 1_000_000_000;
 /** Counters outlive their day by a year (an operator may look back), then DynamoDB TTL deletes them. */
 const COUNTER_RETENTION_SECONDS = 400 * 24 * 3600;
 
+/** What a merchant gave by hand on one UTC day: the budget's counter, and the part each source gave. */
+export const MerchantCreditDay = defineEntity<{
+  issued: number;
+  credit_grant_amount?: number;
+  detached_refund_amount?: number;
+  progress_adjustment_amount?: number;
+  merchant_id: number;
+  day: string;
+  updated_at: string;
+  /** Epoch seconds: DynamoDB TTL deletes the counter after COUNTER_RETENTION_SECONDS. */
+  ttl: number;
+}>()({ entity: 'MerchantCreditDay', key: keys.merchantCreditDay });
+
+/** The counter attribute of each source (ADD names it with the amount). */
+const SOURCE_AMOUNT: Record<FundedCreditSource, (amount: number) => { [K in `${FundedCreditSource}_amount`]?: number }> = {
+  credit_grant: (amount) => ({ credit_grant_amount: amount }),
+  detached_refund: (amount) => ({ detached_refund_amount: amount }),
+  progress_adjustment: (amount) => ({ progress_adjustment_amount: amount }),
+};
+
 /** The budget that holds for one operation of a merchant: its limit for the day and what it gave so far. */
 export interface CreditBudget {
   merchantId: number;
@@ -68,7 +90,7 @@ export function budgetDay(now: string = isoSeconds()): string {
  * caller's consistent BatchGetItem; a caller that holds the merchant item already reads only the counter.
  */
 export function creditBudgetKeys(merchantId: number, day: string): [Key, Key] {
-  return [keys.merchant(merchantId), keys.merchantCreditDay(merchantId, day)];
+  return [keys.merchant(merchantId), MerchantCreditDay.key(merchantId, day)];
 }
 
 /** The merchant's own daily budget, or the default. */
@@ -78,7 +100,7 @@ export function dailyCreditBudget(merchant: StoredItem | object | undefined): nu
 }
 
 export function creditBudgetFrom(merchant: StoredItem | object | undefined, counter: StoredItem | undefined, merchantId: number, day: string): CreditBudget {
-  return { merchantId, day, limit: dailyCreditBudget(merchant), issued: Number(counter?.issued ?? 0) };
+  return { merchantId, day, limit: dailyCreditBudget(merchant), issued: MerchantCreditDay.from(counter)?.issued ?? 0 };
 }
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -122,27 +144,16 @@ export function countCreditItems(
   refuseOverCap(source, amount, refusal.object, refusal.property);
   if (amount <= 0) return [];
   return [
-    {
-      Update: {
-        TableName: table(),
-        Key: keys.merchantCreditDay(budget.merchantId, budget.day),
-        // The item exists once anything was given that day; before that, the amount alone must fit.
-        UpdateExpression:
-          'ADD issued :amount, #source :amount SET entity = :entity, merchant_id = :merchant, #day = :day, updated_at = :now, #ttl = if_not_exists(#ttl, :ttl)',
-        ConditionExpression: '(attribute_not_exists(issued) AND :amount <= :limit) OR issued <= :room',
-        ExpressionAttributeNames: { '#source': `${source}_amount`, '#day': 'day', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':amount': amount,
-          ':limit': budget.limit,
-          ':room': budget.limit - amount,
-          ':entity': 'MerchantCreditDay',
-          ':merchant': budget.merchantId,
-          ':day': budget.day,
-          ':now': now,
-          ':ttl': epochSeconds(new Date(now)) + COUNTER_RETENTION_SECONDS,
-        },
+    MerchantCreditDay.at(budget.merchantId, budget.day).update(
+      {
+        add: { issued: amount, ...SOURCE_AMOUNT[source](amount) },
+        set: { merchant_id: budget.merchantId, day: budget.day, updated_at: now },
+        setIfAbsent: { ttl: epochSeconds(new Date(now)) + COUNTER_RETENTION_SECONDS },
+        creates: true,
       },
-    },
+      // The item exists once anything was given that day; before that, the amount alone must fit.
+      counterAllows('issued', budget.limit, amount),
+    ),
   ];
 }
 

@@ -4,9 +4,10 @@
  * Operators create them (the demo seeds a few); users' orders name the target of a contribution they carry
  * (`contribution_target_name`). docs/pos.md says what is and is not modelled.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { createItem } from '#shared/db/transactions.ts';
@@ -34,20 +35,25 @@ export const contributionTargetInputSchema = z.object({
 export type ContributionTargetInput = z.input<typeof contributionTargetInputSchema>;
 export type ContributionTargetItem = z.output<typeof contributionTargetInputSchema> & { target_id: number; created_at: string; updated_at: string };
 
+/** A target, listed in the gsi2 partition of every target (keys.contributionTargetsIndex). */
+export const ContributionTarget = defineEntity<ContributionTargetItem & { gsi2pk: string; gsi2sk: string }>()({
+  entity: 'ContributionTarget',
+  key: keys.contributionTarget,
+});
+
 export async function createContributionTarget(input: ContributionTargetInput): Promise<ContributionTargetItem> {
   const parsed = contributionTargetInputSchema.parse(input);
   const targetId = await nextId('contribution_target');
   const now = isoSeconds();
   const target: ContributionTargetItem = { target_id: targetId, ...parsed, created_at: now, updated_at: now };
-  if (!(await createItem({ ...keys.contributionTarget(targetId), ...keys.contributionTargetsIndex(targetId), entity: 'ContributionTarget', ...target }))) {
+  if (!(await createItem({ ...ContributionTarget.at(targetId).item({ ...keys.contributionTargetsIndex(targetId), ...target }) }))) {
     throw new Error(`contribution target ${targetId} already exists`);
   }
   return target;
 }
 
 export async function getContributionTarget(targetId: number): Promise<ContributionTargetItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.contributionTarget(targetId) }));
-  return result.Item as ContributionTargetItem | undefined;
+  return ContributionTarget.at(targetId).get({ consistent: false });
 }
 
 /** Every target in id order, at most MAX_CONTRIBUTION_TARGETS (one Query). */
@@ -62,7 +68,7 @@ export async function listContributionTargets(): Promise<ContributionTargetItem[
       Limit: MAX_CONTRIBUTION_TARGETS,
     }),
   );
-  return (result.Items ?? []) as ContributionTargetItem[];
+  return (result.Items ?? []).flatMap((item) => ContributionTarget.from(item) ?? []);
 }
 
 /** `{"contribution_target": {...}}` with the fields LevelUp's C# SDK reads; its `id` is a string there. */

@@ -10,13 +10,12 @@
  * the merchant's daily credit budget counter (guarded by the budget; merchant-budget.ts) and the
  * Idempotency-Key record.
  */
-import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
-import { grantsListUpdate, type CreditGrantEntry } from '#shared/domain/money/credit.ts';
+import { CreditGrants, grantsListUpdate, MerchantFundedCreditGrant, type CreditGrantEntry } from '#shared/domain/money/credit.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/money/merchant-budget.ts';
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
@@ -84,12 +83,13 @@ export async function grantMerchantFundedCredit(input: {
     const at = input.now?.() ?? new Date();
     const now = isoSeconds(at);
     const day = budgetDay(now);
-    const [grantsItem, merchant, budgetCounter] = await readItems([keys.creditGrants(userId, merchantId), ...creditBudgetKeys(merchantId, day)], {
+    const [grantsRead, merchant, budgetCounter] = await readItems([CreditGrants.key(userId, merchantId), ...creditBudgetKeys(merchantId, day)], {
       consistent: true,
     });
+    const grantsItem = CreditGrants.from(grantsRead);
     const budget = creditBudgetFrom(merchant, budgetCounter, merchantId, day);
     refuseOverBudget(budget, 'credit_grant', grant.value_amount, 'merchant_funded_credit', 'value_amount');
-    const open = Array.isArray(grantsItem?.grants) ? (grantsItem.grants as CreditGrantEntry[]) : [];
+    const open = grantsItem?.grants ?? [];
     if (open.length >= MAX_OPEN_GRANTS) {
       throw unprocessable(
         'merchant_funded_credit',
@@ -102,9 +102,7 @@ export async function grantMerchantFundedCredit(input: {
     const batch = new LabelledItems();
     batch.add(
       'grant',
-      putNew({
-        ...keys.creditGrant(uuid),
-        entity: 'MerchantFundedCreditGrant',
+      MerchantFundedCreditGrant.at(uuid).putNew({
         uuid,
         merchant_id: merchantId,
         user_id: userId,
@@ -114,7 +112,7 @@ export async function grantMerchantFundedCredit(input: {
         created_at: now,
       }),
     );
-    batch.add('grants', grantsListUpdate(userId, merchantId, [...open, entry], Number(grantsItem?.version ?? 0), now));
+    batch.add('grants', grantsListUpdate(userId, merchantId, [...open, entry], grantsItem?.version ?? 0, now));
     batch.add(
       'credit',
       ...balanceChangeItems(

@@ -11,15 +11,15 @@
  * value, or what is left of it when part was already spent (never more than the addition, never more than
  * the balance).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
-import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { GiftCardAddition } from '#shared/domain/money/gift-cards.ts';
+import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -32,6 +32,25 @@ export interface GiftCardRemovalResponse {
     old_value_at_merchant_amount: number;
   };
 }
+
+/** A removal of gift card value at the POS (POST /v15/gift_card_value_removals). */
+export const GiftCardRemoval = defineEntity<{
+  uuid: string;
+  merchant_id: number;
+  user_id: number;
+  value_amount: number;
+  /** The addition it reverses, if it names one. */
+  addition_uuid: string | null;
+  created_at: string;
+}>()({ entity: 'GiftCardRemoval', key: keys.giftCardRemoval });
+
+/** An addition's reversal: at most one per addition, and the first one's answer. */
+export const GiftCardAdditionReversal = defineEntity<{
+  removal_uuid: string;
+  /** JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical. */
+  response_json: string;
+  created_at: string;
+}>()({ entity: 'GiftCardAdditionReversal', key: keys.giftCardAdditionReversal });
 
 const NOT_POSITIVE = () => unprocessable('gift_cards/value_adder', 'base', 'You must remove a positive value.');
 const MORE_THAN_BALANCE = (balance: number) =>
@@ -49,8 +68,7 @@ export function additionUuidOf(uuid: string): string {
 }
 
 async function storedReversal(additionUuid: string): Promise<GiftCardRemovalResponse | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.giftCardAdditionReversal(additionUuid), ConsistentRead: true }));
-  const stored = result.Item?.response_json;
+  const stored = (await GiftCardAdditionReversal.at(additionUuid).get({ consistent: true }))?.response_json;
   return typeof stored === 'string' ? (JSON.parse(stored) as GiftCardRemovalResponse) : undefined;
 }
 
@@ -66,10 +84,11 @@ export async function removeGiftCardValue(input: {
   const customer = { paymentTokenData: removal.payment_token_data };
   const account = (userId: number) => giftCardAccountKey(userId, merchantId);
   // The QR code, and the addition being reversed with any earlier reversal of it: one BatchGetItem.
-  const [paymentToken, addition, reversal] = await readItems(
-    [...customerKeys(customer), ...(additionUuid ? [keys.giftCardAddition(additionUuid), keys.giftCardAdditionReversal(additionUuid)] : [])],
+  const [paymentToken, additionRead, reversalRead] = await readItems(
+    [...customerKeys(customer), ...(additionUuid ? [GiftCardAddition.key(additionUuid), GiftCardAdditionReversal.key(additionUuid)] : [])],
     { consistent: true },
   );
+  const [addition, reversal] = [GiftCardAddition.from(additionRead), GiftCardAdditionReversal.from(reversalRead)];
   const userId = customerFrom(customer, [paymentToken]);
   if (userId === undefined) throw notFound();
   if (additionUuid) {
@@ -81,11 +100,12 @@ export async function removeGiftCardValue(input: {
   for (let round = 1; round <= ROUNDS; round++) {
     const now = isoSeconds();
     // The balance and the gift card's event counter: one consistent BatchGetItem.
-    const [balanceItem, eventCounter] = await readItems([keys.balance(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], {
+    const [balanceRead, eventCounter] = await readItems([Balance.key(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], {
       consistent: true,
     });
-    const balance = Math.max(0, Number(balanceItem?.balance ?? 0));
-    const wanted = additionUuid ? Number(addition!.value_amount) : removal.value_amount!;
+    const balanceItem = Balance.from(balanceRead);
+    const balance = Math.max(0, balanceItem?.balance ?? 0);
+    const wanted = addition ? addition.value_amount : removal.value_amount!;
     if (!additionUuid && wanted > balance) throw MORE_THAN_BALANCE(balance);
     const removed = Math.min(wanted, balance);
     const response: GiftCardRemovalResponse = {
@@ -95,9 +115,7 @@ export async function removeGiftCardValue(input: {
     if (additionUuid) {
       batch.add(
         'reversal',
-        putNew({
-          ...keys.giftCardAdditionReversal(additionUuid),
-          entity: 'GiftCardAdditionReversal',
+        GiftCardAdditionReversal.at(additionUuid).putNew({
           removal_uuid: removalUuid,
           response_json: JSON.stringify(response),
           created_at: now,
@@ -106,9 +124,7 @@ export async function removeGiftCardValue(input: {
     }
     batch.add(
       'removal',
-      putNew({
-        ...keys.giftCardRemoval(removalUuid),
-        entity: 'GiftCardRemoval',
+      GiftCardRemoval.at(removalUuid).putNew({
         uuid: removalUuid,
         merchant_id: merchantId,
         user_id: userId,
@@ -129,7 +145,7 @@ export async function removeGiftCardValue(input: {
             reference: { removal_uuid: removalUuid, addition_uuid: additionUuid ?? null },
           },
         ],
-        { expectedVersion: Number(balanceItem?.version ?? 0), now },
+        { expectedVersion: balanceItem?.version ?? 0, now },
       ),
     );
     batch.add(
