@@ -1,7 +1,7 @@
 /** What the POS surface beyond the contract answers (docs/pos.md): merchant views of orders and locations, contribution targets, checks. */
 import * as z from '#shared/schemas/zod.ts';
 import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
-import { location, orderAheadMenuUrl, tipPreference } from './locations.ts';
+import { location, orderAheadMenuUrl, placeAndMerchant, tipPreference } from './locations.ts';
 import { completedOrderResponse, userOrderItem } from './money.ts';
 import { named, resource } from './registry.ts';
 
@@ -116,14 +116,7 @@ export const locationDetailsV14Response = z.object({
       foodler_url: z.nullable(absoluteUrl),
       hours: z.string(),
       id: integerId,
-      latitude: z.number(),
-      locality: z.string(),
-      longitude: z.number(),
-      menu_url: z.nullable(absoluteUrl),
-      merchant_description_html: z.string(),
-      merchant_id: integerId,
-      merchant_name: z.string(),
-      merchant_tip_preference: tipPreference,
+      ...placeAndMerchant,
       name: z.nullable(z.string()),
       newsletter_url: z.nullable(absoluteUrl),
       opentable_url: z.nullable(absoluteUrl),
