@@ -12,6 +12,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetSha
 import { expect } from 'vitest';
 import type { TestApi } from './api.ts';
 import { nextLink } from './locations.ts';
+import { orderWorld } from './money.ts';
 
 /**
  * The event delivery path of the local stack for one test file's table: DynamoDB Local's stream read by the
@@ -232,6 +233,33 @@ export async function startTlsReceiver(address: string, tls: { cert: string; key
         server.close(() => resolve());
         server.closeAllConnections();
       });
+    },
+  };
+}
+
+/**
+ * The event pipeline and two merchants' worlds, each with a receiver behind an endpoint for the merchant events:
+ * `world` is the merchant a test acts as, `other` the one that must receive nothing of it. `stop` ends them all.
+ */
+export async function merchantEventWorlds(api: TestApi) {
+  const pipeline = await startEventPipeline(api);
+  const world = await orderWorld({ card: 'valid' });
+  const other = await orderWorld({ card: 'valid' });
+  const receiver = await startReceiver();
+  const otherReceiver = await startReceiver();
+  const endpoint = await createEndpoint(api, world.merchant.token, receiver.url, MERCHANT_EVENTS);
+  await createEndpoint(api, other.merchant.token, otherReceiver.url, MERCHANT_EVENTS);
+  return {
+    pipeline,
+    world,
+    other,
+    receiver,
+    otherReceiver,
+    endpoint,
+    async stop() {
+      await pipeline.stop();
+      await receiver.close();
+      await otherReceiver.close();
     },
   };
 }
