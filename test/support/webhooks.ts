@@ -127,6 +127,16 @@ export async function startReceiver() {
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** Runs `use` with a receiver of its own, closed afterwards whatever happens. */
+export async function withReceiver<T>(use: (receiver: Receiver) => Promise<T>): Promise<T> {
+  const receiver = await startReceiver();
+  try {
+    return await use(receiver);
+  } finally {
+    await receiver.close();
+  }
+}
+
 /** Waits until `done()` holds (polling), failing with `what` after `timeoutMs`. */
 export async function waitUntil(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
