@@ -1,6 +1,5 @@
-import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
+import { apiHandler, requireMerchantOfPath } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { unauthorized } from '#shared/errors.ts';
 import { addGiftCardValue } from '#shared/domain/money/gift-cards.ts';
 import { giftCardValueAdditionBody, giftCardValueAdditionParams } from '#shared/schemas/money.ts';
 
@@ -9,10 +8,7 @@ export const handler = apiHandler(
   'gift-card-value-additions-create',
   { summary: 'Add gift card value', params: giftCardValueAdditionParams, body: giftCardValueAdditionBody, bodyObject: 'gift_card_value_addition' },
   async (request) => {
-    const merchant = requireMerchant(request);
-    if (merchant.merchantId !== request.params.merchant_id) {
-      throw unauthorized('Not authorized to add gift card value for this merchant.', 'gift_card_value_addition', 'merchant_token');
-    }
+    const merchant = requireMerchantOfPath(request, 'Not authorized to add gift card value for this merchant.', 'gift_card_value_addition');
     const addition = request.body.gift_card_value_addition;
     return idempotentCommit(
       request,

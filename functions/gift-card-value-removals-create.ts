@@ -1,6 +1,5 @@
-import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
+import { apiHandler, requireMerchantOfPath } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
-import { unauthorized } from '#shared/errors.ts';
 import { removeGiftCardValue, type GiftCardRemovalResponse } from '#shared/domain/pos/gift-card-removals.ts';
 import { giftCardValueRemovalBody, merchantParams } from '#shared/schemas/pos-money.ts';
 
@@ -9,10 +8,7 @@ export const handler = apiHandler(
   'gift-card-value-removals-create',
   { summary: 'Remove gift card value', params: merchantParams, body: giftCardValueRemovalBody, bodyObject: 'gift_card_value_removal' },
   async (request) => {
-    const merchant = requireMerchant(request);
-    if (merchant.merchantId !== request.params.merchant_id) {
-      throw unauthorized('Not authorized to remove gift card value for this merchant.', 'gift_card_value_removal', 'merchant_token');
-    }
+    const merchant = requireMerchantOfPath(request, 'Not authorized to remove gift card value for this merchant.', 'gift_card_value_removal');
     return idempotentCommit(
       request,
       (response: GiftCardRemovalResponse) => response,

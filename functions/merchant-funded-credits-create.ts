@@ -1,5 +1,5 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
-import { idempotent } from '#shared/http/idempotency.ts';
+import { idempotentNoContent } from '#shared/http/idempotency.ts';
 import { grantMerchantFundedCredit } from '#shared/domain/pos/credit-grants.ts';
 import { merchantFundedCreditGrantBody } from '#shared/schemas/pos-money.ts';
 
@@ -9,13 +9,8 @@ export const handler = apiHandler(
   { summary: 'Give a user merchant-funded credit by email', body: merchantFundedCreditGrantBody, bodyObject: 'merchant_funded_credit' },
   async (request) => {
     const merchant = requireMerchant(request);
-    return idempotent(request, async (idempotency) => {
-      await grantMerchantFundedCredit({
-        merchantId: merchant.merchantId,
-        grant: request.body.merchant_funded_credit,
-        storeResponse: () => idempotency.storeResponse({ status: 204 }),
-      });
-      return { status: 204 };
-    });
+    return idempotentNoContent(request, (storeResponse) =>
+      grantMerchantFundedCredit({ merchantId: merchant.merchantId, grant: request.body.merchant_funded_credit, storeResponse }),
+    );
   },
 );

@@ -1,5 +1,5 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
-import { idempotent } from '#shared/http/idempotency.ts';
+import { idempotentNoContent } from '#shared/http/idempotency.ts';
 import { adjustProgress } from '#shared/domain/loyalty/progress-adjustments.ts';
 import { progressAdjustmentBody } from '#shared/schemas/pos-money.ts';
 
@@ -9,13 +9,8 @@ export const handler = apiHandler(
   { summary: "Adjust a customer's loyalty progress", body: progressAdjustmentBody, bodyObject: 'progress_adjustment' },
   async (request) => {
     const merchant = requireMerchant(request);
-    return idempotent(request, async (idempotency) => {
-      await adjustProgress({
-        merchantId: merchant.merchantId,
-        adjustment: request.body.progress_adjustment,
-        storeResponse: () => idempotency.storeResponse({ status: 204 }),
-      });
-      return { status: 204 };
-    });
+    return idempotentNoContent(request, (storeResponse) =>
+      adjustProgress({ merchantId: merchant.merchantId, adjustment: request.body.progress_adjustment, storeResponse }),
+    );
   },
 );

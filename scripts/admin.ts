@@ -31,6 +31,7 @@ import {
   UsageError,
   integerListOption,
   integerOption,
+  optionsOf,
   listOption,
   numberOption,
   stringOption,
@@ -44,7 +45,7 @@ import {
 const createAppCommand: AdminCommand = {
   summary: 'Create an app and print its API key and client secret (shown once; stored only hashed).',
   usage: '--name <name> [--global | --merchant-ids <id,id,...>] [--callback-url <https URL for accepted permissions requests>]',
-  options: { name: { type: 'string' }, global: { type: 'boolean' }, 'merchant-ids': { type: 'string' }, 'callback-url': { type: 'string' } },
+  options: optionsOf(['name', 'merchant-ids', 'callback-url'], ['global']),
   async run(values) {
     const name = stringOption(values, 'name', true);
     const global = values.global === true;
@@ -65,7 +66,7 @@ const createAppCommand: AdminCommand = {
 const rotateAppSecretCommand: AdminCommand = {
   summary: "Give an app a new client secret (shown once); the old one and the app's tokens stop working.",
   usage: "--api-key <the app's API key>",
-  options: { 'api-key': { type: 'string' } },
+  options: optionsOf(['api-key']),
   async run(values) {
     const rotated = await rotateClientSecret(stringOption(values, 'api-key', true));
     if (!rotated) throw new CommandError('No app has that API key');
@@ -86,13 +87,7 @@ function callbackUrlAllowed(url: string, local: boolean): boolean {
 const createMerchantCommand: AdminCommand = {
   summary: 'Create a merchant and its login.',
   usage: '--name <name> --username <login> --password <password> [--manager-confirmation <code>] [--description-html <html>]',
-  options: {
-    name: { type: 'string' },
-    username: { type: 'string' },
-    password: { type: 'string' },
-    'manager-confirmation': { type: 'string' },
-    'description-html': { type: 'string' },
-  },
+  options: optionsOf(['name', 'username', 'password', 'manager-confirmation', 'description-html']),
   async run(values) {
     const username = stringOption(values, 'username', true);
     try {
@@ -119,23 +114,25 @@ const createLocationCommand: AdminCommand = {
     `        [--fulfillment-types ${FULFILLMENT_TYPES.join(',')}] [--delivery-radius-m <meters>]`,
     '        [--hours "mon-fri 07:00-19:00; sat,sun 08:00-17:00"] [--categories <id,id>] [--hidden]',
   ].join('\n'),
-  options: {
-    'merchant-id': { type: 'string' },
-    name: { type: 'string' },
-    'street-address': { type: 'string' },
-    'extended-address': { type: 'string' },
-    locality: { type: 'string' },
-    region: { type: 'string' },
-    'postal-code': { type: 'string' },
-    lat: { type: 'string' },
-    lng: { type: 'string' },
-    'time-zone': { type: 'string' },
-    'fulfillment-types': { type: 'string' },
-    'delivery-radius-m': { type: 'string' },
-    hours: { type: 'string' },
-    categories: { type: 'string' },
-    hidden: { type: 'boolean' },
-  },
+  options: optionsOf(
+    [
+      'merchant-id',
+      'name',
+      'street-address',
+      'extended-address',
+      'locality',
+      'region',
+      'postal-code',
+      'lat',
+      'lng',
+      'time-zone',
+      'fulfillment-types',
+      'delivery-radius-m',
+      'hours',
+      'categories',
+    ],
+    ['hidden'],
+  ),
   async run(values) {
     const fulfillmentTypes = listOption(values, 'fulfillment-types') ?? ['in_store'];
     const unknown = fulfillmentTypes.filter((type) => !(FULFILLMENT_TYPES as readonly string[]).includes(type));
@@ -168,13 +165,7 @@ const createLocationCommand: AdminCommand = {
 const createUserCommand: AdminCommand = {
   summary: 'Create a user of an app.',
   usage: '--app-id <id> --email <email> --password <password> [--first-name <name>] [--last-name <name>]',
-  options: {
-    'app-id': { type: 'string' },
-    email: { type: 'string' },
-    password: { type: 'string' },
-    'first-name': { type: 'string' },
-    'last-name': { type: 'string' },
-  },
+  options: optionsOf(['app-id', 'email', 'password', 'first-name', 'last-name']),
   async run(values) {
     const appId = integerOption(values, 'app-id', true);
     if (!(await getApp(appId))) throw new CommandError(`App ${appId} does not exist`);
@@ -202,13 +193,7 @@ const createTokenCommand: AdminCommand = {
   summary: 'Issue an access token for a user or a merchant and print it (shown once).',
   usage:
     '(--user-id <id> [--app-id <id>] | --merchant-id <id> --app-id <id>) [--permissions <name,name>] [--limited]\n        (--limited: a user token that may not change the account itself, like a downgraded one)',
-  options: {
-    'user-id': { type: 'string' },
-    'merchant-id': { type: 'string' },
-    'app-id': { type: 'string' },
-    permissions: { type: 'string' },
-    limited: { type: 'boolean' },
-  },
+  options: optionsOf(['user-id', 'merchant-id', 'app-id', 'permissions'], ['limited']),
   async run(values) {
     const userId = integerOption(values, 'user-id');
     const merchantId = integerOption(values, 'merchant-id');

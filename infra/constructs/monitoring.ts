@@ -155,27 +155,31 @@ export class Monitoring extends Construct {
       threshold: 1,
       description: 'DynamoDB answered with system errors (HTTP 500) on the table.',
     });
-    alarm('WorkflowFailed', stateMachine.metricFailed({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
-      threshold: 1,
-      description: 'Order-ahead validation executions failed (the Catch should have recorded every failure).',
-    });
-    alarm('WorkflowTimedOut', stateMachine.metricTimedOut({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
-      threshold: 1,
-      description: 'Order-ahead validation executions timed out: orders may stay externally_validating.',
-    });
+    /** Every failed and every timed-out execution of a state machine is an alarm (`<prefix>Failed`, `<prefix>TimedOut`). */
+    const executionAlarms = (prefix: string, machine: IStateMachine, failed: string, timedOut: string, timedOutRunbook?: string) => {
+      alarm(`${prefix}Failed`, machine.metricFailed({ period: ALARM_PERIOD, statistic: Stats.SUM }), { threshold: 1, description: failed });
+      alarm(`${prefix}TimedOut`, machine.metricTimedOut({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
+        threshold: 1,
+        description: timedOut,
+        ...(timedOutRunbook === undefined ? {} : { runbook: timedOutRunbook }),
+      });
+    };
+    executionAlarms(
+      'Workflow',
+      stateMachine,
+      'Order-ahead validation executions failed (the Catch should have recorded every failure).',
+      'Order-ahead validation executions timed out: orders may stay externally_validating.',
+    );
     if (props.completionStateMachine) {
-      const completion = props.completionStateMachine;
       // Every failure ends in the Reject step; a failed or timed-out execution means even that could not run:
       // an order may be charged and neither completed nor reversed until the poll's backstop rejects it.
-      alarm('CompletionWorkflowFailed', completion.metricFailed({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
-        threshold: 1,
-        description: 'Order-ahead completion executions failed: the Reject step could not run after its retries.',
-      });
-      alarm('CompletionWorkflowTimedOut', completion.metricTimedOut({ period: ALARM_PERIOD, statistic: Stats.SUM }), {
-        threshold: 1,
-        description: 'Order-ahead completion executions timed out: orders may stay submitting, charging or submitted until polled.',
-        runbook: 'CompletionWorkflowFailed',
-      });
+      executionAlarms(
+        'CompletionWorkflow',
+        props.completionStateMachine,
+        'Order-ahead completion executions failed: the Reject step could not run after its retries.',
+        'Order-ahead completion executions timed out: orders may stay submitting, charging or submitted until polled.',
+        'CompletionWorkflowFailed',
+      );
     }
     alarm('OrderAheadValidationFailed', businessMetric(BUSINESS_METRICS.orderAheadValidations, { outcome: 'failed' }), {
       threshold: 1,

@@ -6,7 +6,7 @@
  *   before it existed.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { listTickets } from '#shared/domain/app-surface/tickets.ts';
@@ -32,18 +32,7 @@ export const setInterstitialCommand: AdminCommand = {
     '        [--question-text <text>] (feedback)   [--url <https URL> --button-text <text>] (url)',
     '        [--share \'{"message_for_email_subject": ..., "share_url_twitter": ...}\' | --share <file.json>] (share)',
   ].join('\n'),
-  options: {
-    'merchant-id': { type: 'string' },
-    type: { type: 'string' },
-    title: { type: 'string' },
-    'description-html': { type: 'string' },
-    'callout-text': { type: 'string' },
-    'campaign-id': { type: 'string' },
-    'question-text': { type: 'string' },
-    url: { type: 'string' },
-    'button-text': { type: 'string' },
-    share: { type: 'string' },
-  },
+  options: optionsOf(['merchant-id', 'type', 'title', 'description-html', 'callout-text', 'campaign-id', 'question-text', 'url', 'button-text', 'share']),
   async run(values) {
     const merchantId = integerOption(values, 'merchant-id', true);
     const type = stringOption(values, 'type', true);
@@ -73,7 +62,7 @@ export const setInterstitialCommand: AdminCommand = {
 export const listTicketsCommand: AdminCommand = {
   summary: 'List the support tickets users sent from their apps, newest first.',
   usage: '[--limit <n>] (default 50, at most 1000)',
-  options: { limit: { type: 'string' } },
+  options: optionsOf(['limit']),
   async run(values) {
     const limit = integerOption(values, 'limit') ?? 50;
     if (limit > 1000) throw new UsageError('--limit is at most 1000');

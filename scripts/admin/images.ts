@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { findMenuItem, getMenuById } from '#shared/domain/order-ahead/menu.ts';
@@ -82,14 +82,7 @@ export const uploadImageCommand: AdminCommand = {
     '        | --kind menu-item --menu-id <id> --item-id <id> --file <picture>',
     '        (JPEG, PNG, WebP, GIF, AVIF or TIFF, at most 20 MB; sizes: docs/app-surface.md)',
   ].join('\n'),
-  options: {
-    kind: { type: 'string' },
-    'location-id': { type: 'string' },
-    'campaign-id': { type: 'string' },
-    'menu-id': { type: 'string' },
-    'item-id': { type: 'string' },
-    file: { type: 'string' },
-  },
+  options: optionsOf(['kind', 'location-id', 'campaign-id', 'menu-id', 'item-id', 'file']),
   async run(values) {
     const file = stringOption(values, 'file', true);
     if (!existsSync(file) || !statSync(file).isFile()) throw new CommandError(`${file} is not a file`);

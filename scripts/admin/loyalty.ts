@@ -5,7 +5,7 @@
  *   POST /v15/loyalties/legacy/:campaign_id/claims.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { CAMPAIGN_KINDS, CampaignInputError, createCampaign, type CampaignInput, type CampaignKind, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
@@ -52,27 +52,28 @@ export const createCampaignCommand: AdminCommand = {
     '        [--app-id <id> --progress-campaign-id <id>] (legacy)   [--json \'{"goals": [...], ...}\' | --json <file.json>]',
     '        (--required is the spend, item or visit requirement of the kind; --json sets any other field, see docs/loyalty.md)',
   ].join('\n'),
-  options: {
-    'merchant-id': { type: 'string' },
-    kind: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    required: { type: 'string' },
-    'earn-amount': { type: 'string' },
-    'value-amount': { type: 'string' },
-    'item-rules': { type: 'string' },
-    'qualifying-order-spend-amount': { type: 'string' },
-    'period-days': { type: 'string' },
-    'cohort-code': { type: 'string' },
-    'max-claims': { type: 'string' },
-    'opens-at': { type: 'string' },
-    'closes-at': { type: 'string' },
-    locked: { type: 'boolean' },
-    'requires-opt-in': { type: 'boolean' },
-    'app-id': { type: 'string' },
-    'progress-campaign-id': { type: 'string' },
-    json: { type: 'string' },
-  },
+  options: optionsOf(
+    [
+      'merchant-id',
+      'kind',
+      'title',
+      'description',
+      'required',
+      'earn-amount',
+      'value-amount',
+      'item-rules',
+      'qualifying-order-spend-amount',
+      'period-days',
+      'cohort-code',
+      'max-claims',
+      'opens-at',
+      'closes-at',
+      'app-id',
+      'progress-campaign-id',
+      'json',
+    ],
+    ['locked', 'requires-opt-in'],
+  ),
   async run(values) {
     const kind = stringOption(values, 'kind', true) as CampaignKind;
     if (!CAMPAIGN_KINDS.includes(kind)) throw new UsageError(`--kind takes ${CAMPAIGN_KINDS.join(', ')}; not ${kind}`);
@@ -140,7 +141,7 @@ function parseCards(text: string): { legacy_id: string; value_amount: number; pr
 export const importLegacyCardsCommand: AdminCommand = {
   summary: 'Import legacy loyalty cards into a legacy campaign (cards already there are left alone).',
   usage: '--campaign-id <id> --file <cards.json|cards.csv>   (CSV: legacy_id,value_amount[,progress_amount[,email]])',
-  options: { 'campaign-id': { type: 'string' }, file: { type: 'string' } },
+  options: optionsOf(['campaign-id', 'file']),
   async run(values) {
     const campaignId = integerOption(values, 'campaign-id', true);
     const file = stringOption(values, 'file', true);

@@ -9,12 +9,12 @@ import { allLocationItems } from '#shared/domain/app-surface/location-summaries.
 import { setMerchantTipPreference, updateLocation } from '#shared/domain/merchants/locations.ts';
 import { getMenu } from '#shared/domain/order-ahead/menu.ts';
 import { TIP_PREFERENCES, type TipPreference } from '#shared/schemas/vocabularies.ts';
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 
 export const setTipPreferenceCommand: AdminCommand = {
   summary: "Set a merchant's tip preference, on the merchant and all its locations (re-run to finish one cut short).",
   usage: `--merchant-id <id> --tip-preference <${TIP_PREFERENCES.join(' | ')}>`,
-  options: { 'merchant-id': { type: 'string' }, 'tip-preference': { type: 'string' } },
+  options: optionsOf(['merchant-id', 'tip-preference']),
   async run(values) {
     const merchantId = integerOption(values, 'merchant-id', true);
     const preference = stringOption(values, 'tip-preference', true);

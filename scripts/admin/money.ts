@@ -6,7 +6,7 @@
  * - set-credit-budget: a merchant's daily budget of credit given by hand (grants, detached refunds, adjustments).
  * - gifts-return-unclaimed: gives held gifts nobody claimed in time back to their buyers' cards (run daily).
  */
-import { CommandError, UsageError, integerOption, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/money/ledger.ts';
 import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';
@@ -54,13 +54,7 @@ export const ledgerMigrateCommand: AdminCommand = {
 export const setChargeLimitsCommand: AdminCommand = {
   summary: "Set an app's or a merchant's card charge limits per order and per calendar month (cents); --clear goes back to the defaults.",
   usage: `(--app-id <id> | --merchant-id <id>) [--per-order-amount <cents>] [--monthly-amount <cents>] [--clear]\n        (defaults: ${DEFAULT_CHARGE_LIMITS.per_order_amount} per order, ${DEFAULT_CHARGE_LIMITS.monthly_amount} a month; at most ${MAX_CHARGE_LIMIT})`,
-  options: {
-    'app-id': { type: 'string' },
-    'merchant-id': { type: 'string' },
-    'per-order-amount': { type: 'string' },
-    'monthly-amount': { type: 'string' },
-    clear: { type: 'boolean' },
-  },
+  options: optionsOf(['app-id', 'merchant-id', 'per-order-amount', 'monthly-amount'], ['clear']),
   async run(values) {
     const appId = integerOption(values, 'app-id');
     const merchantId = integerOption(values, 'merchant-id');
@@ -98,7 +92,7 @@ export const setCreditBudgetCommand: AdminCommand = {
   summary:
     "Set a merchant's daily budget (cents, UTC day) of credit given by hand: grants, detached refunds, progress adjustments; --clear goes back to the default.",
   usage: `--merchant-id <id> (--daily-amount <cents> | --clear)\n        (default: ${DEFAULT_DAILY_CREDIT_BUDGET} a day; 0 to ${MAX_DAILY_CREDIT_BUDGET})`,
-  options: { 'merchant-id': { type: 'string' }, 'daily-amount': { type: 'string' }, clear: { type: 'boolean' } },
+  options: optionsOf(['merchant-id', 'daily-amount'], ['clear']),
   async run(values) {
     const merchantId = integerOption(values, 'merchant-id', true);
     const clear = values.clear === true;
@@ -128,7 +122,7 @@ export const setCreditBudgetCommand: AdminCommand = {
 export const giftsReturnUnclaimedCommand: AdminCommand = {
   summary: `Refund to the buyer's card every held gift unclaimed for ${UNCLAIMED_GIFT_DAYS} days (run daily; exit 1 if a card refund failed: the next run retries it).`,
   usage: '[--as-of <ISO 8601 time>]   (default: now)',
-  options: { 'as-of': { type: 'string' } },
+  options: optionsOf(['as-of']),
   async run(values) {
     const asOf = stringOption(values, 'as-of');
     const now = asOf === undefined ? new Date() : new Date(asOf);

@@ -16,6 +16,11 @@ export interface AdminCommand {
   run(values: OptionValues): Promise<unknown>;
 }
 
+/** A command's options as parseArgs takes them: those that carry a value (`--merchant-id 7`), then the flags (`--clear`). */
+export function optionsOf(valued: readonly string[], flags: readonly string[] = []): ParseArgsOptionsConfig {
+  return Object.fromEntries([...valued.map((name) => [name, { type: 'string' as const }]), ...flags.map((name) => [name, { type: 'boolean' as const }])]);
+}
+
 /** Bad or missing options: exit code 2 with the command's usage. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';

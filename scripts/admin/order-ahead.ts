@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { addUpsell, createMenuForLocation } from '#shared/domain/order-ahead/menu.ts';
 import { serializeMenu } from '#shared/domain/order-ahead/menu-view.ts';
-import { CommandError, UsageError, integerListOption, integerOption, stringOption, type AdminCommand, type OptionValues } from './options.ts';
+import { CommandError, UsageError, integerListOption, integerOption, optionsOf, stringOption, type AdminCommand, type OptionValues } from './options.ts';
 import * as z from '#shared/schemas/zod.ts';
 
 function readJsonFile(values: OptionValues): unknown {
@@ -41,7 +41,7 @@ async function plainErrors<T>(work: () => Promise<T>): Promise<T> {
 export const createMenuCommand: AdminCommand = {
   summary: "Publish a location's order-ahead menu from a JSON file (replaces the current menu).",
   usage: '--location-id <id> --file <menu.json>',
-  options: { 'location-id': { type: 'string' }, file: { type: 'string' } },
+  options: optionsOf(['location-id', 'file']),
   async run(values) {
     const locationId = integerOption(values, 'location-id', true);
     const input = readJsonFile(values);
@@ -57,16 +57,7 @@ export const createUpsellCommand: AdminCommand = {
     '--location-id <id> (--file <upsell.json> | --prompt <text> --item-ids <id,id>',
     '        [--trigger-item-ids <id,id>] [--segment everyone|new_customers|min_orders:<n>] [--hide-prices] [--window HH:MM-HH:MM])',
   ].join('\n'),
-  options: {
-    'location-id': { type: 'string' },
-    file: { type: 'string' },
-    prompt: { type: 'string' },
-    'item-ids': { type: 'string' },
-    'trigger-item-ids': { type: 'string' },
-    segment: { type: 'string' },
-    'hide-prices': { type: 'boolean' },
-    window: { type: 'string' },
-  },
+  options: optionsOf(['location-id', 'file', 'prompt', 'item-ids', 'trigger-item-ids', 'segment', 'window'], ['hide-prices']),
   async run(values) {
     const locationId = integerOption(values, 'location-id', true);
     let input: unknown;

@@ -1,7 +1,7 @@
 /**
  * Who may call a route: the request's credentials checked against its row of the route table (`authorize`:
  * the credential kind, then the permissions), and the guards a handler takes its principal through
- * (`requireUser`, `requireMerchant`, `requireApp`, `requireAnyPermission`). Every refusal is a 401.
+ * (`requireUser`, `requireMerchant`, `requireMerchantOfPath`, `requireApp`, `requireAnyPermission`). Every refusal is a 401.
  */
 import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
@@ -23,6 +23,20 @@ export function requireMerchant(request: { credentials: Credentials }): Merchant
  * For operations the SDKs allow with any one of several permissions (Android: `create_orders` or
  * `read_qr_code` for interstitials and feedback); the route table lists permissions that are all required.
  */
+/**
+ * The merchant principal of a route whose path names the merchant (`/merchants/:merchant_id/...`): a merchant
+ * token of another merchant is refused with `message`, about `object`, as the SDKs expect it.
+ */
+export function requireMerchantOfPath(
+  request: { credentials: Credentials; params: { merchant_id: number } },
+  message: string,
+  object: string,
+): MerchantPrincipal {
+  const merchant = requireMerchant(request);
+  if (merchant.merchantId !== request.params.merchant_id) throw unauthorized(message, object, 'merchant_token');
+  return merchant;
+}
+
 export function requireAnyPermission(principal: { permissions: readonly string[] }, permissions: readonly Permission[]): void {
   if (permissions.some((permission) => principal.permissions.includes(permission))) return;
   throw new ApiError(401, [

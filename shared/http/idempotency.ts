@@ -51,6 +51,17 @@ export function idempotent(request: KeyedRequest, work: (context: IdempotencyCon
 }
 
 /**
+ * A POST answered 204: `work` gets `storeResponse`, the Put of the stored 204, to commit inside its transaction,
+ * as idempotentCommit does for a 200.
+ */
+export function idempotentNoContent(request: KeyedRequest, work: (storeResponse: () => TransactItem | undefined) => Promise<unknown>): Promise<StoredResponse> {
+  return idempotent(request, async (idempotency) => {
+    await work(() => idempotency.storeResponse({ status: 204 }));
+    return { status: 204 };
+  });
+}
+
+/**
  * A money POST answered 200 with `view(result)`: `work` gets `storeResponse`, the Put of the stored response,
  * to commit inside its money transaction, so no crash can separate the money from its answer.
  */

@@ -17,6 +17,11 @@ const flag = z.pipe(
   z.nullish(z.boolean()),
   z.transform((value) => value ?? false),
 );
+/**
+ * A whole number within ±limit: the bound only keeps absurd numbers out; the domain checks the operation's
+ * own range and answers its specific 422 (not_positive, over_operation_cap, ...).
+ */
+const wholeWithin = (limit: number) => z.number().check(z.int(), z.gte(-limit), z.lte(limit));
 const optionalText = (max: number) =>
   z.pipe(
     z.nullish(z.string().check(z.maxLength(max))),
@@ -101,7 +106,7 @@ export const merchantParams = z.object({ merchant_id: pathId });
 export const giftCardValueRemovalBody = z.object({
   gift_card_value_removal: z.object({
     payment_token_data: paymentTokenData,
-    value_amount: z.nullish(z.number().check(z.int(), z.gte(-100_000_000), z.lte(100_000_000))),
+    value_amount: z.nullish(wholeWithin(100_000_000)),
     uuid: z.nullish(z.string().check(z.maxLength(64))),
   }),
 });
@@ -110,16 +115,11 @@ export type GiftCardValueRemovalRequest = z.output<typeof giftCardValueRemovalBo
 /** POST /v15/detached_refunds (and v14) */
 export const detachedRefundBody = z.object({
   detached_refund: z.object({
-    credit_amount: z
-      .number()
-      .check(
-        z.int(),
-        z.gte(-100_000_000),
-        z.lte(100_000_000),
-        z.describe(
-          "Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget)",
-        ),
+    credit_amount: wholeWithin(100_000_000).check(
+      z.describe(
+        "Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget)",
       ),
+    ),
     location_id: z.number().check(z.int()),
     payment_token_data: paymentTokenData,
     cashier: optionalText(255),
@@ -136,16 +136,11 @@ export type DetachedRefundRequest = z.output<typeof detachedRefundBody>['detache
 export const merchantFundedCreditGrantBody = z.object({
   merchant_funded_credit: z.object({
     email: z.string().check(z.trim(), z.minLength(1), z.maxLength(254)),
-    value_amount: z
-      .number()
-      .check(
-        z.int(),
-        z.gte(-100_000_000),
-        z.lte(100_000_000),
-        z.describe("Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)"),
-      ),
+    value_amount: wholeWithin(100_000_000).check(
+      z.describe("Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)"),
+    ),
     merchant_id: z.nullish(z.number().check(z.int())),
-    duration_in_seconds: z.nullish(z.number().check(z.int(), z.gte(-1_000_000_000_000), z.lte(1_000_000_000_000))),
+    duration_in_seconds: z.nullish(wholeWithin(1_000_000_000_000)),
     message: optionalText(1000),
     global: flag,
   }),
@@ -155,16 +150,11 @@ export type MerchantFundedCreditGrantRequest = z.output<typeof merchantFundedCre
 /** POST /v15/progress_adjustments */
 export const progressAdjustmentBody = z.object({
   progress_adjustment: z.object({
-    adjustment: z
-      .number()
-      .check(
-        z.int(),
-        z.gte(-1_000_000),
-        z.lte(1_000_000),
-        z.describe(
-          "Items, visits or cents by the campaign's kind; the rewards one adjustment earns are worth at most $500 (422 over_operation_cap) and their credit stays within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)",
-        ),
+    adjustment: wholeWithin(1_000_000).check(
+      z.describe(
+        "Items, visits or cents by the campaign's kind; the rewards one adjustment earns are worth at most $500 (422 over_operation_cap) and their credit stays within the merchant's daily budget of credit given by hand (422 base over_daily_credit_budget)",
       ),
+    ),
     campaign_id: z.number().check(z.int()),
     email: z.nullish(z.string().check(z.trim(), z.maxLength(254))),
     user_id: z.nullish(z.number().check(z.int())),

@@ -54,6 +54,13 @@ afterAll(async () => {
 
 type Delivered = ReturnType<Receiver['delivered']>[number];
 const ofResource = (type: string, id: string): Delivered[] => receiver.delivered().filter((event) => event.resource.type === type && event.resource.id === id);
+/** The resource's delivered events are exactly `expected`, numbered from 1, each with its data as the API answered it. */
+function expectDelivered(type: string, id: string, expected: [eventType: string, data: unknown][]): Delivered[] {
+  const events = ofResource(type, id);
+  expect(events.map((event) => [event.type, event.sequence])).toEqual(expected.map(([eventType], index) => [eventType, index + 1]));
+  for (const [index, [, data]] of expected.entries()) expect(events[index]!.data).toEqual(data);
+  return events;
+}
 const waitForEvent = (type: string, resourceId: string) =>
   waitUntil(() => receiver.delivered().some((event) => event.type === type && event.resource.id === resourceId), type, 10_000);
 
@@ -89,13 +96,10 @@ describe('order-ahead events for the app', () => {
     expect(completed.status, completed.text).toBe(200);
     await waitForEvent('order_ahead.completed', uuid);
 
-    const events = ofResource('order_ahead_order', uuid);
-    expect(events.map((event) => [event.type, event.sequence])).toEqual([
-      ['order_ahead.validated', 1],
-      ['order_ahead.completed', 2],
+    expectDelivered('order_ahead_order', uuid, [
+      ['order_ahead.validated', valid.body.order],
+      ['order_ahead.completed', completed.body.order],
     ]);
-    expect(events[0]!.data).toEqual(valid.body.order);
-    expect(events[1]!.data).toEqual(completed.body.order);
     for (const delivery of receiver.received) expect(verifySignature(String(delivery.headers['levelup-signature']), delivery.body, endpoint.secret)).toBe(true);
   });
 
@@ -123,13 +127,10 @@ describe('credit card events for the app', () => {
     expect(deleted.status, deleted.text).toBe(200);
     await waitForEvent('credit_card.deactivated', cardId);
 
-    const events = ofResource('credit_card', cardId);
-    expect(events.map((event) => [event.type, event.sequence])).toEqual([
-      ['credit_card.created', 1],
-      ['credit_card.deactivated', 2],
+    const events = expectDelivered('credit_card', cardId, [
+      ['credit_card.created', created.body.credit_card],
+      ['credit_card.deactivated', deleted.body.credit_card],
     ]);
-    expect(events[0]!.data).toEqual(created.body.credit_card);
-    expect(events[1]!.data).toEqual(deleted.body.credit_card);
     expect(events[1]!.data).toMatchObject({ state: 'inactive', promoted: false });
   });
 

@@ -8,7 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture, uniqueCode } from '../support/loyalty.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, listAllEvents, merchantEventWorlds, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 /**
  * The loyalty and gift card removal events (issue 17; docs/events.md, catalogue), through HTTP with real
@@ -17,7 +17,8 @@ import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, sta
  */
 process.env.WEBHOOK_TIME_SCALE = '0.02';
 const api = useTestApi();
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
+let worlds: Awaited<ReturnType<typeof merchantEventWorlds>>;
+let pipeline: typeof worlds.pipeline;
 let world: OrderWorld;
 let other: OrderWorld;
 let merchantReceiver: Receiver;
@@ -25,20 +26,11 @@ let otherReceiver: Receiver;
 let merchantEndpoint: { id: string; secret: string };
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  world = await orderWorld({ card: 'valid' });
-  other = await orderWorld({ card: 'valid' });
-  merchantReceiver = await startReceiver();
-  otherReceiver = await startReceiver();
-  merchantEndpoint = await createEndpoint(api, world.merchant.token, merchantReceiver.url, MERCHANT_EVENTS);
-  await createEndpoint(api, other.merchant.token, otherReceiver.url, MERCHANT_EVENTS);
+  worlds = await merchantEventWorlds(api);
+  ({ pipeline, world, other, receiver: merchantReceiver, otherReceiver, endpoint: merchantEndpoint } = worlds);
 });
 
-afterAll(async () => {
-  await pipeline?.stop();
-  await merchantReceiver?.close();
-  await otherReceiver?.close();
-});
+afterAll(() => worlds?.stop());
 
 type Delivered = ReturnType<Receiver['delivered']>[number];
 const signed = (receiver: Receiver, secret: string, eventId: string) =>

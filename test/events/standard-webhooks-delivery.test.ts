@@ -4,15 +4,14 @@
  * accepts with the secret the API answered, beside the unchanged `LevelUp-Signature` (docs/events.md).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, table } from '#shared/db/client.ts';
+import { setStoredAttributes } from '../support/stored-items.ts';
 import { keys } from '#shared/db/keys.ts';
 import { standardWebhooksSecret, verifySignature } from '#shared/domain/events/signature.ts';
 import { useTestApi } from '../support/api.ts';
 import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, startEventPipeline, startReceiver, waitUntil, type ReceivedDelivery, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, startEventPipeline, startReceiver, waitUntil, withReceiver, type ReceivedDelivery, type Receiver } from '../support/webhooks.ts';
 
 process.env.WEBHOOK_TIME_SCALE = '0.02';
 const api = useTestApi();
@@ -69,9 +68,8 @@ describe('Standard Webhooks headers on a delivery', () => {
     expect(() => new Webhook(endpoint.secret).verify(delivery.body, { ...headers, 'webhook-id': 'evt_other' })).toThrow(WebhookVerificationError);
   });
 
-  it('keep the same webhook-id on a retry, each attempt signed afresh and verifying', async () => {
-    const flaky = await startReceiver();
-    try {
+  it('keep the same webhook-id on a retry, each attempt signed afresh and verifying', () =>
+    withReceiver(async (flaky) => {
       const { target, endpoint } = await merchantWithEndpoint(flaky);
       flaky.answerWith((_delivery, index) => (index === 0 ? 500 : 200));
       expect((await loadOnce(target)).status).toBe(200);
@@ -80,14 +78,10 @@ describe('Standard Webhooks headers on a delivery', () => {
       expect(flaky.received.map((attempt) => attempt.status)).toEqual([500, 200]);
       expect(new Set(attempts.map((headers) => headers['webhook-id'])).size).toBe(1);
       for (const [index, headers] of attempts.entries()) expect(new Webhook(endpoint.secret).verify(flaky.received[index]!.body, headers)).toBeTruthy();
-    } finally {
-      await flaky.close();
-    }
-  });
+    }));
 
-  it('carry one v1 signature per secret while a rolled secret overlaps: the old and the new verify', async () => {
-    const rolled = await startReceiver();
-    try {
+  it('carry one v1 signature per secret while a rolled secret overlaps: the old and the new verify', () =>
+    withReceiver(async (rolled) => {
       const { target, endpoint } = await merchantWithEndpoint(rolled);
       const roll = await api.call('POST', `/v15/webhook_endpoints/${endpoint.id}/secrets`, { token: target.merchant.token });
       expect(roll.status).toBe(200);
@@ -99,25 +93,14 @@ describe('Standard Webhooks headers on a delivery', () => {
       expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
       expect(new Webhook(secret).verify(delivery.body, headers)).toBeTruthy();
       expect(new Webhook(endpoint.secret).verify(delivery.body, headers)).toBeTruthy();
-    } finally {
-      await rolled.close();
-    }
-  });
+    }));
 
-  it('sign for an endpoint made before, whose secret is base64url: its standard-base64 form verifies, LevelUp-Signature as before', async () => {
-    const older = await startReceiver();
-    try {
+  it('sign for an endpoint made before, whose secret is base64url: its standard-base64 form verifies, LevelUp-Signature as before', () =>
+    withReceiver(async (older) => {
       const { target, endpoint } = await merchantWithEndpoint(older);
       // The secret format endpoints were given before: base64url without padding ("-_-_" forces both URL-safe letters).
       const legacySecret = `whsec_${Buffer.concat([Buffer.from([0xfb, 0xff, 0xbf]), randomBytes(29)]).toString('base64url')}`;
-      await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: keys.webhookEndpoint(endpoint.id),
-          UpdateExpression: 'SET secrets = :secrets',
-          ExpressionAttributeValues: { ':secrets': [{ secret: legacySecret, expires_at: null }] },
-        }),
-      );
+      await setStoredAttributes(keys.webhookEndpoint(endpoint.id), { secrets: [{ secret: legacySecret, expires_at: null }] });
       expect((await loadOnce(target)).status).toBe(200);
       await waitUntil(() => older.delivered().length === 1, 'the delivery');
       const delivery = older.received[0]!;
@@ -126,8 +109,5 @@ describe('Standard Webhooks headers on a delivery', () => {
       expect(converted).toBe(`whsec_${legacySecret.slice('whsec_'.length).replaceAll('-', '+').replaceAll('_', '/')}=`);
       expect(new Webhook(converted).verify(delivery.body, headers)).toBeTruthy();
       expect(verifySignature(headers['levelup-signature']!, delivery.body, legacySecret)).toBe(true);
-    } finally {
-      await older.close();
-    }
-  });
+    }));
 });

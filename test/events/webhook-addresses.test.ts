@@ -8,47 +8,33 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDeliveryNetwork, type ResolvedAddress } from '#shared/domain/events/delivery.ts';
+import { useDeliveryNetwork } from '#shared/domain/events/delivery.ts';
 import { verifySignature } from '#shared/domain/events/signature.ts';
 import { reserve, WEBHOOK_REPLAYS_PER_DAY, WEBHOOK_REPLAYS_PER_ENDPOINT } from '#shared/domain/rate-limits.ts';
 import { useTestApi } from '../support/api.ts';
 import { loadGiftCard, orderWorld, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, listAllEvents, selfSignedCertificate, startEventPipeline, startTlsReceiver, waitUntil } from '../support/webhooks.ts';
+import {
+  createEndpoint,
+  fakeDns,
+  listAllEvents,
+  PUBLIC_V4,
+  PUBLIC_V6,
+  selfSignedCertificate,
+  startEventPipeline,
+  startTlsReceiver,
+  waitUntil,
+} from '../support/webhooks.ts';
 
 process.env.WEBHOOK_TIME_SCALE = '0.02';
 const api = useTestApi();
 
-const PUBLIC_V4 = '93.184.216.34';
-const PUBLIC_V6 = '2606:2800:220:1:248:1893:25c8:1946';
 const NAMES = ['hooks-v4.example.com', 'hooks-v6.example.com', 'rebind.example.com', 'loopback.example.com', 'mapped.example.com', 'nat64.example.com'];
 
 let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
 let publicV4: Awaited<ReturnType<typeof startTlsReceiver>>;
 let internal: Awaited<ReturnType<typeof startTlsReceiver>>;
 let publicV6: Awaited<ReturnType<typeof startTlsReceiver>>;
-const resolutions = new Map<string, number>();
-
-function answers(host: string): ResolvedAddress[] {
-  const count = (resolutions.get(host) ?? 0) + 1;
-  resolutions.set(host, count);
-  switch (host) {
-    case 'hooks-v4.example.com':
-      return [{ address: PUBLIC_V4, family: 4 }];
-    case 'hooks-v6.example.com':
-      return [{ address: PUBLIC_V6, family: 6 }];
-    // DNS rebinding: public for the first question, loopback for every later one.
-    case 'rebind.example.com':
-      return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
-    case 'loopback.example.com':
-      return [{ address: '127.0.0.1', family: 4 }];
-    case 'mapped.example.com':
-      return [{ address: '::ffff:127.0.0.1', family: 6 }];
-    case 'nat64.example.com':
-      return [{ address: '64:ff9b::7f00:1', family: 6 }];
-    default:
-      throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
-  }
-}
+const { resolve, resolutions } = fakeDns(NAMES);
 
 beforeAll(async () => {
   process.env.ALLOW_HTTP_CALLBACKS = 'false';
@@ -59,7 +45,7 @@ beforeAll(async () => {
   internal = await startTlsReceiver('127.0.0.1', tls, publicV4.port);
   publicV6 = await startTlsReceiver('::1', tls);
   useDeliveryNetwork({
-    resolve: async (host) => answers(host),
+    resolve,
     reach: (address) => (address === PUBLIC_V4 ? '127.0.0.2' : address === PUBLIC_V6 ? '::1' : address),
     ca: tls.cert,
   });

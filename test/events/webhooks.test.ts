@@ -6,7 +6,7 @@ import { verifySignature } from '#shared/domain/events/signature.ts';
 import { RETRY_SCHEDULE_SECONDS } from '#shared/domain/events/delivery.ts';
 import { useTestApi } from '../support/api.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+import { createEndpoint, listAllEvents, merchantEventWorlds, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
 
 /**
  * Issue 17's acceptance, through HTTP with real receivers on loopback: the local stack's delivery path
@@ -16,7 +16,8 @@ import { createEndpoint, listAllEvents, MERCHANT_EVENTS, startEventPipeline, sta
 const TIME_SCALE = 0.02;
 process.env.WEBHOOK_TIME_SCALE = String(TIME_SCALE);
 const api = useTestApi();
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
+let worlds: Awaited<ReturnType<typeof merchantEventWorlds>>;
+let pipeline: typeof worlds.pipeline;
 let world: OrderWorld;
 let receiver: Receiver;
 let endpoint: { id: string; secret: string };
@@ -24,20 +25,11 @@ let otherMerchant: OrderWorld;
 let otherReceiver: Receiver;
 
 beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  world = await orderWorld({ card: 'valid' });
-  otherMerchant = await orderWorld({ card: 'valid' });
-  receiver = await startReceiver();
-  otherReceiver = await startReceiver();
-  endpoint = await createEndpoint(api, world.merchant.token, receiver.url, MERCHANT_EVENTS);
-  await createEndpoint(api, otherMerchant.merchant.token, otherReceiver.url, MERCHANT_EVENTS);
+  worlds = await merchantEventWorlds(api);
+  ({ pipeline, world, other: otherMerchant, receiver, otherReceiver, endpoint } = worlds);
 });
 
-afterAll(async () => {
-  await pipeline?.stop();
-  await receiver?.close();
-  await otherReceiver?.close();
-});
+afterAll(() => worlds?.stop());
 
 const signatureValid = (delivery: { headers: Record<string, unknown>; body: string }, secret: string) =>
   verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret);

@@ -12,7 +12,7 @@ import { setFaultsActive } from '#shared/db/faults.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
 import { useTestApi } from '../support/api.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, startOrderAheadTestApi, startWaterPickup } from '../support/order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, startOrderAheadTestApi, startPickup } from '../support/order-ahead.ts';
 
 /** Validate attempts per order uuid, and how many of an order's first attempts DynamoDB fails. */
 const attempts = new Map<string, number>();
@@ -63,7 +63,7 @@ async function startOrder(failFirstAttempts: number) {
   nextOrderFailures = failFirstAttempts;
   const fixture = await orderAheadLocationFixture();
   const customer = await orderAheadUserFixture(fixture.app.app_id);
-  const started = await startWaterPickup(api, customer.token, fixture.location.location_id);
+  const started = await startPickup(api, customer.token, fixture.location.location_id);
   expect(started.status).toBe(200);
   return { uuid: started.body.order.uuid as string, customer, orderUrl: started.body.order.order_url as string };
 }

@@ -8,7 +8,7 @@ import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { contractErrorProblem } from '../support/fuzz.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { iosCart, orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 const api = useTestApi(() => startOrderAheadTestApi());
 let fixture: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
@@ -96,16 +96,9 @@ describe('odd numbers in coordinates and tip_percent', () => {
   });
 
   it.each([5e-324, -5e-324, 1e-310, 99.99999999999999, 1e308])('an order-ahead cart with tip_percent %s', async (tipPercent) => {
-    const cart = {
-      order: {
-        location_id: fixture.location.location_id,
-        conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
-        items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.large] } }],
-        special_instructions: null,
-        tip_amount: null,
-        tip_percent: tipPercent,
-      },
-    };
+    const cart = iosCart(fixture.location.location_id, [{ id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.large] }], {
+      tip_percent: tipPercent,
+    });
     const upsells = await api.call('POST', '/v15/upsells', { token: customer.token, body: cart });
     expectHandled(upsells, `upsells ${tipPercent}`);
     const started = await api.call('POST', '/v15/order_ahead/orders', { token: customer.token, body: cart });

@@ -5,7 +5,7 @@ import { sandboxPosition } from '#shared/geocoding/sandbox.ts';
 import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { clientPayload } from '../support/client-payloads.ts';
-import { orderAheadLocationFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { iosCart, orderAheadLocationFixture, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 /**
  * Addresses get coordinates: apps send addresses without latitude/longitude and expect them back,
@@ -34,15 +34,9 @@ function createAddress(body: unknown, token = user.token) {
 }
 
 function deliveryCart(addressId: number) {
-  return {
-    order: {
-      location_id: fixture.location.location_id,
-      conveyance: { fulfillment_type: 'delivery', desired_ready_time: null, delivery_address_id: addressId },
-      items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.large] } }],
-      special_instructions: null,
-      tip_amount: null,
-    },
-  };
+  return iosCart(fixture.location.location_id, [{ id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.large] }], {
+    conveyance: { fulfillment_type: 'delivery', desired_ready_time: null, delivery_address_id: addressId },
+  });
 }
 
 async function deliverTo(addressId: number) {

@@ -3,10 +3,9 @@
  * SES v2 emulator, its link opened in the browser, a new password set on the API's own page; then the new
  * password logs in, the old one and every other token of the account fail, and the link works once.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { setStoredAttributes } from '../support/stored-items.ts';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { sha256 } from '#shared/auth/secrets.ts';
 import { useTestApi } from '../support/api.ts';
@@ -115,15 +114,7 @@ describe('password reset in a browser', () => {
     const expired = await requestResetLink(user.email);
     const secret = new URL(expired).hash.slice('#token='.length);
     // An hour later: the stored link's expiry is in the past (its TTL; reads check it too).
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.passwordReset(sha256(secret)),
-        UpdateExpression: 'SET #ttl = :past',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
-      }),
-    );
+    await setStoredAttributes(keys.passwordReset(sha256(secret)), { ttl: Math.floor(Date.now() / 1000) - 1 });
     const tooLate = await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: 'late password' } } });
     expect(tooLate.status).toBe(422);
     expect(tooLate.body).toEqual([{ error: expect.objectContaining({ object: 'password_reset', property: 'token', code: 'invalid_token' }) }]);

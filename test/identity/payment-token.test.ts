@@ -4,7 +4,8 @@
  * concurrent rotations leave exactly one live code, and an expired code is refused while reading the token
  * renews it.
  */
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { setStoredAttributes } from '../support/stored-items.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -43,22 +44,8 @@ function rotate(token = world.user.token) {
 /** Moves the user's current code to `secondsLeft` before its end (the QR item and the user item), as if time had passed. */
 async function ageCurrentCode(userId: number, code: string, secondsLeft: number) {
   const expiresAt = Math.floor(Date.now() / 1000) + secondsLeft;
-  await db().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: keys.paymentToken(code),
-      UpdateExpression: 'SET expires_at = :at',
-      ExpressionAttributeValues: { ':at': expiresAt },
-    }),
-  );
-  await db().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: keys.user(userId),
-      UpdateExpression: 'SET payment_token_expires_at = :at',
-      ExpressionAttributeValues: { ':at': expiresAt },
-    }),
-  );
+  await setStoredAttributes(keys.paymentToken(code), { expires_at: expiresAt });
+  await setStoredAttributes(keys.user(userId), { payment_token_expires_at: expiresAt });
 }
 
 async function liveCodesOf(userId: number): Promise<string[]> {

@@ -7,39 +7,20 @@
  */
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDeliveryNetwork, type ResolvedAddress } from '#shared/domain/events/delivery.ts';
+import { useDeliveryNetwork } from '#shared/domain/events/delivery.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
-import { selfSignedCertificate, startTlsReceiver } from '../support/webhooks.ts';
+import { fakeDns, PUBLIC_V4, selfSignedCertificate, startTlsReceiver } from '../support/webhooks.ts';
 
 const api = useTestApi();
 
-const PUBLIC_V4 = '93.184.216.34';
 const NAMES = ['callback.example.com', 'loopback.example.com', 'rebind.example.com', 'mapped.example.com'];
 
 let publicV4: Awaited<ReturnType<typeof startTlsReceiver>>;
 /** An internal service on 127.0.0.1 at the public stand-in's port: counts every connection made to it, TLS or not. */
 let internal: Server;
 let internalConnections = 0;
-const resolutions = new Map<string, number>();
-
-function answers(host: string): ResolvedAddress[] {
-  const count = (resolutions.get(host) ?? 0) + 1;
-  resolutions.set(host, count);
-  switch (host) {
-    case 'callback.example.com':
-      return [{ address: PUBLIC_V4, family: 4 }];
-    case 'loopback.example.com':
-      return [{ address: '127.0.0.1', family: 4 }];
-    // DNS rebinding: public for the first question, loopback for every later one.
-    case 'rebind.example.com':
-      return [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
-    case 'mapped.example.com':
-      return [{ address: '::ffff:127.0.0.1', family: 6 }];
-    default:
-      throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
-  }
-}
+const { resolve, resolutions } = fakeDns(NAMES);
 
 beforeAll(async () => {
   process.env.ALLOW_HTTP_CALLBACKS = 'false';
@@ -52,7 +33,7 @@ beforeAll(async () => {
     socket.destroy();
   });
   await new Promise<void>((resolve) => internal.listen(publicV4.port, '127.0.0.1', resolve));
-  useDeliveryNetwork({ resolve: async (host) => answers(host), reach: (address) => (address === PUBLIC_V4 ? '127.0.0.2' : address), ca: tls.cert });
+  useDeliveryNetwork({ resolve, reach: (address) => (address === PUBLIC_V4 ? '127.0.0.2' : address), ca: tls.cert });
 });
 
 afterAll(async () => {

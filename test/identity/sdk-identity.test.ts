@@ -5,14 +5,13 @@
  * The password-reset round trip is test/identity/password-reset.test.ts; lockouts and revocation are
  * test/identity/token-lifecycle.test.ts.
  */
-import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { clientPayload, keysOf, missingKeys } from '../support/client-payloads.ts';
 import { mailTo } from '../support/mailbox.ts';
-import { startEventPipeline } from '../support/webhooks.ts';
+import { startEventPipeline, withReceiver } from '../support/webhooks.ts';
 
 const api = useTestApi();
 let app: Awaited<ReturnType<typeof appFixture>>;
@@ -401,49 +400,26 @@ describe('I6/I7: permissions requests', () => {
     expect(invalid.body).toEqual([{ error: expect.objectContaining({ property: 'permission_keynames', message: 'Permissions missing or keynames invalid' }) }]);
   });
 
-  it("POSTs the token to the app's callback URL when it has one; then polling shows null", async () => {
-    const received: unknown[] = [];
-    const server: Server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const withCallback = await appFixture({ callbackUrl: `http://127.0.0.1:${port}/levelup/permissions` });
+  it("POSTs the token to the app's callback URL when it has one; then polling shows null", () =>
+    withReceiver(async (callback) => {
+      const withCallback = await appFixture({ callbackUrl: callback.url });
       const token = await appToken(withCallback);
       const user = await userFixture(app.app.app_id);
       const id = (await ask(token, user.email, ['read_user_basic_info'])).body.permissions_request.id;
       const accepted = await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } });
       expect(accepted.status).toBe(200);
+      const received: unknown[] = callback.received.map((post) => JSON.parse(post.body));
       expect(received).toEqual([{ permissions_request: { id, state: 'accepted', token: expect.any(String) } }]);
       expect(keysOf((received[0] as any).permissions_request)).toEqual(keysOf(reference.callback_post_to_app_url.permissions_request));
       const granted = (received[0] as any).permissions_request.token;
       expect((await api.call('GET', '/v15/users', { token: granted })).status).toBe(200);
       expect((await api.call('GET', `/v15/apps/permissions_requests/${id}`, { token })).body.permissions_request.token).toBeNull();
-    } finally {
-      server.close();
-    }
-  });
+    }));
 
-  it('a callback that fails leaves the token to the next poll (and the token it carried is dead)', async () => {
-    const carried: string[] = [];
-    const server: Server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        carried.push(JSON.parse(Buffer.concat(chunks).toString('utf8')).permissions_request.token);
-        response.writeHead(500).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (server.address() as { port: number }).port;
-      const failing = await appFixture({ callbackUrl: `http://127.0.0.1:${port}/down` });
+  it('a callback that fails leaves the token to the next poll (and the token it carried is dead)', () =>
+    withReceiver(async (callback) => {
+      callback.answerWith(() => 500);
+      const failing = await appFixture({ callbackUrl: callback.url });
       const token = await appToken(failing);
       const user = await userFixture(app.app.app_id);
       const id = (await ask(token, user.email, ['read_user_basic_info'])).body.permissions_request.id;
@@ -453,12 +429,10 @@ describe('I6/I7: permissions requests', () => {
       const polled = await api.call('GET', `/v15/apps/permissions_requests/${id}`, { token });
       expect(polled.body.permissions_request.token).toEqual(expect.any(String));
       expect((await api.call('GET', '/v15/users', { token: polled.body.permissions_request.token })).status).toBe(200);
+      const carried: string[] = callback.received.map((post) => JSON.parse(post.body).permissions_request.token);
       expect(carried).toHaveLength(1);
       expect((await api.call('GET', '/v15/users', { token: carried[0] })).status).toBe(401);
-    } finally {
-      server.close();
-    }
-  });
+    }));
 });
 
 describe('I8: registration lookup', () => {

@@ -5,7 +5,8 @@
  * Each test sends from its own loopback address (127.0.0.x): the per-client limits key on it.
  */
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { setStoredAttributes } from '../support/stored-items.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -200,15 +201,7 @@ describe('token lifecycle', () => {
     expect(childItem.ttl).toBe(item.ttl);
 
     // DynamoDB deletes expired items only eventually: the read checks the expiry itself.
-    await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.token(sha256(login)),
-        UpdateExpression: 'SET #ttl = :past',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':past': now - 1 },
-      }),
-    );
+    await setStoredAttributes(keys.token(sha256(login)), { ttl: now - 1 });
     expect((await api.call('GET', '/v15/users', { token: login })).status).toBe(401);
     expect((await api.call('GET', '/v15/users', { token: child })).status).toBe(401);
   });

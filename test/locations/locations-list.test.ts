@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../support/answers.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture, nextLink } from '../support/locations.ts';
@@ -199,16 +200,9 @@ describe('fulfillment filters', () => {
   it('rejects an unknown fulfillment type with 422', async () => {
     const response = await api.call('GET', locationsPath(globalAppId, '?fulfillment_types=pickup,drive_thru'));
     expect(response.status).toBe(422);
-    expect(response.body).toEqual([
-      {
-        error: {
-          object: 'request',
-          property: 'fulfillment_types',
-          message: 'Fulfillment types must be a comma-separated list of delivery, in_store, pickup',
-          code: 'invalid',
-        },
-      },
-    ]);
+    expect(response.body).toEqual(
+      errorBody('request', 'fulfillment_types', 'Fulfillment types must be a comma-separated list of delivery, in_store, pickup', 'invalid'),
+    );
   });
 });
 
@@ -230,16 +224,7 @@ describe('in_delivery_area', () => {
     for (const types of ['', '&fulfillment_types=delivery,pickup', '&fulfillment_types=pickup']) {
       const response = await api.call('GET', locationsPath(globalAppId, `?in_delivery_area=true&lat=42&lng=-71${types}`));
       expect(response.status).toBe(422);
-      expect(response.body).toEqual([
-        {
-          error: {
-            object: 'request',
-            property: 'fulfillment_types',
-            message: 'Fulfillment types must be delivery when in_delivery_area is true',
-            code: 'invalid',
-          },
-        },
-      ]);
+      expect(response.body).toEqual(errorBody('request', 'fulfillment_types', 'Fulfillment types must be delivery when in_delivery_area is true', 'invalid'));
     }
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { errorBody } from '../support/answers.ts';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, moneyWorld } from '../support/money.ts';
@@ -64,16 +65,9 @@ describe('POST /v15/merchants/:merchant_id/gift_card_value_additions', () => {
     }
     const tooLittle = await load(999);
     expect(tooLittle.status).toBe(422);
-    expect(tooLittle.body).toEqual([
-      {
-        error: {
-          object: 'gift_cards/value_adder',
-          property: 'base',
-          message: 'Minimum amount that can be added to a gift card at once is $10.00',
-          code: 'below_minimum',
-        },
-      },
-    ]);
+    expect(tooLittle.body).toEqual(
+      errorBody('gift_cards/value_adder', 'base', 'Minimum amount that can be added to a gift card at once is $10.00', 'below_minimum'),
+    );
     expect((await load(50_000)).status).toBe(200);
     expect((await getBalance(giftCardAccountKey(user.user.user_id, merchant.merchant.merchant_id))).balance).toBe(50_000);
   });

@@ -3,6 +3,7 @@
  * what the next proposed order offers and its completion applies (one definition: shared/domain/money/credit.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { expectEmptyNotFound } from '../support/answers.ts';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
@@ -55,8 +56,7 @@ describe('P4 GET /v15/locations/:location_id/credit', () => {
   it('answers 404 with an empty body for an unknown location', async () => {
     const world = await orderWorld();
     const response = await api.call('GET', '/v15/locations/999999999/credit', { token: world.user.token });
-    expect(response.status).toBe(404);
-    expect(response.text).toBe('');
+    expectEmptyNotFound(response);
   });
 });
 
@@ -111,8 +111,7 @@ describe('P5 /v15/locations/:location_id/merchant_funded_credit (deprecated, fou
     const unknown = await api.call('GET', `/v15/locations/${world.location.location_id}/merchant_funded_credit?payment_token_data=LU02UNKNOWNLU`, {
       token: world.merchant.token,
     });
-    expect(unknown.status).toBe(404);
-    expect(unknown.text).toBe('');
+    expectEmptyNotFound(unknown);
     const none = await api.call('POST', `/v15/locations/${world.location.location_id}/merchant_funded_credit`, {
       token: world.merchant.token,
       body: { credit_query: {} },

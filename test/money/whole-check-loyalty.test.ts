@@ -40,6 +40,13 @@ async function check(world: OrderWorld, fields: Record<string, unknown>) {
 
 const refund = (world: OrderWorld, uuid: string) => api.call('POST', `/v14/orders/${uuid}/refund`, { token: world.merchant.token, body: { refund: {} } });
 
+/** The order's refund answers 200 and leaves no spend progress and no visit. */
+async function expectRefundTakesBack(world: OrderWorld, uuid: string, spend: CampaignItem, visit: CampaignItem) {
+  const refunded = await refund(world, uuid);
+  expect(refunded.status, refunded.text).toBe(200);
+  expect(await progress(world, spend, visit)).toEqual({ spend: 0, visits: 0 });
+}
+
 describe('loyalty on the whole check', () => {
   it('a loyalty-only check (no payment method, partial authorization) adds its whole spend and one visit; its refund takes them back', async () => {
     const { world, spend, visit } = await loyaltyWorld({ card: 'none' });
@@ -48,9 +55,7 @@ describe('loyalty on the whole check', () => {
     expect(order.spend_amount).toBe(0);
     expect(await progress(world, spend, visit)).toEqual({ spend: 2000, visits: 1 });
 
-    const refunded = await refund(world, order.uuid);
-    expect(refunded.status, refunded.text).toBe(200);
-    expect(await progress(world, spend, visit)).toEqual({ spend: 0, visits: 0 });
+    await expectRefundTakesBack(world, order.uuid, spend, visit);
   });
 
   it('a discount-only check adds its whole spend and one visit, not only the discount applied; its refund takes them back', async () => {
@@ -60,9 +65,7 @@ describe('loyalty on the whole check', () => {
     expect(order.spend_amount).toBe(300);
     expect(await progress(world, spend, visit)).toEqual({ spend: 1500, visits: 1 });
 
-    const refunded = await refund(world, order.uuid);
-    expect(refunded.status, refunded.text).toBe(200);
-    expect(await progress(world, spend, visit)).toEqual({ spend: 0, visits: 0 });
+    await expectRefundTakesBack(world, order.uuid, spend, visit);
   });
 
   it('a partially authorized check accrues on its whole spend too', async () => {

@@ -13,6 +13,8 @@ import { cardFixture } from '../support/cards.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import {
   FAR_AWAY,
+  iosCart,
+  type CartLine,
   NEARBY,
   orderAheadLocationFixture,
   orderAheadUserFixture,
@@ -40,21 +42,9 @@ async function customer() {
   return user;
 }
 
-type Line = { id: number; quantity: number; option_ids?: number[]; special_instructions?: string | null };
-
 /** Start -> valid -> complete -> poll until completed, as an app does; returns the order's uuid. */
-async function completedOrder(token: string, lines: Line[], place: Place = kitchen, extra: Record<string, unknown> = {}): Promise<string> {
-  const started = await api.call('POST', '/v15/order_ahead/orders', {
-    token,
-    body: {
-      order: {
-        location_id: place.location.location_id,
-        conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
-        items: lines.map((item) => ({ item })),
-        ...extra,
-      },
-    },
-  });
+async function completedOrder(token: string, lines: CartLine[], place: Place = kitchen, extra: Record<string, unknown> = {}): Promise<string> {
+  const started = await api.call('POST', '/v15/order_ahead/orders', { token, body: iosCart(place.location.location_id, lines, extra) });
   const valid = await pollUntilSettled(api, started.body.order.order_url, token);
   expect(valid.last.status, valid.last.text).toBe(200);
   const submitted = await api.call('POST', valid.last.body.order.order_completion_url, { token });
@@ -64,8 +54,8 @@ async function completedOrder(token: string, lines: Line[], place: Place = kitch
   return started.body.order.uuid;
 }
 
-const TOTS: Line = { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [SAMPLE_IDS.large], special_instructions: 'Extra crispy please.' };
-const BURRITO: Line = { id: SAMPLE_IDS.burrito, quantity: 2, option_ids: [SAMPLE_IDS.cheese, SAMPLE_IDS.salsa] };
+const TOTS: CartLine = { id: SAMPLE_IDS.tots, quantity: 1, option_ids: [SAMPLE_IDS.large], special_instructions: 'Extra crispy please.' };
+const BURRITO: CartLine = { id: SAMPLE_IDS.burrito, quantity: 2, option_ids: [SAMPLE_IDS.cheese, SAMPLE_IDS.salsa] };
 
 describe('menus by id (menu_url)', () => {
   it('serves the menu at /v15/order_ahead/menus/:menu_id without a token, the same as the location path, with the fields LevelUp documents', async () => {

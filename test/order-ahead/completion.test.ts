@@ -18,7 +18,7 @@ import { stepHandler as completionSteps } from '../../functions/order-ahead-comp
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { cardFixture, uniqueNonce } from '../support/cards.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import { iosCart, orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 
 // Configuration, as an operator would set it: the provider's cut-off (90 s deployed) and the slow sandbox's delay.
@@ -70,16 +70,10 @@ async function customer(nonce = uniqueNonce()) {
 async function validOrder(token: string, place: Place, extra: Record<string, unknown> = {}) {
   const started = await api.call('POST', '/v15/order_ahead/orders', {
     token,
-    body: {
-      order: {
-        location_id: place.location.location_id,
-        conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
-        items: [{ item: { id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.small] } }],
-        special_instructions: null,
-        tip_amount: 100,
-        ...extra,
-      },
-    },
+    body: iosCart(place.location.location_id, [{ id: SAMPLE_IDS.tots, quantity: 1, special_instructions: null, option_ids: [SAMPLE_IDS.small] }], {
+      tip_amount: 100,
+      ...extra,
+    }),
   });
   expect(started.status, started.text).toBe(200);
   const { last } = await pollUntilSettled(api, started.body.order.order_url, token);

@@ -2,7 +2,7 @@ import '../money/round-trips.env.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { cardFixture } from '../support/cards.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, startOrderAheadTestApi, startWaterPickup } from '../support/order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, startOrderAheadTestApi, startPickup } from '../support/order-ahead.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 
 /**
@@ -29,7 +29,7 @@ afterAll(() => {
 });
 
 async function validOrder() {
-  const started = await startWaterPickup(api, user.token, place.location.location_id);
+  const started = await startPickup(api, user.token, place.location.location_id);
   return pollLikeIos(api, started.body.order.order_url, user.token);
 }
 
@@ -43,7 +43,7 @@ describe('round trips per request (order ahead)', () => {
   it('validation poll: token + the order; an early repeat while validating: the token alone', async () => {
     let release!: () => void;
     gate = new Promise((resolve) => (release = resolve));
-    const started = await startWaterPickup(api, user.token, place.location.location_id);
+    const started = await startPickup(api, user.token, place.location.location_id);
     const first = await api.call('GET', started.body.order.order_url, { token: user.token });
     expect(first.status).toBe(202);
     expect(roundTrips(first)).toBe(2);

@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
-import { FAR_AWAY, orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
+import {
+  FAR_AWAY,
+  iosCart,
+  orderAheadLocationFixture,
+  orderAheadUserFixture,
+  pollLikeIos,
+  pollUntilSettled,
+  startOrderAheadTestApi,
+} from '../support/order-ahead.ts';
 import { clientPayload, expectShapeOf } from '../support/payloads.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
 
@@ -28,16 +36,7 @@ beforeAll(async () => {
 });
 
 function pickupCart(overrides: Record<string, unknown> = {}) {
-  return {
-    order: {
-      location_id: fixture.location.location_id,
-      conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
-      items: [{ item: { id: SAMPLE_IDS.tots, quantity: 2, special_instructions: null, option_ids: [SAMPLE_IDS.large] } }],
-      special_instructions: null,
-      tip_amount: null,
-      ...overrides,
-    },
-  };
+  return iosCart(fixture.location.location_id, [{ id: SAMPLE_IDS.tots, quantity: 2, special_instructions: null, option_ids: [SAMPLE_IDS.large] }], overrides);
 }
 
 async function start(body: unknown, token = customer.token) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TASK_RETRY } from '../../infra/constructs/order-ahead-workflow.ts';
 import { useTestApi } from '../support/api.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi, startWaterPickup } from '../support/order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi, startPickup } from '../support/order-ahead.ts';
 
 let validateCalls = 0;
 
@@ -22,7 +22,7 @@ describe('a validation function that throws', () => {
   it('is retried, then caught: the order ends externally_invalid, never stuck validating', async () => {
     const fixture = await orderAheadLocationFixture();
     const customer = await orderAheadUserFixture(fixture.app.app_id);
-    const started = await startWaterPickup(api, customer.token, fixture.location.location_id);
+    const started = await startPickup(api, customer.token, fixture.location.location_id);
     expect(started.status).toBe(200);
     const { last } = await pollUntilSettled(api, started.body.order.order_url, customer.token);
     expect(last.status).toBe(422);

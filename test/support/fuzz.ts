@@ -14,7 +14,7 @@ import type { ApiCall, ApiResult, TestApi } from './api.ts';
 import { appFixture, merchantFixture } from './fixtures.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { locationFixture } from './locations.ts';
-import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled } from './order-ahead.ts';
+import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startPickup } from './order-ahead.ts';
 import { uniqueCode } from './loyalty.ts';
 
 export type Item = Record<string, unknown>;
@@ -238,29 +238,13 @@ export async function tenantWorld(api: TestApi) {
   });
 
   // A's order-ahead order, validated by the local state machine (valid: ready to complete).
-  const started = must(
-    await api.call('POST', '/v15/order_ahead/orders', {
-      token: userA.token,
-      body: {
-        order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.burrito, quantity: 1 } }] },
-      },
-    }),
-    'start order ahead',
-  );
+  const started = must(await startPickup(api, userA.token, location1.location_id, SAMPLE_IDS.burrito), 'start order ahead');
   const { last } = await pollUntilSettled(api, started.body.order.order_url, userA.token);
   if (last.status !== 200) throw new Error(`order ahead order not valid: ${last.status} ${last.text}`);
   const orderAheadUuid: string = started.body.order.uuid;
 
   // A's completed order-ahead order (charged, accepted by the sandbox provider): a completion to poll, a past cart.
-  const second = must(
-    await api.call('POST', '/v15/order_ahead/orders', {
-      token: userA.token,
-      body: {
-        order: { location_id: location1.location_id, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] },
-      },
-    }),
-    'start order ahead to complete',
-  );
+  const second = must(await startPickup(api, userA.token, location1.location_id), 'start order ahead to complete');
   const secondValid = await pollUntilSettled(api, second.body.order.order_url, userA.token);
   if (secondValid.last.status !== 200) throw new Error(`order ahead order not valid: ${secondValid.last.status} ${secondValid.last.text}`);
   const submitted = must(await api.call('POST', secondValid.last.body.order.order_completion_url, { token: userA.token }), 'complete order ahead');

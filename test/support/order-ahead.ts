@@ -85,12 +85,37 @@ export async function orderAheadUserFixture(appId: number, position: { latitude:
   return { ...user, address };
 }
 
-/** Starts the smallest order-ahead order (one water, for pickup) at a sample-menu location, as the user of `token`. */
-export function startWaterPickup(api: TestApi, token: string, locationId: number): Promise<ApiResult> {
+/** Starts the smallest order-ahead order (one of `itemId`, one water unless given, for pickup) at a sample-menu location, as the user of `token`. */
+export function startPickup(api: TestApi, token: string, locationId: number, itemId: number = SAMPLE_IDS.water): Promise<ApiResult> {
   return api.call('POST', '/v15/order_ahead/orders', {
     token,
-    body: { order: { location_id: locationId, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: SAMPLE_IDS.water, quantity: 1 } }] } },
+    body: { order: { location_id: locationId, conveyance: { fulfillment_type: 'pickup' }, items: [{ item: { id: itemId, quantity: 1 } }] } },
   });
+}
+
+/** One cart line: an item of the sample menu, its quantity and options (special_instructions when a test sets them). */
+export interface CartLine {
+  id: number;
+  quantity: number;
+  option_ids?: number[];
+  special_instructions?: string | null;
+}
+
+/**
+ * A start (or upsells) body as the iOS SDK sends it: every key, absent values null; pickup unless `order`
+ * names another conveyance. `order` adds or replaces keys of the order.
+ */
+export function iosCart(locationId: number, lines: CartLine[], order: Record<string, unknown> = {}) {
+  return {
+    order: {
+      location_id: locationId,
+      conveyance: { fulfillment_type: 'pickup', desired_ready_time: null, delivery_address_id: null },
+      items: lines.map((item) => ({ item })),
+      special_instructions: null,
+      tip_amount: null,
+      ...order,
+    },
+  };
 }
 
 const POLL_INTERVAL_MS = 1_050;

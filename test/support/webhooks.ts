@@ -10,8 +10,10 @@ import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/de
 import { ensureStream, startLocalEventStream, toLambdaRecord, type LocalEventStream } from '../../scripts/local/event-stream.ts';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { expect } from 'vitest';
+import type { ResolvedAddress } from '#shared/domain/events/delivery.ts';
 import type { TestApi } from './api.ts';
 import { nextLink } from './locations.ts';
+import { orderWorld } from './money.ts';
 
 /**
  * The event delivery path of the local stack for one test file's table: DynamoDB Local's stream read by the
@@ -125,6 +127,16 @@ export async function startReceiver() {
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** Runs `use` with a receiver of its own, closed afterwards whatever happens. */
+export async function withReceiver<T>(use: (receiver: Receiver) => Promise<T>): Promise<T> {
+  const receiver = await startReceiver();
+  try {
+    return await use(receiver);
+  } finally {
+    await receiver.close();
+  }
+}
+
 /** Waits until `done()` holds (polling), failing with `what` after `timeoutMs`. */
 export async function waitUntil(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -232,6 +244,67 @@ export async function startTlsReceiver(address: string, tls: { cert: string; key
         server.close(() => resolve());
         server.closeAllConnections();
       });
+    },
+  };
+}
+
+/**
+ * The event pipeline and two merchants' worlds, each with a receiver behind an endpoint for the merchant events:
+ * `world` is the merchant a test acts as, `other` the one that must receive nothing of it. `stop` ends them all.
+ */
+export async function merchantEventWorlds(api: TestApi) {
+  const pipeline = await startEventPipeline(api);
+  const world = await orderWorld({ card: 'valid' });
+  const other = await orderWorld({ card: 'valid' });
+  const receiver = await startReceiver();
+  const otherReceiver = await startReceiver();
+  const endpoint = await createEndpoint(api, world.merchant.token, receiver.url, MERCHANT_EVENTS);
+  await createEndpoint(api, other.merchant.token, otherReceiver.url, MERCHANT_EVENTS);
+  return {
+    pipeline,
+    world,
+    other,
+    receiver,
+    otherReceiver,
+    endpoint,
+    async stop() {
+      await pipeline.stop();
+      await receiver.close();
+      await otherReceiver.close();
+    },
+  };
+}
+
+/** A public IPv4 and IPv6 address the fake DNS answers with; a test reaches their stand-ins on loopback. */
+export const PUBLIC_V4 = '93.184.216.34';
+export const PUBLIC_V6 = '2606:2800:220:1:248:1893:25c8:1946';
+
+/** What the fake DNS answers for each name, given how many times the name was asked (the question's number). */
+const FAKE_DNS_ANSWERS: Record<string, (count: number) => ResolvedAddress[]> = {
+  'hooks-v4.example.com': () => [{ address: PUBLIC_V4, family: 4 }],
+  'callback.example.com': () => [{ address: PUBLIC_V4, family: 4 }],
+  'hooks-v6.example.com': () => [{ address: PUBLIC_V6, family: 6 }],
+  // DNS rebinding: public for the first question, loopback for every later one.
+  'rebind.example.com': (count) => [{ address: count === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }],
+  'loopback.example.com': () => [{ address: '127.0.0.1', family: 4 }],
+  'mapped.example.com': () => [{ address: '::ffff:127.0.0.1', family: 6 }],
+  'nat64.example.com': () => [{ address: '64:ff9b::7f00:1', family: 6 }],
+};
+
+/**
+ * A DNS for useDeliveryNetwork that knows only `names` (each from the table above; any other is ENOTFOUND) and
+ * counts the questions per name in `resolutions`.
+ */
+export function fakeDns(names: readonly string[]) {
+  const resolutions = new Map<string, number>();
+  return {
+    resolutions,
+    resolve: async (host: string): Promise<ResolvedAddress[]> => {
+      const count = (resolutions.get(host) ?? 0) + 1;
+      resolutions.set(host, count);
+      const answer = names.includes(host) ? FAKE_DNS_ANSWERS[host] : undefined;
+      if (!answer) throw Object.assign(new Error(`no such name ${host}`), { code: 'ENOTFOUND' });
+      return answer(count);
     },
   };
 }

@@ -7,7 +7,7 @@ import * as z from '#shared/schemas/zod.ts';
 import { INTERSTITIAL_TYPES, interstitialAction } from '#shared/schemas/app-surface.ts';
 import { cents, integerId, timestamp } from './common.ts';
 import { location } from './locations.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Categories (A5)
@@ -18,19 +18,14 @@ export const categoryList = z.array(z.object({ category }));
 // ---------------------------------------------------------------------------------------------
 // Interstitials (A6) and support tickets (A8)
 
-export const interstitialResponse = named(
-  'Interstitial',
-  z.object({
-    interstitial: z.object({
-      type: z.enum(INTERSTITIAL_TYPES),
-      title: z.string(),
-      description_html: z.string(),
-      callout_text: z.string(),
-      image_url: z.string().check(z.describe('Base URL of the image; clients append density, width and height (a 302 to the image)')),
-      action: interstitialAction,
-    }),
-  }),
-);
+export const interstitialResponse = resource('Interstitial', 'interstitial', {
+  type: z.enum(INTERSTITIAL_TYPES),
+  title: z.string(),
+  description_html: z.string(),
+  callout_text: z.string(),
+  image_url: z.string().check(z.describe('Base URL of the image; clients append density, width and height (a 302 to the image)')),
+  action: interstitialAction,
+});
 
 export const ticketResponse = named(
   'Ticket',
@@ -52,29 +47,24 @@ export const campaignMetadataList = z.array(
   }),
 );
 
-export const legacyCampaignResponse = named(
-  'CampaignV14',
-  z.object({
-    campaign: z.object({
-      applies_to_all_merchants: z.boolean(),
-      confirmation_html: z.string(),
-      id: integerId,
-      message_for_email_body: z.string(),
-      message_for_email_subject: z.string(),
-      message_for_facebook: z.string(),
-      message_for_twitter: z.string(),
-      name: z.string(),
-      offer_html: z.string(),
-      share_url_email: z.string(),
-      share_url_facebook: z.string(),
-      share_url_twitter: z.string(),
-      shareable: z.boolean(),
-      sponsor: z.string(),
-      type: z.string(),
-      value_amount: cents,
-    }),
-  }),
-);
+export const legacyCampaignResponse = resource('CampaignV14', 'campaign', {
+  applies_to_all_merchants: z.boolean(),
+  confirmation_html: z.string(),
+  id: integerId,
+  message_for_email_body: z.string(),
+  message_for_email_subject: z.string(),
+  message_for_facebook: z.string(),
+  message_for_twitter: z.string(),
+  name: z.string(),
+  offer_html: z.string(),
+  share_url_email: z.string(),
+  share_url_facebook: z.string(),
+  share_url_twitter: z.string(),
+  shareable: z.boolean(),
+  sponsor: z.string(),
+  type: z.string(),
+  value_amount: cents,
+});
 
 export const campaignMerchantIds = z.array(integerId).check(z.describe('Ids of the merchants the campaign applies to'));
 

@@ -1,7 +1,7 @@
 /** What the credit card and billing operations answer (the requests: shared/schemas/credit-cards.ts). */
 import * as z from '#shared/schemas/zod.ts';
 import { integerId } from './common.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
 export const creditCard = named(
   'CreditCard',
@@ -26,37 +26,27 @@ export const creditCardResponse = named('CreditCardResponse', z.object({ credit_
 export const PAYMENT_PREFERENCE_TYPES = ['monthly_billing', 'preload', 'instant_billing'] as const;
 
 /** GET /v15/payment_method: the card the user is billed with (the promoted one). */
-export const paymentMethodResponse = named(
-  'PaymentMethod',
-  z.object({
-    payment_method: z.object({
-      type: z.enum(['credit_card', 'debit_card']).check(z.describe('This service bills cards only (no Apple Pay or carrier billing)')),
-      description: z.string().check(z.describe('"Visa *1111"')),
-      metadata: z.object({
-        expiration_month: z.string(),
-        expiration_year: z.string(),
-        issuer: z.string(),
-        last_4: z.string(),
-      }),
-      payment_preference_type: z.enum(PAYMENT_PREFERENCE_TYPES),
-      monthly_billing_day: z.nullable(z.number().check(z.int())),
-      monthly_transaction_limit_amount: z.nullable(z.number().check(z.int())),
-      preload_reload_threshold_amount: z.nullable(z.number().check(z.int())),
-      preload_value_amount: z.nullable(z.number().check(z.int())),
-    }),
+export const paymentMethodResponse = resource('PaymentMethod', 'payment_method', {
+  type: z.enum(['credit_card', 'debit_card']).check(z.describe('This service bills cards only (no Apple Pay or carrier billing)')),
+  description: z.string().check(z.describe('"Visa *1111"')),
+  metadata: z.object({
+    expiration_month: z.string(),
+    expiration_year: z.string(),
+    issuer: z.string(),
+    last_4: z.string(),
   }),
-);
+  payment_preference_type: z.enum(PAYMENT_PREFERENCE_TYPES),
+  monthly_billing_day: z.nullable(z.number().check(z.int())),
+  monthly_transaction_limit_amount: z.nullable(z.number().check(z.int())),
+  preload_reload_threshold_amount: z.nullable(z.number().check(z.int())),
+  preload_value_amount: z.nullable(z.number().check(z.int())),
+});
 
 /** GET /v15/payment_options_summary */
-export const paymentOptionsSummaryResponse = named(
-  'PaymentOptionsSummary',
-  z.object({
-    payment_options_summary: z.object({
-      options: z.array(z.enum(['preload', 'monthly_billing'])),
-      max_credit_limit_amount: z.number().check(z.int()),
-      monthly_billing_day: z.number().check(z.int()),
-      preload_reload_threshold_amount: z.number().check(z.int()),
-      preload_value_amount: z.number().check(z.int()),
-    }),
-  }),
-);
+export const paymentOptionsSummaryResponse = resource('PaymentOptionsSummary', 'payment_options_summary', {
+  options: z.array(z.enum(['preload', 'monthly_billing'])),
+  max_credit_limit_amount: z.number().check(z.int()),
+  monthly_billing_day: z.number().check(z.int()),
+  preload_reload_threshold_amount: z.number().check(z.int()),
+  preload_value_amount: z.number().check(z.int()),
+});

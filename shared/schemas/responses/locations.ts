@@ -10,6 +10,18 @@ export const tipPreference = z.enum(TIP_PREFERENCES).check(z.describe("The merch
 /** The order-ahead menu of a way of ordering: absolute, or null. */
 export const orderAheadMenuUrl = z.nullable(absoluteUrl);
 
+/** Where a location is and whose it is: fields the v15 Location and the v14 LocationDetailsV14 declare alike. */
+export const placeAndMerchant = {
+  latitude: z.number(),
+  locality: z.string(),
+  longitude: z.number(),
+  menu_url: z.nullable(absoluteUrl),
+  merchant_description_html: z.string(),
+  merchant_id: integerId,
+  merchant_name: z.string(),
+  merchant_tip_preference: tipPreference,
+};
+
 export const location = named(
   'Location',
   z.object({
@@ -23,14 +35,7 @@ export const location = named(
     hours: z.string().check(z.describe('Opening hours for people, one line per period (e.g. `Mon-Fri 7am - 7pm`)')),
     id: integerId,
     image_url: z.nullable(absoluteUrl).check(z.describe('Set when image[width], image[height] and image[density] are all given')),
-    latitude: z.number(),
-    locality: z.string(),
-    longitude: z.number(),
-    menu_url: z.nullable(absoluteUrl),
-    merchant_description_html: z.string(),
-    merchant_id: integerId,
-    merchant_name: z.string(),
-    merchant_tip_preference: tipPreference,
+    ...placeAndMerchant,
     newsletter_url: z.nullable(absoluteUrl),
     open_state: z.enum(['open', 'closed', 'unknown']),
     open_state_display: z.string(),

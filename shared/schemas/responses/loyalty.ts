@@ -1,7 +1,7 @@
 /** What the loyalty operations answer: campaigns, claims, rewards, a merchant's loyalty (the requests: shared/schemas/loyalty.ts). */
 import * as z from '#shared/schemas/zod.ts';
 import { cents, integerId, timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
 const nullableTimestamp = z.nullable(timestamp);
 
@@ -116,19 +116,14 @@ export const campaignResponse = named(
   'The campaign in the requested representation_type (one shape per type).',
 );
 
-export const claimResponse = named(
-  'Claim',
-  z.object({
-    claim: z.object({
-      id: integerId,
-      campaign_id: integerId,
-      code: z.string().check(z.describe('Cohort code')),
-      value_amount: cents.check(z.describe('Original value of the claim')),
-      value_remaining_amount: cents,
-      progress_adjustments: z.optional(z.array(z.object({ adjustment_amount: z.number().check(z.int()) }))).check(z.describe('Only on a legacy claim')),
-    }),
-  }),
-);
+export const claimResponse = resource('Claim', 'claim', {
+  id: integerId,
+  campaign_id: integerId,
+  code: z.string().check(z.describe('Cohort code')),
+  value_amount: cents.check(z.describe('Original value of the claim')),
+  value_remaining_amount: cents,
+  progress_adjustments: z.optional(z.array(z.object({ adjustment_amount: z.number().check(z.int()) }))).check(z.describe('Only on a legacy claim')),
+});
 
 export const reward = named(
   'Reward',
@@ -156,32 +151,22 @@ export const rewardResponse = named('RewardResponse', z.object({ reward }));
 export const rewardList = z.array(z.object({ reward }));
 
 /** GET /v15|v14/merchants/:merchant_id/loyalty (the SDKs' loyalty record; money in cents). */
-export const merchantLoyaltyResponse = named(
-  'MerchantLoyalty',
-  z.object({
-    loyalty: z.object({
-      merchant_earn_amount: cents.check(z.describe("Credit earned each time the merchant's spend goal is reached")),
-      merchant_id: integerId,
-      merchant_loyalty_enabled: z.boolean(),
-      merchant_spend_amount: cents.check(z.describe('The spend goal')),
-      orders_count: z.number().check(z.int()),
-      potential_credit_amount: cents.check(z.describe("The user's merchant-funded credit at the merchant, paused rewards included")),
-      progress_percentage: z.number().check(z.describe('Progress toward the spend goal, 0-100, one decimal')),
-      savings_amount: cents.check(z.describe('Credit applied to the user’s orders at the merchant, net of refunds')),
-      spend_remaining_amount: cents,
-      total_volume_amount: cents.check(z.describe('Spend plus tips of the user’s orders at the merchant, net of refunds')),
-      user_id: integerId,
-    }),
-  }),
-);
+export const merchantLoyaltyResponse = resource('MerchantLoyalty', 'loyalty', {
+  merchant_earn_amount: cents.check(z.describe("Credit earned each time the merchant's spend goal is reached")),
+  merchant_id: integerId,
+  merchant_loyalty_enabled: z.boolean(),
+  merchant_spend_amount: cents.check(z.describe('The spend goal')),
+  orders_count: z.number().check(z.int()),
+  potential_credit_amount: cents.check(z.describe("The user's merchant-funded credit at the merchant, paused rewards included")),
+  progress_percentage: z.number().check(z.describe('Progress toward the spend goal, 0-100, one decimal')),
+  savings_amount: cents.check(z.describe('Credit applied to the user’s orders at the merchant, net of refunds')),
+  spend_remaining_amount: cents,
+  total_volume_amount: cents.check(z.describe('Spend plus tips of the user’s orders at the merchant, net of refunds')),
+  user_id: integerId,
+});
 
-export const rewardSummaryResponse = named(
-  'RewardSummary',
-  z.object({
-    reward_summary: z.object({
-      credit_amount: cents,
-      reward_count: z.number().check(z.int()),
-      usable_as_credit_reward_count: z.number().check(z.int()),
-    }),
-  }),
-);
+export const rewardSummaryResponse = resource('RewardSummary', 'reward_summary', {
+  credit_amount: cents,
+  reward_count: z.number().check(z.int()),
+  usable_as_credit_reward_count: z.number().check(z.int()),
+});

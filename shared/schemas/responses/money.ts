@@ -1,66 +1,50 @@
 /** What the money operations answer: orders, gift card value additions and orders (the requests: shared/schemas/money.ts). */
 import * as z from '#shared/schemas/zod.ts';
 import { cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
-export const giftCardValueAdditionResponse = named(
-  'GiftCardValueAddition',
-  z.object({
-    gift_card_value_addition: z.object({
-      added_value_amount: cents.check(z.describe('Value loaded')),
-      new_value_at_merchant_amount: cents.check(z.describe('New total value at that merchant')),
-      old_value_at_merchant_amount: cents.check(z.describe('Previous total at that merchant')),
-      uuid: uuid.check(z.describe('Id of the addition')),
-    }),
-  }),
-);
+export const giftCardValueAdditionResponse = resource('GiftCardValueAddition', 'gift_card_value_addition', {
+  added_value_amount: cents.check(z.describe('Value loaded')),
+  new_value_at_merchant_amount: cents.check(z.describe('New total value at that merchant')),
+  old_value_at_merchant_amount: cents.check(z.describe('Previous total at that merchant')),
+  uuid: uuid.check(z.describe('Id of the addition')),
+});
 
-export const proposedOrderResponse = named(
-  'ProposedOrder',
-  z.object({
-    proposed_order: z.object({
-      uuid,
-      discount_amount: cents.check(z.describe('Merchant-funded credit the customer can apply')),
-      spend_amount: cents,
-      tax_amount: cents,
-      exemption_amount: cents,
-      location_id: integerId,
-      created_at: timestamp,
-    }),
-  }),
-);
+export const proposedOrderResponse = resource('ProposedOrder', 'proposed_order', {
+  uuid,
+  discount_amount: cents.check(z.describe('Merchant-funded credit the customer can apply')),
+  spend_amount: cents,
+  tax_amount: cents,
+  exemption_amount: cents,
+  location_id: integerId,
+  created_at: timestamp,
+});
 
-export const completedOrderResponse = named(
-  'CompletedOrder',
-  z.object({
-    order: z.object({
-      gift_card_total_amount: cents,
-      gift_card_tip_amount: cents,
-      spend_amount: cents,
-      tip_amount: cents,
-      total_amount: cents,
-      uuid,
-    }),
-  }),
-);
+export const completedOrderResponse = resource('CompletedOrder', 'order', {
+  gift_card_total_amount: cents,
+  gift_card_tip_amount: cents,
+  spend_amount: cents,
+  tip_amount: cents,
+  total_amount: cents,
+  uuid,
+});
 
-export const merchantOrderResponse = named(
+export const merchantOrderResponse = resource(
   'RefundedOrder',
-  z.object({
-    order: z.object({
-      created_at: timestamp,
-      merchant_funded_credit_amount: cents,
-      earn_amount: cents,
-      uuid,
-      loyalty_id: integerId.check(z.describe("The user's id at that merchant")),
-      spend_amount: cents,
-      refunded_at: timestamp,
-      tip_amount: cents,
-      total_amount: cents,
-      location_id: integerId,
-      user_display_name: z.string().check(z.describe('First name and last initial')),
-    }),
-  }),
+  'order',
+  {
+    created_at: timestamp,
+    merchant_funded_credit_amount: cents,
+    earn_amount: cents,
+    uuid,
+    loyalty_id: integerId.check(z.describe("The user's id at that merchant")),
+    spend_amount: cents,
+    refunded_at: timestamp,
+    tip_amount: cents,
+    total_amount: cents,
+    location_id: integerId,
+    user_display_name: z.string().check(z.describe('First name and last initial')),
+  },
   'The merchant-facing order a refund answers.',
 );
 
@@ -109,19 +93,18 @@ export const userOrderItem = named(
   }),
 );
 
-export const userOrderDetailResponse = named(
+export const userOrderDetailResponse = resource(
   'UserOrder',
-  z.object({
-    order: z.object({
-      id: orderIntegerId,
-      ...userOrderColumns,
-      location_latitude: z.nullable(z.number()),
-      location_longitude: z.nullable(z.number()),
-      location_name: z.string(),
-      tax_amount: z.nullable(cents).check(z.describe('null when 0')),
-      items: z.array(z.object({ item: userOrderItem })),
-    }),
-  }),
+  'order',
+  {
+    id: orderIntegerId,
+    ...userOrderColumns,
+    location_latitude: z.nullable(z.number()),
+    location_longitude: z.nullable(z.number()),
+    location_name: z.string(),
+    tax_amount: z.nullable(cents).check(z.describe('null when 0')),
+    items: z.array(z.object({ item: userOrderItem })),
+  },
   'A user-oriented order with its details.',
 );
 
@@ -149,15 +132,14 @@ export const giftCardValueOrderList = z.array(
   }),
 );
 
-export const giftCardValueOrderResponse = named(
+export const giftCardValueOrderResponse = resource(
   'GiftCardValueOrder',
-  z.object({
-    gift_card_value_order: z.object({
-      added_value_amount: cents.check(z.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)")),
-      merchant_id: integerId,
-      recipient_email: z.string(),
-      uuid: z.string(),
-    }),
-  }),
+  'gift_card_value_order',
+  {
+    added_value_amount: cents.check(z.describe("Value added to the recipient's gift card at the merchant (or held for their email until they sign up)")),
+    merchant_id: integerId,
+    recipient_email: z.string(),
+    uuid: z.string(),
+  },
   "The same answer whether or not the recipient's email has an account: without one, the value is held for that email and credited to the account later created with it (the buyer follows it in GET /v15/users/gift_card_value_orders); unclaimed after 60 days it is refunded to the buyer's card.",
 );

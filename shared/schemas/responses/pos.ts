@@ -1,9 +1,9 @@
 /** What the POS surface beyond the contract answers (docs/pos.md): merchant views of orders and locations, contribution targets, checks. */
 import * as z from '#shared/schemas/zod.ts';
 import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
-import { location, orderAheadMenuUrl, tipPreference } from './locations.ts';
+import { location, orderAheadMenuUrl, placeAndMerchant, tipPreference } from './locations.ts';
 import { completedOrderResponse, userOrderItem } from './money.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
@@ -28,29 +28,28 @@ export const merchantOrderV14Response = named(
   'The merchant-facing order (v14).',
 );
 
-export const merchantOrderV15Response = named(
+export const merchantOrderV15Response = resource(
   'MerchantOrder',
-  z.object({
-    order: z.object({
-      ...merchantOrderV14Fields,
-      transacted_at: timestamp,
-      id: orderIntegerId,
-      cashier: z.nullable(z.string()),
-      identifier_from_merchant: z.nullable(z.string()),
-      register: z.nullable(z.string()),
-      merchant_id: integerId,
-      merchant_name: z.string(),
-      balance_amount: cents.check(z.describe('Charged to the card')),
-      credit_applied_amount: cents,
-      credit_earned_amount: cents,
-      exemption_amount: cents,
-      tax_amount: cents,
-      requested_spend_amount: cents,
-      requested_tip_amount: cents,
-      requested_total_amount: cents,
-      items: z.array(z.object({ item: userOrderItem })),
-    }),
-  }),
+  'order',
+  {
+    ...merchantOrderV14Fields,
+    transacted_at: timestamp,
+    id: orderIntegerId,
+    cashier: z.nullable(z.string()),
+    identifier_from_merchant: z.nullable(z.string()),
+    register: z.nullable(z.string()),
+    merchant_id: integerId,
+    merchant_name: z.string(),
+    balance_amount: cents.check(z.describe('Charged to the card')),
+    credit_applied_amount: cents,
+    credit_earned_amount: cents,
+    exemption_amount: cents,
+    tax_amount: cents,
+    requested_spend_amount: cents,
+    requested_tip_amount: cents,
+    requested_total_amount: cents,
+    items: z.array(z.object({ item: userOrderItem })),
+  },
   'The merchant-facing order with the POS fields and items (v15).',
 );
 
@@ -117,14 +116,7 @@ export const locationDetailsV14Response = z.object({
       foodler_url: z.nullable(absoluteUrl),
       hours: z.string(),
       id: integerId,
-      latitude: z.number(),
-      locality: z.string(),
-      longitude: z.number(),
-      menu_url: z.nullable(absoluteUrl),
-      merchant_description_html: z.string(),
-      merchant_id: integerId,
-      merchant_name: z.string(),
-      merchant_tip_preference: tipPreference,
+      ...placeAndMerchant,
       name: z.nullable(z.string()),
       newsletter_url: z.nullable(absoluteUrl),
       opentable_url: z.nullable(absoluteUrl),
@@ -177,45 +169,43 @@ const contributionTarget = named(
 export const contributionTargetResponse = z.object({ contribution_target: contributionTarget });
 export const contributionTargetList = z.array(z.object({ contribution_target: contributionTarget }));
 
-export const publishedCheckResponse = named(
+export const publishedCheckResponse = resource(
   'PublishedCheck',
-  z.object({
-    check: z.object({
-      locator: z.string().check(z.describe('Six characters staff can read out; not a credential')),
-      uuid: z.string().check(z.describe('32 hex characters')),
-      qr_code_character_art: z
-        .string()
-        .check(z.describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)')),
-    }),
-  }),
+  'check',
+  {
+    locator: z.string().check(z.describe('Six characters staff can read out; not a credential')),
+    uuid: z.string().check(z.describe('32 hex characters')),
+    qr_code_character_art: z
+      .string()
+      .check(z.describe('The check QR code for a text screen: rows joined by `,`, two modules per character (U+00A0, U+2580, U+2584, U+2588)')),
+  },
   'A published remote check.',
 );
 
-export const checkResponse = named(
+export const checkResponse = resource(
   'Check',
-  z.object({
-    check: z.object({
-      uuid: z.string(),
-      locator: z.string(),
-      state: z.enum(['open', 'claimed', 'completed']),
-      location_id: integerId,
-      merchant_name: z.string(),
-      spend_amount: cents,
-      tax_amount: cents,
-      exemption_amount: cents,
-      items: z.array(z.object({ item: userOrderItem })),
-      pending_order: z
-        .optional(
-          z.object({
-            uuid: z.string(),
-            discount_amount: z.nullable(cents).check(z.describe('Merchant-funded credit the POS may apply; null once the check is paid')),
-            tip_amount: cents,
-          }),
-        )
-        .check(z.describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)')),
-      completed_order_uuid: z.nullable(z.string()),
-    }),
-  }),
+  'check',
+  {
+    uuid: z.string(),
+    locator: z.string(),
+    state: z.enum(['open', 'claimed', 'completed']),
+    location_id: integerId,
+    merchant_name: z.string(),
+    spend_amount: cents,
+    tax_amount: cents,
+    exemption_amount: cents,
+    items: z.array(z.object({ item: userOrderItem })),
+    pending_order: z
+      .optional(
+        z.object({
+          uuid: z.string(),
+          discount_amount: z.nullable(cents).check(z.describe('Merchant-funded credit the POS may apply; null once the check is paid')),
+          tip_amount: cents,
+        }),
+      )
+      .check(z.describe('Present once a customer has claimed the check; the key is left out before (the C# SDK fails on null)')),
+    completed_order_uuid: z.nullable(z.string()),
+  },
   'A remote check as the POS polls it and as the customer who claimed it sees it.',
 );
 

@@ -1,4 +1,4 @@
-import type * as z from '#shared/schemas/zod.ts';
+import * as z from '#shared/schemas/zod.ts';
 
 /** A schema shown under its own name in the OpenAPI document (`#/components/schemas/<id>`). */
 export interface NamedSchema {
@@ -20,4 +20,12 @@ export function named<T extends z.ZodMiniType>(id: string, schema: T, descriptio
 /** Every named schema, in the order the OpenAPI document lists them. */
 export function namedSchemaList(): readonly NamedSchema[] {
   return namedSchemas;
+}
+
+/**
+ * A resource body as the API answers it, its fields under one root key (`{ "order": { ... } }`), registered
+ * under `id`. Shapes that are no object under their key (a list, a union) are written with `named`.
+ */
+export function resource<K extends string, S extends z.core.$ZodLooseShape>(id: string, key: K, shape: S, description?: string) {
+  return named(id, z.object({ [key]: z.object(shape) } as Record<K, z.ZodMiniObject<z.core.util.Writeable<S>>>), description);
 }

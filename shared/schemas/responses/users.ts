@@ -2,7 +2,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { GENDERS } from '#shared/schemas/users.ts';
 import { cents, integerId } from './common.ts';
-import { named } from './registry.ts';
+import { named, resource } from './registry.ts';
 
 const userFields = {
   id: integerId,
@@ -51,23 +51,18 @@ export const user = named(
 
 export const userResponse = named('UserResponse', z.object({ user }));
 
-export const issuedAccessToken = named(
-  'AccessToken',
-  z.object({
-    access_token: z.object({
-      token: z.string().check(z.describe('Send as `Authorization: token <token>`')),
-      app_id: z.optional(integerId),
-      user_id: z
-        .nullable(integerId)
-        .check(
-          z.describe(
-            'The person who logged in: a user, or the person behind a merchant login (never null for a login); null for an app token and a downgraded merchant token',
-          ),
-        ),
-      merchant_id: z.nullable(integerId),
-    }),
-  }),
-);
+export const issuedAccessToken = resource('AccessToken', 'access_token', {
+  token: z.string().check(z.describe('Send as `Authorization: token <token>`')),
+  app_id: z.optional(integerId),
+  user_id: z
+    .nullable(integerId)
+    .check(
+      z.describe(
+        'The person who logged in: a user, or the person behind a merchant login (never null for a login); null for an app token and a downgraded merchant token',
+      ),
+    ),
+  merchant_id: z.nullable(integerId),
+});
 
 export const paymentTokenResponse = z.object({
   payment_token: z.object({ data: z.string().check(z.describe('QR code data a POS scans')), id: integerId }),
