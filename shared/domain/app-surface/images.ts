@@ -135,7 +135,7 @@ export async function recordImage(subject: ImageSubject, version: string, object
     content_type: IMAGE_FORMAT[subject.kind].contentType,
     uploaded_at: isoSeconds(),
   };
-  const result = await db().send(new PutCommand({ ...Image.at(item.subject).put(item).Put!, ReturnValues: 'ALL_OLD' }));
+  const result = await db().send(new PutCommand({ ...Image.at(item.subject).put(item).Put, ReturnValues: 'ALL_OLD' }));
   return Image.from(result.Attributes);
 }
 

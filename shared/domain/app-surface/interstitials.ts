@@ -100,7 +100,7 @@ export async function setInterstitial(input: InterstitialInput): Promise<Interst
     action: await actionFor(input),
     updated_at: isoSeconds(),
   };
-  await db().send(new PutCommand(Interstitial.at(input.merchantId).put(item).Put!));
+  await db().send(new PutCommand(Interstitial.at(input.merchantId).put(item).Put));
   return item;
 }
 
@@ -153,7 +153,7 @@ export async function recordFeedback(order: { uuid: string; user_id: number; mer
     comment: request.feedback.comment,
     updated_at: isoSeconds(),
   };
-  await db().send(new PutCommand(Feedback.at(order.uuid).put(item).Put!));
+  await db().send(new PutCommand(Feedback.at(order.uuid).put(item).Put));
   return item;
 }
 

@@ -293,7 +293,7 @@ async function recordFailure(endpoint: WebhookEndpointItem, event: EventRecord, 
   const failure = { event_id: event.event_id, failed_at: isoSeconds(), attempts, last_status: status };
   await db()
     .send(
-      new UpdateCommand(WebhookEndpoint.at(endpoint.endpoint_id).update({ add: { failed_deliveries: 1 }, set: { last_failure: failure } }, itemExists).Update!),
+      new UpdateCommand(WebhookEndpoint.at(endpoint.endpoint_id).update({ add: { failed_deliveries: 1 }, set: { last_failure: failure } }, itemExists).Update),
     )
     .catch((error: unknown) => {
       if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;

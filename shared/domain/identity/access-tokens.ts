@@ -139,7 +139,7 @@ async function assignLoginPersonId(username: string): Promise<number> {
   const login = Login.at(username);
   try {
     await db().send(
-      new UpdateCommand(login.update({ set: { user_id: candidate } }, and(attributeExists('password_hash'), attributeMissing('user_id'))).Update!),
+      new UpdateCommand(login.update({ set: { user_id: candidate } }, and(attributeExists('password_hash'), attributeMissing('user_id'))).Update),
     );
     return candidate;
   } catch (error) {

@@ -164,7 +164,7 @@ async function writeAddressChanges(
 ): Promise<UserAddressItem | undefined> {
   const update = UserAddress.at(userId, addressId).update({ set: { ...fields, updated_at: isoSeconds() } }, seen ? and(itemExists, seen) : itemExists);
   try {
-    const result = await db().send(new UpdateCommand({ ...update.Update!, ReturnValues: 'ALL_NEW' }));
+    const result = await db().send(new UpdateCommand({ ...update.Update, ReturnValues: 'ALL_NEW' }));
     return UserAddress.from(result.Attributes);
   } catch (error) {
     if (isConditionFailure(error)) return undefined;

@@ -20,7 +20,19 @@ export interface App {
   permissions_request_callback_url?: string | null;
 }
 
-export const AppEntity = defineEntity<App & { created_at: string; updated_at: string }>()({ entity: 'App', key: keys.app });
+/**
+ * Limits as an app or a merchant stores them (cents; money/charge-limits.ts applies them): an absent one falls back (app) or does not apply (merchant).
+ */
+export interface ChargeLimitSettings {
+  per_order_amount?: number | null;
+  monthly_amount?: number | null;
+}
+
+/** `charge_limits`: what the operators set (the admin CLI; money/charge-limits.ts reads them). */
+export const AppEntity = defineEntity<App & { created_at: string; updated_at: string; charge_limits?: ChargeLimitSettings }>()({
+  entity: 'App',
+  key: keys.app,
+});
 
 /** An API key, stored by its SHA-256: the app it belongs to and the digest of the app's client secret. */
 export const ApiKey = defineEntity<{
@@ -90,7 +102,7 @@ export async function rotateClientSecret(apiKey: string): Promise<{ appId: numbe
   try {
     const result = await db().send(
       new UpdateCommand({
-        ...ApiKey.at(sha256(apiKey)).update({ set: { client_secret_hash: sha256(clientSecret), updated_at: isoSeconds() } }, itemExists).Update!,
+        ...ApiKey.at(sha256(apiKey)).update({ set: { client_secret_hash: sha256(clientSecret), updated_at: isoSeconds() } }, itemExists).Update,
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -245,7 +245,7 @@ async function postToCallback(item: RequestItem, url: string): Promise<void> {
   if (answer.status !== null && answer.status >= 200 && answer.status < 300) return;
   // Not delivered after all: that token dies, and the next poll issues another.
   await revokeTokens([delivered.hash]);
-  await db().send(new UpdateCommand(PermissionsRequest.at(item.request_id).update({ remove: ['token_delivered'] }).Update!));
+  await db().send(new UpdateCommand(PermissionsRequest.at(item.request_id).update({ remove: ['token_delivered'] }).Update));
   log('warn', 'permissions_request_callback_refused', { request_id: item.request_id, status: answer.status, error: answer.error });
 }
 

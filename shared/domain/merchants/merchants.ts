@@ -6,6 +6,7 @@ import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { transactWrite } from '#shared/db/transactions.ts';
 import { Login } from '#shared/domain/identity/entities.ts';
+import type { ChargeLimitSettings } from '#shared/domain/identity/apps.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { DEFAULT_TIP_PREFERENCE, type TipPreference } from '#shared/schemas/vocabularies.ts';
@@ -26,7 +27,13 @@ export interface MerchantItem {
 }
 
 /** A merchant; listed in its own catalog partition (gsi1, keys.merchantCatalogEntry) beside its campaigns. */
-export const Merchant = defineEntity<MerchantItem & { gsi1pk: string; gsi1sk: string }>()({ entity: 'Merchant', key: keys.merchant });
+/** What the operators set on a merchant (the admin CLI; money/merchant-budget.ts and money/charge-limits.ts read them). */
+interface MerchantMoneySettings {
+  daily_credit_budget_amount?: number;
+  charge_limits?: ChargeLimitSettings;
+}
+
+export const Merchant = defineEntity<MerchantItem & MerchantMoneySettings & { gsi1pk: string; gsi1sk: string }>()({ entity: 'Merchant', key: keys.merchant });
 
 /** Thrown by createMerchant when another merchant or a user already logs in with that username. */
 export class UsernameTakenError extends Error {
@@ -81,7 +88,7 @@ export async function storeMerchantTipPreference(merchantId: number, preference:
   try {
     const result = await db().send(
       new UpdateCommand({
-        ...Merchant.at(merchantId).update({ set: { tip_preference: preference, updated_at: isoSeconds() } }, itemExists).Update!,
+        ...Merchant.at(merchantId).update({ set: { tip_preference: preference, updated_at: isoSeconds() } }, itemExists).Update,
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -14,19 +14,17 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { counterAllows } from '#shared/db/conditions.ts';
+import { counterAllows, itemExists } from '#shared/db/conditions.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { unprocessable } from '#shared/errors.ts';
-import { epochSeconds, isoSeconds } from '#shared/time.ts';
+import { AppEntity, type ChargeLimitSettings } from '#shared/domain/identity/apps.ts';
 
-/** Limits as an app or a merchant stores them (cents); an absent one falls back (app) or does not apply (merchant). */
-export interface ChargeLimitSettings {
-  per_order_amount?: number | null;
-  monthly_amount?: number | null;
-}
+export type { ChargeLimitSettings };
+import { Merchant } from '#shared/domain/merchants/merchants.ts';
+import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
 /**
  * The defaults for an app that set none: $1,000 per order (twice the largest gift card load; no coffee-shop
@@ -182,13 +180,12 @@ export async function setChargeLimits(target: { appId: number } | { merchantId: 
     settings === null ? {} : { ...settingsOf(current), ...Object.fromEntries(Object.entries(settings).filter(([, amount]) => amount !== undefined)) };
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: key,
-        UpdateExpression: 'SET charge_limits = :limits, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':limits': merged, ':now': isoSeconds() },
-      }),
+      new UpdateCommand(
+        ('appId' in target ? AppEntity.at(target.appId) : Merchant.at(target.merchantId)).update(
+          { set: { charge_limits: merged, updated_at: isoSeconds() } },
+          itemExists,
+        ).Update,
+      ),
     );
   } catch (error) {
     if (isConditionFailure(error))

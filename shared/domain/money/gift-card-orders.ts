@@ -29,7 +29,7 @@ import { getCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { addHoldItems, emailKey, heldCount, heldUntil, MAX_HELD_GIFTS_PER_EMAIL } from '#shared/domain/money/held-gifts.ts';
 import { consumeOrRefuse, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/money/charge-limits.ts';
-import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
+import { Merchant, type MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import { GiftCardValueOrderRecord, HeldGiftsIndex, type GiftCardValueOrder, type GiftCardValueOrderState } from '#shared/domain/money/entities.ts';
 import { isoSeconds } from '#shared/time.ts';
 import type { GiftCardValueOrderRequest } from '#shared/schemas/money.ts';
@@ -101,7 +101,7 @@ export async function orderGiftCardValue(
       { consistent: true },
     ),
   ]);
-  const merchant = merchantItem as MerchantItem | undefined;
+  const merchant = Merchant.from(merchantItem);
   if (!merchant) throw invalid('merchant_id', 'Merchant not found', 'not_found');
   const card = await buyerCard(buyerUserId, buyerItem);
   if (!card) throw invalid('base', 'Add a credit card to buy gift cards', 'no_credit_card');

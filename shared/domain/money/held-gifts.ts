@@ -13,7 +13,8 @@
  *   operators' daily `npm run admin -- gifts-return-unclaimed`; docs/money.md, "Held gifts").
  */
 import { db, table } from '#shared/db/client.ts';
-import { attributeMissing, equals, or, sizeBelow, stateIs } from '#shared/db/conditions.ts';
+import { attributeMissing, differs, equals, itemIsNew, or, sizeBelow, stateIs } from '#shared/db/conditions.ts';
+import { Login } from '#shared/domain/identity/entities.ts';
 import { keys } from '#shared/db/keys.ts';
 import { mailItem } from '#shared/db/mail-outbox.ts';
 import { readItems, scanAll, type StoredItem } from '#shared/db/reads.ts';
@@ -87,15 +88,8 @@ function orderMove(
  * `held` (the transfer from the buyer's purchases to the held account).
  */
 export function addHoldItems(batch: LabelledItems, order: HeldGiftOrder, now: string): void {
-  batch.add('recipient', {
-    ConditionCheck: {
-      TableName: table(),
-      Key: keys.login(order.recipient_email),
-      // A merchant's login may carry the email: no user can ever claim it there, so it waits and goes back.
-      ConditionExpression: 'attribute_not_exists(pk) OR subject <> :user',
-      ExpressionAttributeValues: { ':user': 'user' },
-    },
-  });
+  // A merchant's login may carry the email: no user can ever claim it there, so it waits and goes back.
+  batch.add('recipient', Login.at(order.recipient_email).conditionCheck(or(itemIsNew, differs('subject', 'user'))));
   batch.add(
     'held_index',
     HeldGiftsIndex.at(emailKey(order.recipient_email)).update(

@@ -16,13 +16,14 @@
  * (once per user, `max_claims`), which only operators create.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { counterAllows } from '#shared/db/conditions.ts';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { counterAllows, itemExists } from '#shared/db/conditions.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { unprocessable } from '#shared/errors.ts';
+import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
 /** What a merchant gives by hand, each a source of merchant-funded credit with its own per-operation cap. */
@@ -173,14 +174,14 @@ export async function setDailyCreditBudget(merchantId: number, amount: number | 
   const now = isoSeconds();
   try {
     await db().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.merchant(merchantId),
-        UpdateExpression:
-          amount === null ? 'REMOVE daily_credit_budget_amount SET updated_at = :now' : 'SET daily_credit_budget_amount = :amount, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: amount === null ? { ':now': now } : { ':amount': amount, ':now': now },
-      }),
+      new UpdateCommand(
+        Merchant.at(merchantId).update(
+          amount === null
+            ? { remove: ['daily_credit_budget_amount'], set: { updated_at: now } }
+            : { set: { daily_credit_budget_amount: amount, updated_at: now } },
+          itemExists,
+        ).Update,
+      ),
     );
   } catch (error) {
     if (isConditionFailure(error)) throw new CreditBudgetMerchantMissing(`Merchant ${merchantId} does not exist`);

@@ -170,7 +170,7 @@ function transitionUpdate(
   condition?: OrderAheadCondition,
 ) {
   const guard = and(itemExists, oneOf('state', from), ...(condition ? [condition] : []));
-  return OrderAheadOrder.at(uuid).update({ set: { state: to, updated_at: isoSeconds(), ...fields } }, guard).Update!;
+  return OrderAheadOrder.at(uuid).update({ set: { state: to, updated_at: isoSeconds(), ...fields } }, guard).Update;
 }
 
 /**

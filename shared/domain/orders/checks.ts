@@ -19,7 +19,7 @@ import { createItem, type TransactItem } from '#shared/db/transactions.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { getLocation, type LocationItem } from '#shared/domain/merchants/locations.ts';
-import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
+import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import type { CheckOrderRequest, CheckRequest } from '#shared/schemas/pos.ts';
 import type { OrderItem } from '#shared/schemas/money.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
@@ -301,11 +301,12 @@ export async function finaliseCheck(
   const [checkItem, merchantItem] = await readItems([keys.check(uuid), keys.merchant(merchantId)], { consistent: true });
   const check = requireMerchantCheck(live(Check.from(checkItem)), merchantId);
   if (check.state === CHECK_OPEN || check.user_id === undefined || check.pending_order_uuid === undefined) throw NOT_CLAIMED();
-  if (!merchantItem) throw LOCATION_NOT_FOUND();
+  const merchant = Merchant.from(merchantItem);
+  if (!merchant) throw LOCATION_NOT_FOUND();
   return settleOrder({
     kind: 'in_store',
     source: { key: keys.check(uuid), fromState: CHECK_CLAIMED, toState: CHECK_COMPLETED, state: check.state, uuid: check.pending_order_uuid },
-    merchant: merchantItem as unknown as MerchantItem,
+    merchant,
     location: check.location,
     userId: check.user_id,
     appId: check.user_app_id ?? 0,

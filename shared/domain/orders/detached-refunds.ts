@@ -18,10 +18,11 @@
  * Idempotency-Key; a repeated identifier_from_merchant (which the docs say catches duplicates) answers the
  * first refund again.
  */
-import { table } from '#shared/db/client.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
+import { equals } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { Balance } from '#shared/domain/money/accounts.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
@@ -193,12 +194,6 @@ export async function createDetachedRefund(input: {
 
 /** The card account as read: a charge or refund since then makes the bound stale, so the transaction must fail. */
 function cardUnchanged(userId: number, merchantId: number, card: StoredItem | undefined): TransactItem {
-  return {
-    ConditionCheck: {
-      TableName: table(),
-      Key: keys.balance(cardAccountKey(userId, merchantId)),
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeValues: { ':version': Number(card?.version ?? 0) },
-    },
-  };
+  // `equals`, not versionIs: the card account was charged, so it exists (an absent one must fail the check).
+  return Balance.at(cardAccountKey(userId, merchantId)).conditionCheck(equals('version', Number(card?.version ?? 0)));
 }

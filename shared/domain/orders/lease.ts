@@ -188,7 +188,7 @@ export async function acquireClaim(source: SettlementSource): Promise<Claim> {
       { set: { settlement_lease_token: leaseToken, settlement_lease_until: now + SETTLEMENT_LEASE_SECONDS }, setIfAbsent: { settlement_attempt: 0 } },
       and(stateIs(source.fromState), noClaimRuns(now)),
     );
-    const result = await retryTransient(() => db().send(new UpdateCommand({ ...claim.Update!, ReturnValues: 'ALL_NEW' })));
+    const result = await retryTransient(() => db().send(new UpdateCommand({ ...claim.Update, ReturnValues: 'ALL_NEW' })));
     return { leaseToken, attempt: LeasedSource.from(result.Attributes)?.settlement_attempt ?? 0 };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -239,13 +239,13 @@ export async function releaseClaim(source: SettlementSource, claim: Claim, charg
     },
     or(claimIs(claim.leaseToken), equals('settlement_released_lease', claim.leaseToken)),
   );
-  return sendRelease(() => new UpdateCommand(release.Update!));
+  return sendRelease(() => new UpdateCommand(release.Update));
 }
 
 /** Gives the customer's hold back after a settlement that did not commit (best effort: it expires anyway). */
 export async function releaseHold(hold: CustomerHold): Promise<void> {
   const release = CustomerSettlement.at(hold.userId, hold.merchantId).delete(holdIs(hold.token));
-  await sendRelease(() => new DeleteCommand(release.Delete!));
+  await sendRelease(() => new DeleteCommand(release.Delete));
 }
 
 /** Sends a release, re-sent on transient errors: false when its condition failed (the lease was no longer ours). */

@@ -174,7 +174,7 @@ async function giveBack(uuid: string, acquired: Acquired): Promise<void> {
 async function discardSource(uuid: string, claim?: Claim): Promise<void> {
   const discard = ProposedOrder.at(uuid).delete(and(stateIs(PROPOSED), unclaimedOrClaimedBy(claim)));
   try {
-    await retryTransient(() => db().send(new DeleteCommand(discard.Delete!)));
+    await retryTransient(() => db().send(new DeleteCommand(discard.Delete)));
   } catch (error) {
     if (!isConditionFailure(error)) log('warn', 'one_step_source_left', { source_uuid: uuid, error: (error as Error).message });
   }

@@ -8,8 +8,8 @@
  * leave some uncovered takes that much detached credit back in its transaction, guarded by both accounts.
  * A repeat of a refund (a POS re-sending after a lost answer) answers the refunded order.
  */
-import { table } from '#shared/db/client.ts';
-import { stateIs } from '#shared/db/conditions.ts';
+import { atMost, attributeMissing, or, stateIs, versionIs } from '#shared/db/conditions.ts';
+import { Balance } from '#shared/domain/money/accounts.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
@@ -19,7 +19,7 @@ import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { giveBackChargeItems } from '#shared/domain/money/charge-limits.ts';
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
-import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
+import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts';
 import { eventCounterKey, merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
@@ -52,7 +52,7 @@ export async function refundOrder(input: {
   const order = Order.from(orderItem);
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
-  const merchant = merchantItem as MerchantItem | undefined;
+  const merchant = Merchant.from(merchantItem);
   if (!input.platformReversal) {
     await confirmManager({
       expected: merchant?.manager_confirmation,
@@ -227,13 +227,16 @@ function readRefundAccounts(order: OrderRecord): Promise<RefundAccounts> {
  * neither account moved since (`cardVersion` on the card's update, the detached account's version in `items`).
  * An order that charged nothing lowers no charges: it has nothing to guard.
  */
+/** No detached refund credit is outstanding on the account (absent, or at zero or below). */
+const noneOutstanding = or(attributeMissing('balance'), atMost('balance', 0));
+
 function detachedCover(
   order: OrderRecord,
   accounts: RefundAccounts | undefined,
 ): { reversed: number; cardVersion?: number; items: (now: string, orderUuid: string) => TransactItem[] } {
   if (order.charged_amount <= 0) return { reversed: 0, items: () => [] };
   const detachedKey = detachedAccountKey(order.user_id, order.merchant_id);
-  if (!accounts) return { reversed: 0, items: () => [detachedCheck(detachedKey, 'attribute_not_exists(balance) OR balance <= :zero', { ':zero': 0 })] };
+  if (!accounts) return { reversed: 0, items: () => [Balance.at(detachedKey).conditionCheck(noneOutstanding)] };
   const outstanding = Number(accounts.detached?.balance ?? 0);
   const chargesLeft = Number(accounts.card?.balance ?? 0) - order.charged_amount;
   const reversed = Math.max(0, Math.min(outstanding, outstanding - chargesLeft));
@@ -255,16 +258,8 @@ function detachedCover(
             ],
             { now, expectedVersion: detachedVersion },
           )
-        : [
-            detachedCheck(detachedKey, detachedVersion === 0 ? 'attribute_not_exists(version) OR version = :version' : 'version = :version', {
-              ':version': detachedVersion,
-            }),
-          ],
+        : [Balance.at(detachedKey).conditionCheck(versionIs(detachedVersion))],
   };
-}
-
-function detachedCheck(account: string, condition: string, values: Record<string, unknown>): TransactItem {
-  return { ConditionCheck: { TableName: table(), Key: keys.balance(account), ConditionExpression: condition, ExpressionAttributeValues: values } };
 }
 
 /**

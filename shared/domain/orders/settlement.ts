@@ -32,10 +32,10 @@ import { getCreditCard, type CreditCardItem } from '#shared/domain/cards/credit-
 import { availableCredit, expiryDue } from '#shared/domain/money/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/money/charge-limits.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
-import type { LocationItem } from '#shared/domain/merchants/locations.ts';
+import { Location, type LocationItem } from '#shared/domain/merchants/locations.ts';
 import { completionEffects, MAX_ORDER_EFFECT_ITEMS, readCompletionState, type CompletionReads } from '#shared/domain/loyalty/order-effects.ts';
 import { merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
-import type { MerchantItem } from '#shared/domain/merchants/merchants.ts';
+import { Merchant, type MerchantItem } from '#shared/domain/merchants/merchants.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
@@ -98,9 +98,10 @@ const BALANCE_CHANGED = () => conflict("The customer's balance changed while com
 
 /** The merchant and its location as read for an order: both must exist and the location must be the merchant's. */
 export function orderParties(merchantId: number, locationItem: StoredItem | undefined, merchantItem: StoredItem | undefined, missing: () => ApiError = LOCATION_NOT_FOUND): { merchant: MerchantItem; location: LocationItem } {
-  const location = requireMerchantsLocation(merchantId, locationItem, missing);
-  if (!merchantItem) throw missing();
-  return { merchant: merchantItem as unknown as MerchantItem, location: location as unknown as LocationItem };
+  const location = requireMerchantsLocation(merchantId, Location.from(locationItem), missing);
+  const merchant = Merchant.from(merchantItem);
+  if (!merchant) throw missing();
+  return { merchant, location };
 }
 
 /** How many times a settlement starts over when balances move under it. */
