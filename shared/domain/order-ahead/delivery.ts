@@ -3,15 +3,13 @@
  * the app's locations that offer delivery and whose delivery area holds the address (locations.ts
  * `deliversTo`), the nearest one with an order-ahead menu. The app then loads `delivery_menu_url`.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
-import type { UserAddressItem } from '#shared/domain/identity/addresses.ts';
+import { UserAddress } from '#shared/domain/identity/addresses.ts';
 import { listAppLocations, serializeLocation, type LocationItem } from '#shared/domain/merchants/locations.ts';
 import { appOf } from '#shared/domain/orders/user-orders.ts';
-import type { MenuRecord } from './menu.ts';
+import { OrderAheadMenu, type MenuRecord } from './menu.ts';
 import { menuUrl } from './menu-view.ts';
 
 /** Nearest first, so the first with a menu wins; locations without a menu cannot take orders. */
@@ -24,11 +22,7 @@ export interface DeliveryLocation {
 
 /** 404 (empty) when the address is not the caller's, has no coordinates, or no location delivers there. */
 export async function deliveryLocationFor(user: { userId: number; appId: number }, addressId: number): Promise<DeliveryLocation> {
-  const [app, addressRead] = await Promise.all([
-    appOf(user.appId),
-    db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(user.userId, addressId) })),
-  ]);
-  const address = addressRead.Item as UserAddressItem | undefined;
+  const [app, address] = await Promise.all([appOf(user.appId), UserAddress.at(user.userId, addressId).get({ consistent: false })]);
   if (!app || !address || typeof address.latitude !== 'number' || typeof address.longitude !== 'number') throw notFound();
   const near = { lat: address.latitude, lng: address.longitude };
   const { locations } = await listAppLocations(app, { fulfillmentTypes: ['delivery'], near, inDeliveryArea: true, page: 1 }, CANDIDATES);
@@ -40,7 +34,7 @@ export async function deliveryLocationFor(user: { userId: number; appId: number 
   );
   const index = menus.findIndex((menu) => menu !== undefined);
   if (index < 0) throw notFound();
-  return { location: locations[index]!, menu: menus[index] as Pick<MenuRecord, 'menu_id'> };
+  return { location: locations[index]!, menu: { menu_id: OrderAheadMenu.from(menus[index])!.menu_id } };
 }
 
 export function serializeDeliveryLocation({ location, menu }: DeliveryLocation, baseUrl: string) {

@@ -4,12 +4,13 @@
  * merchant's own system: options are 64-bit POS ids, kept as JSON numbers (exact up to 2^53, which
  * is also what JavaScript clients can hold), never narrowed to 32 bits.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '#shared/schemas/zod.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
+import { itemIsNew, versionIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { putNew } from '#shared/db/transactions.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
 import { getLocation, updateLocation } from '#shared/domain/merchants/locations.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
@@ -211,6 +212,13 @@ export interface MenuRecord {
   updated_at: string;
 }
 
+/** A menu is also found by its own id (gsi1, menu_url). */
+type MenuIndexKeys = ReturnType<typeof keys.menuIdIndex>;
+
+/** The location's menu, one item per location; `version` guards every rewrite. */
+export const OrderAheadMenu = defineEntity<MenuRecord & MenuIndexKeys>()({ entity: 'OrderAheadMenu', key: keys.orderAheadMenu });
+export type OrderAheadMenuItem = EntityItem<typeof OrderAheadMenu>;
+
 export interface MenuOwner {
   locationId: number;
   merchantId: number;
@@ -239,24 +247,20 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  const item = { ...keys.orderAheadMenu(owner.locationId), ...keys.menuIdIndex(menu.menu_id), entity: 'OrderAheadMenu', ...menu };
-  const write = existing
-    ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } }
-    : putNew(item).Put!;
-  await db().send(new PutCommand(write));
+  const write = OrderAheadMenu.at(owner.locationId).put({ ...menu, ...keys.menuIdIndex(menu.menu_id) }, existing ? versionIs(existing.version) : itemIsNew);
+  await db().send(new PutCommand(write.Put!));
   // The location links its menu (pickup_menu_url, delivery_menu_url). After the menu, so a link never names a
   // menu that is not there; a publish cut short between the two is finished by publishing again.
   await updateLocation(owner.locationId, { order_ahead_menu_id: menu.menu_id });
   return menu;
 }
 
-export async function getMenu(locationId: number): Promise<MenuRecord | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.orderAheadMenu(locationId) }));
-  return result.Item as MenuRecord | undefined;
+export function getMenu(locationId: number): Promise<OrderAheadMenuItem | undefined> {
+  return OrderAheadMenu.at(locationId).get({ consistent: false });
 }
 
 /** A menu by its own id (menu_url): one Query of its gsi1 entry (menus are written rarely, so the index copy is cheap). */
-export async function getMenuById(menuId: number): Promise<MenuRecord | undefined> {
+export async function getMenuById(menuId: number): Promise<OrderAheadMenuItem | undefined> {
   const index = keys.menuIdIndex(menuId);
   const result = await db().send(
     new QueryCommand({
@@ -267,7 +271,7 @@ export async function getMenuById(menuId: number): Promise<MenuRecord | undefine
       Limit: 1,
     }),
   );
-  return result.Items?.[0] as MenuRecord | undefined;
+  return OrderAheadMenu.from(result.Items?.[0]);
 }
 
 /** Adds one upsell to a location's menu (admin `create-upsell`); its items must be on the menu. */
@@ -281,15 +285,12 @@ export async function addUpsell(locationId: number, input: unknown): Promise<Ups
     if (unknown.length > 0) throw new Error(`Unknown menu items: ${unknown.join(', ')}`);
     const [upsell] = await withUpsellIds([parsed]);
     try {
-      await db().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: keys.orderAheadMenu(locationId),
-          UpdateExpression: 'SET upsells = list_append(upsells, :upsell), version = version + :one, updated_at = :now',
-          ConditionExpression: 'version = :seen',
-          ExpressionAttributeValues: { ':upsell': [upsell], ':one': 1, ':now': isoSeconds(), ':seen': menu.version },
-        }),
+      // Under the version it was read at, the list written is the stored list with the upsell appended.
+      const append = OrderAheadMenu.at(locationId).update(
+        { set: { upsells: [...menu.upsells, upsell!], updated_at: isoSeconds() }, add: { version: 1 } },
+        versionIs(menu.version),
       );
+      await db().send(new UpdateCommand(append.Update!));
       return upsell!;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

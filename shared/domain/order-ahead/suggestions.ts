@@ -14,18 +14,19 @@
  * Remembering is best effort: a failure is logged and never fails the order.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { keys, type Key } from '#shared/db/keys.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, isConditionFailure } from '#shared/db/client.ts';
+import { itemIsNew, versionIs } from '#shared/db/conditions.ts';
+import { defineEntity, type StoredEntity } from '#shared/db/entity.ts';
+import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { putNew } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import type { App } from '#shared/domain/identity/apps.ts';
-import { distanceInMeters, type Coordinates, type LocationItem } from '#shared/domain/merchants/locations.ts';
+import { distanceInMeters, Location, type Coordinates, type LocationItem } from '#shared/domain/merchants/locations.ts';
 import { appOf } from '#shared/domain/orders/user-orders.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { findMenuItem, freeQuantities, optionGroupOf, type MenuOption, type MenuRecord } from './menu.ts';
+import { findMenuItem, freeQuantities, OrderAheadMenu, optionGroupOf, type MenuOption, type MenuRecord } from './menu.ts';
 import { menuUrl } from './menu-view.ts';
 import type { OrderAheadRecord } from './orders.ts';
 
@@ -62,6 +63,18 @@ interface RememberedCart {
   last_order_uuid: string | null;
   last_ordered_at: string;
 }
+
+/** A bounded list of remembered carts, rewritten whole under its version. */
+interface CartListAttributes {
+  carts: RememberedCart[];
+  version: number;
+  updated_at: string;
+}
+
+/** The user's most recently completed distinct carts. */
+const RecentCarts = defineEntity<CartListAttributes>()({ entity: 'OrderAheadRecentCarts', key: keys.userRecentCarts });
+/** The location's Space-Saving sketch of its most completed carts. */
+const PopularCarts = defineEntity<CartListAttributes>()({ entity: 'OrderAheadPopularCarts', key: keys.locationPopularCarts });
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
 
@@ -107,16 +120,16 @@ function rememberedCart(order: OrderAheadRecord): RememberedCart {
 }
 
 /** Rewrites one bounded list item under its version (retried a few times when another completion got there first). */
-async function rewriteList(key: Key, entity: string, change: (carts: RememberedCart[]) => RememberedCart[]): Promise<void> {
+async function rewriteList<Name extends string>(
+  list: StoredEntity<Name, CartListAttributes>,
+  change: (carts: RememberedCart[]) => RememberedCart[],
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const existing = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item as
-      { carts: RememberedCart[]; version: number } | undefined;
-    const item = { ...key, entity, carts: change(existing?.carts ?? []), version: (existing?.version ?? 0) + 1, updated_at: isoSeconds() };
-    const write = existing
-      ? { TableName: table(), Item: item, ConditionExpression: 'version = :seen', ExpressionAttributeValues: { ':seen': existing.version } }
-      : putNew(item).Put!;
+    const existing = await list.get({ consistent: true });
+    const attributes = { carts: change(existing?.carts ?? []), version: (existing?.version ?? 0) + 1, updated_at: isoSeconds() };
+    const write = list.put(attributes, existing ? versionIs(existing.version) : itemIsNew);
     try {
-      await db().send(new PutCommand(write));
+      await db().send(new PutCommand(write.Put!));
       return;
     } catch (error) {
       if (!isConditionFailure(error) || attempt >= 5) throw error;
@@ -156,8 +169,8 @@ function addPopular(carts: RememberedCart[], cart: RememberedCart): RememberedCa
 export async function rememberCompletedCart(order: OrderAheadRecord): Promise<void> {
   const cart = rememberedCart(order);
   const results = await Promise.allSettled([
-    rewriteList(keys.userRecentCarts(order.user_id), 'OrderAheadRecentCarts', (carts) => addRecent(carts, cart)),
-    rewriteList(keys.locationPopularCarts(cart.location_id), 'OrderAheadPopularCarts', (carts) => addPopular(carts, cart)),
+    rewriteList(RecentCarts.at(order.user_id), (carts) => addRecent(carts, cart)),
+    rewriteList(PopularCarts.at(cart.location_id), (carts) => addPopular(carts, cart)),
   ]);
   for (const result of results) {
     if (result.status === 'rejected') log('warn', 'order_ahead_cart_not_remembered', { order_uuid: order.uuid, error: (result.reason as Error).message });
@@ -246,9 +259,9 @@ export async function suggestedOrders(user: { userId: number; appId: number }, q
   ]);
   const here = (cart: RememberedCart) => (query.locationId === undefined || cart.location_id === query.locationId) && visibleTo(app, cart.merchant_id);
   const mostOrdered = (a: RememberedCart, b: RememberedCart) => b.times_ordered - a.times_ordered || b.last_ordered_at.localeCompare(a.last_ordered_at);
-  const past = query.types.has('past') ? ((recentItem?.carts ?? []) as RememberedCart[]).filter(here).sort(mostOrdered) : [];
+  const past = query.types.has('past') ? (RecentCarts.from(recentItem)?.carts ?? []).filter(here).sort(mostOrdered) : [];
   const pastItems = new Set(past.map((cart) => cart.items_hash));
-  const popular = ((popularItem?.carts ?? []) as RememberedCart[]).filter((cart) => here(cart) && !pastItems.has(cart.items_hash)).sort(mostOrdered);
+  const popular = (PopularCarts.from(popularItem)?.carts ?? []).filter((cart) => here(cart) && !pastItems.has(cart.items_hash)).sort(mostOrdered);
   const candidates = [...past.map((cart) => ({ banner: 'past' as const, cart })), ...popular.map((cart) => ({ banner: 'popular' as const, cart }))];
 
   const locationIds = [...new Set(candidates.map(({ cart }) => cart.location_id))];
@@ -257,10 +270,7 @@ export async function suggestedOrders(user: { userId: number; appId: number }, q
     { consistent: false },
   );
   const places = new Map(
-    locationIds.map((locationId, index) => [
-      locationId,
-      { location: read[index * 2] as LocationItem | undefined, menu: read[index * 2 + 1] as MenuRecord | undefined },
-    ]),
+    locationIds.map((locationId, index) => [locationId, { location: Location.from(read[index * 2]), menu: OrderAheadMenu.from(read[index * 2 + 1]) }]),
   );
 
   const suggestions: Suggestion[] = [];

@@ -4,11 +4,9 @@
  * delivery area, instructions, ready time, tip) and prices it. It only reads; the state machine's
  * next Task records the outcome (finishValidation), so a retried validation has no side effects.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import { errorDetail, type ErrorDetail } from '#shared/errors.ts';
 import { creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
+import { UserAddress } from '#shared/domain/identity/addresses.ts';
 import { deliversTo, getLocation, openState, type LocationItem } from '#shared/domain/merchants/locations.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -118,8 +116,7 @@ function checkLine(menu: MenuRecord, line: CartLine, index: number, at: Date, er
 }
 
 async function deliveryAddressProblem(userId: number, addressId: number, location: LocationItem): Promise<ErrorDetail | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.userAddress(userId, addressId) }));
-  const address = result.Item as { latitude?: number | null; longitude?: number | null } | undefined;
+  const address = await UserAddress.at(userId, addressId).get({ consistent: false });
   if (!address) return errorDetail('order', 'conveyance.delivery_address_id', 'Delivery address not found.', 'not_found');
   if (typeof address.latitude !== 'number' || typeof address.longitude !== 'number') {
     return errorDetail(
