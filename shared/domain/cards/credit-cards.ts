@@ -3,7 +3,9 @@ import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { byCreation, nextId } from '#shared/db/ids.ts';
 import { queryAll, readItems } from '#shared/db/reads.ts';
-import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { and, attributeMissing, equals, or, stateIs } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { appAudience, creditCardResource, eventCounterKey, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
@@ -32,7 +34,7 @@ import { ENCRYPTED_FIELDS, NONCE_FIELDS } from '#shared/schemas/vocabularies.ts'
 
 export type CreditCardState = 'active' | 'inactive';
 
-export interface CreditCardItem {
+interface CreditCardAttributes {
   user_id: number;
   card_id: number;
   gateway_token: string;
@@ -52,16 +54,29 @@ export interface CreditCardItem {
   deactivated_at: string | null;
 }
 
-/** A card as its owner sees it: the item plus whether it is the promoted one. */
+/** A user's card (keys.creditCard): what the gateway vaulted, and whether it is still active. */
+export const CreditCard = defineEntity<CreditCardAttributes>()({ entity: 'CreditCard', key: keys.creditCard });
+export type CreditCardItem = EntityItem<typeof CreditCard>;
+
+/** A card as its owner sees it: the card plus whether it is the promoted one. */
 export interface CreditCardView {
-  card: CreditCardItem;
+  card: CreditCardAttributes;
   promoted: boolean;
 }
 
-interface FingerprintItem {
-  user_id: number;
-  card_id: number;
-}
+/** Which user's card a fingerprint is (keys.cardFingerprint): one owner per card at a time. */
+const CardFingerprint = defineEntity<{ user_id: number; card_id: number; created_at: string }>()({
+  entity: 'CardFingerprint',
+  key: keys.cardFingerprint,
+});
+type FingerprintItem = EntityItem<typeof CardFingerprint>;
+
+/** The card can still be used, deleted or promoted. */
+const cardIsActive = stateIs('active');
+/** Taking a fingerprint over: it still names the stale card of the same user that was read. */
+const fingerprintStillNames = (userId: number, cardId: number) => and(equals('user_id', userId), equals('card_id', cardId));
+/** Releasing a fingerprint: it is gone already, or still names this card (never another user's later claim). */
+const fingerprintGoneOrNames = (cardId: number) => or(attributeMissing('pk'), equals('card_id', cardId));
 
 /** The card fields of the user item. `cards_version` is absent until the user's first card change. */
 interface UserCardsState {
@@ -153,24 +168,23 @@ async function userCardsState(userId: number): Promise<UserCardsState> {
 }
 
 export async function getCreditCard(userId: number, cardId: number): Promise<CreditCardItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.creditCard(userId, cardId), ConsistentRead: true }));
-  return result.Item as CreditCardItem | undefined;
+  return CreditCard.at(userId, cardId).get({ consistent: true });
 }
 
 async function fingerprintOwner(fingerprint: string): Promise<FingerprintItem | undefined> {
-  const result = await db().send(new GetCommand({ TableName: table(), Key: keys.cardFingerprint(fingerprint), ConsistentRead: true }));
-  return result.Item as FingerprintItem | undefined;
+  return CardFingerprint.at(fingerprint).get({ consistent: true });
 }
 
 /** Every card of the user, active and inactive, oldest first (by creation time: card ids do not follow it). */
 async function allCards(userId: number): Promise<CreditCardItem[]> {
   const prefix = keys.creditCardPrefix(userId);
-  const cards = (await queryAll({
+  const items = await queryAll({
     TableName: table(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': prefix.pk, ':prefix': prefix.skPrefix },
     ConsistentRead: true,
-  })) as CreditCardItem[];
+  });
+  const cards = items.flatMap((item) => CreditCard.from(item) ?? []);
   return cards.sort(byCreation((card) => card.card_id));
 }
 
@@ -218,13 +232,8 @@ export async function addCreditCard(userId: number, source: CardSource | string,
     cardId ??= await nextId('credit_card');
     const card = newCardItem(userId, cardId, vaulted.card);
     const promotedCardId = seen.promoted_card_id ?? card.card_id;
-    const fingerprint = {
-      ...keys.cardFingerprint(card.fingerprint),
-      entity: 'CardFingerprint',
-      user_id: userId,
-      card_id: card.card_id,
-      created_at: card.created_at,
-    };
+    const fingerprint = { user_id: userId, card_id: card.card_id, created_at: card.created_at };
+    const fingerprintItem = CardFingerprint.at(card.fingerprint);
     const view = { card, promoted: promotedCardId === card.card_id };
     // The card is new (a fresh id, unused by any committed attempt): its first event, no counter to read.
     const event = await recordEvent(
@@ -235,17 +244,8 @@ export async function addCreditCard(userId: number, source: CardSource | string,
       { newResource: true },
     );
     const outcome = await transactWrite(() => [
-      owner
-        ? {
-            Put: {
-              TableName: table(),
-              Item: fingerprint,
-              ConditionExpression: 'user_id = :user AND card_id = :stale',
-              ExpressionAttributeValues: { ':user': userId, ':stale': owner.card_id },
-            },
-          }
-        : putNew(fingerprint),
-      putNew({ ...keys.creditCard(userId, card.card_id), entity: 'CreditCard', ...card }),
+      owner ? fingerprintItem.put(fingerprint, fingerprintStillNames(userId, owner.card_id)) : fingerprintItem.putNew(fingerprint),
+      CreditCard.at(userId, card.card_id).putNew(card),
       userCardsUpdate(userId, seen, promotedCardId, card.created_at),
       ...event,
     ]);
@@ -255,7 +255,7 @@ export async function addCreditCard(userId: number, source: CardSource | string,
   throw CARDS_BUSY();
 }
 
-function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): CreditCardItem {
+function newCardItem(userId: number, cardId: number, vaulted: VaultedCard): CreditCardAttributes {
   const createdAt = new Date();
   const now = isoSeconds(createdAt);
   return {
@@ -298,7 +298,7 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
       readItems([keys.creditCard(userId, cardId), eventCounterKey(resource)], { consistent: true }),
       userCardsState(userId),
     ]);
-    const card = cardItem as CreditCardItem | undefined;
+    const card = CreditCard.from(cardItem);
     if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
     let promotedCardId = seen.promoted_card_id;
     if (promotedCardId === cardId) {
@@ -320,24 +320,8 @@ export async function deleteCreditCard(userId: number, cardId: number): Promise<
         counter,
       );
       return [
-        {
-          Update: {
-            TableName: table(),
-            Key: keys.creditCard(userId, cardId),
-            UpdateExpression: 'SET #state = :inactive, updated_at = :now, deactivated_at = :now',
-            ConditionExpression: '#state = :active',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':inactive': 'inactive', ':active': 'active', ':now': now },
-          },
-        },
-        {
-          Delete: {
-            TableName: table(),
-            Key: keys.cardFingerprint(card.fingerprint),
-            ConditionExpression: 'attribute_not_exists(pk) OR card_id = :card',
-            ExpressionAttributeValues: { ':card': cardId },
-          },
-        },
+        CreditCard.at(userId, cardId).update({ set: { state: 'inactive', updated_at: now, deactivated_at: now } }, cardIsActive),
+        CardFingerprint.at(card.fingerprint).delete(fingerprintGoneOrNames(cardId)),
         userCardsUpdate(userId, seen, promotedCardId, now),
         ...event,
       ];
@@ -360,15 +344,7 @@ export async function promoteCreditCard(userId: number, cardId: number): Promise
     if (seen.promoted_card_id === cardId) return { card, promoted: true };
     const now = isoSeconds();
     const outcome = await transactWrite(() => [
-      {
-        ConditionCheck: {
-          TableName: table(),
-          Key: keys.creditCard(userId, cardId),
-          ConditionExpression: '#state = :active',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':active': 'active' },
-        },
-      },
+      CreditCard.at(userId, cardId).conditionCheck(cardIsActive),
       userCardsUpdate(userId, seen, cardId, now),
     ]);
     if (outcome.committed) return { card, promoted: true };
@@ -378,7 +354,7 @@ export async function promoteCreditCard(userId: number, cardId: number): Promise
 }
 
 /** A card is good through the last day of its expiration month (UTC). */
-function expiresBefore(card: Pick<CreditCardItem, 'expiration_month' | 'expiration_year'>, at: Date): boolean {
+function expiresBefore(card: Pick<CreditCardAttributes, 'expiration_month' | 'expiration_year'>, at: Date): boolean {
   const firstOfNextMonth = Date.UTC(card.expiration_year, card.expiration_month, 1);
   return firstOfNextMonth <= at.getTime();
 }

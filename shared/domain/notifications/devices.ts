@@ -12,6 +12,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { deleteItems } from '#shared/db/deletes.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -22,7 +23,7 @@ import type { PushPlatform } from '#shared/push/sender.ts';
 /** Devices one user keeps (phones, tablets, reinstalls); the oldest go first. */
 export const MAX_PUSH_DEVICES_PER_USER = 10;
 
-export interface PushDeviceItem {
+export interface PushDeviceAttributes {
   app_id: number;
   /** The APNs device token, upper-case hex. */
   token: string;
@@ -33,6 +34,10 @@ export interface PushDeviceItem {
   registered_at: string;
 }
 
+/** A device (keys.pushDevice), indexed under its user by registration instant (keys.userPushDevicesIndex, gsi1). */
+const PushDevice = defineEntity<PushDeviceAttributes & { gsi1pk: string; gsi1sk: string }>()({ entity: 'PushDevice', key: keys.pushDevice });
+export type PushDeviceItem = EntityItem<typeof PushDevice>;
+
 export interface DeviceRegistration {
   appId: number;
   userId: number;
@@ -42,9 +47,9 @@ export interface DeviceRegistration {
 }
 
 /** Stores (or moves to this user) the device, then drops the user's oldest beyond the cap. */
-export async function registerDevice(registration: DeviceRegistration, now = new Date()): Promise<PushDeviceItem> {
+export async function registerDevice(registration: DeviceRegistration, now = new Date()): Promise<PushDeviceAttributes> {
   const registeredAt = isoSeconds(now);
-  const device: PushDeviceItem = {
+  const device: PushDeviceAttributes = {
     app_id: registration.appId,
     token: registration.token,
     user_id: registration.userId,
@@ -56,16 +61,13 @@ export async function registerDevice(registration: DeviceRegistration, now = new
   // whether the index already shows it does not matter.
   const [, devices] = await Promise.all([
     db().send(
-      new PutCommand({
-        TableName: table(),
-        // The index orders by the instant to the millisecond: registrations within a second still evict oldest first.
-        Item: {
-          ...keys.pushDevice(device.app_id, device.token),
+      new PutCommand(
+        PushDevice.at(device.app_id, device.token).put({
+          // The index orders by the instant to the millisecond: registrations within a second still evict oldest first.
           ...keys.userPushDevicesIndex(device.user_id, now.toISOString(), device.app_id, device.token),
-          entity: 'PushDevice',
           ...device,
-        },
-      }),
+        }).Put,
+      ),
     ),
     userDevices(device.user_id),
   ]);
@@ -89,7 +91,7 @@ export async function userDevices(userId: number): Promise<PushDeviceItem[]> {
     KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
     ExpressionAttributeValues: { ':pk': gsi1pk, ':prefix': skPrefix },
   });
-  return items.filter((item) => item.entity === 'PushDevice') as PushDeviceItem[];
+  return items.flatMap((item) => (item.entity === PushDevice.entity ? (PushDevice.from(item) ?? []) : []));
 }
 
 /**

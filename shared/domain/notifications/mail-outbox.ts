@@ -43,7 +43,12 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** The mail items among a stream batch's new images (inserted items). */
 export function mailsOfStream(newImages: readonly Record<string, unknown>[]): MailItem[] {
-  return newImages.filter((image) => keys.isMailKey(image) && isText(image.mail_id)) as unknown as MailItem[];
+  return newImages.filter(isMailImage);
+}
+
+/** A stream image is a mail item: its key is a mail's and it names its mail (what sendOutboxMails reads it by). */
+function isMailImage(image: Record<string, unknown>): image is Record<string, unknown> & MailItem {
+  return keys.isMailKey(image) && isText(image.mail_id);
 }
 
 /** Whether an item read now still owes its mail, with everything a send (or its composer) needs. */
