@@ -4,7 +4,8 @@ import { keys } from '#shared/db/keys.ts';
 import { byCreation, nextId } from '#shared/db/ids.ts';
 import { queryAll, readItems } from '#shared/db/reads.ts';
 import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { and, attributeMissing, equals, or, stateIs } from '#shared/db/conditions.ts';
+import { and, attributeMissing, equals, itemExists, or, stateIs } from '#shared/db/conditions.ts';
+import { User } from '#shared/domain/identity/users.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { appAudience, creditCardResource, eventCounterKey, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { conflict, errorDetail, notFound, unauthorized, unprocessable, type ApiError } from '#shared/errors.ts';
@@ -190,21 +191,11 @@ async function allCards(userId: number): Promise<CreditCardItem[]> {
 
 /** The user-item update every card change makes: the promoted card and the next cards_version. */
 function userCardsUpdate(userId: number, seen: UserCardsState, promotedCardId: number | null, now: string): TransactItem {
-  const versionCondition = seen.cards_version === undefined ? 'attribute_not_exists(cards_version)' : 'cards_version = :seen';
-  return {
-    Update: {
-      TableName: table(),
-      Key: keys.user(userId),
-      UpdateExpression: 'SET promoted_card_id = :promoted, cards_version = :next, updated_at = :now',
-      ConditionExpression: `attribute_exists(pk) AND ${versionCondition}`,
-      ExpressionAttributeValues: {
-        ':promoted': promotedCardId,
-        ':next': (seen.cards_version ?? 0) + 1,
-        ':now': now,
-        ...(seen.cards_version === undefined ? {} : { ':seen': seen.cards_version }),
-      },
-    },
-  };
+  const cardsUnchanged = seen.cards_version === undefined ? attributeMissing('cards_version') : equals('cards_version', seen.cards_version);
+  return User.at(userId).update(
+    { set: { promoted_card_id: promotedCardId, cards_version: (seen.cards_version ?? 0) + 1, updated_at: now } },
+    and(itemExists, cardsUnchanged),
+  );
 }
 
 /**
@@ -343,10 +334,7 @@ export async function promoteCreditCard(userId: number, cardId: number): Promise
     if (!card || card.state !== 'active') throw CARD_NOT_FOUND();
     if (seen.promoted_card_id === cardId) return { card, promoted: true };
     const now = isoSeconds();
-    const outcome = await transactWrite(() => [
-      CreditCard.at(userId, cardId).conditionCheck(cardIsActive),
-      userCardsUpdate(userId, seen, cardId, now),
-    ]);
+    const outcome = await transactWrite(() => [CreditCard.at(userId, cardId).conditionCheck(cardIsActive), userCardsUpdate(userId, seen, cardId, now)]);
     if (outcome.committed) return { card, promoted: true };
     // Deleted meanwhile (the next look answers 404), or another card change won: look again.
   }

@@ -6,13 +6,13 @@
  * user item and shown back, with the amounts it names bounded by the options summary.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { db } from '#shared/db/client.ts';
 import { notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { deleteCreditCard, getCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { monthlyChargeLimit } from '#shared/domain/money/charge-limits.ts';
 import { getApp } from '#shared/domain/identity/apps.ts';
-import { getUserOrUnauthorized, type UserItem } from '#shared/domain/identity/users.ts';
+import { getUserOrUnauthorized, User, type UserItem } from '#shared/domain/identity/users.ts';
+import { itemExists } from '#shared/db/conditions.ts';
 import type { PaymentPreferenceRequest } from '#shared/schemas/credit-cards.ts';
 import { isoSeconds } from '#shared/time.ts';
 
@@ -28,13 +28,6 @@ export const PAYMENT_OPTIONS = {
 export const MIN_PRELOAD_VALUE = 1_000;
 export const MAX_PRELOAD_VALUE = 50_000;
 
-type Preference = 'monthly_billing' | 'preload';
-
-interface PreferenceFields {
-  payment_preference?: Preference;
-  preload_value_amount?: number;
-}
-
 export function paymentOptionsSummary() {
   return { payment_options_summary: PAYMENT_OPTIONS };
 }
@@ -47,7 +40,7 @@ async function billedCard(user: UserItem) {
 }
 
 export async function paymentMethod(principal: { userId: number; appId: number }) {
-  const [user, app] = await Promise.all([getUserOrUnauthorized(principal.userId) as Promise<UserItem & PreferenceFields>, getApp(principal.appId)]);
+  const [user, app] = await Promise.all([getUserOrUnauthorized(principal.userId), getApp(principal.appId)]);
   const card = await billedCard(user);
   // Before a choice, orders are charged as they happen: instant billing.
   const preference = user.payment_preference ?? 'instant_billing';
@@ -94,13 +87,12 @@ export async function setPaymentPreference(userId: number, choice: PaymentPrefer
   }
   await db()
     .send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: keys.user(userId),
-        UpdateExpression: 'SET payment_preference = :preference, preload_value_amount = :value, updated_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':preference': choice.preload ? 'preload' : 'monthly_billing', ':value': preloadValue, ':now': isoSeconds() },
-      }),
+      new UpdateCommand(
+        User.at(userId).update(
+          { set: { payment_preference: choice.preload ? 'preload' : 'monthly_billing', preload_value_amount: preloadValue, updated_at: isoSeconds() } },
+          itemExists,
+        ).Update,
+      ),
     )
     .catch((error: unknown) => {
       if ((error as Error).name === 'ConditionalCheckFailedException') throw unauthorized('The access token is invalid.');

@@ -38,6 +38,11 @@ interface UserAttributes extends PaymentTokenFields {
   created_app_id: number;
   // payment_token_id, payment_token_data, payment_token_expires_at: PaymentTokenFields (cards/payment-tokens.ts).
   promoted_card_id: number | null;
+  /** Bumped by every change of the user's cards (cards/credit-cards.ts); absent until the first. */
+  cards_version?: number;
+  /** How the user pays at a merchant (cards/payment-methods.ts); absent: the default. */
+  payment_preference?: 'preload' | 'monthly_billing';
+  preload_value_amount?: number | null;
   // orders_count, merchants_visited_count and total_savings_amount are not the profile's: they live in the
   // user's totals item (user-totals.ts), read beside it by getUserWithTotals. Users made before then hold
   // zeros under those names here, which nothing reads.

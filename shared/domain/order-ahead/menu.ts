@@ -248,7 +248,7 @@ export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRec
     updated_at: now,
   };
   const write = OrderAheadMenu.at(owner.locationId).put({ ...menu, ...keys.menuIdIndex(menu.menu_id) }, existing ? versionIs(existing.version) : itemIsNew);
-  await db().send(new PutCommand(write.Put!));
+  await db().send(new PutCommand(write.Put));
   // The location links its menu (pickup_menu_url, delivery_menu_url). After the menu, so a link never names a
   // menu that is not there; a publish cut short between the two is finished by publishing again.
   await updateLocation(owner.locationId, { order_ahead_menu_id: menu.menu_id });
@@ -290,7 +290,7 @@ export async function addUpsell(locationId: number, input: unknown): Promise<Ups
         { set: { upsells: [...menu.upsells, upsell!], updated_at: isoSeconds() }, add: { version: 1 } },
         versionIs(menu.version),
       );
-      await db().send(new UpdateCommand(append.Update!));
+      await db().send(new UpdateCommand(append.Update));
       return upsell!;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

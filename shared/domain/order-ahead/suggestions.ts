@@ -129,7 +129,7 @@ async function rewriteList<Name extends string>(
     const attributes = { carts: change(existing?.carts ?? []), version: (existing?.version ?? 0) + 1, updated_at: isoSeconds() };
     const write = list.put(attributes, existing ? versionIs(existing.version) : itemIsNew);
     try {
-      await db().send(new PutCommand(write.Put!));
+      await db().send(new PutCommand(write.Put));
       return;
     } catch (error) {
       if (!isConditionFailure(error) || attempt >= 5) throw error;

@@ -28,7 +28,7 @@ import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
-import { getCreditCard, type CreditCardItem } from '#shared/domain/cards/credit-cards.ts';
+import { CreditCard, getCreditCard } from '#shared/domain/cards/credit-cards.ts';
 import { availableCredit, expiryDue } from '#shared/domain/money/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/money/charge-limits.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
@@ -274,7 +274,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
 async function promotedCardOf(userId: number, user: StoredItem | undefined, hinted: StoredItem | undefined): Promise<{ gatewayToken: string } | undefined> {
   const promotedId = user?.promoted_card_id;
   if (typeof promotedId !== 'number') return undefined;
-  const card = hinted?.card_id === promotedId ? (hinted as unknown as CreditCardItem) : await getCreditCard(userId, promotedId);
+  const card = hinted?.card_id === promotedId ? CreditCard.from(hinted) : await getCreditCard(userId, promotedId);
   if (card?.state !== 'active') return undefined;
   return { gatewayToken: card.gateway_token };
 }
