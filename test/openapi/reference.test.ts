@@ -111,6 +111,7 @@ describe('deprecation', () => {
       'GET /v14/locations/{location_id}/merchant_funded_credit',
       'GET /v15/locations/{location_id}/merchant_funded_credit',
       'POST /v14/locations/{location_id}/merchant_funded_credit',
+      'POST /v14/orders',
       'POST /v15/locations/{location_id}/merchant_funded_credit',
       'POST /v15/orders',
     ]);
