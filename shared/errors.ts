@@ -63,6 +63,11 @@ export function unauthorized(message = 'Not authorized.', object = 'access_token
   return new ApiError(401, [errorDetail(object, property, message, code)]);
 }
 
+/** 403: the caller is who they say, but their role does not allow this (a management route, docs/merchant-api.md). */
+export function forbidden(message: string, code: string, object = 'access_token', property = 'role'): ApiError {
+  return new ApiError(403, [errorDetail(object, property, message, code)]);
+}
+
 /** 409 with Retry-After: a race the client wins by trying again shortly (never stored under an Idempotency-Key). */
 export function conflict(message: string, retryAfterSeconds: number, object = 'request', code = 'in_flight'): ApiError {
   return new ApiError(409, [errorDetail(object, 'base', message, code)], { 'Retry-After': String(retryAfterSeconds) });

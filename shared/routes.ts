@@ -46,6 +46,10 @@ export const USER_PERMISSIONS: readonly Permission[] = [
 ];
 export const MERCHANT_PERMISSIONS: readonly Permission[] = ['manage_merchant_orders', 'give_merchant_funded_credit', 'manage_gift_cards'];
 
+/** Staff roles at a merchant, from the most rights to the least (docs/merchant-api.md; shared/auth/roles.ts). */
+export const STAFF_ROLES = ['owner', 'manager', 'staff'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
 /** Table access a function is granted: `read` gets read-only IAM actions, `write` read and write, `none` neither (nor TABLE_NAME). */
 export type TableAccess = 'read' | 'write' | 'none';
 
@@ -64,6 +68,11 @@ export interface Route {
   credential: CredentialKind;
   /** Every permission listed must be on the token. */
   permissions?: readonly Permission[];
+  /**
+   * A management route: the credential is `merchant`, the path names `{merchant_id}`, and the token must be a staff
+   * member's of that merchant (401 otherwise) with one of these roles (403 otherwise), checked before the handler runs.
+   */
+  roles?: readonly StaffRole[];
   table: TableAccess;
   /** The function starts executions of the order-ahead validation state machine. */
   startsValidation?: boolean;

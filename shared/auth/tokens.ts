@@ -6,7 +6,7 @@ import { createItem, putNew, transactWrite, type TransactItem } from '#shared/db
 import { deleteItems } from '#shared/db/deletes.ts';
 import { randomSecret, sha256 } from '#shared/auth/secrets.ts';
 import type { PresentedTokens } from '#shared/auth/header.ts';
-import type { Permission } from '#shared/routes.ts';
+import type { Permission, StaffRole } from '#shared/routes.ts';
 import { epochSeconds } from '#shared/time.ts';
 
 /**
@@ -49,6 +49,8 @@ export interface UserPrincipal extends TokenBase {
 export interface MerchantPrincipal extends TokenBase {
   kind: 'merchant';
   merchantId: number;
+  /** The staff member the token was issued to; absent for the merchant's shared login (POS setups from before staff). */
+  staff?: { staffId: number; role: StaffRole };
 }
 
 /** An app acting as itself (api_key + client_secret): asks users for permissions, creates users. */

@@ -3,7 +3,8 @@
  * the credential kind, then the permissions), and the guards a handler takes its principal through
  * (`requireUser`, `requireMerchant`, `requireMerchantOfPath`, `requireApp`, `requireAnyPermission`). Every refusal is a 401.
  */
-import { ApiError, errorDetail, unauthorized } from '#shared/errors.ts';
+import { ApiError, errorDetail, forbidden, unauthorized } from '#shared/errors.ts';
+import type { StaffActor } from '#shared/auth/roles.ts';
 import { parseAuthorization } from '#shared/auth/header.ts';
 import { resolveCredentials, type AppPrincipal, type Credentials, type MerchantPrincipal, type UserPrincipal } from '#shared/auth/tokens.ts';
 import type { Permission, Route } from '#shared/routes.ts';
@@ -55,7 +56,7 @@ export function requireApp(request: { credentials: Credentials }): AppPrincipal 
  * A header that refuses the request before any read throws here, as the promise of a refused token rejects:
  * every refusal is a 401, and the request's inputs are never looked at before it (apiHandler).
  */
-export function authorize(route: Route, header: string | undefined): Credentials | Promise<Credentials> {
+export function authorize(route: Route, header: string | undefined, pathMerchantId?: string): Credentials | Promise<Credentials> {
   if (route.credential === 'none') return {};
   const presented = parseAuthorization(header);
   if (route.credential === 'app-optional') {
@@ -68,7 +69,33 @@ export function authorize(route: Route, header: string | undefined): Credentials
     if (route.credential === 'user-optional' && !header) return {};
     throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
   }
-  return resolveCredentials(presented).then((credentials) => admit(route, credentials));
+  return resolveCredentials(presented).then((credentials) => admitStaff(route, admit(route, credentials), pathMerchantId));
+}
+
+/**
+ * A management route's check (`route.roles`): a staff member's token of the merchant the path names (another
+ * merchant's token, or none of a staff member's, is 401 as on every merchant route), with one of the route's roles (403).
+ */
+function admitStaff(route: Route, credentials: Credentials, pathMerchantId: string | undefined): Credentials {
+  if (!route.roles) return credentials;
+  const merchant = credentials.merchant;
+  if (!merchant || pathMerchantId === undefined || String(merchant.merchantId) !== pathMerchantId) {
+    throw unauthorized('The access token is not a merchant token for this merchant.', 'access_token', 'merchant_token');
+  }
+  if (!merchant.staff) {
+    throw forbidden("The merchant's shared login cannot use the management API; sign in as a staff member (docs/merchant-api.md).", 'staff_login_required');
+  }
+  if (!route.roles.includes(merchant.staff.role)) {
+    throw forbidden(`This operation needs the ${route.roles.join(' or ')} role; this staff member is a ${merchant.staff.role}.`, 'role_not_allowed');
+  }
+  return credentials;
+}
+
+/** The staff member calling a management route (admission has checked the merchant and the role). */
+export function requireStaff(request: { credentials: Credentials }): StaffActor {
+  const merchant = requireMerchant(request);
+  if (!merchant.staff) throw unauthorized();
+  return { merchantId: merchant.merchantId, staffId: merchant.staff.staffId, role: merchant.staff.role };
 }
 
 /** The route's check of the credentials a presented token resolved to: its kind, then its permissions. */

@@ -95,6 +95,16 @@ export const ERROR_CODES = {
     when: 'No token, a malformed, unknown, expired or revoked one, the wrong kind of token for the route, or a token that may not act on this resource (a user, location or merchant it does not serve).',
     action: 'Get a valid token of the kind the operation names (POST /v15/access_tokens) and send it in the Authorization header.',
   },
+  staff_login_required: {
+    statuses: [403],
+    when: "A management operation called with the merchant's shared login (the POS login from before staff), not a staff member's.",
+    action: "Sign in with the staff member's own email and password (POST /v15/access_tokens); docs/merchant-api.md.",
+  },
+  role_not_allowed: {
+    statuses: [403],
+    when: "A management operation the staff member's role does not allow (the operation lists its roles in `x-roles`).",
+    action: 'Ask an owner of the merchant to do it, or to change your role.',
+  },
   missing_permission: {
     statuses: [401],
     when: 'The token lacks a permission the operation requires (the operation lists them in `x-permissions`).',

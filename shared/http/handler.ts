@@ -73,7 +73,7 @@ export function apiHandler<
     const headers = lowerCaseHeaders(event.headers);
     // Authorize, then validate: a refused token is its 401 whatever the inputs. The prefetch leaves beside the
     // token's read (one wait for both) and a refusal does not wait for it; with no read in flight it waits for valid inputs.
-    const authorized = authorize(route, headers.authorization);
+    const authorized = authorize(route, headers.authorization, route.roles && event.pathParameters?.merchant_id);
     const reading = authorized instanceof Promise;
     let prefetched = reading && spec.prefetch ? startPrefetch(spec.prefetch, event) : undefined;
     const credentials = await authorized;

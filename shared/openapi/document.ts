@@ -555,6 +555,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       spec.description,
       `Credential: ${CREDENTIAL_TEXT[route.credential]}`,
       permissions.length > 0 ? `Permissions: ${permissions.map((permission) => `\`${permission}\``).join(', ')}.` : undefined,
+      route.roles ? `Staff roles: ${route.roles.join(', ')} (docs/merchant-api.md).` : undefined,
     ]
       .filter((line) => line !== undefined)
       .join('\n\n');
@@ -567,6 +568,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       tags: [tagOf(route)],
       security: security(route),
       ...(permissions.length > 0 ? { 'x-permissions': permissions } : {}),
+      ...(route.roles ? { 'x-roles': route.roles } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(spec.body
         ? {
