@@ -71,6 +71,9 @@ interface TokenItem {
   subject: 'user' | 'merchant' | 'app';
   user_id?: number;
   merchant_id?: number;
+  /** A staff member's token (absent for the merchant's shared login). */
+  staff_id?: number;
+  role?: StaffRole;
   app_id: number;
   permissions: Permission[];
   unlimited?: boolean;
@@ -88,14 +91,21 @@ interface GrantLifetime {
 
 export type TokenGrant =
   | ({ subject: 'user'; userId: number; appId: number; permissions: readonly Permission[]; unlimited: boolean } & GrantLifetime)
-  | ({ subject: 'merchant'; merchantId: number; appId: number; permissions: readonly Permission[] } & GrantLifetime)
+  | ({ subject: 'merchant'; merchantId: number; appId: number; permissions: readonly Permission[]; staff?: StaffGrant } & GrantLifetime)
   | ({ subject: 'app'; appId: number } & GrantLifetime);
 
-export type AccountRef = { subject: 'user' | 'merchant' | 'app'; id: number };
+/** A staff member's merchant token: who (a staff id is unique across merchants) and their role when it was issued. */
+export interface StaffGrant {
+  staffId: number;
+  role: StaffRole;
+}
+
+/** Whose tokens an index entry lists: a staff member's tokens are theirs (removing them revokes exactly those), not the merchant's. */
+export type AccountRef = { subject: 'user' | 'merchant' | 'app' | 'staff'; id: number };
 
 function accountOf(grant: TokenGrant): AccountRef {
   if (grant.subject === 'user') return { subject: 'user', id: grant.userId };
-  if (grant.subject === 'merchant') return { subject: 'merchant', id: grant.merchantId };
+  if (grant.subject === 'merchant') return grant.staff ? { subject: 'staff', id: grant.staff.staffId } : { subject: 'merchant', id: grant.merchantId };
   return { subject: 'app', id: grant.appId };
 }
 
@@ -125,6 +135,7 @@ export function newTokenItem(grant: TokenGrant): IssuedToken & { item: Record<st
     ...(grant.ancestors && grant.ancestors.length > 0 ? { ancestors: [...grant.ancestors] } : {}),
     ...(grant.subject === 'user' ? { user_id: grant.userId, unlimited: grant.unlimited } : {}),
     ...(grant.subject === 'merchant' ? { merchant_id: grant.merchantId } : {}),
+    ...(grant.subject === 'merchant' && grant.staff ? { staff_id: grant.staff.staffId, role: grant.staff.role } : {}),
   };
   return { token, expiresAt, item };
 }
@@ -170,7 +181,8 @@ function toPrincipal(item: TokenItem): Principal | undefined {
     return { kind: 'user', userId: item.user_id, permissions: item.permissions, unlimited: item.unlimited === true, ...base };
   }
   if (item.subject === 'merchant' && item.merchant_id !== undefined) {
-    return { kind: 'merchant', merchantId: item.merchant_id, permissions: item.permissions, ...base };
+    const staff = item.staff_id !== undefined && item.role !== undefined ? { staff: { staffId: item.staff_id, role: item.role } } : {};
+    return { kind: 'merchant', merchantId: item.merchant_id, permissions: item.permissions, ...staff, ...base };
   }
   if (item.subject === 'app') return { kind: 'app', permissions: [], ...base };
   return undefined;

@@ -203,7 +203,16 @@ export async function downgrade(principal: UserPrincipal | MerchantPrincipal, re
     }))!;
     return { token, app_id: principal.appId, user_id: principal.userId, merchant_id: null };
   }
-  const { token } = (await issueTokenWithExpiry({ subject: 'merchant', merchantId: principal.merchantId, appId: principal.appId, permissions, ...lifetime }))!;
+  // A staff member's token stays theirs: its downgrades act (and are revoked) as them.
+  const staff = principal.staff && { staff: principal.staff };
+  const { token } = (await issueTokenWithExpiry({
+    subject: 'merchant',
+    merchantId: principal.merchantId,
+    appId: principal.appId,
+    permissions,
+    ...staff,
+    ...lifetime,
+  }))!;
   return { token, app_id: principal.appId, user_id: null, merchant_id: principal.merchantId };
 }
 
