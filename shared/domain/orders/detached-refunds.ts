@@ -32,6 +32,8 @@ import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts
 import { budgetDay, countCreditItems, creditBudgetFrom, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
+import type { detachedRefundResponse } from '#shared/schemas/responses/pos-money.ts';
+import type * as z from '#shared/schemas/zod.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 
@@ -47,19 +49,7 @@ const DetachedRefundIdentifier = defineEntity<{ refund_uuid: string; response_js
   key: keys.detachedRefundIdentifier,
 });
 
-export interface DetachedRefundResponse {
-  detached_refund: {
-    cashier: string | null;
-    credit_amount: number;
-    customer_facing_reason: string | null;
-    identifier_from_merchant: string | null;
-    internal_reason: string | null;
-    location_id: number;
-    loyalty_id: number;
-    refunded_at: string;
-    register: string | null;
-  };
-}
+export type DetachedRefundResponse = z.output<typeof detachedRefundResponse>;
 
 /** The running total of a customer's detached refunds at a merchant (a ledger account, so the audit sums it). */
 export function detachedAccountKey(userId: number, merchantId: number): string {
