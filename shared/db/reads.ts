@@ -96,6 +96,22 @@ export async function itemsOf(
   return [...(await read(wanted)).items];
 }
 
+/**
+ * The Query of one index partition newest first, for a list a client pages through: below `cursor` (the index
+ * sort key a previous page ended on, from its Link), else from the newest item under `skPrefix`. Spread it
+ * into a QueryCommand with the read's Limit (and projection, merging its ExpressionAttributeNames).
+ */
+export function newestFirstQuery(index: 'gsi1' | 'gsi2', partition: { pk: string; skPrefix: string }, cursor: string | undefined) {
+  return {
+    TableName: table(),
+    IndexName: index,
+    KeyConditionExpression: cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': `${index}pk`, '#sk': `${index}sk` },
+    ExpressionAttributeValues: cursor ? { ':pk': partition.pk, ':cursor': cursor } : { ':pk': partition.pk, ':prefix': partition.skPrefix },
+    ScanIndexForward: false,
+  } satisfies QueryCommandInput;
+}
+
 /** Every item a Query returns, following LastEvaluatedKey with the SDK's own paginator. */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];

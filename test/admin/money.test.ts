@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { runAdmin } from '../support/admin.ts';
-import { loadGiftCard, orderWorld, placeOrder } from '../support/money.ts';
+import { orderWorld, placeOrder, loadWorldGiftCard } from '../support/money.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { giftCardAccountKey } from '#shared/domain/money/ledger.ts';
@@ -14,10 +14,7 @@ const audit = () => runAdmin(['audit'], api);
 describe('npm run admin -- audit', () => {
   it('finds every balance equal to its ledger, then reports a tampered balance and exits 1', async () => {
     const world = await orderWorld({ credit: 200 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: 1000,
-    });
+    await loadWorldGiftCard(api, world, 1000);
     const completed = await placeOrder(api, world, { spend_amount: 1500, applied_discount_amount: 200, tip_amount: 100 });
     await api.call('POST', `/v14/orders/${completed.body.order.uuid}/refund`, { token: world.merchant.token });
 

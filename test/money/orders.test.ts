@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { complete, loadGiftCard, orderWorld, placeOrder, propose, worldBalances } from '../support/money.ts';
+import { complete, orderWorld, placeOrder, propose, worldBalances, loadWorldGiftCard } from '../support/money.ts';
 import { auditLedger } from '#shared/domain/money/ledger.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 
@@ -101,10 +101,7 @@ describe('POST /v15/completed_orders', () => {
 
   it('pays with gift card value at the merchant first, tip included', async () => {
     const world = await orderWorld();
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: 1100,
-    });
+    await loadWorldGiftCard(api, world, 1100);
     const response = await placeOrder(api, world, { spend_amount: 1000, tip_amount: 200 });
     expect(response.status).toBe(200);
     expect(response.body.order).toMatchObject({
@@ -159,10 +156,7 @@ describe('POST /v15/completed_orders', () => {
 
   it('rule 5: discount_only applies only merchant-funded credit, no gift card and no charge', async () => {
     const world = await orderWorld({ credit: 250 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: 5000,
-    });
+    await loadWorldGiftCard(api, world, 5000);
     const response = await placeOrder(api, world, {
       spend_amount: 1000,
       applied_discount_amount: 250,

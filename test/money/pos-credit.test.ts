@@ -8,7 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { loadGiftCard, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
+import { orderWorld, placeOrder, propose, type OrderWorld, loadWorldGiftCard } from '../support/money.ts';
 import { auditLedger } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
@@ -20,10 +20,7 @@ const withPreferences = (data: string) => `${data}0300FALU`;
 async function worldWithCredit(credit: number, giftCard: number) {
   const world = await orderWorld({ credit });
   if (giftCard > 0) {
-    const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: giftCard,
-    });
+    const loaded = await loadWorldGiftCard(api, world, giftCard);
     expect(loaded.status).toBe(200);
   }
   return world;

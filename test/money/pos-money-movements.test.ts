@@ -7,7 +7,7 @@ import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { orderWorld, placeOrder, type OrderWorld, loadWorldGiftCard } from '../support/money.ts';
 import { auditLedger, creditAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();
@@ -22,10 +22,7 @@ const remove = (world: OrderWorld, removal: Record<string, unknown>, options: { 
     body: { gift_card_value_removal: { payment_token_data: world.user.user.payment_token_data, ...removal } },
   });
 async function load(world: OrderWorld, amount: number) {
-  const loaded = await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-    payment_token_data: world.user.user.payment_token_data,
-    value_amount: amount,
-  });
+  const loaded = await loadWorldGiftCard(api, world, amount);
   expect(loaded.status).toBe(200);
   return loaded.body.gift_card_value_addition.uuid as string;
 }

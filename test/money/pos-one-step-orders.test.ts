@@ -9,7 +9,7 @@ import { useTestApi } from '../support/api.ts';
 import { clientPayload as payload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
-import { loadGiftCard, orderWorld, type OrderWorld, worldBalances } from '../support/money.ts';
+import { orderWorld, type OrderWorld, worldBalances, loadWorldGiftCard } from '../support/money.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -114,10 +114,7 @@ describe('P2 POST /v15/orders and /v14/orders', () => {
 
   it('pays as a completion does: applied discount, then gift card value, then the card; partial authorization approves what the card has', async () => {
     const world = await orderWorld({ credit: 200 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: 1000,
-    });
+    await loadWorldGiftCard(api, world, 1000);
     const response = await order(world, csharpBody(world, { spend_amount: 1500, applied_discount_amount: 200, items: [] }));
     expect(response.body.order).toMatchObject({ spend_amount: 1500, total_amount: 1500, gift_card_total_amount: 1000 });
     expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 300 });

@@ -2,7 +2,7 @@ import './round-trips.env.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { campaignFixture } from '../support/loyalty.ts';
-import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { orderWorld, placeOrder, type OrderWorld, loadWorldGiftCard } from '../support/money.ts';
 
 /**
  * DynamoDB round trips per request of the POS money endpoints (a count from X-DynamoDB-Round-Trips, not
@@ -22,14 +22,7 @@ beforeAll(async () => {
   await campaignFixture(world.merchant.merchant.merchant_id, 'spend');
   // Paid by card first (a detached refund is bounded by what the card paid), then a gift card to remove value from.
   expect((await placeOrder(api, world, { spend_amount: 3000 })).status).toBe(200);
-  expect(
-    (
-      await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-        payment_token_data: world.user.user.payment_token_data,
-        value_amount: 5000,
-      })
-    ).status,
-  ).toBe(200);
+  expect((await loadWorldGiftCard(api, world, 5000)).status).toBe(200);
 });
 
 afterAll(() => {

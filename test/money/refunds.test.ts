@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { merchantFixture } from '../support/fixtures.ts';
-import { loadGiftCard, orderWorld, placeOrder, type OrderWorld, worldBalances } from '../support/money.ts';
+import { orderWorld, placeOrder, type OrderWorld, worldBalances, loadWorldGiftCard } from '../support/money.ts';
 import { auditLedger, getBalance } from '#shared/domain/money/ledger.ts';
 import { detachedAccountKey } from '#shared/domain/orders/detached-refunds.ts';
 
@@ -18,10 +18,7 @@ const refund = (world: OrderWorld, uuid: string, options: { body?: unknown; toke
 describe('POST /v14/orders/:uuid/refund', () => {
   it('refunds once: restores gift card value and discount, refunds the card, answers the merchant-facing order', async () => {
     const world = await orderWorld({ credit: 300 });
-    await loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
-      payment_token_data: world.user.user.payment_token_data,
-      value_amount: 1000,
-    });
+    await loadWorldGiftCard(api, world, 1000);
     const completed = await placeOrder(api, world, { spend_amount: 2000, applied_discount_amount: 300, tip_amount: 100 });
     expect(completed.status).toBe(200);
     expect(await worldBalances(world)).toEqual({ giftCard: 0, credit: 0, card: 800 });

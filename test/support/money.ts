@@ -22,6 +22,14 @@ export function loadGiftCard(api: TestApi, merchantToken: string, merchantId: nu
   });
 }
 
+/** Loads `valueAmount` of gift card value for the world's user at its merchant (POST gift_card_value_additions). */
+export function loadWorldGiftCard(api: TestApi, world: OrderWorld, valueAmount: number) {
+  return loadGiftCard(api, world.merchant.token, world.merchant.merchant.merchant_id, {
+    payment_token_data: world.user.user.payment_token_data,
+    value_amount: valueAmount,
+  });
+}
+
 export type CardKind = 'valid' | 'declines' | 'limited-funds' | 'none';
 
 /** A merchant with a location, and a user of the same app with a card of the given behaviour. */

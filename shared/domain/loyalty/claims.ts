@@ -13,22 +13,15 @@ import { isoSeconds } from '#shared/time.ts';
 import { appAudience, claimResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { consumeOrRefuse, LEGACY_CLAIM_FAILURES, release } from '#shared/domain/rate-limits.ts';
 import { getUser } from '#shared/domain/identity/users.ts';
+import type { claimResponse } from '#shared/schemas/responses/loyalty.ts';
+import type * as z from '#shared/schemas/zod.ts';
 
 export const NOT_A_VALID_CODE = () => notFound({ object: 'claim', property: 'base', message: 'Not a valid code' });
 const CANNOT_CLAIM = () => unprocessable('claim', 'base', 'Sorry, you cannot claim this promotion at this time.');
 export const LEGACY_NOT_FOUND = () => notFound({ object: 'claim', property: 'base', message: 'Loyalty information not found in records' });
 const LEGACY_ALREADY_MIGRATED = () => unprocessable('claim', 'base', 'Value for this card or email has already been migrated');
 
-export interface ClaimView {
-  claim: {
-    id: number;
-    campaign_id: number;
-    code: string;
-    value_amount: number;
-    value_remaining_amount: number;
-    progress_adjustments?: { adjustment_amount: number }[];
-  };
-}
+export type ClaimView = z.output<typeof claimResponse>;
 
 /** The items of `claim.created`: the claim as answered, and its merchant. A user claims a campaign once. */
 export function claimCreatedItems(userId: number, merchantId: number, view: ClaimView, appId: number): Promise<TransactItem[]> {

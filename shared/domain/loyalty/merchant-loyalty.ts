@@ -18,22 +18,10 @@ import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { isOpen, loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { campaignVisibleTo, currentProgress, loadUserLoyalty, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
+import type { merchantLoyaltyResponse } from '#shared/schemas/responses/loyalty.ts';
+import type * as z from '#shared/schemas/zod.ts';
 
-export interface MerchantLoyaltyView {
-  loyalty: {
-    merchant_earn_amount: number;
-    merchant_id: number;
-    merchant_loyalty_enabled: boolean;
-    merchant_spend_amount: number;
-    orders_count: number;
-    potential_credit_amount: number;
-    progress_percentage: number;
-    savings_amount: number;
-    spend_remaining_amount: number;
-    total_volume_amount: number;
-    user_id: number;
-  };
-}
+export type MerchantLoyaltyView = z.output<typeof merchantLoyaltyResponse>;
 
 /**
  * The merchant's spend loyalty as the user sees it: its open `spend` campaign visible to the user (the

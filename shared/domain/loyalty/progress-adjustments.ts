@@ -17,10 +17,11 @@
  */
 import { keys } from '#shared/db/keys.ts';
 import { newUuid, nextId } from '#shared/db/ids.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, putNew, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { creditEarnedTransactItems } from '#shared/domain/money/ledger.ts';
+import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
 import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { readItems } from '#shared/db/reads.ts';
 import { getCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
@@ -132,14 +133,7 @@ export async function adjustProgress(input: {
         created_at: now,
       }),
     );
-    const stored = input.storeResponse?.();
-    if (stored) batch.add('idempotency', stored);
-    const outcome = await transactWrite(() => batch.items, 1);
-    if (outcome.committed) return;
-    const failed = batch.failedLabels(outcome.reasons);
-    // Our own transaction, re-sent after its answer was lost, finds its record.
-    if (failed.has('record')) return;
-    if (failed.has('idempotency')) throw CONTENDED();
+    if ((await commitKeyedRound(batch, 'record', input.storeResponse?.(), CONTENDED)).done) return;
     await backoff(round, CONTENTION_BACKOFF);
   }
   throw CONTENDED();

@@ -18,6 +18,8 @@ import {
   type UserLoyaltyState,
 } from '#shared/domain/loyalty/user-state.ts';
 import { countsAsCredit, isGiftCardReward, isPreloadedCredit, REWARD_ID_PATTERN } from '#shared/domain/loyalty/rewards-store.ts';
+import type { reward, rewardSummaryResponse } from '#shared/schemas/responses/loyalty.ts';
+import type * as z from '#shared/schemas/zod.ts';
 import { isoSeconds, localTime, parseClock } from '#shared/time.ts';
 
 /** Where a paused reward's value waits: out of the credit balance that discounts draw on. */
@@ -33,26 +35,9 @@ export interface RewardsQuery {
   timeZone?: string;
 }
 
+/** A reward as the rewards lists answer it: the shape of its answer schema. */
 export interface RewardView {
-  reward: {
-    id: string;
-    title: string;
-    description: string;
-    earned: boolean;
-    created_at: string;
-    expires_at: string | null;
-    pausable: boolean;
-    paused: boolean;
-    source_campaign_id: number | null;
-    tags: string[];
-    transfer_required: boolean;
-    transferable: boolean;
-    usable: boolean;
-    usable_now: boolean;
-    usable_as_credit: boolean;
-    value_amount: number;
-    value_remaining_amount: number | null;
-  };
+  reward: z.output<typeof reward>;
 }
 
 /**
@@ -124,9 +109,7 @@ export async function listLocationRewards(
   return listRewards(merchantId, userId, { ...query, timeZone });
 }
 
-export interface RewardSummaryView {
-  reward_summary: { credit_amount: number; reward_count: number; usable_as_credit_reward_count: number };
-}
+export type RewardSummaryView = z.output<typeof rewardSummaryResponse>;
 
 /**
  * GET /v15/locations/:location_id/reward_summary, from the same list: `reward_count` counts the rewards the user

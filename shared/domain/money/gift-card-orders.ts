@@ -12,11 +12,11 @@
  * buyer's hourly limit (rate-limits.ts), so the order cannot probe which emails are registered.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { mailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { newestFirstQuery, readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isTransientDbError } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
@@ -274,15 +274,7 @@ export async function listBuyerGiftCardOrders(
 ): Promise<{ orders: GiftCardValueOrder[]; nextCursor: string | undefined }> {
   const partition = keys.buyerGiftCardOrders(buyerUserId);
   const page = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
-      ExpressionAttributeValues: cursor ? { ':pk': partition.gsi1pk, ':cursor': cursor } : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
-      ScanIndexForward: false,
-      Limit: GIFT_CARD_ORDERS_PAGE_SIZE,
-    }),
+    new QueryCommand({ ...newestFirstQuery('gsi1', { pk: partition.gsi1pk, skPrefix: partition.skPrefix }, cursor), Limit: GIFT_CARD_ORDERS_PAGE_SIZE }),
   );
   const orders = (page.Items ?? []).flatMap((item) => GiftCardValueOrderRecord.from(item) ?? []);
   return { orders, nextCursor: orders.at(-1)?.gsi1sk };

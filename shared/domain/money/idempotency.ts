@@ -28,7 +28,7 @@ import { db, isConditionFailure } from '#shared/db/client.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import { and, below, equals, itemIsNew, or } from '#shared/db/conditions.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
-import type { TransactItem } from '#shared/db/transactions.ts';
+import { transactWrite, type LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
@@ -56,6 +56,28 @@ export const IdempotencyKey = defineEntity<{
   ttl: number;
   created_at: string;
 }>()({ entity: 'IdempotencyKey', key: (scope: string, key: string) => keys.idempotencyKey(scope, createHash('sha256').update(key).digest('hex')) });
+
+/**
+ * One round of a keyed money operation's transaction: `batch`, and the Idempotency-Key's COMPLETED record when the
+ * request carries a key (`stored`, labelled `idempotency`), committed together. Done when it committed, or when it
+ * failed on the operation's own new record (`own`): this very transaction, re-sent after its answer was lost, had
+ * committed. A failure on the key's record means another request holds the key: `contended` is thrown. Otherwise
+ * the labels whose guards failed, for the caller's checks before its next round.
+ */
+export async function commitKeyedRound(
+  batch: LabelledItems,
+  own: string,
+  stored: TransactItem | undefined,
+  contended: () => ApiError,
+): Promise<{ done: true } | { done: false; failed: Set<string> }> {
+  if (stored) batch.add('idempotency', stored);
+  const outcome = await transactWrite(() => batch.items, 1);
+  if (outcome.committed) return { done: true };
+  const failed = batch.failedLabels(outcome.reasons);
+  if (failed.has(own)) return { done: true };
+  if (failed.has('idempotency')) throw contended();
+  return { done: false, failed };
+}
 
 /** A request may take the key at `now`: no record, an expired one, or one whose in-progress lease ran out. */
 const keyClaimable = (now: number) => or(itemIsNew, below('ttl', now), and(equals('status', 'INPROGRESS'), below('lease_expires_at', now)));

@@ -15,7 +15,7 @@ import { appAudience, orderAheadResource, recordEvent } from '#shared/domain/eve
 import type { ErrorDetail } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
-import { recordOrderAheadCompletion } from '#shared/metrics.ts';
+import { recordOrderAheadCompletion, type CompletionOutcomeLabel } from '#shared/metrics.ts';
 import type { OrderAheadRecord } from './record.ts';
 import type { PricedOrder } from './pricing.ts';
 import { serializeCompletedOrder, serializePolledOrder } from './serialize.ts';
@@ -66,22 +66,23 @@ export function completionEventItems(completed: OrderAheadRecord, counter: Recor
   );
 }
 
-export function orderAheadCompleted(order: OrderAheadRecord): void {
-  recordOrderAheadCompletion('completed');
-  log('info', 'order_ahead.completed', {
+/** A completion outcome's count and its log line: the order's ids, and what the outcome adds (`details`). */
+function completionOutcome(outcome: CompletionOutcomeLabel, order: OrderAheadRecord, details: Record<string, unknown>): void {
+  recordOrderAheadCompletion(outcome);
+  log('info', `order_ahead.${outcome}`, {
     order_uuid: order.uuid,
     merchant_id: order.priced?.merchant_id,
     location_id: order.priced?.location_id,
-    order_number: order.completion?.order_number,
+    ...details,
   });
 }
 
+export function orderAheadCompleted(order: OrderAheadRecord): void {
+  completionOutcome('completed', order, { order_number: order.completion?.order_number });
+}
+
 export function orderAheadRejected(order: OrderAheadRecord): void {
-  recordOrderAheadCompletion('rejected');
-  log('info', 'order_ahead.rejected', {
-    order_uuid: order.uuid,
-    merchant_id: order.priced?.merchant_id,
-    location_id: order.priced?.location_id,
+  completionOutcome('rejected', order, {
     codes: order.rejection?.errors.map((error) => error.code),
     charge_reversed: order.rejection?.charge_reversed,
   });

@@ -23,8 +23,9 @@ import { newUuid } from '#shared/db/ids.ts';
 import { equals } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { Balance } from '#shared/domain/money/accounts.ts';
+import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/money/ledger.ts';
@@ -32,6 +33,8 @@ import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts
 import { budgetDay, countCreditItems, creditBudgetFrom, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
+import type { detachedRefundResponse } from '#shared/schemas/responses/pos-money.ts';
+import type * as z from '#shared/schemas/zod.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 
@@ -47,19 +50,7 @@ const DetachedRefundIdentifier = defineEntity<{ refund_uuid: string; response_js
   key: keys.detachedRefundIdentifier,
 });
 
-export interface DetachedRefundResponse {
-  detached_refund: {
-    cashier: string | null;
-    credit_amount: number;
-    customer_facing_reason: string | null;
-    identifier_from_merchant: string | null;
-    internal_reason: string | null;
-    location_id: number;
-    loyalty_id: number;
-    refunded_at: string;
-    register: string | null;
-  };
-}
+export type DetachedRefundResponse = z.output<typeof detachedRefundResponse>;
 
 /** The running total of a customer's detached refunds at a merchant (a ledger account, so the audit sums it). */
 export function detachedAccountKey(userId: number, merchantId: number): string {
@@ -173,15 +164,9 @@ export async function createDetachedRefund(input: {
       ),
     );
     batch.add('budget', ...countCreditItems(budget, 'detached_refund', refund.credit_amount, now, BUDGET_REFUSAL));
-    const stored = input.storeResponse?.(response);
-    if (stored) batch.add('idempotency', stored);
-    const outcome = await transactWrite(() => batch.items, 1);
-    if (outcome.committed) return response;
-    const failed = batch.failedLabels(outcome.reasons);
-    // Our own transaction, re-sent after its answer was lost, finds its refund.
-    if (failed.has('refund')) return response;
-    if (failed.has('idempotency')) throw CONTENDED();
-    if (identifier && failed.has('identifier')) {
+    const commit = await commitKeyedRound(batch, 'refund', input.storeResponse?.(response), CONTENDED);
+    if (commit.done) return response;
+    if (identifier && commit.failed.has('identifier')) {
       const winner = await DetachedRefundIdentifier.at(merchantId, identifier).get({ consistent: true });
       if (winner) return JSON.parse(winner.response_json) as DetachedRefundResponse;
     }

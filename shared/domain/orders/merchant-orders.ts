@@ -3,14 +3,12 @@
  * and a page of a location's orders, newest first (GET /v14/locations/:location_id/orders, gsi2).
  * The token names the merchant; a path naming another merchant or another merchant's location is 401.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { errorDetail, notFound, unauthorized } from '#shared/errors.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { requireOwnMerchant } from '#shared/domain/merchants/location-views.ts';
-import { getOrder, ordersFrom, type OrderRecord } from './record.ts';
-import type { PositionedOrder } from './user-orders.ts';
+import { pageOfOrders, type PagePosition, type PositionedOrder } from './order-pages.ts';
+import { getOrder, type OrderRecord } from './record.ts';
 import { detailItem, orderId, serializeMerchantOrder, userOrderListColumns } from './views.ts';
 
 /** Orders per page of a location's orders. */
@@ -45,33 +43,12 @@ export function isLocationOrdersCursor(position: string): boolean {
 export async function listLocationOrders(
   merchantId: number,
   locationId: number,
-  position: { cursor?: string; page: number },
+  position: PagePosition,
   pageSize = LOCATION_ORDERS_PAGE_SIZE,
 ): Promise<PositionedOrder<OrderRecord>[]> {
   if ((await getLocation(locationId))?.merchant_id !== merchantId) throw NOT_THIS_LOCATION();
-  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
-  const wanted = skip + pageSize;
   const partition = keys.locationOrders(locationId);
-  const found: PositionedOrder<OrderRecord>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: position.cursor ? 'gsi2pk = :pk AND gsi2sk < :cursor' : 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-        ExpressionAttributeValues: position.cursor
-          ? { ':pk': partition.gsi2pk, ':cursor': position.cursor }
-          : { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix },
-        ScanIndexForward: false,
-        Limit: Math.min(1000, wanted - found.length),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const order of ordersFrom(page.Items)) found.push({ order, position: order.gsi2sk });
-    startKey = found.length >= wanted ? undefined : page.LastEvaluatedKey;
-  } while (startKey);
-  return found.slice(skip, skip + pageSize);
+  return pageOfOrders({ index: 'gsi2', partition: { pk: partition.gsi2pk, skPrefix: partition.skPrefix }, maxLimit: 1000 }, position, pageSize);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 /** The user's orders: one of them (GET /v15/orders/:uuid) and a page of those an app may show (GET /v15/apps/orders). */
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { projectionOf } from '#shared/db/reads.ts';
 import { notFound } from '#shared/errors.ts';
 import { getApp, type App } from '#shared/domain/identity/apps.ts';
-import { getOrder, ordersFrom, type OrderRecord } from './record.ts';
+import { pageOfOrders, type PagePosition, type PositionedOrder } from './order-pages.ts';
+import { getOrder, type OrderRecord } from './record.ts';
 import { USER_ORDER_LIST_ATTRIBUTES, type UserOrderListRecord } from './views.ts';
 
 /** Orders per page of GET /v15/apps/orders. */
@@ -53,56 +53,29 @@ export async function appOf(appId: number): Promise<App | undefined> {
  */
 const LIST_PROJECTION = projectionOf(['entity', 'gsi1sk', ...USER_ORDER_LIST_ATTRIBUTES]);
 
-/** An order of a page and its position in the list (its index sort key): the page after it starts below it. */
-export interface PositionedOrder<T> {
-  order: T;
-  position: string;
-}
-
 /**
  * One page of the user's orders visible to the app, newest first. `cursor` (from a previous page's
  * Link) resumes after that order; without it, `page` (1-based) skips whole pages from the newest.
+ * Projected: each order holds the list's columns only (UserOrderListRecord) and its position.
  */
 export async function listAppOrders(
   appId: number,
   userId: number,
-  position: { cursor?: string; page: number },
+  position: PagePosition,
   pageSize = ORDERS_PAGE_SIZE,
 ): Promise<PositionedOrder<UserOrderListRecord>[]> {
   const app = await appOf(appId);
   if (!app) return [];
-  const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
-  const wanted = skip + pageSize;
-  const visible: PositionedOrder<UserOrderListRecord>[] = [];
   const partition = keys.userOrders(userId);
-  let startKey: Record<string, unknown> | undefined;
-  // First read exactly what is missing: in the common case every order of the partition is visible to the
-  // app, and each extra item read is DynamoDB's work plus unmarshalling for nothing. Widen only when the
-  // app's filter dropped some (orders at other apps' merchants), as the location list does.
-  let limit = Math.min(wanted, 100);
-  do {
-    const page: QueryCommandOutput = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk < :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeValues: position.cursor
-          ? { ':pk': partition.gsi1pk, ':cursor': position.cursor }
-          : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
-        ProjectionExpression: LIST_PROJECTION.ProjectionExpression,
-        ExpressionAttributeNames: { ...LIST_PROJECTION.ExpressionAttributeNames, '#pk': 'gsi1pk', '#sk': 'gsi1sk' },
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    // Projected: each order holds the list's columns only (UserOrderListRecord) and its position.
-    for (const order of ordersFrom(page.Items)) {
-      if (visibleTo(app, order)) visible.push({ order, position: order.gsi1sk });
-      if (visible.length >= wanted) break;
-    }
-    startKey = visible.length >= wanted ? undefined : page.LastEvaluatedKey;
-    limit = Math.min(Math.max((wanted - visible.length) * 4, 20), 100);
-  } while (startKey);
-  return visible.slice(skip, skip + pageSize);
+  return pageOfOrders(
+    {
+      index: 'gsi1',
+      partition: { pk: partition.gsi1pk, skPrefix: partition.skPrefix },
+      maxLimit: 100,
+      projection: LIST_PROJECTION,
+      shows: (order) => visibleTo(app, order),
+    },
+    position,
+    pageSize,
+  );
 }

@@ -12,10 +12,11 @@
  */
 import { newUuid } from '#shared/db/ids.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { CreditGrants, grantsListUpdate, MerchantFundedCreditGrant, type CreditGrantEntry } from '#shared/domain/money/credit.ts';
+import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
 import { balanceChangeItems, creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/money/merchant-budget.ts';
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
@@ -122,14 +123,7 @@ export async function grantMerchantFundedCredit(input: {
       ),
     );
     batch.add('budget', ...countCreditItems(budget, 'credit_grant', grant.value_amount, now, { object: 'merchant_funded_credit', property: 'value_amount' }));
-    const stored = input.storeResponse?.();
-    if (stored) batch.add('idempotency', stored);
-    const outcome = await transactWrite(() => batch.items, 1);
-    if (outcome.committed) return;
-    const failed = batch.failedLabels(outcome.reasons);
-    // Our own transaction, re-sent after its answer was lost, finds its grant.
-    if (failed.has('grant')) return;
-    if (failed.has('idempotency')) throw CONTENDED();
+    if ((await commitKeyedRound(batch, 'grant', input.storeResponse?.(), CONTENDED)).done) return;
     // The grants list moved (another grant, an expiry), or the budget's room went to another operation: read them again.
     await backoff(round, CONTENTION_BACKOFF);
   }

@@ -15,10 +15,11 @@ import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { GiftCardAddition } from '#shared/domain/money/gift-cards.ts';
+import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
 import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
@@ -158,15 +159,9 @@ export async function removeGiftCardValue(input: {
         { counter: eventCounter ?? null },
       )),
     );
-    const stored = input.storeResponse?.(response);
-    if (stored) batch.add('idempotency', stored);
-    const outcome = await transactWrite(() => batch.items, 1);
-    if (outcome.committed) return response;
-    const failed = batch.failedLabels(outcome.reasons);
-    // Our own removal, re-sent after its answer was lost, finds itself.
-    if (failed.has('removal')) return response;
-    if (failed.has('idempotency')) throw CONTENDED();
-    if (additionUuid && failed.has('reversal')) {
+    const commit = await commitKeyedRound(batch, 'removal', input.storeResponse?.(response), CONTENDED);
+    if (commit.done) return response;
+    if (additionUuid && commit.failed.has('reversal')) {
       // Another request reversed this addition first: its answer is ours (committed with its transaction).
       for (let read = 1; read <= 10; read++) {
         const winner = await storedReversal(additionUuid);
