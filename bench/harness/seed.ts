@@ -5,7 +5,8 @@
  * the scenarios that need it "not available" instead of stopping the bench.
  */
 import { createApp } from '#shared/domain/identity/apps.ts';
-import { MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import { MAX_CHARGE_LIMIT } from '#shared/domain/money/charge-limits.ts';
+import { setChargeLimits } from '../../scripts/admin/money-settings.ts';
 import { createMerchant } from '#shared/domain/merchants/merchants.ts';
 import { createUser } from '#shared/domain/identity/users.ts';
 import { issueToken } from '#shared/auth/tokens.ts';

@@ -9,13 +9,9 @@
 import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/money/ledger.ts';
-import { ChargeLimitTargetMissing, DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT, setChargeLimits } from '#shared/domain/money/charge-limits.ts';
-import {
-  CreditBudgetMerchantMissing,
-  DEFAULT_DAILY_CREDIT_BUDGET,
-  MAX_DAILY_CREDIT_BUDGET,
-  setDailyCreditBudget,
-} from '#shared/domain/money/merchant-budget.ts';
+import { DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT } from '#shared/domain/money/charge-limits.ts';
+import { DEFAULT_DAILY_CREDIT_BUDGET, MAX_DAILY_CREDIT_BUDGET } from '#shared/domain/money/merchant-budget.ts';
+import { ChargeLimitTargetMissing, CreditBudgetMerchantMissing, setChargeLimits, setDailyCreditBudget } from './money-settings.ts';
 
 export const auditCommand: AdminCommand = {
   summary:

@@ -8,8 +8,9 @@
  * The item holds the recipient's address and the rendered message (personal data: docs/security.md); the
  * body is removed once SES accepted it, and the whole item expires MAIL_RETENTION_DAYS after it was written.
  */
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, type TransactItem } from '#shared/db/transactions.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
 
 /**
  * How long a mail item is kept (its sent or refused state, for support). The stream keeps records 24 hours,
@@ -40,8 +41,8 @@ export interface ComposedMail {
   inputs: Record<string, string | number>;
 }
 
-/** The stored mail item (what the stream carries): a rendered mail, or one its composer renders when sending. */
-export interface MailItem extends Partial<OutboxMail> {
+/** The stored mail (what the stream carries): a rendered mail, or one its composer renders when sending. */
+export interface MailAttributes extends Partial<OutboxMail> {
   mail_id: string;
   to: string;
   created_at: string;
@@ -54,7 +55,12 @@ export interface MailItem extends Partial<OutboxMail> {
   failure?: string;
   /** Set when its composer had nothing to send (the address is no user's): never sent. */
   skipped_at?: string;
+  /** Epoch seconds: MAIL_RETENTION_DAYS after `created_at`. */
+  ttl: number;
 }
+
+export const Mail = defineEntity<MailAttributes>()({ entity: 'Mail', key: keys.mail });
+export type MailItem = EntityItem<typeof Mail>;
 
 /**
  * The item that records `mail` with its change: add it to the change's transaction. `createdAt` is the
@@ -69,7 +75,7 @@ export function composedMailItem(mailId: string, mail: ComposedMail, createdAt: 
   return storedMail({ mail_id: mailId, to: mail.to, composer: mail.composer, inputs: mail.inputs, created_at: createdAt });
 }
 
-function storedMail(item: MailItem): TransactItem {
-  const expires = Math.floor(Date.parse(item.created_at) / 1000) + MAIL_RETENTION_DAYS * 24 * 3600;
-  return putNew({ ...keys.mail(item.mail_id), entity: 'Mail', ...item, ttl: expires });
+function storedMail(mail: Omit<MailAttributes, 'ttl'>): TransactItem {
+  const expires = Math.floor(Date.parse(mail.created_at) / 1000) + MAIL_RETENTION_DAYS * 24 * 3600;
+  return Mail.at(mail.mail_id).putNew({ ...mail, ttl: expires });
 }

@@ -13,8 +13,8 @@
  * One event per resource per transaction (DynamoDB refuses two writes of one counter in a transaction).
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { equals, itemIsNew } from '#shared/db/conditions.ts';
+import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { EVENT_ID_PREFIX, EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 
@@ -42,6 +42,16 @@ export interface EventRecord {
   /** `{"event": {...}}` exactly as delivered. */
   body_json: string;
 }
+
+/**
+ * The stored event, as the outbox writes it and the domain reads it (the list, replays, deliveries, the
+ * stream): its record, its TTL and its audience index key.
+ */
+export const Event = defineEntity<EventRecord & { ttl: number } & ReturnType<typeof keys.audienceEventsIndex>>()({ entity: 'Event', key: keys.event });
+export type EventItem = EntityItem<typeof Event>;
+
+/** A resource's event counter: its last sequence number and the instant of its last event id (in ms). */
+const EventSequence = defineEntity<{ seq: number; last_event_ms: number }>()({ entity: 'EventSequence', key: keys.eventSequence });
 
 /** The part of an event id that says its instant: `evt_` and the milliseconds in base 36, fixed width (ids sort by time). */
 export function eventIdInstant(epochMs: number): string {
@@ -85,16 +95,16 @@ export interface EventItemOptions {
  * `transactWrite` builder, so a retry reads the counter afresh).
  */
 export async function eventItems(event: OutboxEvent, options: EventItemOptions = {}): Promise<TransactItem[]> {
-  const counterKey = keys.eventSequence(event.resource.type, event.resource.id);
+  const counterAt = EventSequence.at(event.resource.type, event.resource.id);
   const counter = options.newResource
     ? undefined
     : options.counter !== undefined
-      ? (options.counter ?? undefined)
-      : (await db().send(new GetCommand({ TableName: table(), Key: counterKey, ConsistentRead: true }))).Item;
-  const previous = Number(counter?.seq ?? 0);
+      ? EventSequence.from(options.counter ?? undefined)
+      : await counterAt.get({ consistent: true });
+  const previous = counter?.seq ?? 0;
   const sequence = previous + 1;
   // A resource's ids never go back in time, whatever the clocks of the functions writing them.
-  const epochMs = Math.max(options.now ?? Date.now(), Number(counter?.last_event_ms ?? 0) + 1);
+  const epochMs = Math.max(options.now ?? Date.now(), (counter?.last_event_ms ?? 0) + 1);
   const id = eventId(epochMs);
   const createdAt = isoSecondsOf(epochMs);
   const body = {
@@ -112,20 +122,7 @@ export async function eventItems(event: OutboxEvent, options: EventItemOptions =
   };
   const expires = Math.floor(epochMs / 1000) + (EVENT_RETENTION_DAYS + 1) * 24 * 3600;
   return [
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...counterKey, entity: 'EventSequence', seq: sequence, last_event_ms: epochMs },
-        ConditionExpression: previous === 0 ? 'attribute_not_exists(pk)' : 'seq = :previous',
-        ...(previous === 0 ? {} : { ExpressionAttributeValues: { ':previous': previous } }),
-      },
-    },
-    {
-      Put: {
-        TableName: table(),
-        Item: { ...keys.event(id), ...keys.audienceEventsIndex(event.audience, id, eventIndexShard(event.resource)), entity: 'Event', ...record, ttl: expires },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    counterAt.put({ seq: sequence, last_event_ms: epochMs }, previous === 0 ? itemIsNew : equals('seq', previous)),
+    Event.at(id).putNew({ ...keys.audienceEventsIndex(event.audience, id, eventIndexShard(event.resource)), ...record, ttl: expires }),
   ];
 }

@@ -18,7 +18,7 @@ import { streamHandler } from '../../functions/events-stream.ts';
 import { table } from '#shared/db/client.ts';
 import { keys, MAIL_PREFIX } from '#shared/db/keys.ts';
 import { readItems, scanAll } from '#shared/db/reads.ts';
-import { setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import { setChargeLimits } from '../../scripts/admin/money-settings.ts';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 
 const api = useTestApi();

@@ -8,7 +8,7 @@ import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
-import { setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import { setChargeLimits } from '../../scripts/admin/money-settings.ts';
 import { MAX_ORDER_CREDIT_EARNED } from '#shared/domain/loyalty/order-effects.ts';
 import { MAX_ITEM_QUANTITY, MAX_ORDER_UNITS } from '#shared/schemas/money.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';

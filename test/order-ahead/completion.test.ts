@@ -11,7 +11,7 @@ import { getProposedOrder, transitionOrder } from '#shared/domain/order-ahead/or
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { getOrder } from '#shared/domain/orders/record.ts';
-import { setChargeLimits } from '#shared/domain/money/charge-limits.ts';
+import { setChargeLimits } from '../../scripts/admin/money-settings.ts';
 import { SANDBOX_PROVIDERS, SANDBOX_REJECTION_REASON } from '#shared/ordering/sandbox.ts';
 import { SANDBOX_NONCES } from '#shared/payments/sandbox.ts';
 import { stepHandler as completionSteps } from '../../functions/order-ahead-completion-steps.ts';

@@ -60,9 +60,10 @@ export interface PaymentPreferences {
  * are a v3 suffix. An unsuffixed token (or anything else) is returned whole, with no preferences.
  */
 export function parsePaymentCode(scanned: string): { tokenData: string; preferences: PaymentPreferences | undefined } {
-  const match = /^(.+LU)(\d\d)([0-9A-Z]{3})([0-9A-Z])LU$/.exec(scanned);
-  if (!match) return { tokenData: scanned, preferences: undefined };
-  const [, tokenData, version, tip, color] = match as unknown as [string, string, string, string, string];
+  if (!/^.+LU\d\d[0-9A-Z]{3}[0-9A-Z]LU$/.test(scanned)) return { tokenData: scanned, preferences: undefined };
+  // The suffix is fixed width: its version (2 characters), tip (3) and color (1), then `LU`.
+  const tokenData = scanned.slice(0, -8);
+  const [version, tip, color] = [scanned.slice(-8, -6), scanned.slice(-6, -3), scanned.slice(-3, -2)];
   // Older suffix versions carry no tip this service knows how to read: the token is still the token.
   if (version !== PREFERENCES_VERSION) return { tokenData, preferences: undefined };
   return { tokenData, preferences: { tip: decodeTip(parseInt(tip, 36)), color: parseInt(color, 36) } };

@@ -9,12 +9,14 @@ import { db, table } from '#shared/db/client.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
-import { LabelledItems, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { defineEntity } from '#shared/db/entity.ts';
+import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { TTL_ATTRIBUTE } from '#shared/db/table-definition.ts';
 import { randomSecret } from '#shared/auth/secrets.ts';
 import { unauthorized } from '#shared/errors.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 import { parsePaymentCode } from '#shared/domain/cards/payment-codes.ts';
+import { paymentTokenIs, User, type UserItem } from '#shared/domain/identity/entities.ts';
 
 /** A payment token works for 30 days after it is issued (a leaked code dies by itself at the latest then). */
 export const PAYMENT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -29,19 +31,17 @@ export function newPaymentTokenData(): string {
   return `LU02${randomSecret(16).toUpperCase()}LU`;
 }
 
-/**
- * The payment token's fields of the user item: identity/users.ts's UserItem extends this, because users.ts
- * issues a token with every account and so imports this module (not the other way round).
- */
-export interface PaymentTokenFields {
+/** The QR item: what a POS looks a scanned code up by (keys.paymentToken of its data), naming the user it charges. */
+interface PaymentTokenAttributes {
+  user_id: number;
   payment_token_id: number;
-  payment_token_data: string;
-  /** Epoch seconds the payment token stops working; absent on users made before tokens expired. */
-  payment_token_expires_at?: number;
+  created_at: string;
+  /** Epoch seconds; also its TTL, so DynamoDB removes it some time after it stopped working. */
+  expires_at: number;
+  [TTL_ATTRIBUTE]: number;
 }
 
-/** What this module reads of a user item. */
-type TokenHolder = PaymentTokenFields & { user_id: number; created_at: string };
+const PaymentToken = defineEntity<PaymentTokenAttributes>()({ entity: 'PaymentToken', key: keys.paymentToken });
 
 /** What the user item says about its current payment token. */
 export interface CurrentPaymentToken {
@@ -57,7 +57,7 @@ function expiryFromCreation(createdAt: unknown): number {
   return Number.isFinite(issued) ? Math.floor(issued / 1000) + PAYMENT_TOKEN_LIFETIME_SECONDS : 0;
 }
 
-export function currentPaymentToken(user: TokenHolder): CurrentPaymentToken {
+export function currentPaymentToken(user: UserItem): CurrentPaymentToken {
   return { id: user.payment_token_id, data: user.payment_token_data, expiresAt: user.payment_token_expires_at ?? expiryFromCreation(user.created_at) };
 }
 
@@ -84,9 +84,7 @@ export async function userIdForPaymentToken(paymentTokenData: string): Promise<n
 /** A new token's fields on the user item and its QR item (written with the user, or by a rotation). */
 export function issuePaymentToken(userId: number, paymentTokenId: number, now: string): { token: CurrentPaymentToken; qrItem: TransactItem } {
   const token = { id: paymentTokenId, data: newPaymentTokenData(), expiresAt: epochSeconds(new Date(now)) + PAYMENT_TOKEN_LIFETIME_SECONDS };
-  const qrItem = putNew({
-    ...keys.paymentToken(token.data),
-    entity: 'PaymentToken',
+  const qrItem = PaymentToken.at(token.data).putNew({
     user_id: userId,
     payment_token_id: paymentTokenId,
     created_at: now,
@@ -101,21 +99,19 @@ export function issuePaymentToken(userId: number, paymentTokenId: number, now: s
  * replaces) and the old QR item's deletion, in one transaction. Of concurrent rotations one commits; the others
  * answer the token it made (the old one is dead either way, which is what was asked).
  */
-async function replacePaymentToken(user: TokenHolder, paymentTokenId: number): Promise<CurrentPaymentToken> {
+async function replacePaymentToken(user: UserItem, paymentTokenId: number): Promise<CurrentPaymentToken> {
   const old = currentPaymentToken(user);
   const { token, qrItem } = issuePaymentToken(user.user_id, paymentTokenId, isoSeconds());
   const batch = new LabelledItems();
-  batch.add('user', {
-    Update: {
-      TableName: table(),
-      Key: keys.user(user.user_id),
-      UpdateExpression: 'SET payment_token_data = :data, payment_token_id = :id, payment_token_expires_at = :expires',
-      ConditionExpression: 'payment_token_data = :old',
-      ExpressionAttributeValues: { ':data': token.data, ':id': token.id, ':expires': token.expiresAt, ':old': old.data },
-    },
-  });
+  batch.add(
+    'user',
+    User.at(user.user_id).update(
+      { set: { payment_token_data: token.data, payment_token_id: token.id, payment_token_expires_at: token.expiresAt } },
+      paymentTokenIs(old.data),
+    ),
+  );
   batch.add('qr', qrItem);
-  batch.add('old_qr', { Delete: { TableName: table(), Key: keys.paymentToken(old.data) } });
+  batch.add('old_qr', PaymentToken.at(old.data).delete());
   const outcome = await transactWrite(() => batch.items);
   if (outcome.committed) return token;
   if (!batch.failedLabels(outcome.reasons).has('user')) throw new Error(`payment token rotation cancelled: ${outcome.reasons.join(',')}`);
@@ -124,8 +120,8 @@ async function replacePaymentToken(user: TokenHolder, paymentTokenId: number): P
 }
 
 /** The user item (users.ts imports this module, so it is read here rather than through getUser). */
-async function readUser(userId: number, consistent: boolean): Promise<TokenHolder> {
-  const user = (await db().send(new GetCommand({ TableName: table(), Key: keys.user(userId), ConsistentRead: consistent }))).Item as TokenHolder | undefined;
+async function readUser(userId: number, consistent: boolean): Promise<UserItem> {
+  const user = await User.at(userId).get({ consistent });
   if (!user) throw unauthorized('The access token is invalid.');
   return user;
 }
@@ -137,7 +133,7 @@ export async function rotatePaymentToken(userId: number): Promise<CurrentPayment
 }
 
 /** The token an app should show: the current one, or a new one when it has less than the renewal margin left. */
-export async function paymentTokenToShow(user: TokenHolder): Promise<CurrentPaymentToken> {
+export async function paymentTokenToShow(user: UserItem): Promise<CurrentPaymentToken> {
   const current = currentPaymentToken(user);
   if (current.expiresAt - epochSeconds() > PAYMENT_TOKEN_RENEWAL_SECONDS) return current;
   return replacePaymentToken(user, await nextId('payment_token'));

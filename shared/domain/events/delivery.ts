@@ -24,7 +24,7 @@ import { db } from '#shared/db/client.ts';
 import { itemExists } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import type { EventRecord } from '#shared/db/outbox.ts';
+import { Event, type EventRecord } from '#shared/db/outbox.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { log } from '#shared/log.ts';
 import { recordWebhookDelivery } from '#shared/metrics.ts';
@@ -45,7 +45,7 @@ import {
   type ListedEndpoint,
   type WebhookEndpointItem,
 } from './endpoints.ts';
-import { eventsToReplay, StoredEvent } from './events.ts';
+import { eventsToReplay } from './events.ts';
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from './signature.ts';
 
 /** Waits before the 2nd, 3rd, ... attempt; the last one repeats (every 12 h) until the delivery is given up. */
@@ -264,7 +264,7 @@ async function post(endpoint: WebhookEndpointItem, body: string, eventId: string
 export async function deliver(message: DeliveryMessage, attempt: number, now = Date.now()): Promise<AttemptOutcome> {
   const [endpointItem, eventItem] = await readItems([keys.webhookEndpoint(message.endpoint_id), keys.event(message.event_id)], { consistent: true });
   const endpoint = WebhookEndpoint.from(endpointItem);
-  const event = StoredEvent.from(eventItem);
+  const event = Event.from(eventItem);
   if (!endpoint) return { kind: 'dropped', reason: 'endpoint_deleted' };
   if (!event || event.audience !== endpoint.audience) return { kind: 'dropped', reason: 'event_gone' };
   const answer = await post(endpoint, event.body_json, event.event_id);
@@ -302,5 +302,5 @@ async function recordFailure(endpoint: WebhookEndpointItem, event: EventRecord, 
 
 /** The events among a stream batch's new images (the stream carries every write of the table). */
 export function eventsOfStream(newImages: readonly Record<string, unknown>[]): EventRecord[] {
-  return newImages.flatMap((image) => (keys.isEventKey(image) && typeof image.body_json === 'string' ? (StoredEvent.from(image) ?? []) : []));
+  return newImages.flatMap((image) => (keys.isEventKey(image) && typeof image.body_json === 'string' ? (Event.from(image) ?? []) : []));
 }

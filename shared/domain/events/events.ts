@@ -1,17 +1,9 @@
 /** The stored events of an audience: GET /v15/events and replays read them in order (oldest first). */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
-import { defineEntity } from '#shared/db/entity.ts';
 import { EVENT_INDEX_SHARDS, keys } from '#shared/db/keys.ts';
-import { EVENT_RETENTION_DAYS, eventIdInstant, type EventRecord } from '#shared/db/outbox.ts';
+import { Event, EVENT_RETENTION_DAYS, eventIdInstant, type EventRecord } from '#shared/db/outbox.ts';
 import { audienceKey, type Audience, type EventType } from './catalogue.ts';
-
-/**
- * A stored event, as the domain reads it (the list, replays, deliveries, the stream). Written only by the
- * outbox (shared/db/outbox.ts's eventItems), which shared/db keeps below the domain: its attributes are the
- * outbox's EventRecord, its TTL and its audience index key.
- */
-export const StoredEvent = defineEntity<EventRecord & { ttl: number } & ReturnType<typeof keys.audienceEventsIndex>>()({ entity: 'Event', key: keys.event });
 
 /** Events per page of GET /v15/events. */
 export const EVENTS_PAGE_SIZE = 50;
@@ -107,7 +99,7 @@ async function readEvents<F extends EventField>(audience: Audience, options: Rea
     );
     read.firstLimit = undefined;
     for (const item of result.Items ?? []) {
-      const event = StoredEvent.from(item);
+      const event = Event.from(item);
       if (event) read.items.push(event);
     }
     read.startKey = result.LastEvaluatedKey;

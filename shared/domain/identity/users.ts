@@ -1,12 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { and, attributeMissing, equals, itemExists, or } from '#shared/db/conditions.ts';
-import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword } from '#shared/auth/secrets.ts';
-import { issuePaymentToken, type PaymentTokenFields } from '#shared/domain/cards/payment-tokens.ts';
+import { issuePaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { conflict, unprocessable, unauthorized } from '#shared/errors.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -14,47 +13,19 @@ import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 import { userTotalsOf, type UserTotals } from '#shared/domain/identity/user-totals.ts';
 import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/money/held-gifts.ts';
-import { Login, loginIsUsers, passwordFields, type LoginAttributes } from '#shared/domain/identity/entities.ts';
+import {
+  Login,
+  loginIsUsers,
+  passwordFields,
+  User,
+  type CustomAttributes,
+  type LoginAttributes,
+  type UserAttributes,
+  type UserItem,
+} from '#shared/domain/identity/entities.ts';
 
-/**
- * Custom attributes per app id. Read back, each app's scope is a plain object; written, a Map
- * (storableCustomAttributes says why), so the stored attribute admits both.
- */
-type CustomAttributes = Record<string, Record<string, string> | ReadonlyMap<string, string>>;
-
-interface UserAttributes extends PaymentTokenFields {
-  user_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  born_at: string | null;
-  gender: Gender | null;
-  custom_gender: string | null;
-  phone: string | null;
-  /** Key-value data per app id: each app sees only its own (customAttributesOf). */
-  custom_attributes: CustomAttributes;
-  terms_accepted_at: string | null;
-  /** The app whose API key created the user. */
-  created_app_id: number;
-  // payment_token_id, payment_token_data, payment_token_expires_at: PaymentTokenFields (cards/payment-tokens.ts).
-  promoted_card_id: number | null;
-  /** Bumped by every change of the user's cards (cards/credit-cards.ts); absent until the first. */
-  cards_version?: number;
-  /** How the user pays at a merchant (cards/payment-methods.ts); absent: the default. */
-  payment_preference?: 'preload' | 'monthly_billing';
-  preload_value_amount?: number | null;
-  // orders_count, merchants_visited_count and total_savings_amount are not the profile's: they live in the
-  // user's totals item (user-totals.ts), read beside it by getUserWithTotals. Users made before then hold
-  // zeros under those names here, which nothing reads.
-  global_credit_amount: number;
-  created_at: string;
-  updated_at: string;
-  /** Bumped by every profile update (updateUser); absent until the first. */
-  profile_version?: number;
-}
-
-export const User = defineEntity<UserAttributes>()({ entity: 'User', key: keys.user });
-export type UserItem = EntityItem<typeof User>;
+// The user item is defined in entities.ts (cards/payment-tokens.ts, which this module imports, reads and changes it too).
+export { User, type UserItem };
 
 /** A profile update's guard: nobody updated the profile since it was read at `seen` (never updated: no version). */
 const profileVersionIs = (seen: number) => or(attributeMissing('profile_version'), equals('profile_version', seen));

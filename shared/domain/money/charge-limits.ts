@@ -12,18 +12,15 @@
  * - a merchant may add its own (`--merchant-id`): a per-order cap and a monthly limit on what one user is
  *   charged at that merchant (its own counter). A merchant only tightens: the user-wide limits still hold.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure, table } from '#shared/db/client.ts';
-import { counterAllows, itemExists } from '#shared/db/conditions.ts';
+import { counterAllows } from '#shared/db/conditions.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { unprocessable } from '#shared/errors.ts';
-import { AppEntity, type ChargeLimitSettings } from '#shared/domain/identity/apps.ts';
+import type { ChargeLimitSettings } from '#shared/domain/identity/apps.ts';
 
 export type { ChargeLimitSettings };
-import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
 /**
@@ -73,21 +70,22 @@ export function chargeLimitKeys(userId: number, merchantId: number, appId: numbe
   return [keys.app(appId), UserChargeMonth.key(userId, month), MerchantChargeMonth.key(userId, merchantId, month)];
 }
 
-function settingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
+/** The charge limits an app or merchant item holds (none set: none). */
+export function chargeLimitSettingsOf(item: StoredItem | { charge_limits?: unknown } | undefined): ChargeLimitSettings {
   const settings = item?.charge_limits;
   return typeof settings === 'object' && settings !== null ? settings : {};
 }
 
 /** The user-wide monthly limit of charges made through an app (what the payment method shows as `monthly_transaction_limit_amount`). */
 export function monthlyChargeLimit(app: StoredItem | undefined): number {
-  return settingsOf(app).monthly_amount ?? DEFAULT_CHARGE_LIMITS.monthly_amount;
+  return chargeLimitSettingsOf(app).monthly_amount ?? DEFAULT_CHARGE_LIMITS.monthly_amount;
 }
 
 /** The limits from the items `chargeLimitKeys` named (in that order) and the merchant item the caller holds. */
 export function chargeLimitsFrom(read: readonly (StoredItem | undefined)[], merchant: object, month: string): ChargeLimits {
   const [app, userMonth, merchantMonth] = read;
-  const appLimits = settingsOf(app);
-  const merchantLimits = settingsOf(merchant);
+  const appLimits = chargeLimitSettingsOf(app);
+  const merchantLimits = chargeLimitSettingsOf(merchant);
   const perOrder = appLimits.per_order_amount ?? DEFAULT_CHARGE_LIMITS.per_order_amount;
   return {
     month,
@@ -157,40 +155,4 @@ export function countChargeItems(limits: ChargeLimits, userId: number, merchantI
 export function giveBackChargeItems(userId: number, merchantId: number, month: string, amount: number, now: string): TransactItem[] {
   if (amount <= 0) return [];
   return counterItems(userId, merchantId, { month, amount: -amount, limit: null, merchantLimit: null, now });
-}
-
-/** Thrown by setChargeLimits for an app or merchant that does not exist. */
-export class ChargeLimitTargetMissing extends Error {
-  override readonly name = 'ChargeLimitTargetMissing';
-}
-
-/**
- * Sets (or with `null`, clears) the charge limits of an app or a merchant (the admin CLI's `set-charge-limits`).
- * Given amounts replace the stored ones; the others stay. Takes effect from the next charge (read with it).
- */
-export async function setChargeLimits(target: { appId: number } | { merchantId: number }, settings: ChargeLimitSettings | null): Promise<ChargeLimitSettings> {
-  for (const amount of [settings?.per_order_amount, settings?.monthly_amount]) {
-    if (amount !== undefined && amount !== null && (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_CHARGE_LIMIT)) {
-      throw new RangeError(`A charge limit is a whole number of cents from 1 to ${MAX_CHARGE_LIMIT}, not ${amount}`);
-    }
-  }
-  const key = 'appId' in target ? keys.app(target.appId) : keys.merchant(target.merchantId);
-  const current = (await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
-  const merged =
-    settings === null ? {} : { ...settingsOf(current), ...Object.fromEntries(Object.entries(settings).filter(([, amount]) => amount !== undefined)) };
-  try {
-    await db().send(
-      new UpdateCommand(
-        ('appId' in target ? AppEntity.at(target.appId) : Merchant.at(target.merchantId)).update(
-          { set: { charge_limits: merged, updated_at: isoSeconds() } },
-          itemExists,
-        ).Update,
-      ),
-    );
-  } catch (error) {
-    if (isConditionFailure(error))
-      throw new ChargeLimitTargetMissing(`${'appId' in target ? `App ${target.appId}` : `Merchant ${target.merchantId}`} does not exist`);
-    throw error;
-  }
-  return merged;
 }

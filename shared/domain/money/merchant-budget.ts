@@ -15,15 +15,12 @@
  * spend, the campaign's rules, MAX_ORDER_CREDIT_EARNED per order). Claims are bounded by their campaign
  * (once per user, `max_claims`), which only operators create.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, isConditionFailure } from '#shared/db/client.ts';
-import { counterAllows, itemExists } from '#shared/db/conditions.ts';
+import { counterAllows } from '#shared/db/conditions.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { StoredItem } from '#shared/db/reads.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { unprocessable } from '#shared/errors.ts';
-import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { epochSeconds, isoSeconds } from '#shared/time.ts';
 
 /** What a merchant gives by hand, each a source of merchant-funded credit with its own per-operation cap. */
@@ -156,36 +153,4 @@ export function countCreditItems(
       counterAllows('issued', budget.limit, amount),
     ),
   ];
-}
-
-/** Thrown by setDailyCreditBudget for a merchant that does not exist. */
-export class CreditBudgetMerchantMissing extends Error {
-  override readonly name = 'CreditBudgetMerchantMissing';
-}
-
-/**
- * Sets (or with `null`, clears back to the default) a merchant's daily budget (the admin CLI's
- * `set-credit-budget`). Holds from the next operation (read with it, never cached).
- */
-export async function setDailyCreditBudget(merchantId: number, amount: number | null): Promise<number> {
-  if (amount !== null && (!Number.isSafeInteger(amount) || amount < 0 || amount > MAX_DAILY_CREDIT_BUDGET)) {
-    throw new RangeError(`A daily credit budget is a whole number of cents from 0 to ${MAX_DAILY_CREDIT_BUDGET}, not ${amount}`);
-  }
-  const now = isoSeconds();
-  try {
-    await db().send(
-      new UpdateCommand(
-        Merchant.at(merchantId).update(
-          amount === null
-            ? { remove: ['daily_credit_budget_amount'], set: { updated_at: now } }
-            : { set: { daily_credit_budget_amount: amount, updated_at: now } },
-          itemExists,
-        ).Update,
-      ),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new CreditBudgetMerchantMissing(`Merchant ${merchantId} does not exist`);
-    throw error;
-  }
-  return amount ?? DEFAULT_DAILY_CREDIT_BUDGET;
 }

@@ -18,10 +18,12 @@
  * marked skipped). A failed send renders it afresh on the retry.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { db } from '#shared/db/client.ts';
+import { itemExists } from '#shared/db/conditions.ts';
+import type { Changes } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { MAIL_COMPOSERS, type MailComposer, type MailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
-import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import { Mail, MAIL_COMPOSERS, type MailAttributes, type MailComposer, type MailItem, type OutboxMail } from '#shared/db/mail-outbox.ts';
+import { readItems } from '#shared/db/reads.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { log } from '#shared/log.ts';
 import { mailer } from '#shared/mail/mailer.ts';
@@ -52,9 +54,9 @@ function isMailImage(image: Record<string, unknown>): image is Record<string, un
 }
 
 /** Whether an item read now still owes its mail, with everything a send (or its composer) needs. */
-function stillOwed(item: StoredItem | undefined): item is StoredItem & MailItem {
+function stillOwed(item: MailItem | undefined): item is MailItem {
   if (item === undefined || item.sent_at !== undefined || item.failed_at !== undefined || item.skipped_at !== undefined || !isText(item.to)) return false;
-  if (item.composer !== undefined) return MAIL_COMPOSERS.includes(item.composer as MailComposer) && typeof item.inputs === 'object' && item.inputs !== null;
+  if (item.composer !== undefined) return MAIL_COMPOSERS.includes(item.composer) && typeof item.inputs === 'object' && item.inputs !== null;
   return isText(item.subject) && isText(item.text) && isText(item.html);
 }
 
@@ -85,7 +87,7 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
   );
   let retry: unknown;
   for (const [index, id] of ids.entries()) {
-    const item = current[index];
+    const item = Mail.from(current[index]);
     if (!stillOwed(item)) {
       outcome.skipped++;
       continue;
@@ -127,23 +129,16 @@ export async function sendOutboxMails(mails: readonly MailItem[]): Promise<Outbo
 }
 
 /** SES accepted it: marked sent (a retry or replay then skips it), its body no longer kept. */
-const markSent = (id: string) => mark(id, 'SET sent_at = :now REMOVE #subject, #text, #html', { '#subject': 'subject', '#text': 'text', '#html': 'html' }, {});
+const markSent = (id: string) => mark(id, { set: { sent_at: isoSeconds() }, remove: ['subject', 'text', 'html'] });
 
 /** Its composer had nothing to send (no user has the address): recorded, never looked at again. */
-const markSkipped = (id: string) => mark(id, 'SET skipped_at = :now', undefined, {});
+const markSkipped = (id: string) => mark(id, { set: { skipped_at: isoSeconds() } });
 
 /** SES refused the message itself: recorded, never sent again (the item keeps it until it expires, for support). */
-const markRefused = (id: string, failure: string) => mark(id, 'SET failed_at = :now, failure = :failure', undefined, { ':failure': failure });
+const markRefused = (id: string, failure: string) => mark(id, { set: { failed_at: isoSeconds(), failure } });
 
-async function mark(id: string, update: string, names: Record<string, string> | undefined, values: Record<string, unknown>): Promise<void> {
-  const command = new UpdateCommand({
-    TableName: table(),
-    Key: keys.mail(id),
-    UpdateExpression: update,
-    ConditionExpression: 'attribute_exists(pk)',
-    ...(names ? { ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: { ':now': isoSeconds(), ...values },
-  });
+async function mark(id: string, changes: Changes<MailAttributes>): Promise<void> {
+  const command = new UpdateCommand(Mail.at(id).update(changes, itemExists).Update);
   await retryTransient(() => db().send(command)).catch((error: unknown) => {
     // Expired meanwhile (TTL): nothing left to mark. Anything else fails the batch, which is retried.
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
