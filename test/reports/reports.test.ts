@@ -4,7 +4,7 @@
  * own sums (read as the audit reads the ledger), and handing the whole stream to the stream function again, twice,
  * changes nothing. Each route for each role; the CSV exports parse back, formula cells defused.
  */
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { useTestApi } from '../support/api.ts';
@@ -18,6 +18,7 @@ import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems, scanAll } from '#shared/db/reads.ts';
 import { CONTRA_ENTRY, parseAccount } from '#shared/domain/money/accounts.ts';
+import { countReportRecords } from '#shared/domain/reports/aggregates.ts';
 import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
 
 const api = useTestApi();
@@ -278,5 +279,37 @@ describe('reports kept by the event stream', () => {
       expect(shared.body[0].error.code).toBe('staff_login_required');
       expect((await api.call('GET', path, { token: otherOwner })).status).toBe(401);
     }
+  });
+});
+
+describe('counting under concurrency', () => {
+  it('counts each record once when three deliveries of the same batch run at once', async () => {
+    const { app } = await orderWorld();
+    const merchantId = (await merchantFixture(app.app_id)).merchant.merchant_id;
+    const account = `giftcard:${randomInt(1, 2 ** 31)}:${merchantId}`;
+    const createdAt = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    // Inserted ledger entries as the stream carries them (counting reads nothing of them but their image).
+    const images = Array.from({ length: 5 }, () => {
+      const entryId = `test:${randomUUID()}`;
+      return {
+        ...keys.ledgerEntry(account, entryId),
+        entity: 'LedgerEntry',
+        account,
+        entry_id: entryId,
+        kind: 'gift_card_load',
+        amount: 700,
+        reference: {},
+        created_at: createdAt,
+      };
+    });
+    const outcomes = await Promise.all([countReportRecords(images), countReportRecords(images), countReportRecords(images)]);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.counted, 0)).toBe(5);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0)).toBe(10);
+    const owner = await staffToken(app.app_id, merchantId, 'owner');
+    const response = await api.call('GET', reportPath(merchantId, `from=${today()}&to=${today()}`), { token: owner });
+    expect(response.status).toBe(200);
+    const [day] = response.body.daily_report.days;
+    expect(day.all_locations.ledger).toEqual({ 'giftcard:gift_card_load': 3500 });
+    expect(day.gift_card_liability_amount).toBe(3500);
   });
 });
