@@ -662,6 +662,31 @@ export const routes: readonly Route[] = [
     queuesDeliveries: true,
   },
   { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
+  // Management API, reports and exports (docs/merchant-api.md, "Reports and exports"): aggregates the stream keeps, CSV by index
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/reports/daily',
+    handler: 'merchant-reports-daily-show',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/exports/orders.csv',
+    handler: 'merchant-exports-orders-show',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/exports/ledger.csv',
+    handler: 'merchant-exports-ledger-show',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
   // Images: 302 to a signed URL of the stored size (docs/app-surface.md "Images"); uploads are the operators' CLI
   { method: 'GET', path: '/v14/locations/{location_id}/image', handler: 'locations-image-show-v14', credential: 'none', table: 'read', readsImages: true },
   { method: 'GET', path: '/v15/locations/{location_id}/image', handler: 'locations-image-show', credential: 'none', table: 'read', readsImages: true },

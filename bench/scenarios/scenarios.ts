@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { routes, type HttpMethod } from '#shared/routes.ts';
+import { MERCHANT_PERMISSIONS, routes, type HttpMethod } from '#shared/routes.ts';
 import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import type { HttpRequestSpec } from '../harness/measure.ts';
 import { BENCH_PASSWORD, type BenchUser, type World } from '../harness/seed.ts';
@@ -82,6 +82,23 @@ function eachUserGets(path: (world: World) => string): Scenario['prepare'] {
   return async ({ world }) => {
     const nextUser = roundRobin(world.users);
     return () => ({ method: 'GET', path: path(world), headers: auth(nextUser().token) });
+  };
+}
+
+/** GETs of a management route with an owner's staff token of the bench merchant, over today (UTC). */
+function ownerGets(path: (world: World, range: string) => string): Scenario['prepare'] {
+  return async ({ world }) => {
+    const { issueTokenWithExpiry } = await import('#shared/auth/tokens.ts');
+    const issued = await issueTokenWithExpiry({
+      subject: 'merchant',
+      merchantId: world.merchantId,
+      appId: world.appId,
+      permissions: MERCHANT_PERMISSIONS,
+      staff: { staffId: 1, role: 'owner' },
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const request = { method: 'GET' as const, path: path(world, `from=${today}&to=${today}`), headers: auth(issued!.token) };
+    return () => request;
   };
 }
 
@@ -931,6 +948,36 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         return { method: 'POST', path: `/v15/webhook_endpoints/${id}/secrets`, headers: auth(token) };
       };
     },
+  },
+  // Management reports and exports (docs/merchant-api.md, "Reports and exports"), today's range, an owner's token.
+  {
+    id: 'merchant-reports-daily',
+    title: "A merchant's daily report (aggregates the stream keeps)",
+    route: 'GET /v15/merchants/{merchant_id}/reports/daily',
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: "token check + one Query of the range's day rows (from the first of its month) + one Query of the months before it, in parallel",
+    },
+    prepare: ownerGets((world, range) => `/v15/merchants/${world.merchantId}/reports/daily?${range}`),
+  },
+  {
+    id: 'merchant-exports-orders',
+    title: "Export a merchant's orders as CSV",
+    route: 'GET /v15/merchants/{merchant_id}/exports/orders.csv',
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: "token check + the merchant's locations (one Query) + one Query of each location's orders in the range (the bench merchant has one)",
+    },
+    prepare: ownerGets((world, range) => `/v15/merchants/${world.merchantId}/exports/orders.csv?${range}`),
+  },
+  {
+    id: 'merchant-exports-ledger',
+    title: "Export a merchant's ledger as CSV",
+    route: 'GET /v15/merchants/{merchant_id}/exports/ledger.csv',
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's ledger index per month the range touches (one)" },
+    prepare: ownerGets((world, range) => `/v15/merchants/${world.merchantId}/exports/ledger.csv?${range}`),
   },
   {
     id: 'events-list',

@@ -9,7 +9,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
+import { MAIL_PREFIX, PASSWORD_RESET_PREFIX, REPORT_COUNTED_PREFIX, REPORTS_PREFIX } from '#shared/db/keys.ts';
+import { REPORTED_ENTITIES } from '#shared/domain/reports/aggregates.ts';
 import { BUSINESS_METRICS, METRICS_NAMESPACE, METRICS_SERVICE } from '#shared/metrics.ts';
 import { DELIVERY_QUEUE_URL_ENV, MAX_DELAY_SECONDS } from '#shared/queues/deliveries.ts';
 import { ApiFunction } from './api-function.ts';
@@ -98,6 +99,15 @@ export class WebhookDelivery extends Construct {
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PASSWORD_RESET_PARTITIONS] } },
       }),
     );
+    // It keeps the report aggregates (shared/domain/reports/aggregates.ts): each count is one transaction that creates
+    // a counted marker and adds to the merchant's report rows, those partitions only.
+    this.streamFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${REPORTS_PREFIX}*`, `${REPORT_COUNTED_PREFIX}*`] } },
+      }),
+    );
     this.streamFunction.addEnvironment(DELIVERY_QUEUE_URL_ENV, this.queue.queueUrl);
     this.queue.grantSendMessages(this.streamFunction);
     this.streamFunction.addEventSource(
@@ -107,13 +117,13 @@ export class WebhookDelivery extends Construct {
         bisectBatchOnError: true,
         retryAttempts: 20,
         onFailure: new SqsDlq(this.streamFailures),
-        // Inserted event items and inserted mail items (the mail outbox), and the writes push notifications follow
+        // Inserted event items and inserted mail items (the mail outbox), the inserted items the reports count (ledger
+        // entries, orders, loyalty members, rewards), and the writes push notifications follow
         // (shared/domain/notifications/notifications.ts): an order-ahead order written completed or rejected, an earned
         // reward, a gift card load. Never other updates, nor expiries. Five filters: Lambda's default quota.
         filters: [
-          ...['EVENT', 'MAIL'].map((sortKey) =>
-            FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.isEqual(sortKey) } } } }),
-          ),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { sk: { S: FilterRule.or('EVENT', 'MAIL') } } } }),
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { entity: { S: FilterRule.or(...REPORTED_ENTITIES) } } } }),
           ...PUSH_STREAM_FILTERS.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
         ],
       }),

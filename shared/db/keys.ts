@@ -32,6 +32,9 @@ export const PASSWORD_RESET_PREFIX = 'PWRESET#';
 /** Partitions of push devices and of sent-notification markers (the stream function's IAM conditions name them). */
 export const PUSH_DEVICE_PREFIX = 'PUSHDEVICE#';
 export const PUSH_SENT_PREFIX = 'PUSHSENT#';
+/** A merchant's report aggregates and the markers of counted records (the stream function writes those: shared/domain/reports). */
+export const REPORTS_PREFIX = 'REPORTS#';
+export const REPORT_COUNTED_PREFIX = 'REPORTCOUNTED#';
 /** Every event id starts so (docs/events.md): ids sort by the time they were made. */
 export const EVENT_ID_PREFIX = 'evt_';
 /** How many gsi1 partitions an audience's events are spread over (docs/scale.md, "An audience's events index"). */
@@ -301,4 +304,28 @@ export const keys = {
   webhookEndpointCount: (audience: string): Key => ({ pk: `WEBHOOKS#${audience}`, sk: 'COUNT' }),
   /** One event's delivery to one endpoint: attempts, first attempt, outcome. */
   webhookDelivery: (endpointId: string, eventId: string): Key => ({ pk: `DELIVERY#${endpointId}`, sk: `${EVENT_PREFIX}${eventId}` }),
+  /**
+   * One day's report figures of a merchant at one location (`location` is the zero-padded id, `none` for movements
+   * without one, `all` for the merchant's total): shared/domain/reports/aggregates.ts.
+   */
+  reportDay: (merchantId: number, date: string, location: string): Key => ({ pk: `${REPORTS_PREFIX}${merchantId}`, sk: `DAY#${date}#${location}` }),
+  /** The sort key bounds of a merchant's day rows from `fromDate` to `toDate` (inclusive), for a Query BETWEEN. */
+  reportDays: (merchantId: number, fromDate: string, toDate: string) => ({
+    pk: `${REPORTS_PREFIX}${merchantId}`,
+    from: `DAY#${fromDate}#`,
+    to: `DAY#${toDate}#~`,
+  }),
+  /** One month's change of a merchant's gift card liability (the running liability as of a day adds the months before it). */
+  reportMonth: (merchantId: number, month: string): Key => ({ pk: `${REPORTS_PREFIX}${merchantId}`, sk: `MONTH#${month}` }),
+  /** The sort key bounds of a merchant's month rows before `month`. */
+  reportMonthsBefore: (merchantId: number, month: string) => ({ pk: `${REPORTS_PREFIX}${merchantId}`, from: 'MONTH#', to: `MONTH#${month}` }),
+  /** The marker of a stream record the reports counted (by the counted item's own key): a replay finds it and counts nothing. */
+  reportCounted: (recordKey: Key): Key => ({ pk: `${REPORT_COUNTED_PREFIX}${recordKey.pk}#${recordKey.sk}`, sk: 'COUNTED' }),
+  /** gsi1 of a user-side ledger entry: its merchant's entries of one month (UTC) by time (the ledger CSV export). */
+  merchantLedgerIndex: (merchantId: number, createdAt: string, account: string, entryId: string) => ({
+    gsi1pk: `MLEDGER#${merchantId}#${createdAt.slice(0, 7)}`,
+    gsi1sk: `${createdAt}#${account}#${entryId}`,
+  }),
+  /** The gsi1 partition of a merchant's ledger entries of one month (`YYYY-MM`). */
+  merchantLedgerMonth: (merchantId: number, month: string) => ({ gsi1pk: `MLEDGER#${merchantId}#${month}` }),
 };

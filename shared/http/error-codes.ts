@@ -236,6 +236,11 @@ export const ERROR_CODES = {
     when: 'The gift card recipient already has the most gifts waiting for them to sign up.',
     action: 'Wait until they sign up, or send to another email.',
   },
+  export_too_large: {
+    statuses: [422],
+    when: 'A CSV export of the management API would hold more than its 10,000 rows (docs/merchant-api.md, "Reports and exports").',
+    action: 'Export a shorter range (several exports cover a longer one).',
+  },
   already_completed: {
     statuses: [422],
     when: 'The order or check was already completed (paid).',

@@ -83,6 +83,7 @@ import {
   userV14,
   userWithAccessToken,
 } from '#shared/schemas/responses/users.ts';
+import { csvExport, dailyReportResponse } from '#shared/schemas/responses/reports.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
@@ -166,6 +167,8 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'locations-summaries-list': { 200: locationSummaryList, 204: null },
   'locations-web-links-list': { 200: webLinkList },
   'managed-locations-list': { 200: managedLocationList },
+  'merchant-exports-ledger-show': { 200: csvExport, 403: apiErrors, 422: apiErrors },
+  'merchant-exports-orders-show': { 200: csvExport, 403: apiErrors, 422: apiErrors },
   'merchant-funded-credits-create': { 204: null, 409: apiErrors },
   'merchant-locations-list': { 200: locationDetailsV15List, 204: null },
   'merchant-locations-list-v14': { 200: merchantLocationSummaryV14List },
@@ -173,6 +176,7 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'merchant-loyalty-show-v14': { 200: merchantLoyaltyResponse },
   'merchant-orders-show': { 200: merchantOrderV15Response },
   'merchant-orders-show-v14': { 200: merchantOrderV14Response },
+  'merchant-reports-daily-show': { 200: dailyReportResponse, 403: apiErrors },
   'merchant-rewards-list': { 200: rewardList },
   'merchant-rewards-update': { 200: rewardResponse },
   'merchants-campaigns-list': { 200: campaignMetadataList },

@@ -8,7 +8,8 @@ import { LoyaltyApiStack } from '../../infra/stack.ts';
 import { MAX_RECEIVES } from '../../infra/constructs/webhook-delivery.ts';
 import { PUSH_STREAM_FILTERS } from '../../infra/constructs/push-notifications.ts';
 import { DELIVERY_QUEUE_URL_ENV } from '#shared/queues/deliveries.ts';
-import { MAIL_PREFIX, PASSWORD_RESET_PREFIX } from '#shared/db/keys.ts';
+import { MAIL_PREFIX, PASSWORD_RESET_PREFIX, REPORT_COUNTED_PREFIX, REPORTS_PREFIX } from '#shared/db/keys.ts';
+import { REPORTED_ENTITIES } from '#shared/domain/reports/aggregates.ts';
 import { routes } from '#shared/routes.ts';
 import { SYNTH_TIMEOUT_MS, synthesizedTemplates } from '../support/templates.ts';
 
@@ -54,14 +55,15 @@ describe('webhook delivery', () => {
     expect(deadLetters.Properties.FifoQueue).toBe(true);
   });
 
-  it('reads only inserted event and mail items from the stream, with retries and a failure destination', () => {
+  it('reads only inserted event and mail items and the items the reports count from the stream, with retries and a failure destination', () => {
     const streamMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => mapping.Properties.StartingPosition)!;
     expect(streamMapping[1].Properties).toMatchObject({ StartingPosition: 'TRIM_HORIZON', BisectBatchOnFunctionError: true, MaximumRetryAttempts: 20 });
     expect(streamMapping[1].Properties.DestinationConfig.OnFailure.Destination).toBeDefined();
     const patterns = streamMapping[1].Properties.FilterCriteria.Filters.map((filter: { Pattern: string }) => JSON.parse(filter.Pattern));
     expect(patterns).toEqual([
-      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT'] } } } },
-      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['MAIL'] } } } },
+      { eventName: ['INSERT'], dynamodb: { Keys: { sk: { S: ['EVENT', 'MAIL'] } } } },
+      // What the reports count (shared/domain/reports/aggregates.ts).
+      { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [...REPORTED_ENTITIES] } } } },
       // What push notifications follow (test/infra/push-notifications.test.ts); Lambda allows five filters by default.
       ...PUSH_STREAM_FILTERS,
     ]);
@@ -76,14 +78,24 @@ describe('webhook delivery', () => {
     expect(actionsOf(streamFunction)).not.toContain('sqs:ChangeMessageVisibility');
     // It composes password-reset mails, storing each link's secret digest: PutItem on those partitions only,
     // besides its push markers' partitions (test/infra/push-notifications.test.ts).
+    const isReports = (statement: unknown) => JSON.stringify(statement).includes(REPORTS_PREFIX);
     const puts = policyStatementsOf(streamFunction).filter(
-      (statement) => [statement.Action].flat().includes('dynamodb:PutItem') && !JSON.stringify(statement).includes('PUSHSENT#'),
+      (statement) => [statement.Action].flat().includes('dynamodb:PutItem') && !JSON.stringify(statement).includes('PUSHSENT#') && !isReports(statement),
     );
     expect(puts).toHaveLength(1);
     expect([puts[0]!.Action].flat()).toEqual(['dynamodb:PutItem']);
     expect((puts[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${PASSWORD_RESET_PREFIX}*`] } });
     // It marks mail items sent: UpdateItem on the mail outbox's partitions only.
-    const updates = policyStatementsOf(streamFunction).filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
+    const updates = policyStatementsOf(streamFunction).filter(
+      (statement) => [statement.Action].flat().includes('dynamodb:UpdateItem') && !isReports(statement),
+    );
+    // It counts the reports: a marker put and the report rows' updates, on those partitions only.
+    const reports = policyStatementsOf(streamFunction).filter(isReports);
+    expect(reports).toHaveLength(1);
+    expect([reports[0]!.Action].flat()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect((reports[0] as { Condition?: unknown }).Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${REPORTS_PREFIX}*`, `${REPORT_COUNTED_PREFIX}*`] },
+    });
     expect(updates).toHaveLength(1);
     expect([updates[0]!.Action].flat()).toEqual(['dynamodb:UpdateItem']);
     expect((updates[0] as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${MAIL_PREFIX}*`] } });

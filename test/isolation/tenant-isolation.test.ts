@@ -13,6 +13,7 @@
  * and no response, response header or structured log line carried a password or a token other than
  * the one a token-issuing response hands out.
  */
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The structured request log is part of what must not leak: log at info in this file (the suite runs
@@ -23,7 +24,8 @@ vi.hoisted(() => {
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
-import { routeKey, routes } from '#shared/routes.ts';
+import { MERCHANT_PERMISSIONS, routeKey, routes } from '#shared/routes.ts';
+import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
@@ -89,6 +91,24 @@ async function expectListed(path: string, token: string, id: string | number) {
 }
 
 const userPath = (w: TenantWorld) => w.merchant1.token;
+
+/** A management route of merchant 1 over today (UTC). */
+const managementPath = (w: TenantWorld, tail: string) => {
+  const today = new Date().toISOString().slice(0, 10);
+  return `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}?from=${today}&to=${today}`;
+};
+
+/** An owner's staff token of merchant 1, issued as the staff login issues it. */
+async function ownerStaffToken(w: TenantWorld): Promise<string> {
+  const issued = await issueTokenWithExpiry({
+    subject: 'merchant',
+    merchantId: w.merchant1.merchant.merchant_id,
+    appId: w.app.app_id,
+    permissions: MERCHANT_PERMISSIONS,
+    staff: { staffId: randomInt(1, 2 ** 31), role: 'owner' },
+  });
+  return issued!.token;
+}
 const merchantPath = (w: TenantWorld) => w.userA.token;
 
 /** The matrix: one row per (route, resource) a tenant could reach for. */
@@ -414,6 +434,22 @@ const CASES: IsolationCase[] = [
     otherKind: merchantPath,
     ownerSees: (w) => expectListed(`/v14/merchants/${w.merchant1.merchant.merchant_id}/locations`, w.merchant1.token, `"id":${w.location1.location_id},`),
   },
+  // Management reports and exports (docs/merchant-api.md, "Reports and exports"): another merchant's token is 401 before the handler.
+  ...[
+    ['GET /v15/merchants/{merchant_id}/reports/daily', 'reports/daily', '"daily_report"'],
+    ['GET /v15/merchants/{merchant_id}/exports/orders.csv', 'exports/orders.csv', 'order_uuid,created_at'],
+    ['GET /v15/merchants/{merchant_id}/exports/ledger.csv', 'exports/ledger.csv', 'created_at,account'],
+  ].map(([route, tail, shown]): IsolationCase => ({
+    route: route!,
+    name: `merchant 2 reads merchant 1's ${tail}`,
+    attempt: (w) => ({ token: w.merchant2.token, path: managementPath(w, tail!) }),
+    expected: {
+      status: 401,
+      body: notAuthorizedFor('access_token', 'merchant_token', 'The access token is not a merchant token for this merchant.', 'not_authorized'),
+    },
+    otherKind: merchantPath,
+    ownerSees: async (w) => expectListed(managementPath(w, tail!), await ownerStaffToken(w), shown!),
+  })),
   {
     route: 'GET /v15/checks/{uuid}',
     name: "merchant 2 reads merchant 1's remote check",

@@ -62,7 +62,10 @@ interface LegAttributes {
 }
 
 /** A user-side account's leg (immutable), keyed by the movement's natural id. */
-export const LedgerEntry = defineEntity<LegAttributes & { written_at_ms?: number }>()({ entity: 'LedgerEntry', key: keys.ledgerEntry });
+export const LedgerEntry = defineEntity<LegAttributes & { written_at_ms?: number; gsi1pk?: string; gsi1sk?: string }>()({
+  entity: 'LedgerEntry',
+  key: keys.ledgerEntry,
+});
 
 /** A platform account's leg: its own tag, so readers of user-side entries (and their tests) are unchanged. */
 export const ContraLedgerEntry = defineEntity<LegAttributes & { merchant_id: number }>()({ entity: 'ContraLedgerEntry', key: keys.ledgerEntry });

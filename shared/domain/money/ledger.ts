@@ -27,6 +27,7 @@
  */
 import { and, balanceCovers, versionIs, type Condition } from '#shared/db/conditions.ts';
 import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { keys } from '#shared/db/keys.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { Balance, contraLegItem, contraOf, creditAccountKey, LedgerEntry, parseAccount, transferId, type Movement } from '#shared/domain/money/accounts.ts';
 
@@ -88,6 +89,8 @@ export function balanceChangeItems(
         created_at: now,
         // Orders movements of one second (created_at has whole seconds): credit expiry replays them in order.
         written_at_ms: Date.now(),
+        // The merchant's entries by time: what the ledger CSV export reads (shared/domain/reports/exports.ts).
+        ...keys.merchantLedgerIndex(merchantId, now, account, movement.entryId),
       }),
     );
     const contraLeg = contraLegItem({ account, contra, kind: movement.kind, amount: movement.amount, entryId: movement.entryId, reference, now });
