@@ -62,17 +62,16 @@ function fromBeforeTo(query: { from?: string; to?: string }, context: z.core.$Re
 export const auditLogFilters = filters;
 export const auditLogFiltersInOrder = z.superRefine(fromBeforeTo);
 
-/** GET /v15/merchants/:merchant_id/audit_log.csv?from&to (both required, at most MAX_EXPORT_DAYS apart) &action&staff_id */
-export const auditExportQuery = z
-  .object({ ...filters, from: instantQuery, to: instantQuery })
-  .check(
-    z.superRefine(fromBeforeTo),
-    z.superRefine((query, context) => {
-      if (Date.parse(query.to) - Date.parse(query.from) > MAX_EXPORT_DAYS * 86_400_000) {
-        context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_EXPORT_DAYS} days after from` });
-      }
-    }),
-  );
+/** GET /v15/merchants/:merchant_id/audit_log.csv?from&to&action&staff_id: the filters, both dates required (the function adds the cursor). */
+export const auditExportFilters = { ...filters, from: instantQuery, to: instantQuery };
+
+/** The export's range: `to` after `from`, at most MAX_EXPORT_DAYS later. */
+export const auditExportRange = z.superRefine((query: { from: string; to: string }, context) => {
+  fromBeforeTo(query, context);
+  if (Date.parse(query.to) - Date.parse(query.from) > MAX_EXPORT_DAYS * 86_400_000) {
+    context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_EXPORT_DAYS} days after from` });
+  }
+});
 
 /** Digits only: what a POS keypad types. */
 export const MANAGER_CODE_PATTERN = /^\d{4,8}$/;

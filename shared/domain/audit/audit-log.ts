@@ -17,6 +17,7 @@ import type { Credentials } from '#shared/auth/tokens.ts';
 import type { StaffRole } from '#shared/auth/roles.ts';
 import type { AuditAction, AuditLogFilters } from '#shared/schemas/audit.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { csvLine } from './csv.ts';
 
 /** Who made a change: a staff member (their own token), the merchant's shared POS login, or the platform's operator (the CLI). */
 export type AuditActor = { kind: 'staff'; staffId: number; role: StaffRole } | { kind: 'shared_login' } | { kind: 'operator' };
@@ -100,6 +101,9 @@ function withoutSecrets(value: unknown, depth: number): unknown {
   return kept;
 }
 
+/** What `newAuditEntryId` makes. */
+const AUDIT_ENTRY_ID = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z_[0-9a-f]{12}$/;
+
 /** A new entry id: the instant in ms (ISO, UTC) and 48 random bits, so ids sort by time and never collide. */
 export function newAuditEntryId(now: Date = new Date()): string {
   return `${now.toISOString()}_${randomBytes(6).toString('hex')}`;
@@ -174,7 +178,7 @@ export async function readAuditLog(
   const partition = keys.auditLog(merchantId);
   const placeholders = new Placeholders();
   const lowest = `${partition.skPrefix}${filters.from ?? ''}`;
-  // `to` is exclusive: an entry at that very instant sorts after `ENTRY#<to>` (its id goes on), so BETWEEN leaves it out.
+  // `to` is exclusive: an entry at that very instant sorts after the bound (its id goes on), so BETWEEN leaves it out.
   const highest = `${partition.skPrefix}${filters.to ?? '~'}`;
   const filter = auditFilter(filters);
   const input: QueryCommandInput = {
@@ -213,6 +217,12 @@ function auditFilter(filters: AuditLogFilters): Condition | undefined {
   return conditions.length === 0 ? undefined : and(...conditions);
 }
 
+/** Whether a decoded cursor is the sort key of an audit entry (what `auditPosition` gives). */
+export function isAuditPosition(position: string): boolean {
+  const prefix = keys.auditLog(0).skPrefix;
+  return position.startsWith(prefix) && AUDIT_ENTRY_ID.test(position.slice(prefix.length));
+}
+
 /** The position after an entry (its sort key): what a Link's cursor carries. */
 export function auditPosition(entry: AuditEntryItem): string {
   return entry.sk;
@@ -238,4 +248,56 @@ export function auditEntryView(entry: AuditEntryItem) {
 
 function parseSnapshot(json: string | null): unknown {
   return json === null ? null : (JSON.parse(json) as unknown);
+}
+
+/** Rows one CSV response holds at most (each at most ~6 KB quoted, so a response stays under Lambda's 6 MB); the Link names the rest. */
+export const MAX_EXPORT_ROWS = 500;
+
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'action',
+  'actor',
+  'staff_id',
+  'role',
+  'object_type',
+  'object_id',
+  'approved_by_staff_id',
+  'source_ip',
+  'user_agent',
+  'request_id',
+  'before',
+  'after',
+] as const;
+
+export interface AuditExport {
+  csv: string;
+  /** Where the next response starts (the last row's sort key), when more entries of the range may follow. */
+  next?: string;
+}
+
+/** Up to MAX_EXPORT_ROWS entries of the range as CSV (header first), oldest first, after `cursor`. */
+export async function exportAuditLog(merchantId: number, filters: AuditLogFilters, cursor: string | undefined): Promise<AuditExport> {
+  const read = await readAuditLog(merchantId, filters, { cursor, limit: MAX_EXPORT_ROWS, ascending: true });
+  const rows = read.entries.map((entry) =>
+    csvLine([
+      entry.entry_id,
+      entry.created_at,
+      entry.action,
+      entry.actor,
+      entry.staff_id,
+      entry.role,
+      entry.object_type,
+      entry.object_id,
+      entry.approved_by_staff_id,
+      entry.source_ip,
+      entry.user_agent,
+      entry.request_id,
+      entry.before_json,
+      entry.after_json,
+    ]),
+  );
+  const last = read.entries.at(-1);
+  const next = read.resumeAfter ?? (read.entries.length === MAX_EXPORT_ROWS && last ? auditPosition(last) : undefined);
+  return { csv: csvLine(CSV_COLUMNS) + rows.join(''), ...(next === undefined ? {} : { next }) };
 }
