@@ -151,7 +151,7 @@ const auth = (token: string) => ({ authorization: `token ${token}` });
 
 /** A staff member's token of the bench merchant (management routes take no shared login), issued as the login issues it. */
 async function benchStaffToken(world: World, role: StaffRole, merchantId = world.merchantId): Promise<string> {
-  const staffId = Number.parseInt(randomBytes(5).toString('hex'), 16);
+  const staffId = 1_000_000_000 + Number.parseInt(randomBytes(3).toString('hex'), 16);
   const issued = await issueTokenWithExpiry({
     subject: 'merchant',
     merchantId,

@@ -206,7 +206,7 @@ describe('a money action approved with a manager code records its approver', () 
     expect(granted.status, granted.text).toBe(204);
     const loaded = await loadGiftCard(rawApi, world.merchant.token, world.merchantId, {
       payment_token_data: world.user.user.payment_token_data,
-      value_amount: 500,
+      value_amount: 1500,
     });
     expect(loaded.status, loaded.text).toBe(200);
     const removed = await call('POST', `/v15/merchants/${world.merchantId}/gift_card_value_removals`, {
@@ -239,7 +239,7 @@ describe('a money action approved with a manager code records its approver', () 
 
 describe('a code is never answered', () => {
   it('appears in no response of this file', () => {
-    expect(answers.length).toBeGreaterThan(40);
+    expect(answers.length).toBeGreaterThan(25);
     for (const answer of answers) {
       const text = `${answer.text}\n${JSON.stringify([...answer.headers])}`;
       expect(text).not.toContain(MANAGER_CODE);

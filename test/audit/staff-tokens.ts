@@ -11,7 +11,7 @@ export async function staffToken(appId: number, merchantId: number, role: StaffR
   return issued!.token;
 }
 
-/** A staff id no other test of the run takes (random: no stored staff member is needed). */
+/** A staff id no other test of the run takes (random, below 2^31 as the C# SDK reads ids: no stored staff member is needed). */
 export function newStaffId(): number {
-  return randomInt(1, 2 ** 47);
+  return randomInt(1, 2 ** 31 - 1);
 }
