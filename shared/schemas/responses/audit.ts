@@ -4,7 +4,9 @@ import { AUDIT_ACTIONS } from '#shared/schemas/audit.ts';
 import { integerId, timestamp } from './common.ts';
 import { resource } from './registry.ts';
 
-const snapshot = z.nullable(z.unknown()).check(z.describe('The object as it was (before) or became (after), at most 2 KB of JSON, never a secret'));
+const snapshot = z
+  .nullable(z.record(z.string(), z.unknown()))
+  .check(z.describe('The object as it was (before) or became (after), at most 2 KB of JSON, never a secret'));
 
 export const auditEntryResponse = resource('AuditEntry', 'audit_entry', {
   id: z.string().check(z.describe('Sorts by time: the instant (ISO, UTC, ms) and 12 hex digits')),
