@@ -1,5 +1,6 @@
 import { apiHandler, requireMerchantOfPath } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { removeGiftCardValue, type GiftCardRemovalResponse } from '#shared/domain/pos/gift-card-removals.ts';
 import { giftCardValueRemovalBody, merchantParams } from '#shared/schemas/pos-money.ts';
 
@@ -12,7 +13,8 @@ export const handler = apiHandler(
     return idempotentCommit(
       request,
       (response: GiftCardRemovalResponse) => response,
-      (storeResponse) => removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, storeResponse }),
+      (storeResponse) =>
+        removeGiftCardValue({ merchantId: merchant.merchantId, removal: request.body.gift_card_value_removal, audit: auditContextOf(request), storeResponse }),
     );
   },
 );

@@ -1,5 +1,6 @@
 import { apiHandler, requireMerchant } from '#shared/http/handler.ts';
 import { idempotentNoContent } from '#shared/http/idempotency.ts';
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { grantMerchantFundedCredit } from '#shared/domain/pos/credit-grants.ts';
 import { merchantFundedCreditGrantBody } from '#shared/schemas/pos-money.ts';
 
@@ -10,7 +11,7 @@ export const handler = apiHandler(
   async (request) => {
     const merchant = requireMerchant(request);
     return idempotentNoContent(request, (storeResponse) =>
-      grantMerchantFundedCredit({ merchantId: merchant.merchantId, grant: request.body.merchant_funded_credit, storeResponse }),
+      grantMerchantFundedCredit({ merchantId: merchant.merchantId, grant: request.body.merchant_funded_credit, audit: auditContextOf(request), storeResponse }),
     );
   },
 );

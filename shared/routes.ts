@@ -687,6 +687,24 @@ export const routes: readonly Route[] = [
     roles: ['owner', 'manager'],
     table: 'read',
   },
+  // Management API: the audit log and each owner's or manager's own manager code (docs/merchant-api.md, "Audit log", "Manager codes")
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/audit_log',
+    handler: 'audit-log-list',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/audit_log.csv', handler: 'audit-log-export', credential: 'merchant', roles: ['owner'], table: 'read' },
+  {
+    method: 'PUT',
+    path: '/v15/merchants/{merchant_id}/staff/me/manager_code',
+    handler: 'manager-code-update',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
   // Images: 302 to a signed URL of the stored size (docs/app-surface.md "Images"); uploads are the operators' CLI
   { method: 'GET', path: '/v14/locations/{location_id}/image', handler: 'locations-image-show-v14', credential: 'none', table: 'read', readsImages: true },
   { method: 'GET', path: '/v15/locations/{location_id}/image', handler: 'locations-image-show', credential: 'none', table: 'read', readsImages: true },

@@ -3,10 +3,11 @@
  * scenario whose seed data is missing is reported as "not available" (see seed.ts); every route it
  * names must be in shared/routes.ts (checked when this module loads).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MERCHANT_PERMISSIONS, routes, type HttpMethod } from '#shared/routes.ts';
+import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
+import { MERCHANT_PERMISSIONS, routes, type HttpMethod, type StaffRole } from '#shared/routes.ts';
 import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import type { HttpRequestSpec } from '../harness/measure.ts';
 import { BENCH_PASSWORD, type BenchUser, type World } from '../harness/seed.ts';
@@ -164,6 +165,20 @@ function roundRobin<T>(items: readonly T[]): () => T {
 }
 
 const auth = (token: string) => ({ authorization: `token ${token}` });
+
+/** A staff member's token of the bench merchant (management routes take no shared login), issued as the login issues it. */
+async function benchStaffToken(world: World, role: StaffRole, merchantId = world.merchantId): Promise<string> {
+  const staffId = 1_000_000_000 + Number.parseInt(randomBytes(3).toString('hex'), 16);
+  const issued = await issueTokenWithExpiry({
+    subject: 'merchant',
+    merchantId,
+    appId: world.appId,
+    permissions: MERCHANT_PERMISSIONS,
+    staff: { staffId, role },
+  });
+  if (!issued) throw new Error('bench: no staff token');
+  return issued.token;
+}
 
 /** A small in-store check, as the C# POS client sends it (amounts in cents). */
 const SPEND_AMOUNT = 1_100;
@@ -993,6 +1008,59 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       // The seed added a card for each bench user: credit_card.created events of the bench app.
       const token = await appToken(world.appId);
       return () => ({ method: 'GET', path: '/v15/events', headers: auth(token) });
+    },
+  },
+  {
+    id: 'audit-log-list',
+    title: "List a merchant's audit log (owner)",
+    route: 'GET /v15/merchants/{merchant_id}/audit_log',
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's audit partition, newest first (50 entries)" },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'owner');
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/audit_log`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'audit-log-export',
+    title: "Export a month of a merchant's audit log as CSV (owner)",
+    route: 'GET /v15/merchants/{merchant_id}/audit_log.csv',
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the range in the merchant's audit partition (at most 500 rows)" },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'owner');
+      const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/audit_log.csv?from=${from}&to=${to}`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'manager-code-update',
+    title: "Set one's own manager code (manager)",
+    route: 'PUT /v15/merchants/{merchant_id}/staff/me/manager_code',
+    expectedStatuses: [204],
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale:
+        "token check + one BatchGetItem (the new code's holder, the staff member's current code) + one transaction (new code, old code removed, pointer, audit entry)",
+    },
+    async prepare({ world, count }) {
+      // A merchant of its own (staff codes make the bench merchant's refunds ask for one), and a manager per request,
+      // each setting their first code (a fresh 8-digit one): no two requests race on one pointer.
+      const { createMerchant } = await import('#shared/domain/merchants/merchants.ts');
+      const merchant = await createMerchant({ name: 'Bench codes', username: `bench-codes-${randomBytes(6).toString('hex')}`, password: BENCH_PASSWORD });
+      const tokens = await createMany(count, 8, () => benchStaffToken(world, 'manager', merchant.merchant_id));
+      const first = 10_000_000 + (Number.parseInt(randomBytes(2).toString('hex'), 16) % 8_000) * 10_000;
+      let next = 0;
+      return () => {
+        const index = next++;
+        return {
+          method: 'PUT',
+          path: `/v15/merchants/${merchant.merchant_id}/staff/me/manager_code`,
+          headers: auth(tokens[index % tokens.length]!),
+          body: { manager_code: { code: String(first + index) } },
+        };
+      };
     },
   },
   {

@@ -25,6 +25,9 @@ const TICKETS_PARTITION = 'TICKETS';
 const WEBHOOK_SORT = 'WEBHOOK#';
 const EVENT_PREFIX = 'EVENT#';
 const EVENT_SEQUENCE_PREFIX = 'EVENTSEQ#';
+/** Every audit log partition starts so (append-only: no code path updates or deletes an item of it). */
+const AUDIT_PREFIX = 'AUDIT#';
+const AUDIT_ENTRY_SORT = 'ENTRY#';
 /** Every mail item's partition starts so (the stream function may update those only: infra/constructs/webhook-delivery.ts). */
 export const MAIL_PREFIX = 'MAIL#';
 /** Every password-reset secret's partition starts so (the stream function may create those: it composes reset mails). */
@@ -296,6 +299,17 @@ export const keys = {
     ...Array.from({ length: EVENT_INDEX_SHARDS }, (_, shard) => `EVENTS#${audience}#${shard}`),
     `EVENTS#${audience}`,
   ],
+  // Audit log and manager codes (the management API) — see docs/merchant-api.md "Audit log", "Manager codes"
+  /** One entry of a merchant's audit log: append-only; its id starts with its time, so the partition sorts by it. */
+  auditEntry: (merchantId: number, entryId: string): Key => ({ pk: `${AUDIT_PREFIX}${merchantId}`, sk: `${AUDIT_ENTRY_SORT}${entryId}` }),
+  /** The partition of a merchant's audit log and the prefix of its entries' sort keys. */
+  auditLog: (merchantId: number) => ({ pk: `${AUDIT_PREFIX}${merchantId}`, skPrefix: AUDIT_ENTRY_SORT }),
+  /** Whether a key is an audit entry's (nothing may update or delete one). */
+  isAuditKey: (key: { pk?: unknown }): boolean => (typeof key.pk === 'string' ? key.pk : '').startsWith(AUDIT_PREFIX),
+  /** A staff member's manager code at a merchant, by its keyed digest: one code, one staff member (the item makes codes unique). */
+  managerCode: (merchantId: number, codeDigest: string): Key => ({ pk: `MGRCODE#${merchantId}#${codeDigest}`, sk: 'MGRCODE' }),
+  /** Which code (by digest) a staff member holds, so setting a new one removes the old one. */
+  staffManagerCode: (merchantId: number, staffId: number): Key => ({ pk: `MERCHANT#${merchantId}`, sk: `MGRCODE#STAFF#${padId(staffId)}` }),
   webhookEndpoint: (endpointId: string): Key => ({ pk: `WEBHOOK#${endpointId}`, sk: 'WEBHOOK' }),
   /** gsi1 of a webhook endpoint: an audience's endpoints. */
   audienceWebhookEndpointsIndex: (audience: string, endpointId: string) => ({ gsi1pk: `WEBHOOKS#${audience}`, gsi1sk: `${WEBHOOK_SORT}${endpointId}` }),

@@ -1,5 +1,6 @@
 /** Detached refunds, served at /v15 and /v14 (functions/detached-refunds-create*.ts). */
 import type * as z from '#shared/schemas/zod.ts';
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { createDetachedRefund, type DetachedRefundResponse } from '#shared/domain/orders/detached-refunds.ts';
 import { requireMerchant, type ApiRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
@@ -14,6 +15,7 @@ export async function serveDetachedRefund(request: ApiRequest<z.output<typeof de
   return idempotentCommit(
     request,
     (response: DetachedRefundResponse) => response,
-    (storeResponse) => createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, storeResponse }),
+    (storeResponse) =>
+      createDetachedRefund({ merchantId: merchant.merchantId, refund: request.body.detached_refund, audit: auditContextOf(request), storeResponse }),
   );
 }

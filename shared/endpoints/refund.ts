@@ -1,5 +1,6 @@
 /** The refund endpoint, served at /v14 and /v15 (functions/orders-refund.ts, functions/orders-refund-v15.ts). */
 import { unauthorized } from '#shared/errors.ts';
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { refundOrder } from '#shared/domain/orders/refunds.ts';
 import { serializeMerchantOrder } from '#shared/domain/orders/views.ts';
 import type { ApiRequest } from '#shared/http/handler.ts';
@@ -24,6 +25,7 @@ export async function serveRefund(request: ApiRequest<z.output<typeof refundBody
       merchantId: merchant.merchantId,
       orderUuid: request.params.uuid,
       managerConfirmation: request.body.refund?.manager_confirmation,
+      audit: auditContextOf(request),
       storeResponse,
     }),
   );

@@ -6,6 +6,7 @@
  * cold start (docs/benchmarks.md, "Issue 35"). test/openapi/document.test.ts fails when a route has no row.
  */
 import * as z from '#shared/schemas/zod.ts';
+import { auditEntryList, auditLogCsv } from '#shared/schemas/responses/audit.ts';
 import { userAddressResponse } from '#shared/schemas/responses/addresses.ts';
 import {
   campaignMerchantIds,
@@ -111,6 +112,8 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'apps-orders-list': { 200: userOrderList, 204: null },
   'apps-orders-list-v14': { 200: userOrderList, 204: null },
   'apps-users-create': { 200: userWithAccessToken },
+  'audit-log-export': { 200: auditLogCsv },
+  'audit-log-list': { 200: auditEntryList, 204: null },
   'campaign-unlockings-create': { 204: null, 409: apiErrors },
   'campaigns-icon-show': imageResponses,
   'campaigns-image-show': imageResponses,
@@ -167,8 +170,9 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'locations-summaries-list': { 200: locationSummaryList, 204: null },
   'locations-web-links-list': { 200: webLinkList },
   'managed-locations-list': { 200: managedLocationList },
-  'merchant-exports-ledger-show': { 200: csvExport, 403: apiErrors, 422: apiErrors },
-  'merchant-exports-orders-show': { 200: csvExport, 403: apiErrors, 422: apiErrors },
+  'merchant-exports-ledger-show': { 200: csvExport, 422: apiErrors },
+  'merchant-exports-orders-show': { 200: csvExport, 422: apiErrors },
+  'manager-code-update': { 204: null, 409: apiErrors },
   'merchant-funded-credits-create': { 204: null, 409: apiErrors },
   'merchant-locations-list': { 200: locationDetailsV15List, 204: null },
   'merchant-locations-list-v14': { 200: merchantLocationSummaryV14List },

@@ -101,6 +101,14 @@ export const giftCardCreditBody = z.object({ get_merchant_funded_gift_card_credi
 /** POST /v15/qr_code_validations */
 export const qrCodeValidationBody = z.object({ qr_code_validation: z.object({ payment_token_data: paymentTokenData }) });
 
+/**
+ * A manager code a credit grant or gift card value removal may carry (none is required): checked as a refund's is,
+ * it names the approving staff member (docs/merchant-api.md, "Manager codes").
+ */
+const optionalManagerConfirmation = z.nullish(
+  z.string().check(z.maxLength(255), z.describe("Optional: a manager's own code (or the merchant's shared one); a wrong one is 422, as for a refund")),
+);
+
 /** POST /v15/merchants/:merchant_id/gift_card_value_removals: by amount, or reversing an addition by its uuid. */
 export const merchantParams = z.object({ merchant_id: pathId });
 export const giftCardValueRemovalBody = z.object({
@@ -108,6 +116,7 @@ export const giftCardValueRemovalBody = z.object({
     payment_token_data: paymentTokenData,
     value_amount: z.nullish(wholeWithin(100_000_000)),
     uuid: z.nullish(z.string().check(z.maxLength(64))),
+    manager_confirmation: optionalManagerConfirmation,
   }),
 });
 export type GiftCardValueRemovalRequest = z.output<typeof giftCardValueRemovalBody>['gift_card_value_removal'];
@@ -143,6 +152,7 @@ export const merchantFundedCreditGrantBody = z.object({
     duration_in_seconds: z.nullish(wholeWithin(1_000_000_000_000)),
     message: optionalText(1000),
     global: flag,
+    manager_confirmation: optionalManagerConfirmation,
   }),
 });
 export type MerchantFundedCreditGrantRequest = z.output<typeof merchantFundedCreditGrantBody>['merchant_funded_credit'];

@@ -24,8 +24,8 @@ vi.hoisted(() => {
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
-import { MERCHANT_PERMISSIONS, routeKey, routes } from '#shared/routes.ts';
 import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
+import { MERCHANT_PERMISSIONS, routeKey, routes } from '#shared/routes.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
@@ -111,8 +111,62 @@ async function ownerStaffToken(w: TenantWorld): Promise<string> {
 }
 const merchantPath = (w: TenantWorld) => w.userA.token;
 
+/** A staff member's token of merchant 1 (management routes take no shared login): issued as the login issues it. */
+async function merchant1Owner(w: TenantWorld): Promise<string> {
+  const issued = await issueTokenWithExpiry({
+    subject: 'merchant',
+    merchantId: w.merchant1.merchant.merchant_id,
+    appId: w.app.app_id,
+    permissions: MERCHANT_PERMISSIONS,
+    staff: { staffId: 900_000_001, role: 'owner' },
+  });
+  w.secrets.push(issued!.token);
+  return issued!.token;
+}
+
+const NOT_THIS_MERCHANTS_STAFF: Expected = {
+  status: 401,
+  body: notAuthorizedFor('access_token', 'merchant_token', 'The access token is not a merchant token for this merchant.', 'not_authorized'),
+};
+
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
+  // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
+  {
+    route: 'GET /v15/merchants/{merchant_id}/audit_log',
+    name: "merchant 2 reads merchant 1's audit log",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log` }),
+    expected: NOT_THIS_MERCHANTS_STAFF,
+    otherKind: merchantPath,
+    ownerSees: async (w) => {
+      const listed = await call('GET', `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log`, { token: await merchant1Owner(w) });
+      expect([200, 204], listed.text).toContain(listed.status);
+    },
+  },
+  {
+    route: 'GET /v15/merchants/{merchant_id}/audit_log.csv',
+    name: "merchant 2 exports merchant 1's audit log",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log.csv?from=2026-01-01&to=2026-02-01` }),
+    expected: NOT_THIS_MERCHANTS_STAFF,
+    otherKind: merchantPath,
+    ownerSees: async (w) => {
+      const path = `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log.csv?from=2026-01-01&to=2026-02-01`;
+      const exported = await call('GET', path, { token: await merchant1Owner(w) });
+      expect(exported.status, exported.text).toBe(200);
+    },
+  },
+  {
+    route: 'PUT /v15/merchants/{merchant_id}/staff/me/manager_code',
+    name: 'merchant 2 sets a manager code at merchant 1',
+    attempt: (w) => ({
+      token: w.merchant2.token,
+      path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/staff/me/manager_code`,
+      body: { manager_code: { code: '246813' } },
+    }),
+    expected: NOT_THIS_MERCHANTS_STAFF,
+    otherKind: merchantPath,
+    ownerSees: async () => undefined,
+  },
   {
     route: 'DELETE /v15/webhook_endpoints/{id}',
     name: "merchant 2 deletes merchant 1's webhook endpoint",

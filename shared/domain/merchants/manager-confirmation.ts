@@ -1,5 +1,7 @@
 /**
- * Manager confirmation: a merchant's code that staff must type to refund (docs/money.md, "Refunds").
+ * Manager confirmation: a code that staff must type to refund (docs/money.md, "Refunds"): the merchant's shared code,
+ * or an owner's or manager's own code (audit/manager-codes.ts), which also names who approved (docs/merchant-api.md,
+ * "Manager codes"). A request made with an owner's or manager's own token is approved by them, with no code.
  * A short code is guessable online, so (docs/security.md) every attempt is counted before it is compared,
  * per order and per merchant (rate-limits.ts), and a full window answers 429 with Retry-After, even for the
  * right code, until it ends; the comparison is constant-time over equal-length digests.
@@ -7,6 +9,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { rateLimited, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
+import { Merchant } from './merchants.ts';
+import type { AuditActor } from '#shared/domain/audit/audit-log.ts';
+import { managerCodeHolder } from '#shared/domain/audit/manager-codes.ts';
 import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, release, reserve, type WindowLimit } from '#shared/domain/rate-limits.ts';
 
 /** Equal-length SHA-256 digests compared with timingSafeEqual: neither the code's length nor its prefix leaks through timing. */
@@ -16,8 +21,12 @@ export function codesMatch(expected: string, given: string): boolean {
 }
 
 export interface ManagerConfirmationCheck {
-  /** The merchant's code; null or empty: the merchant asks for none, and nothing is checked or counted. */
+  /** The merchant's shared code; null or empty with no staff codes: the merchant asks for none, and nothing is checked or counted. */
   expected: string | null | undefined;
+  /** Whether any staff member of the merchant has set their own code (Merchant.staff_manager_codes). */
+  staffCodes?: boolean;
+  /** Who sends the request: an owner's or manager's own token approves as them. */
+  actor?: AuditActor;
   /** What the request sent (absent or null: nothing, which is wrong when a code is required). */
   given: string | null | undefined;
   merchantId: number;
@@ -27,13 +36,21 @@ export interface ManagerConfirmationCheck {
   object: string;
 }
 
+/** Who approved a money action: a staff member (their code or their own token), or null (the shared code, or none needed). */
+export interface Approval {
+  approvedBy: number | null;
+}
+
 /**
- * Passes when the merchant needs no code or the right one was sent; otherwise 422 `<object>` /
+ * Passes when the merchant needs no code or a right one was sent (a staff member's own code first, then the shared
+ * one), and says whose it was; otherwise 422 `<object>` /
  * `manager_confirmation` "Manager confirmation was incorrect." (the contract's answer), and once the order's or
  * the merchant's window holds its limit, 429 `manager_confirmation_locked` with Retry-After.
  */
-export async function confirmManager(check: ManagerConfirmationCheck): Promise<void> {
-  if (!check.expected) return;
+export async function confirmManager(check: ManagerConfirmationCheck): Promise<Approval> {
+  const actor = check.actor;
+  if (actor?.kind === 'staff' && (actor.role === 'owner' || actor.role === 'manager')) return { approvedBy: actor.staffId };
+  if (!check.expected && !check.staffCodes) return { approvedBy: null };
   const windows: [WindowLimit, string][] = [
     [MANAGER_CODE_ORDER_FAILURES, `${check.merchantId}#${check.scope}`],
     [MANAGER_CODE_MERCHANT_FAILURES, String(check.merchantId)],
@@ -60,9 +77,28 @@ export async function confirmManager(check: ManagerConfirmationCheck): Promise<v
       reservation.retryAfterSeconds,
     );
   }
-  if (codesMatch(check.expected, check.given ?? '')) {
+  const holder = check.staffCodes ? await managerCodeHolder(check.merchantId, check.given) : undefined;
+  if (holder !== undefined || (check.expected && codesMatch(check.expected, check.given ?? ''))) {
     await giveBack();
-    return;
+    return { approvedBy: holder ?? null };
   }
   throw unprocessable(check.object, 'manager_confirmation', 'Manager confirmation was incorrect.');
+}
+
+/**
+ * For money actions that take a code without requiring one (credit grants, gift card value removals): an owner's or
+ * manager's own token approves as them; a code sent is checked as a refund's is (same windows, a wrong one refused),
+ * and names its holder; none sent approves as nobody.
+ */
+export async function optionalApproval(check: Omit<ManagerConfirmationCheck, 'staffCodes'>): Promise<Approval> {
+  const actor = check.actor;
+  if (actor?.kind === 'staff' && (actor.role === 'owner' || actor.role === 'manager')) return { approvedBy: actor.staffId };
+  if (!check.given) return { approvedBy: null };
+  return confirmManager({ ...check, staffCodes: true });
+}
+
+/** The merchant's shared code, read only when a code was sent to an operation that does not require one. */
+export async function sharedManagerCode(merchantId: number, given: string | null | undefined): Promise<string | null> {
+  if (!given) return null;
+  return (await Merchant.at(merchantId).get({ consistent: true, attributes: ['manager_confirmation'] }))?.manager_confirmation ?? null;
 }

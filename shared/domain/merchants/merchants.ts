@@ -33,7 +33,15 @@ interface MerchantMoneySettings {
   charge_limits?: ChargeLimitSettings;
 }
 
-export const Merchant = defineEntity<MerchantItem & MerchantMoneySettings & { gsi1pk: string; gsi1sk: string }>()({ entity: 'Merchant', key: keys.merchant });
+/** Set by the first code a staff member of the merchant sets (audit/manager-codes.ts): from then on, refunds need a manager code. */
+interface MerchantStaffCodes {
+  staff_manager_codes?: boolean;
+}
+
+export const Merchant = defineEntity<MerchantItem & MerchantMoneySettings & MerchantStaffCodes & { gsi1pk: string; gsi1sk: string }>()({
+  entity: 'Merchant',
+  key: keys.merchant,
+});
 
 /** Thrown by createMerchant when another merchant or a user already logs in with that username. */
 export class UsernameTakenError extends Error {

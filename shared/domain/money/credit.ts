@@ -54,6 +54,8 @@ export const MerchantFundedCreditGrant = defineEntity<{
   message: string | null | undefined;
   expires_at: string;
   created_at: string;
+  /** The staff member who approved it (their manager code or own token); null: nobody named. */
+  approved_by_staff_id?: number | null;
 }>()({ entity: 'MerchantFundedCreditGrant', key: keys.creditGrant });
 
 export interface AvailableCredit {

@@ -30,6 +30,7 @@ import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import { budgetDay, countCreditItems, creditBudgetFrom, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
@@ -39,7 +40,9 @@ import { isoSeconds } from '#shared/time.ts';
 import { customerFrom, customerKeys } from '#shared/domain/pos/customer.ts';
 
 /** One detached refund as stored (`keys.detachedRefund(uuid)`): the answer's fields, and whose it is. */
-const DetachedRefund = defineEntity<DetachedRefundResponse['detached_refund'] & { uuid: string; merchant_id: number; user_id: number; created_at: string }>()({
+const DetachedRefund = defineEntity<
+  DetachedRefundResponse['detached_refund'] & { uuid: string; merchant_id: number; user_id: number; created_at: string; approved_by_staff_id?: number | null }
+>()({
   entity: 'DetachedRefund',
   key: keys.detachedRefund,
 });
@@ -68,6 +71,8 @@ export async function createDetachedRefund(input: {
   merchantId: number;
   refund: DetachedRefundRequest;
   storeResponse?: (response: DetachedRefundResponse) => TransactItem | undefined;
+  /** Who asks, from where: the refund's audit entry. */
+  audit?: AuditContext;
 }): Promise<DetachedRefundResponse> {
   const { merchantId, refund } = input;
   const customer = { paymentTokenData: refund.payment_token_data };
@@ -86,8 +91,10 @@ export async function createDetachedRefund(input: {
   const previous = identifier ? DetachedRefundIdentifier.from(rest[customerItems.length]) : undefined;
   if (location?.merchant_id !== merchantId || !merchant) throw NOT_THIS_MERCHANTS_LOCATION();
   // The order refund's check (counted per merchant and per location, locked after too many wrong codes).
-  await confirmManager({
+  const approval = await confirmManager({
     expected: merchant.manager_confirmation as string | null | undefined,
+    staffCodes: merchant.staff_manager_codes === true,
+    actor: input.audit?.actor,
     given: refund.manager_confirmation,
     merchantId,
     scope: `detached:${refund.location_id}`,
@@ -145,7 +152,21 @@ export async function createDetachedRefund(input: {
         DetachedRefundIdentifier.at(merchantId, identifier).putNew({ refund_uuid: uuid, response_json: JSON.stringify(response), created_at: now }),
       );
     }
-    batch.add('refund', DetachedRefund.at(uuid).putNew({ uuid, merchant_id: merchantId, user_id: userId, ...response.detached_refund, created_at: now }));
+    batch.add(
+      'refund',
+      DetachedRefund.at(uuid).putNew({
+        uuid,
+        merchant_id: merchantId,
+        user_id: userId,
+        ...response.detached_refund,
+        created_at: now,
+        approved_by_staff_id: approval.approvedBy,
+      }),
+    );
+    if (input.audit) {
+      const entry = { merchantId, action: 'detached_refund.created', object: { type: 'detached_refund', id: uuid }, after: response.detached_refund } as const;
+      batch.add('audit', auditEntry(input.audit, { ...entry, ...approval }));
+    }
     batch.add('card', cardUnchanged(userId, merchantId, card));
     batch.add(
       'total',

@@ -105,6 +105,8 @@ interface StoredOrderAttributes extends OrderRecord {
   updated_at: string;
   /** The refund request that refunded it (refunds.ts: a refund whose answer was lost knows it committed). */
   refund_token?: string;
+  /** The staff member who approved the refund (their manager code or own token); null: the shared code or none. */
+  refund_approved_by_staff_id?: number | null;
 }
 
 export const Order = defineEntity<StoredOrderAttributes>()({ entity: 'Order', key: keys.order });

@@ -21,6 +21,7 @@ import { giveBackChargeItems } from '#shared/domain/money/charge-limits.ts';
 import { loyaltyRecordKey, refundEffects } from '#shared/domain/loyalty/order-effects.ts';
 import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import { eventCounterKey, merchantAudience, orderResource, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -42,6 +43,8 @@ export async function refundOrder(input: {
   storeResponse?: (order: OrderRecord) => TransactItem | undefined;
   /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
   platformReversal?: boolean;
+  /** Who asks, from where: the refund's audit entry (absent for the platform's own reversal). */
+  audit?: AuditContext;
 }): Promise<OrderRecord> {
   // The order, the merchant (its manager confirmation), loyalty's record of the order and the order's event
   // counter: one BatchGetItem.
@@ -53,15 +56,17 @@ export async function refundOrder(input: {
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = Merchant.from(merchantItem);
-  if (!input.platformReversal) {
-    await confirmManager({
-      expected: merchant?.manager_confirmation,
-      given: input.managerConfirmation,
-      merchantId: input.merchantId,
-      scope: order.uuid,
-      object: 'refund',
-    });
-  }
+  const approval = input.platformReversal
+    ? { approvedBy: null }
+    : await confirmManager({
+        expected: merchant?.manager_confirmation,
+        staffCodes: merchant?.staff_manager_codes === true,
+        actor: input.audit?.actor,
+        given: input.managerConfirmation,
+        merchantId: input.merchantId,
+        scope: order.uuid,
+        object: 'refund',
+      });
   // A repeat of a refund that committed (its answer lost): the refunded order, nothing moves again.
   if (order.state === 'refunded') return order;
   if (order.state !== 'completed') throw REFUND_FAILED();
@@ -118,6 +123,7 @@ export async function refundOrder(input: {
               credit_reversed_amount: creditReversed,
               detached_refund_reversed_amount: detached.reversed,
               refund_token: refundToken,
+              refund_approved_by_staff_id: approval.approvedBy,
               updated_at: now,
             },
           },
@@ -170,6 +176,19 @@ export async function refundOrder(input: {
           counter: first ? (eventCounter ?? null) : undefined,
         })),
       );
+      if (input.audit) {
+        const change = { before: { state: order.state }, after: { state: 'refunded', refunded_amount: order.spend_amount + order.tip_amount } };
+        add(
+          'audit',
+          auditEntry(input.audit, {
+            merchantId: order.merchant_id,
+            action: 'order.refunded',
+            object: { type: 'order', id: order.uuid },
+            ...change,
+            ...approval,
+          }),
+        );
+      }
       const stored = refunded && input.storeResponse?.(refunded);
       if (stored) add('idempotency', stored);
       return batch.items;

@@ -21,6 +21,8 @@ import { balanceChangeItems, creditAccountKey } from '#shared/domain/money/ledge
 import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OPERATION_CAP, refuseOverBudget } from '#shared/domain/money/merchant-budget.ts';
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { optionalApproval, sharedManagerCode } from '#shared/domain/merchants/manager-confirmation.ts';
 import { recipientOf } from './recipients.ts';
 
 /** Largest grant at once (designed: the same cap as a gift card load; merchant-budget.ts holds every source's cap). */
@@ -75,9 +77,19 @@ export async function grantMerchantFundedCredit(input: {
   grant: MerchantFundedCreditGrantRequest;
   storeResponse?: () => TransactItem | undefined;
   now?: () => Date;
+  /** Who asks, from where: the grant's audit entry. */
+  audit?: AuditContext;
 }): Promise<void> {
   const { merchantId, grant } = input;
   const duration = validate(merchantId, grant);
+  const approval = await optionalApproval({
+    expected: await sharedManagerCode(merchantId, grant.manager_confirmation),
+    given: grant.manager_confirmation,
+    actor: input.audit?.actor,
+    merchantId,
+    scope: 'merchant_funded_credit',
+    object: 'merchant_funded_credit',
+  });
   const userId = await recipientOf('merchant_funded_credit', { email: grant.email });
   const uuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -111,8 +123,16 @@ export async function grantMerchantFundedCredit(input: {
         message: grant.message,
         expires_at: entry.expires_at,
         created_at: now,
+        approved_by_staff_id: approval.approvedBy,
       }),
     );
+    if (input.audit) {
+      const after = { user_id: userId, value_amount: grant.value_amount, expires_at: entry.expires_at };
+      batch.add(
+        'audit',
+        auditEntry(input.audit, { merchantId, action: 'credit.granted', object: { type: 'merchant_funded_credit', id: uuid }, after, ...approval }),
+      );
+    }
     batch.add('grants', grantsListUpdate(userId, merchantId, [...open, entry], grantsItem?.version ?? 0, now));
     batch.add(
       'credit',

@@ -24,6 +24,8 @@ import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { optionalApproval, sharedManagerCode } from '#shared/domain/merchants/manager-confirmation.ts';
 import { customerFrom, customerKeys } from './customer.ts';
 
 export interface GiftCardRemovalResponse {
@@ -43,6 +45,8 @@ export const GiftCardRemoval = defineEntity<{
   /** The addition it reverses, if it names one. */
   addition_uuid: string | null;
   created_at: string;
+  /** The staff member who approved it (their manager code or own token); null: nobody named. */
+  approved_by_staff_id?: number | null;
 }>()({ entity: 'GiftCardRemoval', key: keys.giftCardRemoval });
 
 /** An addition's reversal: at most one per addition, and the first one's answer. */
@@ -77,10 +81,20 @@ export async function removeGiftCardValue(input: {
   merchantId: number;
   removal: GiftCardValueRemovalRequest;
   storeResponse?: (response: GiftCardRemovalResponse) => TransactItem | undefined;
+  /** Who asks, from where: the removal's audit entry. */
+  audit?: AuditContext;
 }): Promise<GiftCardRemovalResponse> {
   const { merchantId, removal } = input;
   const additionUuid = removal.uuid ? additionUuidOf(removal.uuid) : undefined;
   if (!additionUuid && (removal.value_amount ?? 0) <= 0) throw NOT_POSITIVE();
+  const approval = await optionalApproval({
+    expected: await sharedManagerCode(merchantId, removal.manager_confirmation),
+    given: removal.manager_confirmation,
+    actor: input.audit?.actor,
+    merchantId,
+    scope: 'gift_card_value_removal',
+    object: 'gift_card_value_removal',
+  });
 
   const customer = { paymentTokenData: removal.payment_token_data };
   const account = (userId: number) => giftCardAccountKey(userId, merchantId);
@@ -132,8 +146,14 @@ export async function removeGiftCardValue(input: {
         value_amount: removed,
         addition_uuid: additionUuid ?? null,
         created_at: now,
+        approved_by_staff_id: approval.approvedBy,
       }),
     );
+    if (input.audit) {
+      const change = { before: { value_amount: balance }, after: { value_amount: balance - removed, user_id: userId } };
+      const object = { type: 'gift_card_value_removal', id: removalUuid };
+      batch.add('audit', auditEntry(input.audit, { merchantId, action: 'gift_card.value_removed', object, ...change, ...approval }));
+    }
     batch.add(
       'balance',
       ...balanceChangeItems(
