@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { getOrder } from '#shared/domain/orders/record.ts';
 import { MANAGER_CODE_ORDER_FAILURES } from '#shared/domain/rate-limits.ts';
 import { useTestApi, type ApiCall, type ApiResult } from '../support/api.ts';
-import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { newStaffId, staffToken } from './staff-tokens.ts';
+import { roleTokens } from './staff-tokens.ts';
 
 const rawApi = useTestApi();
 /** Every answer of this file, to show that no code ever comes back. */
@@ -30,19 +29,7 @@ async function codeWorld(options: { sharedCode?: string | null } = {}) {
   const world = await orderWorld({ managerConfirmation: options.sharedCode === undefined ? SHARED_CODE : options.sharedCode });
   const merchantId = world.merchant.merchant.merchant_id;
   const appId = world.app.app_id;
-  const [ownerId, managerId, staffId] = [newStaffId(), newStaffId(), newStaffId()];
-  const other = await merchantFixture(appId);
-  return {
-    ...world,
-    merchantId,
-    ownerId,
-    managerId,
-    staffId,
-    owner: await staffToken(appId, merchantId, 'owner', ownerId),
-    manager: await staffToken(appId, merchantId, 'manager', managerId),
-    staff: await staffToken(appId, merchantId, 'staff', staffId),
-    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner', newStaffId()),
-  };
+  return { ...world, merchantId, ...(await roleTokens(appId, merchantId)) };
 }
 type CodeWorld = Awaited<ReturnType<typeof codeWorld>>;
 
