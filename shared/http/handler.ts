@@ -20,7 +20,7 @@ import { errorResponse, lambdaTimeout, respond, type ApiResponse } from '#shared
 import { logRequest } from '#shared/http/request-log.ts';
 
 export { noContent, ok, type ApiResponse } from '#shared/http/response.ts';
-export { requireAnyPermission, requireApp, requireMerchant, requireMerchantOfPath, requireUser } from '#shared/http/admission.ts';
+export { requireAnyPermission, requireApp, requireMerchant, requireMerchantOfPath, requireStaff, requireUser } from '#shared/http/admission.ts';
 export { rawId, rawObject, rawString, readByRawId, type RawRequest } from '#shared/http/prefetch.ts';
 export type { ApiRequest } from '#shared/http/request.ts';
 
