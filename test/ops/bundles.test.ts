@@ -25,6 +25,7 @@ import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/
 import { useTestApi } from '../support/api.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { staffToken } from '../support/staff.ts';
 import { locationFixture } from '../support/locations.ts';
 
 interface Job {
@@ -84,18 +85,22 @@ function pathValue(name: string): string {
   return '1';
 }
 
-/** `logout` is a token of its own: logging out revokes the token it is sent with. */
-function eventFor(route: Route | undefined, tokens: { user: string; merchant: string; app: string; logout: string }) {
+/** The merchant of the tokens: a management route takes a staff member's token of the merchant its path names. */
+let tokensMerchantId = '1';
+
+/** `logout` is a token of its own: logging out revokes the token it is sent with; `owner` is a staff member's (management routes). */
+function eventFor(route: Route | undefined, tokens: { user: string; merchant: string; owner: string; app: string; logout: string }) {
   const credential = route?.credential ?? 'none';
   let token: string | undefined;
   if (route?.handler === 'access-tokens-delete') token = tokens.logout;
+  else if (route?.roles) token = tokens.owner;
   else if (credential === 'merchant' || credential === 'merchant-or-app') token = tokens.merchant;
   else if (credential === 'app') token = tokens.app;
   else if (credential !== 'none') token = tokens.user;
   return routeEvent(route, {
     host: 'bundles.test',
     userAgent: 'bundle-smoke-test',
-    pathValue,
+    pathValue: route?.roles ? (name: string) => (name === 'merchant_id' ? tokensMerchantId : pathValue(name)) : pathValue,
     authorization: token === undefined ? undefined : `token ${token}`,
   });
 }
@@ -143,7 +148,14 @@ beforeAll(async () => {
     issueToken({ subject: 'app', appId: app.app_id }),
     issueToken({ subject: 'user', userId: user.user.user_id, appId: app.app_id, permissions: USER_PERMISSIONS, unlimited: true }),
   ]);
-  const tokens = { user: user.token, merchant: merchant.token, app: appToken, logout };
+  tokensMerchantId = String(merchant.merchant.merchant_id);
+  const tokens = {
+    user: user.token,
+    merchant: merchant.token,
+    owner: await staffToken(app.app_id, merchant.merchant.merchant_id, 'owner'),
+    app: appToken,
+    logout,
+  };
 
   directory = mkdtempSync(join(tmpdir(), 'loyalty-bundles-'));
   // The Node.js 24 runtime provides the AWS SDK v3 (the one external of API_FUNCTION_BUNDLING); nothing else.
