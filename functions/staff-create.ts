@@ -1,3 +1,4 @@
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { apiHandler, requireStaff } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { inviteStaff, staffView } from '#shared/domain/staff/members.ts';
@@ -17,7 +18,14 @@ export const handler = apiHandler(
   async (request) => {
     const actor = requireStaff(request);
     return idempotentCommit(request, staffView, (storeResponse) =>
-      inviteStaff({ merchantId: actor.merchantId, actor, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
+      inviteStaff({
+        merchantId: actor.merchantId,
+        actor,
+        origin: auditContextOf(request).origin,
+        invite: request.body.staff,
+        baseUrl: request.baseUrl,
+        storeResponse,
+      }),
     );
   },
 );

@@ -1,3 +1,4 @@
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { apiHandler, requireStaff } from '#shared/http/handler.ts';
 import { idempotentNoContent } from '#shared/http/idempotency.ts';
 import { STAFF_NOT_FOUND, removeStaffMember } from '#shared/domain/staff/members.ts';
@@ -14,6 +15,6 @@ export const handler = apiHandler(
   },
   async (request) => {
     const actor = requireStaff(request);
-    return idempotentNoContent(request, (storeResponse) => removeStaffMember(actor, request.params.staff_id, storeResponse));
+    return idempotentNoContent(request, (storeResponse) => removeStaffMember(actor, request.params.staff_id, storeResponse, auditContextOf(request).origin));
   },
 );

@@ -1,3 +1,4 @@
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { apiHandler, requireStaff } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import { STAFF_NOT_FOUND, changeStaffMember, staffView } from '#shared/domain/staff/members.ts';
@@ -17,6 +18,8 @@ export const handler = apiHandler(
   },
   async (request) => {
     const actor = requireStaff(request);
-    return idempotentCommit(request, staffView, (storeResponse) => changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse));
+    return idempotentCommit(request, staffView, (storeResponse) =>
+      changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse, auditContextOf(request).origin),
+    );
   },
 );

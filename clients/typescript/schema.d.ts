@@ -2337,6 +2337,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's daily report (management)
+         * @description Per UTC day from `from` to `to` (at most 92 days, both included): sales, tips, refunds, card charges, gift card value added, spent and removed, credit added and spent, new loyalty members, rewards earned, for all locations and per location (`location_id: null`: movements without a location), and the outstanding gift card liability at the end of each day. Kept by the event stream: a change shows once the stream has counted it (seconds).
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["merchant-reports-daily-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/exports/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a merchant's orders as CSV (management)
+         * @description The orders made from `from` to `to` (UTC days, at most 92, both included), oldest first, as CSV (RFC 4180, CRLF lines; a text cell starting with =, +, -, @ is prefixed with ' so a spreadsheet never runs it). At most 10000 rows: a range holding more is 422 `export_too_large`.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["merchant-exports-orders-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/exports/ledger.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a merchant's ledger as CSV (management)
+         * @description The ledger entries made from `from` to `to` (UTC days, at most 92, both included), oldest first, as CSV (RFC 4180, CRLF lines; a text cell starting with =, +, -, @ is prefixed with ' so a spreadsheet never runs it). At most 10000 rows: a range holding more is 422 `export_too_large`.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["merchant-exports-ledger-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/audit_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's audit log
+         * @description `from` (inclusive) and `to` (exclusive): a date or an ISO 8601 time; `action`: one of the vocabulary; `staff_id`: what that staff member did or approved. 50 per page, newest first; every page links the next in `Link`.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["audit-log-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/audit_log.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the merchant's audit log as CSV
+         * @description `from` and `to` are required, at most 92 days apart. Oldest first, at most 500 rows a response: while more follow, `Link: <...>; rel="next"` names the next part. A cell starting with = + - @ is prefixed with ' (no spreadsheet formulas).
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        get: operations["audit-log-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff/me/manager_code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set my own manager code
+         * @description 4 to 8 digits. It then approves refunds, detached refunds, credit grants and gift card value removals as this staff member (the merchant's shared code keeps working). No operation answers it. A code another staff member of the merchant holds is refused (422 taken).
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        put: operations["manager-code-update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v14/locations/{location_id}/image": {
         parameters: {
             query?: never;
@@ -2432,6 +2576,90 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's staff (owner, manager)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["staff-list"];
+        put?: never;
+        /**
+         * Invite a staff member (owner)
+         * @description Creates the staff member and their login without a password, and mails them a link that sets it (valid 3 days, once). An email that signs in already: 422 staff/email/taken. At most 200 staff: 422 too_many. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        post: operations["staff-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I: the calling staff member (any role)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["staff-me-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff/{staff_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a staff member's role or name (owner)
+         * @description A role change revokes the staff member's tokens (they sign in again with the new role). The last owner cannot be demoted: 422 staff/role/last_owner. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        put: operations["staff-update"];
+        post?: never;
+        /**
+         * Remove a staff member (owner)
+         * @description Deletes the staff member and their login and revokes their tokens. The last owner cannot be removed: 422 staff/role/last_owner.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        delete: operations["staff-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2785,6 +3013,39 @@ export interface components {
                 user_id: number;
                 app_id: number;
                 registered_at: components["schemas"]["Timestamp"];
+            };
+        };
+        AuditEntry: {
+            audit_entry: {
+                /** @description Sorts by time: the instant (ISO, UTC, ms) and 12 hex digits */
+                id: string;
+                merchant_id: number;
+                /** @enum {string} */
+                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                actor: {
+                    /** @enum {string} */
+                    kind: "staff" | "shared_login" | "operator";
+                    staff_id: number | null;
+                    role: ("owner" | "manager" | "staff") | null;
+                };
+                object: {
+                    type: string;
+                    id: string;
+                };
+                /** @description The object as it was (before) or became (after), at most 2 KB of JSON, never a secret */
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description The object as it was (before) or became (after), at most 2 KB of JSON, never a secret */
+                after: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description A money action: the staff member whose manager code or own token approved it; null: the merchant's shared code, or none needed */
+                approved_by_staff_id: number | null;
+                created_at: components["schemas"]["Timestamp"];
+                source_ip: string | null;
+                user_agent: string | null;
+                request_id: string | null;
             };
         };
         CampaignBasicV1: {
@@ -3141,6 +3402,86 @@ export interface components {
         CreditCardResponse: {
             credit_card: components["schemas"]["CreditCard"];
         };
+        DailyReport: {
+            daily_report: {
+                from: string;
+                to: string;
+                /** @constant */
+                time_zone: "UTC";
+                location_id: number | null;
+                days: {
+                    date: string;
+                    /** @description Gift card value the merchant's customers held at the end of the day (UTC) */
+                    gift_card_liability_amount: number;
+                    all_locations: {
+                        /** @description A count */
+                        orders_count: number;
+                        /** @description Completed orders' spend (excluding tips), in cents */
+                        sales_amount: number;
+                        /** @description Amount in cents */
+                        tips_amount: number;
+                        /** @description Money orders' refunds gave back: to the card and to the gift card, in cents */
+                        refunds_amount: number;
+                        /** @description Amount in cents */
+                        card_charged_amount: number;
+                        /** @description Gift card value loaded or bought for someone (held for an email included) */
+                        gift_card_value_added_amount: number;
+                        /** @description Gift card value spent on orders */
+                        gift_card_value_spent_amount: number;
+                        /** @description Gift card value removed at a POS, or an unclaimed gift returned to its buyer */
+                        gift_card_value_removed_amount: number;
+                        /** @description Merchant-funded credit earned (rewards), granted, or given by detached refunds */
+                        credit_added_amount: number;
+                        /** @description Merchant-funded credit (rewards) applied to orders */
+                        credit_spent_amount: number;
+                        /** @description Customers whose first order at the merchant this was */
+                        loyalty_members_count: number;
+                        /** @description A count */
+                        rewards_earned_count: number;
+                        /** @description Amount in cents */
+                        rewards_earned_amount: number;
+                        /** @description The ledger sums these figures are made of, by `<account kind>:<movement kind>`, signed as the ledger holds them (docs/money.md) */
+                        ledger: {
+                            [key: string]: number;
+                        };
+                    };
+                    locations: {
+                        /** @description null: movements without a location */
+                        location_id: number | null;
+                        /** @description A count */
+                        orders_count: number;
+                        /** @description Completed orders' spend (excluding tips), in cents */
+                        sales_amount: number;
+                        /** @description Amount in cents */
+                        tips_amount: number;
+                        /** @description Money orders' refunds gave back: to the card and to the gift card, in cents */
+                        refunds_amount: number;
+                        /** @description Amount in cents */
+                        card_charged_amount: number;
+                        /** @description Gift card value loaded or bought for someone (held for an email included) */
+                        gift_card_value_added_amount: number;
+                        /** @description Gift card value spent on orders */
+                        gift_card_value_spent_amount: number;
+                        /** @description Gift card value removed at a POS, or an unclaimed gift returned to its buyer */
+                        gift_card_value_removed_amount: number;
+                        /** @description Merchant-funded credit earned (rewards), granted, or given by detached refunds */
+                        credit_added_amount: number;
+                        /** @description Merchant-funded credit (rewards) applied to orders */
+                        credit_spent_amount: number;
+                        /** @description Customers whose first order at the merchant this was */
+                        loyalty_members_count: number;
+                        /** @description A count */
+                        rewards_earned_count: number;
+                        /** @description Amount in cents */
+                        rewards_earned_amount: number;
+                        /** @description The ledger sums these figures are made of, by `<account kind>:<movement kind>`, signed as the ledger holds them (docs/money.md) */
+                        ledger: {
+                            [key: string]: number;
+                        };
+                    }[];
+                }[];
+            };
+        };
         DeliveryLocation: {
             location: {
                 accepts_tips_in_store: boolean;
@@ -3227,7 +3568,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -4367,6 +4708,25 @@ export interface components {
                 children?: components["schemas"]["SharedInputSchema0"][] | null;
             };
         };
+        StaffMember: {
+            staff: {
+                id: number;
+                merchant_id: number;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "manager" | "staff";
+                /**
+                 * @description `invited` until they set their first password through the mailed link
+                 * @enum {string}
+                 */
+                status: "invited" | "active";
+                /** @description The staff member who invited them; null for a first owner added by the operators */
+                invited_by: number | null;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+            };
+        };
         SuggestedOrders: {
             order: {
                 /** @enum {string} */
@@ -4654,6 +5014,15 @@ export interface components {
             headers: {
                 /** @description Always `Token realm="LevelUp"` (RFC 7235). */
                 "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description A management operation (`x-roles`) called with the merchant's shared login (code `staff_login_required`) or by a staff member whose role it does not list (code `role_not_allowed`): docs/merchant-api.md. */
+        Forbidden: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -8031,6 +8400,7 @@ export interface operations {
                         payment_token_data: string;
                         value_amount?: number | null;
                         uuid?: string | null;
+                        manager_confirmation?: string | null;
                     };
                 };
             };
@@ -8214,6 +8584,7 @@ export interface operations {
                         duration_in_seconds?: number | null;
                         message?: string | null;
                         global?: boolean | null;
+                        manager_confirmation?: string | null;
                     };
                 };
             };
@@ -10036,6 +10407,297 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "merchant-reports-daily-show": {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                location_id?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "merchant-exports-orders-show": {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "merchant-exports-ledger-show": {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "audit-log-list": {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                staff_id?: string;
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "audit-log-export": {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                staff_id?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "manager-code-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    manager_code: {
+                        code: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     "locations-image-show-v14": {
         parameters: {
             query: {
@@ -10236,6 +10898,248 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-list": {
+        parameters: {
+            query?: {
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    staff: {
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-me-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                staff_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    staff: {
+                        name?: string;
+                        /** @enum {string} */
+                        role?: "owner" | "manager" | "staff";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                staff_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

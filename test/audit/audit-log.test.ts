@@ -10,7 +10,8 @@ import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { moneyWorld } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { newStaffId, staffToken } from './staff-tokens.ts';
+import { staffToken } from '../support/staff.ts';
+import { nextId } from '#shared/db/ids.ts';
 
 const api = useTestApi();
 
@@ -19,7 +20,7 @@ async function auditWorld() {
   const world = await moneyWorld();
   const merchantId = world.merchant.merchant.merchant_id;
   const appId = world.app.app_id;
-  const [ownerId, managerId, staffId] = [newStaffId(), newStaffId(), newStaffId()];
+  const [ownerId, managerId, staffId] = await Promise.all([nextId('staff'), nextId('staff'), nextId('staff')]);
   const other = await merchantFixture(appId);
   return {
     ...world,
@@ -30,7 +31,7 @@ async function auditWorld() {
     owner: await staffToken(appId, merchantId, 'owner', ownerId),
     manager: await staffToken(appId, merchantId, 'manager', managerId),
     staff: await staffToken(appId, merchantId, 'staff', staffId),
-    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner', newStaffId()),
+    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
   };
 }
 

@@ -1,10 +1,10 @@
 /**
- * The audit log's hook for staff changes (issue 38: every management change is logged with who, when, before and
- * after). The audit log is built beside this area; until it is merged the hook adds nothing to the change's
- * transaction. Wiring it is one body here: every staff change already passes its record and commits what this returns.
+ * The audit log entries of staff changes (issue 38: every management change is logged with who, when, from where,
+ * before and after), built for the change's own transaction by the audit log's `auditEntry`.
  */
 import type { TransactItem } from '#shared/db/transactions.ts';
 import type { StaffActor } from '#shared/auth/roles.ts';
+import { auditEntry, OPERATOR_AUDIT, type AuditOrigin } from '#shared/domain/audit/audit-log.ts';
 import type { StaffMemberAttributes } from '#shared/domain/staff/entities.ts';
 
 export type StaffChangeAction = 'staff.invited' | 'staff.updated' | 'staff.removed' | 'staff.first_owner_added';
@@ -14,6 +14,8 @@ export interface StaffChangeRecord {
   merchantId: number;
   /** Who made the change; null for the operators' CLI (a merchant's first owner). */
   actor: StaffActor | null;
+  /** Where the request came from; absent for the operators' CLI. */
+  origin?: AuditOrigin;
   staffId: number;
   before: StaffMemberAttributes | null;
   after: StaffMemberAttributes | null;
@@ -21,7 +23,17 @@ export interface StaffChangeRecord {
   at: string;
 }
 
-/** The audit log items of a staff change, for the change's own transaction (none until the audit log is wired). */
-export function recordStaffChange(_change: StaffChangeRecord): TransactItem[] {
-  return [];
+/** The audit log entry of a staff change, for the change's own transaction. A change of role is logged as one. */
+export function recordStaffChange(change: StaffChangeRecord): TransactItem[] {
+  const context = change.actor
+    ? { actor: { kind: 'staff' as const, staffId: change.actor.staffId, role: change.actor.role }, origin: change.origin ?? OPERATOR_AUDIT.origin }
+    : OPERATOR_AUDIT;
+  const action = change.action === 'staff.updated' && change.before?.role !== change.after?.role ? 'staff.role_changed' : change.action;
+  return [
+    auditEntry(
+      context,
+      { merchantId: change.merchantId, action, object: { type: 'staff', id: change.staffId }, before: change.before, after: change.after },
+      new Date(change.at),
+    ),
+  ];
 }

@@ -16,6 +16,8 @@ import { LabelledItems, lostRace, transactWrite, type TransactItem, type Transac
 import { Login, loginIsStaffMembers } from '#shared/domain/identity/entities.ts';
 import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { recordStaffChange, type StaffChangeAction } from '#shared/domain/staff/audit.ts';
+import type { AuditOrigin } from '#shared/domain/audit/audit-log.ts';
+import { managerCodeRemovalItems } from '#shared/domain/audit/manager-codes.ts';
 import {
   MAX_STAFF_PER_MERCHANT,
   StaffMember,
@@ -121,6 +123,7 @@ async function commitChange(
     action: StaffChangeAction;
     merchantId: number;
     actor: StaffActor | null;
+    origin?: AuditOrigin;
     staffId: number;
     before: StaffMemberAttributes | null;
     after: StaffMemberAttributes | null;
@@ -143,6 +146,8 @@ export interface InviteInput {
   merchantId: number;
   /** Who invites; null for the operators' first owner. */
   actor: StaffActor | null;
+  /** Where the invite came from (the audit log); absent for the operators' CLI. */
+  origin?: AuditOrigin;
   invite: StaffInvite;
   /** The API's base URL, for the set-password link of the invite mail. */
   baseUrl: string;
@@ -191,7 +196,7 @@ export async function inviteStaff(input: InviteInput, options: { firstOwner?: bo
   const action = options.firstOwner ? 'staff.first_owner_added' : 'staff.invited';
   await commitChange(
     items,
-    { action, merchantId: input.merchantId, actor: input.actor, staffId, before: null, after: member, at: now },
+    { action, merchantId: input.merchantId, actor: input.actor, origin: input.origin, staffId, before: null, after: member, at: now },
     input.storeResponse?.(member),
     { login: EMAIL_TAKEN, merchant: NO_MERCHANT, roster: options.firstOwner ? OWNER_EXISTS : TOO_MANY_STAFF },
   );
@@ -219,6 +224,7 @@ export async function changeStaffMember(
   staffId: number,
   change: StaffChange,
   storeResponse: (member: StaffMemberAttributes) => TransactItem | undefined,
+  origin?: AuditOrigin,
 ): Promise<StaffMemberAttributes> {
   const current = attributesOf(await getStaffMember(actor.merchantId, staffId));
   const now = isoSeconds();
@@ -234,12 +240,14 @@ export async function changeStaffMember(
     const owners = isOwner(updated.role) - isOwner(current.role);
     if (owners !== 0)
       items.add('roster', StaffRoster.at(actor.merchantId).update({ add: { owner_count: owners } }, owners < 0 ? anotherOwnerRemains : itemExists));
+    // A staff member approves nothing: a code they set as a manager or owner stops approving with the demotion.
+    if (updated.role === 'staff') items.add('manager_code', ...(await managerCodeRemovalItems(actor.merchantId, staffId)));
   }
   await commitChange(
     items,
-    { action: 'staff.updated', merchantId: actor.merchantId, actor, staffId, before: current, after: updated, at: now },
+    { action: 'staff.updated', merchantId: actor.merchantId, actor, origin, staffId, before: current, after: updated, at: now },
     storeResponse(updated),
-    { roster: LAST_OWNER, member: STAFF_CHANGED, login: STAFF_CHANGED },
+    { roster: LAST_OWNER, member: STAFF_CHANGED, login: STAFF_CHANGED, manager_code: STAFF_CHANGED },
   );
   if (roleChanges) await revokeAccountTokens({ subject: 'staff', id: staffId });
   return updated;
@@ -249,7 +257,12 @@ export async function changeStaffMember(
  * Removes a staff member: their item, their login (a pending invite or reset link dies with it) and their place
  * in the roster (an owner only while another remains: 422 `last_owner`), then revokes their tokens.
  */
-export async function removeStaffMember(actor: StaffActor, staffId: number, storeResponse: () => TransactItem | undefined): Promise<void> {
+export async function removeStaffMember(
+  actor: StaffActor,
+  staffId: number,
+  storeResponse: () => TransactItem | undefined,
+  origin?: AuditOrigin,
+): Promise<void> {
   const current = attributesOf(await getStaffMember(actor.merchantId, staffId));
   const now = isoSeconds();
   const items = new LabelledItems();
@@ -262,10 +275,13 @@ export async function removeStaffMember(actor: StaffActor, staffId: number, stor
       current.role === 'owner' ? anotherOwnerRemains : itemExists,
     ),
   );
-  await commitChange(items, { action: 'staff.removed', merchantId: actor.merchantId, actor, staffId, before: current, after: null, at: now }, storeResponse(), {
-    roster: LAST_OWNER,
-    member: STAFF_CHANGED,
-    login: STAFF_CHANGED,
-  });
+  // Their manager code stops approving with them.
+  items.add('manager_code', ...(await managerCodeRemovalItems(actor.merchantId, staffId)));
+  await commitChange(
+    items,
+    { action: 'staff.removed', merchantId: actor.merchantId, actor, origin, staffId, before: current, after: null, at: now },
+    storeResponse(),
+    { roster: LAST_OWNER, member: STAFF_CHANGED, login: STAFF_CHANGED, manager_code: STAFF_CHANGED },
+  );
   await revokeAccountTokens({ subject: 'staff', id: staffId });
 }
