@@ -681,12 +681,14 @@ const TAGS: [string, string][] = [
   ['Loyalty', 'Campaigns, claims, unlocks and rewards'],
   ['Order ahead', 'Menus, order ahead orders and upsells'],
   ['Point of sale', 'What POS integrations read and publish beyond orders: managed locations, location details, contribution targets, remote checks'],
+  ['Merchant management', "The merchant's own management API (docs/merchant-api.md): manager codes, reports, exports and the audit log"],
   ['API description', 'This document and its docs page'],
   [WEBHOOKS_TAG, 'Events POSTed to your webhook endpoints, signed (docs/events.md): one entry per event type'],
 ];
 
 function tagOf(route: Route): string {
   const path = route.path;
+  if (route.roles) return 'Merchant management';
   if (path.startsWith('/v15/access_tokens')) return 'Access tokens';
   if (/^\/v1[45]\/(users|user_addresses|credit_cards|payment_token)/.test(path)) return 'Users';
   if (/^\/v1[45]\/(managed_locations|locations\/\{location_id\}$|contributions|checks)/.test(path)) return 'Point of sale';

@@ -7,11 +7,9 @@ import { transactWrite } from '#shared/db/transactions.ts';
 import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import type { AuditAction } from '#shared/schemas/audit.ts';
 import { useTestApi } from '../support/api.ts';
-import { merchantFixture } from '../support/fixtures.ts';
 import { moneyWorld } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { staffToken } from '../support/staff.ts';
-import { nextId } from '#shared/db/ids.ts';
+import { roleTokens } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -20,19 +18,7 @@ async function auditWorld() {
   const world = await moneyWorld();
   const merchantId = world.merchant.merchant.merchant_id;
   const appId = world.app.app_id;
-  const [ownerId, managerId, staffId] = await Promise.all([nextId('staff'), nextId('staff'), nextId('staff')]);
-  const other = await merchantFixture(appId);
-  return {
-    ...world,
-    merchantId,
-    ownerId,
-    managerId,
-    staffId,
-    owner: await staffToken(appId, merchantId, 'owner', ownerId),
-    manager: await staffToken(appId, merchantId, 'manager', managerId),
-    staff: await staffToken(appId, merchantId, 'staff', staffId),
-    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
-  };
+  return { ...world, merchantId, ...(await roleTokens(appId, merchantId)) };
 }
 
 /** Entries written as a change would write them (one transaction each), `at` their instants. */

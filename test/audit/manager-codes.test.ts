@@ -8,10 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { getOrder } from '#shared/domain/orders/record.ts';
 import { MANAGER_CODE_ORDER_FAILURES } from '#shared/domain/rate-limits.ts';
 import { useTestApi, type ApiCall, type ApiResult } from '../support/api.ts';
-import { merchantFixture } from '../support/fixtures.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { staffToken } from '../support/staff.ts';
-import { nextId } from '#shared/db/ids.ts';
+import { roleTokens } from '../support/staff.ts';
 
 const rawApi = useTestApi();
 /** Every answer of this file, to show that no code ever comes back. */
@@ -31,19 +29,7 @@ async function codeWorld(options: { sharedCode?: string | null } = {}) {
   const world = await orderWorld({ managerConfirmation: options.sharedCode === undefined ? SHARED_CODE : options.sharedCode });
   const merchantId = world.merchant.merchant.merchant_id;
   const appId = world.app.app_id;
-  const [ownerId, managerId, staffId] = await Promise.all([nextId('staff'), nextId('staff'), nextId('staff')]);
-  const other = await merchantFixture(appId);
-  return {
-    ...world,
-    merchantId,
-    ownerId,
-    managerId,
-    staffId,
-    owner: await staffToken(appId, merchantId, 'owner', ownerId),
-    manager: await staffToken(appId, merchantId, 'manager', managerId),
-    staff: await staffToken(appId, merchantId, 'staff', staffId),
-    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
-  };
+  return { ...world, merchantId, ...(await roleTokens(appId, merchantId)) };
 }
 type CodeWorld = Awaited<ReturnType<typeof codeWorld>>;
 

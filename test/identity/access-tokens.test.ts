@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { merchantFixture, useAppFixture } from '../support/fixtures.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
@@ -8,24 +8,17 @@ import { keys } from '#shared/db/keys.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
-let apiKey: string;
-let appId: number;
-
-beforeAll(async () => {
-  const fixture = await appFixture();
-  apiKey = fixture.apiKey;
-  appId = fixture.app.app_id;
-});
+const app = useAppFixture();
 
 async function signUp(email: string, password = 'first password') {
   const response = await api.call('POST', '/v14/users', {
-    body: { api_key: apiKey, user: { email, first_name: 'Ada', last_name: 'Lovelace', password } },
+    body: { api_key: app.apiKey, user: { email, first_name: 'Ada', last_name: 'Lovelace', password } },
   });
   expect(response.status).toBe(200);
   return response.body.user as { id: number };
 }
 
-function logIn(username: string, password: string, key = apiKey) {
+function logIn(username: string, password: string, key = app.apiKey) {
   return api.call('POST', '/v15/access_tokens', {
     body: { access_token: { api_key: key, username, password, device_identifier: 'device-1' } },
   });
@@ -36,30 +29,30 @@ describe('POST /v15/access_tokens', () => {
     const user = await signUp('login-user@example.com');
     const response = await logIn('Login-User@Example.com', 'first password');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: { token: expect.stringMatching(/^[0-9a-f]{64}$/), app_id: appId, user_id: user.id, merchant_id: null } });
+    expect(response.body).toEqual({ access_token: { token: expect.stringMatching(/^[0-9a-f]{64}$/), app_id: app.appId, user_id: user.id, merchant_id: null } });
 
     const token = response.body.access_token.token;
     const me = await api.call('GET', '/v15/users', { token });
     expect(me.status).toBe(200);
-    expect(me.body.user).toMatchObject({ id: user.id, app_id: appId });
+    expect(me.body.user).toMatchObject({ id: user.id, app_id: app.appId });
     // Unlimited: may change the account itself.
     const update = await api.call('PUT', '/v15/users', { token, body: { user: { first_name: 'Augusta' } } });
     expect(update.status).toBe(200);
   });
 
   it('logs a merchant in with a merchant token, its user_id the id of the person who logged in (the C# SDK reads an int)', async () => {
-    const { merchant, username, password } = await merchantFixture(appId);
+    const { merchant, username, password } = await merchantFixture(app.appId);
     const response = await logIn(username, password);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      access_token: { token: expect.any(String), app_id: appId, user_id: expect.any(Number), merchant_id: merchant.merchant_id },
+      access_token: { token: expect.any(String), app_id: app.appId, user_id: expect.any(Number), merchant_id: merchant.merchant_id },
     });
     const personId = response.body.access_token.user_id as number;
     expect(Number.isInteger(personId) && personId > 0 && personId < 2 ** 31).toBe(true);
     // The C# POS SDK's own body on v15, and the same login on v14: the same person each time.
     const sdkBody = clientPayload('csharp_v15_access_tokens__create.json').request_body;
     for (const path of ['/v15/access_tokens', '/v14/access_tokens']) {
-      const again = await api.call('POST', path, { body: { access_token: { ...sdkBody.access_token, api_key: apiKey, username, password } } });
+      const again = await api.call('POST', path, { body: { access_token: { ...sdkBody.access_token, api_key: app.apiKey, username, password } } });
       expect(again.status).toBe(200);
       expect(again.body.access_token).toMatchObject({ user_id: personId, merchant_id: merchant.merchant_id });
     }
@@ -69,7 +62,7 @@ describe('POST /v15/access_tokens', () => {
   });
 
   it('gives a merchant login stored without a person id one on its first login, the same to concurrent logins', async () => {
-    const { merchant, username, password } = await merchantFixture(appId);
+    const { merchant, username, password } = await merchantFixture(app.appId);
     await db().send(new UpdateCommand({ TableName: table(), Key: keys.login(username), UpdateExpression: 'REMOVE user_id' }));
     const logins = await Promise.all([logIn(username, password), logIn(username, password), logIn(username, password)]);
     const ids = logins.map((login) => {
@@ -104,7 +97,7 @@ describe('POST /v15/access_tokens', () => {
   });
 
   it('answers 422 when fields are missing', async () => {
-    const response = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: apiKey } } });
+    const response = await api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey } } });
     expect(response.status).toBe(422);
     expect(response.body.map((entry: { error: { property: string } }) => entry.error.property).sort()).toEqual(['password', 'username']);
     expect(response.body[0].error.object).toBe('access_token');
@@ -143,7 +136,7 @@ describe('POST /v15/access_tokens/downgrades', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      access_token: { token: expect.any(String), app_id: appId, user_id: login.body.access_token.user_id, merchant_id: null },
+      access_token: { token: expect.any(String), app_id: app.appId, user_id: login.body.access_token.user_id, merchant_id: null },
     });
     const limited = response.body.access_token.token;
     expect(limited).not.toBe(token);
@@ -192,13 +185,13 @@ describe('POST /v15/access_tokens/downgrades', () => {
   });
 
   it('downgrades a merchant token', async () => {
-    const { merchant, token } = await merchantFixture(appId);
+    const { merchant, token } = await merchantFixture(app.appId);
     const response = await api.call('POST', '/v15/access_tokens/downgrades', {
       authorization: `token merchant="${token}"`,
       body: { access_token: { permission_keynames: ['manage_gift_cards'] } },
     });
     expect(response.status).toBe(200);
-    expect(response.body.access_token).toMatchObject({ app_id: appId, merchant_id: merchant.merchant_id, user_id: null });
+    expect(response.body.access_token).toMatchObject({ app_id: app.appId, merchant_id: merchant.merchant_id, user_id: null });
   });
 
   it('needs a token', async () => {

@@ -1,19 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { USER_PERMISSIONS } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { appFixture, merchantFixture, useAppFixture, userFixture } from '../support/fixtures.ts';
 import { callWithBody } from '../support/identity.ts';
 
 const api = useTestApi();
-let apiKey: string;
-let appId: number;
-
-beforeAll(async () => {
-  const fixture = await appFixture();
-  apiKey = fixture.apiKey;
-  appId = fixture.app.app_id;
-});
+const app = useAppFixture();
 
 const V14_USER_KEYS = [
   'born_at',
@@ -39,7 +32,7 @@ function errorsOf(body: { error: { object: string; property: string } }[]) {
 describe('POST /v14/users', () => {
   it('creates a user and answers in the v14 shape (no app_id, debit_card_only, phone, user_app_id)', async () => {
     // The LevelUp docs' own example request, but for its 6-character `s3cr3t`: passwords need 8 characters (NIST SP 800-63B).
-    const docsExample = { user: { email: 'ryanp@thelevelup.com', first_name: 'Ryan', last_name: 'Punxsutawney', password: 's3cr3t' }, api_key: apiKey };
+    const docsExample = { user: { email: 'ryanp@thelevelup.com', first_name: 'Ryan', last_name: 'Punxsutawney', password: 's3cr3t' }, api_key: app.apiKey };
     const tooShort = await api.call('POST', '/v14/users', { body: docsExample });
     expect(tooShort.status).toBe(422);
     expect(tooShort.body).toEqual([
@@ -65,7 +58,7 @@ describe('POST /v14/users', () => {
   it('keeps the optional profile fields the iOS SDK sends at sign-up', async () => {
     const response = await api.call('POST', '/v14/users', {
       body: {
-        api_key: apiKey,
+        api_key: app.apiKey,
         user: {
           email: 'ios-signup@example.com',
           first_name: 'I',
@@ -85,7 +78,7 @@ describe('POST /v14/users', () => {
   });
 
   it('answers 422 user/email when the email is taken, whatever its case', async () => {
-    const body = { api_key: apiKey, user: { email: 'taken@example.com', first_name: 'A', last_name: 'B', password: 'password 1' } };
+    const body = { api_key: app.apiKey, user: { email: 'taken@example.com', first_name: 'A', last_name: 'B', password: 'password 1' } };
     expect((await api.call('POST', '/v14/users', { body })).status).toBe(200);
     const again = await api.call('POST', '/v14/users', { body: { ...body, user: { ...body.user, email: 'Taken@Example.com' } } });
     expect(again.status).toBe(422);
@@ -93,7 +86,7 @@ describe('POST /v14/users', () => {
   });
 
   it('answers 422 naming every missing field', async () => {
-    const response = await api.call('POST', '/v14/users', { body: { api_key: apiKey, user: {} } });
+    const response = await api.call('POST', '/v14/users', { body: { api_key: app.apiKey, user: {} } });
     expect(response.status).toBe(422);
     expect(errorsOf(response.body)).toEqual(['user/email', 'user/first_name', 'user/last_name', 'user/password']);
     expect(response.body[0].error.message).toBe("Email can't be blank");
@@ -106,7 +99,7 @@ describe('POST /v14/users', () => {
 
   it('answers 422 for a malformed email and a short password', async () => {
     const response = await api.call('POST', '/v14/users', {
-      body: { api_key: apiKey, user: { email: 'not-an-email', first_name: 'A', last_name: 'B', password: '12345' } },
+      body: { api_key: app.apiKey, user: { email: 'not-an-email', first_name: 'A', last_name: 'B', password: '12345' } },
     });
     expect(response.status).toBe(422);
     expect(response.body).toEqual([
@@ -126,12 +119,12 @@ describe('POST /v14/users', () => {
 
 describe('GET /v15/users', () => {
   it('answers the current user in the v15 shape; a GET with {} and a JSON content type works', async () => {
-    const { user, token, email } = await userFixture(appId);
+    const { user, token, email } = await userFixture(app.appId);
     const raw = await callWithBody(api.baseUrl, 'GET', '/v15/users', { Authorization: `token ${token}` }, '{}');
     expect(raw.status).toBe(200);
     expect(JSON.parse(raw.text).user).toMatchObject({
       id: user.user_id,
-      app_id: appId,
+      app_id: app.appId,
       user_app_id: user.user_id,
       debit_card_only: false,
       phone: null,
@@ -164,7 +157,7 @@ describe('PUT /v15/users', () => {
   }
 
   it('changes each field', async () => {
-    const { token } = await userFixture(appId);
+    const { token } = await userFixture(app.appId);
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ first_name: 'Grace' }, { first_name: 'Grace' }],
       [{ last_name: 'Hopper' }, { last_name: 'Hopper' }],
@@ -200,7 +193,7 @@ describe('PUT /v15/users', () => {
   });
 
   it('validates gender, custom_gender and born_at', async () => {
-    const { token } = await userFixture(appId);
+    const { token } = await userFixture(app.appId);
     const invalid: [Record<string, unknown>, string][] = [
       [{ gender: 'robot' }, 'user/gender'],
       [{ gender: 'male', custom_gender: 'x' }, 'user/custom_gender'],
@@ -228,7 +221,7 @@ describe('PUT /v15/users', () => {
   });
 
   it('custom_gender may follow an earlier gender custom; choosing another gender clears it', async () => {
-    const { token } = await userFixture(appId);
+    const { token } = await userFixture(app.appId);
     expect((await update(token, { gender: 'custom' })).status).toBe(200);
     expect((await update(token, { custom_gender: 'nonbinary' })).body.user).toMatchObject({ gender: 'custom', custom_gender: 'nonbinary' });
     expect((await update(token, { gender: 'female' })).body.user).toMatchObject({ gender: 'female', custom_gender: null });
@@ -236,7 +229,7 @@ describe('PUT /v15/users', () => {
 
   it('scopes custom_attributes by the token’s app; null removes a key; at most 50 keys per app', async () => {
     const otherApp = await appFixture();
-    const { user, token } = await userFixture(appId);
+    const { user, token } = await userFixture(app.appId);
     const otherToken = await issueToken({ subject: 'user', userId: user.user_id, appId: otherApp.app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
 
     expect((await update(token, { custom_attributes: { tier: 'gold', color: 'blue' } })).body.user.custom_attributes).toEqual({ tier: 'gold', color: 'blue' });
@@ -257,15 +250,15 @@ describe('PUT /v15/users', () => {
   });
 
   it('answers 422 when the new email belongs to someone else', async () => {
-    const { token } = await userFixture(appId);
-    const { email } = await userFixture(appId);
+    const { token } = await userFixture(app.appId);
+    const { email } = await userFixture(app.appId);
     const response = await update(token, { email });
     expect(response.status).toBe(422);
     expect(response.body).toEqual([{ error: { object: 'user', property: 'email', message: 'Email already associated with another app', code: 'taken' } }]);
   });
 
   it('answers 401 with an error array for a downgraded token', async () => {
-    const { token } = await userFixture(appId, { unlimited: false });
+    const { token } = await userFixture(app.appId, { unlimited: false });
     const response = await update(token, { first_name: 'Nope' });
     expect(response.status).toBe(401);
     expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'user', property: 'base' }) }]);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import { createApp } from '#shared/domain/identity/apps.ts';
 import { createMerchant } from '#shared/domain/merchants/merchants.ts';
 import { createUser } from '#shared/domain/identity/users.ts';
@@ -9,6 +10,17 @@ import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, type Permission } from '#shared
  * Test data made through the domain library (the same calls the admin CLI and demo seed use).
  * Call after startTestApi(), which points the library at the test's table.
  */
+/** One app for the whole test file (made in beforeAll): read its `apiKey` and `appId` inside the tests. */
+export function useAppFixture(): { apiKey: string; appId: number } {
+  const app = { apiKey: '', appId: 0 };
+  beforeAll(async () => {
+    const fixture = await appFixture();
+    app.apiKey = fixture.apiKey;
+    app.appId = fixture.app.app_id;
+  });
+  return app;
+}
+
 export async function appFixture(options: { global?: boolean; merchantIds?: number[]; callbackUrl?: string } = {}) {
   return createApp({
     name: `App ${randomUUID().slice(0, 8)}`,

@@ -7,6 +7,7 @@ import { nextId } from '#shared/db/ids.ts';
 import { Login, passwordFields } from '#shared/domain/identity/entities.ts';
 import { inviteStaff } from '#shared/domain/staff/members.ts';
 import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
+import { merchantFixture } from './fixtures.ts';
 
 /**
  * A staff member's merchant token of `merchantId` with `role`, issued directly (as the login issues it):
@@ -35,4 +36,19 @@ export async function staffFixture(appId: number, merchantId: number, role: Staf
   }
   const token = await staffToken(appId, merchantId, role, member.staff_id);
   return { member, email, token, staffId: member.staff_id };
+}
+
+/** One staff token per role at `merchantId` (with their staff ids), and an owner's token of another merchant. */
+export async function roleTokens(appId: number, merchantId: number) {
+  const [ownerId, managerId, staffId] = await Promise.all([nextId('staff'), nextId('staff'), nextId('staff')]);
+  const other = await merchantFixture(appId);
+  return {
+    ownerId,
+    managerId,
+    staffId,
+    owner: await staffToken(appId, merchantId, 'owner', ownerId),
+    manager: await staffToken(appId, merchantId, 'manager', managerId),
+    staff: await staffToken(appId, merchantId, 'staff', staffId),
+    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
+  };
 }

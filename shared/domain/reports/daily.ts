@@ -4,6 +4,8 @@
  * Queries), never by scanning what they count. The named figures are fixed sums of the stored ledger sums, so they
  * are the ledger's own figures; the stored sums are answered too (`ledger`), for reconciliation.
  */
+import type * as z from '#shared/schemas/zod.ts';
+import type { dailyReportResponse } from '#shared/schemas/responses/reports.ts';
 import { table } from '#shared/db/client.ts';
 import { keys, padId } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/reads.ts';
@@ -38,40 +40,10 @@ const LEDGER_FIGURES: Record<string, readonly (readonly [string, 1 | -1])[]> = {
 
 const COUNTED_FIGURES = ['orders_count', 'sales_amount', 'tips_amount', 'loyalty_members_count', 'rewards_earned_count', 'rewards_earned_amount'] as const;
 
-export interface ReportFigures {
-  orders_count: number;
-  sales_amount: number;
-  tips_amount: number;
-  refunds_amount: number;
-  card_charged_amount: number;
-  gift_card_value_added_amount: number;
-  gift_card_value_spent_amount: number;
-  gift_card_value_removed_amount: number;
-  credit_added_amount: number;
-  credit_spent_amount: number;
-  loyalty_members_count: number;
-  rewards_earned_count: number;
-  rewards_earned_amount: number;
-  /** The stored ledger sums by `<account kind>:<movement kind>` (signed cents, as the ledger holds them). */
-  ledger: Record<string, number>;
-}
-
-export interface ReportDayAnswer {
-  date: string;
-  /** What the merchant's customers held in gift card value at the end of the day (UTC), in cents. */
-  gift_card_liability_amount: number;
-  all_locations: ReportFigures;
-  /** The day's rows per location with activity; `location_id: null` is the "no location" row. */
-  locations: (ReportFigures & { location_id: number | null })[];
-}
-
-export interface DailyReport {
-  from: string;
-  to: string;
-  time_zone: 'UTC';
-  location_id: number | null;
-  days: ReportDayAnswer[];
-}
+/** The answer's types are the response schema's (shared/schemas/responses/reports.ts): one definition of the figures. */
+export type DailyReport = z.output<typeof dailyReportResponse>['daily_report'];
+export type ReportDayAnswer = DailyReport['days'][number];
+export type ReportFigures = ReportDayAnswer['all_locations'];
 
 function figuresOf(row: Figures | undefined): ReportFigures {
   const ledger: Record<string, number> = {};
