@@ -13,7 +13,6 @@
  * and no response, response header or structured log line carried a password or a token other than
  * the one a token-issuing response hands out.
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The structured request log is part of what must not leak: log at info in this file (the suite runs
@@ -24,8 +23,7 @@ vi.hoisted(() => {
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
-import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
-import { MERCHANT_PERMISSIONS, routeKey, routes } from '#shared/routes.ts';
+import { routeKey, routes } from '#shared/routes.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { staffFixture } from '../support/staff.ts';
@@ -112,31 +110,7 @@ const managementPath = (w: TenantWorld, tail: string) => {
   return `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}?from=${today}&to=${today}`;
 };
 
-/** An owner's staff token of merchant 1, issued as the staff login issues it. */
-async function ownerStaffToken(w: TenantWorld): Promise<string> {
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId: w.merchant1.merchant.merchant_id,
-    appId: w.app.app_id,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: randomInt(1, 2 ** 31), role: 'owner' },
-  });
-  return issued!.token;
-}
 const merchantPath = (w: TenantWorld) => w.userA.token;
-
-/** A staff member's token of merchant 1 (management routes take no shared login): issued as the login issues it. */
-async function merchant1Owner(w: TenantWorld): Promise<string> {
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId: w.merchant1.merchant.merchant_id,
-    appId: w.app.app_id,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: 900_000_001, role: 'owner' },
-  });
-  w.secrets.push(issued!.token);
-  return issued!.token;
-}
 
 /** Merchant 2's owner on merchant 1's staff routes: 401, as every merchant route answers another merchant's token. */
 const NOT_THIS_MERCHANT: Expected = {
@@ -203,7 +177,7 @@ const CASES: IsolationCase[] = [
     expected: NOT_THIS_MERCHANT,
     otherKind: merchantPath,
     ownerSees: async (w) => {
-      const listed = await call('GET', `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log`, { token: await merchant1Owner(w) });
+      const listed = await call('GET', `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log`, { token: staff.owner1.token });
       expect([200, 204], listed.text).toContain(listed.status);
     },
   },
@@ -215,7 +189,7 @@ const CASES: IsolationCase[] = [
     otherKind: merchantPath,
     ownerSees: async (w) => {
       const path = `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log.csv?from=2026-01-01&to=2026-02-01`;
-      const exported = await call('GET', path, { token: await merchant1Owner(w) });
+      const exported = await call('GET', path, { token: staff.owner1.token });
       expect(exported.status, exported.text).toBe(200);
     },
   },
@@ -566,7 +540,7 @@ const CASES: IsolationCase[] = [
       body: notAuthorizedFor('access_token', 'merchant_token', 'The access token is not a merchant token for this merchant.', 'not_authorized'),
     },
     otherKind: merchantPath,
-    ownerSees: async (w) => expectListed(managementPath(w, tail!), await ownerStaffToken(w), shown!),
+    ownerSees: async (w) => expectListed(managementPath(w, tail!), staff.owner1.token, shown!),
   })),
   {
     route: 'GET /v15/checks/{uuid}',
