@@ -244,6 +244,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'set-tip-preference': () => import('./admin/merchants.ts').then((module) => module.setTipPreferenceCommand),
   'link-location-menus': () => import('./admin/merchants.ts').then((module) => module.linkLocationMenusCommand),
   'gifts-return-unclaimed': () => import('./admin/money.ts').then((module) => module.giftsReturnUnclaimedCommand),
+  'staff-add-owner': () => import('./admin/staff.ts').then((module) => module.staffAddOwnerCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

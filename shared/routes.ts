@@ -719,6 +719,20 @@ export const routes: readonly Route[] = [
     readsImages: true,
   },
 
+  // Management API: a merchant's staff and their roles (docs/merchant-api.md "Staff"); the invite mail goes through the outbox
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/staff', handler: 'staff-list', credential: 'merchant', roles: ['owner', 'manager'], table: 'read' },
+  { method: 'POST', path: '/v15/merchants/{merchant_id}/staff', handler: 'staff-create', credential: 'merchant', roles: ['owner'], table: 'write' },
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/staff/me', handler: 'staff-me-show', credential: 'merchant', roles: STAFF_ROLES, table: 'read' },
+  { method: 'PUT', path: '/v15/merchants/{merchant_id}/staff/{staff_id}', handler: 'staff-update', credential: 'merchant', roles: ['owner'], table: 'write' },
+  {
+    method: 'DELETE',
+    path: '/v15/merchants/{merchant_id}/staff/{staff_id}',
+    handler: 'staff-delete',
+    credential: 'merchant',
+    roles: ['owner'],
+    table: 'write',
+  },
+
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },
   { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },

@@ -1101,6 +1101,93 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       });
     },
   },
+  {
+    id: 'staff-list',
+    title: "List a merchant's staff (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/staff',
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's staff partition (a page of at most 50)" },
+    async prepare({ world }) {
+      const [merchant] = await benchStaffMerchants(world, 1, 20);
+      return () => ({ method: 'GET', path: `/v15/merchants/${merchant!.merchantId}/staff`, headers: auth(merchant!.ownerToken) });
+    },
+  },
+  {
+    id: 'staff-me-show',
+    title: 'Who am I (management API)',
+    route: 'GET /v15/merchants/{merchant_id}/staff/me',
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the staff member (one GetItem)' },
+    async prepare({ world }) {
+      const [merchant] = await benchStaffMerchants(world, 1, 0);
+      return () => ({ method: 'GET', path: `/v15/merchants/${merchant!.merchantId}/staff/me`, headers: auth(merchant!.ownerToken) });
+    },
+  },
+  {
+    id: 'staff-create',
+    title: 'Invite a staff member (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/staff',
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale: 'token check + the staff id and the person id (two counters, in parallel) + one transaction: login, member, roster, invite mail',
+    },
+    async prepare({ world, runId, count }) {
+      const merchants = await benchStaffMerchants(world, Math.ceil(count / BENCH_STAFF_PER_MERCHANT), 0);
+      let next = 0;
+      return () => {
+        const index = next++;
+        const merchant = merchants[Math.floor(index / BENCH_STAFF_PER_MERCHANT)]!;
+        return {
+          method: 'POST',
+          path: `/v15/merchants/${merchant.merchantId}/staff`,
+          headers: auth(merchant.ownerToken),
+          body: { staff: { email: `bench-${runId}-${index}@example.com`, name: `Bench ${index}`, role: 'staff' } },
+        };
+      };
+    },
+  },
+  {
+    id: 'staff-update',
+    title: 'Rename a staff member (management API)',
+    route: 'PUT /v15/merchants/{merchant_id}/staff/{staff_id}',
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: 'token check + the staff member + one transaction (a name change revokes nothing; a role change adds the revocation: a Query and a delete)',
+    },
+    async prepare({ world }) {
+      const [merchant] = await benchStaffMerchants(world, 1, 1);
+      let next = 0;
+      return () => ({
+        method: 'PUT',
+        path: `/v15/merchants/${merchant!.merchantId}/staff/${merchant!.staffIds[0]}`,
+        headers: auth(merchant!.ownerToken),
+        body: { staff: { name: `Renamed ${next++}` } },
+      });
+    },
+  },
+  {
+    id: 'staff-delete',
+    title: 'Remove a staff member (management API)',
+    route: 'DELETE /v15/merchants/{merchant_id}/staff/{staff_id}',
+    consumable: true,
+    expectedStatuses: [204],
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale: 'token check + the staff member + one transaction (member, login, roster) + the Query of their tokens to revoke (none here)',
+    },
+    async prepare({ world, count }) {
+      const merchants = await benchStaffMerchants(world, Math.ceil(count / BENCH_STAFF_PER_MERCHANT), BENCH_STAFF_PER_MERCHANT);
+      const members = merchants.flatMap((merchant) => merchant.staffIds.map((staffId) => ({ staffId, merchant })));
+      let next = 0;
+      return () => {
+        const member = members[next++];
+        if (!member) throw new Error('ran out of staff members to remove');
+        return { method: 'DELETE', path: `/v15/merchants/${member.merchant.merchantId}/staff/${member.staffId}`, headers: auth(member.merchant.ownerToken) };
+      };
+    },
+  },
 ];
 
 export const scenarios: Scenario[] = SCENARIO_ROWS.map(scenarioFrom);
@@ -1124,6 +1211,34 @@ async function allEventIds(api: Api, token: string): Promise<string[]> {
 async function appToken(appId: number): Promise<string> {
   const { issueToken } = await import('#shared/auth/tokens.ts');
   return issueToken({ subject: 'app', appId });
+}
+
+/** Staff one bench merchant takes (under MAX_STAFF_PER_MERCHANT with its owner). */
+const BENCH_STAFF_PER_MERCHANT = 150;
+
+/** `count` fresh merchants, each with an owner (and their token) and `staff` more staff members, through the domain library. */
+async function benchStaffMerchants(world: World, count: number, staff: number): Promise<{ merchantId: number; ownerToken: string; staffIds: number[] }[]> {
+  const { createMerchant } = await import('#shared/domain/merchants/merchants.ts');
+  const { addFirstOwner, inviteStaff } = await import('#shared/domain/staff/members.ts');
+  const { issueToken } = await import('#shared/auth/tokens.ts');
+  const { MERCHANT_PERMISSIONS } = await import('#shared/routes.ts');
+  return createMany(count, 4, async (index) => {
+    const tag = randomBytes(6).toString('hex');
+    const { merchant_id: merchantId } = await createMerchant({ name: `Bench staff ${index}`, username: `bench-staff-${tag}`, password: BENCH_PASSWORD });
+    const baseUrl = 'http://127.0.0.1';
+    const owner = await addFirstOwner({ merchantId, email: `bench-owner-${tag}@example.com`, name: 'Bench owner', baseUrl });
+    const ownerToken = await issueToken({
+      subject: 'merchant',
+      merchantId,
+      appId: world.appId,
+      permissions: MERCHANT_PERMISSIONS,
+      staff: { staffId: owner.staff_id, role: 'owner' },
+    });
+    const members = await createMany(staff, 4, (member) =>
+      inviteStaff({ merchantId, actor: null, invite: { email: `bench-staff-${tag}-${member}@example.com`, name: `Bench ${member}`, role: 'staff' }, baseUrl }),
+    );
+    return { merchantId, ownerToken, staffIds: members.map((member) => member.staff_id) };
+  });
 }
 
 /** `count` fresh apps with their own tokens: each app an audience of its own (at most 10 endpoints each). */

@@ -2581,6 +2581,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's staff (owner, manager)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["staff-list"];
+        put?: never;
+        /**
+         * Invite a staff member (owner)
+         * @description Creates the staff member and their login without a password, and mails them a link that sets it (valid 3 days, once). An email that signs in already: 422 staff/email/taken. At most 200 staff: 422 too_many. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        post: operations["staff-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I: the calling staff member (any role)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["staff-me-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/staff/{staff_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a staff member's role or name (owner)
+         * @description A role change revokes the staff member's tokens (they sign in again with the new role). The last owner cannot be demoted: 422 staff/role/last_owner. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        put: operations["staff-update"];
+        post?: never;
+        /**
+         * Remove a staff member (owner)
+         * @description Deletes the staff member and their login and revokes their tokens. The last owner cannot be removed: 422 staff/role/last_owner.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        delete: operations["staff-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2937,7 +3021,7 @@ export interface components {
                 id: string;
                 merchant_id: number;
                 /** @enum {string} */
-                action: "staff.invited" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 actor: {
                     /** @enum {string} */
                     kind: "staff" | "shared_login" | "operator";
@@ -3484,7 +3568,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -4624,6 +4708,25 @@ export interface components {
                 children?: components["schemas"]["SharedInputSchema0"][] | null;
             };
         };
+        StaffMember: {
+            staff: {
+                id: number;
+                merchant_id: number;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "manager" | "staff";
+                /**
+                 * @description `invited` until they set their first password through the mailed link
+                 * @enum {string}
+                 */
+                status: "invited" | "active";
+                /** @description The staff member who invited them; null for a first owner added by the operators */
+                invited_by: number | null;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+            };
+        };
         SuggestedOrders: {
             order: {
                 /** @enum {string} */
@@ -4917,7 +5020,7 @@ export interface components {
                 "application/json": components["schemas"]["Errors"];
             };
         };
-        /** @description A management route (`x-roles`) called with the merchant's shared login (code `staff_login_required`) or by a staff member whose role it does not list (code `role_not_allowed`). */
+        /** @description A management operation (`x-roles`) called with the merchant's shared login (code `staff_login_required`) or by a staff member whose role it does not list (code `role_not_allowed`): docs/merchant-api.md. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -10442,7 +10545,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                action?: "staff.invited" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 page?: string;
                 cursor?: string;
@@ -10499,7 +10602,7 @@ export interface operations {
             query: {
                 from: string;
                 to: string;
-                action?: "staff.invited" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 cursor?: string;
             };
@@ -10795,6 +10898,248 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-list": {
+        parameters: {
+            query?: {
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    staff: {
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-me-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                staff_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    staff: {
+                        name?: string;
+                        /** @enum {string} */
+                        role?: "owner" | "manager" | "staff";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "staff-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                staff_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -18,7 +18,7 @@ export const ID_SHARDS = 16;
  *   grows with the platform. Their ids are unique but do not follow creation order; the lists of them order by
  *   creation time (`created_at_ms`), never by id.
  * - 1: catalogue kinds that operators and merchants create (apps, merchants, locations, campaigns,
- *   menus, upsells, contribution targets), a few per day, whose id order is a contract: a stored
+ *   menus, upsells, contribution targets, staff members), a few per day, whose id order is a contract: a stored
  *   locations Link resumes "after this id" and sees every newer location (docs/locations.md), the
  *   spend campaign a user sees is the merchant's oldest (lowest id). One counter item keeps ids in
  *   creation order, with a ceiling of 1,000 creates per second per kind that no catalogue approaches.
@@ -41,6 +41,7 @@ const COUNTER_SHARDS = {
   menu: 1,
   upsell: 1,
   contribution_target: 1,
+  staff: 1,
 } as const satisfies Record<string, number>;
 
 export type IdKind = keyof typeof COUNTER_SHARDS;

@@ -50,6 +50,8 @@ const LOCATION_CHANGES = 'LOCATION_CHANGES';
 const locationChangeSortKey = (updatedAt: string, locationId: number) => `${updatedAt}#${padId(locationId)}`;
 const merchantLocationsPartition = (merchantId: number) => `MERCHANT#${merchantId}#LOCATIONS`;
 const merchantCampaignsPartition = (merchantId: number) => `MERCHANT#${merchantId}#CAMPAIGNS`;
+const STAFF_SORT = 'STAFF#';
+const merchantStaffPartition = (merchantId: number) => `MERCHANT#${merchantId}#STAFF`;
 const userOrdersPartition = (userId: number) => `USER#${userId}#ORDERS`;
 const locationOrdersPartition = (locationId: number) => `LOCATION#${locationId}#ORDERS`;
 
@@ -255,6 +257,16 @@ export const keys = {
   orderLoyaltyEffects: (orderUuid: string): Key => ({ pk: `LOYALTYORDER#${orderUuid}`, sk: 'EFFECTS' }),
 
   // App surface (interstitials, feedback, support tickets, images) — see docs/data-model.md "App surface"
+  // Staff (docs/merchant-api.md, docs/data-model.md "Staff"): a merchant's staff members and their roster, one partition per merchant.
+  /** A staff member of a merchant (their login is the email's `login` item, pointing back by staff_id). */
+  staffMember: (merchantId: number, staffId: number): Key => ({ pk: merchantStaffPartition(merchantId), sk: `${STAFF_SORT}${padId(staffId)}` }),
+  /** A merchant's staff counts (members, owners): the guards of the staff limit and of the last owner. */
+  staffRoster: (merchantId: number): Key => ({ pk: merchantStaffPartition(merchantId), sk: 'ROSTER' }),
+  /** The partition of a merchant's staff members (a Query by sort-key prefix lists them by id; the roster sorts apart). */
+  merchantStaff: (merchantId: number) => ({ pk: merchantStaffPartition(merchantId), skPrefix: STAFF_SORT }),
+  /** Whether a value (a paging cursor) can be a staff member's sort key. */
+  isStaffSortKey: (value: string): boolean => /^STAFF#\d{12}$/.test(value),
+
   /** The screen a merchant shows after an order (A6): one per merchant. */
   merchantInterstitial: (merchantId: number): Key => ({ pk: `MERCHANT#${merchantId}`, sk: 'INTERSTITIAL' }),
   /** A user's answer to a feedback interstitial (A7): one per order, the latest answer kept. */

@@ -32,7 +32,7 @@ export interface OutboxMail {
  * it when it sends it (shared/domain/notifications/mail-outbox.ts), for a registered user only. `inputs` are what the
  * composer needs besides the address (never a secret: a secret it mails is made when it is composed).
  */
-export const MAIL_COMPOSERS = ['password-reset', 'permissions-request'] as const;
+export const MAIL_COMPOSERS = ['password-reset', 'permissions-request', 'staff-invite'] as const;
 export type MailComposer = (typeof MAIL_COMPOSERS)[number];
 
 export interface ComposedMail {

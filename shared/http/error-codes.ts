@@ -55,7 +55,7 @@ export const ERROR_CODES = {
   },
   too_many: {
     statuses: [422],
-    when: 'A list or collection is at its limit: saved addresses, webhook endpoints, gift cards paused together, custom attribute keys.',
+    when: "A list or collection is at its limit: saved addresses, webhook endpoints, gift cards paused together, custom attribute keys, a merchant's staff.",
     action: 'Remove one (or send fewer) before adding more.',
   },
   out_of_range: { statuses: [422], when: 'A preload value outside the allowed range.', action: 'Choose a value within the range the message names.' },
@@ -140,7 +140,11 @@ export const ERROR_CODES = {
     action: 'Send a non-empty list of valid keynames.',
   },
   invalid_token: { statuses: [422], when: 'A password reset link is invalid, used or expired.', action: 'Ask for a new password reset.' },
-  taken: { statuses: [422], when: 'The email address already belongs to another user.', action: 'Log in with that account, or use another email address.' },
+  taken: {
+    statuses: [422],
+    when: "The email address already signs in to an account (a user's, a staff member's or a merchant's login); a first owner for a merchant that has one.",
+    action: 'Log in with that account, or use another email address.',
+  },
   pending_exists: { statuses: [422], when: 'This email already has a pending permissions request.', action: 'Wait for the user to answer it.' },
   already_answered: {
     statuses: [422],
@@ -167,6 +171,16 @@ export const ERROR_CODES = {
     statuses: [422],
     when: 'The resource changed while this change was made (a user, a reward pause, a legacy card migration).',
     action: 'Read the resource again and retry.',
+  },
+  staff_changed: {
+    statuses: [409],
+    when: 'The staff member was changed or removed by another request while this change was made.',
+    action: RETRY_SHORTLY,
+  },
+  last_owner: {
+    statuses: [422],
+    when: 'A change that would leave the merchant without an owner: removing or demoting its last owner.',
+    action: 'Make another staff member an owner first.',
   },
   in_use: { statuses: [422], when: 'The reward is being used by an order right now.', action: 'Try again in a moment.' },
   mismatch: {

@@ -28,6 +28,8 @@ export function idempotencyScope(credentials: KeyedRequest['credentials']): stri
 export function idempotencyCaller(credentials: KeyedRequest['credentials']): string {
   const principals = [
     credentials.merchant && `merchant:${credentials.merchant.merchantId}`,
+    // Staff members of one merchant share its scope: one's key never replays another's answer.
+    credentials.merchant?.staff && `staff:${credentials.merchant.staff.staffId}`,
     credentials.user && `user:${credentials.user.userId}`,
     credentials.app && `app:${credentials.app.appId}`,
   ];

@@ -81,10 +81,17 @@ const STANDARD_ERRORS: Record<number, ErrorResponseComponent> = {
   403: {
     name: 'Forbidden',
     description:
-      "A management route (`x-roles`) called with the merchant's shared login (code `staff_login_required`) or by a staff member whose role it does not list (code `role_not_allowed`).",
+      "A management operation (`x-roles`) called with the merchant's shared login (code `staff_login_required`) or by a staff member whose role it does not list (code `role_not_allowed`): docs/merchant-api.md.",
     examples: {
+      staff_login_required: errorExample(
+        "The merchant's shared login",
+        'access_token',
+        'role',
+        "The merchant's shared login cannot use the management API; sign in as a staff member (docs/merchant-api.md).",
+        'staff_login_required',
+      ),
       role_not_allowed: errorExample(
-        'A role the route does not list',
+        'A role the operation does not list',
         'access_token',
         'role',
         'This operation needs the owner role; this staff member is a manager.',
@@ -306,7 +313,7 @@ function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
   // An optional app token that is not one is ignored, never refused (shared/http/admission.ts): no 401 to document,
   // which the mobile SDKs would read as 'log in again' (issue 34.9).
   if (route.credential !== 'none' && route.credential !== 'app-optional') statuses.push(401);
-  // A management route refuses the shared login and the roles it does not list before the handler (shared/http/admission.ts).
+  // A management route refuses the shared login and a role it does not list (shared/http/admission.ts `admitStaff`).
   if (route.roles) statuses.push(403);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
   if (spec.body || spec.query) statuses.push(422);

@@ -85,6 +85,7 @@ import {
   userWithAccessToken,
 } from '#shared/schemas/responses/users.ts';
 import { csvExport, dailyReportResponse } from '#shared/schemas/responses/reports.ts';
+import { staffMemberList, staffMemberResponse } from '#shared/schemas/responses/staff.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
@@ -222,6 +223,11 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'registration-show': { 200: registration, 429: apiErrors },
   'rewards-pause': { 200: rewardResponse },
   'rewards-unpause': { 200: rewardResponse },
+  'staff-create': { 200: staffMemberResponse, 409: apiErrors },
+  'staff-delete': { 204: null, 409: apiErrors, 422: apiErrors },
+  'staff-list': { 200: staffMemberList, 204: null },
+  'staff-me-show': { 200: staffMemberResponse },
+  'staff-update': { 200: staffMemberResponse, 409: apiErrors },
   'tickets-create': { 200: ticketResponse },
   'upsells-create': { 200: upsellSuggestionResponse, 204: null },
   'user-addresses-create': { 200: userAddressResponse },

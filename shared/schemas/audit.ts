@@ -11,6 +11,8 @@ export { merchantParams as auditLogParams };
  */
 export const AUDIT_ACTIONS = [
   'staff.invited',
+  'staff.first_owner_added',
+  'staff.updated',
   'staff.role_changed',
   'staff.removed',
   'staff.manager_code_set',

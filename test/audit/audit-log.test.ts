@@ -9,7 +9,7 @@ import type { AuditAction } from '#shared/schemas/audit.ts';
 import { useTestApi } from '../support/api.ts';
 import { moneyWorld } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { roleTokens } from './staff-tokens.ts';
+import { roleTokens } from '../support/staff.ts';
 
 const api = useTestApi();
 

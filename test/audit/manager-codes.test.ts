@@ -9,7 +9,7 @@ import { getOrder } from '#shared/domain/orders/record.ts';
 import { MANAGER_CODE_ORDER_FAILURES } from '#shared/domain/rate-limits.ts';
 import { useTestApi, type ApiCall, type ApiResult } from '../support/api.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { roleTokens } from './staff-tokens.ts';
+import { roleTokens } from '../support/staff.ts';
 
 const rawApi = useTestApi();
 /** Every answer of this file, to show that no code ever comes back. */

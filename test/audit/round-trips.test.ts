@@ -2,7 +2,7 @@ import '../money/round-trips.env.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { moneyWorld } from '../support/money.ts';
-import { newStaffId, staffToken } from './staff-tokens.ts';
+import { staffToken } from '../support/staff.ts';
 
 /**
  * DynamoDB round trips per request of the audit log and manager code routes (X-DynamoDB-Round-Trips, a count, not a
@@ -19,8 +19,8 @@ describe('round trips per request (audit log, manager codes)', () => {
   it('list 2, export 2, setting a code 3 (token, one BatchGetItem, one transaction)', async () => {
     const world = await moneyWorld();
     const merchantId = world.merchant.merchant.merchant_id;
-    const owner = await staffToken(world.app.app_id, merchantId, 'owner', newStaffId());
-    const manager = await staffToken(world.app.app_id, merchantId, 'manager', newStaffId());
+    const owner = await staffToken(world.app.app_id, merchantId, 'owner');
+    const manager = await staffToken(world.app.app_id, merchantId, 'manager');
     const set = await api.call('PUT', `/v15/merchants/${merchantId}/staff/me/manager_code`, { token: manager, body: { manager_code: { code: '48151623' } } });
     expect(set.status, set.text).toBe(204);
     expect(roundTrips(set)).toBe(3);

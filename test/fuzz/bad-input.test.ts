@@ -19,6 +19,7 @@ import { MERCHANT_PERMISSIONS, USER_PERMISSIONS, routeKey, routes, type Route } 
 import { issueToken } from '#shared/auth/tokens.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
+import { staffFixture } from '../support/staff.ts';
 import {
   contractErrorProblem,
   politeCall,
@@ -42,9 +43,14 @@ let baseline: Snapshot;
 /** Order-ahead orders an accepted start created: their validation (the state machine) goes on in the background. */
 const acceptedOrderAhead = new Set<string>();
 
+/** Merchant 1's owner and a staff member: the management routes take a staff member's token (docs/merchant-api.md). */
+let staff: { owner: Awaited<ReturnType<typeof staffFixture>>; member: Awaited<ReturnType<typeof staffFixture>> };
+
 beforeAll(async () => {
   world = await tenantWorld(api);
   apiKey = (await appFixture()).apiKey;
+  const merchantId = world.merchant1.merchant.merchant_id;
+  staff = { owner: await staffFixture(world.app.app_id, merchantId, 'owner'), member: await staffFixture(world.app.app_id, merchantId, 'staff') };
   baseline = await snapshotTable();
 });
 
@@ -382,6 +388,8 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v15/upsells': cart,
     'POST /v15/orders/{uuid}/feedback': { feedback: { question_text: 'How was it?', rating: '5', comment: 'Fine' } },
     'POST /v14/tickets': { ticket: { body: 'Help: my reward is missing' } },
+    'POST /v15/merchants/{merchant_id}/staff': { staff: { email: 'fuzz-invite@example.com', name: 'Fuzz Invite', role: 'staff' } },
+    'PUT /v15/merchants/{merchant_id}/staff/{staff_id}': { staff: { name: 'Fuzz Renamed' } },
   };
   return samples[routeKey(route)];
 }
@@ -411,6 +419,8 @@ function pathValue(): fc.Arbitrary<string> {
     world.checkUuid,
     world.userA.user.user_id,
     world.userB.user.user_id,
+    staff.member.staffId,
+    staff.owner.staffId,
     world.rewardCampaign.cohort_code!,
     ...REPRESENTATION_TYPES,
   ].map(String);
@@ -658,6 +668,7 @@ function pathArbitraryExample(route: Route): string {
     id: String(world.userA.address.address_id),
     uuid: world.orderUuid,
     merchant_id: String(world.merchant1.merchant.merchant_id),
+    staff_id: String(staff.member.staffId),
     campaign_id: '1',
   };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? '1');
@@ -675,6 +686,8 @@ interface FuzzTokens {
  * rotation acts as user B, whose QR code no other route's sample uses.
  */
 async function tokensFor(route: Route): Promise<FuzzTokens> {
+  // A management route: merchant 1's owner (the shared login is refused there before any input is read).
+  if (route.roles) return { user: world.userA.token, merchant: staff.owner.token, app: world.appToken };
   // A rotation kills the caller's QR code: user B's, so the money routes' samples keep A's.
   if (routeKey(route) === 'POST /v15/payment_token/rotations') return { user: world.userB.token, merchant: world.merchant1.token, app: world.appToken };
   // Deactivating the billed card is user B's: A's card pays for the order routes' samples.

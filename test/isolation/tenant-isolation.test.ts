@@ -13,7 +13,6 @@
  * and no response, response header or structured log line carried a password or a token other than
  * the one a token-issuing response hands out.
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The structured request log is part of what must not leak: log at info in this file (the suite runs
@@ -24,10 +23,10 @@ vi.hoisted(() => {
 
 import { SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import { setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
-import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
-import { MERCHANT_PERMISSIONS, routeKey, routes } from '#shared/routes.ts';
+import { routeKey, routes } from '#shared/routes.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
+import { staffFixture } from '../support/staff.ts';
 import { contractErrorProblem, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
@@ -53,7 +52,20 @@ beforeAll(async () => {
   }
   api = { ...rawApi, call };
   world = await tenantWorld(api);
+  staff = await staffWorld(world);
 });
+
+/** Merchant 1's owner and a staff member, merchant 2's owner: the management routes take a staff member's token (docs/merchant-api.md). */
+async function staffWorld(w: TenantWorld) {
+  const [owner1, member1, owner2] = await Promise.all([
+    staffFixture(w.app.app_id, w.merchant1.merchant.merchant_id, 'owner'),
+    staffFixture(w.app.app_id, w.merchant1.merchant.merchant_id, 'staff'),
+    staffFixture(w.app.app_id, w.merchant2.merchant.merchant_id, 'owner'),
+  ]);
+  w.secrets.push(owner1.token, member1.token, owner2.token);
+  return { owner1, member1, owner2 };
+}
+let staff: Awaited<ReturnType<typeof staffWorld>>;
 afterAll(() => {
   vi.restoreAllMocks();
 });
@@ -98,48 +110,74 @@ const managementPath = (w: TenantWorld, tail: string) => {
   return `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}?from=${today}&to=${today}`;
 };
 
-/** An owner's staff token of merchant 1, issued as the staff login issues it. */
-async function ownerStaffToken(w: TenantWorld): Promise<string> {
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId: w.merchant1.merchant.merchant_id,
-    appId: w.app.app_id,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: randomInt(1, 2 ** 31), role: 'owner' },
-  });
-  return issued!.token;
-}
 const merchantPath = (w: TenantWorld) => w.userA.token;
 
-/** A staff member's token of merchant 1 (management routes take no shared login): issued as the login issues it. */
-async function merchant1Owner(w: TenantWorld): Promise<string> {
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId: w.merchant1.merchant.merchant_id,
-    appId: w.app.app_id,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: 900_000_001, role: 'owner' },
-  });
-  w.secrets.push(issued!.token);
-  return issued!.token;
-}
-
-const NOT_THIS_MERCHANTS_STAFF: Expected = {
+/** Merchant 2's owner on merchant 1's staff routes: 401, as every merchant route answers another merchant's token. */
+const NOT_THIS_MERCHANT: Expected = {
   status: 401,
   body: notAuthorizedFor('access_token', 'merchant_token', 'The access token is not a merchant token for this merchant.', 'not_authorized'),
 };
+const merchant1Staff = (w: TenantWorld, suffix = '') => `/v15/merchants/${w.merchant1.merchant.merchant_id}/staff${suffix}`;
+const merchant1StaffListed = (w: TenantWorld) => expectListed(merchant1Staff(w), staff.owner1.token, `"id":${staff.member1.staffId},`);
+const STAFF_CASES: IsolationCase[] = [
+  {
+    route: 'GET /v15/merchants/{merchant_id}/staff',
+    name: "merchant 2's owner lists merchant 1's staff",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Staff(w) }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1StaffListed,
+  },
+  {
+    route: 'POST /v15/merchants/{merchant_id}/staff',
+    name: "merchant 2's owner invites into merchant 1's staff",
+    attempt: (w) => ({
+      token: staff.owner2.token,
+      path: merchant1Staff(w),
+      body: { staff: { email: 'intruder@example.com', name: 'Intruder', role: 'owner' } },
+    }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1StaffListed,
+  },
+  {
+    route: 'GET /v15/merchants/{merchant_id}/staff/me',
+    name: "merchant 2's owner asks who they are at merchant 1",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Staff(w, '/me') }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1StaffListed,
+  },
+  {
+    route: 'PUT /v15/merchants/{merchant_id}/staff/{staff_id}',
+    name: "merchant 2's owner promotes merchant 1's staff member",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Staff(w, `/${staff.member1.staffId}`), body: { staff: { role: 'owner' } } }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1StaffListed,
+  },
+  {
+    route: 'DELETE /v15/merchants/{merchant_id}/staff/{staff_id}',
+    name: "merchant 2's owner removes merchant 1's staff member",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Staff(w, `/${staff.member1.staffId}`) }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1StaffListed,
+  },
+];
 
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
+  ...STAFF_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',
     name: "merchant 2 reads merchant 1's audit log",
     attempt: (w) => ({ token: w.merchant2.token, path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log` }),
-    expected: NOT_THIS_MERCHANTS_STAFF,
+    expected: NOT_THIS_MERCHANT,
     otherKind: merchantPath,
     ownerSees: async (w) => {
-      const listed = await call('GET', `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log`, { token: await merchant1Owner(w) });
+      const listed = await call('GET', `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log`, { token: staff.owner1.token });
       expect([200, 204], listed.text).toContain(listed.status);
     },
   },
@@ -147,11 +185,11 @@ const CASES: IsolationCase[] = [
     route: 'GET /v15/merchants/{merchant_id}/audit_log.csv',
     name: "merchant 2 exports merchant 1's audit log",
     attempt: (w) => ({ token: w.merchant2.token, path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log.csv?from=2026-01-01&to=2026-02-01` }),
-    expected: NOT_THIS_MERCHANTS_STAFF,
+    expected: NOT_THIS_MERCHANT,
     otherKind: merchantPath,
     ownerSees: async (w) => {
       const path = `/v15/merchants/${w.merchant1.merchant.merchant_id}/audit_log.csv?from=2026-01-01&to=2026-02-01`;
-      const exported = await call('GET', path, { token: await merchant1Owner(w) });
+      const exported = await call('GET', path, { token: staff.owner1.token });
       expect(exported.status, exported.text).toBe(200);
     },
   },
@@ -163,7 +201,7 @@ const CASES: IsolationCase[] = [
       path: `/v15/merchants/${w.merchant1.merchant.merchant_id}/staff/me/manager_code`,
       body: { manager_code: { code: '246813' } },
     }),
-    expected: NOT_THIS_MERCHANTS_STAFF,
+    expected: NOT_THIS_MERCHANT,
     otherKind: merchantPath,
     ownerSees: async () => undefined,
   },
@@ -502,7 +540,7 @@ const CASES: IsolationCase[] = [
       body: notAuthorizedFor('access_token', 'merchant_token', 'The access token is not a merchant token for this merchant.', 'not_authorized'),
     },
     otherKind: merchantPath,
-    ownerSees: async (w) => expectListed(managementPath(w, tail!), await ownerStaffToken(w), shown!),
+    ownerSees: async (w) => expectListed(managementPath(w, tail!), staff.owner1.token, shown!),
   })),
   {
     route: 'GET /v15/checks/{uuid}',

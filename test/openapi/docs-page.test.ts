@@ -1,4 +1,4 @@
-import { type BrowserContext } from 'playwright-core';
+import { type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '#shared/domain/events/catalogue.ts';
 import { routes } from '#shared/routes.ts';
@@ -25,8 +25,39 @@ afterAll(async () => {
   await chromium?.close();
 });
 
+/**
+ * Swagger UI virtualizes its operation list from this many entries, tags and operations together
+ * (VIRTUALIZE_OPERATIONS_THRESHOLD in swagger-ui-dist's source): past it, only the entries near the viewport are
+ * in the page. The page opens with its tags closed and this test opens one at a time (docs/openapi.md, "The docs
+ * page"), so it holds whatever the number of operations; the count below makes sure it is past that size.
+ */
+const SWAGGER_UI_VIRTUALIZES_FROM = 150;
+
+interface ShownOperation {
+  method: string;
+  path: string;
+  summary: string;
+  deprecated: boolean;
+}
+
+/** The operation blocks under `blocks` as a reader sees them: method, path, summary, struck through or not. */
+async function readOperations(blocks: Locator): Promise<ShownOperation[]> {
+  return blocks.evaluateAll((elements) =>
+    elements.map((block) => ({
+      method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+      // Swagger UI gives a deprecated operation's path its own class (struck through).
+      path: block.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path') ?? '',
+      summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
+      deprecated: block.classList.contains('opblock-deprecated'),
+    })),
+  );
+}
+
+const tagHeader = (page: Page, tag: string) => page.locator(`h3.opblock-tag[data-tag=${JSON.stringify(tag)}]`);
+const shownTags = (page: Page) => page.locator('h3.opblock-tag').evaluateAll((headers) => headers.map((header) => header.getAttribute('data-tag') ?? ''));
+
 describe('the docs page in a browser', () => {
-  it('renders every operation of the route table and every webhook, loading nothing from outside this API', PAGE_TEST, async () => {
+  it('lists every tag closed, and each opened shows all its operations; every webhook; nothing loaded from outside this API', PAGE_TEST, async () => {
     const page = await browser.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
@@ -35,25 +66,43 @@ describe('the docs page in a browser', () => {
 
     const response = await page.goto(`${api.baseUrl}/docs`);
     expect(response?.status()).toBe(200);
-    // Swagger UI renders one .opblock per operation and per webhook (its name as the path) once it has fetched and parsed /openapi.json.
-    const expected = [...routes.map((route) => `${route.method} ${route.path}`), ...EVENT_TYPES.map((type) => `POST ${type}`)];
-    await page
-      .locator('.opblock')
-      .nth(expected.length - 1)
-      .waitFor(RENDER_WAIT);
+    // The tag headers appear once Swagger UI has fetched and parsed /openapi.json, all in one render.
+    await page.locator('h3.opblock-tag').first().waitFor(RENDER_WAIT);
+    const tags = await shownTags(page);
+    expect(routes.length + tags.length).toBeGreaterThanOrEqual(SWAGGER_UI_VIRTUALIZES_FROM);
+    expect(await page.locator('.opblock-tag-section.is-open').count()).toBe(0);
 
-    const shown = await page.$$eval('.opblock', (blocks) =>
-      blocks.map((block) => ({
-        method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
-        // Swagger UI gives a deprecated operation's path its own class (struck through).
-        path: block.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path') ?? '',
-        summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
-        deprecated: block.classList.contains('opblock-deprecated'),
-      })),
-    );
+    // One tag open at a time: its operations render in the same commit as the section's is-open class.
+    const byTag = new Map<string, ShownOperation[]>();
+    for (const tag of tags) {
+      const toggle = tagHeader(page, tag).locator('button.expand-operation');
+      const section = page.locator('.opblock-tag-section.is-open', { has: tagHeader(page, tag) });
+      await toggle.click();
+      await section.waitFor(RENDER_WAIT);
+      byTag.set(tag, await readOperations(section.locator('.opblock')));
+      await toggle.click();
+      await section.waitFor({ state: 'detached' });
+    }
+    // Swagger UI renders one .opblock per webhook too (its name as the path), below the tags, always open.
+    await page
+      .locator('.webhooks .opblock')
+      .nth(EVENT_TYPES.length - 1)
+      .waitFor(RENDER_WAIT);
+    const webhooks = await readOperations(page.locator('.webhooks .opblock'));
+    const shown = [...[...byTag.values()].flat(), ...webhooks];
+
+    const expected = [...routes.map((route) => `${route.method} ${route.path}`), ...EVENT_TYPES.map((type) => `POST ${type}`)];
     expect(shown.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(expected.sort());
     for (const operation of shown) expect(operation.summary, `${operation.method} ${operation.path}`).not.toBe('');
     expect(shown.filter((operation) => operation.deprecated).map(({ method, path }) => `${method} ${path}`)).toContain('POST /v15/orders');
+
+    // The filter box keeps the tags whose name, or one of whose operations' paths, holds the phrase.
+    const phrase = 'completed_orders';
+    const holding = tags.filter((tag) => tag.toLowerCase().includes(phrase) || byTag.get(tag)!.some((operation) => operation.path.includes(phrase)));
+    expect(holding.length).toBeGreaterThan(0);
+    expect(holding.length).toBeLessThan(tags.length);
+    await page.locator('.operation-filter-input').fill(phrase);
+    await expect.poll(() => shownTags(page), RENDER_WAIT).toEqual(holding);
 
     expect(await page.title()).toBe('Loyalty API reference');
     expect(await page.locator('.info .title').textContent()).toContain('Loyalty, Rewards, Orders and Payments Service API');
@@ -68,7 +117,7 @@ describe('the docs page in a browser', () => {
     async () => {
       const page = await browser.newPage();
       await page.setViewportSize({ width: 1280, height: 1000 });
-      // deepLinking: the operation's tag and operationId open it.
+      // deepLinking: the operation's tag and operationId open it, its tag closed until then.
       await page.goto(`${api.baseUrl}/docs#/Money/completed-orders-create`);
       const operation = page.locator('#operations-Money-completed-orders-create');
       await operation.locator('.parameters-container').waitFor(RENDER_WAIT);

@@ -25,7 +25,7 @@ import { FALLBACK_HANDLER, USER_PERMISSIONS, routes, type Route } from '#shared/
 import { useTestApi } from '../support/api.ts';
 import { issueToken } from '#shared/auth/tokens.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
-import { newStaffId, staffToken } from '../audit/staff-tokens.ts';
+import { staffToken } from '../support/staff.ts';
 import { locationFixture } from '../support/locations.ts';
 
 interface Job {
@@ -152,7 +152,7 @@ beforeAll(async () => {
   const tokens = {
     user: user.token,
     merchant: merchant.token,
-    owner: await staffToken(app.app_id, merchant.merchant.merchant_id, 'owner', newStaffId()),
+    owner: await staffToken(app.app_id, merchant.merchant.merchant_id, 'owner'),
     app: appToken,
     logout,
   };

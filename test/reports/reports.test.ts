@@ -7,19 +7,18 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { staffToken } from '../support/staff.ts';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { grantCredit } from '../support/credit-grants.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { startEventPipeline, tableStreamRecords } from '../support/webhooks.ts';
 import { streamHandler } from '../../functions/events-stream.ts';
-import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems, scanAll } from '#shared/db/reads.ts';
 import { CONTRA_ENTRY, parseAccount } from '#shared/domain/money/accounts.ts';
 import { countReportRecords } from '#shared/domain/reports/aggregates.ts';
-import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
 
 const api = useTestApi();
 let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
@@ -31,18 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pipeline?.stop();
 });
-
-/** A staff member's merchant token, issued as the staff login issues it (test/support/staff.ts once merged). */
-async function staffToken(appId: number, merchantId: number, role: StaffRole): Promise<string> {
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId,
-    appId,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: randomInt(1, 2 ** 31), role },
-  });
-  return issued!.token;
-}
 
 const today = () => new Date().toISOString().slice(0, 10);
 const yesterday = () => new Date(Date.now() - 24 * 3600 * 1000).toISOString().slice(0, 10);

@@ -1,10 +1,8 @@
 import '../money/round-trips.env.ts';
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
-import { MERCHANT_PERMISSIONS } from '#shared/routes.ts';
+import { staffToken } from '../support/staff.ts';
 
 /**
  * DynamoDB round trips per request of the reports and exports (X-DynamoDB-Round-Trips, a count, not a timing): each
@@ -19,14 +17,7 @@ const roundTrips = (response: { headers: Headers }) => Number(response.headers.g
 beforeAll(async () => {
   world = await orderWorld();
   expect((await placeOrder(api, world)).status).toBe(200);
-  const issued = await issueTokenWithExpiry({
-    subject: 'merchant',
-    merchantId: world.merchant.merchant.merchant_id,
-    appId: world.app.app_id,
-    permissions: MERCHANT_PERMISSIONS,
-    staff: { staffId: randomInt(1, 2 ** 31), role: 'owner' },
-  });
-  owner = issued!.token;
+  owner = await staffToken(world.app.app_id, world.merchant.merchant.merchant_id, 'owner');
 });
 
 afterAll(() => {

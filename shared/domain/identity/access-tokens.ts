@@ -107,10 +107,11 @@ export async function logIn(input: { apiKey: string; username: string; password:
     throw invalidLogin();
   }
 
-  // Issued only if the password is still the one just verified (a concurrent change or reset wins), in the
-  // same transaction that forgives the account's failures and gives the client its hit back.
+  // Issued only if the password is still the one just verified (a concurrent change or reset wins), and a staff
+  // member's role the one read, in the same transaction that forgives the account's failures and gives the client its hit back.
+  const passwordHolds = equals('password_hash', login.password_hash);
   const guard = [
-    Login.at(username).conditionCheck(equals('password_hash', login.password_hash)),
+    Login.at(username).conditionCheck(login.role === undefined ? passwordHolds : and<'password_hash' | 'role'>(passwordHolds, equals('role', login.role))),
     clearWindowItem(ACCOUNT_LOGIN_FAILURES, username),
     releaseItem(CLIENT_LOGIN_FAILURES, input.client),
   ];
@@ -122,7 +123,12 @@ export async function logIn(input: { apiKey: string; username: string; password:
   } else if (login.subject === 'merchant' && login.merchant_id !== undefined) {
     // Before the token: a login that cannot be given its person id issues no token it cannot answer.
     const personId = login.user_id ?? (await retryTransient(() => assignLoginPersonId(username)));
-    const token = await issueTokenWithExpiry({ subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS }, guard);
+    // A staff member's login: the token carries them and their role (a role change revokes their tokens).
+    const staff = login.staff_id !== undefined && login.role !== undefined ? { staffId: login.staff_id, role: login.role } : undefined;
+    const token = await issueTokenWithExpiry(
+      { subject: 'merchant', merchantId: login.merchant_id, appId, permissions: MERCHANT_PERMISSIONS, ...(staff ? { staff } : {}) },
+      guard,
+    );
     issued = token && { token: token.token, app_id: appId, user_id: personId, merchant_id: login.merchant_id };
   }
   // Not issued: the password changed since it was verified (or the login is not a user's or a merchant's).

@@ -8,12 +8,16 @@ import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { equals } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Gender } from '#shared/schemas/users.ts';
+import type { StaffRole } from '#shared/routes.ts';
 
 export interface LoginAttributes {
   subject: 'user' | 'merchant';
   /** The user's id; a merchant login's person id (absent on merchant logins made before they had one). */
   user_id?: number;
   merchant_id?: number;
+  /** A staff member's login (subject `merchant`): who they are at `merchant_id`, and their role (copied from the staff member, changed with it). */
+  staff_id?: number;
+  role?: StaffRole;
   /** Absent for a user created without a password (POST /v15/apps/users): no login until one is set. */
   password_hash?: string;
   /** When the password last changed (ISO): a reset link issued before then is dead. */
@@ -78,3 +82,6 @@ export type UserItem = EntityItem<typeof User>;
 
 /** The user's payment token is still the one read (`data`): a rotation replaces only the token it saw. */
 export const paymentTokenIs = (data: string) => equals('payment_token_data', data);
+
+/** The login is still this staff member's (removed, or their email taken by no one else since). */
+export const loginIsStaffMembers = (staffId: number) => equals('staff_id', staffId);

@@ -13,7 +13,8 @@ import { escapeHtml } from '#shared/mail/mailer.ts';
 import { unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { epochSeconds } from '#shared/time.ts';
-import { Login, loginIsUsers, passwordFields } from '#shared/domain/identity/entities.ts';
+import { Login, loginIsUsers, passwordFields, type LoginItem } from '#shared/domain/identity/entities.ts';
+import { StaffMember } from '#shared/domain/staff/entities.ts';
 
 /**
  * Password reset by email (POST /v14/passwords, then the page at /password_reset, then
@@ -31,11 +32,57 @@ const INVALID_LINK = () =>
   unprocessable('password_reset', 'token', 'This password reset link is invalid, used or expired; ask for a new one.', 'invalid_token');
 const TOO_MANY_RESETS = { object: 'base', message: 'Too many password reset requests; try again later.' };
 
-/** A reset link's secret, by its SHA-256: whose password it resets, and until when (ttl, epoch seconds). */
-const PasswordReset = defineEntity<{ user_id: number; username: string; issued_at: string; ttl: number }>()({
+/**
+ * A reset link's secret, by its SHA-256: whose password it resets, and until when (ttl, epoch seconds). A staff
+ * member's link (a reset, or the invite's set-password link) also names them: their tokens are theirs to revoke, and
+ * their first password makes an invited member active.
+ */
+const PasswordReset = defineEntity<{ user_id: number; username: string; issued_at: string; ttl: number; staff_id?: number; merchant_id?: number }>()({
   entity: 'PasswordReset',
   key: keys.passwordReset,
 });
+
+/** Whose password a link sets: a user's login, or a staff member's (subject `merchant` with `staff_id`). */
+export interface PasswordLinkHolder {
+  username: string;
+  /** The user's id, or the staff member's person id (what the login holds as `user_id`). */
+  user_id: number;
+  staff?: { staff_id: number; merchant_id: number };
+}
+
+/** The login a reset may set the password of: a user's, or a staff member's (never a merchant's shared login). */
+function linkHolderOf(username: string, login: LoginItem | undefined): PasswordLinkHolder | undefined {
+  if (!login || login.user_id === undefined) return undefined;
+  if (login.subject === 'user') return { username, user_id: login.user_id };
+  if (login.staff_id !== undefined && login.merchant_id !== undefined) {
+    return { username, user_id: login.user_id, staff: { staff_id: login.staff_id, merchant_id: login.merchant_id } };
+  }
+  return undefined;
+}
+
+/**
+ * Makes a single-use link that sets `holder`'s password, valid `lifetimeSeconds`: only its secret's SHA-256 is
+ * stored. Called while composing a mail (the reset here, a staff invite in shared/domain/staff/invites.ts).
+ */
+export async function issuePasswordLink(holder: PasswordLinkHolder, baseUrl: string, lifetimeSeconds: number): Promise<string> {
+  const secret = randomSecret(32);
+  const staff = holder.staff ? { staff_id: holder.staff.staff_id, merchant_id: holder.staff.merchant_id } : {};
+  // A fresh secret's key: a re-sent write that finds it taken found its own first write.
+  // Spread: createItem takes any item, and a spread is a plain object type (the entity's is an interface's).
+  await createItem(
+    {
+      ...PasswordReset.at(sha256(secret)).item({
+        user_id: holder.user_id,
+        username: holder.username,
+        issued_at: new Date().toISOString(),
+        ttl: epochSeconds() + lifetimeSeconds,
+        ...staff,
+      }),
+    },
+    { resend: true },
+  );
+  return `${baseUrl}/password_reset#token=${secret}`;
+}
 
 /**
  * POST /v14/passwords: counts the request against the client's and the email's hourly windows (429 with
@@ -63,18 +110,10 @@ export async function requestPasswordReset(email: string, client: string, baseUr
  */
 export async function composePasswordResetMail(to: string, baseUrl: string): Promise<OutboxMail | undefined> {
   const username = to.trim().toLowerCase();
-  const login = await Login.at(username).get({ consistent: true });
-  if (!login || login.subject !== 'user' || login.user_id === undefined) return undefined;
-  const secret = randomSecret(32);
-  const expiresAt = epochSeconds() + RESET_LINK_LIFETIME_SECONDS;
-  // A fresh secret's key: a re-sent write that finds it taken found its own first write.
-  // Spread: createItem takes any item, and a spread is a plain object type (the entity's is an interface's).
-  await createItem(
-    { ...PasswordReset.at(sha256(secret)).item({ user_id: login.user_id, username, issued_at: new Date().toISOString(), ttl: expiresAt }) },
-    { resend: true },
-  );
-  const link = `${baseUrl}/password_reset#token=${secret}`;
-  log('info', 'password_reset_composed', { user_id: login.user_id });
+  const holder = linkHolderOf(username, await Login.at(username).get({ consistent: true }));
+  if (!holder) return undefined;
+  const link = await issuePasswordLink(holder, baseUrl, RESET_LINK_LIFETIME_SECONDS);
+  log('info', 'password_reset_composed', { user_id: holder.user_id });
   return {
     to,
     subject: 'Reset your password',
@@ -101,6 +140,7 @@ export async function completePasswordReset(secret: string, newPassword: string)
   if (!reset || Number(reset.ttl) <= now) throw INVALID_LINK();
   const userId = Number(reset.user_id);
   const passwordHash = await hashPassword(newPassword);
+  const staff = reset.staff_id !== undefined && reset.merchant_id !== undefined ? { staffId: reset.staff_id, merchantId: reset.merchant_id } : undefined;
   const outcome = await transactWrite(() => [
     stored.delete(and(itemExists, above('ttl', now))),
     // The account still has this email, and its password has not changed since the link was sent.
@@ -108,8 +148,11 @@ export async function completePasswordReset(secret: string, newPassword: string)
       { set: passwordFields(passwordHash) },
       and(loginIsUsers(userId), or(attributeMissing('password_changed_at'), atMost('password_changed_at', reset.issued_at))),
     ),
+    // A staff member still at the merchant: their first password makes them active (removed: the link is dead).
+    ...(staff ? [StaffMember.at(staff.merchantId, staff.staffId).update({ set: { status: 'active' } }, itemExists)] : []),
   ]);
   if (!outcome.committed) throw INVALID_LINK();
-  await Promise.all([revokeAccountTokens({ subject: 'user', id: userId }), clearWindow(ACCOUNT_LOGIN_FAILURES, String(reset.username))]);
+  const account = staff ? ({ subject: 'staff', id: staff.staffId } as const) : ({ subject: 'user', id: userId } as const);
+  await Promise.all([revokeAccountTokens(account), clearWindow(ACCOUNT_LOGIN_FAILURES, String(reset.username))]);
   log('info', 'password_reset_completed', { user_id: userId });
 }

@@ -29,6 +29,7 @@ import { log } from '#shared/log.ts';
 import { mailer } from '#shared/mail/mailer.ts';
 import { composePasswordResetMail } from '#shared/domain/identity/password-resets.ts';
 import { composePermissionsRequestMail } from '#shared/domain/identity/permissions-requests.ts';
+import { composeStaffInviteMail } from '#shared/domain/staff/invites.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /** SES errors about the message itself: sending it again cannot succeed. */
@@ -68,6 +69,7 @@ function stillOwed(item: MailItem | undefined): item is MailItem {
 const COMPOSERS: Record<MailComposer, (to: string, inputs: Record<string, unknown>) => Promise<OutboxMail | undefined>> = {
   'password-reset': (to, inputs) => composePasswordResetMail(to, String(inputs.base_url)),
   'permissions-request': (to, inputs) => composePermissionsRequestMail(to, Number(inputs.request_id)),
+  'staff-invite': (to, inputs) => composeStaffInviteMail(to, String(inputs.base_url), Number(inputs.staff_id)),
 };
 
 /** What to send for an owed item: its stored body, or what its composer renders (undefined: nothing). */

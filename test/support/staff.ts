@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { hashPassword } from '#shared/auth/secrets.ts';
+import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
+import { db } from '#shared/db/client.ts';
+import { nextId } from '#shared/db/ids.ts';
+import { Login, passwordFields } from '#shared/domain/identity/entities.ts';
+import { inviteStaff } from '#shared/domain/staff/members.ts';
+import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
+import { merchantFixture } from './fixtures.ts';
+
+/**
+ * A staff member's merchant token of `merchantId` with `role`, issued directly (as the login issues it):
+ * for management-route tests that need a token, not a stored staff member. Call after startTestApi().
+ */
+export async function staffToken(appId: number, merchantId: number, role: StaffRole, staffId?: number): Promise<string> {
+  const id = staffId ?? (await nextId('staff'));
+  const issued = await issueTokenWithExpiry({ subject: 'merchant', merchantId, appId, permissions: MERCHANT_PERMISSIONS, staff: { staffId: id, role } });
+  return issued!.token;
+}
+
+/** A fresh staff email, unique per test run. */
+export function staffEmail(label = 'staff'): string {
+  return `${label}-${randomUUID()}@example.com`;
+}
+
+/**
+ * A stored staff member of `merchantId` (made through the domain, as an invite makes them), with a token for
+ * them; with `password`, their login signs in with it (as if they had set it through the invite's link).
+ */
+export async function staffFixture(appId: number, merchantId: number, role: StaffRole, options: { password?: string } = {}) {
+  const email = staffEmail(role);
+  const member = await inviteStaff({ merchantId, actor: null, invite: { email, name: `Test ${role}`, role }, baseUrl: 'http://127.0.0.1' });
+  if (options.password !== undefined) {
+    await db().send(new UpdateCommand(Login.at(email).update({ set: passwordFields(await hashPassword(options.password)) }).Update));
+  }
+  const token = await staffToken(appId, merchantId, role, member.staff_id);
+  return { member, email, token, staffId: member.staff_id };
+}
+
+/** One staff token per role at `merchantId` (with their staff ids), and an owner's token of another merchant. */
+export async function roleTokens(appId: number, merchantId: number) {
+  const [ownerId, managerId, staffId] = await Promise.all([nextId('staff'), nextId('staff'), nextId('staff')]);
+  const other = await merchantFixture(appId);
+  return {
+    ownerId,
+    managerId,
+    staffId,
+    owner: await staffToken(appId, merchantId, 'owner', ownerId),
+    manager: await staffToken(appId, merchantId, 'manager', managerId),
+    staff: await staffToken(appId, merchantId, 'staff', staffId),
+    otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
+  };
+}
