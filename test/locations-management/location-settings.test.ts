@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type StaffRole } from '#shared/routes.ts';
+import { runAdmin } from '../support/admin.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
@@ -184,6 +185,54 @@ describe('creating a location', () => {
       before: null,
       after: { id: location.id, street_address: NEW_LOCATION.street_address, shown: true },
     });
+  });
+
+  it("the operators' create-location makes the same location, logged as the operator's", async () => {
+    const world = await moneyWorld();
+    const merchant = world.merchant.merchant.merchant_id;
+    const { owner } = await roleTokens(world.app.app_id, merchant);
+    const cli = await runAdmin(
+      [
+        'create-location',
+        '--merchant-id',
+        String(merchant),
+        '--street-address',
+        NEW_LOCATION.street_address,
+        '--locality',
+        NEW_LOCATION.locality,
+        '--region',
+        NEW_LOCATION.region,
+        '--postal-code',
+        NEW_LOCATION.postal_code,
+        '--lat',
+        String(NEW_LOCATION.latitude),
+        '--lng',
+        String(NEW_LOCATION.longitude),
+        '--time-zone',
+        NEW_LOCATION.time_zone,
+        '--fulfillment-types',
+        'in_store,pickup',
+        '--hours',
+        'mon-fri 07:00-19:00',
+      ],
+      api,
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    const made = JSON.parse(cli.stdout).location;
+    const throughApi = await api.call('POST', locationPath(merchant), {
+      token: owner,
+      body: { location: { ...NEW_LOCATION, name: null, ready_time_estimate_in_minutes: 15 } },
+    });
+    expect(throughApi.status, throughApi.text).toBe(200);
+    const [cliView, apiView] = [await shown(made.location_id, merchant, owner), throughApi.body.location];
+    const differing = ['id', 'created_at', 'updated_at'];
+    const without = (view: Record<string, unknown>) => Object.fromEntries(Object.entries(view).filter(([name]) => !differing.includes(name)));
+    expect(without(apiView)).toEqual(without(cliView));
+    const entries = await auditEntries(merchant, owner, '?action=location.created');
+    expect(entries.map((entry) => [entry.object.id, entry.actor.kind])).toEqual([
+      [String(apiView.id), 'staff'],
+      [String(made.location_id), 'operator'],
+    ]);
   });
 
   it('a hidden location is kept out of app lists and details', async () => {
