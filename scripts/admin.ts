@@ -24,7 +24,9 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { createApp, getApp, rotateClientSecret } from '#shared/domain/identity/apps.ts';
 import { createMerchant, getMerchant, UsernameTakenError } from '#shared/domain/merchants/merchants.ts';
 import { createUser, getUser } from '#shared/domain/identity/users.ts';
-import { LocationInputError, createLocation, parseHoursSpec } from '#shared/domain/merchants/locations.ts';
+import { LocationInputError, createLocation, parseHoursSpec, type LocationItem } from '#shared/domain/merchants/locations.ts';
+import { locationCreatedItems } from '#shared/domain/merchants/location-settings.ts';
+import { OPERATOR_AUDIT } from '#shared/domain/audit/audit-log.ts';
 import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locations.ts';
 import {
   CommandError,
@@ -154,7 +156,9 @@ const createLocationCommand: AdminCommand = {
       shown: values.hidden !== true,
     };
     try {
-      return { location: await createLocation({ ...input, hours: parseHoursSpec(stringOption(values, 'hours') ?? '') }) };
+      // Logged as the operators' (the merchant's audit log shows who made each of its locations).
+      const alongside = (location: LocationItem) => locationCreatedItems(OPERATOR_AUDIT, location);
+      return { location: await createLocation({ ...input, hours: parseHoursSpec(stringOption(values, 'hours') ?? '') }, { alongside }) };
     } catch (error) {
       if (error instanceof LocationInputError) throw new CommandError(error.message);
       throw error;

@@ -732,6 +732,40 @@ export const routes: readonly Route[] = [
     roles: ['owner'],
     table: 'write',
   },
+  // Management API: a merchant's locations as it sets them (docs/merchant-api.md "Locations"). The list is not
+  // `.../locations`: that GET is the contract's public list of shown locations.
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/all_locations',
+    handler: 'location-settings-list',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}',
+    handler: 'location-settings-show',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/locations',
+    handler: 'location-settings-create',
+    credential: 'merchant',
+    roles: ['owner'],
+    table: 'write',
+  },
+  {
+    method: 'PUT',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}',
+    handler: 'location-settings-update',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },

@@ -10,7 +10,7 @@ import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { MERCHANT_PERMISSIONS, routes, type HttpMethod, type StaffRole } from '#shared/routes.ts';
 import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import type { HttpRequestSpec } from '../harness/measure.ts';
-import { BENCH_PASSWORD, type BenchUser, type World } from '../harness/seed.ts';
+import { BENCH_PASSWORD, createLocationFor, type BenchUser, type World } from '../harness/seed.ts';
 
 export interface RouteRef {
   method: HttpMethod;
@@ -1188,9 +1188,117 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
+  // Management API: a merchant's locations as it sets them (docs/merchant-api.md, "Locations"), an owner's token.
+  {
+    id: 'location-settings-list',
+    title: "List a merchant's locations, hidden ones included (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/all_locations',
+    minimum: {
+      roundTrips: 2,
+      transactions: 0,
+      rationale: "token check + one Query of the merchant's locations index (a page of at most 50; the bench merchant has 10)",
+    },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'owner');
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/all_locations`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'location-settings-show',
+    title: 'A location as its merchant sets it (management API)',
+    route: 'GET /v15/merchants/{merchant_id}/locations/{location_id}',
+    needs: ['locationId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the location (one GetItem)' },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'staff');
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/locations/${world.locationId!}`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'location-settings-create',
+    title: 'Create a location (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/locations',
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "token check + the merchant (its name for the location's copy) and the location id (a counter), in parallel + one transaction: location, change-feed row, audit entry",
+    },
+    async prepare({ world }) {
+      // A merchant of its own: the bench merchant's location lists keep their size.
+      const merchantId = (await benchLocationsMerchant(0)).merchantId;
+      const token = await benchStaffToken(world, 'owner', merchantId);
+      let next = 0;
+      return () => {
+        const index = next++;
+        return {
+          method: 'POST',
+          path: `/v15/merchants/${merchantId}/locations`,
+          headers: auth(token),
+          body: {
+            location: {
+              name: `Bench new ${index}`,
+              street_address: `${index} Harbor St`,
+              locality: 'Boston',
+              region: 'MA',
+              postal_code: '02210',
+              latitude: 42.35,
+              longitude: -71.04,
+              time_zone: 'America/New_York',
+              fulfillment_types: ['in_store', 'pickup'],
+              hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], opens: '07:00', closes: '19:00' }],
+            },
+          },
+        };
+      };
+    },
+  },
+  {
+    id: 'location-settings-update',
+    title: "Change a location's ready-time estimate (management API)",
+    route: 'PUT /v15/merchants/{merchant_id}/locations/{location_id}',
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: 'token check + the location (one GetItem) + one transaction: the location (on its version), its change-feed row moved, the audit entry',
+    },
+    async prepare({ world }) {
+      // Locations of their own (the bench merchant's hours and settings stay as the order scenarios need them), taken
+      // in turn so that no two requests in flight change one location (each would win or lose the version race).
+      const { merchantId, locationIds } = await benchLocationsMerchant(BENCH_UPDATED_LOCATIONS);
+      const token = await benchStaffToken(world, 'manager', merchantId);
+      let next = 0;
+      return () => {
+        const index = next++;
+        return {
+          method: 'PUT',
+          path: `/v15/merchants/${merchantId}/locations/${locationIds[index % locationIds.length]!}`,
+          headers: auth(token),
+          // Consecutive requests to one location differ (it would otherwise answer without a write).
+          body: { location: { shown: true, hours: [{ days: ['sat'], opens: '09:00', closes: `${String(10 + (index % 13)).padStart(2, '0')}:00` }] } },
+        };
+      };
+    },
+  },
 ];
 
 export const scenarios: Scenario[] = SCENARIO_ROWS.map(scenarioFrom);
+
+/** Locations the update scenario takes in turn: many more than requests in flight. */
+const BENCH_UPDATED_LOCATIONS = 40;
+
+/** A merchant of the bench's own with `count` locations (made as the operators make them). */
+async function benchLocationsMerchant(count: number): Promise<{ merchantId: number; locationIds: number[] }> {
+  const { createMerchant } = await import('#shared/domain/merchants/merchants.ts');
+  const { merchant_id: merchantId } = await createMerchant({
+    name: 'Bench locations',
+    username: `bench-locations-${randomBytes(6).toString('hex')}`,
+    password: BENCH_PASSWORD,
+  });
+  const locationIds = await createMany(count, 4, (index) => createLocationFor(merchantId, index));
+  return { merchantId, locationIds };
+}
 
 const MAX_BENCH_ENDPOINTS = 10;
 

@@ -177,6 +177,11 @@ export const ERROR_CODES = {
     when: 'The staff member was changed or removed by another request while this change was made.',
     action: RETRY_SHORTLY,
   },
+  location_changed: {
+    statuses: [409],
+    when: 'Another change of the location committed after this one read it (the management API; docs/merchant-api.md, "Locations").',
+    action: 'Read the location again and send the change again: it was not applied.',
+  },
   last_owner: {
     statuses: [422],
     when: 'A change that would leave the merchant without an owner: removing or demoting its last owner.',

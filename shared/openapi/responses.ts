@@ -86,6 +86,7 @@ import {
 } from '#shared/schemas/responses/users.ts';
 import { csvExport, dailyReportResponse } from '#shared/schemas/responses/reports.ts';
 import { staffMemberList, staffMemberResponse } from '#shared/schemas/responses/staff.ts';
+import { locationSettingsList, locationSettingsResponse } from '#shared/schemas/responses/location-settings.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
@@ -154,6 +155,10 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'location-reward-summary-show': { 200: rewardSummaryResponse },
   'location-rewards-list': { 200: rewardList },
   'location-rewards-update': { 200: rewardResponse },
+  'location-settings-create': { 200: locationSettingsResponse, 409: apiErrors },
+  'location-settings-list': { 200: locationSettingsList, 204: null },
+  'location-settings-show': { 200: locationSettingsResponse },
+  'location-settings-update': { 200: locationSettingsResponse, 409: apiErrors },
   'locations-campaigns-list': { 200: campaignMetadataList },
   'locations-credit-show': { 200: locationCreditResponse, 409: apiErrors },
   'locations-credit-show-v14': { 200: locationCreditResponse, 409: apiErrors },

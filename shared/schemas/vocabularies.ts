@@ -54,3 +54,40 @@ export const MAX_CUSTOM_ATTRIBUTES = 50;
 
 /** Most of one item an order-ahead cart line may ask for. */
 export const MAX_LINE_QUANTITY = 99;
+
+/**
+ * Location categories (GET /v14/categories). A fixed vocabulary shipped with the code rather than rows in
+ * the table: every environment has the same ids (locations created anywhere name the same categories),
+ * the list costs no read, and a location can only be created with ids from it (shared/schemas/location-settings.ts checks).
+ * Ids are never reused or renumbered: apps store them with their location summaries (A28).
+ */
+export interface Category {
+  id: number;
+  name: string;
+}
+
+export const CATEGORIES: readonly Category[] = [
+  { id: 1, name: 'Restaurants' },
+  { id: 2, name: 'Bars & Nightlife' },
+  { id: 3, name: 'Bakeries' },
+  { id: 4, name: 'Coffee & Tea' },
+  { id: 5, name: 'Breakfast & Brunch' },
+  { id: 6, name: 'Desserts' },
+  { id: 7, name: 'Pizza' },
+  { id: 8, name: 'Sandwiches' },
+  { id: 9, name: 'Salads' },
+  { id: 10, name: 'Burgers' },
+  { id: 11, name: 'Mexican' },
+  { id: 12, name: 'Asian' },
+  { id: 13, name: 'Juice & Smoothies' },
+  { id: 14, name: 'Grocery' },
+  { id: 15, name: 'Retail' },
+  { id: 16, name: 'Services' },
+];
+
+const CATEGORY_IDS = new Set(CATEGORIES.map((category) => category.id));
+
+/** Whether an id is one of CATEGORIES (what a location may name). */
+export function isKnownCategory(id: number): boolean {
+  return CATEGORY_IDS.has(id);
+}

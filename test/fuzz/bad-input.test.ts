@@ -390,6 +390,24 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v14/tickets': { ticket: { body: 'Help: my reward is missing' } },
     'POST /v15/merchants/{merchant_id}/staff': { staff: { email: 'fuzz-invite@example.com', name: 'Fuzz Invite', role: 'staff' } },
     'PUT /v15/merchants/{merchant_id}/staff/{staff_id}': { staff: { name: 'Fuzz Renamed' } },
+    'POST /v15/merchants/{merchant_id}/locations': {
+      location: {
+        name: 'Fuzz Kiosk',
+        street_address: '1 Fuzz St',
+        locality: 'Boston',
+        region: 'MA',
+        postal_code: '02110',
+        latitude: 42.35,
+        longitude: -71.05,
+        time_zone: 'America/New_York',
+        fulfillment_types: ['in_store', 'delivery'],
+        delivery_radius_m: 2000,
+        hours: [{ days: ['mon', 'tue'], opens: '07:00', closes: '19:00' }],
+      },
+    },
+    'PUT /v15/merchants/{merchant_id}/locations/{location_id}': {
+      location: { hours: [{ days: ['sat'], opens: '09:00', closes: '13:00' }], ready_time_estimate_in_minutes: 25, shown: true },
+    },
   };
   return samples[routeKey(route)];
 }

@@ -166,9 +166,66 @@ const STAFF_CASES: IsolationCase[] = [
   },
 ];
 
+/** Merchant 2's owner on merchant 1's locations (the management routes, docs/merchant-api.md "Locations"): 401, and location 1 is as it was. */
+const merchant1Locations = (w: TenantWorld, tail = 'locations') => `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}`;
+const merchant1LocationUnchanged = async (w: TenantWorld) => {
+  const read = await call('GET', merchant1Locations(w, `locations/${w.location1.location_id}`), { token: staff.owner1.token });
+  expect(read.status, read.text).toBe(200);
+  expect(read.body.location).toMatchObject({ id: w.location1.location_id, shown: w.location1.shown, hours: w.location1.hours });
+};
+const LOCATION_CASES: IsolationCase[] = [
+  {
+    route: 'GET /v15/merchants/{merchant_id}/all_locations',
+    name: "merchant 2's owner lists merchant 1's locations, hidden ones included",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Locations(w, 'all_locations') }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed(merchant1Locations(w, 'all_locations'), staff.owner1.token, `"id":${w.location1.location_id},`),
+  },
+  {
+    route: 'GET /v15/merchants/{merchant_id}/locations/{location_id}',
+    name: "merchant 2's owner reads merchant 1's location settings",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Locations(w, `locations/${w.location1.location_id}`) }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1LocationUnchanged,
+  },
+  {
+    route: 'POST /v15/merchants/{merchant_id}/locations',
+    name: "merchant 2's owner adds a location to merchant 1",
+    attempt: (w) => ({
+      token: staff.owner2.token,
+      path: merchant1Locations(w),
+      body: {
+        location: {
+          street_address: '1 Intruder Way',
+          locality: 'Boston',
+          region: 'MA',
+          postal_code: '02110',
+          latitude: 42.35,
+          longitude: -71.05,
+          time_zone: 'America/New_York',
+        },
+      },
+    }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed(merchant1Locations(w, 'all_locations'), staff.owner1.token, `"id":${w.location1.location_id},`),
+  },
+  {
+    route: 'PUT /v15/merchants/{merchant_id}/locations/{location_id}',
+    name: "merchant 2's owner hides merchant 1's location",
+    attempt: (w) => ({ token: staff.owner2.token, path: merchant1Locations(w, `locations/${w.location1.location_id}`), body: { location: { shown: false } } }),
+    expected: NOT_THIS_MERCHANT,
+    otherKind: merchantPath,
+    ownerSees: merchant1LocationUnchanged,
+  },
+];
+
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
   ...STAFF_CASES,
+  ...LOCATION_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',

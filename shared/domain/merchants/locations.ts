@@ -1,18 +1,20 @@
 import { queryAll } from '#shared/db/reads.ts';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import * as z from '#shared/schemas/zod.ts';
 import { db, table } from '#shared/db/client.ts';
-import { equals } from '#shared/db/conditions.ts';
+import { and, equals, versionIs } from '#shared/db/conditions.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { transactWrite } from '#shared/db/transactions.ts';
-import { FULFILLMENT_TYPES, tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
-import { isoSeconds, isValidTimeZone, localTime, MINUTES_PER_DAY, parseClock, WEEKDAYS, type Weekday } from '#shared/time.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { retryTransient } from '#shared/db/transient.ts';
+import { CLOCK_TIME, locationSettingsSchemas, WEEK_FROM_MONDAY, type LocationInput } from '#shared/schemas/location-settings.ts';
+import { tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
+import { isoSeconds, localTime, MINUTES_PER_DAY, parseClock, type Weekday } from '#shared/time.ts';
 import type { App } from '#shared/domain/identity/apps.ts';
 import { getMerchant, storeMerchantTipPreference, type MerchantItem } from '#shared/domain/merchants/merchants.ts';
-import { isKnownCategory } from '#shared/domain/app-surface/categories.ts';
 import { menuUrl } from '#shared/domain/merchants/menu-links.ts';
+
+export type { LocationInput } from '#shared/schemas/location-settings.ts';
 
 /**
  * Merchant locations: what an app lists (GET /v15/apps/:app_id/locations), with fulfillment
@@ -21,9 +23,6 @@ import { menuUrl } from '#shared/domain/merchants/menu-links.ts';
 
 /** Locations per page of an app's list. The contract leaves it open; small enough for a phone's first screen. */
 export const LOCATIONS_PAGE_SIZE = 10;
-
-/** The week as people read opening hours: Monday first (`Mon - Fri`, `Sat, Sun`). */
-const WEEK_FROM_MONDAY: readonly Weekday[] = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
 
 /**
  * One opening period, in the location's own time zone. `closes` at or before `opens` runs past
@@ -87,6 +86,11 @@ export interface LocationItem {
   ready_time_estimate_in_minutes: number;
   /** Hidden locations (false) are left out of app lists. */
   shown: boolean;
+  /**
+   * Raised by every change (`changeItems`), whose write is conditional on the version it read: two changes that read
+   * the same version never both commit. Absent on locations written before it existed (read as 0).
+   */
+  version?: number;
   supports_scheduling: boolean;
   partner_ids: Record<string, PartnerIds>;
   /** The merchant's own id of the location in its POS (GET /v15/managed_locations); null when not set. */
@@ -132,90 +136,25 @@ export function locationChangeItem(location: LocationItem) {
   return locationChangeRow(location).item(summaryOf(location));
 }
 
-const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
-
-/**
- * What createLocation accepts; every optional field has the default a new location gets. Built on
- * first use: only operators create locations (the admin CLI, the demo seed), so the API functions
- * that read locations do not build it at cold start.
- */
-function buildLocationInputSchema() {
-  const openingPeriodSchema = z.object({
-    days: z.array(z.enum(WEEK_FROM_MONDAY as [Weekday, ...Weekday[]])).check(z.minLength(1)),
-    opens: z.string().check(z.regex(CLOCK_TIME, 'must be HH:MM')),
-    closes: z.string().check(z.regex(CLOCK_TIME, 'must be HH:MM (24:00 for midnight)')),
-  });
-
-  // Clients follow these links as given: absolute http(s) only (a `javascript:` or relative link would be followed too).
-  const optionalUrl = z._default(z.nullable(z.string().check(z.regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL'))), null);
-
-  return z
-    .object({
-      merchant_id: z.number().check(z.int(), z.positive()),
-      name: z._default(z.nullable(z.string()), null),
-      street_address: z.string().check(z.minLength(1)),
-      extended_address: z._default(z.string(), ''),
-      locality: z.string().check(z.minLength(1)),
-      region: z.string().check(z.minLength(1)),
-      postal_code: z.string().check(z.minLength(1)),
-      phone: z._default(z.nullable(z.string().check(z.maxLength(40))), null),
-      latitude: z.number().check(z.gte(-90), z.lte(90)),
-      longitude: z.number().check(z.gte(-180), z.lte(180)),
-      time_zone: z.string().check(z.refine(isValidTimeZone, 'must be an IANA time zone name such as America/New_York')),
-      categories: z._default(
-        z.array(z.number().check(z.int(), z.refine(isKnownCategory, 'is not a category of GET /v14/categories'))).check(z.maxLength(20)),
-        [],
-      ),
-      fulfillment_types: z._default(z.array(z.enum(FULFILLMENT_TYPES)).check(z.minLength(1)), ['in_store']),
-      delivery_radius_m: z._default(z.nullable(z.number().check(z.positive())), null),
-      hours: z._default(z.array(openingPeriodSchema), []),
-      accepts_tips_in_store: z._default(z.boolean(), true),
-      accepts_tips_on_delivery: z._default(z.boolean(), true),
-      accepts_tips_on_pickup: z._default(z.boolean(), true),
-      facebook_url: optionalUrl,
-      menu_url: optionalUrl,
-      newsletter_url: optionalUrl,
-      opentable_url: optionalUrl,
-      twitter_url: optionalUrl,
-      yelp_url: optionalUrl,
-      ready_time_estimate_in_minutes: z._default(z.number().check(z.int(), z.gte(0)), 15),
-      shown: z._default(z.boolean(), true),
-      supports_scheduling: z._default(z.boolean(), false),
-      partner_ids: z._default(z.record(z.string(), z.object({ location_id: z.string(), merchant_id: z.string() })), {}),
-      pos_location_identifier: z._default(z.nullable(z.string().check(z.minLength(1), z.maxLength(64))), null),
-    })
-    .check(
-      z.superRefine((input, context) => {
-        const delivers = input.fulfillment_types.includes('delivery');
-        if (delivers && input.delivery_radius_m === null) {
-          context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'is required when the location delivers' });
-        }
-        if (!delivers && input.delivery_radius_m !== null) {
-          context.addIssue({ code: 'custom', path: ['delivery_radius_m'], message: 'only applies to a location that delivers' });
-        }
-      }),
-    );
-}
-
-let locationInput: ReturnType<typeof buildLocationInputSchema> | undefined;
-const locationInputSchema = () => (locationInput ??= buildLocationInputSchema());
-
-export type LocationInput = z.input<ReturnType<typeof buildLocationInputSchema>>;
-
 /** Thrown for an invalid createLocation input; the message names every problem. */
 export class LocationInputError extends Error {
   override readonly name = 'LocationInputError';
 }
 
-/** Creates a location of an existing merchant. Throws LocationInputError for invalid input. */
-export async function createLocation(input: LocationInput): Promise<LocationItem> {
-  const parsed = locationInputSchema().safeParse(input);
+/**
+ * Creates a location of an existing merchant: the operators' CLI, the demo seed and the management API's POST
+ * (docs/merchant-api.md, "Locations") all make them here, by the rules of shared/schemas/location-settings.ts.
+ * `alongside` gives writes that commit in the location's own transaction (its audit entry, the Idempotency-Key's
+ * answer). Throws LocationInputError for invalid input.
+ */
+export async function createLocation(input: LocationInput, options: { alongside?: (location: LocationItem) => TransactItem[] } = {}): Promise<LocationItem> {
+  const parsed = locationSettingsSchemas().locationInput.safeParse(input);
   if (!parsed.success) {
     throw new LocationInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'location'}: ${issue.message}`).join('; '));
   }
-  const merchant = await getMerchant(parsed.data.merchant_id);
+  // Side by side: an id drawn for a merchant that turns out not to exist is simply never used.
+  const [merchant, locationId] = await Promise.all([getMerchant(parsed.data.merchant_id), nextId('location')]);
   if (!merchant) throw new LocationInputError(`merchant_id: merchant ${parsed.data.merchant_id} does not exist`);
-  const locationId = await nextId('location');
   const now = isoSeconds();
   const location: LocationItem = {
     location_id: locationId,
@@ -225,6 +164,7 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
     merchant_tip_preference: tipPreferenceOf(merchant.tip_preference),
     order_ahead_menu_id: null,
     fulfillment_types: [...new Set(parsed.data.fulfillment_types)],
+    version: 1,
     created_at: now,
     updated_at: now,
   };
@@ -235,6 +175,7 @@ export async function createLocation(input: LocationInput): Promise<LocationItem
     () => [
       Location.at(locationId).putNew({ ...keys.merchantLocationsIndex(location.merchant_id, locationId), ...keys.allLocationsIndex(locationId), ...location }),
       locationChangeRow(location).putNew(summaryOf(location)),
+      ...(options.alongside?.(location) ?? []),
     ],
     1,
   );
@@ -256,26 +197,42 @@ export async function getLocation(locationId: number, options: { consistent?: bo
 /** What may change on a location after it is made: its copy of merchant settings and its menu link. */
 export type LocationChange = Partial<Pick<LocationItem, 'merchant_tip_preference' | 'order_ahead_menu_id'>>;
 
+/** Fields a change may set: everything but the location's identity, its merchant and what the change itself writes. */
+export type LocationFieldsChange = Partial<Omit<LocationItem, 'location_id' | 'merchant_id' | 'version' | 'created_at' | 'updated_at'>>;
+
 /**
- * Changes a location's fields. The location gets a new `updated_at` and its change-feed row moves with it in
- * the same transaction (GET /v14/locations lists it as changed, so apps that keep copies fetch it again).
- * Guarded by the `updated_at` read: a concurrent change makes it read again and re-apply. No-op when nothing
- * differs. Answers the location as stored after the change; undefined when it does not exist.
+ * The writes of one change of a location, for the caller's transaction: the location, guarded by the version
+ * `current` was read at and by its merchant, with the version raised and a new `updated_at`; and its change-feed row
+ * moved with it (GET /v14/locations lists it as changed, so apps that keep copies fetch it again). The location's
+ * index keys name its merchant and id only, which never change. `next` is the location as the writes leave it.
+ */
+export function changeItems(current: LocationItem, change: LocationFieldsChange, now = isoSeconds()): { next: LocationItem; items: TransactItem[] } {
+  const version = current.version ?? 0;
+  const next: LocationItem = { ...current, ...change, version: version + 1, updated_at: now };
+  const oldRow = locationChangeRow(current);
+  const newRow = locationChangeRow(next);
+  const guard = and<'version' | 'merchant_id'>(versionIs(version), equals('merchant_id', current.merchant_id));
+  return {
+    next,
+    items: [
+      Location.at(current.location_id).update({ set: { ...change, version: next.version, updated_at: now } }, guard),
+      ...(oldRow.key.sk === newRow.key.sk ? [] : [oldRow.delete()]),
+      newRow.put(summaryOf(next)),
+    ],
+  };
+}
+
+/**
+ * Changes a location's fields (`changeItems`, alone in its transaction). A concurrent change makes it read again and
+ * re-apply. No-op when nothing differs. Answers the location as stored after the change; undefined when it does not exist.
  */
 export async function updateLocation(locationId: number, change: LocationChange): Promise<LocationItem | undefined> {
   const names = Object.keys(change) as (keyof LocationChange)[];
   for (let attempt = 1; attempt <= 5; attempt++) {
     const current = await getLocation(locationId, { consistent: true });
     if (!current || names.every((name) => current[name] === change[name])) return current;
-    const next: LocationItem = { ...current, ...change, updated_at: isoSeconds() };
-    const oldRow = locationChangeRow(current);
-    const newRow = locationChangeRow(next);
-    const movesRow = oldRow.key.sk !== newRow.key.sk;
-    const outcome = await transactWrite(() => [
-      Location.at(locationId).update({ set: { ...change, updated_at: next.updated_at } }, equals('updated_at', current.updated_at)),
-      ...(movesRow ? [oldRow.delete()] : []),
-      newRow.put(summaryOf(next)),
-    ]);
+    const { next, items } = changeItems(current, change);
+    const outcome = await transactWrite(() => items);
     if (outcome.committed) return next;
   }
   throw new Error(`location ${locationId} kept changing; try again`);
@@ -342,6 +299,7 @@ const LOCATION_ATTRIBUTES = Object.keys({
   order_ahead_menu_id: true,
   ready_time_estimate_in_minutes: true,
   shown: true,
+  version: true,
   supports_scheduling: true,
   partner_ids: true,
   pos_location_identifier: true,
@@ -491,6 +449,49 @@ export async function listAppLocations(app: App, query: AppLocationsQuery, pageS
   const skipped = (query.page - 1) * pageSize;
   const found = await readInIdOrder(app, query.fulfillmentTypes, 0, skipped + pageSize);
   return { locations: found.slice(skipped) };
+}
+
+/** Whether a paging cursor is a location's index sort key (what `pageOfMerchantLocations` resumes after). */
+export function isLocationSortKey(value: string): boolean {
+  const id = Number(value.slice(keys.merchantLocations(0).skPrefix.length));
+  return Number.isSafeInteger(id) && id >= 1 && keys.locationSortKey(id) === value;
+}
+
+/**
+ * One page of a merchant's locations by id, shown or not (the management API's list): after `cursor` (a location's
+ * sort key from a previous page's Link), or, without it, the `page`th page of `pageSize`. Reads at most what the
+ * page and the pages it skips hold.
+ */
+export async function pageOfMerchantLocations(merchantId: number, position: { cursor?: string; page: number }, pageSize: number): Promise<LocationItem[]> {
+  const partition = keys.merchantLocations(merchantId);
+  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
+  const wanted = skip + pageSize;
+  const found: LocationItem[] = [];
+  let startKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const result = await retryTransient(() =>
+      db().send(
+        new QueryCommand({
+          TableName: table(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk > :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
+          ProjectionExpression: LOCATION_PROJECTION,
+          ExpressionAttributeNames: { '#pk': 'gsi1pk', '#sk': 'gsi1sk', ...LOCATION_PROJECTION_NAMES },
+          ExpressionAttributeValues: position.cursor
+            ? { ':pk': partition.gsi1pk, ':cursor': position.cursor }
+            : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
+          Limit: wanted - found.length,
+          ExclusiveStartKey: startKey,
+        }),
+      ),
+    );
+    for (const item of result.Items ?? []) {
+      const location = Location.from(item);
+      if (location) found.push(location);
+    }
+    startKey = found.length >= wanted ? undefined : result.LastEvaluatedKey;
+  } while (startKey);
+  return found.slice(skip, skip + pageSize);
 }
 
 /** Every location of one merchant, in id order (shown or not, any fulfillment type). */

@@ -1,0 +1,38 @@
+import * as z from '#shared/schemas/zod.ts';
+import { apiHandler, requireStaff } from '#shared/http/handler.ts';
+import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
+import { isLocationCursor, listLocationSettings, locationPosition, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
+import { merchantLocationsParams } from '#shared/schemas/location-settings.ts';
+
+const query = z.object({
+  page: pageQuery,
+  // Opaque position from a previous page's Link (the last location's index sort key).
+  cursor: cursorQuery(isLocationCursor),
+});
+
+/** GET /v15/merchants/:merchant_id/all_locations (any role): the merchant's locations by id, hidden ones too, paged by Link; 204 past the end. */
+export const handler = apiHandler(
+  'location-settings-list',
+  {
+    summary: "List the merchant's locations as it sets them, hidden ones included (any role)",
+    description:
+      'The stored settings of every location of the merchant, 50 a page by id, `Link` to the next; 204 past the end. The public `GET /v15/merchants/{merchant_id}/locations` lists the shown ones as apps see them. See docs/merchant-api.md, "Locations".',
+    paged: true,
+    params: merchantLocationsParams,
+    query,
+  },
+  async (request) => {
+    const actor = requireStaff(request);
+    requireReachablePage(request.query);
+    const page = request.query.page ?? 1;
+    const locations = await listLocationSettings(actor.merchantId, { cursor: request.query.cursor, page });
+    return pageAnswer(
+      request.baseUrl,
+      {
+        items: locations,
+        after: (last) => cursorPosition(`/v15/merchants/${actor.merchantId}/all_locations`, page, locationPosition(last)),
+      },
+      (shown) => shown.map(locationSettingsView),
+    );
+  },
+);

@@ -1,0 +1,55 @@
+import '../money/round-trips.env.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
+import { locationFixture } from '../support/locations.ts';
+import { moneyWorld } from '../support/money.ts';
+import { roleTokens } from '../support/staff.ts';
+
+/**
+ * DynamoDB round trips per request of the management API's location routes (X-DynamoDB-Round-Trips, a count, not a
+ * timing): each equals the minimum docs/data-model.md ("Locations as their merchant sets them") and
+ * bench/scenarios/scenarios.ts state.
+ */
+const api = useTestApi();
+const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
+
+afterAll(() => {
+  delete process.env.DYNAMODB_STATS;
+});
+
+describe('round trips per request (locations, management API)', () => {
+  it('list 2, show 2, create 4 (token, merchant and id side by side, one transaction), update 3 (token, location, one transaction)', async () => {
+    const world = await moneyWorld();
+    const merchantId = world.merchant.merchant.merchant_id;
+    const { owner } = await roleTokens(world.app.app_id, merchantId);
+    const location = await locationFixture(merchantId);
+    const listed = await api.call('GET', `/v15/merchants/${merchantId}/all_locations`, { token: owner });
+    expect(listed.status, listed.text).toBe(200);
+    expect(roundTrips(listed)).toBe(2);
+    const shown = await api.call('GET', `/v15/merchants/${merchantId}/locations/${location.location_id}`, { token: owner });
+    expect(shown.status, shown.text).toBe(200);
+    expect(roundTrips(shown)).toBe(2);
+    const created = await api.call('POST', `/v15/merchants/${merchantId}/locations`, {
+      token: owner,
+      body: {
+        location: {
+          street_address: '20 Seaport Blvd',
+          locality: 'Boston',
+          region: 'MA',
+          postal_code: '02210',
+          latitude: 42.35,
+          longitude: -71.04,
+          time_zone: 'America/New_York',
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    expect(roundTrips(created)).toBe(4);
+    const updated = await api.call('PUT', `/v15/merchants/${merchantId}/locations/${location.location_id}`, {
+      token: owner,
+      body: { location: { ready_time_estimate_in_minutes: 25 } },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(roundTrips(updated)).toBe(3);
+  });
+});
