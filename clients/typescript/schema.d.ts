@@ -1016,7 +1016,15 @@ export interface paths {
          */
         get: operations["merchant-locations-list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a location (owner)
+         * @description The same rules and defaults as the operators' `create-location`: the location serves the app and POS routes at once (hidden ones too: `shown: false` keeps it out of app lists). A location that delivers needs `delivery_radius_m`, one that does not has none. See docs/merchant-api.md, "Locations".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        post: operations["location-settings-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2665,6 +2673,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/all_locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's locations as it sets them, hidden ones included (any role)
+         * @description The stored settings of every location of the merchant, 50 a page by id, `Link` to the next; 204 past the end. The public `GET /v15/merchants/{merchant_id}/locations` lists the shown ones as apps see them. See docs/merchant-api.md, "Locations".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["location-settings-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/locations/{location_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A location of the merchant as it sets it, hidden or not (any role)
+         * @description Another merchant's location, or an id of none: 404 location/id/not_found. See docs/merchant-api.md, "Locations".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["location-settings-show"];
+        /**
+         * Change a location's hours, fulfillment types, delivery area, tips, ready-time estimate or shown (owner; manager: hours and shown)
+         * @description Only the fields sent change. A manager sending any other field: 403 role_not_allowed. The location the change leaves must keep the rules of creation (a location that delivers has `delivery_radius_m`): 422. Another change committed since this one read the location: 409 location_changed with Retry-After. See docs/merchant-api.md, "Locations".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        put: operations["location-settings-update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -3568,7 +3632,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -3850,6 +3914,61 @@ export interface components {
             user_display_name: string;
             /** @description Who refunded the order; null while not refunded */
             refund_source: "merchant" | null;
+        };
+        LocationSettings: {
+            location: {
+                id: number;
+                merchant_id: number;
+                /** @description Internal label (orders show it as location_name) */
+                name: string | null;
+                street_address: string;
+                extended_address: string;
+                locality: string;
+                region: string;
+                postal_code: string;
+                phone: string | null;
+                latitude: number;
+                longitude: number;
+                /** @description IANA time zone name; opening hours are read in it */
+                time_zone: string;
+                categories: number[];
+                fulfillment_types: ("delivery" | "in_store" | "pickup")[];
+                /** @description The delivery area: a circle of this radius in meters; null when it does not deliver */
+                delivery_radius_m: number | null;
+                hours: {
+                    days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                    /** @description HH:MM in the location time zone */
+                    opens: string;
+                    /** @description HH:MM; at or before `opens` runs past midnight; 24:00 is midnight */
+                    closes: string;
+                }[];
+                accepts_tips_in_store: boolean;
+                accepts_tips_on_delivery: boolean;
+                accepts_tips_on_pickup: boolean;
+                facebook_url: string | null;
+                menu_url: string | null;
+                newsletter_url: string | null;
+                opentable_url: string | null;
+                twitter_url: string | null;
+                yelp_url: string | null;
+                ready_time_estimate_in_minutes: number;
+                /** @description false: hidden from app lists (POS routes still serve it) */
+                shown: boolean;
+                supports_scheduling: boolean;
+                partner_ids: {
+                    [key: string]: {
+                        location_id: string;
+                        merchant_id: string;
+                    };
+                };
+                pos_location_identifier: string | null;
+                /** @description The published order-ahead menu; null without one */
+                order_ahead_menu_id: number | null;
+                /** @description Raised by every change */
+                version: number;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+            };
         };
         LocationSummary: {
             id: number;
@@ -7581,6 +7700,125 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "location-settings-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location: {
+                        /** @default null */
+                        name?: string | null;
+                        street_address: string;
+                        /** @default  */
+                        extended_address?: string;
+                        locality: string;
+                        region: string;
+                        postal_code: string;
+                        /** @default null */
+                        phone?: string | null;
+                        latitude: number;
+                        longitude: number;
+                        time_zone: string;
+                        /** @default [] */
+                        categories?: number[];
+                        /**
+                         * @default [
+                         *       "in_store"
+                         *     ]
+                         */
+                        fulfillment_types?: ("delivery" | "in_store" | "pickup")[];
+                        /** @default null */
+                        delivery_radius_m?: number | null;
+                        /** @default [] */
+                        hours?: {
+                            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                            opens: string;
+                            closes: string;
+                        }[];
+                        /** @default true */
+                        accepts_tips_in_store?: boolean;
+                        /** @default true */
+                        accepts_tips_on_delivery?: boolean;
+                        /** @default true */
+                        accepts_tips_on_pickup?: boolean;
+                        /** @default null */
+                        facebook_url?: string | null;
+                        /** @default null */
+                        menu_url?: string | null;
+                        /** @default null */
+                        newsletter_url?: string | null;
+                        /** @default null */
+                        opentable_url?: string | null;
+                        /** @default null */
+                        twitter_url?: string | null;
+                        /** @default null */
+                        yelp_url?: string | null;
+                        /** @default 15 */
+                        ready_time_estimate_in_minutes?: number;
+                        /** @default true */
+                        shown?: boolean;
+                        /** @default false */
+                        supports_scheduling?: boolean;
+                        /** @default {} */
+                        partner_ids?: {
+                            [key: string]: {
+                                location_id: string;
+                                merchant_id: string;
+                            };
+                        };
+                        /** @default null */
+                        pos_location_identifier?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     "merchant-locations-list-v14": {
         parameters: {
             query?: never;
@@ -11140,6 +11378,162 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "location-settings-list": {
+        parameters: {
+            query?: {
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "location-settings-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "location-settings-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location: {
+                        hours?: {
+                            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                            opens: string;
+                            closes: string;
+                        }[];
+                        fulfillment_types?: ("delivery" | "in_store" | "pickup")[];
+                        delivery_radius_m?: number | null;
+                        accepts_tips_in_store?: boolean;
+                        accepts_tips_on_delivery?: boolean;
+                        accepts_tips_on_pickup?: boolean;
+                        ready_time_estimate_in_minutes?: number;
+                        shown?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
