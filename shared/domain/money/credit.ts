@@ -75,26 +75,12 @@ function spendable(balance: StoredItem | undefined): number {
   return Math.max(0, Balance.from(balance)?.balance ?? 0);
 }
 
-function grantsOf(item: StoredItem | undefined): CreditGrantEntry[] {
-  return CreditGrants.from(item)?.grants ?? [];
-}
-
-/** True when a listed grant's time has passed (its credit must leave before any is offered). */
-export function expiryDue(grantsItem: StoredItem | undefined, now: string = isoSeconds()): boolean {
-  return grantsOf(grantsItem).some((grant) => grant.expires_at <= now);
-}
-
 /**
  * Available credit from the items `availableCreditKeys` named (read consistently): expired grants are
- * expired first (then the balances are read again), so expired credit is never offered.
+ * expired first (and the balances are those read after it), so expired credit is never offered.
  */
 export async function availableCreditFrom(userId: number, merchantId: number, items: readonly (StoredItem | undefined)[]): Promise<AvailableCredit> {
-  let [credit, giftCard] = items;
-  const grants = items[2];
-  if (expiryDue(grants)) {
-    await expireCredit(userId, merchantId);
-    [credit, giftCard] = await readItems(availableCreditKeys(userId, merchantId), { consistent: true });
-  }
+  const [credit, giftCard] = await expireCredit(userId, merchantId, items);
   return { merchantFunded: spendable(credit), giftCard: spendable(giftCard) };
 }
 
@@ -186,16 +172,23 @@ async function dueRemainders(
  * is its own bucket (credit-expiry.ts): spending drew from the earliest-expiring value first, and nothing
  * else (another grant's expiry, a claw-back, a paused reward) counts as spending it. Expiry may leave the
  * balance negative: a claw-back's debt is repaid by later earnings, never by expiring credit.
+ * `items` is what the caller read of `availableCreditKeys` (consistently): the first round works from it, and the
+ * answer is those items as they are once nothing is due (unchanged, without a call, when nothing was).
  */
-export async function expireCredit(userId: number, merchantId: number): Promise<void> {
+export async function expireCredit(
+  userId: number,
+  merchantId: number,
+  items: readonly (StoredItem | undefined)[],
+): Promise<readonly (StoredItem | undefined)[]> {
   const account = creditAccountKey(userId, merchantId);
-  for (let round = 1; round <= EXPIRY_ROUNDS; round++) {
+  let read = items;
+  for (let round = 1; ; round++) {
     const now = isoSeconds();
-    const [balanceRead, grantsRead] = await readItems([Balance.key(account), CreditGrants.key(userId, merchantId)], { consistent: true });
-    const [balanceItem, grantsItem] = [Balance.from(balanceRead), CreditGrants.from(grantsRead)];
+    const [balanceItem, grantsItem] = [Balance.from(read[0]), CreditGrants.from(read[2])];
     const grants = grantsItem?.grants ?? [];
     const due = grants.filter((grant) => grant.expires_at <= now).sort((a, b) => a.expires_at.localeCompare(b.expires_at));
-    if (due.length === 0) return;
+    if (due.length === 0) return read;
+    if (round > EXPIRY_ROUNDS) throw EXPIRY_CONTENDED();
     const remainders = await dueRemainders(account, balanceItem, grants, due);
     const movements = due.map((grant) => ({
       kind: 'credit_expired' as const,
@@ -216,11 +209,12 @@ export async function expireCredit(userId: number, merchantId: number): Promise<
       ),
     );
     batch.add('balance', ...balanceChangeItems(account, movements, { expectedVersion: balanceItem?.version ?? 0, now, allowNegative: true }));
+    // Guarded by the versions read: items the caller read before a concurrent change fail here, not spend.
     const outcome = await transactWrite(() => batch.items);
-    if (outcome.committed) return;
-    await backoff(round, CONTENTION_BACKOFF);
+    if (!outcome.committed) await backoff(round, CONTENTION_BACKOFF);
+    // Committed: what the expiry left is what the caller is answered with; else the next round works from it.
+    read = await readItems(availableCreditKeys(userId, merchantId), { consistent: true });
   }
-  throw EXPIRY_CONTENDED();
 }
 
 /** Replaces the open grants list, guarded by the version read (0: the item did not exist). */

@@ -19,7 +19,15 @@
  * is the lease's part of the money transaction. A crashed settlement frees both when their leases expire
  * (the hold never outlives the claim). A one-step order acquires both with the write that creates its
  * source (`acquiredAtCreation`).
+ *
+ * The source's completion is kept here too, since the claim's last write leaves it: the completed order's uuid
+ * and a fingerprint of the terms it was completed with. So a repeat of a completion (issue 34.2: no LevelUp SDK
+ * sends an Idempotency-Key, and a POS that lost the answer sends the same completion again) is answered here:
+ * the same terms answer the stored order (nothing is charged again), other terms are a 422 that says so, and a
+ * repeat that arrives while the first is still settling waits for it (reads only), as a second settlement of
+ * the same customer waits for the customer's hold.
  */
+import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, isConditionFailure } from '#shared/db/client.ts';
 import { and, attributeMissing, below, equals, itemIsNew, or, stateIs } from '#shared/db/conditions.ts';
@@ -28,8 +36,10 @@ import { newUuid } from '#shared/db/ids.ts';
 import { keys, type Key } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF, retryTransient } from '#shared/db/transient.ts';
-import { conflict, unprocessable, type ApiError } from '#shared/errors.ts';
+import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
+import { canonicalJson } from '#shared/domain/money/idempotency.ts';
 import { epochSeconds } from '#shared/time.ts';
+import { getOrder, type OrderRecord, type OrderTerms } from './record.ts';
 
 /** How long a settlement holds its customer and its source; a crashed settlement frees them after this. */
 export const SETTLEMENT_LEASE_SECONDS = 30;
@@ -62,7 +72,7 @@ export interface SettlementSourceAttributes {
   /** The lease a release gave back (a re-sent release recognises itself). */
   settlement_released_lease?: string;
   completed_order_uuid?: string;
-  /** The fingerprint of the terms the source was completed with (repeats.ts). */
+  /** The fingerprint of the terms the source was completed with (`termsFingerprint`). */
   completed_terms?: string;
   updated_at?: string;
 }
@@ -128,9 +138,9 @@ export function stateRefusal(source: SettlementSource, state: unknown): ApiError
   return undefined;
 }
 
-/** The source as it is now (consistent read), re-sent on transient errors. */
+/** The source as it is now (consistent read; the entity's get re-sends it on transient errors). */
 export async function readSource(source: SettlementSource): Promise<LeasedSourceItem | undefined> {
-  return retryTransient(() => LeasedSource.at(source.key).get({ consistent: true }));
+  return LeasedSource.at(source.key).get({ consistent: true });
 }
 
 /** Retry-After of a 409 for a lease that runs until `until` (epoch seconds). */
@@ -166,7 +176,7 @@ export async function acquireHold(userId: number, merchantId: number, sourceUuid
     }
     // Held: wait with reads until it looks free, then try to take it again.
     for (;;) {
-      const holder = await retryTransient(() => CustomerSettlement.at(hold.userId, hold.merchantId).get({ consistent: true }));
+      const holder = await CustomerSettlement.at(hold.userId, hold.merchantId).get({ consistent: true });
       if (holder?.lease_token === hold.token) return hold;
       const now = epochSeconds();
       if (holder === undefined || holder.lease_until < now) break;
@@ -266,26 +276,97 @@ export async function releaseAcquired(source: SettlementSource, acquired: Acquir
 
 // ---- complete (inside the money transaction) ----
 
+const TERM_FIELDS = [
+  'spend_amount',
+  'tax_amount',
+  'tip_amount',
+  'applied_discount_amount',
+  'exemption_amount',
+  'partial_authorization_allowed',
+  'discount_only',
+  'items',
+  'fees',
+  'identifier_from_merchant',
+  'cashier',
+  'register',
+  'receipt_message_html',
+] as const satisfies readonly (keyof OrderTerms)[];
+
+/** The terms an order was completed with, as a short stable string (only these fields: the parties are checked apart). */
+function termsFingerprint(terms: OrderTerms): string {
+  const picked = Object.fromEntries(TERM_FIELDS.map((field) => [field, terms[field] ?? null]));
+  return createHash('sha256').update(canonicalJson(picked)).digest('base64url');
+}
+
 /**
  * The leases' part of the money transaction: the source's state transition guarded by the claim, and the
- * hold's Delete guarded by its token (it commits only while both are ours). `completedTerms` (the terms'
- * fingerprint, repeats.ts) lets a repeat of the completion answer this order (issue 34.2).
+ * hold's Delete guarded by its token (it commits only while both are ours). The transition keeps the order's
+ * uuid and the terms' fingerprint, which a repeat of the completion is answered by (`repeatedSettlement`).
  */
 export function completeItems(
   source: SettlementSource,
   { claim, hold }: Acquired,
   orderUuid: string,
   now: string,
-  completedTerms: string,
+  terms: OrderTerms,
 ): { source: TransactItem; customer: TransactItem } {
   return {
     source: LeasedSource.at(source.key).update(
       {
-        set: { state: source.toState, completed_order_uuid: orderUuid, completed_terms: completedTerms, updated_at: now },
+        set: { state: source.toState, completed_order_uuid: orderUuid, completed_terms: termsFingerprint(terms), updated_at: now },
         remove: ['settlement_lease_token', 'settlement_lease_until'],
       },
       and(stateIs(source.fromState), claimIs(claim.leaseToken)),
     ),
     customer: CustomerSettlement.at(hold.userId, hold.merchantId).delete(holdIs(hold.token)),
   };
+}
+
+// ---- after the fact: the order a source was completed with ----
+
+export const TERMS_DIFFER = () =>
+  unprocessable(
+    'order',
+    'base',
+    'This order was already completed with different terms; nothing was charged. Propose a new order for a new check.',
+    'differs_from_completed',
+  );
+
+/** How long a repeat waits for the first request's settlement in flight before answering its 409. */
+export const REPEAT_WAIT_MS = CUSTOMER_WAIT_MS;
+
+/** The order a source was completed with, if it was. */
+export async function completedOrderOf(source: SettlementSource): Promise<OrderRecord | undefined> {
+  const completedUuid = (await readSource(source))?.completed_order_uuid;
+  return typeof completedUuid === 'string' ? getOrder(completedUuid) : undefined;
+}
+
+/** Whether a settlement's error may come from a repeat of a completion: its source completed, or being completed. */
+export function mayBeRepeat(error: unknown): boolean {
+  const code = error instanceof ApiError ? error.details?.[0]?.code : undefined;
+  return code === 'already_completed' || code === 'in_progress';
+}
+
+/**
+ * The order a repeat of a completion answers: the source's stored order when it was completed with the same
+ * terms (waiting up to REPEAT_WAIT_MS while it is still being settled); TERMS_DIFFER when it was completed with
+ * others; undefined when it was not completed in that time (the caller then answers its own error: a 409 the
+ * POS retries, or a source that cannot be completed at all).
+ */
+export async function repeatedSettlement(source: SettlementSource, terms: OrderTerms): Promise<OrderRecord | undefined> {
+  const fingerprint = termsFingerprint(terms);
+  const deadline = Date.now() + REPEAT_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    const current = await readSource(source);
+    const state = current?.state;
+    if (state === source.toState) {
+      // A source completed before its terms were stored has no fingerprint: it keeps the old answer.
+      if (typeof current?.completed_terms !== 'string' || typeof current.completed_order_uuid !== 'string') return undefined;
+      if (current.completed_terms !== fingerprint) throw TERMS_DIFFER();
+      return getOrder(current.completed_order_uuid);
+    }
+    // Still open: the first request is settling (or has just failed and given it back): wait with reads.
+    if (state !== source.fromState || Date.now() > deadline) return undefined;
+    await backoff(attempt, CONTENTION_BACKOFF);
+  }
 }

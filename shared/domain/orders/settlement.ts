@@ -26,10 +26,10 @@ import { keys } from '#shared/db/keys.ts';
 import { newUuid, nextId } from '#shared/db/ids.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { backoff, CONTENTION_BACKOFF, isTransientDbError, retryTransient } from '#shared/db/transient.ts';
+import { backoff, CONTENTION_BACKOFF, isTransientDbError } from '#shared/db/transient.ts';
 import { ApiError, conflict, unprocessable } from '#shared/errors.ts';
 import { CreditCard, getCreditCard } from '#shared/domain/cards/credit-cards.ts';
-import { availableCredit, expiryDue } from '#shared/domain/money/credit.ts';
+import { availableCreditFrom } from '#shared/domain/money/credit.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, refuseOverLimits, type ChargeLimits } from '#shared/domain/money/charge-limits.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { Location, type LocationItem } from '#shared/domain/merchants/locations.ts';
@@ -40,12 +40,11 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { log } from '#shared/log.ts';
 import { recordChargeDeclined, recordChargeVoid, recordOrderCompleted } from '#shared/metrics.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { acquireClaim, acquireHold, completeItems, IN_PROGRESS, NOT_COMPLETABLE, readSource, releaseAcquired, releaseClaim } from './lease.ts';
-import { releaseHold, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
+import { acquireClaim, acquireHold, completedOrderOf, completeItems, IN_PROGRESS, mayBeRepeat, NOT_COMPLETABLE, readSource, releaseAcquired } from './lease.ts';
+import { releaseClaim, releaseHold, repeatedSettlement, stateRefusal, type Acquired, type Claim, type CustomerHold, type SettlementSource } from './lease.ts';
 import { splitPayment, withCardApproval, type Split } from './payment-split.ts';
 import { LOCATION_NOT_FOUND, requireMerchantsLocation } from './parties.ts';
-import { mayBeRepeat, repeatedSettlement, termsFingerprint } from './repeats.ts';
-import { displayName, getOrder, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
+import { displayName, newOrderRecord, putOrderItem, type OrderRecord, type OrderSource, type OrderTerms } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
 export interface Settlement {
@@ -69,7 +68,7 @@ export interface Settlement {
   discountUpToAvailable?: boolean;
   /**
    * The source is the order's natural key (a proposed order, a remote check): a repeat of its completion with
-   * the same terms answers the stored order, charging nothing (repeats.ts; issue 34.2).
+   * the same terms answers the stored order, charging nothing (lease.ts `repeatedSettlement`; issue 34.2).
    */
   answersRepeats?: boolean;
   /** Extra guarded writes of the source committed with the money. */
@@ -146,11 +145,14 @@ async function settleSource(settlement: Settlement): Promise<OrderRecord> {
     throw refused;
   }
   for (let round = 1; ; round++) {
+    const hold = acquired?.hold ?? (await acquireHold(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid));
     try {
-      const order = await settleOnce(settlement, acquired);
+      // Committed: the money transaction deleted the hold with the rest.
+      const order = await settleHeld(settlement, hold, acquired?.claim);
       recordOrderCompleted(order.spend_amount + order.tip_amount);
       return order;
     } catch (error) {
+      await releaseHold(hold);
       acquired = undefined;
       // A balance moved between the split and the commit (e.g. two orders of one customer at once): the
       // charge was voided and the claim released with a new attempt, so settle again from fresh balances.
@@ -167,17 +169,6 @@ interface Charge {
   amount: number;
   /** Prefix of the gateway idempotency keys of this claim's charge and its void. */
   key: string;
-}
-
-async function settleOnce(settlement: Settlement, acquired: Acquired | undefined): Promise<OrderRecord> {
-  const hold = acquired?.hold ?? (await acquireHold(settlement.userId, settlement.merchant.merchant_id, settlement.source.uuid));
-  try {
-    // Committed: the money transaction deleted the hold with the rest.
-    return await settleHeld(settlement, hold, acquired?.claim);
-  } catch (error) {
-    await releaseHold(hold);
-    throw error;
-  }
 }
 
 async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: Claim | undefined): Promise<OrderRecord> {
@@ -219,7 +210,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
     const limits = chargeLimitsFrom([appItem, userMonth, merchantMonth], settlement.merchant, month);
     // Expired credit is never applied: a grant whose time has passed leaves the account first (credit.ts).
     // A refund's claw-back can leave the credit negative (a debt): then nothing is available, and nothing is owed here.
-    const creditBalance = expiryDue(grants) ? (await availableCredit(userId, merchantId)).merchantFunded : Math.max(0, Number(creditItem?.balance ?? 0));
+    const creditBalance = (await availableCreditFrom(userId, merchantId, [creditItem, giftCardItem, grants])).merchantFunded;
     // Read under the customer's hold: no other settlement of this customer can spend it before our commit.
     const appliedDiscount = settlement.discountUpToAvailable ? Math.min(terms.applied_discount_amount, creditBalance) : terms.applied_discount_amount;
     if (appliedDiscount > creditBalance) {
@@ -252,7 +243,7 @@ async function settleHeld(settlement: Settlement, hold: CustomerHold, claimed: C
     return await commitSettlement(settlement, { hold, claim }, orderUuid, facts);
   } catch (error) {
     // A DynamoDB error may have lost the answer of a commit that happened: then the order is ours.
-    const settled = charge.chargeId !== null || isTransientDbError(error) ? await retryTransient(() => settledOrder(source)) : undefined;
+    const settled = charge.chargeId !== null || isTransientDbError(error) ? await completedOrderOf(source) : undefined;
     if (settled?.uuid === orderUuid) return settled;
     // The same charge may belong to a settlement that took over after our lease expired: keep it then.
     const chargeKept = charge.chargeId !== null && settled?.charge_id === charge.chargeId;
@@ -277,12 +268,6 @@ async function promotedCardOf(userId: number, user: StoredItem | undefined, hint
   const card = hinted?.card_id === promotedId ? CreditCard.from(hinted) : await getCreditCard(userId, promotedId);
   if (card?.state !== 'active') return undefined;
   return { gatewayToken: card.gateway_token };
-}
-
-/** The order a source was completed with, if it was. */
-async function settledOrder(source: SettlementSource): Promise<OrderRecord | undefined> {
-  const completedUuid = (await readSource(source))?.completed_order_uuid;
-  return typeof completedUuid === 'string' ? getOrder(completedUuid) : undefined;
 }
 
 async function voidCharge(charge: Charge, sourceUuid: string): Promise<void> {
@@ -317,7 +302,6 @@ async function commitSettlement(
   let batch = new LabelledItems();
   // Loyalty's reads made beside the claim serve the first build only: a build after a conflict reads afresh.
   let loyaltyRead: CompletionReads | undefined = facts.loyaltyRead;
-  const completedTerms = termsFingerprint(settlement.terms);
 
   const outcome = await transactWrite(async () => {
     const now = isoSeconds();
@@ -347,7 +331,7 @@ async function commitSettlement(
     const reference = { order_uuid: uuid };
     batch = new LabelledItems();
     const add = batch.add;
-    const leases = completeItems(source, acquired, uuid, now, completedTerms);
+    const leases = completeItems(source, acquired, uuid, now, settlement.terms);
     add('source', leases.source);
     add('customer', leases.customer);
     add('order', putOrderItem(order));
