@@ -14,7 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import { putNew, transactWrite } from '#shared/db/transactions.ts';
 import { hashPassword, sha256 } from '#shared/auth/secrets.ts';
 import { closedLoop, round, type LatencySummary, type RunLimit } from '../harness/measure.ts';
-import { itemBytes, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
+import { itemBytes, itemsPerCall, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
 
 export interface FloorResult {
   operation: 'GetItem' | 'TransactWriteItems' | 'UpdateItem' | 'StartExecution' | 'PasswordHash' | ShapedRead;
@@ -201,13 +201,15 @@ export async function shapedReadFloor(runId: string, operation: ShapedRead, shap
       : // The handlers' own batch read (one BatchGetItem of up to 100 keys); it answers the items, not the output.
         async () => ({ Responses: { [table()]: (await readItems(partition.keys, { consistent: false })).filter((item) => item !== undefined) } });
   // A few untimed groups first: the first reads of a fresh partition (and of a code path new to the JIT) are slower.
-  for (let warmup = 0; warmup < 5; warmup += 1) await Promise.all(Array.from({ length: shape.parallelCalls }, read));
+  let first: unknown;
+  for (let warmup = 0; warmup < 5; warmup += 1) [first] = await Promise.all(Array.from({ length: shape.parallelCalls }, read));
+  const perCall = itemsPerCall(operation, first, partition.keys.length);
   let capacity = 0;
   const run = await closedLoop(concurrency, limit, async () => {
     const { result, stats } = await withDbStats(() => Promise.all(Array.from({ length: shape.parallelCalls }, read)));
     for (const output of result) {
       const returned = returnedItems(operation, output).length;
-      if (returned !== partition.keys.length) throw new Error(`the ${operation} floor returned ${returned} of ${partition.keys.length} items`);
+      if (returned !== perCall) throw new Error(`the ${operation} floor returned ${returned} of ${perCall} items`);
     }
     capacity = stats.capacityUnits;
   });
@@ -215,7 +217,7 @@ export async function shapedReadFloor(runId: string, operation: ShapedRead, shap
   return {
     operation,
     concurrency,
-    shape: { ...shape, items: partition.keys.length, bytesPerItem: partition.bytesPerItem },
+    shape: { ...shape, items: perCall, bytesPerItem: partition.bytesPerItem },
     summary: run.summary,
     capacityUnits: capacity,
     errors: run.errors,

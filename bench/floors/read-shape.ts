@@ -42,6 +42,19 @@ export function returnedItems(operation: ShapedRead, output: unknown): Record<st
   return Object.values((output as { Responses?: Record<string, Record<string, unknown>[]> }).Responses ?? {}).flat();
 }
 
+/**
+ * The items one bare read of the floor partition returns: all of them, except a Query of a partition larger than a
+ * page (1 MB of items): DynamoDB answers its first page and a LastEvaluatedKey, as it does to a handler's Query, and
+ * each page of the handler's is a call of its own. The shape's rounding (read-shape.ts bucket: items and bytes each up
+ * to ~9% up) can make the floor partition of a page-sized call exceed a page; the floor is then one page of it.
+ */
+export function itemsPerCall(operation: ShapedRead, output: unknown, partitionItems: number): number {
+  const returned = returnedItems(operation, output).length;
+  if (returned === partitionItems) return returned;
+  if (operation === 'Query' && returned > 0 && (output as { LastEvaluatedKey?: unknown }).LastEvaluatedKey !== undefined) return returned;
+  throw new Error(`the ${operation} floor returned ${returned} of ${partitionItems} items`);
+}
+
 export function itemBytes(item: Record<string, unknown>): number {
   return JSON.stringify(item, (_key, value: unknown) => (value instanceof Set ? [...value] : value)).length;
 }

@@ -143,6 +143,59 @@ export interface HttpLoadResult {
   unexpectedSample?: string;
 }
 
+/** The most a timed run may take when its slow requests are still short of `minimumAmount` (autocannon then stops it hard). */
+const TIMED_RUN_CAP_SECONDS = 600;
+
+/**
+ * A timed run (`durationMs`, optionally `minimumAmount`) that ends gracefully: once the time is up and at least the
+ * minimum of responses came back, each connection sends nothing more and its request in flight is answered and counted.
+ * autocannon's own `duration` drops the requests in flight instead: a request slower than the run (a CSV export at
+ * c=16 takes seconds) then never counts, and the server keeps working on the dropped ones during the next
+ * measurement. autocannon has no such ending, so each connection's request cap (`responseMax`, which its Client
+ * checks before every request) is lowered to the requests it has sent.
+ */
+function gracefulEnd(limit: RunLimit, startedAt: number) {
+  interface CannonClient {
+    reqsMade: number;
+    responseMax?: number;
+  }
+  const clients: CannonClient[] = [];
+  const durationMs = limit.durationMs ?? 1000;
+  const minimum = limit.minimumAmount ?? 0;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    for (const client of clients) client.responseMax = Math.max(1, client.reqsMade);
+  };
+  let answers = 0;
+  const timer = setTimeout(() => {
+    if (answers >= minimum) end();
+  }, durationMs);
+  return {
+    options: {
+      duration: TIMED_RUN_CAP_SECONDS,
+      // The run resolves at autocannon's next sample tick after its last connection is done: keep that wait short.
+      sampleInt: 50,
+      setupClient: (client: autocannon.Client) => {
+        const counted = client as unknown as CannonClient;
+        if (typeof counted.reqsMade !== 'number')
+          throw new Error('autocannon: its Client no longer counts reqsMade; httpLoad cannot end a timed run gracefully');
+        clients.push(counted);
+      },
+    },
+    answered(count: number) {
+      answers = count;
+      if (answers >= minimum && performance.now() - startedAt >= durationMs) end();
+    },
+    settle() {
+      ended = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
   for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return String(value);
   return undefined;
@@ -191,10 +244,11 @@ export async function httpLoad(options: {
     return { ...request, method: spec.method as autocannon.Request['method'], path: spec.path, headers, ...(body === undefined ? {} : { body }) };
   };
   const startedAt = performance.now();
+  const ending = options.limit.amount === undefined ? gracefulEnd(options.limit, startedAt) : undefined;
   const instance = autocannon({
     url: options.baseUrl,
     connections: options.connections,
-    ...(options.limit.amount !== undefined ? { amount: options.limit.amount } : { duration: (options.limit.durationMs ?? 1000) / 1000 }),
+    ...(ending ? ending.options : { amount: options.limit.amount }),
     timeout: 30,
     requests: [
       {
@@ -255,10 +309,17 @@ export async function httpLoad(options: {
     ],
     // Without a callback autocannon returns its tracker (an EventEmitter) that is also thenable.
   }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  // A failed request counts toward the minimum too: a run whose requests all fail ends on time (its caller reports the errors).
+  let failed = 0;
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     latencies.push(responseTime);
+    ending?.answered(latencies.length + failed);
   });
-  const result = await instance;
+  instance.on('reqError', () => ending?.answered(latencies.length + ++failed));
+  const result = await instance.then((finished) => {
+    ending?.settle();
+    return finished;
+  });
   const elapsed = performance.now() - startedAt;
   const mean = (values: number[]) => (values.length === 0 ? null : round(values.reduce((sum, value) => sum + value, 0) / values.length, 3));
   return {

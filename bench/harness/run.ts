@@ -98,11 +98,12 @@ function machineFacts(): Omit<BenchResults['machine'], 'loadAverageAtEnd'> {
 }
 
 /**
- * At least this many samples of each adjacent bare-call floor (on each side of the run), whatever the plan's
- * duration: in quick mode (100 ms) a group of parallel reads or a large transaction at c=16 otherwise gives a
- * handful of samples, too few for a p50.
+ * At least this many samples of each adjacent floor (on each side of the run: the bare calls, the baseline endpoint
+ * and the twin) and of each timed endpoint run, whatever the plan's duration: in quick mode (100 ms) a group of
+ * parallel reads or a large transaction at c=16 otherwise gives a handful of samples, too few for a p50; and a
+ * request slower than the duration (a CSV export at c=16 takes seconds) would give none.
  */
-const ADJACENT_FLOOR_MINIMUM_SAMPLES = 40;
+const MINIMUM_SAMPLES = 40;
 
 async function main(): Promise<void> {
   const runId = randomUUID().slice(0, 8);
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
       const load = await httpLoad({
         baseUrl: stack.baseUrl,
         connections: concurrency,
-        limit: { durationMs },
+        limit: { durationMs, minimumAmount: MINIMUM_SAMPLES },
         next: () => ({ method: 'GET', path: BASELINE_PATH }),
         expectedStatuses: [200],
       });
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
       const load = await httpLoad({
         baseUrl: stack.baseUrl,
         connections: concurrency,
-        limit: { durationMs },
+        limit: { durationMs, minimumAmount: MINIMUM_SAMPLES },
         next: () => ({ method: 'GET', path }),
         expectedStatuses: [200],
       });
@@ -198,9 +199,9 @@ async function main(): Promise<void> {
       };
     };
     type AdjacentPlan = ReturnType<typeof adjacentPlan>;
-    /** One side of the adjacent floors: each for the plan's time and at least ADJACENT_FLOOR_MINIMUM_SAMPLES samples. */
+    /** One side of the adjacent floors: each for the plan's time and at least MINIMUM_SAMPLES samples. */
     const measureAdjacent = async (plan: AdjacentPlan, concurrency: Concurrency, when: 'before' | 'after') => {
-      const limit = { durationMs: PLAN.adjacentFloorMs, minimumAmount: ADJACENT_FLOOR_MINIMUM_SAMPLES };
+      const limit = { durationMs: PLAN.adjacentFloorMs, minimumAmount: MINIMUM_SAMPLES };
       // The twin is the floor its endpoint is judged by: measured closest to the run, last before it and first after it.
       const twin = plan.twin && when === 'after' ? await twinLoad(plan.twin.recordingId, concurrency, PLAN.adjacentFloorMs) : undefined;
       const baseline = await baselineLoad(concurrency, PLAN.adjacentFloorMs);
@@ -364,7 +365,7 @@ async function main(): Promise<void> {
           const load = await httpLoad({
             baseUrl: stack.baseUrl,
             connections: concurrency,
-            limit: scenario.consumable ? { amount: PLAN.consumable[concurrency] } : { durationMs: PLAN.durationMs },
+            limit: scenario.consumable ? { amount: PLAN.consumable[concurrency] } : { durationMs: PLAN.durationMs, minimumAmount: MINIMUM_SAMPLES },
             next,
             expectedStatuses: scenario.expectedStatuses,
             onResponse,

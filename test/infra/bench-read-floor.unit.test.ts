@@ -14,6 +14,7 @@ import {
   LARGE_ITEM_BYTES,
   floorShape,
   formatReadShapes,
+  itemsPerCall,
   parseReadShapes,
   returnedItems,
   shapedReadAdjustment,
@@ -53,6 +54,16 @@ describe('bench read floor', () => {
     expect(totals).toEqual({ calls: 1, items: 1, bytes: JSON.stringify(large).length, attributes: 3, parallel: 0 });
     // Priced at a bare read of one item of its size.
     expect(floorShape({ itemsPerCall: 1, bytesPerItem: 6000, attributesPerItem: 9, parallelCalls: 1 })).toMatchObject({ items: 1, bytesPerItem: 5793 });
+  });
+
+  it("prices a Query floor partition larger than a page at the page DynamoDB answers, as each of the handler's pages is a call", () => {
+    const page = Array.from({ length: 1979 }, (_, index) => ({ pk: 'floor', sk: String(index) }));
+    // The ledger export's floor of 2048 items (its shape rounded up) answered its first 1 MB: 1979 items and where to go on.
+    expect(itemsPerCall('Query', { Items: page, LastEvaluatedKey: { pk: 'floor', sk: '1978' } }, 2048)).toBe(1979);
+    expect(itemsPerCall('Query', { Items: page.slice(0, 12) }, 12)).toBe(12);
+    // Fewer items without a page boundary are missing items, as is a short BatchGetItem: never priced.
+    expect(() => itemsPerCall('Query', { Items: page.slice(0, 11) }, 12)).toThrow('returned 11 of 12 items');
+    expect(() => itemsPerCall('BatchGetItem', { Responses: { table: page.slice(0, 99) } }, 100)).toThrow('returned 99 of 100 items');
   });
 
   it("reads a BatchGetItem's items across its tables and a Query's Items", () => {

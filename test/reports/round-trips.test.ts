@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffToken } from '../support/staff.ts';
+import { locationFixture } from '../support/locations.ts';
 
 /**
  * DynamoDB round trips per request of the reports and exports (X-DynamoDB-Round-Trips, a count, not a timing): each
@@ -41,5 +42,15 @@ describe('round trips per request (reports and exports)', () => {
     expect(ledger.status).toBe(200);
     // token + the month's ledger index partition
     expect(roundTrips(ledger)).toBe(2);
+  });
+
+  it("orders export: one Query per location, however many are empty (the bench's exports merchant has 11: 13)", async () => {
+    const merchantId = world.merchant.merchant.merchant_id;
+    for (let added = 0; added < 2; added++) await locationFixture(merchantId);
+    const today = new Date().toISOString().slice(0, 10);
+    const orders = await api.call('GET', `/v15/merchants/${merchantId}/exports/orders.csv?from=${today}&to=${today}`, { token: owner });
+    expect(orders.status).toBe(200);
+    // token + the merchant's locations + each of its 3 locations' orders in the range
+    expect(roundTrips(orders)).toBe(5);
   });
 });
