@@ -390,6 +390,9 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v14/tickets': { ticket: { body: 'Help: my reward is missing' } },
     'POST /v15/merchants/{merchant_id}/staff': { staff: { email: 'fuzz-invite@example.com', name: 'Fuzz Invite', role: 'staff' } },
     'PUT /v15/merchants/{merchant_id}/staff/{staff_id}': { staff: { name: 'Fuzz Renamed' } },
+    'POST /v15/merchants/{merchant_id}/campaigns': { campaign: { kind: 'spend', title: 'Fuzz spend', required_spend_amount: 5000, earn_amount: 500 } },
+    'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}': { campaign: { title: 'Fuzz renamed', closes_at: null } },
+    'POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close': { campaign: { closes_at: '2099-01-01T00:00:00Z' } },
   };
   return samples[routeKey(route)];
 }

@@ -192,9 +192,40 @@ const STAFF_CASES: IsolationCase[] = [
   },
 ];
 
+/** Merchant 2's owner on merchant 1's campaigns (its locked campaign): 401 before the handler, nothing changed. */
+const merchant1Campaigns = (w: TenantWorld, suffix = '') => `/v15/merchants/${w.merchant1.merchant.merchant_id}/campaigns${suffix}`;
+const merchant1CampaignShown = (w: TenantWorld) =>
+  expectListed(merchant1Campaigns(w, `/${w.lockedCampaign.campaign_id}`), staff.owner1.token, `"id":${w.lockedCampaign.campaign_id},`);
+const campaignAttempts: [route: string, what: string, suffix: (w: TenantWorld) => string, body?: unknown][] = [
+  ['GET /v15/merchants/{merchant_id}/campaigns/all', "lists merchant 1's campaigns", () => '/all'],
+  ['GET /v15/merchants/{merchant_id}/campaigns/{campaign_id}', "reads merchant 1's campaign", (w) => `/${w.lockedCampaign.campaign_id}`],
+  [
+    'POST /v15/merchants/{merchant_id}/campaigns',
+    'creates a campaign for merchant 1',
+    () => '',
+    { campaign: { kind: 'spend', title: 'Intruder', required_spend_amount: 100, earn_amount: 100 } },
+  ],
+  [
+    'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    "renames merchant 1's campaign",
+    (w) => `/${w.lockedCampaign.campaign_id}`,
+    { campaign: { title: 'Renamed by merchant 2' } },
+  ],
+  ['POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close', "closes merchant 1's campaign", (w) => `/${w.lockedCampaign.campaign_id}/close`, {}],
+];
+const CAMPAIGN_CASES: IsolationCase[] = campaignAttempts.map(([route, what, suffix, body]) => ({
+  route,
+  name: `merchant 2's owner ${what}`,
+  attempt: (w) => ({ token: staff.owner2.token, path: merchant1Campaigns(w, suffix(w)), body }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: merchant1CampaignShown,
+}));
+
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
   ...STAFF_CASES,
+  ...CAMPAIGN_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',
