@@ -220,6 +220,26 @@ describe('idempotency', () => {
   });
 });
 
+describe('idempotency of edits and closes', () => {
+  it('replays an edit and a close sent again with their keys: each changes the campaign once, with one audit entry', async () => {
+    const campaign = await created();
+    const edit = { token: world.owner, body: { campaign: { title: 'Edited once' } }, headers: { 'Idempotency-Key': `edit-${uniqueCode()}` } };
+    const first = await api.call('PUT', one(world.merchantId, campaign.id), edit);
+    const again = await api.call('PUT', one(world.merchantId, campaign.id), edit);
+    expect(first.status, first.text).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const close = { token: world.owner, headers: { 'Idempotency-Key': `close-${uniqueCode()}` } };
+    const closed = await api.call('POST', one(world.merchantId, campaign.id, '/close'), close);
+    const closedAgain = await api.call('POST', one(world.merchantId, campaign.id, '/close'), close);
+    expect(closed.status, closed.text).toBe(200);
+    expect(closedAgain.body).toEqual(closed.body);
+    expect((await stored(campaign.id))?.version).toBe(2);
+    expect(await entriesOf('campaign.updated', campaign.id)).toHaveLength(1);
+    expect(await entriesOf('campaign.closed', campaign.id)).toHaveLength(1);
+  });
+});
+
 describe('listing', () => {
   it('pages every campaign of the merchant by id, open, scheduled and closed, with its state; none of another merchant', async () => {
     const fresh = await campaignWorld();
