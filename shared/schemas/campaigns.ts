@@ -36,7 +36,11 @@ const wholeNumber = (minimum: number, maximum: number) =>
   z.number().check(z.int(), z.gte(minimum, `must be at least ${minimum}`), z.lte(maximum, `must be at most ${maximum}`));
 const rewardAmount = wholeNumber(0, MAX_CAMPAIGN_REWARD_AMOUNT);
 const instant = z.string().check(z.maxLength(40, tooLong(40)), z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with its offset' }));
-const timeOfDay = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'));
+// Hours up to 23 by a refinement: the document's pattern stays one its example builder can sample.
+const timeOfDay = z.string().check(
+  z.regex(/^[0-2]\d:[0-5]\d$/, 'must be HH:MM'),
+  z.refine((value) => Number(value.slice(0, 2)) <= 23, 'must be HH:MM'),
+);
 
 /** Every field of a campaign as a merchant sends it, each bounded (all optional but `kind` and `title` at creation). */
 const fields = {

@@ -177,6 +177,7 @@ describe('creating every kind', () => {
       [{ kind: 'spend', title: 'Negative', required_spend_amount: -5 }, 'required_spend_amount'],
       [{ kind: 'spend', title: 'Euros', required_spend_amount: 100, currency: 'EUR' }, 'currency'],
       [{ kind: 'spend', title: 'Tags', required_spend_amount: 100, tags: Array.from({ length: 11 }, (_, index) => `t${index}`) }, 'tags'],
+      [{ kind: 'spend', title: 'Late hours', required_spend_amount: 100, usable_hours: { start: '24:00', end: '10:00' } }, 'usable_hours.start'],
       [{ kind: 'points', title: 'Unknown kind' }, 'kind'],
     ];
     for (const [campaign, field] of cases) {
