@@ -767,6 +767,49 @@ export const routes: readonly Route[] = [
     table: 'write',
   },
 
+  // Management API: a merchant's campaigns (docs/merchant-api.md "Campaigns"). The list is `.../all_campaigns` (as `.../all_locations`): the
+  // public `GET /v15/merchants/{merchant_id}/campaigns` (A19) answers apps the open ones.
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/all_campaigns',
+    handler: 'managed-campaigns-list',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    handler: 'managed-campaigns-show',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/campaigns',
+    handler: 'managed-campaigns-create',
+    credential: 'merchant',
+    roles: ['owner'],
+    table: 'write',
+  },
+  {
+    method: 'PUT',
+    path: '/v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    handler: 'managed-campaigns-update',
+    credential: 'merchant',
+    roles: ['owner'],
+    table: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/campaigns/{campaign_id}/close',
+    handler: 'managed-campaigns-close',
+    credential: 'merchant',
+    roles: ['owner'],
+    table: 'write',
+  },
+
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },
   { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },

@@ -1301,9 +1301,133 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
+  // Management API: a merchant's campaigns (docs/merchant-api.md "Campaigns"), an owner's token.
+  {
+    id: 'managed-campaigns-list',
+    title: "List a merchant's campaigns (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/all_campaigns',
+    needs: ['campaignId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's catalog (gsi1, a page of at most 50)" },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'owner');
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/all_campaigns`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'managed-campaigns-show',
+    title: "One of a merchant's campaigns (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    needs: ['campaignId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the campaign (one GetItem)' },
+    async prepare({ world }) {
+      const token = await benchStaffToken(world, 'owner');
+      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/campaigns/${world.campaignId}`, headers: auth(token) });
+    },
+  },
+  {
+    id: 'managed-campaigns-create',
+    title: 'Create a spend campaign (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/campaigns',
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: "token check + the campaign id (a counter) + one transaction: campaign, the merchant's campaign count, audit entry",
+    },
+    async prepare({ world, count }) {
+      // Fresh merchants: a merchant creates at most 200 campaigns.
+      const merchants = await benchCampaignMerchants(world, Math.ceil(count / BENCH_CAMPAIGNS_PER_MERCHANT), 0);
+      let next = 0;
+      return () => {
+        const index = next++;
+        const merchant = merchants[Math.floor(index / BENCH_CAMPAIGNS_PER_MERCHANT)]!;
+        return {
+          method: 'POST',
+          path: `/v15/merchants/${merchant.merchantId}/campaigns`,
+          headers: auth(merchant.ownerToken),
+          body: { campaign: { kind: 'spend', title: `Bench spend ${index}`, required_spend_amount: 5000, earn_amount: 500 } },
+        };
+      };
+    },
+  },
+  {
+    id: 'managed-campaigns-update',
+    title: 'Rename a campaign (management API)',
+    route: 'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: 'token check + the campaign (one GetItem) + one transaction: campaign (merchant and version guard), audit entry',
+    },
+    async prepare({ world, count }) {
+      // One campaign per request: edits of one campaign at once would race on its version (409 by design).
+      const campaigns = await benchCampaigns(world, count);
+      let next = 0;
+      return () => {
+        const campaign = campaigns[next++];
+        if (!campaign) throw new Error('ran out of campaigns to rename');
+        return { method: 'PUT', path: campaign.path, headers: auth(campaign.ownerToken), body: { campaign: { title: `Renamed ${next}` } } };
+      };
+    },
+  },
+  {
+    id: 'managed-campaigns-close',
+    title: 'Close a campaign at once (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close',
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: 'token check + the campaign (one GetItem) + one transaction: campaign (merchant and version guard), audit entry',
+    },
+    async prepare({ world, count }) {
+      const campaigns = await benchCampaigns(world, count);
+      let next = 0;
+      return () => {
+        const campaign = campaigns[next++];
+        if (!campaign) throw new Error('ran out of campaigns to close');
+        return { method: 'POST', path: `${campaign.path}/close`, headers: auth(campaign.ownerToken) };
+      };
+    },
+  },
 ];
 
 export const scenarios: Scenario[] = SCENARIO_ROWS.map(scenarioFrom);
+
+/** Campaigns one bench merchant takes (under MAX_CAMPAIGNS_PER_MERCHANT). */
+const BENCH_CAMPAIGNS_PER_MERCHANT = 150;
+
+/** `count` fresh merchants, each with an owner's token and `campaigns` spend campaigns made through the domain library. */
+async function benchCampaignMerchants(
+  world: World,
+  count: number,
+  campaigns: number,
+): Promise<{ merchantId: number; ownerToken: string; campaignIds: number[] }[]> {
+  const { createMerchant } = await import('#shared/domain/merchants/merchants.ts');
+  const { createCampaign } = await import('#shared/domain/loyalty/campaigns.ts');
+  return createMany(count, 4, async (index) => {
+    const tag = randomBytes(6).toString('hex');
+    const { merchant_id: merchantId } = await createMerchant({
+      name: `Bench campaigns ${index}`,
+      username: `bench-campaigns-${tag}`,
+      password: BENCH_PASSWORD,
+    });
+    // One at a time: each creation updates the merchant's campaign count.
+    const made = await createMany(campaigns, 1, (number) =>
+      createCampaign({ merchant_id: merchantId, kind: 'spend', title: `Bench ${number}`, required_spend_amount: 5000, earn_amount: 500 }),
+    );
+    return { merchantId, ownerToken: await benchStaffToken(world, 'owner', merchantId), campaignIds: made.map((campaign) => campaign.campaign_id) };
+  });
+}
+
+/** `count` campaigns of fresh merchants, each with its path and its merchant owner's token. */
+async function benchCampaigns(world: World, count: number): Promise<{ path: string; ownerToken: string }[]> {
+  const merchants = await benchCampaignMerchants(world, Math.ceil(count / BENCH_CAMPAIGNS_PER_MERCHANT), Math.min(count, BENCH_CAMPAIGNS_PER_MERCHANT));
+  return merchants.flatMap((merchant) =>
+    merchant.campaignIds.map((campaignId) => ({ path: `/v15/merchants/${merchant.merchantId}/campaigns/${campaignId}`, ownerToken: merchant.ownerToken })),
+  );
+}
 
 /** Locations the update scenario takes in turn: many more than requests in flight. */
 const BENCH_UPDATED_LOCATIONS = 40;

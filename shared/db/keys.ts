@@ -227,6 +227,10 @@ export const keys = {
   merchantCatalogEntry: (merchantId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), gsi1sk: 'MERCHANT' }),
   /** The gsi1 partition of a merchant's catalog: its campaigns (sort keys under `skPrefix`) and the merchant. */
   merchantCampaigns: (merchantId: number) => ({ gsi1pk: merchantCampaignsPartition(merchantId), skPrefix: CAMPAIGN_SORT }),
+  /** Whether a value (a paging cursor) can be a campaign's gsi1 sort key in its merchant's catalog. */
+  isCampaignSortKey: (value: string): boolean => /^CAMPAIGN#\d{12}$/.test(value),
+  /** How many campaigns a merchant has made: the guard of the campaign limit (loyalty/campaigns.ts). */
+  merchantCampaignCount: (merchantId: number): Key => ({ pk: merchantCampaignsPartition(merchantId), sk: 'COUNT' }),
   /** A cohort code (upper-cased) names one campaign; the item makes codes unique. */
   cohortCode: (code: string): Key => ({ pk: `COHORT#${code.trim().toUpperCase()}`, sk: 'COHORT' }),
   /** The legacy loyalty campaign an app migrates cards into (one per app). */

@@ -55,7 +55,7 @@ export const ERROR_CODES = {
   },
   too_many: {
     statuses: [422],
-    when: "A list or collection is at its limit: saved addresses, webhook endpoints, gift cards paused together, custom attribute keys, a merchant's staff.",
+    when: "A list or collection is at its limit: saved addresses, webhook endpoints, gift cards paused together, custom attribute keys, a merchant's staff, a merchant's campaigns.",
     action: 'Remove one (or send fewer) before adding more.',
   },
   out_of_range: { statuses: [422], when: 'A preload value outside the allowed range.', action: 'Choose a value within the range the message names.' },
@@ -142,8 +142,8 @@ export const ERROR_CODES = {
   invalid_token: { statuses: [422], when: 'A password reset link is invalid, used or expired.', action: 'Ask for a new password reset.' },
   taken: {
     statuses: [422],
-    when: "The email address already signs in to an account (a user's, a staff member's or a merchant's login); a first owner for a merchant that has one.",
-    action: 'Log in with that account, or use another email address.',
+    when: "The email address already signs in to an account (a user's, a staff member's or a merchant's login); a first owner for a merchant that has one; a campaign's cohort code already in use.",
+    action: 'Log in with that account, or use another email address (or cohort code).',
   },
   pending_exists: { statuses: [422], when: 'This email already has a pending permissions request.', action: 'Wait for the user to answer it.' },
   already_answered: {
@@ -181,6 +181,31 @@ export const ERROR_CODES = {
     statuses: [409],
     when: 'Another change of the location committed after this one read it (the management API; docs/merchant-api.md, "Locations").',
     action: 'Read the location again and send the change again: it was not applied.',
+  },
+  campaign_changed: {
+    statuses: [409],
+    when: 'The campaign was changed by another request while this change was made.',
+    action: RETRY_SHORTLY,
+  },
+  not_editable: {
+    statuses: [422],
+    when: "An edit of a campaign's economics (kind, requirements, amounts, item rules, goals, period, opt-in, lock, tags, code, claims, hours): users' progress and rewards were computed under them.",
+    action: 'Leave the field out (or send it as it is); close the campaign and create a new one to change it.',
+  },
+  not_later: {
+    statuses: [422],
+    when: "An edit of a campaign's `closes_at` that is not later than its end, or gives an end to a campaign without one.",
+    action: 'Close the campaign (POST .../close) to end it sooner.',
+  },
+  not_earlier: {
+    statuses: [422],
+    when: 'A close of a campaign at a time later than its end.',
+    action: 'Edit the campaign (PUT) to extend it.',
+  },
+  campaign_closed: {
+    statuses: [422],
+    when: "An edit of a closed campaign's end: a closed campaign never reopens.",
+    action: 'Create a new campaign.',
   },
   last_owner: {
     statuses: [422],

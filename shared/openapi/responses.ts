@@ -7,6 +7,7 @@
  */
 import * as z from '#shared/schemas/zod.ts';
 import { auditEntryList, auditLogCsv } from '#shared/schemas/responses/audit.ts';
+import { merchantCampaignList, merchantCampaignResponse } from '#shared/schemas/responses/campaigns.ts';
 import { userAddressResponse } from '#shared/schemas/responses/addresses.ts';
 import {
   campaignMerchantIds,
@@ -178,6 +179,11 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'managed-locations-list': { 200: managedLocationList },
   'merchant-exports-ledger-show': { 200: csvExport, 422: apiErrors },
   'merchant-exports-orders-show': { 200: csvExport, 422: apiErrors },
+  'managed-campaigns-close': { 200: merchantCampaignResponse, 409: apiErrors },
+  'managed-campaigns-create': { 200: merchantCampaignResponse, 409: apiErrors },
+  'managed-campaigns-list': { 200: merchantCampaignList, 204: null },
+  'managed-campaigns-show': { 200: merchantCampaignResponse },
+  'managed-campaigns-update': { 200: merchantCampaignResponse, 409: apiErrors },
   'manager-code-update': { 204: null, 409: apiErrors },
   'merchant-funded-credits-create': { 204: null, 409: apiErrors },
   'merchant-locations-list': { 200: locationDetailsV15List, 204: null },

@@ -408,6 +408,9 @@ function sampleBody(route: Route): Json | undefined {
     'PUT /v15/merchants/{merchant_id}/locations/{location_id}': {
       location: { hours: [{ days: ['sat'], opens: '09:00', closes: '13:00' }], ready_time_estimate_in_minutes: 25, shown: true },
     },
+    'POST /v15/merchants/{merchant_id}/campaigns': { campaign: { kind: 'spend', title: 'Fuzz spend', required_spend_amount: 5000, earn_amount: 500 } },
+    'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}': { campaign: { title: 'Fuzz renamed', closes_at: null } },
+    'POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close': { campaign: { closes_at: '2099-01-01T00:00:00Z' } },
   };
   return samples[routeKey(route)];
 }

@@ -167,7 +167,9 @@ const STAFF_CASES: IsolationCase[] = [
 ];
 
 /** Merchant 2's owner on merchant 1's locations (the management routes, docs/merchant-api.md "Locations"): 401, and location 1 is as it was. */
-const merchant1Locations = (w: TenantWorld, tail = 'locations') => `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}`;
+/** A path under merchant 1 (the management routes name the merchant in their path). */
+const merchant1Path = (w: TenantWorld, tail: string) => `/v15/merchants/${w.merchant1.merchant.merchant_id}/${tail}`;
+const merchant1Locations = (w: TenantWorld, tail = 'locations') => merchant1Path(w, tail);
 const merchant1LocationUnchanged = async (w: TenantWorld) => {
   const read = await call('GET', merchant1Locations(w, `locations/${w.location1.location_id}`), { token: staff.owner1.token });
   expect(read.status, read.text).toBe(200);
@@ -221,11 +223,45 @@ const LOCATION_CASES: IsolationCase[] = [
     ownerSees: merchant1LocationUnchanged,
   },
 ];
+/** Merchant 2's owner on merchant 1's campaigns (its locked campaign): 401 before the handler, nothing changed. */
+const merchant1CampaignShown = (w: TenantWorld) =>
+  expectListed(merchant1Path(w, `campaigns/${w.lockedCampaign.campaign_id}`), staff.owner1.token, `"id":${w.lockedCampaign.campaign_id},`);
+const campaignAttempts: [route: string, what: string, tail: (w: TenantWorld) => string, body?: unknown][] = [
+  ['GET /v15/merchants/{merchant_id}/all_campaigns', "lists merchant 1's campaigns", () => 'all_campaigns'],
+  ['GET /v15/merchants/{merchant_id}/campaigns/{campaign_id}', "reads merchant 1's campaign", (w) => `campaigns/${w.lockedCampaign.campaign_id}`],
+  [
+    'POST /v15/merchants/{merchant_id}/campaigns',
+    'creates a campaign for merchant 1',
+    () => 'campaigns',
+    { campaign: { kind: 'spend', title: 'Intruder', required_spend_amount: 100, earn_amount: 100 } },
+  ],
+  [
+    'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}',
+    "renames merchant 1's campaign",
+    (w) => `campaigns/${w.lockedCampaign.campaign_id}`,
+    { campaign: { title: 'Renamed by merchant 2' } },
+  ],
+  [
+    'POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close',
+    "closes merchant 1's campaign",
+    (w) => `campaigns/${w.lockedCampaign.campaign_id}/close`,
+    {},
+  ],
+];
+const CAMPAIGN_CASES: IsolationCase[] = campaignAttempts.map(([route, what, tail, body]) => ({
+  route,
+  name: `merchant 2's owner ${what}`,
+  attempt: (w) => ({ token: staff.owner2.token, path: merchant1Path(w, tail(w)), body }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: merchant1CampaignShown,
+}));
 
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
   ...STAFF_CASES,
   ...LOCATION_CASES,
+  ...CAMPAIGN_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',

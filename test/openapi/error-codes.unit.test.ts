@@ -22,6 +22,8 @@ type JsonObject = Record<string, any>;
 const RESOLVED_BY_HAND: Record<string, string[]> = {
   // ChargeResult's refusal reasons (shared/payments/gateway.ts): `'declined' | 'insufficient_funds'`.
   'shared/domain/money/gift-card-orders.ts: charge.reason': ['declined', 'insufficient_funds'],
+  // CampaignIssue's codes (shared/domain/loyalty/campaigns.ts): `'invalid' | 'taken' | 'too_many'`.
+  'shared/domain/campaigns/management.ts: issue.code': ['invalid', 'taken', 'too_many'],
 };
 
 const ERRORS_PAGE = fileURLToPath(new URL('../../docs/errors.md', import.meta.url));

@@ -5,7 +5,8 @@ import { db, table } from '#shared/db/client.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { LabelledItems, putNew, transactWrite } from '#shared/db/transactions.ts';
+import { counterAllows } from '#shared/db/conditions.ts';
+import { LabelledItems, lostRace, putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 /**
@@ -81,6 +82,8 @@ export interface CampaignItem {
   progress_campaign_id: number | null;
   created_at: string;
   updated_at: string;
+  /** Raised by each change of the campaign (absent: never changed): the guard of the management API's edits. */
+  version?: number;
 }
 
 /** Goals of one custom progress campaign (an adjustment reaching them all stays well inside one transaction). */
@@ -175,16 +178,58 @@ const campaignInputSchema = () => (campaignInput ??= buildCampaignInputSchema())
 
 export type CampaignInput = z.input<ReturnType<typeof buildCampaignInputSchema>>;
 
-export class CampaignInputError extends Error {}
+/** One reason a campaign cannot be created: the field (`goals.0.title`; `base` for the whole) and why. */
+export interface CampaignIssue {
+  field: string;
+  message: string;
+  /** `invalid` (the input), `taken` (a cohort code or an app's legacy campaign), `too_many` (the merchant's limit). */
+  code: 'invalid' | 'taken' | 'too_many';
+}
+
+/** A campaign refused for its input, with every reason (the CLI prints the message, the API answers each issue). */
+export class CampaignInputError extends Error {
+  constructor(readonly issues: readonly CampaignIssue[]) {
+    super(issues.map((issue) => `${issue.field}: ${issue.message}`).join('; '));
+  }
+}
+
+/** A creation cancelled by a guard that is not the campaign's own (an item the caller added), or by a race it lost. */
+export class CampaignNotCreated extends Error {
+  constructor(
+    readonly failed: ReadonlySet<string>,
+    readonly lostRace: boolean,
+  ) {
+    super(`campaign creation cancelled: ${[...failed].join(',') || 'transaction conflict'}`);
+  }
+}
+
+/**
+ * Most campaigns one merchant may create. Every order's completion and every rewards list reads all of the
+ * merchant's campaigns (one Query of its catalog), so the count stays small; a closed campaign still counts.
+ */
+export const MAX_CAMPAIGNS_PER_MERCHANT = 200;
+
+/** A merchant's campaign count (`keys.merchantCampaignCount`): written by each creation, guarded by the limit. */
+export const CampaignCount = defineEntity<{ merchant_id: number; campaign_count: number; updated_at: string }>()({
+  entity: 'CampaignCount',
+  key: keys.merchantCampaignCount,
+});
+
+/** Items a caller commits in the creation's own transaction (its audit entry, its Idempotency-Key's answer), by label. */
+export type CampaignAlongside = (campaign: CampaignItem) => [label: string, item: TransactItem | undefined][];
 
 /**
  * Creates a campaign. Its cohort code (and, for a legacy campaign, its app's legacy pointer) is
- * written in the same transaction, guarded, so codes stay unique and an app has one legacy campaign.
+ * written in the same transaction, guarded, so codes stay unique and an app has one legacy campaign;
+ * the merchant's campaign count too, guarded by MAX_CAMPAIGNS_PER_MERCHANT. `alongside` adds the caller's
+ * items to that transaction; a failure of one of them is CampaignNotCreated.
  */
-export async function createCampaign(rawInput: CampaignInput): Promise<CampaignItem> {
+export async function createCampaign(rawInput: CampaignInput, alongside?: CampaignAlongside): Promise<CampaignItem> {
   const parsed = campaignInputSchema().safeParse(rawInput);
   if (!parsed.success) {
-    throw new CampaignInputError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'campaign'}: ${issue.message}`).join('; '));
+    throw new CampaignInputError(
+      parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'base', message: issue.message, code: 'invalid' as const })),
+    );
   }
   const input = parsed.data;
   const campaignId = await nextId('campaign');
@@ -234,6 +279,13 @@ export async function createCampaign(rawInput: CampaignInput): Promise<CampaignI
     'campaign',
     putNew({ ...keys.campaign(campaignId), ...keys.merchantCampaignsIndex(campaign.merchant_id, campaignId), entity: 'Campaign', ...campaign }),
   );
+  batch.add(
+    'count',
+    CampaignCount.at(campaign.merchant_id).update(
+      { add: { campaign_count: 1 }, set: { merchant_id: campaign.merchant_id, updated_at: now }, creates: true },
+      counterAllows('campaign_count', MAX_CAMPAIGNS_PER_MERCHANT, 1),
+    ),
+  );
   if (campaign.cohort_code) {
     batch.add(
       'cohort_code',
@@ -260,12 +312,20 @@ export async function createCampaign(rawInput: CampaignInput): Promise<CampaignI
       }),
     );
   }
+  for (const [label, item] of alongside?.(campaign) ?? []) if (item) batch.add(label, item);
   const outcome = await transactWrite(() => batch.items);
   if (!outcome.committed) {
     const failed = batch.failedLabels(outcome.reasons);
-    if (failed.has('cohort_code')) throw new CampaignInputError(`cohort_code: ${campaign.cohort_code} is already in use`);
-    if (failed.has('legacy')) throw new CampaignInputError(`app_id: app ${campaign.app_id} already has a legacy campaign`);
-    throw new Error(`campaign creation cancelled: ${outcome.reasons.join(',')}`);
+    if (failed.has('cohort_code'))
+      throw new CampaignInputError([{ field: 'cohort_code', message: `${campaign.cohort_code} is already in use`, code: 'taken' }]);
+    if (failed.has('legacy'))
+      throw new CampaignInputError([{ field: 'app_id', message: `app ${campaign.app_id} already has a legacy campaign`, code: 'taken' }]);
+    if (failed.has('count')) {
+      throw new CampaignInputError([
+        { field: 'base', message: `a merchant may create at most ${MAX_CAMPAIGNS_PER_MERCHANT} campaigns (closed ones count)`, code: 'too_many' },
+      ]);
+    }
+    throw new CampaignNotCreated(failed, lostRace(outcome));
   }
   return campaign;
 }
