@@ -2062,7 +2062,15 @@ export interface paths {
          */
         get: operations["merchants-campaigns-list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a campaign (owner)
+         * @description Any kind the loyalty engine runs but `legacy` (the operators'): each kind's requirement is required (422 naming it), a value campaign or one requiring opt-in needs its cohort code. A cohort code in use: 422 `taken`; the merchant's 201st campaign: 422 `too_many`. See docs/merchant-api.md and docs/loyalty.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        post: operations["managed-campaigns-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2723,6 +2731,84 @@ export interface paths {
          */
         put: operations["location-settings-update"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/all_campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's campaigns, open, scheduled and closed (owner, manager)
+         * @description Every campaign of the merchant by id, 50 a page, each with its `state` now. The public `GET /v15/merchants/{merchant_id}/campaigns` lists what apps may show. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["managed-campaigns-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the merchant's campaigns (owner, manager)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["managed-campaigns-show"];
+        /**
+         * Edit a campaign (owner)
+         * @description Title, description, reward title and article, item and point labels, and a later `closes_at`. The fields users' progress and rewards were computed under (kind, requirements, amounts, item rules, goals, period, opt-in, lock, tags, code, claims, hours) are sent only as they are, else 422 `not_editable`: close the campaign and create a new one. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        put: operations["managed-campaigns-update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/campaigns/{campaign_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a campaign (owner)
+         * @description Without a body (or `{}`) the campaign closes now; `{"campaign": {"closes_at": ...}}` closes it at that future time, never later than its end. A closed campaign earns and can be claimed no more; the rewards users hold stay spendable. A closed campaign answers as it is. See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner (docs/merchant-api.md).
+         */
+        post: operations["managed-campaigns-close"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3632,7 +3718,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_for_audience" | "not_found" | "not_held" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "campaign_changed" | "campaign_closed" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_earlier" | "not_editable" | "not_for_audience" | "not_found" | "not_held" | "not_later" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -4146,6 +4232,70 @@ export interface components {
                         }[];
                     };
                 }[];
+            };
+        };
+        MerchantCampaign: {
+            campaign: {
+                id: number;
+                merchant_id: number;
+                /** @enum {string} */
+                kind: "spend" | "item" | "visit" | "item_gift_card" | "spend_gift_card" | "custom_progress" | "value" | "legacy";
+                /**
+                 * @description `scheduled` before `opens_at`, `closed` from `closes_at` on, `open` between
+                 * @enum {string}
+                 */
+                state: "scheduled" | "open" | "closed";
+                title: string;
+                description: string;
+                opens_at: components["schemas"]["Timestamp"];
+                closes_at: components["schemas"]["Timestamp"] | null;
+                requires_opt_in: boolean;
+                locked: boolean;
+                currency: string;
+                point_label_singular: string | null;
+                point_label_plural: string | null;
+                cohort_code: string | null;
+                tags: string[];
+                required_spend_amount: number | null;
+                required_item_count: number | null;
+                required_visit_count: number | null;
+                qualifying_order_spend_amount: number | null;
+                /** @description Amount in cents */
+                earn_amount: number;
+                item_rules: {
+                    /** @enum {string} */
+                    field: "sku" | "category" | "name";
+                    value: string;
+                }[];
+                required_item_singular: string;
+                required_item_plural: string;
+                reward_title: string;
+                reward_article: string;
+                progress_period_days: number | null;
+                progress_type: ("item" | "spend") | null;
+                goals: {
+                    id: number;
+                    title: string;
+                    description: string;
+                    progress_required: number;
+                    /** @description Amount in cents */
+                    earn_amount: number;
+                }[];
+                /** @description Amount in cents */
+                value_amount: number;
+                max_claims: number | null;
+                claims_count: number;
+                transferable: boolean;
+                transfer_required: boolean;
+                usable_hours: {
+                    start: string;
+                    end: string;
+                } | null;
+                /** @description A legacy campaign's app (the operators') */
+                app_id: number | null;
+                progress_campaign_id: number | null;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
             };
         };
         MerchantFundedCredit: {
@@ -10069,6 +10219,106 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "managed-campaigns-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    campaign: {
+                        description?: string;
+                        /** Format: date-time */
+                        opens_at?: string;
+                        closes_at?: string | null;
+                        requires_opt_in?: boolean;
+                        locked?: boolean;
+                        /** @enum {string} */
+                        currency?: "USD";
+                        point_label_singular?: string | null;
+                        point_label_plural?: string | null;
+                        cohort_code?: string | null;
+                        tags?: string[];
+                        required_spend_amount?: number | null;
+                        required_item_count?: number | null;
+                        required_visit_count?: number | null;
+                        qualifying_order_spend_amount?: number | null;
+                        earn_amount?: number;
+                        item_rules?: {
+                            /** @enum {string} */
+                            field: "sku" | "category" | "name";
+                            value: string;
+                        }[];
+                        required_item_singular?: string;
+                        required_item_plural?: string;
+                        reward_title?: string;
+                        reward_article?: string;
+                        progress_period_days?: number | null;
+                        progress_type?: ("item" | "spend") | null;
+                        goals?: {
+                            title: string;
+                            description?: string;
+                            progress_required: number;
+                            earn_amount?: number;
+                        }[];
+                        value_amount?: number;
+                        max_claims?: number | null;
+                        transferable?: boolean;
+                        transfer_required?: boolean;
+                        usable_hours?: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        /** @enum {string} */
+                        kind: "spend" | "item" | "visit" | "item_gift_card" | "spend_gift_card" | "custom_progress" | "value";
+                        title: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCampaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     "locations-web-links-list": {
         parameters: {
             query?: never;
@@ -11534,6 +11784,242 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-campaigns-list": {
+        parameters: {
+            query?: {
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCampaign"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-campaigns-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCampaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-campaigns-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    campaign: {
+                        title?: string;
+                        description?: string;
+                        reward_title?: string;
+                        reward_article?: string;
+                        required_item_singular?: string;
+                        required_item_plural?: string;
+                        point_label_singular?: string | null;
+                        point_label_plural?: string | null;
+                        closes_at?: string | null;
+                        /** Format: date-time */
+                        opens_at?: string;
+                        requires_opt_in?: boolean;
+                        locked?: boolean;
+                        /** @enum {string} */
+                        currency?: "USD";
+                        cohort_code?: string | null;
+                        tags?: string[];
+                        required_spend_amount?: number | null;
+                        required_item_count?: number | null;
+                        required_visit_count?: number | null;
+                        qualifying_order_spend_amount?: number | null;
+                        earn_amount?: number;
+                        item_rules?: {
+                            /** @enum {string} */
+                            field: "sku" | "category" | "name";
+                            value: string;
+                        }[];
+                        progress_period_days?: number | null;
+                        progress_type?: ("item" | "spend") | null;
+                        goals?: {
+                            title: string;
+                            description?: string;
+                            progress_required: number;
+                            earn_amount?: number;
+                        }[];
+                        value_amount?: number;
+                        max_claims?: number | null;
+                        transferable?: boolean;
+                        transfer_required?: boolean;
+                        usable_hours?: {
+                            start: string;
+                            end: string;
+                        } | null;
+                        kind?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCampaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-campaigns-close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    campaign?: {
+                        /** Format: date-time */
+                        closes_at?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCampaign"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
