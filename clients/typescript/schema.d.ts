@@ -10239,7 +10239,6 @@ export interface operations {
                 "application/json": {
                     campaign: {
                         description?: string;
-                        /** Format: date-time */
                         opens_at?: string;
                         closes_at?: string | null;
                         requires_opt_in?: boolean;
@@ -11905,7 +11904,6 @@ export interface operations {
                         point_label_singular?: string | null;
                         point_label_plural?: string | null;
                         closes_at?: string | null;
-                        /** Format: date-time */
                         opens_at?: string;
                         requires_opt_in?: boolean;
                         locked?: boolean;
@@ -11996,7 +11994,6 @@ export interface operations {
             content: {
                 "application/json": {
                     campaign?: {
-                        /** Format: date-time */
                         closes_at?: string;
                     };
                 };

@@ -35,7 +35,26 @@ const label = z.nullable(text(MAX_LABEL_LENGTH));
 const wholeNumber = (minimum: number, maximum: number) =>
   z.number().check(z.int(), z.gte(minimum, `must be at least ${minimum}`), z.lte(maximum, `must be at most ${maximum}`));
 const rewardAmount = wholeNumber(0, MAX_CAMPAIGN_REWARD_AMOUNT);
-const instant = z.string().check(z.maxLength(40, tooLong(40)), z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with its offset' }));
+// A pattern, not `z.iso.datetime`: the document declares no `format: date-time` (test/openapi/document.test.ts holds every
+// answered time to the contract's form); a time the pattern admits but no calendar has (02-30, 25:00) is refused after it.
+const INSTANT_PATTERN = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d{1,3})?(Z|[+-](\d\d):(\d\d))$/;
+function onTheCalendar(value: string): boolean {
+  const match = INSTANT_PATTERN.exec(value);
+  if (!match) return true; // the pattern's own check has said so
+  const [, year, month, day, hour, minute, second, , , offsetHours, offsetMinutes] = match.map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day));
+  return (
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day! &&
+    hour! < 24 &&
+    minute! < 60 &&
+    second! < 60 &&
+    !(offsetHours! >= 24) &&
+    !(offsetMinutes! >= 60)
+  );
+}
+const instantError = 'must be an ISO 8601 time with its offset';
+const instant = z.string().check(z.maxLength(40, tooLong(40)), z.regex(INSTANT_PATTERN, instantError), z.refine(onTheCalendar, instantError));
 // Hours up to 23 by a refinement: the document's pattern stays one its example builder can sample.
 const timeOfDay = z.string().check(
   z.regex(/^[0-2]\d:[0-5]\d$/, 'must be HH:MM'),
