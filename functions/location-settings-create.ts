@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { createMerchantLocation, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
 import { locationSettingsSchemas, merchantLocationsParams } from '#shared/schemas/location-settings.ts';
 
@@ -15,10 +14,8 @@ export const handler = apiHandler(
     bodyObject: 'location',
     params: merchantLocationsParams,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, locationSettingsView, (storeResponse) =>
-      createMerchantLocation({ actor, context: auditContextOf(request), fields: request.body.location, storeResponse }),
-    );
-  },
+  (request) =>
+    staffCommit(request, locationSettingsView, ({ actor, context, storeResponse }) =>
+      createMerchantLocation({ actor, context, fields: request.body.location, storeResponse }),
+    ),
 );

@@ -1,6 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffListPage } from '#shared/http/management-lists.ts';
+import { cursorQuery, pageQuery } from '#shared/http/paging.ts';
 import { isLocationCursor, listLocationSettings, locationPosition, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
 import { merchantLocationsParams } from '#shared/schemas/location-settings.ts';
 
@@ -21,18 +22,11 @@ export const handler = apiHandler(
     params: merchantLocationsParams,
     query,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    requireReachablePage(request.query);
-    const page = request.query.page ?? 1;
-    const locations = await listLocationSettings(actor.merchantId, { cursor: request.query.cursor, page });
-    return pageAnswer(
-      request.baseUrl,
-      {
-        items: locations,
-        after: (last) => cursorPosition(`/v15/merchants/${actor.merchantId}/all_locations`, page, locationPosition(last)),
-      },
-      (shown) => shown.map(locationSettingsView),
-    );
-  },
+  (request) =>
+    staffListPage(request, {
+      collection: 'all_locations',
+      read: listLocationSettings,
+      sortKey: locationPosition,
+      render: (shown) => shown.map(locationSettingsView),
+    }),
 );

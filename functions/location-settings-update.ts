@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { LOCATION_NOT_FOUND, changeLocationSettings, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
 import { locationSettingsSchemas, merchantLocationParams } from '#shared/schemas/location-settings.ts';
 
@@ -16,10 +15,8 @@ export const handler = apiHandler(
     params: merchantLocationParams,
     notFound: LOCATION_NOT_FOUND,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, locationSettingsView, (storeResponse) =>
-      changeLocationSettings({ actor, context: auditContextOf(request), locationId: request.params.location_id, change: request.body.location, storeResponse }),
-    );
-  },
+  (request) =>
+    staffCommit(request, locationSettingsView, ({ actor, context, storeResponse }) =>
+      changeLocationSettings({ actor, context, locationId: request.params.location_id, change: request.body.location, storeResponse }),
+    ),
 );

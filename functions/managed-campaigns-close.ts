@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { CAMPAIGN_NOT_FOUND, campaignView, closeMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignCloseBody, merchantCampaignParams } from '#shared/schemas/campaigns.ts';
 
@@ -16,10 +15,8 @@ export const handler = apiHandler(
     params: merchantCampaignParams,
     notFound: CAMPAIGN_NOT_FOUND,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, campaignView, (storeResponse) =>
-      closeMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body?.campaign?.closes_at, auditContextOf(request), storeResponse),
-    );
-  },
+  (request) =>
+    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
+      closeMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body?.campaign?.closes_at, context, storeResponse),
+    ),
 );

@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { campaignView, createMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignCreateBody, merchantCampaignsParams } from '#shared/schemas/campaigns.ts';
 
@@ -15,10 +14,8 @@ export const handler = apiHandler(
     bodyObject: 'campaign',
     params: merchantCampaignsParams,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, campaignView, (storeResponse) =>
-      createMerchantCampaign(actor.merchantId, request.body.campaign, auditContextOf(request), storeResponse),
-    );
-  },
+  (request) =>
+    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
+      createMerchantCampaign(actor.merchantId, request.body.campaign, context, storeResponse),
+    ),
 );

@@ -1,6 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffListPage } from '#shared/http/management-lists.ts';
+import { cursorQuery, pageQuery } from '#shared/http/paging.ts';
 import { campaignPosition, campaignView, isCampaignCursor, listCampaigns } from '#shared/domain/campaigns/management.ts';
 import { merchantCampaignsParams } from '#shared/schemas/campaigns.ts';
 
@@ -21,16 +22,15 @@ export const handler = apiHandler(
     params: merchantCampaignsParams,
     query,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    requireReachablePage(request.query);
-    const page = request.query.page ?? 1;
-    const campaigns = await listCampaigns(actor.merchantId, { cursor: request.query.cursor, page });
-    const now = new Date();
-    return pageAnswer(
-      request.baseUrl,
-      { items: campaigns, after: (last) => cursorPosition(`/v15/merchants/${actor.merchantId}/all_campaigns`, page, campaignPosition(last)) },
-      (shown) => shown.map((campaign) => campaignView(campaign, now)),
-    );
-  },
+  (request) =>
+    staffListPage(request, {
+      collection: 'all_campaigns',
+      read: listCampaigns,
+      sortKey: campaignPosition,
+      // One "now" for the whole page: every campaign's state as of the same moment.
+      render: (shown) => {
+        const now = new Date();
+        return shown.map((campaign) => campaignView(campaign, now));
+      },
+    }),
 );

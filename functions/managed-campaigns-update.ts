@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { CAMPAIGN_NOT_FOUND, campaignView, updateMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignUpdateBody, merchantCampaignParams } from '#shared/schemas/campaigns.ts';
 
@@ -16,10 +15,8 @@ export const handler = apiHandler(
     params: merchantCampaignParams,
     notFound: CAMPAIGN_NOT_FOUND,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, campaignView, (storeResponse) =>
-      updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, auditContextOf(request), storeResponse),
-    );
-  },
+  (request) =>
+    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
+      updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, context, storeResponse),
+    ),
 );

@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { inviteStaff, staffView } from '#shared/domain/staff/members.ts';
 import { merchantStaffParams, staffInviteBody } from '#shared/schemas/staff.ts';
 
@@ -15,17 +14,8 @@ export const handler = apiHandler(
     bodyObject: 'staff',
     params: merchantStaffParams,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, staffView, (storeResponse) =>
-      inviteStaff({
-        merchantId: actor.merchantId,
-        actor,
-        origin: auditContextOf(request).origin,
-        invite: request.body.staff,
-        baseUrl: request.baseUrl,
-        storeResponse,
-      }),
-    );
-  },
+  (request) =>
+    staffCommit(request, staffView, ({ actor, context, storeResponse }) =>
+      inviteStaff({ merchantId: actor.merchantId, actor, origin: context.origin, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
+    ),
 );

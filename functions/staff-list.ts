@@ -1,6 +1,7 @@
 import * as z from '#shared/schemas/zod.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffListPage } from '#shared/http/management-lists.ts';
+import { cursorQuery, pageQuery } from '#shared/http/paging.ts';
 import { isStaffCursor, listStaff, staffView } from '#shared/domain/staff/members.ts';
 import { merchantStaffParams } from '#shared/schemas/staff.ts';
 
@@ -14,15 +15,5 @@ const query = z.object({
 export const handler = apiHandler(
   'staff-list',
   { summary: "List the merchant's staff (owner, manager)", paged: true, params: merchantStaffParams, query },
-  async (request) => {
-    const actor = requireStaff(request);
-    requireReachablePage(request.query);
-    const page = request.query.page ?? 1;
-    const members = await listStaff(actor.merchantId, { cursor: request.query.cursor, page });
-    return pageAnswer(
-      request.baseUrl,
-      { items: members, after: (last) => cursorPosition(`/v15/merchants/${actor.merchantId}/staff`, page, last.sk) },
-      (shown) => shown.map(staffView),
-    );
-  },
+  (request) => staffListPage(request, { collection: 'staff', read: listStaff, sortKey: (last) => last.sk, render: (shown) => shown.map(staffView) }),
 );

@@ -1,6 +1,5 @@
-import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
-import { apiHandler, requireStaff } from '#shared/http/handler.ts';
-import { idempotentCommit } from '#shared/http/idempotency.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { staffCommit } from '#shared/http/management.ts';
 import { STAFF_NOT_FOUND, changeStaffMember, staffView } from '#shared/domain/staff/members.ts';
 import { staffMemberParams, staffUpdateBody } from '#shared/schemas/staff.ts';
 
@@ -16,10 +15,8 @@ export const handler = apiHandler(
     params: staffMemberParams,
     notFound: STAFF_NOT_FOUND,
   },
-  async (request) => {
-    const actor = requireStaff(request);
-    return idempotentCommit(request, staffView, (storeResponse) =>
-      changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse, auditContextOf(request).origin),
-    );
-  },
+  (request) =>
+    staffCommit(request, staffView, ({ actor, context, storeResponse }) =>
+      changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse, context.origin),
+    ),
 );
