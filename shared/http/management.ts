@@ -20,7 +20,7 @@ export interface StaffWrite<T> {
 }
 
 /** A management write by the staff member, answered 200 with `view(result)` and stored in the write's own transaction (idempotentCommit). */
-export function staffCommit<T>(
+export async function staffCommit<T>(
   request: ApiRequest<unknown, unknown, unknown>,
   view: (result: T) => unknown,
   work: (write: StaffWrite<T>) => Promise<T>,
