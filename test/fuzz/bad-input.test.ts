@@ -20,6 +20,7 @@ import { issueToken } from '#shared/auth/tokens.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { staffFixture } from '../support/staff.ts';
+import { LOCATION_PLACE } from '../support/locations.ts';
 import {
   contractErrorProblem,
   politeCall,
@@ -393,13 +394,8 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v15/merchants/{merchant_id}/locations': {
       location: {
         name: 'Fuzz Kiosk',
+        ...LOCATION_PLACE,
         street_address: '1 Fuzz St',
-        locality: 'Boston',
-        region: 'MA',
-        postal_code: '02110',
-        latitude: 42.35,
-        longitude: -71.05,
-        time_zone: 'America/New_York',
         fulfillment_types: ['in_store', 'delivery'],
         delivery_radius_m: 2000,
         hours: [{ days: ['mon', 'tue'], opens: '07:00', closes: '19:00' }],

@@ -27,6 +27,7 @@ import { routeKey, routes } from '#shared/routes.ts';
 import { useTestApi, type ApiCall, type ApiResult, type TestApi } from '../support/api.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { staffFixture } from '../support/staff.ts';
+import { LOCATION_PLACE } from '../support/locations.ts';
 import { contractErrorProblem, politeCall, snapshotTable, tableChanges, tenantWorld, type TableChange, type TenantWorld } from '../support/fuzz.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
@@ -202,15 +203,7 @@ const LOCATION_CASES: IsolationCase[] = [
       token: staff.owner2.token,
       path: merchant1Locations(w),
       body: {
-        location: {
-          street_address: '1 Intruder Way',
-          locality: 'Boston',
-          region: 'MA',
-          postal_code: '02110',
-          latitude: 42.35,
-          longitude: -71.05,
-          time_zone: 'America/New_York',
-        },
+        location: { ...LOCATION_PLACE, street_address: '1 Intruder Way' },
       },
     }),
     expected: NOT_THIS_MERCHANT,

@@ -1,6 +1,20 @@
 import { createLocation, type LocationInput, type LocationItem } from '#shared/domain/merchants/locations.ts';
 
 /**
+ * Where a test's new location stands (1 Main St, Boston, New York time): the place of locationFixture, and the
+ * address of the location bodies tests send to `POST /v15/merchants/{merchant_id}/locations`.
+ */
+export const LOCATION_PLACE = {
+  street_address: '1 Main St',
+  locality: 'Boston',
+  region: 'MA',
+  postal_code: '02110',
+  latitude: 42.35,
+  longitude: -71.05,
+  time_zone: 'America/New_York',
+} satisfies Partial<LocationInput>;
+
+/**
  * THE location fixture: a location made through the domain library (as the admin CLI and the demo seed
  * make them). Defaults: "Downtown", 1 Main St, Boston, in-store only, open every day 07:00-21:00 New
  * York time; tests override what they are about.
@@ -9,13 +23,7 @@ export async function locationFixture(merchantId: number, overrides: Partial<Loc
   return createLocation({
     merchant_id: merchantId,
     name: 'Downtown',
-    street_address: '1 Main St',
-    locality: 'Boston',
-    region: 'MA',
-    postal_code: '02110',
-    latitude: 42.35,
-    longitude: -71.05,
-    time_zone: 'America/New_York',
+    ...LOCATION_PLACE,
     hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], opens: '07:00', closes: '21:00' }],
     ...overrides,
   });
