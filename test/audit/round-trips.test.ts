@@ -1,7 +1,7 @@
 import '../money/round-trips.env.ts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { moneyWorld } from '../support/money.ts';
+import { countRoundTripsInThisFile, ownedMerchant, roundTrips } from '../support/round-trips.ts';
 import { staffToken } from '../support/staff.ts';
 
 /**
@@ -9,17 +9,11 @@ import { staffToken } from '../support/staff.ts';
  * timing): each equals the minimum docs/data-model.md ("Audit log and manager codes") and bench/scenarios/scenarios.ts state.
  */
 const api = useTestApi();
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (audit log, manager codes)', () => {
   it('list 2, export 2, setting a code 3 (token, one BatchGetItem, one transaction)', async () => {
-    const world = await moneyWorld();
-    const merchantId = world.merchant.merchant.merchant_id;
-    const owner = await staffToken(world.app.app_id, merchantId, 'owner');
+    const { world, merchantId, owner } = await ownedMerchant();
     const manager = await staffToken(world.app.app_id, merchantId, 'manager');
     const set = await api.call('PUT', `/v15/merchants/${merchantId}/staff/me/manager_code`, { token: manager, body: { manager_code: { code: '48151623' } } });
     expect(set.status, set.text).toBe(204);

@@ -1,8 +1,7 @@
 import '../money/round-trips.env.ts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { moneyWorld } from '../support/money.ts';
-import { staffToken } from '../support/staff.ts';
+import { countRoundTripsInThisFile, ownedMerchant, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the campaign management routes (X-DynamoDB-Round-Trips, a count, not a
@@ -10,17 +9,11 @@ import { staffToken } from '../support/staff.ts';
  * bench/scenarios/scenarios.ts state.
  */
 const api = useTestApi();
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (campaigns, management API)', () => {
   it('create 3, list 2, show 2, edit 3, close 3', async () => {
-    const world = await moneyWorld();
-    const merchantId = world.merchant.merchant.merchant_id;
-    const owner = await staffToken(world.app.app_id, merchantId, 'owner');
+    const { merchantId, owner } = await ownedMerchant();
     const path = `/v15/merchants/${merchantId}/campaigns`;
     const created = await api.call('POST', path, {
       token: owner,

@@ -1,9 +1,8 @@
 import '../money/round-trips.env.ts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { locationFixture } from '../support/locations.ts';
-import { moneyWorld } from '../support/money.ts';
-import { roleTokens } from '../support/staff.ts';
+import { LOCATION_PLACE, locationFixture } from '../support/locations.ts';
+import { countRoundTripsInThisFile, ownedMerchant, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the management API's location routes (X-DynamoDB-Round-Trips, a count, not a
@@ -11,17 +10,11 @@ import { roleTokens } from '../support/staff.ts';
  * bench/scenarios/scenarios.ts state.
  */
 const api = useTestApi();
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (locations, management API)', () => {
   it('list 2, show 2, create 4 (token, merchant and id side by side, one transaction), update 3 (token, location, one transaction)', async () => {
-    const world = await moneyWorld();
-    const merchantId = world.merchant.merchant.merchant_id;
-    const { owner } = await roleTokens(world.app.app_id, merchantId);
+    const { merchantId, owner } = await ownedMerchant();
     const location = await locationFixture(merchantId);
     const listed = await api.call('GET', `/v15/merchants/${merchantId}/all_locations`, { token: owner });
     expect(listed.status, listed.text).toBe(200);
@@ -32,15 +25,7 @@ describe('round trips per request (locations, management API)', () => {
     const created = await api.call('POST', `/v15/merchants/${merchantId}/locations`, {
       token: owner,
       body: {
-        location: {
-          street_address: '20 Seaport Blvd',
-          locality: 'Boston',
-          region: 'MA',
-          postal_code: '02210',
-          latitude: 42.35,
-          longitude: -71.04,
-          time_zone: 'America/New_York',
-        },
+        location: { ...LOCATION_PLACE, street_address: '20 Seaport Blvd', postal_code: '02210', longitude: -71.04 },
       },
     });
     expect(created.status, created.text).toBe(200);
