@@ -9,7 +9,7 @@ import './registration-oracle.env.ts';
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
 import {
   PASSWORD_RESETS_PER_CLIENT,
@@ -17,22 +17,15 @@ import {
   PERMISSIONS_REQUESTS_PER_APP,
   PERMISSIONS_REQUESTS_PER_EMAIL,
 } from '#shared/domain/rate-limits.ts';
-import { useTestApi, type ApiResult } from '../support/api.ts';
+import type { ApiResult } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
 import { contractErrorProblem, politeCall } from '../support/fuzz.ts';
 import { mailTo, resetLinkIn } from '../support/mailbox.ts';
-import { startEventPipeline } from '../support/webhooks.ts';
+import { useMailingTestApi } from '../support/webhooks.ts';
 
-const api = useTestApi();
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
-let app: Awaited<ReturnType<typeof appFixture>>;
-
-beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  app = await appFixture();
-});
-afterAll(async () => {
-  await pipeline?.stop();
+const mailing = useMailingTestApi();
+const { api } = mailing;
+afterAll(() => {
   delete process.env.DYNAMODB_STATS;
 });
 
@@ -59,7 +52,7 @@ function expectSameAnswer(known: ApiResult, unknown: ApiResult, normalize?: (tex
   expect(unknown.headers.has('retry-after')).toBe(known.headers.has('retry-after'));
 }
 
-const appToken = async (fixture = app) =>
+const appToken = async (fixture = mailing.app) =>
   (await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } })).body.access_token.token as string;
 // Bursts wait out the local gateway's own per-client throttle (politeCall), so only the handlers' limits answer 429.
 const askPermissions = (token: string, email: string) =>
@@ -98,7 +91,7 @@ function expectRateLimited(response: ApiResult, windowSeconds: number) {
 
 describe('POST /v14/passwords', () => {
   it('answers a registered and an unknown email alike, from the same DynamoDB calls; only the registered one is mailed, after the answer', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const nobody = unknownEmail();
     const known = await askReset(user.email);
     const unknown = await askReset(nobody);
@@ -122,7 +115,7 @@ describe('POST /v14/passwords', () => {
   });
 
   it(`refuses requests for one email past ${PASSWORD_RESETS_PER_EMAIL.limit} an hour with 429 and Retry-After, registered or not`, async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const nobody = unknownEmail();
     for (let attempt = 0; attempt < PASSWORD_RESETS_PER_EMAIL.limit; attempt++) {
       // Each from its own address: the email's window is what refuses, not the client's.
@@ -155,12 +148,12 @@ describe('POST /v15/apps/permissions_requests', () => {
 
   it('answers a registered and an unknown email alike, from the same DynamoDB calls; only the user is notified and sees the request', async () => {
     const token = await appToken();
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const nobody = unknownEmail();
     const known = await askPermissions(token, user.email);
     const unknown = await askPermissions(token, nobody);
     expect(known.status, known.text).toBe(200);
-    expect(known.body.permissions_request).toMatchObject({ app_id: app.app.app_id, permission_keynames: ['read_user_basic_info'], state: 'pending' });
+    expect(known.body.permissions_request).toMatchObject({ app_id: mailing.app.app.app_id, permission_keynames: ['read_user_basic_info'], state: 'pending' });
     expect(unknown.body.permissions_request.id).not.toBe(known.body.permissions_request.id);
     expectSameAnswer(known, unknown, withoutId);
     // The app's token, two rate windows, the id counter and one transaction: nothing read about the email.
@@ -192,7 +185,7 @@ describe('POST /v15/apps/permissions_requests', () => {
 
   it(`refuses requests for one email past ${PERMISSIONS_REQUESTS_PER_EMAIL.limit} a day with 429, registered or not`, async () => {
     const token = await appToken();
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const nobody = unknownEmail();
     for (let attempt = 0; attempt < PERMISSIONS_REQUESTS_PER_EMAIL.limit; attempt++)
       expectSameAnswer(await askPermissions(token, user.email), await askPermissions(token, nobody), withoutId);

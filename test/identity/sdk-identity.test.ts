@@ -6,29 +6,19 @@
  * test/identity/token-lifecycle.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { clientPayload, keysOf, missingKeys } from '../support/client-payloads.ts';
 import { mailTo } from '../support/mailbox.ts';
-import { startEventPipeline, withReceiver } from '../support/webhooks.ts';
+import { useMailingTestApi, withReceiver } from '../support/webhooks.ts';
 
-const api = useTestApi();
-let app: Awaited<ReturnType<typeof appFixture>>;
 // Reset links and permissions-request notices are mailed from the table's stream, after the answer.
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
-
-beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  app = await appFixture();
-});
-afterAll(async () => {
-  await pipeline?.stop();
-});
+const mailing = useMailingTestApi();
+const { api } = mailing;
 
 const email = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
-async function appToken(fixture = app): Promise<string> {
+async function appToken(fixture = mailing.app): Promise<string> {
   const response = await api.call('POST', '/v15/access_tokens', { body: { api_key: fixture.apiKey, client_secret: fixture.clientSecret } });
   expect(response.status, response.text).toBe(200);
   return response.body.access_token.token;
@@ -38,11 +28,11 @@ describe('I1: app access tokens (api_key + client_secret, not wrapped)', () => {
   const reference = clientPayload('docs_v15_access_tokens__create_app.json');
 
   it("answers the docs' shape: app_id set, user_id and merchant_id null", async () => {
-    const body = { ...reference.variants[0].request_body, api_key: app.apiKey, client_secret: app.clientSecret };
+    const body = { ...reference.variants[0].request_body, api_key: mailing.app.apiKey, client_secret: mailing.app.clientSecret };
     const response = await api.call('POST', '/v15/access_tokens', { body });
     expect(response.status).toBe(200);
     expect(keysOf(response.body.access_token)).toEqual(keysOf(reference.variants[0].response_body.access_token));
-    expect(response.body.access_token).toEqual({ app_id: app.app.app_id, merchant_id: null, token: expect.any(String), user_id: null });
+    expect(response.body.access_token).toEqual({ app_id: mailing.app.app.app_id, merchant_id: null, token: expect.any(String), user_id: null });
     expect(Buffer.byteLength(response.body.access_token.token)).toBeLessThanOrEqual(100);
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
@@ -51,7 +41,7 @@ describe('I1: app access tokens (api_key + client_secret, not wrapped)', () => {
     const unknown = await api.call('POST', '/v15/access_tokens', { body: reference.variants[0].request_body });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual([{ error: { ...reference.errors[0].response_body[0].error, code: 'invalid_api_key' } }]);
-    const wrongSecret = await api.call('POST', '/v15/access_tokens', { body: { api_key: app.apiKey, client_secret: 'f'.repeat(64) } });
+    const wrongSecret = await api.call('POST', '/v15/access_tokens', { body: { api_key: mailing.app.apiKey, client_secret: 'f'.repeat(64) } });
     expect(wrongSecret.status).toBe(422);
     expect(wrongSecret.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'client_secret' }) }]);
   });
@@ -65,12 +55,12 @@ describe('I1: app access tokens (api_key + client_secret, not wrapped)', () => {
 
 describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () => {
   it('logs a user in on /v14 with the iOS body (device_identifier) and answers the fields the SDKs read', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const reference = clientPayload('ios_v14_access_tokens__create.json');
     const body = {
       access_token: {
         ...reference.request_body_template.access_token,
-        api_key: app.apiKey,
+        api_key: mailing.app.apiKey,
         username: user.email,
         password: user.password,
         device_identifier: 'ABC-123',
@@ -86,20 +76,22 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
   });
 
   it('takes client_id (the PowerShell module) in place of api_key, on both versions', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     for (const version of ['v14', 'v15']) {
       const response = await api.call('POST', `/${version}/access_tokens`, {
-        body: { access_token: { client_id: app.apiKey, username: user.email, password: user.password } },
+        body: { access_token: { client_id: mailing.app.apiKey, username: user.email, password: user.password } },
       });
       expect(response.status, `${version}: ${response.text}`).toBe(200);
     }
   });
 
   it("logs a merchant in on /v14 (the Ruby gem's create_for_merchant) and /v15 (C#), with merchant_id set and user_id the integer id of the person", async () => {
-    const merchant = await merchantFixture(app.app.app_id);
+    const merchant = await merchantFixture(mailing.app.app.app_id);
     const csharp = clientPayload('csharp_v15_access_tokens__create.json');
     for (const version of ['v14', 'v15']) {
-      const body = { access_token: { ...csharp.request_body.access_token, api_key: app.apiKey, username: merchant.username, password: merchant.password } };
+      const body = {
+        access_token: { ...csharp.request_body.access_token, api_key: mailing.app.apiKey, username: merchant.username, password: merchant.password },
+      };
       const response = await api.call('POST', `/${version}/access_tokens`, { body });
       expect(response.status, response.text).toBe(200);
       expect(missingKeys(csharp.response_body.access_token, response.body.access_token)).toEqual([]);
@@ -111,7 +103,7 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
 
   it("answers the docs' two 422s word for word on both versions", async () => {
     const reference = clientPayload('docs_v15_access_tokens__create_app.json');
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     for (const version of ['v14', 'v15']) {
       const badKey = await api.call('POST', `/${version}/access_tokens`, {
         body: { access_token: { api_key: 'not-a-key', username: user.email, password: user.password } },
@@ -121,7 +113,7 @@ describe('I2: login on /v14 and /v15, client_id alias, the documented 422s', () 
         { ...reference.errors[0].response_body[0].error, code: undefined },
       ]);
       const badPassword = await api.call('POST', `/${version}/access_tokens`, {
-        body: { access_token: { api_key: app.apiKey, username: user.email, password: 'not the password' } },
+        body: { access_token: { api_key: mailing.app.apiKey, username: user.email, password: 'not the password' } },
       });
       expect(badPassword.status).toBe(422);
       expect(badPassword.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([
@@ -137,7 +129,9 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
   it('creates with the newer docs body (api_key, phone, password, custom_attributes): user and access_token at the top', async () => {
     const request = docs.revisions[1].request_body;
     const address = email('ryan');
-    const response = await api.call('POST', '/v15/apps/users', { body: { ...request, api_key: app.apiKey, user: { ...request.user, email: address } } });
+    const response = await api.call('POST', '/v15/apps/users', {
+      body: { ...request, api_key: mailing.app.apiKey, user: { ...request.user, email: address } },
+    });
     expect(response.status, response.text).toBe(200);
     expect(keysOf(response.body)).toEqual(['access_token', 'user']);
     const ios = clientPayload('ios_v15_apps_users__create.json');
@@ -159,7 +153,7 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     expect((await api.call('PUT', '/v15/users', { token, body: { user: { first_name: 'X' } } })).status).toBe(401);
     // The password it was created with logs in.
     const login = await api.call('POST', '/v15/access_tokens', {
-      body: { access_token: { api_key: app.apiKey, username: address, password: request.user.password } },
+      body: { access_token: { api_key: mailing.app.apiKey, username: address, password: request.user.password } },
     });
     expect(login.status).toBe(200);
   });
@@ -173,14 +167,14 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     expect(response.body.user.last_name).toBe('Punxsutawney');
     const me = await api.call('GET', '/v15/users', { token: response.body.access_token.token });
     expect(me.status).toBe(200);
-    expect(me.body.user.app_id).toBe(app.app.app_id);
+    expect(me.body.user.app_id).toBe(mailing.app.app.app_id);
   });
 
   it('with both (the Ruby gem): they must name the same app', async () => {
     const token = await appToken();
     const other = await appFixture();
     const user = { email: email('both'), first_name: 'firstname', last_name: 'lastname' };
-    const same = await api.call('POST', '/v15/apps/users', { token, body: { api_key: app.apiKey, user, permission_keynames: ['create_orders'] } });
+    const same = await api.call('POST', '/v15/apps/users', { token, body: { api_key: mailing.app.apiKey, user, permission_keynames: ['create_orders'] } });
     expect(same.status, same.text).toBe(200);
     const mismatch = await api.call('POST', '/v15/apps/users', {
       token,
@@ -191,11 +185,11 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
   });
 
   it('ignores a user token or a stale token in the header (iOS sends whatever it holds) and uses the api_key', async () => {
-    const holder = await userFixture(app.app.app_id);
+    const holder = await userFixture(mailing.app.app.app_id);
     for (const authorization of [`token ${holder.token}`, `token ${'f'.repeat(64)}`]) {
       const response = await api.call('POST', '/v15/apps/users', {
         authorization,
-        body: { api_key: app.apiKey, user: { email: email('held'), first_name: 'A', last_name: 'B' }, permission_keynames: ['read_qr_code'] },
+        body: { api_key: mailing.app.apiKey, user: { email: email('held'), first_name: 'A', last_name: 'B' }, permission_keynames: ['read_qr_code'] },
       });
       expect(response.status, response.text).toBe(200);
       expect(response.body.user.id).not.toBe(holder.user.user_id);
@@ -212,7 +206,7 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
   it("with the iOS body (api_key, no Authorization) and Android's POST /v15/users (terms_accepted)", async () => {
     const ios = clientPayload('ios_v15_apps_users__create.json').request_body_template;
     const viaIos = await api.call('POST', '/v15/apps/users', {
-      body: { ...ios, api_key: app.apiKey, user: { email: email('ios'), first_name: 'John', last_name: 'Doe' }, permission_keynames: ['read_qr_code'] },
+      body: { ...ios, api_key: mailing.app.apiKey, user: { email: email('ios'), first_name: 'John', last_name: 'Doe' }, permission_keynames: ['read_qr_code'] },
     });
     expect(viaIos.status, viaIos.text).toBe(200);
     expect((await api.call('GET', '/v15/payment_token', { token: viaIos.body.access_token.token })).status).toBe(200);
@@ -221,7 +215,7 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
     const viaAndroid = await api.call('POST', '/v15/users', {
       body: {
         ...android,
-        api_key: app.apiKey,
+        api_key: mailing.app.apiKey,
         user: { ...android.user, email: email('android'), first_name: 'Andy', last_name: 'Droid' },
         permission_keynames: ['read_user_basic_info'],
       },
@@ -232,9 +226,13 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
   });
 
   it("answers the docs' 422s: email taken, permissions missing or invalid (create_first_credit_card is not a keyname here)", async () => {
-    const taken = await userFixture(app.app.app_id);
+    const taken = await userFixture(mailing.app.app.app_id);
     const duplicate = await api.call('POST', '/v15/apps/users', {
-      body: { api_key: app.apiKey, user: { email: taken.email.toUpperCase(), first_name: 'A', last_name: 'B' }, permission_keynames: ['create_orders'] },
+      body: {
+        api_key: mailing.app.apiKey,
+        user: { email: taken.email.toUpperCase(), first_name: 'A', last_name: 'B' },
+        permission_keynames: ['create_orders'],
+      },
     });
     expect(duplicate.status).toBe(422);
     expect(duplicate.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([{ ...docs.errors[0].response_body[0].error, code: undefined }]);
@@ -267,14 +265,14 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
       const address = email('bad-key');
       const withUser = (apiKey: string) => ({ ...body, api_key: apiKey, user: { ...user, email: address, first_name: 'Ada', last_name: 'Byron' } });
       // The SDKs' placeholder as sent unfilled, a key of another length, and a stale one of the right form.
-      for (const apiKey of ['<APP_API_KEY>', 'unknown', 'f'.repeat(app.apiKey.length)]) {
+      for (const apiKey of ['<APP_API_KEY>', 'unknown', 'f'.repeat(mailing.app.apiKey.length)]) {
         const refused = await api.call('POST', path, { body: withUser(apiKey) });
         expect(refused.status, `${path} ${apiKey}: ${refused.text}`).toBe(422);
         expect(refused.body).toEqual([{ error: { object: 'user', property: 'api_key', message: 'Api key is invalid.', code: 'invalid_api_key' } }]);
         expect(refused.headers.get('www-authenticate')).toBeNull();
       }
       // Nothing was created: the same email signs up with the app's key.
-      const created = await api.call('POST', path, { body: withUser(app.apiKey) });
+      const created = await api.call('POST', path, { body: withUser(mailing.app.apiKey) });
       expect(created.status, `${path}: ${created.text}`).toBe(200);
       expect(created.body.user.email).toBe(address);
     }
@@ -283,12 +281,12 @@ describe('I4/I5: a user and a token with exactly the requested permissions', () 
   it('a user created without a password cannot log in until one is set through the reset flow', async () => {
     const address = email('nopassword');
     const created = await api.call('POST', '/v15/apps/users', {
-      body: { api_key: app.apiKey, user: { email: address, first_name: 'No', last_name: 'Password' }, permission_keynames: ['create_orders'] },
+      body: { api_key: mailing.app.apiKey, user: { email: address, first_name: 'No', last_name: 'Password' }, permission_keynames: ['create_orders'] },
     });
     expect(created.status).toBe(200);
     for (const password of ['', 'anything at all']) {
       const login = await api.call('POST', '/v15/access_tokens', {
-        body: { access_token: { api_key: app.apiKey, username: address, password: password || 'x' } },
+        body: { access_token: { api_key: mailing.app.apiKey, username: address, password: password || 'x' } },
       });
       expect(login.status).toBe(422);
     }
@@ -311,12 +309,12 @@ describe('I6/I7: permissions requests', () => {
 
   it('round trip: create -> pending (user emailed) -> accept -> the token comes once, with exactly those permissions', async () => {
     const token = await appToken();
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const created = await ask(token, user.email, ['create_orders', 'read_user_basic_info']);
     expect(created.status, created.text).toBe(200);
     expect(keysOf(created.body.permissions_request)).toEqual(keysOf(reference.response_body.permissions_request));
     expect(created.body.permissions_request).toMatchObject({
-      app_id: app.app.app_id,
+      app_id: mailing.app.app.app_id,
       permission_keynames: ['create_orders', 'read_user_basic_info'],
       state: 'pending',
     });
@@ -355,7 +353,7 @@ describe('I6/I7: permissions requests', () => {
     // Exactly those permissions and no others, for that user, as the asking app.
     const me = await api.call('GET', '/v15/users', { token: granted });
     expect(me.status).toBe(200);
-    expect(me.body.user).toMatchObject({ id: user.user.user_id, app_id: app.app.app_id });
+    expect(me.body.user).toMatchObject({ id: user.user.user_id, app_id: mailing.app.app.app_id });
     expect((await api.call('GET', '/v15/payment_token', { token: granted })).status).toBe(401);
     expect((await api.call('GET', '/v15/credit_cards', { token: granted })).status).toBe(401);
     expect((await api.call('PUT', '/v15/users', { token: granted, body: { user: { first_name: 'X' } } })).status).toBe(401);
@@ -363,7 +361,7 @@ describe('I6/I7: permissions requests', () => {
 
   it('reject -> no token; the request is answered once; one pending request per user', async () => {
     const token = await appToken();
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const first = await ask(token, user.email, ['read_qr_code']);
     expect(first.status).toBe(200);
     const second = await ask(token, user.email, ['create_orders']);
@@ -384,7 +382,7 @@ describe('I6/I7: permissions requests', () => {
 
   it('needs an unlimited user token to answer, asks strangers like users, and validates keynames', async () => {
     const token = await appToken();
-    const user = await userFixture(app.app.app_id, { unlimited: false });
+    const user = await userFixture(mailing.app.app.app_id, { unlimited: false });
     const created = await ask(token, user.email, ['create_orders']);
     const answer = await api.call('PUT', `/v15/permissions_requests/${created.body.permissions_request.id}`, {
       token: user.token,
@@ -404,7 +402,7 @@ describe('I6/I7: permissions requests', () => {
     withReceiver(async (callback) => {
       const withCallback = await appFixture({ callbackUrl: callback.url });
       const token = await appToken(withCallback);
-      const user = await userFixture(app.app.app_id);
+      const user = await userFixture(mailing.app.app.app_id);
       const id = (await ask(token, user.email, ['read_user_basic_info'])).body.permissions_request.id;
       const accepted = await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } });
       expect(accepted.status).toBe(200);
@@ -421,7 +419,7 @@ describe('I6/I7: permissions requests', () => {
       callback.answerWith(() => 500);
       const failing = await appFixture({ callbackUrl: callback.url });
       const token = await appToken(failing);
-      const user = await userFixture(app.app.app_id);
+      const user = await userFixture(mailing.app.app.app_id);
       const id = (await ask(token, user.email, ['read_user_basic_info'])).body.permissions_request.id;
       expect(
         (await api.call('PUT', `/v15/permissions_requests/${id}`, { token: user.token, body: { permissions_request: { state: 'accepted' } } })).status,
@@ -439,12 +437,16 @@ describe('I8: registration lookup', () => {
   const reference = clientPayload('ios_v15_registration__show.json');
 
   it('answers app_name, description and facebook for a registered email, the docs 404 otherwise', async () => {
-    const user = await userFixture(app.app.app_id);
-    const found = await api.call('GET', `/v15/registration?api_key=${encodeURIComponent(app.apiKey)}&email=${encodeURIComponent(user.email)}`);
+    const user = await userFixture(mailing.app.app.app_id);
+    const found = await api.call('GET', `/v15/registration?api_key=${encodeURIComponent(mailing.app.apiKey)}&email=${encodeURIComponent(user.email)}`);
     expect(found.status).toBe(200);
     expect(keysOf(found.body.registration)).toEqual(keysOf(reference.response_body.registration));
-    expect(found.body.registration).toMatchObject({ app_name: app.app.name, facebook: false, description: expect.stringContaining(app.app.name) });
-    const missing = await api.call('GET', `/v15/registration?api_key=${encodeURIComponent(app.apiKey)}&email=${encodeURIComponent(email('nobody'))}`);
+    expect(found.body.registration).toMatchObject({
+      app_name: mailing.app.app.name,
+      facebook: false,
+      description: expect.stringContaining(mailing.app.app.name),
+    });
+    const missing = await api.call('GET', `/v15/registration?api_key=${encodeURIComponent(mailing.app.apiKey)}&email=${encodeURIComponent(email('nobody'))}`);
     expect(missing.status).toBe(404);
     expect(missing.body.map((entry: any) => ({ ...entry.error, code: undefined }))).toEqual([
       { ...reference.not_found.response_body[0].error, code: undefined },
@@ -460,7 +462,7 @@ describe('I9: POST /v14/passwords', () => {
     const unknown = await api.call('POST', '/v14/passwords', { body: csharp.request_body });
     expect(unknown.status).toBe(204);
     expect(unknown.text).toBe('');
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     expect((await api.call('POST', '/v14/passwords', { body: { email: user.email } })).status).toBe(204);
     expect(await mailTo(user.email)).toHaveLength(1);
     expect(await mailTo(csharp.request_body.email, { timeoutMs: 0 })).toHaveLength(0);
@@ -476,7 +478,7 @@ describe('I9: POST /v14/passwords', () => {
 
 describe('I10-I12: the user, by token and by id (v14)', () => {
   it('GET /v15/users and GET /v14/users/:id answer every field the iOS and C# SDKs read', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const ios = clientPayload('ios_v15_users__show.json').variants[0].response_body.user;
     const csharp = clientPayload('csharp_v14_users_id__show.json').response_body.user;
     const v15 = await api.call('GET', '/v15/users', { token: user.token, body: {} });
@@ -488,8 +490,8 @@ describe('I10-I12: the user, by token and by id (v14)', () => {
   });
 
   it("another user's id (or an unknown one) is 404 with no body, for reading and updating", async () => {
-    const me = await userFixture(app.app.app_id);
-    const other = await userFixture(app.app.app_id);
+    const me = await userFixture(mailing.app.app.app_id);
+    const other = await userFixture(mailing.app.app.app_id);
     for (const id of [other.user.user_id, 999999999]) {
       const read = await api.call('GET', `/v14/users/${id}`, { token: me.token });
       expect(read.status).toBe(404);
@@ -503,7 +505,7 @@ describe('I10-I12: the user, by token and by id (v14)', () => {
   });
 
   it('PUT /v14/users/:id takes the C# body (new_password) and merges custom_attributes as documented', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const csharp = clientPayload('csharp_v14_users_id__update.json');
     const path = `/v14/users/${user.user.user_id}`;
     const empty = await api.call('PUT', path, { token: user.token, body: csharp.request_body_template });
@@ -517,7 +519,7 @@ describe('I10-I12: the user, by token and by id (v14)', () => {
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.user.custom_attributes).toEqual({ foo: 'buz', baz: 'qux', honk: 'blat' });
     const login = await api.call('POST', '/v14/access_tokens', {
-      body: { access_token: { api_key: app.apiKey, username: user.email, password: 'a brand new password' } },
+      body: { access_token: { api_key: mailing.app.apiKey, username: user.email, password: 'a brand new password' } },
     });
     expect(login.status).toBe(200);
     const short = await api.call('PUT', path, { token: user.token, body: { user: { new_password: 'short' } } });
@@ -527,7 +529,7 @@ describe('I10-I12: the user, by token and by id (v14)', () => {
 
 describe('I15-I16: user addresses with the SDKs bodies', () => {
   it('creates with the six keys iOS and Ruby send and lists the fields C# and iOS read', async () => {
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const ios = clientPayload('ios_v15_user_addresses__create_and_list.json');
     const body = {
       user_address: { address_type: 'home', extended_address: 'Apt 1', locality: 'Boston', postal_code: '02114', region: 'MA', street_address: '123 Main St' },
@@ -558,7 +560,7 @@ describe("the Ruby gem's calls, as lib/levelup/requests/*.rb send them", () => {
   };
 
   it('access_tokens.create_for_app, then apps.users.create and apps.permissions_requests.create/show with that token', async () => {
-    const auth = await gem('POST', '/v15/access_tokens', { api_key: app.apiKey, client_secret: app.clientSecret });
+    const auth = await gem('POST', '/v15/access_tokens', { api_key: mailing.app.apiKey, client_secret: mailing.app.clientSecret });
     expect(auth.status).toBe(200);
     const token: string = auth.body.access_token.token;
     expect(token).not.toBe('');
@@ -569,13 +571,13 @@ describe("the Ruby gem's calls, as lib/levelup/requests/*.rb send them", () => {
     const created = await gem(
       'POST',
       '/v15/apps/users',
-      { api_key: app.apiKey, user: { email: email('some'), first_name: 'firstname', last_name: 'lastname' }, permission_keynames: ['create_orders'] },
+      { api_key: mailing.app.apiKey, user: { email: email('some'), first_name: 'firstname', last_name: 'lastname' }, permission_keynames: ['create_orders'] },
       token,
     );
     expect(created.status, created.text).toBe(200);
     expect(created.body.user.last_name).toBe('lastname');
 
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const requested = await gem(
       'POST',
       '/v15/apps/permissions_requests',
@@ -590,8 +592,10 @@ describe("the Ruby gem's calls, as lib/levelup/requests/*.rb send them", () => {
   });
 
   it('access_tokens.create_for_merchant posts to /v14 and reads token and merchant_id', async () => {
-    const merchant = await merchantFixture(app.app.app_id);
-    const auth = await gem('POST', '/v14/access_tokens', { access_token: { api_key: app.apiKey, username: merchant.username, password: merchant.password } });
+    const merchant = await merchantFixture(mailing.app.app.app_id);
+    const auth = await gem('POST', '/v14/access_tokens', {
+      access_token: { api_key: mailing.app.apiKey, username: merchant.username, password: merchant.password },
+    });
     expect(auth.status).toBe(200);
     expect(auth.body.access_token).toMatchObject({ token: expect.any(String), merchant_id: merchant.merchant.merchant_id });
     failedAsTheGemReads(await gem('POST', '/v14/access_tokens', { access_token: { api_key: 'abc123', username: 'username_wrong', password: 'password1' } }));

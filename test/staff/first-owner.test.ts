@@ -4,32 +4,22 @@
  * merchant's staff; the command refuses a second owner (the owners invite the others), an unknown merchant and a bad
  * email, changing nothing. The merchant's shared login keeps working for the POS and gets no management access.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../support/admin.ts';
-import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { merchantFixture } from '../support/fixtures.ts';
 import { mailTo, resetLinkIn } from '../support/mailbox.ts';
 import { staffEmail } from '../support/staff.ts';
-import { startEventPipeline } from '../support/webhooks.ts';
+import { useMailingTestApi } from '../support/webhooks.ts';
 
-const api = useTestApi();
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
-let app: Awaited<ReturnType<typeof appFixture>>;
-
-beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  app = await appFixture();
-});
-afterAll(async () => {
-  await pipeline?.stop();
-});
+const mailing = useMailingTestApi();
+const { api } = mailing;
 
 const addOwner = (merchantId: number, email: string) =>
   runAdmin(['staff-add-owner', '--merchant-id', String(merchantId), '--email', email, '--name', 'First Owner', '--base-url', api.baseUrl], api);
 
 describe('staff-add-owner', () => {
   it('adds the first owner, who sets a password through the mailed link and manages the staff; a second owner is refused', async () => {
-    const merchant = await merchantFixture(app.app.app_id);
+    const merchant = await merchantFixture(mailing.app.app.app_id);
     const merchantId = merchant.merchant.merchant_id;
     const email = staffEmail('first-owner');
     const added = await addOwner(merchantId, email);
@@ -42,7 +32,7 @@ describe('staff-add-owner', () => {
       204,
     );
     const login = await api.call('POST', '/v15/access_tokens', {
-      body: { access_token: { api_key: app.apiKey, username: email, password: 'first owner password' } },
+      body: { access_token: { api_key: mailing.app.apiKey, username: email, password: 'first owner password' } },
     });
     expect(login.status, login.text).toBe(200);
     const token: string = login.body.access_token.token;
@@ -65,7 +55,7 @@ describe('staff-add-owner', () => {
     const unknown = await addOwner(987_654_321, staffEmail('nobody'));
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No merchant has this id');
-    const merchant = await merchantFixture(app.app.app_id);
+    const merchant = await merchantFixture(mailing.app.app.app_id);
     const malformed = await addOwner(merchant.merchant.merchant_id, 'not-an-email');
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain('--email');

@@ -5,36 +5,26 @@
  * the last owner can be neither removed nor demoted, even by two owners demoting each other at once; the same email
  * invited twice at once is one staff member; an email that signs in already is 422 `taken`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { mailTo, resetLinkIn } from '../support/mailbox.ts';
 import { staffEmail, staffFixture } from '../support/staff.ts';
-import { startEventPipeline } from '../support/webhooks.ts';
+import { useMailingTestApi } from '../support/webhooks.ts';
 
-const api = useTestApi();
 // The invite mail is composed and sent from the table's stream, after the answer.
-let pipeline: Awaited<ReturnType<typeof startEventPipeline>>;
-let app: Awaited<ReturnType<typeof appFixture>>;
-
-beforeAll(async () => {
-  pipeline = await startEventPipeline(api);
-  app = await appFixture();
-});
-afterAll(async () => {
-  await pipeline?.stop();
-});
+const mailing = useMailingTestApi();
+const { api } = mailing;
 
 /** A merchant with one owner (stored, with a password), as the operators' CLI starts one. */
 async function merchantWithOwner() {
-  const merchant = await merchantFixture(app.app.app_id);
-  const owner = await staffFixture(app.app.app_id, merchant.merchant.merchant_id, 'owner', { password: 'owner password 1' });
+  const merchant = await merchantFixture(mailing.app.app.app_id);
+  const owner = await staffFixture(mailing.app.app.app_id, merchant.merchant.merchant_id, 'owner', { password: 'owner password 1' });
   return { merchant, merchantId: merchant.merchant.merchant_id, owner };
 }
 
 const logIn = (username: string, password: string) =>
-  api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: app.apiKey, username, password } } });
+  api.call('POST', '/v15/access_tokens', { body: { access_token: { api_key: mailing.app.apiKey, username, password } } });
 
 const staffPath = (merchantId: number, staffId?: number | 'me') => `/v15/merchants/${merchantId}/staff${staffId === undefined ? '' : `/${staffId}`}`;
 
@@ -68,7 +58,12 @@ describe('invite, first password, login', () => {
 
     const login = await logIn(email, 'cashier password 1');
     expect(login.status, login.text).toBe(200);
-    expect(login.body.access_token).toEqual({ token: expect.any(String), app_id: app.app.app_id, user_id: expect.any(Number), merchant_id: merchantId });
+    expect(login.body.access_token).toEqual({
+      token: expect.any(String),
+      app_id: mailing.app.app.app_id,
+      user_id: expect.any(Number),
+      merchant_id: merchantId,
+    });
     expect(Number.isInteger(login.body.access_token.user_id)).toBe(true);
     const token: string = login.body.access_token.token;
 
@@ -88,7 +83,7 @@ describe('invite, first password, login', () => {
 
   it('an email that signs in already (a user, a staff member) is 422 taken, and changes nothing', async () => {
     const { merchantId, owner } = await merchantWithOwner();
-    const user = await userFixture(app.app.app_id);
+    const user = await userFixture(mailing.app.app.app_id);
     const before = (await api.call('GET', staffPath(merchantId), { token: owner.token })).text;
     for (const email of [user.email, owner.email]) {
       const response = await invite(merchantId, owner.token, 'manager', email);
@@ -131,7 +126,7 @@ describe('invite, first password, login', () => {
 describe('revocation', () => {
   it('removing a staff member revokes their tokens at once and deletes their login; their id is then 404', async () => {
     const { merchantId, owner } = await merchantWithOwner();
-    const member = await staffFixture(app.app.app_id, merchantId, 'manager', { password: 'manager password 1' });
+    const member = await staffFixture(mailing.app.app.app_id, merchantId, 'manager', { password: 'manager password 1' });
     const session = (await logIn(member.email, 'manager password 1')).body.access_token.token;
     expect((await api.call('GET', staffPath(merchantId, 'me'), { token: session })).status).toBe(200);
 
@@ -145,7 +140,7 @@ describe('revocation', () => {
 
   it('a role change revokes their tokens (they carry the old role); signing in again gives the new role', async () => {
     const { merchantId, owner } = await merchantWithOwner();
-    const member = await staffFixture(app.app.app_id, merchantId, 'staff', { password: 'staff password 1' });
+    const member = await staffFixture(mailing.app.app.app_id, merchantId, 'staff', { password: 'staff password 1' });
     const session = (await logIn(member.email, 'staff password 1')).body.access_token.token;
     const changed = await api.call('PUT', staffPath(merchantId, member.staffId), { token: owner.token, body: { staff: { role: 'manager' } } });
     expect(changed.status, changed.text).toBe(200);
@@ -173,7 +168,7 @@ describe('the last owner', () => {
 
   it('two owners demoting each other at once leave one owner', async () => {
     const { merchantId, owner } = await merchantWithOwner();
-    const second = await staffFixture(app.app.app_id, merchantId, 'owner');
+    const second = await staffFixture(mailing.app.app.app_id, merchantId, 'owner');
     const answers = await Promise.all([
       api.call('PUT', staffPath(merchantId, second.staffId), { token: owner.token, body: { staff: { role: 'staff' } } }),
       api.call('PUT', staffPath(merchantId, owner.staffId), { token: second.token, body: { staff: { role: 'staff' } } }),
@@ -182,7 +177,7 @@ describe('the last owner', () => {
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect([401, 422]).toContain(answers.find((answer) => answer.status !== 200)!.status);
     const survivor = answers[0].status === 200 ? owner : second;
-    const listed = await api.call('GET', staffPath(merchantId), { token: (await staffFixture(app.app.app_id, merchantId, 'manager')).token });
+    const listed = await api.call('GET', staffPath(merchantId), { token: (await staffFixture(mailing.app.app.app_id, merchantId, 'manager')).token });
     const owners = listed.body
       .filter((entry: { staff: { role: string } }) => entry.staff.role === 'owner')
       .map((entry: { staff: { id: number } }) => entry.staff.id);
@@ -191,7 +186,7 @@ describe('the last owner', () => {
 
   it('two owners removing each other at once leave one owner', async () => {
     const { merchantId, owner } = await merchantWithOwner();
-    const second = await staffFixture(app.app.app_id, merchantId, 'owner');
+    const second = await staffFixture(mailing.app.app.app_id, merchantId, 'owner');
     const answers = await Promise.all([
       api.call('DELETE', staffPath(merchantId, second.staffId), { token: owner.token }),
       api.call('DELETE', staffPath(merchantId, owner.staffId), { token: second.token }),

@@ -9,9 +9,10 @@ import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { startLocalDeliveryQueue, type LocalQueue } from '../../scripts/local/delivery-queue.ts';
 import { ensureStream, startLocalEventStream, toLambdaRecord, type LocalEventStream } from '../../scripts/local/event-stream.ts';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ResolvedAddress } from '#shared/domain/events/delivery.ts';
-import type { TestApi } from './api.ts';
+import { useTestApi, type TestApi } from './api.ts';
+import { appFixture } from './fixtures.ts';
 import { nextLink } from './locations.ts';
 import { orderWorld } from './money.ts';
 
@@ -33,6 +34,31 @@ export async function startEventPipeline(api: TestApi): Promise<{ queue: LocalQu
       client.destroy();
     },
   };
+}
+
+/** A test file whose answers are mailed from the table's stream: its API, and the app its tests use. */
+export interface MailingTestFile {
+  api: TestApi;
+  /** Made in the file's beforeAll, after the API and the event pipeline started. */
+  app: Awaited<ReturnType<typeof appFixture>>;
+}
+
+/**
+ * The API of one test file with its event pipeline (started before the file's tests, stopped after them), so
+ * the mails composed after an answer (invites, reset links, permissions requests) arrive; and one app fixture.
+ */
+export function useMailingTestApi(): MailingTestFile {
+  const api = useTestApi();
+  let pipeline: Awaited<ReturnType<typeof startEventPipeline>> | undefined;
+  const file = { api } as MailingTestFile;
+  beforeAll(async () => {
+    pipeline = await startEventPipeline(api);
+    file.app = await appFixture();
+  });
+  afterAll(async () => {
+    await pipeline?.stop();
+  });
+  return file;
 }
 
 /**
