@@ -15,7 +15,7 @@ import { keys } from '#shared/db/keys.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem, type TransactOutcome } from '#shared/db/transactions.ts';
 import { Login, loginIsStaffMembers } from '#shared/domain/identity/entities.ts';
 import { Merchant } from '#shared/domain/merchants/merchants.ts';
-import { recordStaffChange, type StaffChangeAction } from '#shared/domain/staff/audit.ts';
+import { recordStaffChange, type StaffChangeRecord } from '#shared/domain/staff/audit.ts';
 import type { AuditOrigin } from '#shared/domain/audit/audit-log.ts';
 import { managerCodeRemovalItems } from '#shared/domain/audit/manager-codes.ts';
 import {
@@ -119,16 +119,7 @@ export async function getStaffMember(merchantId: number, staffId: number): Promi
 /** Commits a staff change with its audit items and stored answer; refusals by the guard that failed. */
 async function commitChange(
   items: LabelledItems,
-  record: {
-    action: StaffChangeAction;
-    merchantId: number;
-    actor: StaffActor | null;
-    origin?: AuditOrigin;
-    staffId: number;
-    before: StaffMemberAttributes | null;
-    after: StaffMemberAttributes | null;
-    at: string;
-  },
+  record: StaffChangeRecord,
   stored: TransactItem | undefined,
   refusals: Record<string, () => Error>,
 ): Promise<void> {
