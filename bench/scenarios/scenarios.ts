@@ -194,6 +194,14 @@ async function benchStaffToken(world: World, role: StaffRole, merchantId = world
   return issued.token;
 }
 
+/** GETs of a management route of the bench merchant, each with one staff token of `role`. */
+function staffGets(role: StaffRole, path: (world: World) => string): Scenario['prepare'] {
+  return async ({ world }) => {
+    const token = await benchStaffToken(world, role);
+    return () => ({ method: 'GET', path: path(world), headers: auth(token) });
+  };
+}
+
 /** A small in-store check, as the C# POS client sends it (amounts in cents). */
 const SPEND_AMOUNT = 1_100;
 const TAX_AMOUNT = 100;
@@ -1035,10 +1043,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     title: "List a merchant's audit log (owner)",
     route: 'GET /v15/merchants/{merchant_id}/audit_log',
     minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's audit partition, newest first (50 entries)" },
-    async prepare({ world }) {
-      const token = await benchStaffToken(world, 'owner');
-      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/audit_log`, headers: auth(token) });
-    },
+    prepare: staffGets('owner', (world) => `/v15/merchants/${world.merchantId}/audit_log`),
   },
   {
     id: 'audit-log-export',
@@ -1218,10 +1223,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       transactions: 0,
       rationale: "token check + one Query of the merchant's locations index (a page of at most 50; the bench merchant has 10)",
     },
-    async prepare({ world }) {
-      const token = await benchStaffToken(world, 'owner');
-      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/all_locations`, headers: auth(token) });
-    },
+    prepare: staffGets('owner', (world) => `/v15/merchants/${world.merchantId}/all_locations`),
   },
   {
     id: 'location-settings-show',
@@ -1229,10 +1231,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     route: 'GET /v15/merchants/{merchant_id}/locations/{location_id}',
     needs: ['locationId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the location (one GetItem)' },
-    async prepare({ world }) {
-      const token = await benchStaffToken(world, 'staff');
-      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/locations/${world.locationId!}`, headers: auth(token) });
-    },
+    prepare: staffGets('staff', (world) => `/v15/merchants/${world.merchantId}/locations/${world.locationId!}`),
   },
   {
     id: 'location-settings-create',
@@ -1308,10 +1307,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     route: 'GET /v15/merchants/{merchant_id}/all_campaigns',
     needs: ['campaignId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: "token check + one Query of the merchant's catalog (gsi1, a page of at most 50)" },
-    async prepare({ world }) {
-      const token = await benchStaffToken(world, 'owner');
-      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/all_campaigns`, headers: auth(token) });
-    },
+    prepare: staffGets('owner', (world) => `/v15/merchants/${world.merchantId}/all_campaigns`),
   },
   {
     id: 'managed-campaigns-show',
@@ -1319,10 +1315,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     route: 'GET /v15/merchants/{merchant_id}/campaigns/{campaign_id}',
     needs: ['campaignId'],
     minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the campaign (one GetItem)' },
-    async prepare({ world }) {
-      const token = await benchStaffToken(world, 'owner');
-      return () => ({ method: 'GET', path: `/v15/merchants/${world.merchantId}/campaigns/${world.campaignId}`, headers: auth(token) });
-    },
+    prepare: staffGets('owner', (world) => `/v15/merchants/${world.merchantId}/campaigns/${world.campaignId}`),
   },
   {
     id: 'managed-campaigns-create',
