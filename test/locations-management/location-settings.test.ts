@@ -12,7 +12,7 @@ import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { complete, moneyWorld, orderWorld, propose } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { roleTokens } from '../support/staff.ts';
+import { expectRoleAnswer, roleTokens, type RoleProbe } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -68,7 +68,7 @@ async function auditEntries(merchant: number, token: string, query = '') {
 }
 
 /** A request of a route on fresh data, and its success status. */
-async function probe(handler: string): Promise<{ method: string; path: string; body?: unknown; success: number }> {
+async function probe(handler: string): Promise<RoleProbe> {
   if (handler === 'location-settings-list') return { method: 'GET', path: listPath(merchantId), success: 200 };
   if (handler === 'location-settings-create') return { method: 'POST', path: locationPath(merchantId), body: { location: NEW_LOCATION }, success: 200 };
   const target = await locationFixture(merchantId);
@@ -87,16 +87,7 @@ describe('location routes by role', () => {
   });
 
   it.each(locationRoutes.flatMap((route) => ROLES.map((role) => [route.handler, role] as const)))('%s as %s', async (handler, role) => {
-    const request = await probe(handler);
-    const before = await ownerListing();
-    const response = await api.call(request.method, request.path, { token: tokens[role], body: request.body });
-    if (ALLOWED[handler]!.includes(role)) {
-      expect(response.status, response.text).toBe(request.success);
-      return;
-    }
-    expect(response.status, response.text).toBe(403);
-    expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
-    expect(await ownerListing()).toBe(before);
+    await expectRoleAnswer(api, await probe(handler), { token: tokens[role], allowed: ALLOWED[handler]!.includes(role), unchanged: () => ownerListing() });
   });
 
   it.each(locationRoutes.map((route) => [route.handler] as const))(

@@ -9,7 +9,7 @@ import { buildDocument } from '#shared/openapi/document.ts';
 import { routes, type StaffRole } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
-import { staffEmail, staffFixture } from '../support/staff.ts';
+import { expectRoleAnswer, staffEmail, staffFixture, type RoleProbe } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -42,11 +42,7 @@ beforeAll(async () => {
 });
 
 /** A request of a route on fresh data (a target of its own, a new email), and how to tell it changed nothing. */
-interface Probe {
-  method: string;
-  path: string;
-  body?: unknown;
-  success: number;
+interface Probe extends RoleProbe {
   /** What the owner lists, to compare before and after a refused attempt. */
   unchanged: () => Promise<string>;
 }
@@ -78,15 +74,7 @@ describe('staff routes by role', () => {
 
   it.each(staffRoutes.flatMap((route) => ROLES.map((role) => [route.handler, role] as const)))('%s as %s', async (handler, role) => {
     const request = await probe(handler);
-    const before = await request.unchanged();
-    const response = await api.call(request.method, request.path, { token: tokens[role], body: request.body });
-    if (ALLOWED[handler]!.includes(role)) {
-      expect(response.status, response.text).toBe(request.success);
-      return;
-    }
-    expect(response.status, response.text).toBe(403);
-    expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
-    expect(await request.unchanged()).toBe(before);
+    await expectRoleAnswer(api, request, { token: tokens[role], allowed: ALLOWED[handler]!.includes(role), unchanged: request.unchanged });
   });
 
   it.each(staffRoutes.map((route) => [route.handler] as const))(

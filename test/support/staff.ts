@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { expect } from 'vitest';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { db } from '#shared/db/client.ts';
@@ -7,6 +8,7 @@ import { nextId } from '#shared/db/ids.ts';
 import { Login, passwordFields } from '#shared/domain/identity/entities.ts';
 import { inviteStaff } from '#shared/domain/staff/members.ts';
 import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
+import type { TestApi } from './api.ts';
 import { merchantFixture } from './fixtures.ts';
 
 /**
@@ -51,4 +53,33 @@ export async function roleTokens(appId: number, merchantId: number) {
     staff: await staffToken(appId, merchantId, 'staff', staffId),
     otherOwner: await staffToken(appId, other.merchant.merchant_id, 'owner'),
   };
+}
+
+/** A management route's request on fresh data, as a role matrix sends it, and the status of its success. */
+export interface RoleProbe {
+  method: string;
+  path: string;
+  body?: unknown;
+  success: number;
+}
+
+/**
+ * One cell of a management route's role matrix (docs/merchant-api.md, the role table): a role allowed the route
+ * gets its success; another role of the same merchant is 403 `role_not_allowed` and `unchanged` (what the owner
+ * lists) reads the same after the attempt as before it.
+ */
+export async function expectRoleAnswer(
+  api: TestApi,
+  request: RoleProbe,
+  role: { token: string; allowed: boolean; unchanged: () => Promise<string> },
+): Promise<void> {
+  const before = await role.unchanged();
+  const response = await api.call(request.method, request.path, { token: role.token, body: request.body });
+  if (role.allowed) {
+    expect(response.status, response.text).toBe(request.success);
+    return;
+  }
+  expect(response.status, response.text).toBe(403);
+  expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
+  expect(await role.unchanged()).toBe(before);
 }
