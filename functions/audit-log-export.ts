@@ -11,6 +11,7 @@ export const handler = apiHandler(
   'audit-log-export',
   {
     summary: "Export the merchant's audit log as CSV",
+    paged: true,
     params: auditLogParams,
     query,
     description: `\`from\` and \`to\` are required, at most 92 days apart. Oldest first, at most ${MAX_EXPORT_ROWS} rows a response: while more follow, \`Link: <...>; rel="next"\` names the next part. A cell starting with = + - @ is prefixed with ' (no spreadsheet formulas).`,

@@ -11104,6 +11104,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

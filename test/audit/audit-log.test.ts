@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transactWrite } from '#shared/db/transactions.ts';
-import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { auditEntry, MAX_EXPORT_ROWS, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import type { AuditAction } from '#shared/schemas/audit.ts';
 import { useTestApi } from '../support/api.ts';
 import { moneyWorld } from '../support/money.ts';
@@ -117,6 +117,31 @@ describe('paging and filters', () => {
 });
 
 describe('CSV export', () => {
+  it('gives a next-page Link only when another entry follows: a range of exactly one page has none', async () => {
+    const world = await auditWorld();
+    const at = new Date('2026-05-10T12:00:00Z').getTime();
+    await writeEntries(
+      world.merchantId,
+      Array.from({ length: MAX_EXPORT_ROWS }, (_, index) => ({ action: 'location.updated' as const, at: new Date(at + index * 1000) })),
+    );
+    const query = '?from=2026-05-10&to=2026-05-11';
+    const full = await api.call('GET', exportPath(world.merchantId, query), { token: world.owner });
+    expect(full.status, full.text).toBe(200);
+    expect(full.text.split('\r\n').filter(Boolean)).toHaveLength(MAX_EXPORT_ROWS + 1);
+    expect(full.headers.get('link')).toBeNull();
+
+    await writeEntries(world.merchantId, [{ action: 'location.updated', at: new Date(at + MAX_EXPORT_ROWS * 1000) }]);
+    const first = await api.call('GET', exportPath(world.merchantId, query), { token: world.owner });
+    expect(first.text.split('\r\n').filter(Boolean)).toHaveLength(MAX_EXPORT_ROWS + 1);
+    const link = first.headers.get('link');
+    expect(link).toMatch(/rel="next"/);
+    const nextPath = new URL(/<([^>]+)>/.exec(link!)![1]!, api.baseUrl);
+    const second = await api.call('GET', `${nextPath.pathname}${nextPath.search}`, { token: world.owner });
+    expect(second.status, second.text).toBe(200);
+    expect(second.text.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(second.headers.get('link')).toBeNull();
+  });
+
   it('quotes commas, quotes and line breaks, and defuses formula cells with a leading quote', async () => {
     const world = await auditWorld();
     const at = new Date('2026-04-10T12:00:00Z');

@@ -278,8 +278,10 @@ export interface AuditExport {
 
 /** Up to MAX_EXPORT_ROWS entries of the range as CSV (header first), oldest first, after `cursor`. */
 export async function exportAuditLog(merchantId: number, filters: AuditLogFilters, cursor: string | undefined): Promise<AuditExport> {
-  const read = await readAuditLog(merchantId, filters, { cursor, limit: MAX_EXPORT_ROWS, ascending: true });
-  const rows = read.entries.map((entry) =>
+  // One entry past the page says whether another page holds anything (a range of exactly MAX_EXPORT_ROWS gets no Link).
+  const read = await readAuditLog(merchantId, filters, { cursor, limit: MAX_EXPORT_ROWS + 1, ascending: true });
+  const shown = read.entries.slice(0, MAX_EXPORT_ROWS);
+  const rows = shown.map((entry) =>
     csvLine([
       entry.entry_id,
       entry.created_at,
@@ -297,7 +299,7 @@ export async function exportAuditLog(merchantId: number, filters: AuditLogFilter
       entry.after_json,
     ]),
   );
-  const last = read.entries.at(-1);
-  const next = read.resumeAfter ?? (read.entries.length === MAX_EXPORT_ROWS && last ? auditPosition(last) : undefined);
+  const last = shown.at(-1);
+  const next = read.entries.length > MAX_EXPORT_ROWS && last ? auditPosition(last) : read.resumeAfter;
   return { csv: csvLine(CSV_COLUMNS) + rows.join(''), ...(next === undefined ? {} : { next }) };
 }
