@@ -2,7 +2,7 @@
  * Reads of more than one item: a bounded BatchGetItem (the one batch read of the code base), and every
  * page of a Query or a Scan through the SDK's own paginators.
  */
-import { BatchGetCommand, GetCommand, paginateQuery, paginateScan, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, paginateQuery, paginateScan, QueryCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { backoff, retryTransient, TRANSIENT_ATTEMPTS } from '#shared/db/transient.ts';
@@ -110,6 +110,57 @@ export function newestFirstQuery(index: 'gsi1' | 'gsi2', partition: { pk: string
     ExpressionAttributeValues: cursor ? { ':pk': partition.pk, ':cursor': cursor } : { ':pk': partition.pk, ':prefix': partition.skPrefix },
     ScanIndexForward: false,
   } satisfies QueryCommandInput;
+}
+
+/** Where a page of a list in sort-key order starts: after `cursor` (the sort key a previous page's Link ended on), else the `page`th page. */
+export interface KeyOrderPosition {
+  cursor?: string;
+  page: number;
+}
+
+/**
+ * One page of `pageSize` items of a partition in sort-key order, for a management list: after `position.cursor`,
+ * else the `page`th page, the pages before it read and skipped. `from` types each stored item, undefined for one the
+ * list leaves out (read, never counted). Reads at most what the page and the pages it skips hold, and no more than
+ * `readAtMost` items for a partition of bounded size. Each Query asks for one item more than it still needs, so a
+ * row that sorts after the list's items (a merchant's own row in its catalog) never costs another round trip.
+ */
+export async function pageInKeyOrder<T>(
+  partition: { index?: 'gsi1'; pk: string; skPrefix: string },
+  position: KeyOrderPosition,
+  pageSize: number,
+  from: (item: StoredItem) => T | undefined,
+  options: { projection?: ReturnType<typeof projectionOf>; readAtMost?: number } = {},
+): Promise<T[]> {
+  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
+  const wanted = Math.min(skip + pageSize, options.readAtMost ?? Number.POSITIVE_INFINITY);
+  const prefix = partition.index ?? '';
+  const found: T[] = [];
+  let startKey: StoredItem | undefined;
+  do {
+    const result = await retryTransient(() =>
+      db().send(
+        new QueryCommand({
+          TableName: table(),
+          IndexName: partition.index,
+          KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk > :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
+          ProjectionExpression: options.projection?.ProjectionExpression,
+          ExpressionAttributeNames: { '#pk': `${prefix}pk`, '#sk': `${prefix}sk`, ...options.projection?.ExpressionAttributeNames },
+          ExpressionAttributeValues: position.cursor
+            ? { ':pk': partition.pk, ':cursor': position.cursor }
+            : { ':pk': partition.pk, ':prefix': partition.skPrefix },
+          Limit: wanted - found.length + 1,
+          ExclusiveStartKey: startKey,
+        }),
+      ),
+    );
+    for (const stored of result.Items ?? []) {
+      const item = from(stored);
+      if (item !== undefined && found.length < wanted) found.push(item);
+    }
+    startKey = found.length >= wanted ? undefined : result.LastEvaluatedKey;
+  } while (startKey);
+  return found.slice(skip, skip + pageSize);
 }
 
 /** Every item a Query returns, following LastEvaluatedKey with the SDK's own paginator. */

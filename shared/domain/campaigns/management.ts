@@ -9,12 +9,10 @@
  * stay as created (422 `not_editable`: close it and create another). What an edit changes is how the campaign reads
  * (a reward keeps the title it was earned under) and a later end.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
 import { and, equals, versionIs } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { pageInKeyOrder, type KeyOrderPosition } from '#shared/db/reads.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { retryTransient } from '#shared/db/transient.ts';
 import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import { Campaign, CampaignInputError, CampaignNotCreated, createCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { canonicalJson } from '#shared/domain/money/idempotency.ts';
@@ -97,32 +95,12 @@ export function campaignPosition(campaign: CampaignItem): string {
  * that campaign; without it, `page` skips whole pages. The catalog partition also holds the merchant's own row,
  * which sorts after every campaign and is left out.
  */
-export async function listCampaigns(merchantId: number, position: { cursor?: string; page: number }, pageSize = CAMPAIGN_PAGE_SIZE): Promise<CampaignItem[]> {
+export async function listCampaigns(merchantId: number, position: KeyOrderPosition, pageSize = CAMPAIGN_PAGE_SIZE): Promise<CampaignItem[]> {
   const { gsi1pk, skPrefix } = keys.merchantCampaigns(merchantId);
-  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
-  const wanted = skip + pageSize;
-  const found: CampaignItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await retryTransient(() =>
-      db().send(
-        new QueryCommand({
-          TableName: table(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: position.cursor ? 'gsi1pk = :pk AND gsi1sk > :after' : 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-          ExpressionAttributeValues: position.cursor ? { ':pk': gsi1pk, ':after': position.cursor } : { ':pk': gsi1pk, ':prefix': skPrefix },
-          Limit: wanted - found.length + 1,
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
-    for (const item of page.Items ?? []) {
-      const campaign = Campaign.from(item);
-      if (campaign?.entity === 'Campaign' && found.length < wanted) found.push(campaign);
-    }
-    startKey = found.length >= wanted ? undefined : page.LastEvaluatedKey;
-  } while (startKey);
-  return found.slice(skip, skip + pageSize);
+  return pageInKeyOrder({ index: 'gsi1', pk: gsi1pk, skPrefix }, position, pageSize, (item) => {
+    const campaign = Campaign.from(item);
+    return campaign?.entity === 'Campaign' ? campaign : undefined;
+  });
 }
 
 /** One campaign of the merchant (404 for an id of no campaign of this merchant, whoever's it is). */

@@ -1,4 +1,4 @@
-import { queryAll } from '#shared/db/reads.ts';
+import { pageInKeyOrder, queryAll, type KeyOrderPosition } from '#shared/db/reads.ts';
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '#shared/db/client.ts';
 import { and, equals, versionIs } from '#shared/db/conditions.ts';
@@ -6,7 +6,6 @@ import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
-import { retryTransient } from '#shared/db/transient.ts';
 import { CLOCK_TIME, locationSettingsSchemas, WEEK_FROM_MONDAY, type LocationInput } from '#shared/schemas/location-settings.ts';
 import { tipPreferenceOf, type FulfillmentType, type TipPreference } from '#shared/schemas/vocabularies.ts';
 import { isoSeconds, localTime, MINUTES_PER_DAY, parseClock, type Weekday } from '#shared/time.ts';
@@ -462,36 +461,11 @@ export function isLocationSortKey(value: string): boolean {
  * sort key from a previous page's Link), or, without it, the `page`th page of `pageSize`. Reads at most what the
  * page and the pages it skips hold.
  */
-export async function pageOfMerchantLocations(merchantId: number, position: { cursor?: string; page: number }, pageSize: number): Promise<LocationItem[]> {
-  const partition = keys.merchantLocations(merchantId);
-  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
-  const wanted = skip + pageSize;
-  const found: LocationItem[] = [];
-  let startKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const result = await retryTransient(() =>
-      db().send(
-        new QueryCommand({
-          TableName: table(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: position.cursor ? '#pk = :pk AND #sk > :cursor' : '#pk = :pk AND begins_with(#sk, :prefix)',
-          ProjectionExpression: LOCATION_PROJECTION,
-          ExpressionAttributeNames: { '#pk': 'gsi1pk', '#sk': 'gsi1sk', ...LOCATION_PROJECTION_NAMES },
-          ExpressionAttributeValues: position.cursor
-            ? { ':pk': partition.gsi1pk, ':cursor': position.cursor }
-            : { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
-          Limit: wanted - found.length,
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
-    for (const item of result.Items ?? []) {
-      const location = Location.from(item);
-      if (location) found.push(location);
-    }
-    startKey = found.length >= wanted ? undefined : result.LastEvaluatedKey;
-  } while (startKey);
-  return found.slice(skip, skip + pageSize);
+export async function pageOfMerchantLocations(merchantId: number, position: KeyOrderPosition, pageSize: number): Promise<LocationItem[]> {
+  const { gsi1pk, skPrefix } = keys.merchantLocations(merchantId);
+  return pageInKeyOrder({ index: 'gsi1', pk: gsi1pk, skPrefix }, position, pageSize, (item) => Location.from(item), {
+    projection: { ProjectionExpression: LOCATION_PROJECTION, ExpressionAttributeNames: LOCATION_PROJECTION_NAMES },
+  });
 }
 
 /** Every location of one merchant, in id order (shown or not, any fulfillment type). */

@@ -5,12 +5,11 @@
  * staff and owners: the staff limit and the last owner are conditions on it), the invite mail, the audit log's items
  * and the Idempotency-Key's stored answer. A role change or a removal then revokes the person's tokens at once.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StaffActor } from '#shared/auth/roles.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
-import { db, table } from '#shared/db/client.ts';
 import { and, itemExists, itemIsNew, or } from '#shared/db/conditions.ts';
 import { nextId } from '#shared/db/ids.ts';
+import { pageInKeyOrder, type KeyOrderPosition } from '#shared/db/reads.ts';
 import { keys } from '#shared/db/keys.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem, type TransactOutcome } from '#shared/db/transactions.ts';
 import { Login, loginIsStaffMembers } from '#shared/domain/identity/entities.ts';
@@ -81,32 +80,11 @@ export const isStaffCursor = keys.isStaffSortKey;
  * One page of a merchant's staff by id. `cursor` (from a previous page's Link) resumes after that member; without
  * it, `page` skips whole pages (at most MAX_STAFF_PER_MERCHANT items are ever read).
  */
-export async function listStaff(merchantId: number, position: { cursor?: string; page: number }, pageSize = STAFF_PAGE_SIZE): Promise<StaffMemberItem[]> {
-  const partition = keys.merchantStaff(merchantId);
-  const skip = position.cursor ? 0 : (position.page - 1) * pageSize;
-  const wanted = Math.min(skip + pageSize, MAX_STAFF_PER_MERCHANT + pageSize);
-  const found: StaffMemberItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: table(),
-        // The roster's sort key sorts before every member's, so "after a member" never reaches it.
-        KeyConditionExpression: position.cursor ? 'pk = :pk AND sk > :cursor' : 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: position.cursor
-          ? { ':pk': partition.pk, ':cursor': position.cursor }
-          : { ':pk': partition.pk, ':prefix': partition.skPrefix },
-        Limit: wanted - found.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const member = StaffMember.from(item);
-      if (member) found.push(member);
-    }
-    startKey = found.length >= wanted ? undefined : page.LastEvaluatedKey;
-  } while (startKey);
-  return found.slice(skip, skip + pageSize);
+export async function listStaff(merchantId: number, position: KeyOrderPosition, pageSize = STAFF_PAGE_SIZE): Promise<StaffMemberItem[]> {
+  // The roster's sort key sorts before every member's, so "after a member" never reaches it.
+  return pageInKeyOrder(keys.merchantStaff(merchantId), position, pageSize, (item) => StaffMember.from(item), {
+    readAtMost: MAX_STAFF_PER_MERCHANT + pageSize,
+  });
 }
 
 /** One staff member of the merchant (404 for an id of no staff member of this merchant, whoever's it is). */
