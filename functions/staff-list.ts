@@ -1,19 +1,11 @@
-import * as z from '#shared/schemas/zod.ts';
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffListPage } from '#shared/http/management-lists.ts';
-import { cursorQuery, pageQuery } from '#shared/http/paging.ts';
+import { staffListHandler } from '#shared/http/management-lists.ts';
 import { isStaffCursor, listStaff, staffView } from '#shared/domain/staff/members.ts';
 import { merchantStaffParams } from '#shared/schemas/staff.ts';
 
-const query = z.object({
-  page: pageQuery,
-  // Opaque position from a previous page's Link (the last staff member's sort key).
-  cursor: cursorQuery(isStaffCursor),
-});
-
 /** GET /v15/merchants/:merchant_id/staff (owner, manager): the merchant's staff by id, paged by Link; 204 past the end. */
-export const handler = apiHandler(
+export const handler = staffListHandler(
   'staff-list',
-  { summary: "List the merchant's staff (owner, manager)", paged: true, params: merchantStaffParams, query },
-  (request) => staffListPage(request, { collection: 'staff', read: listStaff, sortKey: (last) => last.sk, render: (shown) => shown.map(staffView) }),
+  { summary: "List the merchant's staff (owner, manager)", params: merchantStaffParams },
+  // The cursor is the last staff member's sort key.
+  { collection: 'staff', read: listStaff, sortKey: (last) => last.sk, isSortKey: isStaffCursor, render: (shown) => shown.map(staffView) },
 );

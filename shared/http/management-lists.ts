@@ -4,8 +4,10 @@
  * past the end). The handler keeps only its read and view. Apart from shared/http/management.ts (its writes)
  * so that a list does not reach the Idempotency-Key adapter, which the OpenAPI document reads as honouring the key.
  */
+import * as z from '#shared/schemas/zod.ts';
 import { requireStaff } from '#shared/http/admission.ts';
-import { cursorPosition, pageAnswer, requireReachablePage } from '#shared/http/paging.ts';
+import { apiHandler } from '#shared/http/handler.ts';
+import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
 import type { ApiRequest } from '#shared/http/request.ts';
 import type { ApiResponse } from '#shared/http/response.ts';
 
@@ -33,4 +35,17 @@ export async function staffListPage<T>(request: ApiRequest<unknown, { page?: num
   const items = await list.read(actor.merchantId, { cursor: request.query.cursor, page });
   const path = `/v15/merchants/${actor.merchantId}/${list.collection}`;
   return pageAnswer(request.baseUrl, { items, after: (last) => cursorPosition(path, page, list.sortKey(last)) }, list.render);
+}
+
+/**
+ * The handler of a management list route: `page`, and the opaque `cursor` of a previous page's Link (base64url of
+ * the sort key the page ended on, which `isSortKey` checks once decoded); 200 with the next Link, 204 past the end.
+ */
+export function staffListHandler<T, TParams extends z.ZodMiniType>(
+  handlerName: string,
+  docs: { summary: string; description?: string; params: TParams },
+  list: StaffList<T> & { isSortKey: (decoded: string) => boolean },
+) {
+  const query = z.object({ page: pageQuery, cursor: cursorQuery(list.isSortKey) });
+  return apiHandler(handlerName, { ...docs, paged: true, query }, (request) => staffListPage(request, list));
 }
