@@ -88,17 +88,24 @@ export async function confirmManager(check: ManagerConfirmationCheck): Promise<A
 /**
  * For money actions that take a code without requiring one (credit grants, gift card value removals): an owner's or
  * manager's own token approves as them; a code sent is checked as a refund's is (same windows, a wrong one refused),
- * and names its holder; none sent approves as nobody.
+ * against the staff's own codes and the merchant's shared one, and names its holder; none sent approves as nobody.
+ * `operation` is both the per-operation window's subject and the error object.
  */
-export async function optionalApproval(check: Omit<ManagerConfirmationCheck, 'staffCodes'>): Promise<Approval> {
-  const actor = check.actor;
+export async function optionalApproval(check: {
+  merchantId: number;
+  given: string | null | undefined;
+  actor: AuditActor | undefined;
+  operation: 'merchant_funded_credit' | 'gift_card_value_removal';
+}): Promise<Approval> {
+  const { merchantId, given, actor, operation } = check;
+  const expected = await sharedManagerCode(merchantId, given);
   if (actor?.kind === 'staff' && (actor.role === 'owner' || actor.role === 'manager')) return { approvedBy: actor.staffId };
-  if (!check.given) return { approvedBy: null };
-  return confirmManager({ ...check, staffCodes: true });
+  if (!given) return { approvedBy: null };
+  return confirmManager({ expected, given, actor, merchantId, scope: operation, object: operation, staffCodes: true });
 }
 
 /** The merchant's shared code, read only when a code was sent to an operation that does not require one. */
-export async function sharedManagerCode(merchantId: number, given: string | null | undefined): Promise<string | null> {
+async function sharedManagerCode(merchantId: number, given: string | null | undefined): Promise<string | null> {
   if (!given) return null;
   return (await Merchant.at(merchantId).get({ consistent: true, attributes: ['manager_confirmation'] }))?.manager_confirmation ?? null;
 }

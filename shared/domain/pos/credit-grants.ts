@@ -22,7 +22,7 @@ import { budgetDay, countCreditItems, creditBudgetFrom, creditBudgetKeys, PER_OP
 import type { MerchantFundedCreditGrantRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
-import { optionalApproval, sharedManagerCode } from '#shared/domain/merchants/manager-confirmation.ts';
+import { optionalApproval } from '#shared/domain/merchants/manager-confirmation.ts';
 import { recipientOf } from './recipients.ts';
 
 /** Largest grant at once (designed: the same cap as a gift card load; merchant-budget.ts holds every source's cap). */
@@ -82,14 +82,7 @@ export async function grantMerchantFundedCredit(input: {
 }): Promise<void> {
   const { merchantId, grant } = input;
   const duration = validate(merchantId, grant);
-  const approval = await optionalApproval({
-    expected: await sharedManagerCode(merchantId, grant.manager_confirmation),
-    given: grant.manager_confirmation,
-    actor: input.audit?.actor,
-    merchantId,
-    scope: 'merchant_funded_credit',
-    object: 'merchant_funded_credit',
-  });
+  const approval = await optionalApproval({ merchantId, given: grant.manager_confirmation, actor: input.audit?.actor, operation: 'merchant_funded_credit' });
   const userId = await recipientOf('merchant_funded_credit', { email: grant.email });
   const uuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {

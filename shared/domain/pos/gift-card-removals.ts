@@ -25,7 +25,7 @@ import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
-import { optionalApproval, sharedManagerCode } from '#shared/domain/merchants/manager-confirmation.ts';
+import { optionalApproval } from '#shared/domain/merchants/manager-confirmation.ts';
 import { customerFrom, customerKeys } from './customer.ts';
 
 export interface GiftCardRemovalResponse {
@@ -87,14 +87,7 @@ export async function removeGiftCardValue(input: {
   const { merchantId, removal } = input;
   const additionUuid = removal.uuid ? additionUuidOf(removal.uuid) : undefined;
   if (!additionUuid && (removal.value_amount ?? 0) <= 0) throw NOT_POSITIVE();
-  const approval = await optionalApproval({
-    expected: await sharedManagerCode(merchantId, removal.manager_confirmation),
-    given: removal.manager_confirmation,
-    actor: input.audit?.actor,
-    merchantId,
-    scope: 'gift_card_value_removal',
-    object: 'gift_card_value_removal',
-  });
+  const approval = await optionalApproval({ merchantId, given: removal.manager_confirmation, actor: input.audit?.actor, operation: 'gift_card_value_removal' });
 
   const customer = { paymentTokenData: removal.payment_token_data };
   const account = (userId: number) => giftCardAccountKey(userId, merchantId);
