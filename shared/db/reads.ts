@@ -112,6 +112,17 @@ export function newestFirstQuery(index: 'gsi1' | 'gsi2', partition: { pk: string
   } satisfies QueryCommandInput;
 }
 
+/** The first `limit` items of an index partition under `skPrefix`, in one Query: a list no bigger than one read. */
+export async function firstOfIndex(
+  index: 'gsi1' | 'gsi2',
+  partition: { pk: string; skPrefix: string },
+  order: 'oldest-first' | 'newest-first',
+  limit: number,
+): Promise<StoredItem[]> {
+  const query = { ...newestFirstQuery(index, partition, undefined), ScanIndexForward: order === 'oldest-first', Limit: limit };
+  return (await db().send(new QueryCommand(query))).Items ?? [];
+}
+
 /** Where a page of a list in sort-key order starts: after `cursor` (the sort key a previous page's Link ended on), else the `page`th page. */
 export interface KeyOrderPosition {
   cursor?: string;

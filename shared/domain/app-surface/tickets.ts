@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '#shared/db/client.ts';
+import { firstOfIndex } from '#shared/db/reads.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
@@ -82,18 +81,9 @@ async function mailSupport(ticket: TicketAttributes): Promise<void> {
 
 /** The newest tickets first, at most `limit` (one Query of the tickets index). */
 export async function listTickets(limit: number): Promise<TicketAttributes[]> {
-  const partition = keys.tickets();
-  const result = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition.gsi1pk, ':prefix': partition.skPrefix },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []).flatMap((item) => {
+  const { gsi1pk, skPrefix } = keys.tickets();
+  const items = await firstOfIndex('gsi1', { pk: gsi1pk, skPrefix }, 'newest-first', limit);
+  return items.flatMap((item) => {
     const stored = Ticket.from(item);
     if (!stored) return [];
     const { pk: _pk, sk: _sk, gsi1pk: _g, gsi1sk: _s, entity: _e, ...ticket } = stored;

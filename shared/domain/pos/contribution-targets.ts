@@ -4,9 +4,8 @@
  * Operators create them (the demo seeds a few); users' orders name the target of a contribution they carry
  * (`contribution_target_name`). docs/pos.md says what is and is not modelled.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { firstOfIndex } from '#shared/db/reads.ts';
 import * as z from '#shared/schemas/zod.ts';
-import { db, table } from '#shared/db/client.ts';
 import { defineEntity } from '#shared/db/entity.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -58,17 +57,9 @@ export async function getContributionTarget(targetId: number): Promise<Contribut
 
 /** Every target in id order, at most MAX_CONTRIBUTION_TARGETS (one Query). */
 export async function listContributionTargets(): Promise<ContributionTargetItem[]> {
-  const partition = keys.contributionTargets();
-  const result = await db().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition.gsi2pk, ':prefix': partition.skPrefix },
-      Limit: MAX_CONTRIBUTION_TARGETS,
-    }),
-  );
-  return (result.Items ?? []).flatMap((item) => ContributionTarget.from(item) ?? []);
+  const { gsi2pk, skPrefix } = keys.contributionTargets();
+  const items = await firstOfIndex('gsi2', { pk: gsi2pk, skPrefix }, 'oldest-first', MAX_CONTRIBUTION_TARGETS);
+  return items.flatMap((item) => ContributionTarget.from(item) ?? []);
 }
 
 /** `{"contribution_target": {...}}` with the fields LevelUp's C# SDK reads; its `id` is a string there. */
