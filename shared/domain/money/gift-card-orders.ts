@@ -23,10 +23,10 @@ import { conflict, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { escapeHtml } from '#shared/mail/mailer.ts';
 import { paymentGateway } from '#shared/payments/index.ts';
-import { balanceChangeItems, cardAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/money/ledger.ts';
+import { balanceChangeItems, cardAccountKey, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { MAX_GIFT_CARD_LOAD, MIN_GIFT_CARD_LOAD } from '#shared/domain/money/gift-cards.ts';
 import { getCreditCard } from '#shared/domain/cards/credit-cards.ts';
-import { addHoldItems, emailKey, heldCount, heldUntil, MAX_HELD_GIFTS_PER_EMAIL } from '#shared/domain/money/held-gifts.ts';
+import { addHoldItems, emailKey, giftOrderTransfer, heldCount, heldUntil, MAX_HELD_GIFTS_PER_EMAIL } from '#shared/domain/money/held-gifts.ts';
 import { consumeOrRefuse, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
 import { chargeLimitKeys, chargeLimitsFrom, chargeMonth, countChargeItems, OVER_MONTHLY_LIMIT, refuseOverLimits } from '#shared/domain/money/charge-limits.ts';
 import { Merchant, type MerchantItem } from '#shared/domain/merchants/merchants.ts';
@@ -198,19 +198,12 @@ function orderItems(order: GiftCardValueOrder, merchant: MerchantItem, context: 
   else {
     batch.add(
       'gift_card',
-      ...balanceChangeItems(
+      // The recipient's value comes from what the buyer paid, not from the merchant's till.
+      ...giftOrderTransfer(
         giftCardAccountKey(order.recipient_user_id, order.merchant_id),
-        [
-          // The recipient's value comes from what the buyer paid, not from the merchant's till.
-          {
-            kind: 'gift_card_load',
-            amount: order.value_amount,
-            entryId: `gcorder:${order.uuid}`,
-            reference,
-            contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id),
-          },
-        ],
-        { now },
+        order,
+        { kind: 'gift_card_load', amount: order.value_amount, entryId: `gcorder:${order.uuid}`, reference },
+        now,
       ),
     );
   }

@@ -99,20 +99,26 @@ export function addHoldItems(batch: LabelledItems, order: HeldGiftOrder, now: st
   );
   batch.add(
     'held',
-    ...balanceChangeItems(
+    ...giftOrderTransfer(
       heldAccountKey(order.recipient_email, order.merchant_id),
-      [
-        {
-          kind: 'gift_held',
-          amount: order.value_amount,
-          entryId: `gcorder:${order.uuid}`,
-          reference: { gift_card_value_order_uuid: order.uuid },
-          contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id),
-        },
-      ],
-      { now },
+      order,
+      { kind: 'gift_held', amount: order.value_amount, entryId: `gcorder:${order.uuid}`, reference: { gift_card_value_order_uuid: order.uuid } },
+      now,
     ),
   );
+}
+
+/**
+ * A gift order's value moving between `account` and what its buyer paid (the buyer's purchases account at the
+ * merchant, the transfer's other side): the balance change with its ledger entry.
+ */
+export function giftOrderTransfer(
+  account: string,
+  order: Pick<HeldGiftOrder, 'buyer_user_id' | 'merchant_id'>,
+  movement: Omit<Movement, 'contra'>,
+  now: string,
+): TransactItem[] {
+  return balanceChangeItems(account, [{ ...movement, contra: purchasesAccountKey(order.buyer_user_id, order.merchant_id) }], { now });
 }
 
 /** The gifts held for an email, as read for a claim: the index's version guards the claim's transaction. */
@@ -257,18 +263,11 @@ async function returnToLedger(gift: HeldGiftOrder, now: string): Promise<boolean
   );
   batch.add(
     'held',
-    ...balanceChangeItems(
+    ...giftOrderTransfer(
       heldAccountKey(gift.recipient_email, gift.merchant_id),
-      [
-        {
-          kind: 'gift_returned',
-          amount: -gift.value_amount,
-          entryId: `gcorder:${gift.uuid}:return`,
-          reference,
-          contra: purchasesAccountKey(gift.buyer_user_id, gift.merchant_id),
-        },
-      ],
-      { now },
+      gift,
+      { kind: 'gift_returned', amount: -gift.value_amount, entryId: `gcorder:${gift.uuid}:return`, reference },
+      now,
     ),
   );
   batch.add(
