@@ -1,21 +1,19 @@
 import '../money/round-trips.env.ts';
-import { afterAll, describe, expect, it } from 'vitest';
-import { useTestApi, type ApiResult } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, placeOrder } from '../support/money.ts';
+import { countRoundTripsInThisFile, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the app-surface routes in the bench (a count from
  * X-DynamoDB-Round-Trips, not a timing): each equals the minimum in bench/scenarios/scenarios.ts and docs/data-model.md.
  */
 const api = useTestApi();
-const roundTrips = (response: ApiResult) => Number(response.headers.get('x-dynamodb-round-trips'));
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (app surface)', () => {
   it('campaigns at a location: the location + the catalog Query; of a merchant: the catalog Query', async () => {

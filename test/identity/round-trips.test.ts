@@ -1,7 +1,8 @@
 import './round-trips.env.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, userFixture } from '../support/fixtures.ts';
+import { countRoundTripsInThisFile, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips of the payment token and user endpoints (a count from X-DynamoDB-Round-Trips, not a timing):
@@ -10,16 +11,12 @@ import { appFixture, userFixture } from '../support/fixtures.ts';
 const api = useTestApi();
 let user: Awaited<ReturnType<typeof userFixture>>;
 
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
 beforeAll(async () => {
   const { app } = await appFixture();
   user = await userFixture(app.app_id);
 });
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request', () => {
   it('showing the QR code: token + the user item (no card to read: the user has none)', async () => {

@@ -1,8 +1,9 @@
 import './round-trips.env.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { orderWorld, placeOrder, type OrderWorld, loadWorldGiftCard } from '../support/money.ts';
+import { countRoundTripsInThisFile } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the POS money endpoints (a count from X-DynamoDB-Round-Trips, not
@@ -25,9 +26,7 @@ beforeAll(async () => {
   expect((await loadWorldGiftCard(api, world, 5000)).status).toBe(200);
 });
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per POS request', () => {
   it('credit checks: token + (location, QR code) + the available-credit batch; QR validation: token + one read', async () => {

@@ -4,6 +4,7 @@ import { useTestApi } from '../support/api.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
+import { roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the money endpoints (a count from X-DynamoDB-Round-Trips, not a
@@ -12,8 +13,6 @@ import { complete, loadGiftCard, orderWorld, propose, type OrderWorld } from '..
  */
 const api = useTestApi();
 let world: OrderWorld;
-
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
 
 beforeAll(async () => {
   world = await orderWorld({ card: 'valid' });

@@ -1,9 +1,10 @@
 import '../money/round-trips.env.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApi, type ApiResult } from '../support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
 import { cardFixture } from '../support/cards.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollLikeIos, startOrderAheadTestApi, startPickup } from '../support/order-ahead.ts';
 import { stepHandler } from '../../functions/order-ahead-validate.ts';
+import { countRoundTripsInThisFile, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the order-ahead endpoints (a count from X-DynamoDB-Round-Trips, not
@@ -16,17 +17,13 @@ const api = useTestApi(() => startOrderAheadTestApi({ taskHandlers: { Validate: 
 let place: Awaited<ReturnType<typeof orderAheadLocationFixture>>;
 let user: Awaited<ReturnType<typeof orderAheadUserFixture>>;
 
-const roundTrips = (response: ApiResult) => Number(response.headers.get('x-dynamodb-round-trips'));
-
 beforeAll(async () => {
   place = await orderAheadLocationFixture();
   user = await orderAheadUserFixture(place.app.app_id);
   await cardFixture(user.user.user_id);
 });
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 async function validOrder() {
   const started = await startPickup(api, user.token, place.location.location_id);

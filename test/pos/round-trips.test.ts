@@ -1,8 +1,9 @@
 import '../money/round-trips.env.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { countRoundTripsInThisFile, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the POS routes (X-DynamoDB-Round-Trips, a count, not a timing): each
@@ -12,17 +13,13 @@ import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 const api = useTestApi();
 let world: OrderWorld;
 
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
 beforeAll(async () => {
   world = await orderWorld({ card: 'valid', credit: 100 });
   // A loyalty campaign at the merchant, so finalisation carries loyalty's reads and writes.
   await campaignFixture(world.merchant.merchant.merchant_id, 'spend');
 });
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (POS)', () => {
   it("remote check: publish 3, update 2, poll 3 once claimed, finalise 7 (the completed order's saga)", async () => {

@@ -1,9 +1,10 @@
 import '../money/round-trips.env.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffToken } from '../support/staff.ts';
 import { locationFixture } from '../support/locations.ts';
+import { countRoundTripsInThisFile, roundTrips } from '../support/round-trips.ts';
 
 /**
  * DynamoDB round trips per request of the reports and exports (X-DynamoDB-Round-Trips, a count, not a timing): each
@@ -13,17 +14,13 @@ const api = useTestApi();
 let world: OrderWorld;
 let owner: string;
 
-const roundTrips = (response: { headers: Headers }) => Number(response.headers.get('x-dynamodb-round-trips'));
-
 beforeAll(async () => {
   world = await orderWorld();
   expect((await placeOrder(api, world)).status).toBe(200);
   owner = await staffToken(world.app.app_id, world.merchant.merchant.merchant_id, 'owner');
 });
 
-afterAll(() => {
-  delete process.env.DYNAMODB_STATS;
-});
+countRoundTripsInThisFile();
 
 describe('round trips per request (reports and exports)', () => {
   it('daily report 3, orders export 3 (one location), ledger export 2 (one month)', async () => {
