@@ -35,6 +35,16 @@ export interface AuditContext {
   origin: AuditOrigin;
 }
 
+/**
+ * A merchant's audited money operation, beside its request: whose merchant, how its answer is stored in its own
+ * transaction (the Idempotency-Key's, when the request carries one) and who asks, from where (its audit entry).
+ */
+export interface MerchantOperation<TResponse> {
+  merchantId: number;
+  storeResponse?: (response: TResponse) => TransactItem | undefined;
+  audit?: AuditContext;
+}
+
 export interface AuditChange {
   merchantId: number;
   action: AuditAction;

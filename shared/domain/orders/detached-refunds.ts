@@ -30,7 +30,7 @@ import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unauthorized, unprocessable } from '#shared/errors.ts';
 import { balanceChangeItems, cardAccountKey, creditAccountKey } from '#shared/domain/money/ledger.ts';
 import { confirmManager } from '#shared/domain/merchants/manager-confirmation.ts';
-import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { auditEntry, type MerchantOperation } from '#shared/domain/audit/audit-log.ts';
 import { budgetDay, countCreditItems, creditBudgetFrom, refuseOverBudget, refuseOverCap } from '#shared/domain/money/merchant-budget.ts';
 import { displayName } from './record.ts';
 import type { DetachedRefundRequest } from '#shared/schemas/pos-money.ts';
@@ -67,13 +67,9 @@ const CONTENDED = () => conflict("This customer's balance is being changed by an
 const ROUNDS = 8;
 const BUDGET_REFUSAL = { object: 'detached_refund', property: 'credit_amount' } as const;
 
-export async function createDetachedRefund(input: {
-  merchantId: number;
-  refund: DetachedRefundRequest;
-  storeResponse?: (response: DetachedRefundResponse) => TransactItem | undefined;
-  /** Who asks, from where: the refund's audit entry. */
-  audit?: AuditContext;
-}): Promise<DetachedRefundResponse> {
+export async function createDetachedRefund(
+  input: MerchantOperation<DetachedRefundResponse> & { refund: DetachedRefundRequest },
+): Promise<DetachedRefundResponse> {
   const { merchantId, refund } = input;
   const customer = { paymentTokenData: refund.payment_token_data };
   const identifier = refund.identifier_from_merchant;

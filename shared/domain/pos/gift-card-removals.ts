@@ -15,7 +15,7 @@ import { defineEntity } from '#shared/db/entity.ts';
 import { newUuid } from '#shared/db/ids.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems } from '#shared/db/reads.ts';
-import { LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
+import { LabelledItems } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { GiftCardAddition } from '#shared/domain/money/gift-cards.ts';
@@ -24,7 +24,7 @@ import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { auditEntry, type MerchantOperation } from '#shared/domain/audit/audit-log.ts';
 import { optionalApproval } from '#shared/domain/merchants/manager-confirmation.ts';
 import { customerFrom, customerKeys } from './customer.ts';
 
@@ -77,13 +77,9 @@ async function storedReversal(additionUuid: string): Promise<GiftCardRemovalResp
   return typeof stored === 'string' ? (JSON.parse(stored) as GiftCardRemovalResponse) : undefined;
 }
 
-export async function removeGiftCardValue(input: {
-  merchantId: number;
-  removal: GiftCardValueRemovalRequest;
-  storeResponse?: (response: GiftCardRemovalResponse) => TransactItem | undefined;
-  /** Who asks, from where: the removal's audit entry. */
-  audit?: AuditContext;
-}): Promise<GiftCardRemovalResponse> {
+export async function removeGiftCardValue(
+  input: MerchantOperation<GiftCardRemovalResponse> & { removal: GiftCardValueRemovalRequest },
+): Promise<GiftCardRemovalResponse> {
   const { merchantId, removal } = input;
   const additionUuid = removal.uuid ? additionUuidOf(removal.uuid) : undefined;
   if (!additionUuid && (removal.value_amount ?? 0) <= 0) throw NOT_POSITIVE();
