@@ -35,13 +35,15 @@ export interface EndpointRun {
   load: HttpLoadResult;
   /**
    * Floor p50s measured right before this run, at this concurrency (what its overhead ratio uses); the
-   * transaction floor is a bare TransactWriteItems of `transactItems` items (the endpoint's own size).
+   * transaction floor is a bare TransactWriteItems of `transactItems` items weighing `transactBytes` JSON bytes (the
+   * endpoint's own size: its entries padded to as many bytes; absent in results from before it existed).
    */
   adjacentFloor: {
     getItemP50: number;
     /** Absent when the endpoint's warm-up made no TransactWriteItems / BatchWriteItem (nothing to price at it). */
     transactWriteP50?: number;
     transactItems?: number;
+    transactBytes?: number;
     /**
      * p50 of the baseline endpoint (bench/harness/baseline-handler.ts: one GetItem, no framework) through the same
      * gateway and HTTP client: the local HTTP hop plus one GetItem. Absent in results from before it existed.

@@ -11,7 +11,7 @@ import { awsClientConfigFor } from '#shared/env.ts';
 import { db, table } from '#shared/db/client.ts';
 import { withDbStats } from '#shared/db/stats.ts';
 import { keys } from '#shared/db/keys.ts';
-import { putNew, transactWrite } from '#shared/db/transactions.ts';
+import { putNew, transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { hashPassword, sha256 } from '#shared/auth/secrets.ts';
 import { closedLoop, round, type LatencySummary, type RunLimit } from '../harness/measure.ts';
 import { itemBytes, itemsPerCall, returnedItems, type FloorShape, type ShapedRead } from './read-shape.ts';
@@ -37,37 +37,76 @@ export async function getItemFloor(token: string, concurrency: number, limit: Ru
   return { operation: 'GetItem', concurrency, summary: run.summary, capacityUnits: capacity, errors: run.errors };
 }
 
+/** The JSON bytes of a transaction's items as the handler gives them to the document client (X-Bench-Transact-Bytes sums them). */
+export const transactionBytes = (items: readonly unknown[]): number => JSON.stringify(items).length;
+
+/** What a `padding` attribute adds to an entry's JSON beside its value: `,"padding":""`. */
+const PADDING_ATTRIBUTE_BYTES = ',"padding":""'.length;
+
+/**
+ * The padding (characters) of each new entry of a bare transaction whose unpadded items are `bare`, so that its items
+ * weigh `targetBytes` (the endpoint's transactions' mean, X-Bench-Transact-Bytes): the bytes beyond the bare ones are
+ * spread over the entries (every item but the first, the guarded update). No target, or a target the bare transaction
+ * already reaches: no padding, the bare transaction as before.
+ */
+export function transactionEntryPaddings(bare: readonly unknown[], targetBytes?: number): number[] {
+  const entries = Math.max(1, bare.length - 1);
+  const missing = targetBytes === undefined ? 0 : Math.round(targetBytes) - transactionBytes(bare);
+  const perEntry = Math.floor(missing / entries) - PADDING_ATTRIBUTE_BYTES;
+  if (perEntry <= 0) return Array.from({ length: entries }, () => 0);
+  const left = missing - entries * (perEntry + PADDING_ATTRIBUTE_BYTES);
+  return Array.from({ length: entries }, (_, entry) => perEntry + (entry < left ? 1 : 0));
+}
+
+/** The floor's transaction: a guarded balance update and `paddings.length` new entries, each with its padding (if any). */
+export function floorTransaction(account: string, sequence: number, paddings: readonly number[]): TransactItem[] {
+  return [
+    {
+      Update: {
+        TableName: table(),
+        Key: keys.balance(account),
+        UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
+        ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
+        ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
+      },
+    },
+    ...paddings.map((padding, entry) =>
+      putNew({
+        ...keys.ledgerEntry(account, `floor:${sequence}:${entry}`),
+        entity: 'BenchFloor',
+        amount: 1,
+        ...(padding > 0 ? { padding: 'x'.repeat(padding) } : {}),
+      }),
+    ),
+  ];
+}
+
 /**
  * One bare TransactWriteItems shaped like the smallest money write: a guarded balance update and a
  * new ledger-style entry written once. Each worker has its own balance, so workers never conflict.
  * `items` > 2 adds more new entries: a bare transaction of an endpoint's own size (DynamoDB Local's
- * time per transaction grows with its items, so a ten-item transaction is priced as one).
+ * time per transaction grows with its items, so a ten-item transaction is priced as one). `bytes` (the
+ * endpoint's JSON bytes per transaction) pads the entries to the same weight: a transaction writing a location of
+ * ~40 attributes and a stored answer of the same size is priced as one carrying as many bytes, not as tiny items.
  */
-export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit, items = 2): Promise<FloorResult> {
+export async function transactWriteFloor(runId: string, concurrency: number, limit: RunLimit, items = 2, bytes?: number): Promise<FloorResult> {
   let capacity = 0;
   // Fresh items for every measurement: a repeated entry id would fail its condition, not measure a write.
   const measurement = randomUUID().slice(0, 8);
+  const entries = Math.max(1, items - 1);
+  const account = (worker: number) => `bench-floor:${runId}:${measurement}:${worker}`;
+  const paddings = transactionEntryPaddings(
+    floorTransaction(
+      account(0),
+      0,
+      Array.from({ length: entries }, () => 0),
+    ),
+    bytes,
+  );
   const run = await closedLoop(concurrency, limit, async (worker, sequence) => {
-    const account = `bench-floor:${runId}:${measurement}:${worker}`;
     const { result, stats } = await withDbStats(() =>
       // One attempt: the floor measures a transaction that commits first time, never a retried one.
-      transactWrite(
-        () => [
-          {
-            Update: {
-              TableName: table(),
-              Key: keys.balance(account),
-              UpdateExpression: 'ADD balance :amount, version :one SET entity = :entity',
-              ConditionExpression: 'attribute_not_exists(balance) OR balance >= :zero',
-              ExpressionAttributeValues: { ':amount': 1, ':one': 1, ':zero': 0, ':entity': 'BenchFloor' },
-            },
-          },
-          ...Array.from({ length: Math.max(1, items - 1) }, (_, entry) =>
-            putNew({ ...keys.ledgerEntry(account, `floor:${sequence}:${entry}`), entity: 'BenchFloor', amount: 1 }),
-          ),
-        ],
-        1,
-      ),
+      transactWrite(() => floorTransaction(account(worker), sequence, paddings), 1),
     );
     if (!result.committed) throw new Error(`the floor transaction was cancelled: ${result.reasons.join(',')}`);
     capacity = stats.capacityUnits;

@@ -123,6 +123,8 @@ export interface HttpLoadResult {
   dynamoMs: number | null;
   /** Mean items per TransactWriteItems call (X-Bench-Transact-Items over the calls), null without transactions. */
   itemsPerTransaction: number | null;
+  /** Mean JSON bytes per TransactWriteItems call, over the requests that sized theirs (X-Bench-Transact-Bytes: the warm-up's), null without. */
+  bytesPerTransaction: number | null;
   /**
    * The mean shape of the Query / BatchGetItem calls that returned two items or more (or one large item) (X-Bench-Read-Shapes),
    * by operation; absent when none did (and in results from before it existed).
@@ -223,6 +225,8 @@ export async function httpLoad(options: {
   const handlerCpu: number[] = [];
   const dynamoMs: number[] = [];
   let transactItems = 0;
+  let transactBytes = 0;
+  let sizedTransactions = 0;
   const readShapeTotals: Partial<Record<ShapedRead, ReadShapeTotals & { requests: number }>> = {};
   let readShapeSamples = 0;
   let startExecutions = 0;
@@ -266,6 +270,11 @@ export async function httpLoad(options: {
           const inDynamo = headerValue(headers, 'x-bench-dynamodb-ms');
           if (inDynamo !== undefined) dynamoMs.push(Number(inDynamo));
           transactItems += Number(headerValue(headers, 'x-bench-transact-items') ?? 0);
+          const sizedBytes = headerValue(headers, 'x-bench-transact-bytes');
+          if (sizedBytes !== undefined) {
+            transactBytes += Number(sizedBytes);
+            sizedTransactions += 1;
+          }
           const shapes = headerValue(headers, 'x-bench-read-shapes');
           if (shapes !== undefined) {
             readShapeSamples += 1;
@@ -333,6 +342,7 @@ export async function httpLoad(options: {
     writeUnits: mean(writeUnits),
     dynamoMs: dynamoMs.length === 0 ? null : round(median(dynamoMs), 3),
     itemsPerTransaction: (callTotals.TransactWriteItems ?? 0) === 0 ? null : round(transactItems / callTotals.TransactWriteItems!, 2),
+    bytesPerTransaction: sizedTransactions === 0 ? null : round(transactBytes / sizedTransactions, 0),
     handlerCpuMs: handlerCpu.length === 0 ? null : round(median(handlerCpu), 3),
     serverCpuMs: processCpu.length < 2 ? null : round((Math.max(...processCpu) - Math.min(...processCpu)) / (processCpu.length - 1), 3),
     ...(Object.keys(readShapeTotals).length === 0

@@ -173,10 +173,11 @@ async function main(): Promise<void> {
           recordingId !== undefined && intrinsic === undefined && recorded.length > 0 && recorded.every((calls) => replayable(parseRecordingDescription(calls)))
             ? { recordingId, calls: recorded.at(-1)! }
             : undefined,
-        // A transaction is priced as a bare one of the endpoint's own size (as many items as its warm-up's averaged).
+        // A transaction is priced as a bare one of the endpoint's own size (as many items and JSON bytes as its warm-up's averaged).
         transactItems: [...TRANSACTION_OPERATIONS].some((operation) => (warmup.calls[operation] ?? 0) > 0)
           ? Math.max(2, Math.round(warmup.itemsPerTransaction ?? 2))
           : undefined,
+        transactBytes: warmup.bytesPerTransaction ?? undefined,
         // A shaped read (a Query that returned any item; a BatchGetItem of several items or one large one) is priced
         // as a bare one of the endpoint's shape (the items its warm-up's shaped calls returned, their size and attributes, bucketed).
         reads: SHAPED_READS.flatMap((operation) => {
@@ -216,7 +217,8 @@ async function main(): Promise<void> {
         baselineServerCpuMs: baseline.serverCpuMs,
         getItemP50: (await getItemFloor(world.users[0]!.token, concurrency, limit)).summary.p50,
       };
-      if (plan.transactItems !== undefined) side.transactWriteP50 = (await transactWriteFloor(runId, concurrency, limit, plan.transactItems)).summary.p50;
+      if (plan.transactItems !== undefined)
+        side.transactWriteP50 = (await transactWriteFloor(runId, concurrency, limit, plan.transactItems, plan.transactBytes)).summary.p50;
       for (const { operation, shape } of plan.reads) {
         const measured = await shapedReadFloor(runId, operation, shape, concurrency, limit);
         (side.reads ??= {})[operation] = measured.summary.p50;
@@ -249,7 +251,11 @@ async function main(): Promise<void> {
       if (handlerCpu !== undefined) floor.baselineHandlerCpuMs = handlerCpu;
       if (serverCpu !== undefined) floor.baselineServerCpuMs = serverCpu;
       if (plan.transactItems !== undefined)
-        Object.assign(floor, { transactWriteP50: mean(before.transactWriteP50, after.transactWriteP50), transactItems: plan.transactItems });
+        Object.assign(floor, {
+          transactWriteP50: mean(before.transactWriteP50, after.transactWriteP50),
+          transactItems: plan.transactItems,
+          ...(plan.transactBytes === undefined ? {} : { transactBytes: plan.transactBytes }),
+        });
       for (const { operation } of plan.reads)
         (floor.reads ??= {})[operation] = { p50: mean(before.reads?.[operation], after.reads?.[operation])!, shape: shapes![operation]! };
       if (plan.singleWrite) floor.singleWriteP50 = mean(before.singleWriteP50, after.singleWriteP50)!;

@@ -10,7 +10,8 @@
  * read and write units differently. It hooks the handlers' own client (db() is one per process).
  * X-Bench-DynamoDB-Ms is the wall time the request spent with a DynamoDB call in flight (the time
  * outside it is the handler's, the gateway's and the HTTP hop's); X-Bench-Transact-Items the items of
- * its TransactWriteItems calls (the floor prices a transaction as a bare one of the same size);
+ * its TransactWriteItems calls and, for requests that carry RECORD_READ_SHAPES_HEADER (the warm-up's), X-Bench-Transact-Bytes
+ * their items' mean JSON bytes per call (the floor prices a transaction as a bare one of the same items and bytes);
  * X-Bench-Read-Shapes the items its shaped Query / BatchGetItem calls returned (read-shape.ts addReadShape), only for requests that carry
  * RECORD_READ_SHAPES_HEADER (the warm-up's: sizing items is CPU the measured requests must not pay) (calls:items:bytes:attributes:parallel
  * per operation, bench/floors/read-shape.ts; the floor prices such a read as a bare one of the same shape).
@@ -64,6 +65,7 @@ import {
   TWIN_PATH,
   type CallRecording,
 } from '../floors/twin.ts';
+import { transactionBytes } from '../floors/floor.ts';
 
 interface CallStats {
   calls: Map<string, number>;
@@ -71,6 +73,8 @@ interface CallStats {
   writeUnits: number;
   /** Items written by the request's TransactWriteItems calls (the floor prices a transaction at its size). */
   transactItems: number;
+  /** Those calls' items' JSON bytes (transactionBytes), sized only when the request records its shapes. */
+  transactBytes: number;
   /** Shaped reads (read-shape.ts addReadShape: a Query that returned any item, a BatchGetItem of several items or one large one), with their items (the floor prices such a read at its shape). */
   readShapes: Partial<Record<ShapedRead, ReadShapeTotals>>;
   /** Query / BatchGetItem calls in flight now (the shapes' `parallel` is the peak). */
@@ -101,7 +105,12 @@ db().middlewareStack.add(
     if (!stats) return next(args);
     const operation = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
     stats.calls.set(operation, (stats.calls.get(operation) ?? 0) + 1);
-    if (operation === 'TransactWriteItems') stats.transactItems += ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).length;
+    if (operation === 'TransactWriteItems') {
+      const items = (args.input as { TransactItems?: unknown[] }).TransactItems ?? [];
+      stats.transactItems += items.length;
+      // Serialising the items is CPU the measured requests must not pay: the warm-up's only, as for read shapes.
+      if (stats.recordShapes) stats.transactBytes += transactionBytes(items);
+    }
     const shaped = SHAPED.has(operation) ? (operation as ShapedRead) : undefined;
     const totals = shaped && (stats.readShapes[shaped] ??= { calls: 0, items: 0, bytes: 0, attributes: 0, parallel: 0 });
     if (shaped && totals) totals.parallel = Math.max(totals.parallel, (stats.shapedInFlight[shaped] = (stats.shapedInFlight[shaped] ?? 0) + 1));
@@ -194,6 +203,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     readUnits: 0,
     writeUnits: 0,
     transactItems: 0,
+    transactBytes: 0,
     readShapes: {},
     shapedInFlight: {},
     dynamoMs: 0,
@@ -206,6 +216,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
   const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, headers: OutgoingHttpHeaders = {}) => {
     const recorded = stats.recorder && describeRecording(stats.recorder.groups);
+    const transactions = stats.calls.get('TransactWriteItems') ?? 0;
     if (stats.recorder && status >= 200 && status < 300 && replayable(stats.recorder.groups.map((group) => group.map((call) => call.operation))))
       recordings.set(stats.recordingId!, stats.recorder.groups);
     return writeHead(status, {
@@ -216,6 +227,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       'X-Bench-Process-CPU-Ms': processCpuMs().toFixed(3),
       'X-Bench-DynamoDB-Ms': stats.dynamoMs.toFixed(3),
       'X-Bench-Transact-Items': String(stats.transactItems),
+      ...(recordShapes && transactions > 0 ? { 'X-Bench-Transact-Bytes': String(Math.round(stats.transactBytes / transactions)) } : {}),
       ...(recordShapes ? { 'X-Bench-Read-Shapes': formatReadShapes(stats.readShapes) } : {}),
       'X-Bench-Start-Executions': String(stats.starts),
       ...(stats.startSample === undefined ? {} : { 'X-Bench-Start-Execution-Sample': stats.startSample }),

@@ -184,7 +184,10 @@ export async function changeLocationSettings(input: {
   if (problem) throw unprocessable('location', 'delivery_radius_m', `Delivery radius m ${problem}`, 'invalid');
   const changing = names.filter((name) => !sameValue(current[name as keyof LocationItem], fields[name as keyof LocationFieldsChange]));
   if (changing.length === 0) return current;
-  const { next, items } = changeItems(current, fields);
+  // Only what differs is written: a field sent with its stored value stays out of the update's expression.
+  const written: LocationFieldsChange = { ...fields };
+  for (const name of names) if (!changing.includes(name)) delete written[name as keyof LocationFieldsChange];
+  const { next, items } = changeItems(current, written);
   const outcome = await transactWrite(() => [
     ...items,
     ...recordedWith(
