@@ -767,6 +767,41 @@ export const routes: readonly Route[] = [
     table: 'write',
   },
 
+  // Management API: a location's order-ahead menu as a draft, published whole (docs/merchant-api.md "Menus"); apps read
+  // only the published menu (GET /v15/order_ahead/locations/{location_id}/menu).
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft',
+    handler: 'menu-drafts-show',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'read',
+  },
+  {
+    method: 'PUT',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft',
+    handler: 'menu-drafts-update',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish',
+    handler: 'menu-drafts-publish',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/discard',
+    handler: 'menu-drafts-discard',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
+
   // Management API: a merchant's campaigns (docs/merchant-api.md "Campaigns"). The list is `.../all_campaigns` (as `.../all_locations`): the
   // public `GET /v15/merchants/{merchant_id}/campaigns` (A19) answers apps the open ones.
   {

@@ -131,11 +131,8 @@ export async function seedWorld(runId: string): Promise<World> {
   if (world.locationId !== undefined) {
     const locationId = world.locationId;
     await attempt(world.problems, 'order-ahead menu', async () => {
-      const { putMenu } = await import('#shared/domain/order-ahead/menu.ts');
-      const menu = await putMenu(
-        { locationId, merchantId: merchant.merchant_id, timeZone: 'America/New_York' },
-        { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] },
-      );
+      const { createMenuForLocation } = await import('#shared/domain/order-ahead/menu.ts');
+      const menu = await createMenuForLocation(locationId, { categories: [{ id: 1, name: 'Coffee', items: [{ id: 101, name: 'Latte', price_amount: 450 }] }] });
       world.menuItemId = 101;
       world.menuId = menu.menu_id;
     });

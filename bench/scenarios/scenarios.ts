@@ -1384,6 +1384,65 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
+  // Management API: a location's order-ahead menu draft (docs/merchant-api.md "Menus").
+  {
+    id: 'menu-drafts-show',
+    title: "A location's menu draft, else its published menu (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft',
+    needs: ['locationId'],
+    minimum: { roundTrips: 4, transactions: 0, rationale: 'token check + the location, the draft and the menu (three GetItems, in parallel)' },
+    prepare: staffGets('staff', (world) => `/v15/merchants/${world.merchantId}/locations/${world.locationId!}/menu_draft`),
+  },
+  {
+    id: 'menu-drafts-update',
+    title: "Save a location's first menu draft (management API)",
+    route: 'PUT /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft',
+    consumable: true,
+    minimum: {
+      roundTrips: 5,
+      transactions: 1,
+      rationale: 'token check + the location, the draft and the menu (in parallel) + one transaction: the draft (on its version), audit entry',
+    },
+    async prepare({ world, count }) {
+      // A location per request: saves of one draft at once would race on its version (409 by design).
+      const { merchantId, locationIds } = await benchLocationsMerchant(count);
+      const token = await benchStaffToken(world, 'manager', merchantId);
+      let next = 0;
+      return () => {
+        const locationId = locationIds[next++];
+        if (locationId === undefined) throw new Error('ran out of locations to draft a menu for');
+        return { method: 'PUT', path: `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft`, headers: auth(token), body: BENCH_MENU_DRAFT };
+      };
+    },
+  },
+  {
+    id: 'menu-drafts-publish',
+    title: "Publish a location's first menu from its draft (management API)",
+    route: 'POST /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish',
+    consumable: true,
+    minimum: {
+      roundTrips: 6,
+      transactions: 1,
+      rationale:
+        "token check + the location, the draft and the menu (in parallel) + the new menu's id (a counter) + one transaction: the menu, the draft emptied, the location's menu link and its change-feed row, audit entry",
+    },
+    async prepare({ world, api, count }) {
+      // Drafts saved through the API first, one location per request (a publish of one draft at once races by design).
+      const { merchantId, locationIds } = await benchLocationsMerchant(count);
+      const token = await benchStaffToken(world, 'manager', merchantId);
+      await createMany(locationIds.length, 4, async (index) => {
+        const saved = await api.call('PUT', `/v15/merchants/${merchantId}/locations/${locationIds[index]!}/menu_draft`, { token, body: BENCH_MENU_DRAFT });
+        if (saved.status !== 200) throw new Error(`bench: menu draft not saved (${saved.status})`);
+      });
+      let next = 0;
+      return () => {
+        const locationId = locationIds[next++];
+        if (locationId === undefined) throw new Error('ran out of menu drafts to publish');
+        const path = `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft/publish`;
+        return { method: 'POST', path, headers: auth(token), body: { menu_draft: { version: 1 } } };
+      };
+    },
+  },
 ];
 
 export const scenarios: Scenario[] = SCENARIO_ROWS.map(scenarioFrom);
@@ -1424,6 +1483,26 @@ async function benchCampaigns(world: World, count: number): Promise<{ path: stri
 
 /** Locations the update scenario takes in turn: many more than requests in flight. */
 const BENCH_UPDATED_LOCATIONS = 40;
+
+/** A small first menu draft (its upsell's id given, so a save takes no id counter). */
+const BENCH_MENU_DRAFT = {
+  menu_draft: {
+    version: 0,
+    menu: {
+      categories: [
+        {
+          id: 1,
+          name: 'Coffee',
+          items: [
+            { id: 101, name: 'Latte', price_amount: 450 },
+            { id: 102, name: 'Scone', price_amount: 325 },
+          ],
+        },
+      ],
+      upsells: [{ id: 1, prompt: 'A scone with that?', item_ids: [102], trigger_item_ids: [101] }],
+    },
+  },
+};
 
 /** A merchant of the bench's own with `count` locations (made as the operators make them). */
 async function benchLocationsMerchant(count: number): Promise<{ merchantId: number; locationIds: number[] }> {

@@ -32,7 +32,7 @@ async function plainErrors<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof z.core.$ZodError)
       throw new CommandError(error.issues.map((issue) => `${issue.path.join('.') || 'menu'}: ${issue.message}`).join('\n'));
-    if (error instanceof Error && /does not exist|no order-ahead menu|Unknown menu items|kept changing/.test(error.message))
+    if (error instanceof Error && /does not exist|no order-ahead menu|Unknown menu items|kept changing|holds at most/.test(error.message))
       throw new CommandError(error.message);
     throw error;
   }

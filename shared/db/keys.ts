@@ -197,6 +197,8 @@ export const keys = {
   // Order ahead
   /** A location's order-ahead menu: one item holding categories, items, options, windows and upsells. */
   orderAheadMenu: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAMENU' }),
+  /** A location's order-ahead menu draft (the management API; apps never read it) and its version counter. */
+  orderAheadMenuDraft: (locationId: number): Key => ({ pk: `LOCATION#${locationId}`, sk: 'OAMENU_DRAFT' }),
   /** gsi1 of a menu: the menu by its own id (menu_url, GET /v15/order_ahead/menus/:menu_id). */
   menuIdIndex: (menuId: number) => ({ gsi1pk: `OAMENU#${menuId}`, gsi1sk: 'OAMENU' }),
   /** A proposed order-ahead order by its uuid (the uuid is unguessable; ownership is checked on read). */

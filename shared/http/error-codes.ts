@@ -182,6 +182,16 @@ export const ERROR_CODES = {
     when: 'Another change of the location committed after this one read it (the management API; docs/merchant-api.md, "Locations").',
     action: 'Read the location again and send the change again: it was not applied.',
   },
+  menu_draft_changed: {
+    statuses: [409],
+    when: 'The menu draft was saved, published or discarded after the `version` this request sent was read (the management API; docs/merchant-api.md, "Menus").',
+    action: 'Read the draft again (GET .../menu_draft) and send the change again with its version: it was not applied.',
+  },
+  no_draft: {
+    statuses: [422],
+    when: 'A publish or discard of a location that has no menu draft (docs/merchant-api.md, "Menus").',
+    action: 'Save a draft first (PUT .../menu_draft).',
+  },
   campaign_changed: {
     statuses: [409],
     when: 'The campaign was changed by another request while this change was made.',

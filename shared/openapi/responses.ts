@@ -87,6 +87,9 @@ import {
 } from '#shared/schemas/responses/users.ts';
 import { csvExport, dailyReportResponse } from '#shared/schemas/responses/reports.ts';
 import { staffMemberList, staffMemberResponse } from '#shared/schemas/responses/staff.ts';
+import { menuInputSchema } from '#shared/domain/order-ahead/menu.ts';
+import { integerId, timestamp } from '#shared/schemas/responses/common.ts';
+import { resource } from '#shared/schemas/responses/registry.ts';
 import { locationSettingsList, locationSettingsResponse } from '#shared/schemas/responses/location-settings.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
@@ -101,6 +104,21 @@ const openApiDocument = z.looseObject({
 });
 
 /** The image routes (shared/endpoints/images.ts) answer 302 to a signed URL of the variant. */
+/** A location's menu draft (docs/merchant-api.md, "Menus"): its menu is the menu schema itself, as the save's body. */
+const menuDraftResponse = resource('MenuDraft', 'menu_draft', {
+  location_id: integerId,
+  merchant_id: integerId,
+  state: z
+    .enum(['draft', 'published', 'empty'])
+    .check(z.describe('draft: an unpublished draft (apps do not see it); published: no draft, `menu` is what apps read; empty: neither')),
+  version: z.number().check(z.int(), z.describe('Send it back with a save, publish or discard; raised by each')),
+  menu_id: z.nullable(integerId).check(z.describe('The published menu (kept by every publish); null before the first')),
+  published_version: z.nullable(z.number().check(z.int())),
+  published_at: z.nullable(timestamp),
+  updated_at: z.nullable(timestamp),
+  menu: z.nullable(menuInputSchema).check(z.describe('The draft, else the published menu, else null: the body of a save')),
+});
+
 const imageResponses = { 302: null } as const;
 
 const registration = z.object({ registration: z.object({ app_name: z.string(), description: z.string(), facebook: z.boolean() }) });
@@ -179,6 +197,10 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'managed-locations-list': { 200: managedLocationList },
   'merchant-exports-ledger-show': { 200: csvExport, 422: apiErrors },
   'merchant-exports-orders-show': { 200: csvExport, 422: apiErrors },
+  'menu-drafts-show': { 200: menuDraftResponse },
+  'menu-drafts-update': { 200: menuDraftResponse, 409: apiErrors },
+  'menu-drafts-publish': { 200: menuDraftResponse, 409: apiErrors },
+  'menu-drafts-discard': { 200: menuDraftResponse, 409: apiErrors },
   'managed-campaigns-close': { 200: merchantCampaignResponse, 409: apiErrors },
   'managed-campaigns-create': { 200: merchantCampaignResponse, 409: apiErrors },
   'managed-campaigns-list': { 200: merchantCampaignList, 204: null },

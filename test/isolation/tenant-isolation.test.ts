@@ -253,11 +253,45 @@ const CAMPAIGN_CASES: IsolationCase[] = campaignAttempts.map(([route, what, tail
   ownerSees: merchant1CampaignShown,
 }));
 
+/** Merchant 2's owner on merchant 1's menu draft (docs/merchant-api.md, "Menus"): 401 before the handler, the draft as it was. */
+const merchant1MenuDraft = (w: TenantWorld) => `locations/${w.location1.location_id}/menu_draft`;
+const merchant1MenuDraftShown = (w: TenantWorld) => expectListed(merchant1Path(w, merchant1MenuDraft(w)), staff.owner1.token, '"version":0,');
+const menuDraftAttempts: [route: string, what: string, tail: string, body?: unknown][] = [
+  ['GET /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft', "reads merchant 1's menu draft", ''],
+  [
+    'PUT /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft',
+    "replaces merchant 1's menu draft",
+    '',
+    { menu_draft: { version: 0, menu: { categories: [{ id: 1, name: 'Intruder', items: [{ id: 1, name: 'Intruder', price_amount: 1 }] }] } } },
+  ],
+  [
+    'POST /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish',
+    "publishes merchant 1's menu draft",
+    '/publish',
+    { menu_draft: { version: 0 } },
+  ],
+  [
+    'POST /v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/discard',
+    "discards merchant 1's menu draft",
+    '/discard',
+    { menu_draft: { version: 0 } },
+  ],
+];
+const MENU_DRAFT_CASES: IsolationCase[] = menuDraftAttempts.map(([route, what, tail, body]) => ({
+  route,
+  name: `merchant 2's owner ${what}`,
+  attempt: (w) => ({ token: staff.owner2.token, path: merchant1Path(w, `${merchant1MenuDraft(w)}${tail}`), body }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: merchant1MenuDraftShown,
+}));
+
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
   ...STAFF_CASES,
   ...LOCATION_CASES,
   ...CAMPAIGN_CASES,
+  ...MENU_DRAFT_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',

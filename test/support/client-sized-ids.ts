@@ -7,9 +7,10 @@ export const CLIENT_ID_LIMIT = 2 ** 31;
 
 /**
  * Ids the contract itself types as 64-bit: a menu option's `id` is the merchant's own POS id ("64-bit integer,
- * can exceed 32-bit range"), answered exactly as the merchant gave it.
+ * can exceed 32-bit range"), answered exactly as the merchant gave it; in the management API's menu draft (the
+ * create-menu file's shape: an item's group's `options` list, unwrapped) as well.
  */
-const MERCHANT_SUPPLIED_ID_PARENTS = new Set(['option']);
+const MERCHANT_SUPPLIED_ID_PARENTS = new Set(['option', 'options']);
 
 /** Each `path: value` of an integer `id` / `*_id` (also inside `*_ids` arrays) at or above 2^31. */
 export function oversizedIds(value: unknown, path = '$', parent = ''): string[] {

@@ -1,10 +1,10 @@
 /**
- * Order-ahead menus: one per location, written whole by the merchant (admin CLI `create-menu`) and
- * read whole by apps (the menu endpoint) and by validation. Ids of items and options come from the
+ * Order-ahead menus: one per location, published whole (the operators' `create-menu`, or a merchant's draft through
+ * the management API: menu-drafts.ts, both through `menuPublication`) and read whole by apps (the menu endpoint) and by validation. Ids of items and options come from the
  * merchant's own system: options are 64-bit POS ids, kept as JSON numbers (exact up to 2^53, which
  * is also what JavaScript clients can hold), never narrowed to 32 bits.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from '#shared/schemas/zod.ts';
 import { db, isConditionFailure, table } from '#shared/db/client.ts';
 import { itemIsNew, versionIs } from '#shared/db/conditions.ts';
@@ -12,14 +12,36 @@ import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { isoSeconds, WEEKDAYS, withinWindows } from '#shared/time.ts';
-import { getLocation, updateLocation } from '#shared/domain/merchants/locations.ts';
+import { changeItems, getLocation, type LocationItem } from '#shared/domain/merchants/locations.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { DEFAULT_ORDERING_PROVIDER, ORDERING_PROVIDER_NAMES } from '#shared/ordering/index.ts';
 
 const id = z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER));
 const money = z.number().check(z.int(), z.gte(0), z.lte(100_000_00));
 const clock = z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'));
 
-export const timeWindowSchema = z.object({ start: clock, end: clock, days: z.optional(z.array(z.enum(WEEKDAYS)).check(z.minLength(1))) });
+/**
+ * The bounds of a menu (one stored item, read whole by apps and by validation; docs/merchant-api.md, "Menus"). The
+ * request body's 64 KB and MAX_MENU_JSON_CHARS bound the whole; these bound each list.
+ */
+export const MENU_BOUNDS = {
+  categories: 50,
+  itemsPerCategory: 100,
+  items: 300,
+  optionGroupsPerItem: 10,
+  optionsPerGroup: 50,
+  choices: 100,
+  upsells: 20,
+  upsellIds: 20,
+  windows: 7,
+  nutritionFacts: 20,
+} as const;
+/** The stored menu's largest JSON (defaults filled in), well inside DynamoDB's 400 KB item. */
+export const MAX_MENU_JSON_CHARS = 200_000;
+const choices = z.number().check(z.int(), z.gte(0), z.lte(MENU_BOUNDS.choices));
+
+export const timeWindowSchema = z.object({ start: clock, end: clock, days: z.optional(z.array(z.enum(WEEKDAYS)).check(z.minLength(1), z.maxLength(7))) });
+const windows = z.array(timeWindowSchema).check(z.maxLength(MENU_BOUNDS.windows));
 
 const optionSchema = z.object({
   id,
@@ -33,13 +55,13 @@ const optionGroupSchema = z
   .object({
     id,
     name: z.string().check(z.minLength(1), z.maxLength(200)),
-    minimum_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
+    minimum_choices: z._default(choices, 0),
     /** null: no maximum. */
-    maximum_choices: z._default(z.nullable(z.number().check(z.int(), z.gte(1))), null),
+    maximum_choices: z._default(z.nullable(z.number().check(z.int(), z.gte(1), z.lte(MENU_BOUNDS.choices))), null),
     /** How many selections of the group cost nothing (the most expensive ones). */
-    free_choices: z._default(z.number().check(z.int(), z.gte(0)), 0),
-    default_option_ids: z._default(z.array(id), []),
-    options: z.array(optionSchema).check(z.minLength(1)),
+    free_choices: z._default(choices, 0),
+    default_option_ids: z._default(z.array(id).check(z.maxLength(MENU_BOUNDS.optionsPerGroup)), []),
+    options: z.array(optionSchema).check(z.minLength(1), z.maxLength(MENU_BOUNDS.optionsPerGroup)),
   })
   .check(
     z.refine((group) => group.maximum_choices === null || group.maximum_choices >= group.minimum_choices, {
@@ -71,14 +93,19 @@ const itemSchema = z.object({
   /** Overrides the menu's setting for this item's own instructions; null: the menu's. */
   allows_special_instructions: z._default(z.nullable(z.boolean()), null),
   special_instructions_character_limit: z._default(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(1000))), null),
-  nutrition: z._default(z.record(z.string(), z.string()), {}),
+  nutrition: z._default(
+    z
+      .record(z.string().check(z.maxLength(50)), z.string().check(z.maxLength(100)))
+      .check(z.refine((facts) => Object.keys(facts).length <= MENU_BOUNDS.nutritionFacts, `nutrition holds at most ${MENU_BOUNDS.nutritionFacts} facts`)),
+    {},
+  ),
   sku: z._default(z.nullable(z.string().check(z.maxLength(100))), null),
   upc: z._default(z.nullable(z.string().check(z.maxLength(100))), null),
   /** false while the item is sold out. */
   available: z._default(z.boolean(), true),
   /** Local-time windows the item can be ordered for; none means whenever the location is open. */
-  availability_windows: z._default(z.array(timeWindowSchema), []),
-  option_groups: z._default(z.array(optionGroupSchema), []),
+  availability_windows: z._default(windows, []),
+  option_groups: z._default(z.array(optionGroupSchema).check(z.maxLength(MENU_BOUNDS.optionGroupsPerItem)), []),
 });
 
 /** Groups of categories apps may show together (LevelUp's `category_groups`, e.g. "Meats"). */
@@ -95,8 +122,8 @@ const categorySchema = z.object({
   /** The group it is shown in (one of category_groups), or null. */
   category_group_id: z._default(z.nullable(id), null),
   /** Applies to every item of the category, in addition to the item's own windows. */
-  availability_windows: z._default(z.array(timeWindowSchema), []),
-  items: z.array(itemSchema).check(z.minLength(1)),
+  availability_windows: z._default(windows, []),
+  items: z.array(itemSchema).check(z.minLength(1), z.maxLength(MENU_BOUNDS.itemsPerCategory)),
 });
 
 /** Who an upsell is shown to. `min_orders`: users with at least that many orders. */
@@ -115,10 +142,10 @@ export const upsellSchema = z.object({
   /** Menu items suggested. */
   item_ids: z.array(id).check(z.minLength(1), z.maxLength(10)),
   /** Shown when the cart holds any of these items; empty: for any cart. */
-  trigger_item_ids: z._default(z.array(id), []),
+  trigger_item_ids: z._default(z.array(id).check(z.maxLength(MENU_BOUNDS.upsellIds)), []),
   segment: z._default(segmentSchema, { kind: 'everyone' }),
   /** Local-time windows it is shown in; empty: always. */
-  time_windows: z._default(z.array(timeWindowSchema), []),
+  time_windows: z._default(windows, []),
 });
 export type UpsellInput = z.input<typeof upsellSchema>;
 
@@ -147,8 +174,8 @@ export const menuInputSchema = z
   .object({
     settings: z._default(orderAheadSettingsSchema, orderAheadSettingsSchema.parse({})),
     category_groups: z._default(z.array(categoryGroupSchema).check(z.maxLength(50)), []),
-    categories: z.array(categorySchema).check(z.minLength(1)),
-    upsells: z._default(z.array(upsellSchema), []),
+    categories: z.array(categorySchema).check(z.minLength(1), z.maxLength(MENU_BOUNDS.categories)),
+    upsells: z._default(z.array(upsellSchema).check(z.maxLength(MENU_BOUNDS.upsells)), []),
   })
   .check(
     z.superRefine((menu, context) => {
@@ -162,9 +189,21 @@ export const menuInputSchema = z
           });
         }
       });
+      repeatedIds(menu.categories, context, ['categories'], 'category');
+      repeatedIds(menu.category_groups, context, ['category_groups'], 'category group');
+      repeatedIds(
+        menu.upsells.filter((upsell) => upsell.id !== undefined),
+        context,
+        ['upsells'],
+        'upsell',
+      );
+      const itemCount = menu.categories.reduce((sum, category) => sum + category.items.length, 0);
+      if (itemCount > MENU_BOUNDS.items)
+        context.addIssue({ code: 'custom', message: `a menu holds at most ${MENU_BOUNDS.items} items (it has ${itemCount})`, path: ['categories'] });
       const itemIds = new Set<number>();
       menu.categories.forEach((category, categoryIndex) =>
         category.items.forEach((item, itemIndex) => {
+          repeatedIds(item.option_groups, context, ['categories', categoryIndex, 'items', itemIndex, 'option_groups'], 'option group');
           if (itemIds.has(item.id))
             context.addIssue({ code: 'custom', message: `item id ${item.id} is used twice`, path: ['categories', categoryIndex, 'items', itemIndex, 'id'] });
           itemIds.add(item.id);
@@ -187,6 +226,18 @@ export const menuInputSchema = z
     }),
   );
 export type MenuInput = z.input<typeof menuInputSchema>;
+/** A menu as validated: every default filled in (what a draft stores and a publish writes). */
+export type MenuContent = z.output<typeof menuInputSchema>;
+
+/** An issue for each id used twice in a list (order validation finds an entry by its id: a repeat would hide one). */
+function repeatedIds(list: readonly { id?: number }[], context: z.core.$RefinementCtx, path: PropertyKey[], what: string): void {
+  const seen = new Set<number>();
+  list.forEach((entry, index) => {
+    if (entry.id === undefined) return;
+    if (seen.has(entry.id)) context.addIssue({ code: 'custom', message: `${what} id ${entry.id} is used twice`, path: [...path, index, 'id'] });
+    seen.add(entry.id);
+  });
+}
 
 export type MenuOption = z.output<typeof optionSchema>;
 export type MenuOptionGroup = z.output<typeof optionGroupSchema>;
@@ -219,40 +270,42 @@ type MenuIndexKeys = ReturnType<typeof keys.menuIdIndex>;
 export const OrderAheadMenu = defineEntity<MenuRecord & MenuIndexKeys>()({ entity: 'OrderAheadMenu', key: keys.orderAheadMenu });
 export type OrderAheadMenuItem = EntityItem<typeof OrderAheadMenu>;
 
-export interface MenuOwner {
-  locationId: number;
-  merchantId: number;
-  timeZone: string;
-}
-
-async function withUpsellIds(upsells: z.output<typeof upsellSchema>[]): Promise<Upsell[]> {
+/** Upsells as stored: each with its id, assigned when the input has none. */
+export async function withUpsellIds(upsells: z.output<typeof upsellSchema>[]): Promise<Upsell[]> {
   return Promise.all(upsells.map(async (upsell) => ({ ...upsell, id: upsell.id ?? (await nextId('upsell')) })));
 }
 
-/** Replaces the location's menu (a merchant publishes the whole menu at once). */
-export async function putMenu(owner: MenuOwner, input: unknown): Promise<MenuRecord> {
-  const parsed = menuInputSchema.parse(input);
-  const existing = await getMenu(owner.locationId);
+/**
+ * The writes that publish `content` as the location's menu, for the caller's transaction: the menu whole (under
+ * the version `existing` was read at, or only if there is none, so a concurrent publish loses instead of being
+ * overwritten), keeping its menu id (menu_url and orders name it); and, the first time, the location's link to it
+ * (pickup_menu_url, delivery_menu_url) in the same transaction, so a link never names a menu that is not there.
+ * The one publishing step of the operators' `create-menu` and the management API's draft publish.
+ */
+export async function menuPublication(
+  location: LocationItem,
+  content: MenuContent,
+  existing: OrderAheadMenuItem | undefined,
+): Promise<{ menu: MenuRecord; items: TransactItem[] }> {
   const now = isoSeconds();
   const menu: MenuRecord = {
     menu_id: existing?.menu_id ?? (await nextId('menu')),
-    location_id: owner.locationId,
-    merchant_id: owner.merchantId,
-    time_zone: owner.timeZone,
-    settings: parsed.settings,
-    category_groups: parsed.category_groups,
-    categories: parsed.categories,
-    upsells: await withUpsellIds(parsed.upsells),
+    location_id: location.location_id,
+    merchant_id: location.merchant_id,
+    time_zone: location.time_zone,
+    settings: content.settings,
+    category_groups: content.category_groups,
+    categories: content.categories,
+    upsells: await withUpsellIds(content.upsells),
     version: (existing?.version ?? 0) + 1,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  const write = OrderAheadMenu.at(owner.locationId).put({ ...menu, ...keys.menuIdIndex(menu.menu_id) }, existing ? versionIs(existing.version) : itemIsNew);
-  await db().send(new PutCommand(write.Put));
-  // The location links its menu (pickup_menu_url, delivery_menu_url). After the menu, so a link never names a
-  // menu that is not there; a publish cut short between the two is finished by publishing again.
-  await updateLocation(owner.locationId, { order_ahead_menu_id: menu.menu_id });
-  return menu;
+  const items: TransactItem[] = [
+    OrderAheadMenu.at(location.location_id).put({ ...menu, ...keys.menuIdIndex(menu.menu_id) }, existing ? versionIs(existing.version) : itemIsNew),
+  ];
+  if (location.order_ahead_menu_id !== menu.menu_id) items.push(...changeItems(location, { order_ahead_menu_id: menu.menu_id }, now).items);
+  return { menu, items };
 }
 
 export function getMenu(locationId: number): Promise<OrderAheadMenuItem | undefined> {
@@ -341,10 +394,32 @@ export function freeQuantities(group: MenuOptionGroup, selections: { option: Men
   return free;
 }
 
-/** Publishes a menu for an existing location (the admin CLI's create-menu and the demo seed). */
+/**
+ * Publishes a menu for an existing location at once, with no draft (the operators' `create-menu`, the bench and test
+ * seeds): the same `menuPublication` as the management API's publish. A concurrent change of the menu or the
+ * location makes it read both again and publish over them (the operator's file is the menu wanted).
+ */
 export async function createMenuForLocation(locationId: number, input: unknown): Promise<MenuRecord> {
-  menuInputSchema.parse(input);
-  const location = await getLocation(locationId);
-  if (!location) throw new Error(`Location ${locationId} does not exist`);
-  return putMenu({ locationId, merchantId: location.merchant_id, timeZone: location.time_zone }, input);
+  const content = menuInputSchema.parse(input);
+  checkMenuSize(content);
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const [location, existing] = await Promise.all([getLocation(locationId, { consistent: true }), OrderAheadMenu.at(locationId).get({ consistent: true })]);
+    if (!location) throw new Error(`Location ${locationId} does not exist`);
+    const publication = await menuPublication(location, content, existing);
+    const outcome = await transactWrite(() => publication.items);
+    if (outcome.committed) return publication.menu;
+  }
+  throw new Error('The menu kept changing; try again');
+}
+
+/** Refuses a menu larger than one stored item may safely hold (MAX_MENU_JSON_CHARS). */
+export function checkMenuSize(content: MenuContent): void {
+  const size = JSON.stringify(content).length;
+  if (size > MAX_MENU_JSON_CHARS) throw new MenuTooLarge(size);
+}
+
+export class MenuTooLarge extends Error {
+  constructor(readonly size: number) {
+    super(`The menu is ${size} characters of JSON; a menu holds at most ${MAX_MENU_JSON_CHARS}.`);
+  }
 }
