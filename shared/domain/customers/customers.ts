@@ -139,9 +139,13 @@ export async function findCustomer(actor: StaffActor, email: string): Promise<Cu
   return customerAtMerchant(actor.merchantId, userId);
 }
 
-/** A customer of the merchant, or 404: the changes below act only on the merchant's own customers. */
+/** A customer of the merchant, or 404: the changes below act only on the merchant's own customers (the view's reads but the catalog). */
 async function requireCustomer(merchantId: number, userId: number): Promise<void> {
-  await customerAtMerchant(merchantId, userId);
+  const [balances, state] = await Promise.all([
+    readItems(availableCreditKeys(userId, merchantId), { consistent: true }),
+    loadUserLoyalty(userId, merchantId, true),
+  ]);
+  if (!hasStanding(balances, state)) throw CUSTOMER_NOT_FOUND();
 }
 
 /**
