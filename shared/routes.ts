@@ -845,6 +845,42 @@ export const routes: readonly Route[] = [
     table: 'write',
   },
 
+  // Management API: a merchant's customers (docs/merchant-api.md "Customers"). Finding and reading: every role;
+  // grants and unlockings: owner and manager (their own token approves). The reads write: lookups are counted, and
+  // a customer's due credit grants expire before their balance is shown.
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/customer_lookups',
+    handler: 'customer-lookups-create',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/customers/{user_id}',
+    handler: 'customers-show',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/customers/{user_id}/credit_grants',
+    handler: 'customer-credit-grants-create',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings',
+    handler: 'customer-campaign-unlockings-create',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
+
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },
   { method: 'GET', path: '/docs', handler: 'docs-show', credential: 'none', table: 'none' },

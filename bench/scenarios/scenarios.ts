@@ -1443,9 +1443,124 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
+  // Management API: a merchant's customers (docs/merchant-api.md "Customers"). Merchants of their own whose customers
+  // are the bench users (credit of 1 cent each), so the lookup windows and the open grants of one user stay within bounds.
+  {
+    id: 'customer-lookups-create',
+    title: "Find a merchant's customer by email (management API)",
+    route: 'POST /v15/merchants/{merchant_id}/customer_lookups',
+    consumable: true,
+    minimum: {
+      roundTrips: 7,
+      transactions: 0,
+      rationale:
+        "token check + the staff member's and the merchant's lookup windows + the email's login + in parallel the customer's balances (BatchGetItem), their loyalty here (Query) and the merchant's catalog (Query)",
+    },
+    prepare: customerRequests((customer) => ({ path: 'customer_lookups', body: { customer_lookup: { email: customer.user.email } } })),
+  },
+  {
+    id: 'customers-show',
+    title: "A customer's balances and loyalty at a merchant (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/customers/{user_id}',
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 0,
+      rationale: "token check + in parallel the customer's balances (BatchGetItem), their loyalty here (Query) and the merchant's catalog (Query)",
+    },
+    prepare: customerRequests((customer) => ({ method: 'GET', path: `customers/${customer.user.userId}` })),
+  },
+  {
+    id: 'customer-credit-grants-create',
+    title: 'Grant a customer credit (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/customers/{user_id}/credit_grants',
+    consumable: true,
+    minimum: {
+      roundTrips: 7,
+      transactions: 1,
+      rationale:
+        "token check + the Idempotency-Key's claim and its read + the customer's balances and loyalty (in parallel) + the grants list and the merchant's budget (BatchGetItem) + one transaction: grant, balance and ledger entry, grants list, budget counter, audit entry, stored answer",
+    },
+    prepare: customerRequests((customer) => ({
+      path: `customers/${customer.user.userId}/credit_grants`,
+      body: { credit_grant: { value_amount: 1 } },
+      keyed: true,
+    })),
+  },
+  {
+    id: 'customer-campaign-unlockings-create',
+    title: 'Unlock a campaign for a customer (management API)',
+    route: 'POST /v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings',
+    consumable: true,
+    minimum: {
+      roundTrips: 7,
+      transactions: 1,
+      rationale:
+        "token check + the Idempotency-Key's claim and its read + the customer's balances and loyalty (in parallel) + the campaign, the user and the event counter (BatchGetItem) + one transaction: unlocking, its event, audit entry, stored answer",
+    },
+    prepare: customerRequests((customer) => ({
+      path: `customers/${customer.user.userId}/campaign_unlockings`,
+      body: { campaign_unlocking: { campaign_id: customer.lockedCampaignId } },
+      keyed: true,
+    })),
+  },
 ];
 
 export const scenarios: Scenario[] = SCENARIO_ROWS.map(scenarioFrom);
+
+/**
+ * Requests of one customer route, each for the next bench user at a merchant of its own: a fresh merchant every
+ * CUSTOMER_REQUESTS_PER_MERCHANT requests (under its hourly lookup window and 100 open grants of a user there), a
+ * fresh owner token every CUSTOMER_REQUESTS_PER_TOKEN (under a staff member's lookup window).
+ */
+const CUSTOMER_REQUESTS_PER_MERCHANT = 250;
+const CUSTOMER_REQUESTS_PER_TOKEN = 25;
+type BenchCustomer = { user: BenchUser; lockedCampaignId: number };
+function customerRequests(
+  request: (customer: BenchCustomer) => { method?: 'GET' | 'POST'; path: string; body?: unknown; keyed?: boolean },
+): Scenario['prepare'] {
+  return async ({ world, count }) => {
+    const { createMerchant } = await import('#shared/domain/merchants/merchants.ts');
+    const { addCredit } = await import('#shared/domain/money/ledger.ts');
+    const { createCampaign } = await import('#shared/domain/loyalty/campaigns.ts');
+    const perMerchant = Math.min(CUSTOMER_REQUESTS_PER_MERCHANT, world.users.length * 90);
+    const merchants = await createMany(Math.ceil(count / perMerchant), 2, async () => {
+      const { merchant_id: merchantId } = await createMerchant({
+        name: 'Bench customers',
+        username: `bench-customers-${randomBytes(6).toString('hex')}`,
+        password: BENCH_PASSWORD,
+      });
+      await createMany(world.users.length, 4, (index) =>
+        addCredit({ userId: world.users[index]!.userId, merchantId, amount: 1, entryId: `bench:${merchantId}:${index}` }),
+      );
+      const campaign = await createCampaign({
+        merchant_id: merchantId,
+        kind: 'spend',
+        title: 'Bench members',
+        required_spend_amount: 5000,
+        earn_amount: 500,
+        locked: true,
+      });
+      const tokens = await createMany(Math.ceil(perMerchant / CUSTOMER_REQUESTS_PER_TOKEN), 4, () => benchStaffToken(world, 'owner', merchantId));
+      return { merchantId, tokens, lockedCampaignId: campaign.campaign_id };
+    });
+    let next = 0;
+    return () => {
+      const index = next++;
+      const merchant = merchants[Math.floor(index / perMerchant)];
+      if (!merchant) throw new Error('ran out of customer merchants');
+      const within = index % perMerchant;
+      const token = merchant.tokens[Math.floor(within / CUSTOMER_REQUESTS_PER_TOKEN)]!;
+      const { method = 'POST', path, body, keyed } = request({ user: world.users[index % world.users.length]!, lockedCampaignId: merchant.lockedCampaignId });
+      return {
+        method,
+        path: `/v15/merchants/${merchant.merchantId}/${path}`,
+        headers: { ...auth(token), ...(keyed ? { 'idempotency-key': randomBytes(16).toString('hex') } : {}) },
+        ...(body === undefined ? {} : { body }),
+      };
+    };
+  };
+}
 
 /** Campaigns one bench merchant takes (under MAX_CAMPAIGNS_PER_MERCHANT). */
 const BENCH_CAMPAIGNS_PER_MERCHANT = 150;

@@ -91,6 +91,7 @@ import { menuInputSchema } from '#shared/domain/order-ahead/menu.ts';
 import { integerId, timestamp } from '#shared/schemas/responses/common.ts';
 import { resource } from '#shared/schemas/responses/registry.ts';
 import { locationSettingsList, locationSettingsResponse } from '#shared/schemas/responses/location-settings.ts';
+import { customerCreditGrantResponse, customerResponse, customerUnlockResponse } from '#shared/schemas/responses/customers.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
 export type OperationResponses = Readonly<Record<number, z.ZodMiniType | null>>;
@@ -174,6 +175,10 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'location-reward-summary-show': { 200: rewardSummaryResponse },
   'location-rewards-list': { 200: rewardList },
   'location-rewards-update': { 200: rewardResponse },
+  'customer-lookups-create': { 200: customerResponse, 409: apiErrors, 429: apiErrors },
+  'customers-show': { 200: customerResponse, 409: apiErrors },
+  'customer-credit-grants-create': { 200: customerCreditGrantResponse, 409: apiErrors },
+  'customer-campaign-unlockings-create': { 200: customerUnlockResponse, 409: apiErrors },
   'location-settings-create': { 200: locationSettingsResponse, 409: apiErrors },
   'location-settings-list': { 200: locationSettingsList, 204: null },
   'location-settings-show': { 200: locationSettingsResponse },

@@ -285,6 +285,38 @@ const MENU_DRAFT_CASES: IsolationCase[] = menuDraftAttempts.map(([route, what, t
   otherKind: merchantPath,
   ownerSees: merchant1MenuDraftShown,
 }));
+/** Merchant 2's owner on merchant 1's customer (user A, who ordered and holds gift card value there): 401 before the handler, nothing read or changed. */
+const merchant1CustomerShown = (w: TenantWorld) =>
+  expectListed(merchant1Path(w, `customers/${w.userA.user.user_id}`), staff.owner1.token, `"id":${w.userA.user.user_id},`);
+const customerAttempts: [route: string, what: string, tail: (w: TenantWorld) => string, body?: (w: TenantWorld) => unknown][] = [
+  [
+    'POST /v15/merchants/{merchant_id}/customer_lookups',
+    "finds merchant 1's customer by email",
+    () => 'customer_lookups',
+    (w) => ({ customer_lookup: { email: w.userA.email } }),
+  ],
+  ['GET /v15/merchants/{merchant_id}/customers/{user_id}', "reads merchant 1's customer's balances", (w) => `customers/${w.userA.user.user_id}`],
+  [
+    'POST /v15/merchants/{merchant_id}/customers/{user_id}/credit_grants',
+    'grants credit at merchant 1',
+    (w) => `customers/${w.userA.user.user_id}/credit_grants`,
+    () => ({ credit_grant: { value_amount: 100 } }),
+  ],
+  [
+    'POST /v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings',
+    "unlocks merchant 1's locked campaign",
+    (w) => `customers/${w.userA.user.user_id}/campaign_unlockings`,
+    (w) => ({ campaign_unlocking: { campaign_id: w.lockedCampaign.campaign_id } }),
+  ],
+];
+const CUSTOMER_CASES: IsolationCase[] = customerAttempts.map(([route, what, tail, body]) => ({
+  route,
+  name: `merchant 2's owner ${what}`,
+  attempt: (w) => ({ token: staff.owner2.token, path: merchant1Path(w, tail(w)), body: body?.(w) }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: merchant1CustomerShown,
+}));
 
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
@@ -292,6 +324,7 @@ const CASES: IsolationCase[] = [
   ...LOCATION_CASES,
   ...CAMPAIGN_CASES,
   ...MENU_DRAFT_CASES,
+  ...CUSTOMER_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',

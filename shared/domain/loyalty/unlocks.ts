@@ -1,11 +1,19 @@
 import { table } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import { conflict, unauthorized, unprocessable } from '#shared/errors.ts';
 import { campaignUnlockResource, eventCounterKey, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import { Campaign } from '#shared/domain/loyalty/campaigns.ts';
 import { isoSeconds } from '#shared/time.ts';
+
+/** What an unlocking did: the campaign, the user, and until when (null: no end of its own). */
+export interface UnlockOutcome {
+  campaign_id: number;
+  user_id: number;
+  expires_at: string | null;
+}
 
 export interface UnlockRequest {
   target_campaign_id: number;
@@ -41,7 +49,13 @@ const CONTENDED = () => conflict('This campaign is being unlocked for this user 
  * one transaction with its `campaign.unlocked` event (docs/events.md): the campaign, the user named by
  * id and the unlocking's event counter are one BatchGetItem; a user named by email costs the login's read.
  */
-export async function unlockCampaign(merchantId: number, request: UnlockRequest, at = new Date()): Promise<void> {
+export async function unlockCampaign(
+  merchantId: number,
+  request: UnlockRequest,
+  at = new Date(),
+  /** A staff member's unlocking (the management route): its audit entry and stored answer, in the unlocking's transaction. */
+  keyed?: { audit: AuditContext; storeResponse: (unlocking: UnlockOutcome) => TransactItem | undefined },
+): Promise<UnlockOutcome> {
   const email = request.email !== undefined && request.email.trim() !== '' ? request.email : undefined;
   const byIdCounter = request.user_id === undefined ? undefined : eventCounterKey(campaignUnlockResource(request.target_campaign_id, request.user_id));
   const [campaignItem, userItem, loginItem, counterById] = await readItems(
@@ -86,17 +100,30 @@ export async function unlockCampaign(merchantId: number, request: UnlockRequest,
   const resource = campaignUnlockResource(campaign.campaign_id, userId);
   // The merchant's view of the unlocking: what it asked for (by the request's names) and when it took effect.
   const data = { target_campaign_id: campaign.campaign_id, user_id: userId, expires_at: expiresAt, unlocked_at: now };
+  const outcome: UnlockOutcome = { campaign_id: campaign.campaign_id, user_id: userId, expires_at: expiresAt };
+  const keyedItems = keyed
+    ? [
+        auditEntry(
+          keyed.audit,
+          { merchantId, action: 'customer.campaign_unlocked', object: { type: 'campaign', id: campaign.campaign_id }, after: outcome },
+          at,
+        ),
+        keyed.storeResponse(outcome),
+      ].filter((item) => item !== undefined)
+    : [];
   let first = request.user_id === userId;
-  const outcome = await transactWrite(async () => {
+  const written = await transactWrite(async () => {
     // The counter read with the campaign serves the first build only; a retry reads it afresh.
     const counter = first ? (counterById ?? null) : undefined;
     first = false;
     return [
       { Put: { TableName: table(), Item: unlocking } },
       ...(await recordEvent('campaign.unlocked', resource, merchantAudience(merchantId), data, { counter })),
+      ...keyedItems,
     ];
   }, ROUNDS);
-  if (!outcome.committed) throw CONTENDED();
+  if (!written.committed) throw CONTENDED();
+  return outcome;
 }
 
 /** The user the request names (by id, by email, or both naming the same user), from the items read with the campaign. */

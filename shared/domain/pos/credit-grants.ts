@@ -72,18 +72,29 @@ function validate(merchantId: number, grant: MerchantFundedCreditGrantRequest): 
   return duration;
 }
 
+/** What a grant gave, as its record says: the management route's answer (the POS route answers 204). */
+export interface CreditGrantRecord {
+  id: string;
+  user_id: number;
+  value_amount: number;
+  expires_at: string;
+  approved_by_staff_id: number | null;
+}
+
 export async function grantMerchantFundedCredit(input: {
   merchantId: number;
   grant: MerchantFundedCreditGrantRequest;
-  storeResponse?: () => TransactItem | undefined;
+  /** The recipient already known (the management route's customer); otherwise the grant's email names them. */
+  userId?: number;
+  storeResponse?: (record: CreditGrantRecord) => TransactItem | undefined;
   now?: () => Date;
   /** Who asks, from where: the grant's audit entry. */
   audit?: AuditContext;
-}): Promise<void> {
+}): Promise<CreditGrantRecord> {
   const { merchantId, grant } = input;
   const duration = validate(merchantId, grant);
   const approval = await optionalApproval({ merchantId, given: grant.manager_confirmation, actor: input.audit?.actor, operation: 'merchant_funded_credit' });
-  const userId = await recipientOf('merchant_funded_credit', { email: grant.email });
+  const userId = input.userId ?? (await recipientOf('merchant_funded_credit', { email: grant.email }));
   const uuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {
     const at = input.now?.() ?? new Date();
@@ -136,7 +147,8 @@ export async function grantMerchantFundedCredit(input: {
       ),
     );
     batch.add('budget', ...countCreditItems(budget, 'credit_grant', grant.value_amount, now, { object: 'merchant_funded_credit', property: 'value_amount' }));
-    if ((await commitKeyedRound(batch, 'grant', input.storeResponse?.(), CONTENDED)).done) return;
+    const record = { id: uuid, user_id: userId, value_amount: grant.value_amount, expires_at: entry.expires_at, approved_by_staff_id: approval.approvedBy };
+    if ((await commitKeyedRound(batch, 'grant', input.storeResponse?.(record), CONTENDED)).done) return record;
     // The grants list moved (another grant, an expiry), or the budget's room went to another operation: read them again.
     await backoff(round, CONTENTION_BACKOFF);
   }

@@ -1,0 +1,210 @@
+/**
+ * A merchant's customers as its staff see them (docs/merchant-api.md, "Customers"): found by exact email, and each
+ * one's standing at THIS merchant only: credit and gift card value (the balances a POS is offered, availableCredit),
+ * loyalty progress and held rewards (the user's loyalty partition for this merchant), orders and volume. Every read
+ * is keyed by (user, this merchant): nothing of another merchant is ever read, so none can be shown.
+ *
+ * A "customer" is a user with something at the merchant: a credit or gift card balance, an expiring grant, or any
+ * loyalty item (progress, unlock, claim, reward, order totals). Anyone else answers 404 exactly as an unknown
+ * email does, after the same reads, so the lookup never says which emails are registered on the platform.
+ */
+import { keys } from '#shared/db/keys.ts';
+import { readItems, type StoredItem } from '#shared/db/reads.ts';
+import type { TransactItem } from '#shared/db/transactions.ts';
+import { errorDetail, notFound } from '#shared/errors.ts';
+import type { StaffActor } from '#shared/auth/roles.ts';
+import type { AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
+import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
+import { currentProgress, loadUserLoyalty, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
+import { availableCreditFrom, availableCreditKeys } from '#shared/domain/money/credit.ts';
+import { grantMerchantFundedCredit, type CreditGrantRecord } from '#shared/domain/pos/credit-grants.ts';
+import { consumeOrRefuse, type WindowLimit } from '#shared/domain/rate-limits.ts';
+import type { CustomerCreditGrant, CustomerUnlock } from '#shared/schemas/customers.ts';
+import { isoSeconds } from '#shared/time.ts';
+
+export const CUSTOMER_NOT_FOUND = () => notFound(errorDetail('customer', 'id', 'This merchant has no such customer.', 'not_found'));
+
+/**
+ * Lookups per staff member and per merchant (docs/security.md "Customer lookups"): a console finds a customer at the
+ * counter a few times a minute; a script trying a list of emails meets the window long before it learns much.
+ */
+export const CUSTOMER_LOOKUPS_PER_STAFF: WindowLimit = { name: 'customer-lookup-staff', limit: 30, windowSeconds: 15 * 60 };
+export const CUSTOMER_LOOKUPS_PER_MERCHANT: WindowLimit = { name: 'customer-lookup-merchant', limit: 300, windowSeconds: 3600 };
+
+/** The user id no one has (ids start at 1): an unknown email reads this user's (absent) items, as a known one reads its own. */
+const NOBODY = 0;
+
+/** One campaign of the merchant the customer has a standing in: progress toward its goal, an unlocking, a claim. */
+export interface CustomerCampaign {
+  campaign_id: number;
+  title: string;
+  kind: CampaignItem['kind'];
+  progress: number;
+  /** What the campaign's goal counts (cents, items or visits); null for a kind without one goal. */
+  goal: number | null;
+  unlocked_until: string | null;
+  unlocked: boolean;
+  claimed: boolean;
+}
+
+export interface CustomerView {
+  id: number;
+  merchant_id: number;
+  credit_amount: number;
+  gift_card_amount: number;
+  orders_count: number;
+  total_volume_amount: number;
+  savings_amount: number;
+  rewards_count: number;
+  rewards_value_remaining_amount: number;
+  campaigns: CustomerCampaign[];
+}
+
+function goalOf(campaign: CampaignItem): number | null {
+  return campaign.required_spend_amount ?? campaign.required_item_count ?? campaign.required_visit_count ?? null;
+}
+
+/** Whether the user has anything at the merchant: what makes them its customer. */
+function hasStanding(balances: readonly (StoredItem | undefined)[], state: UserLoyaltyState): boolean {
+  return (
+    balances.some((item) => item !== undefined) ||
+    state.progress.size > 0 ||
+    state.unlocks.size > 0 ||
+    state.claimed.size > 0 ||
+    state.rewards.length > 0 ||
+    state.stats !== undefined
+  );
+}
+
+function campaignsOf(catalog: readonly CampaignItem[], state: UserLoyaltyState, at: Date): CustomerCampaign[] {
+  return catalog
+    .filter((campaign) => state.progress.has(campaign.campaign_id) || state.unlocks.has(campaign.campaign_id) || state.claimed.has(campaign.campaign_id))
+    .sort((a, b) => a.campaign_id - b.campaign_id)
+    .map((campaign) => {
+      const unlock = state.unlocks.get(campaign.campaign_id);
+      return {
+        campaign_id: campaign.campaign_id,
+        title: campaign.title,
+        kind: campaign.kind,
+        progress: currentProgress(state.progress.get(campaign.campaign_id), at).amount,
+        goal: goalOf(campaign),
+        unlocked: unlock !== undefined && (unlock.expires_at === null || Date.parse(unlock.expires_at) > at.getTime()),
+        unlocked_until: unlock?.expires_at ?? null,
+        claimed: state.claimed.has(campaign.campaign_id),
+      };
+    });
+}
+
+/**
+ * The customer's standing at the merchant, or 404 when the user has none there (or is NOBODY). Three reads in
+ * parallel, each keyed by this merchant: the balances (one BatchGetItem), the user's loyalty partition for the
+ * merchant (one Query) and the merchant's catalog (one Query). Credit is as a POS is offered it: expired grants
+ * leave first (availableCreditFrom).
+ */
+export async function customerAtMerchant(merchantId: number, userId: number, at = new Date()): Promise<CustomerView> {
+  const [balances, state, catalog] = await Promise.all([
+    readItems(availableCreditKeys(userId, merchantId), { consistent: true }),
+    loadUserLoyalty(userId, merchantId, true),
+    loadMerchantCatalog(merchantId),
+  ]);
+  if (userId === NOBODY || !hasStanding(balances, state)) throw CUSTOMER_NOT_FOUND();
+  const credit = await availableCreditFrom(userId, merchantId, balances);
+  const heldRewards = state.rewards.filter((reward) => !reward.voided && reward.value_remaining_amount > 0);
+  return {
+    id: userId,
+    merchant_id: merchantId,
+    credit_amount: credit.merchantFunded,
+    gift_card_amount: credit.giftCard,
+    orders_count: Math.max(0, state.stats?.orders_count ?? 0),
+    total_volume_amount: Math.max(0, state.stats?.total_volume_amount ?? 0),
+    savings_amount: Math.max(0, state.stats?.savings_amount ?? 0),
+    rewards_count: heldRewards.length,
+    rewards_value_remaining_amount: heldRewards.reduce((sum, reward) => sum + reward.value_remaining_amount, 0),
+    campaigns: campaignsOf(catalog.campaigns, state, at),
+  };
+}
+
+/**
+ * Finds the merchant's customer by exact email (trimmed and lower-cased, as registration keys its login). Every
+ * lookup is counted first (429 with Retry-After past either window); an unknown email reads NOBODY's items so that
+ * it costs what a registered non-customer's costs, and both answer the same 404.
+ */
+export async function findCustomer(actor: StaffActor, email: string): Promise<CustomerView> {
+  const refusal = { object: 'customer_lookup', message: 'Too many customer lookups; try again later.' };
+  await consumeOrRefuse(CUSTOMER_LOOKUPS_PER_STAFF, `${actor.merchantId}#${actor.staffId}`, refusal);
+  await consumeOrRefuse(CUSTOMER_LOOKUPS_PER_MERCHANT, String(actor.merchantId), refusal);
+  const [login] = await readItems([keys.login(email)], { consistent: false });
+  const userId = login?.subject === 'user' && typeof login.user_id === 'number' ? login.user_id : NOBODY;
+  return customerAtMerchant(actor.merchantId, userId);
+}
+
+/** A customer of the merchant, or 404: the changes below act only on the merchant's own customers (the view's reads but the catalog). */
+async function requireCustomer(merchantId: number, userId: number): Promise<void> {
+  const [balances, state] = await Promise.all([
+    readItems(availableCreditKeys(userId, merchantId), { consistent: true }),
+    loadUserLoyalty(userId, merchantId, true),
+  ]);
+  if (!hasStanding(balances, state)) throw CUSTOMER_NOT_FOUND();
+}
+
+/**
+ * Grants the customer merchant-funded credit through the POS grant's own domain function (grantMerchantFundedCredit):
+ * the same bounds, daily budget, balanced ledger entry and audit entry; the staff member's own owner or manager
+ * token approves it (recorded as `approved_by_staff_id`); its Idempotency-Key answer is stored in its transaction.
+ */
+export async function grantCustomerCredit(input: {
+  actor: StaffActor;
+  context: AuditContext;
+  userId: number;
+  grant: CustomerCreditGrant;
+  storeResponse: (record: CreditGrantRecord) => TransactItem | undefined;
+}): Promise<CreditGrantRecord> {
+  await requireCustomer(input.actor.merchantId, input.userId);
+  return grantMerchantFundedCredit({
+    merchantId: input.actor.merchantId,
+    userId: input.userId,
+    grant: { ...input.grant, email: '', merchant_id: null, global: false, manager_confirmation: null },
+    audit: input.context,
+    storeResponse: input.storeResponse,
+  });
+}
+
+/** What an unlocking answers: the campaign, the customer and until when (null: until the campaign ends). */
+export interface CustomerUnlockResult {
+  campaign_id: number;
+  user_id: number;
+  expires_at: string | null;
+  unlocked_at: string;
+}
+
+/**
+ * Unlocks one of the merchant's locked campaigns for the customer through the POS unlocking's own domain function
+ * (unlockCampaign: its event, its rules on expiry), with the audit entry and the stored answer in its transaction.
+ * Unlocking again replaces the unlocking (the natural key is the campaign and the customer).
+ */
+export async function unlockForCustomer(input: {
+  actor: StaffActor;
+  context: AuditContext;
+  userId: number;
+  unlock: CustomerUnlock;
+  storeResponse: (result: CustomerUnlockResult) => TransactItem | undefined;
+}): Promise<CustomerUnlockResult> {
+  await requireCustomer(input.actor.merchantId, input.userId);
+  const at = new Date();
+  const outcome = await unlockCampaign(
+    input.actor.merchantId,
+    { target_campaign_id: input.unlock.campaign_id, user_id: input.userId, expires_at: input.unlock.expires_at ?? null },
+    at,
+    {
+      audit: input.context,
+      storeResponse: (unlocking) => input.storeResponse({ ...unlocking, unlocked_at: isoSeconds(at) }),
+    },
+  );
+  return { ...outcome, unlocked_at: isoSeconds(at) };
+}
+
+/** The answers, each under its root key (shared/schemas/responses/customers.ts). */
+export const customerView = (customer: CustomerView) => ({ customer });
+export const creditGrantView = (grant: CreditGrantRecord) => ({ credit_grant: grant });
+export const unlockView = (unlocking: CustomerUnlockResult) => ({ campaign_unlocking: unlocking });
