@@ -294,6 +294,8 @@ export function printWalkthrough(demo: Demo): void {
     '  # Log in as the merchant',
     `  curl -X POST -H "Content-Type: application/json" \\`,
     `       -d '{"access_token": {"api_key": "${demo.app.api_key}", "username": "${demo.merchant.username}", "password": "${demo.merchant.password}"}}' "$BASE/v15/access_tokens"`,
+    `  # The merchant's owner (${demo.merchant.owner.email}) made its locations and campaigns through the management API`,
+    `  curl -H "Authorization: token ${demo.merchant.owner.token}" "$BASE/v15/merchants/${demo.merchant.id}/all_campaigns"`,
     '',
     '  # An app token (api_key + client_secret), then ask the user with a card for a permission; they answer with PUT /v15/permissions_requests/:id',
     `  curl -X POST -H "Content-Type: application/json" -d '{"api_key": "${demo.app.api_key}", "client_secret": "${demo.app.client_secret}"}' "$BASE/v15/access_tokens"`,
