@@ -1,6 +1,9 @@
 /**
- * `npm run admin -- <command> [options]`: the operators' CLI for what the API cannot do itself
- * (apps, merchants, locations, tokens). It writes through the same domain library as the API.
+ * `npm run admin -- <command> [options]`: the operators' CLI for what only the platform does (apps, merchants and
+ * their first owner, tokens, charge limits, audits). It writes through the same domain library as the API. What a
+ * merchant now does itself through the management API (locations, campaigns) stays here for the operators, through
+ * the same domain calls as those routes and logged in the merchant's audit log as the operators'
+ * (docs/merchant-api.md, "Operators' CLI").
  *
  * Which table:
  * - `--local`: the `npm start` stack's table (.local/settings.json says where it is; when the stack
@@ -109,7 +112,7 @@ const createMerchantCommand: AdminCommand = {
 };
 
 const createLocationCommand: AdminCommand = {
-  summary: 'Create a location of a merchant.',
+  summary: "Create a location of a merchant (as the operators; a merchant's owner does it through POST /v15/merchants/{merchant_id}/locations).",
   usage: [
     '--merchant-id <id> --street-address <text> --locality <city> --region <state> --postal-code <code>',
     '        --lat <latitude> --lng <longitude> --time-zone <IANA name> [--name <text>] [--extended-address <text>]',

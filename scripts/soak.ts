@@ -162,6 +162,13 @@ async function startStack() {
   await ensureTable(client, process.env.TABLE_NAME);
   client.destroy();
 
+  const { startLocalWorkflows, stopLocalWorkflows } = await import('./local/workflows.ts');
+  await startLocalWorkflows();
+  const { createGateway, listen } = await import('./local/gateway.ts');
+  const server = createGateway({ throttling: false });
+  await listen(server, { port, host: '127.0.0.1' });
+
+  // The demo's merchants make their locations and campaigns through the API: it listens first.
   const scratch = mkdtempSync(join(tmpdir(), 'soak-'));
   const { seedDemoIfEmpty } = await import('./demo/seed.ts');
   const demo = (await seedDemoIfEmpty({ baseUrl, demoFile: join(scratch, 'demo.json') }))!;
@@ -185,12 +192,6 @@ async function startStack() {
     await addCreditCard(user.user_id, `fake-valid-nonce-soak-${user.user_id}`);
     customers.push({ id: user.user_id, token, qr: user.payment_token_data, busy: false });
   }
-
-  const { startLocalWorkflows, stopLocalWorkflows } = await import('./local/workflows.ts');
-  await startLocalWorkflows();
-  const { createGateway, listen } = await import('./local/gateway.ts');
-  const server = createGateway({ throttling: false });
-  await listen(server, { port, host: '127.0.0.1' });
 
   const stop = async () => {
     agent.destroy();

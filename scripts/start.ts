@@ -61,9 +61,6 @@ async function main(): Promise<void> {
   client.destroy();
   logLine(created ? 'table created' : 'table found', { table: tableName });
 
-  const { seedDemoIfEmpty, printWalkthrough } = await import('./demo/seed.ts');
-  const demo = await seedDemoIfEmpty({ baseUrl: process.env.PUBLIC_BASE_URL, demoFile });
-
   const { startLocalWorkflows } = await import('./local/workflows.ts');
   await startLocalWorkflows();
 
@@ -85,6 +82,9 @@ async function main(): Promise<void> {
   const server = createGateway();
   const boundPort = await listen(server, { port, host });
   logLine('api listening', { url: `http://${host}:${boundPort}` });
+  // After the gateway listens: the demo merchants' owners sign in and make their locations and campaigns through it.
+  const { seedDemoIfEmpty, printWalkthrough } = await import('./demo/seed.ts');
+  const demo = await seedDemoIfEmpty({ baseUrl: process.env.PUBLIC_BASE_URL, apiUrl: `http://${host}:${boundPort}`, demoFile });
   printWalkthrough(demo ?? JSON.parse(readFileSync(demoFile, 'utf8')));
 
   let stopping = false;

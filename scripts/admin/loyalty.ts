@@ -1,6 +1,8 @@
 /**
  * Loyalty commands of `npm run admin` (registered in scripts/admin.ts):
- * - create-campaign: any campaign kind (docs/loyalty.md lists the kinds and their fields);
+ * - create-campaign: any campaign kind (docs/loyalty.md lists the kinds and their fields), through the same domain
+ *   call as the management route (the loyalty engine's createCampaign) with the same audit entry, by the operators.
+ *   Kept: legacy campaigns are the operators' only, and a merchant without an owner yet still gets its campaigns;
  * - import-legacy-cards: the cards of an older loyalty program that users migrate with
  *   POST /v15/loyalties/legacy/:campaign_id/claims.
  */
@@ -9,6 +11,8 @@ import { CommandError, UsageError, integerOption, optionsOf, stringOption, type 
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { CAMPAIGN_KINDS, CampaignInputError, createCampaign, type CampaignInput, type CampaignKind, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
+import { OPERATOR_AUDIT } from '#shared/domain/audit/audit-log.ts';
+import { campaignCreatedItems } from '#shared/domain/campaigns/management.ts';
 
 function jsonOption(values: Record<string, unknown>, name: string): Record<string, unknown> {
   const raw = stringOption(values as never, name);
@@ -43,7 +47,8 @@ const REQUIRED_FIELD: Partial<Record<CampaignKind, 'required_spend_amount' | 're
 };
 
 export const createCampaignCommand: AdminCommand = {
-  summary: 'Create a loyalty campaign (spend, item, visit, gift card loyalty, custom progress, value or legacy).',
+  summary:
+    "Create a loyalty campaign of any kind (legacy ones only here; a merchant's owner creates the others through POST /v15/merchants/{merchant_id}/campaigns, docs/merchant-api.md).",
   usage: [
     `--merchant-id <id> --kind ${CAMPAIGN_KINDS.join('|')} --title <text> [--description <text>]`,
     '        [--required <amount|count>] [--earn-amount <cents>] [--value-amount <cents>] [--item-rules sku:X,category:Y,name:Z]',
@@ -112,7 +117,8 @@ export const createCampaignCommand: AdminCommand = {
     set('app_id', integerOption(values, 'app-id'));
     set('progress_campaign_id', integerOption(values, 'progress-campaign-id'));
     try {
-      return { campaign: await createCampaign(input as CampaignInput) };
+      // Logged as the operators' (the merchant's audit log shows who made each of its campaigns).
+      return { campaign: await createCampaign(input as CampaignInput, (campaign) => campaignCreatedItems(OPERATOR_AUDIT, campaign)) };
     } catch (error) {
       if (error instanceof CampaignInputError) throw new CommandError(error.message);
       throw error;

@@ -13,6 +13,8 @@ export const DEMO_MERCHANT = {
   username: 'demo-merchant',
   password: 'demo merchant password',
   descriptionHtml: '<p>Coffee, pastries and breakfast sandwiches, roasted in Boston.</p>',
+  /** The first owner the operators add; they run the merchant's locations and campaigns through the management API. */
+  owner: { email: 'owner@beacon-street-coffee.example', name: 'Bea Owner', password: 'demo owner password' },
 };
 
 export const DEMO_OTHER_MERCHANT = {
@@ -20,6 +22,7 @@ export const DEMO_OTHER_MERCHANT = {
   username: 'other-merchant',
   password: 'other merchant password',
   descriptionHtml: '<p>Sourdough pizza by the slice and the pie.</p>',
+  owner: { email: 'owner@golden-gate-pizza.example', name: 'Gio Owner', password: 'other owner password' },
 };
 
 export const DEMO_USERS = [

@@ -6,15 +6,15 @@
  */
 import { createAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
-import { createLocation } from '#shared/domain/merchants/locations.ts';
 import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
 import { menuUrl } from '#shared/domain/order-ahead/menu-view.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import type { DemoContext } from './context.ts';
+import { createLocationAs } from './management.ts';
 
 export async function seedOrderAhead(context: DemoContext): Promise<Record<string, unknown>> {
-  const location = await createLocation({
-    merchant_id: context.merchant.id,
+  // The kitchen is the owner's, through the management API like the merchant's other locations.
+  const locationId = await createLocationAs(context.owner, 'order-ahead-kitchen', {
     name: 'Order Ahead Kitchen',
     street_address: '1 Broadway',
     locality: 'Cambridge',
@@ -31,9 +31,9 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
     ready_time_estimate_in_minutes: 15,
   });
   // It is one of the demo merchant's locations like the others: demo.json lists it with them.
-  context.merchant.location_ids.push(location.location_id);
-  const menu = await createMenuForLocation(location.location_id, sampleMenu());
-  context.progress('order ahead menu', { location_id: location.location_id, menu_id: menu.menu_id });
+  if (!context.merchant.location_ids.includes(locationId)) context.merchant.location_ids.push(locationId);
+  const menu = await seedMenu(locationId);
+  context.progress('order ahead menu', { location_id: locationId, menu_id: menu.menu_id });
 
   const user = context.users[0]!;
   const address = await createAddress(
@@ -56,10 +56,10 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
   return {
     menu: {
       id: menu.menu_id,
-      location_id: location.location_id,
+      location_id: locationId,
       // What apps follow (suggested orders' and delivery locations' menu_url); the location's menu path serves the same menu.
       menu_url: menuUrl(context.base_url, menu.menu_id),
-      location_menu_url: `${context.base_url}/v15/order_ahead/locations/${location.location_id}/menu`,
+      location_menu_url: `${context.base_url}/v15/order_ahead/locations/${locationId}/menu`,
       ordering_provider: 'sandbox-accepts',
       item_ids: menuItems(menu).map((entry) => entry.item.id),
       item_with_option: { id: SAMPLE_IDS.tots, option_id: SAMPLE_IDS.large },
@@ -67,4 +67,13 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
     },
     delivery_address_id: address.address_id,
   };
+}
+
+/**
+ * THE MENU SWITCH: the one place the demo's menu is made through the domain (the operators' `create-menu` path).
+ * When the management API's menu routes land (issue 38, menus), this becomes the owner's draft of sampleMenu() and
+ * its publish over HTTP, under createOnce keys like the locations and campaigns; the rest of this file stays.
+ */
+async function seedMenu(locationId: number) {
+  return createMenuForLocation(locationId, sampleMenu());
 }

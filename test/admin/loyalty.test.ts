@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { runAdmin } from '../support/admin.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { staffToken } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -66,6 +67,17 @@ describe('npm run admin: loyalty commands', () => {
     ]);
     expect(legacy.code, legacy.stderr).toBe(0);
     const legacyCampaign = JSON.parse(legacy.stdout).campaign;
+
+    // Each is in the merchant's audit log as the operators', as the management route logs its owner's.
+    const log = await api.call('GET', `/v15/merchants/${merchantId}/audit_log?action=campaign.created`, {
+      token: await staffToken(app.app_id, merchant.merchant_id, 'owner'),
+    });
+    expect(log.status, log.text).toBe(200);
+    expect(
+      log.body
+        .map(({ audit_entry }: { audit_entry: { object: { id: string }; actor: { kind: string } } }) => [Number(audit_entry.object.id), audit_entry.actor.kind])
+        .sort(),
+    ).toEqual([itemCampaign.campaign_id, spend.campaign_id, legacyCampaign.campaign_id].sort().map((id: number) => [id, 'operator']));
 
     const directory = mkdtempSync(join(tmpdir(), 'legacy-'));
     const file = join(directory, 'cards.csv');

@@ -90,5 +90,6 @@ describe('demo seed', () => {
     expect(text).toContain(`/v15/apps/${demo!.app.id}/locations`);
     expect(text).toContain(demo!.users[0]!.token);
     expect(text).toContain(api.baseUrl);
+    expect(text).toContain(`/v15/merchants/${demo!.merchant.id}/all_campaigns`);
   });
 });

@@ -3,19 +3,23 @@ import type { DemoContext } from '../../scripts/demo/context.ts';
 import { seedOrderAhead } from '../../scripts/demo/order-ahead.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { demoOwnerSession } from '../support/demo.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 const api = useTestApi(startOrderAheadTestApi);
 
 describe('order-ahead demo data', () => {
   it('seeds a pickup and delivery menu and a delivery address inside its area that validates', async () => {
-    const { app } = await appFixture();
+    const fixture = await appFixture();
+    const { app } = fixture;
     const { merchant } = await merchantFixture(app.app_id);
+    const owner = await demoOwnerSession(api.baseUrl, fixture, merchant.merchant_id);
     const customer = await userFixture(app.app_id);
     const context = {
       base_url: api.baseUrl,
       merchant: { id: merchant.merchant_id, location_ids: [] as number[] },
       users: [{ id: customer.user.user_id, token: customer.token }],
+      owner,
       progress: () => undefined,
     } as unknown as DemoContext;
 

@@ -131,7 +131,7 @@ export async function createMerchantCampaign(
 ): Promise<CampaignItem> {
   try {
     return await createCampaign({ ...input, merchant_id: merchantId }, (campaign) => [
-      ['audit', auditEntry(context, audited('campaign.created', campaign, null, campaignView(campaign).campaign))],
+      ...campaignCreatedItems(context, campaign),
       ['idempotency', storeResponse(campaign)],
     ]);
   } catch (error) {
@@ -142,6 +142,14 @@ export async function createMerchantCampaign(
     if (error instanceof CampaignNotCreated && (error.lostRace || error.failed.has('idempotency'))) throw CAMPAIGN_CHANGED();
     throw error;
   }
+}
+
+/**
+ * A new campaign's audit entry, for its creation's transaction: the management route's, and the operators'
+ * `npm run admin -- create-campaign` (with OPERATOR_AUDIT), so the merchant's log shows every campaign and who made it.
+ */
+export function campaignCreatedItems(context: AuditContext, campaign: CampaignItem): [label: string, item: TransactItem][] {
+  return [['audit', auditEntry(context, audited('campaign.created', campaign, null, campaignView(campaign).campaign))]];
 }
 
 function audited(action: AuditAction, campaign: CampaignItem, before: unknown, after: unknown) {
