@@ -2737,6 +2737,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A location's order-ahead menu draft, else its published menu, with the draft's version (any role)
+         * @description Apps never read the draft: they read the published menu (GET /v15/order_ahead/locations/{location_id}/menu) until the draft is published. Another merchant's location, or an id of none: 404. See docs/merchant-api.md, "Menus".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["menu-drafts-show"];
+        /**
+         * Replace a location's order-ahead menu draft whole (owner, manager)
+         * @description The menu is the schema of the operators' `create-menu` file (categories, items, option groups, upsells, windows), bounded as docs/merchant-api.md, "Menus" says. `version` is the draft's as read (GET): a draft saved, published or discarded since is 409 `menu_draft_changed` with Retry-After, nothing written. Apps do not see the draft until it is published.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        put: operations["menu-drafts-update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the menu draft: apps read it from now on, under the same menu id (owner, manager)
+         * @description One transaction: apps read the menu before or the menu after, never a half-edited one. The draft is validated again (422). `version` is the draft's as read: a save, publish or discard since is 409 `menu_draft_changed` with Retry-After; no draft: 422 `no_draft`. See docs/merchant-api.md, "Menus".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["menu-drafts-publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard the menu draft; the published menu stays as it is (owner, manager)
+         * @description `version` is the draft's as read: a save, publish or discard since is 409 `menu_draft_changed` with Retry-After; no draft: 422 `no_draft`. See docs/merchant-api.md, "Menus".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["menu-drafts-discard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v15/merchants/{merchant_id}/all_campaigns": {
         parameters: {
             query?: never;
@@ -2809,6 +2889,102 @@ export interface paths {
          *     Staff roles: owner (docs/merchant-api.md).
          */
         post: operations["managed-campaigns-close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/customer_lookups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the merchant's customer by exact email (any role)
+         * @description A read sent as a POST so that the email stays out of URLs and logs. A user with nothing at this merchant answers 404 customer/id/not_found exactly as an email nobody registered does; lookups are counted per staff member (30 in 15 minutes) and per merchant (300 an hour), then 429 with Retry-After. See docs/merchant-api.md, "Customers".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        post: operations["customer-lookups-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/customers/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's balances and loyalty progress at this merchant (any role)
+         * @description Credit and gift card value usable here, loyalty progress per campaign of this merchant, held rewards and order totals; nothing of other merchants. A user with nothing at this merchant: 404 customer/id/not_found. See docs/merchant-api.md, "Customers".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["customers-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/customers/{user_id}/credit_grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a customer merchant-funded credit (owner, manager)
+         * @description The POS grant's rules (`POST /v15/merchant_funded_credits`): $500 at most at once, within the merchant's daily budget of credit given by hand, expiring after `duration_in_seconds` (1 year if absent). The staff member's own token approves it (`approved_by_staff_id`). Send an Idempotency-Key: the same key answers the first grant, never a second one. See docs/merchant-api.md, "Customers".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["customer-credit-grants-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a campaign for a customer (owner, manager)
+         * @description The POS unlocking's rules (`POST /v15/campaign_unlockings`): unlocking again replaces the unlocking (a later `expires_at` extends it); a campaign that is not this merchant's: 401. See docs/merchant-api.md, "Customers".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["customer-campaign-unlockings-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3171,7 +3347,7 @@ export interface components {
                 id: string;
                 merchant_id: number;
                 /** @enum {string} */
-                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 actor: {
                     /** @enum {string} */
                     kind: "staff" | "shared_login" | "operator";
@@ -3552,6 +3728,25 @@ export interface components {
         CreditCardResponse: {
             credit_card: components["schemas"]["CreditCard"];
         };
+        CustomerCampaignUnlocking: {
+            campaign_unlocking: {
+                campaign_id: number;
+                user_id: number;
+                expires_at: components["schemas"]["Timestamp"] | null;
+                unlocked_at: components["schemas"]["Timestamp"];
+            };
+        };
+        CustomerCreditGrant: {
+            credit_grant: {
+                /** @description The grant's uuid */
+                id: string;
+                user_id: number;
+                /** @description Amount in cents */
+                value_amount: number;
+                expires_at: components["schemas"]["Timestamp"];
+                approved_by_staff_id: number | null;
+            };
+        };
         DailyReport: {
             daily_report: {
                 from: string;
@@ -3718,7 +3913,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "campaign_changed" | "campaign_closed" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_earlier" | "not_editable" | "not_for_audience" | "not_found" | "not_held" | "not_later" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "campaign_changed" | "campaign_closed" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "menu_draft_changed" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_draft" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_earlier" | "not_editable" | "not_for_audience" | "not_found" | "not_held" | "not_later" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -4234,6 +4429,176 @@ export interface components {
                 }[];
             };
         };
+        MenuDraft: {
+            menu_draft: {
+                location_id: number;
+                merchant_id: number;
+                /**
+                 * @description draft: an unpublished draft (apps do not see it); published: no draft, `menu` is what apps read; empty: neither
+                 * @enum {string}
+                 */
+                state: "draft" | "published" | "empty";
+                /** @description Send it back with a save, publish or discard; raised by each */
+                version: number;
+                /** @description The published menu (kept by every publish); null before the first */
+                menu_id: number | null;
+                published_version: number | null;
+                published_at: components["schemas"]["Timestamp"] | null;
+                updated_at: components["schemas"]["Timestamp"] | null;
+                /** @description The draft, else the published menu, else null: the body of a save */
+                menu: {
+                    /**
+                     * @default {
+                     *       "tax_rate_basis_points": 0,
+                     *       "delivery_fee_amount": 0,
+                     *       "service_fee_amount": 0,
+                     *       "provider_service_fee_amount": 0,
+                     *       "allows_special_instructions": true,
+                     *       "special_instructions_character_limit": 140,
+                     *       "pickup_instructions": null,
+                     *       "delivery_instructions": null,
+                     *       "delivery_minutes": 30,
+                     *       "scheduling_horizon_minutes": 240,
+                     *       "ordering_provider": "sandbox-accepts"
+                     *     }
+                     */
+                    settings: {
+                        /** @default 0 */
+                        tax_rate_basis_points: number;
+                        /** @default 0 */
+                        delivery_fee_amount: number;
+                        /** @default 0 */
+                        service_fee_amount: number;
+                        /** @default 0 */
+                        provider_service_fee_amount: number;
+                        /** @default true */
+                        allows_special_instructions: boolean;
+                        /** @default 140 */
+                        special_instructions_character_limit: number;
+                        /** @default null */
+                        pickup_instructions: string | null;
+                        /** @default null */
+                        delivery_instructions: string | null;
+                        /** @default 30 */
+                        delivery_minutes: number;
+                        /** @default 240 */
+                        scheduling_horizon_minutes: number;
+                        /**
+                         * @default sandbox-accepts
+                         * @enum {string}
+                         */
+                        ordering_provider: "sandbox-accepts" | "sandbox-rejects" | "sandbox-slow" | "sandbox-never-answers";
+                    };
+                    /** @default [] */
+                    category_groups: {
+                        id: number;
+                        name: string;
+                        /** @default null */
+                        description: string | null;
+                    }[];
+                    categories: {
+                        id: number;
+                        name: string;
+                        /** @default null */
+                        description: string | null;
+                        /** @default null */
+                        category_group_id: number | null;
+                        /** @default [] */
+                        availability_windows: {
+                            start: string;
+                            end: string;
+                            days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                        }[];
+                        items: {
+                            id: number;
+                            name: string;
+                            /** @default  */
+                            description: string;
+                            price_amount: number;
+                            /** @default null */
+                            image_url: string | null;
+                            /** @default {} */
+                            metadata: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @default null */
+                            allows_special_instructions: boolean | null;
+                            /** @default null */
+                            special_instructions_character_limit: number | null;
+                            /** @default {} */
+                            nutrition: {
+                                [key: string]: string;
+                            };
+                            /** @default null */
+                            sku: string | null;
+                            /** @default null */
+                            upc: string | null;
+                            /** @default true */
+                            available: boolean;
+                            /** @default [] */
+                            availability_windows: {
+                                start: string;
+                                end: string;
+                                days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                            }[];
+                            /** @default [] */
+                            option_groups: {
+                                id: number;
+                                name: string;
+                                /** @default 0 */
+                                minimum_choices: number;
+                                /** @default null */
+                                maximum_choices: number | null;
+                                /** @default 0 */
+                                free_choices: number;
+                                /** @default [] */
+                                default_option_ids: number[];
+                                options: {
+                                    id: number;
+                                    name: string;
+                                    /** @default 0 */
+                                    price_amount: number;
+                                    /** @default true */
+                                    available: boolean;
+                                }[];
+                            }[];
+                        }[];
+                    }[];
+                    /** @default [] */
+                    upsells: {
+                        id?: number;
+                        prompt: string;
+                        /** @default true */
+                        show_prices: boolean;
+                        item_ids: number[];
+                        /** @default [] */
+                        trigger_item_ids: number[];
+                        /**
+                         * @default {
+                         *       "kind": "everyone"
+                         *     }
+                         */
+                        segment: {
+                            /** @constant */
+                            kind: "everyone";
+                        } | {
+                            /** @constant */
+                            kind: "new_customers";
+                        } | {
+                            /** @constant */
+                            kind: "min_orders";
+                            min_orders: number;
+                        };
+                        /** @default [] */
+                        time_windows: {
+                            start: string;
+                            end: string;
+                            days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                        }[];
+                    }[];
+                } | null;
+            };
+        };
         MerchantCampaign: {
             campaign: {
                 id: number;
@@ -4296,6 +4661,38 @@ export interface components {
                 progress_campaign_id: number | null;
                 created_at: components["schemas"]["Timestamp"];
                 updated_at: components["schemas"]["Timestamp"];
+            };
+        };
+        MerchantCustomer: {
+            customer: {
+                /** @description The customer's user id */
+                id: number;
+                merchant_id: number;
+                /** @description Merchant-funded credit usable here now (what the next proposed order offers), expired grants left out */
+                credit_amount: number;
+                /** @description Gift card value usable here */
+                gift_card_amount: number;
+                orders_count: number;
+                /** @description Amount in cents */
+                total_volume_amount: number;
+                /** @description Amount in cents */
+                savings_amount: number;
+                /** @description Rewards held here with value left */
+                rewards_count: number;
+                /** @description Amount in cents */
+                rewards_value_remaining_amount: number;
+                campaigns: {
+                    campaign_id: number;
+                    title: string;
+                    /** @enum {string} */
+                    kind: "spend" | "item" | "visit" | "item_gift_card" | "spend_gift_card" | "custom_progress" | "value" | "legacy";
+                    /** @description Cents, items or visits by the kind, as of now */
+                    progress: number;
+                    goal: number | null;
+                    unlocked: boolean;
+                    unlocked_until: components["schemas"]["Timestamp"] | null;
+                    claimed: boolean;
+                }[];
             };
         };
         MerchantFundedCredit: {
@@ -11032,7 +11429,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 page?: string;
                 cursor?: string;
@@ -11089,7 +11486,7 @@ export interface operations {
             query: {
                 from: string;
                 to: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.published" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 cursor?: string;
             };
@@ -11791,6 +12188,364 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "menu-drafts-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "menu-drafts-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    menu_draft: {
+                        /** @description The `version` of the menu draft as read */
+                        version: number;
+                        menu: {
+                            /**
+                             * @default {
+                             *       "tax_rate_basis_points": 0,
+                             *       "delivery_fee_amount": 0,
+                             *       "service_fee_amount": 0,
+                             *       "provider_service_fee_amount": 0,
+                             *       "allows_special_instructions": true,
+                             *       "special_instructions_character_limit": 140,
+                             *       "pickup_instructions": null,
+                             *       "delivery_instructions": null,
+                             *       "delivery_minutes": 30,
+                             *       "scheduling_horizon_minutes": 240,
+                             *       "ordering_provider": "sandbox-accepts"
+                             *     }
+                             */
+                            settings?: {
+                                /** @default 0 */
+                                tax_rate_basis_points?: number;
+                                /** @default 0 */
+                                delivery_fee_amount?: number;
+                                /** @default 0 */
+                                service_fee_amount?: number;
+                                /** @default 0 */
+                                provider_service_fee_amount?: number;
+                                /** @default true */
+                                allows_special_instructions?: boolean;
+                                /** @default 140 */
+                                special_instructions_character_limit?: number;
+                                /** @default null */
+                                pickup_instructions?: string | null;
+                                /** @default null */
+                                delivery_instructions?: string | null;
+                                /** @default 30 */
+                                delivery_minutes?: number;
+                                /** @default 240 */
+                                scheduling_horizon_minutes?: number;
+                                /**
+                                 * @default sandbox-accepts
+                                 * @enum {string}
+                                 */
+                                ordering_provider?: "sandbox-accepts" | "sandbox-rejects" | "sandbox-slow" | "sandbox-never-answers";
+                            };
+                            /** @default [] */
+                            category_groups?: {
+                                id: number;
+                                name: string;
+                                /** @default null */
+                                description?: string | null;
+                            }[];
+                            categories: {
+                                id: number;
+                                name: string;
+                                /** @default null */
+                                description?: string | null;
+                                /** @default null */
+                                category_group_id?: number | null;
+                                /** @default [] */
+                                availability_windows?: {
+                                    start: string;
+                                    end: string;
+                                    days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                }[];
+                                items: {
+                                    id: number;
+                                    name: string;
+                                    /** @default  */
+                                    description?: string;
+                                    price_amount: number;
+                                    /** @default null */
+                                    image_url?: string | null;
+                                    /** @default {} */
+                                    metadata?: {
+                                        [key: string]: string | number | boolean | null;
+                                    };
+                                    /** @default null */
+                                    allows_special_instructions?: boolean | null;
+                                    /** @default null */
+                                    special_instructions_character_limit?: number | null;
+                                    /** @default {} */
+                                    nutrition?: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default null */
+                                    sku?: string | null;
+                                    /** @default null */
+                                    upc?: string | null;
+                                    /** @default true */
+                                    available?: boolean;
+                                    /** @default [] */
+                                    availability_windows?: {
+                                        start: string;
+                                        end: string;
+                                        days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                    }[];
+                                    /** @default [] */
+                                    option_groups?: {
+                                        id: number;
+                                        name: string;
+                                        /** @default 0 */
+                                        minimum_choices?: number;
+                                        /** @default null */
+                                        maximum_choices?: number | null;
+                                        /** @default 0 */
+                                        free_choices?: number;
+                                        /** @default [] */
+                                        default_option_ids?: number[];
+                                        options: {
+                                            id: number;
+                                            name: string;
+                                            /** @default 0 */
+                                            price_amount?: number;
+                                            /** @default true */
+                                            available?: boolean;
+                                        }[];
+                                    }[];
+                                }[];
+                            }[];
+                            /** @default [] */
+                            upsells?: {
+                                id?: number;
+                                prompt: string;
+                                /** @default true */
+                                show_prices?: boolean;
+                                item_ids: number[];
+                                /** @default [] */
+                                trigger_item_ids?: number[];
+                                /**
+                                 * @default {
+                                 *       "kind": "everyone"
+                                 *     }
+                                 */
+                                segment?: {
+                                    /** @constant */
+                                    kind: "everyone";
+                                } | {
+                                    /** @constant */
+                                    kind: "new_customers";
+                                } | {
+                                    /** @constant */
+                                    kind: "min_orders";
+                                    min_orders: number;
+                                };
+                                /** @default [] */
+                                time_windows?: {
+                                    start: string;
+                                    end: string;
+                                    days?: ("sun" | "mon" | "tue" | "wed" | "thu" | "fri" | "sat")[];
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "menu-drafts-publish": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    menu_draft: {
+                        /** @description The `version` of the menu draft as read */
+                        version: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "menu-drafts-discard": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    menu_draft: {
+                        /** @description The `version` of the menu draft as read */
+                        version: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MenuDraft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     "managed-campaigns-list": {
         parameters: {
             query?: {
@@ -12019,6 +12774,209 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "customer-lookups-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer_lookup: {
+                        /** @description Exact, as the customer registered it (case and surrounding spaces do not matter) */
+                        email: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCustomer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "customers-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantCustomer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "customer-credit-grants-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credit_grant: {
+                        /** @description Cents, 1 to 50,000 ($500) per grant, within the merchant's daily budget of credit given by hand */
+                        value_amount: number;
+                        duration_in_seconds?: number | null;
+                        message?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCreditGrant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "customer-campaign-unlockings-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    campaign_unlocking: {
+                        campaign_id: number;
+                        expires_at?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerCampaignUnlocking"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
