@@ -122,3 +122,29 @@ export async function createCampaignAs(owner: OwnerSession, label: string, campa
   );
   return created.campaign.id;
 }
+
+export type NewMenu = operations['menu-drafts-update']['requestBody']['content']['application/json']['menu_draft']['menu'];
+
+/**
+ * A location's menu made by the owner as the merchant makes one: its first draft saved (version 0), then published
+ * (version 1), each under its own createOnce key, so a later start replays both; answers the published menu's id.
+ */
+export async function publishMenuAs(owner: OwnerSession, label: string, locationId: number, menu: NewMenu): Promise<number> {
+  const path = { merchant_id: String(owner.merchantId), location_id: String(locationId) };
+  const draftLabel = `merchant-${owner.merchantId}:menu:${label}`;
+  await createOnce(`${draftLabel}:draft`, (key) =>
+    owner.client.PUT('/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft', {
+      params: { path, header: { 'Idempotency-Key': key } },
+      body: { menu_draft: { version: 0, menu } },
+    }),
+  );
+  const published = await createOnce(`${draftLabel}:publish`, (key) =>
+    owner.client.POST('/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish', {
+      params: { path, header: { 'Idempotency-Key': key } },
+      body: { menu_draft: { version: 1 } },
+    }),
+  );
+  const menuId = published.menu_draft.menu_id;
+  if (menuId === null) throw new Error(`the menu of location ${locationId} was published without an id`);
+  return menuId;
+}

@@ -6,11 +6,11 @@
  */
 import { createAddress } from '#shared/domain/identity/addresses.ts';
 import { createAddressBody } from '#shared/schemas/addresses.ts';
-import { createMenuForLocation, menuItems } from '#shared/domain/order-ahead/menu.ts';
+import { getMenuById, menuItems } from '#shared/domain/order-ahead/menu.ts';
 import { menuUrl } from '#shared/domain/order-ahead/menu-view.ts';
 import { sampleMenu, SAMPLE_IDS } from '#shared/domain/order-ahead/sample-menu.ts';
 import type { DemoContext } from './context.ts';
-import { createLocationAs } from './management.ts';
+import { createLocationAs, publishMenuAs } from './management.ts';
 
 export async function seedOrderAhead(context: DemoContext): Promise<Record<string, unknown>> {
   // The kitchen is the owner's, through the management API like the merchant's other locations.
@@ -32,7 +32,7 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
   });
   // It is one of the demo merchant's locations like the others: demo.json lists it with them.
   if (!context.merchant.location_ids.includes(locationId)) context.merchant.location_ids.push(locationId);
-  const menu = await seedMenu(locationId);
+  const menu = await seedMenu(context, locationId);
   context.progress('order ahead menu', { location_id: locationId, menu_id: menu.menu_id });
 
   const user = context.users[0]!;
@@ -69,11 +69,10 @@ export async function seedOrderAhead(context: DemoContext): Promise<Record<strin
   };
 }
 
-/**
- * THE MENU SWITCH: the one place the demo's menu is made through the domain (the operators' `create-menu` path).
- * When the management API's menu routes land (issue 38, menus), this becomes the owner's draft of sampleMenu() and
- * its publish over HTTP, under createOnce keys like the locations and campaigns; the rest of this file stays.
- */
-async function seedMenu(locationId: number) {
-  return createMenuForLocation(locationId, sampleMenu());
+/** The kitchen's menu, drafted and published by the owner through the management API like any merchant's. */
+async function seedMenu(context: DemoContext, locationId: number) {
+  const menuId = await publishMenuAs(context.owner, 'order-ahead-kitchen', locationId, sampleMenu());
+  const menu = await getMenuById(menuId);
+  if (!menu) throw new Error(`menu ${menuId} was published but cannot be read`);
+  return menu;
 }
