@@ -1,16 +1,15 @@
 import * as z from '#shared/schemas/zod.ts';
-import { keys } from '#shared/db/keys.ts';
 import { apiHandler } from '#shared/http/handler.ts';
 import { staffListPage } from '#shared/http/management-lists.ts';
 import { cursorQuery, pageQuery } from '#shared/http/paging.ts';
-import { listManagedOrders, LOCATION_NOT_FOUND, managedOrderRow } from '#shared/domain/orders/management.ts';
+import { isManagedOrdersCursor, listManagedOrders, LOCATION_NOT_FOUND, managedOrderRow } from '#shared/domain/orders/management.ts';
 import { merchantOrdersFilters, merchantOrdersParams } from '#shared/schemas/orders-management.ts';
 
 const query = z.object({
   ...merchantOrdersFilters,
   page: pageQuery,
   // Opaque position from a previous page's Link (the last order's place in the location's orders).
-  cursor: cursorQuery(keys.isUserOrdersSortKey),
+  cursor: cursorQuery(isManagedOrdersCursor),
 });
 
 /** GET /v15/merchants/:merchant_id/orders (every role): a location's orders, newest first, by day and state; paged by Link, 204 past the end. */

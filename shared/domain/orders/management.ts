@@ -7,9 +7,8 @@
 import { keys } from '#shared/db/keys.ts';
 import { errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
-import type { ListFrom } from '#shared/http/management-lists.ts';
 import { merchantOrderV15Columns, ORDER_NOT_FOUND } from './merchant-orders.ts';
-import { pageOfOrders, type OrdersIndexRead, type PositionedOrder } from './order-pages.ts';
+import { pageOfOrders, type OrdersIndexRead, type PagePosition, type PositionedOrder } from './order-pages.ts';
 import { getOrder, type StoredOrder } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
@@ -31,7 +30,7 @@ export interface OrderFilters {
  * key, so it filters only within a day (one day's orders bound the read): without a day it is refused, 422.
  * Another merchant's location is the same 404 as an unknown one.
  */
-export async function listManagedOrders(merchantId: number, filters: OrderFilters, from: ListFrom): Promise<PositionedOrder<StoredOrder>[]> {
+export async function listManagedOrders(merchantId: number, filters: OrderFilters, from: PagePosition): Promise<PositionedOrder<StoredOrder>[]> {
   if (filters.state !== undefined && filters.day === undefined) {
     throw unprocessable('request', 'day', 'is required with state (a state filters the orders of one day)', 'missing');
   }
@@ -50,6 +49,11 @@ export async function listManagedOrders(merchantId: number, filters: OrderFilter
     throw unprocessable('request', 'cursor', 'is not a position in this list', 'invalid');
   }
   return pageOfOrders(read, from, MANAGED_ORDERS_PAGE_SIZE);
+}
+
+/** Whether a decoded paging cursor is an order's position in a location's orders (the only cursor this list hands out). */
+export function isManagedOrdersCursor(position: string): boolean {
+  return keys.isUserOrdersSortKey(position);
 }
 
 /** An order of the list: what a console's table shows. */
