@@ -880,6 +880,34 @@ export const routes: readonly Route[] = [
     roles: ['owner', 'manager'],
     table: 'write',
   },
+  // Management API: a merchant's orders (docs/merchant-api.md "Orders"): reading for every role, refunds for owners and managers
+  // through the POS's own refund and detached refund. The POS's `GET .../orders/{uuid}` stays the shared login's; the detail is `/details`.
+  { method: 'GET', path: '/v15/merchants/{merchant_id}/orders', handler: 'managed-orders-list', credential: 'merchant', roles: STAFF_ROLES, table: 'read' },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/orders/{uuid}/details',
+    handler: 'managed-orders-show',
+    credential: 'merchant',
+    roles: STAFF_ROLES,
+    table: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/orders/{uuid}/refund',
+    handler: 'managed-orders-refund',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+    memory: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/detached_refunds',
+    handler: 'managed-detached-refunds-create',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+  },
 
   // API description: the OpenAPI document and the human docs page rendering it (docs/openapi.md)
   { method: 'GET', path: '/openapi.json', handler: 'openapi-show', credential: 'none', table: 'none', bundledFiles: ['docs/openapi.json'] },

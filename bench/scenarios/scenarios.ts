@@ -1317,6 +1317,81 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the campaign (one GetItem)' },
     prepare: staffGets('owner', (world) => `/v15/merchants/${world.merchantId}/campaigns/${world.campaignId}`),
   },
+  // Management API: a merchant's orders (docs/merchant-api.md "Orders"): reads by a staff-role member, refunds by a manager.
+  {
+    id: 'managed-orders-list',
+    title: "A location's orders of one day (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/orders',
+    needs: ['locationId'],
+    minimum: {
+      roundTrips: 3,
+      transactions: 0,
+      rationale: "token check + the location (its merchant) + one Query of the day's orders in the location's partition (gsi2, a page of at most 50)",
+    },
+    prepare: staffGets(
+      'staff',
+      (world) => `/v15/merchants/${world.merchantId}/orders?location_id=${world.locationId!}&day=${new Date().toISOString().slice(0, 10)}`,
+    ),
+  },
+  {
+    id: 'managed-orders-show',
+    title: "One of a merchant's orders in detail (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/orders/{uuid}/details',
+    needs: ['locationId'],
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the order (one GetItem)' },
+    async prepare(context) {
+      const [uuid] = await completeOrders(context.api, context.world, context.world.users, 1);
+      return staffGets('staff', (world) => `/v15/merchants/${world.merchantId}/orders/${uuid!}/details`)(context);
+    },
+  },
+  {
+    id: 'managed-orders-refund',
+    title: 'Refund an order (management API, a manager)',
+    route: 'POST /v15/merchants/{merchant_id}/orders/{uuid}/refund',
+    needs: ['locationId'],
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "as the POS's refund: token check + one BatchGetItem (order, merchant, loyalty's record of the order) + the user's loyalty at the merchant + one transaction",
+    },
+    async prepare({ world, api, count }) {
+      const completed = await completeOrders(api, world, world.users, count);
+      const token = await benchStaffToken(world, 'manager');
+      return () => {
+        const uuid = completed.pop();
+        if (!uuid) throw new Error('ran out of completed orders');
+        return { method: 'POST', path: `/v15/merchants/${world.merchantId}/orders/${uuid}/refund`, headers: auth(token), body: { refund: {} } };
+      };
+    },
+  },
+  {
+    id: 'managed-detached-refund',
+    title: 'Detached refund (management API, a manager)',
+    route: 'POST /v15/merchants/{merchant_id}/detached_refunds',
+    needs: ['locationId'],
+    consumable: true,
+    minimum: {
+      roundTrips: 4,
+      transactions: 1,
+      rationale:
+        "as the POS's detached refund: token check + two BatchGetItems (location, merchant, QR code; then the user's accounts and the merchant's daily credit budget) + one transaction",
+    },
+    async prepare({ world, api, count }) {
+      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+      const token = await benchStaffToken(world, 'manager');
+      const nextUser = roundRobin(world.users);
+      return () => ({
+        method: 'POST',
+        path: `/v15/merchants/${world.merchantId}/detached_refunds`,
+        headers: auth(token),
+        body: {
+          detached_refund: { credit_amount: 1, location_id: world.locationId, payment_token_data: nextUser().paymentTokenData, manager_confirmation: null },
+        },
+      });
+    },
+  },
   {
     id: 'managed-campaigns-create',
     title: 'Create a spend campaign (management API)',

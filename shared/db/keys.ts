@@ -176,6 +176,10 @@ export const keys = {
   }),
   /** The gsi2 partition of a location's orders. */
   locationOrders: (locationId: number) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: ORDER_SORT }),
+  /** The location's orders made on one UTC day (`YYYY-MM-DD`): the same partition, the day's prefix of its sort keys. */
+  locationOrdersOnDay: (locationId: number, day: string) => ({ gsi2pk: locationOrdersPartition(locationId), skPrefix: `${ORDER_SORT}${day}` }),
+  /** The order's uuid in an orders index sort key (`ORDER#<created_at>#<uuid>`). */
+  orderUuidOfSortKey: (sortKey: string): string => sortKey.slice(sortKey.lastIndexOf('#') + 1),
   /** Whether a value (a paging cursor) can be the index sort key of an order (either order index). */
   isUserOrdersSortKey: (value: string): boolean => value.startsWith(ORDER_SORT),
   /** The open expiring merchant-funded credit grants of a user at a merchant (shared/domain/money/credit.ts). */

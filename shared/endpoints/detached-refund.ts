@@ -10,7 +10,7 @@ import { detachedRefundBody } from '#shared/schemas/pos-money.ts';
 export const detachedRefundSpec = { body: detachedRefundBody, bodyObject: 'detached_refund' };
 
 /** Credits the QR code's customer at the merchant, once per Idempotency-Key (or identifier_from_merchant). */
-export async function serveDetachedRefund(request: ApiRequest<z.output<typeof detachedRefundBody>, undefined, undefined>) {
+export async function serveDetachedRefund(request: ApiRequest<z.output<typeof detachedRefundBody>, undefined, unknown>) {
   const merchant = requireMerchant(request);
   return idempotentCommit(
     request,

@@ -2,6 +2,7 @@
 import { unauthorized } from '#shared/errors.ts';
 import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { refundOrder } from '#shared/domain/orders/refunds.ts';
+import type { StoredOrder } from '#shared/domain/orders/record.ts';
 import { serializeMerchantOrder } from '#shared/domain/orders/views.ts';
 import type { ApiRequest } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
@@ -17,16 +18,22 @@ export const refundSpec = {
   bodyObject: 'refund',
 };
 
-export async function serveRefund(request: ApiRequest<z.output<typeof refundBody>, undefined, z.output<typeof refundParams>>) {
-  const merchant = request.credentials.merchant;
-  if (!merchant) throw unauthorized();
-  return idempotentCommit(request, serializeMerchantOrder, (storeResponse) =>
-    refundOrder({
-      merchantId: merchant.merchantId,
-      orderUuid: request.params.uuid,
-      managerConfirmation: request.body.refund?.manager_confirmation,
-      audit: auditContextOf(request),
-      storeResponse,
-    }),
-  );
+/** The refund of the path's order, answered as `answer` lays the order out; `unknownOrder`: see refundOrder. */
+export function refundServer<Answer>(answer: (order: StoredOrder) => Answer, options: { unknownOrder?: () => Error } = {}) {
+  return async (request: ApiRequest<z.output<typeof refundBody>, undefined, { uuid: string }>) => {
+    const merchant = request.credentials.merchant;
+    if (!merchant) throw unauthorized();
+    return idempotentCommit(request, answer, (storeResponse) =>
+      refundOrder({
+        merchantId: merchant.merchantId,
+        orderUuid: request.params.uuid,
+        managerConfirmation: request.body.refund?.manager_confirmation,
+        audit: auditContextOf(request),
+        storeResponse,
+        unknownOrder: options.unknownOrder,
+      }),
+    );
+  };
 }
+
+export const serveRefund = refundServer(serializeMerchantOrder);

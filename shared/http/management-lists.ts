@@ -7,7 +7,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { requireStaff } from '#shared/http/admission.ts';
 import { apiHandler } from '#shared/http/handler.ts';
-import { cursorPosition, cursorQuery, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
+import { carriedPosition, cursorQuery, encodeCursor, pageAnswer, pageQuery, requireReachablePage } from '#shared/http/paging.ts';
 import type { ApiRequest } from '#shared/http/request.ts';
 import type { ApiResponse } from '#shared/http/response.ts';
 
@@ -25,6 +25,8 @@ export interface StaffList<T> {
   /** The sort key the next page starts after, from this page's last item. */
   sortKey: (last: T) => string;
   render: (items: readonly T[]) => unknown[];
+  /** The list's filters in its query (orders by location and day): the next page's Link carries them as sent. */
+  filtered?: boolean;
 }
 
 /** One page of a management list of the token's staff member's merchant, paged by cursor: 200 with the next Link, 204 past the end. */
@@ -34,7 +36,12 @@ export async function staffListPage<T>(request: ApiRequest<unknown, { page?: num
   const page = request.query.page ?? 1;
   const items = await list.read(actor.merchantId, { cursor: request.query.cursor, page });
   const path = `/v15/merchants/${actor.merchantId}/${list.collection}`;
-  return pageAnswer(request.baseUrl, { items, after: (last) => cursorPosition(path, page, list.sortKey(last)) }, list.render);
+  const carried = list.filtered ? request.event.queryStringParameters : undefined;
+  return pageAnswer(
+    request.baseUrl,
+    { items, after: (last) => carriedPosition(carried, path, { page: String(page + 1), cursor: encodeCursor(list.sortKey(last)) }) },
+    list.render,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@
 import * as z from '#shared/schemas/zod.ts';
 import { auditEntryList, auditLogCsv } from '#shared/schemas/responses/audit.ts';
 import { merchantCampaignList, merchantCampaignResponse } from '#shared/schemas/responses/campaigns.ts';
+import { managedOrderList, managedOrderResponse } from '#shared/schemas/responses/orders-management.ts';
 import { userAddressResponse } from '#shared/schemas/responses/addresses.ts';
 import {
   campaignMerchantIds,
@@ -210,6 +211,10 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'managed-campaigns-create': { 200: merchantCampaignResponse, 409: apiErrors },
   'managed-campaigns-list': { 200: merchantCampaignList, 204: null },
   'managed-campaigns-show': { 200: merchantCampaignResponse },
+  'managed-orders-list': { 200: managedOrderList, 204: null },
+  'managed-orders-show': { 200: managedOrderResponse },
+  'managed-orders-refund': { 200: managedOrderResponse, 409: apiErrors },
+  'managed-detached-refunds-create': { 200: detachedRefundResponse, 409: apiErrors },
   'managed-campaigns-update': { 200: merchantCampaignResponse, 409: apiErrors },
   'manager-code-update': { 204: null, 409: apiErrors },
   'merchant-funded-credits-create': { 204: null, 409: apiErrors },

@@ -8,7 +8,7 @@ export const MAX_REPORT_DAYS = 92;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** A calendar date, `YYYY-MM-DD` (UTC days). */
-const calendarDate = z.string().check(
+export const calendarDate = z.string().check(
   z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'),
   z.refine(
     (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),

@@ -317,6 +317,27 @@ const CUSTOMER_CASES: IsolationCase[] = customerAttempts.map(([route, what, tail
   otherKind: merchantPath,
   ownerSees: merchant1CustomerShown,
 }));
+/** Merchant 2's owner on merchant 1's orders (its completed order): 401 before the handler, the order still completed. */
+const merchant1OrderCompleted = (w: TenantWorld) => expectListed(merchant1Path(w, `orders/${w.orderUuid}/details`), staff.owner1.token, '"state":"completed"');
+const orderAttempts: [route: string, what: string, tail: (w: TenantWorld) => string, body?: unknown][] = [
+  ['GET /v15/merchants/{merchant_id}/orders', "lists merchant 1's orders", (w) => `orders?location_id=${w.location1.location_id}`],
+  ['GET /v15/merchants/{merchant_id}/orders/{uuid}/details', "reads merchant 1's order", (w) => `orders/${w.orderUuid}/details`],
+  ['POST /v15/merchants/{merchant_id}/orders/{uuid}/refund', "refunds merchant 1's order", (w) => `orders/${w.orderUuid}/refund`, {}],
+  [
+    'POST /v15/merchants/{merchant_id}/detached_refunds',
+    'gives credit as merchant 1',
+    () => 'detached_refunds',
+    { detached_refund: { credit_amount: 100, location_id: 1, payment_token_data: 'x' } },
+  ],
+];
+const ORDER_CASES: IsolationCase[] = orderAttempts.map(([route, what, tail, body]) => ({
+  route,
+  name: `merchant 2's owner ${what}`,
+  attempt: (w) => ({ token: staff.owner2.token, path: merchant1Path(w, tail(w)), body }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: merchant1OrderCompleted,
+}));
 
 /** The matrix: one row per (route, resource) a tenant could reach for. */
 const CASES: IsolationCase[] = [
@@ -325,6 +346,7 @@ const CASES: IsolationCase[] = [
   ...CAMPAIGN_CASES,
   ...MENU_DRAFT_CASES,
   ...CUSTOMER_CASES,
+  ...ORDER_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).
   {
     route: 'GET /v15/merchants/{merchant_id}/audit_log',

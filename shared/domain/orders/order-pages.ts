@@ -29,6 +29,11 @@ export interface OrdersIndexRead {
   projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> };
   /** The orders the list shows (an app sees only its merchants'); without it, every order of the partition. */
   shows?: (order: StoredOrder) => boolean;
+  /**
+   * The index key of the order at a cursor: the page resumes after it within the partition's prefix (a prefix
+   * narrower than every order's, as one day of a location's, which `sk < cursor` would leave). Without it, below the cursor.
+   */
+  resumeAfter?: (cursor: string) => Record<string, unknown>;
 }
 
 /**
@@ -40,9 +45,10 @@ export async function pageOfOrders(read: OrdersIndexRead, position: PagePosition
   const skip = position.cursor ? 0 : (Math.max(1, position.page) - 1) * pageSize;
   const wanted = skip + pageSize;
   const found: PositionedOrder<StoredOrder>[] = [];
-  const query = newestFirstQuery(read.index, read.partition, position.cursor);
+  const resumeKey = position.cursor && read.resumeAfter ? read.resumeAfter(position.cursor) : undefined;
+  const query = newestFirstQuery(read.index, read.partition, resumeKey ? undefined : position.cursor);
   const sortKey = `${read.index}sk` as const;
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Record<string, unknown> | undefined = resumeKey;
   // First read exactly what is missing: in the common case the list shows every order of the partition, and each extra
   // item read is DynamoDB's work plus unmarshalling for nothing. Widen only when `shows` dropped some.
   let limit = Math.min(wanted, read.maxLimit);

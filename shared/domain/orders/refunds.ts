@@ -27,7 +27,7 @@ import { paymentGateway } from '#shared/payments/index.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { recordOrderRefunded } from '#shared/metrics.ts';
 import { detachedAccountKey } from './detached-refunds.ts';
-import { getOrder, Order, type OrderRecord } from './record.ts';
+import { getOrder, Order, type OrderRecord, type StoredOrder } from './record.ts';
 import { serializeMerchantOrder } from './views.ts';
 
 const REFUND_FAILED = () => unprocessable('order', 'base', 'The refund was unsuccessful; contact support');
@@ -40,12 +40,14 @@ export async function refundOrder(input: {
   merchantId: number;
   orderUuid: string;
   managerConfirmation?: string | null;
-  storeResponse?: (order: OrderRecord) => TransactItem | undefined;
+  storeResponse?: (order: StoredOrder) => TransactItem | undefined;
   /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
   platformReversal?: boolean;
   /** Who asks, from where: the refund's audit entry (absent for the platform's own reversal). */
   audit?: AuditContext;
-}): Promise<OrderRecord> {
+  /** The answer for an unknown order and for another merchant's (the management API's one 404); without it, 404 and 401. */
+  unknownOrder?: () => Error;
+}): Promise<StoredOrder> {
   // The order, the merchant (its manager confirmation), loyalty's record of the order and the order's event
   // counter: one BatchGetItem.
   const [orderItem, merchantItem, loyaltyRecord, eventCounter] = await readItems(
@@ -53,6 +55,7 @@ export async function refundOrder(input: {
     { consistent: true },
   );
   const order = Order.from(orderItem);
+  if (input.unknownOrder && order?.merchant_id !== input.merchantId) throw input.unknownOrder();
   if (!order) throw notFound();
   if (order.merchant_id !== input.merchantId) throw unauthorized('Not authorized to refund orders for this merchant.', 'order', 'merchant_token');
   const merchant = Merchant.from(merchantItem);
@@ -78,7 +81,7 @@ export async function refundOrder(input: {
     refundId = result.refundId;
   }
 
-  let refunded: OrderRecord | undefined;
+  let refunded: StoredOrder | undefined;
   let batch = new LabelledItems();
   // Marks the order with this request's refund, so a refund whose answer was lost knows it committed.
   const refundToken = newUuid();
@@ -108,6 +111,7 @@ export async function refundOrder(input: {
         refund_id: refundId,
         credit_reversed_amount: creditReversed,
         detached_refund_reversed_amount: detached.reversed,
+        refund_approved_by_staff_id: approval.approvedBy,
       };
       const reference = { order_uuid: order.uuid };
       batch = new LabelledItems();

@@ -8,7 +8,7 @@ import { named, resource } from './registry.ts';
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
 
-const merchantOrderV14Fields = {
+export const merchantOrderV14Fields = {
   created_at: timestamp,
   merchant_funded_credit_amount: cents,
   earn_amount: cents.check(z.describe('Credit the order earned')),
@@ -28,28 +28,31 @@ export const merchantOrderV14Response = named(
   'The merchant-facing order (v14).',
 );
 
+/** The v15 merchant-facing order's fields (also the management API's order detail: ./orders-management.ts). */
+export const merchantOrderV15Fields = {
+  ...merchantOrderV14Fields,
+  transacted_at: timestamp,
+  id: orderIntegerId,
+  cashier: z.nullable(z.string()),
+  identifier_from_merchant: z.nullable(z.string()),
+  register: z.nullable(z.string()),
+  merchant_id: integerId,
+  merchant_name: z.string(),
+  balance_amount: cents.check(z.describe('Charged to the card')),
+  credit_applied_amount: cents,
+  credit_earned_amount: cents,
+  exemption_amount: cents,
+  tax_amount: cents,
+  requested_spend_amount: cents,
+  requested_tip_amount: cents,
+  requested_total_amount: cents,
+  items: z.array(z.object({ item: userOrderItem })),
+};
+
 export const merchantOrderV15Response = resource(
   'MerchantOrder',
   'order',
-  {
-    ...merchantOrderV14Fields,
-    transacted_at: timestamp,
-    id: orderIntegerId,
-    cashier: z.nullable(z.string()),
-    identifier_from_merchant: z.nullable(z.string()),
-    register: z.nullable(z.string()),
-    merchant_id: integerId,
-    merchant_name: z.string(),
-    balance_amount: cents.check(z.describe('Charged to the card')),
-    credit_applied_amount: cents,
-    credit_earned_amount: cents,
-    exemption_amount: cents,
-    tax_amount: cents,
-    requested_spend_amount: cents,
-    requested_tip_amount: cents,
-    requested_total_amount: cents,
-    items: z.array(z.object({ item: userOrderItem })),
-  },
+  merchantOrderV15Fields,
   'The merchant-facing order with the POS fields and items (v15).',
 );
 
