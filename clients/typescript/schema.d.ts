@@ -2991,6 +2991,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a location's orders by day and state (every staff role)
+         * @description A location's orders, newest first, 50 a page. `day` (a UTC day) narrows the list to that day; `state` filters one day's orders (no index holds the state, so it needs `day`). See docs/merchant-api.md.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["managed-orders-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/orders/{uuid}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the merchant's orders in detail (every staff role)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager, staff (docs/merchant-api.md).
+         */
+        get: operations["managed-orders-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/orders/{uuid}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund one of the merchant's orders (owner, manager)
+         * @description Naturally idempotent: a repeat for an order already refunded answers the refunded order (200) and refunds nothing more. The refund takes back the customer's detached refund credit that their remaining card charges at the merchant no longer cover.
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["managed-orders-refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/detached_refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a customer credit not tied to an order (owner, manager)
+         * @description Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["managed-detached-refunds-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -4337,6 +4429,105 @@ export interface components {
              * @enum {string}
              */
             tip_preference: "unwanted" | "expected" | "no preference";
+        };
+        ManagedOrder: {
+            order: {
+                created_at: components["schemas"]["Timestamp"];
+                /** @description Amount in cents */
+                merchant_funded_credit_amount: number;
+                /** @description Credit the order earned */
+                earn_amount: number;
+                uuid: string;
+                /** @description The user's id at that merchant */
+                loyalty_id: number;
+                /** @description Amount in cents */
+                spend_amount: number;
+                refunded_at: components["schemas"]["Timestamp"] | null;
+                /** @description Amount in cents */
+                tip_amount: number;
+                /** @description Amount in cents */
+                total_amount: number;
+                location_id: number;
+                /** @description First name and last initial */
+                user_display_name: string;
+                transacted_at: components["schemas"]["Timestamp"];
+                /**
+                 * Format: int32
+                 * @description The order's integer id, below 2^31 (clients read it as a 32-bit int); orders are addressed by uuid
+                 */
+                id: number;
+                cashier: string | null;
+                identifier_from_merchant: string | null;
+                register: string | null;
+                merchant_id: number;
+                merchant_name: string;
+                /** @description Charged to the card */
+                balance_amount: number;
+                /** @description Amount in cents */
+                credit_applied_amount: number;
+                /** @description Amount in cents */
+                credit_earned_amount: number;
+                /** @description Amount in cents */
+                exemption_amount: number;
+                /** @description Amount in cents */
+                tax_amount: number;
+                /** @description Amount in cents */
+                requested_spend_amount: number;
+                /** @description Amount in cents */
+                requested_tip_amount: number;
+                /** @description Amount in cents */
+                requested_total_amount: number;
+                items: {
+                    item: components["schemas"]["UserOrderItem"];
+                }[];
+                /**
+                 * @description `refunded` once refunded
+                 * @enum {string}
+                 */
+                state: "completed" | "refunded";
+                location_name: string | null;
+                /** @description Charged to the card (spend and tip) */
+                charged_amount: number;
+                /** @description Paid from the customer's gift card value at the merchant (tip included) */
+                gift_card_total_amount: number;
+                /** @description Amount in cents */
+                gift_card_tip_amount: number;
+                /** @description Paid from the customer's credit at the merchant */
+                applied_discount_amount: number;
+                refund: {
+                    /** @description The staff member who approved the refund; null: the shared login or code, or none required */
+                    approved_by_staff_id: number | null;
+                    /** @description Credit the order had earned, taken back */
+                    credit_reversed_amount: number;
+                    /** @description Detached refund credit taken back as the refunded charge no longer covered it */
+                    detached_refund_reversed_amount: number;
+                } | null;
+            };
+        };
+        ManagedOrderRow: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Amount in cents */
+            merchant_funded_credit_amount: number;
+            /** @description Credit the order earned */
+            earn_amount: number;
+            uuid: string;
+            /** @description The user's id at that merchant */
+            loyalty_id: number;
+            /** @description Amount in cents */
+            spend_amount: number;
+            refunded_at: components["schemas"]["Timestamp"] | null;
+            /** @description Amount in cents */
+            tip_amount: number;
+            /** @description Amount in cents */
+            total_amount: number;
+            location_id: number;
+            /** @description First name and last initial */
+            user_display_name: string;
+            /**
+             * @description `refunded` once refunded
+             * @enum {string}
+             */
+            state: "completed" | "refunded";
         };
         Menu: {
             menu: {
@@ -12965,6 +13156,211 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-orders-list": {
+        parameters: {
+            query: {
+                location_id: string;
+                day?: string;
+                state?: "completed" | "refunded";
+                page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `<url>; rel="next"`: the absolute URL of the page after this one, carrying the request's filters. On every page with items, the last one too; that URL answers 204 (no body, no Link) until more items follow it. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["ManagedOrderRow"];
+                    }[];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-orders-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-orders-refund": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    refund?: {
+                        manager_confirmation?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "managed-detached-refunds-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    detached_refund: {
+                        /** @description Cents, 1 to 100,000 ($1,000) per refund, within what the customer was charged at the merchant and the merchant's daily budget of credit given by hand (422 over_operation_cap / base over_daily_credit_budget) */
+                        credit_amount: number;
+                        location_id: number;
+                        payment_token_data: string;
+                        cashier?: string | null;
+                        customer_facing_reason?: string | null;
+                        identifier_from_merchant?: string | null;
+                        internal_reason?: string | null;
+                        manager_confirmation?: string | null;
+                        register?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetachedRefund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
