@@ -898,7 +898,6 @@ export const routes: readonly Route[] = [
     credential: 'merchant',
     roles: ['owner', 'manager'],
     table: 'write',
-    memory: 1024,
   },
   {
     method: 'POST',
