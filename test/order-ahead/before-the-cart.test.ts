@@ -199,7 +199,8 @@ describe('suggested orders', () => {
     await completedOrder(user.token, [TOTS], place);
     await completedOrder(user.token, [{ id: SAMPLE_IDS.water, quantity: 1 }], place);
     const path = `/v15/order_ahead/orders/suggested?location_id=${place.location.location_id}&types=past`;
-    expect((await api.call('GET', path, { token: user.token })).body).toHaveLength(2);
+    // A cart is remembered just after its order completes (after the state the poll reads), so wait for both.
+    await expect.poll(async () => (await api.call('GET', path, { token: user.token })).body).toHaveLength(2);
 
     // The merchant drops the large size of the tots: that cart no longer fits; the water does.
     const menu = sampleMenu();
