@@ -4,22 +4,13 @@
  * answer is stored in the write's own transaction. The handler keeps only its spec, view and domain call.
  * (Its lists: shared/http/management-lists.ts.)
  */
-import type { StaffActor } from '#shared/auth/roles.ts';
-import type { TransactItem } from '#shared/db/transactions.ts';
-import { auditContextOf, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import { auditContextOf, type StaffWrite } from '#shared/domain/audit/audit-log.ts';
 import { requireStaff } from '#shared/http/admission.ts';
 import { apiHandler, type Output } from '#shared/http/handler.ts';
 import { idempotentCommit } from '#shared/http/idempotency.ts';
 import type { InputSchemas } from '#shared/http/inputs.ts';
 import type { ApiRequest } from '#shared/http/request.ts';
 import type * as z from '#shared/schemas/zod.ts';
-
-/** What a management write gets: who writes, the audit context of the request, and the Put of its stored answer. */
-export interface StaffWrite<T> {
-  actor: StaffActor;
-  context: AuditContext;
-  storeResponse: (result: T) => TransactItem | undefined;
-}
 
 /** A management write route's spec: its body and path (no query), the API docs' summary and description. */
 type StaffWriteSpec<TBody extends z.ZodMiniType, TParams extends z.ZodMiniType> = Omit<InputSchemas<TBody, z.ZodMiniType<undefined>, TParams>, 'query'> & {
