@@ -15,5 +15,6 @@ export const handler = staffWriteHandler(
     notFound: CAMPAIGN_NOT_FOUND,
   },
   campaignView,
-  (request, { actor, context, storeResponse }) => updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, context, storeResponse),
+  (request, { actor, context, storeResponse }) =>
+    updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, context, storeResponse),
 );

@@ -14,5 +14,6 @@ export const handler = staffWriteHandler(
     params: merchantStaffParams,
   },
   staffView,
-  (request, { actor, context, storeResponse }) => inviteStaff({ merchantId: actor.merchantId, actor, origin: context.origin, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
+  (request, { actor, context, storeResponse }) =>
+    inviteStaff({ merchantId: actor.merchantId, actor, origin: context.origin, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
 );

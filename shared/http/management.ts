@@ -12,8 +12,8 @@ import type { InputSchemas } from '#shared/http/inputs.ts';
 import type { ApiRequest } from '#shared/http/request.ts';
 import type * as z from '#shared/schemas/zod.ts';
 
-/** A management write route's spec: its body and path (no query), the API docs' summary and description. */
-type StaffWriteSpec<TBody extends z.ZodMiniType, TParams extends z.ZodMiniType> = Omit<InputSchemas<TBody, z.ZodMiniType<undefined>, TParams>, 'query'> & {
+/** A management write route's spec: its inputs (a body and its path; no query) and the API docs' summary and description. */
+type StaffWriteSpec<TBody extends z.ZodMiniType, TParams extends z.ZodMiniType> = InputSchemas<TBody, z.ZodMiniType<undefined>, TParams> & {
   summary: string;
   description?: string;
 };
