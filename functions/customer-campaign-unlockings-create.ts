@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { CUSTOMER_NOT_FOUND, unlockForCustomer, unlockView } from '#shared/domain/customers/customers.ts';
 import { customerUnlockBody, merchantCustomerParams } from '#shared/schemas/customers.ts';
 
 /** POST /v15/merchants/:merchant_id/customers/:user_id/campaign_unlockings (owner, manager): one of the merchant's locked campaigns, for this customer. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'customer-campaign-unlockings-create',
   {
     summary: 'Unlock a campaign for a customer (owner, manager)',
@@ -15,8 +14,6 @@ export const handler = apiHandler(
     params: merchantCustomerParams,
     notFound: CUSTOMER_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, unlockView, ({ actor, context, storeResponse }) =>
-      unlockForCustomer({ actor, context, userId: request.params.user_id, unlock: request.body.campaign_unlocking, storeResponse }),
-    ),
+  unlockView,
+  (request, staff) => unlockForCustomer({ ...staff, userId: request.params.user_id, unlock: request.body.campaign_unlocking }),
 );

@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { CUSTOMER_NOT_FOUND, creditGrantView, grantCustomerCredit } from '#shared/domain/customers/customers.ts';
 import { customerCreditGrantBody, merchantCustomerParams } from '#shared/schemas/customers.ts';
 
 /** POST /v15/merchants/:merchant_id/customers/:user_id/credit_grants (owner, manager): merchant-funded credit, as the POS grant gives it. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'customer-credit-grants-create',
   {
     summary: 'Grant a customer merchant-funded credit (owner, manager)',
@@ -15,8 +14,6 @@ export const handler = apiHandler(
     params: merchantCustomerParams,
     notFound: CUSTOMER_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, creditGrantView, ({ actor, context, storeResponse }) =>
-      grantCustomerCredit({ actor, context, userId: request.params.user_id, grant: request.body.credit_grant, storeResponse }),
-    ),
+  creditGrantView,
+  (request, staff) => grantCustomerCredit({ ...staff, userId: request.params.user_id, grant: request.body.credit_grant }),
 );

@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { createMerchantLocation, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
 import { locationSettingsSchemas, merchantLocationsParams } from '#shared/schemas/location-settings.ts';
 
 /** POST /v15/merchants/:merchant_id/locations (owner): a new location, made as the operators' CLI makes one. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'location-settings-create',
   {
     summary: 'Create a location (owner)',
@@ -14,8 +13,6 @@ export const handler = apiHandler(
     bodyObject: 'location',
     params: merchantLocationsParams,
   },
-  (request) =>
-    staffCommit(request, locationSettingsView, ({ actor, context, storeResponse }) =>
-      createMerchantLocation({ actor, context, fields: request.body.location, storeResponse }),
-    ),
+  locationSettingsView,
+  (request, staff) => createMerchantLocation({ ...staff, fields: request.body.location }),
 );

@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { LOCATION_NOT_FOUND, changeLocationSettings, locationSettingsView } from '#shared/domain/merchants/location-settings.ts';
 import { locationSettingsSchemas, merchantLocationParams } from '#shared/schemas/location-settings.ts';
 
 /** PUT /v15/merchants/:merchant_id/locations/:location_id (owner; a manager hours and shown only): a partial update. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'location-settings-update',
   {
     summary: "Change a location's hours, fulfillment types, delivery area, tips, ready-time estimate or shown (owner; manager: hours and shown)",
@@ -15,8 +14,6 @@ export const handler = apiHandler(
     params: merchantLocationParams,
     notFound: LOCATION_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, locationSettingsView, ({ actor, context, storeResponse }) =>
-      changeLocationSettings({ actor, context, locationId: request.params.location_id, change: request.body.location, storeResponse }),
-    ),
+  locationSettingsView,
+  (request, staff) => changeLocationSettings({ ...staff, locationId: request.params.location_id, change: request.body.location }),
 );

@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { CAMPAIGN_NOT_FOUND, campaignView, closeMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignCloseBody, merchantCampaignParams } from '#shared/schemas/campaigns.ts';
 
 /** POST /v15/merchants/:merchant_id/campaigns/:campaign_id/close (owner): now, or at a later time; closing a closed campaign answers it. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'managed-campaigns-close',
   {
     summary: 'Close a campaign (owner)',
@@ -15,8 +14,7 @@ export const handler = apiHandler(
     params: merchantCampaignParams,
     notFound: CAMPAIGN_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
-      closeMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body?.campaign?.closes_at, context, storeResponse),
-    ),
+  campaignView,
+  (request, { actor, context, storeResponse }) =>
+    closeMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body?.campaign?.closes_at, context, storeResponse),
 );

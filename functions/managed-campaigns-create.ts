@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { campaignView, createMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignCreateBody, merchantCampaignsParams } from '#shared/schemas/campaigns.ts';
 
 /** POST /v15/merchants/:merchant_id/campaigns (owner): a campaign of any kind but legacy, through the loyalty engine's own creation. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'managed-campaigns-create',
   {
     summary: 'Create a campaign (owner)',
@@ -14,8 +13,6 @@ export const handler = apiHandler(
     bodyObject: 'campaign',
     params: merchantCampaignsParams,
   },
-  (request) =>
-    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
-      createMerchantCampaign(actor.merchantId, request.body.campaign, context, storeResponse),
-    ),
+  campaignView,
+  (request, { actor, context, storeResponse }) => createMerchantCampaign(actor.merchantId, request.body.campaign, context, storeResponse),
 );

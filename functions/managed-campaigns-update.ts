@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { CAMPAIGN_NOT_FOUND, campaignView, updateMerchantCampaign } from '#shared/domain/campaigns/management.ts';
 import { campaignUpdateBody, merchantCampaignParams } from '#shared/schemas/campaigns.ts';
 
 /** PUT /v15/merchants/:merchant_id/campaigns/:campaign_id (owner): how the campaign reads, and a later end; its economics stay. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'managed-campaigns-update',
   {
     summary: 'Edit a campaign (owner)',
@@ -15,8 +14,7 @@ export const handler = apiHandler(
     params: merchantCampaignParams,
     notFound: CAMPAIGN_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, campaignView, ({ actor, context, storeResponse }) =>
-      updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, context, storeResponse),
-    ),
+  campaignView,
+  (request, { actor, context, storeResponse }) =>
+    updateMerchantCampaign(actor.merchantId, request.params.campaign_id, request.body.campaign, context, storeResponse),
 );

@@ -1,11 +1,10 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { LOCATION_NOT_FOUND } from '#shared/domain/merchants/location-settings.ts';
 import { discardMenuDraft, menuDraftVersionBody, menuDraftView } from '#shared/domain/order-ahead/menu-drafts.ts';
 import { merchantLocationParams } from '#shared/schemas/location-settings.ts';
 
 /** POST /v15/merchants/:merchant_id/locations/:location_id/menu_draft/discard (owner, manager): the draft is thrown away. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'menu-drafts-discard',
   {
     summary: 'Discard the menu draft; the published menu stays as it is (owner, manager)',
@@ -16,8 +15,6 @@ export const handler = apiHandler(
     params: merchantLocationParams,
     notFound: LOCATION_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, menuDraftView, ({ actor, context, storeResponse }) =>
-      discardMenuDraft({ actor, context, locationId: request.params.location_id, ...request.body.menu_draft, storeResponse }),
-    ),
+  menuDraftView,
+  (request, staff) => discardMenuDraft({ ...staff, locationId: request.params.location_id, ...request.body.menu_draft }),
 );

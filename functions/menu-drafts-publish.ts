@@ -1,11 +1,10 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { LOCATION_NOT_FOUND } from '#shared/domain/merchants/location-settings.ts';
 import { menuDraftVersionBody, menuDraftView, publishMenuDraft } from '#shared/domain/order-ahead/menu-drafts.ts';
 import { merchantLocationParams } from '#shared/schemas/location-settings.ts';
 
 /** POST /v15/merchants/:merchant_id/locations/:location_id/menu_draft/publish (owner, manager): the draft becomes the menu apps read. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'menu-drafts-publish',
   {
     summary: 'Publish the menu draft: apps read it from now on, under the same menu id (owner, manager)',
@@ -16,8 +15,6 @@ export const handler = apiHandler(
     params: merchantLocationParams,
     notFound: LOCATION_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, menuDraftView, ({ actor, context, storeResponse }) =>
-      publishMenuDraft({ actor, context, locationId: request.params.location_id, ...request.body.menu_draft, storeResponse }),
-    ),
+  menuDraftView,
+  (request, staff) => publishMenuDraft({ ...staff, locationId: request.params.location_id, ...request.body.menu_draft }),
 );

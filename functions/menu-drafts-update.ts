@@ -1,11 +1,10 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { LOCATION_NOT_FOUND } from '#shared/domain/merchants/location-settings.ts';
 import { menuDraftSaveBody, menuDraftView, saveMenuDraft } from '#shared/domain/order-ahead/menu-drafts.ts';
 import { merchantLocationParams } from '#shared/schemas/location-settings.ts';
 
 /** PUT /v15/merchants/:merchant_id/locations/:location_id/menu_draft (owner, manager): replaces the draft whole. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'menu-drafts-update',
   {
     summary: "Replace a location's order-ahead menu draft whole (owner, manager)",
@@ -16,8 +15,6 @@ export const handler = apiHandler(
     params: merchantLocationParams,
     notFound: LOCATION_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, menuDraftView, ({ actor, context, storeResponse }) =>
-      saveMenuDraft({ actor, context, locationId: request.params.location_id, ...request.body.menu_draft, storeResponse }),
-    ),
+  menuDraftView,
+  (request, staff) => saveMenuDraft({ ...staff, locationId: request.params.location_id, ...request.body.menu_draft }),
 );

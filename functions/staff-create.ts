@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { inviteStaff, staffView } from '#shared/domain/staff/members.ts';
 import { merchantStaffParams, staffInviteBody } from '#shared/schemas/staff.ts';
 
 /** POST /v15/merchants/:merchant_id/staff (owner): invites a staff member, who sets their password through the mailed link. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'staff-create',
   {
     summary: 'Invite a staff member (owner)',
@@ -14,8 +13,7 @@ export const handler = apiHandler(
     bodyObject: 'staff',
     params: merchantStaffParams,
   },
-  (request) =>
-    staffCommit(request, staffView, ({ actor, context, storeResponse }) =>
-      inviteStaff({ merchantId: actor.merchantId, actor, origin: context.origin, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
-    ),
+  staffView,
+  (request, { actor, context, storeResponse }) =>
+    inviteStaff({ merchantId: actor.merchantId, actor, origin: context.origin, invite: request.body.staff, baseUrl: request.baseUrl, storeResponse }),
 );

@@ -1,10 +1,9 @@
-import { apiHandler } from '#shared/http/handler.ts';
-import { staffCommit } from '#shared/http/management.ts';
+import { staffWriteHandler } from '#shared/http/management.ts';
 import { STAFF_NOT_FOUND, changeStaffMember, staffView } from '#shared/domain/staff/members.ts';
 import { staffMemberParams, staffUpdateBody } from '#shared/schemas/staff.ts';
 
 /** PUT /v15/merchants/:merchant_id/staff/:staff_id (owner): a new role or name; a role change revokes their tokens at once. */
-export const handler = apiHandler(
+export const handler = staffWriteHandler(
   'staff-update',
   {
     summary: "Change a staff member's role or name (owner)",
@@ -15,8 +14,6 @@ export const handler = apiHandler(
     params: staffMemberParams,
     notFound: STAFF_NOT_FOUND,
   },
-  (request) =>
-    staffCommit(request, staffView, ({ actor, context, storeResponse }) =>
-      changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse, context.origin),
-    ),
+  staffView,
+  (request, { actor, context, storeResponse }) => changeStaffMember(actor, request.params.staff_id, request.body.staff, storeResponse, context.origin),
 );

@@ -1,6 +1,6 @@
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
-import { rollSecret, serializeEndpoint } from '#shared/domain/events/endpoints.ts';
+import { endpointWithNewSecret, rollSecret } from '#shared/domain/events/endpoints.ts';
 import { webhookEndpointParams } from '#shared/schemas/events.ts';
 
 /** POST /v15/webhook_endpoints/:id/secrets: rolls the signing secret; the old one keeps signing for 24 hours. */
@@ -13,8 +13,5 @@ export const handler = apiHandler(
     description:
       'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
   },
-  async (request) => {
-    const { endpoint, secret } = await rollSecret(audienceOf(request.credentials), request.params.id);
-    return ok(serializeEndpoint(endpoint, secret));
-  },
+  async (request) => ok(endpointWithNewSecret(await rollSecret(audienceOf(request.credentials), request.params.id))),
 );

@@ -46,7 +46,8 @@ export interface ApiSpec extends Omit<HandlerSpec<z.ZodMiniType, z.ZodMiniType, 
   route: Route;
 }
 
-type Output<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
+/** What a request input's schema gives the handler once parsed (`undefined` where the route has none). */
+export type Output<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
 /**
  * Builds the Lambda handler of one route: request id and structured log line, size limit,

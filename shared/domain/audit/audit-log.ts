@@ -14,7 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import type { TransactItem } from '#shared/db/transactions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import type { Credentials } from '#shared/auth/tokens.ts';
-import type { StaffRole } from '#shared/auth/roles.ts';
+import type { StaffActor, StaffRole } from '#shared/auth/roles.ts';
 import type { AuditAction, AuditLogFilters } from '#shared/schemas/audit.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { csvLine } from './csv.ts';
@@ -33,6 +33,16 @@ export interface AuditOrigin {
 export interface AuditContext {
   actor: AuditActor;
   origin: AuditOrigin;
+}
+
+/**
+ * What a management write (shared/http/management.ts) hands its domain change: the staff member who writes, the
+ * request's audit context, and the Put of the route's stored answer, to commit in the change's own transaction.
+ */
+export interface StaffWrite<T> {
+  actor: StaffActor;
+  context: AuditContext;
+  storeResponse: (result: T) => TransactItem | undefined;
 }
 
 /**

@@ -10,10 +10,9 @@
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import type { TransactItem } from '#shared/db/transactions.ts';
 import { errorDetail, notFound } from '#shared/errors.ts';
 import type { StaffActor } from '#shared/auth/roles.ts';
-import type { AuditContext } from '#shared/domain/audit/audit-log.ts';
+import type { StaffWrite } from '#shared/domain/audit/audit-log.ts';
 import { loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 import { currentProgress, loadUserLoyalty, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
@@ -153,13 +152,7 @@ async function requireCustomer(merchantId: number, userId: number): Promise<void
  * the same bounds, daily budget, balanced ledger entry and audit entry; the staff member's own owner or manager
  * token approves it (recorded as `approved_by_staff_id`); its Idempotency-Key answer is stored in its transaction.
  */
-export async function grantCustomerCredit(input: {
-  actor: StaffActor;
-  context: AuditContext;
-  userId: number;
-  grant: CustomerCreditGrant;
-  storeResponse: (record: CreditGrantRecord) => TransactItem | undefined;
-}): Promise<CreditGrantRecord> {
+export async function grantCustomerCredit(input: StaffWrite<CreditGrantRecord> & { userId: number; grant: CustomerCreditGrant }): Promise<CreditGrantRecord> {
   await requireCustomer(input.actor.merchantId, input.userId);
   return grantMerchantFundedCredit({
     merchantId: input.actor.merchantId,
@@ -183,13 +176,7 @@ export interface CustomerUnlockResult {
  * (unlockCampaign: its event, its rules on expiry), with the audit entry and the stored answer in its transaction.
  * Unlocking again replaces the unlocking (the natural key is the campaign and the customer).
  */
-export async function unlockForCustomer(input: {
-  actor: StaffActor;
-  context: AuditContext;
-  userId: number;
-  unlock: CustomerUnlock;
-  storeResponse: (result: CustomerUnlockResult) => TransactItem | undefined;
-}): Promise<CustomerUnlockResult> {
+export async function unlockForCustomer(input: StaffWrite<CustomerUnlockResult> & { userId: number; unlock: CustomerUnlock }): Promise<CustomerUnlockResult> {
   await requireCustomer(input.actor.merchantId, input.userId);
   const at = new Date();
   const outcome = await unlockCampaign(

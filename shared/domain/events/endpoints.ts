@@ -201,6 +201,11 @@ export function signingSecrets(endpoint: WebhookEndpointItem, nowSeconds: number
   return endpoint.secrets.filter((held) => held.expires_at === null || held.expires_at > nowSeconds).map((held) => held.secret);
 }
 
+/** The answer of a create or a roll: the endpoint with its new secret, shown this once. */
+export function endpointWithNewSecret({ endpoint, secret }: { endpoint: WebhookEndpointItem; secret: string }) {
+  return serializeEndpoint(endpoint, secret);
+}
+
 /** The endpoint as the API shows it (never a secret; the create and roll answers add the new one). */
 export function serializeEndpoint(endpoint: ListedEndpoint, secret?: string) {
   return {

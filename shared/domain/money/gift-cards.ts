@@ -11,6 +11,7 @@ import { LabelledItems, transactWrite, type TransactItem } from '#shared/db/tran
 import { backoff, CONTENTION_BACKOFF, isTransientDbError } from '#shared/db/transient.ts';
 import { conflict, unprocessable } from '#shared/errors.ts';
 import { readItems } from '#shared/db/reads.ts';
+import type { FirstAnswer } from '#shared/domain/money/idempotency.ts';
 import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { userIdForPaymentToken } from '#shared/domain/cards/payment-tokens.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
@@ -38,12 +39,10 @@ export const GiftCardAddition = defineEntity<{
 }>()({ entity: 'GiftCardAddition', key: keys.giftCardAddition });
 
 /** An addition's external_identifier at its merchant: at most one addition each, and the first one's answer. */
-export const GiftCardExternalIdentifier = defineEntity<{
-  addition_uuid: string;
-  /** JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical. */
-  response_json: string;
-  created_at: string;
-}>()({ entity: 'GiftCardExternalIdentifier', key: keys.giftCardExternalIdentifier });
+export const GiftCardExternalIdentifier = defineEntity<{ addition_uuid: string } & FirstAnswer>()({
+  entity: 'GiftCardExternalIdentifier',
+  key: keys.giftCardExternalIdentifier,
+});
 
 export interface GiftCardAdditionResponse {
   gift_card_value_addition: {

@@ -58,6 +58,16 @@ export const IdempotencyKey = defineEntity<{
 }>()({ entity: 'IdempotencyKey', key: (scope: string, key: string) => keys.idempotencyKey(scope, createHash('sha256').update(key).digest('hex')) });
 
 /**
+ * The first answer to a natural key (an external identifier, an addition reversed, an identifier_from_merchant),
+ * which a repeat answers again: JSON text, because a DynamoDB map does not keep key order and a replay must be
+ * byte-identical.
+ */
+export interface FirstAnswer {
+  response_json: string;
+  created_at: string;
+}
+
+/**
  * One round of a keyed money operation's transaction: `batch`, and the Idempotency-Key's COMPLETED record when the
  * request carries a key (`stored`, labelled `idempotency`), committed together. Done when it committed, or when it
  * failed on the operation's own new record (`own`): this very transaction, re-sent after its answer was lost, had

@@ -23,7 +23,7 @@ import { newUuid } from '#shared/db/ids.ts';
 import { equals } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { Balance } from '#shared/domain/money/accounts.ts';
-import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
+import { commitKeyedRound, type FirstAnswer } from '#shared/domain/money/idempotency.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
 import { LabelledItems, type TransactItem } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
@@ -48,7 +48,7 @@ const DetachedRefund = defineEntity<
 });
 
 /** A merchant's identifier_from_merchant taken by a detached refund (`keys.detachedRefundIdentifier`): a repeat answers `response_json`. */
-const DetachedRefundIdentifier = defineEntity<{ refund_uuid: string; response_json: string; created_at: string }>()({
+const DetachedRefundIdentifier = defineEntity<{ refund_uuid: string } & FirstAnswer>()({
   entity: 'DetachedRefundIdentifier',
   key: keys.detachedRefundIdentifier,
 });

@@ -19,7 +19,7 @@ import { LabelledItems } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { GiftCardAddition } from '#shared/domain/money/gift-cards.ts';
-import { commitKeyedRound } from '#shared/domain/money/idempotency.ts';
+import { commitKeyedRound, type FirstAnswer } from '#shared/domain/money/idempotency.ts';
 import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
@@ -50,12 +50,10 @@ export const GiftCardRemoval = defineEntity<{
 }>()({ entity: 'GiftCardRemoval', key: keys.giftCardRemoval });
 
 /** An addition's reversal: at most one per addition, and the first one's answer. */
-export const GiftCardAdditionReversal = defineEntity<{
-  removal_uuid: string;
-  /** JSON text: a DynamoDB map does not keep key order, and a replay must be byte-identical. */
-  response_json: string;
-  created_at: string;
-}>()({ entity: 'GiftCardAdditionReversal', key: keys.giftCardAdditionReversal });
+export const GiftCardAdditionReversal = defineEntity<{ removal_uuid: string } & FirstAnswer>()({
+  entity: 'GiftCardAdditionReversal',
+  key: keys.giftCardAdditionReversal,
+});
 
 const NOT_POSITIVE = () => unprocessable('gift_cards/value_adder', 'base', 'You must remove a positive value.');
 const MORE_THAN_BALANCE = (balance: number) =>
