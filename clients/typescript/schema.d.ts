@@ -3871,6 +3871,8 @@ export interface components {
                         credit_added_amount: number;
                         /** @description Merchant-funded credit (rewards) applied to orders */
                         credit_spent_amount: number;
+                        /** @description Merchant-funded credit taken back: earned by an order since refunded, a detached refund's that a refund no longer covers, or expired */
+                        credit_removed_amount: number;
                         /** @description Customers whose first order at the merchant this was */
                         loyalty_members_count: number;
                         /** @description A count */
@@ -3905,6 +3907,8 @@ export interface components {
                         credit_added_amount: number;
                         /** @description Merchant-funded credit (rewards) applied to orders */
                         credit_spent_amount: number;
+                        /** @description Merchant-funded credit taken back: earned by an order since refunded, a detached refund's that a refund no longer covers, or expired */
+                        credit_removed_amount: number;
                         /** @description Customers whose first order at the merchant this was */
                         loyalty_members_count: number;
                         /** @description A count */

@@ -1,17 +1,19 @@
 /**
  * Reports kept by the event stream and the CSV exports (issue 38; docs/merchant-api.md, "Reports and exports"):
- * after real money operations through HTTP, once the stream has counted them, the report's figures are the ledger's
- * own sums (read as the audit reads the ledger), and handing the whole stream to the stream function again, twice,
- * changes nothing. Each route for each role; the CSV exports parse back, formula cells defused.
+ * after real money operations through HTTP (the POS's and the app's, and the management API's refund, detached
+ * refund, credit grants and the expiry a customer's read writes), once the stream has counted them, the report's
+ * figures are the ledger's own sums (read as the audit reads the ledger), and handing the whole stream to the stream
+ * function again, twice, changes nothing. Each route for each role; the CSV exports parse back, formula cells defused.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { staffToken } from '../support/staff.ts';
+import { roleTokens, staffToken } from '../support/staff.ts';
 import { useTestApi } from '../support/api.ts';
 import { merchantFixture } from '../support/fixtures.ts';
-import { grantCredit } from '../support/credit-grants.ts';
-import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { clientPayload } from '../support/client-payloads.ts';
+import { grantCredit, passGrantExpiry } from '../support/credit-grants.ts';
+import { loadGiftCard, orderWorld, placeOrder, worldBalances, type OrderWorld } from '../support/money.ts';
 import { startEventPipeline, tableStreamRecords } from '../support/webhooks.ts';
 import { streamHandler } from '../../functions/events-stream.ts';
 import { table } from '#shared/db/client.ts';
@@ -124,11 +126,51 @@ function parseCsv(text: string): string[][] {
 
 const CASHIER = '=HYPERLINK("https://evil.example","click"), now';
 
+const detachedRequest = clientPayload('csharp_v15_detached_refunds__create.json').request_body.detached_refund;
+
+/** The management API's money operations of the day (owner and manager tokens of the merchant), and what they moved. */
+async function managementMoney(world: OrderWorld, merchantId: number) {
+  const roles = await roleTokens(world.app.app_id, merchantId);
+  const base = `/v15/merchants/${merchantId}`;
+  const once = () => ({ 'Idempotency-Key': randomUUID() });
+  const managed = await placeOrder(api, world, { spend_amount: 2000, tip_amount: 150 });
+  expect(managed.status, managed.text).toBe(200);
+  // Detached credit for everything the card was charged here: the refund below must take part of it back.
+  const detachedAmount = (await worldBalances(world)).card;
+  const detached = await api.call('POST', `${base}/detached_refunds`, {
+    token: roles.owner,
+    headers: once(),
+    body: {
+      detached_refund: {
+        ...detachedRequest,
+        credit_amount: detachedAmount,
+        location_id: world.location.location_id,
+        payment_token_data: world.user.user.payment_token_data,
+        manager_confirmation: null,
+        identifier_from_merchant: null,
+      },
+    },
+  });
+  expect(detached.status, detached.text).toBe(200);
+  const refund = await api.call('POST', `${base}/orders/${managed.body.order.uuid}/refund`, { token: roles.manager, headers: once() });
+  expect(refund.status, refund.text).toBe(200);
+  const grant = (token: string, body: Record<string, unknown>) =>
+    api.call('POST', `${base}/customers/${world.user.user.user_id}/credit_grants`, { token, headers: once(), body: { credit_grant: body } });
+  expect((await grant(roles.manager, { value_amount: 250 })).status).toBe(200);
+  // The shortest grant's time passes; the customer's read (any role) expires it before showing the balance.
+  expect((await grant(roles.owner, { value_amount: 120, duration_in_seconds: 60 })).status).toBe(200);
+  await passGrantExpiry(world, 1);
+  const shown = await api.call('GET', `${base}/customers/${world.user.user.user_id}`, { token: roles.staff });
+  expect(shown.status, shown.text).toBe(200);
+  return { managedOrder: managed.body.order, detachedAmount, granted: 250 + 120, expired: 120 };
+}
+
 describe('reports kept by the event stream', () => {
   let world: OrderWorld;
   let merchantId: number;
   let owner: string;
   let orderUuid: string;
+  let management: Awaited<ReturnType<typeof managementMoney>>;
 
   beforeAll(async () => {
     world = await orderWorld({ credit: 300 });
@@ -150,6 +192,7 @@ describe('reports kept by the event stream', () => {
     const refund = await api.call('POST', `/v15/orders/${refunded.body.order.uuid}/refund`, { token: world.merchant.token });
     expect(refund.status).toBe(200);
     expect((await grantCredit(api, world, { value_amount: 500 })).status).toBe(204);
+    management = await managementMoney(world, merchantId);
     await streamCounted(merchantId);
   }, 60_000);
 
@@ -183,18 +226,33 @@ describe('reports kept by the event stream', () => {
     const sums = ledger.byDay.get(today()) ?? {};
     expect(all.card_charged_amount).toBe(sums['card:card_charge']);
     expect(all.refunds_amount).toBe(-(sums['card:card_refund'] ?? 0) + (sums['giftcard:gift_card_restored'] ?? 0));
-    expect(all.refunds_amount).toBeGreaterThan(0);
+    // The POS's refund gave back 1200 - 300 credit + 100 tip; the management API's its order's 2000 + 150 tip.
+    expect(all.refunds_amount).toBe(1000 + 2150);
     expect(all.gift_card_value_added_amount).toBe(1000);
     expect(all.gift_card_value_spent_amount).toBe(-sums['giftcard:gift_card_redeemed']!);
-    expect(all.credit_added_amount).toBe((sums['credit:credit_earned'] ?? 0) + 500);
+    // Granted at the POS (500) and through the management API, and the management API's detached refund.
+    expect(all.credit_added_amount).toBe((sums['credit:credit_earned'] ?? 0) + 500 + management.granted + management.detachedAmount);
     expect(all.credit_spent_amount).toBe(300);
+    // Taken back: the detached credit the management refund's order no longer covers, and the grant that expired.
+    expect(sums['credit:credit_expired']).toBe(-management.expired);
+    // The detached credit covered every charge, so the refund takes back all its order's charge from it.
+    const managedCardRefund = ledger.entries.find((entry) => entry.entry_id === `order:${management.managedOrder.uuid}:card_refund`);
+    expect(managedCardRefund?.amount).toBeLessThan(0);
+    expect(sums['credit:detached_refund_reversed']).toBe(managedCardRefund?.amount);
+    expect(all.credit_removed_amount).toBe(
+      -((sums['credit:credit_reversed'] ?? 0) + sums['credit:detached_refund_reversed']! + sums['credit:credit_expired']!),
+    );
     expect(all.loyalty_members_count).toBe(1);
     // The order-linked movements are at the order's location; the grant has none.
     const atLocation = last.locations.find((row: { location_id: number | null }) => row.location_id === world.location.location_id);
     const noLocation = last.locations.find((row: { location_id: number | null }) => row.location_id === null);
     expect(atLocation.orders_count).toBe(orders.length);
     expect(atLocation.gift_card_value_added_amount).toBe(1000);
-    expect(noLocation.ledger['credit:credit_granted']).toBe(500);
+    expect(noLocation.ledger['credit:credit_granted']).toBe(500 + management.granted);
+    expect(noLocation.ledger['credit:detached_refund']).toBe(management.detachedAmount);
+    expect(noLocation.credit_removed_amount).toBe(management.expired);
+    expect(atLocation.refunds_amount).toBe(all.refunds_amount);
+    expect(atLocation.credit_removed_amount).toBe(-sums['credit:detached_refund_reversed']! - (sums['credit:credit_reversed'] ?? 0));
 
     // A replay hands every record of the stream to the stream function again: the markers count nothing twice.
     const records = await tableStreamRecords(api);
@@ -230,6 +288,11 @@ describe('reports kept by the event stream', () => {
     expect(entries.map((cells) => `${cells[1]}|${cells[2]}|${cells[4]}`).sort()).toEqual(
       expected.map((item) => `${item.account}|${item.entry_id}|${item.amount}`).sort(),
     );
+    // The management API's movements are among them: its refund's (on the card, the credit and the detached tally),
+    // its detached refund's (credit and tally), its grants' (and the POS's) and the expiry.
+    const tally = (rows: string[][]) => rows.reduce<Record<string, number>>((counts, cells) => ({ ...counts, [cells[3]!]: (counts[cells[3]!] ?? 0) + 1 }), {});
+    expect(tally(entries.filter((cells) => cells[7]!.includes(management.managedOrder.uuid)))).toMatchObject({ card_refund: 1, detached_refund_reversed: 2 });
+    expect(tally(entries)).toMatchObject({ detached_refund: 2, credit_granted: 3, credit_expired: 1 });
     // A negative amount stays a number (no formula prefix on numbers).
     expect(entries.some((cells) => cells[4]!.startsWith('-'))).toBe(true);
   });

@@ -36,6 +36,12 @@ const LEDGER_FIGURES: Record<string, readonly (readonly [string, 1 | -1])[]> = {
     ['credit:detached_refund', 1],
   ],
   credit_spent_amount: [['credit:credit_applied', -1]],
+  // Credit taken back: what a refunded order earned, detached credit its refunded charge no longer covers, expired grants.
+  credit_removed_amount: [
+    ['credit:credit_reversed', -1],
+    ['credit:detached_refund_reversed', -1],
+    ['credit:credit_expired', -1],
+  ],
 };
 
 const COUNTED_FIGURES = ['orders_count', 'sales_amount', 'tips_amount', 'loyalty_members_count', 'rewards_earned_count', 'rewards_earned_amount'] as const;

@@ -16,6 +16,9 @@ const reportFigures = {
   gift_card_value_removed_amount: cents.check(z.describe('Gift card value removed at a POS, or an unclaimed gift returned to its buyer')),
   credit_added_amount: cents.check(z.describe('Merchant-funded credit earned (rewards), granted, or given by detached refunds')),
   credit_spent_amount: cents.check(z.describe('Merchant-funded credit (rewards) applied to orders')),
+  credit_removed_amount: cents.check(
+    z.describe("Merchant-funded credit taken back: earned by an order since refunded, a detached refund's that a refund no longer covers, or expired"),
+  ),
   loyalty_members_count: count.check(z.describe('Customers whose first order at the merchant this was')),
   rewards_earned_count: count,
   rewards_earned_amount: cents,
