@@ -34,6 +34,7 @@ import { FULFILLMENT_TYPES, type FulfillmentType } from '#shared/schemas/locatio
 import {
   CommandError,
   UsageError,
+  withPlainErrors,
   integerListOption,
   integerOption,
   optionsOf,
@@ -95,19 +96,16 @@ const createMerchantCommand: AdminCommand = {
   options: optionsOf(['name', 'username', 'password', 'manager-confirmation', 'description-html']),
   async run(values) {
     const username = stringOption(values, 'username', true);
-    try {
-      const merchant = await createMerchant({
+    const merchant = await withPlainErrors(UsernameTakenError, () =>
+      createMerchant({
         name: stringOption(values, 'name', true),
         username,
         password: stringOption(values, 'password', true),
         managerConfirmation: stringOption(values, 'manager-confirmation') ?? null,
         descriptionHtml: stringOption(values, 'description-html'),
-      });
-      return { merchant };
-    } catch (error) {
-      if (error instanceof UsernameTakenError) throw new CommandError(error.message);
-      throw error;
-    }
+      }),
+    );
+    return { merchant };
   },
 };
 
@@ -158,14 +156,13 @@ const createLocationCommand: AdminCommand = {
       categories: integerListOption(values, 'categories') ?? [],
       shown: values.hidden !== true,
     };
-    try {
-      // Logged as the operators' (the merchant's audit log shows who made each of its locations).
-      const alongside = (location: LocationItem) => locationCreatedItems(OPERATOR_AUDIT, location);
-      return { location: await createLocation({ ...input, hours: parseHoursSpec(stringOption(values, 'hours') ?? '') }, { alongside }) };
-    } catch (error) {
-      if (error instanceof LocationInputError) throw new CommandError(error.message);
-      throw error;
-    }
+    // Logged as the operators' (the merchant's audit log shows who made each of its locations).
+    const alongside = (location: LocationItem) => locationCreatedItems(OPERATOR_AUDIT, location);
+    return {
+      location: await withPlainErrors(LocationInputError, () =>
+        createLocation({ ...input, hours: parseHoursSpec(stringOption(values, 'hours') ?? '') }, { alongside }),
+      ),
+    };
   },
 };
 

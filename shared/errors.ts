@@ -54,6 +54,11 @@ export function notFound(detail?: ErrorDetail): ApiError {
   return new ApiError(404, detail ? [detail] : null);
 }
 
+/** 404 of the management API: the staff member's merchant has no `noun` with the path's id (another merchant's one answers the same). */
+export function merchantHasNo(object: string, noun: string): ApiError {
+  return notFound(errorDetail(object, 'id', `This merchant has no ${noun} with this id.`, 'not_found'));
+}
+
 /** 410: the operation existed once and never will again (its answer says what to do instead). */
 export function gone(object: string, property: string, message: string, code: string): ApiError {
   return new ApiError(410, [errorDetail(object, property, message, code)]);

@@ -199,16 +199,9 @@ export class Monitoring extends Construct {
     this.dashboard.addWidgets(...moneyWidgets());
     this.dashboard.addWidgets(...this.workflowWidgets(stateMachine));
     if (props.completionStateMachine) {
-      const completions = METRIC_DIMENSIONS[BUSINESS_METRICS.orderAheadCompletions];
       this.dashboard.addWidgets(
         workflowRunsWidget('Order-ahead completion workflow', props.completionStateMachine),
-        new GraphWidget({
-          title: 'Order-ahead completions by outcome',
-          left: completions.values.map((outcome) =>
-            businessMetric(BUSINESS_METRICS.orderAheadCompletions, { [completions.name]: outcome }).with({ label: outcome }),
-          ),
-          width: 8,
-        }),
+        dimensionWidget('Order-ahead completions by outcome', BUSINESS_METRICS.orderAheadCompletions),
       );
     }
     this.dashboard.addWidgets(...tableWidgets(table));
@@ -238,24 +231,22 @@ export class Monitoring extends Construct {
   }
 
   private workflowWidgets(stateMachine: IStateMachine): IWidget[] {
-    const validations = METRIC_DIMENSIONS[BUSINESS_METRICS.orderAheadValidations];
-    const lockouts = METRIC_DIMENSIONS[BUSINESS_METRICS.loginLockouts];
     return [
       workflowRunsWidget('Order-ahead validation workflow', stateMachine),
-      new GraphWidget({
-        title: 'Order-ahead validations by outcome',
-        left: validations.values.map((outcome) =>
-          businessMetric(BUSINESS_METRICS.orderAheadValidations, { [validations.name]: outcome }).with({ label: outcome }),
-        ),
-        width: 8,
-      }),
-      new GraphWidget({
-        title: 'Login lockouts',
-        left: lockouts.values.map((account) => businessMetric(BUSINESS_METRICS.loginLockouts, { [lockouts.name]: account }).with({ label: account })),
-        width: 8,
-      }),
+      dimensionWidget('Order-ahead validations by outcome', BUSINESS_METRICS.orderAheadValidations),
+      dimensionWidget('Login lockouts', BUSINESS_METRICS.loginLockouts),
     ];
   }
+}
+
+/** A business metric with a second dimension (METRIC_DIMENSIONS): one line per value of it. */
+function dimensionWidget(title: string, name: keyof typeof METRIC_DIMENSIONS): GraphWidget {
+  const dimension = METRIC_DIMENSIONS[name];
+  return new GraphWidget({
+    title,
+    left: dimension.values.map((value: string) => businessMetric(name, { [dimension.name]: value }).with({ label: value })),
+    width: 8,
+  });
 }
 
 function moneyWidgets(): IWidget[] {

@@ -6,7 +6,7 @@
  *   before it existed.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, withPlainErrors, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { InterstitialInputError, setInterstitial } from '#shared/domain/app-surface/interstitials.ts';
 import { listTickets } from '#shared/domain/app-surface/tickets.ts';
@@ -38,8 +38,8 @@ export const setInterstitialCommand: AdminCommand = {
     const type = stringOption(values, 'type', true);
     if (!(INTERSTITIAL_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${INTERSTITIAL_TYPES.join(', ')}`);
     if (!(await getMerchant(merchantId))) throw new CommandError(`merchant ${merchantId} does not exist`);
-    try {
-      const interstitial = await setInterstitial({
+    const interstitial = await withPlainErrors(InterstitialInputError, () =>
+      setInterstitial({
         merchantId,
         type: type as InterstitialType,
         title: stringOption(values, 'title', true),
@@ -50,12 +50,9 @@ export const setInterstitialCommand: AdminCommand = {
         url: stringOption(values, 'url'),
         buttonText: stringOption(values, 'button-text'),
         share: shareOption(stringOption(values, 'share')),
-      });
-      return { interstitial };
-    } catch (error) {
-      if (error instanceof InterstitialInputError) throw new CommandError(error.message);
-      throw error;
-    }
+      }),
+    );
+    return { interstitial };
   },
 };
 

@@ -7,7 +7,7 @@
  *   POST /v15/loyalties/legacy/:campaign_id/claims.
  */
 import { readFileSync } from 'node:fs';
-import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, withPlainErrors, type AdminCommand } from './options.ts';
 import { getMerchant } from '#shared/domain/merchants/merchants.ts';
 import { CAMPAIGN_KINDS, CampaignInputError, createCampaign, type CampaignInput, type CampaignKind, type ItemRule } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
@@ -116,13 +116,12 @@ export const createCampaignCommand: AdminCommand = {
     if (values['requires-opt-in'] === true) input.requires_opt_in = true;
     set('app_id', integerOption(values, 'app-id'));
     set('progress_campaign_id', integerOption(values, 'progress-campaign-id'));
-    try {
-      // Logged as the operators' (the merchant's audit log shows who made each of its campaigns).
-      return { campaign: await createCampaign(input as CampaignInput, (campaign) => campaignCreatedItems(OPERATOR_AUDIT, campaign)) };
-    } catch (error) {
-      if (error instanceof CampaignInputError) throw new CommandError(error.message);
-      throw error;
-    }
+    // Logged as the operators' (the merchant's audit log shows who made each of its campaigns).
+    return {
+      campaign: await withPlainErrors(CampaignInputError, () =>
+        createCampaign(input as CampaignInput, (campaign) => campaignCreatedItems(OPERATOR_AUDIT, campaign)),
+      ),
+    };
   },
 };
 

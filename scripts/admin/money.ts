@@ -6,7 +6,7 @@
  * - set-credit-budget: a merchant's daily budget of credit given by hand (grants, detached refunds, adjustments).
  * - gifts-return-unclaimed: gives held gifts nobody claimed in time back to their buyers' cards (run daily).
  */
-import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
+import { CommandError, UsageError, integerOption, optionsOf, stringOption, withPlainErrors, type AdminCommand } from './options.ts';
 import { returnUnclaimedGifts, UNCLAIMED_GIFT_DAYS } from '#shared/domain/money/held-gifts.ts';
 import { auditLedger, migrateLedger } from '#shared/domain/money/ledger.ts';
 import { DEFAULT_CHARGE_LIMITS, MAX_CHARGE_LIMIT } from '#shared/domain/money/charge-limits.ts';
@@ -66,17 +66,14 @@ export const setChargeLimitsCommand: AdminCommand = {
       if (amount !== undefined && amount > MAX_CHARGE_LIMIT) throw new UsageError(`--${name} is at most ${MAX_CHARGE_LIMIT} cents`);
     }
     const target = appId !== undefined ? { appId } : { merchantId: merchantId! };
-    try {
-      const limits = await setChargeLimits(target, clear ? null : { per_order_amount: perOrder, monthly_amount: monthly });
-      return {
-        ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }),
-        charge_limits: limits,
-        defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null,
-      };
-    } catch (error) {
-      if (error instanceof ChargeLimitTargetMissing) throw new CommandError(error.message);
-      throw error;
-    }
+    const limits = await withPlainErrors(ChargeLimitTargetMissing, () =>
+      setChargeLimits(target, clear ? null : { per_order_amount: perOrder, monthly_amount: monthly }),
+    );
+    return {
+      ...(appId !== undefined ? { app_id: appId } : { merchant_id: merchantId }),
+      charge_limits: limits,
+      defaults: appId !== undefined ? DEFAULT_CHARGE_LIMITS : null,
+    };
   },
 };
 
@@ -100,13 +97,8 @@ export const setCreditBudgetCommand: AdminCommand = {
       if (!/^\d+$/.test(String(given)) || amount > MAX_DAILY_CREDIT_BUDGET)
         throw new UsageError(`--daily-amount is a whole number of cents from 0 to ${MAX_DAILY_CREDIT_BUDGET}`);
     }
-    try {
-      const budget = await setDailyCreditBudget(merchantId, amount);
-      return { merchant_id: merchantId, daily_credit_budget_amount: budget, default: clear };
-    } catch (error) {
-      if (error instanceof CreditBudgetMerchantMissing) throw new CommandError(error.message);
-      throw error;
-    }
+    const budget = await withPlainErrors(CreditBudgetMerchantMissing, () => setDailyCreditBudget(merchantId, amount));
+    return { merchant_id: merchantId, daily_credit_budget_amount: budget, default: clear };
   },
 };
 

@@ -31,6 +31,16 @@ export class CommandError extends Error {
   override readonly name = 'CommandError';
 }
 
+/** Runs `work`, a failure of the kind `plain` (the operator's input, refused by the domain) becoming a CommandError with its message. */
+export async function withPlainErrors<T>(plain: abstract new (...args: never[]) => Error, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof plain) throw new CommandError(error.message);
+    throw error;
+  }
+}
+
 export function stringOption(values: OptionValues, name: string): string | undefined;
 export function stringOption(values: OptionValues, name: string, required: true): string;
 export function stringOption(values: OptionValues, name: string, required = false): string | undefined {

@@ -64,26 +64,26 @@ export function isPreflight(method: string | undefined, headers: { origin?: stri
   return method === 'OPTIONS' && headers.origin !== undefined && headers['access-control-request-method'] !== undefined;
 }
 
-/** A preflight's answer headers, as API Gateway sends them: none of them for an origin not allowed. */
-export function preflightHeaders(settings: CorsSettings, origin: string | undefined): Record<string, string> {
+/**
+ * The CORS headers for a request's Origin: its Access-Control-Allow-Origin, `headers`, and `Vary: Origin` unless every
+ * origin is allowed (the answer then does not depend on it); none of them for an origin not allowed.
+ */
+function headersForOrigin(settings: CorsSettings, origin: string | undefined, headers: Record<string, string>): Record<string, string> {
   const allowed = allowedOrigin(settings, origin);
   if (allowed === undefined) return {};
-  return {
-    'Access-Control-Allow-Origin': allowed,
+  return { 'Access-Control-Allow-Origin': allowed, ...headers, ...(allowed === '*' ? {} : { Vary: 'Origin' }) };
+}
+
+/** A preflight's answer headers, as API Gateway sends them: none of them for an origin not allowed. */
+export function preflightHeaders(settings: CorsSettings, origin: string | undefined): Record<string, string> {
+  return headersForOrigin(settings, origin, {
     'Access-Control-Allow-Methods': settings.allowMethods.join(','),
     'Access-Control-Allow-Headers': settings.allowHeaders.join(','),
     'Access-Control-Max-Age': String(settings.maxAgeSeconds),
-    ...(allowed === '*' ? {} : { Vary: 'Origin' }),
-  };
+  });
 }
 
 /** The headers API Gateway adds to an answer to a cross-origin request from an allowed origin. */
 export function responseCorsHeaders(settings: CorsSettings, origin: string | undefined): Record<string, string> {
-  const allowed = allowedOrigin(settings, origin);
-  if (allowed === undefined) return {};
-  return {
-    'Access-Control-Allow-Origin': allowed,
-    'Access-Control-Expose-Headers': settings.exposeHeaders.join(','),
-    ...(allowed === '*' ? {} : { Vary: 'Origin' }),
-  };
+  return headersForOrigin(settings, origin, { 'Access-Control-Expose-Headers': settings.exposeHeaders.join(',') });
 }

@@ -16,7 +16,7 @@ import { LabelledItems, lostRace, transactWrite, type TransactItem } from '#shar
 import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
 import { Campaign, CampaignInputError, CampaignNotCreated, createCampaign, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { canonicalJson } from '#shared/domain/money/idempotency.ts';
-import { conflict, errorDetail, notFound, unprocessable, unprocessableAll } from '#shared/errors.ts';
+import { conflict, errorDetail, merchantHasNo, unprocessable, unprocessableAll } from '#shared/errors.ts';
 import type { AuditAction } from '#shared/schemas/audit.ts';
 import { EDITABLE_CAMPAIGN_FIELDS, FIXED_CAMPAIGN_FIELDS, type CampaignCreate, type CampaignUpdate } from '#shared/schemas/campaigns.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -24,7 +24,7 @@ import { isoSeconds } from '#shared/time.ts';
 /** Campaigns on one page of the list. */
 export const CAMPAIGN_PAGE_SIZE = 50;
 
-export const CAMPAIGN_NOT_FOUND = () => notFound(errorDetail('campaign', 'id', 'This merchant has no campaign with this id.', 'not_found'));
+export const CAMPAIGN_NOT_FOUND = () => merchantHasNo('campaign', 'campaign');
 const CAMPAIGN_CHANGED = () => conflict('The campaign changed while this change was made; send it again.', 1, 'campaign', 'campaign_changed');
 
 /** `scheduled` before it opens, `open` while it earns and can be claimed, `closed` from its `closes_at` on. */

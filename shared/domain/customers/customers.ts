@@ -20,6 +20,8 @@ import { availableCreditFrom, availableCreditKeys } from '#shared/domain/money/c
 import { grantMerchantFundedCredit, type CreditGrantRecord } from '#shared/domain/pos/credit-grants.ts';
 import { consumeOrRefuse, type WindowLimit } from '#shared/domain/rate-limits.ts';
 import type { CustomerCreditGrant, CustomerUnlock } from '#shared/schemas/customers.ts';
+import type { customerResponse, customerUnlockResponse } from '#shared/schemas/responses/customers.ts';
+import type * as z from '#shared/schemas/zod.ts';
 import { isoSeconds } from '#shared/time.ts';
 
 export const CUSTOMER_NOT_FOUND = () => notFound(errorDetail('customer', 'id', 'This merchant has no such customer.', 'not_found'));
@@ -34,32 +36,14 @@ export const CUSTOMER_LOOKUPS_PER_MERCHANT: WindowLimit = { name: 'customer-look
 /** The user id no one has (ids start at 1): an unknown email reads this user's (absent) items, as a known one reads its own. */
 const NOBODY = 0;
 
-/** One campaign of the merchant the customer has a standing in: progress toward its goal, an unlocking, a claim. */
-export interface CustomerCampaign {
-  campaign_id: number;
-  title: string;
-  kind: CampaignItem['kind'];
-  progress: number;
-  /** What the campaign's goal counts (cents, items or visits); null for a kind without one goal. */
-  goal: number | null;
-  unlocked_until: string | null;
-  unlocked: boolean;
-  claimed: boolean;
-}
+/** The customer as the lookup answers it; each campaign one of the merchant's the customer has a standing in (progress, an unlocking, a claim). */
+export type CustomerView = z.output<typeof customerResponse>['customer'];
+type CustomerCampaign = CustomerView['campaigns'][number];
 
-export interface CustomerView {
-  id: number;
-  merchant_id: number;
-  credit_amount: number;
-  gift_card_amount: number;
-  orders_count: number;
-  total_volume_amount: number;
-  savings_amount: number;
-  rewards_count: number;
-  rewards_value_remaining_amount: number;
-  campaigns: CustomerCampaign[];
-}
+/** What an unlocking answers: the campaign, the customer and until when (null: until the campaign ends). */
+export type CustomerUnlockResult = z.output<typeof customerUnlockResponse>['campaign_unlocking'];
 
+/** What the campaign's goal counts (cents, items or visits); null for a kind without one goal. */
 function goalOf(campaign: CampaignItem): number | null {
   return campaign.required_spend_amount ?? campaign.required_item_count ?? campaign.required_visit_count ?? null;
 }
@@ -161,14 +145,6 @@ export async function grantCustomerCredit(input: StaffWrite<CreditGrantRecord> &
     audit: input.context,
     storeResponse: input.storeResponse,
   });
-}
-
-/** What an unlocking answers: the campaign, the customer and until when (null: until the campaign ends). */
-export interface CustomerUnlockResult {
-  campaign_id: number;
-  user_id: number;
-  expires_at: string | null;
-  unlocked_at: string;
 }
 
 /**

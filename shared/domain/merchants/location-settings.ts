@@ -17,7 +17,7 @@ import {
   type LocationFieldsChange,
   type LocationItem,
 } from '#shared/domain/merchants/locations.ts';
-import { conflict, errorDetail, forbidden, notFound, unprocessable } from '#shared/errors.ts';
+import { conflict, forbidden, merchantHasNo, unprocessable } from '#shared/errors.ts';
 import {
   deliveryAreaProblem,
   LOCATION_SETTABLE_FIELDS,
@@ -29,7 +29,7 @@ import {
 /** Locations on one page of the management list. */
 export const LOCATION_SETTINGS_PAGE_SIZE = 50;
 
-export const LOCATION_NOT_FOUND = () => notFound(errorDetail('location', 'id', 'This merchant has no location with this id.', 'not_found'));
+export const LOCATION_NOT_FOUND = () => merchantHasNo('location', 'location');
 const LOCATION_CHANGED = () =>
   conflict('The location changed while this change was made; read it again and send the change again.', 1, 'location', 'location_changed');
 

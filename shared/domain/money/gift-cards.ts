@@ -53,6 +53,40 @@ export interface GiftCardAdditionResponse {
   };
 }
 
+/** A gift card's value at one merchant as a change of it reads it: its balance and version, and the gift card's event counter. */
+export interface GiftCardValue {
+  merchantId: number;
+  userId: number;
+  balance: number;
+  version: number;
+  eventCounter: Record<string, unknown> | null;
+}
+
+/** The balance and the gift card's event counter: one consistent BatchGetItem. */
+export async function readGiftCardValue(merchantId: number, userId: number): Promise<GiftCardValue> {
+  const [balanceItem, eventCounter] = await readItems(
+    [Balance.key(giftCardAccountKey(userId, merchantId)), eventCounterKey(giftCardResource(merchantId, userId))],
+    { consistent: true },
+  );
+  const stored = Balance.from(balanceItem);
+  return { merchantId, userId, balance: stored?.balance ?? 0, version: stored?.version ?? 0, eventCounter: eventCounter ?? null };
+}
+
+/** The event of a change of the gift card's value, to its merchant, numbered from the counter `card` read. */
+export function giftCardValueEvent(
+  type: 'gift_card.value_added' | 'gift_card.value_removed',
+  card: GiftCardValue,
+  data: Record<string, unknown>,
+): Promise<TransactItem[]> {
+  return recordEvent(
+    type,
+    giftCardResource(card.merchantId, card.userId),
+    merchantAudience(card.merchantId),
+    { ...data, loyalty_id: card.userId },
+    { counter: card.eventCounter },
+  );
+}
+
 function validateAmount(valueAmount: number): void {
   if (valueAmount <= 0) throw unprocessable('gift_cards/value_adder', 'base', 'You must load a positive amount.');
   if (valueAmount > MAX_GIFT_CARD_LOAD)
@@ -110,10 +144,7 @@ export async function addGiftCardValue(
   const uuid = newUuid();
   for (let attempt = 1; attempt <= RETRIES; attempt++) {
     const now = isoSeconds();
-    // The balance and the gift card's event counter: one consistent BatchGetItem.
-    const [balanceItem, eventCounter] = await readItems([Balance.key(account), eventCounterKey(giftCardResource(merchantId, userId))], { consistent: true });
-    const storedBalance = Balance.from(balanceItem);
-    const current = { balance: storedBalance?.balance ?? 0, version: storedBalance?.version ?? 0 };
+    const current = await readGiftCardValue(merchantId, userId);
     const response: GiftCardAdditionResponse = {
       gift_card_value_addition: {
         added_value_amount: addition.value_amount,
@@ -162,16 +193,7 @@ export async function addGiftCardValue(
         },
       ),
     );
-    batch.add(
-      'event',
-      ...(await recordEvent(
-        'gift_card.value_added',
-        giftCardResource(merchantId, userId),
-        merchantAudience(merchantId),
-        { ...response.gift_card_value_addition, loyalty_id: userId },
-        { counter: eventCounter ?? null },
-      )),
-    );
+    batch.add('event', ...(await giftCardValueEvent('gift_card.value_added', current, response.gift_card_value_addition)));
     const stored = storeResponse?.(response);
     if (stored) batch.add('idempotency', stored);
     const outcome = await transactWrite(() => batch.items, 1).catch(async (error: unknown) => {

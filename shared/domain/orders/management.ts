@@ -5,7 +5,7 @@
  * never a scan. Refunds go through the POS's own refund and detached refund (refunds.ts, detached-refunds.ts).
  */
 import { keys } from '#shared/db/keys.ts';
-import { errorDetail, notFound, unprocessable } from '#shared/errors.ts';
+import { merchantHasNo, unprocessable } from '#shared/errors.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { merchantOrderV15Columns, ORDER_NOT_FOUND } from './merchant-orders.ts';
 import { pageOfOrders, type OrdersIndexRead, type PagePosition, type PositionedOrder } from './order-pages.ts';
@@ -16,7 +16,7 @@ import { serializeMerchantOrder } from './views.ts';
 export const MANAGED_ORDERS_PAGE_SIZE = 50;
 
 /** The list of a location the merchant does not have (another merchant's: the same answer). */
-export const LOCATION_NOT_FOUND = () => notFound(errorDetail('location', 'id', 'This merchant has no location with this id.', 'not_found'));
+export const LOCATION_NOT_FOUND = () => merchantHasNo('location', 'location');
 
 /** The list's filters (shared/schemas/orders-management.ts). */
 export interface OrderFilters {

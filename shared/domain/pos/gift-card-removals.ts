@@ -18,10 +18,9 @@ import { readItems } from '#shared/db/reads.ts';
 import { LabelledItems } from '#shared/db/transactions.ts';
 import { backoff, CONTENTION_BACKOFF } from '#shared/db/transient.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
-import { GiftCardAddition } from '#shared/domain/money/gift-cards.ts';
+import { GiftCardAddition, giftCardValueEvent, readGiftCardValue } from '#shared/domain/money/gift-cards.ts';
 import { commitKeyedRound, type FirstAnswer } from '#shared/domain/money/idempotency.ts';
-import { Balance, balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
-import { eventCounterKey, giftCardResource, merchantAudience, recordEvent } from '#shared/domain/events/catalogue.ts';
+import { balanceChangeItems, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
 import type { GiftCardValueRemovalRequest } from '#shared/schemas/pos-money.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { auditEntry, type MerchantOperation } from '#shared/domain/audit/audit-log.ts';
@@ -101,12 +100,8 @@ export async function removeGiftCardValue(
   const removalUuid = newUuid();
   for (let round = 1; round <= ROUNDS; round++) {
     const now = isoSeconds();
-    // The balance and the gift card's event counter: one consistent BatchGetItem.
-    const [balanceRead, eventCounter] = await readItems([Balance.key(account(userId)), eventCounterKey(giftCardResource(merchantId, userId))], {
-      consistent: true,
-    });
-    const balanceItem = Balance.from(balanceRead);
-    const balance = Math.max(0, balanceItem?.balance ?? 0);
+    const card = await readGiftCardValue(merchantId, userId);
+    const balance = Math.max(0, card.balance);
     const wanted = addition ? addition.value_amount : removal.value_amount!;
     if (!additionUuid && wanted > balance) throw MORE_THAN_BALANCE(balance);
     const removed = Math.min(wanted, balance);
@@ -153,19 +148,10 @@ export async function removeGiftCardValue(
             reference: { removal_uuid: removalUuid, addition_uuid: additionUuid ?? null },
           },
         ],
-        { expectedVersion: balanceItem?.version ?? 0, now },
+        { expectedVersion: card.version, now },
       ),
     );
-    batch.add(
-      'event',
-      ...(await recordEvent(
-        'gift_card.value_removed',
-        giftCardResource(merchantId, userId),
-        merchantAudience(merchantId),
-        { ...response.gift_card_value_removal, loyalty_id: userId },
-        { counter: eventCounter ?? null },
-      )),
-    );
+    batch.add('event', ...(await giftCardValueEvent('gift_card.value_removed', card, response.gift_card_value_removal)));
     const commit = await commitKeyedRound(batch, 'removal', input.storeResponse?.(response), CONTENDED);
     if (commit.done) return response;
     if (additionUuid && commit.failed.has('reversal')) {

@@ -29,7 +29,7 @@ import {
   type StaffMemberItem,
 } from '#shared/domain/staff/entities.ts';
 import { inviteMailItem } from '#shared/domain/staff/invites.ts';
-import { conflict, errorDetail, notFound, unprocessable } from '#shared/errors.ts';
+import { conflict, merchantHasNo, unprocessable } from '#shared/errors.ts';
 import type { StaffRole } from '#shared/routes.ts';
 import type { StaffChange, StaffInvite } from '#shared/schemas/staff.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -37,7 +37,7 @@ import { isoSeconds } from '#shared/time.ts';
 /** Staff members on one page of the list (a merchant has at most MAX_STAFF_PER_MERCHANT). */
 export const STAFF_PAGE_SIZE = 50;
 
-export const STAFF_NOT_FOUND = () => notFound(errorDetail('staff', 'id', 'This merchant has no staff member with this id.', 'not_found'));
+export const STAFF_NOT_FOUND = () => merchantHasNo('staff', 'staff member');
 const EMAIL_TAKEN = () =>
   // The same answer registration gives for an email that signs in already (docs/security.md, "Staff invites").
   unprocessable('staff', 'email', 'This email address already signs in to an account; invite another address.', 'taken');
