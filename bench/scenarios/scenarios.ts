@@ -328,6 +328,15 @@ export async function completeOrders(api: Api, world: World, users: readonly Ben
   return Array.from({ length: turns }, (_, turn) => completed.flatMap((orders) => orders.slice(turn, turn + 1))).flat();
 }
 
+/**
+ * The customers of `count` detached refunds of 1 cent, in turns: each has first paid the merchant at least their
+ * share (a customer's detached refunds never exceed their card's net charges at the merchant).
+ */
+async function detachedRefundCustomers(api: Api, world: World, count: number): Promise<() => BenchUser> {
+  await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+  return roundRobin(world.users);
+}
+
 /** A consumable scenario's `next`: one request per prepared item, each used once, in order. */
 function eachOnce<T>(items: readonly T[], what: string, request: (item: T, index: number) => HttpRequestSpec): () => HttpRequestSpec {
   let next = 0;
@@ -808,9 +817,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user, the merchant's daily credit budget counter; keys need the user) + one transaction (its ADD on that counter makes one merchant's concurrent detached refunds, grants and adjustments take turns)",
     },
     async prepare({ world, api, count }) {
-      // Each user must have paid the merchant at least its share (1 cent per refund).
-      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
-      const nextUser = roundRobin(world.users);
+      const nextUser = await detachedRefundCustomers(api, world, count);
       return () => ({
         method: 'POST',
         path: '/v15/detached_refunds',
@@ -1380,9 +1387,8 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         "as the POS's detached refund: token check + two BatchGetItems (location, merchant, QR code; then the user's accounts and the merchant's daily credit budget) + one transaction",
     },
     async prepare({ world, api, count }) {
-      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+      const nextUser = await detachedRefundCustomers(api, world, count);
       const token = await benchStaffToken(world, 'manager');
-      const nextUser = roundRobin(world.users);
       return () => ({
         method: 'POST',
         path: `/v15/merchants/${world.merchantId}/detached_refunds`,
