@@ -7,7 +7,6 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -18,18 +17,7 @@ import { FALLBACK_HANDLER, MERCHANT_PERMISSIONS, routes, USER_PERMISSIONS, type 
 import { median, round } from '../harness/measure.ts';
 import { routeEvent, type RouteEvent } from '../harness/route-event.ts';
 import { SCRATCH_DIRECTORY } from '../harness/stack.ts';
-import {
-  copyPreState,
-  ensureScratchTable,
-  failedOnlyInTwin,
-  isTwinRound,
-  twinWaits,
-  keysWritten,
-  readProbeRecording,
-  scratchTableName,
-  withWritesOnScratch,
-  type ProbeRecording,
-} from './cold-twin.ts';
+import { failedOnlyInTwin, isTwinRound, readProbeRecording, scratchTableFor, twinWaits, type ProbeRecording } from './cold-twin.ts';
 import type { World } from '../harness/seed.ts';
 import { oneStepOrderBody, proposedOrderBody, publishedCheckBody } from '../scenarios/scenarios.ts';
 
@@ -558,13 +546,10 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
     return noTwins(`the twin bundle failed: ${(error as Error).message.split('\n').slice(0, 4).join(' ').slice(0, 300)}`);
   }
   const bundle = join(bundleDirectory, 'cold-twin.mjs');
-  const table = environment.TABLE_NAME!;
-  const scratch = scratchTableName(table);
   const { localClient } = await import('../../scripts/local/dynamodb-local.ts');
   const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
   const client = localClient(environment.DYNAMODB_ENDPOINT!);
-  await ensureScratchTable(client, scratch);
-  const documents = DynamoDBDocumentClient.from(client);
+  const scratch = await scratchTableFor(client, DynamoDBDocumentClient.from(client), environment.TABLE_NAME!);
   const files = new Map(
     functions.map((target) => {
       const stem = target.callsFile.replace(/\.calls\.bin$/, '');
@@ -576,11 +561,11 @@ async function prepareTwins(functions: { handler: string; callsFile: string }[],
     bundle,
     rounds,
     async copyPreStates(recordings) {
-      for (const recording of recordings.values()) await copyPreState(documents, keysWritten(recording, table), table, scratch);
+      for (const recording of recordings.values()) await scratch.copyPreStateOf(recording);
     },
     async probe(target, recording, run) {
       const { replay, event, calls } = files.get(target.handler)!;
-      writeFileSync(replay, serialize(withWritesOnScratch(recording, table, scratch)));
+      scratch.writeReplay(recording, replay);
       const twin = await run(bundle, event, calls);
       return { twin, twinRecording: readProbeRecording(calls) };
     },

@@ -24,8 +24,8 @@
  * Not replayed: what the function does outside DynamoDB (the sandbox card charge, SES email, Step Functions):
  * that stays the function's own cost.
  */
-import { readFileSync } from 'node:fs';
-import { deserialize } from 'node:v8';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import type { CreateTableCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTableInput, PARTITION_KEY, SORT_KEY } from '#shared/db/table-definition.ts';
@@ -188,4 +188,28 @@ export async function copyPreState(client: DynamoDBDocumentClient, keys: Key[], 
     if (Item) await client.send(new PutCommand({ TableName: scratch, Item }));
     else await client.send(new DeleteCommand({ TableName: scratch, Key: key }));
   }
+}
+
+/** The twins' scratch table beside the world's `table`, as a round uses it. */
+export interface ScratchTable {
+  name: string;
+  /** copyPreState for the keys `recording`'s writes touched: the state the next round's same writes will meet. */
+  copyPreStateOf(recording: ProbeRecording): Promise<void>;
+  /** Writes `recording`, its writes moved to the scratch table (withWritesOnScratch), to `file` for a twin to replay; returns it. */
+  writeReplay(recording: ProbeRecording, file: string): ProbeRecording;
+}
+
+/** Makes (if missing) the scratch table beside `table` and answers how a round uses it. */
+export async function scratchTableFor(client: DynamoDBClient, documents: DynamoDBDocumentClient, table: string): Promise<ScratchTable> {
+  const name = scratchTableName(table);
+  await ensureScratchTable(client, name);
+  return {
+    name,
+    copyPreStateOf: (recording) => copyPreState(documents, keysWritten(recording, table), table, name),
+    writeReplay(recording, file) {
+      const replay = withWritesOnScratch(recording, table, name);
+      writeFileSync(file, serialize(replay));
+      return replay;
+    },
+  };
 }

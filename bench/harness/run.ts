@@ -44,32 +44,22 @@ const selected = (id: string) => only === undefined || only.includes(id);
 if (process.argv.includes('--cpu-prof')) process.env.BENCH_CPU_PROFILE_DIRECTORY ??= join(BENCH_DIRECTORY, 'tmp', 'profiles');
 const CONCURRENCIES = [1, 16] as const satisfies readonly Concurrency[];
 
+/** A plan setting as [quick, full]: the one this run uses. */
+const quickOrFull = <T>(quickValue: T, fullValue: T): T => (quick ? quickValue : fullValue);
+
 /** How long / how much each measurement runs. Full: ~5 minutes in all; quick: about 75 s (a sanity run of every figure). */
-const PLAN: BenchPlan = quick
-  ? {
-      durationMs: 400,
-      warmupRequests: 4,
-      floorMs: 400,
-      adjacentFloorMs: 100,
-      adjacentHashMs: 300,
-      jvmWarmupMs: 1_000,
-      consumable: { 1: 10, 16: 32 },
-      orderAheadFlows: { 1: 3, 16: 16 },
-      coldStartRuns: 1,
-      historyRecords: 500,
-    }
-  : {
-      durationMs: 4_000,
-      warmupRequests: 40,
-      floorMs: 3_000,
-      adjacentFloorMs: 750,
-      adjacentHashMs: 2_000,
-      jvmWarmupMs: 5_000,
-      consumable: { 1: 100, 16: 400 },
-      orderAheadFlows: { 1: 30, 16: 96 },
-      coldStartRuns: 10,
-      historyRecords: 10_000,
-    };
+const PLAN: BenchPlan = {
+  durationMs: quickOrFull(400, 4_000),
+  warmupRequests: quickOrFull(4, 40),
+  floorMs: quickOrFull(400, 3_000),
+  adjacentFloorMs: quickOrFull(100, 750),
+  adjacentHashMs: quickOrFull(300, 2_000),
+  jvmWarmupMs: quickOrFull(1_000, 5_000),
+  consumable: quickOrFull({ 1: 10, 16: 32 }, { 1: 100, 16: 400 }),
+  orderAheadFlows: quickOrFull({ 1: 3, 16: 16 }, { 1: 30, 16: 96 }),
+  coldStartRuns: quickOrFull(1, 10),
+  historyRecords: quickOrFull(500, 10_000),
+};
 
 /**
  * How often the bench looks at an order-ahead order's state in the table while it validates. The bench

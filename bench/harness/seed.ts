@@ -62,11 +62,9 @@ const ALL_DAY = [
   { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun')[], opens: '00:00', closes: '24:00' },
 ];
 
-export async function createLocationFor(merchantId: number, index = 0): Promise<number> {
-  const { createLocation } = await import('#shared/domain/merchants/locations.ts');
-  const location = await createLocation({
-    merchant_id: merchantId,
-    name: `Bench ${index}`,
+/** Where the bench's `index`th location stands and what it serves: as the seed makes it, and as the location-create scenario sends it. */
+export function benchLocationPlace(index: number) {
+  return {
     street_address: `${100 + index} Main Street`,
     locality: 'Boston',
     region: 'MA',
@@ -74,9 +72,13 @@ export async function createLocationFor(merchantId: number, index = 0): Promise<
     latitude: 42.36 + index / 10_000,
     longitude: -71.05,
     time_zone: 'America/New_York',
-    fulfillment_types: ['in_store', 'pickup'],
-    hours: ALL_DAY,
-  });
+    fulfillment_types: ['in_store' as const, 'pickup' as const],
+  };
+}
+
+export async function createLocationFor(merchantId: number, index = 0): Promise<number> {
+  const { createLocation } = await import('#shared/domain/merchants/locations.ts');
+  const location = await createLocation({ merchant_id: merchantId, name: `Bench ${index}`, ...benchLocationPlace(index), hours: ALL_DAY });
   return location.location_id;
 }
 

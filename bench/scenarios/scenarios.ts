@@ -8,9 +8,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { MERCHANT_PERMISSIONS, routes, type HttpMethod, type StaffRole } from '#shared/routes.ts';
-import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER } from '#shared/domain/rate-limits.ts';
+import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER, WEBHOOK_REPLAYS_PER_ENDPOINT } from '#shared/domain/rate-limits.ts';
 import type { HttpRequestSpec } from '../harness/measure.ts';
-import { BENCH_PASSWORD, createLocationFor, seedWorld, type BenchUser, type World } from '../harness/seed.ts';
+import { BENCH_PASSWORD, benchLocationPlace, createLocationFor, seedWorld, type BenchUser, type World } from '../harness/seed.ts';
 
 export interface RouteRef {
   method: HttpMethod;
@@ -312,15 +312,40 @@ export async function completeOrder(api: Api, world: World, user: BenchUser): Pr
   }
 }
 
-/** Completes `count` orders spread over `users`, never two of one user at the same time. */
+/**
+ * Completes `count` orders spread over `users`, never two of one user at the same time. Returned in turns (one
+ * order of each user, then the next of each), so that requests taking them in order, from either end, name
+ * different customers: a customer's orders refunded at once would race on their balances.
+ */
 export async function completeOrders(api: Api, world: World, users: readonly BenchUser[], count: number): Promise<string[]> {
   const perUser = users.map((user, index) => ({ user, orders: Math.floor(count / users.length) + (index < count % users.length ? 1 : 0) }));
-  const completed: string[] = [];
+  const completed: string[][] = perUser.map(() => []);
   await createMany(perUser.length, 8, async (index) => {
     const { user, orders } = perUser[index]!;
-    for (let order = 0; order < orders; order++) completed.push(await completeOrder(api, world, user));
+    for (let order = 0; order < orders; order++) completed[index]!.push(await completeOrder(api, world, user));
   });
-  return completed;
+  const turns = Math.max(0, ...completed.map((orders) => orders.length));
+  return Array.from({ length: turns }, (_, turn) => completed.flatMap((orders) => orders.slice(turn, turn + 1))).flat();
+}
+
+/**
+ * The customers of `count` detached refunds of 1 cent, in turns: each has first paid the merchant at least their
+ * share (a customer's detached refunds never exceed their card's net charges at the merchant).
+ */
+async function detachedRefundCustomers(api: Api, world: World, count: number): Promise<() => BenchUser> {
+  await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+  return roundRobin(world.users);
+}
+
+/** A consumable scenario's `next`: one request per prepared item, each used once, in order. */
+function eachOnce<T>(items: readonly T[], what: string, request: (item: T, index: number) => HttpRequestSpec): () => HttpRequestSpec {
+  let next = 0;
+  return () => {
+    const index = next++;
+    const item = items[index];
+    if (item === undefined) throw new Error(`ran out of ${what}`);
+    return request(item, index);
+  };
 }
 
 const READ_MINIMUM: MinimumRoundTrips = { roundTrips: 2, transactions: 0, rationale: 'token check + one read' };
@@ -792,9 +817,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         "token check + one BatchGetItem (location, merchant, identifier record, QR code) + one BatchGetItem (card account, running total, user, the merchant's daily credit budget counter; keys need the user) + one transaction (its ADD on that counter makes one merchant's concurrent detached refunds, grants and adjustments take turns)",
     },
     async prepare({ world, api, count }) {
-      // Each user must have paid the merchant at least its share (1 cent per refund).
-      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
-      const nextUser = roundRobin(world.users);
+      const nextUser = await detachedRefundCustomers(api, world, count);
       return () => ({
         method: 'POST',
         path: '/v15/detached_refunds',
@@ -962,12 +985,11 @@ const SCENARIO_ROWS: ScenarioRow[] = [
           (await benchEndpoints(apps[index]!.appId, MAX_BENCH_ENDPOINTS)).map((id) => ({ id, token: apps[index]!.token })),
         )
       ).flat();
-      let next = 0;
-      return () => {
-        const endpoint = made[next++];
-        if (!endpoint) throw new Error('ran out of webhook endpoints to delete');
-        return { method: 'DELETE', path: `/v15/webhook_endpoints/${endpoint.id}`, headers: auth(endpoint.token) };
-      };
+      return eachOnce(made, 'webhook endpoints to delete', (endpoint) => ({
+        method: 'DELETE',
+        path: `/v15/webhook_endpoints/${endpoint.id}`,
+        headers: auth(endpoint.token),
+      }));
     },
   },
   {
@@ -1093,37 +1115,24 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     title: 'Replay events to a webhook endpoint',
     route: 'POST /v15/webhook_endpoints/{id}/replays',
     minimum: {
-      roundTrips: 11,
+      roundTrips: 13,
       transactions: 0,
       rationale:
-        'token check + the endpoint (its event types) + one Query page of the events after `after` from each of the 8 index shards and the pre-sharding partition, in parallel (a page evaluates up to 1000 events or 1 MB; events of types the endpoint does not take are read and dropped, one more page per ~1 MB of them); queueing is an SQS call, not DynamoDB',
+        "token check + the endpoint (its event types) + the replay limit's two windows (the day's, then the quarter hour's, each a conditional UpdateItem: the second is made only once the first admits, and a refusal by it gives the day's back) + one Query page of the events after `after` from each of the 8 index shards and the pre-sharding partition, in parallel (a page evaluates up to 1000 events or 1 MB; events of types the endpoint does not take are read and dropped, one more page per ~1 MB of them); queueing is an SQS call, not DynamoDB",
     },
-    async prepare({ world, api }) {
-      const token = await appToken(world.appId);
+    consumable: true,
+    async prepare({ world, api, count }) {
       // A real receiver on loopback (the bench server runs the local delivery queue, as npm start).
       const receiver = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       receiver.unref();
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench-hooks`;
-      // Subscribed to every type an app receives, as most receivers are: a replay after the second-to-last
-      // event then queues the last one from one Query page. (Subscribed to cards only, a full run's later
-      // rewards and order-ahead events of the app sit after its cards, and the replay reads through all of them.)
-      const { EVENT_AUDIENCE } = await import('#shared/domain/events/catalogue.ts');
-      const events = Object.entries(EVENT_AUDIENCE)
-        .filter(([, audience]) => audience === 'app')
-        .map(([type]) => type);
-      const made = await api.call('POST', '/v15/webhook_endpoints', { token, body: { webhook_endpoint: { url, events } } });
-      if (made.status !== 200) throw new Error(`webhook endpoint answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
-      const ids = await allEventIds(api, token);
-      if (ids.length < 2) throw new Error(`the bench app has ${ids.length} events to replay`);
-      // After the audience's second-to-last event: each replay reads one page and queues one delivery.
-      const after = ids.at(-2)!;
-      return () => ({
+      return eachOnce(await benchReplayTargets(world, api, url, count), 'webhook endpoints with replays left', (target) => ({
         method: 'POST',
-        path: `/v15/webhook_endpoints/${made.body.webhook_endpoint.id}/replays`,
-        headers: auth(token),
-        body: { replay: { after } },
-      });
+        path: `/v15/webhook_endpoints/${target.endpointId}/replays`,
+        headers: auth(target.token),
+        body: { replay: { after: target.after } },
+      }));
     },
   },
   {
@@ -1200,17 +1209,17 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     minimum: {
       roundTrips: 4,
       transactions: 1,
-      rationale: 'token check + the staff member + one transaction (member, login, roster) + the Query of their tokens to revoke (none here)',
+      rationale:
+        "token check + the staff member and their manager code's pointer (one BatchGetItem) + one transaction (member, login, roster, their code if any) + the Query of their tokens to revoke (none here)",
     },
     async prepare({ world, count }) {
       const merchants = await benchStaffMerchants(world, Math.ceil(count / BENCH_STAFF_PER_MERCHANT), BENCH_STAFF_PER_MERCHANT);
       const members = merchants.flatMap((merchant) => merchant.staffIds.map((staffId) => ({ staffId, merchant })));
-      let next = 0;
-      return () => {
-        const member = members[next++];
-        if (!member) throw new Error('ran out of staff members to remove');
-        return { method: 'DELETE', path: `/v15/merchants/${member.merchant.merchantId}/staff/${member.staffId}`, headers: auth(member.merchant.ownerToken) };
-      };
+      return eachOnce(members, 'staff members to remove', (member) => ({
+        method: 'DELETE',
+        path: `/v15/merchants/${member.merchant.merchantId}/staff/${member.staffId}`,
+        headers: auth(member.merchant.ownerToken),
+      }));
     },
   },
   // Management API: a merchant's locations as it sets them (docs/merchant-api.md, "Locations"), an owner's token.
@@ -1258,14 +1267,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
           body: {
             location: {
               name: `Bench new ${index}`,
-              street_address: `${index} Harbor St`,
-              locality: 'Boston',
-              region: 'MA',
-              postal_code: '02210',
-              latitude: 42.35,
-              longitude: -71.04,
-              time_zone: 'America/New_York',
-              fulfillment_types: ['in_store', 'pickup'],
+              ...benchLocationPlace(index),
               hours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], opens: '07:00', closes: '19:00' }],
             },
           },
@@ -1356,14 +1358,20 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       rationale:
         "as the POS's refund: token check + one BatchGetItem (order, merchant, loyalty's record of the order) + the user's loyalty at the merchant + one transaction",
     },
-    async prepare({ world, api, count }) {
+    async prepare({ api, runId, count }) {
+      // A world of its own: the bench merchant's customers hold detached credit from the detached-refund scenario
+      // before it, and a refund of such a customer reads their accounts and commits on a second try (refunds.ts
+      // `detachedCover`). These customers have none, as almost every customer, and as the POS refund's had.
+      const world = await seedWorld(`${runId}-refunds`);
+      if (world.locationId === undefined) throw new Error(`the refunds' merchant has no location (${JSON.stringify(world.problems)})`);
       const completed = await completeOrders(api, world, world.users, count);
       const token = await benchStaffToken(world, 'manager');
-      return () => {
-        const uuid = completed.pop();
-        if (!uuid) throw new Error('ran out of completed orders');
-        return { method: 'POST', path: `/v15/merchants/${world.merchantId}/orders/${uuid}/refund`, headers: auth(token), body: { refund: {} } };
-      };
+      return eachOnce(completed, 'completed orders', (uuid) => ({
+        method: 'POST',
+        path: `/v15/merchants/${world.merchantId}/orders/${uuid}/refund`,
+        headers: auth(token),
+        body: { refund: {} },
+      }));
     },
   },
   {
@@ -1379,9 +1387,8 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         "as the POS's detached refund: token check + two BatchGetItems (location, merchant, QR code; then the user's accounts and the merchant's daily credit budget) + one transaction",
     },
     async prepare({ world, api, count }) {
-      await completeOrders(api, world, world.users, world.users.length * Math.max(1, Math.ceil(count / world.users.length / SPEND_AMOUNT)));
+      const nextUser = await detachedRefundCustomers(api, world, count);
       const token = await benchStaffToken(world, 'manager');
-      const nextUser = roundRobin(world.users);
       return () => ({
         method: 'POST',
         path: `/v15/merchants/${world.merchantId}/detached_refunds`,
@@ -1430,13 +1437,12 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     },
     async prepare({ world, count }) {
       // One campaign per request: edits of one campaign at once would race on its version (409 by design).
-      const campaigns = await benchCampaigns(world, count);
-      let next = 0;
-      return () => {
-        const campaign = campaigns[next++];
-        if (!campaign) throw new Error('ran out of campaigns to rename');
-        return { method: 'PUT', path: campaign.path, headers: auth(campaign.ownerToken), body: { campaign: { title: `Renamed ${next}` } } };
-      };
+      return eachOnce(await benchCampaigns(world, count), 'campaigns to rename', (campaign, index) => ({
+        method: 'PUT',
+        path: campaign.path,
+        headers: auth(campaign.ownerToken),
+        body: { campaign: { title: `Renamed ${index + 1}` } },
+      }));
     },
   },
   {
@@ -1450,13 +1456,11 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       rationale: 'token check + the campaign (one GetItem) + one transaction: campaign (merchant and version guard), audit entry',
     },
     async prepare({ world, count }) {
-      const campaigns = await benchCampaigns(world, count);
-      let next = 0;
-      return () => {
-        const campaign = campaigns[next++];
-        if (!campaign) throw new Error('ran out of campaigns to close');
-        return { method: 'POST', path: `${campaign.path}/close`, headers: auth(campaign.ownerToken) };
-      };
+      return eachOnce(await benchCampaigns(world, count), 'campaigns to close', (campaign) => ({
+        method: 'POST',
+        path: `${campaign.path}/close`,
+        headers: auth(campaign.ownerToken),
+      }));
     },
   },
   // Management API: a location's order-ahead menu draft (docs/merchant-api.md "Menus").
@@ -1482,12 +1486,12 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       // A location per request: saves of one draft at once would race on its version (409 by design).
       const { merchantId, locationIds } = await benchLocationsMerchant(count);
       const token = await benchStaffToken(world, 'manager', merchantId);
-      let next = 0;
-      return () => {
-        const locationId = locationIds[next++];
-        if (locationId === undefined) throw new Error('ran out of locations to draft a menu for');
-        return { method: 'PUT', path: `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft`, headers: auth(token), body: BENCH_MENU_DRAFT };
-      };
+      return eachOnce(locationIds, 'locations to draft a menu for', (locationId) => ({
+        method: 'PUT',
+        path: `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft`,
+        headers: auth(token),
+        body: BENCH_MENU_DRAFT,
+      }));
     },
   },
   {
@@ -1509,13 +1513,12 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         const saved = await api.call('PUT', `/v15/merchants/${merchantId}/locations/${locationIds[index]!}/menu_draft`, { token, body: BENCH_MENU_DRAFT });
         if (saved.status !== 200) throw new Error(`bench: menu draft not saved (${saved.status})`);
       });
-      let next = 0;
-      return () => {
-        const locationId = locationIds[next++];
-        if (locationId === undefined) throw new Error('ran out of menu drafts to publish');
-        const path = `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft/publish`;
-        return { method: 'POST', path, headers: auth(token), body: { menu_draft: { version: 1 } } };
-      };
+      return eachOnce(locationIds, 'menu drafts to publish', (locationId) => ({
+        method: 'POST',
+        path: `/v15/merchants/${merchantId}/locations/${locationId}/menu_draft/publish`,
+        headers: auth(token),
+        body: { menu_draft: { version: 1 } },
+      }));
     },
   },
   // Management API: a merchant's customers (docs/merchant-api.md "Customers"). Merchants of their own whose customers
@@ -1780,6 +1783,52 @@ async function benchApps(world: World, count: number): Promise<{ appId: number; 
     const { app } = await createApp({ name: `Bench webhooks ${index}`, global: false, merchantIds: [world.merchantId] });
     return { appId: app.app_id, token: await appToken(app.app_id) };
   });
+}
+
+/** Where the replayed events' card ids start: far above any card the bench adds, so each event's resource is new. */
+const BENCH_REPLAY_CARD_IDS = 1_000_000_000;
+
+/**
+ * `count` replays that each have their endpoint's budget (WEBHOOK_REPLAYS_PER_ENDPOINT: 3 per endpoint and quarter
+ * hour), so the scenario measures a replay, not its 429: fresh apps (an audience has at most MAX_BENCH_ENDPOINTS endpoints),
+ * each with two events and its endpoints subscribed to every type an app receives, as most receivers are; a replay
+ * after the first event reads one Query page per shard and queues one delivery. Ordered so that consecutive
+ * requests name different endpoints.
+ */
+async function benchReplayTargets(world: World, api: Api, url: string, count: number): Promise<{ endpointId: string; token: string; after: string }[]> {
+  const { EVENT_AUDIENCE, appAudience, creditCardResource, recordEvent } = await import('#shared/domain/events/catalogue.ts');
+  const { transactWrite } = await import('#shared/db/transactions.ts');
+  const events = Object.entries(EVENT_AUDIENCE)
+    .filter(([, audience]) => audience === 'app')
+    .map(([type]) => type);
+  const endpointsNeeded = Math.ceil(count / WEBHOOK_REPLAYS_PER_ENDPOINT.limit);
+  const apps = await benchApps(world, Math.ceil(endpointsNeeded / MAX_BENCH_ENDPOINTS));
+  const endpoints = (
+    await createMany(apps.length, 4, async (index) => {
+      const { appId, token } = apps[index]!;
+      for (const cardId of [1, 2]) {
+        const event = await recordEvent(
+          'credit_card.created',
+          creditCardResource(BENCH_REPLAY_CARD_IDS + appId * 10 + cardId),
+          appAudience(appId),
+          { id: cardId, last_4: '4242' },
+          { newResource: true },
+        );
+        const outcome = await transactWrite(() => event);
+        if (!outcome.committed) throw new Error(`bench: an event of app ${appId} was not written`);
+      }
+      const ids = await allEventIds(api, token);
+      if (ids.length !== 2) throw new Error(`bench app ${appId} has ${ids.length} events, not 2`);
+      const made: { endpointId: string; token: string; after: string }[] = [];
+      for (let endpoint = 0; endpoint < Math.min(MAX_BENCH_ENDPOINTS, endpointsNeeded - index * MAX_BENCH_ENDPOINTS); endpoint++) {
+        const response = await api.call('POST', '/v15/webhook_endpoints', { token, body: { webhook_endpoint: { url, events } } });
+        if (response.status !== 200) throw new Error(`webhook endpoint answered ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+        made.push({ endpointId: response.body.webhook_endpoint.id as string, token, after: ids[0]! });
+      }
+      return made;
+    })
+  ).flat();
+  return Array.from({ length: WEBHOOK_REPLAYS_PER_ENDPOINT.limit }, () => endpoints).flat();
 }
 
 /** Creates `count` endpoints of the app through the domain library; returns their ids. */

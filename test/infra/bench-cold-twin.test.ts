@@ -19,15 +19,13 @@ import { localClient } from '../../scripts/local/dynamodb-local.ts';
 import { createTableInput } from '#shared/db/table-definition.ts';
 import { esbuildOptions, twinFigures } from '../../bench/cold-start/cold-start.ts';
 import {
-  copyPreState,
-  ensureScratchTable,
   failedOnlyInTwin,
   isTwinRound,
   twinWaits,
   keysWritten,
   readProbeRecording,
+  scratchTableFor,
   scratchTableInput,
-  scratchTableName,
   withWritesOnScratch,
   type ProbeRecording,
 } from '../../bench/cold-start/cold-twin.ts';
@@ -195,15 +193,15 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
       twin: fileURLToPath(new URL('../../bench/cold-start/cold-twin-handler.ts', import.meta.url)),
     };
     await build(esbuildOptions(entries, directory));
-    const scratch = scratchTableName(table());
-    await ensureScratchTable(localClient(process.env.DYNAMODB_ENDPOINT!), scratch);
+    const scratchTable = await scratchTableFor(localClient(process.env.DYNAMODB_ENDPOINT!), db(), table());
+    const scratch = scratchTable.name;
     const pk = `cold-twin#${randomUUID()}`;
     await db().send(new PutCommand({ TableName: table(), Item: { pk, sk: 'counter', value: 0 } }));
 
     // A first round: the function moves the counter 0 -> 1. Before the next, the scratch table gets the items its writes touched.
     const first = await runProbe(join(directory, 'function.mjs'), { pk, entry: 'a' }, 'first');
     expect(first).toMatchObject({ status: 200, roundTrips: 4, calls: 'GetItem|Query+GetItem|TransactWriteItems' });
-    await copyPreState(db(), keysWritten(first.recording, table()), table(), scratch);
+    await scratchTable.copyPreStateOf(first.recording);
 
     // The next round: the function moves it 1 -> 2 and writes entry b; its twin replays exactly that request.
     const second = await runProbe(join(directory, 'function.mjs'), { pk, entry: 'b' }, 'second');
@@ -214,8 +212,7 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
     expect(put.Item).toEqual({ pk, sk: 'entry#b', tags: new Set(['a', 'b']), nested: { list: [1, 'x'] } });
 
     const replayFile = join(directory, 'twin.replay.bin');
-    const replayed = withWritesOnScratch(second.recording, table(), scratch);
-    writeFileSync(replayFile, serialize(replayed));
+    const replayed = scratchTable.writeReplay(second.recording, replayFile);
     const twin = await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'twin');
     expect(twin).toMatchObject({ status: 200, roundTrips: second.roundTrips, calls: second.calls });
     // The same calls (each call's time and the SDK's attempts are its own), each timed, with the SDK's attempts.
@@ -236,8 +233,7 @@ describe('bench cold twin: a function’s first request, recorded by the probe a
 
     // Without the pre-round copy the guarded write meets another state: the first round's transaction (counter 0 -> 1)
     // replayed now is cancelled, the same round trips, its failure named.
-    const stale = withWritesOnScratch(first.recording, table(), scratch);
-    writeFileSync(replayFile, serialize(stale));
+    scratchTable.writeReplay(first.recording, replayFile);
     const staleTwin = await runProbe(join(directory, 'twin.mjs'), { recording: replayFile }, 'stale');
     expect(staleTwin).toMatchObject({ status: 200, roundTrips: first.roundTrips });
     expect(failedOnlyInTwin(first.recording, staleTwin.recording)).toEqual(['TransactionCanceledException']);

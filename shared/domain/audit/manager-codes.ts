@@ -108,7 +108,11 @@ export async function managerCodeHolder(merchantId: number, code: string | null 
  * the code's item and the pointer. Empty when they hold none.
  */
 export async function managerCodeRemovalItems(merchantId: number, staffId: number): Promise<TransactItem[]> {
-  const pointer = await StaffManagerCode.at(merchantId, staffId).get({ consistent: true });
+  return managerCodeRemovalItemsOf(merchantId, staffId, await StaffManagerCode.at(merchantId, staffId).get({ consistent: true }));
+}
+
+/** managerCodeRemovalItems for a caller that read the staff member's pointer (`keys.staffManagerCode`) in its own batch. */
+export function managerCodeRemovalItemsOf(merchantId: number, staffId: number, pointer: ReturnType<typeof StaffManagerCode.from>): TransactItem[] {
   if (!pointer) return [];
   return [
     ManagerCode.at(merchantId, pointer.code_digest).delete(equals('staff_id', staffId)),

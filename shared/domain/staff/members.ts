@@ -9,14 +9,14 @@ import type { StaffActor } from '#shared/auth/roles.ts';
 import { revokeAccountTokens } from '#shared/auth/tokens.ts';
 import { and, itemExists, itemIsNew, or } from '#shared/db/conditions.ts';
 import { nextId } from '#shared/db/ids.ts';
-import { pageInKeyOrder, type KeyOrderPosition } from '#shared/db/reads.ts';
+import { pageInKeyOrder, readItems, type KeyOrderPosition } from '#shared/db/reads.ts';
 import { keys } from '#shared/db/keys.ts';
 import { LabelledItems, lostRace, transactWrite, type TransactItem, type TransactOutcome } from '#shared/db/transactions.ts';
 import { Login, loginIsStaffMembers } from '#shared/domain/identity/entities.ts';
 import { Merchant } from '#shared/domain/merchants/merchants.ts';
 import { recordStaffChange, type StaffChangeRecord } from '#shared/domain/staff/audit.ts';
 import type { AuditOrigin } from '#shared/domain/audit/audit-log.ts';
-import { managerCodeRemovalItems } from '#shared/domain/audit/manager-codes.ts';
+import { managerCodeRemovalItems, managerCodeRemovalItemsOf, StaffManagerCode } from '#shared/domain/audit/manager-codes.ts';
 import {
   MAX_STAFF_PER_MERCHANT,
   StaffMember,
@@ -232,7 +232,13 @@ export async function removeStaffMember(
   storeResponse: () => TransactItem | undefined,
   origin?: AuditOrigin,
 ): Promise<void> {
-  const current = attributesOf(await getStaffMember(actor.merchantId, staffId));
+  // The member and their manager code's pointer are both keyed by the request: one BatchGetItem reads them.
+  const [memberItem, codePointerItem] = await readItems([keys.staffMember(actor.merchantId, staffId), keys.staffManagerCode(actor.merchantId, staffId)], {
+    consistent: true,
+  });
+  const member = StaffMember.from(memberItem);
+  if (!member) throw STAFF_NOT_FOUND();
+  const current = attributesOf(member);
   const now = isoSeconds();
   const items = new LabelledItems();
   items.add('member', StaffMember.at(actor.merchantId, staffId).delete(memberHasRole(current.role)));
@@ -245,7 +251,7 @@ export async function removeStaffMember(
     ),
   );
   // Their manager code stops approving with them.
-  items.add('manager_code', ...(await managerCodeRemovalItems(actor.merchantId, staffId)));
+  items.add('manager_code', ...managerCodeRemovalItemsOf(actor.merchantId, staffId, StaffManagerCode.from(codePointerItem)));
   await commitChange(
     items,
     { action: 'staff.removed', merchantId: actor.merchantId, actor, origin, staffId, before: current, after: null, at: now },
