@@ -102,7 +102,7 @@ export function Home({ client, merchantId, role }: { client: LevelUpClient; merc
         <>
           <p className="hint">Days are counted in UTC. This week is the last seven days, today included.</p>
           {(['today', 'week'] as const).map((period) => (
-            <section key={period} aria-labelledby={`heading-${period}`}>
+            <section key={period}>
               <h2 id={`heading-${period}`}>{period === 'today' ? 'Today' : 'This week'}</h2>
               <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={`heading-${period}`}>
                 <table>
