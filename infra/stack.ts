@@ -12,6 +12,7 @@ import { COMPLETION_TASK_HANDLER, OrderAheadCompletionWorkflow } from './constru
 import { Monitoring } from './constructs/monitoring.ts';
 import { WebhookDelivery } from './constructs/webhook-delivery.ts';
 import { EdgeDistribution } from './constructs/edge-distribution.ts';
+import { ConsoleSite } from './constructs/console-site.ts';
 import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
 import { Mail, addressOf } from './constructs/mail.ts';
@@ -62,6 +63,8 @@ export class LoyaltyApiStack extends Stack {
   public readonly monitoring: Monitoring;
   public readonly webhookDelivery: WebhookDelivery;
   public readonly edge?: EdgeDistribution;
+  /** The merchant console's bucket and /console/* behaviour, with the edge. */
+  public readonly console?: ConsoleSite;
   /** The URL clients call: the CloudFront distribution's with client limits, else the `$default` stage's. */
   public readonly apiUrl: string;
 
@@ -129,6 +132,11 @@ export class LoyaltyApiStack extends Stack {
 
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
+      // The merchant console on the same origin (docs/console.md): /console/* from its bucket.
+      this.console = new ConsoleSite(this, 'Console', {
+        distribution: this.edge.distribution,
+        apiKey: this.node.tryGetContext('consoleApiKey') as string | undefined,
+      });
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
       for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction])
         fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);

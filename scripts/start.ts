@@ -78,6 +78,10 @@ async function main(): Promise<void> {
   });
   logLine('webhook delivery started', { stream: 'DynamoDB Local', checkpoint: join(localDirectory, 'event-stream.json') });
 
+  // The merchant console's files, rebuilt when a source is newer than console/dist (docs/console.md).
+  const { ensureConsoleBuilt } = await import('./console-build.ts');
+  if (await ensureConsoleBuilt()) logLine('console built', { dist: join(root, 'console', 'dist') });
+
   const { createGateway, listen } = await import('./local/gateway.ts');
   const server = createGateway();
   const boundPort = await listen(server, { port, host });
@@ -85,7 +89,11 @@ async function main(): Promise<void> {
   // After the gateway listens: the demo merchants' owners sign in and make their locations and campaigns through it.
   const { seedDemoIfEmpty, printWalkthrough } = await import('./demo/seed.ts');
   const demo = await seedDemoIfEmpty({ baseUrl: process.env.PUBLIC_BASE_URL, apiUrl: `http://${host}:${boundPort}`, demoFile });
-  printWalkthrough(demo ?? JSON.parse(readFileSync(demoFile, 'utf8')));
+  const demoSettings = demo ?? JSON.parse(readFileSync(demoFile, 'utf8'));
+  // The console signs staff in through the demo app (its /console/config.json).
+  process.env.CONSOLE_API_KEY ??= demoSettings.app.api_key;
+  printWalkthrough(demoSettings);
+  logLine('merchant console', { url: `http://${host}:${boundPort}/console/`, owner: demoSettings.merchant.owner?.email });
 
   let stopping = false;
   const stop = async (signal: string) => {

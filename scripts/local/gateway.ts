@@ -7,6 +7,7 @@ import { FALLBACK_HANDLER, matchPath, pathParameterNames, routes, type Route } f
 import { API_THROTTLING, CLIENT_LIMITS, credentialKey } from '#shared/throttling.ts';
 import { ClientLimiter, TokenBucket, type Admission, type ClientLimitSettings } from './throttle.ts';
 import { SERVER_HEADER } from '#shared/http/headers.ts';
+import { consoleAnswer } from './console-files.ts';
 import { corsSettings, isPreflight, parseAllowedOrigins, preflightHeaders, responseCorsHeaders, type CorsSettings } from '#shared/http/cors.ts';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string>;
@@ -239,6 +240,12 @@ export function createGateway(options: GatewayLimits = {}): Server {
         return send(response, 204, preflightHeaders(cors, request.headers.origin), '');
       }
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
+      // The merchant console's files (CloudFront's /console/* behaviour: the bucket, not the API).
+      const consoleFile = consoleAnswer(request.method ?? 'GET', url.pathname);
+      if (consoleFile) {
+        request.resume();
+        return send(response, consoleFile.status, consoleFile.headers, request.method === 'HEAD' ? '' : consoleFile.body);
+      }
       const pending = readBody(request);
       const body = pending instanceof Buffer ? pending : await pending;
       if (body === undefined) {

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Local } from '../../scripts/local/s3.ts';
+import { ensureConsoleBuilt } from '../../scripts/console-build.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,7 +22,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const s3Directory = mkdtempSync(join(tmpdir(), 'loyalty-s3-'));
-  const [dynamo, ses, s3] = await Promise.all([startDynamoDbLocal(), startSesLocal(), startS3Local({ directory: s3Directory })]);
+  // The merchant console's files (test/console), rebuilt only when a source is newer than console/dist.
+  const [dynamo, ses, s3] = await Promise.all([startDynamoDbLocal(), startSesLocal(), startS3Local({ directory: s3Directory }), ensureConsoleBuilt()]);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('sesEndpoint', ses.endpoint);
   project.provide('s3Endpoint', s3.endpoint);

@@ -1,0 +1,26 @@
+import type { ConsoleError } from './session.ts';
+
+/** An error in words, with the request id support asks for; role="alert" so a screen reader says it at once. */
+export function ErrorMessage({ error }: { error: ConsoleError | undefined }) {
+  if (!error) return null;
+  return (
+    <div className="error" role="alert">
+      <p>{error.message}</p>
+      {error.requestId ? (
+        <p className="reference">
+          Reference for support: <code>{error.requestId}</code>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A polite progress line for anything that waits on the network. */
+export function Progress({ label }: { label: string }) {
+  return (
+    <p className="progress" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CACHE_CONTROL, CONSOLE_SECURITY_HEADERS } from '#shared/http/console-headers.ts';
+import { useTestApi } from '../support/api.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { locationFixture } from '../support/locations.ts';
+import { staffFixture } from '../support/staff.ts';
+
+/**
+ * The merchant console in headless Chromium against the local stack (docs/console.md): an owner signs in, sees
+ * the home page's figures per location, signs out, and the token they had is refused by the API. Every page
+ * visited has zero axe-core violations and no Content-Security-Policy report; one run is at a phone's 390 px.
+ * `CONSOLE_SCREENSHOTS=1` writes each page's picture to docs/console/.
+ */
+const api = useTestApi();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'console owner password 1';
+const PAGE_TEST = { timeout: 120_000 };
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let browser: BrowserContext;
+let owner: { email: string; merchantId: number; locationName: string };
+
+beforeAll(async () => {
+  const [{ apiKey, app }, launched] = await Promise.all([appFixture(), launchChromium('console')]);
+  chromium = launched;
+  browser = launched.browser;
+  // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
+  process.env.CONSOLE_API_KEY = apiKey;
+  const { merchant } = await merchantFixture(app.app_id);
+  const location = await locationFixture(merchant.merchant_id, { name: 'Harbour Street' });
+  const { email } = await staffFixture(app.app_id, merchant.merchant_id, 'owner', { password: PASSWORD });
+  owner = { email, merchantId: merchant.merchant_id, locationName: location.name ?? '' };
+});
+
+afterAll(async () => {
+  delete process.env.CONSOLE_API_KEY;
+  await chromium?.close();
+});
+
+/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, and best practices). */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    return axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  });
+  return results.violations.map(
+    (violation: any) => `${violation.id}: ${violation.help} (${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')})`,
+  );
+}
+
+/** A page that records what the browser refused (CSP) and what threw, to assert both stay empty. */
+async function openPage(width: number): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { page, problems };
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+}
+
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `docs/console/${name}.png`, fullPage: true });
+};
+
+describe('the merchant console', () => {
+  it('serves index.html for any client route with the CSP and no-cache, and hashed assets immutable', async () => {
+    const document = await fetch(`${api.baseUrl}/console/orders/some-client-route`);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    expect(document.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.document);
+    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) expect(document.headers.get(name), name).toBe(value);
+    const html = await document.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    const script = /<script[^>]*src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${api.baseUrl}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.hashedAsset);
+    expect(asset.headers.get('Content-Security-Policy')).toBe(CONSOLE_SECURITY_HEADERS['Content-Security-Policy']);
+    await asset.arrayBuffer();
+    const missing = await fetch(`${api.baseUrl}/console/assets/gone-0000.js`);
+    expect(missing.status).toBe(404);
+    await missing.arrayBuffer();
+    const config = await fetch(`${api.baseUrl}/console/config.json`);
+    expect(config.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.document);
+    expect(await config.json()).toEqual({ api_key: process.env.CONSOLE_API_KEY });
+    const post = await fetch(`${api.baseUrl}/console/`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    await post.arrayBuffer();
+  });
+
+  it('an owner signs in, sees the figures per location, signs out, and the token is then refused', PAGE_TEST, async () => {
+    const { page, problems } = await openPage(1280);
+    await page.goto(`${api.baseUrl}/console/`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in to the merchant console' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'sign-in');
+
+    await signIn(page);
+    const today = page.getByRole('region', { name: 'Today' });
+    await today.getByRole('rowheader', { name: owner.locationName }).waitFor();
+    expect(await today.getByRole('rowheader').allTextContents()).toEqual(['All locations', owner.locationName]);
+    expect(await today.getByRole('columnheader').allTextContents()).toEqual(['Location', 'Orders', 'Sales', 'Tips', 'Refunds', 'Gift card value added']);
+    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Test owner (owner)');
+    expect(await page.title()).toBe('Home · Merchant console');
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'home');
+
+    const session = JSON.parse((await page.evaluate(() => sessionStorage.getItem('console.session'))) ?? 'null');
+    expect(session).toEqual({ token: expect.any(String), merchantId: owner.merchantId });
+    const cookies = await browser.cookies(api.baseUrl);
+    expect(cookies).toEqual([]);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('console.session'))).toBeNull();
+    const refused = await api.call('GET', `/v15/merchants/${owner.merchantId}/staff/me`, { token: session.token });
+    expect(refused.status).toBe(401);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A client route the app does not know is its own "not found" page (the server answered index.html).
+    await page.goto(`${api.baseUrl}/console/no-such-page`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('works at a phone width of 390 px: no sideways scrolling of the page, zero axe violations', PAGE_TEST, async () => {
+    const { page, problems } = await openPage(390);
+    await page.goto(`${api.baseUrl}/console/`);
+    await page.getByLabel('Email').waitFor();
+    await signIn(page);
+    await page.getByRole('region', { name: 'This week' }).getByRole('rowheader', { name: owner.locationName }).waitFor();
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'home-phone');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,118 @@
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CACHE_CONTROL, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HSTS_SECONDS } from '#shared/http/console-headers.ts';
+import { ConsoleSite } from '../../infra/constructs/console-site.ts';
+
+/**
+ * The merchant console's part of the template (docs/console.md): a private bucket read through origin access
+ * control, the /console/* behaviour with the console's headers and cache policy, the client-route function, and the
+ * two deployments of console/dist (built at synth by local bundling). The whole app's template and nag checks are
+ * in stack.test.ts and observability.test.ts; this one holds the console's own resources in a small stack.
+ */
+let stack: Stack;
+let template: Template;
+
+beforeAll(() => {
+  const app = new App({ context: { consoleApiKey: 'console-test-key' } });
+  stack = new Stack(app, 'ConsoleSiteTest', { env: { account: '123456789012', region: 'us-east-1' } });
+  const distribution = new Distribution(stack, 'Distribution', { defaultBehavior: { origin: new HttpOrigin('api.example.com') } });
+  // This stand-in distribution's own findings are the real one's, acknowledged there (infra/constructs/edge-distribution.ts).
+  Validations.of(distribution).acknowledge(
+    ...['CFR1', 'CFR2', 'CFR3', 'CFR4'].map((rule) => ({ id: `AwsSolutions-${rule}`, reason: 'The stand-in for the API distribution of this test only.' })),
+  );
+  new ConsoleSite(stack, 'Console', { distribution, apiKey: 'console-test-key' });
+  template = Template.fromStack(stack);
+});
+
+describe('the console site', () => {
+  it('keeps the files in a private, encrypted, TLS-only bucket that only the distribution reads (origin access control)', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+        ]),
+      },
+    });
+  });
+
+  it('serves /console/* from the bucket over HTTPS, GET and HEAD only, with the console headers, its cache policy and the client-route function', () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!;
+    const behaviours = distribution.Properties.DistributionConfig.CacheBehaviors;
+    expect(behaviours).toHaveLength(1);
+    expect(behaviours[0]).toMatchObject({
+      PathPattern: '/console/*',
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: ['GET', 'HEAD'],
+      Compress: true,
+      FunctionAssociations: [{ EventType: 'viewer-request' }],
+    });
+    const origin = distribution.Properties.DistributionConfig.Origins.find((entry: any) => entry.Id === behaviours[0].TargetOriginId);
+    expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+    expect(origin.OriginAccessControlId).toBeDefined();
+
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: {
+          ContentSecurityPolicy: { ContentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY, Override: true },
+          StrictTransportSecurity: { AccessControlMaxAgeSec: CONSOLE_HSTS_SECONDS, IncludeSubdomains: true, Override: true },
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+        },
+      },
+    });
+    expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONSOLE_CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+    // The files' own Cache-Control decides: nothing in the key but the path.
+    template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
+      CachePolicyConfig: Match.objectLike({
+        MinTTL: 0,
+        DefaultTTL: 0,
+        ParametersInCacheKeyAndForwardedToOrigin: Match.objectLike({ CookiesConfig: { CookieBehavior: 'none' } }),
+      }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::Function', { FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
+  });
+
+  it('deploys the hashed assets immutable and index.html and config.json no-cache, under console/', () => {
+    const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((resource) => resource.Properties);
+    expect(deployments).toHaveLength(2);
+    const [assets, documents] = deployments;
+    expect(assets).toMatchObject({
+      DestinationBucketKeyPrefix: 'console/',
+      Prune: false,
+      SystemMetadata: { 'cache-control': CONSOLE_CACHE_CONTROL.hashedAsset },
+    });
+    expect(documents).toMatchObject({
+      DestinationBucketKeyPrefix: 'console/',
+      Prune: false,
+      SystemMetadata: { 'cache-control': CONSOLE_CACHE_CONTROL.document },
+    });
+    // The build's asset and config.json's (Source.jsonData): two sources for the documents.
+    expect(documents.SourceObjectKeys).toHaveLength(2);
+    expect(assets.SourceObjectKeys).toHaveLength(1);
+  });
+
+  it('leaves cdk-nag nothing unacknowledged', () => {
+    for (const pack of [new AwsSolutionsChecks(), new ServerlessChecks()]) {
+      const report = pack.validateScope(stack);
+      const findings = report.violations.flatMap((violation) =>
+        violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+      );
+      expect(findings, `${pack.readPackName} findings`).toEqual([]);
+    }
+  });
+});
