@@ -128,6 +128,7 @@ export class LoyaltyApiStack extends Stack {
     // Images: a private bucket; the routes marked readsImages may GetObject its image keys (to sign redirects).
     this.images = new ImageStore(this, 'Images', {
       readers: routes.filter((route) => route.readsImages).map((route) => routeFunctions.functions.get(route.handler)!),
+      uploadSigners: routes.filter((route) => route.signsUploads).map((route) => routeFunctions.functions.get(route.handler)!),
     });
 
     if (props.clientLimits) {

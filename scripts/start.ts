@@ -51,6 +51,9 @@ async function main(): Promise<void> {
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.IMAGES_BUCKET ??= LOCAL_IMAGES_BUCKET;
   logLine('s3rver started', { endpoint: s3.endpoint, bucket: process.env.IMAGES_BUCKET, data: join(localDirectory, 's3') });
+  // Merchants' picture uploads: s3rver's events run the same processing function as the bucket's notification in AWS.
+  const { UPLOAD_KEY_PREFIX } = await import('../shared/images/store.ts');
+  s3.onObjectCreated(UPLOAD_KEY_PREFIX, async (event) => (await import('../functions/location-image-uploads-process.ts')).s3Handler(event));
 
   // Push notifications: the sandbox sink records each push as a JSON line (docs/app-surface.md, "Push notifications").
   process.env.PUSH_SANDBOX_FILE ??= join(localDirectory, 'push-notifications.jsonl');

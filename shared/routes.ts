@@ -91,6 +91,8 @@ export interface Route {
   queuesDeliveries?: boolean;
   /** The function redirects to stored images: IMAGES_BUCKET and `s3:GetObject` on its image keys, nothing else (infra/constructs/images.ts). */
   readsImages?: boolean;
+  /** The function signs presigned uploads: IMAGES_BUCKET and `s3:PutObject` on the uploads prefix only (infra/constructs/images.ts). */
+  signsUploads?: boolean;
   /** The function's memory, picked by `npm run bench:memory` from measured CPU and wait (docs/cost.md "Memory per function"); DEFAULT_MEMORY_MB when absent. */
   memory?: LambdaMemory;
 }
@@ -765,6 +767,25 @@ export const routes: readonly Route[] = [
     credential: 'merchant',
     roles: ['owner', 'manager'],
     table: 'write',
+  },
+  // A location's picture by presigned upload (docs/merchant-api.md "Locations: images"): the browser sends the file to
+  // S3; functions/location-image-uploads-process.ts (S3's event, not a route) resizes and records it.
+  {
+    method: 'POST',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/image_uploads',
+    handler: 'location-image-uploads-create',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'write',
+    signsUploads: true,
+  },
+  {
+    method: 'GET',
+    path: '/v15/merchants/{merchant_id}/locations/{location_id}/image_uploads/{upload_id}',
+    handler: 'location-image-uploads-show',
+    credential: 'merchant',
+    roles: ['owner', 'manager'],
+    table: 'read',
   },
 
   // Management API: a location's order-ahead menu as a draft, published whole (docs/merchant-api.md "Menus"); apps read

@@ -1302,6 +1302,27 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       };
     },
   },
+  {
+    id: 'location-image-uploads-create',
+    title: "Start an upload of a location's picture (management API)",
+    route: 'POST /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads',
+    consumable: true,
+    minimum: {
+      roundTrips: 3,
+      transactions: 1,
+      rationale: 'token check + the location (one GetItem) + one transaction: the pending upload; the presigned POST is signed in the function, no S3 call',
+    },
+    async prepare({ world }) {
+      const { merchantId, locationIds } = await benchLocationsMerchant(1);
+      const token = await benchStaffToken(world, 'manager', merchantId);
+      return () => ({
+        method: 'POST',
+        path: `/v15/merchants/${merchantId}/locations/${locationIds[0]!}/image_uploads`,
+        headers: auth(token),
+        body: { image_upload: { content_type: 'image/jpeg' } },
+      });
+    },
+  },
   // Management API: a merchant's campaigns (docs/merchant-api.md "Campaigns"), an owner's token.
   {
     id: 'managed-campaigns-list',

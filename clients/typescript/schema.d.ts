@@ -2737,6 +2737,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v15/merchants/{merchant_id}/locations/{location_id}/image_uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an upload of the location's picture: a presigned POST to S3 (owner, manager)
+         * @description Answers 201 with the upload (`pending`) and `upload`: POST its `fields`, then the file as `file`, to its `url` (multipart/form-data) before `expires_at`. S3 refuses another Content-Type than the one declared, an empty file or one over `max_bytes`. The file is then resized to every documented size; poll the upload until `ready` (the location shows it) or `failed` (with its reason). See docs/merchant-api.md, "Locations: images".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        post: operations["location-image-uploads-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/merchants/{merchant_id}/locations/{location_id}/image_uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An upload of the location's picture: pending, ready or failed with its reason (owner, manager)
+         * @description Another location's or merchant's upload, or an id of none: 404 image_upload/id/not_found. See docs/merchant-api.md, "Locations: images".
+         *
+         *     Credential: A merchant token.
+         *
+         *     Staff roles: owner, manager (docs/merchant-api.md).
+         */
+        get: operations["location-image-uploads-show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft": {
         parameters: {
             query?: never;
@@ -3439,7 +3487,7 @@ export interface components {
                 id: string;
                 merchant_id: number;
                 /** @enum {string} */
-                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 actor: {
                     /** @enum {string} */
                     kind: "staff" | "shared_login" | "operator";
@@ -4090,6 +4138,66 @@ export interface components {
                 /** @description Amount in cents */
                 old_value_at_merchant_amount: number;
                 loyalty_id: number;
+            };
+        };
+        ImageUpload: {
+            image_upload: {
+                /** @description The upload id (32 hexadecimal digits) */
+                id: string;
+                merchant_id: number;
+                location_id: number;
+                /**
+                 * @description pending until S3 has the file and it is processed; then ready (the location shows it) or failed
+                 * @enum {string}
+                 */
+                state: "pending" | "ready" | "failed";
+                /** @enum {string} */
+                content_type: "image/jpeg" | "image/png" | "image/webp";
+                failure: {
+                    /** @enum {string} */
+                    reason: "not_an_image" | "unsupported_format" | "too_many_pixels" | "too_large" | "location_gone";
+                    /** @description What to do, in words for the merchant */
+                    message: string;
+                } | null;
+                /** @description The location's image version this upload made (ready only) */
+                image_version: string | null;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+            };
+        };
+        ImageUploadCreated: {
+            image_upload: {
+                /** @description The upload id (32 hexadecimal digits) */
+                id: string;
+                merchant_id: number;
+                location_id: number;
+                /**
+                 * @description pending until S3 has the file and it is processed; then ready (the location shows it) or failed
+                 * @enum {string}
+                 */
+                state: "pending" | "ready" | "failed";
+                /** @enum {string} */
+                content_type: "image/jpeg" | "image/png" | "image/webp";
+                failure: {
+                    /** @enum {string} */
+                    reason: "not_an_image" | "unsupported_format" | "too_many_pixels" | "too_large" | "location_gone";
+                    /** @description What to do, in words for the merchant */
+                    message: string;
+                } | null;
+                /** @description The location's image version this upload made (ready only) */
+                image_version: string | null;
+                created_at: components["schemas"]["Timestamp"];
+                updated_at: components["schemas"]["Timestamp"];
+                /** @description The presigned POST: S3 refuses another key, another Content-Type, an empty or larger file, or a late one */
+                upload: {
+                    /** @description The form's action: POST the fields, then the file as `file`, as multipart/form-data */
+                    url: string;
+                    fields: {
+                        [key: string]: string;
+                    };
+                    max_bytes: number;
+                    expires_at: components["schemas"]["Timestamp"];
+                };
             };
         };
         Interstitial: {
@@ -11624,7 +11732,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 page?: string;
                 cursor?: string;
@@ -11681,7 +11789,7 @@ export interface operations {
             query: {
                 from: string;
                 to: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
                 staff_id?: string;
                 cursor?: string;
             };
@@ -12377,6 +12485,100 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "location-image-uploads-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key of your choice (1 to 255 characters; a UUID v4 serves) that makes a retry safe: the same key with the same request and credentials within 7 days answers the first answer again (with `Idempotent-Replayed: true`) and moves no money twice; with another body, 422 `request/idempotency_key/mismatch`; from other credentials, 422 `other_caller`; while the first is still being served, 409 `in_flight` with Retry-After.
+                 * @example 5c1f9a7e-2b4d-4e8a-9f3c-7d6e1a2b3c4d
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                merchant_id: string;
+                location_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    image_upload: {
+                        /**
+                         * @description The Content-Type the file will be sent with; the presigned POST allows only it
+                         * @enum {string}
+                         */
+                        content_type: "image/jpeg" | "image/png" | "image/webp";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description HTTP 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageUploadCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "location-image-uploads-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchant_id: string;
+                location_id: string;
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageUpload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundWithErrors"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

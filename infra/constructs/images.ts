@@ -4,15 +4,19 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { IMAGE_KEY_PREFIX } from '#shared/images/store.ts';
+import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
 
 export interface ImageStoreProps {
   /** The functions of the image routes (`readsImages` in shared/routes.ts): the only ones that may read. */
   readers: readonly LambdaFunction[];
+  /** The functions that sign presigned uploads (`signsUploads`): `s3:PutObject` on the uploads prefix only. @default none */
+  uploadSigners?: readonly LambdaFunction[];
 }
 
 /** The one S3 action the image routes need: signing a GET only works if the signer may GET. */
 export const IMAGE_READ_ACTION = 's3:GetObject';
+/** The one S3 action a presigned upload needs: S3 checks the POST against the signer's permission. */
+export const UPLOAD_SIGN_ACTION = 's3:PutObject';
 
 /**
  * The image store (shared/images/store.ts): a private bucket. Encrypted at rest (SSE-S3: signed URLs
@@ -24,7 +28,7 @@ export const IMAGE_READ_ACTION = 's3:GetObject';
 export class ImageStore extends Construct {
   public readonly bucket: Bucket;
 
-  public constructor(scope: Construct, id: string, { readers }: ImageStoreProps) {
+  public constructor(scope: Construct, id: string, { readers, uploadSigners = [] }: ImageStoreProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
@@ -44,6 +48,16 @@ export class ImageStore extends Construct {
       Validations.of(fn.role!).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${arn}>/${IMAGE_KEY_PREFIX}*]`,
         reason: 'GetObject on the image keys of the image bucket only: S3 object permissions name keys by prefix.',
+      });
+    }
+    for (const fn of uploadSigners) {
+      fn.addToRolePolicy(new PolicyStatement({ actions: [UPLOAD_SIGN_ACTION], resources: [this.bucket.arnForObjects(`${UPLOAD_KEY_PREFIX}*`)] }));
+      fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
+      const bucket = this.bucket.node.defaultChild as CfnBucket;
+      const arn = Stack.of(fn) === Stack.of(this.bucket) ? `${Stack.of(this.bucket).getLogicalId(bucket)}.Arn` : `referenceto${Names.uniqueId(bucket)}Arn`;
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${arn}>/${UPLOAD_KEY_PREFIX}*]`,
+        reason: 'PutObject on the uploads prefix only, through presigned POSTs whose policy names one key: S3 object permissions name keys by prefix.',
       });
     }
     Validations.of(this.bucket).acknowledge({

@@ -1,7 +1,7 @@
 /**
  * `npm run admin -- upload-image`: an operator's picture of a location, a campaign (its image or its
  * reward icon) or an order-ahead menu item, resized once here to every documented size and density of
- * its kind (sharp: cover-cropped to the exact size, EXIF orientation applied, metadata stripped), stored
+ * its kind (shared/domain/app-surface/image-variants.ts, which a merchant's presigned upload uses too), stored
  * in S3 under a new version, then recorded; the previous upload's objects are deleted after. The API's
  * image routes only read the record and sign a URL (shared/domain/app-surface/images.ts): sharp never
  * runs, nor is bundled, in a request function.
@@ -11,20 +11,14 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import { CommandError, UsageError, integerOption, optionsOf, stringOption, type AdminCommand } from './options.ts';
 import { getLocation } from '#shared/domain/merchants/locations.ts';
 import { getCampaign } from '#shared/domain/loyalty/campaigns.ts';
 import { findMenuItem, getMenuById } from '#shared/domain/order-ahead/menu.ts';
-import { IMAGE_FORMAT, IMAGE_KINDS, objectKey, recordImage, variantsOf, type ImageKind, type ImageSubject } from '#shared/domain/app-surface/images.ts';
-import { deleteImages, putImage } from '#shared/images/store.ts';
-
-/** Largest picture accepted: a phone photo fits; anything bigger is not a menu picture. */
-const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-/** sharp refuses to decode more pixels than this (a decompression bomb stays a small file). */
-const MAX_INPUT_PIXELS = 60_000_000;
+import { IMAGE_KINDS, recordImage, type ImageKind, type ImageSubject } from '#shared/domain/app-surface/images.ts';
+import { MAX_UPLOAD_BYTES, pictureProblem, storeVariants } from '#shared/domain/app-surface/image-variants.ts';
+import { deleteImages } from '#shared/images/store.ts';
 
 async function subjectFrom(values: Record<string, string | boolean | undefined>): Promise<ImageSubject> {
   const kind = stringOption(values, 'kind', true);
@@ -89,27 +83,11 @@ export const uploadImageCommand: AdminCommand = {
     if (statSync(file).size > MAX_UPLOAD_BYTES) throw new CommandError(`${file} is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
     const subject = await subjectFrom(values);
     const input = readFileSync(file);
-    try {
-      await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    } catch (error) {
-      throw new CommandError(`${file} is not a picture sharp can read (${(error as Error).message})`);
-    }
+    const problem = await pictureProblem(input);
+    if (problem) throw new CommandError(`${file}: ${problem.message}`);
     const cleanup = values.local === true && !process.env.S3_ENDPOINT ? await chooseLocalS3() : async () => undefined;
     try {
-      const version = `${Date.now()}-${randomUUID().slice(0, 8)}`;
-      const format = IMAGE_FORMAT[subject.kind];
-      const objects: Record<string, string> = {};
-      for (const variant of variantsOf(subject.kind)) {
-        const resized = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
-          .rotate()
-          .resize(variant.pixelWidth, variant.pixelHeight, { fit: 'cover', position: 'attention' });
-        const bytes = await (
-          format.extension === 'png' ? resized.png({ compressionLevel: 9 }) : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 82, mozjpeg: true })
-        ).toBuffer();
-        const key = objectKey(subject, version, variant.name);
-        await putImage(key, bytes, format.contentType);
-        objects[variant.name] = key;
-      }
+      const { version, objects } = await storeVariants(subject, input);
       const replaced = await recordImage(subject, version, objects);
       if (replaced) await deleteImages(Object.values(replaced.objects));
       return { image: { kind: subject.kind, version, variants: Object.keys(objects) } };

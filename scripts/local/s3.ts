@@ -5,11 +5,14 @@
  * the tests use a temporary directory.
  */
 import { createRequire } from 'node:module';
+import type { S3Event } from 'aws-lambda';
 
 // s3rver is CommonJS without type declarations: what is used of it.
 interface S3rverServer {
   run(): Promise<{ address: string; port: number }>;
   close(): Promise<void>;
+  /** s3rver (a Koa app) emits each object's S3 notification, shaped as S3 sends it, as `event`. */
+  on(name: 'event', listener: (event: S3Event) => void): void;
 }
 type S3rverConstructor = new (options: {
   address: string;
@@ -25,6 +28,11 @@ export const LOCAL_IMAGES_BUCKET = 'loyalty-images-local';
 
 export interface S3Local {
   endpoint: string;
+  /**
+   * Runs `handler` on each of s3rver's ObjectCreated events of keys under `prefix`, as the bucket's notification
+   * does in AWS (infra/constructs/images.ts). A failure is logged (Lambda would retry it; here nothing does).
+   */
+  onObjectCreated(prefix: string, handler: (event: S3Event) => Promise<unknown>): void;
   stop(): Promise<void>;
 }
 
@@ -38,5 +46,15 @@ export async function startS3Local(options: { directory: string; port?: number; 
     configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: [] }],
   });
   const { port } = await server.run();
-  return { endpoint: `http://${host}:${port}`, stop: () => server.close() };
+  return {
+    endpoint: `http://${host}:${port}`,
+    onObjectCreated(prefix, handler) {
+      server.on('event', (event) => {
+        const records = event.Records.filter((record) => record.eventName.startsWith('ObjectCreated:') && record.s3.object.key.startsWith(prefix));
+        if (records.length === 0) return;
+        handler({ Records: records }).catch((error: unknown) => console.error('s3 event handler failed', error));
+      });
+    },
+    stop: () => server.close(),
+  };
 }

@@ -287,6 +287,8 @@ export const keys = {
   tickets: () => ({ gsi1pk: TICKETS_PARTITION, skPrefix: TICKET_SORT }),
   /** The stored image of one subject (`location#5`, `campaign-image#3`, `campaign-icon#3`, `menu-item#2#41`): its variants. */
   image: (subject: string): Key => ({ pk: `IMAGE#${subject}`, sk: 'IMAGE' }),
+  /** A merchant's presigned upload of a location's picture, by its id (a UUID): pending until processed, then ready or failed. */
+  imageUpload: (uploadId: string): Key => ({ pk: `IMAGEUPLOAD#${uploadId}`, sk: 'IMAGEUPLOAD' }),
   // Push notifications — see docs/app-surface.md "Push notifications"
   /** A registered device (I17): one per app and device token, whoever registered it last. */
   pushDevice: (appId: number, token: string): Key => ({ pk: `${PUSH_DEVICE_PREFIX}${appId}#${token}`, sk: 'PUSHDEVICE' }),

@@ -59,3 +59,53 @@ export async function deleteImages(keys: readonly string[]): Promise<void> {
 
 /** Every image object's key starts here (the image functions may read nothing else). */
 export const IMAGE_KEY_PREFIX = 'images/';
+
+/** Every upload waiting to be processed is under this prefix (the processing function may read and delete only here). */
+export const UPLOAD_KEY_PREFIX = 'uploads/';
+
+const presignedPost = loadedOnFirstUse(() => import('@aws-sdk/s3-presigned-post'));
+
+/** What a browser sends to upload: the form's action and its fields (the file goes last, as `file`). */
+export interface PresignedUpload {
+  url: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * A presigned POST of one object: S3 refuses it after `expiresSeconds`, outside `minBytes..maxBytes`, with any
+ * other key or any other Content-Type (the policy's conditions, signed with the function's credentials).
+ */
+export async function presignedUpload(
+  key: string,
+  limits: { contentType: string; minBytes: number; maxBytes: number; expiresSeconds: number },
+): Promise<PresignedUpload> {
+  const [{ client }, { createPresignedPost }] = await Promise.all([s3(), presignedPost()]);
+  return createPresignedPost(client, {
+    Bucket: imagesBucket(),
+    Key: key,
+    Conditions: [
+      ['content-length-range', limits.minBytes, limits.maxBytes],
+      ['eq', '$Content-Type', limits.contentType],
+    ],
+    Fields: { 'Content-Type': limits.contentType },
+    Expires: limits.expiresSeconds,
+  });
+}
+
+/** One stored object's bytes and type, or undefined when it is gone (a repeated event after its deletion). */
+export async function readObject(key: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | undefined; size: number } | undefined> {
+  const { client, commands } = await s3();
+  try {
+    const head = await client.send(new commands.HeadObjectCommand({ Bucket: imagesBucket(), Key: key }));
+    const size = head.ContentLength ?? 0;
+    // Larger than any accepted upload: not read into memory (S3's policy already refuses it; s3rver does not).
+    if (size > maxBytes) return { bytes: new Uint8Array(), contentType: head.ContentType, size };
+    const object = await client.send(new commands.GetObjectCommand({ Bucket: imagesBucket(), Key: key }));
+    const bytes = await object.Body!.transformToByteArray();
+    return { bytes, contentType: object.ContentType, size: bytes.byteLength };
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'NotFound' || name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}

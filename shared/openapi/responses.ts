@@ -92,6 +92,7 @@ import { menuInputSchema } from '#shared/domain/order-ahead/menu.ts';
 import { integerId, timestamp } from '#shared/schemas/responses/common.ts';
 import { resource } from '#shared/schemas/responses/registry.ts';
 import { locationSettingsList, locationSettingsResponse } from '#shared/schemas/responses/location-settings.ts';
+import { imageUploadCreatedResponse, imageUploadResponse } from '#shared/schemas/responses/location-images.ts';
 import { customerCreditGrantResponse, customerResponse, customerUnlockResponse } from '#shared/schemas/responses/customers.ts';
 import { webLinkList } from '#shared/schemas/responses/web-links.ts';
 
@@ -180,6 +181,8 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'customers-show': { 200: customerResponse, 409: apiErrors },
   'customer-credit-grants-create': { 200: customerCreditGrantResponse, 409: apiErrors },
   'customer-campaign-unlockings-create': { 200: customerUnlockResponse, 409: apiErrors },
+  'location-image-uploads-create': { 201: imageUploadCreatedResponse },
+  'location-image-uploads-show': { 200: imageUploadResponse },
   'location-settings-create': { 200: locationSettingsResponse, 409: apiErrors },
   'location-settings-list': { 200: locationSettingsList, 204: null },
   'location-settings-show': { 200: locationSettingsResponse },

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'staff.manager_code_set',
   'location.created',
   'location.updated',
+  'location.image_changed',
   'campaign.created',
   'campaign.updated',
   'campaign.closed',

@@ -407,6 +407,7 @@ function sampleBody(route: Route): Json | undefined {
     'POST /v15/merchants/{merchant_id}/campaigns': { campaign: { kind: 'spend', title: 'Fuzz spend', required_spend_amount: 5000, earn_amount: 500 } },
     'PUT /v15/merchants/{merchant_id}/campaigns/{campaign_id}': { campaign: { title: 'Fuzz renamed', closes_at: null } },
     'POST /v15/merchants/{merchant_id}/campaigns/{campaign_id}/close': { campaign: { closes_at: '2099-01-01T00:00:00Z' } },
+    'POST /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads': { image_upload: { content_type: 'image/webp' } },
   };
   return samples[routeKey(route)];
 }

@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_READ_ACTION, ImageStore } from '../../infra/constructs/images.ts';
+import { IMAGE_READ_ACTION, ImageStore, UPLOAD_SIGN_ACTION } from '../../infra/constructs/images.ts';
 import { routes } from '#shared/routes.ts';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -18,6 +18,7 @@ let store: ImageStore;
 let resources: Record<string, Resource>;
 let reader: LambdaFunction;
 let other: LambdaFunction;
+let signer: LambdaFunction;
 
 beforeAll(() => {
   stack = new Stack(new App(), 'ImagesUnderTest');
@@ -25,7 +26,8 @@ beforeAll(() => {
     new LambdaFunction(stack, id, { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('export const handler = async () => ({})') });
   reader = fn('Reader');
   other = fn('Other');
-  store = new ImageStore(stack, 'Images', { readers: [reader] });
+  signer = fn('Signer');
+  store = new ImageStore(stack, 'Images', { readers: [reader], uploadSigners: [signer] });
   resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
 });
 
@@ -77,6 +79,14 @@ describe('the image bucket', () => {
     expect(statementsOf(other).some((statement) => JSON.stringify(statement).includes('s3:'))).toBe(false);
     const [, readerFn] = ofType('AWS::Lambda::Function').find(([id]) => id === stack.getLogicalId(reader.node.defaultChild as never))!;
     expect(readerFn.Properties!.Environment.Variables.IMAGES_BUCKET).toEqual({ Ref: stack.getLogicalId(store.bucket.node.defaultChild as never) });
+  });
+
+  it('lets the upload signers PutObject the uploads prefix and nothing else', () => {
+    const s3Statements = statementsOf(signer).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')));
+    expect(s3Statements).toHaveLength(1);
+    expect(s3Statements[0]!.Action).toBe(UPLOAD_SIGN_ACTION);
+    expect(JSON.stringify(s3Statements[0]!.Resource)).toMatch(/\/uploads\/\*"\]\]\}$/);
+    expect(routes.filter((route) => route.signsUploads).map((route) => route.handler)).toEqual(['location-image-uploads-create']);
   });
 
   it('leaves cdk-nag nothing unacknowledged about the bucket or the grant', () => {

@@ -285,6 +285,32 @@ const MENU_DRAFT_CASES: IsolationCase[] = menuDraftAttempts.map(([route, what, t
   otherKind: merchantPath,
   ownerSees: merchant1MenuDraftShown,
 }));
+/** Merchant 2's owner on merchant 1's location image uploads (docs/merchant-api.md, "Locations: images"): 401, and the location has no upload or image. */
+const merchant1ImageUploads = (w: TenantWorld) => `locations/${w.location1.location_id}/image_uploads`;
+const IMAGE_UPLOAD_CASES: IsolationCase[] = [
+  [
+    'POST /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads',
+    "starts an upload of merchant 1's location picture",
+    '',
+    { image_upload: { content_type: 'image/jpeg' } },
+  ],
+  [
+    'GET /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads/{upload_id}',
+    "reads an upload of merchant 1's location picture",
+    `/${'a'.repeat(32)}`,
+  ],
+].map(([route, what, tail, body]) => ({
+  route: route as string,
+  name: `merchant 2's owner ${what as string}`,
+  attempt: (w: TenantWorld) => ({ token: staff.owner2.token, path: merchant1Path(w, `${merchant1ImageUploads(w)}${tail as string}`), body }),
+  expected: NOT_THIS_MERCHANT,
+  otherKind: merchantPath,
+  ownerSees: async (w: TenantWorld) => {
+    await merchant1LocationUnchanged(w);
+    const image = await call('GET', `/v15/locations/${w.location1.location_id}/image?density=1&height=212&width=320`);
+    expect(image.status, image.text).toBe(404);
+  },
+}));
 /** Merchant 2's owner on merchant 1's customer (user A, who ordered and holds gift card value there): 401 before the handler, nothing read or changed. */
 const merchant1CustomerShown = (w: TenantWorld) =>
   expectListed(merchant1Path(w, `customers/${w.userA.user.user_id}`), staff.owner1.token, `"id":${w.userA.user.user_id},`);
@@ -345,6 +371,7 @@ const CASES: IsolationCase[] = [
   ...LOCATION_CASES,
   ...CAMPAIGN_CASES,
   ...MENU_DRAFT_CASES,
+  ...IMAGE_UPLOAD_CASES,
   ...CUSTOMER_CASES,
   ...ORDER_CASES,
   // The management API's audit log and manager codes: merchant 2's login on merchant 1's path (docs/merchant-api.md).

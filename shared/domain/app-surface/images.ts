@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
+import { equals, itemIsNew } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { isoSeconds } from '#shared/time.ts';
 import { IMAGE_KEY_PREFIX, SIGNED_URL_SECONDS, signedImageUrl } from '#shared/images/store.ts';
@@ -151,4 +152,25 @@ export async function imageLocation(subject: ImageSubject, size: { width: number
   const image = await getImage(subject);
   const key = image?.objects[variantName(known.width, known.height, density)];
   return key ? signedImageUrl(key) : undefined;
+}
+
+/**
+ * The Put of a subject's new image for a transaction: it replaces exactly the item read (`previousVersion`, or none),
+ * so a concurrent upload of the same subject is never silently overwritten (the caller reads again and retries).
+ */
+export function imageRecordPut(subject: ImageSubject, version: string, objects: Record<string, string>, previousVersion: string | undefined) {
+  const item: ImageAttributes = {
+    subject: subjectName(subject),
+    kind: subject.kind,
+    version,
+    objects,
+    content_type: IMAGE_FORMAT[subject.kind].contentType,
+    uploaded_at: isoSeconds(),
+  };
+  return Image.at(item.subject).put(item, previousVersion === undefined ? itemIsNew : equals('version', previousVersion));
+}
+
+/** The subject's image as stored now (a strongly consistent read: what a replacement conditions on). */
+export function getImageNow(subject: ImageSubject): Promise<ImageItem | undefined> {
+  return Image.at(subjectName(subject)).get({ consistent: true });
 }
