@@ -12,6 +12,7 @@ import { scanAll } from '#shared/db/reads.ts';
 import { CONTRA_ENTRY, creditAccountKey, giftCardAccountKey, purchasesAccountKey } from '#shared/domain/money/ledger.ts';
 import { userFixture } from '../support/fixtures.ts';
 import { orderWorld } from '../support/money.ts';
+import { ledgerLeg } from '../support/ledger-items.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 
 const api = useTestApi();
@@ -157,17 +158,7 @@ describe('npm run admin -- ledger-migrate and the double-entry audit', () => {
     const transfer = async (entryId: string, kind: string, account: string, contra: string, amount: number) => {
       const transferId = [account, contra].sort().join('|') + `|${entryId}`;
       const platform = !/^(giftcard|held|credit|pausedcredit|card|detached):/.test(contra);
-      await put({
-        ...keys.ledgerEntry(account, entryId),
-        entity: 'LedgerEntry',
-        account,
-        entry_id: entryId,
-        kind,
-        amount,
-        reference: {},
-        contra_account: contra,
-        transfer_id: transferId,
-      });
+      await put({ ...ledgerLeg(account, kind, contra, amount, entryId), reference: {}, transfer_id: transferId });
       await put({
         ...keys.ledgerEntry(contra, platform ? `${account}#${entryId}` : entryId),
         entity: platform ? CONTRA_ENTRY : 'LedgerEntry',

@@ -36,13 +36,23 @@ async function campaignWorld() {
   return { app, merchant, merchantId, location, spend, visit, value, code, locked, closed, user };
 }
 
+type CampaignWorld = Awaited<ReturnType<typeof campaignWorld>>;
+
+/** A fresh campaign world and the client's GET in it: 200, in the shape of the client's reference body. */
+async function campaignGet<Reference extends { response_body: unknown }>(reference: Reference, path: (world: CampaignWorld) => string) {
+  const world = await campaignWorld();
+  const response = await api.call('GET', path(world));
+  expect(response.status).toBe(200);
+  expectShapeOf(response.body, reference.response_body);
+  return { world, response, reference };
+}
+
 describe('A18/A19 campaign metadata by location and merchant', () => {
   it("lists a location's public campaigns with representation_types, as the iOS fixture; iOS then fetches one it lists", async () => {
-    const reference = clientPayload('ios_v15_locations_id_campaigns__list.json');
-    const world = await campaignWorld();
-    const response = await api.call('GET', `/v15/locations/${world.location.location_id}/campaigns`);
-    expect(response.status).toBe(200);
-    expectShapeOf(response.body, reference.response_body);
+    const { world, response } = await campaignGet(
+      clientPayload('ios_v15_locations_id_campaigns__list.json'),
+      (w) => `/v15/locations/${w.location.location_id}/campaigns`,
+    );
     const byId = new Map<number, string[]>(
       response.body.map((row: { campaign: { id: number; representation_types: string[] } }) => [row.campaign.id, row.campaign.representation_types]),
     );
@@ -83,11 +93,7 @@ describe('A18/A19 campaign metadata by location and merchant', () => {
 
 describe('A20-A22 v14 campaign, cohort code, campaign merchants', () => {
   it('answers a public campaign in the v14 shape the SDKs read; locked, closed and unknown ones are 404', async () => {
-    const reference = clientPayload('ios_v14_campaigns_id__show.json');
-    const world = await campaignWorld();
-    const response = await api.call('GET', `/v14/campaigns/${world.value.campaign_id}`);
-    expect(response.status).toBe(200);
-    expectShapeOf(response.body, reference.response_body);
+    const { world, response } = await campaignGet(clientPayload('ios_v14_campaigns_id__show.json'), (w) => `/v14/campaigns/${w.value.campaign_id}`);
     expect(response.body.campaign).toMatchObject({
       id: world.value.campaign_id,
       name: world.value.title,
@@ -106,11 +112,10 @@ describe('A20-A22 v14 campaign, cohort code, campaign merchants', () => {
   });
 
   it('finds the campaign behind a cohort code in any case, as A20 shows it; an unknown code is 404', async () => {
-    const reference = clientPayload('ios_v14_campaigns_id__show.json').nonglobal_variant;
-    const world = await campaignWorld();
-    const response = await api.call('GET', `/v14/codes/${encodeURIComponent(world.code.toLowerCase())}/campaign`);
-    expect(response.status).toBe(200);
-    expectShapeOf(response.body, reference.response_body);
+    const { world, response, reference } = await campaignGet(
+      clientPayload('ios_v14_campaigns_id__show.json').nonglobal_variant,
+      (w) => `/v14/codes/${encodeURIComponent(w.code.toLowerCase())}/campaign`,
+    );
     expect(response.body.campaign.applies_to_all_merchants).toBe(reference.response_body.campaign.applies_to_all_merchants);
     expect(response.body).toEqual((await api.call('GET', `/v14/campaigns/${world.value.campaign_id}`)).body);
     const unknown = await api.call('GET', `/v14/codes/${uniqueCode('NOPE')}/campaign`);
@@ -133,11 +138,10 @@ describe('A20-A22 v14 campaign, cohort code, campaign merchants', () => {
   });
 
   it("answers the campaign's merchants as a bare array of ids; hidden or unknown campaigns are 404", async () => {
-    const reference = clientPayload('docs_v14_campaigns_id_merchants__list.json');
-    const world = await campaignWorld();
-    const response = await api.call('GET', `/v14/campaigns/${world.spend.campaign_id}/merchants`);
-    expect(response.status).toBe(200);
-    expectShapeOf(response.body, reference.response_body);
+    const { world, response } = await campaignGet(
+      clientPayload('docs_v14_campaigns_id_merchants__list.json'),
+      (w) => `/v14/campaigns/${w.spend.campaign_id}/merchants`,
+    );
     expect(response.body).toEqual([world.merchantId]);
     expect((await api.call('GET', `/v14/campaigns/${world.locked.campaign_id}/merchants`)).status).toBe(404);
     expect((await api.call('GET', '/v14/campaigns/999999999/merchants')).status).toBe(404);

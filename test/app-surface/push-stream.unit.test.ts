@@ -4,18 +4,8 @@
  * need another area's writes (a held gift claimed at sign-up) or must stay silent.
  */
 import { describe, expect, it } from 'vitest';
-import { keys } from '#shared/db/keys.ts';
 import { notificationsOfStream } from '#shared/domain/notifications/notifications.ts';
-
-const ledgerLeg = (account: string, kind: string, contra: string, amount: number, entryId: string) => ({
-  ...keys.ledgerEntry(account, entryId),
-  entity: 'LedgerEntry',
-  account,
-  entry_id: entryId,
-  kind,
-  amount,
-  contra_account: contra,
-});
+import { ledgerLeg } from '../support/ledger-items.ts';
 
 describe('notificationsOfStream', () => {
   it("tells the recipient of a held gift claimed at sign-up (the gift card leg), not the held account's leg", () => {

@@ -9,16 +9,14 @@ import type { AuditAction } from '#shared/schemas/audit.ts';
 import { useTestApi } from '../support/api.ts';
 import { moneyWorld } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { roleTokens } from '../support/staff.ts';
+import { merchantRoles } from '../support/staff.ts';
 
 const api = useTestApi();
 
 /** A merchant with one token per role, and another merchant's owner. */
 async function auditWorld() {
   const world = await moneyWorld();
-  const merchantId = world.merchant.merchant.merchant_id;
-  const appId = world.app.app_id;
-  return { ...world, merchantId, ...(await roleTokens(appId, merchantId)) };
+  return { ...world, ...(await merchantRoles(world)) };
 }
 
 /** Entries written as a change would write them (one transaction each), `at` their instants. */

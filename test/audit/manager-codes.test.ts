@@ -9,7 +9,7 @@ import { getOrder } from '#shared/domain/orders/record.ts';
 import { MANAGER_CODE_ORDER_FAILURES } from '#shared/domain/rate-limits.ts';
 import { useTestApi, type ApiCall, type ApiResult } from '../support/api.ts';
 import { loadGiftCard, orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
-import { roleTokens } from '../support/staff.ts';
+import { merchantRoles } from '../support/staff.ts';
 
 const rawApi = useTestApi();
 /** Every answer of this file, to show that no code ever comes back. */
@@ -27,9 +27,7 @@ const OWNER_CODE = '6618';
 
 async function codeWorld(options: { sharedCode?: string | null } = {}) {
   const world = await orderWorld({ managerConfirmation: options.sharedCode === undefined ? SHARED_CODE : options.sharedCode });
-  const merchantId = world.merchant.merchant.merchant_id;
-  const appId = world.app.app_id;
-  return { ...world, merchantId, ...(await roleTokens(appId, merchantId)) };
+  return { ...world, ...(await merchantRoles(world)) };
 }
 type CodeWorld = Awaited<ReturnType<typeof codeWorld>>;
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { useTestApi } from '../support/api.ts';
 import { complete, orderWorld, placeOrder, propose, type OrderWorld } from '../support/money.ts';
-import { roleTokens } from '../support/staff.ts';
+import { merchantRoles } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -19,8 +19,7 @@ let campaignId: number;
 
 beforeAll(async () => {
   world = await orderWorld();
-  merchantId = world.merchant.merchant.merchant_id;
-  owner = (await roleTokens(world.app.app_id, merchantId)).owner;
+  ({ merchantId, owner } = await merchantRoles(world));
 });
 
 const campaignPath = (tail = '') => `/v15/merchants/${merchantId}/campaigns/${campaignId}${tail}`;

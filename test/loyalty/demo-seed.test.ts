@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
+import { userFixture } from '../support/fixtures.ts';
 import { seedLoyalty } from '../../scripts/demo/loyalty.ts';
 import type { DemoContext } from '../../scripts/demo/context.ts';
 import { LOYALTY_REPRESENTATION_OF_KIND } from '../support/loyalty.ts';
-import { demoOwnerSession } from '../support/demo.ts';
+import { demoMerchant } from '../support/demo.ts';
 
 const api = useTestApi();
 
 describe('seedLoyalty (demo data)', () => {
   it('returns working ids: each campaign in its representation, the cohort code, the legacy card, the locked campaign', async () => {
-    const fixture = await appFixture();
-    const { app } = fixture;
-    const { merchant } = await merchantFixture(app.app_id);
-    const owner = await demoOwnerSession(api.baseUrl, fixture, merchant.merchant_id);
+    const { app, merchant, owner } = await demoMerchant(api.baseUrl);
     const context = { app: { id: app.app_id }, merchant: { id: merchant.merchant_id }, owner, progress: () => undefined } as unknown as DemoContext;
     const demo = (await seedLoyalty(context)) as {
       campaigns: Record<string, number>;

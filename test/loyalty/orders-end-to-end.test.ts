@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
-import { campaignFixture } from '../support/loyalty.ts';
+import { complete, propose, type OrderWorld } from '../support/money.ts';
+import { loyaltyWorld } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import type { CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
 import { pausedCreditAccountKey } from '#shared/domain/loyalty/rewards.ts';
@@ -14,11 +14,11 @@ let item: CampaignItem;
 let visit: CampaignItem;
 
 beforeAll(async () => {
-  world = await orderWorld();
-  merchantId = world.merchant.merchant.merchant_id;
-  spend = await campaignFixture(merchantId, 'spend');
-  item = await campaignFixture(merchantId, 'item');
-  visit = await campaignFixture(merchantId, 'visit');
+  ({
+    world,
+    merchantId,
+    campaigns: { spend, item, visit },
+  } = await loyaltyWorld(['spend', 'item', 'visit']));
 });
 
 const coffees = (quantity: number) => [
@@ -135,10 +135,7 @@ describe('loyalty through orders, end to end', () => {
 
 describe('a refund of an order whose rewards the customer paused', () => {
   it('takes back every paused reward in one balance change: 200, nothing left paused, the ledger consistent', async () => {
-    const own = await orderWorld();
-    const ownMerchant = own.merchant.merchant.merchant_id;
-    await campaignFixture(ownMerchant, 'spend');
-    await campaignFixture(ownMerchant, 'item');
+    const { world: own, merchantId: ownMerchant } = await loyaltyWorld(['spend', 'item']);
     const items = coffees(5);
     const proposed = await propose(api, own, { spend_amount: 5000, items });
     expect(proposed.status, proposed.text).toBe(200);

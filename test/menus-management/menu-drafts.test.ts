@@ -12,7 +12,7 @@ import type { StaffRole } from '#shared/routes.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderAheadLocationFixture, orderAheadUserFixture, pollUntilSettled, startOrderAheadTestApi, startPickup } from '../support/order-ahead.ts';
-import { expectRoleAnswer, roleTokens, type RoleProbe } from '../support/staff.ts';
+import { expectRoleAnswer, merchantRoles, roleTokens, type RoleProbe } from '../support/staff.ts';
 
 const api = useTestApi(() => startOrderAheadTestApi());
 
@@ -44,15 +44,13 @@ function editedMenu(): MenuInput {
 }
 
 type Place = Awaited<ReturnType<typeof orderAheadLocationFixture>>;
-type Tokens = Awaited<ReturnType<typeof roleTokens>>;
 let place: Place;
-let tokens: Tokens;
+let tokens: Awaited<ReturnType<typeof roleTokens>>;
 let merchantId: number;
 
 beforeAll(async () => {
   place = await orderAheadLocationFixture();
-  merchantId = place.merchant.merchant.merchant_id;
-  tokens = await roleTokens(place.app.app_id, merchantId);
+  ({ merchantId, ...tokens } = await merchantRoles(place));
 });
 
 /** Another location of the merchant with the sample menu published by the operators' create-menu. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { completeBody, loadGiftCard, orderWorld, propose, type OrderWorld } from '../support/money.ts';
-import { campaignFixture } from '../support/loyalty.ts';
+import { loyaltyWorld } from '../support/loyalty.ts';
 import { observeGateway } from '../support/gateway.ts';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { auditLedger, cardAccountKey, getBalance, giftCardAccountKey } from '#shared/domain/money/ledger.ts';
@@ -141,11 +141,8 @@ describe('gift card loads to one card', () => {
 
 describe('concurrent checks for one customer at one merchant', () => {
   it('ends 12 concurrent checks 200 after retries with their own keys, with one gateway charge each and no void', async () => {
-    const world = await orderWorld();
-    const merchantId = world.merchant.merchant.merchant_id;
     // Loyalty at the merchant: every check moves the same progress items, as in a real shop.
-    await campaignFixture(merchantId, 'spend');
-    await campaignFixture(merchantId, 'visit');
+    const { world, merchantId } = await loyaltyWorld(['spend', 'visit']);
     const proposals: string[] = [];
     for (let index = 0; index < 12; index++) {
       const proposed = await propose(api, world, { spend_amount: 1500 });
@@ -188,9 +185,7 @@ describe('concurrent one-step orders for one customer at one merchant', () => {
   // The one-step order takes the customer's lease in the transaction that creates its source (docs/money.md,
   // step 1); the requests that find it taken write nothing there and wait for it as completions do.
   it('ends 12 concurrent one-step orders 200 after retries with their own keys, with one gateway charge each and no void', async () => {
-    const world = await orderWorld();
-    const merchantId = world.merchant.merchant.merchant_id;
-    await campaignFixture(merchantId, 'spend');
+    const { world, merchantId } = await loyaltyWorld(['spend']);
     const observed = gateway.since();
     const refusals: ApiResult[] = [];
     const finals = await Promise.all(

@@ -104,6 +104,12 @@ async function sentGifts(world: OrderWorld) {
   return (await sentGiftPages(world)).items.map((entry) => entry.gift_card_value_order);
 }
 
+/** The gift's value is on the user's gift card at the merchant, and nothing is left held for the email. */
+async function expectClaimedBy(userId: number, email: string, merchantId: number, amount: number) {
+  expect(await balance(giftCardAccountKey(userId, merchantId))).toBe(amount);
+  expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+}
+
 async function expectBalancedLedger() {
   const audit = await auditLedger();
   expect(audit.mismatches).toEqual([]);
@@ -169,8 +175,7 @@ describe('a gift card order for an email with no account', () => {
     const signedUp = await signUpIos(email.toUpperCase());
     expect(signedUp.status, signedUp.text).toBe(200);
     const userId: number = signedUp.body.user.id;
-    expect(await balance(giftCardAccountKey(userId, merchantId))).toBe(2500);
-    expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+    await expectClaimedBy(userId, email, merchantId, 2500);
     expect(await giftCardAtPos(world, signedUp.body.access_token.token)).toBe(2500);
     const [order] = await readItems([keys.giftCardValueOrder(toUnknown.body.gift_card_value_order.uuid)], { consistent: true });
     expect(order).toMatchObject({ state: 'claimed', recipient_user_id: userId });
@@ -203,8 +208,7 @@ describe('a gift card order for an email with no account', () => {
     const signedUp = await signUpAndroid(email);
     expect(signedUp.status, signedUp.text).toBe(200);
     for (const merchantId of merchantIds) {
-      expect(await balance(giftCardAccountKey(signedUp.body.user.id, merchantId))).toBe(1000);
-      expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+      await expectClaimedBy(signedUp.body.user.id, email, merchantId, 1000);
     }
     await expectBalancedLedger();
   });
@@ -224,8 +228,7 @@ describe('a gift card order for an email with no account', () => {
     ).toHaveLength(1);
     expect(statuses.filter((status) => status === 422)).toHaveLength(3);
     const winner = responses.find((response) => response.status === 200)!;
-    expect(await balance(giftCardAccountKey(winner.body.user.id, merchantId))).toBe(2500);
-    expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+    await expectClaimedBy(winner.body.user.id, email, merchantId, 2500);
     await expectBalancedLedger();
   });
 
@@ -237,8 +240,7 @@ describe('a gift card order for an email with no account', () => {
       const [ordered, signedUp] = await Promise.all([gift(world, email, 1000), signUpIos(email)]);
       expect(ordered.status, ordered.text).toBe(200);
       expect(signedUp.status, signedUp.text).toBe(200);
-      expect(await balance(giftCardAccountKey(signedUp.body.user.id, merchantId))).toBe(1000);
-      expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+      await expectClaimedBy(signedUp.body.user.id, email, merchantId, 1000);
       const [order] = await readItems([keys.giftCardValueOrder(ordered.body.gift_card_value_order.uuid)], { consistent: true });
       expect(['delivered', 'claimed']).toContain(order!.state);
     }
@@ -253,8 +255,7 @@ describe('a gift card order for an email with no account', () => {
     const mover = await userFixture(world.app.app_id);
     const changed = await api.call('PUT', '/v15/users', { token: mover.token, body: { user: { email } } });
     expect(changed.status, changed.text).toBe(200);
-    expect(await balance(giftCardAccountKey(mover.user.user_id, merchantId))).toBe(2000);
-    expect(await balance(heldAccountKey(email, merchantId))).toBe(0);
+    await expectClaimedBy(mover.user.user_id, email, merchantId, 2000);
     await expectBalancedLedger();
   });
 

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
-import { complete, orderWorld, propose, type OrderWorld } from '../support/money.ts';
-import { campaignFixture } from '../support/loyalty.ts';
+import { complete, propose, type OrderWorld } from '../support/money.ts';
+import { loyaltyWorld } from '../support/loyalty.ts';
 import { auditLedger, creditAccountKey, getBalance } from '#shared/domain/money/ledger.ts';
 import { setChargeLimits } from '../../scripts/admin/money-settings.ts';
 import { MAX_ORDER_CREDIT_EARNED } from '#shared/domain/loyalty/order-effects.ts';
@@ -17,10 +17,10 @@ const api = useTestApi();
 
 /** A world whose merchant runs the item campaign (5 coffees earn 300) and the spend campaign ($50 earns $5). */
 async function campaignWorld() {
-  const world = await orderWorld();
-  const merchantId = world.merchant.merchant.merchant_id;
-  const item = await campaignFixture(merchantId, 'item');
-  const spend = await campaignFixture(merchantId, 'spend');
+  const {
+    world,
+    campaigns: { item, spend },
+  } = await loyaltyWorld(['item', 'spend']);
   return { world, item, spend };
 }
 

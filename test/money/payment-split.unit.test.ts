@@ -25,42 +25,29 @@ describe('availableDiscount', () => {
 });
 
 describe('splitPayment', () => {
-  it('charges the card everything when there is no discount and no gift card value (rule 1: the tip is on top of the spend)', () => {
-    expect(split({ spend: 1000, tip: 150 })).toEqual({
-      approvedSpend: 1000,
-      approvedTip: 150,
-      appliedDiscount: 0,
-      giftCardSpend: 0,
-      giftCardTip: 0,
-      charged: 1150,
-    });
-  });
-
-  it('takes the applied discount first, then gift card value for the spend, then for the tip, then the card', () => {
-    expect(split({ spend: 1000, tip: 200, appliedDiscount: 300, giftCardValue: 800 })).toEqual({
-      approvedSpend: 1000,
-      approvedTip: 200,
-      appliedDiscount: 300,
-      giftCardSpend: 700,
-      giftCardTip: 100,
-      charged: 100,
-    });
+  it.each<[string, Parameters<typeof split>[0], Split]>([
+    [
+      'charges the card everything when there is no discount and no gift card value (rule 1: the tip is on top of the spend)',
+      { spend: 1000, tip: 150 },
+      { approvedSpend: 1000, approvedTip: 150, appliedDiscount: 0, giftCardSpend: 0, giftCardTip: 0, charged: 1150 },
+    ],
+    [
+      'takes the applied discount first, then gift card value for the spend, then for the tip, then the card',
+      { spend: 1000, tip: 200, appliedDiscount: 300, giftCardValue: 800 },
+      { approvedSpend: 1000, approvedTip: 200, appliedDiscount: 300, giftCardSpend: 700, giftCardTip: 100, charged: 100 },
+    ],
+    [
+      'applies only the discount on a discount-only order: no gift card value, no charge, no tip (rule 5)',
+      { spend: 1000, tip: 150, appliedDiscount: 250, giftCardValue: 5000, discountOnly: true },
+      { approvedSpend: 250, approvedTip: 0, appliedDiscount: 250, giftCardSpend: 0, giftCardTip: 0, charged: 0 },
+    ],
+  ])('%s', (_, input, expected) => {
+    expect(split(input)).toEqual(expected);
   });
 
   it('charges nothing when the discount and gift card value cover spend and tip', () => {
     const result = split({ spend: 1000, tip: 100, appliedDiscount: 200, giftCardValue: 5000 });
     expect(result).toMatchObject({ giftCardSpend: 800, giftCardTip: 100, charged: 0 });
-  });
-
-  it('applies only the discount on a discount-only order: no gift card value, no charge, no tip (rule 5)', () => {
-    expect(split({ spend: 1000, tip: 150, appliedDiscount: 250, giftCardValue: 5000, discountOnly: true })).toEqual({
-      approvedSpend: 250,
-      approvedTip: 0,
-      appliedDiscount: 250,
-      giftCardSpend: 0,
-      giftCardTip: 0,
-      charged: 0,
-    });
   });
 });
 

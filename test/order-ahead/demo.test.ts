@@ -2,18 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { DemoContext } from '../../scripts/demo/context.ts';
 import { seedOrderAhead } from '../../scripts/demo/order-ahead.ts';
 import { useTestApi } from '../support/api.ts';
-import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
-import { demoOwnerSession } from '../support/demo.ts';
+import { userFixture } from '../support/fixtures.ts';
+import { demoMerchant } from '../support/demo.ts';
 import { pollUntilSettled, startOrderAheadTestApi } from '../support/order-ahead.ts';
 
 const api = useTestApi(startOrderAheadTestApi);
 
 describe('order-ahead demo data', () => {
   it('seeds a pickup and delivery menu and a delivery address inside its area that validates', async () => {
-    const fixture = await appFixture();
-    const { app } = fixture;
-    const { merchant } = await merchantFixture(app.app_id);
-    const owner = await demoOwnerSession(api.baseUrl, fixture, merchant.merchant_id);
+    const { app, merchant, owner } = await demoMerchant(api.baseUrl);
     const customer = await userFixture(app.app_id);
     const context = {
       base_url: api.baseUrl,

@@ -10,15 +10,14 @@ import { clientPayload } from '../support/client-payloads.ts';
 import { locationFixture } from '../support/locations.ts';
 import { orderWorld, placeOrder, worldBalances, type OrderWorld } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { roleTokens } from '../support/staff.ts';
+import { merchantRoles } from '../support/staff.ts';
 
 const api = useTestApi();
 
 /** An order world (no shared manager code) with one token per role of its merchant, and another merchant's order world. */
 async function ordersWorld() {
   const world = await orderWorld({ managerConfirmation: null });
-  const merchantId = world.merchant.merchant.merchant_id;
-  return { ...world, merchantId, ...(await roleTokens(world.app.app_id, merchantId)) };
+  return { ...world, ...(await merchantRoles(world)) };
 }
 
 let world: Awaited<ReturnType<typeof ordersWorld>>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createCampaign, type CampaignInput, type CampaignKind } from '#shared/domain/loyalty/campaigns.ts';
 import { importLegacyCards } from '#shared/domain/loyalty/claims.ts';
 import type { RepresentationType } from '#shared/domain/loyalty/representations.ts';
+import { orderWorld } from './money.ts';
 
 /** The loyalty representation each loyalty campaign kind (not value or legacy) is served in: the contract's table, written out, not read from the code under test. */
 export const LOYALTY_REPRESENTATION_OF_KIND: Readonly<Record<string, RepresentationType>> = {
@@ -71,6 +72,15 @@ const DEFAULTS: Record<CampaignKind, Partial<CampaignInput>> = {
 
 export async function campaignFixture(merchantId: number, kind: CampaignKind, overrides: Partial<CampaignInput> = {}) {
   return createCampaign({ merchant_id: merchantId, kind, ...DEFAULTS[kind], ...overrides } as CampaignInput);
+}
+
+/** An order world whose merchant runs one fixture campaign of each kind given, created in that order. */
+export async function loyaltyWorld<Kind extends CampaignKind>(kinds: readonly Kind[], options: Parameters<typeof orderWorld>[0] = {}) {
+  const world = await orderWorld(options);
+  const merchantId = world.merchant.merchant.merchant_id;
+  const campaigns = {} as Record<Kind, Awaited<ReturnType<typeof campaignFixture>>>;
+  for (const kind of kinds) campaigns[kind] = await campaignFixture(merchantId, kind);
+  return { world, merchantId, campaigns };
 }
 
 export async function legacyFixture(

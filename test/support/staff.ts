@@ -55,6 +55,12 @@ export async function roleTokens(appId: number, merchantId: number) {
   };
 }
 
+/** The fixture's merchant id and one token per role there ({@link roleTokens}). */
+export async function merchantRoles(world: { app: { app_id: number }; merchant: { merchant: { merchant_id: number } } }) {
+  const merchantId = world.merchant.merchant.merchant_id;
+  return { merchantId, ...(await roleTokens(world.app.app_id, merchantId)) };
+}
+
 /** A management route's request on fresh data, as a role matrix sends it, and the status of its success. */
 export interface RoleProbe {
   method: string;
