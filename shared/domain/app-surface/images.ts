@@ -126,9 +126,9 @@ export async function getImage(subject: ImageSubject): Promise<ImageItem | undef
   return Image.at(subjectName(subject)).get({ consistent: false });
 }
 
-/** Records a finished upload (every variant already stored); returns the item it replaced, whose objects the caller deletes. */
-export async function recordImage(subject: ImageSubject, version: string, objects: Record<string, string>): Promise<ImageItem | undefined> {
-  const item: ImageAttributes = {
+/** A subject's image as stored: its variants' object keys under one version. */
+function imageAttributes(subject: ImageSubject, version: string, objects: Record<string, string>): ImageAttributes {
+  return {
     subject: subjectName(subject),
     kind: subject.kind,
     version,
@@ -136,6 +136,11 @@ export async function recordImage(subject: ImageSubject, version: string, object
     content_type: IMAGE_FORMAT[subject.kind].contentType,
     uploaded_at: isoSeconds(),
   };
+}
+
+/** Records a finished upload (every variant already stored); returns the item it replaced, whose objects the caller deletes. */
+export async function recordImage(subject: ImageSubject, version: string, objects: Record<string, string>): Promise<ImageItem | undefined> {
+  const item = imageAttributes(subject, version, objects);
   const result = await db().send(new PutCommand({ ...Image.at(item.subject).put(item).Put, ReturnValues: 'ALL_OLD' }));
   return Image.from(result.Attributes);
 }
@@ -159,14 +164,7 @@ export async function imageLocation(subject: ImageSubject, size: { width: number
  * so a concurrent upload of the same subject is never silently overwritten (the caller reads again and retries).
  */
 export function imageRecordPut(subject: ImageSubject, version: string, objects: Record<string, string>, previousVersion: string | undefined) {
-  const item: ImageAttributes = {
-    subject: subjectName(subject),
-    kind: subject.kind,
-    version,
-    objects,
-    content_type: IMAGE_FORMAT[subject.kind].contentType,
-    uploaded_at: isoSeconds(),
-  };
+  const item = imageAttributes(subject, version, objects);
   return Image.at(item.subject).put(item, previousVersion === undefined ? itemIsNew : equals('version', previousVersion));
 }
 
