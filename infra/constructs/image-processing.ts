@@ -11,6 +11,8 @@ import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
 
 /** The handler module of the processing (functions/location-image-uploads-process.ts). */
 export const IMAGE_PROCESSING_HANDLER = 'location-image-uploads-process';
+/** Left out of the bundle: sharp is native, and its linux-arm64 build is copied in beside it. */
+export const IMAGE_PROCESSING_EXTERNAL_MODULES = ['sharp'] as const;
 /** sharp's linux-arm64 build (sharp, @img/*), installed by `postinstall` (scripts/sharp-linux-arm64.mjs). */
 export const SHARP_LINUX_ARM64_DIR = `${PROJECT_ROOT}.cache/sharp-linux-arm64`;
 /** sharp decodes and resizes in memory, and Lambda gives CPU in proportion to memory. */
@@ -56,8 +58,7 @@ export class ImageProcessing extends Construct {
       reservedConcurrentExecutions: IMAGE_PROCESSING_CONCURRENCY,
       deadLetterQueue: this.deadLetters,
       bundling: {
-        // sharp is native: its linux-arm64 build is copied in beside the bundle, never bundled.
-        externalModules: [...API_FUNCTION_BUNDLING.externalModules, 'sharp'],
+        externalModules: [...API_FUNCTION_BUNDLING.externalModules, ...IMAGE_PROCESSING_EXTERNAL_MODULES],
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
