@@ -169,6 +169,7 @@ export class LoyaltyApiStack extends Stack {
     });
 
     this.webhookDelivery.alarmTo(this.monitoring.topic, this.monitoring.dashboard);
+    this.imageProcessing.alarmTo(this.monitoring.topic);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Invoke URL of the API' });
     new CfnOutput(this, 'AlarmTopicArn', {

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { EventType, type Bucket, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
@@ -79,6 +82,21 @@ export class ImageProcessing extends Construct {
 
     bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(this.function), { prefix: UPLOAD_KEY_PREFIX });
     acknowledgeNotificationsHandler(Stack.of(this));
+  }
+
+  /** An alarm (to `topic`, and its recovery) when an upload's event failed every retry (docs/operations.md). */
+  public alarmTo(topic: ITopic): Alarm {
+    const alarm = new Alarm(this, 'DeadLettersDepth', {
+      alarmDescription: 'Messages in the image processing dead-letter queue: uploads whose processing failed every retry (docs/operations.md).',
+      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(topic));
+    alarm.addOkAction(new SnsAction(topic));
+    return alarm;
   }
 }
 

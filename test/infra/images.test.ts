@@ -10,6 +10,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Code, Function as LambdaFunction, Runtime, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_READ_ACTION, ImageStore, UPLOAD_SIGN_ACTION } from '../../infra/constructs/images.ts';
@@ -141,6 +143,8 @@ describe('the image processing function', () => {
   let processingStack: Stack;
   let processing: ImageProcessing;
   let processingResources: Record<string, Resource>;
+  let topic: Topic;
+  let alarm: Alarm;
 
   beforeAll(() => {
     processingStack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'ImageProcessingUnderTest');
@@ -150,6 +154,8 @@ describe('the image processing function', () => {
     });
     const bucketStore = new ImageStore(processingStack, 'Images', { readers: [] });
     processing = new ImageProcessing(processingStack, 'ImageProcessing', { bucket: bucketStore.bucket, table });
+    topic = new Topic(processingStack, 'Alarms', { enforceSSL: true });
+    alarm = processing.alarmTo(topic);
     processingResources = Template.fromStack(processingStack).toJSON().Resources as Record<string, Resource>;
   });
 
@@ -168,6 +174,18 @@ describe('the image processing function', () => {
     expect(Properties!.DeadLetterConfig.TargetArn).toEqual({
       'Fn::GetAtt': [processingStack.getLogicalId(processing.deadLetters.node.defaultChild as never), 'Arn'],
     });
+  });
+
+  it('alarms to the given topic when an event reaches the dead-letter queue', () => {
+    const { Properties } = processingResources[processingStack.getLogicalId(alarm.node.defaultChild as never)]!;
+    const topicRef = { Ref: processingStack.getLogicalId(topic.node.defaultChild as never) };
+    expect(Properties!.AlarmActions).toEqual([topicRef]);
+    expect(Properties!.OKActions).toEqual([topicRef]);
+    expect(Properties!.MetricName).toBe('ApproximateNumberOfMessagesVisible');
+    expect(Properties!.Dimensions).toEqual([
+      { Name: 'QueueName', Value: { 'Fn::GetAtt': [processingStack.getLogicalId(processing.deadLetters.node.defaultChild as never), 'QueueName'] } },
+    ]);
+    expect(Properties!.Threshold).toBe(1);
   });
 
   it('is invoked by ObjectCreated events under uploads/ only', () => {
