@@ -17,6 +17,7 @@ import type { ClientLimitsReference } from './constructs/client-limits.ts';
 import { AddressGeocoder } from './constructs/geocoder.ts';
 import { Mail, addressOf } from './constructs/mail.ts';
 import { ImageStore } from './constructs/images.ts';
+import { IMAGE_PROCESSING_HANDLER, ImageProcessing } from './constructs/image-processing.ts';
 import { PushNotifications } from './constructs/push-notifications.ts';
 
 /** Sender of the API's email unless the `mailFrom` context (or prop) says otherwise; deployers set their own. */
@@ -60,6 +61,7 @@ export class LoyaltyApiStack extends Stack {
   public readonly orderAheadCompletionWorkflow: OrderAheadCompletionWorkflow;
   public readonly mail: Mail;
   public readonly images: ImageStore;
+  public readonly imageProcessing: ImageProcessing;
   public readonly monitoring: Monitoring;
   public readonly webhookDelivery: WebhookDelivery;
   public readonly edge?: EdgeDistribution;
@@ -130,6 +132,8 @@ export class LoyaltyApiStack extends Stack {
       readers: routes.filter((route) => route.readsImages).map((route) => routeFunctions.functions.get(route.handler)!),
       uploadSigners: routes.filter((route) => route.signsUploads).map((route) => routeFunctions.functions.get(route.handler)!),
     });
+    // Uploaded pictures: the bucket's ObjectCreated events under uploads/ -> resized variants (sharp, arm64).
+    this.imageProcessing = new ImageProcessing(this, 'ImageProcessing', { bucket: this.images.bucket, table: this.table });
 
     if (props.clientLimits) {
       this.edge = new EdgeDistribution(this, 'Edge', { api: this.api, webAclArn: props.clientLimits.webAclArn });
@@ -159,11 +163,13 @@ export class LoyaltyApiStack extends Stack {
         ...this.functions,
         [VALIDATION_TASK_HANDLER, this.orderAheadWorkflow.validationFunction],
         [COMPLETION_TASK_HANDLER, this.orderAheadCompletionWorkflow.completionFunction],
+        [IMAGE_PROCESSING_HANDLER, this.imageProcessing.function],
       ]),
       webAcl: props.clientLimits,
     });
 
     this.webhookDelivery.alarmTo(this.monitoring.topic, this.monitoring.dashboard);
+    this.imageProcessing.alarmTo(this.monitoring.topic);
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Invoke URL of the API' });
     new CfnOutput(this, 'AlarmTopicArn', {

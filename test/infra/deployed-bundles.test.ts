@@ -15,6 +15,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction, DOCUMENT_ONLY_MODULES, handlerEntry, PROJECT_ROOT, TEST_ONLY_MODULES } from '../../infra/constructs/api-function.ts';
 import { apiFunctionEsbuildOptions } from '../../infra/esbuild-options.ts';
+import { IMAGE_PROCESSING_EXTERNAL_MODULES, IMAGE_PROCESSING_HANDLER } from '../../infra/constructs/image-processing.ts';
 import { LoyaltyApiStack } from '../../infra/stack.ts';
 
 const DEV_DEPENDENCIES = Object.keys(
@@ -68,7 +69,10 @@ beforeAll(async () => {
   const functions = stack.node.findAll().filter((construct): construct is NodejsFunction => construct instanceof NodejsFunction);
   deployed = new Map(functions.map((fn) => [fn instanceof ApiFunction ? fn.handlerName : fn.node.path, fn instanceof ApiFunction]));
   // Each function's own build (its route row is a constant of its own), all at once: esbuild runs them side by side.
-  await Promise.all([...deployed].filter(([, api]) => api).map(async ([name]) => metafiles.set(name, await bundle(name))));
+  // The image processing leaves sharp out as its own bundling does (its linux-arm64 build is copied in beside it).
+  const ownExternals = (name: string) => (options: BuildOptions) =>
+    name === IMAGE_PROCESSING_HANDLER ? { ...options, external: [...(options.external ?? []), ...IMAGE_PROCESSING_EXTERNAL_MODULES] } : options;
+  await Promise.all([...deployed].filter(([, api]) => api).map(async ([name]) => metafiles.set(name, await bundle(name, ownExternals(name)))));
 }, 600_000);
 
 afterAll(() => {

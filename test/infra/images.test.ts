@@ -3,12 +3,25 @@
  * stack: private (public access blocked, bucket-owner objects), encrypted, TLS only, retained; only the
  * image routes' functions may read, and only `s3:GetObject` on the image keys.
  */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Code, Function as LambdaFunction, Runtime, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_READ_ACTION, ImageStore, UPLOAD_SIGN_ACTION } from '../../infra/constructs/images.ts';
+import {
+  IMAGE_PROCESSING_CONCURRENCY,
+  IMAGE_PROCESSING_MEMORY_MB,
+  ImageProcessing,
+  UPLOAD_ACTIONS,
+  VARIANT_ACTIONS,
+} from '../../infra/constructs/image-processing.ts';
 import { routes } from '#shared/routes.ts';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -122,6 +135,113 @@ describe('the route table', () => {
       expect(route.credential).toBe('none');
       expect(route.table).toBe('read');
       expect(route.sendsEmail).toBeFalsy();
+    }
+  });
+});
+
+describe('the image processing function', () => {
+  let processingStack: Stack;
+  let processing: ImageProcessing;
+  let processingResources: Record<string, Resource>;
+  let topic: Topic;
+  let alarm: Alarm;
+
+  beforeAll(() => {
+    processingStack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'ImageProcessingUnderTest');
+    const table = new Table(processingStack, 'Table', {
+      partitionKey: { name: 'pk', type: AttributeType.STRING },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    });
+    const bucketStore = new ImageStore(processingStack, 'Images', { readers: [] });
+    processing = new ImageProcessing(processingStack, 'ImageProcessing', { bucket: bucketStore.bucket, table });
+    topic = new Topic(processingStack, 'Alarms', { enforceSSL: true });
+    alarm = processing.alarmTo(topic);
+    processingResources = Template.fromStack(processingStack).toJSON().Resources as Record<string, Resource>;
+  });
+
+  const functionResource = () => processingResources[processingStack.getLogicalId(processing.function.node.defaultChild as never)]!;
+
+  it('runs s3Handler on arm64 with the memory, timeout and concurrency sharp needs, and its bucket and table', () => {
+    const { Properties } = functionResource();
+    expect(Properties!.Architectures).toEqual(['arm64']);
+    expect(Properties!.Runtime).toBe('nodejs24.x');
+    expect(Properties!.Handler).toBe('index.s3Handler');
+    expect(Properties!.MemorySize).toBe(IMAGE_PROCESSING_MEMORY_MB);
+    expect(Properties!.Timeout).toBe(60);
+    expect(Properties!.ReservedConcurrentExecutions).toBe(IMAGE_PROCESSING_CONCURRENCY);
+    expect(Properties!.Environment.Variables.IMAGES_BUCKET).toEqual({ Ref: expect.stringMatching(/^ImagesBucket/) });
+    expect(Properties!.Environment.Variables.TABLE_NAME).toEqual({ Ref: expect.stringMatching(/^Table/) });
+    expect(Properties!.DeadLetterConfig.TargetArn).toEqual({
+      'Fn::GetAtt': [processingStack.getLogicalId(processing.deadLetters.node.defaultChild as never), 'Arn'],
+    });
+  });
+
+  it('alarms to the given topic when an event reaches the dead-letter queue', () => {
+    const { Properties } = processingResources[processingStack.getLogicalId(alarm.node.defaultChild as never)]!;
+    const topicRef = { Ref: processingStack.getLogicalId(topic.node.defaultChild as never) };
+    expect(Properties!.AlarmActions).toEqual([topicRef]);
+    expect(Properties!.OKActions).toEqual([topicRef]);
+    expect(Properties!.MetricName).toBe('ApproximateNumberOfMessagesVisible');
+    expect(Properties!.Dimensions).toEqual([
+      { Name: 'QueueName', Value: { 'Fn::GetAtt': [processingStack.getLogicalId(processing.deadLetters.node.defaultChild as never), 'QueueName'] } },
+    ]);
+    expect(Properties!.Threshold).toBe(1);
+  });
+
+  it('is invoked by ObjectCreated events under uploads/ only', () => {
+    const notifications = Object.values(processingResources).filter((resource) => resource.Type === 'Custom::S3BucketNotifications');
+    expect(notifications).toHaveLength(1);
+    expect(notifications[0]!.Properties!.NotificationConfiguration).toEqual({
+      LambdaFunctionConfigurations: [
+        {
+          Events: ['s3:ObjectCreated:*'],
+          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'uploads/' }] } },
+          LambdaFunctionArn: { 'Fn::GetAtt': [processingStack.getLogicalId(processing.function.node.defaultChild as never), 'Arn'] },
+        },
+      ],
+    });
+  });
+
+  it('may read and delete uploads, write and delete variants, and nothing else in S3', () => {
+    const roleId = processingStack.getLogicalId(processing.function.role!.node.defaultChild as never);
+    const statements = Object.values(processingResources)
+      .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties!.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const s3 = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')));
+    expect(s3.map((statement) => [[statement.Action].flat().sort(), JSON.stringify(statement.Resource).match(/\/(\w+)\/\*"\]\]\}$/)?.[1]])).toEqual([
+      [['s3:DeleteObject', 's3:GetObject'], 'uploads'],
+      [['s3:DeleteObject', 's3:PutObject'], 'images'],
+    ]);
+    expect([...UPLOAD_ACTIONS, ...VARIANT_ACTIONS]).not.toContain('s3:*');
+  });
+
+  it('leaves cdk-nag nothing unacknowledged, CDK’s notifications function included', () => {
+    const report = new AwsSolutionsChecks().validateScope(processingStack);
+    const findings = report.violations.flatMap((violation) =>
+      violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.resourceLogicalId}`),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it('ships sharp’s linux-arm64 binary beside a bundle that leaves sharp external', { timeout: 120_000 }, () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'image-processing-'));
+    try {
+      const app = new App({ outdir });
+      const stack = new Stack(app, 'ImageProcessingAsset');
+      const table = new Table(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } });
+      const bucketStore = new ImageStore(stack, 'Images', { readers: [] });
+      const built = new ImageProcessing(stack, 'ImageProcessing', { bucket: bucketStore.bucket, table });
+      app.synth();
+      const code = (built.function.node.defaultChild as CfnFunction).code as { s3Key: string };
+      const assetDir = join(outdir, `asset.${code.s3Key.replace(/\.zip$/, '')}`);
+      const binaries = readdirSync(join(assetDir, 'node_modules/@img/sharp-linux-arm64/lib'));
+      expect(binaries).toEqual([expect.stringMatching(/^sharp-linux-arm64(-\d+\.\d+\.\d+)?\.node$/)]);
+      expect(existsSync(join(assetDir, 'node_modules/@img/sharp-libvips-linux-arm64/package.json'))).toBe(true);
+      expect(readdirSync(join(assetDir, 'node_modules/@img')).filter((name) => /x64|darwin|win32|wasm/.test(name))).toEqual([]);
+      const bundle = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
+      expect(bundle).toMatch(/from"sharp"/);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
     }
   });
 });

@@ -172,7 +172,8 @@ describe('alarms and dashboard', () => {
       );
     expect(onMetric('AWS/ApiGateway', '5xx')).toHaveLength(1);
     expect(onMetric('AWS/ApiGateway', 'Latency')).toEqual([expect.objectContaining({ ExtendedStatistic: 'p99' })]);
-    expect(onMetric('AWS/Lambda', 'Errors')).toHaveLength(api.functions.size + 2);
+    // The API functions, the two workflows' tasks and the image processing.
+    expect(onMetric('AWS/Lambda', 'Errors')).toHaveLength(api.functions.size + 3);
     expect(onMetric('AWS/Lambda', 'Throttles')).toHaveLength(1);
     expect(onMetric('AWS/DynamoDB', 'ThrottledRequests')).toHaveLength(1);
     expect(onMetric('AWS/DynamoDB', 'SystemErrors')).toHaveLength(1);

@@ -76,7 +76,7 @@ const MUTATING_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:D
 
 describe('functions', () => {
   it('has one API function per route plus the fallback', () => {
-    const apiFunctions = template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } });
+    const apiFunctions = template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler', Runtime: 'nodejs24.x' } });
     expect(Object.keys(apiFunctions)).toHaveLength(routes.length + 1);
     expect(new Set(handlers.map(functionId))).toEqual(new Set(Object.keys(apiFunctions)));
   });
