@@ -122,6 +122,16 @@ describe('webhook delivery', () => {
           alarm.Dimensions?.some((dimension: { Name: string; Value: string }) => dimension.Name === 'outcome' && dimension.Value === 'failed'),
       ),
     ).toBe(true);
-    expect(alarms.filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    // The delivery queue's dead letters and the stream's failure destination; other queues (image processing) have alarms of their own.
+    const deliveryQueue = ofType('AWS::SQS::Queue').find(([, queue]) => queue.Properties.RedrivePolicy)![1];
+    const streamMapping = ofType('AWS::Lambda::EventSourceMapping').find(([, mapping]) => mapping.Properties.StartingPosition)![1];
+    const webhookDeadLetters = [
+      deliveryQueue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0],
+      streamMapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0],
+    ];
+    const depthAlarmQueues = alarms
+      .filter((alarm) => alarm.MetricName === 'ApproximateNumberOfMessagesVisible')
+      .map((alarm) => alarm.Dimensions.find((dimension: { Name: string }) => dimension.Name === 'QueueName').Value['Fn::GetAtt'][0] as string);
+    expect(depthAlarmQueues.filter((queue) => webhookDeadLetters.includes(queue)).sort()).toEqual([...webhookDeadLetters].sort());
   });
 });
