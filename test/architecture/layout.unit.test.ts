@@ -219,6 +219,7 @@ function importCircles(files: Source[]): string[] {
  */
 const LOOSE_DOMAIN_FILES: Record<string, string> = {
   'shared/domain/rate-limits.ts': 'the windows of logins (identity), codes (cards, loyalty) and manager confirmations (merchants)',
+  'shared/domain/csv.ts': 'the CSV writing rules (quoting, formula cells) of the audit log export (audit) and the orders and ledger exports (reports)',
 };
 
 describe('shared/domain by business area (docs/architecture.md)', () => {

@@ -17,7 +17,7 @@ import type { Credentials } from '#shared/auth/tokens.ts';
 import type { StaffActor, StaffRole } from '#shared/auth/roles.ts';
 import type { AuditAction, AuditLogFilters } from '#shared/schemas/audit.ts';
 import { isoSeconds } from '#shared/time.ts';
-import { csvLine } from './csv.ts';
+import { csvText } from '#shared/domain/csv.ts';
 
 /** Who made a change: a staff member (their own token), the merchant's shared POS login, or the platform's operator (the CLI). */
 export type AuditActor = { kind: 'staff'; staffId: number; role: StaffRole } | { kind: 'shared_login' } | { kind: 'operator' };
@@ -301,25 +301,23 @@ export async function exportAuditLog(merchantId: number, filters: AuditLogFilter
   // One entry past the page says whether another page holds anything (a range of exactly MAX_EXPORT_ROWS gets no Link).
   const read = await readAuditLog(merchantId, filters, { cursor, limit: MAX_EXPORT_ROWS + 1, ascending: true });
   const shown = read.entries.slice(0, MAX_EXPORT_ROWS);
-  const rows = shown.map((entry) =>
-    csvLine([
-      entry.entry_id,
-      entry.created_at,
-      entry.action,
-      entry.actor,
-      entry.staff_id,
-      entry.role,
-      entry.object_type,
-      entry.object_id,
-      entry.approved_by_staff_id,
-      entry.source_ip,
-      entry.user_agent,
-      entry.request_id,
-      entry.before_json,
-      entry.after_json,
-    ]),
-  );
+  const rows = shown.map((entry) => [
+    entry.entry_id,
+    entry.created_at,
+    entry.action,
+    entry.actor,
+    entry.staff_id,
+    entry.role,
+    entry.object_type,
+    entry.object_id,
+    entry.approved_by_staff_id,
+    entry.source_ip,
+    entry.user_agent,
+    entry.request_id,
+    entry.before_json,
+    entry.after_json,
+  ]);
   const last = shown.at(-1);
   const next = read.entries.length > MAX_EXPORT_ROWS && last ? auditPosition(last) : read.resumeAfter;
-  return { csv: csvLine(CSV_COLUMNS) + rows.join(''), ...(next === undefined ? {} : { next }) };
+  return { csv: csvText(CSV_COLUMNS, rows), ...(next === undefined ? {} : { next }) };
 }

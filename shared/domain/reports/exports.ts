@@ -13,7 +13,7 @@ import { unprocessable } from '#shared/errors.ts';
 import { listMerchantLocations } from '#shared/domain/merchants/locations.ts';
 import { LedgerEntry } from '#shared/domain/money/accounts.ts';
 import { defineEntity } from '#shared/db/entity.ts';
-import { csvText, type CsvCell } from '#shared/domain/reports/csv.ts';
+import { csvText, type CsvCell } from '#shared/domain/csv.ts';
 
 /** The most rows one export answers. */
 export const MAX_EXPORT_ROWS = 10_000;
