@@ -175,7 +175,7 @@ function OrderPages({ client, merchantId, locationId, locationName, day, state, 
   if (error?.position === position) return <ErrorMessage error={error.error} />;
   if (page?.position !== position) return <Progress label="Loading orders…" />;
   return (
-    <section aria-labelledby="orders-caption">
+    <div>
       {page.orders.length === 0 ? (
         <p id="orders-caption">{pageNumber === 1 ? `No orders at ${locationName} on ${day} (UTC) for this filter.` : 'No more orders.'}</p>
       ) : (
@@ -240,6 +240,6 @@ function OrderPages({ client, merchantId, locationId, locationName, day, state, 
           Next page
         </button>
       </nav>
-    </section>
+    </div>
   );
 }
