@@ -1,15 +1,20 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { components } from '../../clients/typescript/index.ts';
+import { Link, matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ErrorMessage, Progress } from './ErrorMessage.tsx';
 import { Home } from './pages/Home.tsx';
+import { OrderDetail } from './pages/OrderDetail.tsx';
+import { Orders } from './pages/Orders.tsx';
 import { SignIn } from './pages/SignIn.tsx';
-import { navigate, pageHref, usePage } from './router.ts';
-import { answered, asConsoleError, client, keepSession, loadSession, type ConsoleError, type Session } from './session.ts';
+import { answered, asConsoleError, client, keepSession, loadSession, type ConsoleError, type Session, type StaffMember } from './session.ts';
 
-type StaffMember = components['schemas']['StaffMember']['staff'];
+/** The pages in the navigation, in order (the API checks the role again on every request). */
+const PAGES = [
+  { path: '/', title: 'Home' },
+  { path: '/orders', title: 'Orders' },
+] as const;
 
-/** The pages in the navigation, in order; each says who may open it (the API checks again on every request). */
-const PAGES = [{ page: '', title: 'Home' }] as const;
+/** Every route's title, for the tab: the navigation's pages and those opened from them. */
+const TITLES = [...PAGES, { path: '/orders/:uuid', title: 'Order' }] as const;
 
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
@@ -17,7 +22,7 @@ export function App() {
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<ConsoleError>();
   const [signingOut, setSigningOut] = useState(false);
-  const page = usePage();
+  const { pathname } = useLocation();
 
   const changeSession = useCallback((next: Session | undefined, message?: string) => {
     keepSession(next);
@@ -61,13 +66,12 @@ export function App() {
   }
 
   useEffect(() => {
-    const title = PAGES.find((entry) => entry.page === page)?.title ?? 'Not found';
+    const title = TITLES.find((entry) => matchPath(entry.path, pathname))?.title ?? 'Not found';
     document.title = session ? `${title} · Merchant console` : 'Sign in · Merchant console';
-  }, [page, session]);
+  }, [pathname, session]);
 
   if (!session) return <SignIn client={client} notice={notice} onSignedIn={(next) => changeSession(next)} />;
 
-  const known = PAGES.some((entry) => entry.page === page);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -78,17 +82,11 @@ export function App() {
         <nav aria-label="Main">
           <ul>
             {PAGES.map((entry) => (
-              <li key={entry.page}>
-                <a
-                  href={pageHref(entry.page)}
-                  aria-current={entry.page === page ? 'page' : undefined}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    navigate(entry.page);
-                  }}
-                >
+              <li key={entry.path}>
+                {/* NavLink sets aria-current="page" on the current page's link; "end": Home is not current on /orders. */}
+                <NavLink to={entry.path} end={entry.path === '/'}>
                   {entry.title}
-                </a>
+                </NavLink>
               </li>
             ))}
           </ul>
@@ -107,15 +105,23 @@ export function App() {
       {signingOut ? <Progress label="Signing out…" /> : null}
       <ErrorMessage error={error} />
       <main id="main" tabIndex={-1}>
-        {!known ? (
-          <>
-            <h1>Page not found</h1>
-            <p>
-              There is no such page. <a href={pageHref('')}>Go to the home page</a>.
-            </p>
-          </>
-        ) : me ? (
-          <Home client={client} merchantId={session.merchantId} role={me.role} />
+        {me ? (
+          <Routes>
+            <Route index element={<Home client={client} merchantId={session.merchantId} role={me.role} />} />
+            <Route path="orders" element={<Orders client={client} merchantId={session.merchantId} />} />
+            <Route path="orders/:uuid" element={<OrderDetail client={client} merchantId={session.merchantId} me={me} />} />
+            <Route
+              path="*"
+              element={
+                <>
+                  <h1>Page not found</h1>
+                  <p>
+                    There is no such page. <Link to="/">Go to the home page</Link>.
+                  </p>
+                </>
+              }
+            />
+          </Routes>
         ) : (
           <Progress label="Loading your account…" />
         )}

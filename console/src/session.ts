@@ -1,4 +1,7 @@
-import { createLevelUpClient, type ApiErrors, type LevelUpClient } from '../../clients/typescript/index.ts';
+import { createLevelUpClient, type ApiErrors, type components, type LevelUpClient } from '../../clients/typescript/index.ts';
+
+/** The signed-in staff member (GET .../staff/me). */
+export type StaffMember = components['schemas']['StaffMember']['staff'];
 
 /** What a signed-in tab keeps: the staff member's token and merchant. sessionStorage: gone with the tab, never a cookie. */
 export interface Session {

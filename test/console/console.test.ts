@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CACHE_CONTROL, CONSOLE_SECURITY_HEADERS } from '#shared/http/console-headers.ts';
@@ -8,6 +6,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
+import { axeViolations, openPage as openBrowserPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
 
 /**
  * The merchant console in headless Chromium against the local stack (docs/console.md): an owner signs in, sees
@@ -16,10 +15,7 @@ import { staffFixture } from '../support/staff.ts';
  * `CONSOLE_SCREENSHOTS=1` writes each page's picture to docs/console/.
  */
 const api = useTestApi();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'console owner password 1';
-const PAGE_TEST = { timeout: 120_000 };
-const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
@@ -42,41 +38,12 @@ afterAll(async () => {
   await chromium?.close();
 });
 
-/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, and best practices). */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as any).axe;
-    return axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-  });
-  return results.violations.map(
-    (violation: any) => `${violation.id}: ${violation.help} (${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')})`,
-  );
-}
-
-/** A page that records what the browser refused (CSP) and what threw, to assert both stay empty. */
-async function openPage(width: number): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  await page.setViewportSize({ width, height: 900 });
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  return { page, problems };
-}
+const openPage = (width: number) => openBrowserPage(browser, width);
 
 async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('Email').fill(owner.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, owner.email, PASSWORD);
   await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
 }
-
-const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `docs/console/${name}.png`, fullPage: true });
-};
 
 describe('the merchant console', () => {
   it('serves index.html for any client route with the CSP and no-cache, and hashed assets immutable', async () => {
@@ -136,9 +103,7 @@ describe('the merchant console', () => {
 
     // A client route the app does not know is its own "not found" page (the server answered index.html).
     await page.goto(`${api.baseUrl}/console/no-such-page`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, owner.email, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
@@ -151,7 +116,7 @@ describe('the merchant console', () => {
     await page.getByLabel('Email').waitFor();
     await signIn(page);
     await page.getByRole('region', { name: 'This week' }).getByRole('rowheader', { name: owner.locationName }).waitFor();
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'home-phone');
     expect(problems).toEqual([]);

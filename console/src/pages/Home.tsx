@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { allItems, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { formatMoney, utcDate } from '../format.ts';
 import { answered, asConsoleError, type ConsoleError } from '../session.ts';
 
 type DailyReport = components['schemas']['DailyReport']['daily_report'];
@@ -18,10 +19,7 @@ const SHOWN = [
 
 const WEEK_DAYS = 7;
 const DAY_MS = 86_400_000;
-/** Report days are UTC dates (docs/merchant-api.md, "Reports and exports"). */
-const utcDate = (time: number): string => new Date(time).toISOString().slice(0, 10);
-const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' });
-const formatted = (value: number, kind: 'count' | 'money') => (kind === 'money' ? money.format(value / 100) : value.toLocaleString());
+const formatted = (value: number, kind: 'count' | 'money') => (kind === 'money' ? formatMoney(value) : value.toLocaleString());
 
 interface Row {
   key: string;

@@ -1,0 +1,245 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { allItems, nextPageUrl, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { formatMoney, formatTime, utcDate } from '../format.ts';
+import { answered, asConsoleError, type ConsoleError } from '../session.ts';
+
+type OrderRow = components['schemas']['ManagedOrderRow'];
+type OrderState = OrderRow['state'];
+type Location = { id: number; name: string };
+
+const STATES: readonly { value: OrderState | ''; label: string }[] = [
+  { value: '', label: 'Any' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'refunded', label: 'Refunded' },
+];
+const isState = (value: string | null): value is OrderState => value === 'completed' || value === 'refunded';
+const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** Where a page starts: the first page has neither; the others are the `page` and `cursor` of the Link that named them. */
+interface PagePosition {
+  page?: string;
+  cursor?: string;
+}
+
+/**
+ * The next page's position, read from `Link: <url>; rel="next"`. Only its `page` and `cursor` are taken and sent
+ * through the typed client to our own origin: the Link carries the same filters (docs/merchant-api.md, "Orders").
+ */
+function nextPosition(response: Response): PagePosition | undefined {
+  const link = nextPageUrl(response);
+  if (!link) return undefined;
+  const query = new URL(link, window.location.origin).searchParams;
+  return { page: query.get('page') ?? undefined, cursor: query.get('cursor') ?? undefined };
+}
+
+/** One location's orders of one UTC day, newest first, 50 a page, optionally only completed or refunded ones. */
+export function Orders({ client, merchantId }: { client: LevelUpClient; merchantId: number }) {
+  const [search, setSearch] = useSearchParams();
+  const [locations, setLocations] = useState<Location[]>();
+  const [error, setError] = useState<ConsoleError>();
+  // Today when the page opened (a UTC day, as the home page counts days).
+  const [today] = useState(() => utcDate(Date.now()));
+
+  // The filters live in the address, so a reload, a shared link or "back" from an order shows the same list.
+  const locationId = search.get('location') ?? (locations?.[0] ? String(locations[0].id) : undefined);
+  const dayParam = search.get('day');
+  const stateParam = search.get('state');
+  const day = isDay(dayParam) ? dayParam : today;
+  const state: OrderState | '' = isState(stateParam) ? stateParam : '';
+
+  useEffect(() => {
+    let current = true;
+    allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } })
+      .then((entries) => {
+        if (current) setLocations(entries.map(({ location }) => ({ id: location.id, name: location.name ?? `Location ${location.id}` })));
+      })
+      .catch((failure: unknown) => {
+        if (current) setError(asConsoleError(failure));
+      });
+    return () => {
+      current = false;
+    };
+  }, [client, merchantId]);
+
+  function applyFilters(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const name of ['location', 'day', 'state']) {
+      const value = form.get(name);
+      if (typeof value === 'string' && value !== '') next.set(name, value);
+    }
+    setSearch(next);
+  }
+
+  return (
+    <>
+      <h1>Orders</h1>
+      {error ? (
+        <ErrorMessage error={error} />
+      ) : !locations ? (
+        <Progress label="Loading your locations…" />
+      ) : locations.length === 0 ? (
+        <p>This merchant has no location yet, so no orders.</p>
+      ) : (
+        <>
+          {/* key: the form's fields start from the address again when it changes (back, a link). */}
+          <form className="filters" aria-label="Filter orders" onSubmit={applyFilters} key={search.toString()}>
+            <label>
+              Location
+              <select name="location" defaultValue={locationId}>
+                {locations.map((location) => (
+                  <option key={location.id} value={location.id}>
+                    {location.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Day (UTC)
+              <input type="date" name="day" defaultValue={day} required />
+            </label>
+            <label>
+              State
+              <select name="state" defaultValue={state}>
+                {STATES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit">Show orders</button>
+          </form>
+          {locationId ? (
+            <OrderPages
+              key={`${locationId} ${day} ${state}`}
+              client={client}
+              merchantId={merchantId}
+              locationId={locationId}
+              locationName={locations.find((location) => String(location.id) === locationId)?.name ?? `Location ${locationId}`}
+              day={day}
+              state={state || undefined}
+              listAddress={search.toString()}
+            />
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
+interface OrderPagesProps {
+  client: LevelUpClient;
+  merchantId: number;
+  locationId: string;
+  locationName: string;
+  day: string;
+  state: OrderState | undefined;
+  listAddress: string;
+}
+
+/** The pages of one filter: next follows the Link; previous goes back through the pages seen (the API links forward only). */
+function OrderPages({ client, merchantId, locationId, locationName, day, state, listAddress }: OrderPagesProps) {
+  const [position, setPosition] = useState<PagePosition>({});
+  const [earlier, setEarlier] = useState<PagePosition[]>([]);
+  // Each answer remembers the position it is for: while the next one loads, the progress line shows instead.
+  const [page, setPage] = useState<{ position: PagePosition; orders: OrderRow[]; next: PagePosition | undefined }>();
+  const [error, setError] = useState<{ position: PagePosition; error: ConsoleError }>();
+
+  useEffect(() => {
+    let current = true;
+    client
+      .GET('/v15/merchants/{merchant_id}/orders', {
+        params: { path: { merchant_id: String(merchantId) }, query: { location_id: locationId, day, ...(state ? { state } : {}), ...position } },
+      })
+      .then((answer) => {
+        if (!current) return;
+        // 204: nothing (more) on this day.
+        if (answer.response.status === 204) setPage({ position, orders: [], next: undefined });
+        else setPage({ position, orders: answered(answer).map(({ order }) => order), next: nextPosition(answer.response) });
+      })
+      .catch((failure: unknown) => {
+        if (current) setError({ position, error: asConsoleError(failure) });
+      });
+    return () => {
+      current = false;
+    };
+  }, [client, merchantId, locationId, day, state, position]);
+
+  const pageNumber = earlier.length + 1;
+  const caption = `${state === 'completed' ? 'Completed orders' : state === 'refunded' ? 'Refunded orders' : 'Orders'} at ${locationName} on ${day} (UTC), page ${pageNumber}`;
+
+  if (error?.position === position) return <ErrorMessage error={error.error} />;
+  if (page?.position !== position) return <Progress label="Loading orders…" />;
+  return (
+    <div>
+      {page.orders.length === 0 ? (
+        <p id="orders-caption">{pageNumber === 1 ? `No orders at ${locationName} on ${day} (UTC) for this filter.` : 'No more orders.'}</p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="orders-caption">
+          <table>
+            <caption id="orders-caption">{caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Customer</th>
+                <th scope="col" className="number">
+                  Sale
+                </th>
+                <th scope="col" className="number">
+                  Tip
+                </th>
+                <th scope="col" className="number">
+                  Total
+                </th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.orders.map((order) => (
+                <tr key={order.uuid}>
+                  <th scope="row">
+                    <Link to={`/orders/${order.uuid}`} state={{ list: listAddress }}>
+                      {formatTime(order.created_at)}
+                    </Link>
+                  </th>
+                  <td>{order.user_display_name}</td>
+                  <td className="number">{formatMoney(order.spend_amount)}</td>
+                  <td className="number">{formatMoney(order.tip_amount)}</td>
+                  <td className="number">{formatMoney(order.total_amount)}</td>
+                  <td>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Pages of orders">
+        <button
+          type="button"
+          disabled={earlier.length === 0}
+          onClick={() => {
+            setPosition(earlier.at(-1) ?? {});
+            setEarlier(earlier.slice(0, -1));
+          }}
+        >
+          Previous page
+        </button>
+        <button
+          type="button"
+          disabled={!page.next}
+          onClick={() => {
+            if (!page.next) return;
+            setEarlier([...earlier, position]);
+            setPosition(page.next);
+          }}
+        >
+          Next page
+        </button>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** What the console's browser tests share (docs/console.md): axe-core, a page that records problems, screenshots. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+
+/** A browser test's time: a page, a sign-in and a few round trips to the local stack. */
+export const PAGE_TEST = { timeout: 120_000 };
+
+/** axe-core's violations on the page as it is now (WCAG 2.x A and AA, and best practices). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    return axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  });
+  return results.violations.map(
+    (violation: any) => `${violation.id}: ${violation.help} (${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')})`,
+  );
+}
+
+/** A page that records what the browser refused (CSP) and what threw, to assert both stay empty. */
+export async function openPage(browser: BrowserContext, width: number): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { page, problems };
+}
+
+/** The sign-in form filled and sent; the caller waits for the page it expects. */
+export async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The page's picture in docs/console/ under CONSOLE_SCREENSHOTS=1. */
+export async function shot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `docs/console/${name}.png`, fullPage: true });
+}
+
+/** The document's width, to assert a phone-width page never scrolls sideways. */
+export const scrollWidth = (page: Page): Promise<number> => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);

@@ -1,0 +1,203 @@
+/**
+ * The console's orders pages in headless Chromium against the local stack (docs/console.md, issue 39): an owner
+ * invites a manager through the API, the manager sets a password through the mailed link, signs in to the console,
+ * finds an order the POS completed, refunds it (confirmation, progress, "approved by you") and sees it refunded;
+ * the order and the audit log name the manager as the approver, though the merchant requires a manager code at the
+ * register. A staff member is told before trying that refunds are theirs to ask for (the API answers them 403).
+ * Each page has zero axe-core violations at 1280 px and at 390 px. `CONSOLE_SCREENSHOTS=1` writes orders.png and
+ * order.png to docs/console/.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
+import { mailTo, resetLinkIn } from '../support/mailbox.ts';
+import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
+import { staffEmail, staffFixture } from '../support/staff.ts';
+import { useMailingTestApi } from '../support/webhooks.ts';
+import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+
+// The invite mail goes out from the table's stream, after the answer.
+const mailing = useMailingTestApi();
+const { api } = mailing;
+
+const MANAGER_PASSWORD = 'console manager password 1';
+const STAFF_PASSWORD = 'console staff password 1';
+/** The register's code: the merchant requires one, the management refund does not (the token approves). */
+const REGISTER_CODE = '8642';
+
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+let world: OrderWorld;
+let merchantId: number;
+let ownerToken: string;
+let manager: { id: number; email: string };
+let cashier: { email: string; token: string };
+
+const today = () => new Date().toISOString().slice(0, 10);
+const refundPath = (uuid: string) => `/v15/merchants/${merchantId}/orders/${uuid}/refund`;
+const detailsPath = (uuid: string) => `/v15/merchants/${merchantId}/orders/${uuid}/details`;
+
+/** An order completed through the POS API with the merchant's shared login: 15.00 and a 2.00 tip. */
+async function completedOrder(): Promise<string> {
+  const placed = await placeOrder(api, world, { spend_amount: 1500, tip_amount: 200 });
+  expect(placed.status, placed.text).toBe(200);
+  return placed.body.order.uuid as string;
+}
+
+beforeAll(async () => {
+  const launched = launchChromium('console-orders');
+  world = await orderWorld({ managerConfirmation: REGISTER_CODE });
+  merchantId = world.merchant.merchant.merchant_id;
+  // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
+  process.env.CONSOLE_API_KEY = mailing.app.apiKey;
+  const owner = await staffFixture(mailing.app.app.app_id, merchantId, 'owner');
+  ownerToken = owner.token;
+
+  // The owner invites the manager through the API; the manager sets a first password through the mailed link.
+  const email = staffEmail('manager');
+  const invited = await api.call('POST', `/v15/merchants/${merchantId}/staff`, {
+    token: ownerToken,
+    body: { staff: { email, name: 'Morgan Manager', role: 'manager' } },
+  });
+  expect(invited.status, invited.text).toBe(200);
+  manager = { id: invited.body.staff.id, email };
+  const [mail] = await mailTo(email);
+  const secret = new URL(resetLinkIn(mail!)).hash.slice('#token='.length);
+  const set = await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: MANAGER_PASSWORD } } });
+  expect(set.status, set.text).toBe(204);
+
+  const staff = await staffFixture(mailing.app.app.app_id, merchantId, 'staff', { password: STAFF_PASSWORD });
+  cashier = { email: staff.email, token: staff.token };
+  chromium = await launched;
+});
+
+afterAll(async () => {
+  delete process.env.CONSOLE_API_KEY;
+  await chromium?.close();
+});
+
+/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
+async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string) {
+  const opened = await openPage(chromium.browser, width);
+  await opened.page.goto(`${api.baseUrl}/console${path}`);
+  await submitSignIn(opened.page, who.email, who.password);
+  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  return opened;
+}
+
+const ordersTable = (page: Page) => page.getByRole('region', { name: /at .* on .* \(UTC\), page 1$/ });
+
+describe("the console's orders pages", () => {
+  it('a manager invited by the owner signs in, finds the POS order, refunds it approved by themselves, and sees it refunded', PAGE_TEST, async () => {
+    const uuid = await completedOrder();
+    const { page, problems } = await signedInAt(1280, '/orders', { email: manager.email, password: MANAGER_PASSWORD }, 'Orders');
+    expect(await page.title()).toBe('Orders · Merchant console');
+    await expect.poll(() => page.getByRole('banner').textContent()).toContain('Morgan Manager (manager)');
+    expect(await page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]').allTextContents()).toEqual(['Orders']);
+
+    // Today (UTC) at the merchant's one location, by default.
+    expect(await page.getByLabel('Day (UTC)').inputValue()).toBe(today());
+    const table = ordersTable(page);
+    await table.waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Customer', 'Sale', 'Tip', 'Total', 'State']);
+    const rows = table.getByRole('row');
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(1).getByRole('cell').allTextContents()).toEqual([expect.any(String), '$15.00', '$2.00', '$17.00', 'Completed']);
+    // The API links a next page after every page and answers 204 past the end: next, then back.
+    expect(await page.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('No more orders.').waitFor();
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await ordersTable(page).waitFor();
+    expect(await ordersTable(page).getByRole('row').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'orders');
+
+    await rows.nth(1).getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'Order' }).waitFor();
+    expect(page.url()).toBe(`${api.baseUrl}/console/orders/${uuid}`);
+    // The order's own reference, once its detail has loaded.
+    await page.getByText(uuid).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Confirmation first: nothing is refunded until the manager says yes.
+    await page.getByRole('button', { name: 'Refund this order' }).click();
+    await page.getByText('Refund $17.00 to').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await api.call('GET', detailsPath(uuid), { token: ownerToken })).body.order.state).toBe('completed');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Refund this order' }).click();
+    await page.getByRole('button', { name: 'Yes, refund $17.00' }).click();
+    await page.getByRole('status').filter({ hasText: 'The order is refunded.' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'The order is refunded.' }).textContent()).toContain('Approved by you.');
+    expect(await page.getByRole('heading', { level: 2, name: 'Refunded' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'order');
+
+    // The list shows it refunded, and so does the "refunded" filter.
+    await page.getByRole('link', { name: 'Back to the orders' }).click();
+    await ordersTable(page).waitFor();
+    expect(await ordersTable(page).getByRole('row').nth(1).getByRole('cell').last().textContent()).toBe('Refunded');
+    await page.getByLabel('State').selectOption('refunded');
+    await page.getByRole('button', { name: 'Show orders' }).click();
+    await page.getByRole('region', { name: /^Refunded orders at .* page 1$/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('state')).toBe('refunded');
+    await page.getByLabel('State').selectOption('completed');
+    await page.getByRole('button', { name: 'Show orders' }).click();
+    await page.getByText(/^No orders at .* for this filter\.$/).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+
+    // The API agrees: refunded once, approved by the manager, in the order and in the audit log the owner reads.
+    const detail = await api.call('GET', detailsPath(uuid), { token: ownerToken });
+    expect(detail.body.order).toMatchObject({ state: 'refunded', refund: { approved_by_staff_id: manager.id } });
+    const audit = await api.call('GET', `/v15/merchants/${merchantId}/audit_log`, { token: ownerToken });
+    expect(audit.status, audit.text).toBe(200);
+    const refunds = audit.body.map((entry: any) => entry.audit_entry).filter((entry: any) => entry.action === 'order.refunded');
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ staff_id: manager.id, role: 'manager' }),
+        approved_by_staff_id: manager.id,
+        object: { type: 'order', id: uuid },
+      }),
+    ]);
+  });
+
+  it('at 390 px a staff member reads the list and an order, is told refunds are for owners and managers, and the API agrees', PAGE_TEST, async () => {
+    const uuid = await completedOrder();
+    const { page, problems } = await signedInAt(390, '/orders', { email: cashier.email, password: STAFF_PASSWORD }, 'Orders');
+    const table = ordersTable(page);
+    await table.getByRole('link').first().waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.goto(`${api.baseUrl}/console/orders/${uuid}`);
+    // A reload keeps the session (sessionStorage) and opens the same page.
+    await page.getByRole('heading', { level: 1, name: 'Order' }).waitFor();
+    await page.getByText('Refunds are for owners and managers.').waitFor();
+    expect(await page.getByRole('button', { name: /Refund/ }).count()).toBe(0);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+
+    const refused = await api.call('POST', refundPath(uuid), { token: cashier.token });
+    expect(refused.status).toBe(403);
+    expect((await api.call('GET', detailsPath(uuid), { token: ownerToken })).body.order.state).toBe('completed');
+  });
+
+  it('at 390 px the manager refunds from the phone: the detail with its confirmation has no violation and no sideways scrolling', PAGE_TEST, async () => {
+    const uuid = await completedOrder();
+    const { page, problems } = await signedInAt(390, `/orders/${uuid}`, { email: manager.email, password: MANAGER_PASSWORD }, 'Order');
+    await page.getByRole('button', { name: 'Refund this order' }).click();
+    await page.getByRole('button', { name: 'Yes, refund $17.00' }).waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Yes, refund $17.00' }).click();
+    await page.getByText('Approved by you.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
