@@ -33,7 +33,16 @@ export function consoleIsStale(): boolean {
 
 export async function buildConsole(): Promise<void> {
   const { build } = await import('vite');
-  await build({ root: CONSOLE_ROOT, configFile: join(CONSOLE_ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  // Always React's production build: vitest runs with NODE_ENV=test, and Vite and its React plugin follow NODE_ENV
+  // (the JSX runtime and React's own build must agree, so NODE_ENV itself is set for the build, not a define).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: CONSOLE_ROOT, configFile: join(CONSOLE_ROOT, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Builds console/dist when it is missing or older than its sources; true when it built. */

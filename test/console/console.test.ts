@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CACHE_CONTROL, CONSOLE_SECURITY_HEADERS } from '#shared/http/console-headers.ts';
@@ -60,7 +61,11 @@ describe('the merchant console', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.hashedAsset);
     expect(asset.headers.get('Content-Security-Policy')).toBe(CONSOLE_SECURITY_HEADERS['Content-Security-Policy']);
-    await asset.arrayBuffer();
+    // Issue 39: the first load under 200 KiB of compressed JavaScript, and React's production build (the development
+    // build carries its warnings' text), whatever NODE_ENV the build ran under (vitest's is "test").
+    const javascript = Buffer.from(await asset.arrayBuffer());
+    expect(gzipSync(javascript).byteLength).toBeLessThan(200 * 1024);
+    expect(javascript.toString('utf8')).not.toContain('should have a unique "key" prop');
     const missing = await fetch(`${api.baseUrl}/console/assets/gone-0000.js`);
     expect(missing.status).toBe(404);
     await missing.arrayBuffer();
