@@ -13189,6 +13189,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @example {
+                     *       "email": "jane.doe@example.com"
+                     *     }
+                     */
                     customer_lookup: {
                         /** @description Exact, as the customer registered it (case and surrounding spaces do not matter) */
                         email?: string;

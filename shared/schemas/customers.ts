@@ -21,6 +21,7 @@ export const customerLookupBody = z.object({
       ),
     })
     .check(
+      z.meta({ examples: [{ email: 'jane.doe@example.com' }] }),
       z.refine((lookup) => (lookup.email === undefined) !== (lookup.phone === undefined), {
         error: 'must name exactly one of email and phone',
         path: ['base'],
