@@ -146,7 +146,7 @@ export async function findCustomer(actor: StaffActor, lookup: CustomerLookup): P
  * is read as a customer or 404. Several users of the number: each one's standing here is read, and exactly one
  * customer among them is the answer, none the same 404; more than one is refused (422 `ambiguous`) rather than
  * answered by some rule, since a staff member who gets the wrong person's balance may spend or grant it; the refusal
- * names no one and says only what this merchant's own customers already show it (docs/security.md, "Customer lookups").
+ * names no one and says only what this merchant's own customers already show it (docs/security.md, "Customer lookup by phone").
  */
 async function findCustomerByPhone(merchantId: number, typed: string): Promise<CustomerView> {
   const phone = normalisedPhone(typed);
