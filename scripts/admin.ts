@@ -249,6 +249,7 @@ const commands: Record<string, AdminCommand | (() => Promise<AdminCommand>)> = {
   'link-location-menus': () => import('./admin/merchants.ts').then((module) => module.linkLocationMenusCommand),
   'gifts-return-unclaimed': () => import('./admin/money.ts').then((module) => module.giftsReturnUnclaimedCommand),
   'staff-add-owner': () => import('./admin/staff.ts').then((module) => module.staffAddOwnerCommand),
+  'index-phones': () => import('./admin/phones.ts').then((module) => module.indexPhonesCommand),
 };
 
 async function loadCommand(name: string): Promise<AdminCommand | undefined> {

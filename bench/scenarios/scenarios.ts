@@ -1553,7 +1553,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
       roundTrips: 7,
       transactions: 0,
       rationale:
-        "token check + the staff member's and the merchant's lookup windows + the email's login + in parallel the customer's balances (BatchGetItem), their loyalty here (Query) and the merchant's catalog (Query)",
+        "token check + the staff member's and the merchant's lookup windows + the email's login + in parallel the customer's balances (BatchGetItem), their loyalty here (Query) and the merchant's catalog (Query); by phone the same count, the phone index's Query in place of the login (a number several users share: +1 wait, their standing read in parallel)",
     },
     prepare: customerRequests((customer) => ({ path: 'customer_lookups', body: { customer_lookup: { email: customer.user.email } } })),
   },

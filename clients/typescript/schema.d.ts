@@ -2953,8 +2953,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Find the merchant's customer by exact email (any role)
-         * @description A read sent as a POST so that the email stays out of URLs and logs. A user with nothing at this merchant answers 404 customer/id/not_found exactly as an email nobody registered does; lookups are counted per staff member (30 in 15 minutes) and per merchant (300 an hour), then 429 with Retry-After. See docs/merchant-api.md, "Customers".
+         * Find the merchant's customer by exact email or phone (any role)
+         * @description A read sent as a POST so that the email or phone stays out of URLs and logs. Exactly one of `email` and `phone` (422 otherwise). A user with nothing at this merchant answers 404 customer/id/not_found exactly as an email or phone nobody registered does; a phone shared by several of the merchant's customers answers 422 customer_lookup/phone/ambiguous (look them up by email); lookups are counted per staff member (30 in 15 minutes) and per merchant (300 an hour), then 429 with Retry-After. See docs/merchant-api.md, "Customers".
          *
          *     Credential: A merchant token.
          *
@@ -4057,7 +4057,7 @@ export interface components {
              * @description Stable machine-readable code: one of `x-error-codes` (docs/errors.md).
              * @enum {string}
              */
-            code?: "above_maximum" | "already_answered" | "already_completed" | "balance_changed" | "below_minimum" | "blank" | "campaign_changed" | "campaign_closed" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "menu_draft_changed" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_draft" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_earlier" | "not_editable" | "not_for_audience" | "not_found" | "not_held" | "not_later" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
+            code?: "above_maximum" | "already_answered" | "already_completed" | "ambiguous" | "balance_changed" | "below_minimum" | "blank" | "campaign_changed" | "campaign_closed" | "cart_invalid" | "completion_failed" | "completion_unavailable" | "conflict" | "customer_busy" | "declined" | "differs_from_completed" | "differs_from_proposal" | "exceeds_available" | "exceeds_spend" | "export_too_large" | "fulfillment_unavailable" | "gone" | "immutable" | "in_flight" | "in_progress" | "in_use" | "insufficient_funds" | "internal_error" | "invalid" | "invalid_api_key" | "invalid_client_secret" | "invalid_credentials" | "invalid_permissions" | "invalid_preferences" | "invalid_token" | "invalid_url" | "last_owner" | "location_changed" | "location_closed" | "login_locked" | "malformed_json" | "manager_confirmation_locked" | "menu_draft_changed" | "method_not_allowed" | "mismatch" | "missing" | "missing_permission" | "no_credit_card" | "no_draft" | "no_payment_method" | "not_adjustable" | "not_authorized" | "not_claimed" | "not_completable" | "not_earlier" | "not_editable" | "not_for_audience" | "not_found" | "not_held" | "not_later" | "not_locatable" | "not_pausable" | "not_positive" | "not_supported" | "other_caller" | "out_of_range" | "outside_delivery_area" | "over_daily_credit_budget" | "over_monthly_charge_limit" | "over_operation_cap" | "over_order_charge_limit" | "pending_exists" | "provider_rejected" | "provider_timeout" | "rate_limited" | "rejected" | "requires_partial_authorization" | "role_not_allowed" | "special_instructions_not_allowed" | "staff_changed" | "staff_login_required" | "taken" | "throttled" | "timeout" | "tips_not_accepted" | "too_deep" | "too_large" | "too_long" | "too_many" | "too_many_failed_logins" | "too_many_grants" | "too_many_held_gifts" | "too_many_values" | "unavailable" | "unknown_permission" | "unsupported_media_type" | "validation_failed" | "validation_unavailable" | "zero";
         };
         Errors: {
             error: components["schemas"]["ErrorDetail"];
@@ -13189,9 +13189,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @example {
+                     *       "email": "jane.doe@example.com"
+                     *     }
+                     */
                     customer_lookup: {
                         /** @description Exact, as the customer registered it (case and surrounding spaces do not matter) */
-                        email: string;
+                        email?: string;
+                        /** @description As typed in any usual form ("(617) 555-0100", "+1 617-555-0100"); without a country code it is read as a US number */
+                        phone?: string;
                     };
                 };
             };

@@ -98,6 +98,13 @@ export const keys = {
   userAddressPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'ADDRESS#' }),
   /** How many addresses a user has, kept beside them so the per-user limit holds under concurrent creates. */
   userAddressCount: (userId: number): Key => ({ pk: `USER#${userId}`, sk: 'ADDRESSCOUNT' }),
+  /**
+   * A user's phone in its normalised (E.164) form, one item per (phone, user): two users may share a number, so the
+   * partition is the phone's and each user has a sort key in it (shared/domain/identity/phones.ts).
+   */
+  userPhone: (phone: string, userId: number): Key => ({ pk: `PHONE#${phone}`, sk: `USER#${padId(userId)}` }),
+  /** The partition of one normalised phone: its users by id. */
+  phoneUsers: (phone: string) => ({ pk: `PHONE#${phone}`, skPrefix: 'USER#' }),
   creditCard: (userId: number, cardId: number): Key => ({ pk: `USER#${userId}`, sk: `CARD#${padId(cardId)}` }),
   creditCardPrefix: (userId: number) => ({ pk: `USER#${userId}`, skPrefix: 'CARD#' }),
   /** One card (by gateway fingerprint) belongs to one user. */

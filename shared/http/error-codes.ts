@@ -58,6 +58,11 @@ export const ERROR_CODES = {
     when: "A list or collection is at its limit: saved addresses, webhook endpoints, gift cards paused together, custom attribute keys, a merchant's staff, a merchant's campaigns.",
     action: 'Remove one (or send fewer) before adding more.',
   },
+  ambiguous: {
+    statuses: [422],
+    when: "A customer lookup by phone that more than one of the merchant's customers (or more users than a lookup weighs) have.",
+    action: 'Look the customer up by email.',
+  },
   out_of_range: { statuses: [422], when: 'A preload value outside the allowed range.', action: 'Choose a value within the range the message names.' },
   below_minimum: { statuses: [422], when: 'A gift card amount under the minimum ($10.00).', action: 'Send at least the minimum.' },
   above_maximum: { statuses: [422], when: 'A gift card order over the maximum ($500.00).', action: 'Send at most the maximum.' },

@@ -253,6 +253,8 @@ class ExampleBuilder {
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum)) return schema.enum.find((value: unknown) => value !== null) ?? null;
     if (schema.default !== undefined && schema.default !== null) return schema.default;
+    // A schema's own example (`z.meta({ examples })`), where no field-by-field build is valid (exactly one of two fields).
+    if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
     const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
     if (branches) {
       const branch = branches.find((candidate) => candidate.type !== 'null') ?? branches[0]!;

@@ -1,16 +1,32 @@
 /** A merchant's customers (docs/merchant-api.md, "Customers"): the lookup, the credit grant and the unlocking requests. */
 import * as z from '#shared/schemas/zod.ts';
 import { pathId } from './params.ts';
-import { emailField } from './users.ts';
+import { emailField, phoneField } from './users.ts';
 
 /** `/v15/merchants/{merchant_id}/customer_lookups` */
 export const merchantCustomersParams = z.object({ merchant_id: pathId });
 /** `/v15/merchants/{merchant_id}/customers/{user_id}` (and its credit grants and unlockings) */
 export const merchantCustomerParams = z.object({ merchant_id: pathId, user_id: pathId });
 
-/** POST .../customer_lookups: an exact email (the body, not the URL: an email never lands in an access log or a Link). */
+/**
+ * POST .../customer_lookups: an exact email or a phone, exactly one of the two (the body, not the URL: neither ever
+ * lands in an access log or a Link).
+ */
 export const customerLookupBody = z.object({
-  customer_lookup: z.object({ email: emailField.check(z.describe('Exact, as the customer registered it (case and surrounding spaces do not matter)')) }),
+  customer_lookup: z
+    .object({
+      email: z.optional(emailField.check(z.describe('Exact, as the customer registered it (case and surrounding spaces do not matter)'))),
+      phone: z.optional(
+        phoneField.check(z.describe('As typed in any usual form ("(617) 555-0100", "+1 617-555-0100"); without a country code it is read as a US number')),
+      ),
+    })
+    .check(
+      z.meta({ examples: [{ email: 'jane.doe@example.com' }] }),
+      z.refine((lookup) => (lookup.email === undefined) !== (lookup.phone === undefined), {
+        error: 'must name exactly one of email and phone',
+        path: ['base'],
+      }),
+    ),
 });
 
 /** POST .../customers/{user_id}/credit_grants: the POS grant's fields, the customer named by the path. */

@@ -1,5 +1,5 @@
 /**
- * A merchant's customers as its staff see them (docs/merchant-api.md, "Customers"): found by exact email, and each
+ * A merchant's customers as its staff see them (docs/merchant-api.md, "Customers"): found by exact email or phone, and each
  * one's standing at THIS merchant only: credit and gift card value (the balances a POS is offered, availableCredit),
  * loyalty progress and held rewards (the user's loyalty partition for this merchant), orders and volume. Every read
  * is keyed by (user, this merchant): nothing of another merchant is ever read, so none can be shown.
@@ -10,7 +10,7 @@
  */
 import { keys } from '#shared/db/keys.ts';
 import { readItems, type StoredItem } from '#shared/db/reads.ts';
-import { errorDetail, notFound } from '#shared/errors.ts';
+import { errorDetail, notFound, unprocessable } from '#shared/errors.ts';
 import type { StaffActor } from '#shared/auth/roles.ts';
 import type { StaffWrite } from '#shared/domain/audit/audit-log.ts';
 import { loadMerchantCatalog, type CampaignItem } from '#shared/domain/loyalty/campaigns.ts';
@@ -18,6 +18,7 @@ import { unlockCampaign } from '#shared/domain/loyalty/unlocks.ts';
 import { currentProgress, loadUserLoyalty, type UserLoyaltyState } from '#shared/domain/loyalty/user-state.ts';
 import { availableCreditFrom, availableCreditKeys } from '#shared/domain/money/credit.ts';
 import { grantMerchantFundedCredit, type CreditGrantRecord } from '#shared/domain/pos/credit-grants.ts';
+import { normalisedPhone, usersWithPhone } from '#shared/domain/identity/phones.ts';
 import { consumeOrRefuse, type WindowLimit } from '#shared/domain/rate-limits.ts';
 import type { CustomerCreditGrant, CustomerUnlock } from '#shared/schemas/customers.ts';
 import type { customerResponse, customerUnlockResponse } from '#shared/schemas/responses/customers.ts';
@@ -108,27 +109,68 @@ export async function customerAtMerchant(merchantId: number, userId: number, at 
   };
 }
 
+/** What a lookup names: an exact email or a phone, exactly one (the body's schema refuses both and neither). */
+export interface CustomerLookup {
+  email?: string;
+  phone?: string;
+}
+
 /**
- * Finds the merchant's customer by exact email (trimmed and lower-cased, as registration keys its login). Every
- * lookup is counted first (429 with Retry-After past either window); an unknown email reads NOBODY's items so that
- * it costs what a registered non-customer's costs, and both answer the same 404.
+ * The most users of one phone a lookup weighs. Beyond it the number is too widely shared (an office line, a
+ * placeholder) to name anyone, and the lookup asks for the email as when several of the merchant's customers share it.
  */
-export async function findCustomer(actor: StaffActor, email: string): Promise<CustomerView> {
+export const MAX_USERS_PER_PHONE = 20;
+
+const PHONE_SHARED = () => unprocessable('customer_lookup', 'phone', 'More than one customer has this phone; look the customer up by email.', 'ambiguous');
+
+/**
+ * Finds the merchant's customer by exact email (trimmed and lower-cased, as registration keys its login) or by phone
+ * (normalised as the phone index keys it: shared/domain/identity/phones.ts). Every lookup is counted first, both kinds
+ * in the same windows (429 with Retry-After past either); an unknown email or phone reads NOBODY's items so that it
+ * costs what a registered non-customer's costs, and both answer the same 404.
+ */
+export async function findCustomer(actor: StaffActor, lookup: CustomerLookup): Promise<CustomerView> {
   const refusal = { object: 'customer_lookup', message: 'Too many customer lookups; try again later.' };
   await consumeOrRefuse(CUSTOMER_LOOKUPS_PER_STAFF, `${actor.merchantId}#${actor.staffId}`, refusal);
   await consumeOrRefuse(CUSTOMER_LOOKUPS_PER_MERCHANT, String(actor.merchantId), refusal);
-  const [login] = await readItems([keys.login(email)], { consistent: false });
+  if (lookup.phone !== undefined) return findCustomerByPhone(actor.merchantId, lookup.phone);
+  if (lookup.email === undefined) throw unprocessable('customer_lookup', 'base', 'Customer lookup must name exactly one of email and phone');
+  const [login] = await readItems([keys.login(lookup.email)], { consistent: false });
   const userId = login?.subject === 'user' && typeof login.user_id === 'number' ? login.user_id : NOBODY;
   return customerAtMerchant(actor.merchantId, userId);
 }
 
-/** A customer of the merchant, or 404: the changes below act only on the merchant's own customers (the view's reads but the catalog). */
-async function requireCustomer(merchantId: number, userId: number): Promise<void> {
+/**
+ * The one customer of the merchant with this phone. One Query of the phone's index partition (none for a number that
+ * does not normalise, which nobody's phone is indexed under), then as the email lookup: one user (or none: NOBODY)
+ * is read as a customer or 404. Several users of the number: each one's standing here is read, and exactly one
+ * customer among them is the answer, none the same 404; more than one is refused (422 `ambiguous`) rather than
+ * answered by some rule, since a staff member who gets the wrong person's balance may spend or grant it; the refusal
+ * names no one and says only what this merchant's own customers already show it (docs/security.md, "Customer lookup by phone").
+ */
+async function findCustomerByPhone(merchantId: number, typed: string): Promise<CustomerView> {
+  const phone = normalisedPhone(typed);
+  const userIds = phone === undefined ? [] : await usersWithPhone(phone, MAX_USERS_PER_PHONE + 1);
+  if (userIds.length <= 1) return customerAtMerchant(merchantId, userIds[0] ?? NOBODY);
+  if (userIds.length > MAX_USERS_PER_PHONE) throw PHONE_SHARED();
+  const standing = await Promise.all(userIds.map((userId) => isCustomer(merchantId, userId)));
+  const customers = userIds.filter((_, index) => standing[index]);
+  if (customers.length > 1) throw PHONE_SHARED();
+  return customerAtMerchant(merchantId, customers[0] ?? NOBODY);
+}
+
+/** Whether the user is a customer of the merchant (the view's reads but the catalog). */
+async function isCustomer(merchantId: number, userId: number): Promise<boolean> {
   const [balances, state] = await Promise.all([
     readItems(availableCreditKeys(userId, merchantId), { consistent: true }),
     loadUserLoyalty(userId, merchantId, true),
   ]);
-  if (!hasStanding(balances, state)) throw CUSTOMER_NOT_FOUND();
+  return hasStanding(balances, state);
+}
+
+/** A customer of the merchant, or 404: the changes below act only on the merchant's own customers. */
+async function requireCustomer(merchantId: number, userId: number): Promise<void> {
+  if (!(await isCustomer(merchantId, userId))) throw CUSTOMER_NOT_FOUND();
 }
 
 /**

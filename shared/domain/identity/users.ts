@@ -12,6 +12,7 @@ import { isoSeconds } from '#shared/time.ts';
 import type { Gender, NewUser } from '#shared/schemas/users.ts';
 import { MAX_CUSTOM_ATTRIBUTES } from '#shared/schemas/vocabularies.ts';
 import { userTotalsOf, type UserTotals } from '#shared/domain/identity/user-totals.ts';
+import { phoneIndexChanges } from '#shared/domain/identity/phones.ts';
 import { claimHeldGiftItems, commitWithHeldGiftClaim, readHeldGifts } from '#shared/domain/money/held-gifts.ts';
 import {
   Login,
@@ -87,6 +88,7 @@ export async function createUser(appId: number, input: UserInput, alsoWrite: (us
       batch.add('login', Login.at(user.email).putNew({ subject: 'user', user_id: userId, ...passwordFields(passwordHash), created_at: now }));
       batch.add('user', User.at(userId).putNew({ ...user, custom_attributes: storableCustomAttributes(user.custom_attributes) }));
       batch.add('payment_token', paymentToken.qrItem);
+      batch.add('phone', ...phoneIndexChanges(userId, null, user.phone));
       batch.add('also', ...alsoWrite(userId));
     },
     Promise.resolve(held),
@@ -207,6 +209,8 @@ export async function updateUser(user: UserItem, appId: number, changes: UserCha
       and(itemExists, profileVersionIs(user.profile_version ?? 0)),
     ),
   );
+  // The phone index moves with the phone, guarded by the profile version above (the phone read is the one replaced).
+  batch.add('phone', ...phoneIndexChanges(user.user_id, user.phone, updated.phone));
   if (emailChanged) {
     batch.add('old_login', Login.at(user.email).delete(loginIsUsers(user.user_id)));
     batch.add(
