@@ -5,9 +5,9 @@ import { refundServer, refundSpec } from '#shared/endpoints/refund.ts';
 import { merchantOrderParams } from '#shared/schemas/orders-management.ts';
 
 /**
- * POST /v15/merchants/:merchant_id/orders/:uuid/refund (owner, manager): the POS's refund (exactly once, the acting
- * staff member's own manager code where the merchant requires one, recorded as the approver), answered in detail;
- * another merchant's order is the same 404 as an unknown one.
+ * POST /v15/merchants/:merchant_id/orders/:uuid/refund (owner, manager): the POS's refund, exactly once; the owner's or
+ * manager's own token is the approval (no code asked, docs/merchant-api.md "Orders") and they are recorded as the
+ * approver; answered in detail; another merchant's order is the same 404 as an unknown one.
  */
 export const handler = apiHandler(
   'managed-orders-refund',
