@@ -6,35 +6,43 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine, csvText } from '#shared/domain/csv.ts';
 
+type Cell = Parameters<typeof csvCell>[0];
+
 describe('csvCell', () => {
-  it('writes plain text, numbers, booleans and empty cells as they are', () => {
-    expect(csvCell('plain text')).toBe('plain text');
-    expect(csvCell('')).toBe('');
-    expect(csvCell(0)).toBe('0');
-    expect(csvCell(-1250)).toBe('-1250');
-    expect(csvCell(true)).toBe('true');
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(undefined)).toBe('');
+  it.each<[Cell, string]>([
+    ['plain text', 'plain text'],
+    ['', ''],
+    [0, '0'],
+    [-1250, '-1250'],
+    [true, 'true'],
+    [null, ''],
+    [undefined, ''],
+  ])('writes plain text, numbers, booleans and empty cells as they are: %j', (cell, written) => {
+    expect(csvCell(cell)).toBe(written);
   });
 
-  it('quotes a cell holding a comma, a quote or a line break, doubling its quotes', () => {
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    expect(csvCell('carriage\rreturn')).toBe('"carriage\rreturn"');
-    expect(csvCell('{"a":1,"b":"x"}')).toBe('"{""a"":1,""b"":""x""}"');
+  it.each<[string, string]>([
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['line\nbreak', '"line\nbreak"'],
+    ['carriage\rreturn', '"carriage\rreturn"'],
+    ['{"a":1,"b":"x"}', '"{""a"":1,""b"":""x""}"'],
+  ])('quotes a cell holding a comma, a quote or a line break, doubling its quotes: %j', (cell, written) => {
+    expect(csvCell(cell)).toBe(written);
   });
 
-  it("prefixes a text cell starting a formula with ', and quotes it when it also needs quotes", () => {
-    expect(csvCell('=SUM(A1:A2)')).toBe("'=SUM(A1:A2)");
-    expect(csvCell('+1')).toBe("'+1");
-    expect(csvCell('-1')).toBe("'-1");
-    expect(csvCell('@cmd')).toBe("'@cmd");
-    expect(csvCell('\tx')).toBe("'\tx");
-    expect(csvCell('\rx')).toBe('"\'\rx"');
-    expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
-    expect(csvCell('a=b')).toBe('a=b');
-    expect(csvCell(' =b')).toBe(' =b');
+  it.each<[string, string]>([
+    ['=SUM(A1:A2)', "'=SUM(A1:A2)"],
+    ['+1', "'+1"],
+    ['-1', "'-1"],
+    ['@cmd', "'@cmd"],
+    ['\tx', "'\tx"],
+    ['\rx', '"\'\rx"'],
+    ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+    ['a=b', 'a=b'],
+    [' =b', ' =b'],
+  ])("prefixes a text cell starting a formula with ', and quotes it when it also needs quotes: %j", (cell, written) => {
+    expect(csvCell(cell)).toBe(written);
   });
 });
 
