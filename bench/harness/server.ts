@@ -37,11 +37,13 @@
  * sent to the parent over IPC once the gateway listens.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { db } from '#shared/db/client.ts';
 import { withHandlerCpuHeader, withStatsHeaders } from '#shared/http/bench-headers.ts';
 import { startLocalDeliveryQueue } from '../../scripts/local/delivery-queue.ts';
+import { LOCAL_IMAGES_BUCKET, startS3Local } from '../../scripts/local/s3.ts';
 import { holdLocalWorkflows, releaseLocalWorkflows, startLocalWorkflows } from '../../scripts/local/workflows.ts';
 import { createGateway, listen } from '../../scripts/local/gateway.ts';
 import { BASELINE_PATH, handler as baselineHandler } from './baseline-handler.ts';
@@ -151,6 +153,10 @@ const sfnSend = SFNClient.prototype.send as (this: SFNClient, command: unknown, 
 };
 
 await startLocalWorkflows();
+// The image upload routes sign a POST to the images bucket (no S3 call): the local S3 server, as `npm start` runs it.
+const s3 = await startS3Local({ directory: fileURLToPath(new URL('../tmp/s3', import.meta.url)) });
+process.env.S3_ENDPOINT = s3.endpoint;
+process.env.IMAGES_BUCKET ??= LOCAL_IMAGES_BUCKET;
 // Replays queue deliveries: the local FIFO queue and its consumer, to loopback receivers, as on `npm start`.
 process.env.ALLOW_HTTP_CALLBACKS ??= 'true';
 await startLocalDeliveryQueue();

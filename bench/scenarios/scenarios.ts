@@ -1306,6 +1306,7 @@ const SCENARIO_ROWS: ScenarioRow[] = [
     id: 'location-image-uploads-create',
     title: "Start an upload of a location's picture (management API)",
     route: 'POST /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads',
+    expectedStatuses: [201],
     consumable: true,
     minimum: {
       roundTrips: 3,
@@ -1321,6 +1322,20 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         headers: auth(token),
         body: { image_upload: { content_type: 'image/jpeg' } },
       });
+    },
+  },
+  {
+    id: 'location-image-uploads-show',
+    title: "An upload of a location's picture: its state (management API)",
+    route: 'GET /v15/merchants/{merchant_id}/locations/{location_id}/image_uploads/{upload_id}',
+    minimum: { roundTrips: 2, transactions: 0, rationale: 'token check + the upload (one GetItem)' },
+    async prepare({ world, api }) {
+      const { merchantId, locationIds } = await benchLocationsMerchant(1);
+      const token = await benchStaffToken(world, 'manager', merchantId);
+      const path = `/v15/merchants/${merchantId}/locations/${locationIds[0]!}/image_uploads`;
+      const created = await api.call('POST', path, { token, body: { image_upload: { content_type: 'image/jpeg' } } });
+      if (created.status !== 201) throw new Error(`image upload: ${created.status} ${JSON.stringify(created.body)}`);
+      return () => ({ method: 'GET', path: `${path}/${created.body.image_upload.id as string}`, headers: auth(token) });
     },
   },
   // Management API: a merchant's campaigns (docs/merchant-api.md "Campaigns"), an owner's token.
