@@ -19,7 +19,7 @@ import {
   type Distribution,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import {
@@ -32,6 +32,7 @@ import {
   CONSOLE_SECURITY_HEADERS,
 } from '#shared/http/console-headers.ts';
 import { CONSOLE_DIST, consoleIsStale } from '../../scripts/console-build.ts';
+import { PRIVATE_BUCKET } from './private-bucket.ts';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** The bucket's keys mirror the viewer's path (`/console/assets/x.js` -> `console/assets/x.js`): the behaviour forwards the path as it is. */
@@ -67,10 +68,7 @@ export class ConsoleSite extends Construct {
   public constructor(scope: Construct, id: string, { distribution, apiKey }: ConsoleSiteProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       // Every object is rebuilt by the next deployment.
       removalPolicy: RemovalPolicy.DESTROY,
     });

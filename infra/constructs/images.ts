@@ -2,9 +2,10 @@ import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib'
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
+import { PRIVATE_BUCKET } from './private-bucket.ts';
 
 export interface ImageStoreProps {
   /** The functions of the image routes (`readsImages` in shared/routes.ts): the only ones that may read. */
@@ -22,8 +23,9 @@ export const UPLOAD_SIGN_ACTION = 's3:PutObject';
  * The image store (shared/images/store.ts): a private bucket. Encrypted at rest (SSE-S3: signed URLs
  * need no key grant), public access blocked, TLS required (enforceSSL), objects owned by the bucket
  * (no ACLs), kept when the stack is deleted (RETAIN: operators' uploads are not rebuilt by a deploy).
- * Each image function gets `s3:GetObject` on the image keys only, and IMAGES_BUCKET; nothing else reads,
- * nothing in the API writes (uploads are the operators' CLI, with their own credentials).
+ * Each image function gets `s3:GetObject` on the image keys only, and IMAGES_BUCKET; the upload route may only sign a
+ * POST under uploads/ (`s3:PutObject` there), and the processing function (image-processing.ts) writes the variants;
+ * the operators' CLI uploads with their own credentials.
  */
 export class ImageStore extends Construct {
   public readonly bucket: Bucket;
@@ -31,10 +33,7 @@ export class ImageStore extends Construct {
   public constructor(scope: Construct, id: string, { readers, uploadSigners = [] }: ImageStoreProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
