@@ -1,20 +1,44 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ErrorMessage, Progress } from './ErrorMessage.tsx';
+import { AuditLog } from './pages/AuditLog.tsx';
+import { Campaigns } from './pages/Campaigns.tsx';
+import { Customers } from './pages/Customers.tsx';
+import { Exports } from './pages/Exports.tsx';
+import { GiftCards } from './pages/GiftCards.tsx';
 import { Home } from './pages/Home.tsx';
+import { Locations } from './pages/Locations.tsx';
+import { Menu } from './pages/Menu.tsx';
 import { OrderDetail } from './pages/OrderDetail.tsx';
 import { Orders } from './pages/Orders.tsx';
 import { SignIn } from './pages/SignIn.tsx';
+import { Staff } from './pages/Staff.tsx';
+import { Webhooks } from './pages/Webhooks.tsx';
 import { answered, asConsoleError, client, keepSession, loadSession, type ConsoleError, type Session, type StaffMember } from './session.ts';
 
-/** The pages in the navigation, in order (the API checks the role again on every request). */
+/**
+ * The pages in the navigation, in order (the API checks the role again on every request). Each area's page owns
+ * the addresses under its path (react-router descendant routes), so an area adds its own detail pages there.
+ */
 const PAGES = [
-  { path: '/', title: 'Home' },
-  { path: '/orders', title: 'Orders' },
+  { path: '/', title: 'Home', element: Home },
+  { path: '/orders', title: 'Orders', element: Orders },
+  { path: '/customers', title: 'Customers', element: Customers },
+  { path: '/gift_cards', title: 'Gift cards', element: GiftCards },
+  { path: '/campaigns', title: 'Campaigns', element: Campaigns },
+  { path: '/locations', title: 'Locations', element: Locations },
+  { path: '/menu', title: 'Menu', element: Menu },
+  { path: '/staff', title: 'Staff', element: Staff },
+  { path: '/webhooks', title: 'Webhooks', element: Webhooks },
+  { path: '/audit_log', title: 'Audit log', element: AuditLog },
+  { path: '/exports', title: 'Exports', element: Exports },
 ] as const;
 
-/** Every route's title, for the tab: the navigation's pages and those opened from them. */
-const TITLES = [...PAGES, { path: '/orders/:uuid', title: 'Order' }] as const;
+/** The tab's title: the order's own page, else the area the address is in. */
+function titleOf(pathname: string): string {
+  if (matchPath('/orders/:uuid', pathname)) return 'Order';
+  return PAGES.find((entry) => matchPath(entry.path === '/' ? '/' : `${entry.path}/*`, pathname))?.title ?? 'Not found';
+}
 
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
@@ -66,7 +90,7 @@ export function App() {
   }
 
   useEffect(() => {
-    const title = TITLES.find((entry) => matchPath(entry.path, pathname))?.title ?? 'Not found';
+    const title = titleOf(pathname);
     document.title = session ? `${title} · Merchant console` : 'Sign in · Merchant console';
   }, [pathname, session]);
 
@@ -107,8 +131,13 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {me ? (
           <Routes>
-            <Route index element={<Home client={client} merchantId={session.merchantId} role={me.role} />} />
-            <Route path="orders" element={<Orders client={client} merchantId={session.merchantId} />} />
+            {PAGES.map(({ path, element: Page }) =>
+              path === '/' ? (
+                <Route key={path} index element={<Page client={client} merchantId={session.merchantId} me={me} />} />
+              ) : (
+                <Route key={path} path={`${path.slice(1)}/*`} element={<Page client={client} merchantId={session.merchantId} me={me} />} />
+              ),
+            )}
             <Route path="orders/:uuid" element={<OrderDetail client={client} merchantId={session.merchantId} me={me} />} />
             <Route
               path="*"

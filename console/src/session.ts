@@ -3,6 +3,13 @@ import { createLevelUpClient, type ApiErrors, type components, type LevelUpClien
 /** The signed-in staff member (GET .../staff/me). */
 export type StaffMember = components['schemas']['StaffMember']['staff'];
 
+/** What every page of a signed-in tab is given: the client (with the token), the merchant, who is signed in. */
+export interface PageProps {
+  client: LevelUpClient;
+  merchantId: number;
+  me: StaffMember;
+}
+
 /** What a signed-in tab keeps: the staff member's token and merchant. sessionStorage: gone with the tab, never a cookie. */
 export interface Session {
   token: string;

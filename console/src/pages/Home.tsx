@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
-import { allItems, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { useCallback } from 'react';
+import { allItems, type components } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, utcDate } from '../format.ts';
-import { answered, asConsoleError, type ConsoleError } from '../session.ts';
+import { useLoaded } from '../loaded.ts';
+import { answered, type PageProps } from '../session.ts';
 
 type DailyReport = components['schemas']['DailyReport']['daily_report'];
 type Figures = DailyReport['days'][number]['all_locations'];
-type Role = components['schemas']['StaffMember']['staff']['role'];
 
 /** The figures the home page shows, in this order: the report's own names. */
 const SHOWN = [
@@ -57,35 +57,24 @@ function rowsOf(report: DailyReport, names: Map<number, string>, today: string):
   return [...rows.values()];
 }
 
-export function Home({ client, merchantId, role }: { client: LevelUpClient; merchantId: number; role: Role }) {
-  const [rows, setRows] = useState<Row[]>();
-  const [error, setError] = useState<ConsoleError>();
-  const mayReadReports = role !== 'staff';
+export function Home({ client, merchantId, me }: PageProps) {
+  const mayReadReports = me.role !== 'staff';
 
-  useEffect(() => {
-    if (!mayReadReports) return;
-    let current = true;
+  const load = useCallback(async (): Promise<Row[] | undefined> => {
+    if (!mayReadReports) return undefined;
     const now = Date.now();
     const today = utcDate(now);
     const merchant = { merchant_id: String(merchantId) };
-    Promise.all([
+    const [report, locations] = await Promise.all([
       client.GET('/v15/merchants/{merchant_id}/reports/daily', {
         params: { path: merchant, query: { from: utcDate(now - (WEEK_DAYS - 1) * DAY_MS), to: today } },
       }),
       allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: merchant } }),
-    ])
-      .then(([report, locations]) => {
-        if (!current) return;
-        const names = new Map(locations.map(({ location }) => [location.id, location.name ?? `Location ${location.id}`]));
-        setRows(rowsOf(answered(report).daily_report, names, today));
-      })
-      .catch((failure: unknown) => {
-        if (current) setError(asConsoleError(failure));
-      });
-    return () => {
-      current = false;
-    };
+    ]);
+    const names = new Map(locations.map(({ location }) => [location.id, location.name ?? `Location ${location.id}`]));
+    return rowsOf(answered(report).daily_report, names, today);
   }, [client, merchantId, mayReadReports]);
+  const { data: rows, error } = useLoaded(load);
 
   return (
     <>

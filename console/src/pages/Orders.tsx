@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { allItems, nextPageUrl, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { nextPageUrl, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime, utcDate } from '../format.ts';
-import { answered, asConsoleError, type ConsoleError } from '../session.ts';
+import { useLocations } from '../loaded.ts';
+import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
 
 type OrderRow = components['schemas']['ManagedOrderRow'];
 type OrderState = OrderRow['state'];
-type Location = { id: number; name: string };
-
 const STATES: readonly { value: OrderState | ''; label: string }[] = [
   { value: '', label: 'Any' },
   { value: 'completed', label: 'Completed' },
@@ -35,10 +35,9 @@ function nextPosition(response: Response): PagePosition | undefined {
 }
 
 /** One location's orders of one UTC day, newest first, 50 a page, optionally only completed or refunded ones. */
-export function Orders({ client, merchantId }: { client: LevelUpClient; merchantId: number }) {
+export function Orders({ client, merchantId }: PageProps) {
   const [search, setSearch] = useSearchParams();
-  const [locations, setLocations] = useState<Location[]>();
-  const [error, setError] = useState<ConsoleError>();
+  const { data: locations, error } = useLocations(client, merchantId);
   // Today when the page opened (a UTC day, as the home page counts days).
   const [today] = useState(() => utcDate(Date.now()));
 
@@ -48,20 +47,6 @@ export function Orders({ client, merchantId }: { client: LevelUpClient; merchant
   const stateParam = search.get('state');
   const day = isDay(dayParam) ? dayParam : today;
   const state: OrderState | '' = isState(stateParam) ? stateParam : '';
-
-  useEffect(() => {
-    let current = true;
-    allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } })
-      .then((entries) => {
-        if (current) setLocations(entries.map(({ location }) => ({ id: location.id, name: location.name ?? `Location ${location.id}` })));
-      })
-      .catch((failure: unknown) => {
-        if (current) setError(asConsoleError(failure));
-      });
-    return () => {
-      current = false;
-    };
-  }, [client, merchantId]);
 
   function applyFilters(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -87,30 +72,17 @@ export function Orders({ client, merchantId }: { client: LevelUpClient; merchant
         <>
           {/* key: the form's fields start from the address again when it changes (back, a link). */}
           <form className="filters" aria-label="Filter orders" onSubmit={applyFilters} key={search.toString()}>
-            <label>
-              Location
-              <select name="location" defaultValue={locationId}>
-                {locations.map((location) => (
-                  <option key={location.id} value={location.id}>
-                    {location.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField
+              label="Location"
+              name="location"
+              defaultValue={locationId}
+              options={locations.map((location) => ({ value: location.id, label: location.name }))}
+            />
             <label>
               Day (UTC)
               <input type="date" name="day" defaultValue={day} required />
             </label>
-            <label>
-              State
-              <select name="state" defaultValue={state}>
-                {STATES.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField label="State" name="state" defaultValue={state} options={STATES} />
             <button type="submit">Show orders</button>
           </form>
           {locationId ? (
