@@ -230,6 +230,10 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
 
   // Beside the fields, the problems follow the edits (once a save was tried).
   const problems = useMemo(() => (tried ? menuProblems(model) : []), [tried, model]);
+  // The summary lists what its save found, less what has been fixed since (the API's until the next save).
+  const listed = summary.filter(
+    (entry) => rejected.includes(entry) || problems.some((problem) => problem.fieldId === entry.fieldId && problem.message === entry.message),
+  );
   const byField: ShownProblems = useMemo(() => {
     const map = new Map<string, string[]>();
     for (const problem of [...problems, ...rejected]) map.set(problem.fieldId, [...(map.get(problem.fieldId) ?? []), problem.message]);
@@ -239,6 +243,8 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   function change(next: MenuModel, announcement?: string, focusId?: string) {
     setModel(next);
     setResult(undefined);
+    // A confirmation asked about the draft as saved: an edit withdraws it.
+    setStep((current) => (current === 'confirm-publish' || current === 'confirm-discard' ? 'editing' : current));
     if (announcement) setSaid(announcement);
     if (focusId) setFocus({ id: focusId });
   }
@@ -378,14 +384,14 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
         </div>
       ) : null}
       <ErrorMessage error={error} />
-      {summary.length > 0 ? (
+      {listed.length > 0 ? (
         <div className="error" id="menu-problems" role="alert" tabIndex={-1}>
           <p>
-            {summary.length === 1 ? 'One thing to fix' : `${summary.length} things to fix`} in this menu before it can be saved
+            {listed.length === 1 ? 'One thing to fix' : `${listed.length} things to fix`} in this menu before it can be saved
             {rejected.length > 0 ? ' (as the API answered)' : ''}:
           </p>
           <ul>
-            {summary.map((problem, index) => (
+            {listed.map((problem, index) => (
               <li key={`${problem.fieldId} ${index}`}>
                 <button type="button" className="link" onClick={() => setFocus({ id: problem.fieldId })}>
                   {problem.message}
