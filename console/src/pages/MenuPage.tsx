@@ -289,7 +289,8 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
 
   const path = { merchant_id: String(merchantId), location_id: String(location.id) };
 
-  async function run(busy: Step, action: () => Promise<void>) {
+  /** Runs a request; on a failure the error shows beside the actions and the focus goes back to the button (`retryId`). */
+  async function run(busy: Step, retryId: string, action: () => Promise<void>) {
     setStep(busy);
     setError(undefined);
     setResult(undefined);
@@ -297,6 +298,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
       await action();
     } catch (failure) {
       setError(asConsoleError(failure));
+      setFocus({ id: retryId });
     } finally {
       setStep('editing');
     }
@@ -313,7 +315,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
       return;
     }
     const menu = toMenu(model);
-    void run('saving', async () => {
+    void run('saving', 'menu-save', async () => {
       const answer = await sendDraftChange((key) =>
         client.PUT('/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft', {
           params: { path, header: { 'Idempotency-Key': key } },
@@ -326,7 +328,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   }
 
   function publish() {
-    void run('publishing', async () => {
+    void run('publishing', 'menu-publish', async () => {
       const answer = await sendDraftChange((key) =>
         client.POST('/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/publish', {
           params: { path, header: { 'Idempotency-Key': key } },
@@ -339,7 +341,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   }
 
   function discard() {
-    void run('discarding', async () => {
+    void run('discarding', 'menu-discard', async () => {
       const answer = await sendDraftChange((key) =>
         client.POST('/v15/merchants/{merchant_id}/locations/{location_id}/menu_draft/discard', {
           params: { path, header: { 'Idempotency-Key': key } },
@@ -383,7 +385,6 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
           </button>
         </div>
       ) : null}
-      <ErrorMessage error={error} />
       {listed.length > 0 ? (
         <div className="error" id="menu-problems" role="alert" tabIndex={-1}>
           <p>
@@ -404,6 +405,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
       <form className="menu-form" aria-label={`Menu of ${location.name}`} onSubmit={save} noValidate>
         <MenuForm model={model} onChange={change} problems={byField} />
         <div className="menu-actions">
+          <ErrorMessage error={error} />
           {step === 'saving' ? (
             <Progress label="Saving the draft…" />
           ) : step === 'publishing' ? (
@@ -434,7 +436,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
             />
           ) : (
             <div className="actions">
-              <button type="submit" disabled={busy || conflict}>
+              <button type="submit" id="menu-save" disabled={busy || conflict}>
                 Save draft
               </button>
               {dirty ? (
