@@ -98,14 +98,14 @@ function EntryControls({
   return (
     <div className="menu-controls">
       <button type="button" className="secondary" id={fieldId(entryKey, 'up')} disabled={index === 0} onClick={() => onMove(-1)}>
-        Move up<span className="visually-hidden">: {name}</span>
+        Move up<span className="visually-hidden"> {name}</span>
       </button>
       <button type="button" className="secondary" id={fieldId(entryKey, 'down')} disabled={index === count - 1} onClick={() => onMove(1)}>
-        Move down<span className="visually-hidden">: {name}</span>
+        Move down<span className="visually-hidden"> {name}</span>
       </button>
       {removable ? (
         <button type="button" className="secondary danger" onClick={onRemove}>
-          Remove<span className="visually-hidden">: {name}</span>
+          Remove<span className="visually-hidden"> {name}</span>
         </button>
       ) : null}
     </div>
