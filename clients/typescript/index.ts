@@ -37,11 +37,12 @@ export function createLevelUpClient(options: LevelUpClientOptions): LevelUpClien
   return client;
 }
 
-/** A non-2xx answer where the caller wanted a success: the status and the API's own error array. */
+/** A non-2xx answer where the caller wanted a success: the status, the API's own error array and the request id to quote. */
 export class LevelUpApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: ApiErrors | undefined,
+    readonly requestId?: string,
   ) {
     super(`HTTP ${status}: ${errors?.map(({ error }) => `${error.object}.${error.property} ${error.message}`).join('; ') ?? 'no error body'}`);
     this.name = 'LevelUpApiError';
@@ -152,7 +153,7 @@ export async function* pages<P extends PagedPath>(client: LevelUpClient, path: P
   do {
     const { data, error, response } = await get(path, next === undefined ? init : { ...init, middleware: [toUrl(next)] });
     if (response.status === 204) return;
-    if (!response.ok) throw new LevelUpApiError(response.status, error as ApiErrors | undefined);
+    if (!response.ok) throw new LevelUpApiError(response.status, error as ApiErrors | undefined, response.headers.get('X-Request-Id') ?? undefined);
     // The first page came from the client's base URL; every Link followed must stay on its origin.
     origin ??= response.url ? new URL(response.url).origin : undefined;
     yield (data ?? []) as PageItem<P>[];

@@ -1,4 +1,4 @@
-import { createLevelUpClient, type ApiErrors, type components, type LevelUpClient } from '../../clients/typescript/index.ts';
+import { createLevelUpClient, LevelUpApiError, type ApiErrors, type components, type LevelUpClient } from '../../clients/typescript/index.ts';
 
 /** The signed-in staff member (GET .../staff/me). */
 export type StaffMember = components['schemas']['StaffMember']['staff'];
@@ -91,5 +91,7 @@ export function answered<T>(answer: { data?: T; error?: unknown; response: Respo
 /** Any failure as a ConsoleError: a lost connection has no status and no request id. */
 export function asConsoleError(failure: unknown): ConsoleError {
   if (failure instanceof ConsoleError) return failure;
+  // A paged read (allItems) throws the client's own error: the same words and request id as any other answer.
+  if (failure instanceof LevelUpApiError) return new ConsoleError(plainWords(failure.status, failure.errors), failure.status, failure.requestId);
   return new ConsoleError('The connection failed. Check the network, then try again.', 0, undefined);
 }
