@@ -135,7 +135,8 @@ function CheckField({
 function problemsOf(errors: ApiErrors | undefined): FieldProblems {
   const problems: FieldProblems = {};
   for (const { error } of errors ?? []) {
-    const field = error.property === 'base' ? `${error.object}` : error.property;
+    // `base`: about the whole campaign (listed at the top, beside no field).
+    const field = error.property;
     problems[field] ??= error.message;
   }
   return problems;
@@ -183,6 +184,7 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
         setAttempt((value) => value + 1);
         return;
       }
+      setProblems({});
       setSaving(true);
       try {
         const answer = await withIdempotencyKey(
@@ -210,6 +212,7 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
       setNotice('Nothing has changed yet.');
       return;
     }
+    setProblems({});
     setSaving(true);
     try {
       const answer = await withIdempotencyKey(
@@ -241,15 +244,13 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
         <h2 id="campaign-form-heading" className="visually-hidden">
           {editing ? 'Campaign details' : 'New campaign details'}
         </h2>
-        {problemList.length > 0 || error ? (
+        {problemList.length > 0 ? (
           <div className="form-problems" ref={summary} tabIndex={-1} role="alert">
             <p>{editing ? 'The changes were not saved.' : 'The campaign was not created.'} Please correct:</p>
             {problemList.length > 0 ? (
               <ul>
                 {problemList.map(([field, message]) => (
-                  <li key={field}>
-                    <a href={`#${fieldId(field)}`}>{message}</a>
-                  </li>
+                  <li key={field}>{field === 'base' ? message : <a href={`#${fieldId(field)}`}>{message}</a>}</li>
                 ))}
               </ul>
             ) : null}

@@ -18,8 +18,8 @@ export function CampaignPreview({ draft, headingLevel = 2 }: { draft: CampaignDr
       <p className="hint">
         As the app shows it, for an example customer {Math.round(EXAMPLE_SHARE * 100)}% of the way{view.loyalty ? '' : ' (a code campaign has no progress)'}.
       </p>
-      {/* aria-live: a screen reader hears the card change as the form is edited, without moving focus. */}
-      <div className="phone-card" aria-live="polite">
+      {/* Not a live region: it changes with every key typed, which a screen reader would read out each time. */}
+      <div className="phone-card">
         <CardHeading className="phone-card-title">{view.basic_v1.title.trim() === '' ? 'Your campaign name' : view.basic_v1.title}</CardHeading>
         {view.basic_v1.description.trim() !== '' ? <p className="phone-card-message">{view.basic_v1.description}</p> : null}
         <p className="phone-card-goal">{words.goal}</p>
