@@ -125,6 +125,9 @@ describe("the console's campaigns pages", () => {
 
     // The preview follows the form as it is typed.
     await page.getByLabel('Spend to reach').fill('40');
+    // Edited, the field's problem goes (and with it the list at the top).
+    expect(await fieldError.count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
     const card = preview(page);
     await card.getByRole('heading', { name: 'Spend $40, get $4' }).waitFor();
     expect(await card.textContent()).toContain('Every dollar you spend here counts.');

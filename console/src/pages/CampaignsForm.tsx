@@ -173,6 +173,12 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
   const changeGoal = (index: number, goal: Partial<GoalDraft>) =>
     setDraft((current) => ({ ...current, goals: current.goals.map((entry, at) => (at === index ? { ...entry, ...goal } : entry)) }));
 
+  // A field's problem goes once it is edited (each input is named by the API's field): the list at the top shrinks as they are fixed.
+  function clearProblemOf(event: FormEvent<HTMLFormElement>) {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name === 'string' && name in problems) setProblems(({ [name]: _fixed, ...rest }) => rest);
+  }
+
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(undefined);
@@ -240,7 +246,7 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
 
   return (
     <div className="campaign-editor">
-      <form className="campaign-form" aria-labelledby="campaign-form-heading" noValidate onSubmit={(event) => void save(event)}>
+      <form className="campaign-form" aria-labelledby="campaign-form-heading" noValidate onSubmit={(event) => void save(event)} onInput={clearProblemOf}>
         <h2 id="campaign-form-heading" className="visually-hidden">
           {editing ? 'Campaign details' : 'New campaign details'}
         </h2>
