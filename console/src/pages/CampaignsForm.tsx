@@ -176,7 +176,11 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
   // A field's problem goes once it is edited (each input is named by the API's field): the list at the top shrinks as they are fixed.
   function clearProblemOf(event: FormEvent<HTMLFormElement>) {
     const name = (event.target as { name?: unknown }).name;
-    if (typeof name === 'string' && name in problems) setProblems(({ [name]: _fixed, ...rest }) => rest);
+    if (typeof name !== 'string' || !(name in problems)) return;
+    const { [name]: _fixed, ...rest } = problems;
+    setProblems(rest);
+    // The last one fixed: the refusal is behind us (its reference with it).
+    if (Object.keys(rest).length === 0) setError(undefined);
   }
 
   async function save(event: FormEvent<HTMLFormElement>) {
