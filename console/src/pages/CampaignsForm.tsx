@@ -1,0 +1,697 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { withIdempotencyKey, type ApiErrors, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import {
+  createBody,
+  emptyDraft,
+  emptyGoal,
+  draftOf,
+  KINDS,
+  updateBody,
+  uses,
+  type Campaign,
+  type CampaignDraft,
+  type CampaignKind,
+  type FieldProblems,
+  type GoalDraft,
+  type ItemRuleDraft,
+} from '../campaigns-fields.ts';
+import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { SelectField } from '../fields.tsx';
+import { answered, asConsoleError, type ConsoleError } from '../session.ts';
+import { CampaignPreview } from './CampaignsPreview.tsx';
+import { FixedFacts } from './CampaignsDetail.tsx';
+
+/** Lost races (409) and a busy API (429, 5xx) are sent again with the same Idempotency-Key: one campaign, one change. */
+const SAVE_ATTEMPTS = 3;
+
+const ITEM_FIELDS = [
+  { value: 'sku', label: 'SKU' },
+  { value: 'category', label: 'Category' },
+  { value: 'name', label: 'Item name' },
+] as const;
+
+const fieldId = (name: string) => `campaign-${name.replaceAll('.', '-')}`;
+
+/** A text field with its label, what it means to a customer, and the API's (or the form's) error beside it. */
+function TextField({
+  name,
+  label,
+  hint,
+  value,
+  onChange,
+  problems,
+  multiline = false,
+  inputMode,
+  type = 'text',
+  required = false,
+}: {
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  problems: FieldProblems;
+  multiline?: boolean;
+  inputMode?: 'decimal' | 'numeric';
+  type?: 'text' | 'datetime-local';
+  required?: boolean;
+}) {
+  const id = fieldId(name);
+  const error = problems[name];
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const shared = {
+    id,
+    name,
+    value,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': required || undefined,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {multiline ? (
+        <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />
+      ) : (
+        <input {...shared} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
+      )}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function CheckField({
+  name,
+  label,
+  hint,
+  checked,
+  onChange,
+  problems,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  problems: FieldProblems;
+}) {
+  const id = fieldId(name);
+  const error = problems[name];
+  return (
+    <div className="field check">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={checked}
+        aria-describedby={[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+      <p id={`${id}-hint`} className="hint">
+        {hint}
+      </p>
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The API's 422 as problems by field (`object.property`: the property names the form's field). */
+function problemsOf(errors: ApiErrors | undefined): FieldProblems {
+  const problems: FieldProblems = {};
+  for (const { error } of errors ?? []) {
+    // `base`: about the whole campaign (listed at the top, beside no field).
+    const field = error.property;
+    problems[field] ??= error.message;
+  }
+  return problems;
+}
+
+type Mode = { kind: 'create' } | { kind: 'edit'; campaign: Campaign };
+
+/**
+ * Create (owner) or edit (owner) a campaign, with the customer's view beside it. A new campaign takes every field of
+ * its kind; an edit takes only what the API lets change (the economics stay as created: docs/merchant-api.md).
+ */
+export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClient; merchantId: number; mode: Mode }) {
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<CampaignDraft>(() => (mode.kind === 'edit' ? draftOf(mode.campaign) : emptyDraft()));
+  const [problems, setProblems] = useState<FieldProblems>({});
+  const [error, setError] = useState<ConsoleError>();
+  const [notice, setNotice] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  // After a refused save, focus goes to the list of what to fix (a screen reader reads it at once too).
+  useEffect(() => {
+    if (attempt > 0) summary.current?.focus();
+  }, [attempt]);
+
+  const editing = mode.kind === 'edit';
+  const change =
+    <Field extends keyof CampaignDraft>(field: Field) =>
+    (value: CampaignDraft[Field]) =>
+      setDraft((current) => ({ ...current, [field]: value }));
+  const changeRule = (index: number, rule: Partial<ItemRuleDraft>) =>
+    setDraft((current) => ({ ...current, item_rules: current.item_rules.map((entry, at) => (at === index ? { ...entry, ...rule } : entry)) }));
+  const changeGoal = (index: number, goal: Partial<GoalDraft>) =>
+    setDraft((current) => ({ ...current, goals: current.goals.map((entry, at) => (at === index ? { ...entry, ...goal } : entry)) }));
+
+  // A field's problem goes once it is edited (each input is named by the API's field): the list at the top shrinks as they are fixed.
+  function clearProblemOf(event: FormEvent<HTMLFormElement>) {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name !== 'string' || !(name in problems)) return;
+    const { [name]: _fixed, ...rest } = problems;
+    setProblems(rest);
+    // The last one fixed: the refusal is behind us (its reference with it).
+    if (Object.keys(rest).length === 0) setError(undefined);
+  }
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(undefined);
+    setNotice(undefined);
+    if (mode.kind === 'create') {
+      const { body, problems: unreadable } = createBody(draft);
+      if (Object.keys(unreadable).length > 0) {
+        setProblems(unreadable);
+        setAttempt((value) => value + 1);
+        return;
+      }
+      setProblems({});
+      setSaving(true);
+      try {
+        const answer = await withIdempotencyKey(
+          (key) =>
+            client.POST('/v15/merchants/{merchant_id}/campaigns', {
+              params: { path: { merchant_id: String(merchantId) }, header: { 'Idempotency-Key': key } },
+              body: { campaign: body },
+            }),
+          { attempts: SAVE_ATTEMPTS },
+        );
+        if (answer.response.status === 422) setProblems(problemsOf(answer.error));
+        const created = answered(answer).campaign;
+        void navigate(`/campaigns/${created.id}`, { state: { saved: 'The campaign is created.' } });
+      } catch (failure) {
+        setError(asConsoleError(failure));
+        setAttempt((value) => value + 1);
+      } finally {
+        setSaving(false);
+      }
+      return;
+    }
+    const body = updateBody(draft, mode.campaign);
+    if (Object.keys(body).length === 0) {
+      setProblems({});
+      setNotice('Nothing has changed yet.');
+      return;
+    }
+    setProblems({});
+    setSaving(true);
+    try {
+      const answer = await withIdempotencyKey(
+        (key) =>
+          client.PUT('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', {
+            params: { path: { merchant_id: String(merchantId), campaign_id: String(mode.campaign.id) }, header: { 'Idempotency-Key': key } },
+            body: { campaign: body },
+          }),
+        { attempts: SAVE_ATTEMPTS },
+      );
+      if (answer.response.status === 422) setProblems(problemsOf(answer.error));
+      answered(answer);
+      void navigate(`/campaigns/${mode.campaign.id}`, { state: { saved: 'The changes are saved.' } });
+    } catch (failure) {
+      setError(asConsoleError(failure));
+      setAttempt((value) => value + 1);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const problemList = Object.entries(problems);
+  const kindMeaning = KINDS.find((entry) => entry.value === draft.kind)?.means;
+  const amountHint = 'In dollars, like 5.00.';
+
+  return (
+    <div className="campaign-editor">
+      <form className="campaign-form" aria-labelledby="campaign-form-heading" noValidate onSubmit={(event) => void save(event)} onInput={clearProblemOf}>
+        <h2 id="campaign-form-heading" className="visually-hidden">
+          {editing ? 'Campaign details' : 'New campaign details'}
+        </h2>
+        {problemList.length > 0 ? (
+          <div className="form-problems" ref={summary} tabIndex={-1} role="alert">
+            <p>{editing ? 'The changes were not saved.' : 'The campaign was not created.'} Please correct:</p>
+            {problemList.length > 0 ? (
+              <ul>
+                {problemList.map(([field, message]) => (
+                  <li key={field}>{field === 'base' ? message : <a href={`#${fieldId(field)}`}>{message}</a>}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        {notice ? <p role="status">{notice}</p> : null}
+        <ErrorMessage error={problemList.length > 0 ? undefined : error} />
+        {problemList.length > 0 && error?.requestId ? (
+          <p className="reference">
+            Reference for support: <code>{error.requestId}</code>
+          </p>
+        ) : null}
+
+        {editing ? null : (
+          <fieldset>
+            <legend>Kind of campaign</legend>
+            <SelectField
+              label="Kind"
+              name="kind"
+              value={draft.kind}
+              options={KINDS.map((entry) => ({ value: entry.value, label: entry.label }))}
+              onChange={(value) => change('kind')(value as CampaignKind)}
+            />
+            <p className="hint">{kindMeaning}</p>
+          </fieldset>
+        )}
+
+        <fieldset>
+          <legend>What customers read</legend>
+          <TextField
+            name="title"
+            label="Name"
+            hint="The campaign's name in the app, like “Spend $50, get $5”."
+            value={draft.title}
+            onChange={change('title')}
+            problems={problems}
+            required
+          />
+          <TextField
+            name="description"
+            label="Message"
+            hint="A line or two under the name: what the customer does and gets."
+            value={draft.description}
+            onChange={change('description')}
+            problems={problems}
+            multiline
+          />
+          <TextField
+            name="reward_title"
+            label="Reward name (optional)"
+            hint="What the reward is called in the customer's rewards, like “free coffee”. Empty: the name above."
+            value={draft.reward_title}
+            onChange={change('reward_title')}
+            problems={problems}
+          />
+          {uses.itemNames(draft) ? (
+            <>
+              <TextField
+                name="reward_article"
+                label="Word before the reward"
+                hint="“a” or “an” (“get a free coffee”), or empty."
+                value={draft.reward_article}
+                onChange={change('reward_article')}
+                problems={problems}
+              />
+              <TextField
+                name="required_item_singular"
+                label="One item is called"
+                hint="Like “coffee”: “1 coffee”."
+                value={draft.required_item_singular}
+                onChange={change('required_item_singular')}
+                problems={problems}
+              />
+              <TextField
+                name="required_item_plural"
+                label="Several items are called"
+                hint="Like “coffees”: “5 coffees”."
+                value={draft.required_item_plural}
+                onChange={change('required_item_plural')}
+                problems={problems}
+              />
+            </>
+          ) : null}
+          {uses.goals(draft) ? (
+            <>
+              <TextField
+                name="point_label_singular"
+                label="One point is called (optional)"
+                hint="Like “star”. Empty: dollars for spend, the item's name for items."
+                value={draft.point_label_singular}
+                onChange={change('point_label_singular')}
+                problems={problems}
+              />
+              <TextField
+                name="point_label_plural"
+                label="Several points are called (optional)"
+                hint="Like “stars”."
+                value={draft.point_label_plural}
+                onChange={change('point_label_plural')}
+                problems={problems}
+              />
+            </>
+          ) : null}
+        </fieldset>
+
+        {editing ? (
+          <section aria-labelledby="campaign-fixed-heading">
+            <h3 id="campaign-fixed-heading">Set when it was created</h3>
+            <p className="hint">
+              Customers' progress and rewards were counted under these, so they stay as they are. To change them, close this campaign and create a new one.
+            </p>
+            <FixedFacts campaign={mode.campaign} />
+          </section>
+        ) : (
+          <fieldset>
+            <legend>Goal and reward</legend>
+            {uses.spend(draft) ? (
+              <TextField
+                name="required_spend_amount"
+                label="Spend to reach"
+                hint={`What a customer spends here to earn the reward. ${amountHint}`}
+                value={draft.required_spend}
+                onChange={change('required_spend')}
+                problems={problems}
+                inputMode="decimal"
+                required
+              />
+            ) : null}
+            {uses.visits(draft) ? (
+              <>
+                <TextField
+                  name="required_visit_count"
+                  label="Visits to reach"
+                  hint="How many visits earn the reward."
+                  value={draft.required_visit_count}
+                  onChange={change('required_visit_count')}
+                  problems={problems}
+                  inputMode="numeric"
+                  required
+                />
+                <TextField
+                  name="qualifying_order_spend_amount"
+                  label="Smallest order that counts as a visit"
+                  hint={`Empty or 0: every order. ${amountHint}`}
+                  value={draft.qualifying_order_spend}
+                  onChange={change('qualifying_order_spend')}
+                  problems={problems}
+                  inputMode="decimal"
+                />
+              </>
+            ) : null}
+            {uses.itemCount(draft) ? (
+              <TextField
+                name="required_item_count"
+                label="Items to buy"
+                hint="How many of the items below earn the reward."
+                value={draft.required_item_count}
+                onChange={change('required_item_count')}
+                problems={problems}
+                inputMode="numeric"
+                required
+              />
+            ) : null}
+            {uses.goals(draft) ? (
+              <SelectField
+                label="Points come from"
+                name="progress_type"
+                value={draft.progress_type}
+                options={[
+                  { value: 'spend', label: 'Spend (one point a cent)' },
+                  { value: 'item', label: 'Items bought (one point an item)' },
+                ]}
+                onChange={(value) => change('progress_type')(value === 'item' ? 'item' : 'spend')}
+              />
+            ) : null}
+            {uses.itemRules(draft) ? (
+              <ItemRules
+                rules={draft.item_rules}
+                problems={problems}
+                onChange={changeRule}
+                setRules={(item_rules) => setDraft((current) => ({ ...current, item_rules }))}
+              />
+            ) : null}
+            {uses.period(draft) ? (
+              <TextField
+                name="progress_period_days"
+                label="Within how many days"
+                hint="The period starts with the customer's first qualifying order; after it, progress starts again from zero."
+                value={draft.progress_period_days}
+                onChange={change('progress_period_days')}
+                problems={problems}
+                inputMode="numeric"
+                required
+              />
+            ) : null}
+            {uses.earn(draft) ? (
+              <TextField
+                name="earn_amount"
+                label="Reward"
+                hint={`Credit the customer gets each time they reach the goal, spent on their next orders here. ${amountHint}`}
+                value={draft.earn}
+                onChange={change('earn')}
+                problems={problems}
+                inputMode="decimal"
+                required
+              />
+            ) : null}
+            {uses.goals(draft) ? (
+              <Goals
+                goals={draft.goals}
+                byItems={draft.progress_type === 'item'}
+                problems={problems}
+                onChange={changeGoal}
+                setGoals={(goals) => setDraft((current) => ({ ...current, goals }))}
+              />
+            ) : null}
+            {uses.value(draft) ? (
+              <>
+                <TextField
+                  name="value_amount"
+                  label="Credit"
+                  hint={`What a customer gets when they enter the code. ${amountHint}`}
+                  value={draft.value}
+                  onChange={change('value')}
+                  problems={problems}
+                  inputMode="decimal"
+                  required
+                />
+                <TextField
+                  name="max_claims"
+                  label="Most customers who may claim it (optional)"
+                  hint="Empty: no limit."
+                  value={draft.max_claims}
+                  onChange={change('max_claims')}
+                  problems={problems}
+                  inputMode="numeric"
+                />
+              </>
+            ) : null}
+          </fieldset>
+        )}
+
+        <fieldset>
+          <legend>When and who</legend>
+          {editing ? null : (
+            <TextField
+              name="opens_at"
+              label="Starts (UTC, optional)"
+              hint="Empty: now. Before then customers see nothing."
+              value={draft.opens_at}
+              onChange={change('opens_at')}
+              problems={problems}
+              type="datetime-local"
+            />
+          )}
+          <TextField
+            name="closes_at"
+            label="Ends (UTC, optional)"
+            hint={
+              editing
+                ? 'Only later (or empty: no end). To end it sooner, close the campaign.'
+                : 'Empty: no end. From then on it earns nothing more; rewards already earned stay spendable.'
+            }
+            value={draft.closes_at}
+            onChange={change('closes_at')}
+            problems={problems}
+            type="datetime-local"
+          />
+          {editing ? null : (
+            <>
+              <TextField
+                name="cohort_code"
+                label={uses.value(draft) ? 'Code' : 'Code (optional)'}
+                hint="3 to 40 letters, digits, - or _. Customers type it in the app to claim or join."
+                value={draft.cohort_code}
+                onChange={change('cohort_code')}
+                problems={problems}
+                required={uses.value(draft)}
+              />
+              {uses.value(draft) ? null : (
+                <CheckField
+                  name="requires_opt_in"
+                  label="Customers join with the code"
+                  hint="Only customers who entered the code earn; needs a code."
+                  checked={draft.requires_opt_in}
+                  onChange={change('requires_opt_in')}
+                  problems={problems}
+                />
+              )}
+              <CheckField
+                name="locked"
+                label="Only for customers you unlock"
+                hint="Hidden from everyone else; unlock it for a customer on the Customers page."
+                checked={draft.locked}
+                onChange={change('locked')}
+                problems={problems}
+              />
+            </>
+          )}
+        </fieldset>
+
+        {saving ? <Progress label={editing ? 'Saving the changes…' : 'Creating the campaign…'} /> : null}
+        <div className="actions">
+          <button type="submit" disabled={saving}>
+            {editing ? 'Save changes' : 'Create campaign'}
+          </button>
+          <Link to={editing ? `/campaigns/${mode.campaign.id}` : '/campaigns'}>Cancel</Link>
+        </div>
+      </form>
+      <CampaignPreview draft={draft} />
+    </div>
+  );
+}
+
+function ItemRules({
+  rules,
+  problems,
+  onChange,
+  setRules,
+}: {
+  rules: ItemRuleDraft[];
+  problems: FieldProblems;
+  onChange: (index: number, rule: Partial<ItemRuleDraft>) => void;
+  setRules: (rules: ItemRuleDraft[]) => void;
+}) {
+  return (
+    <fieldset className="rows">
+      <legend>Which items count</legend>
+      <p className="hint" id="campaign-item_rules-hint">
+        An item counts when its SKU, category or name is the value (capitals ignored).
+      </p>
+      {problems.item_rules ? (
+        <p className="field-error" id={fieldId('item_rules')} tabIndex={-1}>
+          {problems.item_rules}
+        </p>
+      ) : null}
+      {rules.map((rule, index) => (
+        <div className="row" key={index}>
+          <SelectField
+            label={`Rule ${index + 1}: compare`}
+            name={`item_rules.${index}.field`}
+            value={rule.field}
+            options={ITEM_FIELDS}
+            onChange={(value) => onChange(index, { field: value === 'category' || value === 'name' ? value : 'sku' })}
+          />
+          <TextField
+            name={`item_rules.${index}.value`}
+            label={`Rule ${index + 1}: value`}
+            value={rule.value}
+            onChange={(value) => onChange(index, { value })}
+            problems={problems}
+          />
+          {rules.length > 1 ? (
+            <button type="button" className="secondary" onClick={() => setRules(rules.filter((_, at) => at !== index))}>
+              Remove rule {index + 1}
+            </button>
+          ) : null}
+        </div>
+      ))}
+      <button type="button" className="secondary" onClick={() => setRules([...rules, { field: 'sku', value: '' }])}>
+        Add a rule
+      </button>
+    </fieldset>
+  );
+}
+
+function Goals({
+  goals,
+  byItems,
+  problems,
+  onChange,
+  setGoals,
+}: {
+  goals: GoalDraft[];
+  byItems: boolean;
+  problems: FieldProblems;
+  onChange: (index: number, goal: Partial<GoalDraft>) => void;
+  setGoals: (goals: GoalDraft[]) => void;
+}) {
+  return (
+    <fieldset className="rows">
+      <legend>Goals</legend>
+      {problems.goals ? (
+        <p className="field-error" id={fieldId('goals')} tabIndex={-1}>
+          {problems.goals}
+        </p>
+      ) : null}
+      {goals.map((goal, index) => (
+        <div className="row" key={index}>
+          <TextField
+            name={`goals.${index}.title`}
+            label={`Goal ${index + 1}: name`}
+            value={goal.title}
+            onChange={(title) => onChange(index, { title })}
+            problems={problems}
+          />
+          <TextField
+            name={`goals.${index}.description`}
+            label={`Goal ${index + 1}: message (optional)`}
+            value={goal.description}
+            onChange={(description) => onChange(index, { description })}
+            problems={problems}
+          />
+          <TextField
+            name={`goals.${index}.progress_required`}
+            label={`Goal ${index + 1}: reached at`}
+            hint={byItems ? 'Items bought in all.' : 'Spend in all, in dollars.'}
+            value={goal.progress_required}
+            onChange={(progress_required) => onChange(index, { progress_required })}
+            problems={problems}
+            inputMode={byItems ? 'numeric' : 'decimal'}
+          />
+          <TextField
+            name={`goals.${index}.earn_amount`}
+            label={`Goal ${index + 1}: reward (optional)`}
+            hint="Credit given once when the goal is reached, in dollars."
+            value={goal.earn}
+            onChange={(earn) => onChange(index, { earn })}
+            problems={problems}
+            inputMode="decimal"
+          />
+          {goals.length > 1 ? (
+            <button type="button" className="secondary" onClick={() => setGoals(goals.filter((_, at) => at !== index))}>
+              Remove goal {index + 1}
+            </button>
+          ) : null}
+        </div>
+      ))}
+      <button type="button" className="secondary" onClick={() => setGoals([...goals, emptyGoal()])}>
+        Add a goal
+      </button>
+    </fieldset>
+  );
+}
