@@ -35,9 +35,9 @@ export function rangeAnswer<T>(answer: { data?: T; error?: unknown; response: Re
   if (detail?.code === 'export_too_large') {
     return refused('This range holds more rows than one file may (10,000). Choose a shorter range: several files cover a longer one.', requestId);
   }
-  const which = detail?.property === 'from' ? 'The start day' : detail?.property === 'to' ? 'The end day' : 'The range';
+  const which = detail?.property === 'from' ? 'the start day' : detail?.property === 'to' ? 'the end day' : 'the range';
   return refused(
-    `${which} was refused${detail?.message ? ` (${detail.property} ${detail.message})` : ''}. Choose a start and an end at most 92 days apart, the end not before the start.`,
+    `This range was refused${detail?.message ? `: ${which} ${detail.message}` : ''}. Choose a start and an end day at most 92 days apart, the end not before the start.`,
     requestId,
   );
 }

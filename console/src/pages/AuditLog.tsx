@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { allItems, nextPageUrl, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
-import { rangeAnswer, DownloadStatus, fileNameOf, useDownload } from '../exports-download.tsx';
+import { DownloadStatus, rangeAnswer, useDownload } from '../exports-download.tsx';
 import { SelectField } from '../fields.tsx';
 import { utcDate } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
@@ -82,7 +82,8 @@ function AuditLogReader({ client, merchantId, isOwner }: { client: LevelUpClient
     void download(`Building the audit log CSV from ${from} to ${to}… This can take a few seconds.`, async (progress) => {
       const parts: string[] = [];
       let cursor: string | undefined;
-      let name = `audit-log-${from}-${to}.csv`;
+      // Named by the days it holds, both included (the API's own name ends with the exclusive bound).
+      const name = `audit-log-${from}-${to}.csv`;
       for (let part = 1; part <= MAX_CSV_PARTS; part++) {
         if (part > 1) progress(`Building the audit log CSV from ${from} to ${to}… part ${part}.`);
         const answer = await client.GET('/v15/merchants/{merchant_id}/audit_log.csv', {
@@ -92,7 +93,6 @@ function AuditLogReader({ client, merchantId, isOwner }: { client: LevelUpClient
         });
         const text = rangeAnswer(answer);
         if (part === 1) {
-          name = fileNameOf(answer.response, name);
           parts.push(text);
         } else {
           // Every part repeats the header row: the file keeps the first.
