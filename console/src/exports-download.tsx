@@ -36,8 +36,10 @@ export function rangeAnswer<T>(answer: { data?: T; error?: unknown; response: Re
     return refused('This range holds more rows than one file may (10,000). Choose a shorter range: several files cover a longer one.', requestId);
   }
   const which = detail?.property === 'from' ? 'the start day' : detail?.property === 'to' ? 'the end day' : 'the range';
+  // The API's message starts with the field's name ("To must be ..."): the sentence names the day instead.
+  const reason = detail?.message.replace(/^(from|to) /i, '');
   return refused(
-    `This range was refused${detail?.message ? `: ${which} ${detail.message}` : ''}. Choose a start and an end day at most 92 days apart, the end not before the start.`,
+    `This range was refused${reason ? `: ${which} ${reason}` : ''}. Choose a start and an end day at most 92 days apart, the end not before the start.`,
     requestId,
   );
 }

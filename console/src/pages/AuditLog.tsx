@@ -120,7 +120,7 @@ function AuditLogReader({ client, merchantId, isOwner }: { client: LevelUpClient
     <>
       {staff.error ? <ErrorMessage error={staff.error} /> : null}
       {/* key: the form's fields start from the address again when it changes (back, a link). */}
-      <form className="filters" aria-label="Filter the audit log" onSubmit={applyFilters} key={search.toString()}>
+      <form className="filters" aria-label="Filter the audit log" onSubmit={applyFilters} key={`filters ${search.toString()}`}>
         <label>
           From (UTC day)
           <input type="date" name="from" defaultValue={filters.from ?? ''} />
@@ -154,7 +154,7 @@ function AuditLogReader({ client, merchantId, isOwner }: { client: LevelUpClient
         )}
       </div>
       {isOwner ? <DownloadStatus state={downloadState} /> : null}
-      <AuditEntries key={search.toString()} client={client} merchantId={merchantId} filters={filters} names={names} />
+      <AuditEntries key={`entries ${search.toString()}`} client={client} merchantId={merchantId} filters={filters} names={names} />
     </>
   );
 }
