@@ -60,7 +60,7 @@ export const isAction = (value: string | null): value is AuditAction => value !=
 /** The money actions: someone's code or token approves them (or the shared code, or none was needed). */
 const MONEY_ACTIONS: ReadonlySet<AuditAction> = new Set(['order.refunded', 'detached_refund.created', 'credit.granted', 'gift_card.value_removed']);
 /** Fields of a before or after shown in one cell, the rest counted (each side is at most 2 KB). */
-const SHOWN_FIELDS = 12;
+const SHOWN_FIELDS = 8;
 const SHOWN_VALUE_LENGTH = 160;
 
 /** A staff member by name and role when the list has them, else by number (removed since). */
