@@ -18,8 +18,8 @@ export const refundSpec = {
   bodyObject: 'refund',
 };
 
-/** The refund of the path's order, answered as `answer` lays the order out; `unknownOrder`: see refundOrder. */
-export function refundServer<Answer>(answer: (order: StoredOrder) => Answer, options: { unknownOrder?: () => Error } = {}) {
+/** The refund of the path's order, answered as `answer` lays the order out; `unknownOrder`, `ownManagerCode`: see refundOrder. */
+export function refundServer<Answer>(answer: (order: StoredOrder) => Answer, options: { unknownOrder?: () => Error; ownManagerCode?: boolean } = {}) {
   return async (request: ApiRequest<z.output<typeof refundBody>, undefined, { uuid: string }>) => {
     const merchant = request.credentials.merchant;
     if (!merchant) throw unauthorized();
@@ -31,6 +31,7 @@ export function refundServer<Answer>(answer: (order: StoredOrder) => Answer, opt
         audit: auditContextOf(request),
         storeResponse,
         unknownOrder: options.unknownOrder,
+        ownManagerCode: options.ownManagerCode,
       }),
     );
   };

@@ -352,6 +352,21 @@ export const ERROR_CODES = {
     when: 'Too many incorrect manager confirmations at this location.',
     action: 'Wait for `Retry-After`; check the manager code.',
   },
+  manager_code_required: {
+    statuses: [422],
+    when: "A management refund at a merchant that requires a manager code, sent without the signed-in owner's or manager's own code.",
+    action: 'Ask the person for their own manager code and send it as `manager_confirmation`.',
+  },
+  manager_code_not_set: {
+    statuses: [422],
+    when: 'A management refund at a merchant that requires a manager code, by an owner or manager who has not set their own code.',
+    action: 'Set one (`PUT /v15/merchants/{merchant_id}/staff/me/manager_code`), then refund.',
+  },
+  manager_code_incorrect: {
+    statuses: [422],
+    when: "A management refund whose `manager_confirmation` is not the signed-in person's own code (another's or the shared code included).",
+    action: 'Ask for their own code; wrong codes count toward `manager_confirmation_locked`.',
+  },
   gone: {
     statuses: [410],
     when: 'The operation no longer exists (Facebook login).',

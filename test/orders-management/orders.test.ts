@@ -2,9 +2,12 @@
  * A merchant's orders through the management API (issue 38; docs/merchant-api.md "Orders"): every role on every
  * route, the list's filters by location, day and state, the detail with its refund's approver, refunds and detached
  * refunds through the POS's own domain (once, even twice at once), another merchant's order 404, and the ledger audit 0.
+ * At a merchant that requires a manager code, the refund takes the signed-in owner's or manager's OWN code only: none
+ * set, none sent, another's or the shared code are refused (nothing refunded), wrong ones counted with the register's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '#shared/domain/money/ledger.ts';
+import { MANAGER_CODE_ORDER_FAILURES } from '#shared/domain/rate-limits.ts';
 import { useTestApi } from '../support/api.ts';
 import { clientPayload } from '../support/client-payloads.ts';
 import { locationFixture } from '../support/locations.ts';
@@ -180,6 +183,111 @@ describe('POST /v15/merchants/{merchant_id}/orders/{uuid}/refund', () => {
     expect(hidden.text).toBe(unknown.text);
     expect((await api.call('POST', refundPath(other.merchant.merchant.merchant_id, theirs), { token: world.owner })).status).toBe(401);
     expect(await worldBalances(other)).toEqual(before);
+  });
+});
+
+describe('POST /v15/merchants/{merchant_id}/orders/{uuid}/refund at a merchant that requires a manager code', () => {
+  /** Codes no id, amount or time of this file contains. */
+  const SHARED_CODE = '51723';
+  const MANAGER_CODE = '73925184';
+  const OWNER_CODE = '6618';
+
+  async function codeWorld(sharedCode: string | null = SHARED_CODE) {
+    const target = await orderWorld({ managerConfirmation: sharedCode });
+    return { ...target, ...(await merchantRoles(target)) };
+  }
+  type CodeWorld = Awaited<ReturnType<typeof codeWorld>>;
+  const setCode = async (target: CodeWorld, token: string, code: string) => {
+    const set = await api.call('PUT', `/v15/merchants/${target.merchantId}/staff/me/manager_code`, { token, body: { manager_code: { code } } });
+    expect(set.status, set.text).toBe(204);
+  };
+  const refundWith = (target: CodeWorld, uuid: string, token: string, code?: string | null) =>
+    api.call('POST', refundPath(target.merchantId, uuid), { token, body: code === undefined ? {} : { refund: { manager_confirmation: code } } });
+  const stateOf = async (target: CodeWorld, uuid: string) =>
+    (await api.call('GET', details(target.merchantId, uuid), { token: target.owner })).body.order.state;
+  const refusal = (code: string) => [{ error: expect.objectContaining({ object: 'refund', property: 'manager_confirmation', code }) }];
+
+  it("refunds with the manager's own code, recorded as approved by them; none, the owner's or the shared code is refused and refunds nothing", async () => {
+    const target = await codeWorld();
+    await setCode(target, target.manager, MANAGER_CODE);
+    await setCode(target, target.owner, OWNER_CODE);
+    const uuid = await newOrder(target);
+
+    const none = await refundWith(target, uuid, target.manager);
+    expect(none.status, none.text).toBe(422);
+    expect(none.body).toEqual(refusal('manager_code_required'));
+    // Another person's valid code and the shared code are the same answer as a wrong one: it never says whose it was.
+    const others = await Promise.all([OWNER_CODE, SHARED_CODE, '99999999'].map((code) => refundWith(target, uuid, target.manager, code)));
+    for (const other of others) {
+      expect(other.status, other.text).toBe(422);
+      expect(other.body).toEqual(refusal('manager_code_incorrect'));
+      expect(other.text).toBe(others[0]!.text);
+    }
+    expect(await stateOf(target, uuid)).toBe('completed');
+
+    const refunded = await refundWith(target, uuid, target.manager, MANAGER_CODE);
+    expect(refunded.status, refunded.text).toBe(200);
+    expect(refunded.body.order).toMatchObject({ uuid, state: 'refunded', refund: { approved_by_staff_id: target.managerId } });
+    const audit = await api.call('GET', `/v15/merchants/${target.merchantId}/audit_log?action=order.refunded`, { token: target.owner });
+    expect(audit.body.map((entry: any) => entry.audit_entry)).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ kind: 'staff', staff_id: target.managerId, role: 'manager' }),
+        approved_by_staff_id: target.managerId,
+        object: { type: 'order', id: uuid },
+      }),
+    ]);
+    // The owner approves with their own code too.
+    const second = await newOrder(target);
+    expect((await refundWith(target, second, target.owner, MANAGER_CODE)).body).toEqual(refusal('manager_code_incorrect'));
+    const byOwner = await refundWith(target, second, target.owner, OWNER_CODE);
+    expect(byOwner.status, byOwner.text).toBe(200);
+    expect(byOwner.body.order.refund).toMatchObject({ approved_by_staff_id: target.ownerId });
+  });
+
+  it('tells a manager without a code of their own to set one, whatever they send; once set, their code refunds', async () => {
+    // No shared code: the owner's own code is what makes this merchant require codes.
+    const target = await codeWorld(null);
+    await setCode(target, target.owner, OWNER_CODE);
+    const uuid = await newOrder(target);
+    for (const code of [undefined, null, OWNER_CODE]) {
+      const refused = await refundWith(target, uuid, target.manager, code);
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.body).toEqual(refusal('manager_code_not_set'));
+    }
+    expect(await stateOf(target, uuid)).toBe('completed');
+    await setCode(target, target.manager, MANAGER_CODE);
+    const refunded = await refundWith(target, uuid, target.manager, MANAGER_CODE);
+    expect(refunded.status, refunded.text).toBe(200);
+    expect(refunded.body.order.refund).toMatchObject({ approved_by_staff_id: target.managerId });
+  });
+
+  it("counts wrong codes in the register's windows: the register's misses and the manager's together lock the order, even for the right code", async () => {
+    const target = await codeWorld();
+    await setCode(target, target.manager, MANAGER_CODE);
+    const uuid = await newOrder(target);
+    const atRegister = 2;
+    for (let attempt = 0; attempt < atRegister; attempt++) {
+      const wrong = await api.call('POST', `/v15/orders/${uuid}/refund`, {
+        token: target.merchant.token,
+        body: { refund: { manager_confirmation: String(40000000 + attempt) } },
+      });
+      expect(wrong.status, wrong.text).toBe(422);
+    }
+    // Neither a missing code nor a right one is counted; only wrong ones are.
+    expect((await refundWith(target, uuid, target.manager)).body).toEqual(refusal('manager_code_required'));
+    for (let attempt = atRegister; attempt < MANAGER_CODE_ORDER_FAILURES.limit; attempt++) {
+      const wrong = await refundWith(target, uuid, target.manager, String(40000000 + attempt));
+      expect(wrong.status, wrong.text).toBe(422);
+      expect(wrong.body).toEqual(refusal('manager_code_incorrect'));
+    }
+    const locked = await refundWith(target, uuid, target.manager, MANAGER_CODE);
+    expect(locked.status, locked.text).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(locked.body[0].error).toMatchObject({ object: 'refund', code: 'manager_confirmation_locked' });
+    expect(await stateOf(target, uuid)).toBe('completed');
+    // No refund entry: the audit log's first page is empty (204).
+    const audit = await api.call('GET', `/v15/merchants/${target.merchantId}/audit_log?action=order.refunded`, { token: target.owner });
+    expect(audit.status, audit.text).toBe(204);
   });
 });
 

@@ -1,14 +1,25 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, formatTime } from '../format.ts';
-import { answered, asConsoleError, type ConsoleError, type StaffMember } from '../session.ts';
+import { answered, asConsoleError, ConsoleError, type StaffMember } from '../session.ts';
 
 type Order = components['schemas']['ManagedOrder']['order'];
 
 /** Lost races (409) and a busy API (429, 5xx) are sent again with the same Idempotency-Key: the order is refunded once. */
 const REFUND_ATTEMPTS = 3;
+/** A locked code (429 with a long Retry-After) is shown after a short wait rather than after the whole window. */
+const REFUND_MAX_WAIT_MS = 3_000;
+
+/**
+ * The merchants whose refunds asked this tab for a manager code (the API's 422 `manager_code_required`, or one of its
+ * answers about the code): their confirmation step asks for it at once. The API says whether a code is required; no
+ * setting of the merchant is read for it (docs/console.md, "The refund and its approval").
+ */
+const asksForCode = new Set<number>();
+/** The refund's answers that concern the signed-in person's own manager code (docs/merchant-api.md, "Orders"). */
+const CODE_ANSWERS = new Set<string>(['manager_code_required', 'manager_code_incorrect', 'manager_code_not_set']);
 
 /** One order in detail, and its refund for owners and managers (docs/merchant-api.md, "Orders"). */
 export function OrderDetail({ client, merchantId, me }: { client: LevelUpClient; merchantId: number; me: StaffMember }) {
@@ -85,9 +96,10 @@ export function OrderDetail({ client, merchantId, me }: { client: LevelUpClient;
 type Step = 'idle' | 'confirming' | 'refunding';
 
 /**
- * The refund, in steps: ask, confirm, progress, then the refunded order or the error in words. The signed-in owner's
- * or manager's own token is the approval (they are recorded as the approver); no code is asked. Staff are told
- * before they try: the API would answer 403.
+ * The refund, in steps: ask, confirm, progress, then the refunded order or the error in words. The signed-in owner or
+ * manager is recorded as the approver; at a merchant that requires a manager code, the confirmation asks for their
+ * own code (the API's answer says so), typed hidden and sent once. Staff are told before they try: the API would
+ * answer 403.
  */
 function Refund({
   client,
@@ -104,37 +116,65 @@ function Refund({
 }) {
   const [step, setStep] = useState<Step>('idle');
   const [error, setError] = useState<ConsoleError>();
+  // Why the code field shows: the API asked for it (required), refused it (incorrect) or the person has none (not set).
+  const [codeAnswer, setCodeAnswer] = useState<string | undefined>(() => (asksForCode.has(merchantId) ? 'manager_code_required' : undefined));
   const [done, setDone] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
+  const codeField = useRef<HTMLInputElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  const askCode = codeAnswer === 'manager_code_required' || codeAnswer === 'manager_code_incorrect';
 
   // Focus follows the step, so a keyboard or screen-reader user lands on what to do or read next.
   useEffect(() => {
-    if (step === 'confirming') confirmButton.current?.focus();
-  }, [step]);
+    if (step !== 'confirming') return;
+    if (askCode) codeField.current?.focus();
+    else confirmButton.current?.focus();
+  }, [step, askCode, error]);
   useEffect(() => {
     if (done) resultHeading.current?.focus();
   }, [done]);
 
-  async function refund() {
+  async function refund(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const typed = new FormData(event.currentTarget).get('code');
+    const code = askCode ? (typeof typed === 'string' ? typed : '') : undefined;
     setStep('refunding');
     setError(undefined);
+    // Where the person lands when it fails: the confirmation again after a wrong code, else the start.
+    let next: Step = 'idle';
     try {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/orders/{uuid}/refund', {
             params: { path: { merchant_id: String(merchantId), uuid: order.uuid }, header: { 'Idempotency-Key': key } },
-            body: {},
+            body: code === undefined ? {} : { refund: { manager_confirmation: code } },
           }),
-        { attempts: REFUND_ATTEMPTS },
+        { attempts: REFUND_ATTEMPTS, maxDelayMs: REFUND_MAX_WAIT_MS },
       );
+      const answeredCode: string | undefined = answer.error?.[0]?.error.code;
+      if (answer.response.status === 422 && answeredCode && CODE_ANSWERS.has(answeredCode)) {
+        asksForCode.add(merchantId);
+        setCodeAnswer(answeredCode);
+        // "Required" is the question itself, not an error: the confirmation now asks for the code.
+        if (answeredCode === 'manager_code_required') {
+          setStep('confirming');
+          return;
+        }
+        if (answeredCode === 'manager_code_incorrect') next = 'confirming';
+      }
+      if (answer.response.status === 429 && answeredCode === 'manager_confirmation_locked') {
+        throw new ConsoleError(
+          'Too many wrong manager codes for this order: its refund is locked for a while. Try again later.',
+          429,
+          answer.response.headers.get('X-Request-Id') ?? undefined,
+        );
+      }
       onRefunded(answered(answer).order);
       setDone(true);
     } catch (failure) {
       setError(asConsoleError(failure));
-    } finally {
-      setStep('idle');
     }
+    setStep(next);
   }
 
   if (order.state === 'refunded') {
@@ -161,24 +201,58 @@ function Refund({
       ) : step === 'refunding' ? (
         <Progress label="Refunding the order…" />
       ) : step === 'confirming' ? (
-        <div className="confirm">
+        <form className="confirm" aria-label="Confirm the refund" onSubmit={(event) => void refund(event)}>
           <p>
             Refund {formatMoney(order.total_amount)} to {order.user_display_name}? It cannot be undone. You will be recorded as the person who approved it.
           </p>
+          {askCode ? (
+            <>
+              <p id="code-why">This merchant asks for your own manager code to approve a refund.</p>
+              <ErrorMessage error={error} />
+              <label htmlFor="refund-code">Your manager code</label>
+              <input
+                id="refund-code"
+                ref={codeField}
+                name="code"
+                type="password"
+                inputMode="numeric"
+                pattern="[0-9]{4,8}"
+                minLength={4}
+                maxLength={8}
+                required
+                autoComplete="off"
+                aria-describedby="code-why"
+              />
+            </>
+          ) : null}
           <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void refund()}>
+            <button type="submit" ref={confirmButton}>
               Yes, refund {formatMoney(order.total_amount)}
             </button>
             <button type="button" className="secondary" onClick={() => setStep('idle')}>
               Cancel
             </button>
           </div>
-        </div>
+        </form>
       ) : (
         <>
           <ErrorMessage error={error} />
-          <p>Your sign-in approves the refund: no manager code is needed.</p>
-          <button type="button" onClick={() => setStep('confirming')}>
+          {codeAnswer === 'manager_code_not_set' ? (
+            <p>
+              <Link to="/staff">Set your manager code on the Staff page</Link>, then refund.
+            </p>
+          ) : askCode ? (
+            <p>Your own manager code approves the refund.</p>
+          ) : (
+            <p>Your sign-in approves the refund; if this merchant asks for a manager code, you will be asked for your own.</p>
+          )}
+          <button
+            type="button"
+            onClick={() => {
+              setError(undefined);
+              setStep('confirming');
+            }}
+          >
             Refund this order
           </button>
         </>

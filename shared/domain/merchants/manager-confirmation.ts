@@ -1,7 +1,8 @@
 /**
  * Manager confirmation: a code that staff must type to refund (docs/money.md, "Refunds"): the merchant's shared code,
  * or an owner's or manager's own code (audit/manager-codes.ts), which also names who approved (docs/merchant-api.md,
- * "Manager codes"). A request made with an owner's or manager's own token is approved by them, with no code.
+ * "Manager codes"). A request made with an owner's or manager's own token is approved by them, with no code, except
+ * the management refund at a merchant that requires codes: there they type their own code (`ownCode`).
  * A short code is guessable online, so (docs/security.md) every attempt is counted before it is compared,
  * per order and per merchant (rate-limits.ts), and a full window answers 429 with Retry-After, even for the
  * right code, until it ends; the comparison is constant-time over equal-length digests.
@@ -11,7 +12,7 @@ import { rateLimited, unprocessable } from '#shared/errors.ts';
 import { log } from '#shared/log.ts';
 import { Merchant } from './merchants.ts';
 import type { AuditActor } from '#shared/domain/audit/audit-log.ts';
-import { managerCodeHolder } from '#shared/domain/audit/manager-codes.ts';
+import { managerCodeDigest, managerCodeHolder, StaffManagerCode } from '#shared/domain/audit/manager-codes.ts';
 import { MANAGER_CODE_MERCHANT_FAILURES, MANAGER_CODE_ORDER_FAILURES, release, reserve, type WindowLimit } from '#shared/domain/rate-limits.ts';
 
 /** Equal-length SHA-256 digests compared with timingSafeEqual: neither the code's length nor its prefix leaks through timing. */
@@ -34,6 +35,12 @@ export interface ManagerConfirmationCheck {
   scope: string;
   /** Error object of the request (`refund`, or a detached refund's `detached_refund`). */
   object: string;
+  /**
+   * The management refund (docs/merchant-api.md, "Orders"): where the merchant requires a code, an owner's or
+   * manager's token approves only with that person's OWN code (not the shared one, not a colleague's), so the
+   * refund is approved by a code typed at that moment, as at the register, and still names the signed-in person.
+   */
+  ownCode?: boolean;
 }
 
 /** Who approved a money action: a staff member (their code or their own token), or null (the shared code, or none needed). */
@@ -45,12 +52,64 @@ export interface Approval {
  * Passes when the merchant needs no code or a right one was sent (a staff member's own code first, then the shared
  * one), and says whose it was; otherwise 422 `<object>` /
  * `manager_confirmation` "Manager confirmation was incorrect." (the contract's answer), and once the order's or
- * the merchant's window holds its limit, 429 `manager_confirmation_locked` with Retry-After.
+ * the merchant's window holds its limit, 429 `manager_confirmation_locked` with Retry-After. With `ownCode`, an
+ * owner or manager at a merchant that requires codes passes only with their own code (confirmOwnCode).
  */
 export async function confirmManager(check: ManagerConfirmationCheck): Promise<Approval> {
   const actor = check.actor;
-  if (actor?.kind === 'staff' && (actor.role === 'owner' || actor.role === 'manager')) return { approvedBy: actor.staffId };
-  if (!check.expected && !check.staffCodes) return { approvedBy: null };
+  const required = Boolean(check.expected) || check.staffCodes === true;
+  if (actor?.kind === 'staff' && (actor.role === 'owner' || actor.role === 'manager')) {
+    if (check.ownCode && required) return confirmOwnCode(check, actor.staffId);
+    return { approvedBy: actor.staffId };
+  }
+  if (!required) return { approvedBy: null };
+  const giveBack = await countAttempt(check);
+  const holder = check.staffCodes ? await managerCodeHolder(check.merchantId, check.given) : undefined;
+  if (holder !== undefined || (check.expected && codesMatch(check.expected, check.given ?? ''))) {
+    await giveBack();
+    return { approvedBy: holder ?? null };
+  }
+  throw unprocessable(check.object, 'manager_confirmation', 'Manager confirmation was incorrect.');
+}
+
+/**
+ * The signed-in owner's or manager's own code (`ownCode`): none sent, or none set yet, is refused before any attempt
+ * is counted (neither is a guess); a code sent is counted in the register's windows and compared with their own
+ * code's digest only. Any other code, a colleague's or the shared one included, is the same "not your code" answer,
+ * so a guesser never learns that they hit someone else's code.
+ */
+async function confirmOwnCode(check: ManagerConfirmationCheck, staffId: number): Promise<Approval> {
+  const own = await StaffManagerCode.at(check.merchantId, staffId).get({ consistent: true });
+  if (!own) {
+    throw unprocessable(
+      check.object,
+      'manager_confirmation',
+      'Refunds here need your own manager code, and you have not set one yet. Set it (My manager code), then refund.',
+      'manager_code_not_set',
+    );
+  }
+  if (!check.given) {
+    throw unprocessable(check.object, 'manager_confirmation', 'Enter your own manager code to approve this refund.', 'manager_code_required');
+  }
+  const giveBack = await countAttempt(check);
+  if (codesMatch(own.code_digest, managerCodeDigest(check.merchantId, check.given))) {
+    await giveBack();
+    return { approvedBy: staffId };
+  }
+  throw unprocessable(
+    check.object,
+    'manager_confirmation',
+    "That is not your manager code. Enter your own code: another person's code does not approve your refund.",
+    'manager_code_incorrect',
+  );
+}
+
+/**
+ * Counts one code attempt in the order's and the merchant's windows before the code is compared (429
+ * `manager_confirmation_locked` once either is full); answers the function that gives the attempt back, called when
+ * the code was right, so only wrong codes stay counted.
+ */
+async function countAttempt(check: ManagerConfirmationCheck): Promise<() => Promise<unknown>> {
   const windows: [WindowLimit, string][] = [
     [MANAGER_CODE_ORDER_FAILURES, `${check.merchantId}#${check.scope}`],
     [MANAGER_CODE_MERCHANT_FAILURES, String(check.merchantId)],
@@ -77,12 +136,7 @@ export async function confirmManager(check: ManagerConfirmationCheck): Promise<A
       reservation.retryAfterSeconds,
     );
   }
-  const holder = check.staffCodes ? await managerCodeHolder(check.merchantId, check.given) : undefined;
-  if (holder !== undefined || (check.expected && codesMatch(check.expected, check.given ?? ''))) {
-    await giveBack();
-    return { approvedBy: holder ?? null };
-  }
-  throw unprocessable(check.object, 'manager_confirmation', 'Manager confirmation was incorrect.');
+  return giveBack;
 }
 
 /**

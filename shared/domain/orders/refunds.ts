@@ -40,6 +40,8 @@ export async function refundOrder(input: {
   merchantId: number;
   orderUuid: string;
   managerConfirmation?: string | null;
+  /** The management refund: an owner or manager approves with their own code where the merchant requires codes (confirmManager's `ownCode`). */
+  ownManagerCode?: boolean;
   storeResponse?: (order: StoredOrder) => TransactItem | undefined;
   /** The platform itself gives the order back (reverseRejectedOrder): no merchant staff, so no manager confirmation. */
   platformReversal?: boolean;
@@ -69,6 +71,7 @@ export async function refundOrder(input: {
         merchantId: input.merchantId,
         scope: order.uuid,
         object: 'refund',
+        ownCode: input.ownManagerCode,
       });
   // A repeat of a refund that committed (its answer lost): the refunded order, nothing moves again.
   if (order.state === 'refunded') return order;
