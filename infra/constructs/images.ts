@@ -2,9 +2,10 @@ import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib'
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
-import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
+import { consoleUploadCorsRule } from '#shared/http/console-headers.ts';
 import { PRIVATE_BUCKET } from './private-bucket.ts';
 
 export interface ImageStoreProps {
@@ -29,6 +30,11 @@ export const UPLOAD_SIGN_ACTION = 's3:PutObject';
  */
 export class ImageStore extends Construct {
   public readonly bucket: Bucket;
+  /**
+   * The bucket's origin as browsers reach it: virtual-hosted and regional, the address the SDK signs presigned
+   * POSTs and GETs with (shared/images/store.ts), so the console's CSP allows exactly it (infra/constructs/console-site.ts).
+   */
+  public readonly origin: string;
 
   public constructor(scope: Construct, id: string, { readers, uploadSigners = [] }: ImageStoreProps) {
     super(scope, id);
@@ -37,6 +43,8 @@ export class ImageStore extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
+    const stack = Stack.of(this);
+    this.origin = `https://${this.bucket.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
     for (const fn of readers) {
       fn.addToRolePolicy(new PolicyStatement({ actions: [IMAGE_READ_ACTION], resources: [this.bucket.arnForObjects(`${IMAGE_KEY_PREFIX}*`)] }));
       fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
@@ -63,6 +71,19 @@ export class ImageStore extends Construct {
       id: 'AwsSolutions-S1',
       reason:
         'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
+    });
+  }
+
+  /**
+   * Lets the merchant console at `consoleOrigin` post pictures straight to the bucket (the presigned POST of
+   * `.../image_uploads`) and read S3's answer: one CORS rule, POST from that origin only (shared/http/console-headers.ts).
+   */
+  public allowConsoleUploads(consoleOrigin: string): void {
+    const rule = consoleUploadCorsRule(consoleOrigin);
+    this.bucket.addCorsRule({
+      allowedOrigins: rule.allowedOrigins,
+      allowedMethods: rule.allowedMethods.map((method) => HttpMethods[method]),
+      maxAge: rule.maxAgeSeconds,
     });
   }
 }
