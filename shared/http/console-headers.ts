@@ -51,8 +51,9 @@ export function consoleSecurityHeaders(imagesOrigin?: string) {
 
 /**
  * The images bucket's one CORS rule (infra/constructs/images.ts, and s3rver's locally): the console's origin may
- * POST the presigned upload form and read S3's answer. A multipart form POST is a simple request (no preflight, no
- * custom header), so no header is allowed; pictures load as plain images, which need no CORS.
+ * POST the presigned upload form and read S3's answer. The form sends no header of its own, so none is allowed (the
+ * browser's preflight, sent because the page watches the upload's progress, asks for POST alone); pictures load as
+ * plain images, which need no CORS.
  */
 export function consoleUploadCorsRule(consoleOrigin: string) {
   return { allowedOrigins: [consoleOrigin], allowedMethods: ['POST'] as const, maxAgeSeconds: 3000 };

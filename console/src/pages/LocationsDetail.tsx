@@ -191,11 +191,13 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
   });
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<ConsoleError>();
-  // After a period is added or removed, focus goes to its day's first time or its "add" button (not lost to the page).
-  const [focusNext, setFocusNext] = useState<string>();
+  // After a period is added or removed, focus goes to its first time or its day's "add" button (not lost to the page).
+  const focusNext = useRef<string>(undefined);
   useEffect(() => {
-    if (focusNext) document.getElementById(focusNext)?.focus();
-  }, [focusNext, week]);
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = undefined;
+  }, [week]);
 
   const delivers = fulfillment.includes('delivery');
 
@@ -297,7 +299,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
                         day,
                         week[day].filter((_, at) => at !== index),
                       );
-                      setFocusNext(`add-${day}`);
+                      focusNext.current = `add-${day}`;
                     }}
                   >
                     Remove
@@ -317,7 +319,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
                   const last = week[day].at(-1);
                   // A second period starts where the first closed (a split shift); the first is a plain day.
                   changeDay(day, [...week[day], last ? { opens: last.closes, closes: last.closes } : { opens: '09:00', closes: '17:00' }]);
-                  setFocusNext(`opens-${day}-${week[day].length}`);
+                  focusNext.current = `opens-${day}-${week[day].length}`;
                 }}
               >
                 {week[day].length === 0 ? `Open on ${name}` : `Add more hours on ${name}`}
