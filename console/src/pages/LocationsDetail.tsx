@@ -27,9 +27,14 @@ const SAVE_ATTEMPTS = 3;
 const MAX_DELIVERY_RADIUS_M = 100_000;
 const MAX_READY_TIME_MINUTES = 1440;
 
-/** One location: its facts, its settings (read, or changed by owners and managers as their role allows) and its picture. */
-export function LocationDetail({ client, merchantId, me }: PageProps) {
+/** One location's page; another location's address starts a fresh page (nothing of the last one stays). */
+export function LocationDetail(props: PageProps) {
   const { locationId = '' } = useParams();
+  return <LocationPage key={locationId} locationId={locationId} {...props} />;
+}
+
+/** One location: its facts, its settings (read, or changed by owners and managers as their role allows) and its picture. */
+function LocationPage({ client, merchantId, me, locationId }: PageProps & { locationId: string }) {
   const created = (useLocation().state as { created?: unknown } | null)?.created === true;
   const load = useCallback(
     () =>
@@ -41,7 +46,7 @@ export function LocationDetail({ client, merchantId, me }: PageProps) {
   const loaded = useLoaded(load);
   // The answer of the last save replaces what was read (it is the location as changed).
   const [saved, setSaved] = useState<LocationSettings>();
-  const location = saved && String(saved.id) === locationId ? saved : loaded.data;
+  const location = saved ?? loaded.data;
   const savedNotice = useRef<HTMLParagraphElement>(null);
   const [notice, setNotice] = useState<string | undefined>(created ? 'The location is created. Set its opening hours below.' : undefined);
 
