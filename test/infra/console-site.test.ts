@@ -114,12 +114,28 @@ describe('the console site', () => {
   });
 
   it("gives the images bucket one CORS rule: POST from the console's origin (the distribution) only", () => {
-    const bucket = template.toJSON().Resources[stack.getLogicalId(images.bucket.node.defaultChild as CfnBucket)];
-    const rules = bucket.Properties.CorsConfiguration.CorsRules;
-    expect(rules).toHaveLength(1);
-    expect(rules[0]).toEqual({ AllowedMethods: ['POST'], AllowedOrigins: [expect.anything()], MaxAge: 3000 });
+    // Put by PutBucketCors after the bucket and the distribution exist (the CSP names the bucket: a property would be a cycle).
+    const bucketId = stack.getLogicalId(images.bucket.node.defaultChild as CfnBucket);
+    expect(template.toJSON().Resources[bucketId].Properties.CorsConfiguration).toBeUndefined();
+    const calls = Object.values(template.findResources('Custom::AWS'));
+    expect(calls).toHaveLength(1);
     const distributionId = Object.keys(template.findResources('AWS::CloudFront::Distribution'))[0]!;
-    expect(flatten(rules[0].AllowedOrigins[0])).toBe(`https://<${distributionId}.DomainName>`);
+    expect(JSON.parse(flatten(calls[0]!.Properties.Create))).toEqual({
+      service: 'S3',
+      action: 'PutBucketCors',
+      parameters: {
+        Bucket: `<${bucketId}>`,
+        CORSConfiguration: { CORSRules: [{ AllowedOrigins: [`https://<${distributionId}.DomainName>`], AllowedMethods: ['POST'], MaxAgeSeconds: 3000 }] },
+      },
+      physicalResourceId: { id: `<${bucketId}>-console-cors` },
+    });
+    expect(flatten(calls[0]!.Properties.Create)).toBe(flatten(calls[0]!.Properties.Update));
+    expect(JSON.parse(flatten(calls[0]!.Properties.Delete))).toMatchObject({ action: 'DeleteBucketCors', parameters: { Bucket: `<${bucketId}>` } });
+    // Its function may put this bucket's CORS and nothing else.
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    expect(statements.filter((statement: any) => JSON.stringify(statement.Action).includes('PutBucketCORS'))).toEqual([
+      { Action: 's3:PutBucketCORS', Effect: 'Allow', Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] } },
+    ]);
   });
 
   it('deploys the hashed assets immutable and index.html and config.json no-cache, under console/', () => {
