@@ -141,7 +141,10 @@ export class LoyaltyApiStack extends Stack {
       this.console = new ConsoleSite(this, 'Console', {
         distribution: this.edge.distribution,
         apiKey: this.node.tryGetContext('consoleApiKey') as string | undefined,
+        imagesOrigin: this.images.origin,
       });
+      // The console posts a location's picture straight to the images bucket (a presigned POST): its origin may.
+      this.images.allowConsoleUploads(this.edge.url);
       // Links and *_url fields must send clients back through the limits, never to the stage itself.
       for (const fn of [...this.functions.values(), this.orderAheadWorkflow.validationFunction, this.orderAheadCompletionWorkflow.completionFunction])
         fn.addEnvironment('PUBLIC_BASE_URL', this.edge.url);

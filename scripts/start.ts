@@ -47,7 +47,13 @@ async function main(): Promise<void> {
 
   // Images: the same S3 client as in AWS, pointed at s3rver; uploads live under .local/s3 across restarts.
   const { startS3Local, LOCAL_IMAGES_BUCKET } = await import('./local/s3.ts');
-  const s3 = await startS3Local({ directory: join(localDirectory, 's3'), port: Number(process.env.S3_PORT ?? (await freePort())), host });
+  // The console (served by the gateway at PUBLIC_BASE_URL) posts pictures straight to s3rver: its origin gets the CORS rule.
+  const s3 = await startS3Local({
+    directory: join(localDirectory, 's3'),
+    port: Number(process.env.S3_PORT ?? (await freePort())),
+    host,
+    consoleOrigin: new URL(process.env.PUBLIC_BASE_URL ?? `http://${host}:${port}`).origin,
+  });
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.IMAGES_BUCKET ??= LOCAL_IMAGES_BUCKET;
   logLine('s3rver started', { endpoint: s3.endpoint, bucket: process.env.IMAGES_BUCKET, data: join(localDirectory, 's3') });

@@ -25,11 +25,11 @@ import { Construct } from 'constructs';
 import {
   CONSOLE_ASSETS_FOLDER,
   CONSOLE_CACHE_CONTROL,
-  CONSOLE_CONTENT_SECURITY_POLICY,
   CONSOLE_CUSTOM_HEADERS,
   CONSOLE_HSTS_SECONDS,
   CONSOLE_PATH,
-  CONSOLE_SECURITY_HEADERS,
+  consoleContentSecurityPolicy,
+  consoleSecurityHeaders,
 } from '#shared/http/console-headers.ts';
 import { CONSOLE_DIST, consoleIsStale } from '../../scripts/console-build.ts';
 import { PRIVATE_BUCKET } from './private-bucket.ts';
@@ -50,8 +50,13 @@ export const CONSOLE_ROUTES_FUNCTION_CODE = `function handler(event) {
 }`;
 
 export interface ConsoleSiteProps {
-  /** The API's distribution (infra/constructs/edge-distribution.ts): the console shares its origin, so its CSP allows only 'self'. */
+  /** The API's distribution (infra/constructs/edge-distribution.ts): the console shares its origin, so its CSP allows 'self' for the API. */
   distribution: Distribution;
+  /**
+   * The images bucket's origin (infra/constructs/images.ts, `origin`): the one other origin the CSP allows, to post
+   * a location's picture and show pictures. @default none (the CSP allows 'self' only)
+   */
+  imagesOrigin?: string;
   /** The app staff sign in through (`-c consoleApiKey=...`): written as /console/config.json; without it the sign-in form says the console is not set up. */
   apiKey?: string;
 }
@@ -65,7 +70,7 @@ export interface ConsoleSiteProps {
 export class ConsoleSite extends Construct {
   public readonly bucket: Bucket;
 
-  public constructor(scope: Construct, id: string, { distribution, apiKey }: ConsoleSiteProps) {
+  public constructor(scope: Construct, id: string, { distribution, apiKey, imagesOrigin }: ConsoleSiteProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
@@ -77,17 +82,18 @@ export class ConsoleSite extends Construct {
       reason: 'Only CloudFront reads it (origin access control) and only the deployment writes it: access logs would record the same build files.',
     });
 
+    const securityHeaders = consoleSecurityHeaders(imagesOrigin);
     const headers = new ResponseHeadersPolicy(this, 'Headers', {
       comment: 'Merchant console: strict CSP (no inline script), HSTS, no framing, no referrer',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: consoleContentSecurityPolicy(imagesOrigin), override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.seconds(CONSOLE_HSTS_SECONDS), includeSubdomains: true, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
       },
       customHeadersBehavior: {
-        customHeaders: CONSOLE_CUSTOM_HEADERS.map((header) => ({ header, value: CONSOLE_SECURITY_HEADERS[header], override: true })),
+        customHeaders: CONSOLE_CUSTOM_HEADERS.map((header) => ({ header, value: securityHeaders[header], override: true })),
       },
     });
     // The files' own Cache-Control decides (no-cache or a year); no cookie, header or query string in the key.

@@ -3,8 +3,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
+import { consoleUploadCorsRule } from '#shared/http/console-headers.ts';
 import { PRIVATE_BUCKET } from './private-bucket.ts';
 
 export interface ImageStoreProps {
@@ -29,6 +31,11 @@ export const UPLOAD_SIGN_ACTION = 's3:PutObject';
  */
 export class ImageStore extends Construct {
   public readonly bucket: Bucket;
+  /**
+   * The bucket's origin as browsers reach it: virtual-hosted and regional, the address the SDK signs presigned
+   * POSTs and GETs with (shared/images/store.ts), so the console's CSP allows exactly it (infra/constructs/console-site.ts).
+   */
+  public readonly origin: string;
 
   public constructor(scope: Construct, id: string, { readers, uploadSigners = [] }: ImageStoreProps) {
     super(scope, id);
@@ -37,6 +44,8 @@ export class ImageStore extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
+    const stack = Stack.of(this);
+    this.origin = `https://${this.bucket.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
     for (const fn of readers) {
       fn.addToRolePolicy(new PolicyStatement({ actions: [IMAGE_READ_ACTION], resources: [this.bucket.arnForObjects(`${IMAGE_KEY_PREFIX}*`)] }));
       fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
@@ -64,5 +73,58 @@ export class ImageStore extends Construct {
       reason:
         'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
     });
+  }
+
+  /**
+   * Lets the merchant console at `consoleOrigin` post pictures straight to the bucket (the presigned POST of
+   * `.../image_uploads`) and read S3's answer: one CORS rule, POST from that origin only (shared/http/console-headers.ts).
+   * Put by `s3:PutBucketCors` once the bucket and the distribution exist, not as the bucket's own CorsConfiguration:
+   * the console's CSP (on the distribution) names this bucket and the rule names the distribution, which in one
+   * template is a cycle. Nothing else sets this bucket's CORS (a CorsConfiguration here would replace the rule).
+   */
+  public allowConsoleUploads(consoleOrigin: string): AwsCustomResource {
+    const rule = consoleUploadCorsRule(consoleOrigin);
+    const put = {
+      service: 'S3',
+      action: 'PutBucketCors',
+      parameters: {
+        Bucket: this.bucket.bucketName,
+        CORSConfiguration: {
+          CORSRules: [{ AllowedOrigins: rule.allowedOrigins, AllowedMethods: [...rule.allowedMethods], MaxAgeSeconds: rule.maxAgeSeconds }],
+        },
+      },
+      physicalResourceId: PhysicalResourceId.of(`${this.bucket.bucketName}-console-cors`),
+    };
+    const cors = new AwsCustomResource(this, 'ConsoleUploadsCors', {
+      onCreate: put,
+      onUpdate: put,
+      onDelete: { service: 'S3', action: 'DeleteBucketCors', parameters: { Bucket: this.bucket.bucketName } },
+      // PutBucketCors and DeleteBucketCors are both s3:PutBucketCORS, on this bucket only.
+      policy: AwsCustomResourcePolicy.fromStatements([new PolicyStatement({ actions: ['s3:PutBucketCORS'], resources: [this.bucket.bucketArn] })]),
+      installLatestAwsSdk: false,
+    });
+    acknowledgeCustomResourceHandler(Stack.of(this));
+    return cors;
+  }
+}
+
+/**
+ * CDK runs AwsCustomResource calls with a function of its own (one per stack). Its findings are CDK's choices, not
+ * this stack's: acknowledged on that function alone, each by its exact finding.
+ */
+function acknowledgeCustomResourceHandler(stack: Stack): void {
+  for (const child of stack.node.children) {
+    if (!child.node.id.startsWith('AWS679f53fac002430cb0da5b7982bd2287')) continue;
+    Validations.of(child).acknowledge(
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: "CDK's custom resource function logs through the AWS managed basic execution policy; CDK builds its role.",
+      },
+      { id: 'AwsSolutions-L1', reason: "CDK's custom resource function runs the Node.js runtime CDK ships it with." },
+      { id: 'Serverless-LambdaTracing', reason: 'Runs once per deployment, called by CloudFormation; its log group records every run.' },
+      { id: 'Serverless-LambdaDLQ', reason: 'Called synchronously by CloudFormation, which reports a failure as the deployment failing.' },
+      { id: 'Serverless-LambdaDefaultMemorySize', reason: "CDK's custom resource function keeps the memory CDK gives it." },
+      { id: 'Serverless-LambdaLatestVersion', reason: "CDK's custom resource function runs the Node.js runtime CDK ships it with." },
+    );
   }
 }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONSOLE_ASSETS_FOLDER, CONSOLE_CACHE_CONTROL, CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '#shared/http/console-headers.ts';
+import { CONSOLE_ASSETS_FOLDER, CONSOLE_CACHE_CONTROL, CONSOLE_PATH, consoleSecurityHeaders } from '#shared/http/console-headers.ts';
 
 const DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
@@ -27,9 +27,20 @@ export interface StaticAnswer {
   body: string | Buffer;
 }
 
+/**
+ * The image store's origin as the browser reaches it: s3rver's endpoint (S3_ENDPOINT, path-style), where a
+ * location's picture is posted and from which pictures load; read per request, as a test points it at its own s3rver.
+ */
+export function localImagesOrigin(): string | undefined {
+  const endpoint = process.env.S3_ENDPOINT;
+  return endpoint ? new URL(endpoint).origin : undefined;
+}
+
+const securityHeaders = () => consoleSecurityHeaders(localImagesOrigin());
+
 const answer = (status: number, cacheControl: string, contentType: string, body: string | Buffer): StaticAnswer => ({
   status,
-  headers: { ...CONSOLE_SECURITY_HEADERS, 'Cache-Control': cacheControl, 'Content-Type': contentType },
+  headers: { ...securityHeaders(), 'Cache-Control': cacheControl, 'Content-Type': contentType },
   body,
 });
 
@@ -56,7 +67,7 @@ function distFile(relative: string): string | undefined {
 
 /** The answer for a request under /console (undefined: not the console's, the API's routes take it). */
 export function consoleAnswer(method: string, pathname: string): StaticAnswer | undefined {
-  if (pathname === CONSOLE_PATH.slice(0, -1)) return { status: 301, headers: { ...CONSOLE_SECURITY_HEADERS, Location: CONSOLE_PATH }, body: '' };
+  if (pathname === CONSOLE_PATH.slice(0, -1)) return { status: 301, headers: { ...securityHeaders(), Location: CONSOLE_PATH }, body: '' };
   if (!pathname.startsWith(CONSOLE_PATH)) return undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     const refused = answer(405, 'no-store', 'text/plain; charset=utf-8', 'Method not allowed');

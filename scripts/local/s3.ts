@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { S3Event } from 'aws-lambda';
+import { consoleUploadCorsRule } from '#shared/http/console-headers.ts';
 
 // s3rver is CommonJS without type declarations: what is used of it.
 interface S3rverServer {
@@ -36,14 +37,27 @@ export interface S3Local {
   stop(): Promise<void>;
 }
 
-export async function startS3Local(options: { directory: string; port?: number; host?: string }): Promise<S3Local> {
+/**
+ * The bucket's CORS configuration as S3's XML, from the same rule the CDK gives the images bucket
+ * (shared/http/console-headers.ts): without it s3rver answers the console's upload with no
+ * Access-Control-Allow-Origin, and the browser hides the answer from the page.
+ */
+function corsConfiguration(consoleOrigin: string): string {
+  const rule = consoleUploadCorsRule(consoleOrigin);
+  const origins = rule.allowedOrigins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join('');
+  const methods = rule.allowedMethods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`).join('');
+  return `<CORSConfiguration><CORSRule>${origins}${methods}<MaxAgeSeconds>${rule.maxAgeSeconds}</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+}
+
+/** `consoleOrigin`: the merchant console's origin (the gateway's), which may post pictures to the bucket. */
+export async function startS3Local(options: { directory: string; port?: number; host?: string; consoleOrigin?: string }): Promise<S3Local> {
   const host = options.host ?? '127.0.0.1';
   const server = new S3rver({
     address: host,
     port: options.port ?? 0,
     directory: options.directory,
     silent: true,
-    configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: [] }],
+    configureBuckets: [{ name: LOCAL_IMAGES_BUCKET, configs: options.consoleOrigin ? [corsConfiguration(options.consoleOrigin)] : [] }],
   });
   const { port } = await server.run();
   return {

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CACHE_CONTROL, CONSOLE_SECURITY_HEADERS } from '#shared/http/console-headers.ts';
+import { CONSOLE_CACHE_CONTROL, consoleSecurityHeaders } from '#shared/http/console-headers.ts';
 import { useTestApi } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
@@ -52,7 +52,12 @@ describe('the merchant console', () => {
     expect(document.status).toBe(200);
     expect(document.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(document.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.document);
-    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) expect(document.headers.get(name), name).toBe(value);
+    // The one other origin allowed is the image store's (s3rver here), for pictures: exactly it, no wildcard.
+    const imagesOrigin = new URL(process.env.S3_ENDPOINT!).origin;
+    const headers = consoleSecurityHeaders(imagesOrigin);
+    for (const [name, value] of Object.entries(headers)) expect(document.headers.get(name), name).toBe(value);
+    expect(headers['Content-Security-Policy']).toContain(`connect-src 'self' ${imagesOrigin};`);
+    expect(headers['Content-Security-Policy']).not.toContain('*');
     const html = await document.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const script = /<script[^>]*src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
@@ -60,7 +65,7 @@ describe('the merchant console', () => {
     const asset = await fetch(`${api.baseUrl}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('Cache-Control')).toBe(CONSOLE_CACHE_CONTROL.hashedAsset);
-    expect(asset.headers.get('Content-Security-Policy')).toBe(CONSOLE_SECURITY_HEADERS['Content-Security-Policy']);
+    expect(asset.headers.get('Content-Security-Policy')).toBe(headers['Content-Security-Policy']);
     // Issue 39: the first load under 200 KiB of compressed JavaScript, and React's production build (the development
     // build carries its warnings' text), whatever NODE_ENV the build ran under (vitest's is "test").
     const javascript = Buffer.from(await asset.arrayBuffer());

@@ -2,10 +2,12 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CACHE_CONTROL, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_HSTS_SECONDS } from '#shared/http/console-headers.ts';
+import { CONSOLE_CACHE_CONTROL, CONSOLE_HSTS_SECONDS, consoleContentSecurityPolicy } from '#shared/http/console-headers.ts';
 import { ConsoleSite } from '../../infra/constructs/console-site.ts';
+import { ImageStore } from '../../infra/constructs/images.ts';
 
 /**
  * The merchant console's part of the template (docs/console.md): a private bucket read through origin access
@@ -15,6 +17,17 @@ import { ConsoleSite } from '../../infra/constructs/console-site.ts';
  */
 let stack: Stack;
 let template: Template;
+let images: ImageStore;
+
+/** A CloudFormation string (plain, or Fn::Join of parts) with each reference written `<LogicalId>` / `<LogicalId.Attribute>`. */
+function flatten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const object = value as Record<string, any>;
+  if (object['Fn::Join']) return (object['Fn::Join'][1] as unknown[]).map(flatten).join(object['Fn::Join'][0]);
+  if (object.Ref) return `<${object.Ref}>`;
+  if (object['Fn::GetAtt']) return `<${(object['Fn::GetAtt'] as string[]).join('.')}>`;
+  throw new Error(`not a string: ${JSON.stringify(value)}`);
+}
 
 beforeAll(() => {
   const app = new App({ context: { consoleApiKey: 'console-test-key' } });
@@ -24,7 +37,10 @@ beforeAll(() => {
   Validations.of(distribution).acknowledge(
     ...['CFR1', 'CFR2', 'CFR3', 'CFR4'].map((rule) => ({ id: `AwsSolutions-${rule}`, reason: 'The stand-in for the API distribution of this test only.' })),
   );
-  new ConsoleSite(stack, 'Console', { distribution, apiKey: 'console-test-key' });
+  // The images bucket as the stack wires it (infra/stack.ts): its origin in the CSP, the console's origin in its CORS rule.
+  images = new ImageStore(stack, 'Images', { readers: [] });
+  new ConsoleSite(stack, 'Console', { distribution, apiKey: 'console-test-key', imagesOrigin: images.origin });
+  images.allowConsoleUploads(`https://${distribution.distributionDomainName}`);
   template = Template.fromStack(stack);
 });
 
@@ -66,7 +82,7 @@ describe('the console site', () => {
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
         SecurityHeadersConfig: {
-          ContentSecurityPolicy: { ContentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY, Override: true },
+          ContentSecurityPolicy: { ContentSecurityPolicy: Match.anyValue(), Override: true },
           StrictTransportSecurity: { AccessControlMaxAgeSec: CONSOLE_HSTS_SECONDS, IncludeSubdomains: true, Override: true },
           ContentTypeOptions: { Override: true },
           FrameOptions: { FrameOption: 'DENY', Override: true },
@@ -74,8 +90,18 @@ describe('the console site', () => {
         },
       },
     });
-    expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
-    expect(CONSOLE_CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+    // The CSP: 'self', and for pictures exactly the images bucket's origin (the address the SDK signs), no wildcard.
+    const policy = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0]!;
+    const csp = flatten(policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy);
+    const bucketId = stack.getLogicalId(images.bucket.node.defaultChild as CfnBucket);
+    const imagesOrigin = `https://<${bucketId}>.s3.us-east-1.<AWS::URLSuffix>`;
+    expect(csp).toBe(consoleContentSecurityPolicy(imagesOrigin));
+    expect(csp).toBe(
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: ${imagesOrigin}; font-src 'self'; connect-src 'self' ${imagesOrigin}; ` +
+        "manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
+    );
+    expect(csp).not.toContain('*');
+    expect(csp).not.toContain('unsafe-inline');
     // The files' own Cache-Control decides: nothing in the key but the path.
     template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: Match.objectLike({
@@ -85,6 +111,31 @@ describe('the console site', () => {
       }),
     });
     template.hasResourceProperties('AWS::CloudFront::Function', { FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
+  });
+
+  it("gives the images bucket one CORS rule: POST from the console's origin (the distribution) only", () => {
+    // Put by PutBucketCors after the bucket and the distribution exist (the CSP names the bucket: a property would be a cycle).
+    const bucketId = stack.getLogicalId(images.bucket.node.defaultChild as CfnBucket);
+    expect(template.toJSON().Resources[bucketId].Properties.CorsConfiguration).toBeUndefined();
+    const calls = Object.values(template.findResources('Custom::AWS'));
+    expect(calls).toHaveLength(1);
+    const distributionId = Object.keys(template.findResources('AWS::CloudFront::Distribution'))[0]!;
+    expect(JSON.parse(flatten(calls[0]!.Properties.Create))).toEqual({
+      service: 'S3',
+      action: 'PutBucketCors',
+      parameters: {
+        Bucket: `<${bucketId}>`,
+        CORSConfiguration: { CORSRules: [{ AllowedOrigins: [`https://<${distributionId}.DomainName>`], AllowedMethods: ['POST'], MaxAgeSeconds: 3000 }] },
+      },
+      physicalResourceId: { id: `<${bucketId}>-console-cors` },
+    });
+    expect(flatten(calls[0]!.Properties.Create)).toBe(flatten(calls[0]!.Properties.Update));
+    expect(JSON.parse(flatten(calls[0]!.Properties.Delete))).toMatchObject({ action: 'DeleteBucketCors', parameters: { Bucket: `<${bucketId}>` } });
+    // Its function may put this bucket's CORS and nothing else.
+    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    expect(statements.filter((statement: any) => JSON.stringify(statement.Action).includes('PutBucketCORS'))).toEqual([
+      { Action: 's3:PutBucketCORS', Effect: 'Allow', Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] } },
+    ]);
   });
 
   it('deploys the hashed assets immutable and index.html and config.json no-cache, under console/', () => {

@@ -102,6 +102,33 @@ describe('the image bucket', () => {
     expect(routes.filter((route) => route.signsUploads).map((route) => route.handler)).toEqual(['location-image-uploads-create']);
   });
 
+  it('has no CORS rule of its own, and its origin is exactly the address the SDK signs uploads and pictures with', async () => {
+    expect(ofType('AWS::S3::Bucket')[0]![1].Properties!.CorsConfiguration).toBeUndefined();
+    // The console's CSP allows this origin (infra/constructs/console-site.ts): it must be the presigned POST's.
+    const regional = new Stack(new App(), 'ImagesInARegion', { env: { account: '123456789012', region: 'eu-west-1' } });
+    const placed = new ImageStore(regional, 'Images', { readers: [] });
+    const bucketId = regional.getLogicalId(placed.bucket.node.defaultChild as never);
+    const resolved = regional.resolve(placed.origin) as { 'Fn::Join': [string, unknown[]] };
+    const origin = resolved['Fn::Join'][1]
+      .map((part) =>
+        typeof part === 'string'
+          ? part
+          : (part as { Ref: string }).Ref === bucketId
+            ? 'images-bucket-1a2b3c'
+            : (part as { Ref: string }).Ref === 'AWS::URLSuffix'
+              ? 'amazonaws.com'
+              : '?',
+      )
+      .join('');
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    const { createPresignedPost } = await import('@aws-sdk/s3-presigned-post');
+    const client = new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'example', secretAccessKey: 'example' } });
+    const post = await createPresignedPost(client, { Bucket: 'images-bucket-1a2b3c', Key: 'uploads/example', Expires: 60 });
+    expect(origin).toBe(new URL(post.url).origin);
+    expect(origin).toBe('https://images-bucket-1a2b3c.s3.eu-west-1.amazonaws.com');
+    client.destroy();
+  });
+
   it('leaves cdk-nag nothing unacknowledged about the bucket or the grant', () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
     const ours = new Set([

@@ -1,11 +1,98 @@
+import { useCallback } from 'react';
+import { Link, Route, Routes } from 'react-router';
+import { allItems } from '../../../clients/typescript/index.ts';
+import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { useLoaded } from '../loaded.ts';
+import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
 import type { PageProps } from '../session.ts';
+import { LocationCreate } from './LocationsCreate.tsx';
+import { LocationDetail } from './LocationsDetail.tsx';
 
-/** Locations (issue 39): the page's routes live under /locations/ (react-router descendant routes). */
-export function Locations(_props: PageProps) {
+/**
+ * Locations (docs/console.md, "Locations"): the merchant's locations, hidden ones included; each location's
+ * settings (hours, ways to order, delivery area, shown in apps) and picture; a new location (owners). The addresses
+ * under /locations/ are this page's own (react-router descendant routes).
+ */
+export function Locations(props: PageProps) {
+  return (
+    <Routes>
+      <Route index element={<LocationList {...props} />} />
+      <Route path="new" element={<LocationCreate {...props} />} />
+      <Route path=":locationId" element={<LocationDetail {...props} />} />
+      <Route
+        path="*"
+        element={
+          <>
+            <h1>Page not found</h1>
+            <p>
+              There is no such page. <Link to="/locations">Go to the locations</Link>.
+            </p>
+          </>
+        }
+      />
+    </Routes>
+  );
+}
+
+/** Every location of the merchant (`.../all_locations`, all pages, by id), hidden ones included. */
+function LocationList({ client, merchantId, me }: PageProps) {
+  const load = useCallback(
+    () =>
+      allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } }).then((entries) =>
+        entries.map(({ location }) => location),
+      ),
+    [client, merchantId],
+  );
+  const { data: locations, error } = useLoaded(load);
+
   return (
     <>
       <h1>Locations</h1>
-      <p>This page is not built yet.</p>
+      {me.role === 'owner' ? (
+        <p>
+          <Link className="button-link" to="/locations/new">
+            Add a location
+          </Link>
+        </p>
+      ) : (
+        <p className="hint">
+          Owners add locations.{' '}
+          {me.role === 'manager' ? 'You change their hours, whether apps show them, and their picture.' : 'You can read each location’s settings.'}
+        </p>
+      )}
+      {error ? (
+        <ErrorMessage error={error} />
+      ) : !locations ? (
+        <Progress label="Loading your locations…" />
+      ) : locations.length === 0 ? (
+        <p>This merchant has no location yet.</p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="locations-caption">
+          <table>
+            <caption id="locations-caption">Your locations ({locations.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Location</th>
+                <th scope="col">Address</th>
+                <th scope="col">Ways to order</th>
+                <th scope="col">In apps</th>
+              </tr>
+            </thead>
+            <tbody>
+              {locations.map((location) => (
+                <tr key={location.id}>
+                  <th scope="row">
+                    <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
+                  </th>
+                  <td>{addressOf(location)}</td>
+                  <td>{fulfillmentInWords(location.fulfillment_types)}</td>
+                  <td>{location.shown ? 'Shown' : 'Hidden'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
 }
