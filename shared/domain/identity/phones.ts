@@ -3,10 +3,13 @@
  * per (normalised phone, user), written in the same transaction as the user's create or phone change. Normalised is
  * E.164 as libphonenumber-js reads the number, US when it carries no country code (the platform's SDKs are US), so
  * "(617) 555-0100", "+1 617-555-0100" and "6175550100" are one number. A number that is not a possible one for its
- * country is not indexed: nobody finds that user by phone, which is all the index is for.
+ * country is not indexed: nobody finds that user by phone, which is all the index is for. The library's core reads
+ * phone-metadata.json: its min metadata without the formatting data (`npm run phone-metadata`), which is most of the
+ * metadata every function that writes a phone bundles; test/customers/phone-metadata.unit.test.ts holds its answers
+ * to the full min metadata's.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString, type MetadataJson } from 'libphonenumber-js/core';
 import { db, table } from '#shared/db/client.ts';
 import { equals } from '#shared/db/conditions.ts';
 import { defineEntity } from '#shared/db/entity.ts';
@@ -15,9 +18,13 @@ import { pageInKeyOrder } from '#shared/db/reads.ts';
 import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
 import { retryTransient } from '#shared/db/transient.ts';
 import { User } from '#shared/domain/identity/entities.ts';
+import phoneMetadata from '#shared/domain/identity/phone-metadata.json' with { type: 'json' };
 
 /** One user's phone in the index: the partition is the normalised phone, the sort key the user. */
 export const PhoneIndexEntry = defineEntity<{ user_id: number; phone: string }>()({ entity: 'PhoneIndexEntry', key: keys.userPhone });
+
+/** The metadata parsing reads (the package's min metadata less formatting; its JSON type is too wide to check). */
+const PHONE_METADATA = phoneMetadata as unknown as MetadataJson;
 
 /** The country a number without a country code is read in. */
 const DEFAULT_COUNTRY = 'US';
@@ -25,7 +32,7 @@ const DEFAULT_COUNTRY = 'US';
 /** The phone in E.164 (`+16175550100`), or undefined when it does not parse as a possible number (then it is not indexed). */
 export function normalisedPhone(typed: string | null | undefined): string | undefined {
   if (typed === null || typed === undefined) return undefined;
-  const parsed = parsePhoneNumberFromString(typed, DEFAULT_COUNTRY);
+  const parsed = parsePhoneNumberFromString(typed, DEFAULT_COUNTRY, PHONE_METADATA);
   return parsed?.isPossible() ? parsed.number : undefined;
 }
 
