@@ -85,7 +85,7 @@ export async function recordAttempt(attempt: AttemptRecord): Promise<void> {
 /** The audience's own endpoint's latest deliveries, newest event first (another audience's endpoint: 404). */
 export async function listDeliveries(audience: Audience, endpointId: string): Promise<WebhookDeliveryItem[]> {
   await getOwnEndpoint(audience, endpointId);
-  const { pk } = keys.webhookDelivery(endpointId, '');
+  const { pk } = keys.webhookDeliveries(endpointId);
   const result = await db().send(
     new QueryCommand({
       TableName: table(),
