@@ -73,6 +73,11 @@ export interface Route {
    * member's of that merchant (401 otherwise) with one of these roles (403 otherwise), checked before the handler runs.
    */
   roles?: readonly StaffRole[];
+  /**
+   * A `merchant-or-app` route a staff member's token may call only with one of these roles (403 `role_not_allowed`
+   * otherwise, before the handler runs); app tokens and the merchant's shared login are not staff and pass as before.
+   */
+  staffRoles?: readonly StaffRole[];
   table: TableAccess;
   /** The function starts executions of the order-ahead validation state machine. */
   startsValidation?: boolean;
@@ -643,15 +648,41 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/v14/apps/{app_id}/locations', handler: 'locations-list-v14', credential: 'none', table: 'read' },
   { method: 'GET', path: '/v14/apps/{app_id}/orders', handler: 'apps-orders-list-v14', credential: 'user', permissions: ['read_user_orders'], table: 'read' },
   { method: 'GET', path: '/v15/users/orders', handler: 'users-orders-list', credential: 'user', permissions: ['read_user_orders'], table: 'read', memory: 512 },
-  // Events and signed webhooks (docs/events.md): a merchant's or an app's endpoints, its events, replays
-  { method: 'POST', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-create', credential: 'merchant-or-app', table: 'write', memory: 512 },
-  { method: 'GET', path: '/v15/webhook_endpoints', handler: 'webhook-endpoints-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
-  { method: 'DELETE', path: '/v15/webhook_endpoints/{id}', handler: 'webhook-endpoints-delete', credential: 'merchant-or-app', table: 'write', memory: 512 },
+  // Events and signed webhooks (docs/events.md): a merchant's or an app's endpoints, its events, replays. Staff members:
+  // owners change endpoints (a URL and a secret decide where the merchant's data goes), owners and managers read.
+  {
+    method: 'POST',
+    path: '/v15/webhook_endpoints',
+    handler: 'webhook-endpoints-create',
+    credential: 'merchant-or-app',
+    staffRoles: ['owner'],
+    table: 'write',
+    memory: 512,
+  },
+  {
+    method: 'GET',
+    path: '/v15/webhook_endpoints',
+    handler: 'webhook-endpoints-list',
+    credential: 'merchant-or-app',
+    staffRoles: ['owner', 'manager'],
+    table: 'read',
+    memory: 512,
+  },
+  {
+    method: 'DELETE',
+    path: '/v15/webhook_endpoints/{id}',
+    handler: 'webhook-endpoints-delete',
+    credential: 'merchant-or-app',
+    staffRoles: ['owner'],
+    table: 'write',
+    memory: 512,
+  },
   {
     method: 'POST',
     path: '/v15/webhook_endpoints/{id}/secrets',
     handler: 'webhook-endpoint-secrets-create',
     credential: 'merchant-or-app',
+    staffRoles: ['owner'],
     table: 'write',
     memory: 512,
   },
@@ -660,10 +691,27 @@ export const routes: readonly Route[] = [
     path: '/v15/webhook_endpoints/{id}/replays',
     handler: 'webhook-endpoint-replays-create',
     credential: 'merchant-or-app',
+    staffRoles: ['owner'],
     table: 'write',
     queuesDeliveries: true,
   },
-  { method: 'GET', path: '/v15/events', handler: 'events-list', credential: 'merchant-or-app', table: 'read', memory: 512 },
+  {
+    method: 'GET',
+    path: '/v15/webhook_endpoints/{id}/deliveries',
+    handler: 'webhook-endpoint-deliveries-list',
+    credential: 'merchant-or-app',
+    staffRoles: ['owner', 'manager'],
+    table: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/v15/events',
+    handler: 'events-list',
+    credential: 'merchant-or-app',
+    staffRoles: ['owner', 'manager'],
+    table: 'read',
+    memory: 512,
+  },
   // Management API, reports and exports (docs/merchant-api.md, "Reports and exports"): aggregates the stream keeps, CSV by index
   {
     method: 'GET',

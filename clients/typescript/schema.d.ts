@@ -2251,6 +2251,8 @@ export interface paths {
         /**
          * List webhook endpoints and their failed deliveries
          * @description Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner or manager; app tokens and the shared login are not staff.
          */
         get: operations["webhook-endpoints-list"];
         put?: never;
@@ -2259,6 +2261,8 @@ export interface paths {
          * @description https URLs of public hosts only (the local stack also takes http://127.0.0.1 and http://localhost). The secret signs every delivery (LevelUp-Signature) and is shown only here. See docs/events.md.
          *
          *     Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner; app tokens and the shared login are not staff.
          */
         post: operations["webhook-endpoints-create"];
         delete?: never;
@@ -2280,6 +2284,8 @@ export interface paths {
         /**
          * Delete a webhook endpoint
          * @description Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner; app tokens and the shared login are not staff.
          */
         delete: operations["webhook-endpoints-delete"];
         options?: never;
@@ -2301,6 +2307,8 @@ export interface paths {
          * @description Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.
          *
          *     Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner; app tokens and the shared login are not staff.
          */
         post: operations["webhook-endpoint-secrets-create"];
         delete?: never;
@@ -2323,8 +2331,34 @@ export interface paths {
          * @description Queues again the events of the last 30 days after `after` that the endpoint subscribes to (at most 1000 per replay), per resource in order, with the same ids and bodies.
          *
          *     Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner; app tokens and the shared login are not staff.
          */
         post: operations["webhook-endpoint-replays-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v15/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's latest deliveries and their state
+         * @description The 50 latest events sent to the endpoint (attempted at least once), newest first: delivered, retrying (with the next attempt) or failed after 7 days, with the attempts of the latest sending, the last HTTP status and the replay that sent it last. 204 when none. See docs/events.md, "Deliveries".
+         *
+         *     Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner or manager; app tokens and the shared login are not staff.
+         */
+        get: operations["webhook-endpoint-deliveries-list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2343,6 +2377,8 @@ export interface paths {
          * @description `after` (an event id) resumes after that event; `types` (comma-separated) keeps only those types. 50 per page; every page links the next in `Link` (a stored Link polls for new events: 200 with them, 204 while there are none).
          *
          *     Credential: A merchant token (the merchant's events) or an app token (the app's users' events).
+         *
+         *     A staff member's token needs the role owner or manager; app tokens and the shared login are not staff.
          */
         get: operations["events-list"];
         put?: never;
@@ -5938,6 +5974,29 @@ export interface components {
             terms_accepted_at: string | null;
             /** @description Merchant-funded credit applied to those orders (their applied_discount_amount), in cents; a refund takes its order's back */
             total_savings_amount: number;
+        };
+        WebhookDelivery: {
+            delivery: {
+                event_id: string;
+                /** @enum {string} */
+                event_type: "order.completed" | "order.refunded" | "gift_card.value_added" | "gift_card.value_removed" | "order_ahead.validated" | "order_ahead.invalidated" | "order_ahead.completed" | "reward.earned" | "claim.created" | "campaign.unlocked" | "credit_card.created" | "credit_card.deactivated";
+                /**
+                 * @description retrying: attempts go on until 7 days after the event was queued; failed: given up
+                 * @enum {string}
+                 */
+                state: "delivered" | "retrying" | "failed";
+                /** @description Attempts of the latest sending (a replay starts again at 1) */
+                attempts: number;
+                /** @description The receiver's last HTTP status; null when there was none */
+                last_status: number | null;
+                /** @description Why the last attempt got no status */
+                last_error: ("timeout" | "unreachable" | "address_not_allowed") | null;
+                last_attempt_at: components["schemas"]["Timestamp"];
+                /** @description When a retrying delivery is tried next */
+                next_attempt_at: components["schemas"]["Timestamp"] | null;
+                /** @description The replay that sent it last; null for the event's own delivery */
+                replay_id: string | null;
+            };
         };
         WebhookEndpoint: {
             webhook_endpoint: {
@@ -11375,6 +11434,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11412,6 +11472,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */
@@ -11449,6 +11510,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11480,6 +11542,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11527,6 +11590,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11539,6 +11603,45 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "webhook-endpoint-deliveries-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            /** @description No Content: nothing (more) to show. Empty body, no Link header. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11577,6 +11680,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Validation failed: each error names the object (the request wrapper key) and property. A body nesting objects and arrays more than 40 levels deep, or holding more than 10000 values, is refused before any validation (object `request`, property `body`, code `too_deep` or `too_many_values`). */

@@ -349,6 +349,8 @@ export const keys = {
   webhookEndpointCount: (audience: string): Key => ({ pk: `WEBHOOKS#${audience}`, sk: 'COUNT' }),
   /** One event's delivery to one endpoint: attempts, first attempt, outcome. */
   webhookDelivery: (endpointId: string, eventId: string): Key => ({ pk: `DELIVERY#${endpointId}`, sk: `${EVENT_PREFIX}${eventId}` }),
+  /** An endpoint's deliveries (one Query, newest event first). */
+  webhookDeliveries: (endpointId: string) => ({ pk: `DELIVERY#${endpointId}` }),
   /**
    * One day's report figures of a merchant at one location (`location` is the zero-padded id, `none` for movements
    * without one, `all` for the merchant's total): shared/domain/reports/aggregates.ts.

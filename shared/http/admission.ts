@@ -69,7 +69,17 @@ export function authorize(route: Route, header: string | undefined, pathMerchant
     if (route.credential === 'user-optional' && !header) return {};
     throw unauthorized(header ? 'Authorization header is malformed.' : 'An access token is required.');
   }
-  return resolveCredentials(presented).then((credentials) => admitStaff(route, admit(route, credentials), pathMerchantId));
+  return resolveCredentials(presented).then((credentials) => admitStaffRole(route, admitStaff(route, admit(route, credentials), pathMerchantId)));
+}
+
+/**
+ * A `merchant-or-app` route's staff rule (`route.staffRoles`): a staff member's token needs one of its roles (403); an
+ * app token and the merchant's shared login are no staff member and pass, as they did before staff logins existed.
+ */
+function admitStaffRole(route: Route, credentials: Credentials): Credentials {
+  const staff = credentials.merchant?.staff;
+  if (!route.staffRoles || !staff || route.staffRoles.includes(staff.role)) return credentials;
+  throw forbidden(`This operation needs the ${route.staffRoles.join(' or ')} role; this staff member is a ${staff.role}.`, 'role_not_allowed');
 }
 
 /**

@@ -314,7 +314,7 @@ function pipelineErrorStatuses(route: Route, spec: ApiSpec): number[] {
   // which the mobile SDKs would read as 'log in again' (issue 34.9).
   if (route.credential !== 'none' && route.credential !== 'app-optional') statuses.push(401);
   // A management route refuses the shared login and a role it does not list (shared/http/admission.ts `admitStaff`).
-  if (route.roles) statuses.push(403);
+  if (route.roles || route.staffRoles) statuses.push(403);
   if (pathParameterNames(route.path).length > 0 || spec.notFound) statuses.push(404);
   if (spec.body || spec.query) statuses.push(422);
   return statuses;
@@ -579,6 +579,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       `Credential: ${CREDENTIAL_TEXT[route.credential]}`,
       permissions.length > 0 ? `Permissions: ${permissions.map((permission) => `\`${permission}\``).join(', ')}.` : undefined,
       route.roles ? `Staff roles: ${route.roles.join(', ')} (docs/merchant-api.md).` : undefined,
+      route.staffRoles ? `A staff member's token needs the role ${route.staffRoles.join(' or ')}; app tokens and the shared login are not staff.` : undefined,
     ]
       .filter((line) => line !== undefined)
       .join('\n\n');
@@ -592,6 +593,7 @@ export async function buildDocument(): Promise<OpenApiDocument> {
       security: security(route),
       ...(permissions.length > 0 ? { 'x-permissions': permissions } : {}),
       ...(route.roles ? { 'x-roles': route.roles } : {}),
+      ...(route.staffRoles ? { 'x-staff-roles': route.staffRoles } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(spec.body
         ? {

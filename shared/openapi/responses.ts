@@ -24,7 +24,7 @@ import { creditCardResponse, paymentMethodResponse, paymentOptionsSummaryRespons
 import { apnDeviceResponse } from '#shared/schemas/responses/devices.ts';
 import { apiErrors } from '#shared/schemas/responses/errors.ts';
 import { eventList } from '#shared/schemas/responses/event-shapes.ts';
-import { replayResponse, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/responses/events.ts';
+import { replayResponse, webhookDeliveryList, webhookEndpointList, webhookEndpointResponse } from '#shared/schemas/responses/events.ts';
 import { deliveryLocationResponse, locationList } from '#shared/schemas/responses/locations.ts';
 import {
   campaignResponse,
@@ -288,6 +288,7 @@ export const RESPONSES: Readonly<Record<string, OperationResponses>> = {
   'users-show-v14': { 200: userResponse },
   'users-update': { 200: userResponse },
   'users-update-v14': { 200: userResponse },
+  'webhook-endpoint-deliveries-list': { 200: webhookDeliveryList, 204: null },
   'webhook-endpoint-replays-create': { 200: replayResponse },
   'webhook-endpoint-secrets-create': { 200: webhookEndpointResponse },
   'webhook-endpoints-create': { 200: webhookEndpointResponse },

@@ -46,6 +46,23 @@ async function signIn(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
 }
 
+/** The home page's bar chart: a labelled image with pixels drawn, and the same figures in its table (7 days, per location). */
+async function expectWeekChart(page: Page): Promise<void> {
+  const chart = page.getByRole('img', { name: /^Bar chart of sales per day from .+ to .+, one bar per location\. The figures are in the table below\.$/ });
+  await chart.waitFor();
+  await expect
+    .poll(() =>
+      chart.evaluate((canvas: any) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        return data.some((value: number, index: number) => index % 4 === 3 && value > 0);
+      }),
+    )
+    .toBe(true);
+  const table = page.getByRole('region', { name: 'Sales per day and location (UTC days)' });
+  expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Day', owner.locationName]);
+  expect(await table.getByRole('rowheader').count()).toBe(7);
+}
+
 describe('the merchant console', () => {
   it('serves index.html for any client route with the CSP and no-cache, and hashed assets immutable', async () => {
     const document = await fetch(`${api.baseUrl}/console/orders/some-client-route`);
@@ -93,7 +110,19 @@ describe('the merchant console', () => {
     const today = page.getByRole('region', { name: 'Today' });
     await today.getByRole('rowheader', { name: owner.locationName }).waitFor();
     expect(await today.getByRole('rowheader').allTextContents()).toEqual(['All locations', owner.locationName]);
-    expect(await today.getByRole('columnheader').allTextContents()).toEqual(['Location', 'Orders', 'Sales', 'Tips', 'Refunds', 'Gift card value added']);
+    expect(await today.getByRole('columnheader').allTextContents()).toEqual([
+      'Location',
+      'Orders',
+      'Sales',
+      'Tips',
+      'Refunds',
+      'Gift card value added',
+      'Gift card value spent',
+      'New loyalty members',
+      'Rewards earned',
+    ]);
+    // The week's chart (Chart.js, loaded lazily) is drawn, and its figures are in the table under it.
+    await expectWeekChart(page);
     await expect.poll(() => page.getByRole('banner').textContent()).toContain('Test owner (owner)');
     expect(await page.title()).toBe('Home · Merchant console');
     expect(await axeViolations(page)).toEqual([]);
@@ -126,6 +155,7 @@ describe('the merchant console', () => {
     await page.getByLabel('Email').waitFor();
     await signIn(page);
     await page.getByRole('region', { name: 'This week' }).getByRole('rowheader', { name: owner.locationName }).waitFor();
+    await expectWeekChart(page);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'home-phone');

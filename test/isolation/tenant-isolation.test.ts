@@ -539,6 +539,14 @@ const CASES: IsolationCase[] = [
     ownerSees: (w) => expectListed('/v15/events', w.merchant1.token, w.merchantEventId),
   },
   {
+    route: 'GET /v15/webhook_endpoints/{id}/deliveries',
+    name: "merchant 2 reads the deliveries of merchant 1's webhook endpoint",
+    attempt: (w) => ({ token: w.merchant2.token, path: `/v15/webhook_endpoints/${w.merchantWebhookId}/deliveries` }),
+    expected: EMPTY_404,
+    otherKind: merchantPath,
+    ownerSees: (w) => expectListed('/v15/webhook_endpoints', w.merchant1.token, w.merchantWebhookId),
+  },
+  {
     route: 'PUT /v15/user_addresses/{id}',
     name: "B updates A's address",
     attempt: (w) => ({

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { allItems, type components } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, utcDate } from '../format.ts';
@@ -15,7 +15,17 @@ const SHOWN = [
   ['tips_amount', 'Tips', 'money'],
   ['refunds_amount', 'Refunds', 'money'],
   ['gift_card_value_added_amount', 'Gift card value added', 'money'],
+  ['gift_card_value_spent_amount', 'Gift card value spent', 'money'],
+  ['loyalty_members_count', 'New loyalty members', 'count'],
+  ['rewards_earned_count', 'Rewards earned', 'count'],
 ] as const satisfies readonly (readonly [keyof Figures, string, 'count' | 'money'])[];
+
+/** Chart.js and the chart (about 54 KiB gzip) load only when the home page draws it: the first load stays small. */
+const HomeChart = lazy(() =>
+  import('./HomeChart.tsx').catch(() => ({
+    default: () => <p>The chart could not be loaded. The figures are in the table below.</p>,
+  })),
+);
 
 const WEEK_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -57,10 +67,41 @@ function rowsOf(report: DailyReport, names: Map<number, string>, today: string):
   return [...rows.values()];
 }
 
+/** The week's sales per day (UTC dates, oldest first) and per location: the chart's bars and the table beside it. */
+interface WeekSales {
+  days: string[];
+  series: { key: string; label: string; values: number[] }[];
+}
+
+const dayLabel = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayWords = (date: string) => dayLabel.format(new Date(`${date}T00:00:00Z`));
+
+function weekSalesOf(report: DailyReport, names: Map<number, string>, now: number): WeekSales {
+  const days = Array.from({ length: WEEK_DAYS }, (_, index) => utcDate(now - (WEEK_DAYS - 1 - index) * DAY_MS));
+  const series = new Map<string, WeekSales['series'][number]>();
+  const seriesFor = (key: string, label: string) => {
+    let entry = series.get(key);
+    if (!entry) series.set(key, (entry = { key, label, values: days.map(() => 0) }));
+    return entry;
+  };
+  for (const [id, name] of names) seriesFor(String(id), name);
+  for (const day of report.days) {
+    const index = days.indexOf(day.date);
+    if (index < 0) continue;
+    for (const location of day.locations) {
+      // Sales without a location do not happen (orders have one); a row with none is shown only if it sold.
+      if (location.location_id === null && location.sales_amount === 0) continue;
+      const name = location.location_id === null ? 'No location' : (names.get(location.location_id) ?? `Location ${location.location_id}`);
+      seriesFor(String(location.location_id), name).values[index]! += location.sales_amount;
+    }
+  }
+  return { days, series: [...series.values()] };
+}
+
 export function Home({ client, merchantId, me }: PageProps) {
   const mayReadReports = me.role !== 'staff';
 
-  const load = useCallback(async (): Promise<Row[] | undefined> => {
+  const load = useCallback(async (): Promise<{ rows: Row[]; week: WeekSales } | undefined> => {
     if (!mayReadReports) return undefined;
     const now = Date.now();
     const today = utcDate(now);
@@ -72,9 +113,11 @@ export function Home({ client, merchantId, me }: PageProps) {
       allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: merchant } }),
     ]);
     const names = new Map(locations.map(({ location }) => [location.id, location.name ?? `Location ${location.id}`]));
-    return rowsOf(answered(report).daily_report, names, today);
+    const daily = answered(report).daily_report;
+    return { rows: rowsOf(daily, names, today), week: weekSalesOf(daily, names, now) };
   }, [client, merchantId, mayReadReports]);
-  const { data: rows, error } = useLoaded(load);
+  const { data, error } = useLoaded(load);
+  const rows = data?.rows;
 
   return (
     <>
@@ -119,8 +162,53 @@ export function Home({ client, merchantId, me }: PageProps) {
               </div>
             </section>
           ))}
+          {data ? <WeekSalesChart week={data.week} /> : null}
         </>
       )}
     </>
+  );
+}
+
+/** The week's sales per day and location: a bar chart (Chart.js, loaded lazily) and the same figures in a table. */
+function WeekSalesChart({ week }: { week: WeekSales }) {
+  const labels = week.days.map(dayWords);
+  return (
+    <section>
+      <h2 id="heading-week-sales">Sales per day this week</h2>
+      <Suspense fallback={<Progress label="Loading the chart…" />}>
+        <HomeChart
+          label={`Bar chart of sales per day from ${labels[0]} to ${labels.at(-1)}, one bar per location. The figures are in the table below.`}
+          days={labels}
+          series={week.series}
+        />
+      </Suspense>
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="caption-week-sales">
+        <table>
+          <caption id="caption-week-sales">Sales per day and location (UTC days)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {week.series.map((entry) => (
+                <th scope="col" key={entry.key} className="number">
+                  {entry.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label, index) => (
+              <tr key={week.days[index]}>
+                <th scope="row">{label}</th>
+                {week.series.map((entry) => (
+                  <td key={entry.key} className="number">
+                    {formatMoney(entry.values[index] ?? 0)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }

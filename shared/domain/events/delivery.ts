@@ -45,6 +45,7 @@ import {
   type ListedEndpoint,
   type WebhookEndpointItem,
 } from './endpoints.ts';
+import { recordAttempt } from './deliveries.ts';
 import { eventsToReplay } from './events.ts';
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from './signature.ts';
 
@@ -269,9 +270,11 @@ export async function deliver(message: DeliveryMessage, attempt: number, now = D
   if (!event || event.audience !== endpoint.audience) return { kind: 'dropped', reason: 'event_gone' };
   const answer = await post(endpoint, event.body_json, event.event_id);
   const fields = { endpoint_id: endpoint.endpoint_id, event_id: event.event_id, attempt, status: answer.status, error: answer.error, replay: message.replay };
+  const record = { endpointId: endpoint.endpoint_id, event, attempt, status: answer.status, error: answer.error, replay: message.replay, now };
   if (answer.status !== null && answer.status >= 200 && answer.status < 300) {
     recordWebhookDelivery('delivered');
     log('info', 'webhook_delivered', fields);
+    await recordAttempt({ ...record, state: 'delivered' });
     return { kind: 'delivered', status: answer.status };
   }
   const delaySeconds = retryDelaySeconds(attempt);
@@ -281,10 +284,12 @@ export async function deliver(message: DeliveryMessage, attempt: number, now = D
     await recordFailure(endpoint, event, attempt, answer.status);
     recordWebhookDelivery('failed');
     log('warn', 'webhook_failed', fields);
+    await recordAttempt({ ...record, state: 'failed' });
     return { kind: 'failed', ...answer };
   }
   recordWebhookDelivery('retried');
   log('info', 'webhook_retry', { ...fields, delay_seconds: Math.round(delaySeconds * 1000) / 1000 });
+  await recordAttempt({ ...record, state: 'retrying', retryInSeconds: delaySeconds });
   return { kind: 'retry', delaySeconds, ...answer };
 }
 

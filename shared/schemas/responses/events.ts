@@ -21,3 +21,17 @@ export const webhookEndpointList = z.array(webhookEndpointResponse);
 export const replayResponse = z.object({
   replay: z.object({ id: z.string(), webhook_endpoint_id: z.string(), after: z.string(), queued: integerId.check(z.describe('Deliveries queued')) }),
 });
+
+export const webhookDeliveryList = z.array(
+  resource('WebhookDelivery', 'delivery', {
+    event_id: z.string(),
+    event_type: z.enum(EVENT_TYPES),
+    state: z.enum(['delivered', 'retrying', 'failed']).check(z.describe('retrying: attempts go on until 7 days after the event was queued; failed: given up')),
+    attempts: integerId.check(z.describe('Attempts of the latest sending (a replay starts again at 1)')),
+    last_status: z.nullable(integerId).check(z.describe("The receiver's last HTTP status; null when there was none")),
+    last_error: z.nullable(z.enum(['timeout', 'unreachable', 'address_not_allowed'])).check(z.describe('Why the last attempt got no status')),
+    last_attempt_at: timestamp,
+    next_attempt_at: z.nullable(timestamp).check(z.describe('When a retrying delivery is tried next')),
+    replay_id: z.nullable(z.string()).check(z.describe("The replay that sent it last; null for the event's own delivery")),
+  }),
+);

@@ -1,0 +1,309 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { SelectField } from '../fields.tsx';
+import { formatTime } from '../format.ts';
+import { useLoaded } from '../loaded.ts';
+import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import {
+  DELIVERY_STATE_WORDS,
+  eventIdAt,
+  eventTypeWords,
+  lastAnswerWords,
+  REPLAY_PERIODS,
+  replayRefusal,
+  type Delivery,
+  useEndpoints,
+  type Endpoint,
+} from '../webhooks-model.ts';
+import { SecretOnce } from './WebhooksSecret.tsx';
+
+/** One endpoint: what it takes, its latest deliveries, and the owner's replay, secret change and delete. */
+export function WebhookEndpoint(props: PageProps) {
+  const { id = '' } = useParams();
+  const { data: endpoints, error } = useEndpoints(props);
+  const endpoint = endpoints?.find((candidate) => candidate.id === id);
+
+  return (
+    <>
+      <p>
+        <Link to="/webhooks">Back to the webhooks</Link>
+      </p>
+      <h1>Webhook endpoint</h1>
+      {error ? (
+        <ErrorMessage error={error} />
+      ) : !endpoints ? (
+        <Progress label="Loading the endpoint…" />
+      ) : !endpoint ? (
+        <p>This endpoint was not found. It may have been deleted.</p>
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Address</dt>
+            <dd className="url">{endpoint.url}</dd>
+            <dt>Events</dt>
+            <dd>{endpoint.events.map(eventTypeWords).join(', ')}</dd>
+            <dt>Added</dt>
+            <dd>{formatTime(endpoint.created_at)}</dd>
+            <dt>Given up after 7 days</dt>
+            <dd>
+              {endpoint.failed_deliveries === 0
+                ? 'None'
+                : `${endpoint.failed_deliveries}${endpoint.last_failure ? `, the last ${formatTime(endpoint.last_failure.failed_at)}` : ''}`}
+            </dd>
+          </dl>
+          <Deliveries {...props} endpoint={endpoint} />
+          {props.me.role === 'owner' ? (
+            <>
+              <RollSecret {...props} endpoint={endpoint} />
+              <DeleteEndpoint {...props} endpoint={endpoint} />
+            </>
+          ) : (
+            <p className="hint">Only an owner can replay events, change the signing secret or delete this endpoint.</p>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+/** The endpoint's latest deliveries (`GET .../deliveries`, newest first; 204 is none), and the owner's replay. */
+function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }) {
+  const load = useCallback(async (): Promise<Delivery[]> => {
+    const answer = await client.GET('/v15/webhook_endpoints/{id}/deliveries', { params: { path: { id: endpoint.id } } });
+    if (answer.response.status === 204) return [];
+    return answered(answer).map(({ delivery }) => delivery);
+  }, [client, endpoint.id]);
+  const { data: deliveries, error, reload } = useLoaded(load);
+
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Deliveries</h2>
+      <p className="hint">
+        The latest 50 events sent to this address, newest first. A failed attempt is tried again after 10 seconds, 1 minute, 5 minutes, 30 minutes, 2 hours, 6
+        hours, then every 12 hours, for 7 days.
+      </p>
+      <div className="actions">
+        <button type="button" className="secondary" onClick={reload}>
+          Refresh the deliveries
+        </button>
+      </div>
+      {error ? (
+        <ErrorMessage error={error} />
+      ) : !deliveries ? (
+        <Progress label="Loading the deliveries…" />
+      ) : deliveries.length === 0 ? (
+        <p>Nothing was sent to this address yet.</p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-caption">
+          <table>
+            <caption id="deliveries-caption">Latest deliveries to {endpoint.url}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">State</th>
+                <th scope="col" className="number">
+                  Attempts
+                </th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Last attempt</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Sent by</th>
+                <th scope="col">Event id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.event_id}>
+                  <th scope="row">{eventTypeWords(delivery.event_type)}</th>
+                  <td>{DELIVERY_STATE_WORDS[delivery.state]}</td>
+                  <td className="number">{delivery.attempts}</td>
+                  <td>{lastAnswerWords(delivery)}</td>
+                  <td>{formatTime(delivery.last_attempt_at)}</td>
+                  <td>{delivery.next_attempt_at ? formatTime(delivery.next_attempt_at) : '—'}</td>
+                  <td>{delivery.replay_id ? `Replay ${delivery.replay_id}` : 'The event'}</td>
+                  <td>
+                    <code>{delivery.event_id}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {me.role === 'owner' ? <Replay client={client} endpoint={endpoint} onReplayed={reload} /> : null}
+    </section>
+  );
+}
+
+/** Sends again, in order, the endpoint's events of a recent period (`POST .../replays`); its limits' 429 in words. */
+function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { endpoint: Endpoint; onReplayed: () => void }) {
+  const [period, setPeriod] = useState<string>(REPLAY_PERIODS[1][0]);
+  const [replaying, setReplaying] = useState(false);
+  const [error, setError] = useState<ConsoleError>();
+  const [result, setResult] = useState<string>();
+  const resultLine = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (result) resultLine.current?.focus();
+  }, [result]);
+
+  async function replay() {
+    setReplaying(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const after = eventIdAt(Date.now() - Number(period));
+      const answer = await client.POST('/v15/webhook_endpoints/{id}/replays', { params: { path: { id: endpoint.id } }, body: { replay: { after } } });
+      if (answer.response.status === 429) throw replayRefusal(answer.response);
+      const { queued, id } = answered(answer).replay;
+      setResult(
+        queued === 0
+          ? 'No event of that period was sent to this endpoint: nothing to replay.'
+          : `${queued} event${queued === 1 ? ' is' : 's are'} sent again, in order (replay ${id}). Refresh the deliveries to follow them.`,
+      );
+      onReplayed();
+    } catch (failure) {
+      setError(asConsoleError(failure));
+    } finally {
+      setReplaying(false);
+    }
+  }
+
+  const periodWords = REPLAY_PERIODS.find(([value]) => value === period)?.[1] ?? '';
+  return (
+    <div className="replay">
+      <h3>Replay</h3>
+      <p>
+        Sends again the events this endpoint takes, with the same ids and contents, oldest first (your systems ignore an id they already handled). At most 1,000
+        events, 3 replays every 15 minutes and 10 a day.
+      </p>
+      <ErrorMessage error={error} />
+      {result ? (
+        <p ref={resultLine} tabIndex={-1} role="status" className="done">
+          {result}
+        </p>
+      ) : null}
+      <div className="filters">
+        <SelectField label="Events of" name="period" value={period} onChange={setPeriod} options={REPLAY_PERIODS.map(([value, label]) => ({ value, label }))} />
+        <button type="button" disabled={replaying} onClick={() => void replay()}>
+          Replay the events of {periodWords}
+        </button>
+      </div>
+      {replaying ? <Progress label="Queuing the replay…" /> : null}
+    </div>
+  );
+}
+
+/** A new signing secret (`POST .../secrets`), after a confirmation; the old one keeps signing for 24 hours. */
+function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
+  const [step, setStep] = useState<'idle' | 'confirming' | 'rolling'>('idle');
+  const [error, setError] = useState<ConsoleError>();
+  const [secret, setSecret] = useState<string>();
+  const confirmButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (step === 'confirming') confirmButton.current?.focus();
+  }, [step]);
+
+  async function roll() {
+    setStep('rolling');
+    setError(undefined);
+    try {
+      const answer = await client.POST('/v15/webhook_endpoints/{id}/secrets', { params: { path: { id: endpoint.id } } });
+      setSecret(answered(answer).webhook_endpoint.secret ?? '');
+    } catch (failure) {
+      setError(asConsoleError(failure));
+    } finally {
+      setStep('idle');
+    }
+  }
+
+  return (
+    <section aria-labelledby="secret-section-heading">
+      <h2 id="secret-section-heading">Signing secret</h2>
+      {secret ? (
+        <SecretOnce secret={secret} url={endpoint.url} onDone={() => setSecret(undefined)} />
+      ) : step === 'rolling' ? (
+        <Progress label="Making a new secret…" />
+      ) : step === 'confirming' ? (
+        <div className="confirm">
+          <p>
+            Make a new signing secret? For 24 hours deliveries carry two signatures, one with the current secret and one with the new, so your receiver can
+            switch without missing any. Then only the new one signs.
+          </p>
+          <div className="actions">
+            <button type="button" ref={confirmButton} onClick={() => void roll()}>
+              Yes, make a new secret
+            </button>
+            <button type="button" className="secondary" onClick={() => setStep('idle')}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <ErrorMessage error={error} />
+          <p>The secret is shown only when it is made. If it is lost or leaked, make a new one.</p>
+          <button type="button" onClick={() => setStep('confirming')}>
+            Change the signing secret
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Deletes the endpoint (`DELETE .../{id}`) after a confirmation, then returns to the list, which says so. */
+function DeleteEndpoint({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
+  const navigate = useNavigate();
+  const [step, setStep] = useState<'idle' | 'confirming' | 'deleting'>('idle');
+  const [error, setError] = useState<ConsoleError>();
+  const confirmButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (step === 'confirming') confirmButton.current?.focus();
+  }, [step]);
+
+  async function remove() {
+    setStep('deleting');
+    setError(undefined);
+    try {
+      const answer = await client.DELETE('/v15/webhook_endpoints/{id}', { params: { path: { id: endpoint.id } } });
+      // 404: it was already deleted (by someone else): the list shows the same either way.
+      if (!answer.response.ok && answer.response.status !== 404) answered(answer);
+      void navigate('/webhooks', { state: { deleted: endpoint.url } });
+    } catch (failure) {
+      setError(asConsoleError(failure));
+      setStep('idle');
+    }
+  }
+
+  return (
+    <section aria-labelledby="delete-heading">
+      <h2 id="delete-heading">Delete</h2>
+      {step === 'deleting' ? (
+        <Progress label="Deleting the endpoint…" />
+      ) : step === 'confirming' ? (
+        <div className="confirm">
+          <p>Delete the endpoint {endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.</p>
+          <div className="actions">
+            <button type="button" ref={confirmButton} onClick={() => void remove()}>
+              Yes, delete the endpoint
+            </button>
+            <button type="button" className="secondary" onClick={() => setStep('idle')}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <ErrorMessage error={error} />
+          <button type="button" onClick={() => setStep('confirming')}>
+            Delete this endpoint
+          </button>
+        </>
+      )}
+    </section>
+  );
+}

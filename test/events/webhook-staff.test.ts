@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi } from '../support/api.ts';
+import { placeOrder } from '../support/money.ts';
+import { merchantRoles } from '../support/staff.ts';
+import { createEndpoint, merchantEventWorlds, startReceiver, waitUntil, type Receiver } from '../support/webhooks.ts';
+
+/**
+ * Webhooks with staff members' tokens (docs/events.md, "Endpoints"): owners change endpoints (create, delete, roll the
+ * secret, replay), owners and managers read them, their deliveries and the events, staff members none of it; the
+ * merchant's shared login and app tokens are not staff and keep what they had. And the deliveries list: each event sent
+ * to an endpoint with its state (delivered, retrying), attempts, last status and the replay that sent it last.
+ */
+process.env.WEBHOOK_TIME_SCALE = '0.02';
+const api = useTestApi();
+let worlds: Awaited<ReturnType<typeof merchantEventWorlds>>;
+let roles: Awaited<ReturnType<typeof merchantRoles>>;
+
+beforeAll(async () => {
+  worlds = await merchantEventWorlds(api);
+  roles = await merchantRoles(worlds.world);
+});
+
+afterAll(() => worlds?.stop());
+
+const endpointsOf = async (token: string) => (await api.call('GET', '/v15/webhook_endpoints', { token })).text;
+const refusedForRole = (response: { status: number; body: unknown; text: string }) => {
+  expect(response.status, response.text).toBe(403);
+  expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
+};
+
+interface ListedDelivery {
+  event_id: string;
+  event_type: string;
+  state: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: string;
+  next_attempt_at: string | null;
+  replay_id: string | null;
+}
+
+async function deliveriesOf(endpointId: string, token: string): Promise<ListedDelivery[]> {
+  const response = await api.call('GET', `/v15/webhook_endpoints/${endpointId}/deliveries`, { token });
+  if (response.status === 204) return [];
+  expect(response.status, response.text).toBe(200);
+  return (response.body as { delivery: ListedDelivery }[]).map((item) => item.delivery);
+}
+
+describe('who may change and read webhooks with a staff token', () => {
+  it('lets only an owner create, roll, replay and delete; a manager and a staff member change nothing', async () => {
+    const body = { webhook_endpoint: { url: 'https://hooks.example.com/staff-test', events: ['order.completed'] } };
+    for (const token of [roles.manager, roles.staff]) {
+      const before = await endpointsOf(roles.owner);
+      refusedForRole(await api.call('POST', '/v15/webhook_endpoints', { token, body }));
+      refusedForRole(await api.call('POST', `/v15/webhook_endpoints/${worlds.endpoint.id}/secrets`, { token }));
+      refusedForRole(await api.call('DELETE', `/v15/webhook_endpoints/${worlds.endpoint.id}`, { token }));
+      refusedForRole(
+        await api.call('POST', `/v15/webhook_endpoints/${worlds.endpoint.id}/replays`, { token, body: { replay: { after: 'evt_000000000aaaaaaaaaaaaaaaa' } } }),
+      );
+      expect(await endpointsOf(roles.owner)).toBe(before);
+    }
+
+    const created = await api.call('POST', '/v15/webhook_endpoints', { token: roles.owner, body });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.webhook_endpoint.id as string;
+    expect(created.body.webhook_endpoint.secret).toMatch(/^whsec_/);
+    const rolled = await api.call('POST', `/v15/webhook_endpoints/${id}/secrets`, { token: roles.owner });
+    expect(rolled.status, rolled.text).toBe(200);
+    expect(rolled.body.webhook_endpoint.secret).not.toBe(created.body.webhook_endpoint.secret);
+    expect((await api.call('DELETE', `/v15/webhook_endpoints/${id}`, { token: roles.owner })).status).toBe(204);
+    expect(await endpointsOf(roles.owner)).not.toContain(id);
+  });
+
+  it('lets owners and managers read endpoints, deliveries and events; a staff member none', async () => {
+    const paths = ['/v15/webhook_endpoints', `/v15/webhook_endpoints/${worlds.endpoint.id}/deliveries`, '/v15/events'];
+    for (const path of paths) {
+      for (const token of [roles.owner, roles.manager]) expect([200, 204], path).toContain((await api.call('GET', path, { token })).status);
+      refusedForRole(await api.call('GET', path, { token: roles.staff }));
+    }
+    const listed = await api.call('GET', '/v15/webhook_endpoints', { token: roles.manager });
+    expect(listed.status).toBe(200);
+    expect(listed.text).toContain(worlds.endpoint.id);
+    expect(listed.text).not.toContain('whsec_');
+  });
+
+  it("keeps the shared login's rights (it is no staff member) and answers another merchant's owner 404", async () => {
+    const shared = worlds.world.merchant.token;
+    expect((await api.call('GET', '/v15/webhook_endpoints', { token: shared })).status).toBe(200);
+    const rolled = await api.call('POST', `/v15/webhook_endpoints/${worlds.endpoint.id}/secrets`, { token: shared });
+    expect(rolled.status, rolled.text).toBe(200);
+    const foreign = await api.call('GET', `/v15/webhook_endpoints/${worlds.endpoint.id}/deliveries`, { token: roles.otherOwner });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe('GET /v15/webhook_endpoints/:id/deliveries', () => {
+  let flaky: Receiver;
+  afterAll(async () => flaky?.close());
+
+  it('lists a delivered event with its attempt and status, newest first, and a replay names itself on the delivery', async () => {
+    const first = await placeOrder(api, worlds.world);
+    const second = await placeOrder(api, worlds.world);
+    const uuids = [first.body.order.uuid as string, second.body.order.uuid as string];
+    await waitUntil(() => uuids.every((uuid) => worlds.receiver.delivered().some((event) => event.resource.id === uuid)), 'both orders', 10_000);
+    const ids = uuids.map((uuid) => worlds.receiver.delivered().find((event) => event.resource.id === uuid)!.id);
+
+    let listed = await deliveriesOf(worlds.endpoint.id, roles.manager);
+    // The record is written after the receiver answered: wait for it too.
+    for (let round = 0; round < 200 && !ids.every((id) => listed.some((delivery) => delivery.event_id === id)); round++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      listed = await deliveriesOf(worlds.endpoint.id, roles.manager);
+    }
+    expect(listed.map((delivery) => delivery.event_id)).toEqual([...listed.map((delivery) => delivery.event_id)].sort().reverse());
+    const [older, newer] = ids.map((id) => listed.find((delivery) => delivery.event_id === id)!);
+    expect(listed.indexOf(newer!)).toBeLessThan(listed.indexOf(older!));
+    expect(newer).toEqual({
+      event_id: ids[1],
+      event_type: 'order.completed',
+      state: 'delivered',
+      attempts: 1,
+      last_status: 200,
+      last_error: null,
+      last_attempt_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/),
+      next_attempt_at: null,
+      replay_id: null,
+    });
+
+    const replay = await api.call('POST', `/v15/webhook_endpoints/${worlds.endpoint.id}/replays`, { token: roles.owner, body: { replay: { after: ids[0] } } });
+    expect(replay.status, replay.text).toBe(200);
+    const replayId = replay.body.replay.id as string;
+    for (
+      let round = 0;
+      round < 200 && (await deliveriesOf(worlds.endpoint.id, roles.owner)).find((d) => d.event_id === ids[1])?.replay_id !== replayId;
+      round++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const replayed = (await deliveriesOf(worlds.endpoint.id, roles.owner)).find((delivery) => delivery.event_id === ids[1]);
+    expect(replayed).toMatchObject({ state: 'delivered', attempts: 1, last_status: 200, replay_id: replayId });
+  });
+
+  it('shows a failing receiver as retrying with its status and the next attempt, then delivered', async () => {
+    flaky = await startReceiver();
+    let receiverUp = false;
+    flaky.answerWith(() => (receiverUp ? 200 : 503));
+    const endpoint = await createEndpoint(api, roles.owner, flaky.url, ['order.completed']);
+    const order = await placeOrder(api, worlds.world);
+    const uuid = order.body.order.uuid as string;
+    let listed = await deliveriesOf(endpoint.id, roles.owner);
+    for (let round = 0; round < 400 && listed[0]?.state !== 'retrying'; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      listed = await deliveriesOf(endpoint.id, roles.owner);
+    }
+    expect(listed).toEqual([
+      expect.objectContaining({ event_type: 'order.completed', state: 'retrying', last_status: 503, last_error: null, next_attempt_at: expect.any(String) }),
+    ]);
+    expect(listed[0]!.attempts).toBeGreaterThanOrEqual(1);
+
+    receiverUp = true;
+    await waitUntil(() => flaky.delivered().some((event) => event.resource.id === uuid), 'the retry', 10_000);
+    for (let round = 0; round < 400 && listed[0]?.state !== 'delivered'; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      listed = await deliveriesOf(endpoint.id, roles.owner);
+    }
+    expect(listed).toEqual([
+      expect.objectContaining({ event_id: listed[0]!.event_id, state: 'delivered', attempts: flaky.received.length, last_status: 200, next_attempt_at: null }),
+    ]);
+    expect(flaky.received.length).toBeGreaterThanOrEqual(2);
+    expect((await api.call('DELETE', `/v15/webhook_endpoints/${endpoint.id}`, { token: roles.owner })).status).toBe(204);
+  });
+});
