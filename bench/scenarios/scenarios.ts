@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { MERCHANT_PERMISSIONS, routes, type HttpMethod, type StaffRole } from '#shared/routes.ts';
+import { DELIVERIES_LISTED, recordAttempt } from '#shared/domain/events/deliveries.ts';
 import { clearWindow, GIFT_CARD_ORDERS_PER_BUYER, WEBHOOK_REPLAYS_PER_ENDPOINT } from '#shared/domain/rate-limits.ts';
 import type { HttpRequestSpec } from '../harness/measure.ts';
 import { BENCH_PASSWORD, benchLocationPlace, createLocationFor, seedWorld, type BenchUser, type World } from '../harness/seed.ts';
@@ -1006,6 +1007,31 @@ const SCENARIO_ROWS: ScenarioRow[] = [
         const { id, token } = next();
         return { method: 'POST', path: `/v15/webhook_endpoints/${id}/secrets`, headers: auth(token) };
       };
+    },
+  },
+  {
+    id: 'webhook-deliveries-list',
+    title: "List a webhook endpoint's latest deliveries",
+    route: 'GET /v15/webhook_endpoints/{id}/deliveries',
+    minimum: { roundTrips: 3, transactions: 0, rationale: "token check + the endpoint (the caller's own) + one Query of its latest deliveries" },
+    async prepare({ world }) {
+      const [app] = await benchApps(world, 1);
+      const [endpointId] = await benchEndpoints(app!.appId, 1);
+      // A full answer, as a busy endpoint has: one delivery record per event, as the delivery worker writes them.
+      const now = Date.now();
+      await Promise.all(
+        Array.from({ length: DELIVERIES_LISTED }, (_, index) =>
+          recordAttempt({
+            endpointId: endpointId!,
+            event: { event_id: `evt_bench_${String(index).padStart(4, '0')}`, type: 'credit_card.created' },
+            state: 'delivered',
+            attempt: 1,
+            status: 200,
+            now: now - index * 1000,
+          }),
+        ),
+      );
+      return () => ({ method: 'GET', path: `/v15/webhook_endpoints/${endpointId}/deliveries`, headers: auth(app!.token) });
     },
   },
   // Management reports and exports (docs/merchant-api.md, "Reports and exports"), today's range, an owner's token.
