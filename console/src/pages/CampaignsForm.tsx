@@ -142,6 +142,10 @@ function problemsOf(errors: ApiErrors | undefined): FieldProblems {
   return problems;
 }
 
+/** The draft's fields that a text field edits, and those a checkbox edits. */
+type TextKey = { [Field in keyof CampaignDraft]: string extends CampaignDraft[Field] ? Field : never }[keyof CampaignDraft];
+type CheckKey = { [Field in keyof CampaignDraft]: CampaignDraft[Field] extends boolean ? Field : never }[keyof CampaignDraft];
+
 type Mode = { kind: 'create' } | { kind: 'edit'; campaign: Campaign };
 
 /**
@@ -168,6 +172,9 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
     <Field extends keyof CampaignDraft>(field: Field) =>
     (value: CampaignDraft[Field]) =>
       setDraft((current) => ({ ...current, [field]: value }));
+  // A field of the draft with its input's name (the API's field, which names its problems) and its problem beside it.
+  const textOf = (field: TextKey, name: string = field) => ({ name, value: draft[field], onChange: change(field), problems });
+  const checkOf = (field: CheckKey) => ({ name: field, checked: draft[field], onChange: change(field), problems });
   const changeRule = (index: number, rule: Partial<ItemRuleDraft>) =>
     setDraft((current) => ({ ...current, item_rules: current.item_rules.map((entry, at) => (at === index ? { ...entry, ...rule } : entry)) }));
   const changeGoal = (index: number, goal: Partial<GoalDraft>) =>
@@ -183,6 +190,22 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
     if (Object.keys(rest).length === 0) setError(undefined);
   }
 
+  /** Sends the save (again, with the same Idempotency-Key, after a lost race or a busy API), then opens the saved campaign with what was done. */
+  async function send(request: (key: string) => Promise<{ data?: { campaign: Campaign }; error?: ApiErrors; response: Response }>, saved: string) {
+    setProblems({});
+    setSaving(true);
+    try {
+      const answer = await withIdempotencyKey(request, { attempts: SAVE_ATTEMPTS });
+      if (answer.response.status === 422) setProblems(problemsOf(answer.error));
+      void navigate(`/campaigns/${answered(answer).campaign.id}`, { state: { saved } });
+    } catch (failure) {
+      setError(asConsoleError(failure));
+      setAttempt((value) => value + 1);
+    } finally {
+      setSaving(false);
+    }
+  }
+
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(undefined);
@@ -194,26 +217,14 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
         setAttempt((value) => value + 1);
         return;
       }
-      setProblems({});
-      setSaving(true);
-      try {
-        const answer = await withIdempotencyKey(
-          (key) =>
-            client.POST('/v15/merchants/{merchant_id}/campaigns', {
-              params: { path: { merchant_id: String(merchantId) }, header: { 'Idempotency-Key': key } },
-              body: { campaign: body },
-            }),
-          { attempts: SAVE_ATTEMPTS },
-        );
-        if (answer.response.status === 422) setProblems(problemsOf(answer.error));
-        const created = answered(answer).campaign;
-        void navigate(`/campaigns/${created.id}`, { state: { saved: 'The campaign is created.' } });
-      } catch (failure) {
-        setError(asConsoleError(failure));
-        setAttempt((value) => value + 1);
-      } finally {
-        setSaving(false);
-      }
+      await send(
+        (key) =>
+          client.POST('/v15/merchants/{merchant_id}/campaigns', {
+            params: { path: { merchant_id: String(merchantId) }, header: { 'Idempotency-Key': key } },
+            body: { campaign: body },
+          }),
+        'The campaign is created.',
+      );
       return;
     }
     const body = updateBody(draft, mode.campaign);
@@ -222,26 +233,14 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
       setNotice('Nothing has changed yet.');
       return;
     }
-    setProblems({});
-    setSaving(true);
-    try {
-      const answer = await withIdempotencyKey(
-        (key) =>
-          client.PUT('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', {
-            params: { path: { merchant_id: String(merchantId), campaign_id: String(mode.campaign.id) }, header: { 'Idempotency-Key': key } },
-            body: { campaign: body },
-          }),
-        { attempts: SAVE_ATTEMPTS },
-      );
-      if (answer.response.status === 422) setProblems(problemsOf(answer.error));
-      answered(answer);
-      void navigate(`/campaigns/${mode.campaign.id}`, { state: { saved: 'The changes are saved.' } });
-    } catch (failure) {
-      setError(asConsoleError(failure));
-      setAttempt((value) => value + 1);
-    } finally {
-      setSaving(false);
-    }
+    await send(
+      (key) =>
+        client.PUT('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', {
+          params: { path: { merchant_id: String(merchantId), campaign_id: String(mode.campaign.id) }, header: { 'Idempotency-Key': key } },
+          body: { campaign: body },
+        }),
+      'The changes are saved.',
+    );
   }
 
   const problemList = Object.entries(problems);
@@ -290,78 +289,28 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
 
         <fieldset>
           <legend>What customers read</legend>
+          <TextField {...textOf('title')} label="Name" hint="The campaign's name in the app, like “Spend $50, get $5”." required />
+          <TextField {...textOf('description')} label="Message" hint="A line or two under the name: what the customer does and gets." multiline />
           <TextField
-            name="title"
-            label="Name"
-            hint="The campaign's name in the app, like “Spend $50, get $5”."
-            value={draft.title}
-            onChange={change('title')}
-            problems={problems}
-            required
-          />
-          <TextField
-            name="description"
-            label="Message"
-            hint="A line or two under the name: what the customer does and gets."
-            value={draft.description}
-            onChange={change('description')}
-            problems={problems}
-            multiline
-          />
-          <TextField
-            name="reward_title"
+            {...textOf('reward_title')}
             label="Reward name (optional)"
             hint="What the reward is called in the customer's rewards, like “free coffee”. Empty: the name above."
-            value={draft.reward_title}
-            onChange={change('reward_title')}
-            problems={problems}
           />
           {uses.itemNames(draft) ? (
             <>
-              <TextField
-                name="reward_article"
-                label="Word before the reward"
-                hint="“a” or “an” (“get a free coffee”), or empty."
-                value={draft.reward_article}
-                onChange={change('reward_article')}
-                problems={problems}
-              />
-              <TextField
-                name="required_item_singular"
-                label="One item is called"
-                hint="Like “coffee”: “1 coffee”."
-                value={draft.required_item_singular}
-                onChange={change('required_item_singular')}
-                problems={problems}
-              />
-              <TextField
-                name="required_item_plural"
-                label="Several items are called"
-                hint="Like “coffees”: “5 coffees”."
-                value={draft.required_item_plural}
-                onChange={change('required_item_plural')}
-                problems={problems}
-              />
+              <TextField {...textOf('reward_article')} label="Word before the reward" hint="“a” or “an” (“get a free coffee”), or empty." />
+              <TextField {...textOf('required_item_singular')} label="One item is called" hint="Like “coffee”: “1 coffee”." />
+              <TextField {...textOf('required_item_plural')} label="Several items are called" hint="Like “coffees”: “5 coffees”." />
             </>
           ) : null}
           {uses.goals(draft) ? (
             <>
               <TextField
-                name="point_label_singular"
+                {...textOf('point_label_singular')}
                 label="One point is called (optional)"
                 hint="Like “star”. Empty: dollars for spend, the item's name for items."
-                value={draft.point_label_singular}
-                onChange={change('point_label_singular')}
-                problems={problems}
               />
-              <TextField
-                name="point_label_plural"
-                label="Several points are called (optional)"
-                hint="Like “stars”."
-                value={draft.point_label_plural}
-                onChange={change('point_label_plural')}
-                problems={problems}
-              />
+              <TextField {...textOf('point_label_plural')} label="Several points are called (optional)" hint="Like “stars”." />
             </>
           ) : null}
         </fieldset>
@@ -379,47 +328,29 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
             <legend>Goal and reward</legend>
             {uses.spend(draft) ? (
               <TextField
-                name="required_spend_amount"
+                {...textOf('required_spend', 'required_spend_amount')}
                 label="Spend to reach"
                 hint={`What a customer spends here to earn the reward. ${amountHint}`}
-                value={draft.required_spend}
-                onChange={change('required_spend')}
-                problems={problems}
                 inputMode="decimal"
                 required
               />
             ) : null}
             {uses.visits(draft) ? (
               <>
+                <TextField {...textOf('required_visit_count')} label="Visits to reach" hint="How many visits earn the reward." inputMode="numeric" required />
                 <TextField
-                  name="required_visit_count"
-                  label="Visits to reach"
-                  hint="How many visits earn the reward."
-                  value={draft.required_visit_count}
-                  onChange={change('required_visit_count')}
-                  problems={problems}
-                  inputMode="numeric"
-                  required
-                />
-                <TextField
-                  name="qualifying_order_spend_amount"
+                  {...textOf('qualifying_order_spend', 'qualifying_order_spend_amount')}
                   label="Smallest order that counts as a visit"
                   hint={`Empty or 0: every order. ${amountHint}`}
-                  value={draft.qualifying_order_spend}
-                  onChange={change('qualifying_order_spend')}
-                  problems={problems}
                   inputMode="decimal"
                 />
               </>
             ) : null}
             {uses.itemCount(draft) ? (
               <TextField
-                name="required_item_count"
+                {...textOf('required_item_count')}
                 label="Items to buy"
                 hint="How many of the items below earn the reward."
-                value={draft.required_item_count}
-                onChange={change('required_item_count')}
-                problems={problems}
                 inputMode="numeric"
                 required
               />
@@ -446,24 +377,18 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
             ) : null}
             {uses.period(draft) ? (
               <TextField
-                name="progress_period_days"
+                {...textOf('progress_period_days')}
                 label="Within how many days"
                 hint="The period starts with the customer's first qualifying order; after it, progress starts again from zero."
-                value={draft.progress_period_days}
-                onChange={change('progress_period_days')}
-                problems={problems}
                 inputMode="numeric"
                 required
               />
             ) : null}
             {uses.earn(draft) ? (
               <TextField
-                name="earn_amount"
+                {...textOf('earn', 'earn_amount')}
                 label="Reward"
                 hint={`Credit the customer gets each time they reach the goal, spent on their next orders here. ${amountHint}`}
-                value={draft.earn}
-                onChange={change('earn')}
-                problems={problems}
                 inputMode="decimal"
                 required
               />
@@ -480,24 +405,13 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
             {uses.value(draft) ? (
               <>
                 <TextField
-                  name="value_amount"
+                  {...textOf('value', 'value_amount')}
                   label="Credit"
                   hint={`What a customer gets when they enter the code. ${amountHint}`}
-                  value={draft.value}
-                  onChange={change('value')}
-                  problems={problems}
                   inputMode="decimal"
                   required
                 />
-                <TextField
-                  name="max_claims"
-                  label="Most customers who may claim it (optional)"
-                  hint="Empty: no limit."
-                  value={draft.max_claims}
-                  onChange={change('max_claims')}
-                  problems={problems}
-                  inputMode="numeric"
-                />
+                <TextField {...textOf('max_claims')} label="Most customers who may claim it (optional)" hint="Empty: no limit." inputMode="numeric" />
               </>
             ) : null}
           </fieldset>
@@ -506,57 +420,37 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
         <fieldset>
           <legend>When and who</legend>
           {editing ? null : (
-            <TextField
-              name="opens_at"
-              label="Starts (UTC, optional)"
-              hint="Empty: now. Before then customers see nothing."
-              value={draft.opens_at}
-              onChange={change('opens_at')}
-              problems={problems}
-              type="datetime-local"
-            />
+            <TextField {...textOf('opens_at')} label="Starts (UTC, optional)" hint="Empty: now. Before then customers see nothing." type="datetime-local" />
           )}
           <TextField
-            name="closes_at"
+            {...textOf('closes_at')}
             label="Ends (UTC, optional)"
             hint={
               editing
                 ? 'Only later (or empty: no end). To end it sooner, close the campaign.'
                 : 'Empty: no end. From then on it earns nothing more; rewards already earned stay spendable.'
             }
-            value={draft.closes_at}
-            onChange={change('closes_at')}
-            problems={problems}
             type="datetime-local"
           />
           {editing ? null : (
             <>
               <TextField
-                name="cohort_code"
+                {...textOf('cohort_code')}
                 label={uses.value(draft) ? 'Code' : 'Code (optional)'}
                 hint="3 to 40 letters, digits, - or _. Customers type it in the app to claim or join."
-                value={draft.cohort_code}
-                onChange={change('cohort_code')}
-                problems={problems}
                 required={uses.value(draft)}
               />
               {uses.value(draft) ? null : (
                 <CheckField
-                  name="requires_opt_in"
+                  {...checkOf('requires_opt_in')}
                   label="Customers join with the code"
                   hint="Only customers who entered the code earn; needs a code."
-                  checked={draft.requires_opt_in}
-                  onChange={change('requires_opt_in')}
-                  problems={problems}
                 />
               )}
               <CheckField
-                name="locked"
+                {...checkOf('locked')}
                 label="Only for customers you unlock"
                 hint="Hidden from everyone else; unlock it for a customer on the Customers page."
-                checked={draft.locked}
-                onChange={change('locked')}
-                problems={problems}
               />
             </>
           )}
