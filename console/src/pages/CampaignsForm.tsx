@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { withIdempotencyKey, type ApiErrors, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../campaigns-fields.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
+import { CheckField, PARAGRAPH_FIELDS, TextField } from '../form-fields.tsx';
 import { answered, asConsoleError, type ConsoleError } from '../session.ts';
 import { CampaignPreview } from './CampaignsPreview.tsx';
 import { FixedFacts } from './CampaignsDetail.tsx';
@@ -33,103 +34,8 @@ const ITEM_FIELDS = [
 
 const fieldId = (name: string) => `campaign-${name.replaceAll('.', '-')}`;
 
-/** A text field with its label, what it means to a customer, and the API's (or the form's) error beside it. */
-function TextField({
-  name,
-  label,
-  hint,
-  value,
-  onChange,
-  problems,
-  multiline = false,
-  inputMode,
-  type = 'text',
-  required = false,
-}: {
-  name: string;
-  label: string;
-  hint?: ReactNode;
-  value: string;
-  onChange: (value: string) => void;
-  problems: FieldProblems;
-  multiline?: boolean;
-  inputMode?: 'decimal' | 'numeric';
-  type?: 'text' | 'datetime-local';
-  required?: boolean;
-}) {
-  const id = fieldId(name);
-  const error = problems[name];
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const shared = {
-    id,
-    name,
-    value,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy,
-    'aria-required': required || undefined,
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      {multiline ? (
-        <textarea {...shared} rows={3} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...shared} type={type} inputMode={inputMode} onChange={(event) => onChange(event.target.value)} />
-      )}
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-function CheckField({
-  name,
-  label,
-  hint,
-  checked,
-  onChange,
-  problems,
-}: {
-  name: string;
-  label: string;
-  hint: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  problems: FieldProblems;
-}) {
-  const id = fieldId(name);
-  const error = problems[name];
-  return (
-    <div className="field check">
-      <input
-        id={id}
-        name={name}
-        type="checkbox"
-        checked={checked}
-        aria-describedby={[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      <label htmlFor={id}>{label}</label>
-      <p id={`${id}-hint`} className="hint">
-        {hint}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+/** A field named by the API's field (its problems' name), with its problem beside it. */
+const fieldOf = (name: string, problems: FieldProblems) => ({ id: fieldId(name), name, problem: problems[name], look: PARAGRAPH_FIELDS });
 
 /** The API's 422 as problems by field (`object.property`: the property names the form's field). */
 function problemsOf(errors: ApiErrors | undefined): FieldProblems {
@@ -173,8 +79,8 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
     (value: CampaignDraft[Field]) =>
       setDraft((current) => ({ ...current, [field]: value }));
   // A field of the draft with its input's name (the API's field, which names its problems) and its problem beside it.
-  const textOf = (field: TextKey, name: string = field) => ({ name, value: draft[field], onChange: change(field), problems });
-  const checkOf = (field: CheckKey) => ({ name: field, checked: draft[field], onChange: change(field), problems });
+  const textOf = (field: TextKey, name: string = field) => ({ ...fieldOf(name, problems), value: draft[field], onChange: change(field) });
+  const checkOf = (field: CheckKey) => ({ ...fieldOf(field, problems), checked: draft[field], onChange: change(field) });
   const changeRule = (index: number, rule: Partial<ItemRuleDraft>) =>
     setDraft((current) => ({ ...current, item_rules: current.item_rules.map((entry, at) => (at === index ? { ...entry, ...rule } : entry)) }));
   const changeGoal = (index: number, goal: Partial<GoalDraft>) =>
@@ -290,7 +196,7 @@ export function CampaignForm({ client, merchantId, mode }: { client: LevelUpClie
         <fieldset>
           <legend>What customers read</legend>
           <TextField {...textOf('title')} label="Name" hint="The campaign's name in the app, like “Spend $50, get $5”." required />
-          <TextField {...textOf('description')} label="Message" hint="A line or two under the name: what the customer does and gets." multiline />
+          <TextField {...textOf('description')} label="Message" hint="A line or two under the name: what the customer does and gets." multiline rows={3} />
           <TextField
             {...textOf('reward_title')}
             label="Reward name (optional)"
@@ -501,11 +407,10 @@ function ItemRules({
             onChange={(value) => onChange(index, { field: value === 'category' || value === 'name' ? value : 'sku' })}
           />
           <TextField
-            name={`item_rules.${index}.value`}
+            {...fieldOf(`item_rules.${index}.value`, problems)}
             label={`Rule ${index + 1}: value`}
             value={rule.value}
             onChange={(value) => onChange(index, { value })}
-            problems={problems}
           />
           {rules.length > 1 ? (
             <button type="button" className="secondary" onClick={() => setRules(rules.filter((_, at) => at !== index))}>
@@ -545,35 +450,31 @@ function Goals({
       {goals.map((goal, index) => (
         <div className="row" key={index}>
           <TextField
-            name={`goals.${index}.title`}
+            {...fieldOf(`goals.${index}.title`, problems)}
             label={`Goal ${index + 1}: name`}
             value={goal.title}
             onChange={(title) => onChange(index, { title })}
-            problems={problems}
           />
           <TextField
-            name={`goals.${index}.description`}
+            {...fieldOf(`goals.${index}.description`, problems)}
             label={`Goal ${index + 1}: message (optional)`}
             value={goal.description}
             onChange={(description) => onChange(index, { description })}
-            problems={problems}
           />
           <TextField
-            name={`goals.${index}.progress_required`}
+            {...fieldOf(`goals.${index}.progress_required`, problems)}
             label={`Goal ${index + 1}: reached at`}
             hint={byItems ? 'Items bought in all.' : 'Spend in all, in dollars.'}
             value={goal.progress_required}
             onChange={(progress_required) => onChange(index, { progress_required })}
-            problems={problems}
             inputMode={byItems ? 'numeric' : 'decimal'}
           />
           <TextField
-            name={`goals.${index}.earn_amount`}
+            {...fieldOf(`goals.${index}.earn_amount`, problems)}
             label={`Goal ${index + 1}: reward (optional)`}
             hint="Credit given once when the goal is reached, in dollars."
             value={goal.earn}
             onChange={(earn) => onChange(index, { earn })}
-            problems={problems}
             inputMode="decimal"
           />
           {goals.length > 1 ? (
