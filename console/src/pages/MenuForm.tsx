@@ -15,6 +15,7 @@ import {
   type OptionGroupModel,
   type OptionModel,
 } from '../menu-model.ts';
+import { COMPACT_FIELDS, TextField } from '../form-fields.tsx';
 
 /** A change of the menu, what to say about it (polite status) and which element gets the focus after it. */
 export type MenuChange = (next: MenuModel, said?: string, focusId?: string) => void;
@@ -24,57 +25,11 @@ export type ShownProblems = ReadonlyMap<string, readonly string[]>;
 
 const named = (name: string, fallback: string) => (name.trim() === '' ? fallback : name.trim());
 
-/** A labelled text field with its hint and its problems (aria-describedby, aria-invalid). */
-function TextField({
-  id,
-  label,
-  value,
-  onChange,
-  problems,
-  hint,
-  maxLength,
-  multiline = false,
-  inputMode,
-  type = 'text',
-  min,
-  max,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  problems: ShownProblems;
-  hint?: string;
-  maxLength?: number;
-  multiline?: boolean;
-  inputMode?: 'decimal' | 'numeric';
-  type?: 'text' | 'number';
-  min?: number;
-  max?: number;
-}) {
+/** A field of an entry (by the entry's key) with the problems shown beside it, in the menu editor's compact look. */
+function fieldOf(key: string, field: string, problems: ShownProblems) {
+  const id = fieldId(key, field);
   const shown = problems.get(id) ?? [];
-  const describedBy = [hint ? `${id}-hint` : '', shown.length > 0 ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, value, maxLength, 'aria-invalid': shown.length > 0 ? true : undefined, 'aria-describedby': describedBy } as const;
-  return (
-    <div className="menu-field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
-      ) : null}
-      {multiline ? (
-        <textarea {...common} rows={2} onChange={(event) => onChange(event.target.value)} />
-      ) : (
-        <input {...common} type={type} inputMode={inputMode} min={min} max={max} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
-      )}
-      {shown.length > 0 ? (
-        <span id={`${id}-problem`} className="menu-problem">
-          {shown.join(' ')}
-        </span>
-      ) : null}
-    </div>
-  );
+  return { id, problem: shown.length > 0 ? shown.join(' ') : undefined, look: COMPACT_FIELDS, autoComplete: 'off' as const };
 }
 
 /** Move up, move down and remove for one entry of a list: buttons, so the keyboard reorders as well as a pointer. */
@@ -224,20 +179,19 @@ function CategoryEditor({
       </h2>
       <div className="menu-fields">
         <TextField
-          id={fieldId(category.key, 'name')}
+          {...fieldOf(category.key, 'name', problems)}
           label="Category name"
           value={category.name}
           maxLength={MENU_LIMITS.name}
-          problems={problems}
           onChange={(name) => onChange({ ...category, name })}
         />
         <TextField
-          id={fieldId(category.key, 'description')}
+          {...fieldOf(category.key, 'description', problems)}
           label="Category description (optional)"
           value={category.description ?? ''}
           maxLength={MENU_LIMITS.description}
           multiline
-          problems={problems}
+          rows={2}
           onChange={(description) => onChange({ ...category, description })}
         />
       </div>
@@ -320,30 +274,28 @@ function ItemEditor({
       <h3 id={headingId}>{title}</h3>
       <div className="menu-fields">
         <TextField
-          id={fieldId(item.key, 'name')}
+          {...fieldOf(item.key, 'name', problems)}
           label="Item name"
           value={item.name}
           maxLength={MENU_LIMITS.name}
-          problems={problems}
           onChange={(name) => onChange({ ...item, name })}
         />
         <TextField
-          id={fieldId(item.key, 'price')}
+          {...fieldOf(item.key, 'price', problems)}
           label="Price in dollars"
           hint="For example 4.50"
           value={item.price}
           inputMode="decimal"
           maxLength={12}
-          problems={problems}
           onChange={(price) => onChange({ ...item, price })}
         />
         <TextField
-          id={fieldId(item.key, 'description')}
+          {...fieldOf(item.key, 'description', problems)}
           label="Item description (optional)"
           value={item.description}
           maxLength={MENU_LIMITS.description}
           multiline
-          problems={problems}
+          rows={2}
           onChange={(description) => onChange({ ...item, description })}
         />
         <label className="menu-check">
@@ -443,45 +395,41 @@ function OptionGroupEditor({
       </h4>
       <div className="menu-fields">
         <TextField
-          id={fieldId(group.key, 'name')}
+          {...fieldOf(group.key, 'name', problems)}
           label="Group name"
           hint="For example Size"
           value={group.name}
           maxLength={MENU_LIMITS.name}
-          problems={problems}
           onChange={(name) => onChange({ ...group, name })}
         />
         <TextField
-          id={fieldId(group.key, 'minimum')}
+          {...fieldOf(group.key, 'minimum', problems)}
           label="Fewest choices"
           hint="0 when the group is optional"
           type="number"
           min={0}
           max={MENU_LIMITS.choices}
           value={group.minimum}
-          problems={problems}
           onChange={(minimum) => onChange({ ...group, minimum })}
         />
         <TextField
-          id={fieldId(group.key, 'maximum')}
+          {...fieldOf(group.key, 'maximum', problems)}
           label="Most choices"
           hint="Empty for no limit"
           type="number"
           min={1}
           max={MENU_LIMITS.choices}
           value={group.maximum}
-          problems={problems}
           onChange={(maximum) => onChange({ ...group, maximum })}
         />
         <TextField
-          id={fieldId(group.key, 'free')}
+          {...fieldOf(group.key, 'free', problems)}
           label="Free choices"
           hint="How many choices cost nothing"
           type="number"
           min={0}
           max={MENU_LIMITS.choices}
           value={group.free}
-          problems={problems}
           onChange={(free) => onChange({ ...group, free })}
         />
       </div>
@@ -542,20 +490,18 @@ function OptionFields({ option, problems, onChange }: { option: OptionModel; pro
   return (
     <div className="menu-fields">
       <TextField
-        id={fieldId(option.key, 'name')}
+        {...fieldOf(option.key, 'name', problems)}
         label="Option name"
         value={option.name}
         maxLength={MENU_LIMITS.name}
-        problems={problems}
         onChange={(name) => onChange({ ...option, name })}
       />
       <TextField
-        id={fieldId(option.key, 'price')}
+        {...fieldOf(option.key, 'price', problems)}
         label="Option price in dollars"
         value={option.price}
         inputMode="decimal"
         maxLength={12}
-        problems={problems}
         onChange={(price) => onChange({ ...option, price })}
       />
       <label className="menu-check">
