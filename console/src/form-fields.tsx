@@ -39,17 +39,21 @@ function Problem({ id, look, problem }: { id: string; look: FieldLook; problem: 
   ) : null;
 }
 
+/** What every field has: its id (and input name), label, hint and problem, and the form's look. */
+interface FieldProps {
+  id: string;
+  name?: string;
+  label: string;
+  hint?: ReactNode;
+  problem: string | undefined;
+  look: FieldLook;
+}
+
 /**
  * A labelled text (or number) field with what it means and its problem beside it: the input is described by both
  * (aria-describedby) and marked invalid while there is a problem.
  */
 export function TextField({
-  id,
-  name,
-  label,
-  hint,
-  problem,
-  look,
   value,
   onChange,
   multiline = false,
@@ -61,13 +65,8 @@ export function TextField({
   min,
   max,
   autoComplete,
-}: {
-  id: string;
-  name?: string;
-  label: string;
-  hint?: ReactNode;
-  problem: string | undefined;
-  look: FieldLook;
+  ...field
+}: FieldProps & {
   value: string;
   onChange: (value: string) => void;
   multiline?: boolean;
@@ -80,6 +79,7 @@ export function TextField({
   max?: number;
   autoComplete?: 'off';
 }) {
+  const { id, name, label, hint, problem, look } = field;
   const shared = {
     id,
     name,
@@ -113,24 +113,11 @@ export function TextField({
 
 /** A checkbox with its label after it, what it means and its problem (the hint always describes it). */
 export function CheckField({
-  id,
-  name,
-  label,
-  hint,
-  problem,
-  look,
   checked,
   onChange,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  hint: string;
-  problem: string | undefined;
-  look: FieldLook;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
+  ...field
+}: FieldProps & { name: string; hint: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  const { id, name, label, hint, problem, look } = field;
   return (
     <div className={`${look.box} check`}>
       <input
