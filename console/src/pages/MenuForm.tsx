@@ -32,6 +32,21 @@ function fieldOf(key: string, field: string, problems: ShownProblems) {
   return { id, problem: shown.length > 0 ? shown.join(' ') : undefined, look: COMPACT_FIELDS, autoComplete: 'off' as const };
 }
 
+/** An entry's text field: its id by the entry's key, its value, and the entry as changed by it. */
+function entryField<Entry extends { key: string }>(entry: Entry, field: TextKey<Entry>, problems: ShownProblems, onChange: (next: Entry) => void) {
+  return {
+    ...fieldOf(entry.key, field, problems),
+    value: (entry[field] as string | null | undefined) ?? '',
+    onChange: (value: string) => onChange({ ...entry, [field]: value }),
+  };
+}
+
+/** The fields of an entry that hold text (or an optional text). */
+type TextKey<Entry> = { [Field in keyof Entry]: Entry[Field] extends string | null | undefined ? Field & string : never }[keyof Entry];
+
+/** A count of an option group's choices. */
+const CHOICE_COUNT = { type: 'number', max: MENU_LIMITS.choices } as const;
+
 /** Move up, move down and remove for one entry of a list: buttons, so the keyboard reorders as well as a pointer. */
 function EntryControls({
   entryKey,
@@ -178,21 +193,13 @@ function CategoryEditor({
         <span className="hint">Category {index + 1}:</span> {title}
       </h2>
       <div className="menu-fields">
+        <TextField {...entryField(category, 'name', problems, onChange)} label="Category name" maxLength={MENU_LIMITS.name} />
         <TextField
-          {...fieldOf(category.key, 'name', problems)}
-          label="Category name"
-          value={category.name}
-          maxLength={MENU_LIMITS.name}
-          onChange={(name) => onChange({ ...category, name })}
-        />
-        <TextField
-          {...fieldOf(category.key, 'description', problems)}
+          {...entryField(category, 'description', problems, onChange)}
           label="Category description (optional)"
-          value={category.description ?? ''}
           maxLength={MENU_LIMITS.description}
           multiline
           rows={2}
-          onChange={(description) => onChange({ ...category, description })}
         />
       </div>
       <EntryControls entryKey={category.key} name={`category ${title}`} index={index} count={count} onMove={onMove} onRemove={onRemove} />
@@ -273,30 +280,14 @@ function ItemEditor({
     <div className="menu-item" role="group" aria-labelledby={headingId}>
       <h3 id={headingId}>{title}</h3>
       <div className="menu-fields">
+        <TextField {...entryField(item, 'name', problems, onChange)} label="Item name" maxLength={MENU_LIMITS.name} />
+        <TextField {...entryField(item, 'price', problems, onChange)} label="Price in dollars" hint="For example 4.50" inputMode="decimal" maxLength={12} />
         <TextField
-          {...fieldOf(item.key, 'name', problems)}
-          label="Item name"
-          value={item.name}
-          maxLength={MENU_LIMITS.name}
-          onChange={(name) => onChange({ ...item, name })}
-        />
-        <TextField
-          {...fieldOf(item.key, 'price', problems)}
-          label="Price in dollars"
-          hint="For example 4.50"
-          value={item.price}
-          inputMode="decimal"
-          maxLength={12}
-          onChange={(price) => onChange({ ...item, price })}
-        />
-        <TextField
-          {...fieldOf(item.key, 'description', problems)}
+          {...entryField(item, 'description', problems, onChange)}
           label="Item description (optional)"
-          value={item.description}
           maxLength={MENU_LIMITS.description}
           multiline
           rows={2}
-          onChange={(description) => onChange({ ...item, description })}
         />
         <label className="menu-check">
           <input type="checkbox" checked={item.available} onChange={(event) => onChange({ ...item, available: event.target.checked })} />
@@ -394,44 +385,10 @@ function OptionGroupEditor({
         <span className="hint">Option group:</span> {title}
       </h4>
       <div className="menu-fields">
-        <TextField
-          {...fieldOf(group.key, 'name', problems)}
-          label="Group name"
-          hint="For example Size"
-          value={group.name}
-          maxLength={MENU_LIMITS.name}
-          onChange={(name) => onChange({ ...group, name })}
-        />
-        <TextField
-          {...fieldOf(group.key, 'minimum', problems)}
-          label="Fewest choices"
-          hint="0 when the group is optional"
-          type="number"
-          min={0}
-          max={MENU_LIMITS.choices}
-          value={group.minimum}
-          onChange={(minimum) => onChange({ ...group, minimum })}
-        />
-        <TextField
-          {...fieldOf(group.key, 'maximum', problems)}
-          label="Most choices"
-          hint="Empty for no limit"
-          type="number"
-          min={1}
-          max={MENU_LIMITS.choices}
-          value={group.maximum}
-          onChange={(maximum) => onChange({ ...group, maximum })}
-        />
-        <TextField
-          {...fieldOf(group.key, 'free', problems)}
-          label="Free choices"
-          hint="How many choices cost nothing"
-          type="number"
-          min={0}
-          max={MENU_LIMITS.choices}
-          value={group.free}
-          onChange={(free) => onChange({ ...group, free })}
-        />
+        <TextField {...entryField(group, 'name', problems, onChange)} label="Group name" hint="For example Size" maxLength={MENU_LIMITS.name} />
+        <TextField {...entryField(group, 'minimum', problems, onChange)} {...CHOICE_COUNT} label="Fewest choices" hint="0 when the group is optional" min={0} />
+        <TextField {...entryField(group, 'maximum', problems, onChange)} {...CHOICE_COUNT} label="Most choices" hint="Empty for no limit" min={1} />
+        <TextField {...entryField(group, 'free', problems, onChange)} {...CHOICE_COUNT} label="Free choices" hint="How many choices cost nothing" min={0} />
       </div>
       <ul className="menu-option-list" aria-label={`Options of ${title}`}>
         {group.options.map((option, optionIndex) => (
@@ -489,21 +446,8 @@ function OptionGroupEditor({
 function OptionFields({ option, problems, onChange }: { option: OptionModel; problems: ShownProblems; onChange: (next: OptionModel) => void }): ReactNode {
   return (
     <div className="menu-fields">
-      <TextField
-        {...fieldOf(option.key, 'name', problems)}
-        label="Option name"
-        value={option.name}
-        maxLength={MENU_LIMITS.name}
-        onChange={(name) => onChange({ ...option, name })}
-      />
-      <TextField
-        {...fieldOf(option.key, 'price', problems)}
-        label="Option price in dollars"
-        value={option.price}
-        inputMode="decimal"
-        maxLength={12}
-        onChange={(price) => onChange({ ...option, price })}
-      />
+      <TextField {...entryField(option, 'name', problems, onChange)} label="Option name" maxLength={MENU_LIMITS.name} />
+      <TextField {...entryField(option, 'price', problems, onChange)} label="Option price in dollars" inputMode="decimal" maxLength={12} />
       <label className="menu-check">
         <input type="checkbox" checked={option.available} onChange={(event) => onChange({ ...option, available: event.target.checked })} />
         Available
