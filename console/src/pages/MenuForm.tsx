@@ -159,6 +159,16 @@ export function MenuForm({ model, onChange, problems }: { model: MenuModel; onCh
   );
 }
 
+/** What each editor of an entry in a list gets: its place in the list, the problems, and how it changes, moves and goes. */
+interface ListEntryProps<Entry> {
+  index: number;
+  count: number;
+  problems: ShownProblems;
+  onChange: (next: Entry, said?: string, focusId?: string) => void;
+  onMove: (by: number) => void;
+  onRemove: () => void;
+}
+
 function CategoryEditor({
   model,
   category,
@@ -172,14 +182,8 @@ function CategoryEditor({
 }: {
   model: MenuModel;
   category: CategoryModel;
-  index: number;
-  count: number;
-  problems: ShownProblems;
-  onChange: (next: CategoryModel, said?: string, focusId?: string) => void;
   onMenuChange: MenuChange;
-  onMove: (by: number) => void;
-  onRemove: () => void;
-}) {
+} & ListEntryProps<CategoryModel>) {
   const title = named(category.name, 'New category');
   const headingId = fieldId(category.key, 'heading');
   const setItem = (itemIndex: number, item: ItemModel, said?: string, focusId?: string) =>
@@ -262,13 +266,7 @@ function ItemEditor({
   onRemove,
 }: {
   item: ItemModel;
-  index: number;
-  count: number;
-  problems: ShownProblems;
-  onChange: (next: ItemModel, said?: string, focusId?: string) => void;
-  onMove: (by: number) => void;
-  onRemove: () => void;
-}) {
+} & ListEntryProps<ItemModel>) {
   const title = named(item.name, 'New item');
   const headingId = fieldId(item.key, 'heading');
   const setGroups = (option_groups: OptionGroupModel[], said?: string, focusId?: string) => onChange({ ...item, option_groups }, said, focusId);
@@ -366,13 +364,7 @@ function OptionGroupEditor({
 }: {
   item: ItemModel;
   group: OptionGroupModel;
-  index: number;
-  count: number;
-  problems: ShownProblems;
-  onChange: (next: OptionGroupModel, said?: string, focusId?: string) => void;
-  onMove: (by: number) => void;
-  onRemove: () => void;
-}) {
+} & ListEntryProps<OptionGroupModel>) {
   const title = named(group.name, 'New option group');
   const headingId = fieldId(group.key, 'heading');
   const setOptions = (options: OptionModel[], said?: string, focusId?: string) => onChange({ ...group, options }, said, focusId);
