@@ -343,6 +343,13 @@ export function appViewOf(draft: CampaignDraft, now: number): AppView {
     progress_period_resets_at: days > 0 ? new Date(now + days * DAY_MS).toISOString() : null,
   });
   const rewardTitle = draft.reward_title.trim() === '' ? draft.title : draft.reward_title;
+  // How the item kinds name the items and the reward ("buy 5 coffees, get a free coffee").
+  const itemWords = {
+    required_item_singular: draft.required_item_singular,
+    required_item_plural: draft.required_item_plural,
+    reward_article: draft.reward_article,
+    reward_title: rewardTitle,
+  };
   const earn = money(draft.earn);
   let loyalty: LoyaltyRepresentation | undefined;
   switch (draft.kind) {
@@ -371,10 +378,7 @@ export function appViewOf(draft: CampaignDraft, now: number): AppView {
         campaign: {
           progress_item_count: example(required),
           required_item_count: required,
-          required_item_singular: draft.required_item_singular,
-          required_item_plural: draft.required_item_plural,
-          reward_article: draft.reward_article,
-          reward_title: rewardTitle,
+          ...itemWords,
         },
       };
       break;
@@ -389,10 +393,7 @@ export function appViewOf(draft: CampaignDraft, now: number): AppView {
           progress_item_count: example(required),
           ...period(whole(draft.progress_period_days)),
           required_item_count: required,
-          required_item_singular: draft.required_item_singular,
-          required_item_plural: draft.required_item_plural,
-          reward_article: draft.reward_article,
-          reward_title: rewardTitle,
+          ...itemWords,
         },
       };
       break;
