@@ -343,13 +343,18 @@ export function appViewOf(draft: CampaignDraft, now: number): AppView {
     progress_period_resets_at: days > 0 ? new Date(now + days * DAY_MS).toISOString() : null,
   });
   const rewardTitle = draft.reward_title.trim() === '' ? draft.title : draft.reward_title;
-  // How the item kinds name the items and the reward ("buy 5 coffees, get a free coffee").
-  const itemWords = {
+  // The item kinds' goal and how they name the items and the reward ("buy 5 coffees, get a free coffee").
+  const itemCount = whole(draft.required_item_count);
+  const itemGoal = {
+    progress_item_count: example(itemCount),
+    required_item_count: itemCount,
     required_item_singular: draft.required_item_singular,
     required_item_plural: draft.required_item_plural,
     reward_article: draft.reward_article,
     reward_title: rewardTitle,
   };
+  // The gift-card kinds carry their own name and message, and their period.
+  const giftCardFacts = { title: draft.title, description: draft.description, ...period(whole(draft.progress_period_days)) };
   const earn = money(draft.earn);
   let loyalty: LoyaltyRepresentation | undefined;
   switch (draft.kind) {
@@ -371,43 +376,20 @@ export function appViewOf(draft: CampaignDraft, now: number): AppView {
       };
       break;
     }
-    case 'item': {
-      const required = whole(draft.required_item_count);
-      loyalty = {
-        type: 'item_based_loyalty_v1',
-        campaign: {
-          progress_item_count: example(required),
-          required_item_count: required,
-          ...itemWords,
-        },
-      };
+    case 'item':
+      loyalty = { type: 'item_based_loyalty_v1', campaign: itemGoal };
       break;
-    }
-    case 'item_gift_card': {
-      const required = whole(draft.required_item_count);
-      loyalty = {
-        type: 'item_based_gift_card_loyalty_v1',
-        campaign: {
-          title: draft.title,
-          description: draft.description,
-          progress_item_count: example(required),
-          ...period(whole(draft.progress_period_days)),
-          required_item_count: required,
-          ...itemWords,
-        },
-      };
+    case 'item_gift_card':
+      loyalty = { type: 'item_based_gift_card_loyalty_v1', campaign: { ...giftCardFacts, ...itemGoal } };
       break;
-    }
     case 'spend_gift_card': {
       const required = money(draft.required_spend);
       loyalty = {
         type: 'spend_based_gift_card_loyalty_v1',
         campaign: {
           currency: 'USD',
-          title: draft.title,
-          description: draft.description,
+          ...giftCardFacts,
           progress_amount: example(required),
-          ...period(whole(draft.progress_period_days)),
           earn_amount: earn,
           required_spend_amount: required,
           reward_article: draft.reward_article,
