@@ -6,7 +6,7 @@ import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
 import { apiProblems, menuProblems, sendDraftChange, toMenu, toModel, type Menu, type MenuDraft, type MenuModel, type Problem } from '../menu-model.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps, type StaffMember } from '../session.ts';
+import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
 import { MenuForm, type ShownProblems } from './MenuForm.tsx';
 
 /** The page (lazily loaded by Menu.tsx): pick a location, then read or edit its menu draft. */
@@ -84,10 +84,7 @@ export default function MenuPage({ client, merchantId, me }: PageProps) {
   );
 }
 
-interface LocationMenuProps {
-  client: LevelUpClient;
-  merchantId: number;
-  me: StaffMember;
+interface LocationMenuProps extends PageProps {
   location: LocationName;
   onDirty: (dirty: boolean) => void;
 }
