@@ -269,19 +269,6 @@ export function createBody(draft: CampaignDraft): { body: CreateBody; problems: 
   return { body, problems };
 }
 
-/** The fields an edit may change (docs/merchant-api.md: the economics stay as created). */
-export const EDITABLE = [
-  'title',
-  'description',
-  'reward_title',
-  'reward_article',
-  'required_item_singular',
-  'required_item_plural',
-  'point_label_singular',
-  'point_label_plural',
-  'closes_at',
-] as const;
-
 /** The edit request: only the editable fields that differ from the saved campaign (an empty body: nothing changed). */
 export function updateBody(draft: CampaignDraft, campaign: Campaign): UpdateBody {
   const body: UpdateBody = {};
