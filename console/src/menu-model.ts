@@ -168,17 +168,16 @@ export function newItem(model: MenuModel): ItemModel {
     name: '',
     description: '',
     price: '',
-    image_url: null,
-    metadata: {},
-    allows_special_instructions: null,
-    special_instructions_character_limit: null,
-    nutrition: {},
-    sku: null,
-    upc: null,
+    ...unsetItemParts(),
     available: true,
     availability_windows: [],
     option_groups: [],
   };
+}
+
+/** A new item's optional parts, none set yet (fresh objects each time: the editor's items never share one). */
+function unsetItemParts() {
+  return { image_url: null, metadata: {}, allows_special_instructions: null, special_instructions_character_limit: null, nutrition: {}, sku: null, upc: null };
 }
 
 /** A category starts with one empty item: the API keeps no category without items. */
