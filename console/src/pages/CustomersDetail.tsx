@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link, useLocation, useParams } from 'react-router';
 import { allItems, newIdempotencyKey, withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { dollarsToCents, formText } from '../customers-form.ts';
+import { ConfirmStep } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
@@ -202,13 +203,9 @@ function GrantCredit({
   const [error, setError] = useState<ConsoleError>();
   const [granted, setGranted] = useState<string>();
   const sending = useRef(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
   const result = useRef<HTMLParagraphElement>(null);
 
-  // Focus follows the step: the confirmation's button, then the result.
-  useEffect(() => {
-    if (state.step === 'confirming') confirmButton.current?.focus();
-  }, [state.step]);
+  // Focus follows the step: the confirmation's button (ConfirmStep), then the result.
   useEffect(() => {
     if (granted) result.current?.focus();
   }, [granted]);
@@ -332,20 +329,13 @@ function GrantCredit({
           <button type="submit">Review the grant</button>
         </form>
       ) : (
-        <div className="confirm">
-          <p>
-            Grant {formatMoney(state.cents)} of credit to customer {customer.id}, lasting {expiryLabel(state.seconds)}? Reason: “{state.reason}”.
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} disabled={state.step === 'granting'} onClick={() => void grant()}>
-              Yes, grant {formatMoney(state.cents)}
-            </button>
-            <button type="button" className="secondary" disabled={state.step === 'granting'} onClick={() => setState({ step: 'form' })}>
-              Cancel
-            </button>
-          </div>
-          {state.step === 'granting' ? <Progress label="Granting the credit…" /> : null}
-        </div>
+        <ConfirmStep
+          question={`Grant ${formatMoney(state.cents)} of credit to customer ${customer.id}, lasting ${expiryLabel(state.seconds)}? Reason: “${state.reason}”.`}
+          confirmLabel={`Yes, grant ${formatMoney(state.cents)}`}
+          onConfirm={() => void grant()}
+          onCancel={() => setState({ step: 'form' })}
+          running={state.step === 'granting' ? 'Granting the credit…' : undefined}
+        />
       )}
     </section>
   );

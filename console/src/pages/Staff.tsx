@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { ConfirmStep } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -287,11 +288,7 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ConsoleError>();
   const [changed, setChanged] = useState<string>();
-  const confirmButton = useRef<HTMLButtonElement>(null);
   const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-  }, [confirming]);
   useEffect(() => {
     if (changed) result.current?.focus();
   }, [changed]);
@@ -398,21 +395,16 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
       ) : busy ? (
         <Progress label="Saving the change…" />
       ) : confirming ? (
-        <div className="confirm">
-          <p>
-            {confirming.kind === 'role'
+        <ConfirmStep
+          question={
+            confirming.kind === 'role'
               ? `Make ${member.name} ${ROLE_NAMES[confirming.role].toLowerCase()}? ${isMe ? 'You' : 'They'} will be signed out and sign in again with the new role.`
-              : `Remove ${member.name} from the staff? ${isMe ? 'You' : 'They'} can no longer sign in. It cannot be undone.`}
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void apply(confirming)}>
-              {confirming.kind === 'role' ? `Yes, make ${ROLE_NAMES[confirming.role].toLowerCase()}` : `Yes, remove ${member.name}`}
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+              : `Remove ${member.name} from the staff? ${isMe ? 'You' : 'They'} can no longer sign in. It cannot be undone.`
+          }
+          confirmLabel={confirming.kind === 'role' ? `Yes, make ${ROLE_NAMES[confirming.role].toLowerCase()}` : `Yes, remove ${member.name}`}
+          onConfirm={() => void apply(confirming)}
+          onCancel={() => setConfirming(undefined)}
+        />
       ) : lastOwner ? (
         <p>
           {isMe ? 'You are' : `${member.name} is`} the only owner. Make someone else an owner first; then {isMe ? 'your' : 'their'} role can change, or{' '}
