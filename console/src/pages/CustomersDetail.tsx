@@ -299,15 +299,10 @@ function GrantCredit({
               autoComplete="off"
               maxLength={10}
               required
-              aria-invalid={fieldErrors.amount ? true : undefined}
-              aria-describedby={fieldErrors.amount ? 'grant-amount-error' : undefined}
+              {...describedByProblem('grant-amount-error', fieldErrors.amount)}
             />
           </label>
-          {fieldErrors.amount ? (
-            <p className="field-error" id="grant-amount-error">
-              {fieldErrors.amount}
-            </p>
-          ) : null}
+          <FieldProblem id="grant-amount-error" problem={fieldErrors.amount} />
           <label>
             Reason (kept with the grant)
             <textarea
@@ -316,15 +311,10 @@ function GrantCredit({
               rows={2}
               maxLength={REASON_MAX}
               required
-              aria-invalid={fieldErrors.reason ? true : undefined}
-              aria-describedby={fieldErrors.reason ? 'grant-reason-error' : undefined}
+              {...describedByProblem('grant-reason-error', fieldErrors.reason)}
             />
           </label>
-          {fieldErrors.reason ? (
-            <p className="field-error" id="grant-reason-error">
-              {fieldErrors.reason}
-            </p>
-          ) : null}
+          <FieldProblem id="grant-reason-error" problem={fieldErrors.reason} />
           <SelectField label="Credit lasts" name="expires" defaultValue={draft.seconds} options={EXPIRIES} />
           <button type="submit">Review the grant</button>
         </form>
@@ -446,4 +436,17 @@ function UnlockCampaign({
       )}
     </section>
   );
+}
+
+/** A field's problem, under it; `describedByProblem` marks the field invalid and points its description at it. */
+function FieldProblem({ id, problem }: { id: string; problem: string | undefined }) {
+  return problem ? (
+    <p className="field-error" id={id}>
+      {problem}
+    </p>
+  ) : null;
+}
+
+function describedByProblem(id: string, problem: string | undefined) {
+  return { 'aria-invalid': problem ? true : undefined, 'aria-describedby': problem ? id : undefined };
 }

@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { withIdempotencyKey } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { useLoaded } from '../loaded.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type WeekHours,
   type Weekday,
 } from '../locations-hours.ts';
-import { answered, asConsoleError, ConsoleError, type PageProps, type StaffMember } from '../session.ts';
+import { answered, asConsoleError, ConsoleError, type PageProps } from '../session.ts';
 import { LocationPicture } from './LocationsPicture.tsx';
 
 /** A lost race (409) or a busy API (429, 5xx) is sent again with the same Idempotency-Key: the change applies once. */
@@ -170,13 +170,17 @@ function tipsInWords(location: LocationSettings): string {
   return accepted.length === 0 ? 'Not accepted' : `Accepted ${accepted.join(', ')}`;
 }
 
-interface SettingsFormProps {
-  client: LevelUpClient;
-  merchantId: number;
-  me: StaffMember;
-  location: LocationSettings;
-  onSaved: (location: LocationSettings) => void;
+/** An opening or closing time of one period; the hint above the week says how times are read. */
+function ClockInput({ label, id, value, onChange }: { label: string; id?: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input id={id} type="time" required aria-describedby="hours-hint" value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
 }
+
+type SettingsFormProps = PageProps & { location: LocationSettings; onSaved: (location: LocationSettings) => void };
 
 /**
  * The settings form: opening hours per weekday and "shown in apps" for owners and managers; ways to order, the
@@ -265,37 +269,27 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
               {week[day].length === 0 ? <p className="closed">Closed</p> : null}
               {week[day].map((period, index) => (
                 <div className="period" key={index}>
-                  <label>
-                    Opens
-                    <input
-                      id={`opens-${day}-${index}`}
-                      type="time"
-                      required
-                      aria-describedby="hours-hint"
-                      value={period.opens}
-                      onChange={(event) =>
-                        changeDay(
-                          day,
-                          week[day].map((each, at) => (at === index ? { ...each, opens: event.target.value } : each)),
-                        )
-                      }
-                    />
-                  </label>
-                  <label>
-                    Closes
-                    <input
-                      type="time"
-                      required
-                      aria-describedby="hours-hint"
-                      value={period.closes}
-                      onChange={(event) =>
-                        changeDay(
-                          day,
-                          week[day].map((each, at) => (at === index ? { ...each, closes: event.target.value } : each)),
-                        )
-                      }
-                    />
-                  </label>
+                  <ClockInput
+                    label="Opens"
+                    id={`opens-${day}-${index}`}
+                    value={period.opens}
+                    onChange={(opens) =>
+                      changeDay(
+                        day,
+                        week[day].map((each, at) => (at === index ? { ...each, opens } : each)),
+                      )
+                    }
+                  />
+                  <ClockInput
+                    label="Closes"
+                    value={period.closes}
+                    onChange={(closes) =>
+                      changeDay(
+                        day,
+                        week[day].map((each, at) => (at === index ? { ...each, closes } : each)),
+                      )
+                    }
+                  />
                   <button
                     type="button"
                     className="secondary"
