@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { withIdempotencyKey } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
@@ -180,6 +180,53 @@ function ClockInput({ label, id, value, onChange }: { label: string; id?: string
   );
 }
 
+/**
+ * "Ways to order": a checkbox a fulfillment type, named "fulfillment" (a form reads them too) and kept in FULFILLMENT's
+ * order; while delivery is ticked, the delivery radius (`radiusInput`) under them. `children` follow (hints).
+ */
+export function FulfillmentFieldset({
+  chosen,
+  onChange,
+  radiusInput,
+  children,
+}: {
+  chosen: readonly FulfillmentType[];
+  onChange: (chosen: FulfillmentType[]) => void;
+  radiusInput: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend>Ways to order</legend>
+      {FULFILLMENT.map(({ type, label }) => (
+        <label className="check" key={type}>
+          <input
+            type="checkbox"
+            name="fulfillment"
+            value={type}
+            checked={chosen.includes(type)}
+            onChange={(event) =>
+              onChange(
+                event.target.checked
+                  ? FULFILLMENT.map((each) => each.type).filter((each) => each === type || chosen.includes(each))
+                  : chosen.filter((each) => each !== type),
+              )
+            }
+          />
+          {label}
+        </label>
+      ))}
+      {chosen.includes('delivery') ? (
+        <label>
+          Delivery area: radius in meters
+          {radiusInput}
+        </label>
+      ) : null}
+      {children}
+    </fieldset>
+  );
+}
+
 type SettingsFormProps = PageProps & { location: LocationSettings; onSaved: (location: LocationSettings) => void };
 
 /**
@@ -338,42 +385,23 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
 
         {owner ? (
           <>
-            <fieldset>
-              <legend>Ways to order</legend>
-              {FULFILLMENT.map(({ type, label }) => (
-                <label className="check" key={type}>
-                  <input
-                    type="checkbox"
-                    name="fulfillment"
-                    value={type}
-                    checked={fulfillment.includes(type)}
-                    onChange={(event) =>
-                      setFulfillment(
-                        event.target.checked
-                          ? FULFILLMENT.map((each) => each.type).filter((each) => each === type || fulfillment.includes(each))
-                          : fulfillment.filter((each) => each !== type),
-                      )
-                    }
-                  />
-                  {label}
-                </label>
-              ))}
-              {delivers ? (
-                <label>
-                  Delivery area: radius in meters
-                  <input
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={MAX_DELIVERY_RADIUS_M}
-                    step={1}
-                    required
-                    aria-describedby="radius-hint"
-                    value={radius}
-                    onChange={(event) => setRadius(event.target.value)}
-                  />
-                </label>
-              ) : null}
+            <FulfillmentFieldset
+              chosen={fulfillment}
+              onChange={setFulfillment}
+              radiusInput={
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={MAX_DELIVERY_RADIUS_M}
+                  step={1}
+                  required
+                  aria-describedby="radius-hint"
+                  value={radius}
+                  onChange={(event) => setRadius(event.target.value)}
+                />
+              }
+            >
               {delivers ? (
                 <p className="hint" id="radius-hint">
                   Customers within this distance of the location (a circle, up to 100,000 m) can order delivery.
@@ -393,7 +421,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
                   onChange={(event) => setReadyTime(event.target.value)}
                 />
               </label>
-            </fieldset>
+            </FulfillmentFieldset>
             <fieldset>
               <legend>Tips</legend>
               {(
