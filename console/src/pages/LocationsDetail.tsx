@@ -260,6 +260,12 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
   function changeDay(day: Weekday, periods: WeekHours[Weekday]) {
     setWeek((current) => ({ ...current, [day]: periods }));
   }
+  function changePeriod(day: Weekday, index: number, change: { opens: string } | { closes: string }) {
+    changeDay(
+      day,
+      week[day].map((each, at) => (at === index ? { ...each, ...change } : each)),
+    );
+  }
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -316,27 +322,8 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
               {week[day].length === 0 ? <p className="closed">Closed</p> : null}
               {week[day].map((period, index) => (
                 <div className="period" key={index}>
-                  <ClockInput
-                    label="Opens"
-                    id={`opens-${day}-${index}`}
-                    value={period.opens}
-                    onChange={(opens) =>
-                      changeDay(
-                        day,
-                        week[day].map((each, at) => (at === index ? { ...each, opens } : each)),
-                      )
-                    }
-                  />
-                  <ClockInput
-                    label="Closes"
-                    value={period.closes}
-                    onChange={(closes) =>
-                      changeDay(
-                        day,
-                        week[day].map((each, at) => (at === index ? { ...each, closes } : each)),
-                      )
-                    }
-                  />
+                  <ClockInput label="Opens" id={`opens-${day}-${index}`} value={period.opens} onChange={(opens) => changePeriod(day, index, { opens })} />
+                  <ClockInput label="Closes" value={period.closes} onChange={(closes) => changePeriod(day, index, { closes })} />
                   <button
                     type="button"
                     className="secondary"
