@@ -39,3 +39,17 @@ export function ConfirmStep({
     </div>
   );
 }
+
+/** The result of a change, said once by screen readers and focused when it appears or changes, so the user hears it. */
+export function ResultLine({ text, className }: { text: string; className?: string }) {
+  const line = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    line.current?.focus();
+  }, [text]);
+
+  return (
+    <p className={className} role="status" tabIndex={-1} ref={line}>
+      {text}
+    </p>
+  );
+}

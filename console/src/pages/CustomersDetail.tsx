@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { allItems, newIdempotencyKey, withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { dollarsToCents, formText } from '../customers-form.ts';
-import { ConfirmStep } from '../confirm.tsx';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
@@ -203,12 +203,7 @@ function GrantCredit({
   const [error, setError] = useState<ConsoleError>();
   const [granted, setGranted] = useState<string>();
   const sending = useRef(false);
-  const result = useRef<HTMLParagraphElement>(null);
-
-  // Focus follows the step: the confirmation's button (ConfirmStep), then the result.
-  useEffect(() => {
-    if (granted) result.current?.focus();
-  }, [granted]);
+  // Focus follows the step: the confirmation's button (ConfirmStep), then the result (ResultLine).
 
   function review(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -281,11 +276,7 @@ function GrantCredit({
   return (
     <section aria-labelledby="grant-heading">
       <h2 id="grant-heading">Grant credit</h2>
-      {granted ? (
-        <p className="done" role="status" tabIndex={-1} ref={result}>
-          {granted}
-        </p>
-      ) : null}
+      {granted ? <ResultLine className="done" text={granted} /> : null}
       <ErrorMessage error={error} />
       {state.step === 'form' ? (
         <form className="customer-form" aria-label="Grant credit" onSubmit={review} noValidate>
@@ -361,12 +352,7 @@ function UnlockCampaign({
   const [unlocking, setUnlocking] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [unlocked, setUnlocked] = useState<string>();
-  const result = useRef<HTMLParagraphElement>(null);
   const [today] = useState(() => new Date().toISOString().slice(0, 10));
-
-  useEffect(() => {
-    if (unlocked) result.current?.focus();
-  }, [unlocked]);
 
   async function unlock(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -408,11 +394,7 @@ function UnlockCampaign({
   return (
     <section aria-labelledby="unlock-heading">
       <h2 id="unlock-heading">Unlock a campaign</h2>
-      {unlocked ? (
-        <p className="done" role="status" tabIndex={-1} ref={result}>
-          {unlocked}
-        </p>
-      ) : null}
+      {unlocked ? <ResultLine className="done" text={unlocked} /> : null}
       <ErrorMessage error={error} />
       {loadError ? (
         <ErrorMessage error={loadError} />

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmStep } from '../confirm.tsx';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -143,11 +143,6 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
   const [replaying, setReplaying] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [result, setResult] = useState<string>();
-  const resultLine = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (result) resultLine.current?.focus();
-  }, [result]);
 
   async function replay() {
     setReplaying(true);
@@ -180,11 +175,7 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
         events, 3 replays every 15 minutes and 10 a day.
       </p>
       <ErrorMessage error={error} />
-      {result ? (
-        <p ref={resultLine} tabIndex={-1} role="status" className="done">
-          {result}
-        </p>
-      ) : null}
+      {result ? <ResultLine className="done" text={result} /> : null}
       <div className="filters">
         <SelectField label="Events of" name="period" value={period} onChange={setPeriod} options={REPLAY_PERIODS.map(([value, label]) => ({ value, label }))} />
         <button type="button" disabled={replaying} onClick={() => void replay()}>
