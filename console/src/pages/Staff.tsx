@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
-import { ConfirmStep } from '../confirm.tsx';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -143,10 +143,6 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [invited, setInvited] = useState<string>();
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (invited) result.current?.focus();
-  }, [invited]);
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -196,11 +192,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
       </form>
       {busy ? <Progress label="Sending the invite…" /> : null}
       <ErrorMessage error={error} />
-      {invited ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          {invited}
-        </p>
-      ) : null}
+      {invited ? <ResultLine text={invited} /> : null}
     </section>
   );
 }
@@ -211,10 +203,6 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
   const [error, setError] = useState<ConsoleError>();
   const [mismatch, setMismatch] = useState(false);
   const [saved, setSaved] = useState(false);
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (saved) result.current?.focus();
-  }, [saved]);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -267,11 +255,7 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
         </div>
       ) : null}
       <ErrorMessage error={error} />
-      {saved ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          Your manager code is set. Use it to approve refunds.
-        </p>
-      ) : null}
+      {saved ? <ResultLine text="Your manager code is set. Use it to approve refunds." /> : null}
     </section>
   );
 }
@@ -288,10 +272,6 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ConsoleError>();
   const [changed, setChanged] = useState<string>();
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (changed) result.current?.focus();
-  }, [changed]);
 
   const back = (
     <p>
@@ -384,11 +364,7 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
         <dt>On the staff since</dt>
         <dd>{formatTime(member.created_at)}</dd>
       </dl>
-      {changed ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          {changed}
-        </p>
-      ) : null}
+      {changed ? <ResultLine text={changed} /> : null}
       <ErrorMessage error={failure} />
       {me.role !== 'owner' ? (
         <p>Only owners change roles or remove someone.</p>
