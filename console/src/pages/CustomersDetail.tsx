@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { allItems, newIdempotencyKey, withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { dollarsToCents, formText } from '../customers-form.ts';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
@@ -202,16 +203,7 @@ function GrantCredit({
   const [error, setError] = useState<ConsoleError>();
   const [granted, setGranted] = useState<string>();
   const sending = useRef(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  const result = useRef<HTMLParagraphElement>(null);
-
-  // Focus follows the step: the confirmation's button, then the result.
-  useEffect(() => {
-    if (state.step === 'confirming') confirmButton.current?.focus();
-  }, [state.step]);
-  useEffect(() => {
-    if (granted) result.current?.focus();
-  }, [granted]);
+  // Focus follows the step: the confirmation's button (ConfirmStep), then the result (ResultLine).
 
   function review(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -284,11 +276,7 @@ function GrantCredit({
   return (
     <section aria-labelledby="grant-heading">
       <h2 id="grant-heading">Grant credit</h2>
-      {granted ? (
-        <p className="done" role="status" tabIndex={-1} ref={result}>
-          {granted}
-        </p>
-      ) : null}
+      {granted ? <ResultLine className="done" text={granted} /> : null}
       <ErrorMessage error={error} />
       {state.step === 'form' ? (
         <form className="customer-form" aria-label="Grant credit" onSubmit={review} noValidate>
@@ -302,15 +290,10 @@ function GrantCredit({
               autoComplete="off"
               maxLength={10}
               required
-              aria-invalid={fieldErrors.amount ? true : undefined}
-              aria-describedby={fieldErrors.amount ? 'grant-amount-error' : undefined}
+              {...describedByProblem('grant-amount-error', fieldErrors.amount)}
             />
           </label>
-          {fieldErrors.amount ? (
-            <p className="field-error" id="grant-amount-error">
-              {fieldErrors.amount}
-            </p>
-          ) : null}
+          <FieldProblem id="grant-amount-error" problem={fieldErrors.amount} />
           <label>
             Reason (kept with the grant)
             <textarea
@@ -319,33 +302,21 @@ function GrantCredit({
               rows={2}
               maxLength={REASON_MAX}
               required
-              aria-invalid={fieldErrors.reason ? true : undefined}
-              aria-describedby={fieldErrors.reason ? 'grant-reason-error' : undefined}
+              {...describedByProblem('grant-reason-error', fieldErrors.reason)}
             />
           </label>
-          {fieldErrors.reason ? (
-            <p className="field-error" id="grant-reason-error">
-              {fieldErrors.reason}
-            </p>
-          ) : null}
+          <FieldProblem id="grant-reason-error" problem={fieldErrors.reason} />
           <SelectField label="Credit lasts" name="expires" defaultValue={draft.seconds} options={EXPIRIES} />
           <button type="submit">Review the grant</button>
         </form>
       ) : (
-        <div className="confirm">
-          <p>
-            Grant {formatMoney(state.cents)} of credit to customer {customer.id}, lasting {expiryLabel(state.seconds)}? Reason: “{state.reason}”.
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} disabled={state.step === 'granting'} onClick={() => void grant()}>
-              Yes, grant {formatMoney(state.cents)}
-            </button>
-            <button type="button" className="secondary" disabled={state.step === 'granting'} onClick={() => setState({ step: 'form' })}>
-              Cancel
-            </button>
-          </div>
-          {state.step === 'granting' ? <Progress label="Granting the credit…" /> : null}
-        </div>
+        <ConfirmStep
+          question={`Grant ${formatMoney(state.cents)} of credit to customer ${customer.id}, lasting ${expiryLabel(state.seconds)}? Reason: “${state.reason}”.`}
+          confirmLabel={`Yes, grant ${formatMoney(state.cents)}`}
+          onConfirm={() => void grant()}
+          onCancel={() => setState({ step: 'form' })}
+          running={state.step === 'granting' ? 'Granting the credit…' : undefined}
+        />
       )}
     </section>
   );
@@ -381,12 +352,7 @@ function UnlockCampaign({
   const [unlocking, setUnlocking] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [unlocked, setUnlocked] = useState<string>();
-  const result = useRef<HTMLParagraphElement>(null);
   const [today] = useState(() => new Date().toISOString().slice(0, 10));
-
-  useEffect(() => {
-    if (unlocked) result.current?.focus();
-  }, [unlocked]);
 
   async function unlock(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -428,11 +394,7 @@ function UnlockCampaign({
   return (
     <section aria-labelledby="unlock-heading">
       <h2 id="unlock-heading">Unlock a campaign</h2>
-      {unlocked ? (
-        <p className="done" role="status" tabIndex={-1} ref={result}>
-          {unlocked}
-        </p>
-      ) : null}
+      {unlocked ? <ResultLine className="done" text={unlocked} /> : null}
       <ErrorMessage error={error} />
       {loadError ? (
         <ErrorMessage error={loadError} />
@@ -456,4 +418,17 @@ function UnlockCampaign({
       )}
     </section>
   );
+}
+
+/** A field's problem, under it; `describedByProblem` marks the field invalid and points its description at it. */
+function FieldProblem({ id, problem }: { id: string; problem: string | undefined }) {
+  return problem ? (
+    <p className="field-error" id={id}>
+      {problem}
+    </p>
+  ) : null;
+}
+
+function describedByProblem(id: string, problem: string | undefined) {
+  return { 'aria-invalid': problem ? true : undefined, 'aria-describedby': problem ? id : undefined };
 }

@@ -3,8 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { withIdempotencyKey } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
-import { FULFILLMENT, type FulfillmentType } from '../locations-hours.ts';
+import { type FulfillmentType } from '../locations-hours.ts';
 import { answered, asConsoleError, ConsoleError, type PageProps } from '../session.ts';
+import { FulfillmentFieldset } from './LocationsDetail.tsx';
 
 /** The API's bounds on a new location (docs/merchant-api.md, "Locations": creation's fields and bounds). */
 const LIMITS = { name: 100, address: 200, place: 100, postalCode: 20, phone: 40, radius: 100_000 } as const;
@@ -25,7 +26,8 @@ const text = (form: FormData, name: string): string => {
 export function LocationCreate({ client, merchantId, me }: PageProps) {
   const navigate = useNavigate();
   const [{ zones, own }] = useState(timeZones);
-  const [delivers, setDelivers] = useState(false);
+  // In store is the usual start; the fieldset asks the delivery radius only while delivery is ticked.
+  const [fulfillment, setFulfillment] = useState<FulfillmentType[]>(['in_store']);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const errorBox = useRef<HTMLDivElement>(null);
@@ -37,7 +39,6 @@ export function LocationCreate({ client, merchantId, me }: PageProps) {
     event.preventDefault();
     setError(undefined);
     const form = new FormData(event.currentTarget);
-    const fulfillment = form.getAll('fulfillment').filter((value): value is FulfillmentType => FULFILLMENT.some(({ type }) => type === value));
     if (fulfillment.length === 0) {
       setError(new ConsoleError('Choose at least one way to order.', 422, undefined));
       return;
@@ -137,27 +138,11 @@ export function LocationCreate({ client, merchantId, me }: PageProps) {
               options={zones.map((zone) => ({ value: zone, label: zone }))}
             />
           </fieldset>
-          <fieldset>
-            <legend>Ways to order</legend>
-            {FULFILLMENT.map(({ type, label }) => (
-              <label className="check" key={type}>
-                <input
-                  type="checkbox"
-                  name="fulfillment"
-                  value={type}
-                  defaultChecked={type === 'in_store'}
-                  onChange={type === 'delivery' ? (event) => setDelivers(event.target.checked) : undefined}
-                />
-                {label}
-              </label>
-            ))}
-            {delivers ? (
-              <label>
-                Delivery area: radius in meters
-                <input name="delivery_radius_m" type="number" inputMode="numeric" required min={1} max={LIMITS.radius} step={1} />
-              </label>
-            ) : null}
-          </fieldset>
+          <FulfillmentFieldset
+            chosen={fulfillment}
+            onChange={setFulfillment}
+            radiusInput={<input name="delivery_radius_m" type="number" inputMode="numeric" required min={1} max={LIMITS.radius} step={1} />}
+          />
           <div ref={errorBox} tabIndex={-1}>
             <ErrorMessage error={error} />
           </div>

@@ -1,6 +1,6 @@
-import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { withIdempotencyKey } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { useLoaded } from '../loaded.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type WeekHours,
   type Weekday,
 } from '../locations-hours.ts';
-import { answered, asConsoleError, ConsoleError, type PageProps, type StaffMember } from '../session.ts';
+import { answered, asConsoleError, ConsoleError, type PageProps } from '../session.ts';
 import { LocationPicture } from './LocationsPicture.tsx';
 
 /** A lost race (409) or a busy API (429, 5xx) is sent again with the same Idempotency-Key: the change applies once. */
@@ -170,13 +170,64 @@ function tipsInWords(location: LocationSettings): string {
   return accepted.length === 0 ? 'Not accepted' : `Accepted ${accepted.join(', ')}`;
 }
 
-interface SettingsFormProps {
-  client: LevelUpClient;
-  merchantId: number;
-  me: StaffMember;
-  location: LocationSettings;
-  onSaved: (location: LocationSettings) => void;
+/** An opening or closing time of one period; the hint above the week says how times are read. */
+function ClockInput({ label, id, value, onChange }: { label: string; id?: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input id={id} type="time" required aria-describedby="hours-hint" value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
 }
+
+/**
+ * "Ways to order": a checkbox a fulfillment type, named "fulfillment" (a form reads them too) and kept in FULFILLMENT's
+ * order; while delivery is ticked, the delivery radius (`radiusInput`) under them. `children` follow (hints).
+ */
+export function FulfillmentFieldset({
+  chosen,
+  onChange,
+  radiusInput,
+  children,
+}: {
+  chosen: readonly FulfillmentType[];
+  onChange: (chosen: FulfillmentType[]) => void;
+  radiusInput: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend>Ways to order</legend>
+      {FULFILLMENT.map(({ type, label }) => (
+        <label className="check" key={type}>
+          <input
+            type="checkbox"
+            name="fulfillment"
+            value={type}
+            checked={chosen.includes(type)}
+            onChange={(event) =>
+              onChange(
+                event.target.checked
+                  ? FULFILLMENT.map((each) => each.type).filter((each) => each === type || chosen.includes(each))
+                  : chosen.filter((each) => each !== type),
+              )
+            }
+          />
+          {label}
+        </label>
+      ))}
+      {chosen.includes('delivery') ? (
+        <label>
+          Delivery area: radius in meters
+          {radiusInput}
+        </label>
+      ) : null}
+      {children}
+    </fieldset>
+  );
+}
+
+type SettingsFormProps = PageProps & { location: LocationSettings; onSaved: (location: LocationSettings) => void };
 
 /**
  * The settings form: opening hours per weekday and "shown in apps" for owners and managers; ways to order, the
@@ -208,6 +259,12 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
 
   function changeDay(day: Weekday, periods: WeekHours[Weekday]) {
     setWeek((current) => ({ ...current, [day]: periods }));
+  }
+  function changePeriod(day: Weekday, index: number, change: { opens: string } | { closes: string }) {
+    changeDay(
+      day,
+      week[day].map((each, at) => (at === index ? { ...each, ...change } : each)),
+    );
   }
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -265,37 +322,8 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
               {week[day].length === 0 ? <p className="closed">Closed</p> : null}
               {week[day].map((period, index) => (
                 <div className="period" key={index}>
-                  <label>
-                    Opens
-                    <input
-                      id={`opens-${day}-${index}`}
-                      type="time"
-                      required
-                      aria-describedby="hours-hint"
-                      value={period.opens}
-                      onChange={(event) =>
-                        changeDay(
-                          day,
-                          week[day].map((each, at) => (at === index ? { ...each, opens: event.target.value } : each)),
-                        )
-                      }
-                    />
-                  </label>
-                  <label>
-                    Closes
-                    <input
-                      type="time"
-                      required
-                      aria-describedby="hours-hint"
-                      value={period.closes}
-                      onChange={(event) =>
-                        changeDay(
-                          day,
-                          week[day].map((each, at) => (at === index ? { ...each, closes: event.target.value } : each)),
-                        )
-                      }
-                    />
-                  </label>
+                  <ClockInput label="Opens" id={`opens-${day}-${index}`} value={period.opens} onChange={(opens) => changePeriod(day, index, { opens })} />
+                  <ClockInput label="Closes" value={period.closes} onChange={(closes) => changePeriod(day, index, { closes })} />
                   <button
                     type="button"
                     className="secondary"
@@ -344,42 +372,23 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
 
         {owner ? (
           <>
-            <fieldset>
-              <legend>Ways to order</legend>
-              {FULFILLMENT.map(({ type, label }) => (
-                <label className="check" key={type}>
-                  <input
-                    type="checkbox"
-                    name="fulfillment"
-                    value={type}
-                    checked={fulfillment.includes(type)}
-                    onChange={(event) =>
-                      setFulfillment(
-                        event.target.checked
-                          ? FULFILLMENT.map((each) => each.type).filter((each) => each === type || fulfillment.includes(each))
-                          : fulfillment.filter((each) => each !== type),
-                      )
-                    }
-                  />
-                  {label}
-                </label>
-              ))}
-              {delivers ? (
-                <label>
-                  Delivery area: radius in meters
-                  <input
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={MAX_DELIVERY_RADIUS_M}
-                    step={1}
-                    required
-                    aria-describedby="radius-hint"
-                    value={radius}
-                    onChange={(event) => setRadius(event.target.value)}
-                  />
-                </label>
-              ) : null}
+            <FulfillmentFieldset
+              chosen={fulfillment}
+              onChange={setFulfillment}
+              radiusInput={
+                <input
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={MAX_DELIVERY_RADIUS_M}
+                  step={1}
+                  required
+                  aria-describedby="radius-hint"
+                  value={radius}
+                  onChange={(event) => setRadius(event.target.value)}
+                />
+              }
+            >
               {delivers ? (
                 <p className="hint" id="radius-hint">
                   Customers within this distance of the location (a circle, up to 100,000 m) can order delivery.
@@ -399,7 +408,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
                   onChange={(event) => setReadyTime(event.target.value)}
                 />
               </label>
-            </fieldset>
+            </FulfillmentFieldset>
             <fieldset>
               <legend>Tips</legend>
               {(

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -142,10 +143,6 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [invited, setInvited] = useState<string>();
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (invited) result.current?.focus();
-  }, [invited]);
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -195,11 +192,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
       </form>
       {busy ? <Progress label="Sending the invite…" /> : null}
       <ErrorMessage error={error} />
-      {invited ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          {invited}
-        </p>
-      ) : null}
+      {invited ? <ResultLine text={invited} /> : null}
     </section>
   );
 }
@@ -210,10 +203,6 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
   const [error, setError] = useState<ConsoleError>();
   const [mismatch, setMismatch] = useState(false);
   const [saved, setSaved] = useState(false);
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (saved) result.current?.focus();
-  }, [saved]);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -266,11 +255,7 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
         </div>
       ) : null}
       <ErrorMessage error={error} />
-      {saved ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          Your manager code is set. Use it to approve refunds.
-        </p>
-      ) : null}
+      {saved ? <ResultLine text="Your manager code is set. Use it to approve refunds." /> : null}
     </section>
   );
 }
@@ -287,14 +272,6 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ConsoleError>();
   const [changed, setChanged] = useState<string>();
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  const result = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-  }, [confirming]);
-  useEffect(() => {
-    if (changed) result.current?.focus();
-  }, [changed]);
 
   const back = (
     <p>
@@ -387,32 +364,23 @@ function StaffMemberPage({ client, merchantId, me, staff, error, reload }: Staff
         <dt>On the staff since</dt>
         <dd>{formatTime(member.created_at)}</dd>
       </dl>
-      {changed ? (
-        <p role="status" ref={result} tabIndex={-1}>
-          {changed}
-        </p>
-      ) : null}
+      {changed ? <ResultLine text={changed} /> : null}
       <ErrorMessage error={failure} />
       {me.role !== 'owner' ? (
         <p>Only owners change roles or remove someone.</p>
       ) : busy ? (
         <Progress label="Saving the change…" />
       ) : confirming ? (
-        <div className="confirm">
-          <p>
-            {confirming.kind === 'role'
+        <ConfirmStep
+          question={
+            confirming.kind === 'role'
               ? `Make ${member.name} ${ROLE_NAMES[confirming.role].toLowerCase()}? ${isMe ? 'You' : 'They'} will be signed out and sign in again with the new role.`
-              : `Remove ${member.name} from the staff? ${isMe ? 'You' : 'They'} can no longer sign in. It cannot be undone.`}
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void apply(confirming)}>
-              {confirming.kind === 'role' ? `Yes, make ${ROLE_NAMES[confirming.role].toLowerCase()}` : `Yes, remove ${member.name}`}
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+              : `Remove ${member.name} from the staff? ${isMe ? 'You' : 'They'} can no longer sign in. It cannot be undone.`
+          }
+          confirmLabel={confirming.kind === 'role' ? `Yes, make ${ROLE_NAMES[confirming.role].toLowerCase()}` : `Yes, remove ${member.name}`}
+          onConfirm={() => void apply(confirming)}
+          onCancel={() => setConfirming(undefined)}
+        />
       ) : lastOwner ? (
         <p>
           {isMe ? 'You are' : `${member.name} is`} the only owner. Make someone else an owner first; then {isMe ? 'your' : 'their'} role can change, or{' '}

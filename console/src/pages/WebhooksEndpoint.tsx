@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -142,11 +143,6 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
   const [replaying, setReplaying] = useState(false);
   const [error, setError] = useState<ConsoleError>();
   const [result, setResult] = useState<string>();
-  const resultLine = useRef<HTMLParagraphElement>(null);
-
-  useEffect(() => {
-    if (result) resultLine.current?.focus();
-  }, [result]);
 
   async function replay() {
     setReplaying(true);
@@ -179,11 +175,7 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
         events, 3 replays every 15 minutes and 10 a day.
       </p>
       <ErrorMessage error={error} />
-      {result ? (
-        <p ref={resultLine} tabIndex={-1} role="status" className="done">
-          {result}
-        </p>
-      ) : null}
+      {result ? <ResultLine className="done" text={result} /> : null}
       <div className="filters">
         <SelectField label="Events of" name="period" value={period} onChange={setPeriod} options={REPLAY_PERIODS.map(([value, label]) => ({ value, label }))} />
         <button type="button" disabled={replaying} onClick={() => void replay()}>
@@ -200,11 +192,6 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
   const [step, setStep] = useState<'idle' | 'confirming' | 'rolling'>('idle');
   const [error, setError] = useState<ConsoleError>();
   const [secret, setSecret] = useState<string>();
-  const confirmButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (step === 'confirming') confirmButton.current?.focus();
-  }, [step]);
 
   async function roll() {
     setStep('rolling');
@@ -227,20 +214,12 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
       ) : step === 'rolling' ? (
         <Progress label="Making a new secret…" />
       ) : step === 'confirming' ? (
-        <div className="confirm">
-          <p>
-            Make a new signing secret? For 24 hours deliveries carry two signatures, one with the current secret and one with the new, so your receiver can
-            switch without missing any. Then only the new one signs.
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void roll()}>
-              Yes, make a new secret
-            </button>
-            <button type="button" className="secondary" onClick={() => setStep('idle')}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmStep
+          question="Make a new signing secret? For 24 hours deliveries carry two signatures, one with the current secret and one with the new, so your receiver can switch without missing any. Then only the new one signs."
+          confirmLabel="Yes, make a new secret"
+          onConfirm={() => void roll()}
+          onCancel={() => setStep('idle')}
+        />
       ) : (
         <>
           <ErrorMessage error={error} />
@@ -259,11 +238,6 @@ function DeleteEndpoint({ client, endpoint }: PageProps & { endpoint: Endpoint }
   const navigate = useNavigate();
   const [step, setStep] = useState<'idle' | 'confirming' | 'deleting'>('idle');
   const [error, setError] = useState<ConsoleError>();
-  const confirmButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (step === 'confirming') confirmButton.current?.focus();
-  }, [step]);
 
   async function remove() {
     setStep('deleting');
@@ -285,17 +259,12 @@ function DeleteEndpoint({ client, endpoint }: PageProps & { endpoint: Endpoint }
       {step === 'deleting' ? (
         <Progress label="Deleting the endpoint…" />
       ) : step === 'confirming' ? (
-        <div className="confirm">
-          <p>Delete the endpoint {endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.</p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void remove()}>
-              Yes, delete the endpoint
-            </button>
-            <button type="button" className="secondary" onClick={() => setStep('idle')}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmStep
+          question={`Delete the endpoint ${endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.`}
+          confirmLabel="Yes, delete the endpoint"
+          onConfirm={() => void remove()}
+          onCancel={() => setStep('idle')}
+        />
       ) : (
         <>
           <ErrorMessage error={error} />
