@@ -41,6 +41,21 @@ export async function submitSignIn(page: Page, email: string, password: string):
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** A new page at `url` (a console address), signed in there as `who`, once the page's heading shows. */
+export async function signedInPage(
+  browser: BrowserContext,
+  width: number,
+  url: string,
+  who: { email: string; password: string },
+  heading: string | RegExp,
+): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openPage(browser, width);
+  await opened.page.goto(url);
+  await submitSignIn(opened.page, who.email, who.password);
+  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  return opened;
+}
+
 /** The page's picture in docs/console/ under CONSOLE_SCREENSHOTS=1. */
 export async function shot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `docs/console/${name}.png`, fullPage: true });

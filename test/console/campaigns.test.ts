@@ -14,7 +14,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 const api = useTestApi();
 const OWNER_PASSWORD = 'console campaigns owner 1';
@@ -50,11 +50,7 @@ afterAll(async () => {
 
 /** Opens the console at `path`, signs in there and waits for the page's heading. */
 async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string | RegExp) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
+  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, who, heading);
 }
 
 const preview = (page: Page) => page.getByRole('region', { name: 'What a customer sees' });

@@ -14,7 +14,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
 import { createEndpoint, startReceiver, useMailingTestApi, waitUntil, type Receiver } from '../support/webhooks.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 // The event pipeline (the table's stream, the delivery queue) runs for this file, as `npm start` runs it.
 const mailing = useMailingTestApi();
@@ -54,11 +54,7 @@ afterAll(async () => {
 
 /** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
 async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
+  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, who, heading);
 }
 
 const deliveriesTable = (page: Page) => page.getByRole('region', { name: /^Latest deliveries to / });
