@@ -16,7 +16,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 const api = useTestApi();
 const OWNER_PASSWORD = 'console owner password 1';
@@ -75,15 +75,9 @@ beforeAll(async () => {
   chromium = await launched;
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
-/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: Person, heading: string) {
-  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, who, heading);
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 /** Clicks `button` and answers the file the browser saved: its suggested name and its text. */
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {
