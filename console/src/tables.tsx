@@ -86,6 +86,28 @@ export function LinkPager({ label, previous, next }: { label: string; previous: 
   );
 }
 
+/** A table that scrolls sideways on a narrow screen (reachable by keyboard to do so), named by its caption. */
+export function ScrollingTable({
+  captionId,
+  caption,
+  className,
+  children,
+}: {
+  captionId: string;
+  caption: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
+      <table className={className}>
+        <caption id={captionId}>{caption}</caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
 /** A row of figures: its header cell and one figure per column, already formatted. */
 export interface FiguresRow {
   key: string;

@@ -4,7 +4,7 @@ import { type components, type LevelUpClient } from '../../../clients/typescript
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { rangeAnswer } from '../exports-download.tsx';
 import { formatMoney, formatTime } from '../format.ts';
-import { LinkPager, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
+import { LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
 
 type Entry = components['schemas']['AuditEntry']['audit_entry'];
 export type AuditAction = Entry['action'];
@@ -175,57 +175,54 @@ export function AuditEntries({ client, merchantId, filters, names }: AuditEntrie
               : 'No more entries.'}
         </p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="audit-caption">
-          <table className="audit">
-            <caption id="audit-caption">{captionOf(filters, names, pageNumber)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Approved by</th>
-                <th scope="col">From</th>
-                <th scope="col">Before and after</th>
+        <ScrollingTable captionId="audit-caption" caption={captionOf(filters, names, pageNumber)} className="audit">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Approved by</th>
+              <th scope="col">From</th>
+              <th scope="col">Before and after</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.map((entry) => (
+              <tr key={entry.id}>
+                <th scope="row">{formatTime(entry.created_at)}</th>
+                <td>{actorWords(entry.actor, names)}</td>
+                <td>
+                  {ACTIONS[entry.action]}
+                  <br />
+                  <span className="hint">
+                    <ObjectWords object={entry.object} names={names} />
+                  </span>
+                </td>
+                <td>{approverWords(entry, names)}</td>
+                <td>
+                  {sourceWords(entry)}
+                  {entry.source_ip ? (
+                    <>
+                      <br />
+                      <span className="hint">Address {entry.source_ip}</span>
+                    </>
+                  ) : null}
+                  {entry.request_id ? (
+                    <>
+                      <br />
+                      <span className="hint">
+                        Request <code>{entry.request_id}</code>
+                      </span>
+                    </>
+                  ) : null}
+                </td>
+                <td className="changes-cell">
+                  <Changes before={entry.before} after={entry.after} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.rows.map((entry) => (
-                <tr key={entry.id}>
-                  <th scope="row">{formatTime(entry.created_at)}</th>
-                  <td>{actorWords(entry.actor, names)}</td>
-                  <td>
-                    {ACTIONS[entry.action]}
-                    <br />
-                    <span className="hint">
-                      <ObjectWords object={entry.object} names={names} />
-                    </span>
-                  </td>
-                  <td>{approverWords(entry, names)}</td>
-                  <td>
-                    {sourceWords(entry)}
-                    {entry.source_ip ? (
-                      <>
-                        <br />
-                        <span className="hint">Address {entry.source_ip}</span>
-                      </>
-                    ) : null}
-                    {entry.request_id ? (
-                      <>
-                        <br />
-                        <span className="hint">
-                          Request <code>{entry.request_id}</code>
-                        </span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td className="changes-cell">
-                    <Changes before={entry.before} after={entry.after} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
       <LinkPager label="Pages of the audit log" previous={previous} next={next} />
     </div>

@@ -6,7 +6,7 @@ import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime, utcDate } from '../format.ts';
 import { useLocations } from '../loaded.ts';
 import { answered, type PageProps } from '../session.ts';
-import { LinkPager, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
+import { LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
 
 type OrderRow = components['schemas']['ManagedOrderRow'];
 type OrderState = OrderRow['state'];
@@ -120,43 +120,40 @@ function OrderPages({ client, merchantId, locationId, locationName, day, state, 
       {page.rows.length === 0 ? (
         <p id="orders-caption">{pageNumber === 1 ? `No orders at ${locationName} on ${day} (UTC) for this filter.` : 'No more orders.'}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="orders-caption">
-          <table>
-            <caption id="orders-caption">{caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Customer</th>
-                <th scope="col" className="number">
-                  Sale
+        <ScrollingTable captionId="orders-caption" caption={caption}>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Customer</th>
+              <th scope="col" className="number">
+                Sale
+              </th>
+              <th scope="col" className="number">
+                Tip
+              </th>
+              <th scope="col" className="number">
+                Total
+              </th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.map((order) => (
+              <tr key={order.uuid}>
+                <th scope="row">
+                  <Link to={`/orders/${order.uuid}`} state={{ list: listAddress }}>
+                    {formatTime(order.created_at)}
+                  </Link>
                 </th>
-                <th scope="col" className="number">
-                  Tip
-                </th>
-                <th scope="col" className="number">
-                  Total
-                </th>
-                <th scope="col">State</th>
+                <td>{order.user_display_name}</td>
+                <td className="number">{formatMoney(order.spend_amount)}</td>
+                <td className="number">{formatMoney(order.tip_amount)}</td>
+                <td className="number">{formatMoney(order.total_amount)}</td>
+                <td>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {page.rows.map((order) => (
-                <tr key={order.uuid}>
-                  <th scope="row">
-                    <Link to={`/orders/${order.uuid}`} state={{ list: listAddress }}>
-                      {formatTime(order.created_at)}
-                    </Link>
-                  </th>
-                  <td>{order.user_display_name}</td>
-                  <td className="number">{formatMoney(order.spend_amount)}</td>
-                  <td className="number">{formatMoney(order.tip_amount)}</td>
-                  <td className="number">{formatMoney(order.total_amount)}</td>
-                  <td>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
       <LinkPager label="Pages of orders" previous={previous} next={next} />
     </div>
