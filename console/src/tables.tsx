@@ -108,6 +108,27 @@ export function ScrollingTable({
   );
 }
 
+/** A table's head row: one column heading each, a figure's (`{ figure: label }`) right-aligned as its cells. */
+export function ColumnHeadings({ columns }: { columns: readonly (string | { figure: string })[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) =>
+          typeof column === 'string' ? (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ) : (
+            <th scope="col" key={column.figure} className="number">
+              {column.figure}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}
+
 /** A row of figures: its header cell and one figure per column, already formatted. */
 export interface FiguresRow {
   key: string;

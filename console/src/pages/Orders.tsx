@@ -6,7 +6,7 @@ import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime, utcDate } from '../format.ts';
 import { useLocations } from '../loaded.ts';
 import { answered, type PageProps } from '../session.ts';
-import { LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
+import { ColumnHeadings, LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
 
 type OrderRow = components['schemas']['ManagedOrderRow'];
 type OrderState = OrderRow['state'];
@@ -121,22 +121,7 @@ function OrderPages({ client, merchantId, locationId, locationName, day, state, 
         <p id="orders-caption">{pageNumber === 1 ? `No orders at ${locationName} on ${day} (UTC) for this filter.` : 'No more orders.'}</p>
       ) : (
         <ScrollingTable captionId="orders-caption" caption={caption}>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Customer</th>
-              <th scope="col" className="number">
-                Sale
-              </th>
-              <th scope="col" className="number">
-                Tip
-              </th>
-              <th scope="col" className="number">
-                Total
-              </th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <ColumnHeadings columns={['Time', 'Customer', { figure: 'Sale' }, { figure: 'Tip' }, { figure: 'Total' }, 'State']} />
           <tbody>
             {page.rows.map((order) => (
               <tr key={order.uuid}>
