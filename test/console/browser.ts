@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** What the console's browser tests share (docs/console.md): axe-core, a page that records problems, screenshots. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -39,6 +40,45 @@ export async function submitSignIn(page: Page, email: string, password: string):
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** A new page at `url` (a console address), signed in there as `who`, once the page's heading shows. */
+export async function signedInPage(
+  browser: BrowserContext,
+  width: number,
+  url: string,
+  who: { email: string; password: string },
+  heading: string | RegExp,
+): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openPage(browser, width);
+  await opened.page.goto(url);
+  await submitSignIn(opened.page, who.email, who.password);
+  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  return opened;
+}
+
+/**
+ * A test file's `signedInAt(width, path, who, heading)`: a new page at the console's client route `path`, signed in as `who`.
+ * `started` is read at each call, as the browser and the local stack start in the file's beforeAll.
+ */
+export function consoleSignIn(started: () => { browser: BrowserContext; baseUrl: string }) {
+  return (width: number, path: string, who: { email: string; password: string }, heading: string | RegExp) => {
+    const { browser, baseUrl } = started();
+    return signedInPage(browser, width, `${baseUrl}/console${path}`, who, heading);
+  };
+}
+
+/** After a file's browser tests: the console's config.json names no app again, and the browser is closed. */
+export async function closeConsoleBrowser(chromium: { close: () => Promise<void> } | undefined): Promise<void> {
+  delete process.env.CONSOLE_API_KEY;
+  await chromium?.close();
+}
+
+/** A page as it first opens, before anything is added: its document title, its words for "nothing yet" and no axe-core violation. */
+export async function expectEmptyStart(page: Page, title: string, nothingYet: string): Promise<void> {
+  expect(await page.title()).toBe(title);
+  await page.getByText(nothingYet).waitFor();
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 /** The page's picture in docs/console/ under CONSOLE_SCREENSHOTS=1. */

@@ -14,7 +14,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 const api = useTestApi();
 const OWNER_PASSWORD = 'console campaigns owner 1';
@@ -43,19 +43,9 @@ beforeAll(async () => {
   chromium = await launched;
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
-/** Opens the console at `path`, signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string | RegExp) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 const preview = (page: Page) => page.getByRole('region', { name: 'What a customer sees' });
 const campaignsTable = (page: Page) => page.getByRole('region', { name: /^Your campaigns \(\d+\)/ });
@@ -98,9 +88,7 @@ async function campaignThroughApi(title: string) {
 describe("the console's campaigns pages", () => {
   it('an owner creates a spend campaign with its preview, the app shows it to a user; edited, then closed, the app offers it no more', PAGE_TEST, async () => {
     const { page, problems } = await signedInAt(1280, '/campaigns', { email: owner.email, password: OWNER_PASSWORD }, 'Campaigns');
-    expect(await page.title()).toBe('Campaigns · Merchant console');
-    await page.getByText('No campaign yet.').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await expectEmptyStart(page, 'Campaigns · Merchant console', 'No campaign yet.');
 
     await page.getByRole('link', { name: 'New campaign' }).click();
     await page.getByRole('heading', { level: 1, name: 'New campaign' }).waitFor();

@@ -7,7 +7,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage as openBrowserPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, openPage as openBrowserPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
 
 /**
  * The merchant console in headless Chromium against the local stack (docs/console.md): an owner signs in, sees
@@ -34,10 +34,7 @@ beforeAll(async () => {
   owner = { email, merchantId: merchant.merchant_id, locationName: location.name ?? '' };
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
 const openPage = (width: number) => openBrowserPage(browser, width);
 

@@ -21,7 +21,7 @@ import { campaignFixture } from '../support/loyalty.ts';
 import { loadGiftCard } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
 import { useMailingTestApi } from '../support/webhooks.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The daily report is counted by the table's stream: the file runs the event pipeline.
 const mailing = useMailingTestApi();
@@ -122,19 +122,9 @@ beforeAll(async () => {
   chromium = await launched;
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
-/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 /** A fact of a definition list (`<dt>` then `<dd>`), as shown. */
 const fact = (page: Page, term: string) => page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();

@@ -16,7 +16,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 const api = useTestApi();
 const OWNER_PASSWORD = 'console owner password 1';
@@ -75,19 +75,9 @@ beforeAll(async () => {
   chromium = await launched;
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
-/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: Person, heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 /** Clicks `button` and answers the file the browser saved: its suggested name and its text. */
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {

@@ -22,7 +22,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 const api = useTestApi();
 const PASSWORD = 'console locations password 1';
@@ -75,11 +75,7 @@ const locationPath = (id = locationId) => `/v15/merchants/${merchantId}/location
 
 /** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
 async function signedInAt(width: number, path: string, who: 'owner' | 'manager' | 'staff', heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, people[who].email, PASSWORD);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
+  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, { email: people[who].email, password: PASSWORD }, heading);
 }
 
 const day = (page: Page, name: string) => page.getByRole('group', { name });

@@ -17,7 +17,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 const api = useTestApi();
 /**
@@ -70,11 +70,7 @@ afterAll(async () => {
 
 /** Opens the console's menu page of a location, signs in there and waits for the page's heading. */
 async function signedInAt(width: number, locationId: number, who: { email: string; password: string }) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console/menu?location=${locationId}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: 'Menu' }).waitFor();
-  return opened;
+  return signedInPage(chromium.browser, width, `${api.baseUrl}/console/menu?location=${locationId}`, who, 'Menu');
 }
 
 /** Zero axe-core violations at 1280 px and at 390 px (where nothing scrolls sideways), back at 1280 px after. */

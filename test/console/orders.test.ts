@@ -14,7 +14,7 @@ import { mailTo, resetLinkIn } from '../support/mailbox.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffEmail, staffFixture } from '../support/staff.ts';
 import { useMailingTestApi } from '../support/webhooks.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The invite mail goes out from the table's stream, after the answer.
 const mailing = useMailingTestApi();
@@ -68,19 +68,9 @@ beforeAll(async () => {
   chromium = await launched;
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
-/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 /** How the browser logs a refused request (the 422s the refund's code step expects); any other problem fails. */
 const REFUSED = 'console: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)';

@@ -11,7 +11,7 @@ import { useTestApi } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, submitSignIn } from './browser.ts';
+import { axeViolations, openPage, PAGE_TEST, scrollWidth, signedInPage, submitSignIn } from './browser.ts';
 
 const api = useTestApi();
 const OWNER_PASSWORD = 'console staff owner password 1';
@@ -39,10 +39,7 @@ afterAll(async () => {
 
 /** The owner signed in on the Staff page at `width`, its table loaded. */
 async function ownerOnStaff(width: number): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console/staff`);
-  await submitSignIn(opened.page, owner.email, OWNER_PASSWORD);
-  await opened.page.getByRole('heading', { level: 1, name: 'Staff' }).waitFor();
+  const opened = await signedInPage(chromium.browser, width, `${api.baseUrl}/console/staff`, { email: owner.email, password: OWNER_PASSWORD }, 'Staff');
   await staffTable(opened.page).waitFor();
   return opened;
 }

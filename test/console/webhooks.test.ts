@@ -14,7 +14,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
 import { createEndpoint, startReceiver, useMailingTestApi, waitUntil, type Receiver } from '../support/webhooks.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import { axeViolations, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The event pipeline (the table's stream, the delivery queue) runs for this file, as `npm start` runs it.
 const mailing = useMailingTestApi();
@@ -52,14 +52,7 @@ afterAll(async () => {
   await chromium?.close();
 });
 
-/** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
-async function signedInAt(width: number, path: string, who: { email: string; password: string }, heading: string) {
-  const opened = await openPage(chromium.browser, width);
-  await opened.page.goto(`${api.baseUrl}/console${path}`);
-  await submitSignIn(opened.page, who.email, who.password);
-  await opened.page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  return opened;
-}
+const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: api.baseUrl }));
 
 const deliveriesTable = (page: Page) => page.getByRole('region', { name: /^Latest deliveries to / });
 
@@ -80,9 +73,7 @@ async function refreshUntil(page: Page, row: RegExp): Promise<void> {
 describe("the console's webhooks pages", () => {
   it('an owner adds an endpoint, stores its secret once, sees an order delivered, replays it, meets the limit in words and deletes it', PAGE_TEST, async () => {
     const { page, problems } = await signedInAt(1280, '/webhooks', { email: owner.email, password: OWNER_PASSWORD }, 'Webhooks');
-    expect(await page.title()).toBe('Webhooks · Merchant console');
-    await page.getByText('No endpoint yet: no event is sent.').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await expectEmptyStart(page, 'Webhooks · Merchant console', 'No endpoint yet: no event is sent.');
 
     // Add: the address, every event (all checked by default); the secret is shown once, with its copy button.
     await page.getByLabel('Address (https)').fill(receiver.url);

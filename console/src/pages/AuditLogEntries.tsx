@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link } from 'react-router';
-import { nextPageUrl, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { rangeAnswer } from '../exports-download.tsx';
 import { formatMoney, formatTime } from '../format.ts';
-import { asConsoleError, type ConsoleError } from '../session.ts';
+import { LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
 
 type Entry = components['schemas']['AuditEntry']['audit_entry'];
 export type AuditAction = Entry['action'];
@@ -131,20 +131,6 @@ function Changes({ before, after }: { before: Entry['before']; after: Entry['aft
   );
 }
 
-/** Where a page starts: the first has neither; the others are the `page` and `cursor` of the Link that named them. */
-interface PagePosition {
-  page?: string;
-  cursor?: string;
-}
-
-/** The next page's position from the answer's Link: its page and cursor only, sent through the typed client. */
-function nextPosition(response: Response): PagePosition | undefined {
-  const link = nextPageUrl(response);
-  if (!link) return undefined;
-  const query = new URL(link, window.location.origin).searchParams;
-  return { page: query.get('page') ?? undefined, cursor: query.get('cursor') ?? undefined };
-}
-
 function captionOf(filters: AuditFilters, names: StaffNames, pageNumber: number): string {
   const { from, to } = filters;
   const range = from && to ? `from ${from} to ${to} (UTC)` : from ? `from ${from} (UTC) on` : to ? `up to ${to} (UTC)` : 'at any time';
@@ -160,41 +146,27 @@ interface AuditEntriesProps {
   names: StaffNames;
 }
 
-/** The pages of one filter: next follows the Link; previous goes back through the pages seen (the API links forward only). */
+/** The pages of one filter (see useLinkPages). */
 export function AuditEntries({ client, merchantId, filters, names }: AuditEntriesProps) {
-  const [position, setPosition] = useState<PagePosition>({});
-  const [earlier, setEarlier] = useState<PagePosition[]>([]);
-  // Each answer remembers the position it is for: while the next one loads, the progress line shows instead.
-  const [page, setPage] = useState<{ position: PagePosition; entries: Entry[]; next: PagePosition | undefined }>();
-  const [error, setError] = useState<{ position: PagePosition; error: ConsoleError }>();
   const { from, to, action, staffId } = filters;
-
-  useEffect(() => {
-    let current = true;
-    client
-      .GET('/v15/merchants/{merchant_id}/audit_log', {
+  const fetchPage = useCallback(
+    async (position: PagePosition): Promise<LinkPage<Entry>> => {
+      const answer = await client.GET('/v15/merchants/{merchant_id}/audit_log', {
         params: { path: { merchant_id: String(merchantId) }, query: { ...auditQuery({ from, to, action, staffId }), ...position } },
-      })
-      .then((answer) => {
-        if (!current) return;
-        // 204: nothing (more) within the filters.
-        if (answer.response.status === 204) setPage({ position, entries: [], next: undefined });
-        else setPage({ position, entries: rangeAnswer(answer).map(({ audit_entry }) => audit_entry), next: nextPosition(answer.response) });
-      })
-      .catch((failure: unknown) => {
-        if (current) setError({ position, error: asConsoleError(failure) });
       });
-    return () => {
-      current = false;
-    };
-  }, [client, merchantId, from, to, action, staffId, position]);
+      // 204: nothing (more) within the filters.
+      if (answer.response.status === 204) return { rows: [], next: undefined };
+      return { rows: rangeAnswer(answer).map(({ audit_entry }) => audit_entry), next: nextPosition(answer.response) };
+    },
+    [client, merchantId, from, to, action, staffId],
+  );
+  const { pageNumber, error, page, previous, next } = useLinkPages(fetchPage);
 
-  const pageNumber = earlier.length + 1;
-  if (error?.position === position) return <ErrorMessage error={error.error} />;
-  if (page?.position !== position) return <Progress label="Loading the audit log…" />;
+  if (error) return <ErrorMessage error={error} />;
+  if (!page) return <Progress label="Loading the audit log…" />;
   return (
     <div>
-      {page.entries.length === 0 ? (
+      {page.rows.length === 0 ? (
         <p id="audit-caption">
           {pageNumber === 1 && !page.next
             ? 'No entries for this filter.'
@@ -203,81 +175,56 @@ export function AuditEntries({ client, merchantId, filters, names }: AuditEntrie
               : 'No more entries.'}
         </p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="audit-caption">
-          <table className="audit">
-            <caption id="audit-caption">{captionOf(filters, names, pageNumber)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Approved by</th>
-                <th scope="col">From</th>
-                <th scope="col">Before and after</th>
+        <ScrollingTable captionId="audit-caption" caption={captionOf(filters, names, pageNumber)} className="audit">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Approved by</th>
+              <th scope="col">From</th>
+              <th scope="col">Before and after</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.rows.map((entry) => (
+              <tr key={entry.id}>
+                <th scope="row">{formatTime(entry.created_at)}</th>
+                <td>{actorWords(entry.actor, names)}</td>
+                <td>
+                  {ACTIONS[entry.action]}
+                  <br />
+                  <span className="hint">
+                    <ObjectWords object={entry.object} names={names} />
+                  </span>
+                </td>
+                <td>{approverWords(entry, names)}</td>
+                <td>
+                  {sourceWords(entry)}
+                  {entry.source_ip ? (
+                    <>
+                      <br />
+                      <span className="hint">Address {entry.source_ip}</span>
+                    </>
+                  ) : null}
+                  {entry.request_id ? (
+                    <>
+                      <br />
+                      <span className="hint">
+                        Request <code>{entry.request_id}</code>
+                      </span>
+                    </>
+                  ) : null}
+                </td>
+                <td className="changes-cell">
+                  <Changes before={entry.before} after={entry.after} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((entry) => (
-                <tr key={entry.id}>
-                  <th scope="row">{formatTime(entry.created_at)}</th>
-                  <td>{actorWords(entry.actor, names)}</td>
-                  <td>
-                    {ACTIONS[entry.action]}
-                    <br />
-                    <span className="hint">
-                      <ObjectWords object={entry.object} names={names} />
-                    </span>
-                  </td>
-                  <td>{approverWords(entry, names)}</td>
-                  <td>
-                    {sourceWords(entry)}
-                    {entry.source_ip ? (
-                      <>
-                        <br />
-                        <span className="hint">Address {entry.source_ip}</span>
-                      </>
-                    ) : null}
-                    {entry.request_id ? (
-                      <>
-                        <br />
-                        <span className="hint">
-                          Request <code>{entry.request_id}</code>
-                        </span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td className="changes-cell">
-                    <Changes before={entry.before} after={entry.after} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
-      <nav className="pager" aria-label="Pages of the audit log">
-        <button
-          type="button"
-          disabled={earlier.length === 0}
-          onClick={() => {
-            setPosition(earlier.at(-1) ?? {});
-            setEarlier(earlier.slice(0, -1));
-          }}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!page.next}
-          onClick={() => {
-            if (!page.next) return;
-            setEarlier([...earlier, position]);
-            setPosition(page.next);
-          }}
-        >
-          Next page
-        </button>
-      </nav>
+      <LinkPager label="Pages of the audit log" previous={previous} next={next} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { SelectField } from '../fields.tsx';
 import { formatMoney, utcDate } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
 import { answered, ConsoleError, type PageProps } from '../session.ts';
+import { FiguresTable } from '../tables.tsx';
 
 type DailyReport = components['schemas']['DailyReport']['daily_report'];
 type Figures = DailyReport['days'][number]['all_locations'];
@@ -18,6 +19,8 @@ const FIGURES = [
   ['gift_card_value_removed_amount', 'Value removed'],
 ] as const satisfies readonly (readonly [keyof Figures, string])[];
 type GiftCardFigures = Record<(typeof FIGURES)[number][0], number>;
+const COLUMNS = FIGURES.map(([key, label]) => ({ key, label }));
+const moneyOf = (figures: GiftCardFigures) => FIGURES.map(([key]) => formatMoney(figures[key]));
 
 /** The longest range the report answers (both days included), as the API bounds it. */
 const MAX_DAYS = 92;
@@ -180,82 +183,25 @@ function GiftCardReport({
       </section>
       <section aria-labelledby="days-heading">
         <h2 id="days-heading">By day</h2>
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="gift-days-caption">
-          <table className="gift-cards">
-            <caption id="gift-days-caption">
-              Gift card activity at {placeName} from {from} to {to} (UTC)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                {FIGURES.map(([key, label]) => (
-                  <th scope="col" key={key} className="number">
-                    {label}
-                  </th>
-                ))}
-                <th scope="col" className="number">
-                  Outstanding at the day&apos;s end (all locations)
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((day) => (
-                <tr key={day.date}>
-                  <th scope="row">{day.date}</th>
-                  {FIGURES.map(([key]) => (
-                    <td key={key} className="number">
-                      {formatMoney(day.figures[key])}
-                    </td>
-                  ))}
-                  <td className="number">{formatMoney(day.liability)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">Total</th>
-                {FIGURES.map(([key]) => (
-                  <td key={key} className="number">
-                    {formatMoney(totals[key])}
-                  </td>
-                ))}
-                <td className="number">{formatMoney(outstanding)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <FiguresTable
+          labelledBy="gift-days-caption"
+          caption={`Gift card activity at ${placeName} from ${from} to ${to} (UTC)`}
+          className="gift-cards"
+          rowHeading="Day"
+          columns={[...COLUMNS, { key: 'outstanding', label: "Outstanding at the day's end (all locations)" }]}
+          rows={days.map((day) => ({ key: day.date, header: day.date, figures: [...moneyOf(day.figures), formatMoney(day.liability)] }))}
+          total={{ key: 'total', header: 'Total', figures: [...moneyOf(totals), formatMoney(outstanding)] }}
+        />
       </section>
       <section aria-labelledby="locations-heading">
         <h2 id="locations-heading">By location</h2>
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="gift-locations-caption">
-          <table>
-            <caption id="gift-locations-caption">
-              Gift card activity per location from {from} to {to} (UTC)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Location</th>
-                {FIGURES.map(([key, label]) => (
-                  <th scope="col" key={key} className="number">
-                    {label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {byLocation.map((row) => (
-                <tr key={row.key}>
-                  <th scope="row">{row.name}</th>
-                  {FIGURES.map(([key]) => (
-                    <td key={key} className="number">
-                      {formatMoney(row.figures[key])}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FiguresTable
+          labelledBy="gift-locations-caption"
+          caption={`Gift card activity per location from ${from} to ${to} (UTC)`}
+          rowHeading="Location"
+          columns={COLUMNS}
+          rows={byLocation.map((row) => ({ key: row.key, header: row.name, figures: moneyOf(row.figures) }))}
+        />
       </section>
       <p className="hint">
         Value added: loaded at a register or bought in the app (a gift waiting for its recipient too). Value spent: paid with gift cards on orders. Value

@@ -4,6 +4,7 @@ import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, utcDate } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
 import { answered, type PageProps } from '../session.ts';
+import { FiguresTable } from '../tables.tsx';
 
 type DailyReport = components['schemas']['DailyReport']['daily_report'];
 type Figures = DailyReport['days'][number]['all_locations'];
@@ -26,6 +27,8 @@ const HomeChart = lazy(() =>
     default: () => <p>The chart could not be loaded. The figures are in the table below.</p>,
   })),
 );
+
+const COLUMNS = SHOWN.map(([key, label]) => ({ key, label }));
 
 const WEEK_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -134,32 +137,12 @@ export function Home({ client, merchantId, me }: PageProps) {
           {(['today', 'week'] as const).map((period) => (
             <section key={period}>
               <h2 id={`heading-${period}`}>{period === 'today' ? 'Today' : 'This week'}</h2>
-              <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={`heading-${period}`}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Location</th>
-                      {SHOWN.map(([key, label]) => (
-                        <th scope="col" key={key} className="number">
-                          {label}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rows.map((row) => (
-                      <tr key={row.key}>
-                        <th scope="row">{row.name}</th>
-                        {SHOWN.map(([key, , kind]) => (
-                          <td key={key} className="number">
-                            {formatted(row[period][key] ?? 0, kind)}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <FiguresTable
+                labelledBy={`heading-${period}`}
+                rowHeading="Location"
+                columns={COLUMNS}
+                rows={rows.map((row) => ({ key: row.key, header: row.name, figures: SHOWN.map(([key, , kind]) => formatted(row[period][key] ?? 0, kind)) }))}
+              />
             </section>
           ))}
           {data ? <WeekSalesChart week={data.week} /> : null}
@@ -182,33 +165,17 @@ function WeekSalesChart({ week }: { week: WeekSales }) {
           series={week.series}
         />
       </Suspense>
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="caption-week-sales">
-        <table>
-          <caption id="caption-week-sales">Sales per day and location (UTC days)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              {week.series.map((entry) => (
-                <th scope="col" key={entry.key} className="number">
-                  {entry.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {labels.map((label, index) => (
-              <tr key={week.days[index]}>
-                <th scope="row">{label}</th>
-                {week.series.map((entry) => (
-                  <td key={entry.key} className="number">
-                    {formatMoney(entry.values[index] ?? 0)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable
+        labelledBy="caption-week-sales"
+        caption="Sales per day and location (UTC days)"
+        rowHeading="Day"
+        columns={week.series}
+        rows={labels.map((label, index) => ({
+          key: week.days[index] ?? label,
+          header: label,
+          figures: week.series.map((entry) => formatMoney(entry.values[index] ?? 0)),
+        }))}
+      />
     </section>
   );
 }

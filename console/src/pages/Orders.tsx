@@ -1,11 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { nextPageUrl, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
+import { type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime, utcDate } from '../format.ts';
 import { useLocations } from '../loaded.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
+import { ColumnHeadings, LinkPager, ScrollingTable, nextPosition, useLinkPages, type LinkPage, type PagePosition } from '../tables.tsx';
 
 type OrderRow = components['schemas']['ManagedOrderRow'];
 type OrderState = OrderRow['state'];
@@ -16,23 +17,6 @@ const STATES: readonly { value: OrderState | ''; label: string }[] = [
 ];
 const isState = (value: string | null): value is OrderState => value === 'completed' || value === 'refunded';
 const isDay = (value: string | null): value is string => value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value);
-
-/** Where a page starts: the first page has neither; the others are the `page` and `cursor` of the Link that named them. */
-interface PagePosition {
-  page?: string;
-  cursor?: string;
-}
-
-/**
- * The next page's position, read from `Link: <url>; rel="next"`. Only its `page` and `cursor` are taken and sent
- * through the typed client to our own origin: the Link carries the same filters (docs/merchant-api.md, "Orders").
- */
-function nextPosition(response: Response): PagePosition | undefined {
-  const link = nextPageUrl(response);
-  if (!link) return undefined;
-  const query = new URL(link, window.location.origin).searchParams;
-  return { page: query.get('page') ?? undefined, cursor: query.get('cursor') ?? undefined };
-}
 
 /** One location's orders of one UTC day, newest first, 50 a page, optionally only completed or refunded ones. */
 export function Orders({ client, merchantId }: PageProps) {
@@ -113,105 +97,50 @@ interface OrderPagesProps {
   listAddress: string;
 }
 
-/** The pages of one filter: next follows the Link; previous goes back through the pages seen (the API links forward only). */
+/** The pages of one filter (see useLinkPages). */
 function OrderPages({ client, merchantId, locationId, locationName, day, state, listAddress }: OrderPagesProps) {
-  const [position, setPosition] = useState<PagePosition>({});
-  const [earlier, setEarlier] = useState<PagePosition[]>([]);
-  // Each answer remembers the position it is for: while the next one loads, the progress line shows instead.
-  const [page, setPage] = useState<{ position: PagePosition; orders: OrderRow[]; next: PagePosition | undefined }>();
-  const [error, setError] = useState<{ position: PagePosition; error: ConsoleError }>();
-
-  useEffect(() => {
-    let current = true;
-    client
-      .GET('/v15/merchants/{merchant_id}/orders', {
+  const fetchPage = useCallback(
+    async (position: PagePosition): Promise<LinkPage<OrderRow>> => {
+      const answer = await client.GET('/v15/merchants/{merchant_id}/orders', {
         params: { path: { merchant_id: String(merchantId) }, query: { location_id: locationId, day, ...(state ? { state } : {}), ...position } },
-      })
-      .then((answer) => {
-        if (!current) return;
-        // 204: nothing (more) on this day.
-        if (answer.response.status === 204) setPage({ position, orders: [], next: undefined });
-        else setPage({ position, orders: answered(answer).map(({ order }) => order), next: nextPosition(answer.response) });
-      })
-      .catch((failure: unknown) => {
-        if (current) setError({ position, error: asConsoleError(failure) });
       });
-    return () => {
-      current = false;
-    };
-  }, [client, merchantId, locationId, day, state, position]);
-
-  const pageNumber = earlier.length + 1;
+      // 204: nothing (more) on this day.
+      if (answer.response.status === 204) return { rows: [], next: undefined };
+      return { rows: answered(answer).map(({ order }) => order), next: nextPosition(answer.response) };
+    },
+    [client, merchantId, locationId, day, state],
+  );
+  const { pageNumber, error, page, previous, next } = useLinkPages(fetchPage);
   const caption = `${state === 'completed' ? 'Completed orders' : state === 'refunded' ? 'Refunded orders' : 'Orders'} at ${locationName} on ${day} (UTC), page ${pageNumber}`;
 
-  if (error?.position === position) return <ErrorMessage error={error.error} />;
-  if (page?.position !== position) return <Progress label="Loading orders…" />;
+  if (error) return <ErrorMessage error={error} />;
+  if (!page) return <Progress label="Loading orders…" />;
   return (
     <div>
-      {page.orders.length === 0 ? (
+      {page.rows.length === 0 ? (
         <p id="orders-caption">{pageNumber === 1 ? `No orders at ${locationName} on ${day} (UTC) for this filter.` : 'No more orders.'}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="orders-caption">
-          <table>
-            <caption id="orders-caption">{caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Customer</th>
-                <th scope="col" className="number">
-                  Sale
+        <ScrollingTable captionId="orders-caption" caption={caption}>
+          <ColumnHeadings columns={['Time', 'Customer', { figure: 'Sale' }, { figure: 'Tip' }, { figure: 'Total' }, 'State']} />
+          <tbody>
+            {page.rows.map((order) => (
+              <tr key={order.uuid}>
+                <th scope="row">
+                  <Link to={`/orders/${order.uuid}`} state={{ list: listAddress }}>
+                    {formatTime(order.created_at)}
+                  </Link>
                 </th>
-                <th scope="col" className="number">
-                  Tip
-                </th>
-                <th scope="col" className="number">
-                  Total
-                </th>
-                <th scope="col">State</th>
+                <td>{order.user_display_name}</td>
+                <td className="number">{formatMoney(order.spend_amount)}</td>
+                <td className="number">{formatMoney(order.tip_amount)}</td>
+                <td className="number">{formatMoney(order.total_amount)}</td>
+                <td>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {page.orders.map((order) => (
-                <tr key={order.uuid}>
-                  <th scope="row">
-                    <Link to={`/orders/${order.uuid}`} state={{ list: listAddress }}>
-                      {formatTime(order.created_at)}
-                    </Link>
-                  </th>
-                  <td>{order.user_display_name}</td>
-                  <td className="number">{formatMoney(order.spend_amount)}</td>
-                  <td className="number">{formatMoney(order.tip_amount)}</td>
-                  <td className="number">{formatMoney(order.total_amount)}</td>
-                  <td>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
-      <nav className="pager" aria-label="Pages of orders">
-        <button
-          type="button"
-          disabled={earlier.length === 0}
-          onClick={() => {
-            setPosition(earlier.at(-1) ?? {});
-            setEarlier(earlier.slice(0, -1));
-          }}
-        >
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!page.next}
-          onClick={() => {
-            if (!page.next) return;
-            setEarlier([...earlier, position]);
-            setPosition(page.next);
-          }}
-        >
-          Next page
-        </button>
-      </nav>
+      <LinkPager label="Pages of orders" previous={previous} next={next} />
     </div>
   );
 }
