@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
+import { matchPath, NavLink, Route, Routes, useLocation } from 'react-router';
 import { ErrorMessage, Progress } from './ErrorMessage.tsx';
 import { AuditLog } from './pages/AuditLog.tsx';
 import { Campaigns } from './pages/Campaigns.tsx';
@@ -15,6 +15,7 @@ import { SignIn } from './pages/SignIn.tsx';
 import { Staff } from './pages/Staff.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
 import { answered, asConsoleError, client, keepSession, loadSession, type ConsoleError, type Session, type StaffMember } from './session.ts';
+import { PageNotFound } from './not-found.tsx';
 
 /**
  * The pages in the navigation, in order (the API checks the role again on every request). Each area's page owns
@@ -139,17 +140,7 @@ export function App() {
               ),
             )}
             <Route path="orders/:uuid" element={<OrderDetail client={client} merchantId={session.merchantId} me={me} />} />
-            <Route
-              path="*"
-              element={
-                <>
-                  <h1>Page not found</h1>
-                  <p>
-                    There is no such page. <Link to="/">Go to the home page</Link>.
-                  </p>
-                </>
-              }
-            />
+            <Route path="*" element={<PageNotFound back="/" backLabel="Go to the home page" />} />
           </Routes>
         ) : (
           <Progress label="Loading your account…" />

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Route, Routes, useNavigate } from 'react-router';
+import { Route, Routes, useNavigate } from 'react-router';
 import type { ApiErrors } from '../../../clients/typescript/index.ts';
 import { formText } from '../customers-form.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { answered, asConsoleError, ConsoleError, type PageProps } from '../session.ts';
 import { CustomerDetail, type FoundBy } from './CustomersDetail.tsx';
+import { PageNotFound } from '../not-found.tsx';
 
 /** Customers (issue 39): finding one at /customers, a customer's page at /customers/{user_id}. */
 export function Customers(props: PageProps) {
@@ -12,17 +13,7 @@ export function Customers(props: PageProps) {
     <Routes>
       <Route index element={<FindCustomer {...props} />} />
       <Route path=":userId" element={<CustomerDetail {...props} />} />
-      <Route
-        path="*"
-        element={
-          <>
-            <h1>Page not found</h1>
-            <p>
-              There is no such page. <Link to="/customers">Find a customer</Link>.
-            </p>
-          </>
-        }
-      />
+      <Route path="*" element={<PageNotFound back="/customers" backLabel="Find a customer" />} />
     </Routes>
   );
 }

@@ -7,6 +7,7 @@ import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
 import type { PageProps } from '../session.ts';
 import { LocationCreate } from './LocationsCreate.tsx';
 import { LocationDetail } from './LocationsDetail.tsx';
+import { PageNotFound } from '../not-found.tsx';
 
 /**
  * Locations (docs/console.md, "Locations"): the merchant's locations, hidden ones included; each location's
@@ -19,17 +20,7 @@ export function Locations(props: PageProps) {
       <Route index element={<LocationList {...props} />} />
       <Route path="new" element={<LocationCreate {...props} />} />
       <Route path=":locationId" element={<LocationDetail {...props} />} />
-      <Route
-        path="*"
-        element={
-          <>
-            <h1>Page not found</h1>
-            <p>
-              There is no such page. <Link to="/locations">Go to the locations</Link>.
-            </p>
-          </>
-        }
-      />
+      <Route path="*" element={<PageNotFound back="/locations" backLabel="Go to the locations" />} />
     </Routes>
   );
 }

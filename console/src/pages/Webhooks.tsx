@@ -6,6 +6,7 @@ import { answered, asConsoleError, type ConsoleError, type PageProps } from '../
 import { eventTypeWords, MERCHANT_EVENT_TYPES, useEndpoints, type EventType } from '../webhooks-model.ts';
 import { WebhookEndpoint } from './WebhooksEndpoint.tsx';
 import { SecretOnce } from './WebhooksSecret.tsx';
+import { PageNotFound } from '../not-found.tsx';
 
 /** The API keeps at most this many endpoints per merchant (docs/events.md). */
 const MAX_ENDPOINTS = 10;
@@ -27,17 +28,7 @@ export function Webhooks(props: PageProps) {
     <Routes>
       <Route index element={<WebhookList {...props} />} />
       <Route path=":id" element={<WebhookEndpoint {...props} />} />
-      <Route
-        path="*"
-        element={
-          <>
-            <h1>Page not found</h1>
-            <p>
-              There is no such page. <Link to="/webhooks">Go to the webhooks</Link>.
-            </p>
-          </>
-        }
-      />
+      <Route path="*" element={<PageNotFound back="/webhooks" backLabel="Go to the webhooks" />} />
     </Routes>
   );
 }
