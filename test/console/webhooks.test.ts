@@ -56,16 +56,22 @@ const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: ap
 
 const deliveriesTable = (page: Page) => page.getByRole('region', { name: /^Latest deliveries to / });
 
-/** Clicks "Refresh the deliveries" until the table has a row matching `row`. */
+/**
+ * Clicks "Refresh the deliveries" until the table has a row matching `row`. Each click waits for its own answer: a
+ * click while the last load runs supersedes it (the page shows only the newest load), so clicking faster than a slow
+ * machine answers would never show one.
+ */
 async function refreshUntil(page: Page, row: RegExp): Promise<void> {
   await expect
     .poll(
       async () => {
+        const answered = page.waitForResponse((response) => /\/v15\/webhook_endpoints\/[^/]+\/deliveries$/.test(new URL(response.url()).pathname));
         await page.getByRole('button', { name: 'Refresh the deliveries' }).click();
-        await page.waitForTimeout(100);
+        await answered;
+        await page.waitForTimeout(50);
         return (await deliveriesTable(page).count()) > 0 ? (await deliveriesTable(page).getByRole('row').allTextContents()).join('\n') : '';
       },
-      { timeout: 15_000, interval: 250 },
+      { timeout: 30_000, interval: 250 },
     )
     .toMatch(row);
 }
