@@ -89,6 +89,29 @@ export interface EndpointRun {
   /** The priced floor (bench/floors/call-prices.ts floorFor) and the ratio to it, kept beside a twin floor for comparison with earlier runs. */
   pricedFloorMs?: number | null;
   pricedOverheadRatio?: number | null;
+  /**
+   * Every measurement of this run when its first ratio missed its target and it was measured twice more (the endpoint
+   * run and its adjacent floors before and after, each exactly as the first; bench/harness/repeat.ts, issue 36). Then
+   * `overheadRatio` (and `pricedOverheadRatio`) are the medians of the trials' and the verdict uses them; `load`,
+   * `adjacentFloor` and `floorMs` stay the first measurement's (its round trips keep their own verdict: counts, not
+   * times). Absent when the first met its target, and in results from before the rule.
+   */
+  trials?: EndpointTrial[];
+  /** Set when the first ratio missed but the repeats could not be prepared: the single measurement stands. */
+  notRepeatable?: string;
+}
+
+/** One measurement of an endpoint at one concurrency (its repeats: EndpointRun.trials). */
+export interface EndpointTrial {
+  p50: number;
+  count: number;
+  floorMs: number | null;
+  overheadRatio: number | null;
+  floorKind?: FloorKind;
+  pricedFloorMs?: number | null;
+  pricedOverheadRatio?: number | null;
+  /** The baseline endpoint's p50 next to this measurement (mean of its two sides), to tell a burst of the machine. */
+  baselineP50?: number;
 }
 
 /** The p50s of one side (before or after an endpoint's run) of its adjacent floors. */

@@ -125,6 +125,15 @@ function verdict(met: boolean | null): string {
   return met === null ? dash : met ? 'met' : '**MISSED**';
 }
 
+/**
+ * How a run's ratio was judged when its first measurement missed (bench/harness/repeat.ts): `median of 3 (1.42, 1.25, 1.20)`
+ * over the trials' ratios in order, or why it was not measured again; empty for a single measurement that met.
+ */
+export function repeatText(run: Pick<EndpointRun, 'trials' | 'notRepeatable'>): string {
+  if (run.trials && run.trials.length > 1) return `median of ${run.trials.length} (${run.trials.map((trial) => fmt(trial.overheadRatio)).join(', ')})`;
+  return run.notRepeatable ?? '';
+}
+
 function callsText(calls: Record<string, number>): string {
   return Object.entries(calls)
     .map(([operation, count]) => `${operation} ${fmt(count)}`)
@@ -220,7 +229,8 @@ export function terminalTable(results: BenchResults): string {
           ? `${run.concurrency === 1 ? fmt(run.adjacentFloor.twin.handlerCpuMs) : dash} / ${fmt(run.adjacentFloor.twin.serverCpuMs)}`
           : dash,
         fmt(run.load.dynamoMs),
-        run.floorKind === 'twin' ? `${fmt(run.overheadRatio)} twin (${fmt(run.pricedOverheadRatio)})` : fmt(run.overheadRatio),
+        (run.floorKind === 'twin' ? `${fmt(run.overheadRatio)} twin (${fmt(run.pricedOverheadRatio)})` : fmt(run.overheadRatio)) +
+          (repeatText(run) ? ` ${repeatText(run)}` : ''),
         // A row whose answers were not the ones expected measured something else: it meets nothing.
         row.note ? `FAILED: ${row.note.slice(0, 40)}` : `${run.overheadRatio === null ? dash : run.overheadRatio <= target ? 'met' : 'MISSED'} (<= ${target})`,
       ]);
@@ -276,7 +286,7 @@ function endpointSection(results: BenchResults): string {
     'CU / req (read + write)',
     "Adjacent floor p50 ms: baseline endpoint / GetItem / Transact (items per transaction) [/ Query, BatchGetItem of the endpoint's shape (items x bytes, attributes per item)] [/ write: a conditional UpdateItem] [/ StartExecution] [/ password hash] [/ twin (its replayed calls; round trips, CU, in DynamoDB ms; handler CPU ms at c=1, server CPU ms / req)]",
     'Floor ms (reads with a twin: twin (priced))',
-    `Overhead ratio (target: read <= ${TARGETS.overheadRatio.read}, write <= ${TARGETS.overheadRatio.write}, at c=1 and c=16) [ratio to the priced floor]`,
+    `Overhead ratio (target: read <= ${TARGETS.overheadRatio.read}, write <= ${TARGETS.overheadRatio.write}, at c=1 and c=16) [ratio to the priced floor] [median of 3 when the first measurement missed]`,
   ];
   const rows: string[][] = [];
   for (const row of results.endpoints) {
@@ -307,7 +317,7 @@ function endpointSection(results: BenchResults): string {
     for (const run of row.runs) {
       const load = run.load;
       const roundTripsMet = load.roundTrips === null ? null : load.roundTripsMax! <= row.minimum.roundTrips;
-      const ratioCell = `${fmt(run.overheadRatio)} ${verdict(run.overheadRatio === null ? null : run.overheadRatio <= overheadTarget(row))} (${endpointKind(row)}${run.floorKind === 'twin' ? `, twin; priced ${fmt(run.pricedOverheadRatio)}` : ''})`;
+      const ratioCell = `${fmt(run.overheadRatio)} ${verdict(run.overheadRatio === null ? null : run.overheadRatio <= overheadTarget(row))} (${endpointKind(row)}${run.floorKind === 'twin' ? `, twin; priced ${fmt(run.pricedOverheadRatio)}` : ''}${repeatText(run) ? `; ${repeatText(run)}` : ''})`;
       rows.push([
         row.title,
         row.route,
@@ -517,7 +527,7 @@ function summarySection(results: BenchResults): string {
     for (const measured of row.runs) {
       if (measured.overheadRatio !== null && measured.overheadRatio > target) {
         missed.push(
-          `${row.title}: overhead ratio ${fmt(measured.overheadRatio)} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${measured.floorKind === 'twin' ? `; to its twin (${fmt(measured.pricedOverheadRatio)} to the priced floor)` : ''}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`,
+          `${row.title}: overhead ratio ${fmt(measured.overheadRatio)}${repeatText(measured) ? `, ${repeatText(measured)},` : ''} at c=${measured.concurrency} (${endpointKind(row)}: target <= ${target}${measured.floorKind === 'twin' ? `; to its twin (${fmt(measured.pricedOverheadRatio)} to the priced floor)` : ''}${run.load.handlerCpuMs == null ? '' : `; handler CPU ${fmt(run.load.handlerCpuMs)} ms per request at c=1`}).`,
         );
       }
     }
@@ -565,7 +575,7 @@ Do not edit by hand: re-run the command. The analysis at the end comes from \`be
 - **What**: every hot path of the API (the endpoints in \`bench/scenarios/scenarios.ts\`, each as the contract and the real clients send it) at concurrency 1 and 16; the order-ahead start -> 200 flow; paging cost at ${results.plan.historyRecords.toLocaleString('en-US')} records of history; each function's cold start and bundle size.
 - **Where**: its own stack on fresh data: DynamoDB Local in memory, a new table, the real handlers behind the local gateway (throttling off) in one child process, request logs on as deployed. Never the deployed stack.
 - **How**: autocannon, closed loop, ${results.plan.durationMs / 1000} s per endpoint and concurrency after ${results.plan.warmupRequests} warm-up requests. Each endpoint is divided by its **floor**, measured right before and right after its run at the same concurrency: for a read with a faithful twin, its own recorded DynamoDB calls replayed without the handler; otherwise a bare baseline endpoint (the HTTP hop plus one GetItem) plus each of its other calls priced at a bare call of its kind and shape. The ratio is therefore the handler's own work (middy, validation, auth, domain, serialisation, log line).
-- **Targets**: overhead ratio at c=1 <= ${TARGETS.overheadRatio.read} for reads (GET) and <= ${TARGETS.overheadRatio.write} for writes, and no worse at c=16; round trips per request equal the documented minimum; order ahead p50 <= ${TARGETS.orderAheadP50Ms} ms; a cold start at most ${TARGETS.coldStartTwinRatio} x its cold twin's, import at most ${TARGETS.importMsOverBaseline} ms above the baseline's, each bundle at most ${TARGETS.bundleKiB} KiB.
+- **Targets**: overhead ratio at c=1 <= ${TARGETS.overheadRatio.read} for reads (GET) and <= ${TARGETS.overheadRatio.write} for writes, and no worse at c=16 (a ratio that misses is measured twice more right away and judged by the median of the three: **a change of method**, issue 36, 2026-12-06); round trips per request equal the documented minimum; order ahead p50 <= ${TARGETS.orderAheadP50Ms} ms; a cold start at most ${TARGETS.coldStartTwinRatio} x its cold twin's, import at most ${TARGETS.importMsOverBaseline} ms above the baseline's, each bundle at most ${TARGETS.bundleKiB} KiB.
 - **Run**: \`npm run bench\` (full) or \`-- --quick\` (a sanity run of every figure; rough); \`-- --only=<scenario ids>\`, \`-- --cold-start\`, \`-- --report-only\` (re-renders this page from \`bench/results\` and \`bench/notes.md\`); \`npm run bench:memory\` for the memory per function. Code: \`bench/harness\` (stack, server, load), \`bench/floors\`, \`bench/scenarios\`, \`bench/cold-start\`, \`bench/memory\`, \`bench/report\`.
 
 The details of each step follow; the figures come after them.
@@ -588,6 +598,7 @@ Load average at start ${machine.loadAverageAtStart.join(' / ')}, at end ${machin
 - Intrinsic work: the login verifies a password with scrypt (\`shared/auth/secrets.ts\`, N=16384, r=8, p=1; deliberately slow, docs/identity.md). Its floor adds the p50 of a bare \`hashPassword\` with the same parameters, run in the bench process at the same concurrency for ${(results.plan.adjacentHashMs ?? results.plan.adjacentFloorMs) / 1000} s right before the login's run (as a transaction is priced at its size). The hash itself is never weakened; only its cost is moved from the handler's side of the ratio to the floor's. No other endpoint has intrinsic work priced.
 - In DynamoDB ms: the wall time a request spent with at least one DynamoDB call in flight, measured in the bench server around the handlers' client (parallel calls counted once); "outside DynamoDB" = the endpoint's p50 minus it: the HTTP hop, the gateway, the handler's own work and any wait for a CPU. The completed order's card charge goes to the sandbox gateway (\`shared/payments/sandbox.ts\`), which answers in-process without any network call, so it adds no outside call to price.
 - Overhead-ratio targets: reads (GET routes) <= ${TARGETS.overheadRatio.read}, writes (every other method) <= ${TARGETS.overheadRatio.write}, at concurrency 1; at concurrency 16 "no worse" means the ratio stays within the same target (the c=16 ratio divides by the c=16 floor, so it measures how the handler's own cost grows under load, not the queueing DynamoDB Local adds to every call).
+- Repeat on a miss (**a change of method**, issue 36, 2026-12-06; runs before it judged each ratio by its single measurement): an overhead ratio over its target (the one its verdict uses: read or write, to its twin or to the priced floor, as the row's) is measured twice more, right away, each time exactly as the first (the adjacent floors and twin before, the endpoint's run, the adjacent floors and twin after; a scenario that uses up prepared data gets fresh data for its repeats, and keeps its single measurement, marked "not repeatable", when that data cannot be prepared). The verdict uses the median of the three ratios: "median of 3 (first, second, third)" beside it, each trial's p50, floor and ratio in the results file (\`trials\`); the row's other figures (p50, CPU, calls, floors) are the first measurement's, and its round trips keep their own verdict from it (counts, not times). Why: the full runs at 5542407, 7629d98 and 46d51a4 met every warm target in at least two of the three and missed none in all three, yet none met all of them at once: each missed 4 or 5, different ones, on two-call routes at c=1 (a 3-5 ms floor, where one millisecond of DynamoDB Local's latency is a quarter of the ratio) and on twin ratios at c=16. One measurement cannot tell a burst of the shared machine from the handler's work; a real regression misses in at least two of three and still fails, a burst in one does not. The targets are unchanged.
 - Handler CPU ms / request: \`process.cpuUsage()\` around the whole invocation (middy, validation, the domain, the SDK's serialisation, the log line), reported by the handler as \`X-Handler-CPU-Ms\` in bench mode only; the median at concurrency 1, where the request is the only one in flight (at 16 the process's CPU would be shared between overlapping requests). Server CPU ms / request: the bench server process's CPU (gateway + handler) between the first and the last response over the requests in between, at either concurrency. Beside each endpoint's, in parentheses, the same two figures of the baseline endpoint measured next to it (mean of its runs before and after): at c=16 the bench server is CPU-bound, so an endpoint's c=16 p50 is about 16 x its server CPU per request and its c=16 ratio is roughly its server CPU per request over the baseline's. On Lambda at ${FUNCTION_MEMORY_MB} MB a function gets about a third of a vCPU, so handler CPU there takes roughly three times as long.
 - Round-trip target: the mean round trips per request equal the documented minimum; "missed" when any request made more.
 - Workflow executions a measured request starts (\`order-ahead-complete\`: the completion's charge, provider forwarding and 3 s waits) are held by the local workflow service from the scenario's first warm-up to its last run (StartExecution answers as always, so the request does exactly its deployed work) and run afterwards: on AWS they run on Step Functions and other Lambdas, never on the request's CPU. The next measurement starts only once they have all finished. The switch is a message on the bench gateway's IPC channel (\`bench/harness/stack.ts\` holdWorkflows / releaseWorkflows); no HTTP route, \`npm start\` or the deployed stack reaches it.
