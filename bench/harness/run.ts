@@ -5,7 +5,8 @@
  * throttling off in a child process), seeds it through the domain library and the API, then measures
  * side by side in one run: the DynamoDB floor, every benchmarked endpoint at concurrency 1 and 16,
  * the order-ahead start -> valid flow, paging cost at 10 and 10,000 records, and cold starts.
- * Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
+ * An endpoint's overhead ratio over its target is measured twice more at once and judged by the median of the three
+ * (bench/harness/repeat.ts). Prints a table and writes docs/benchmarks.md, docs/cost.md and bench/results/<mode>.json.
  * `-- --report-only` (with or without `--quick`) re-renders the docs from the saved results.
  * `-- --cold-start` (with or without `--quick`) measures only the cold starts (every function, its cold twin
  * and the baseline), prints them and saves bench/results/cold-start.json; docs untouched.
