@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { webhookDeliveryList } from '#shared/schemas/responses/events.ts';
+import type * as z from '#shared/schemas/zod.ts';
 import { useTestApi } from '../support/api.ts';
 import { placeOrder } from '../support/money.ts';
 import { merchantRoles } from '../support/staff.ts';
@@ -28,17 +30,8 @@ const refusedForRole = (response: { status: number; body: unknown; text: string 
   expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
 };
 
-interface ListedDelivery {
-  event_id: string;
-  event_type: string;
-  state: string;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: string;
-  next_attempt_at: string | null;
-  replay_id: string | null;
-}
+/** A delivery as the list answers it (the documented answer's own type). */
+type ListedDelivery = z.output<typeof webhookDeliveryList>[number]['delivery'];
 
 async function deliveriesOf(endpointId: string, token: string): Promise<ListedDelivery[]> {
   const response = await api.call('GET', `/v15/webhook_endpoints/${endpointId}/deliveries`, { token });

@@ -7,7 +7,7 @@ import * as z from '#shared/schemas/zod.ts';
 import { INTERSTITIAL_TYPES, interstitialAction } from '#shared/schemas/app-surface.ts';
 import { cents, integerId, timestamp } from './common.ts';
 import { location } from './locations.ts';
-import { named, resource } from './registry.ts';
+import { named, namedItemList, resource } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Categories (A5)
@@ -35,17 +35,10 @@ export const ticketResponse = named(
 // ---------------------------------------------------------------------------------------------
 // Campaigns (A18-A22)
 
-export const campaignMetadataList = z.array(
-  z.object({
-    campaign: named(
-      'CampaignMetadata',
-      z.object({
-        id: integerId,
-        representation_types: z.array(z.string()).check(z.describe('Representations GET /v15/campaigns/:id/:representation_type serves for this campaign')),
-      }),
-    ),
-  }),
-);
+export const campaignMetadataList = namedItemList('CampaignMetadata', 'campaign', {
+  id: integerId,
+  representation_types: z.array(z.string()).check(z.describe('Representations GET /v15/campaigns/:id/:representation_type serves for this campaign')),
+});
 
 export const legacyCampaignResponse = resource('CampaignV14', 'campaign', {
   applies_to_all_merchants: z.boolean(),

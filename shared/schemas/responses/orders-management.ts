@@ -3,12 +3,15 @@ import * as z from '#shared/schemas/zod.ts';
 import { ORDER_STATES } from '#shared/schemas/orders-management.ts';
 import { cents, integerId } from './common.ts';
 import { merchantOrderV14Fields, merchantOrderV15Fields } from './pos.ts';
-import { named, resource } from './registry.ts';
+import { namedItemList, resource } from './registry.ts';
 
 const state = z.enum(ORDER_STATES).check(z.describe('`refunded` once refunded'));
 
-export const managedOrderList = z.array(
-  z.object({ order: named('ManagedOrderRow', z.object({ ...merchantOrderV14Fields, state }), "An order as the management API's order list shows it.") }),
+export const managedOrderList = namedItemList(
+  'ManagedOrderRow',
+  'order',
+  { ...merchantOrderV14Fields, state },
+  "An order as the management API's order list shows it.",
 );
 
 export const managedOrderResponse = resource(

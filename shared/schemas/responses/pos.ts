@@ -3,7 +3,7 @@ import * as z from '#shared/schemas/zod.ts';
 import { absoluteUrl, cents, integerId, orderIntegerId, timestamp, uuid } from './common.ts';
 import { location, orderAheadMenuUrl, placeAndMerchant, tipPreference } from './locations.ts';
 import { completedOrderResponse, userOrderItem } from './money.ts';
-import { named, resource } from './registry.ts';
+import { named, namedItemList, resource } from './registry.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Merchant-facing orders (P11, P12)
@@ -56,38 +56,32 @@ export const merchantOrderV15Response = resource(
   'The merchant-facing order with the POS fields and items (v15).',
 );
 
-export const locationOrderList = z.array(
-  z.object({
-    order: named(
-      'LocationOrder',
-      z.object({
-        ...merchantOrderV14Fields,
-        refund_source: z.nullable(z.enum(['merchant'])).check(z.describe('Who refunded the order; null while not refunded')),
-      }),
-      "An order as a location's order list shows it.",
-    ),
-  }),
+export const locationOrderList = namedItemList(
+  'LocationOrder',
+  'order',
+  {
+    ...merchantOrderV14Fields,
+    refund_source: z.nullable(z.enum(['merchant'])).check(z.describe('Who refunded the order; null while not refunded')),
+  },
+  "An order as a location's order list shows it.",
 );
 
 // ---------------------------------------------------------------------------------------------
 // Locations (P13, P14, P15)
 
-export const managedLocationList = z.array(
-  z.object({
-    location: named(
-      'ManagedLocation',
-      z.object({
-        address: z.string().check(z.describe('One line: street, locality, region')),
-        id: integerId,
-        merchant_id: integerId,
-        merchant_name: z.string(),
-        name: z.string(),
-        pos_location_identifier: z.nullable(z.string()),
-        tip_preference: tipPreference,
-      }),
-      'A location the merchant token may place orders for.',
-    ),
-  }),
+export const managedLocationList = namedItemList(
+  'ManagedLocation',
+  'location',
+  {
+    address: z.string().check(z.describe('One line: street, locality, region')),
+    id: integerId,
+    merchant_id: integerId,
+    merchant_name: z.string(),
+    name: z.string(),
+    pos_location_identifier: z.nullable(z.string()),
+    tip_preference: tipPreference,
+  },
+  'A location the merchant token may place orders for.',
 );
 
 export const locationDetailsV15 = named(
@@ -138,14 +132,11 @@ export const locationDetailsV14Response = z.object({
   ),
 });
 
-export const merchantLocationSummaryV14List = z.array(
-  z.object({
-    location: named(
-      'MerchantLocationV14',
-      z.object({ id: integerId, merchant_tip_preference: tipPreference, name: z.nullable(z.string()) }),
-      "A merchant's location as v14 lists it.",
-    ),
-  }),
+export const merchantLocationSummaryV14List = namedItemList(
+  'MerchantLocationV14',
+  'location',
+  { id: integerId, merchant_tip_preference: tipPreference, name: z.nullable(z.string()) },
+  "A merchant's location as v14 lists it.",
 );
 
 // ---------------------------------------------------------------------------------------------

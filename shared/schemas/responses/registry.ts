@@ -29,3 +29,12 @@ export function namedSchemaList(): readonly NamedSchema[] {
 export function resource<K extends string, S extends z.core.$ZodLooseShape>(id: string, key: K, shape: S, description?: string) {
   return named(id, z.object({ [key]: z.object(shape) } as Record<K, z.ZodMiniObject<z.core.util.Writeable<S>>>), description);
 }
+
+/**
+ * A list as the API answers it, each item's fields under one root key (`[{ "location": { ... } }, ...]`), the item's
+ * fields registered under `id` (the wrapper stays unnamed, unlike `resource`'s). Items that are no object under their
+ * key (a union, an extended schema) are written with `named`.
+ */
+export function namedItemList<K extends string, S extends z.core.$ZodLooseShape>(id: string, key: K, shape: S, description?: string) {
+  return z.array(z.object({ [key]: named(id, z.object(shape), description) } as Record<K, z.ZodMiniObject<z.core.util.Writeable<S>>>));
+}
