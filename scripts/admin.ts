@@ -274,7 +274,7 @@ const TABLE_HELP = [
 async function commandUsage(name: string, full = true): Promise<string> {
   const command = await loadCommand(name);
   if (!command) return '';
-  const usage = `npm run admin -- ${name} ${command.usage}`;
+  const usage = `npm run admin -- ${name} ${command.usage ?? ''}`;
   return full ? `${usage}\n\n${command.summary}\n\n${TABLE_HELP}` : usage;
 }
 

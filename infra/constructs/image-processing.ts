@@ -10,6 +10,7 @@ import { EventType, type Bucket, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Construct } from 'constructs';
 import { API_FUNCTION_BUNDLING, ApiFunction, PROJECT_ROOT } from './api-function.ts';
+import { acknowledgeCdkProvidedFunction } from './cdk-provided-functions.ts';
 import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
 
 /** The handler module of the processing (functions/location-image-uploads-process.ts). */
@@ -81,7 +82,18 @@ export class ImageProcessing extends Construct {
       });
 
     bucket.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(this.function), { prefix: UPLOAD_KEY_PREFIX });
-    acknowledgeNotificationsHandler(Stack.of(this));
+    // CDK puts the bucket's notifications in place with a function of its own (BucketNotificationsHandler).
+    acknowledgeCdkProvidedFunction(Stack.of(this), {
+      idPrefix: 'BucketNotificationsHandler',
+      name: 'bucket notifications function',
+      runtime: 'Python',
+      ownFindings: [
+        {
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: "CDK's bucket notifications function may s3:PutBucketNotification on any bucket: CDK writes its policy.",
+        },
+      ],
+    });
   }
 
   /** An alarm (to `topic`, and its recovery) when an upload's event failed every retry (docs/operations.md). */
@@ -97,30 +109,5 @@ export class ImageProcessing extends Construct {
     alarm.addAlarmAction(new SnsAction(topic));
     alarm.addOkAction(new SnsAction(topic));
     return alarm;
-  }
-}
-
-/**
- * CDK puts a bucket's notifications in place with a function of its own (one per stack, BucketNotificationsHandler).
- * Its findings are CDK's choices, not this stack's: acknowledged on that function alone, each by its exact finding.
- */
-function acknowledgeNotificationsHandler(stack: Stack): void {
-  for (const child of stack.node.children) {
-    if (!child.node.id.startsWith('BucketNotificationsHandler')) continue;
-    Validations.of(child).acknowledge(
-      {
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: "CDK's bucket notifications function logs through the AWS managed basic execution policy; CDK builds its role.",
-      },
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: "CDK's bucket notifications function may s3:PutBucketNotification on any bucket: CDK writes its policy.",
-      },
-      { id: 'Serverless-LambdaTracing', reason: 'Runs once per deployment, called by CloudFormation; its log group records every run.' },
-      { id: 'Serverless-LambdaDLQ', reason: 'Called synchronously by CloudFormation, which reports a failure as the deployment failing.' },
-      { id: 'Serverless-LambdaDefaultMemorySize', reason: "CDK's bucket notifications function keeps the memory CDK gives it." },
-      { id: 'Serverless-LambdaLatestVersion', reason: "CDK's bucket notifications function runs the Python runtime CDK ships it with." },
-      { id: 'AwsSolutions-L1', reason: "CDK's bucket notifications function runs the Python runtime CDK ships it with." },
-    );
   }
 }

@@ -7,6 +7,7 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import { Construct } from 'constructs';
 import { IMAGE_KEY_PREFIX, UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
 import { consoleUploadCorsRule } from '#shared/http/console-headers.ts';
+import { acknowledgeCdkProvidedFunction } from './cdk-provided-functions.ts';
 import { PRIVATE_BUCKET } from './private-bucket.ts';
 
 export interface ImageStoreProps {
@@ -20,6 +21,13 @@ export interface ImageStoreProps {
 export const IMAGE_READ_ACTION = 's3:GetObject';
 /** The one S3 action a presigned upload needs: S3 checks the POST against the signer's permission. */
 export const UPLOAD_SIGN_ACTION = 's3:PutObject';
+
+/** One S3 object action a function gets on the keys under a prefix, and why the prefix's wildcard is acceptable. */
+interface PrefixGrant {
+  action: string;
+  prefix: string;
+  reason: string;
+}
 
 /**
  * The image store (shared/images/store.ts): a private bucket. Encrypted at rest (SSE-S3: signed URLs
@@ -46,33 +54,39 @@ export class ImageStore extends Construct {
     });
     const stack = Stack.of(this);
     this.origin = `https://${this.bucket.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
-    for (const fn of readers) {
-      fn.addToRolePolicy(new PolicyStatement({ actions: [IMAGE_READ_ACTION], resources: [this.bucket.arnForObjects(`${IMAGE_KEY_PREFIX}*`)] }));
-      fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
-      // Object keys are the resource of s3:GetObject: the image prefix is as narrow as it gets.
-      // cdk-nag names the bucket as the function's stack sees it: by logical id, or by the parameter a nested stack receives.
-      const bucket = this.bucket.node.defaultChild as CfnBucket;
-      const arn = Stack.of(fn) === Stack.of(this.bucket) ? `${Stack.of(this.bucket).getLogicalId(bucket)}.Arn` : `referenceto${Names.uniqueId(bucket)}Arn`;
-      Validations.of(fn.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${arn}>/${IMAGE_KEY_PREFIX}*]`,
+    const grants: readonly (PrefixGrant & { to: readonly LambdaFunction[] })[] = [
+      {
+        to: readers,
+        action: IMAGE_READ_ACTION,
+        prefix: IMAGE_KEY_PREFIX,
         reason: 'GetObject on the image keys of the image bucket only: S3 object permissions name keys by prefix.',
-      });
-    }
-    for (const fn of uploadSigners) {
-      fn.addToRolePolicy(new PolicyStatement({ actions: [UPLOAD_SIGN_ACTION], resources: [this.bucket.arnForObjects(`${UPLOAD_KEY_PREFIX}*`)] }));
-      fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
-      const bucket = this.bucket.node.defaultChild as CfnBucket;
-      const arn = Stack.of(fn) === Stack.of(this.bucket) ? `${Stack.of(this.bucket).getLogicalId(bucket)}.Arn` : `referenceto${Names.uniqueId(bucket)}Arn`;
-      Validations.of(fn.role!).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${arn}>/${UPLOAD_KEY_PREFIX}*]`,
+      },
+      {
+        to: uploadSigners,
+        action: UPLOAD_SIGN_ACTION,
+        prefix: UPLOAD_KEY_PREFIX,
         reason: 'PutObject on the uploads prefix only, through presigned POSTs whose policy names one key: S3 object permissions name keys by prefix.',
-      });
-    }
+      },
+    ];
+    for (const { to, ...grant } of grants) for (const fn of to) this.grantUnderPrefix(fn, grant);
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
         'Reads are signed GETs of public pictures (logged by the API stage when the redirect is made); writes are operators with CloudTrail. Access logs would be a second bucket for no new information.',
     });
+  }
+
+  /**
+   * `action` on the keys under `prefix` for `fn`, and IMAGES_BUCKET. Object keys are the resource of S3's object
+   * actions: the prefix is as narrow as it gets, and cdk-nag's wildcard finding is acknowledged with `reason`.
+   */
+  private grantUnderPrefix(fn: LambdaFunction, { action, prefix, reason }: PrefixGrant): void {
+    fn.addToRolePolicy(new PolicyStatement({ actions: [action], resources: [this.bucket.arnForObjects(`${prefix}*`)] }));
+    fn.addEnvironment('IMAGES_BUCKET', this.bucket.bucketName);
+    // cdk-nag names the bucket as the function's stack sees it: by logical id, or by the parameter a nested stack receives.
+    const bucket = this.bucket.node.defaultChild as CfnBucket;
+    const arn = Stack.of(fn) === Stack.of(this.bucket) ? `${Stack.of(this.bucket).getLogicalId(bucket)}.Arn` : `referenceto${Names.uniqueId(bucket)}Arn`;
+    Validations.of(fn.role!).acknowledge({ id: `AwsSolutions-IAM5[Resource::<${arn}>/${prefix}*]`, reason });
   }
 
   /**
@@ -103,28 +117,8 @@ export class ImageStore extends Construct {
       policy: AwsCustomResourcePolicy.fromStatements([new PolicyStatement({ actions: ['s3:PutBucketCORS'], resources: [this.bucket.bucketArn] })]),
       installLatestAwsSdk: false,
     });
-    acknowledgeCustomResourceHandler(Stack.of(this));
+    // CDK runs AwsCustomResource calls with a function of its own (one per stack).
+    acknowledgeCdkProvidedFunction(Stack.of(this), { idPrefix: 'AWS679f53fac002430cb0da5b7982bd2287', name: 'custom resource function', runtime: 'Node.js' });
     return cors;
-  }
-}
-
-/**
- * CDK runs AwsCustomResource calls with a function of its own (one per stack). Its findings are CDK's choices, not
- * this stack's: acknowledged on that function alone, each by its exact finding.
- */
-function acknowledgeCustomResourceHandler(stack: Stack): void {
-  for (const child of stack.node.children) {
-    if (!child.node.id.startsWith('AWS679f53fac002430cb0da5b7982bd2287')) continue;
-    Validations.of(child).acknowledge(
-      {
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: "CDK's custom resource function logs through the AWS managed basic execution policy; CDK builds its role.",
-      },
-      { id: 'AwsSolutions-L1', reason: "CDK's custom resource function runs the Node.js runtime CDK ships it with." },
-      { id: 'Serverless-LambdaTracing', reason: 'Runs once per deployment, called by CloudFormation; its log group records every run.' },
-      { id: 'Serverless-LambdaDLQ', reason: 'Called synchronously by CloudFormation, which reports a failure as the deployment failing.' },
-      { id: 'Serverless-LambdaDefaultMemorySize', reason: "CDK's custom resource function keeps the memory CDK gives it." },
-      { id: 'Serverless-LambdaLatestVersion', reason: "CDK's custom resource function runs the Node.js runtime CDK ships it with." },
-    );
   }
 }

@@ -70,7 +70,5 @@ export const listTicketsCommand: AdminCommand = {
 export const backfillLocationChangesCommand: AdminCommand = {
   summary:
     'Write the change-feed row (GET /v14/locations) of every location created before the feed existed (run once before deploying it to a table with locations; idempotent).',
-  usage: '',
-  options: {},
   run: async () => backfillLocationChanges(),
 };

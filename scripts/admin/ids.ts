@@ -8,7 +8,5 @@ import { raiseShardsAboveLegacyCounters } from '#shared/db/ids.ts';
 
 export const shardIdCountersCommand: AdminCommand = {
   summary: 'Start every id counter shard above the single counter it replaces (run before deploying sharded ids to a table with data; idempotent).',
-  usage: '',
-  options: {},
   run: async () => ({ raised: await raiseShardsAboveLegacyCounters() }),
 };

@@ -28,8 +28,6 @@ export const setTipPreferenceCommand: AdminCommand = {
 
 export const linkLocationMenusCommand: AdminCommand = {
   summary: 'Link every location to its published order-ahead menu (once, for menus published before locations linked them; idempotent).',
-  usage: '',
-  options: {},
   async run() {
     const locations = await allLocationItems();
     let linked = 0;

@@ -16,8 +16,6 @@ import { ChargeLimitTargetMissing, CreditBudgetMerchantMissing, setChargeLimits,
 export const auditCommand: AdminCommand = {
   summary:
     'Recompute every balance (gift card value, credit, card charges) from the ledger and check every transfer balances and came from its source; exit 1 on a mismatch.',
-  usage: '',
-  options: {},
   async run() {
     const report = await auditLedger();
     if (report.mismatches.length > 0) {
@@ -30,8 +28,6 @@ export const auditCommand: AdminCommand = {
 
 export const ledgerMigrateCommand: AdminCommand = {
   summary: 'Give every ledger entry written before the ledger was double-entry its transfer and other leg (run twice = no change).',
-  usage: '',
-  options: {},
   async run() {
     const report = await migrateLedger();
     const failed = report.skipped.filter((skip) => !skip.reason.startsWith('already migrated'));

@@ -9,9 +9,10 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 export interface AdminCommand {
   /** One line for `--help`. */
   summary: string;
-  /** The options part of the usage line, e.g. `--name <name> [--global]`. */
-  usage: string;
-  options: ParseArgsOptionsConfig;
+  /** The options part of the usage line, e.g. `--name <name> [--global]`. @default none (the command takes no options) */
+  usage?: string;
+  /** @default none */
+  options?: ParseArgsOptionsConfig;
   /** Returns what is printed as JSON. Throw UsageError for bad options, anything else for a failure. */
   run(values: OptionValues): Promise<unknown>;
 }
