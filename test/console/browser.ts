@@ -2,10 +2,20 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { StaffRole } from '#shared/routes.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { appFixture } from '../support/fixtures.ts';
 
 /** What the console's browser tests share (docs/console.md): axe-core, a page that records problems, screenshots. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+
+/** The password a console test's staff member of each role signs in with (an invited manager sets theirs through the mailed link). */
+export const CONSOLE_PASSWORD: Record<StaffRole, string> = {
+  owner: 'console owner password 1',
+  manager: 'console manager password 1',
+  staff: 'console staff password 1',
+};
 
 /** A browser test's time: a page, a sign-in and a few round trips to the local stack. */
 export const PAGE_TEST = { timeout: 120_000 };
@@ -66,6 +76,16 @@ export function consoleSignIn(started: () => { browser: BrowserContext; baseUrl:
     const { browser, baseUrl } = started();
     return signedInPage(browser, width, `${baseUrl}/console${path}`, who, heading);
   };
+}
+
+/**
+ * A console test file's start, in its beforeAll: Chromium launched as `name` while an app is made, and the console's
+ * config.json naming that app, the one staff sign in through (scripts/local/console-files.ts). closeConsoleBrowser undoes both.
+ */
+export async function startConsole(name: string) {
+  const [{ apiKey, app }, chromium] = await Promise.all([appFixture(), launchChromium(name)]);
+  process.env.CONSOLE_API_KEY = apiKey;
+  return { chromium, appId: app.app_id };
 }
 
 /** After a file's browser tests: the console's config.json names no app again, and the browser is closed. */

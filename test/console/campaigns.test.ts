@@ -14,11 +14,9 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture, userFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, closeConsoleBrowser, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, CONSOLE_PASSWORD, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 const api = useTestApi();
-const OWNER_PASSWORD = 'console campaigns owner 1';
-const MANAGER_PASSWORD = 'console campaigns manager 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let merchantId: number;
@@ -34,9 +32,9 @@ beforeAll(async () => {
   process.env.CONSOLE_API_KEY = apiKey;
   merchantId = (await merchantFixture(app.app_id)).merchant.merchant_id;
   locationId = (await locationFixture(merchantId)).location_id;
-  const ownerFixture = await staffFixture(app.app_id, merchantId, 'owner', { password: OWNER_PASSWORD });
+  const ownerFixture = await staffFixture(app.app_id, merchantId, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email: ownerFixture.email, token: ownerFixture.token };
-  const managerFixture = await staffFixture(app.app_id, merchantId, 'manager', { password: MANAGER_PASSWORD });
+  const managerFixture = await staffFixture(app.app_id, merchantId, 'manager', { password: CONSOLE_PASSWORD.manager });
   manager = { email: managerFixture.email, token: managerFixture.token };
   // A customer of the same (global) app: what the app shows them is the campaign as the app API answers it.
   userToken = (await userFixture(app.app_id)).token;
@@ -87,7 +85,7 @@ async function campaignThroughApi(title: string) {
 
 describe("the console's campaigns pages", () => {
   it('an owner creates a spend campaign with its preview, the app shows it to a user; edited, then closed, the app offers it no more', PAGE_TEST, async () => {
-    const { page, problems } = await signedInAt(1280, '/campaigns', { email: owner.email, password: OWNER_PASSWORD }, 'Campaigns');
+    const { page, problems } = await signedInAt(1280, '/campaigns', { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Campaigns');
     await expectEmptyStart(page, 'Campaigns · Merchant console', 'No campaign yet.');
 
     await page.getByRole('link', { name: 'New campaign' }).click();
@@ -194,7 +192,7 @@ describe("the console's campaigns pages", () => {
 
   it('at 390 px the owner reads the list, fills a visit campaign with its preview and reads a campaign, nothing scrolling sideways', PAGE_TEST, async () => {
     await campaignThroughApi('Spend $25, get $2.50');
-    const { page, problems } = await signedInAt(390, '/campaigns', { email: owner.email, password: OWNER_PASSWORD }, 'Campaigns');
+    const { page, problems } = await signedInAt(390, '/campaigns', { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Campaigns');
     await campaignsTable(page).waitFor();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await axeViolations(page)).toEqual([]);
@@ -227,7 +225,7 @@ describe("the console's campaigns pages", () => {
 
   it('at 390 px a manager reads the list and a campaign, is told only owners change them, and the API agrees', PAGE_TEST, async () => {
     const campaign = await campaignThroughApi('Read by the manager');
-    const { page, problems } = await signedInAt(390, '/campaigns', { email: manager.email, password: MANAGER_PASSWORD }, 'Campaigns');
+    const { page, problems } = await signedInAt(390, '/campaigns', { email: manager.email, password: CONSOLE_PASSWORD.manager }, 'Campaigns');
     await campaignsTable(page).waitFor();
     await page.getByText('You can read the campaigns; only owners create, edit and close them.').waitFor();
     expect(await page.getByRole('link', { name: 'New campaign' }).count()).toBe(0);

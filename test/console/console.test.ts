@@ -4,10 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CACHE_CONTROL, consoleSecurityHeaders } from '#shared/http/console-headers.ts';
 import { useTestApi } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, closeConsoleBrowser, openPage as openBrowserPage, PAGE_TEST, scrollWidth, shot, submitSignIn } from './browser.ts';
+import {
+  axeViolations,
+  closeConsoleBrowser,
+  CONSOLE_PASSWORD,
+  openPage as openBrowserPage,
+  PAGE_TEST,
+  scrollWidth,
+  shot,
+  startConsole,
+  submitSignIn,
+} from './browser.ts';
 
 /**
  * The merchant console in headless Chromium against the local stack (docs/console.md): an owner signs in, sees
@@ -16,21 +26,18 @@ import { axeViolations, closeConsoleBrowser, openPage as openBrowserPage, PAGE_T
  * `CONSOLE_SCREENSHOTS=1` writes each page's picture to docs/console/.
  */
 const api = useTestApi();
-const PASSWORD = 'console owner password 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 let owner: { email: string; merchantId: number; locationName: string };
 
 beforeAll(async () => {
-  const [{ apiKey, app }, launched] = await Promise.all([appFixture(), launchChromium('console')]);
-  chromium = launched;
-  browser = launched.browser;
-  // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
-  process.env.CONSOLE_API_KEY = apiKey;
-  const { merchant } = await merchantFixture(app.app_id);
+  const started = await startConsole('console');
+  chromium = started.chromium;
+  browser = chromium.browser;
+  const { merchant } = await merchantFixture(started.appId);
   const location = await locationFixture(merchant.merchant_id, { name: 'Harbour Street' });
-  const { email } = await staffFixture(app.app_id, merchant.merchant_id, 'owner', { password: PASSWORD });
+  const { email } = await staffFixture(started.appId, merchant.merchant_id, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email, merchantId: merchant.merchant_id, locationName: location.name ?? '' };
 });
 
@@ -39,7 +46,7 @@ afterAll(() => closeConsoleBrowser(chromium));
 const openPage = (width: number) => openBrowserPage(browser, width);
 
 async function signIn(page: Page): Promise<void> {
-  await submitSignIn(page, owner.email, PASSWORD);
+  await submitSignIn(page, owner.email, CONSOLE_PASSWORD.owner);
   await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
 }
 
@@ -139,7 +146,7 @@ describe('the merchant console', () => {
 
     // A client route the app does not know is its own "not found" page (the server answered index.html).
     await page.goto(`${api.baseUrl}/console/no-such-page`);
-    await submitSignIn(page, owner.email, PASSWORD);
+    await submitSignIn(page, owner.email, CONSOLE_PASSWORD.owner);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

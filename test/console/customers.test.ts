@@ -12,23 +12,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '#shared/auth/tokens.ts';
-import { USER_PERMISSIONS } from '#shared/routes.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { posCredit, registerWithPhone } from '../support/customers.ts';
 import { merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { campaignFixture } from '../support/loyalty.ts';
 import { loadGiftCard } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
 import { useMailingTestApi } from '../support/webhooks.ts';
-import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, CONSOLE_PASSWORD, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The daily report is counted by the table's stream: the file runs the event pipeline.
 const mailing = useMailingTestApi();
 const { api } = mailing;
 
-const MANAGER_PASSWORD = 'console manager password 1';
-const STAFF_PASSWORD = 'console staff password 1';
 const CUSTOMER_PHONE = '(617) 555-0142';
 const SHARED_PHONE = '(617) 555-0199';
 const GIFT_CARD_CENTS = 2500;
@@ -50,29 +47,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 const customerPath = () => `/v15/merchants/${merchantId}/customers/${customer.id}`;
 
 /** A user registered through the app API (POST /v15/users) with `phone`, and a user token of theirs. */
-async function register(phone: string) {
-  const email = `customer-${randomUUID()}@example.com`;
-  const response = await api.call('POST', '/v15/users', {
-    body: {
-      api_key: mailing.app.apiKey,
-      user: { email, first_name: 'Casey', last_name: 'Customer', password: 'correct horse battery', phone },
-      permission_keynames: ['read_user_basic_info'],
-    },
-  });
-  expect(response.status, response.text).toBe(200);
-  const id = response.body.user.id as number;
-  const token = await issueToken({ subject: 'user', userId: id, appId: mailing.app.app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
-  return { id, email, token };
-}
+const register = (phone: string) => registerWithPhone(api, mailing.app, phone, { first_name: 'Casey', last_name: 'Customer', emailPrefix: 'customer' });
 
 /** Merchant-funded credit by email, as the POS grants it (the merchant's shared login). */
-async function posCredit(email: string, value: number) {
-  const response = await api.call('POST', '/v15/merchant_funded_credits', {
-    authorization: `token merchant="${merchantToken}"`,
-    body: { merchant_funded_credit: { email, merchant_id: merchantId, value_amount: value } },
-  });
-  expect([200, 204], response.text).toContain(response.status);
-}
+const grantCredit = (email: string, value: number) => posCredit(api, merchantToken, merchantId, email, value);
 
 beforeAll(async () => {
   const launched = launchChromium('console-customers');
@@ -93,7 +71,7 @@ beforeAll(async () => {
 
   // The customer, through the app API; their standing here through the POS routes.
   const registered = await register(CUSTOMER_PHONE);
-  customer = { id: registered.id, email: registered.email };
+  customer = { id: registered.userId, email: registered.email };
   const qr = await api.call('GET', '/v15/payment_token', { token: registered.token });
   expect(qr.status, qr.text).toBe(200);
   const loaded = await loadGiftCard(api, merchantToken, merchantId, {
@@ -102,19 +80,19 @@ beforeAll(async () => {
     location_id: location.location_id,
   });
   expect(loaded.status, loaded.text).toBe(200);
-  await posCredit(customer.email, CREDIT_CENTS);
+  await grantCredit(customer.email, CREDIT_CENTS);
   const adjusted = await api.call('POST', '/v15/progress_adjustments', {
     authorization: `token merchant="${merchantToken}"`,
     body: { progress_adjustment: { campaign_id: spend.campaign_id, user_id: customer.id, adjustment: PROGRESS_CENTS } },
   });
   expect([200, 204], adjusted.text).toContain(adjusted.status);
   // Two customers of this merchant share a phone: looking it up is refused.
-  for (const household of [await register(SHARED_PHONE), await register(SHARED_PHONE)]) await posCredit(household.email, 100);
+  for (const household of [await register(SHARED_PHONE), await register(SHARED_PHONE)]) await grantCredit(household.email, 100);
 
   const [owner, managerMember, staffMember] = await Promise.all([
     staffFixture(appId, merchantId, 'owner'),
-    staffFixture(appId, merchantId, 'manager', { password: MANAGER_PASSWORD }),
-    staffFixture(appId, merchantId, 'staff', { password: STAFF_PASSWORD }),
+    staffFixture(appId, merchantId, 'manager', { password: CONSOLE_PASSWORD.manager }),
+    staffFixture(appId, merchantId, 'staff', { password: CONSOLE_PASSWORD.staff }),
   ]);
   ownerToken = owner.token;
   manager = { id: managerMember.staffId, email: managerMember.email };
@@ -147,7 +125,7 @@ const apiCustomer = async () => {
 
 describe("the console's customers and gift cards pages", () => {
   it('a manager finds the customer by email, reads balances and progress, grants $5.00 once (two clicks) and unlocks a campaign', PAGE_TEST, async () => {
-    const { page, problems } = await signedInAt(1280, '/customers', { email: manager.email, password: MANAGER_PASSWORD }, 'Customers');
+    const { page, problems } = await signedInAt(1280, '/customers', { email: manager.email, password: CONSOLE_PASSWORD.manager }, 'Customers');
     expect(await page.title()).toBe('Customers · Merchant console');
     expect(await page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]').allTextContents()).toEqual(['Customers']);
     expect(await axeViolations(page)).toEqual([]);
@@ -233,7 +211,7 @@ describe("the console's customers and gift cards pages", () => {
   });
 
   it('at 390 px a phone two customers share is refused in words; the manager confirms a grant on the phone without sideways scrolling', PAGE_TEST, async () => {
-    const { page, problems } = await signedInAt(390, '/customers', { email: manager.email, password: MANAGER_PASSWORD }, 'Customers');
+    const { page, problems } = await signedInAt(390, '/customers', { email: manager.email, password: CONSOLE_PASSWORD.manager }, 'Customers');
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await axeViolations(page)).toEqual([]);
     await findBy(page, 'Phone', SHARED_PHONE);
@@ -262,7 +240,7 @@ describe("the console's customers and gift cards pages", () => {
 
   it('at 390 px a staff member finds the customer by phone, reads their balances, sees no grant button, and the API refuses them', PAGE_TEST, async () => {
     const before = await apiCustomer();
-    const { page, problems } = await signedInAt(390, '/customers', { email: cashier.email, password: STAFF_PASSWORD }, 'Customers');
+    const { page, problems } = await signedInAt(390, '/customers', { email: cashier.email, password: CONSOLE_PASSWORD.staff }, 'Customers');
     await findBy(page, 'Phone', '+1 617-555-0142');
     await page.getByRole('heading', { level: 2, name: 'Balances here' }).waitFor();
     expect(await fact(page, 'Found by phone')).toBe('+1 617-555-0142');
@@ -303,7 +281,7 @@ describe("the console's customers and gift cards pages", () => {
       .toBe(GIFT_CARD_CENTS);
 
     for (const width of [1280, 390]) {
-      const { page, problems } = await signedInAt(width, '/gift_cards', { email: manager.email, password: MANAGER_PASSWORD }, 'Gift cards');
+      const { page, problems } = await signedInAt(width, '/gift_cards', { email: manager.email, password: CONSOLE_PASSWORD.manager }, 'Gift cards');
       const outstanding = page.getByText(/^Your customers held/);
       await outstanding.waitFor();
       expect(await outstanding.textContent()).toBe(`Your customers held $25.00 of gift card value at the end of ${today()} (UTC), all locations.`);

@@ -14,15 +14,12 @@ import { mailTo, resetLinkIn } from '../support/mailbox.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffEmail, staffFixture } from '../support/staff.ts';
 import { useMailingTestApi } from '../support/webhooks.ts';
-import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, CONSOLE_PASSWORD, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The invite mail goes out from the table's stream, after the answer.
 const mailing = useMailingTestApi();
 const { api } = mailing;
 
-const OWNER_PASSWORD = 'console owner password 1';
-const MANAGER_PASSWORD = 'console manager password 1';
-const STAFF_PASSWORD = 'console staff password 1';
 /** The register's shared code: the merchant requires a code, so the console's refund asks for the manager's own. */
 const REGISTER_CODE = '8642';
 /** The managers' own codes (no id, amount or time of this file contains them). */
@@ -53,18 +50,18 @@ beforeAll(async () => {
   merchantId = world.merchant.merchant.merchant_id;
   // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
   process.env.CONSOLE_API_KEY = mailing.app.apiKey;
-  const ownerMember = await staffFixture(mailing.app.app.app_id, merchantId, 'owner', { password: OWNER_PASSWORD });
+  const ownerMember = await staffFixture(mailing.app.app.app_id, merchantId, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email: ownerMember.email, token: ownerMember.token };
-  const staff = await staffFixture(mailing.app.app.app_id, merchantId, 'staff', { password: STAFF_PASSWORD });
+  const staff = await staffFixture(mailing.app.app.app_id, merchantId, 'staff', { password: CONSOLE_PASSWORD.staff });
   cashier = { email: staff.email, token: staff.token };
   // A second manager, whose code is set through the API, refunds from a phone.
-  const phone = await staffFixture(mailing.app.app.app_id, merchantId, 'manager', { password: MANAGER_PASSWORD });
+  const phone = await staffFixture(mailing.app.app.app_id, merchantId, 'manager', { password: CONSOLE_PASSWORD.manager });
   const set = await api.call('PUT', `/v15/merchants/${merchantId}/staff/me/manager_code`, {
     token: phone.token,
     body: { manager_code: { code: PHONE_MANAGER_CODE } },
   });
   expect(set.status, set.text).toBe(204);
-  phoneManager = { email: phone.email, password: MANAGER_PASSWORD };
+  phoneManager = { email: phone.email, password: CONSOLE_PASSWORD.manager };
   chromium = await launched;
 });
 
@@ -85,7 +82,7 @@ describe("the console's orders pages", () => {
       const uuid = await completedOrder();
 
       // The owner signs in on the Staff page and invites the manager.
-      const ownerTab = await signedInAt(1280, '/staff', { email: owner.email, password: OWNER_PASSWORD }, 'Staff');
+      const ownerTab = await signedInAt(1280, '/staff', { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Staff');
       const staffTable = ownerTab.page.getByRole('region', { name: /^People at this merchant/ });
       await staffTable.waitFor();
       expect(await staffTable.getByRole('columnheader').allTextContents()).toEqual(['Name', 'Email', 'Role', 'State']);
@@ -106,14 +103,14 @@ describe("the console's orders pages", () => {
       // The manager sets a first password through the mailed link (the invite's own machinery).
       const [mail] = await mailTo(email);
       const secret = new URL(resetLinkIn(mail!)).hash.slice('#token='.length);
-      const set = await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: MANAGER_PASSWORD } } });
+      const set = await api.call('POST', '/v15/password_resets', { body: { password_reset: { token: secret, password: CONSOLE_PASSWORD.manager } } });
       expect(set.status, set.text).toBe(204);
       const listed = await api.call('GET', `/v15/merchants/${merchantId}/staff`, { token: owner.token });
       const manager = listed.body.map((entry: any) => entry.staff).find((member: any) => member.email === email);
       expect(manager).toMatchObject({ name: 'Morgan Manager', role: 'manager', status: 'active' });
 
       // The manager signs in on the Staff page and sets their own manager code (typed twice, hidden, never shown back).
-      const { page, problems } = await signedInAt(1280, '/staff', { email, password: MANAGER_PASSWORD }, 'Staff');
+      const { page, problems } = await signedInAt(1280, '/staff', { email, password: CONSOLE_PASSWORD.manager }, 'Staff');
       await page.getByText('Only owners invite people, change roles or remove someone.').waitFor();
       expect(await page.getByRole('button', { name: 'Send the invite' }).count()).toBe(0);
       const codeField = page.getByLabel('New manager code (4 to 8 digits)');
@@ -222,7 +219,7 @@ describe("the console's orders pages", () => {
 
   it('at 390 px a staff member reads the list and an order, is told refunds are for owners and managers, and the API agrees', PAGE_TEST, async () => {
     const uuid = await completedOrder();
-    const { page, problems } = await signedInAt(390, '/orders', { email: cashier.email, password: STAFF_PASSWORD }, 'Orders');
+    const { page, problems } = await signedInAt(390, '/orders', { email: cashier.email, password: CONSOLE_PASSWORD.staff }, 'Orders');
     const table = ordersTable(page);
     await table.getByRole('link').first().waitFor();
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);

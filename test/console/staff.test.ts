@@ -9,12 +9,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
-import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { merchantFixture } from '../support/fixtures.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, openPage, PAGE_TEST, scrollWidth, signedInPage, submitSignIn } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, CONSOLE_PASSWORD, openPage, PAGE_TEST, scrollWidth, signedInPage, startConsole, submitSignIn } from './browser.ts';
 
 const api = useTestApi();
-const OWNER_PASSWORD = 'console staff owner password 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let appId: number;
@@ -22,24 +21,17 @@ let merchantId: number;
 let owner: { email: string; token: string; staffId: number };
 
 beforeAll(async () => {
-  const [{ apiKey, app }, launched] = await Promise.all([appFixture(), launchChromium('console-staff')]);
-  chromium = launched;
-  appId = app.app_id;
-  // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
-  process.env.CONSOLE_API_KEY = apiKey;
+  ({ chromium, appId } = await startConsole('console-staff'));
   merchantId = (await merchantFixture(appId)).merchant.merchant_id;
-  const member = await staffFixture(appId, merchantId, 'owner', { password: OWNER_PASSWORD });
+  const member = await staffFixture(appId, merchantId, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email: member.email, token: member.token, staffId: member.staffId };
 });
 
-afterAll(async () => {
-  delete process.env.CONSOLE_API_KEY;
-  await chromium?.close();
-});
+afterAll(() => closeConsoleBrowser(chromium));
 
 /** The owner signed in on the Staff page at `width`, its table loaded. */
 async function ownerOnStaff(width: number): Promise<{ page: Page; problems: string[] }> {
-  const opened = await signedInPage(chromium.browser, width, `${api.baseUrl}/console/staff`, { email: owner.email, password: OWNER_PASSWORD }, 'Staff');
+  const opened = await signedInPage(chromium.browser, width, `${api.baseUrl}/console/staff`, { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Staff');
   await staffTable(opened.page).waitFor();
   return opened;
 }

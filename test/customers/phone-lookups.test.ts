@@ -9,12 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, table } from '#shared/db/client.ts';
-import { issueToken } from '#shared/auth/tokens.ts';
 import { CUSTOMER_LOOKUPS_PER_STAFF } from '#shared/domain/customers/customers.ts';
 import { PhoneIndexEntry } from '#shared/domain/identity/phones.ts';
-import { USER_PERMISSIONS } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
 import { runAdmin } from '../support/admin.ts';
+import { posCredit, registerWithPhone } from '../support/customers.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { roleTokens, staffToken } from '../support/staff.ts';
 
@@ -34,29 +33,10 @@ beforeAll(async () => {
 });
 
 /** A user registered through POST /v15/users with `phone` as typed, and a token that may change their profile. */
-async function register(phone: string | null) {
-  const email = `phone-${randomUUID()}@example.com`;
-  const response = await api.call('POST', '/v15/users', {
-    body: {
-      api_key: world.app.apiKey,
-      user: { email, first_name: 'Pat', last_name: 'Phone', password: 'correct horse battery', phone },
-      permission_keynames: ['read_user_basic_info'],
-    },
-  });
-  expect(response.status, response.text).toBe(200);
-  const userId = response.body.user.id as number;
-  const token = await issueToken({ subject: 'user', userId, appId: world.app.app.app_id, permissions: USER_PERMISSIONS, unlimited: true });
-  return { email, userId, token };
-}
+const register = (phone: string | null) => registerWithPhone(api, world.app, phone, { first_name: 'Pat', last_name: 'Phone', emailPrefix: 'phone' });
 
 /** Makes the user a customer of the merchant: merchant-funded credit, given by its POS. */
-async function makeCustomer(email: string, merchant = world.merchant, value = 500) {
-  const response = await api.call('POST', '/v15/merchant_funded_credits', {
-    authorization: `token merchant="${merchant.token}"`,
-    body: { merchant_funded_credit: { email, merchant_id: merchant.merchant.merchant_id, value_amount: value } },
-  });
-  expect([200, 204], response.text).toContain(response.status);
-}
+const makeCustomer = (email: string, merchant = world.merchant, value = 500) => posCredit(api, merchant.token, merchant.merchant.merchant_id, email, value);
 
 const lookup = (customerLookup: Record<string, unknown>, token = world.owner) =>
   api.call('POST', `/v15/merchants/${world.merchantId}/customer_lookups`, { token, body: { customer_lookup: customerLookup } });

@@ -18,16 +18,14 @@ import { createEndpoint, listAllEvents, merchantEventWorlds, startReceiver, wait
 process.env.WEBHOOK_TIME_SCALE = '0.02';
 const api = useTestApi();
 let worlds: Awaited<ReturnType<typeof merchantEventWorlds>>;
-let pipeline: typeof worlds.pipeline;
 let world: OrderWorld;
 let other: OrderWorld;
 let merchantReceiver: Receiver;
 let otherReceiver: Receiver;
-let merchantEndpoint: { id: string; secret: string };
 
 beforeAll(async () => {
   worlds = await merchantEventWorlds(api);
-  ({ pipeline, world, other, receiver: merchantReceiver, otherReceiver, endpoint: merchantEndpoint } = worlds);
+  ({ world, other, receiver: merchantReceiver, otherReceiver } = worlds);
 });
 
 afterAll(() => worlds?.stop());
@@ -37,6 +35,9 @@ const signed = (receiver: Receiver, secret: string, eventId: string) =>
   receiver.received
     .filter((delivery) => delivery.status < 300 && JSON.parse(delivery.body).event.id === eventId)
     .every((delivery) => verifySignature(String(delivery.headers['levelup-signature']), delivery.body, secret));
+
+/** Until the event pipeline's queue has nothing pending. */
+const queueDrained = () => waitUntil(() => worlds.pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
 
 /** Every event of the caller listed by GET /v15/events (following Link to the 204). */
 const listEvents = (token: string, types?: string): Promise<Delivered[]> => listAllEvents(api, token, types);
@@ -71,7 +72,7 @@ describe('gift_card.value_removed', () => {
 
     const resourceId = `${merchantId}-${userId}`;
     await waitUntil(() => merchantReceiver.delivered().filter((event) => event.resource.id === resourceId).length >= 3, 'three gift card events', 10_000);
-    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    await queueDrained();
     const ofCard = merchantReceiver.delivered().filter((event) => event.resource.id === resourceId);
     expect(ofCard.map((event) => [event.type, event.sequence, event.resource.type])).toEqual([
       ['gift_card.value_added', 1, 'gift_card'],
@@ -80,7 +81,7 @@ describe('gift_card.value_removed', () => {
     ]);
     expect(ofCard[1]!.data).toEqual({ ...byAmount.body.gift_card_value_removal, loyalty_id: userId });
     expect(ofCard[2]!.data).toEqual({ removed_value_amount: 2000, new_value_at_merchant_amount: 0, old_value_at_merchant_amount: 2000, loyalty_id: userId });
-    for (const event of ofCard) expect(signed(merchantReceiver, merchantEndpoint.secret, event.id)).toBe(true);
+    for (const event of ofCard) expect(signed(merchantReceiver, worlds.endpoint.secret, event.id)).toBe(true);
 
     const listed = await listEvents(world.merchant.token, 'gift_card.value_removed');
     expect(listed.map((event) => event.id)).toEqual(ofCard.slice(1).map((event) => event.id));
@@ -133,7 +134,7 @@ describe('reward.earned and claim.created', () => {
     expect((await placeOrder(api, world, { spend_amount: 100 })).status).toBe(200);
 
     await waitUntil(() => userApp.receiver.delivered().filter((event) => event.type === 'reward.earned').length >= 2, 'two reward.earned', 10_000);
-    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    await queueDrained();
     const earned = userApp.receiver.delivered().filter((event) => event.type === 'reward.earned');
     expect(earned).toHaveLength(2);
     const rewards = await api.call('GET', `/v15/merchants/${merchantId}/rewards`, { token: world.user.token });
@@ -176,7 +177,7 @@ describe('reward.earned and claim.created', () => {
       const elsewhereOrder = await shopperOf(elsewhereApp.appId);
       await waitUntil(() => servingApp.receiver.delivered().length === 1, "the serving app's reward.earned", 10_000);
       await waitUntil(() => otherReceiver.delivered().some((event) => event.resource.id === elsewhereOrder), 'the second order at the merchant', 10_000);
-      await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+      await queueDrained();
       expect(servingApp.receiver.delivered().map((event) => [event.type, event.data.order_uuid, event.data.merchant_id])).toEqual([
         ['reward.earned', servedOrder, merchantId],
       ]);
@@ -205,7 +206,7 @@ describe('reward.earned and claim.created', () => {
       'claim.created',
       10_000,
     );
-    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    await queueDrained();
     const claims = userApp.receiver.delivered().filter((event) => event.type === 'claim.created');
     expect(claims.map((event) => [event.resource.type, event.resource.id, event.sequence])).toEqual([['claim', resourceId, 1]]);
     expect(claims[0]!.data).toEqual({ ...claimed.body.claim, merchant_id: merchantId, user_id: world.user.user.user_id });
@@ -239,7 +240,7 @@ describe('campaign.unlocked', () => {
 
     const resourceId = `${locked.campaign_id}-${user.user_id}`;
     await waitUntil(() => merchantReceiver.delivered().filter((event) => event.resource.id === resourceId).length >= 2, 'two campaign.unlocked', 10_000);
-    await waitUntil(() => pipeline.queue.pending() === 0, 'the queue to drain', 10_000);
+    await queueDrained();
     const unlocked = merchantReceiver.delivered().filter((event) => event.resource.id === resourceId);
     expect(unlocked.map((event) => [event.type, event.resource.type, event.sequence])).toEqual([
       ['campaign.unlocked', 'campaign_unlock', 1],
@@ -252,7 +253,7 @@ describe('campaign.unlocked', () => {
       expires_at: '2100-01-01T00:00:00+00:00',
       unlocked_at: expect.any(String),
     });
-    for (const event of unlocked) expect(signed(merchantReceiver, merchantEndpoint.secret, event.id)).toBe(true);
+    for (const event of unlocked) expect(signed(merchantReceiver, worlds.endpoint.secret, event.id)).toBe(true);
     expect((await listEvents(world.merchant.token, 'campaign.unlocked')).filter((event) => event.resource.id === resourceId).map((event) => event.id)).toEqual(
       unlocked.map((event) => event.id),
     );

@@ -5,14 +5,14 @@
  * updates that never lose a field silently, and the audit entry of every change.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes, type StaffRole } from '#shared/routes.ts';
+import { type StaffRole } from '#shared/routes.ts';
 import { runAdmin } from '../support/admin.ts';
 import { useTestApi, type ApiResult } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { complete, moneyWorld, orderWorld, propose } from '../support/money.ts';
 import { walkPages } from '../support/paging.ts';
-import { expectRoleAnswer, roleTokens, type RoleProbe } from '../support/staff.ts';
+import { roleTableTests, roleTokens, type RoleProbe } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -23,7 +23,6 @@ const ALLOWED: Record<string, readonly StaffRole[]> = {
   'location-settings-create': ['owner'],
   'location-settings-update': ['owner', 'manager'],
 };
-const ROLES: readonly StaffRole[] = ['owner', 'manager', 'staff'];
 
 /** A new location's fields as a console sends them: the required ones and a few settings. */
 const NEW_LOCATION = {
@@ -80,30 +79,12 @@ async function probe(handler: string): Promise<RoleProbe> {
 }
 
 describe('location routes by role', () => {
-  const locationRoutes = routes.filter((route) => route.handler.startsWith('location-settings-'));
-
-  it('every location route is a management route with the documented roles', () => {
-    expect(Object.fromEntries(locationRoutes.map((route) => [route.handler, route.roles]))).toEqual(ALLOWED);
-  });
-
-  it.each(locationRoutes.flatMap((route) => ROLES.map((role) => [route.handler, role] as const)))('%s as %s', async (handler, role) => {
-    await expectRoleAnswer(api, await probe(handler), { token: tokens[role], allowed: ALLOWED[handler]!.includes(role), unchanged: () => ownerListing() });
-  });
-
-  it.each(locationRoutes.map((route) => [route.handler] as const))(
-    "%s: another merchant's owner is 401, the shared login 403, and nothing changes",
-    async (handler) => {
-      const request = await probe(handler);
-      const before = await ownerListing();
-      const other = await api.call(request.method, request.path, { token: tokens.otherOwner, body: request.body });
-      expect(other.status, other.text).toBe(401);
-      expect(other.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'merchant_token' }) }]);
-      const shared = await api.call(request.method, request.path, { token: sharedLoginToken, body: request.body });
-      expect(shared.status, shared.text).toBe(403);
-      expect(shared.body).toEqual([{ error: expect.objectContaining({ code: 'staff_login_required' }) }]);
-      expect(await ownerListing()).toBe(before);
-    },
-  );
+  roleTableTests(api, 'location', 'location-settings-', ALLOWED, () => ({
+    probe: async (handler) => ({ ...(await probe(handler)), unchanged: () => ownerListing() }),
+    tokens,
+    otherOwnerToken: tokens.otherOwner,
+    sharedLoginToken,
+  }));
 
   it("another merchant's location is 404 to an owner, and is not changed", async () => {
     const other = await merchantFixture((await appFixture()).app.app_id);

@@ -312,6 +312,21 @@ function run(steps: Step[]) {
   return { ledger, open, expireDue, live, totals: () => ({ granted, expired, spent, permanentIn }) };
 }
 
+/**
+ * `steps` run, then an hour on with every grant due expired: no grant is left, nothing of an expired grant survives
+ * (what is left is the live model's permanent credit), and the ledger balances to what came in and went out.
+ */
+function expectAllExpiredAndBalanced(steps: Step[]): { granted: number; expired: number } {
+  const { ledger, expireDue, live, totals } = run(steps);
+  ledger.tick(3600);
+  expireDue();
+  expect(live.grants.size).toBe(0);
+  expect(ledger.balance).toBe(live.permanent);
+  const { granted, expired, spent, permanentIn } = totals();
+  expect(ledger.balance).toBe(permanentIn + granted - expired - spent);
+  return { granted, expired };
+}
+
 describe('replayCreditBuckets: property', () => {
   it('a spend is written after every grant due by then has expired (fast-check seed -1315508583: the harness once spent from a grant past its expiry)', () => {
     // The model used to expire the grants due at the clock before a step, then write the step's spend a second
@@ -345,28 +360,15 @@ describe('replayCreditBuckets: property', () => {
       { op: 'spend', share: 1 },
       { op: 'spend', share: 1 },
     ];
-    const { ledger, expireDue, live, totals } = run(steps);
-    ledger.tick(3600);
-    expireDue();
-    expect(live.grants.size).toBe(0);
-    expect(ledger.balance).toBe(live.permanent);
-    const { granted, expired, spent, permanentIn } = totals();
-    expect(ledger.balance).toBe(permanentIn + granted - expired - spent);
+    expectAllExpiredAndBalanced(steps);
   });
 
   it('finds, from the ledger alone, what each grant has left when it expires; once all expired, only the non-expiring credit (and refunded discounts) remains', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 60 }), (steps) => {
-        const { ledger, expireDue, live, totals } = run(steps);
-        ledger.tick(3600);
-        expireDue();
-        expect(live.grants.size).toBe(0);
-        // Nothing of an expired grant survives: what is left is the live model's permanent credit.
-        expect(ledger.balance).toBe(live.permanent);
-        const { granted, expired, spent, permanentIn } = totals();
-        // No grant expired more than it held unspent, and the ledger balances to what came in and went out.
+        const { granted, expired } = expectAllExpiredAndBalanced(steps);
+        // No grant expired more than it held unspent.
         expect(expired).toBeLessThanOrEqual(granted);
-        expect(ledger.balance).toBe(permanentIn + granted - expired - spent);
       }),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
     );

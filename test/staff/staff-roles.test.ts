@@ -6,10 +6,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocument } from '#shared/openapi/document.ts';
-import { routes, type StaffRole } from '#shared/routes.ts';
+import { type StaffRole } from '#shared/routes.ts';
 import { useTestApi } from '../support/api.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
-import { expectRoleAnswer, staffEmail, staffFixture, type RoleProbe } from '../support/staff.ts';
+import { roleTableTests, staffEmail, staffFixture, type RoleProbe } from '../support/staff.ts';
 
 const api = useTestApi();
 
@@ -66,31 +66,7 @@ async function probe(handler: string): Promise<Probe> {
 }
 
 describe('staff routes by role', () => {
-  const staffRoutes = routes.filter((route) => route.handler.startsWith('staff-'));
-
-  it('every staff route is a management route with the documented roles', () => {
-    expect(Object.fromEntries(staffRoutes.map((route) => [route.handler, route.roles]))).toEqual(ALLOWED);
-  });
-
-  it.each(staffRoutes.flatMap((route) => ROLES.map((role) => [route.handler, role] as const)))('%s as %s', async (handler, role) => {
-    const request = await probe(handler);
-    await expectRoleAnswer(api, request, { token: tokens[role], allowed: ALLOWED[handler]!.includes(role), unchanged: request.unchanged });
-  });
-
-  it.each(staffRoutes.map((route) => [route.handler] as const))(
-    "%s: another merchant's owner is 401, the shared login 403, and nothing changes",
-    async (handler) => {
-      const request = await probe(handler);
-      const before = await request.unchanged();
-      const other = await api.call(request.method, request.path, { token: otherOwnerToken, body: request.body });
-      expect(other.status, other.text).toBe(401);
-      expect(other.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'merchant_token' }) }]);
-      const shared = await api.call(request.method, request.path, { token: sharedLoginToken, body: request.body });
-      expect(shared.status, shared.text).toBe(403);
-      expect(shared.body).toEqual([{ error: expect.objectContaining({ code: 'staff_login_required' }) }]);
-      expect(await request.unchanged()).toBe(before);
-    },
-  );
+  roleTableTests(api, 'staff', 'staff-', ALLOWED, () => ({ probe, tokens, otherOwnerToken, sharedLoginToken }));
 
   it("the document's 403 examples are what the API answers", async () => {
     const document = (await buildDocument()) as unknown as { components: { responses: Record<string, any> } };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import { hashPassword } from '#shared/auth/secrets.ts';
 import { issueTokenWithExpiry } from '#shared/auth/tokens.ts';
 import { db } from '#shared/db/client.ts';
 import { nextId } from '#shared/db/ids.ts';
 import { Login, passwordFields } from '#shared/domain/identity/entities.ts';
 import { inviteStaff } from '#shared/domain/staff/members.ts';
-import { MERCHANT_PERMISSIONS, type StaffRole } from '#shared/routes.ts';
+import { MERCHANT_PERMISSIONS, routes, type StaffRole } from '#shared/routes.ts';
 import type { TestApi } from './api.ts';
 import { merchantFixture } from './fixtures.ts';
 
@@ -88,4 +88,50 @@ export async function expectRoleAnswer(
   expect(response.status, response.text).toBe(403);
   expect(response.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'role', code: 'role_not_allowed' }) }]);
   expect(await role.unchanged()).toBe(before);
+}
+
+/** What an area's role table tests read once its beforeAll has run: the tokens, and a probe of each route. */
+export interface RoleTableArea {
+  /** A request of the route on fresh data, and what the owner lists, to compare before and after a refused attempt. */
+  probe: (handler: string) => Promise<RoleProbe & { unchanged: () => Promise<string> }>;
+  tokens: Record<StaffRole, string>;
+  otherOwnerToken: string;
+  sharedLoginToken: string;
+}
+
+/**
+ * The role table of the management routes whose handler starts with `prefix` (docs/merchant-api.md), as tests of the
+ * describe block it is called in: the routes document `allowed`; every role on every route answers as
+ * {@link expectRoleAnswer} expects; another merchant's owner is 401, the merchant's shared login 403, and neither
+ * changes anything. `area` is read inside each test, after the file's beforeAll.
+ */
+export function roleTableTests(api: TestApi, noun: string, prefix: string, allowed: Record<string, readonly StaffRole[]>, area: () => RoleTableArea): void {
+  const areaRoutes = routes.filter((route) => route.handler.startsWith(prefix));
+  const roles: readonly StaffRole[] = ['owner', 'manager', 'staff'];
+
+  it(`every ${noun} route is a management route with the documented roles`, () => {
+    expect(Object.fromEntries(areaRoutes.map((route) => [route.handler, route.roles]))).toEqual(allowed);
+  });
+
+  it.each(areaRoutes.flatMap((route) => roles.map((role) => [route.handler, role] as const)))('%s as %s', async (handler, role) => {
+    const { probe, tokens } = area();
+    const request = await probe(handler);
+    await expectRoleAnswer(api, request, { token: tokens[role], allowed: allowed[handler]!.includes(role), unchanged: request.unchanged });
+  });
+
+  it.each(areaRoutes.map((route) => [route.handler] as const))(
+    "%s: another merchant's owner is 401, the shared login 403, and nothing changes",
+    async (handler) => {
+      const { probe, otherOwnerToken, sharedLoginToken } = area();
+      const request = await probe(handler);
+      const before = await request.unchanged();
+      const other = await api.call(request.method, request.path, { token: otherOwnerToken, body: request.body });
+      expect(other.status, other.text).toBe(401);
+      expect(other.body).toEqual([{ error: expect.objectContaining({ object: 'access_token', property: 'merchant_token' }) }]);
+      const shared = await api.call(request.method, request.path, { token: sharedLoginToken, body: request.body });
+      expect(shared.status, shared.text).toBe(403);
+      expect(shared.body).toEqual([{ error: expect.objectContaining({ code: 'staff_login_required' }) }]);
+      expect(await request.unchanged()).toBe(before);
+    },
+  );
 }
