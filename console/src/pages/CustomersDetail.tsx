@@ -7,6 +7,7 @@ import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, ConsoleError, type PageProps, type StaffMember } from '../session.ts';
 
 type Customer = components['schemas']['MerchantCustomer']['customer'];
@@ -349,8 +350,7 @@ function UnlockCampaign({
     return campaigns.map(({ campaign }) => campaign).filter((campaign) => campaign.locked && campaign.state !== 'closed');
   }, [client, merchantId]);
   const { data: campaigns, error: loadError } = useLoaded(load);
-  const [unlocking, setUnlocking] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: unlocking, error, setError, run } = useWrite();
   const [unlocked, setUnlocked] = useState<string>();
   const [today] = useState(() => new Date().toISOString().slice(0, 10));
 
@@ -365,10 +365,8 @@ function UnlockCampaign({
       setError(new ConsoleError('Choose today or a later day, or leave the day empty for no end.', 0, undefined));
       return;
     }
-    setUnlocking(true);
-    setError(undefined);
     setUnlocked(undefined);
-    try {
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings', {
@@ -384,11 +382,7 @@ function UnlockCampaign({
       } catch {
         onStale();
       }
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setUnlocking(false);
-    }
+    });
   }
 
   return (

@@ -6,8 +6,9 @@ import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
 import { apiProblems, menuProblems, sendDraftChange, toMenu, toModel, type Menu, type MenuDraft, type MenuModel, type Problem } from '../menu-model.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
 import { MenuForm, type ShownProblems } from './MenuForm.tsx';
+import { useWrite } from '../write.ts';
 
 /** The page (lazily loaded by Menu.tsx): pick a location, then read or edit its menu draft. */
 export default function MenuPage({ client, merchantId, me }: PageProps) {
@@ -204,7 +205,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   /** The problems as of the last save tried: the summary changes on a save, not on each keystroke. */
   const [summary, setSummary] = useState<Problem[]>([]);
   const [conflict, setConflict] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { error, run: send } = useWrite();
   const [result, setResult] = useState<string>();
   const [said, setSaid] = useState('');
   const [focus, setFocus] = useState<{ id: string }>();
@@ -289,16 +290,9 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   /** Runs a request; on a failure the error shows beside the actions and the focus goes back to the button (`retryId`). */
   async function run(busy: Step, retryId: string, action: () => Promise<void>) {
     setStep(busy);
-    setError(undefined);
     setResult(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-      setFocus({ id: retryId });
-    } finally {
-      setStep('editing');
-    }
+    await send(action, () => setFocus({ id: retryId }));
+    setStep('editing');
   }
 
   function save(event: FormEvent<HTMLFormElement>) {

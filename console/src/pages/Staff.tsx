@@ -6,6 +6,7 @@ import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, type ConsoleError, type PageProps, type StaffMember } from '../session.ts';
 
 type Role = StaffMember['role'];
@@ -140,8 +141,7 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
 
 /** An owner invites someone: the API creates them without a password and mails the link that sets it. */
 function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merchantId: number; onInvited: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy, error, run } = useWrite();
   const [invited, setInvited] = useState<string>();
 
   async function invite(event: FormEvent<HTMLFormElement>) {
@@ -152,10 +152,8 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
     const email = textOf(fields, 'email').trim();
     const role = fields.get('role');
     if (!isRole(role)) return;
-    setBusy(true);
-    setError(undefined);
     setInvited(undefined);
-    try {
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/staff', {
@@ -170,11 +168,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
         `${member.name} is invited as ${ROLE_NAMES[member.role].toLowerCase()}. The mail to ${member.email} has a link to set a password (valid 3 days).`,
       );
       onInvited();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -199,8 +193,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
 
 /** The signed-in owner's or manager's own code: typed hidden, twice, and never shown or read back (no route answers it). */
 function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchantId: number }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy, error, setError, run } = useWrite();
   const [mismatch, setMismatch] = useState(false);
   const [saved, setSaved] = useState(false);
 
@@ -210,11 +203,11 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
     const fields = new FormData(form);
     const code = textOf(fields, 'code');
     setSaved(false);
+    // A mismatch is its own refusal: the last one from the API goes.
     setError(undefined);
     setMismatch(code !== textOf(fields, 'again'));
     if (code !== textOf(fields, 'again')) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       succeeded(
         await withIdempotencyKey(
           (key) =>
@@ -228,11 +221,7 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
       // The code leaves the page as soon as it is set.
       form.reset();
       setSaved(true);
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatTime } from '../format.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
 import { eventTypeWords, MERCHANT_EVENT_TYPES, useEndpoints, type EventType } from '../webhooks-model.ts';
 import { WebhookEndpoint } from './WebhooksEndpoint.tsx';
 import { SecretOnce } from './WebhooksSecret.tsx';
 import { PageNotFound } from '../not-found.tsx';
+import { useWrite } from '../write.ts';
 
 /** The API keeps at most this many endpoints per merchant (docs/events.md). */
 const MAX_ENDPOINTS = 10;
@@ -101,8 +102,7 @@ function WebhookList(props: PageProps) {
 
 /** The owner's form: an address and the events it takes; the answer's secret is shown once. */
 function AddEndpoint({ client, count, onAdded }: PageProps & { count: number; onAdded: () => void }) {
-  const [adding, setAdding] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: adding, error, run } = useWrite();
   const [created, setCreated] = useState<{ secret: string; url: string }>();
   const [stored, setStored] = useState(false);
   const storedNote = useRef<HTMLParagraphElement>(null);
@@ -117,20 +117,14 @@ function AddEndpoint({ client, count, onAdded }: PageProps & { count: number; on
     const address = form.get('url');
     const url = typeof address === 'string' ? address.trim() : '';
     const events = form.getAll('events').map(String) as EventType[];
-    setError(undefined);
     setStored(false);
-    setAdding(true);
-    try {
+    await run(async () => {
       // No automatic retry: the create takes no Idempotency-Key, and a second create would make a second endpoint.
       const answer = await client.POST('/v15/webhook_endpoints', { body: { webhook_endpoint: { url, events } } });
       const endpoint = answered(answer).webhook_endpoint;
       setCreated({ secret: endpoint.secret ?? '', url: endpoint.url });
       onAdded();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setAdding(false);
-    }
+    });
   }
 
   return (

@@ -5,6 +5,7 @@ import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
 import {
   DELIVERY_STATE_WORDS,
@@ -140,15 +141,12 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
 /** Sends again, in order, the endpoint's events of a recent period (`POST .../replays`); its limits' 429 in words. */
 function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { endpoint: Endpoint; onReplayed: () => void }) {
   const [period, setPeriod] = useState<string>(REPLAY_PERIODS[1][0]);
-  const [replaying, setReplaying] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: replaying, error, run } = useWrite();
   const [result, setResult] = useState<string>();
 
   async function replay() {
-    setReplaying(true);
-    setError(undefined);
     setResult(undefined);
-    try {
+    await run(async () => {
       const after = eventIdAt(Date.now() - Number(period));
       const answer = await client.POST('/v15/webhook_endpoints/{id}/replays', { params: { path: { id: endpoint.id } }, body: { replay: { after } } });
       if (answer.response.status === 429) throw replayRefusal(answer.response);
@@ -159,11 +157,7 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
           : `${queued} event${queued === 1 ? ' is' : 's are'} sent again, in order (replay ${id}). Refresh the deliveries to follow them.`,
       );
       onReplayed();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setReplaying(false);
-    }
+    });
   }
 
   const periodWords = REPLAY_PERIODS.find(([value]) => value === period)?.[1] ?? '';
