@@ -3,6 +3,7 @@ import { Link, Route, Routes, useParams } from 'react-router';
 import { allItems, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { appViewOf, customerWords, draftOf, kindLabel, type Campaign } from '../campaigns-fields.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
 import { answered, type PageProps } from '../session.ts';
@@ -63,35 +64,24 @@ function CampaignList({ client, merchantId, me }: PageProps) {
       ) : campaigns.length === 0 ? (
         <p>No campaign yet.{me.role === 'owner' ? ' Create one to reward your regular customers.' : ''}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="campaigns-caption">
-          <table className="campaigns">
-            <caption id="campaigns-caption">Your campaigns ({campaigns.length}), open, scheduled and closed</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">State</th>
-                <th scope="col">Goal and reward</th>
-                <th scope="col">Ends</th>
+        <ScrollingTable captionId="campaigns-caption" caption={<>Your campaigns ({campaigns.length}), open, scheduled and closed</>} className="campaigns">
+          <ColumnHeadings columns={['Name', 'Kind', 'State', 'Goal and reward', 'Ends']} />
+          <tbody>
+            {campaigns.map((campaign) => (
+              <tr key={campaign.id}>
+                <th scope="row">
+                  <Link to={`/campaigns/${campaign.id}`}>{campaign.title}</Link>
+                </th>
+                <td>{kindLabel(campaign.kind)}</td>
+                <td>
+                  <span className={`campaign-state ${campaign.state}`}>{campaign.state}</span>
+                </td>
+                <td className="wrap">{goalWords(campaign)}</td>
+                <td>{campaign.closes_at ? formatTime(campaign.closes_at) : 'No end'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {campaigns.map((campaign) => (
-                <tr key={campaign.id}>
-                  <th scope="row">
-                    <Link to={`/campaigns/${campaign.id}`}>{campaign.title}</Link>
-                  </th>
-                  <td>{kindLabel(campaign.kind)}</td>
-                  <td>
-                    <span className={`campaign-state ${campaign.state}`}>{campaign.state}</span>
-                  </td>
-                  <td className="wrap">{goalWords(campaign)}</td>
-                  <td>{campaign.closes_at ? formatTime(campaign.closes_at) : 'No end'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
     </>
   );

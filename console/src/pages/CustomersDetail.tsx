@@ -4,6 +4,7 @@ import { allItems, newIdempotencyKey, withIdempotencyKey, type components, type 
 import { dollarsToCents, formText } from '../customers-form.ts';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
@@ -128,29 +129,19 @@ export function CustomerDetail({ client, merchantId, me }: PageProps) {
             {customer.campaigns.length === 0 ? (
               <p>No progress, unlocking or claim in any of your campaigns yet.</p>
             ) : (
-              <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="loyalty-caption">
-                <table>
-                  <caption id="loyalty-caption">Loyalty progress per campaign</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Campaign</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Progress</th>
-                      <th scope="col">Standing</th>
+              <ScrollingTable captionId="loyalty-caption" caption="Loyalty progress per campaign">
+                <ColumnHeadings columns={['Campaign', 'Kind', 'Progress', 'Standing']} />
+                <tbody>
+                  {customer.campaigns.map((campaign) => (
+                    <tr key={campaign.campaign_id}>
+                      <th scope="row">{campaign.title}</th>
+                      <td>{KINDS[campaign.kind]}</td>
+                      <td>{progressInWords(campaign)}</td>
+                      <td>{standingInWords(campaign)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {customer.campaigns.map((campaign) => (
-                      <tr key={campaign.campaign_id}>
-                        <th scope="row">{campaign.title}</th>
-                        <td>{KINDS[campaign.kind]}</td>
-                        <td>{progressInWords(campaign)}</td>
-                        <td>{standingInWords(campaign)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                  ))}
+                </tbody>
+              </ScrollingTable>
             )}
           </section>
           {mayChange ? (

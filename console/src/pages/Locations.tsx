@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { Link, Route, Routes } from 'react-router';
 import { allItems } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { useLoaded } from '../loaded.ts';
 import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
 import type { PageProps } from '../session.ts';
@@ -58,31 +59,21 @@ function LocationList({ client, merchantId, me }: PageProps) {
       ) : locations.length === 0 ? (
         <p>This merchant has no location yet.</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="locations-caption">
-          <table>
-            <caption id="locations-caption">Your locations ({locations.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Location</th>
-                <th scope="col">Address</th>
-                <th scope="col">Ways to order</th>
-                <th scope="col">In apps</th>
+        <ScrollingTable captionId="locations-caption" caption={<>Your locations ({locations.length})</>}>
+          <ColumnHeadings columns={['Location', 'Address', 'Ways to order', 'In apps']} />
+          <tbody>
+            {locations.map((location) => (
+              <tr key={location.id}>
+                <th scope="row">
+                  <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
+                </th>
+                <td>{addressOf(location)}</td>
+                <td>{fulfillmentInWords(location.fulfillment_types)}</td>
+                <td>{location.shown ? 'Shown' : 'Hidden'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {locations.map((location) => (
-                <tr key={location.id}>
-                  <th scope="row">
-                    <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
-                  </th>
-                  <td>{addressOf(location)}</td>
-                  <td>{fulfillmentInWords(location.fulfillment_types)}</td>
-                  <td>{location.shown ? 'Shown' : 'Hidden'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
     </>
   );

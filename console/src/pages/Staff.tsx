@@ -3,6 +3,7 @@ import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
@@ -106,32 +107,22 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
       ) : !staff ? (
         <Progress label="Loading the staff…" />
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="staff-caption">
-          <table>
-            <caption id="staff-caption">People at this merchant ({staff.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
+        <ScrollingTable captionId="staff-caption" caption={<>People at this merchant ({staff.length})</>}>
+          <ColumnHeadings columns={['Name', 'Email', 'Role', 'State']} />
+          <tbody>
+            {staff.map((member) => (
+              <tr key={member.id}>
+                <th scope="row">
+                  <Link to={`/staff/${member.id}`}>{member.name}</Link>
+                  {member.id === me.id ? ' (you)' : ''}
+                </th>
+                <td>{member.email}</td>
+                <td>{ROLE_NAMES[member.role]}</td>
+                <td>{stateName(member)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {staff.map((member) => (
-                <tr key={member.id}>
-                  <th scope="row">
-                    <Link to={`/staff/${member.id}`}>{member.name}</Link>
-                    {member.id === me.id ? ' (you)' : ''}
-                  </th>
-                  <td>{member.email}</td>
-                  <td>{ROLE_NAMES[member.role]}</td>
-                  <td>{stateName(member)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
       {me.role === 'owner' ? <Invite client={client} merchantId={merchantId} onInvited={reload} /> : null}
       <MyManagerCode client={client} merchantId={merchantId} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
 import { answered, type PageProps } from '../session.ts';
 import { eventTypeWords, MERCHANT_EVENT_TYPES, useEndpoints, type EventType } from '../webhooks-model.ts';
@@ -64,35 +65,28 @@ function WebhookList(props: PageProps) {
         ) : endpoints.length === 0 ? (
           <p>No endpoint yet: no event is sent.</p>
         ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="endpoints-caption">
-            <table>
-              <caption id="endpoints-caption">
+          <ScrollingTable
+            captionId="endpoints-caption"
+            caption={
+              <>
                 Webhook endpoints ({endpoints.length} of at most {MAX_ENDPOINTS})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Added</th>
-                  <th scope="col" className="number">
-                    Given up
+              </>
+            }
+          >
+            <ColumnHeadings columns={['Address', 'Events', 'Added', { figure: 'Given up' }]} />
+            <tbody>
+              {endpoints.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <th scope="row">
+                    <Link to={endpoint.id}>{endpoint.url}</Link>
                   </th>
+                  <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
+                  <td>{formatTime(endpoint.created_at)}</td>
+                  <td className="number">{endpoint.failed_deliveries}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <Link to={endpoint.id}>{endpoint.url}</Link>
-                    </th>
-                    <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
-                    <td>{formatTime(endpoint.created_at)}</td>
-                    <td className="number">{endpoint.failed_deliveries}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </ScrollingTable>
         )}
       </section>
       {isOwner && endpoints ? <AddEndpoint {...props} count={endpoints.length} onAdded={reload} /> : null}

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
@@ -97,41 +98,25 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
       ) : deliveries.length === 0 ? (
         <p>Nothing was sent to this address yet.</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-caption">
-          <table>
-            <caption id="deliveries-caption">Latest deliveries to {endpoint.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col" className="number">
-                  Attempts
-                </th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Last attempt</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Sent by</th>
-                <th scope="col">Event id</th>
+        <ScrollingTable captionId="deliveries-caption" caption={<>Latest deliveries to {endpoint.url}</>}>
+          <ColumnHeadings columns={['Event', 'State', { figure: 'Attempts' }, 'Last answer', 'Last attempt', 'Next attempt', 'Sent by', 'Event id']} />
+          <tbody>
+            {deliveries.map((delivery) => (
+              <tr key={delivery.event_id}>
+                <th scope="row">{eventTypeWords(delivery.event_type)}</th>
+                <td>{DELIVERY_STATE_WORDS[delivery.state]}</td>
+                <td className="number">{delivery.attempts}</td>
+                <td>{lastAnswerWords(delivery)}</td>
+                <td>{formatTime(delivery.last_attempt_at)}</td>
+                <td>{delivery.next_attempt_at ? formatTime(delivery.next_attempt_at) : '—'}</td>
+                <td>{delivery.replay_id ? `Replay ${delivery.replay_id}` : 'The event'}</td>
+                <td>
+                  <code>{delivery.event_id}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => (
-                <tr key={delivery.event_id}>
-                  <th scope="row">{eventTypeWords(delivery.event_type)}</th>
-                  <td>{DELIVERY_STATE_WORDS[delivery.state]}</td>
-                  <td className="number">{delivery.attempts}</td>
-                  <td>{lastAnswerWords(delivery)}</td>
-                  <td>{formatTime(delivery.last_attempt_at)}</td>
-                  <td>{delivery.next_attempt_at ? formatTime(delivery.next_attempt_at) : '—'}</td>
-                  <td>{delivery.replay_id ? `Replay ${delivery.replay_id}` : 'The event'}</td>
-                  <td>
-                    <code>{delivery.event_id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       )}
       {me.role === 'owner' ? <Replay client={client} endpoint={endpoint} onReplayed={reload} /> : null}
     </section>
