@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
@@ -102,28 +102,26 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
           ? 'As an owner you invite people, change their roles and remove them.'
           : 'As a manager you see who works here. Only owners invite people, change roles or remove someone.'}
       </p>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !staff ? (
-        <Progress label="Loading the staff…" />
-      ) : (
-        <ScrollingTable captionId="staff-caption" caption={<>People at this merchant ({staff.length})</>}>
-          <ColumnHeadings columns={['Name', 'Email', 'Role', 'State']} />
-          <tbody>
-            {staff.map((member) => (
-              <tr key={member.id}>
-                <th scope="row">
-                  <Link to={`/staff/${member.id}`}>{member.name}</Link>
-                  {member.id === me.id ? ' (you)' : ''}
-                </th>
-                <td>{member.email}</td>
-                <td>{ROLE_NAMES[member.role]}</td>
-                <td>{stateName(member)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </ScrollingTable>
-      )}
+      <WhenLoaded data={staff} error={error} progress="Loading the staff…">
+        {(staff) => (
+          <ScrollingTable captionId="staff-caption" caption={<>People at this merchant ({staff.length})</>}>
+            <ColumnHeadings columns={['Name', 'Email', 'Role', 'State']} />
+            <tbody>
+              {staff.map((member) => (
+                <tr key={member.id}>
+                  <th scope="row">
+                    <Link to={`/staff/${member.id}`}>{member.name}</Link>
+                    {member.id === me.id ? ' (you)' : ''}
+                  </th>
+                  <td>{member.email}</td>
+                  <td>{ROLE_NAMES[member.role]}</td>
+                  <td>{stateName(member)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollingTable>
+        )}
+      </WhenLoaded>
       {me.role === 'owner' ? <Invite client={client} merchantId={merchantId} onInvited={reload} /> : null}
       <MyManagerCode client={client} merchantId={merchantId} />
     </>

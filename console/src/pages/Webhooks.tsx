@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
 import { answered, type PageProps } from '../session.ts';
@@ -58,36 +58,36 @@ function WebhookList(props: PageProps) {
       )}
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        {error ? (
-          <ErrorMessage error={error} />
-        ) : !endpoints ? (
-          <Progress label="Loading the endpoints…" />
-        ) : endpoints.length === 0 ? (
-          <p>No endpoint yet: no event is sent.</p>
-        ) : (
-          <ScrollingTable
-            captionId="endpoints-caption"
-            caption={
-              <>
-                Webhook endpoints ({endpoints.length} of at most {MAX_ENDPOINTS})
-              </>
-            }
-          >
-            <ColumnHeadings columns={['Address', 'Events', 'Added', { figure: 'Given up' }]} />
-            <tbody>
-              {endpoints.map((endpoint) => (
-                <tr key={endpoint.id}>
-                  <th scope="row">
-                    <Link to={endpoint.id}>{endpoint.url}</Link>
-                  </th>
-                  <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
-                  <td>{formatTime(endpoint.created_at)}</td>
-                  <td className="number">{endpoint.failed_deliveries}</td>
-                </tr>
-              ))}
-            </tbody>
-          </ScrollingTable>
-        )}
+        <WhenLoaded data={endpoints} error={error} progress="Loading the endpoints…">
+          {(endpoints) =>
+            endpoints.length === 0 ? (
+              <p>No endpoint yet: no event is sent.</p>
+            ) : (
+              <ScrollingTable
+                captionId="endpoints-caption"
+                caption={
+                  <>
+                    Webhook endpoints ({endpoints.length} of at most {MAX_ENDPOINTS})
+                  </>
+                }
+              >
+                <ColumnHeadings columns={['Address', 'Events', 'Added', { figure: 'Given up' }]} />
+                <tbody>
+                  {endpoints.map((endpoint) => (
+                    <tr key={endpoint.id}>
+                      <th scope="row">
+                        <Link to={endpoint.id}>{endpoint.url}</Link>
+                      </th>
+                      <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
+                      <td>{formatTime(endpoint.created_at)}</td>
+                      <td className="number">{endpoint.failed_deliveries}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </ScrollingTable>
+            )
+          }
+        </WhenLoaded>
       </section>
       {isOwner && endpoints ? <AddEndpoint {...props} count={endpoints.length} onAdded={reload} /> : null}
     </>
