@@ -6,8 +6,8 @@ import { WhenLoaded } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
-import { answered, type PageProps } from '../session.ts';
-import { CampaignDetail } from './CampaignsDetail.tsx';
+import type { PageProps } from '../session.ts';
+import { CampaignDetail, useCampaign } from './CampaignsDetail.tsx';
 import { CampaignForm } from './CampaignsForm.tsx';
 
 /**
@@ -113,14 +113,7 @@ function EditCampaign({ client, merchantId, me }: PageProps) {
 }
 
 function EditLoaded({ client, merchantId, campaignId }: { client: LevelUpClient; merchantId: number; campaignId: string }) {
-  const load = useCallback(
-    () =>
-      client
-        .GET('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', { params: { path: { merchant_id: String(merchantId), campaign_id: campaignId } } })
-        .then((answer) => answered(answer).campaign),
-    [client, merchantId, campaignId],
-  );
-  const { data: campaign, error } = useLoaded(load);
+  const { data: campaign, error } = useCampaign(client, merchantId, campaignId);
   return (
     <>
       <p>

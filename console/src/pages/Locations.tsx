@@ -1,9 +1,8 @@
 import { useCallback } from 'react';
 import { Link, Route, Routes } from 'react-router';
-import { allItems } from '../../../clients/typescript/index.ts';
 import { WhenLoaded } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
-import { useLoaded } from '../loaded.ts';
+import { readLocations, useLoaded } from '../loaded.ts';
 import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
 import type { PageProps } from '../session.ts';
 import { LocationCreate } from './LocationsCreate.tsx';
@@ -28,13 +27,7 @@ export function Locations(props: PageProps) {
 
 /** Every location of the merchant (`.../all_locations`, all pages, by id), hidden ones included. */
 function LocationList({ client, merchantId, me }: PageProps) {
-  const load = useCallback(
-    () =>
-      allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } }).then((entries) =>
-        entries.map(({ location }) => location),
-      ),
-    [client, merchantId],
-  );
+  const load = useCallback(() => readLocations(client, merchantId), [client, merchantId]);
   const { data: locations, error } = useLoaded(load);
 
   return (
