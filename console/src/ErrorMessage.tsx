@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ConsoleError } from './session.ts';
 
 /** An error in words, with the request id support asks for; role="alert" so a screen reader says it at once. */
@@ -23,4 +24,24 @@ export function Progress({ label }: { label: string }) {
       {label}
     </p>
   );
+}
+
+/**
+ * Where a page shows what it reads: the read's error in words, its progress line while it loads, then `children` with the
+ * data (an empty list is data: the children say it is empty).
+ */
+export function WhenLoaded<T>({
+  data,
+  error,
+  progress,
+  children,
+}: {
+  data: T | undefined;
+  error: ConsoleError | undefined;
+  progress: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (error) return <ErrorMessage error={error} />;
+  if (data === undefined) return <Progress label={progress} />;
+  return children(data);
 }

@@ -43,12 +43,19 @@ export interface LocationName {
   name: string;
 }
 
+/** Every location of the merchant (`.../all_locations`, all pages, by id), hidden ones included. */
+export function readLocations(client: LevelUpClient, merchantId: number) {
+  return allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } }).then((entries) =>
+    entries.map(({ location }) => location),
+  );
+}
+
 /** Every location of the merchant (`.../all_locations`, all pages), by id and name. */
 export function useLocations(client: LevelUpClient, merchantId: number): Loaded<LocationName[]> {
   const load = useCallback(
     () =>
-      allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } }).then((entries) =>
-        entries.map(({ location }) => ({ id: location.id, name: location.name ?? `Location ${location.id}` })),
+      readLocations(client, merchantId).then((locations) =>
+        locations.map((location) => ({ id: location.id, name: location.name ?? `Location ${location.id}` })),
       ),
     [client, merchantId],
   );

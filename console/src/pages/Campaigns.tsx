@@ -2,11 +2,12 @@ import { useCallback } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
 import { allItems, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { appViewOf, customerWords, draftOf, kindLabel, type Campaign } from '../campaigns-fields.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
-import { answered, type PageProps } from '../session.ts';
-import { CampaignDetail } from './CampaignsDetail.tsx';
+import type { PageProps } from '../session.ts';
+import { CampaignDetail, useCampaign } from './CampaignsDetail.tsx';
 import { CampaignForm } from './CampaignsForm.tsx';
 
 /**
@@ -56,43 +57,32 @@ function CampaignList({ client, merchantId, me }: PageProps) {
       ) : (
         <p>You can read the campaigns; only owners create, edit and close them.</p>
       )}
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !campaigns ? (
-        <Progress label="Loading the campaigns…" />
-      ) : campaigns.length === 0 ? (
-        <p>No campaign yet.{me.role === 'owner' ? ' Create one to reward your regular customers.' : ''}</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="campaigns-caption">
-          <table className="campaigns">
-            <caption id="campaigns-caption">Your campaigns ({campaigns.length}), open, scheduled and closed</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">State</th>
-                <th scope="col">Goal and reward</th>
-                <th scope="col">Ends</th>
-              </tr>
-            </thead>
-            <tbody>
-              {campaigns.map((campaign) => (
-                <tr key={campaign.id}>
-                  <th scope="row">
-                    <Link to={`/campaigns/${campaign.id}`}>{campaign.title}</Link>
-                  </th>
-                  <td>{kindLabel(campaign.kind)}</td>
-                  <td>
-                    <span className={`campaign-state ${campaign.state}`}>{campaign.state}</span>
-                  </td>
-                  <td className="wrap">{goalWords(campaign)}</td>
-                  <td>{campaign.closes_at ? formatTime(campaign.closes_at) : 'No end'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WhenLoaded data={campaigns} error={error} progress="Loading the campaigns…">
+        {(campaigns) =>
+          campaigns.length === 0 ? (
+            <p>No campaign yet.{me.role === 'owner' ? ' Create one to reward your regular customers.' : ''}</p>
+          ) : (
+            <ScrollingTable captionId="campaigns-caption" caption={<>Your campaigns ({campaigns.length}), open, scheduled and closed</>} className="campaigns">
+              <ColumnHeadings columns={['Name', 'Kind', 'State', 'Goal and reward', 'Ends']} />
+              <tbody>
+                {campaigns.map((campaign) => (
+                  <tr key={campaign.id}>
+                    <th scope="row">
+                      <Link to={`/campaigns/${campaign.id}`}>{campaign.title}</Link>
+                    </th>
+                    <td>{kindLabel(campaign.kind)}</td>
+                    <td>
+                      <span className={`campaign-state ${campaign.state}`}>{campaign.state}</span>
+                    </td>
+                    <td className="wrap">{goalWords(campaign)}</td>
+                    <td>{campaign.closes_at ? formatTime(campaign.closes_at) : 'No end'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollingTable>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }
@@ -123,33 +113,26 @@ function EditCampaign({ client, merchantId, me }: PageProps) {
 }
 
 function EditLoaded({ client, merchantId, campaignId }: { client: LevelUpClient; merchantId: number; campaignId: string }) {
-  const load = useCallback(
-    () =>
-      client
-        .GET('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', { params: { path: { merchant_id: String(merchantId), campaign_id: campaignId } } })
-        .then((answer) => answered(answer).campaign),
-    [client, merchantId, campaignId],
-  );
-  const { data: campaign, error } = useLoaded(load);
+  const { data: campaign, error } = useCampaign(client, merchantId, campaignId);
   return (
     <>
       <p>
         <Link to={`/campaigns/${campaignId}`}>Back to the campaign</Link>
       </p>
       <h1>{campaign ? `Edit “${campaign.title}”` : 'Edit a campaign'}</h1>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !campaign ? (
-        <Progress label="Loading the campaign…" />
-      ) : campaign.state === 'closed' || campaign.kind === 'legacy' ? (
-        <p>
-          {campaign.state === 'closed'
-            ? 'This campaign is closed: a closed campaign never reopens or changes.'
-            : "An older program's campaign is the operators' to change."}
-        </p>
-      ) : (
-        <CampaignForm client={client} merchantId={merchantId} mode={{ kind: 'edit', campaign }} />
-      )}
+      <WhenLoaded data={campaign} error={error} progress="Loading the campaign…">
+        {(campaign) =>
+          campaign.state === 'closed' || campaign.kind === 'legacy' ? (
+            <p>
+              {campaign.state === 'closed'
+                ? 'This campaign is closed: a closed campaign never reopens or changes.'
+                : "An older program's campaign is the operators' to change."}
+            </p>
+          ) : (
+            <CampaignForm client={client} merchantId={merchantId} mode={{ kind: 'edit', campaign }} />
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

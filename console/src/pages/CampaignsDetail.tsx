@@ -1,9 +1,10 @@
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { draftOf, kindLabel, STATE_WORDS, type Campaign } from '../campaigns-fields.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, formatTime } from '../format.ts';
+import { useLoaded, type Loaded } from '../loaded.ts';
 import { answered, asConsoleError, type ConsoleError, type StaffMember } from '../session.ts';
 import { CampaignPreview } from './CampaignsPreview.tsx';
 
@@ -49,27 +50,23 @@ export function FixedFacts({ campaign }: { campaign: Campaign }) {
 
 type Step = 'idle' | 'confirming' | 'closing';
 
+/** One campaign as the API has it, read when the page opens (its page and its edit start from it). */
+export function useCampaign(client: LevelUpClient, merchantId: number, campaignId: string): Loaded<Campaign> {
+  const load = useCallback(async () => {
+    const path = { merchant_id: String(merchantId), campaign_id: campaignId };
+    return answered(await client.GET('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', { params: { path } })).campaign;
+  }, [client, merchantId, campaignId]);
+  return useLoaded(load);
+}
+
 /** One campaign: what it is, what a customer sees, and for owners its edit and close. */
 export function CampaignDetail({ client, merchantId, me, campaignId }: { client: LevelUpClient; merchantId: number; me: StaffMember; campaignId: string }) {
   const saved = (useLocation().state as { saved?: unknown } | null)?.saved;
-  const [campaign, setCampaign] = useState<Campaign>();
-  const [error, setError] = useState<ConsoleError>();
+  const { data: read, error } = useCampaign(client, merchantId, campaignId);
+  // The answer of a change replaces what was read (it is the campaign as changed).
+  const [changed, setChanged] = useState<Campaign>();
+  const campaign = changed ?? read;
   const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    let current = true;
-    client
-      .GET('/v15/merchants/{merchant_id}/campaigns/{campaign_id}', { params: { path: { merchant_id: String(merchantId), campaign_id: campaignId } } })
-      .then((answer) => {
-        if (current) setCampaign(answered(answer).campaign);
-      })
-      .catch((failure: unknown) => {
-        if (current) setError(asConsoleError(failure));
-      });
-    return () => {
-      current = false;
-    };
-  }, [client, merchantId, campaignId]);
 
   // Arriving from a save, focus lands on the saved campaign's name (the status line below it says what happened).
   const loaded = campaign !== undefined;
@@ -116,7 +113,7 @@ export function CampaignDetail({ client, merchantId, me, campaignId }: { client:
           ) : (
             <CampaignPreview draft={draftOf(campaign)} />
           )}
-          <Changes client={client} merchantId={merchantId} me={me} campaign={campaign} onChanged={setCampaign} />
+          <Changes client={client} merchantId={merchantId} me={me} campaign={campaign} onChanged={setChanged} />
         </>
       )}
     </>

@@ -3,10 +3,12 @@ import { Link, useLocation, useParams } from 'react-router';
 import { allItems, newIdempotencyKey, withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { dollarsToCents, formText } from '../customers-form.ts';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, ConsoleError, type PageProps, type StaffMember } from '../session.ts';
 
 type Customer = components['schemas']['MerchantCustomer']['customer'];
@@ -87,57 +89,45 @@ export function CustomerDetail({ client, merchantId, me }: PageProps) {
         <Link to="/customers">Find another customer</Link>
       </p>
       <h1>Customer</h1>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !customer ? (
-        <Progress label="Loading the customer…" />
-      ) : (
-        <>
-          <dl className="facts">
-            <dt>Customer number</dt>
-            <dd>{customer.id}</dd>
-            {foundBy ? (
-              <>
-                <dt>Found by {foundBy.by === 'email' ? 'email' : 'phone'}</dt>
-                <dd>{foundBy.value}</dd>
-              </>
-            ) : null}
-          </dl>
-          <section aria-labelledby="balances-heading">
-            <h2 id="balances-heading">Balances here</h2>
+      <WhenLoaded data={customer} error={error} progress="Loading the customer…">
+        {(customer) => (
+          <>
             <dl className="facts">
-              <dt>Credit they can use</dt>
-              <dd>{formatMoney(customer.credit_amount)}</dd>
-              <dt>Gift card value</dt>
-              <dd>{formatMoney(customer.gift_card_amount)}</dd>
-              <dt>Rewards held</dt>
-              <dd>
-                {customer.rewards_count === 0 ? 'None' : `${customer.rewards_count} (${formatMoney(customer.rewards_value_remaining_amount)} of value left)`}
-              </dd>
-              <dt>Orders</dt>
-              <dd>{customer.orders_count.toLocaleString()}</dd>
-              <dt>Spent in all</dt>
-              <dd>{formatMoney(customer.total_volume_amount)}</dd>
-              <dt>Saved in all</dt>
-              <dd>{formatMoney(customer.savings_amount)}</dd>
+              <dt>Customer number</dt>
+              <dd>{customer.id}</dd>
+              {foundBy ? (
+                <>
+                  <dt>Found by {foundBy.by === 'email' ? 'email' : 'phone'}</dt>
+                  <dd>{foundBy.value}</dd>
+                </>
+              ) : null}
             </dl>
-          </section>
-          <section aria-labelledby="loyalty-heading">
-            <h2 id="loyalty-heading">Loyalty progress</h2>
-            {customer.campaigns.length === 0 ? (
-              <p>No progress, unlocking or claim in any of your campaigns yet.</p>
-            ) : (
-              <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="loyalty-caption">
-                <table>
-                  <caption id="loyalty-caption">Loyalty progress per campaign</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Campaign</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Progress</th>
-                      <th scope="col">Standing</th>
-                    </tr>
-                  </thead>
+            <section aria-labelledby="balances-heading">
+              <h2 id="balances-heading">Balances here</h2>
+              <dl className="facts">
+                <dt>Credit they can use</dt>
+                <dd>{formatMoney(customer.credit_amount)}</dd>
+                <dt>Gift card value</dt>
+                <dd>{formatMoney(customer.gift_card_amount)}</dd>
+                <dt>Rewards held</dt>
+                <dd>
+                  {customer.rewards_count === 0 ? 'None' : `${customer.rewards_count} (${formatMoney(customer.rewards_value_remaining_amount)} of value left)`}
+                </dd>
+                <dt>Orders</dt>
+                <dd>{customer.orders_count.toLocaleString()}</dd>
+                <dt>Spent in all</dt>
+                <dd>{formatMoney(customer.total_volume_amount)}</dd>
+                <dt>Saved in all</dt>
+                <dd>{formatMoney(customer.savings_amount)}</dd>
+              </dl>
+            </section>
+            <section aria-labelledby="loyalty-heading">
+              <h2 id="loyalty-heading">Loyalty progress</h2>
+              {customer.campaigns.length === 0 ? (
+                <p>No progress, unlocking or claim in any of your campaigns yet.</p>
+              ) : (
+                <ScrollingTable captionId="loyalty-caption" caption="Loyalty progress per campaign">
+                  <ColumnHeadings columns={['Campaign', 'Kind', 'Progress', 'Standing']} />
                   <tbody>
                     {customer.campaigns.map((campaign) => (
                       <tr key={campaign.campaign_id}>
@@ -148,23 +138,23 @@ export function CustomerDetail({ client, merchantId, me }: PageProps) {
                       </tr>
                     ))}
                   </tbody>
-                </table>
-              </div>
-            )}
-          </section>
-          {mayChange ? (
-            <>
-              <GrantCredit client={client} merchantId={merchantId} customer={customer} onGranted={setChanged} onStale={readAgain} />
-              <UnlockCampaign client={client} merchantId={merchantId} me={me} customer={customer} onUnlocked={setChanged} onStale={readAgain} />
-            </>
-          ) : (
-            <section aria-labelledby="changes-heading">
-              <h2 id="changes-heading">Credit and unlockings</h2>
-              <p>Granting credit and unlocking campaigns are for owners and managers. Ask one of them to do it for this customer.</p>
+                </ScrollingTable>
+              )}
             </section>
-          )}
-        </>
-      )}
+            {mayChange ? (
+              <>
+                <GrantCredit client={client} merchantId={merchantId} customer={customer} onGranted={setChanged} onStale={readAgain} />
+                <UnlockCampaign client={client} merchantId={merchantId} me={me} customer={customer} onUnlocked={setChanged} onStale={readAgain} />
+              </>
+            ) : (
+              <section aria-labelledby="changes-heading">
+                <h2 id="changes-heading">Credit and unlockings</h2>
+                <p>Granting credit and unlocking campaigns are for owners and managers. Ask one of them to do it for this customer.</p>
+              </section>
+            )}
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }
@@ -349,8 +339,7 @@ function UnlockCampaign({
     return campaigns.map(({ campaign }) => campaign).filter((campaign) => campaign.locked && campaign.state !== 'closed');
   }, [client, merchantId]);
   const { data: campaigns, error: loadError } = useLoaded(load);
-  const [unlocking, setUnlocking] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: unlocking, error, setError, run } = useWrite();
   const [unlocked, setUnlocked] = useState<string>();
   const [today] = useState(() => new Date().toISOString().slice(0, 10));
 
@@ -365,10 +354,8 @@ function UnlockCampaign({
       setError(new ConsoleError('Choose today or a later day, or leave the day empty for no end.', 0, undefined));
       return;
     }
-    setUnlocking(true);
-    setError(undefined);
     setUnlocked(undefined);
-    try {
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/customers/{user_id}/campaign_unlockings', {
@@ -384,11 +371,7 @@ function UnlockCampaign({
       } catch {
         onStale();
       }
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setUnlocking(false);
-    }
+    });
   }
 
   return (
@@ -396,26 +379,26 @@ function UnlockCampaign({
       <h2 id="unlock-heading">Unlock a campaign</h2>
       {unlocked ? <ResultLine className="done" text={unlocked} /> : null}
       <ErrorMessage error={error} />
-      {loadError ? (
-        <ErrorMessage error={loadError} />
-      ) : !campaigns ? (
-        <Progress label="Loading your campaigns…" />
-      ) : campaigns.length === 0 ? (
-        <p>You have no locked campaign to unlock. {me.role === 'owner' ? 'Create one on the Campaigns page.' : 'An owner creates them.'}</p>
-      ) : (
-        <form className="customer-form" aria-label="Unlock a campaign" onSubmit={(event) => void unlock(event)} aria-busy={unlocking}>
-          <p className="hint">A locked campaign counts only for the customers it is unlocked for. Unlocking again replaces the end day.</p>
-          <SelectField label="Campaign" name="campaign" options={campaigns.map((campaign) => ({ value: campaign.id, label: campaign.title }))} />
-          <label>
-            Until the end of (UTC, optional)
-            <input type="date" name="until" min={today} />
-          </label>
-          <button type="submit" disabled={unlocking}>
-            Unlock for this customer
-          </button>
-          {unlocking ? <Progress label="Unlocking the campaign…" /> : null}
-        </form>
-      )}
+      <WhenLoaded data={campaigns} error={loadError} progress="Loading your campaigns…">
+        {(campaigns) =>
+          campaigns.length === 0 ? (
+            <p>You have no locked campaign to unlock. {me.role === 'owner' ? 'Create one on the Campaigns page.' : 'An owner creates them.'}</p>
+          ) : (
+            <form className="customer-form" aria-label="Unlock a campaign" onSubmit={(event) => void unlock(event)} aria-busy={unlocking}>
+              <p className="hint">A locked campaign counts only for the customers it is unlocked for. Unlocking again replaces the end day.</p>
+              <SelectField label="Campaign" name="campaign" options={campaigns.map((campaign) => ({ value: campaign.id, label: campaign.title }))} />
+              <label>
+                Until the end of (UTC, optional)
+                <input type="date" name="until" min={today} />
+              </label>
+              <button type="submit" disabled={unlocking}>
+                Unlock for this customer
+              </button>
+              {unlocking ? <Progress label="Unlocking the campaign…" /> : null}
+            </form>
+          )
+        }
+      </WhenLoaded>
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { Link, Route, Routes } from 'react-router';
-import { allItems } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
-import { useLoaded } from '../loaded.ts';
+import { WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
+import { readLocations, useLoaded } from '../loaded.ts';
 import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
 import type { PageProps } from '../session.ts';
 import { LocationCreate } from './LocationsCreate.tsx';
@@ -27,13 +27,7 @@ export function Locations(props: PageProps) {
 
 /** Every location of the merchant (`.../all_locations`, all pages, by id), hidden ones included. */
 function LocationList({ client, merchantId, me }: PageProps) {
-  const load = useCallback(
-    () =>
-      allItems(client, '/v15/merchants/{merchant_id}/all_locations', { params: { path: { merchant_id: String(merchantId) } } }).then((entries) =>
-        entries.map(({ location }) => location),
-      ),
-    [client, merchantId],
-  );
+  const load = useCallback(() => readLocations(client, merchantId), [client, merchantId]);
   const { data: locations, error } = useLoaded(load);
 
   return (
@@ -51,39 +45,29 @@ function LocationList({ client, merchantId, me }: PageProps) {
           {me.role === 'manager' ? 'You change their hours, whether apps show them, and their picture.' : 'You can read each location’s settings.'}
         </p>
       )}
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !locations ? (
-        <Progress label="Loading your locations…" />
-      ) : locations.length === 0 ? (
-        <p>This merchant has no location yet.</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="locations-caption">
-          <table>
-            <caption id="locations-caption">Your locations ({locations.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Location</th>
-                <th scope="col">Address</th>
-                <th scope="col">Ways to order</th>
-                <th scope="col">In apps</th>
-              </tr>
-            </thead>
-            <tbody>
-              {locations.map((location) => (
-                <tr key={location.id}>
-                  <th scope="row">
-                    <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
-                  </th>
-                  <td>{addressOf(location)}</td>
-                  <td>{fulfillmentInWords(location.fulfillment_types)}</td>
-                  <td>{location.shown ? 'Shown' : 'Hidden'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WhenLoaded data={locations} error={error} progress="Loading your locations…">
+        {(locations) =>
+          locations.length === 0 ? (
+            <p>This merchant has no location yet.</p>
+          ) : (
+            <ScrollingTable captionId="locations-caption" caption={<>Your locations ({locations.length})</>}>
+              <ColumnHeadings columns={['Location', 'Address', 'Ways to order', 'In apps']} />
+              <tbody>
+                {locations.map((location) => (
+                  <tr key={location.id}>
+                    <th scope="row">
+                      <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
+                    </th>
+                    <td>{addressOf(location)}</td>
+                    <td>{fulfillmentInWords(location.fulfillment_types)}</td>
+                    <td>{location.shown ? 'Shown' : 'Hidden'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollingTable>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

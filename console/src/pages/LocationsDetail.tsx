@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { withIdempotencyKey } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import {
   addressOf,
   dayInWords,
@@ -18,7 +19,7 @@ import {
   type WeekHours,
   type Weekday,
 } from '../locations-hours.ts';
-import { answered, asConsoleError, ConsoleError, type PageProps } from '../session.ts';
+import { answered, ConsoleError, type PageProps } from '../session.ts';
 import { LocationPicture } from './LocationsPicture.tsx';
 
 /** A lost race (409) or a busy API (429, 5xx) is sent again with the same Idempotency-Key: the change applies once. */
@@ -245,8 +246,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
     accepts_tips_on_pickup: location.accepts_tips_on_pickup,
     accepts_tips_on_delivery: location.accepts_tips_on_delivery,
   });
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: saving, error, setError, run } = useWrite();
   // After a period is added or removed, focus goes to its first time or its day's "add" button (not lost to the page).
   const focusNext = useRef<string>(undefined);
   useEffect(() => {
@@ -269,7 +269,6 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError(undefined);
     if (owner && fulfillment.length === 0) {
       setError(new ConsoleError('Choose at least one way to order.', 422, undefined));
       return;
@@ -288,8 +287,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
           }
         : {}),
     };
-    setSaving(true);
-    try {
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.PUT('/v15/merchants/{merchant_id}/locations/{location_id}', {
@@ -299,11 +297,7 @@ function SettingsForm({ client, merchantId, me, location, onSaved }: SettingsFor
         { attempts: SAVE_ATTEMPTS },
       );
       onSaved(answered(answer).location);
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (

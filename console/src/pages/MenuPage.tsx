@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ApiErrors, LevelUpClient } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
 import { apiProblems, menuProblems, sendDraftChange, toMenu, toModel, type Menu, type MenuDraft, type MenuModel, type Problem } from '../menu-model.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
 import { MenuForm, type ShownProblems } from './MenuForm.tsx';
+import { useWrite } from '../write.ts';
 
 /** The page (lazily loaded by Menu.tsx): pick a location, then read or edit its menu draft. */
 export default function MenuPage({ client, merchantId, me }: PageProps) {
@@ -43,43 +44,43 @@ export default function MenuPage({ client, merchantId, me }: PageProps) {
   return (
     <>
       <h1>Menu</h1>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !locations ? (
-        <Progress label="Loading your locations…" />
-      ) : locations.length === 0 ? (
-        <p>This merchant has no location yet, so no menu.</p>
-      ) : (
-        <>
-          <form className="filters" aria-label="Choose a location" onSubmit={chooseLocation} key={locationId}>
-            <SelectField
-              label="Location"
-              name="location"
-              defaultValue={locationId}
-              options={locations.map((entry) => ({ value: entry.id, label: entry.name }))}
-            />
-            <button type="submit">Open its menu</button>
-          </form>
-          {switchTo !== undefined ? (
-            <div className="confirm" role="group" aria-labelledby="menu-switch-question">
-              <p id="menu-switch-question">You have changes that are not saved. Open the other location&apos;s menu and lose them?</p>
-              <div className="actions">
-                <button type="button" className="secondary" ref={stayButton} onClick={() => setSwitchTo(undefined)}>
-                  Stay here
-                </button>
-                <button type="button" onClick={() => openLocation(switchTo)}>
-                  Open it and lose my changes
-                </button>
-              </div>
-            </div>
-          ) : null}
-          {location ? (
-            <LocationMenu key={location.id} client={client} merchantId={merchantId} me={me} location={location} onDirty={setDirty} />
+      <WhenLoaded data={locations} error={error} progress="Loading your locations…">
+        {(locations) =>
+          locations.length === 0 ? (
+            <p>This merchant has no location yet, so no menu.</p>
           ) : (
-            <p>This location was not found. Choose one of the list.</p>
-          )}
-        </>
-      )}
+            <>
+              <form className="filters" aria-label="Choose a location" onSubmit={chooseLocation} key={locationId}>
+                <SelectField
+                  label="Location"
+                  name="location"
+                  defaultValue={locationId}
+                  options={locations.map((entry) => ({ value: entry.id, label: entry.name }))}
+                />
+                <button type="submit">Open its menu</button>
+              </form>
+              {switchTo !== undefined ? (
+                <div className="confirm" role="group" aria-labelledby="menu-switch-question">
+                  <p id="menu-switch-question">You have changes that are not saved. Open the other location&apos;s menu and lose them?</p>
+                  <div className="actions">
+                    <button type="button" className="secondary" ref={stayButton} onClick={() => setSwitchTo(undefined)}>
+                      Stay here
+                    </button>
+                    <button type="button" onClick={() => openLocation(switchTo)}>
+                      Open it and lose my changes
+                    </button>
+                  </div>
+                </div>
+              ) : null}
+              {location ? (
+                <LocationMenu key={location.id} client={client} merchantId={merchantId} me={me} location={location} onDirty={setDirty} />
+              ) : (
+                <p>This location was not found. Choose one of the list.</p>
+              )}
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }
@@ -204,7 +205,7 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   /** The problems as of the last save tried: the summary changes on a save, not on each keystroke. */
   const [summary, setSummary] = useState<Problem[]>([]);
   const [conflict, setConflict] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { error, run: send } = useWrite();
   const [result, setResult] = useState<string>();
   const [said, setSaid] = useState('');
   const [focus, setFocus] = useState<{ id: string }>();
@@ -289,16 +290,9 @@ function MenuEditor({ client, merchantId, location, initial, onReload, onDirty }
   /** Runs a request; on a failure the error shows beside the actions and the focus goes back to the button (`retryId`). */
   async function run(busy: Step, retryId: string, action: () => Promise<void>) {
     setStep(busy);
-    setError(undefined);
     setResult(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-      setFocus({ id: retryId });
-    } finally {
-      setStep('editing');
-    }
+    await send(action, () => setFocus({ id: retryId }));
+    setStep('editing');
   }
 
   function save(event: FormEvent<HTMLFormElement>) {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { answered, asConsoleError, ConsoleError, type StaffMember } from '../session.ts';
 
@@ -50,45 +50,43 @@ export function OrderDetail({ client, merchantId, me }: { client: LevelUpClient;
         <Link to={listHref}>Back to the orders</Link>
       </p>
       <h1>Order</h1>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !order ? (
-        <Progress label="Loading the order…" />
-      ) : (
-        <>
-          <dl className="facts">
-            <dt>Customer</dt>
-            <dd>{order.user_display_name}</dd>
-            <dt>Location</dt>
-            <dd>{order.location_name ?? `Location ${order.location_id}`}</dd>
-            <dt>Time</dt>
-            <dd>{formatTime(order.created_at)}</dd>
-            <dt>State</dt>
-            <dd>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</dd>
-            <dt>Sale</dt>
-            <dd>{formatMoney(order.spend_amount)}</dd>
-            <dt>Tip</dt>
-            <dd>{formatMoney(order.tip_amount)}</dd>
-            <dt>Total</dt>
-            <dd>{formatMoney(order.total_amount)}</dd>
-            <dt>Charged to the card</dt>
-            <dd>{formatMoney(order.charged_amount)}</dd>
-            <dt>Gift card used</dt>
-            <dd>{formatMoney(order.gift_card_total_amount)}</dd>
-            <dt>Credit used</dt>
-            <dd>{formatMoney(order.credit_applied_amount)}</dd>
-            <dt>Register</dt>
-            <dd>{order.register ?? 'Not given'}</dd>
-            <dt>Cashier</dt>
-            <dd>{order.cashier ?? 'Not given'}</dd>
-            <dt>Reference</dt>
-            <dd>
-              <code>{order.uuid}</code>
-            </dd>
-          </dl>
-          <Refund client={client} merchantId={merchantId} me={me} order={order} onRefunded={setOrder} />
-        </>
-      )}
+      <WhenLoaded data={order} error={error} progress="Loading the order…">
+        {(order) => (
+          <>
+            <dl className="facts">
+              <dt>Customer</dt>
+              <dd>{order.user_display_name}</dd>
+              <dt>Location</dt>
+              <dd>{order.location_name ?? `Location ${order.location_id}`}</dd>
+              <dt>Time</dt>
+              <dd>{formatTime(order.created_at)}</dd>
+              <dt>State</dt>
+              <dd>{order.state === 'refunded' ? 'Refunded' : 'Completed'}</dd>
+              <dt>Sale</dt>
+              <dd>{formatMoney(order.spend_amount)}</dd>
+              <dt>Tip</dt>
+              <dd>{formatMoney(order.tip_amount)}</dd>
+              <dt>Total</dt>
+              <dd>{formatMoney(order.total_amount)}</dd>
+              <dt>Charged to the card</dt>
+              <dd>{formatMoney(order.charged_amount)}</dd>
+              <dt>Gift card used</dt>
+              <dd>{formatMoney(order.gift_card_total_amount)}</dd>
+              <dt>Credit used</dt>
+              <dd>{formatMoney(order.credit_applied_amount)}</dd>
+              <dt>Register</dt>
+              <dd>{order.register ?? 'Not given'}</dd>
+              <dt>Cashier</dt>
+              <dd>{order.cashier ?? 'Not given'}</dd>
+              <dt>Reference</dt>
+              <dd>
+                <code>{order.uuid}</code>
+              </dd>
+            </dl>
+            <Refund client={client} merchantId={merchantId} me={me} order={order} onRefunded={setOrder} />
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { allItems, withIdempotencyKey, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, type ConsoleError, type PageProps, type StaffMember } from '../session.ts';
 
 type Role = StaffMember['role'];
@@ -100,22 +102,10 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
           ? 'As an owner you invite people, change their roles and remove them.'
           : 'As a manager you see who works here. Only owners invite people, change roles or remove someone.'}
       </p>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !staff ? (
-        <Progress label="Loading the staff…" />
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="staff-caption">
-          <table>
-            <caption id="staff-caption">People at this merchant ({staff.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+      <WhenLoaded data={staff} error={error} progress="Loading the staff…">
+        {(staff) => (
+          <ScrollingTable captionId="staff-caption" caption={<>People at this merchant ({staff.length})</>}>
+            <ColumnHeadings columns={['Name', 'Email', 'Role', 'State']} />
             <tbody>
               {staff.map((member) => (
                 <tr key={member.id}>
@@ -129,9 +119,9 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
+          </ScrollingTable>
+        )}
+      </WhenLoaded>
       {me.role === 'owner' ? <Invite client={client} merchantId={merchantId} onInvited={reload} /> : null}
       <MyManagerCode client={client} merchantId={merchantId} />
     </>
@@ -140,8 +130,7 @@ function StaffList({ client, merchantId, me, staff, error, reload }: StaffProps)
 
 /** An owner invites someone: the API creates them without a password and mails the link that sets it. */
 function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merchantId: number; onInvited: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy, error, run } = useWrite();
   const [invited, setInvited] = useState<string>();
 
   async function invite(event: FormEvent<HTMLFormElement>) {
@@ -152,10 +141,8 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
     const email = textOf(fields, 'email').trim();
     const role = fields.get('role');
     if (!isRole(role)) return;
-    setBusy(true);
-    setError(undefined);
     setInvited(undefined);
-    try {
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/staff', {
@@ -170,11 +157,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
         `${member.name} is invited as ${ROLE_NAMES[member.role].toLowerCase()}. The mail to ${member.email} has a link to set a password (valid 3 days).`,
       );
       onInvited();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -199,8 +182,7 @@ function Invite({ client, merchantId, onInvited }: { client: LevelUpClient; merc
 
 /** The signed-in owner's or manager's own code: typed hidden, twice, and never shown or read back (no route answers it). */
 function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchantId: number }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy, error, setError, run } = useWrite();
   const [mismatch, setMismatch] = useState(false);
   const [saved, setSaved] = useState(false);
 
@@ -210,11 +192,11 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
     const fields = new FormData(form);
     const code = textOf(fields, 'code');
     setSaved(false);
+    // A mismatch is its own refusal: the last one from the API goes.
     setError(undefined);
     setMismatch(code !== textOf(fields, 'again'));
     if (code !== textOf(fields, 'again')) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       succeeded(
         await withIdempotencyKey(
           (key) =>
@@ -228,11 +210,7 @@ function MyManagerCode({ client, merchantId }: { client: LevelUpClient; merchant
       // The code leaves the page as soon as it is set.
       form.reset();
       setSaved(true);
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

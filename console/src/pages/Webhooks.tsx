@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { formatTime } from '../format.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
 import { eventTypeWords, MERCHANT_EVENT_TYPES, useEndpoints, type EventType } from '../webhooks-model.ts';
 import { WebhookEndpoint } from './WebhooksEndpoint.tsx';
 import { SecretOnce } from './WebhooksSecret.tsx';
 import { PageNotFound } from '../not-found.tsx';
+import { useWrite } from '../write.ts';
 
 /** The API keeps at most this many endpoints per merchant (docs/events.md). */
 const MAX_ENDPOINTS = 10;
@@ -56,43 +58,36 @@ function WebhookList(props: PageProps) {
       )}
       <section aria-labelledby="endpoints-heading">
         <h2 id="endpoints-heading">Endpoints</h2>
-        {error ? (
-          <ErrorMessage error={error} />
-        ) : !endpoints ? (
-          <Progress label="Loading the endpoints…" />
-        ) : endpoints.length === 0 ? (
-          <p>No endpoint yet: no event is sent.</p>
-        ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="endpoints-caption">
-            <table>
-              <caption id="endpoints-caption">
-                Webhook endpoints ({endpoints.length} of at most {MAX_ENDPOINTS})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Added</th>
-                  <th scope="col" className="number">
-                    Given up
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <Link to={endpoint.id}>{endpoint.url}</Link>
-                    </th>
-                    <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
-                    <td>{formatTime(endpoint.created_at)}</td>
-                    <td className="number">{endpoint.failed_deliveries}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <WhenLoaded data={endpoints} error={error} progress="Loading the endpoints…">
+          {(endpoints) =>
+            endpoints.length === 0 ? (
+              <p>No endpoint yet: no event is sent.</p>
+            ) : (
+              <ScrollingTable
+                captionId="endpoints-caption"
+                caption={
+                  <>
+                    Webhook endpoints ({endpoints.length} of at most {MAX_ENDPOINTS})
+                  </>
+                }
+              >
+                <ColumnHeadings columns={['Address', 'Events', 'Added', { figure: 'Given up' }]} />
+                <tbody>
+                  {endpoints.map((endpoint) => (
+                    <tr key={endpoint.id}>
+                      <th scope="row">
+                        <Link to={endpoint.id}>{endpoint.url}</Link>
+                      </th>
+                      <td>{endpoint.events.length === MERCHANT_EVENT_TYPES.length ? 'All events' : endpoint.events.map(eventTypeWords).join(', ')}</td>
+                      <td>{formatTime(endpoint.created_at)}</td>
+                      <td className="number">{endpoint.failed_deliveries}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </ScrollingTable>
+            )
+          }
+        </WhenLoaded>
       </section>
       {isOwner && endpoints ? <AddEndpoint {...props} count={endpoints.length} onAdded={reload} /> : null}
     </>
@@ -101,8 +96,7 @@ function WebhookList(props: PageProps) {
 
 /** The owner's form: an address and the events it takes; the answer's secret is shown once. */
 function AddEndpoint({ client, count, onAdded }: PageProps & { count: number; onAdded: () => void }) {
-  const [adding, setAdding] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: adding, error, run } = useWrite();
   const [created, setCreated] = useState<{ secret: string; url: string }>();
   const [stored, setStored] = useState(false);
   const storedNote = useRef<HTMLParagraphElement>(null);
@@ -117,20 +111,14 @@ function AddEndpoint({ client, count, onAdded }: PageProps & { count: number; on
     const address = form.get('url');
     const url = typeof address === 'string' ? address.trim() : '';
     const events = form.getAll('events').map(String) as EventType[];
-    setError(undefined);
     setStored(false);
-    setAdding(true);
-    try {
+    await run(async () => {
       // No automatic retry: the create takes no Idempotency-Key, and a second create would make a second endpoint.
       const answer = await client.POST('/v15/webhook_endpoints', { body: { webhook_endpoint: { url, events } } });
       const endpoint = answered(answer).webhook_endpoint;
       setCreated({ secret: endpoint.secret ?? '', url: endpoint.url });
       onAdded();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setAdding(false);
-    }
+    });
   }
 
   return (

@@ -1,10 +1,12 @@
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmStep, ResultLine } from '../confirm.tsx';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
+import { useWrite } from '../write.ts';
 import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
 import {
   DELIVERY_STATE_WORDS,
@@ -31,39 +33,39 @@ export function WebhookEndpoint(props: PageProps) {
         <Link to="/webhooks">Back to the webhooks</Link>
       </p>
       <h1>Webhook endpoint</h1>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !endpoints ? (
-        <Progress label="Loading the endpoint…" />
-      ) : !endpoint ? (
-        <p>This endpoint was not found. It may have been deleted.</p>
-      ) : (
-        <>
-          <dl className="facts">
-            <dt>Address</dt>
-            <dd className="url">{endpoint.url}</dd>
-            <dt>Events</dt>
-            <dd>{endpoint.events.map(eventTypeWords).join(', ')}</dd>
-            <dt>Added</dt>
-            <dd>{formatTime(endpoint.created_at)}</dd>
-            <dt>Given up after 7 days</dt>
-            <dd>
-              {endpoint.failed_deliveries === 0
-                ? 'None'
-                : `${endpoint.failed_deliveries}${endpoint.last_failure ? `, the last ${formatTime(endpoint.last_failure.failed_at)}` : ''}`}
-            </dd>
-          </dl>
-          <Deliveries {...props} endpoint={endpoint} />
-          {props.me.role === 'owner' ? (
-            <>
-              <RollSecret {...props} endpoint={endpoint} />
-              <DeleteEndpoint {...props} endpoint={endpoint} />
-            </>
+      <WhenLoaded data={endpoints} error={error} progress="Loading the endpoint…">
+        {() =>
+          !endpoint ? (
+            <p>This endpoint was not found. It may have been deleted.</p>
           ) : (
-            <p className="hint">Only an owner can replay events, change the signing secret or delete this endpoint.</p>
-          )}
-        </>
-      )}
+            <>
+              <dl className="facts">
+                <dt>Address</dt>
+                <dd className="url">{endpoint.url}</dd>
+                <dt>Events</dt>
+                <dd>{endpoint.events.map(eventTypeWords).join(', ')}</dd>
+                <dt>Added</dt>
+                <dd>{formatTime(endpoint.created_at)}</dd>
+                <dt>Given up after 7 days</dt>
+                <dd>
+                  {endpoint.failed_deliveries === 0
+                    ? 'None'
+                    : `${endpoint.failed_deliveries}${endpoint.last_failure ? `, the last ${formatTime(endpoint.last_failure.failed_at)}` : ''}`}
+                </dd>
+              </dl>
+              <Deliveries {...props} endpoint={endpoint} />
+              {props.me.role === 'owner' ? (
+                <>
+                  <RollSecret {...props} endpoint={endpoint} />
+                  <DeleteEndpoint {...props} endpoint={endpoint} />
+                </>
+              ) : (
+                <p className="hint">Only an owner can replay events, change the signing secret or delete this endpoint.</p>
+              )}
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }
@@ -89,49 +91,33 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
           Refresh the deliveries
         </button>
       </div>
-      {error ? (
-        <ErrorMessage error={error} />
-      ) : !deliveries ? (
-        <Progress label="Loading the deliveries…" />
-      ) : deliveries.length === 0 ? (
-        <p>Nothing was sent to this address yet.</p>
-      ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-caption">
-          <table>
-            <caption id="deliveries-caption">Latest deliveries to {endpoint.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col" className="number">
-                  Attempts
-                </th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Last attempt</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Sent by</th>
-                <th scope="col">Event id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => (
-                <tr key={delivery.event_id}>
-                  <th scope="row">{eventTypeWords(delivery.event_type)}</th>
-                  <td>{DELIVERY_STATE_WORDS[delivery.state]}</td>
-                  <td className="number">{delivery.attempts}</td>
-                  <td>{lastAnswerWords(delivery)}</td>
-                  <td>{formatTime(delivery.last_attempt_at)}</td>
-                  <td>{delivery.next_attempt_at ? formatTime(delivery.next_attempt_at) : '—'}</td>
-                  <td>{delivery.replay_id ? `Replay ${delivery.replay_id}` : 'The event'}</td>
-                  <td>
-                    <code>{delivery.event_id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <WhenLoaded data={deliveries} error={error} progress="Loading the deliveries…">
+        {(deliveries) =>
+          deliveries.length === 0 ? (
+            <p>Nothing was sent to this address yet.</p>
+          ) : (
+            <ScrollingTable captionId="deliveries-caption" caption={<>Latest deliveries to {endpoint.url}</>}>
+              <ColumnHeadings columns={['Event', 'State', { figure: 'Attempts' }, 'Last answer', 'Last attempt', 'Next attempt', 'Sent by', 'Event id']} />
+              <tbody>
+                {deliveries.map((delivery) => (
+                  <tr key={delivery.event_id}>
+                    <th scope="row">{eventTypeWords(delivery.event_type)}</th>
+                    <td>{DELIVERY_STATE_WORDS[delivery.state]}</td>
+                    <td className="number">{delivery.attempts}</td>
+                    <td>{lastAnswerWords(delivery)}</td>
+                    <td>{formatTime(delivery.last_attempt_at)}</td>
+                    <td>{delivery.next_attempt_at ? formatTime(delivery.next_attempt_at) : '—'}</td>
+                    <td>{delivery.replay_id ? `Replay ${delivery.replay_id}` : 'The event'}</td>
+                    <td>
+                      <code>{delivery.event_id}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollingTable>
+          )
+        }
+      </WhenLoaded>
       {me.role === 'owner' ? <Replay client={client} endpoint={endpoint} onReplayed={reload} /> : null}
     </section>
   );
@@ -140,15 +126,12 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
 /** Sends again, in order, the endpoint's events of a recent period (`POST .../replays`); its limits' 429 in words. */
 function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { endpoint: Endpoint; onReplayed: () => void }) {
   const [period, setPeriod] = useState<string>(REPLAY_PERIODS[1][0]);
-  const [replaying, setReplaying] = useState(false);
-  const [error, setError] = useState<ConsoleError>();
+  const { busy: replaying, error, run } = useWrite();
   const [result, setResult] = useState<string>();
 
   async function replay() {
-    setReplaying(true);
-    setError(undefined);
     setResult(undefined);
-    try {
+    await run(async () => {
       const after = eventIdAt(Date.now() - Number(period));
       const answer = await client.POST('/v15/webhook_endpoints/{id}/replays', { params: { path: { id: endpoint.id } }, body: { replay: { after } } });
       if (answer.response.status === 429) throw replayRefusal(answer.response);
@@ -159,11 +142,7 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
           : `${queued} event${queued === 1 ? ' is' : 's are'} sent again, in order (replay ${id}). Refresh the deliveries to follow them.`,
       );
       onReplayed();
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setReplaying(false);
-    }
+    });
   }
 
   const periodWords = REPLAY_PERIODS.find(([value]) => value === period)?.[1] ?? '';
