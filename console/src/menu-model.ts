@@ -202,6 +202,11 @@ export function moved<T>(list: readonly T[], index: number, by: number): T[] {
   return next;
 }
 
+/** `list` without the entry at `index`. */
+export function without<T>(list: readonly T[], index: number): T[] {
+  return list.filter((_, position) => position !== index);
+}
+
 /**
  * Removes an item and its mentions in upsells (the API refuses an upsell naming an item not on the menu): an upsell
  * left with nothing to suggest goes too. Answers the prompts of the upsells changed, to tell the merchant.
@@ -210,7 +215,7 @@ export function withoutItem(model: MenuModel, categoryIndex: number, itemIndex: 
   const item = model.categories[categoryIndex]?.items[itemIndex];
   if (!item) return { model, upsellsChanged: [] };
   const categories = model.categories.map((category, index) =>
-    index === categoryIndex ? { ...category, items: category.items.filter((_, position) => position !== itemIndex) } : category,
+    index === categoryIndex ? { ...category, items: without(category.items, itemIndex) } : category,
   );
   const upsellsChanged: string[] = [];
   const upsells = (model.rest.upsells ?? []).flatMap((upsell) => {

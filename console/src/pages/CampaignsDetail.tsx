@@ -5,8 +5,10 @@ import { draftOf, kindLabel, STATE_WORDS, type Campaign } from '../campaigns-fie
 import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, type Loaded } from '../loaded.ts';
-import { answered, asConsoleError, type ConsoleError, type StaffMember } from '../session.ts';
+import { answered, type StaffMember } from '../session.ts';
 import { CampaignPreview } from './CampaignsPreview.tsx';
+import { ConfirmStep } from '../confirm.tsx';
+import { useWrite } from '../write.ts';
 
 /** Lost races (409) and a busy API are sent again with the same Idempotency-Key: the campaign closes once. */
 const CLOSE_ATTEMPTS = 3;
@@ -47,8 +49,6 @@ export function FixedFacts({ campaign }: { campaign: Campaign }) {
     </dl>
   );
 }
-
-type Step = 'idle' | 'confirming' | 'closing';
 
 /** One campaign as the API has it, read when the page opens (its page and its edit start from it). */
 export function useCampaign(client: LevelUpClient, merchantId: number, campaignId: string): Loaded<Campaign> {
@@ -134,23 +134,18 @@ function Changes({
   campaign: Campaign;
   onChanged: (campaign: Campaign) => void;
 }) {
-  const [step, setStep] = useState<Step>('idle');
-  const [error, setError] = useState<ConsoleError>();
+  const [confirming, setConfirming] = useState(false);
+  const { busy: closing, error, run } = useWrite();
   const [closedNow, setClosedNow] = useState(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
   const result = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    if (step === 'confirming') confirmButton.current?.focus();
-  }, [step]);
   useEffect(() => {
     if (closedNow) result.current?.focus();
   }, [closedNow]);
 
   async function close() {
-    setStep('closing');
-    setError(undefined);
-    try {
+    setConfirming(false);
+    await run(async () => {
       const answer = await withIdempotencyKey(
         (key) =>
           client.POST('/v15/merchants/{merchant_id}/campaigns/{campaign_id}/close', {
@@ -161,11 +156,7 @@ function Changes({
       );
       onChanged(answered(answer).campaign);
       setClosedNow(true);
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setStep('idle');
-    }
+    });
   }
 
   if (me.role !== 'owner') {
@@ -192,23 +183,15 @@ function Changes({
   return (
     <section aria-labelledby="campaign-changes-heading">
       <h2 id="campaign-changes-heading">Changes</h2>
-      {step === 'closing' ? (
+      {closing ? (
         <Progress label="Closing the campaign…" />
-      ) : step === 'confirming' ? (
-        <div className="confirm">
-          <p>
-            Close “{campaign.title}” now? Customers stop earning and can no longer claim it; the rewards they hold stay spendable. A closed campaign cannot be
-            reopened.
-          </p>
-          <div className="actions">
-            <button type="button" ref={confirmButton} onClick={() => void close()}>
-              Yes, close it now
-            </button>
-            <button type="button" className="secondary" onClick={() => setStep('idle')}>
-              Cancel
-            </button>
-          </div>
-        </div>
+      ) : confirming ? (
+        <ConfirmStep
+          question={`Close “${campaign.title}” now? Customers stop earning and can no longer claim it; the rewards they hold stay spendable. A closed campaign cannot be reopened.`}
+          confirmLabel="Yes, close it now"
+          onConfirm={() => void close()}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <>
           <ErrorMessage error={error} />
@@ -218,7 +201,7 @@ function Changes({
                 Edit the campaign
               </Link>
             )}
-            <button type="button" className="secondary" onClick={() => setStep('confirming')}>
+            <button type="button" className="secondary" onClick={() => setConfirming(true)}>
               Close the campaign
             </button>
           </div>

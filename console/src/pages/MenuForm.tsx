@@ -4,6 +4,7 @@ import {
   fieldId,
   MENU_LIMITS,
   moved,
+  without,
   newCategory,
   newItem,
   newOption,
@@ -90,6 +91,15 @@ function moveFocus(key: string, to: number, count: number, by: number): string {
 
 const position = (index: number, count: number) => `position ${index + 1} of ${count}`;
 
+/**
+ * Moving the entry at `index` of `list` by `by` places, the same at every level of the menu: the reordered list, the
+ * words that announce it (`announce` is given its new position), and the id that keeps the focus.
+ */
+function moveOf<T extends { key: string }>(list: readonly T[], index: number, by: number, announce: (where: string) => string): [T[], string, string] {
+  const to = Math.min(list.length - 1, Math.max(0, index + by));
+  return [moved(list, index, by), announce(position(to, list.length)), moveFocus(list[index]!.key, to, list.length, by)];
+}
+
 /** The categories, items, option groups and options of the draft, each editable, added, removed and reordered. */
 export function MenuForm({ model, onChange, problems }: { model: MenuModel; onChange: MenuChange; problems: ShownProblems }) {
   const setCategories = (categories: CategoryModel[], said?: string, focusId?: string) => onChange({ ...model, categories }, said, focusId);
@@ -114,17 +124,12 @@ export function MenuForm({ model, onChange, problems }: { model: MenuModel; onCh
           problems={problems}
           onChange={(next, said, focusId) => setCategory(categoryIndex, next, said, focusId)}
           onMenuChange={onChange}
-          onMove={(by) => {
-            const to = Math.min(model.categories.length - 1, Math.max(0, categoryIndex + by));
-            setCategories(
-              moved(model.categories, categoryIndex, by),
-              `Category ${named(category.name, 'without a name')} moved to ${position(to, model.categories.length)}.`,
-              moveFocus(category.key, to, model.categories.length, by),
-            );
-          }}
+          onMove={(by) =>
+            setCategories(...moveOf(model.categories, categoryIndex, by, (where) => `Category ${named(category.name, 'without a name')} moved to ${where}.`))
+          }
           onRemove={() =>
             setCategories(
-              model.categories.filter((_, position) => position !== categoryIndex),
+              without(model.categories, categoryIndex),
               `Category ${named(category.name, 'without a name')} and its ${category.items.length} items removed.`,
               ADD_CATEGORY_ID,
             )
@@ -216,12 +221,13 @@ function CategoryEditor({
           problems={problems}
           onChange={(next, said, focusId) => setItem(itemIndex, next, said, focusId)}
           onMove={(by) => {
-            const to = Math.min(category.items.length - 1, Math.max(0, itemIndex + by));
-            onChange(
-              { ...category, items: moved(category.items, itemIndex, by) },
-              `${named(item.name, 'The item without a name')} moved to ${position(to, category.items.length)} in ${title}.`,
-              moveFocus(item.key, to, category.items.length, by),
+            const [items, said, focusId] = moveOf(
+              category.items,
+              itemIndex,
+              by,
+              (where) => `${named(item.name, 'The item without a name')} moved to ${where} in ${title}.`,
             );
+            onChange({ ...category, items }, said, focusId);
           }}
           onRemove={() => {
             const { model: next, upsellsChanged } = withoutItem(model, index, itemIndex);
@@ -312,17 +318,12 @@ function ItemEditor({
                 focusId,
               )
             }
-            onMove={(by) => {
-              const to = Math.min(item.option_groups.length - 1, Math.max(0, groupIndex + by));
-              setGroups(
-                moved(item.option_groups, groupIndex, by),
-                `Option group ${named(group.name, 'without a name')} moved to ${position(to, item.option_groups.length)}.`,
-                moveFocus(group.key, to, item.option_groups.length, by),
-              );
-            }}
+            onMove={(by) =>
+              setGroups(...moveOf(item.option_groups, groupIndex, by, (where) => `Option group ${named(group.name, 'without a name')} moved to ${where}.`))
+            }
             onRemove={() =>
               setGroups(
-                item.option_groups.filter((_, position) => position !== groupIndex),
+                without(item.option_groups, groupIndex),
                 `Option group ${named(group.name, 'without a name')} removed from ${title}.`,
                 fieldId(item.key, 'add-group'),
               )
@@ -392,17 +393,12 @@ function OptionGroupEditor({
               index={optionIndex}
               count={group.options.length}
               removable={group.options.length > 1}
-              onMove={(by) => {
-                const to = Math.min(group.options.length - 1, Math.max(0, optionIndex + by));
-                setOptions(
-                  moved(group.options, optionIndex, by),
-                  `Option ${named(option.name, 'without a name')} moved to ${position(to, group.options.length)}.`,
-                  moveFocus(option.key, to, group.options.length, by),
-                );
-              }}
+              onMove={(by) =>
+                setOptions(...moveOf(group.options, optionIndex, by, (where) => `Option ${named(option.name, 'without a name')} moved to ${where}.`))
+              }
               onRemove={() =>
                 setOptions(
-                  group.options.filter((_, position) => position !== optionIndex),
+                  without(group.options, optionIndex),
                   `Option ${named(option.name, 'without a name')} removed from ${title}.`,
                   fieldId(group.key, 'add-option'),
                 )

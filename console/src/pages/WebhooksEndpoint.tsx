@@ -7,7 +7,7 @@ import { SelectField } from '../fields.tsx';
 import { formatTime } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
 import { useWrite } from '../write.ts';
-import { answered, asConsoleError, type ConsoleError, type PageProps } from '../session.ts';
+import { answered, type PageProps } from '../session.ts';
 import {
   DELIVERY_STATE_WORDS,
   eventIdAt,
@@ -168,21 +168,16 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
 
 /** A new signing secret (`POST .../secrets`), after a confirmation; the old one keeps signing for 24 hours. */
 function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
-  const [step, setStep] = useState<'idle' | 'confirming' | 'rolling'>('idle');
-  const [error, setError] = useState<ConsoleError>();
+  const [confirming, setConfirming] = useState(false);
+  const { busy: rolling, error, run } = useWrite();
   const [secret, setSecret] = useState<string>();
 
   async function roll() {
-    setStep('rolling');
-    setError(undefined);
-    try {
+    setConfirming(false);
+    await run(async () => {
       const answer = await client.POST('/v15/webhook_endpoints/{id}/secrets', { params: { path: { id: endpoint.id } } });
       setSecret(answered(answer).webhook_endpoint.secret ?? '');
-    } catch (failure) {
-      setError(asConsoleError(failure));
-    } finally {
-      setStep('idle');
-    }
+    });
   }
 
   return (
@@ -190,20 +185,20 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
       <h2 id="secret-section-heading">Signing secret</h2>
       {secret ? (
         <SecretOnce secret={secret} url={endpoint.url} onDone={() => setSecret(undefined)} />
-      ) : step === 'rolling' ? (
+      ) : rolling ? (
         <Progress label="Making a new secret…" />
-      ) : step === 'confirming' ? (
+      ) : confirming ? (
         <ConfirmStep
           question="Make a new signing secret? For 24 hours deliveries carry two signatures, one with the current secret and one with the new, so your receiver can switch without missing any. Then only the new one signs."
           confirmLabel="Yes, make a new secret"
           onConfirm={() => void roll()}
-          onCancel={() => setStep('idle')}
+          onCancel={() => setConfirming(false)}
         />
       ) : (
         <>
           <ErrorMessage error={error} />
           <p>The secret is shown only when it is made. If it is lost or leaked, make a new one.</p>
-          <button type="button" onClick={() => setStep('confirming')}>
+          <button type="button" onClick={() => setConfirming(true)}>
             Change the signing secret
           </button>
         </>
@@ -215,39 +210,35 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
 /** Deletes the endpoint (`DELETE .../{id}`) after a confirmation, then returns to the list, which says so. */
 function DeleteEndpoint({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
   const navigate = useNavigate();
-  const [step, setStep] = useState<'idle' | 'confirming' | 'deleting'>('idle');
-  const [error, setError] = useState<ConsoleError>();
+  const [confirming, setConfirming] = useState(false);
+  const { busy: deleting, error, run } = useWrite();
 
   async function remove() {
-    setStep('deleting');
-    setError(undefined);
-    try {
+    setConfirming(false);
+    await run(async () => {
       const answer = await client.DELETE('/v15/webhook_endpoints/{id}', { params: { path: { id: endpoint.id } } });
       // 404: it was already deleted (by someone else): the list shows the same either way.
       if (!answer.response.ok && answer.response.status !== 404) answered(answer);
       void navigate('/webhooks', { state: { deleted: endpoint.url } });
-    } catch (failure) {
-      setError(asConsoleError(failure));
-      setStep('idle');
-    }
+    });
   }
 
   return (
     <section aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete</h2>
-      {step === 'deleting' ? (
+      {deleting ? (
         <Progress label="Deleting the endpoint…" />
-      ) : step === 'confirming' ? (
+      ) : confirming ? (
         <ConfirmStep
           question={`Delete the endpoint ${endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.`}
           confirmLabel="Yes, delete the endpoint"
           onConfirm={() => void remove()}
-          onCancel={() => setStep('idle')}
+          onCancel={() => setConfirming(false)}
         />
       ) : (
         <>
           <ErrorMessage error={error} />
-          <button type="button" onClick={() => setStep('confirming')}>
+          <button type="button" onClick={() => setConfirming(true)}>
             Delete this endpoint
           </button>
         </>
