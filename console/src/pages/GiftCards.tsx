@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { components } from '../../../clients/typescript/index.ts';
 import { formText } from '../customers-form.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, utcDate } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
@@ -91,38 +91,36 @@ export function GiftCards({ client, merchantId, me }: PageProps) {
         Gift card value your customers loaded, spent and had removed, and what they still hold (your liability), per day in UTC. A customer&apos;s own gift card
         value is on their page: <Link to="/customers">find the customer</Link>.
       </p>
-      {locationsError ? (
-        <ErrorMessage error={locationsError} />
-      ) : !locations ? (
-        <Progress label="Loading your locations…" />
-      ) : (
-        <>
-          {/* key: the fields start from the address again when it changes (back, a link). */}
-          <form className="filters" aria-label="Choose the days and the location" onSubmit={apply} key={search.toString()}>
-            <label>
-              First day (UTC)
-              <input type="date" name="from" defaultValue={from} max={today} required />
-            </label>
-            <label>
-              Last day (UTC)
-              <input type="date" name="to" defaultValue={to} required />
-            </label>
-            <SelectField
-              label="Location"
-              name="location"
-              defaultValue={location}
-              options={[
-                { value: ALL, label: 'All locations' },
-                ...locations.map((entry) => ({ value: entry.id, label: entry.name })),
-                { value: NONE, label: 'No location (app orders, gifts)' },
-              ]}
-            />
-            <button type="submit">Show the figures</button>
-          </form>
-          <ErrorMessage error={formError} />
-          <GiftCardReport key={`${from} ${to}`} {...{ client, merchantId, from, to, location, locations }} />
-        </>
-      )}
+      <WhenLoaded data={locations} error={locationsError} progress="Loading your locations…">
+        {(locations) => (
+          <>
+            {/* key: the fields start from the address again when it changes (back, a link). */}
+            <form className="filters" aria-label="Choose the days and the location" onSubmit={apply} key={search.toString()}>
+              <label>
+                First day (UTC)
+                <input type="date" name="from" defaultValue={from} max={today} required />
+              </label>
+              <label>
+                Last day (UTC)
+                <input type="date" name="to" defaultValue={to} required />
+              </label>
+              <SelectField
+                label="Location"
+                name="location"
+                defaultValue={location}
+                options={[
+                  { value: ALL, label: 'All locations' },
+                  ...locations.map((entry) => ({ value: entry.id, label: entry.name })),
+                  { value: NONE, label: 'No location (app orders, gifts)' },
+                ]}
+              />
+              <button type="submit">Show the figures</button>
+            </form>
+            <ErrorMessage error={formError} />
+            <GiftCardReport key={`${from} ${to}`} {...{ client, merchantId, from, to, location, locations }} />
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }
