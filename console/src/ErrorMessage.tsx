@@ -45,3 +45,22 @@ export function WhenLoaded<T>({
   if (data === undefined) return <Progress label={progress} />;
   return children(data);
 }
+
+/** A page made of the merchant's locations: as WhenLoaded, and `none` in words when the merchant has no location yet. */
+export function WhenLocations<T>({
+  locations,
+  error,
+  none,
+  children,
+}: {
+  locations: T[] | undefined;
+  error: ConsoleError | undefined;
+  none: string;
+  children: (locations: T[]) => ReactNode;
+}) {
+  return (
+    <WhenLoaded data={locations} error={error} progress="Loading your locations…">
+      {(loaded) => (loaded.length === 0 ? <p>{none}</p> : children(loaded))}
+    </WhenLoaded>
+  );
+}

@@ -1,5 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Progress } from './ErrorMessage.tsx';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { ErrorMessage, Progress } from './ErrorMessage.tsx';
+import { useWrite } from './write.ts';
 
 /**
  * The confirmation a page asks before a change that cannot be taken back: the question, the "Yes, …" button (focused when the
@@ -51,5 +52,67 @@ export function ResultLine({ text, className }: { text: string; className?: stri
     <p className={className} role="status" tabIndex={-1} ref={line}>
       {text}
     </p>
+  );
+}
+
+/**
+ * A change behind a confirmation, as every such button goes: the trigger (`children`, given `ask` to put the question),
+ * the question (ConfirmStep), then the progress line while `perform` runs; a refusal shows above the trigger again.
+ */
+export function ConfirmedAction({
+  question,
+  confirmLabel,
+  progress,
+  perform,
+  children,
+}: {
+  question: ReactNode;
+  confirmLabel: ReactNode;
+  progress: string;
+  perform: () => Promise<void>;
+  children: (ask: () => void) => ReactNode;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const { busy, error, run } = useWrite();
+
+  if (busy) return <Progress label={progress} />;
+  if (confirming) {
+    return (
+      <ConfirmStep
+        question={question}
+        confirmLabel={confirmLabel}
+        onConfirm={() => {
+          setConfirming(false);
+          void run(perform);
+        }}
+        onCancel={() => setConfirming(false)}
+      />
+    );
+  }
+  return (
+    <>
+      <ErrorMessage error={error} />
+      {children(() => setConfirming(true))}
+    </>
+  );
+}
+
+/**
+ * The section of a change that is done (a closed campaign, a refunded order): its heading, focused when the change was
+ * just made here (`now`) so a keyboard or screen-reader user lands on it, and its words, announced then.
+ */
+export function DoneSection({ id, heading, now, children }: { id: string; heading: string; now: boolean; children: ReactNode }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (now) headingRef.current?.focus();
+  }, [now]);
+
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} ref={headingRef} tabIndex={-1}>
+        {heading}
+      </h2>
+      <p role={now ? 'status' : undefined}>{children}</p>
+    </section>
   );
 }

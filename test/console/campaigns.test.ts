@@ -175,6 +175,8 @@ describe("the console's campaigns pages", () => {
     await page.getByRole('button', { name: 'Yes, close it now' }).click();
     await page.getByRole('status').filter({ hasText: 'The campaign is closed.' }).waitFor();
     expect(await page.getByRole('heading', { level: 2, name: 'Closed' }).count()).toBe(1);
+    // Focus lands on the outcome, so a keyboard or screen-reader user reads it next.
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Closed');
     expect(await page.getByRole('button', { name: 'Close the campaign' }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     expect((await allCampaigns())[0]!.state).toBe('closed');

@@ -30,6 +30,7 @@ const api = useTestApi();
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let browser: BrowserContext;
 let owner: { email: string; merchantId: number; locationName: string };
+let newOwnerEmail: string;
 
 beforeAll(async () => {
   const started = await startConsole('console');
@@ -39,6 +40,9 @@ beforeAll(async () => {
   const location = await locationFixture(merchant.merchant_id, { name: 'Harbour Street' });
   const { email } = await staffFixture(started.appId, merchant.merchant_id, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email, merchantId: merchant.merchant_id, locationName: location.name ?? '' };
+  // A merchant that has just signed up: no location yet.
+  const { merchant: newMerchant } = await merchantFixture(started.appId);
+  newOwnerEmail = (await staffFixture(started.appId, newMerchant.merchant_id, 'owner', { password: CONSOLE_PASSWORD.owner })).email;
 });
 
 afterAll(() => closeConsoleBrowser(chromium));
@@ -149,6 +153,27 @@ describe('the merchant console', () => {
     await submitSignIn(page, owner.email, CONSOLE_PASSWORD.owner);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('tells a merchant with no location yet so on each page made of locations (locations, orders, menu)', PAGE_TEST, async () => {
+    const { page, problems } = await openPage(1280);
+    await page.goto(`${api.baseUrl}/console/`);
+    await submitSignIn(page, newOwnerEmail, CONSOLE_PASSWORD.owner);
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    const pages = [
+      ['Locations', 'This merchant has no location yet.'],
+      ['Orders', 'This merchant has no location yet, so no orders.'],
+      ['Menu', 'This merchant has no location yet, so no menu.'],
+    ];
+    for (const [name, words] of pages) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      await page.getByText(words!, { exact: true }).waitFor();
+      expect(await page.getByRole('combobox', { name: 'Location' }).count(), name).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+    }
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -183,6 +183,8 @@ describe("the console's orders pages", () => {
       await page.getByRole('status').filter({ hasText: 'The order is refunded.' }).waitFor();
       expect(await page.getByRole('status').filter({ hasText: 'The order is refunded.' }).textContent()).toContain('Approved by you.');
       expect(await page.getByRole('heading', { level: 2, name: 'Refunded' }).count()).toBe(1);
+      // Focus lands on the outcome, so a keyboard or screen-reader user reads it next.
+      await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Refunded');
       expect(await page.content()).not.toContain(MANAGER_CODE);
       expect(await axeViolations(page)).toEqual([]);
 

@@ -7,8 +7,7 @@ import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, type Loaded } from '../loaded.ts';
 import { answered, type StaffMember } from '../session.ts';
 import { CampaignPreview } from './CampaignsPreview.tsx';
-import { ConfirmStep } from '../confirm.tsx';
-import { useWrite } from '../write.ts';
+import { ConfirmedAction, DoneSection } from '../confirm.tsx';
 
 /** Lost races (409) and a busy API are sent again with the same Idempotency-Key: the campaign closes once. */
 const CLOSE_ATTEMPTS = 3;
@@ -134,29 +133,19 @@ function Changes({
   campaign: Campaign;
   onChanged: (campaign: Campaign) => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const { busy: closing, error, run } = useWrite();
   const [closedNow, setClosedNow] = useState(false);
-  const result = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    if (closedNow) result.current?.focus();
-  }, [closedNow]);
 
   async function close() {
-    setConfirming(false);
-    await run(async () => {
-      const answer = await withIdempotencyKey(
-        (key) =>
-          client.POST('/v15/merchants/{merchant_id}/campaigns/{campaign_id}/close', {
-            params: { path: { merchant_id: String(merchantId), campaign_id: String(campaign.id) }, header: { 'Idempotency-Key': key } },
-            body: {},
-          }),
-        { attempts: CLOSE_ATTEMPTS },
-      );
-      onChanged(answered(answer).campaign);
-      setClosedNow(true);
-    });
+    const answer = await withIdempotencyKey(
+      (key) =>
+        client.POST('/v15/merchants/{merchant_id}/campaigns/{campaign_id}/close', {
+          params: { path: { merchant_id: String(merchantId), campaign_id: String(campaign.id) }, header: { 'Idempotency-Key': key } },
+          body: {},
+        }),
+      { attempts: CLOSE_ATTEMPTS },
+    );
+    onChanged(answered(answer).campaign);
+    setClosedNow(true);
   }
 
   if (me.role !== 'owner') {
@@ -169,44 +158,34 @@ function Changes({
   }
   if (campaign.state === 'closed') {
     return (
-      <section aria-labelledby="campaign-changes-heading">
-        <h2 id="campaign-changes-heading" ref={result} tabIndex={-1}>
-          Closed
-        </h2>
-        <p role={closedNow ? 'status' : undefined}>
-          {closedNow ? 'The campaign is closed. ' : ''}It earns nothing more and cannot be claimed; rewards customers already hold stay spendable. A closed
-          campaign never reopens.
-        </p>
-      </section>
+      <DoneSection id="campaign-changes-heading" heading="Closed" now={closedNow}>
+        {closedNow ? 'The campaign is closed. ' : ''}It earns nothing more and cannot be claimed; rewards customers already hold stay spendable. A closed
+        campaign never reopens.
+      </DoneSection>
     );
   }
   return (
     <section aria-labelledby="campaign-changes-heading">
       <h2 id="campaign-changes-heading">Changes</h2>
-      {closing ? (
-        <Progress label="Closing the campaign…" />
-      ) : confirming ? (
-        <ConfirmStep
-          question={`Close “${campaign.title}” now? Customers stop earning and can no longer claim it; the rewards they hold stay spendable. A closed campaign cannot be reopened.`}
-          confirmLabel="Yes, close it now"
-          onConfirm={() => void close()}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <>
-          <ErrorMessage error={error} />
+      <ConfirmedAction
+        question={`Close “${campaign.title}” now? Customers stop earning and can no longer claim it; the rewards they hold stay spendable. A closed campaign cannot be reopened.`}
+        confirmLabel="Yes, close it now"
+        progress="Closing the campaign…"
+        perform={close}
+      >
+        {(ask) => (
           <div className="actions">
             {campaign.kind === 'legacy' ? null : (
               <Link className="button-link" to={`/campaigns/${campaign.id}/edit`}>
                 Edit the campaign
               </Link>
             )}
-            <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+            <button type="button" className="secondary" onClick={ask}>
               Close the campaign
             </button>
           </div>
-        </>
-      )}
+        )}
+      </ConfirmedAction>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { Link, Route, Routes } from 'react-router';
-import { WhenLoaded } from '../ErrorMessage.tsx';
+import { WhenLocations } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { readLocations, useLoaded } from '../loaded.ts';
 import { addressOf, fulfillmentInWords, nameOf } from '../locations-hours.ts';
@@ -45,29 +45,25 @@ function LocationList({ client, merchantId, me }: PageProps) {
           {me.role === 'manager' ? 'You change their hours, whether apps show them, and their picture.' : 'You can read each location’s settings.'}
         </p>
       )}
-      <WhenLoaded data={locations} error={error} progress="Loading your locations…">
-        {(locations) =>
-          locations.length === 0 ? (
-            <p>This merchant has no location yet.</p>
-          ) : (
-            <ScrollingTable captionId="locations-caption" caption={<>Your locations ({locations.length})</>}>
-              <ColumnHeadings columns={['Location', 'Address', 'Ways to order', 'In apps']} />
-              <tbody>
-                {locations.map((location) => (
-                  <tr key={location.id}>
-                    <th scope="row">
-                      <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
-                    </th>
-                    <td>{addressOf(location)}</td>
-                    <td>{fulfillmentInWords(location.fulfillment_types)}</td>
-                    <td>{location.shown ? 'Shown' : 'Hidden'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollingTable>
-          )
-        }
-      </WhenLoaded>
+      <WhenLocations locations={locations} error={error} none="This merchant has no location yet.">
+        {(locations) => (
+          <ScrollingTable captionId="locations-caption" caption={<>Your locations ({locations.length})</>}>
+            <ColumnHeadings columns={['Location', 'Address', 'Ways to order', 'In apps']} />
+            <tbody>
+              {locations.map((location) => (
+                <tr key={location.id}>
+                  <th scope="row">
+                    <Link to={`/locations/${location.id}`}>{nameOf(location)}</Link>
+                  </th>
+                  <td>{addressOf(location)}</td>
+                  <td>{fulfillmentInWords(location.fulfillment_types)}</td>
+                  <td>{location.shown ? 'Shown' : 'Hidden'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollingTable>
+        )}
+      </WhenLocations>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ApiErrors, LevelUpClient } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLocations } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { useLoaded, useLocations, type LocationName } from '../loaded.ts';
@@ -44,43 +44,39 @@ export default function MenuPage({ client, merchantId, me }: PageProps) {
   return (
     <>
       <h1>Menu</h1>
-      <WhenLoaded data={locations} error={error} progress="Loading your locations…">
-        {(locations) =>
-          locations.length === 0 ? (
-            <p>This merchant has no location yet, so no menu.</p>
-          ) : (
-            <>
-              <form className="filters" aria-label="Choose a location" onSubmit={chooseLocation} key={locationId}>
-                <SelectField
-                  label="Location"
-                  name="location"
-                  defaultValue={locationId}
-                  options={locations.map((entry) => ({ value: entry.id, label: entry.name }))}
-                />
-                <button type="submit">Open its menu</button>
-              </form>
-              {switchTo !== undefined ? (
-                <div className="confirm" role="group" aria-labelledby="menu-switch-question">
-                  <p id="menu-switch-question">You have changes that are not saved. Open the other location&apos;s menu and lose them?</p>
-                  <div className="actions">
-                    <button type="button" className="secondary" ref={stayButton} onClick={() => setSwitchTo(undefined)}>
-                      Stay here
-                    </button>
-                    <button type="button" onClick={() => openLocation(switchTo)}>
-                      Open it and lose my changes
-                    </button>
-                  </div>
+      <WhenLocations locations={locations} error={error} none="This merchant has no location yet, so no menu.">
+        {(locations) => (
+          <>
+            <form className="filters" aria-label="Choose a location" onSubmit={chooseLocation} key={locationId}>
+              <SelectField
+                label="Location"
+                name="location"
+                defaultValue={locationId}
+                options={locations.map((entry) => ({ value: entry.id, label: entry.name }))}
+              />
+              <button type="submit">Open its menu</button>
+            </form>
+            {switchTo !== undefined ? (
+              <div className="confirm" role="group" aria-labelledby="menu-switch-question">
+                <p id="menu-switch-question">You have changes that are not saved. Open the other location&apos;s menu and lose them?</p>
+                <div className="actions">
+                  <button type="button" className="secondary" ref={stayButton} onClick={() => setSwitchTo(undefined)}>
+                    Stay here
+                  </button>
+                  <button type="button" onClick={() => openLocation(switchTo)}>
+                    Open it and lose my changes
+                  </button>
                 </div>
-              ) : null}
-              {location ? (
-                <LocationMenu key={location.id} client={client} merchantId={merchantId} me={me} location={location} onDirty={setDirty} />
-              ) : (
-                <p>This location was not found. Choose one of the list.</p>
-              )}
-            </>
-          )
-        }
-      </WhenLoaded>
+              </div>
+            ) : null}
+            {location ? (
+              <LocationMenu key={location.id} client={client} merchantId={merchantId} me={me} location={location} onDirty={setDirty} />
+            ) : (
+              <p>This location was not found. Choose one of the list.</p>
+            )}
+          </>
+        )}
+      </WhenLocations>
     </>
   );
 }

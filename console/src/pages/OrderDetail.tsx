@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { withIdempotencyKey, type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
 import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { DoneSection } from '../confirm.tsx';
 import { formatMoney, formatTime } from '../format.ts';
 import { answered, asConsoleError, ConsoleError, type StaffMember } from '../session.ts';
 
@@ -119,7 +120,6 @@ function Refund({
   const [done, setDone] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const codeField = useRef<HTMLInputElement>(null);
-  const resultHeading = useRef<HTMLHeadingElement>(null);
   const askCode = codeAnswer === 'manager_code_required' || codeAnswer === 'manager_code_incorrect';
 
   // Focus follows the step, so a keyboard or screen-reader user lands on what to do or read next.
@@ -128,9 +128,6 @@ function Refund({
     if (askCode) codeField.current?.focus();
     else confirmButton.current?.focus();
   }, [step, askCode, error]);
-  useEffect(() => {
-    if (done) resultHeading.current?.focus();
-  }, [done]);
 
   async function refund(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -178,16 +175,11 @@ function Refund({
   if (order.state === 'refunded') {
     const approver = order.refund?.approved_by_staff_id;
     return (
-      <section aria-labelledby="refund-heading">
-        <h2 id="refund-heading" ref={resultHeading} tabIndex={-1}>
-          Refunded
-        </h2>
-        <p role={done ? 'status' : undefined}>
-          {done ? 'The order is refunded. ' : ''}
-          {order.refunded_at ? `Refunded ${formatTime(order.refunded_at)}. ` : ''}
-          {approver === me.id ? 'Approved by you.' : approver ? `Approved by staff member ${approver}.` : 'Approved at the register.'}
-        </p>
-      </section>
+      <DoneSection id="refund-heading" heading="Refunded" now={done}>
+        {done ? 'The order is refunded. ' : ''}
+        {order.refunded_at ? `Refunded ${formatTime(order.refunded_at)}. ` : ''}
+        {approver === me.id ? 'Approved by you.' : approver ? `Approved by staff member ${approver}.` : 'Approved at the register.'}
+      </DoneSection>
     );
   }
 

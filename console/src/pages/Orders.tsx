@@ -1,7 +1,7 @@
 import { useCallback, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { type components, type LevelUpClient } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
+import { ErrorMessage, Progress, WhenLocations } from '../ErrorMessage.tsx';
 import { SelectField } from '../fields.tsx';
 import { formatMoney, formatTime, utcDate } from '../format.ts';
 import { useLocations } from '../loaded.ts';
@@ -46,43 +46,39 @@ export function Orders({ client, merchantId }: PageProps) {
   return (
     <>
       <h1>Orders</h1>
-      <WhenLoaded data={locations} error={error} progress="Loading your locations…">
-        {(locations) =>
-          locations.length === 0 ? (
-            <p>This merchant has no location yet, so no orders.</p>
-          ) : (
-            <>
-              {/* key: the form's fields start from the address again when it changes (back, a link). */}
-              <form className="filters" aria-label="Filter orders" onSubmit={applyFilters} key={search.toString()}>
-                <SelectField
-                  label="Location"
-                  name="location"
-                  defaultValue={locationId}
-                  options={locations.map((location) => ({ value: location.id, label: location.name }))}
-                />
-                <label>
-                  Day (UTC)
-                  <input type="date" name="day" defaultValue={day} required />
-                </label>
-                <SelectField label="State" name="state" defaultValue={state} options={STATES} />
-                <button type="submit">Show orders</button>
-              </form>
-              {locationId ? (
-                <OrderPages
-                  key={`${locationId} ${day} ${state}`}
-                  client={client}
-                  merchantId={merchantId}
-                  locationId={locationId}
-                  locationName={locations.find((location) => String(location.id) === locationId)?.name ?? `Location ${locationId}`}
-                  day={day}
-                  state={state || undefined}
-                  listAddress={search.toString()}
-                />
-              ) : null}
-            </>
-          )
-        }
-      </WhenLoaded>
+      <WhenLocations locations={locations} error={error} none="This merchant has no location yet, so no orders.">
+        {(locations) => (
+          <>
+            {/* key: the form's fields start from the address again when it changes (back, a link). */}
+            <form className="filters" aria-label="Filter orders" onSubmit={applyFilters} key={search.toString()}>
+              <SelectField
+                label="Location"
+                name="location"
+                defaultValue={locationId}
+                options={locations.map((location) => ({ value: location.id, label: location.name }))}
+              />
+              <label>
+                Day (UTC)
+                <input type="date" name="day" defaultValue={day} required />
+              </label>
+              <SelectField label="State" name="state" defaultValue={state} options={STATES} />
+              <button type="submit">Show orders</button>
+            </form>
+            {locationId ? (
+              <OrderPages
+                key={`${locationId} ${day} ${state}`}
+                client={client}
+                merchantId={merchantId}
+                locationId={locationId}
+                locationName={locations.find((location) => String(location.id) === locationId)?.name ?? `Location ${locationId}`}
+                day={day}
+                state={state || undefined}
+                listAddress={search.toString()}
+              />
+            ) : null}
+          </>
+        )}
+      </WhenLocations>
     </>
   );
 }

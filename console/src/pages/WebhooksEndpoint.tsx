@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmStep, ResultLine } from '../confirm.tsx';
+import { ConfirmedAction, ResultLine } from '../confirm.tsx';
 import { ErrorMessage, Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { ColumnHeadings, ScrollingTable } from '../tables.tsx';
 import { SelectField } from '../fields.tsx';
@@ -168,16 +168,11 @@ function Replay({ client, endpoint, onReplayed }: Pick<PageProps, 'client'> & { 
 
 /** A new signing secret (`POST .../secrets`), after a confirmation; the old one keeps signing for 24 hours. */
 function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
-  const [confirming, setConfirming] = useState(false);
-  const { busy: rolling, error, run } = useWrite();
   const [secret, setSecret] = useState<string>();
 
   async function roll() {
-    setConfirming(false);
-    await run(async () => {
-      const answer = await client.POST('/v15/webhook_endpoints/{id}/secrets', { params: { path: { id: endpoint.id } } });
-      setSecret(answered(answer).webhook_endpoint.secret ?? '');
-    });
+    const answer = await client.POST('/v15/webhook_endpoints/{id}/secrets', { params: { path: { id: endpoint.id } } });
+    setSecret(answered(answer).webhook_endpoint.secret ?? '');
   }
 
   return (
@@ -185,23 +180,22 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
       <h2 id="secret-section-heading">Signing secret</h2>
       {secret ? (
         <SecretOnce secret={secret} url={endpoint.url} onDone={() => setSecret(undefined)} />
-      ) : rolling ? (
-        <Progress label="Making a new secret…" />
-      ) : confirming ? (
-        <ConfirmStep
+      ) : (
+        <ConfirmedAction
           question="Make a new signing secret? For 24 hours deliveries carry two signatures, one with the current secret and one with the new, so your receiver can switch without missing any. Then only the new one signs."
           confirmLabel="Yes, make a new secret"
-          onConfirm={() => void roll()}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <>
-          <ErrorMessage error={error} />
-          <p>The secret is shown only when it is made. If it is lost or leaked, make a new one.</p>
-          <button type="button" onClick={() => setConfirming(true)}>
-            Change the signing secret
-          </button>
-        </>
+          progress="Making a new secret…"
+          perform={roll}
+        >
+          {(ask) => (
+            <>
+              <p>The secret is shown only when it is made. If it is lost or leaked, make a new one.</p>
+              <button type="button" onClick={ask}>
+                Change the signing secret
+              </button>
+            </>
+          )}
+        </ConfirmedAction>
       )}
     </section>
   );
@@ -210,39 +204,29 @@ function RollSecret({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
 /** Deletes the endpoint (`DELETE .../{id}`) after a confirmation, then returns to the list, which says so. */
 function DeleteEndpoint({ client, endpoint }: PageProps & { endpoint: Endpoint }) {
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
-  const { busy: deleting, error, run } = useWrite();
 
   async function remove() {
-    setConfirming(false);
-    await run(async () => {
-      const answer = await client.DELETE('/v15/webhook_endpoints/{id}', { params: { path: { id: endpoint.id } } });
-      // 404: it was already deleted (by someone else): the list shows the same either way.
-      if (!answer.response.ok && answer.response.status !== 404) answered(answer);
-      void navigate('/webhooks', { state: { deleted: endpoint.url } });
-    });
+    const answer = await client.DELETE('/v15/webhook_endpoints/{id}', { params: { path: { id: endpoint.id } } });
+    // 404: it was already deleted (by someone else): the list shows the same either way.
+    if (!answer.response.ok && answer.response.status !== 404) answered(answer);
+    void navigate('/webhooks', { state: { deleted: endpoint.url } });
   }
 
   return (
     <section aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete</h2>
-      {deleting ? (
-        <Progress label="Deleting the endpoint…" />
-      ) : confirming ? (
-        <ConfirmStep
-          question={`Delete the endpoint ${endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.`}
-          confirmLabel="Yes, delete the endpoint"
-          onConfirm={() => void remove()}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <>
-          <ErrorMessage error={error} />
-          <button type="button" onClick={() => setConfirming(true)}>
+      <ConfirmedAction
+        question={`Delete the endpoint ${endpoint.url}? No event is sent to it any more, and deliveries waiting for it are dropped. It cannot be undone.`}
+        confirmLabel="Yes, delete the endpoint"
+        progress="Deleting the endpoint…"
+        perform={remove}
+      >
+        {(ask) => (
+          <button type="button" onClick={ask}>
             Delete this endpoint
           </button>
-        </>
-      )}
+        )}
+      </ConfirmedAction>
     </section>
   );
 }
