@@ -8,6 +8,8 @@ export interface Loaded<T> {
   error: ConsoleError | undefined;
   /** Reads again (after a change), keeping what is shown until the new answer arrives. */
   reload: () => void;
+  /** A read is under way (the first, or a reload whose answer has not arrived): what is shown may be about to change. */
+  loading: boolean;
 }
 
 /**
@@ -15,17 +17,19 @@ export interface Loaded<T> {
  * answer that arrives after the page moved on: the one place every page's reads go through.
  */
 export function useLoaded<T>(load: () => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: ConsoleError }>({});
+  // The read each answer came from (`load` and the reload round): a newer read is loading until its answer arrives.
+  const [state, setState] = useState<{ data?: T; error?: ConsoleError; from?: { load: () => Promise<T>; round: number } }>({});
   const [round, setRound] = useState(0);
 
   useEffect(() => {
     let current = true;
+    const from = { load, round };
     load().then(
       (data) => {
-        if (current) setState({ data });
+        if (current) setState({ data, from });
       },
       (failure: unknown) => {
-        if (current) setState({ error: asConsoleError(failure) });
+        if (current) setState({ error: asConsoleError(failure), from });
       },
     );
     return () => {
@@ -34,7 +38,8 @@ export function useLoaded<T>(load: () => Promise<T>): Loaded<T> {
   }, [load, round]);
 
   const reload = useCallback(() => setRound((value) => value + 1), []);
-  return { data: state.data, error: state.error, reload };
+  const loading = state.from?.load !== load || state.from.round !== round;
+  return { data: state.data, error: state.error, reload, loading };
 }
 
 /** A location as the console's pickers and tables name it. */

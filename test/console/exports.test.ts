@@ -16,12 +16,9 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture } from '../support/fixtures.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, closeConsoleBrowser, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
+import { axeViolations, closeConsoleBrowser, CONSOLE_PASSWORD, consoleSignIn, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 const api = useTestApi();
-const OWNER_PASSWORD = 'console owner password 1';
-const MANAGER_PASSWORD = 'console manager password 1';
-const STAFF_PASSWORD = 'console staff password 1';
 /** The register's User-Agent on the refunds sent through the API: the log says where a change came from. */
 const REGISTER_AGENT = 'LevelUp-POS/3.2';
 
@@ -68,7 +65,11 @@ beforeAll(async () => {
     const fixture = await staffFixture(app.app_id, merchantId, role, { password });
     return { email: fixture.email, password, staffId: fixture.staffId, token: fixture.token };
   };
-  [owner, manager, cashier] = await Promise.all([person('owner', OWNER_PASSWORD), person('manager', MANAGER_PASSWORD), person('staff', STAFF_PASSWORD)]);
+  [owner, manager, cashier] = await Promise.all([
+    person('owner', CONSOLE_PASSWORD.owner),
+    person('manager', CONSOLE_PASSWORD.manager),
+    person('staff', CONSOLE_PASSWORD.staff),
+  ]);
   orders = { byManager: await completedOrder(1500), byOwner: await completedOrder(1000), completed: await completedOrder(700) };
   await refundThroughApi(orders.byManager, manager.token);
   await refundThroughApi(orders.byOwner, owner.token);

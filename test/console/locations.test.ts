@@ -22,10 +22,9 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
+import { axeViolations, CONSOLE_PASSWORD, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 const api = useTestApi();
-const PASSWORD = 'console locations password 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let s3: S3Local;
@@ -55,7 +54,7 @@ beforeAll(async () => {
   });
   locationId = location.location_id;
   const [owner, manager, staff] = await Promise.all(
-    (['owner', 'manager', 'staff'] as const).map((role) => staffFixture(app.app_id, merchantId, role, { password: PASSWORD })),
+    (['owner', 'manager', 'staff'] as const).map((role) => staffFixture(app.app_id, merchantId, role, { password: CONSOLE_PASSWORD[role] })),
   );
   people = { owner: owner!, manager: manager!, staff: staff! };
   jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#2f7d5b' } })
@@ -75,7 +74,7 @@ const locationPath = (id = locationId) => `/v15/merchants/${merchantId}/location
 
 /** Opens the console at `path` (a client route), signs in there and waits for the page's heading. */
 async function signedInAt(width: number, path: string, who: 'owner' | 'manager' | 'staff', heading: string) {
-  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, { email: people[who].email, password: PASSWORD }, heading);
+  return signedInPage(chromium.browser, width, `${api.baseUrl}/console${path}`, { email: people[who].email, password: CONSOLE_PASSWORD[who] }, heading);
 }
 
 const day = (page: Page, name: string) => page.getByRole('group', { name });

@@ -17,7 +17,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
-import { axeViolations, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
+import { axeViolations, CONSOLE_PASSWORD, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
 
 const api = useTestApi();
 /**
@@ -25,8 +25,6 @@ const api = useTestApi();
  * whole menu (about a hundred fields: each run takes seconds on a busy machine), so twice a page test's time.
  */
 const EDITOR_TEST = { timeout: 2 * PAGE_TEST.timeout };
-const OWNER_PASSWORD = 'console menu owner password 1';
-const STAFF_PASSWORD = 'console menu staff password 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let merchantId: number;
@@ -57,9 +55,9 @@ beforeAll(async () => {
   process.env.CONSOLE_API_KEY = apiKey;
   const { merchant } = await merchantFixture(app.app_id);
   merchantId = merchant.merchant_id;
-  const ownerMember = await staffFixture(app.app_id, merchantId, 'owner', { password: OWNER_PASSWORD });
+  const ownerMember = await staffFixture(app.app_id, merchantId, 'owner', { password: CONSOLE_PASSWORD.owner });
   owner = { email: ownerMember.email, token: ownerMember.token };
-  const staffMember = await staffFixture(app.app_id, merchantId, 'staff', { password: STAFF_PASSWORD });
+  const staffMember = await staffFixture(app.app_id, merchantId, 'staff', { password: CONSOLE_PASSWORD.staff });
   cashier = { email: staffMember.email, token: staffMember.token };
 });
 
@@ -110,7 +108,7 @@ describe("the console's menu editor", () => {
     const appBefore = await appMenu(locationId);
     expect(appBefore.status, appBefore.text).toBe(200);
 
-    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: OWNER_PASSWORD });
+    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: CONSOLE_PASSWORD.owner });
     expect(await page.title()).toBe('Menu · Merchant console');
     await stateHeading(page, 'Published').waitFor();
     expect(await page.getByRole('region', { name: 'Category 3: Drinks and sweets' }).getByRole('heading', { level: 3 }).allTextContents()).toEqual([
@@ -197,7 +195,7 @@ describe("the console's menu editor", () => {
   it('an empty location: the form asks for a category before saving; the draft is saved, then discarded', PAGE_TEST, async () => {
     const location = await locationFixture(merchantId, { name: 'Quay Side' });
     const locationId = location.location_id;
-    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: OWNER_PASSWORD });
+    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: CONSOLE_PASSWORD.owner });
     await stateHeading(page, 'No menu yet').waitFor();
     await accessibleAtBothWidths(page);
 
@@ -244,7 +242,7 @@ describe("the console's menu editor", () => {
 
   it('a save over a draft someone else changed is refused (409) and offers to load the menu as it is now', PAGE_TEST, async () => {
     const locationId = await publishedLocation('Dockside');
-    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: OWNER_PASSWORD });
+    const { page, problems } = await signedInAt(1280, locationId, { email: owner.email, password: CONSOLE_PASSWORD.owner });
     await stateHeading(page, 'Published').waitFor();
 
     // Someone else saves a draft (the cookie repriced) after the page read version 1.
@@ -277,7 +275,7 @@ describe("the console's menu editor", () => {
 
   it('at 390 px a staff member reads the menu, is told editing is for owners and managers, and the API agrees', PAGE_TEST, async () => {
     const locationId = await publishedLocation('Pier Road');
-    const { page, problems } = await signedInAt(390, locationId, { email: cashier.email, password: STAFF_PASSWORD });
+    const { page, problems } = await signedInAt(390, locationId, { email: cashier.email, password: CONSOLE_PASSWORD.staff });
     await page.getByText('You can read this menu. Editing, publishing and discarding it are for owners and managers.').waitFor();
     const drinks = page.getByRole('region', { name: 'Drinks and sweets' });
     expect(await drinks.getByRole('row').nth(1).getByRole('rowheader').textContent()).toBe('Water');

@@ -240,9 +240,20 @@ describe("the console's orders pages", () => {
     expect(await page.getByRole('table').count()).toBe(0);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     expect(await axeViolations(page)).toEqual([]);
+    // Home shows no figures to staff (the API answers the daily report 403) and says so, reading nothing.
+    const reportReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.includes('/reports/')) reportReads.push(request.url());
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+    await page.getByText('Sales figures are for owners and managers.').waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(reportReads).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
     expect((await api.call('GET', `/v15/merchants/${merchantId}/staff`, { token: cashier.token })).status).toBe(403);
+    expect((await api.call('GET', `/v15/merchants/${merchantId}/reports/daily`, { token: cashier.token })).status).toBe(403);
 
     const refused = await api.call('POST', refundPath(uuid), { token: cashier.token });
     expect(refused.status).toBe(403);

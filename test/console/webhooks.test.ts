@@ -14,16 +14,12 @@ import { launchChromium } from '../support/chromium.ts';
 import { orderWorld, placeOrder, type OrderWorld } from '../support/money.ts';
 import { staffFixture } from '../support/staff.ts';
 import { createEndpoint, startReceiver, useMailingTestApi, waitUntil, type Receiver } from '../support/webhooks.ts';
-import { axeViolations, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
+import { axeViolations, CONSOLE_PASSWORD, consoleSignIn, expectEmptyStart, PAGE_TEST, scrollWidth, shot } from './browser.ts';
 
 // The event pipeline (the table's stream, the delivery queue) runs for this file, as `npm start` runs it.
 const mailing = useMailingTestApi();
 const { api } = mailing;
 process.env.WEBHOOK_TIME_SCALE = '0.02';
-
-const OWNER_PASSWORD = 'console owner password 1';
-const MANAGER_PASSWORD = 'console manager password 1';
-const STAFF_PASSWORD = 'console staff password 1';
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let world: OrderWorld;
@@ -39,9 +35,9 @@ beforeAll(async () => {
   // The console's config.json names the app staff sign in through (scripts/local/console-files.ts).
   process.env.CONSOLE_API_KEY = mailing.app.apiKey;
   const appId = mailing.app.app.app_id;
-  owner = await staffFixture(appId, merchantId, 'owner', { password: OWNER_PASSWORD });
-  manager = await staffFixture(appId, merchantId, 'manager', { password: MANAGER_PASSWORD });
-  cashier = await staffFixture(appId, merchantId, 'staff', { password: STAFF_PASSWORD });
+  owner = await staffFixture(appId, merchantId, 'owner', { password: CONSOLE_PASSWORD.owner });
+  manager = await staffFixture(appId, merchantId, 'manager', { password: CONSOLE_PASSWORD.manager });
+  cashier = await staffFixture(appId, merchantId, 'staff', { password: CONSOLE_PASSWORD.staff });
   receiver = await startReceiver();
   chromium = await launched;
 });
@@ -78,7 +74,7 @@ async function refreshUntil(page: Page, row: RegExp): Promise<void> {
 
 describe("the console's webhooks pages", () => {
   it('an owner adds an endpoint, stores its secret once, sees an order delivered, replays it, meets the limit in words and deletes it', PAGE_TEST, async () => {
-    const { page, problems } = await signedInAt(1280, '/webhooks', { email: owner.email, password: OWNER_PASSWORD }, 'Webhooks');
+    const { page, problems } = await signedInAt(1280, '/webhooks', { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Webhooks');
     await expectEmptyStart(page, 'Webhooks · Merchant console', 'No endpoint yet: no event is sent.');
 
     // Add: the address, every event (all checked by default); the secret is shown once, with its copy button.
@@ -131,6 +127,30 @@ describe("the console's webhooks pages", () => {
       'Event id',
     ]);
     expect(await axeViolations(page)).toEqual([]);
+
+    // While a refresh is under way the button waits and says so: a second click starts no second read.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    await page.route(/\/v15\/webhook_endpoints\/[^/]+\/deliveries$/, async (route) => {
+      reads += 1;
+      await held;
+      await route.continue();
+    });
+    const refresh = page.getByRole('button', { name: 'Refresh the deliveries' });
+    await refresh.click();
+    await page.getByRole('status').filter({ hasText: 'Refreshing the deliveries…' }).waitFor();
+    expect(await refresh.getAttribute('aria-disabled')).toBe('true');
+    // force: a person can still press it (aria-disabled keeps its focus); playwright would wait for it to be enabled.
+    await refresh.click({ force: true });
+    expect(reads).toBe(1);
+    expect(await deliveriesTable(page).getByRole('row').count()).toBeGreaterThan(1);
+    expect(await axeViolations(page)).toEqual([]);
+    release();
+    await page.getByRole('status').filter({ hasText: 'Refreshing the deliveries…' }).waitFor({ state: 'detached' });
+    expect(await refresh.getAttribute('aria-disabled')).toBe('false');
+    await page.unroute(/\/v15\/webhook_endpoints\/[^/]+\/deliveries$/);
+    expect(reads).toBe(1);
 
     // Replay the last hour: the same event again (same id and body), and the page names the replay.
     const before = receiver.received.length;
@@ -185,7 +205,7 @@ describe("the console's webhooks pages", () => {
       const uuid = placed.body.order.uuid as string;
       await waitUntil(() => receiver.delivered().some((event) => event.resource.id === uuid), 'the delivery', 10_000);
 
-      const { page, problems } = await signedInAt(390, '/webhooks', { email: manager.email, password: MANAGER_PASSWORD }, 'Webhooks');
+      const { page, problems } = await signedInAt(390, '/webhooks', { email: manager.email, password: CONSOLE_PASSWORD.manager }, 'Webhooks');
       await page.getByText('Only an owner can add or delete an endpoint, change its secret or replay events.').waitFor();
       await page.getByRole('region', { name: /^Webhook endpoints \(1 of at most 10\)$/ }).waitFor();
       expect(await page.getByRole('heading', { name: 'Add an endpoint' }).count()).toBe(0);
@@ -202,7 +222,7 @@ describe("the console's webhooks pages", () => {
       expect(problems).toEqual([]);
       await page.close();
 
-      const staff = await signedInAt(390, '/webhooks', { email: cashier.email, password: STAFF_PASSWORD }, 'Webhooks');
+      const staff = await signedInAt(390, '/webhooks', { email: cashier.email, password: CONSOLE_PASSWORD.staff }, 'Webhooks');
       await staff.page.getByText('Webhooks are for owners and managers.').waitFor();
       expect(await axeViolations(staff.page)).toEqual([]);
       expect(staff.problems).toEqual([]);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { allItems, type components } from '../../../clients/typescript/index.ts';
-import { ErrorMessage, Progress } from '../ErrorMessage.tsx';
+import { Progress, WhenLoaded } from '../ErrorMessage.tsx';
 import { formatMoney, utcDate } from '../format.ts';
 import { useLoaded } from '../loaded.ts';
 import { answered, type PageProps } from '../session.ts';
@@ -102,10 +102,21 @@ function weekSalesOf(report: DailyReport, names: Map<number, string>, now: numbe
 }
 
 export function Home({ client, merchantId, me }: PageProps) {
-  const mayReadReports = me.role !== 'staff';
+  return (
+    <>
+      <h1>Home</h1>
+      {me.role === 'staff' ? (
+        <p>Sales figures are for owners and managers. Use the menu to open your pages.</p>
+      ) : (
+        <Figures client={client} merchantId={merchantId} />
+      )}
+    </>
+  );
+}
 
-  const load = useCallback(async (): Promise<{ rows: Row[]; week: WeekSales } | undefined> => {
-    if (!mayReadReports) return undefined;
+/** Today's and this week's figures per location (the daily report and the locations' names), then the week's chart. */
+function Figures({ client, merchantId }: Pick<PageProps, 'client' | 'merchantId'>) {
+  const load = useCallback(async (): Promise<{ rows: Row[]; week: WeekSales }> => {
     const now = Date.now();
     const today = utcDate(now);
     const merchant = { merchant_id: String(merchantId) };
@@ -118,20 +129,12 @@ export function Home({ client, merchantId, me }: PageProps) {
     const names = new Map(locations.map(({ location }) => [location.id, location.name ?? `Location ${location.id}`]));
     const daily = answered(report).daily_report;
     return { rows: rowsOf(daily, names, today), week: weekSalesOf(daily, names, now) };
-  }, [client, merchantId, mayReadReports]);
+  }, [client, merchantId]);
   const { data, error } = useLoaded(load);
-  const rows = data?.rows;
 
   return (
-    <>
-      <h1>Home</h1>
-      {!mayReadReports ? (
-        <p>Sales figures are for owners and managers. Use the menu to open your pages.</p>
-      ) : error ? (
-        <ErrorMessage error={error} />
-      ) : !rows ? (
-        <Progress label="Loading today's figures…" />
-      ) : (
+    <WhenLoaded data={data} error={error} progress="Loading today's figures…">
+      {({ rows, week }) => (
         <>
           <p className="hint">Days are counted in UTC. This week is the last seven days, today included.</p>
           {(['today', 'week'] as const).map((period) => (
@@ -145,10 +148,10 @@ export function Home({ client, merchantId, me }: PageProps) {
               />
             </section>
           ))}
-          {data ? <WeekSalesChart week={data.week} /> : null}
+          <WeekSalesChart week={week} />
         </>
       )}
-    </>
+    </WhenLoaded>
   );
 }
 

@@ -77,7 +77,9 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
     if (answer.response.status === 204) return [];
     return answered(answer).map(({ delivery }) => delivery);
   }, [client, endpoint.id]);
-  const { data: deliveries, error, reload } = useLoaded(load);
+  const { data: deliveries, error, reload, loading } = useLoaded(load);
+  // A click while a read is under way would start it again, and a fast clicker would see no answer at all.
+  const refreshing = loading && deliveries !== undefined;
 
   return (
     <section aria-labelledby="deliveries-heading">
@@ -87,10 +89,11 @@ function Deliveries({ client, me, endpoint }: PageProps & { endpoint: Endpoint }
         hours, then every 12 hours, for 7 days.
       </p>
       <div className="actions">
-        <button type="button" className="secondary" onClick={reload}>
+        <button type="button" className="secondary" aria-disabled={refreshing} onClick={refreshing ? undefined : reload}>
           Refresh the deliveries
         </button>
       </div>
+      {refreshing ? <Progress label="Refreshing the deliveries…" /> : null}
       <WhenLoaded data={deliveries} error={error} progress="Loading the deliveries…">
         {(deliveries) =>
           deliveries.length === 0 ? (
