@@ -1,3 +1,4 @@
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
 import { endpointWithNewSecret, rollSecret } from '#shared/domain/events/endpoints.ts';
@@ -13,5 +14,5 @@ export const handler = apiHandler(
     description:
       'Answers the new secret (shown only here). For 24 hours deliveries carry two v1 signatures, one per secret, so receivers can switch without losing any.',
   },
-  async (request) => ok(endpointWithNewSecret(await rollSecret(audienceOf(request.credentials), request.params.id))),
+  async (request) => ok(endpointWithNewSecret(await rollSecret(audienceOf(request.credentials), request.params.id, auditContextOf(request)))),
 );

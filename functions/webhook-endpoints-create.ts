@@ -1,3 +1,4 @@
+import { auditContextOf } from '#shared/domain/audit/audit-log.ts';
 import { apiHandler, ok } from '#shared/http/handler.ts';
 import { audienceOf } from '#shared/domain/events/catalogue.ts';
 import { createEndpoint, endpointWithNewSecret } from '#shared/domain/events/endpoints.ts';
@@ -14,5 +15,5 @@ export const handler = apiHandler(
     description:
       'https URLs of public hosts only (the local stack also takes http://127.0.0.1 and http://localhost). The secret signs every delivery (LevelUp-Signature) and is shown only here. See docs/events.md.',
   },
-  async (request) => ok(endpointWithNewSecret(await createEndpoint(audienceOf(request.credentials), request.body.webhook_endpoint))),
+  async (request) => ok(endpointWithNewSecret(await createEndpoint(audienceOf(request.credentials), request.body.webhook_endpoint, auditContextOf(request)))),
 );

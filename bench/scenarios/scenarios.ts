@@ -1897,11 +1897,12 @@ async function benchReplayTargets(world: World, api: Api, url: string, count: nu
 async function benchEndpoints(appId: number, count: number): Promise<string[]> {
   const { createEndpoint } = await import('#shared/domain/events/endpoints.ts');
   const { appAudience } = await import('#shared/domain/events/catalogue.ts');
+  const { OPERATOR_AUDIT } = await import('#shared/domain/audit/audit-log.ts');
   const ids: string[] = [];
-  for (let index = 0; index < count; index++)
-    ids.push(
-      (await createEndpoint(appAudience(appId), { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created'] })).endpoint.endpoint_id,
-    );
+  for (let index = 0; index < count; index++) {
+    const input = { url: `https://hooks.example.com/bench/${index}`, events: ['credit_card.created'] as const };
+    ids.push((await createEndpoint(appAudience(appId), input, OPERATOR_AUDIT)).endpoint.endpoint_id);
+  }
   return ids;
 }
 

@@ -3523,7 +3523,7 @@ export interface components {
                 id: string;
                 merchant_id: number;
                 /** @enum {string} */
-                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed" | "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deleted";
                 actor: {
                     /** @enum {string} */
                     kind: "staff" | "shared_login" | "operator";
@@ -11836,7 +11836,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed" | "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deleted";
                 staff_id?: string;
                 page?: string;
                 cursor?: string;
@@ -11893,7 +11893,7 @@ export interface operations {
             query: {
                 from: string;
                 to: string;
-                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed";
+                action?: "staff.invited" | "staff.first_owner_added" | "staff.updated" | "staff.role_changed" | "staff.removed" | "staff.manager_code_set" | "location.created" | "location.updated" | "location.image_changed" | "campaign.created" | "campaign.updated" | "campaign.closed" | "menu.draft_saved" | "menu.published" | "menu.draft_discarded" | "customer.campaign_unlocked" | "order.refunded" | "detached_refund.created" | "credit.granted" | "gift_card.value_removed" | "webhook_endpoint.created" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.deleted";
                 staff_id?: string;
                 cursor?: string;
             };

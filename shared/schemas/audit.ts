@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'detached_refund.created',
   'credit.granted',
   'gift_card.value_removed',
+  'webhook_endpoint.created',
+  'webhook_endpoint.secret_rolled',
+  'webhook_endpoint.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -87,6 +87,58 @@ describe('who may change and read webhooks with a staff token', () => {
   });
 });
 
+describe('webhook changes in the audit log', () => {
+  type Entry = { action: string; actor: { kind: string; staff_id: number | null; role: string | null }; object: { type: string; id: string } } & Record<
+    string,
+    unknown
+  >;
+  async function entriesOf(endpointId: string): Promise<Entry[]> {
+    const listed = await api.call('GET', `/v15/merchants/${roles.merchantId}/audit_log`, { token: roles.owner });
+    if (listed.status === 204) return [];
+    expect(listed.status, listed.text).toBe(200);
+    return (listed.body as { audit_entry: Entry }[]).map((item) => item.audit_entry).filter((entry) => entry.object.id === endpointId);
+  }
+
+  it("writes the owner's create, roll and delete, and the shared login's roll, with who and the URL, never a secret; a refusal writes nothing", async () => {
+    const url = 'https://hooks.example.com/audited';
+    const created = await api.call('POST', '/v15/webhook_endpoints', { token: roles.owner, body: { webhook_endpoint: { url, events: ['order.completed'] } } });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.webhook_endpoint.id as string;
+    const owner = { kind: 'staff', staff_id: roles.ownerId, role: 'owner' };
+    const shown = { url, events: ['order.completed'] };
+    expect(await entriesOf(id)).toEqual([
+      expect.objectContaining({ action: 'webhook_endpoint.created', actor: owner, object: { type: 'webhook_endpoint', id }, before: null, after: shown }),
+    ]);
+
+    // Refused (a manager's role, another merchant's owner, an unknown id): no entry.
+    refusedForRole(await api.call('POST', `/v15/webhook_endpoints/${id}/secrets`, { token: roles.manager }));
+    expect((await api.call('DELETE', `/v15/webhook_endpoints/${id}`, { token: roles.otherOwner })).status).toBe(404);
+    expect((await api.call('DELETE', '/v15/webhook_endpoints/we_00000000000000000000000000000000', { token: roles.owner })).status).toBe(404);
+    expect(await entriesOf(id)).toHaveLength(1);
+
+    expect((await api.call('POST', `/v15/webhook_endpoints/${id}/secrets`, { token: roles.owner })).status).toBe(200);
+    expect((await api.call('POST', `/v15/webhook_endpoints/${id}/secrets`, { token: worlds.world.merchant.token })).status).toBe(200);
+    expect((await api.call('DELETE', `/v15/webhook_endpoints/${id}`, { token: roles.owner })).status).toBe(204);
+    expect((await api.call('DELETE', `/v15/webhook_endpoints/${id}`, { token: roles.owner })).status).toBe(404);
+
+    // Newest first.
+    const entries = await entriesOf(id);
+    expect(entries.map((entry) => [entry.action, entry.actor.kind])).toEqual([
+      ['webhook_endpoint.deleted', 'staff'],
+      ['webhook_endpoint.secret_rolled', 'shared_login'],
+      ['webhook_endpoint.secret_rolled', 'staff'],
+      ['webhook_endpoint.created', 'staff'],
+    ]);
+    expect(entries[0]).toMatchObject({ actor: owner, before: null, after: null });
+    expect(entries[1]).toMatchObject({ actor: { kind: 'shared_login', staff_id: null, role: null }, after: shown });
+    expect(entries[2]).toMatchObject({ actor: owner, after: shown, request_id: expect.any(String) });
+    expect(JSON.stringify(entries)).not.toContain('whsec_');
+    const filtered = await api.call('GET', `/v15/merchants/${roles.merchantId}/audit_log?action=webhook_endpoint.secret_rolled`, { token: roles.owner });
+    expect(filtered.status, filtered.text).toBe(200);
+    expect(new Set(filtered.body.map((item: { audit_entry: Entry }) => item.audit_entry.action))).toEqual(new Set(['webhook_endpoint.secret_rolled']));
+  });
+});
+
 describe('GET /v15/webhook_endpoints/:id/deliveries', () => {
   let flaky: Receiver;
   afterAll(async () => flaky?.close());

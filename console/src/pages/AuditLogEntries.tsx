@@ -54,6 +54,9 @@ export const ACTIONS: Record<AuditAction, string> = {
   'detached_refund.created': 'Gave a detached refund',
   'credit.granted': 'Granted credit',
   'gift_card.value_removed': 'Removed gift card value',
+  'webhook_endpoint.created': 'Added a webhook endpoint',
+  'webhook_endpoint.secret_rolled': 'Changed a webhook secret',
+  'webhook_endpoint.deleted': 'Deleted a webhook endpoint',
 };
 export const isAction = (value: string | null): value is AuditAction => value !== null && Object.hasOwn(ACTIONS, value);
 

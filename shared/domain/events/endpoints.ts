@@ -2,7 +2,8 @@
  * Webhook endpoints: where an audience (a merchant, or an app) wants its events POSTed, with the secret
  * that signs them. At most MAX_ENDPOINTS per audience (a counter item beside them keeps the bound under
  * concurrent creates). The secret is shown once, when made (create, roll); rolling keeps the old one valid
- * for SECRET_OVERLAP_SECONDS, and deliveries are signed with both meanwhile (signature.ts).
+ * for SECRET_OVERLAP_SECONDS, and deliveries are signed with both meanwhile (signature.ts). A merchant's create, roll
+ * and delete write their audit entry in their own transaction (an app has no audit log); no entry holds a secret.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,7 +11,9 @@ import { db, table } from '#shared/db/client.ts';
 import { and, attributeMissing, below, equals, itemExists, or } from '#shared/db/conditions.ts';
 import { defineEntity, type EntityItem } from '#shared/db/entity.ts';
 import { keys } from '#shared/db/keys.ts';
-import { transactWrite } from '#shared/db/transactions.ts';
+import { transactWrite, type TransactItem } from '#shared/db/transactions.ts';
+import { auditEntry, type AuditContext } from '#shared/domain/audit/audit-log.ts';
+import type { AuditAction } from '#shared/schemas/audit.ts';
 import { conflict, notFound, unprocessable } from '#shared/errors.ts';
 import { optionalEnv } from '#shared/env.ts';
 import { isoSeconds } from '#shared/time.ts';
@@ -85,12 +88,22 @@ function checkEventTypes(audience: Audience, events: readonly EventType[]): Even
   return unique;
 }
 
+/** What an audit entry shows of an endpoint: where it sends and what (never a secret). */
+const audited = (endpoint: Pick<WebhookEndpointAttributes, 'url' | 'events'>) => ({ url: endpoint.url, events: endpoint.events });
+
+/** The audit entry of a change of a merchant's endpoint, for the change's transaction; an app's change has none. */
+function auditItems(audience: Audience, audit: AuditContext, action: AuditAction, endpointId: string, before?: unknown, after?: unknown): TransactItem[] {
+  if (audience.kind !== 'merchant') return [];
+  return [auditEntry(audit, { merchantId: audience.id, action, object: { type: 'webhook_endpoint', id: endpointId }, before, after })];
+}
+
 /** `whsec_` + standard base64 of 32 random bytes: the Standard Webhooks secret format (signature.ts). */
 const newSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 export async function createEndpoint(
   audience: Audience,
   input: { url: string; events: readonly EventType[] },
+  audit: AuditContext,
 ): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
   const url = checkEndpointUrl(input.url);
   const events = checkEventTypes(audience, input.events);
@@ -111,6 +124,7 @@ export async function createEndpoint(
   const outcome = await transactWrite(() => [
     WebhookEndpointCount.at(owner).update({ add: { endpoint_count: 1 } }, or(attributeMissing('endpoint_count'), below('endpoint_count', MAX_ENDPOINTS))),
     WebhookEndpoint.at(endpointId).putNew(endpoint),
+    ...auditItems(audience, audit, 'webhook_endpoint.created', endpointId, undefined, audited(endpoint)),
   ]);
   if (!outcome.committed) {
     if (outcome.reasons[0] === 'ConditionalCheckFailed')
@@ -160,13 +174,15 @@ export async function getOwnEndpoint(audience: Audience, endpointId: string): Pr
 /**
  * Deletes the audience's own endpoint in one transaction, without reading it first: the delete is guarded by
  * the owner, so another audience's endpoint, an unknown id and one already deleted are all 404 (the count
- * goes down only with a delete that happened).
+ * goes down only with a delete that happened). Its audit entry names the endpoint by id (its creation's entry says
+ * where it sent).
  */
-export async function deleteEndpoint(audience: Audience, endpointId: string): Promise<void> {
+export async function deleteEndpoint(audience: Audience, endpointId: string, audit: AuditContext): Promise<void> {
   const owner = audienceKey(audience);
   const outcome = await transactWrite(() => [
     WebhookEndpoint.at(endpointId).delete(and(itemExists, ownedBy(owner))),
     WebhookEndpointCount.at(owner).update({ add: { endpoint_count: -1 } }),
+    ...auditItems(audience, audit, 'webhook_endpoint.deleted', endpointId),
   ]);
   if (outcome.committed) return;
   if (outcome.reasons[0] === 'ConditionalCheckFailed') throw notFound();
@@ -180,6 +196,7 @@ export async function deleteEndpoint(audience: Audience, endpointId: string): Pr
 export async function rollSecret(
   audience: Audience,
   endpointId: string,
+  audit: AuditContext,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<{ endpoint: WebhookEndpointItem; secret: string }> {
   const endpoint = await getOwnEndpoint(audience, endpointId);
@@ -191,6 +208,7 @@ export async function rollSecret(
   const secrets = [{ secret, expires_at: null }, ...kept];
   const outcome = await transactWrite(() => [
     WebhookEndpoint.at(endpointId).update({ set: { secrets } }, and(itemExists, equals('secrets', endpoint.secrets))),
+    ...auditItems(audience, audit, 'webhook_endpoint.secret_rolled', endpointId, undefined, audited(endpoint)),
   ]);
   if (!outcome.committed) throw conflict('The secret was rolled by another request at the same time; retry shortly.', 1, 'webhook_endpoint', 'in_progress');
   return { endpoint: { ...endpoint, secrets }, secret };
