@@ -11,6 +11,7 @@ import {
   axeViolations,
   closeConsoleBrowser,
   CONSOLE_PASSWORD,
+  consoleSignIn,
   openPage as openBrowserPage,
   PAGE_TEST,
   scrollWidth,
@@ -48,6 +49,7 @@ beforeAll(async () => {
 afterAll(() => closeConsoleBrowser(chromium));
 
 const openPage = (width: number) => openBrowserPage(browser, width);
+const signedInAt = consoleSignIn(() => ({ browser, baseUrl: api.baseUrl }));
 
 async function signIn(page: Page): Promise<void> {
   await submitSignIn(page, owner.email, CONSOLE_PASSWORD.owner);
@@ -158,10 +160,7 @@ describe('the merchant console', () => {
   });
 
   it('tells a merchant with no location yet so on each page made of locations (locations, orders, menu)', PAGE_TEST, async () => {
-    const { page, problems } = await openPage(1280);
-    await page.goto(`${api.baseUrl}/console/`);
-    await submitSignIn(page, newOwnerEmail, CONSOLE_PASSWORD.owner);
-    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    const { page, problems } = await signedInAt(1280, '/', { email: newOwnerEmail, password: CONSOLE_PASSWORD.owner }, 'Home');
     const pages = [
       ['Locations', 'This merchant has no location yet.'],
       ['Orders', 'This merchant has no location yet, so no orders.'],
@@ -179,10 +178,7 @@ describe('the merchant console', () => {
   });
 
   it('works at a phone width of 390 px: no sideways scrolling of the page, zero axe violations', PAGE_TEST, async () => {
-    const { page, problems } = await openPage(390);
-    await page.goto(`${api.baseUrl}/console/`);
-    await page.getByLabel('Email').waitFor();
-    await signIn(page);
+    const { page, problems } = await signedInAt(390, '/', { email: owner.email, password: CONSOLE_PASSWORD.owner }, 'Home');
     await page.getByRole('region', { name: 'This week' }).getByRole('rowheader', { name: owner.locationName }).waitFor();
     await expectWeekChart(page);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);

@@ -8,18 +8,13 @@
  * the new ways to order and the radius). Every page and state has zero axe-core violations at 1280 px and 390 px.
  * `CONSOLE_SCREENSHOTS=1` writes locations.png and location.png to docs/console/.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Handler } from '../../functions/location-image-uploads-process.ts';
-import { startS3Local, type S3Local } from '../../scripts/local/s3.ts';
-import { UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
+import type { S3Local } from '../../scripts/local/s3.ts';
 import { useTestApi } from '../support/api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { appFixture, merchantFixture } from '../support/fixtures.ts';
+import { sampleJpeg, startUploadsS3 } from '../support/image-uploads.ts';
 import { locationFixture } from '../support/locations.ts';
 import { staffFixture } from '../support/staff.ts';
 import { axeViolations, CONSOLE_PASSWORD, PAGE_TEST, scrollWidth, shot, signedInPage } from './browser.ts';
@@ -28,7 +23,6 @@ const api = useTestApi();
 
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let s3: S3Local;
-let s3Directory: string;
 let merchantId: number;
 let locationId: number;
 let people: Record<'owner' | 'manager' | 'staff', { email: string; token: string }>;
@@ -36,12 +30,8 @@ let jpeg: Buffer;
 
 beforeAll(async () => {
   const launched = launchChromium('console-locations');
-  // This file's own s3rver, whose events this worker's processing function receives, with the CORS rule for the
-  // console's origin (the gateway's); the console's CSP allows its origin (scripts/local/console-files.ts).
-  s3Directory = mkdtempSync(join(tmpdir(), 'console-locations-'));
-  s3 = await startS3Local({ directory: s3Directory, consoleOrigin: new URL(api.baseUrl).origin });
-  process.env.S3_ENDPOINT = s3.endpoint;
-  s3.onObjectCreated(UPLOAD_KEY_PREFIX, s3Handler);
+  // With the CORS rule for the console's origin (the gateway's); the console's CSP allows its origin (scripts/local/console-files.ts).
+  s3 = await startUploadsS3('console-locations', { consoleOrigin: new URL(api.baseUrl).origin });
 
   const { apiKey, app } = await appFixture();
   process.env.CONSOLE_API_KEY = apiKey;
@@ -57,9 +47,7 @@ beforeAll(async () => {
     (['owner', 'manager', 'staff'] as const).map((role) => staffFixture(app.app_id, merchantId, role, { password: CONSOLE_PASSWORD[role] })),
   );
   people = { owner: owner!, manager: manager!, staff: staff! };
-  jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#2f7d5b' } })
-    .jpeg()
-    .toBuffer();
+  jpeg = await sampleJpeg('#2f7d5b');
   chromium = await launched;
 });
 
@@ -67,7 +55,6 @@ afterAll(async () => {
   delete process.env.CONSOLE_API_KEY;
   await chromium?.close();
   await s3?.stop();
-  if (s3Directory) rmSync(s3Directory, { recursive: true, force: true });
 });
 
 const locationPath = (id = locationId) => `/v15/merchants/${merchantId}/locations/${id}`;

@@ -5,19 +5,16 @@
  * the upload turns ready and the app route redirects to the new version. Failures (not a picture, another format, a
  * decompression bomb, too large) are the upload's reason and change nothing; a repeated event changes nothing; roles.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3Local, type S3Local } from '../../scripts/local/s3.ts';
+import type { S3Local } from '../../scripts/local/s3.ts';
 import { s3Handler } from '../../functions/location-image-uploads-process.ts';
 import { getImage } from '#shared/domain/app-surface/images.ts';
-import { UPLOAD_KEY_PREFIX } from '#shared/images/store.ts';
 import { MAX_UPLOAD_BYTES } from '#shared/domain/merchants/location-image-uploads.ts';
 import { useTestApi } from '../support/api.ts';
+import { sampleJpeg, startUploadsS3 } from '../support/image-uploads.ts';
 import { locationFixture } from '../support/locations.ts';
 import { moneyWorld } from '../support/money.ts';
 import { roleTokens } from '../support/staff.ts';
@@ -25,7 +22,6 @@ import { roleTokens } from '../support/staff.ts';
 const api = useTestApi();
 
 let s3: S3Local;
-let s3Directory: string;
 let merchantId: number;
 let locationId: number;
 let otherLocationId: number;
@@ -33,25 +29,17 @@ let tokens: Awaited<ReturnType<typeof roleTokens>>;
 let jpeg: Buffer;
 
 beforeAll(async () => {
-  // This file's own s3rver, whose events this worker's processing function receives (the run's shared one is
-  // another process's). The image store's S3 client is made on first use, after this.
-  s3Directory = mkdtempSync(join(tmpdir(), 'location-images-'));
-  s3 = await startS3Local({ directory: s3Directory });
-  process.env.S3_ENDPOINT = s3.endpoint;
-  s3.onObjectCreated(UPLOAD_KEY_PREFIX, s3Handler);
+  s3 = await startUploadsS3('location-images');
   const world = await moneyWorld();
   merchantId = world.merchant.merchant.merchant_id;
   tokens = await roleTokens(world.app.app_id, merchantId);
   locationId = (await locationFixture(merchantId)).location_id;
   otherLocationId = (await locationFixture(merchantId)).location_id;
-  jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#3a7bd5' } })
-    .jpeg()
-    .toBuffer();
+  jpeg = await sampleJpeg('#3a7bd5');
 });
 
 afterAll(async () => {
   await s3?.stop();
-  rmSync(s3Directory, { recursive: true, force: true });
 });
 
 const uploadsPath = (merchant: number, location: number) => `/v15/merchants/${merchant}/locations/${location}/image_uploads`;
