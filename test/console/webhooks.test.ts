@@ -52,16 +52,18 @@ const signedInAt = consoleSignIn(() => ({ browser: chromium.browser, baseUrl: ap
 
 const deliveriesTable = (page: Page) => page.getByRole('region', { name: /^Latest deliveries to / });
 
+/** The page's read of an endpoint's deliveries (`GET /v15/webhook_endpoints/{id}/deliveries`). */
+const DELIVERIES_READ = /\/v15\/webhook_endpoints\/[^/]+\/deliveries$/;
+
 /**
- * Clicks "Refresh the deliveries" until the table has a row matching `row`. Each click waits for its own answer: a
- * click while the last load runs supersedes it (the page shows only the newest load), so clicking faster than a slow
- * machine answers would never show one.
+ * Clicks "Refresh the deliveries" until the table has a row matching `row`. Each click waits for its own answer (the
+ * button is aria-disabled while a read runs, and playwright's click waits for it to be enabled again).
  */
 async function refreshUntil(page: Page, row: RegExp): Promise<void> {
   await expect
     .poll(
       async () => {
-        const answered = page.waitForResponse((response) => /\/v15\/webhook_endpoints\/[^/]+\/deliveries$/.test(new URL(response.url()).pathname));
+        const answered = page.waitForResponse((response) => DELIVERIES_READ.test(new URL(response.url()).pathname));
         await page.getByRole('button', { name: 'Refresh the deliveries' }).click();
         await answered;
         await page.waitForTimeout(50);
@@ -132,7 +134,7 @@ describe("the console's webhooks pages", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let reads = 0;
-    await page.route(/\/v15\/webhook_endpoints\/[^/]+\/deliveries$/, async (route) => {
+    await page.route(DELIVERIES_READ, async (route) => {
       reads += 1;
       await held;
       await route.continue();
@@ -149,7 +151,7 @@ describe("the console's webhooks pages", () => {
     release();
     await page.getByRole('status').filter({ hasText: 'Refreshing the deliveries…' }).waitFor({ state: 'detached' });
     expect(await refresh.getAttribute('aria-disabled')).toBe('false');
-    await page.unroute(/\/v15\/webhook_endpoints\/[^/]+\/deliveries$/);
+    await page.unroute(DELIVERIES_READ);
     expect(reads).toBe(1);
 
     // Replay the last hour: the same event again (same id and body), and the page names the replay.

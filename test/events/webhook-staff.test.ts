@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { auditEntryList } from '#shared/schemas/responses/audit.ts';
 import type { webhookDeliveryList } from '#shared/schemas/responses/events.ts';
 import type * as z from '#shared/schemas/zod.ts';
 import { useTestApi } from '../support/api.ts';
@@ -88,10 +89,8 @@ describe('who may change and read webhooks with a staff token', () => {
 });
 
 describe('webhook changes in the audit log', () => {
-  type Entry = { action: string; actor: { kind: string; staff_id: number | null; role: string | null }; object: { type: string; id: string } } & Record<
-    string,
-    unknown
-  >;
+  /** An audit entry as the log answers it (the documented answer's own type). */
+  type Entry = z.output<typeof auditEntryList>[number]['audit_entry'];
   async function entriesOf(endpointId: string): Promise<Entry[]> {
     const listed = await api.call('GET', `/v15/merchants/${roles.merchantId}/audit_log`, { token: roles.owner });
     if (listed.status === 204) return [];
